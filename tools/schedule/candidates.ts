@@ -425,6 +425,8 @@ function* scanChanges(
     }
     return true;
   };
+  // Each move is scored on one range the model reads and lets go of; a range of its own only for a change visited.
+  const target = { day: 0, start: 0, end: 0 };
   for (const { position, id, range } of placed) {
     const length = range.end - range.start;
     const [first, last] = reachOf(range.day, low, high);
@@ -433,11 +435,13 @@ function* scanChanges(
         if (work.exhausted) return;
         if (day === range.day && start === range.start) continue;
         if (evaluated % PAUSE_EVERY === 0) yield;
-        const target = { day, start, end: start + length };
+        target.day = day;
+        target.start = start;
+        target.end = start + length;
         // The limits are asked only of a change worth taking (they cost more than the model's checks).
         const raw = model.scoreIfMoved(position, target);
         if (scored(raw) && worth(raw) && fits({ task_id: id, day, slot_start: start }))
-          visit({ kind: "move", position, range: target }, raw);
+          visit({ kind: "move", position, range: { day, start, end: start + length } }, raw);
       }
     }
   }

@@ -159,9 +159,12 @@ interface Frame {
   placed: number;
   high: number;
   normal: number;
-  /** The days to try, in order; undefined until the node is entered. */
-  dayOrder?: number[];
-  next: number;
+  /**
+   * Where it is in its days (`DayOrder`): the load and the day it tried last, and the first day it may take (-1: none).
+   */
+  load: number;
+  day: number;
+  first: number;
   /** The day it is on now (undone when the branch below it returns). */
   taken?: number;
   /** True once the branch that leaves it out was entered. */
@@ -295,10 +298,19 @@ export function* placementSteps(
   for (let day = 1; day <= days; day += 1) roomLeft += capacity[day]!;
   const load = new Int32Array(days + 1);
   for (const [day, tasksThere] of options.dayLoad ?? []) if (day >= 1 && day <= days) load[day] = tasksThere;
+  const dayOrder = new DayOrder(load);
+  // Each table's days as a set, once per table (tasks alike share one).
+  const daySets = new Map<number, Uint32Array>();
+  const tableDays = table.map((entry) => {
+    let set = daySets.get(entry.id);
+    if (!set) daySets.set(entry.id, (set = dayOrder.setOf(entry.days)));
+    return set;
+  });
   const join = (day: number, position: number, sign: 1 | -1) => {
     const before = Math.max(0, capacity[day]! - used[day]!);
     used[day] = used[day]! + sign * duration[position]!;
     roomLeft += Math.max(0, capacity[day]! - used[day]!) - before;
+    dayOrder.shift(day, load[day]!, load[day]! + sign);
     load[day] = load[day]! + sign;
     if (sign === 1) members[day]!.push(position);
     else members[day]!.pop();
@@ -447,20 +459,11 @@ export function* placementSteps(
     // descent, whose choices follow the day loads only: it is the spread placement kept when nothing beats it.
     const symmetric = sameAsPrevious[position] && leafReached;
     const previous = symmetric ? chosen[position - 1]! : 0;
-    frame.dayOrder = symmetric && previous === 0 ? [] : quietestFirst(table[position]!.days, previous);
+    frame.first = symmetric && previous === 0 ? -1 : previous;
     return true;
   };
-  // The days from `first` on, the quietest first (then by day): sorted as numbers keyed by load and day, not by a
-  // comparator (called for every pair compared, at every node: a long window's many days made it the search's cost).
-  const keys = new Float64Array(days + 1);
-  const quietestFirst = (onDays: readonly number[], first: number): number[] => {
-    let size = 0;
-    for (const day of onDays) if (day >= first) keys[size++] = load[day]! * (days + 1) + day;
-    const sorted = keys.subarray(0, size).sort();
-    const ordered = new Array<number>(size);
-    for (let at = 0; at < size; at += 1) ordered[at] = sorted[at]! % (days + 1);
-    return ordered;
-  };
+  // The next day a node tries (0: none left): of its table's days from its first on, the quietest first, then by day.
+  const nextDay = (frame: Frame): number => (frame.first < 0 ? 0 : dayOrder.next(frame, tableDays[frame.position]!));
   const descend = (child: Frame) => {
     decide(child.position - 1, 1);
     if (enter(child)) stack.push(child);
@@ -468,7 +471,7 @@ export function* placementSteps(
   };
 
   const stack: Frame[] = [];
-  const root: Frame = { position: 0, placed: 0, high: 0, normal: 0, next: 0, skipped: false };
+  const root: Frame = { position: 0, placed: 0, high: 0, normal: 0, ...UNENTERED, skipped: false };
   if (enter(root)) stack.push(root);
   let pausedAt = nodes;
   while (stack.length > 0 && !stopped) {
@@ -485,9 +488,9 @@ export function* placementSteps(
       frame.taken = undefined;
     }
     let child: Frame | undefined;
-    while (bestValue < most && child === undefined && frame.next < frame.dayOrder!.length) {
-      const day = frame.dayOrder![frame.next]!;
-      frame.next += 1;
+    while (bestValue < most && child === undefined) {
+      const day = nextDay(frame);
+      if (day === 0) break;
       if (!fitsWith(day, position)) continue;
       join(day, position, 1);
       setChosen(position, day);
@@ -497,7 +500,7 @@ export function* placementSteps(
         placed: frame.placed + 1,
         high: frame.high + Number(rank[position] === 0),
         normal: frame.normal + Number(rank[position] === 1),
-        next: 0,
+        ...UNENTERED,
         skipped: false,
       };
     }
@@ -513,7 +516,7 @@ export function* placementSteps(
         placed: frame.placed,
         high: frame.high,
         normal: frame.normal,
-        next: 0,
+        ...UNENTERED,
         skipped: false,
       };
     }
@@ -546,4 +549,75 @@ export function* placementSteps(
   placements.sort((a, b) => a.day - b.day || a.start - b.start);
   const exact = !stopped && !unordered;
   return { placements, exact, stop: exact ? "exact" : "budget" };
+}
+
+/** A node's place in its days before it is entered. */
+const UNENTERED = { load: 0, day: 0, first: -1 } as const;
+
+/**
+ * The days by how many tasks each holds (its load), kept as the search joins and leaves them: per load, the set of
+ * days (as bits). A node reads its days from it one at a time, the quietest first then by day, as it tries them —
+ * not sorted whole when it is entered (a long window's every node sorted its every day, nodes × days, though most
+ * take the first that fits). The loads it reads are those it was entered with: every day the branches below it took
+ * is left again before it tries its next, so its days come in the order a sort at its entry gave.
+ */
+class DayOrder {
+  /** Words of bits per set of days (day `d` is bit `d % 32` of word `d >> 5`). */
+  private readonly words: number;
+  /** Per load, the days holding that many tasks, and how many they are. */
+  private readonly byLoad: Uint32Array[] = [];
+  private readonly counts: number[] = [];
+  /** The largest load a day holds. */
+  private top = 0;
+
+  /** `load`: per day (index 0 unused), the tasks it holds. */
+  constructor(load: Int32Array) {
+    this.words = (load.length >> 5) + 1;
+    for (let day = 1; day < load.length; day += 1) this.add(day, load[day]!);
+  }
+
+  /** `days` as a set of bits. */
+  setOf(days: readonly number[]): Uint32Array {
+    const set = new Uint32Array(this.words);
+    for (const day of days) set[day >> 5]! |= 1 << (day & 31);
+    return set;
+  }
+
+  /** `day`'s load changed from `from` to `to`. */
+  shift(day: number, from: number, to: number): void {
+    this.byLoad[from]![day >> 5]! &= ~(1 << (day & 31));
+    this.counts[from]! -= 1;
+    this.add(day, to);
+    while (this.top > 0 && this.counts[this.top] === 0) this.top -= 1;
+  }
+
+  /**
+   * The day after `cursor`'s (`load`, then `day`) among `days` from `cursor.first` on, in the order of load then day,
+   * or 0 when none is left; `cursor` moves to it.
+   */
+  next(cursor: { load: number; day: number; first: number }, days: Uint32Array): number {
+    for (; cursor.load <= this.top; cursor.load += 1, cursor.day = 0) {
+      if (this.counts[cursor.load] === 0) continue;
+      const set = this.byLoad[cursor.load]!;
+      const from = Math.max(cursor.day + 1, cursor.first);
+      for (let word = from >> 5; word < this.words; word += 1) {
+        let bits = set[word]! & days[word]!;
+        if (word === from >> 5) bits &= ~0 << (from & 31);
+        if (bits === 0) continue;
+        cursor.day = word * 32 + 31 - Math.clz32(bits & -bits);
+        return cursor.day;
+      }
+    }
+    return 0;
+  }
+
+  private add(day: number, load: number): void {
+    while (this.byLoad.length <= load) {
+      this.byLoad.push(new Uint32Array(this.words));
+      this.counts.push(0);
+    }
+    this.byLoad[load]![day >> 5]! |= 1 << (day & 31);
+    this.counts[load]! += 1;
+    if (load > this.top) this.top = load;
+  }
 }

@@ -24,6 +24,13 @@ export function swapPartners(days: readonly number[], reach: (day: number) => re
       if (day < from || day > to) continue;
       for (const second of byDay.get(other) ?? []) if (second > index) partners.push(second);
     }
-    return partners.sort((a, b) => a - b);
+    // Ascending, sorted in place by insertion (a few partners each: no work array made, scan after scan).
+    for (let at = 1; at < partners.length; at += 1) {
+      const entry = partners[at]!;
+      let to = at;
+      for (; to > 0 && partners[to - 1]! > entry; to -= 1) partners[to] = partners[to - 1]!;
+      partners[to] = entry;
+    }
+    return partners;
   });
 }

@@ -92,6 +92,8 @@ export class WeekModel {
   private readonly sorted: number[] = [];
   /** What `save` keeps of a trial change's two days. */
   private readonly saved = { first: 1, second: 1, firstCost: 0, secondCost: 0, total: 0, strategy: 0, squares: 0 };
+  /** `moveTerms`' last answer, and the change counter, review and days it holds for. */
+  private readonly terms = { epoch: 0, position: -1, from: 0, to: 0, strategy: 0, uneven: 0 };
   private readonly classes = new Map<string, ClassSessions>();
   private strategyTotal = 0;
   private readonly pending: SearchTask[];
@@ -377,6 +379,28 @@ export class WeekModel {
       return WHOLE;
     if (feasibility.budget) return Number.NaN;
     this.flush();
+    // The penalties are multiples of 0.5, so these sums are the trial's exactly.
+    const days =
+      this.dayTotal -
+      this.dayCost[from - 1]! -
+      this.dayCost[range.day - 1]! +
+      source[position * PART_FIELDS + 2]! +
+      target[to + 2]!;
+    const { strategy, uneven } = this.moveTerms(position, from, range);
+    const penalties = days + strategy + feasibility.penalty + uneven;
+    return Math.round((100 - penalties) * 10) / 10;
+  }
+
+  /**
+   * What a move of the review at `position` from day `from` to `range`'s day costs beyond the two days: the class
+   * sessions' cost and the uneven spread's after it. They read the week's sums, the two days' loads and the review's
+   * class, none of which its start changes: worked out once for a review and a target day while the week stays as
+   * it is (a scan asks for every start of a day in a row), not once per start.
+   */
+  private moveTerms(position: number, from: number, range: SlotRange): { strategy: number; uneven: number } {
+    const terms = this.terms;
+    if (terms.epoch === this.epoch && terms.position === position && terms.from === from && terms.to === range.day)
+      return terms;
     const length = range.end - range.start + 1;
     const [fromLoad, toLoad] = [this.dailyLoad[from - 1]!, this.dailyLoad[range.day - 1]!];
     const squares =
@@ -385,17 +409,13 @@ export class WeekModel {
       fromLoad * fromLoad +
       (toLoad + length) * (toLoad + length) -
       toLoad * toLoad;
-    // The penalties are multiples of 0.5, so these sums are the trial's exactly.
-    const days =
-      this.dayTotal -
-      this.dayCost[from - 1]! -
-      this.dayCost[range.day - 1]! +
-      source[position * PART_FIELDS + 2]! +
-      target[to + 2]!;
-    const strategy = this.strategyTotal + this.strategyChange(position, from, range.day);
-    const spread = spreadOf(this.loadSum, squares, this.totalDays);
-    const penalties = days + strategy + feasibility.penalty + unevenPenalty(spread);
-    return Math.round((100 - penalties) * 10) / 10;
+    terms.epoch = this.epoch;
+    terms.position = position;
+    terms.from = from;
+    terms.to = range.day;
+    terms.strategy = this.strategyTotal + this.strategyChange(position, from, range.day);
+    terms.uneven = unevenPenalty(spreadOf(this.loadSum, squares, this.totalDays));
+    return terms;
   }
 
   /**
@@ -554,6 +574,8 @@ export class WeekModel {
 
   /** Counts the days changed since they were last counted. */
   private flush(): void {
+    // Most calls find nothing to count: no iterator made for an empty set (a scan's every change asks).
+    if (this.dirty.size === 0) return;
     for (const day of this.dirty) this.recost(day);
     this.dirty.clear();
   }
@@ -709,8 +731,12 @@ export class WeekModel {
       const cell = this.cell(range.day, slot);
       if (layer[cell] === position) layer[cell] = EMPTY;
     }
+    // Taken out of its day's list in place (the order of the rest kept), without the array `splice` returns.
     const list = this.onDay[range.day - 1]!;
-    list.splice(list.indexOf(position), 1);
+    const found = list.indexOf(position);
+    for (let at = found < 0 ? list.length - 1 : found; at >= 0 && at < list.length - 1; at += 1)
+      list[at] = list[at + 1]!;
+    if (list.length > 0) list.length -= 1;
     this.addLoad(range.day, -(range.end - range.start + 1));
     this.countSession(this.state.tasks[position] as TaskItem, range.day, -1);
     this.groupDay(position, range.day, -1);
