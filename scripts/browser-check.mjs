@@ -637,9 +637,10 @@ async function removal() {
   const dropped = await waitFor(
     page,
     (wanted) => document.body.innerText.includes(wanted),
-    "you withdrew it when asked",
+    'Dropped "Move the matrix review to day 9" (you withdrew it when asked). Nothing was changed.',
   );
-  check("withdraw: the task is dropped, said in the chat", dropped);
+  // Only this task's writes are told (none), not the thread's earlier tasks'.
+  check("withdraw: the task is dropped, said in the chat: nothing was changed", dropped);
   await settle(page);
   const threadId = new URL(page.url()).searchParams.get("threadId");
   const state = await (await fetch(`${endpoints.api}/threads/${threadId}/state`)).json();
