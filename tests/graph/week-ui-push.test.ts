@@ -73,6 +73,15 @@ describe("the week pushed with its message", () => {
     expect(props.changes).toEqual([{ mark: "removed", text: "Calculus tutorial: Fri 15 Mar 08:00–09:40" }]);
     expect(props.departures).toEqual([expect.objectContaining({ name: "Calculus tutorial", mark: "removed" })]);
 
+    // A review marked done is settled, not taken off the week: its card has no picture either.
+    const marked = threadConfig("thread-week-done", "student");
+    await tempo.graph.invoke({ messages: [new HumanMessage("I did the matrix review")] }, marked);
+    let doneCard = await tempo.graph.invoke(resume({ decisions: [{ type: "approve" }] }), marked);
+    if (cardName(doneCard) === "confirm_plan")
+      doneCard = await tempo.graph.invoke(resume({ decisions: [{ type: "approve" }] }), marked);
+    expect(cardName(doneCard)).toBe("mark_done");
+    expect(proposalsOf(doneCard.ui)).toEqual([]);
+
     // A class's new profile moves nothing: its card has no picture.
     const other = threadConfig("thread-week-class", "student");
     await tempo.graph.invoke({ messages: [new HumanMessage("make calculus mornings only")] }, other);
@@ -148,3 +157,8 @@ describe("the week pushed with its message", () => {
     expect(ui.filter((entry) => entry.name === "week").length).toBe(UI_MESSAGES_KEPT);
   });
 });
+
+function cardName(result: object): string | undefined {
+  return (interruptsOf(result)[0]?.value as { action_requests?: Array<{ name: string }> } | undefined)
+    ?.action_requests?.[0]?.name;
+}

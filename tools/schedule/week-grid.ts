@@ -6,7 +6,7 @@
  */
 import type { Language } from "../../contracts/language.js";
 import { dayName } from "./calendar.js";
-import type { EventTask, ScheduleState, SlotRange, TaskItem } from "./state.js";
+import { isSettled, type EventTask, type ScheduleState, type SlotRange, type TaskItem } from "./state.js";
 import { clockIn, hasStarted } from "./window-clock.js";
 
 /** What a proposal does to one review. */
@@ -167,6 +167,8 @@ export function changesBetween(before: ScheduleState, after: ScheduleState): Gri
   const moves: GridChange[] = [];
   for (const task of after.tasks) {
     if (task.source !== "task_item") continue;
+    // A review marked done, missed or skipped is settled, not taken off: its card is about its life, not a place.
+    if (isSettled(task.status)) continue;
     const was = old.get(task.id);
     const from = was?.status === "placed" ? was.slots?.[0] : undefined;
     const to = task.status === "placed" ? task.slots?.[0] : undefined;
