@@ -4,7 +4,8 @@
  */
 import type { Card } from "../contracts/cards.js";
 import { languageOf, type Language } from "../contracts/language.js";
-import { applyWrites } from "../tools/schedule/candidates.js";
+import { isPlaceWrite } from "../tools/schedule/candidates.js";
+import { scheduleTools } from "../tools/schedule/tools/index.js";
 import type { ScheduleState } from "../tools/schedule/state.js";
 import { weekGrid } from "../tools/schedule/week-grid.js";
 import { renderWeekGrid, type WeekRenderOptions } from "./week-render.js";
@@ -29,16 +30,32 @@ export function renderCardProposal(
   state: ScheduleState,
   options: WeekViewOptions = {},
 ): string | undefined {
-  // applyWrites applies place writes only: a card with any other write draws nothing.
-  const after = applyWrites(
-    state,
-    card.action_requests.map((request) => ({ name: request.name, arguments: request.args })),
-  );
+  const writes = card.action_requests.map((request) => ({ name: request.name, arguments: request.args }));
+  const after = triedOn(state, writes);
   if (!after) return undefined;
   const language =
     options.language ?? languageOf(card.action_requests.map((request) => request.description).join("\n"));
   const grid = weekGrid(state, { ...gridOptions(options, language), after });
+  // As in Agent Chat UI (nodes/shared/week-ui.ts): placing writes always draw; any other when it changes a place.
+  if (grid.changes.length === 0 && !writes.every((write) => isPlaceWrite(write.name))) return undefined;
   return renderWeekGrid(grid, state, { ...options, language });
+}
+
+/** The week after `writes`, each run by its schedule write tool on the week before it; undefined when one cannot. */
+function triedOn(
+  state: ScheduleState,
+  writes: ReadonlyArray<{ name: string; arguments: unknown }>,
+): ScheduleState | undefined {
+  let current = state;
+  for (const write of writes) {
+    const tool = scheduleTools.find((entry) => entry.name === write.name && entry.kind === "write");
+    const args = tool?.schema.safeParse(write.arguments);
+    if (!tool || !args?.success) return undefined;
+    const ran = tool.run(current, args.data);
+    if (!ran.ok || !ran.state) return undefined;
+    current = ran.state;
+  }
+  return current;
 }
 
 function gridOptions(options: WeekViewOptions, language: Language) {

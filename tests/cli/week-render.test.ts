@@ -101,6 +101,20 @@ describe("a write card's proposal", () => {
     expect(text).toContain("→ Matrix operations review: Tue 12 Mar, 10:00–11:40 → Sat 16 Mar, 16:55–19:45");
   });
 
+  test("a removal is drawn too: the event's place marked as left, told in words; a review marked done draws nothing", () => {
+    const week = halfPlacedWeek();
+    const text = renderCardProposal(
+      card([{ name: "remove_event", args: { event_id: "fri-calculus-tutorial" } }]),
+      week,
+    )!;
+    const rows = gridRows(text);
+    const cellOf = (slot: number, day: number) =>
+      rows.find((line) => line.startsWith(`${String(slot).padStart(2)} `))!.split("│")[day]!;
+    expect(cellOf(1, 5)).toContain("×Calculus");
+    expect(text).toContain("× Calculus tutorial: taken off Fri 15 Mar, 08:00–09:40");
+    expect(renderCardProposal(card([{ name: "mark_done", args: { task_id: "matrix-review" } }]), week)).toBeUndefined();
+  });
+
   test("a card that is not a schedule write, or whose writes no longer apply, draws nothing", () => {
     const week = halfPlacedWeek();
     expect(renderCardProposal(card([{ name: "add_todo", args: { title: "x" } }]), week)).toBeUndefined();
