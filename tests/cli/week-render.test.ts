@@ -75,6 +75,12 @@ describe("the grid", () => {
   });
 });
 
+/** The drawn grid's cell at `slot` on `day` (1-based), as text. */
+function cellsOf(text: string): (slot: number, day: number) => string {
+  const rows = gridRows(text);
+  return (slot, day) => rows.find((line) => line.startsWith(`${String(slot).padStart(2)} `))!.split("│")[day]!;
+}
+
 describe("a write card's proposal", () => {
   const card = (requests: Array<{ name: string; args: Record<string, unknown> }>): Card =>
     ({
@@ -91,9 +97,7 @@ describe("a write card's proposal", () => {
       ]),
       week,
     )!;
-    const rows = gridRows(text);
-    const cellOf = (slot: number, day: number) =>
-      rows.find((line) => line.startsWith(`${String(slot).padStart(2)} `))!.split("│")[day]!;
+    const cellOf = cellsOf(text);
     expect(cellOf(10, 7)).toContain("+Linked list");
     expect(cellOf(8, 6)).toContain("→Matrix");
     expect(cellOf(3, 2)).toContain("×Matrix");
@@ -107,10 +111,7 @@ describe("a write card's proposal", () => {
       card([{ name: "remove_event", args: { event_id: "fri-calculus-tutorial" } }]),
       week,
     )!;
-    const rows = gridRows(text);
-    const cellOf = (slot: number, day: number) =>
-      rows.find((line) => line.startsWith(`${String(slot).padStart(2)} `))!.split("│")[day]!;
-    expect(cellOf(1, 5)).toContain("×Calculus");
+    expect(cellsOf(text)(1, 5)).toContain("×Calculus");
     expect(text).toContain("× Calculus tutorial: taken off Fri 15 Mar, 08:00–09:40");
     expect(renderCardProposal(card([{ name: "mark_done", args: { task_id: "matrix-review" } }]), week)).toBeUndefined();
   });
