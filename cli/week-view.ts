@@ -4,10 +4,9 @@
  */
 import type { Card } from "../contracts/cards.js";
 import { languageOf, type Language } from "../contracts/language.js";
-import { isPlaceWrite } from "../tools/schedule/candidates.js";
 import { scheduleTools } from "../tools/schedule/tools/index.js";
 import type { ScheduleState } from "../tools/schedule/state.js";
-import { weekGrid } from "../tools/schedule/week-grid.js";
+import { drawsProposal, weekGrid } from "../tools/schedule/week-grid.js";
 import { renderWeekGrid, type WeekRenderOptions } from "./week-render.js";
 
 export interface WeekViewOptions extends WeekRenderOptions {
@@ -36,8 +35,7 @@ export function renderCardProposal(
   const language =
     options.language ?? languageOf(card.action_requests.map((request) => request.description).join("\n"));
   const grid = weekGrid(state, { ...gridOptions(options, language), after });
-  // As in Agent Chat UI (nodes/shared/week-ui.ts): placing writes always draw; any other when it changes a place.
-  if (grid.changes.length === 0 && !writes.every((write) => isPlaceWrite(write.name))) return undefined;
+  if (!drawsProposal(grid, writes)) return undefined;
   return renderWeekGrid(grid, state, { ...options, language });
 }
 

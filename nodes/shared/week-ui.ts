@@ -10,9 +10,8 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../../config/configuration.js";
 import { languageOf, say, type Language } from "../../contracts/language.js";
 import type { NodeDependencies } from "./dependencies.js";
-import { isPlaceWrite } from "../../tools/schedule/candidates.js";
 import type { ScheduleState, SlotRange } from "../../tools/schedule/state.js";
-import { weekGrid, type WeekGrid } from "../../tools/schedule/week-grid.js";
+import { drawsProposal, weekGrid, type WeekGrid } from "../../tools/schedule/week-grid.js";
 import type { HealthPanelProps, WeekLabels, WeekRun, WeekViewProps } from "../../ui/week-props.js";
 import {
   analyzeHealth,
@@ -42,7 +41,7 @@ export function pushWeekProposal(
   const week = tried.before as ScheduleState;
   const language = languageOf(view.messages);
   const grid = weekGrid(week, { after: tried.after as ScheduleState, language, now: momentOf(dependencies, config) });
-  if (grid.changes.length === 0 && !writes.every((write) => isPlaceWrite(write.name))) return;
+  if (!drawsProposal(grid, writes)) return;
   push(config, view, proposal, weekViewProps(grid, language, say(language, "Proposed week", "提议后的一周")));
 }
 

@@ -8,6 +8,7 @@ import type { Language } from "../../contracts/language.js";
 import { dayName } from "./calendar.js";
 import { isSettled, type EventTask, type ScheduleState, type SlotRange, type TaskItem } from "./state.js";
 import { clockIn, hasStarted } from "./window-clock.js";
+import { isPlaceWrite } from "./candidates.js";
 
 /** What a proposal does to one review. */
 export type GridChangeKind = "added" | "moved" | "swapped" | "removed";
@@ -151,6 +152,16 @@ export function weekGrid(state: ScheduleState, options: WeekGridOptions = {}): W
     changes,
     pending,
   };
+}
+
+/**
+ * True when a card of `writes` has a proposal worth drawing on `grid` (its week after them): placing writes always
+ * (a card that moves nothing is still about places), any other write only when it changes a place (a removal, an
+ * import, an undo), not a class's new profile or a review marked done. Agent Chat UI's picture and the terminal's
+ * drawing ask the same.
+ */
+export function drawsProposal(grid: WeekGrid, writes: ReadonlyArray<{ name: string }>): boolean {
+  return grid.changes.length > 0 || writes.every((write) => isPlaceWrite(write.name));
 }
 
 /**
