@@ -34,9 +34,9 @@ import { goalMissed } from "./support/goal.js";
 /** The goals of issue 46, item 5. */
 export const GOALS = { sampleMs: 50, ratioAt28: 4, ratioAt112: 16, stallMs: 50 } as const;
 
-/** A generated window of `days` days as dense as a generated week (12 slots a day, 24 tasks a week). */
-export const windowOf = (days: number, taskCount = Math.round((days * 24) / 7)) =>
-  generateSchedule({ days, slotsPerDay: 12, taskCount, seed: 3 });
+/** A generated window of `days` days as dense as a generated week (12 slots a day, 24 tasks a week), of `seed`. */
+export const windowOf = (days: number, taskCount = Math.round((days * 24) / 7), seed = 3) =>
+  generateSchedule({ days, slotsPerDay: 12, taskCount, seed });
 
 /** What one window costs and gives. */
 export interface CostRow {

@@ -8,8 +8,8 @@
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { applyWrites } from "../tools/schedule/candidates.js";
+import { windowOf } from "../bench/arrange-cost.js";
 import {
-  generateSchedule,
   proposeArrangementTool,
   proposeCandidatesTool,
   sampleWeek,
@@ -20,10 +20,7 @@ import {
 const weeks: Array<{ name: string; week: ScheduleState }> = [{ name: "sample", week: sampleWeek() }];
 for (const seed of [1, 3, 7, 11])
   for (const days of [7, 14, 28, 56, 112])
-    weeks.push({
-      name: `seed ${seed}, ${days} days`,
-      week: generateSchedule({ days, slotsPerDay: 12, taskCount: Math.round((days * 24) / 7), seed }),
-    });
+    weeks.push({ name: `seed ${seed}, ${days} days`, week: windowOf(days, undefined, seed) });
 
 const outputs: Record<string, string> = {};
 for (const { name, week } of weeks) {
