@@ -46,9 +46,18 @@ export function headCheckedSaver(saver: BaseCheckpointSaver, expected: string): 
     }
     return tuple;
   };
+  return withMethod(saver, "getTuple", getTuple);
+}
+
+/** `saver` with its method `name` replaced by `method`; every other method and field its own (bound to it). */
+export function withMethod<K extends keyof BaseCheckpointSaver>(
+  saver: BaseCheckpointSaver,
+  name: K,
+  method: BaseCheckpointSaver[K],
+): BaseCheckpointSaver {
   return new Proxy(saver, {
     get(target, property) {
-      if (property === "getTuple") return getTuple;
+      if (property === name) return method;
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === "function" ? value.bind(target) : value;
     },

@@ -11,6 +11,7 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { START, type BaseCheckpointSaver } from "@langchain/langgraph";
 import type { PendingWrite } from "@langchain/langgraph-checkpoint";
+import { withMethod } from "./head-checked-saver.js";
 
 /** `saver` for the update that saves a new message's input: its writes of the input channel are not stored. */
 export function inputSavedOnce(saver: BaseCheckpointSaver): BaseCheckpointSaver {
@@ -18,11 +19,5 @@ export function inputSavedOnce(saver: BaseCheckpointSaver): BaseCheckpointSaver 
     const kept = writes.filter(([channel]) => channel !== START);
     if (kept.length > 0) await saver.putWrites(config, kept, taskId);
   };
-  return new Proxy(saver, {
-    get(target, property) {
-      if (property === "putWrites") return putWrites;
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+  return withMethod(saver, "putWrites", putWrites);
 }
