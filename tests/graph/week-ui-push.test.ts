@@ -61,12 +61,8 @@ describe("the week pushed with its message", () => {
 
   test("a removal's card draws its proposal too: the removed event's ghost; a card that changes no place draws none", async () => {
     const tempo = await offlineTempo(halfPlacedWeek());
-    const config = threadConfig("thread-week-remove", "student");
-    await tempo.graph.invoke({ messages: [new HumanMessage("remove the Friday tutorial")] }, config);
-    const card = await tempo.graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
-    expect(
-      (interruptsOf(card)[0]!.value as { action_requests: Array<{ name: string }> }).action_requests[0]!.name,
-    ).toBe("remove_event");
+    const card = await writeCardFor(tempo, "remove the Friday tutorial");
+    expect(cardName(card)).toBe("remove_event");
     const [drawn] = proposalsOf(card.ui);
     const props = drawn!.props as unknown as WeekViewProps;
     expect(props.title).toBe("Proposed week");
@@ -74,21 +70,13 @@ describe("the week pushed with its message", () => {
     expect(props.departures).toEqual([expect.objectContaining({ name: "Calculus tutorial", mark: "removed" })]);
 
     // A review marked done is settled, not taken off the week: its card has no picture either.
-    const marked = threadConfig("thread-week-done", "student");
-    await tempo.graph.invoke({ messages: [new HumanMessage("I did the matrix review")] }, marked);
-    let doneCard = await tempo.graph.invoke(resume({ decisions: [{ type: "approve" }] }), marked);
-    if (cardName(doneCard) === "confirm_plan")
-      doneCard = await tempo.graph.invoke(resume({ decisions: [{ type: "approve" }] }), marked);
+    const doneCard = await writeCardFor(tempo, "I did the matrix review");
     expect(cardName(doneCard)).toBe("mark_done");
     expect(proposalsOf(doneCard.ui)).toEqual([]);
 
     // A class's new profile moves nothing: its card has no picture.
-    const other = threadConfig("thread-week-class", "student");
-    await tempo.graph.invoke({ messages: [new HumanMessage("make calculus mornings only")] }, other);
-    const classCard = await tempo.graph.invoke(resume({ decisions: [{ type: "approve" }] }), other);
-    expect(
-      (interruptsOf(classCard)[0]!.value as { action_requests: Array<{ name: string }> }).action_requests[0]!.name,
-    ).toBe("upsert_task_class");
+    const classCard = await writeCardFor(tempo, "make calculus mornings only");
+    expect(cardName(classCard)).toBe("upsert_task_class");
     expect(proposalsOf(classCard.ui)).toEqual([]);
     expect(
       weeksOf(classCard.ui).filter((entry) => (entry.props as unknown as WeekViewProps).title === "Proposed week"),
@@ -161,4 +149,13 @@ describe("the week pushed with its message", () => {
 function cardName(result: object): string | undefined {
   return (interruptsOf(result)[0]?.value as { action_requests?: Array<{ name: string }> } | undefined)
     ?.action_requests?.[0]?.name;
+}
+
+/** The first write card a new thread's `request` reaches, its plan card (if any) approved. */
+async function writeCardFor(tempo: Awaited<ReturnType<typeof offlineTempo>>, request: string) {
+  const config = threadConfig(`thread-${request.replace(/\W+/g, "-")}`, "student");
+  let result = await tempo.graph.invoke({ messages: [new HumanMessage(request)] }, config);
+  if (cardName(result) === "confirm_plan")
+    result = await tempo.graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
+  return result;
 }
