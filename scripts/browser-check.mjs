@@ -599,13 +599,7 @@ async function removal() {
   await send(page, "Remove the Friday tutorial");
   check("remove: the plan card shows", (await settle(page)) === "Approve");
   check("remove: the remove_event card shows", (await answer(page, "Approve")) === "Approve");
-  const proposal = last(await drawn(page), "week");
-  checkWeek("remove", proposal);
-  check("remove: titled as a proposal", proposal?.title === "Proposed week", proposal?.title);
-  checkChanges("remove", proposal, ["removed"]);
-  await screenshot(page, "chat-ui-remove-event", { scrollTo: "week" });
-  check("remove: approving ends the task", (await answer(page, "Approve")) === "idle");
-  const gone = last(await drawn(page), "week");
+  const gone = await checkProposalThenApprove(page, "remove", ["removed"], "chat-ui-remove-event");
   check(
     "remove: the week now has no Calculus tutorial",
     gone && !gone.cells.some((cell) => cell.title?.includes("Calculus tutorial")),
@@ -616,12 +610,7 @@ async function removal() {
   let next = await settle(page);
   if (next === "Approve" && !(await restoreCardShown(page))) next = await answer(page, "Approve");
   check("undo: the restore_event card shows", next === "Approve" && (await restoreCardShown(page)), next);
-  const back = last(await drawn(page), "week");
-  checkWeek("undo", back);
-  checkChanges("undo", back, ["added"]);
-  await screenshot(page, "chat-ui-undo-remove-event", { scrollTo: "week" });
-  check("undo: approving ends the task", (await answer(page, "Approve")) === "idle");
-  const now = last(await drawn(page), "week");
+  const now = await checkProposalThenApprove(page, "undo", ["added"], "chat-ui-undo-remove-event");
   check(
     "undo: the week has the Calculus tutorial again, unmarked",
     now && now.cells.some((cell) => cell.title?.includes("Calculus tutorial")) && now.changes.length === 0,
@@ -655,6 +644,20 @@ async function removal() {
       .join(" | ")}`,
   );
   await closeChat(page);
+}
+
+/**
+ * The write card on screen: its week drawn as a proposal with `marks` where they belong (screenshot `shot`), then
+ * approved, ending the task; returns the week drawn after it.
+ */
+async function checkProposalThenApprove(page, tag, marks, shot) {
+  const proposal = last(await drawn(page), "week");
+  checkWeek(tag, proposal);
+  check(`${tag}: titled as a proposal`, proposal?.title === "Proposed week", proposal?.title);
+  checkChanges(tag, proposal, marks);
+  await screenshot(page, shot, { scrollTo: "week" });
+  check(`${tag}: approving ends the task`, (await answer(page, "Approve")) === "idle");
+  return last(await drawn(page), "week");
 }
 
 /** True when the card on screen is restore_event's (its action name is shown on the card). */
