@@ -6,7 +6,7 @@
  * bounds and nesting) cost several times the tokens for the same meaning.
  */
 import { z } from "zod";
-import { offeredToolNames, packDefaultLabel, type ToolDomain } from "../tools/domain.js";
+import { offeredToolNames, offeredTools, packDefaultLabel, type ToolDomain } from "../tools/domain.js";
 
 /** A tool as the brief shows it. */
 export interface BriefTool {
@@ -44,9 +44,7 @@ export function toolBrief(domain: ToolDomain, extraTools: readonly BriefTool[] =
  * steps, never calls; the execute stage gets the whole brief (or the bound schemas). A quarter of the whole brief.
  */
 export function plannerToolBrief(domain: ToolDomain): string {
-  const lines = domain.tools
-    .filter((tool) => tool.candidateOf === undefined)
-    .map((tool) => `- ${tool.name} [${tool.kind}]: ${firstSentence(tool.description)}`);
+  const lines = offeredTools(domain).map((tool) => `- ${tool.name} [${tool.kind}]: ${firstSentence(tool.description)}`);
   const brief = `<tools domain="${domain.name}">\n${domain.description}\n${lines.join("\n")}\n</tools>`;
   if (!domain.packs) return brief;
   // The packs a step may name (`packs` of a plan step): it starts with them instead of the defaults.

@@ -434,6 +434,11 @@ export function packOfTool(domain: ToolDomain, tool: string): ToolPack | undefin
   return packsOf(domain).find((pack) => pack.tools.includes(tool));
 }
 
+/** The domain's tools a model may be offered, in order: all but a candidate's writes (`DomainTool.candidateOf`). */
+export function offeredTools<TState>(domain: ToolDomain<TState>): Array<DomainTool<TState>> {
+  return domain.tools.filter((tool) => tool.candidateOf === undefined);
+}
+
 /** The tools a model is offered in the packs named, in the domain's order (a candidate's write is no model's). */
 export function toolsInPacks<TState>(domain: ToolDomain<TState>, packs: readonly string[]): Array<DomainTool<TState>> {
   const names = new Set(
@@ -441,7 +446,7 @@ export function toolsInPacks<TState>(domain: ToolDomain<TState>, packs: readonly
       .filter((pack) => packs.includes(pack.name))
       .flatMap((pack) => pack.tools),
   );
-  return domain.tools.filter((tool) => names.has(tool.name) && tool.candidateOf === undefined);
+  return offeredTools(domain).filter((tool) => names.has(tool.name));
 }
 
 /** The tools of `pack` a model is told of (a candidate's write is applied from its listing, never named). */

@@ -13,7 +13,7 @@ import { ChatOpenAI } from "@langchain/openai";
 import { Command, MemorySaver, type Interrupt } from "@langchain/langgraph";
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { createAgent, humanInTheLoopMiddleware, type HITLRequest, type InterruptOnConfig } from "langchain";
-import type { ToolDomain } from "../../tools/domain.js";
+import { offeredTools, type ToolDomain } from "../../tools/domain.js";
 import { argumentsSchema } from "../../tools/langchain-tools.js";
 import { runTool } from "../../tools/runner.js";
 import { contentText, type Brain, type BrainCall } from "../../tests/support/openai-double/brain.js";
@@ -41,9 +41,7 @@ export interface PeerOptions {
 export function peerTools(options: PeerOptions): StructuredToolInterface[] {
   let queue: Promise<unknown> = Promise.resolve();
   // As Tempo offers them: a candidate's write (a whole record as its argument) is no model's to type.
-  const chosen = options.domain.tools.filter(
-    (spec) => spec.candidateOf === undefined && (!options.tools || options.tools.includes(spec.name)),
-  );
+  const chosen = offeredTools(options.domain).filter((spec) => !options.tools || options.tools.includes(spec.name));
   return chosen.map(
     (spec) =>
       tool(

@@ -4,6 +4,7 @@
  * and its requests are counted as Tempo's are. Figures, not timing; the goals are the bench's to print.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { offeredTools } from "../../tools/domain.js";
 import { MODES, promptSize, TASKS } from "../../bench/model-calls.js";
 import {
   measurePeer,
@@ -36,7 +37,7 @@ describe("the createAgent + HITL peer on the demo task", () => {
     expect(requests).toHaveLength(3);
     // Every request carries Tempo's schedule tools, by name, as the domain offers them to a model (a candidate's
     // write, whose argument is a whole record no model types, is offered to none).
-    const offered = domain.tools.filter((each) => each.candidateOf === undefined).map((each) => each.name);
+    const offered = offeredTools(domain).map((each) => each.name);
     expect(offered).not.toContain("restore_task");
     for (const request of requests) expect(request.body.tools?.map((each) => each.function?.name)).toEqual(offered);
     expect(run.cards).toHaveLength(1);
