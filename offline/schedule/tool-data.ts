@@ -157,7 +157,10 @@ const WRITE_TEXTS_ZH: {
 } = {
   upsert_task_class: (data) => `已${data.created ? "创建" : "更新"}课程 ${data.class.id}“${data.class.name}”`,
   add_task: (data) => addedTaskInChinese(data.task.name, data.task.categoryId),
-  remove_event: (data) => `已从课表删除“${data.event.name}”${data.event.series ? "，连同这个系列的所有重复" : ""}`,
+  remove_event: (data) =>
+    data.kept === undefined
+      ? `已从课表删除“${data.event.name}”${data.event.series ? "，连同这个系列的所有重复" : ""}`
+      : `已从课表删除“${data.event.name}”还没到的时间${data.event.series ? "，连同这个系列以后的所有重复" : ""}；已经开始的 ${data.kept.slots?.length ?? 0} 次保留：过去的不改`,
 };
 
 /** "已在课程 calculus 中添加任务“积分复习”": a task added to a class, in Chinese. */

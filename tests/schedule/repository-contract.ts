@@ -20,6 +20,7 @@ import {
 } from "../../tools/schedule/index.js";
 import { commandArbitrary, resolveCommand, scheduleArbitrary } from "./arbitraries.js";
 import { event, runTool, write } from "./support.js";
+import { oneEventCalendar } from "../support/calendars.js";
 
 /** Options of the contract. */
 export interface RepositoryContractOptions {
@@ -134,6 +135,33 @@ export function repositoryContract(options: RepositoryContractOptions): void {
     expect(json(stored)).toBe(json(canonicalScheduleState(rolled.state!)));
     expect(stored.tasks.find((task) => task.id === "vocabulary-list")?.slots).toEqual([{ day: 4, start: 6, end: 6 }]);
     await expect(repository.applyChanges(user, changes, { applyId: "roll-2" })).rejects.toBeInstanceOf(
+      ScheduleConflictError,
+    );
+    expect(json(await repository.load(user))).toBe(json(stored));
+  });
+
+  it("persists a series ended where the clock had not passed (remove_event mid-week), once; the past stays", async () => {
+    const repository = options.makeRepository();
+    const user = freshUser("ended-series");
+    const ics = oneEventCalendar("reading-1", "Reading group", "20240311T134500Z", "20240311T143000Z", [
+      "RRULE:FREQ=WEEKLY;BYDAY=MO,TU,TH,FR,SU;COUNT=20",
+    ]);
+    const imported = write("import_calendar", sampleWeek(), { ics });
+    const group = imported.tasks.find((task) => task.name === "Reading group")!;
+    await repository.seed(user, imported);
+    const wednesday = { ...imported, now: "2024-03-13T12:00:00+08:00" };
+    const after = write("remove_event", wednesday, { event_id: group.id });
+    const changes = diffScheduleState(wednesday, after);
+    expect(await repository.applyChanges(user, changes, { applyId: "end-1" })).toEqual({ applied: true });
+    const stored = await repository.load(user);
+    expect(json(stored)).toBe(json(canonicalScheduleState({ ...after, now: undefined })));
+    const kept = stored.tasks.find((task) => task.id === group.id)!;
+    expect(kept.source === "event" && kept.series).toBe(undefined);
+    expect(kept.slots).toEqual([
+      { day: 1, start: 12, end: 12 },
+      { day: 2, start: 12, end: 12 },
+    ]);
+    await expect(repository.applyChanges(user, changes, { applyId: "end-2" })).rejects.toBeInstanceOf(
       ScheduleConflictError,
     );
     expect(json(await repository.load(user))).toBe(json(stored));

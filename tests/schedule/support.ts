@@ -118,3 +118,16 @@ export function taskById(state: ScheduleState, id: string) {
   if (task === undefined) throw new Error(`no task ${id}`);
   return task;
 }
+
+/** An applied write as a task report holds it (its text left unread): what the offline policy says it did is read from `data`. */
+export function appliedRound(name: string, args: Record<string, unknown>, data: unknown) {
+  return {
+    name,
+    arguments: args,
+    speak: "",
+    result: "(the text is not read)",
+    summarised: false,
+    outcome: "applied",
+    data,
+  } as const;
+}

@@ -15,7 +15,7 @@ import {
 } from "../../tools/schedule/index.js";
 import { describeScheduleCall } from "../../tools/schedule/describe-call.js";
 import { appliedWriteSummary } from "../../offline/schedule/tool-data.js";
-import { runTool } from "./support.js";
+import { appliedRound, runTool } from "./support.js";
 import { oneEventCalendar, SEMINAR_CALENDAR } from "../support/calendars.js";
 
 /** A seminar every Sunday 16:00–17:40 in Shanghai from 17 March 2024: a series. */
@@ -453,15 +453,7 @@ describe("remove_event and the undo of an import", () => {
     const series = applied(sampleWeek(), "import_calendar", { ics: WEEKLY_SEMINAR }).state;
     const weekly = series.tasks.find((task) => task.name === "Weekly seminar")!;
     const run = runTool("remove_event", series, { event_id: weekly.id });
-    const round = {
-      name: "remove_event",
-      arguments: { event_id: weekly.id },
-      speak: "",
-      result: "(the text is not read)",
-      summarised: false,
-      outcome: "applied",
-      data: run.data,
-    } as const;
+    const round = appliedRound("remove_event", { event_id: weekly.id }, run.data);
     expect(appliedWriteSummary(round, "en")).toBe(run.content);
     expect(appliedWriteSummary(round, "zh")).toBe("已从课表删除“Weekly seminar”，连同这个系列的所有重复");
   });

@@ -16,6 +16,7 @@ import {
   type TaskStatus,
 } from "./state.js";
 import { describeTaskWrite } from "./tools/task-writes.js";
+import { clockOfState, hasStarted } from "./window-clock.js";
 
 /** One write call of the schedule domain described, or undefined for a call it does not describe. */
 export function describeScheduleCall(
@@ -93,6 +94,17 @@ export function describeScheduleCall(
       const found = task(args.event_id);
       if (found?.source !== "event") return undefined;
       const series = found.series !== undefined;
+      // The past is fixed (remove_event keeps the times that have started): the card names what goes and what stays.
+      const clock = clockOfState(state);
+      const ranges = taskSlots(found);
+      const ahead = ranges.filter((range) => !hasStarted(range.day, range.start, clock));
+      const stay = ranges.length - ahead.length;
+      if (stay > 0) {
+        const going = ahead.length === 0 ? "" : ahead.map((range) => at(range)).join(zh ? "；" : "; ");
+        return zh
+          ? `删除日程 ${label(found)}${going ? `（${going}）` : ""}${series ? "，连同这个系列以后的所有重复" : ""}；已经开始的 ${stay} 次保留`
+          : `Remove the event ${label(found)}${going ? ` (${going})` : ""}${series ? ", with every later occurrence of its series" : ""}; its ${stay} time(s) that have started stay`;
+      }
       return zh
         ? `删除日程 ${label(found)}（${now(found)}）${series ? "，连同这个系列的所有重复" : ""}`
         : `Remove the event ${label(found)} (${now(found)})${series ? ", with every occurrence of its series" : ""}`;

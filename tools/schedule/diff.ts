@@ -102,15 +102,28 @@ export interface AddChange {
 /** What a task item is, apart from where it is. */
 export type TaskFields = Pick<TaskItem, "name" | "duration" | "categoryId" | "dueBefore" | "priority" | "earliestDay">;
 
-/** A task item's name, length, class or rules change. */
-export interface UpdateChange {
-  kind: "update";
-  taskId: string;
-  source: "task_item";
-  /** Its fields as stored before (checked). */
-  from: TaskFields;
-  to: TaskFields;
-}
+/**
+ * A task item's name, length, class or rules change; or a timetable event's times do (`remove_event` with the clock
+ * inside the window ends a series where time has not passed and keeps what has: its slots and series change together).
+ */
+export type UpdateChange =
+  | {
+      kind: "update";
+      taskId: string;
+      source: "task_item";
+      /** Its fields as stored before (checked). */
+      from: TaskFields;
+      to: TaskFields;
+    }
+  | {
+      kind: "update";
+      taskId: string;
+      source: "event";
+      /** The event as stored before, series, slots and guests (checked whole). */
+      from: EventTask;
+      /** The event after (same name; its guests follow from the task items). */
+      to: EventTask;
+    };
 
 /** A task item, or a timetable event (remove_event), leaves the task list. */
 export type RemoveChange =
@@ -260,6 +273,21 @@ export function diffScheduleState(before: ScheduleState, after: ScheduleState): 
         to: fieldsOf(task),
       });
     }
+    // An event whose series changes (ended where time has not passed) carries its times whole, slots and all.
+    if (
+      previous.source === "event" &&
+      task.source === "event" &&
+      JSON.stringify(buildEventTask(previous).series) !== JSON.stringify(buildEventTask(task).series)
+    ) {
+      changes.push({
+        kind: "update",
+        taskId: task.id,
+        source: "event",
+        from: buildEventTask(previous),
+        to: buildEventTask(task),
+      });
+      continue;
+    }
     const change = placementChange(previous, task);
     if (change !== undefined) changes.push(change);
   }
@@ -401,6 +429,13 @@ export function applyScheduleChanges(state: ScheduleState, changes: readonly Sch
       if (JSON.stringify(buildEventTask(change.task)) !== JSON.stringify(buildEventTask(current as EventTask)))
         throw new ScheduleConflictError(`Event ${change.taskId} is no longer as the change expects it.`, { change });
       removed.add(change.taskId);
+      continue;
+    }
+    if (change.kind === "update" && change.source === "event") {
+      // Checked whole, guests included, as a removal is; the guests stay (the result's invariants check they fit).
+      if (JSON.stringify(buildEventTask(change.from)) !== JSON.stringify(buildEventTask(current as EventTask)))
+        throw new ScheduleConflictError(`Event ${change.taskId} is no longer as the change expects it.`, { change });
+      tasks[position] = buildEventTask({ ...change.to, embeds: (current as EventTask).embeds });
       continue;
     }
     if (change.kind === "remove" || change.kind === "update") {

@@ -3,12 +3,19 @@
  * occurrence — so "undo that" can reverse an `import_calendar` through a card of ordinary writes, and a student can
  * drop a course's lectures. An event is refused while the week depends on it: a task item sits inside it (a study
  * hall's guest; move it first) or a task's deadline names it ("before the midterm"; change the deadline first).
+ *
+ * The clock is a hard rule (issue 47): the past is fixed. Dropping a course on Wednesday takes its lectures from
+ * Wednesday on; Monday's and Tuesday's, which took place, stay on the week (the event becomes those times only, a
+ * one-off, so no later window shows the series). An event whose every time has started is not removed.
  */
 import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
 import { buildEventTask } from "../canonical-form.js";
+import { occursAfter } from "../event-series.js";
 import { failure, quoteName, someIds } from "../format.js";
+import { dateOfDay } from "../calendar.js";
 import type { DayMapping, EventTask, ScheduleState } from "../state.js";
+import { clockOfState, hasStarted, passedText } from "../window-clock.js";
 
 const removeEventArgumentsSchema = z.object({
   event_id: z
@@ -23,12 +30,21 @@ export interface RemoveEventData {
   event: EventTask;
   /** The window's first day when it was removed: a one-off's day indices count from it. */
   from: DayMapping;
+  /** What stays of it when the clock had passed some of its times: those times, as a one-off (absent: all went). */
+  kept?: EventTask;
 }
 
-/** remove_event's text: `removed event <id> "<name>"`, and ` and every occurrence of its series` for a series. */
+/**
+ * remove_event's text: `removed event <id> "<name>"`, and ` and every occurrence of its series` for a series; with
+ * times that had started, ` where time has not passed (…); its 2 time(s) that have started stay: the past is fixed`.
+ */
 export function removedEventText(data: RemoveEventData): string {
-  const { event } = data;
-  return `removed event ${event.id} ${quoteName(event.name)}${event.series ? " and every occurrence of its series" : ""}`;
+  const { event, kept } = data;
+  const what = `removed event ${event.id} ${quoteName(event.name)}`;
+  const series = event.series ? " and every occurrence of its series" : "";
+  if (kept === undefined) return `${what}${series}`;
+  const stay = kept.slots?.length ?? 0;
+  return `${what} where time has not passed${event.series ? ", with every later occurrence of its series" : ""}; its ${stay} time(s) that have started stay: the past is fixed`;
 }
 
 /** Removes a timetable event that nothing in the week depends on. */
@@ -60,11 +76,35 @@ export const removeEventTool: DomainTool<ScheduleState, z.infer<typeof removeEve
       return failure(
         `the deadline of ${someIds(due)} is ${quoteName(event.name)}; change it first; nothing was removed`,
       );
-    const data: RemoveEventData = { event: buildEventTask(event), from: { ...state.window.days[0]! } };
+    // The past is fixed: the times that have started stay; an event with no time ahead is not removed at all.
+    const clock = clockOfState(state);
+    const started = (event.slots ?? []).filter((range) => hasStarted(range.day, range.start, clock));
+    const from = { ...state.window.days[0]! };
+    if (started.length === 0) {
+      const data: RemoveEventData = { event: buildEventTask(event), from };
+      return {
+        ok: true,
+        content: removedEventText(data),
+        state: { ...state, tasks: state.tasks.filter((task) => task.id !== event.id) },
+        data,
+      };
+    }
+    const last = dateOfDay(state.window, state.window.totalDays);
+    const ahead =
+      started.length < (event.slots ?? []).length ||
+      (event.series !== undefined && last !== undefined && occursAfter(event.series, last));
+    if (!ahead) {
+      const latest = started.at(-1)!;
+      return failure(
+        `${quoteName(event.name)} has no time ahead: ${passedText(state.window, latest.day, latest.start)}, and the past is fixed; nothing was removed`,
+      );
+    }
+    const kept = buildEventTask({ ...event, slots: started, series: undefined });
+    const data: RemoveEventData = { event: buildEventTask(event), from, kept };
     return {
       ok: true,
       content: removedEventText(data),
-      state: { ...state, tasks: state.tasks.filter((task) => task.id !== event.id) },
+      state: { ...state, tasks: state.tasks.map((task) => (task.id === event.id ? kept : task)) },
       data,
     };
   },

@@ -2,7 +2,8 @@
  * `restore_event` (issue 47 item 4): puts back a timetable event that `remove_event` removed, as that write recorded
  * it — a one-off on its slots, a series with every occurrence the window shows — so "undo that" can reverse a removal
  * through a card of ordinary writes. It comes back with no guests (a task placed inside it before is placed again by
- * `place`); the whole-week checks apply (nothing placed since may sit where it was).
+ * `place`); the whole-week checks apply (nothing placed since may sit where it was). A removal the clock had begun
+ * kept the times that had started (`remove_event`): those are taken back into the event, which stands where it stood.
  */
 import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
@@ -11,6 +12,7 @@ import { expandSeries, SeriesError } from "../event-series.js";
 import { failure, quoteName } from "../format.js";
 import { eventTaskSchema, type EventTask, type ScheduleState } from "../state.js";
 import { checkScheduleInvariants } from "../validation.js";
+import { clockOfState, hasStarted } from "../window-clock.js";
 
 /** Puts a removed timetable event back, as it was recorded; its data is `{ event }`, the event as it is back. */
 export const restoreEventTool: DomainTool<ScheduleState, { event: z.infer<typeof eventTaskSchema> }> = {
@@ -25,7 +27,20 @@ export const restoreEventTool: DomainTool<ScheduleState, { event: z.infer<typeof
   candidateOf: "propose_undo",
   run(state, args) {
     const recorded = args.event as EventTask;
-    if (state.tasks.some((entry) => entry.id === recorded.id))
+    // What a removal kept of it (the times that had started, `remove_event`) is taken back into it, in its place.
+    const at = state.tasks.findIndex((entry) => entry.id === recorded.id);
+    const clock = clockOfState(state);
+    const remnant = at >= 0 ? state.tasks[at]! : undefined;
+    if (
+      remnant !== undefined &&
+      !(
+        remnant.source === "event" &&
+        remnant.series === undefined &&
+        remnant.name === recorded.name &&
+        remnant.embeds.length === 0 &&
+        (remnant.slots ?? []).every((range) => hasStarted(range.day, range.start, clock))
+      )
+    )
       return failure(`a task or event with id ${quoteName(recorded.id)} exists again; nothing was restored`);
     // A series shows what the window holds of it now; a one-off keeps the slots it had.
     let slots = recorded.slots;
@@ -36,7 +51,8 @@ export const restoreEventTool: DomainTool<ScheduleState, { event: z.infer<typeof
       throw error;
     }
     const event = buildEventTask({ ...recorded, slots, embeds: [] });
-    const next: ScheduleState = { ...state, tasks: [...state.tasks, event] };
+    const tasks = at >= 0 ? state.tasks.map((task, index) => (index === at ? event : task)) : [...state.tasks, event];
+    const next: ScheduleState = { ...state, tasks };
     const problems = checkScheduleInvariants(next);
     if (problems.length > 0) return failure(`${problems.join("; ")}; nothing was restored`);
     return { ok: true, content: `restored event ${event.id} ${quoteName(event.name)}`, state: next, data: { event } };
