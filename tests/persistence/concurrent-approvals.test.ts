@@ -129,5 +129,26 @@ for (const target of postgresTargets().filter((each) => each.kind === "real")) {
         .map((task) => task.id);
       expect(added.sort()).toEqual(["problem-set-4", "problem-set-4-2"]);
     });
+
+    test("one event removed on two threads at once: removed once, the other told it is gone, nothing else lost", async () => {
+      const user = `${USER}-events`;
+      const repository = new PostgresScheduleRepository(tempo!.database.pool);
+      const week = sampleWeek();
+      await repository.seed(user, week);
+      const domain = meetingAtApply(createScheduleDomain({ repository }));
+      const call = (id: string) => ({ id, name: "remove_event", arguments: { event_id: "fri-physics-lab" } });
+      const outcomes = await Promise.all(
+        ["events-a", "events-b"].map((threadId, index) =>
+          runTool(domain, { userId: user, threadId, stepId: null }, call(`call-event-${index}`), tempo!.executionLog),
+        ),
+      );
+      expect(outcomes.map((outcome) => outcome.applied).sort()).toEqual([false, true]);
+      const refused = outcomes.find((outcome) => !outcome.applied)!;
+      expect(refused.content).toMatch(/no event with id "fri-physics-lab"/);
+      const stored = await repository.load(user);
+      expect(stored.tasks.map((task) => task.id)).toEqual(
+        week.tasks.map((task) => task.id).filter((id) => id !== "fri-physics-lab"),
+      );
+    });
   });
 }
