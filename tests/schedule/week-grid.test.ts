@@ -13,6 +13,8 @@ import { restoreEventTool } from "../../tools/schedule/tools/restore-event.js";
 import { removeTaskTool, rollWindowTool } from "../../tools/schedule/tools/task-writes.js";
 import { changesBetween, weekGrid } from "../../tools/schedule/week-grid.js";
 import { halfPlacedWeek } from "../graph/support/offline-conversation.js";
+import { oneEventCalendar } from "../support/calendars.js";
+import { toolNamed } from "./support.js";
 
 const apply = (state: ScheduleState, writes: Array<{ name: string; arguments: Record<string, unknown> }>) => {
   const after = applyWrites(state, writes);
@@ -197,6 +199,27 @@ describe("a proposal on the grid", () => {
     expect(changesBetween(removed, restored)).toEqual(
       event.slots.map((range) => ({ kind: "added", taskId: event.id, name: event.name, to: range })),
     );
+  });
+
+  test("a removal the clock has begun: the times ahead drawn removed, those that started left as they are", () => {
+    const ics = oneEventCalendar("reading-1", "Reading group", "20240311T134500Z", "20240311T143000Z", [
+      "RRULE:FREQ=WEEKLY;BYDAY=MO,TU,TH,FR,SU;COUNT=20",
+    ]);
+    const imported = ran(toolNamed("import_calendar"), sampleWeek(), { ics });
+    const group = imported.tasks.find((task): task is EventTask => task.name === "Reading group")!;
+    const wednesday = { ...imported, now: "2024-03-13T12:00:00+08:00" };
+    const removed = ran(removeEventTool, wednesday, { event_id: group.id });
+    const grid = weekGrid(wednesday, { after: removed });
+    expect(grid.changes).toEqual(
+      group.slots
+        .filter((range) => range.day > 3)
+        .map((range) => ({ kind: "removed", taskId: group.id, name: group.name, from: range })),
+    );
+    for (const range of group.slots.filter((each) => each.day < 3)) {
+      const cell = grid.days[range.day - 1]!.cells[range.start - 1]!;
+      expect(cell.change).toBeUndefined();
+      expect(cell.event?.id).toBe(group.id);
+    }
   });
 
   test("a roll lays other dates under the day indices: nothing is compared", () => {

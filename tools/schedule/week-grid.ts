@@ -214,23 +214,27 @@ export function changesBetween(before: ScheduleState, after: ScheduleState): Gri
   return [...moves, ...eventChanges(before, after)];
 }
 
-/** The events only one side has: removed from each place `before` gave them, or added on each place `after` does. */
+/**
+ * The events' places only one side has: removed from each place `before` gave an event that `after` does not (the
+ * event gone, or — a removal the clock had begun — its times ahead gone and those that started kept), added on each
+ * place `after` gives one that `before` did not (an import, an undo).
+ */
 function eventChanges(before: ScheduleState, after: ScheduleState): GridChange[] {
   const events = (state: ScheduleState) =>
     new Map(state.tasks.filter((task): task is EventTask => task.source === "event").map((task) => [task.id, task]));
   const was = events(before);
   const is = events(after);
   const only = (side: Map<string, EventTask>, other: Map<string, EventTask>, kind: "added" | "removed") =>
-    [...side.values()]
-      .filter((event) => !other.has(event.id))
-      .flatMap((event) =>
-        event.slots.map((range): GridChange => ({
+    [...side.values()].flatMap((event) =>
+      event.slots
+        .filter((range) => !(other.get(event.id)?.slots ?? []).some((there) => sameRange(there, range)))
+        .map((range): GridChange => ({
           kind,
           taskId: event.id,
           name: event.name,
           ...(kind === "added" ? { to: range } : { from: range }),
         })),
-      );
+    );
   return [...only(was, is, "removed"), ...only(is, was, "added")];
 }
 
