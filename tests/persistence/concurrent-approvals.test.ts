@@ -150,5 +150,40 @@ for (const target of postgresTargets().filter((each) => each.kind === "real")) {
         week.tasks.map((task) => task.id).filter((id) => id !== "fri-physics-lab"),
       );
     });
+
+    test("a study hall removed while a review is placed inside it: one of the two, never a guest without its host", async () => {
+      const user = `${USER}-hall`;
+      const repository = new PostgresScheduleRepository(tempo!.database.pool);
+      await repository.seed(user, sampleWeek());
+      const domain = meetingAtApply(createScheduleDomain({ repository }));
+      const [removal, placing] = await Promise.all([
+        runTool(
+          domain,
+          { userId: user, threadId: "hall-a", stepId: null },
+          { id: "call-hall-remove", name: "remove_event", arguments: { event_id: "mon-study-hall" } },
+          tempo!.executionLog,
+        ),
+        runTool(
+          domain,
+          { userId: user, threadId: "hall-b", stepId: null },
+          { id: "call-hall-place", name: "place", arguments: { task_id: "vocabulary-list", day: 1, slot_start: 9 } },
+          tempo!.executionLog,
+        ),
+      ]);
+      // The placement always lands on Monday 19:00; the hall goes only when the placement did not land inside it.
+      expect(placing.applied).toBe(true);
+      const stored = await repository.load(user);
+      const review = stored.tasks.find((task) => task.id === "vocabulary-list")!;
+      expect(review.slots).toEqual([{ day: 1, start: 9, end: 9 }]);
+      const hall = stored.tasks.find((task) => task.id === "mon-study-hall");
+      if (removal.applied) {
+        expect(hall).toBeUndefined();
+        expect(review.source === "task_item" && review.embeddedIn).toBeUndefined();
+      } else {
+        expect(removal.content).toMatch(/holds vocabulary-list; move them out first; nothing was removed/);
+        expect(hall?.source === "event" && hall.embeds).toEqual(["vocabulary-list"]);
+        expect(review.source === "task_item" && review.embeddedIn).toBe("mon-study-hall");
+      }
+    });
   });
 }
