@@ -72,7 +72,7 @@ export async function runCalls(
     setbacks = { ...setbacks, toolErrors: ok ? 0 : setbacks.toolErrors + 1 };
   };
   // The stored state, loaded once for the round on its first write (proposing writes nothing; a load a write was most
-  // of a round's database reads, issue 44.8): the card's writes are described on it, and tried on it as a run sees it.
+  // of a round's database reads, issue 44.8): the card's writes are tried and described on it as a run sees it.
   let stored: Promise<unknown> | undefined;
   const storedState = () => (stored ??= dependencies.domain.load(context.userId));
   // The domain state the card's writes are tried on (the standing preferences and the clock folded in), each after
@@ -113,13 +113,15 @@ export async function runCalls(
     }
     if (tried.state !== undefined) trial.state = tried.state;
     run.tried = { before: trial.before, after: trial.state };
+    // Described on the week before the card as the run sees it (the clock folded in: what a removal keeps says so).
+    const seen = trial.before;
     const summary = await describeToolCall(
       dependencies.domain,
       context.userId,
       call.name,
       checked.arguments,
       languageOf(state.messages),
-      storedState,
+      () => Promise.resolve(seen),
     );
     run.writes.push({ id: call.id, name: call.name, arguments: checked.arguments, summary });
   };

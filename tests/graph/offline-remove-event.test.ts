@@ -62,6 +62,23 @@ describe("removing a timetable event offline", () => {
     expect(outcome.finalAnswer).toBe('Done: removed "Calculus tutorial" and every occurrence of its series.');
   });
 
+  test("on Saturday the series goes from then on: last Friday's tutorial, which took place, stays", async () => {
+    const { week, id } = weekWithWeeklyTutorial();
+    const saturday = new Date("2024-03-16T10:00:00+08:00");
+    const tempo = await offlineTempo(week, () => saturday);
+    const outcome = await converse(tempo, "remove the Friday tutorial");
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "remove_event"]);
+    expect(outcome.descriptions[1]).toContain(
+      'Remove the event "Calculus tutorial", with every later occurrence of its series; the 1 time that has started stays',
+    );
+    const kept = outcome.schedule.tasks.find((task) => task.id === id);
+    expect(kept?.source === "event" && kept.series).toBeUndefined();
+    expect(kept?.slots).toEqual([{ day: 5, start: 1, end: 2 }]);
+    expect(outcome.finalAnswer).toBe(
+      'Done: removed "Calculus tutorial" where time has not passed, with every later occurrence of its series; the 1 time that has started stays: the past is fixed.',
+    );
+  });
+
   test.each([
     ["删除周五的辅导课", '删除课表活动 "周五的辅导课"'],
     ["删掉周五的习题课", '删除课表活动 "周五的习题课"'],

@@ -74,7 +74,7 @@ describe("remove_event with the clock inside the window: the past is fixed", () 
     const wednesday = { ...state, now: "2024-03-13T12:00:00+08:00" };
     const run = runTool("remove_event", wednesday, { event_id: event.id });
     expect(run.content).toBe(
-      `removed event ${event.id} "Reading group" where time has not passed, with every later occurrence of its series; its 2 time(s) that have started stay: the past is fixed`,
+      `removed event ${event.id} "Reading group" where time has not passed, with every later occurrence of its series; its 2 times that have started stay: the past is fixed`,
     );
     const kept = run.state!.tasks.find((task) => task.id === event.id) as EventTask;
     expect(startsOf(run.state!, kept)).toEqual(["2024-03-11 21:45", "2024-03-12 21:45"]);
@@ -133,7 +133,7 @@ describe("remove_event with the clock inside the window: the past is fixed", () 
     const { state, event } = withImported(READING_GROUP, "Reading group");
     const wednesday = { ...state, now: "2024-03-13T12:00:00+08:00" };
     expect(describeScheduleCall(wednesday, "remove_event", { event_id: event.id })).toBe(
-      'Remove the event "Reading group" (Thu 14 Mar, 21:45–22:30; Fri 15 Mar, 21:45–22:30; Sun 17 Mar, 21:45–22:30), with every later occurrence of its series; its 2 time(s) that have started stay',
+      'Remove the event "Reading group" (Thu 14 Mar, 21:45–22:30; Fri 15 Mar, 21:45–22:30; Sun 17 Mar, 21:45–22:30), with every later occurrence of its series; its 2 times that have started stay',
     );
     expect(describeScheduleCall(wednesday, "remove_event", { event_id: event.id }, "zh")).toBe(
       '删除日程 "Reading group"（3月14日周四 21:45–22:30；3月15日周五 21:45–22:30；3月17日周日 21:45–22:30），连同这个系列以后的所有重复；已经开始的 2 次保留',

@@ -15,6 +15,7 @@ import {
   type SlotRange,
   type TaskStatus,
 } from "./state.js";
+import { startedStayText } from "./tools/remove-event.js";
 import { describeTaskWrite } from "./tools/task-writes.js";
 import { clockOfState, hasStarted } from "./window-clock.js";
 
@@ -103,7 +104,7 @@ export function describeScheduleCall(
         const going = ahead.length === 0 ? "" : ahead.map((range) => at(range)).join(zh ? "；" : "; ");
         return zh
           ? `删除日程 ${label(found)}${going ? `（${going}）` : ""}${series ? "，连同这个系列以后的所有重复" : ""}；已经开始的 ${stay} 次保留`
-          : `Remove the event ${label(found)}${going ? ` (${going})` : ""}${series ? ", with every later occurrence of its series" : ""}; its ${stay} time(s) that have started stay`;
+          : `Remove the event ${label(found)}${going ? ` (${going})` : ""}${series ? ", with every later occurrence of its series" : ""}; ${startedStayText(stay)}`;
       }
       return zh
         ? `删除日程 ${label(found)}（${now(found)}）${series ? "，连同这个系列的所有重复" : ""}`

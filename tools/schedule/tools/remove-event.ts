@@ -36,15 +36,19 @@ export interface RemoveEventData {
 
 /**
  * remove_event's text: `removed event <id> "<name>"`, and ` and every occurrence of its series` for a series; with
- * times that had started, ` where time has not passed (…); its 2 time(s) that have started stay: the past is fixed`.
+ * times that had started, ` where time has not passed (…); its 2 times that have started stay: the past is fixed`.
  */
 export function removedEventText(data: RemoveEventData): string {
   const { event, kept } = data;
   const what = `removed event ${event.id} ${quoteName(event.name)}`;
   const series = event.series ? " and every occurrence of its series" : "";
   if (kept === undefined) return `${what}${series}`;
-  const stay = kept.slots?.length ?? 0;
-  return `${what} where time has not passed${event.series ? ", with every later occurrence of its series" : ""}; its ${stay} time(s) that have started stay: the past is fixed`;
+  return `${what} where time has not passed${event.series ? ", with every later occurrence of its series" : ""}; ${startedStayText(kept.slots?.length ?? 0)}: the past is fixed`;
+}
+
+/** "the 1 time that has started stays" / "its 2 times that have started stay". */
+export function startedStayText(count: number): string {
+  return count === 1 ? "the 1 time that has started stays" : `its ${count} times that have started stay`;
 }
 
 /** Removes a timetable event that nothing in the week depends on. */
