@@ -26,9 +26,23 @@ const READING_GROUP = oneEventCalendar("reading-1", "Reading group", "20240311T1
   "RRULE:FREQ=WEEKLY;BYDAY=MO,TU,TH,FR,SU;COUNT=20",
 ]);
 
+/** The sample week of 25 March 2024 in Berlin with the reading group at 21:45 Berlin time (TZID, no VTIMEZONE). */
+function berlinReadingGroup(): { state: ScheduleState; event: EventTask } {
+  const ics = oneEventCalendar("reading-2", "Reading group", "x", "x", [
+    "RRULE:FREQ=WEEKLY;BYDAY=MO,TU,TH,FR,SU;COUNT=20",
+  ])
+    .replace("DTSTART:x", "DTSTART;TZID=Europe/Berlin:20240325T214500")
+    .replace("DTEND:x", "DTEND;TZID=Europe/Berlin:20240325T223000");
+  return withImported(ics, "Reading group", sampleWeek({ monday: "2024-03-25", timeZone: "Europe/Berlin" }));
+}
+
 /** The sample week with `ics` imported (no clock: every time is ahead), and the imported event. */
-function withImported(ics: string, name: string): { state: ScheduleState; event: EventTask } {
-  const run = runTool("import_calendar", sampleWeek(), { ics });
+function withImported(
+  ics: string,
+  name: string,
+  week: ScheduleState = sampleWeek(),
+): { state: ScheduleState; event: EventTask } {
+  const run = runTool("import_calendar", week, { ics });
   if (!run.ok || !run.state) throw new Error(run.content);
   const event = run.state.tasks.find((task) => task.name === name) as EventTask;
   return { state: run.state, event };
@@ -90,21 +104,30 @@ describe("remove_event with the clock inside the window: the past is fixed", () 
     }
   });
 
-  it("the clock hour by hour through the week: every time that has started stays, every other goes", () => {
-    const { state, event } = withImported(READING_GROUP, "Reading group");
-    const all = startsOf(state, event);
-    for (let hour = 0; hour <= 8 * 24; hour += 1) {
-      const now = new Date(Date.parse("2024-03-10T16:00:00Z") + hour * 3_600_000).toISOString();
-      const clock = wallClock(now, state.window.timeZone!);
-      const started = all.filter((start) => start <= clock);
-      const run = runTool("remove_event", { ...state, now }, { event_id: event.id });
-      const after = run.state?.tasks.find((task) => task.id === event.id) as EventTask | undefined;
-      // The series runs on after the window (20 times): something is always ahead, so it is never refused.
-      expect(run.ok, `${now}: ${run.content}`).toBe(true);
-      expect(startsOf(run.state!, after), now).toEqual(started);
-      if (started.length > 0) expect(after?.series, now).toBeUndefined();
-    }
-  });
+  it.each([
+    ["Shanghai", () => withImported(READING_GROUP, "Reading group"), "2024-03-10T16:00:00Z"],
+    // Berlin's clocks go forward on Sunday 31 March 2024: the week's last evening is an hour nearer in UTC.
+    ["Berlin, over the change to summer time", () => berlinReadingGroup(), "2024-03-24T12:00:00Z"],
+  ] as const)(
+    "the clock quarter by quarter through the week (%s): every time that has started stays, every other goes",
+    (_, build, from) => {
+      const { state, event } = build();
+      const all = startsOf(state, event);
+      expect(all).toHaveLength(5);
+      // Every quarter of an hour: the clock stands on each time's very start (21:45) once, and a quarter before it.
+      for (let quarter = 0; quarter <= 8 * 96; quarter += 1) {
+        const now = new Date(Date.parse(from) + quarter * 900_000).toISOString();
+        const clock = wallClock(now, state.window.timeZone!);
+        const started = all.filter((start) => start <= clock);
+        const run = runTool("remove_event", { ...state, now }, { event_id: event.id });
+        const after = run.state?.tasks.find((task) => task.id === event.id) as EventTask | undefined;
+        // The series runs on after the window (20 times): something is always ahead, so it is never refused.
+        expect(run.ok, `${now}: ${run.content}`).toBe(true);
+        expect(startsOf(run.state!, after), now).toEqual(started);
+        if (started.length > 0) expect(after?.series, now).toBeUndefined();
+      }
+    },
+  );
 
   it("an event every time of which has started is not removed; one partly started keeps its start", () => {
     const { state, event } = withImported(SEMINAR_CALENDAR, "History seminar");
