@@ -38,57 +38,82 @@ export async function channelHistory(
   channel: string,
   fromTarget = false,
 ): Promise<DeltaChannelHistory> {
+  return (await channelHistories(db, tables, serde, ref, [channel], fromTarget))[channel]!;
+}
+
+/**
+ * `channelHistory` of several channels in ONE recursive query (one round trip and one snapshot, not one a channel:
+ * loading a thread reads every delta channel, issue 44.8). Each channel walks its own chain back to its own seed.
+ */
+export async function channelHistories(
+  db: pg.Pool | pg.PoolClient,
+  tables: SaverTables,
+  serde: SerializerProtocol,
+  ref: CheckpointRef,
+  channels: readonly string[],
+  fromTarget = false,
+): Promise<Record<string, DeltaChannelHistory>> {
+  const wanted = [...new Set(channels)];
+  const histories: Record<string, DeltaChannelHistory> = Object.fromEntries(
+    wanted.map((channel) => [channel, { writes: [] }]),
+  );
+  if (wanted.length === 0) return histories;
   const result = await db.query<{
+    channel: string;
     depth: number;
     seed_type: string | null;
     seed: Buffer | null;
     writes: Array<[Buffer, Buffer, Buffer]> | null;
   }>(
     `WITH RECURSIVE chain AS (
-       SELECT cp.checkpoint_id, cp.parent_checkpoint_id, 0 AS depth,
+       SELECT wanted.channel, cp.checkpoint_id, cp.parent_checkpoint_id, 0 AS depth,
               $5::boolean AND EXISTS (SELECT 1 FROM ${tables.blobs} bl
-                                       WHERE bl.thread_id = $1 AND bl.checkpoint_ns = $2 AND bl.channel = $4
-                                         AND bl.version = cp.checkpoint -> 'channel_versions' ->> $4 AND bl.type <> '${EMPTY_BLOB_TYPE}') AS seeded
-         FROM ${tables.checkpoints} cp
-        WHERE cp.thread_id = $1 AND cp.checkpoint_ns = $2 AND cp.checkpoint_id = $3
+                                       WHERE bl.thread_id = $1 AND bl.checkpoint_ns = $2 AND bl.channel = wanted.channel
+                                         AND bl.version = cp.checkpoint -> 'channel_versions' ->> wanted.channel
+                                         AND bl.type <> '${EMPTY_BLOB_TYPE}') AS seeded
+         FROM unnest($4::text[]) AS wanted(channel)
+         JOIN ${tables.checkpoints} cp
+           ON cp.thread_id = $1 AND cp.checkpoint_ns = $2 AND cp.checkpoint_id = $3
        UNION ALL
-       SELECT parent.checkpoint_id, parent.parent_checkpoint_id, chain.depth + 1,
+       SELECT chain.channel, parent.checkpoint_id, parent.parent_checkpoint_id, chain.depth + 1,
               EXISTS (SELECT 1 FROM ${tables.blobs} bl
-                       WHERE bl.thread_id = $1 AND bl.checkpoint_ns = $2 AND bl.channel = $4
-                         AND bl.version = parent.checkpoint -> 'channel_versions' ->> $4 AND bl.type <> '${EMPTY_BLOB_TYPE}')
+                       WHERE bl.thread_id = $1 AND bl.checkpoint_ns = $2 AND bl.channel = chain.channel
+                         AND bl.version = parent.checkpoint -> 'channel_versions' ->> chain.channel
+                         AND bl.type <> '${EMPTY_BLOB_TYPE}')
          FROM chain
          JOIN ${tables.checkpoints} parent
            ON parent.thread_id = $1 AND parent.checkpoint_ns = $2 AND parent.checkpoint_id = chain.parent_checkpoint_id
         WHERE NOT chain.seeded
      )
-     SELECT chain.depth,
+     SELECT chain.channel, chain.depth,
             seed.type AS seed_type, seed.blob AS seed,
             (SELECT array_agg(array[cw.task_id::bytea, cw.type::bytea, cw.blob] ORDER BY cw.task_id, cw.idx)
                FROM ${tables.writes} cw
-              WHERE cw.thread_id = $1 AND cw.checkpoint_ns = $2 AND cw.checkpoint_id = chain.checkpoint_id AND cw.channel = $4) AS writes
+              WHERE cw.thread_id = $1 AND cw.checkpoint_ns = $2 AND cw.checkpoint_id = chain.checkpoint_id
+                AND cw.channel = chain.channel) AS writes
        FROM chain
        LEFT JOIN ${tables.checkpoints} cp
          ON chain.seeded AND cp.thread_id = $1 AND cp.checkpoint_ns = $2 AND cp.checkpoint_id = chain.checkpoint_id
        LEFT JOIN ${tables.blobs} seed
-         ON chain.seeded AND seed.thread_id = $1 AND seed.checkpoint_ns = $2 AND seed.channel = $4
-        AND seed.version = cp.checkpoint -> 'channel_versions' ->> $4
+         ON chain.seeded AND seed.thread_id = $1 AND seed.checkpoint_ns = $2 AND seed.channel = chain.channel
+        AND seed.version = cp.checkpoint -> 'channel_versions' ->> chain.channel
       WHERE chain.depth > 0 OR chain.seeded
-      ORDER BY chain.depth DESC`,
-    [ref.threadId, ref.checkpointNs, ref.checkpointId, channel, fromTarget],
+      ORDER BY chain.channel, chain.depth DESC`,
+    [ref.threadId, ref.checkpointNs, ref.checkpointId, wanted, fromTarget],
   );
   const decoder = new TextDecoder();
-  const history: DeltaChannelHistory = { writes: [] };
   for (const row of result.rows) {
+    const history = histories[row.channel]!;
     if (row.seed_type && row.seed) history.seed = await serde.loadsTyped(row.seed_type, new Uint8Array(row.seed));
     // The target's own writes lead to its children: not part of its value.
     if (row.depth === 0) continue;
     for (const [taskId, type, blob] of row.writes ?? []) {
       history.writes.push([
         decoder.decode(taskId),
-        channel,
+        row.channel,
         await serde.loadsTyped(decoder.decode(type), new Uint8Array(blob)),
       ]);
     }
   }
-  return history;
+  return histories;
 }

@@ -65,6 +65,69 @@ export async function claimParent(
   if (winner !== ref.checkpointId) throw new AlreadyResumedError(ref, parentId, winner);
 }
 
+/**
+ * Saves a checkpoint in ONE statement, atomic as a transaction: with `claimedParent`, its claim first, and the blobs
+ * and the checkpoint only when the claim holds — else nothing is stored and `AlreadyResumedError` is thrown, as
+ * `claimParent` throws inside the save's transaction. `blobs` are PostgresSaver's blob rows (thread, namespace,
+ * channel, version, type, blob), at least one; `checkpoint` and `metadata` its serialised checkpoint and metadata.
+ */
+export async function saveInOneStatement(
+  db: pg.Pool,
+  tables: SaverTables,
+  ref: CheckpointRef,
+  claimedParent: string | undefined,
+  parentId: string | undefined,
+  checkpoint: unknown,
+  metadata: unknown,
+  blobs: ReadonlyArray<readonly unknown[]>,
+): Promise<void> {
+  const result = await db.query<{ winner: string | null }>(
+    `WITH claim AS (
+       INSERT INTO ${tables.claims} AS claim (thread_id, checkpoint_ns, parent_checkpoint_id, checkpoint_id)
+       SELECT $1, $2, $7, $3 WHERE $7::text IS NOT NULL
+       ON CONFLICT (thread_id, checkpoint_ns, parent_checkpoint_id) DO UPDATE SET checkpoint_id = claim.checkpoint_id
+       RETURNING checkpoint_id
+     ), held AS (
+       SELECT 1 WHERE $7::text IS NULL OR EXISTS (SELECT 1 FROM claim WHERE claim.checkpoint_id = $3)
+     ), blobs AS (
+       INSERT INTO ${tables.blobs} (thread_id, checkpoint_ns, channel, version, type, blob)
+       SELECT * FROM (VALUES ${blobRowsList(blobs.length)}) AS row (thread_id, checkpoint_ns, channel, version, type, blob)
+        WHERE EXISTS (SELECT 1 FROM held)
+       ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING
+     ), saved AS (
+       INSERT INTO ${tables.checkpoints} (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata)
+       SELECT $1, $2, $3, $4, $5::jsonb, $6::jsonb WHERE EXISTS (SELECT 1 FROM held)
+       ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
+       DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata
+     )
+     SELECT (SELECT checkpoint_id FROM claim) AS winner`,
+    [
+      ref.threadId,
+      ref.checkpointNs,
+      ref.checkpointId,
+      parentId ?? null,
+      checkpoint,
+      metadata,
+      claimedParent ?? null,
+      ...blobs.flatMap((blob) => blob.slice(2)),
+    ],
+  );
+  const winner = result.rows[0]?.winner ?? "";
+  if (claimedParent !== undefined && winner !== ref.checkpointId)
+    throw new AlreadyResumedError(ref, claimedParent, winner);
+}
+
+/**
+ * The VALUES of `rows` blob rows of `saveInOneStatement`: the thread and namespace are $1 and $2, each row's channel,
+ * version, type and blob four parameters of its own after the statement's first seven.
+ */
+function blobRowsList(rows: number): string {
+  return Array.from({ length: rows }, (_, row) => {
+    const first = 8 + row * 4;
+    return `($1, $2, ${[`$${first}`, `$${first + 1}`, `$${first + 2}`, `$${first + 3}::bytea`].join(", ")})`;
+  }).join(", ");
+}
+
 /** Whether `ref` is an interrupted checkpoint (it has `__interrupt__` writes): the first save on top of it claims it. */
 export async function isInterrupted(db: pg.Pool, tables: SaverTables, ref: CheckpointRef): Promise<boolean> {
   const result = await db.query(

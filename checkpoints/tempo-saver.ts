@@ -12,8 +12,8 @@
  * 3. Delta channels (`delta-history.ts`): `getDeltaChannelHistory` walks the parent chain in one recursive query, and
  *    a channel without a value in a checkpoint gets no blob row (PostgresSaver writes an "empty" one its reads skip).
  *
- * `refs.ts` says where a checkpoint is. The save is PostgresSaver 1.0.5's own statements (blobs, then the checkpoint,
- * in one transaction) plus the claim, with the blobs in one multi-row statement; a task's writes are PostgresSaver's
+ * `refs.ts` says where a checkpoint is. The save is PostgresSaver 1.0.5's own rows (blobs, checkpoint) plus the claim,
+ * in ONE statement (`saveInOneStatement`), atomic as its transaction was; a task's writes are PostgresSaver's
  * statement too, in one multi-row statement (fewer round trips, issue 44.8). LangGraph's checkpointer conformance
  * suite runs against this class.
  */
@@ -28,10 +28,10 @@ import { SCHEMA_PATTERN, withAdvisoryLock, type Database } from "../database/ind
 import type { ResumeGuard } from "./execution-log.js";
 import { checkpointSetupFailed, DEFAULT_CHECKPOINT_SCHEMA } from "./saver.js";
 import { PLAN_CHANNEL } from "../kernel/channels.js";
-import { channelHistory, EMPTY_BLOB_TYPE, type DeltaChannelHistory, type DeltaChannelSpec } from "./delta-history.js";
+import { channelHistories, EMPTY_BLOB_TYPE, type DeltaChannelHistory, type DeltaChannelSpec } from "./delta-history.js";
 import { PlanSnapshots } from "./plan-snapshots.js";
 import { currentRunCheckpoint, saverTables, type CheckpointRef, type SaverTables } from "./refs.js";
-import { claimParent, createClaimsTable, isInterrupted, SaveTracker } from "./resume-claims.js";
+import { claimParent, createClaimsTable, isInterrupted, saveInOneStatement, SaveTracker } from "./resume-claims.js";
 
 export { PLAN_CHANNEL };
 export { AlreadyResumedError } from "./resume-claims.js";
@@ -147,8 +147,8 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
 
   /**
    * The writes of `channels` along the parent chain of a checkpoint, back to the nearest ancestor that stores a value
-   * for the channel (the seed), as LangGraph's default does with one `getTuple` per ancestor — here one query per
-   * channel. Writes are oldest first; within a checkpoint in (task id, index) order, as `getTuple` returns them.
+   * for the channel (the seed), as LangGraph's default does with one `getTuple` per ancestor — here one query for
+   * every channel at once. Writes are oldest first; within a checkpoint in (task id, index) order, as `getTuple` returns them.
    */
   override async getDeltaChannelHistory(options: {
     config: RunnableConfig;
@@ -160,16 +160,8 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
       checkpoint_id: checkpointId,
     } = (options.config.configurable ?? {}) as Record<string, string | undefined>;
     if (threadId === undefined || checkpointId === undefined) return super.getDeltaChannelHistory(options);
-    const histories: Record<string, DeltaChannelHistory> = {};
-    for (const channel of options.channels)
-      histories[channel] = await channelHistory(
-        this.db,
-        this.tables,
-        this.serde,
-        { threadId, checkpointNs, checkpointId },
-        channel,
-      );
-    return histories;
+    const ref = { threadId, checkpointNs, checkpointId };
+    return channelHistories(this.db, this.tables, this.serde, ref, options.channels);
   }
 
   /**
@@ -183,7 +175,9 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
     spec: DeltaChannelSpec,
     client?: pg.PoolClient,
   ): Promise<[string, Uint8Array] | undefined> {
-    const history = await channelHistory(client ?? this.db, this.tables, this.serde, ref, channel, true);
+    const history = (await channelHistories(client ?? this.db, this.tables, this.serde, ref, [channel], true))[
+      channel
+    ]!;
     const rebuilt = spec.fromCheckpoint(history.seed);
     rebuilt.replayWrites(history.writes);
     if (!rebuilt.isAvailable()) return undefined;
@@ -233,6 +227,12 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
       this._dumpMetadata(fullMetadata),
     ]);
     const blobs = allBlobs.filter((blob) => blob[4] !== EMPTY_BLOB_TYPE);
+    // The whole save in ONE statement, atomic as the transaction below (BEGIN, three statements, COMMIT: issue 44.8).
+    if (blobs.length > 0 && blobs.length <= MAX_ROWS_A_STATEMENT) {
+      const claimed = claims ? parentId : undefined;
+      const dumped = this._dumpCheckpoint(checkpoint);
+      return saveInOneStatement(this.db, this.tables, ref, claimed, parentId, dumped, dumpedMetadata, blobs);
+    }
     const client = await this.db.connect();
     try {
       await client.query("BEGIN");

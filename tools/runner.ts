@@ -198,6 +198,17 @@ export function unknownToolOutcome(domain: ToolDomain, name: string): ToolOutcom
   return { ok: false, applied: false, content: `Error: unknown tool "${name}". Available tools: ${names}.` };
 }
 
+/** Options of {@link runTool}. */
+export interface RunToolOptions {
+  /**
+   * What the log answered for this call when the caller looked up a batch of writes at once (`completedMany`, one
+   * round trip for a card's writes, issue 44.8) in this step: its recorded outcome, or null for none. The write's own
+   * look-up is then skipped. A write completed since the batch was read is still applied once: its claim finds the
+   * completed entry, and the write is answered from the record.
+   */
+  recorded?: ToolOutcome | null;
+}
+
 /**
  * Runs one tool call; never throws for bad calls (they become error results), only for repository and log failures
  * (and for `admitWrite`'s refusal).
@@ -213,6 +224,7 @@ export async function runTool(
   context: ToolRunContext,
   call: ToolInvocation,
   log?: ExecutionLog,
+  options: RunToolOptions = {},
 ): Promise<ToolOutcome> {
   const startedAt = new Date();
   const tool = findTool(domain, call.name);
@@ -232,9 +244,10 @@ export async function runTool(
     status,
   });
 
-  // A write the log holds as completed is answered from the record, and the answer logged as a replay.
-  const replay = async (): Promise<ToolOutcome | undefined> => {
-    const recorded = await log?.completed(call.id, context.threadId);
+  // A write the log holds as completed is answered from the record, and the answer logged as a replay. `known`: what
+  // the caller's batch look-up found (`RunToolOptions.recorded`); a replay after a lost claim always reads afresh.
+  const replay = async (known?: ToolOutcome | null): Promise<ToolOutcome | undefined> => {
+    const recorded = known === undefined ? await log?.completed(call.id, context.threadId) : (known ?? undefined);
     if (!recorded) return undefined;
     const replayed: ToolOutcome = { ok: recorded.ok, content: recorded.content, applied: false };
     await log!.append(entry(replayed, "replayed"));
@@ -242,7 +255,7 @@ export async function runTool(
   };
   if (tool?.kind === "write" && log) {
     await log.admitWrite?.(context, call);
-    const replayed = await replay();
+    const replayed = await replay(options.recorded);
     if (replayed) return replayed;
   }
 

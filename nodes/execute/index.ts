@@ -43,6 +43,7 @@ import { failStep, resumeExecution } from "../../kernel/transitions.js";
 import { languageOf, say } from "../../contracts/language.js";
 import { PROGRESS_ID_PREFIX } from "../../contracts/message-text.js";
 import { settleAnswer, type ApplySteps } from "../../review/apply.js";
+import { loggedOutcomes } from "../../review/write-facts.js";
 import { afterToolResult, runReported } from "./tool-run.js";
 import { endStep } from "./step-ending.js";
 import { applyDecision } from "./decision.js";
@@ -73,7 +74,14 @@ export function createExecuteNode(dependencies: NodeDependencies, offers: ToolOf
     };
     // (1) An answered card's approved writes apply (review/apply.ts, through this node's steps), and the visit ends.
     const steps: ApplySteps = {
-      run: (call) => runReported(call, context, dependencies, config),
+      run: (call, recorded) =>
+        runReported(call, context, dependencies, config, recorded === undefined ? {} : { recorded }),
+      recorded: (calls) =>
+        loggedOutcomes(
+          calls.map((call) => call.id),
+          dependencies.executionLog,
+          threadId,
+        ),
       afterResult: (at, ok, tool, content) => afterToolResult(at, ok, tool, content, dependencies.settings),
       endStep: (at, ending, stepMessages) => endStep(at, ending, stepMessages, dependencies, config),
     };

@@ -5,7 +5,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { TempoState, TempoUpdate } from "../../kernel/state.js";
 import { emit } from "../../streaming/events.js";
-import { runTool, type ToolRunContext } from "../../tools/runner.js";
+import { runTool, type RunToolOptions, type ToolRunContext } from "../../tools/runner.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import type { RoundCall } from "../shared/messages.js";
 import { failStep } from "../../kernel/transitions.js";
@@ -34,9 +34,10 @@ export async function runReported(
   context: ToolRunContext,
   dependencies: NodeDependencies,
   config: LangGraphRunnableConfig,
+  options: RunToolOptions = {},
 ) {
   emit(config, { kind: "tool_call", node: "execute", id: call.id, name: call.name, arguments: call.arguments });
-  const outcome = await runTool(dependencies.domain, context, call, dependencies.executionLog);
+  const outcome = await runTool(dependencies.domain, context, call, dependencies.executionLog, options);
   emit(config, {
     kind: "tool_result",
     node: "execute",

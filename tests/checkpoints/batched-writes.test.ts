@@ -1,9 +1,9 @@
 /**
  * The saver's statements (issue 44.8, CPU per conversation): a conversation puts about 40 sets of task writes and 9
  * checkpoints, and PostgresSaver sends one statement a write (in a transaction) and one a channel blob — a round trip
- * and a socket write each. Tempo's saver stores a task's writes in one statement and a checkpoint's blobs in one,
- * and reads back exactly what PostgresSaver stored: a special channel's write upserted (the last of an index wins),
- * any other write kept when stored again.
+ * and a socket write each. Tempo's saver stores a task's writes in one statement and a checkpoint (its blobs, itself
+ * and its claim on its parent) in one, and reads back exactly what PostgresSaver stored: a special channel's write
+ * upserted (the last of an index wins), any other write kept when stored again.
  */
 import { emptyCheckpoint, INTERRUPT, type Checkpoint } from "@langchain/langgraph-checkpoint";
 import pg from "pg";
@@ -108,5 +108,32 @@ describe.each(postgresTargets())("Tempo's saver on $kind Postgres: statements a 
     });
     expect(statements.filter((text) => /checkpoint_blobs/.test(text) && /INSERT/.test(text))).toHaveLength(1);
     expect((await saver.getTuple(config!))?.checkpoint.channel_values).toEqual(values);
+  });
+
+  test("a save on top of another is one statement; one that lost its parent's claim stores nothing", async () => {
+    const parent = await saved("one-statement-save");
+    const child = (values: Record<string, unknown>) => {
+      const checkpoint = checkpointWith(values);
+      const save = () =>
+        saver.put(parent, checkpoint, { source: "loop", step: 1, parents: {} }, checkpoint.channel_versions);
+      return { checkpoint, save };
+    };
+    const first = child({ kept: "first" });
+    const statements = await statementsOf(first.save);
+    expect(statements.filter((text) => /INSERT/.test(text))).toHaveLength(1);
+    expect(statements.filter((text) => /^(BEGIN|COMMIT)$/.test(text.trim()))).toEqual([]);
+    // A second run going on from the same checkpoint: refused, and neither its blob nor its checkpoint is stored.
+    const second = child({ lost: "second" });
+    await expect(second.save()).rejects.toMatchObject({ code: "ALREADY_RESUMED" });
+    const stored = (checkpointId: string) =>
+      saver.getTuple({
+        configurable: { thread_id: "one-statement-save", checkpoint_ns: "", checkpoint_id: checkpointId },
+      });
+    expect((await stored(first.checkpoint.id))?.checkpoint.channel_values).toEqual({ kept: "first" });
+    expect(await stored(second.checkpoint.id)).toBeUndefined();
+    const blobs = await database.pool.query(
+      "SELECT 1 FROM checkpoint_blobs WHERE thread_id = 'one-statement-save' AND channel = 'lost'",
+    );
+    expect(blobs.rowCount).toBe(0);
   });
 });

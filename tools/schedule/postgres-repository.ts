@@ -127,15 +127,22 @@ export class PostgresScheduleRepository implements ScheduleRepository {
         changedIds.has(task.id) ? [taskToRow(task, ordinals.get(task.id) ?? 0)] : [],
       );
       const newRows = next.tasks.flatMap((task) => (added.has(task.id) ? [taskToRow(task, nextOrdinal++)] : []));
+      // The window row's touch (its categories when a class changed: $3, else null) rides on the first statement:
+      // one round trip fewer a write (issue 44.8). The window row is this transaction's, locked above.
+      const categories = changes.some((change) => change.kind === "class") ? JSON.stringify(next.categories) : null;
       if (rows.length > 0) {
         await client.query(
-          `UPDATE tempo_schedule_tasks AS stored
+          `WITH touched AS (
+             UPDATE tempo_schedule_windows SET categories = COALESCE($3::jsonb, categories), updated_at = now()
+              WHERE user_id = $1
+           )
+           UPDATE tempo_schedule_tasks AS stored
               SET name = changed.name, duration = changed.duration, category_id = changed.category_id, slots = changed.slots,
                   status = changed.status, embedded_in = changed.embedded_in, attributes = changed.attributes,
                   series = changed.series
              FROM jsonb_to_recordset($2::jsonb) AS changed(${TASK_RECORD})
             WHERE stored.user_id = $1 AND stored.task_id = changed.task_id`,
-          [userId, JSON.stringify(rows)],
+          [userId, JSON.stringify(rows), categories],
         );
       }
       if (newRows.length > 0) {
@@ -150,14 +157,11 @@ export class PostgresScheduleRepository implements ScheduleRepository {
           userId,
           removed,
         ]);
-      if (changes.some((change) => change.kind === "class")) {
+      if (rows.length === 0)
         await client.query(
-          "UPDATE tempo_schedule_windows SET categories = $2::jsonb, updated_at = now() WHERE user_id = $1",
-          [userId, JSON.stringify(next.categories)],
+          "UPDATE tempo_schedule_windows SET categories = COALESCE($2::jsonb, categories), updated_at = now() WHERE user_id = $1",
+          [userId, categories],
         );
-      } else {
-        await client.query("UPDATE tempo_schedule_windows SET updated_at = now() WHERE user_id = $1", [userId]);
-      }
       return { applied: true };
     };
     return options.client ? apply(options.client as Queryable) : inTransaction(this.pool, apply);
