@@ -29,7 +29,7 @@ import {
 import { FREE, buildOccupancyIndex, cloneOccupancyIndex, type OccupancyIndex } from "./occupancy-index.js";
 import { searchPlacements, type SearchBudget, type SearchTask } from "./placement-search.js";
 import { searchRoomOf } from "./search-room.js";
-import { bufferOf, isFixedByClock, placementRuleProblem, startedProblem, withRules, type RuleBook } from "./rules.js";
+import { breaksPlacementRule, bufferOf, isFixedByClock, startedProblem, withRules, type RuleBook } from "./rules.js";
 import { windowProblem } from "./slot-range.js";
 import type { ScheduleState, SlotRange, TaskItem } from "./state.js";
 
@@ -99,8 +99,11 @@ export class WeekModel {
    */
   private readonly busyRow: Uint8Array;
   private readonly sorted: Int32Array;
-  /** The place a trial's one moved review lands on (`scratch`), not one made per trial. */
-  private readonly trialPlace: Place = { range: { day: 1, start: 1, end: 1 }, host: EMPTY };
+  /** The places a trial's moved reviews land on (`scratch`), not one made per trial. */
+  private readonly trialPlaces: [Place, Place] = [
+    { range: { day: 1, start: 1, end: 1 }, host: EMPTY },
+    { range: { day: 1, start: 1, end: 1 }, host: EMPTY },
+  ];
   /** What `save` keeps of a trial change's two days. */
   private readonly saved = { first: 1, second: 1, firstCost: 0, secondCost: 0, total: 0, strategy: 0, squares: 0 };
   /** `moveTerms`' last answer, and the change counter, review and days it holds for. */
@@ -345,13 +348,12 @@ export class WeekModel {
     const [dayA, dayB] = [a.range.day, b.range.day];
     if (this.current(trials, 0, dayA, dayB)) return this.recalled(trials, 0);
     this.save(dayA, dayB);
-    const swapped = this.swapIfAllowed(first, second);
-    if (!swapped) {
+    if (!this.swapIfAllowed(first, second, true)) {
       this.restore();
       return this.remember(trials, 0, dayA, dayB, undefined);
     }
     const raw = this.trialRaw(trials, 0, dayA, dayB);
-    this.undoSwap(first, second, swapped);
+    this.undoSwap(first, second, a, b);
     this.restore();
     return raw;
   }
@@ -610,9 +612,10 @@ export class WeekModel {
 
   /** Swaps the reviews at `first` and `second` (checked with `scoreIfSwapped` first). */
   swap(first: number, second: number): void {
-    const swapped = this.swapIfAllowed(first, second);
-    if (!swapped) throw new Error(`week model: tasks at ${first} and ${second} cannot swap`);
-    this.changed(swapped[0].range.day, swapped[1].range.day);
+    const [a, b] = [this.places[first], this.places[second]];
+    if (!a || !b || !this.swapIfAllowed(first, second, false))
+      throw new Error(`week model: tasks at ${first} and ${second} cannot swap`);
+    this.changed(a.range.day, b.range.day);
     this.refeasible();
   }
 
@@ -621,32 +624,35 @@ export class WeekModel {
     this.refeasible();
   }
 
-  /** The two places `first` and `second` held, after swapping them, or undefined (nothing changed) when refused. */
-  private swapIfAllowed(first: number, second: number): [Place, Place] | undefined {
+  /**
+   * True when the swap tool would swap the reviews at `first` and `second`, which are then swapped (on the scratch
+   * places for a `trial`, undone before the next); false, nothing changed, when refused.
+   */
+  private swapIfAllowed(first: number, second: number, trial: boolean): boolean {
     const a = this.places[first];
     const b = this.places[second];
-    if (!a || !b || first === second || this.isMultiRange(first) || this.isMultiRange(second)) return undefined;
-    const length = (range: SlotRange) => range.end - range.start;
-    if (length(a.range) !== length(b.range)) return undefined;
+    if (!a || !b || first === second || this.isMultiRange(first) || this.isMultiRange(second)) return false;
+    if (a.range.end - a.range.start !== b.range.end - b.range.start) return false;
     this.lift(first);
     this.lift(second);
     // As the swap tool lands them: the first on the second's place, then the second on the first's.
     const firstHost = this.landing(first, b.range);
     if (firstHost !== undefined) {
-      this.land(first, b.range, firstHost);
+      this.land(first, b.range, firstHost, trial ? this.scratch(b.range, firstHost) : undefined);
       const secondHost = this.landing(second, a.range);
       if (secondHost !== undefined) {
-        this.land(second, a.range, secondHost);
-        return [a, b];
+        this.land(second, a.range, secondHost, trial ? this.scratch(a.range, secondHost, 1) : undefined);
+        return true;
       }
       this.lift(first);
     }
     this.land(first, a.range, a.host, a);
     this.land(second, b.range, b.host, b);
-    return undefined;
+    return false;
   }
 
-  private undoSwap(first: number, second: number, [a, b]: [Place, Place]): void {
+  /** Puts the reviews at `first` and `second` back on the places `a` and `b` they had before a trial swap. */
+  private undoSwap(first: number, second: number, a: Place, b: Place): void {
     this.lift(first);
     this.lift(second);
     this.land(first, a.range, a.host, a);
@@ -707,7 +713,7 @@ export class WeekModel {
     // The clock (issue 47): a review in the past stays, and none lands in a slot that has started.
     const rules = this.rules;
     if (rules.clock && (isFixedByClock(task, rules) || startedProblem(range, rules) !== undefined)) return undefined;
-    if (placementRuleProblem(task, range, rules) !== undefined) return undefined;
+    if (breaksPlacementRule(task, range, rules)) return undefined;
     if (!this.buffersHold(position, range)) return undefined;
     return host;
   }
@@ -754,9 +760,12 @@ export class WeekModel {
     return false;
   }
 
-  /** The model's one scratch place, now `range` in `host`: a trial's landing of one review, lifted again before the next. */
-  private scratch(range: SlotRange, host: number): Place {
-    const place = this.trialPlace;
+  /**
+   * A scratch place of the model (`which`: 0, or 1 for a swap's second review), now `range` in `host`: a trial's
+   * landing, lifted again before the next.
+   */
+  private scratch(range: SlotRange, host: number, which: 0 | 1 = 0): Place {
+    const place = this.trialPlaces[which];
     place.range = range;
     place.host = host;
     return place;
