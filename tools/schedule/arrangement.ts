@@ -152,7 +152,10 @@ export function* arrangementSteps(state: ScheduleState, options: ArrangementOpti
     preferences,
     (target) => {
       if ((only.size > 0 && !only.has(target.day)) || notDays.has(target.day)) return false;
-      if (rejectedAt.get(target.task_id)?.has(`${target.day}:${target.slot_start}`)) return false;
+      // A place's key is made only for a task with places rejected (the polishing asks of every change worth taking).
+      const rejected = rejectedAt.get(target.task_id);
+      if (rejected !== undefined && rejected.size > 0 && rejected.has(`${target.day}:${target.slot_start}`))
+        return false;
       return target.slot_start >= from && target.slot_end <= to;
     },
     work,
@@ -234,7 +237,11 @@ function* polishedPlacements(
     const task = byId.get(target.task_id);
     if (!task || (task.days && !task.days.has(target.day)) || task.notDays?.has(target.day)) return false;
     const end = target.slot_start + task.duration - 1;
-    return target.slot_start >= (task.from ?? 1) && end <= (task.to ?? end) && fits({ ...target, slot_end: end });
+    return (
+      target.slot_start >= (task.from ?? 1) &&
+      end <= (task.to ?? end) &&
+      fits({ task_id: target.task_id, day: target.day, slot_start: target.slot_start, slot_end: end })
+    );
   };
   const week = yield* polishPlacements(
     searched,

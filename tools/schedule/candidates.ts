@@ -256,10 +256,13 @@ export function* candidateSteps(state: ScheduleState, options: CandidateOptions 
   const fixed = new Set(state.tasks.filter((task) => isFixedByClock(task, book)).map((task) => task.id));
   const stays = (id: string) =>
     fixed.has(id) || (options.movable !== undefined && !options.movable.has(id) && !pending.has(id));
-  const fits: Fits = (target) =>
-    !stays(target.task_id) &&
-    !(preferences.avoidDays ?? []).includes(target.day) &&
-    !(options.avoid ?? []).some((place) => blocks(place, target));
+  const avoidDays = preferences.avoidDays ?? [];
+  const avoided = options.avoid ?? [];
+  const fits: Fits = (target) => {
+    if (stays(target.task_id) || avoidDays.includes(target.day)) return false;
+    for (const place of avoided) if (blocks(place, target)) return false;
+    return true;
+  };
   const allowedIn = (week: ScheduleState) => (writes: readonly Write[]) => targetsOf(week, writes).every(fits);
   // Without `placePending`, only what is placed moves: refining never places what the arrangement left pending.
   const singles = (yield* singleChanges(state, report.score, preferences, work, fits)).filter(
@@ -410,11 +413,15 @@ function* scanChanges(
   const { totalDays, slotsPerDay } = model.state.window;
   const [low, high] = scope.days ?? [1, totalDays];
   // A scoped scan looks at its own reviews only: a polishing's block of a long window, not the window's every task.
-  const placed = (scope.only ?? tasks.map((_, position) => position)).flatMap((position) => {
+  // (A loop, not a list of positions and an array per review: a listing's every climb step scans.)
+  const placed: Array<{ position: number; id: string; range: SlotRange }> = [];
+  const count = scope.only?.length ?? tasks.length;
+  for (let at = 0; at < count; at += 1) {
+    const position = scope.only ? scope.only[at]! : at;
     const task = tasks[position]!;
     const range = model.placeOf(position);
-    return task.source === "task_item" && range && task.slots?.length === 1 ? [{ position, id: task.id, range }] : [];
-  });
+    if (task.source === "task_item" && range && task.slots?.length === 1) placed.push({ position, id: task.id, range });
+  }
   let evaluated = 0;
   const scored = (raw: number | undefined): raw is number => {
     evaluated += 1;

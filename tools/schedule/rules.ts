@@ -153,28 +153,6 @@ function liftHint(rule: StandingRule): string {
   return `to change it, remove it (/prefs lists your preferences, /forget ${rule.id} removes this one)${say}`;
 }
 
-/** Why a standing preference rules out `range` (its day; with `slots`, its slots too), or undefined. */
-function standingProblem(
-  task: TaskItem,
-  range: SlotRange,
-  weekday: number,
-  book: RuleBook,
-  slots: boolean,
-): string | undefined {
-  const { standing } = book;
-  const day = standing.avoid.get(weekday);
-  if (day)
-    return `${label(task)} cannot go on ${weekdayText(range.day, weekday, book)}: your standing preference ${JSON.stringify(day.text)} rules ${dayOfWeekName(weekday)} out; ${liftHint(day)}`;
-  if (!slots) return undefined;
-  if (standing.from && range.start < standing.from.slot) {
-    return `${label(task)} cannot start at slot ${range.start}: your standing preference ${JSON.stringify(standing.from.rule.text)} allows slots ${standing.from.slot}-${standing.to?.slot ?? "end"} only; ${liftHint(standing.from.rule)}`;
-  }
-  if (standing.to && range.end > standing.to.slot) {
-    return `${label(task)} cannot end at slot ${range.end}: your standing preference ${JSON.stringify(standing.to.rule.text)} allows slots up to ${standing.to.slot} only; ${liftHint(standing.to.rule)}`;
-  }
-  return undefined;
-}
-
 /** `task <id> "<name>"`. */
 function label(task: TaskItem): string {
   return `task ${task.id} ${JSON.stringify(task.name)}`;
@@ -200,6 +178,90 @@ function classNameOf(category: { name: string } | undefined): string {
 }
 
 /**
+ * The rule a place breaks, by name (`ruleText` says it in words): a check that makes nothing, since the searches and the
+ * week model ask of many places and most refusals there are never told.
+ */
+type BrokenRule =
+  | "excluded_day"
+  | "blocked_day"
+  | "avoided_day"
+  | "before_from"
+  | "after_to"
+  | "same_day"
+  | "too_early"
+  | "due_day"
+  | "due_event";
+
+/** The weekday of `day` as the rules read it (the window's, else counted from day 1 as a Monday). */
+function weekdayOf(day: number, book: RuleBook): number {
+  return book.weekdays[day - 1] ?? ((day - 1) % 7) + 1;
+}
+
+/** Which rule `task` on `range` breaks, in the order `placementRuleProblem` tells them, or undefined. */
+function brokenRule(task: TaskItem, range: SlotRange, book: RuleBook, slots: boolean): BrokenRule | undefined {
+  const category = book.categories.get(task.categoryId);
+  const weekday = weekdayOf(range.day, book);
+  if (category?.excludedDaysOfWeek?.includes(weekday)) return "excluded_day";
+  if (category?.blockedDays?.includes(range.day)) return "blocked_day";
+  const { standing } = book;
+  if (standing.avoid.get(weekday)) return "avoided_day";
+  if (slots && standing.from && range.start < standing.from.slot) return "before_from";
+  if (slots && standing.to && range.end > standing.to.slot) return "after_to";
+  if (sameDayOther(task, range, book) !== undefined) return "same_day";
+  if (task.earliestDay !== undefined && range.day < task.earliestDay) return "too_early";
+  const due = task.dueBefore;
+  if (due && "day" in due && range.day >= due.day) return "due_day";
+  if (due && "eventId" in due && dueEventPassed(due.eventId, range, book)) return "due_event";
+  return undefined;
+}
+
+/** The deadline event `eventId`, when `range` is not done before it starts. */
+function dueEventPassed(eventId: string, range: SlotRange, book: RuleBook) {
+  const event = book.eventStarts.get(eventId);
+  return event && (range.day > event.range.day || (range.day === event.range.day && range.end >= event.range.start))
+    ? event
+    : undefined;
+}
+
+/** The rule `broken` that `task` on `range` breaks, in words. */
+function ruleText(broken: BrokenRule, task: TaskItem, range: SlotRange, book: RuleBook): string {
+  const category = book.categories.get(task.categoryId);
+  const weekday = weekdayOf(range.day, book);
+  const { standing } = book;
+  switch (broken) {
+    case "excluded_day":
+      return `${label(task)} cannot go on ${weekdayText(range.day, weekday, book)}: its class ${classNameOf(category)} excludes ${dayOfWeekName(weekday)}`;
+    case "blocked_day":
+      return `${label(task)} cannot go on ${dayText(range.day, book)}: the whole day is blocked for its class ${classNameOf(category)}`;
+    case "avoided_day": {
+      const day = standing.avoid.get(weekday)!;
+      return `${label(task)} cannot go on ${weekdayText(range.day, weekday, book)}: your standing preference ${JSON.stringify(day.text)} rules ${dayOfWeekName(weekday)} out; ${liftHint(day)}`;
+    }
+    case "before_from":
+      return `${label(task)} cannot start at slot ${range.start}: your standing preference ${JSON.stringify(standing.from!.rule.text)} allows slots ${standing.from!.slot}-${standing.to?.slot ?? "end"} only; ${liftHint(standing.from!.rule)}`;
+    case "after_to":
+      return `${label(task)} cannot end at slot ${range.end}: your standing preference ${JSON.stringify(standing.to!.rule.text)} allows slots up to ${standing.to!.slot} only; ${liftHint(standing.to!.rule)}`;
+    case "same_day": {
+      const group = task.group!;
+      const what = group.kind === "habit" ? `habit ${group.id}` : `task ${group.id}`;
+      return `${label(task)} cannot go on ${dayText(range.day, book)}: ${sameDayOther(task, range, book)}, another session of ${what}, is on that day already (no two sessions of one ${group.kind === "habit" ? "habit" : "task"} on one day)`;
+    }
+    case "too_early":
+      return `${label(task)} cannot go before ${dayText(task.earliestDay!, book)} (its earliest day); ${dayText(range.day, book)} is too early`;
+    case "due_day": {
+      const due = task.dueBefore as { day: number };
+      return `${label(task)} is due before ${dayText(due.day, book)}; ${dayText(range.day, book)} is too late`;
+    }
+    case "due_event": {
+      const due = task.dueBefore as { eventId: string };
+      const event = dueEventPassed(due.eventId, range, book)!;
+      const starts = { day: event.range.day, start: event.range.start, end: event.range.start };
+      return `${label(task)} must be done before event ${due.eventId} ${JSON.stringify(event.name)} (day ${event.range.day} slot ${event.range.start}${dateNote(starts, book.window, { startOnly: true })}); ${formatRange(range, book.window)} is too late`;
+    }
+  }
+}
+
+/**
  * Why `task` may not go on `range` under its class's days, its own deadline and earliest day, and the user's standing
  * preferences, or undefined. `slots: false` checks the day only (the search keeps to the slots by its bounds).
  */
@@ -209,41 +271,25 @@ export function placementRuleProblem(
   book: RuleBook,
   options: { slots?: boolean } = {},
 ): string | undefined {
-  const category = book.categories.get(task.categoryId);
-  const weekday = book.weekdays[range.day - 1] ?? ((range.day - 1) % 7) + 1;
-  if (category?.excludedDaysOfWeek?.includes(weekday))
-    return `${label(task)} cannot go on ${weekdayText(range.day, weekday, book)}: its class ${classNameOf(category)} excludes ${dayOfWeekName(weekday)}`;
-  if (category?.blockedDays?.includes(range.day))
-    return `${label(task)} cannot go on ${dayText(range.day, book)}: the whole day is blocked for its class ${classNameOf(category)}`;
-  const standing = standingProblem(task, range, weekday, book, options.slots ?? true);
-  if (standing) return standing;
-  const together = sameDayProblem(task, range, book);
-  if (together) return together;
-  if (task.earliestDay !== undefined && range.day < task.earliestDay)
-    return `${label(task)} cannot go before ${dayText(task.earliestDay, book)} (its earliest day); ${dayText(range.day, book)} is too early`;
-  const due = task.dueBefore;
-  if (due && "day" in due && range.day >= due.day)
-    return `${label(task)} is due before ${dayText(due.day, book)}; ${dayText(range.day, book)} is too late`;
-  if (due && "eventId" in due) {
-    const event = book.eventStarts.get(due.eventId);
-    if (event && (range.day > event.range.day || (range.day === event.range.day && range.end >= event.range.start))) {
-      const starts = { day: event.range.day, start: event.range.start, end: event.range.start };
-      return `${label(task)} must be done before event ${due.eventId} ${JSON.stringify(event.name)} (day ${event.range.day} slot ${event.range.start}${dateNote(starts, book.window, { startOnly: true })}); ${formatRange(range, book.window)} is too late`;
-    }
-  }
-  return undefined;
+  const broken = brokenRule(task, range, book, options.slots ?? true);
+  return broken === undefined ? undefined : ruleText(broken, task, range, book);
 }
 
-/** Why `task` may not go on `range`'s day: another item of its group (a habit, a long task's sessions) is there. */
-function sameDayProblem(task: TaskItem, range: SlotRange, book: RuleBook): string | undefined {
+/**
+ * True when `placementRuleProblem` finds a problem with `task` on `range` (its slots too, or `slots: false` its day
+ * only), without putting it in words: for the checks a search or a scan makes of many places.
+ */
+export function breaksPlacementRule(task: TaskItem, range: SlotRange, book: RuleBook, slots = true): boolean {
+  return brokenRule(task, range, book, slots) !== undefined;
+}
+
+/** Another item of `task`'s group (a habit, a long task's sessions) on `range`'s day, by id, or undefined. */
+function sameDayOther(task: TaskItem, range: SlotRange, book: RuleBook): string | undefined {
   if (!task.group || task.group.sameDay || !book.groupDays) return undefined;
-  const other = book.groupDays
-    .get(task.group.id)
-    ?.get(range.day)
-    ?.find((id) => id !== task.id);
-  if (other === undefined) return undefined;
-  const what = task.group.kind === "habit" ? `habit ${task.group.id}` : `task ${task.group.id}`;
-  return `${label(task)} cannot go on ${dayText(range.day, book)}: ${other}, another session of ${what}, is on that day already (no two sessions of one ${task.group.kind === "habit" ? "habit" : "task"} on one day)`;
+  const ids = book.groupDays.get(task.group.id)?.get(range.day);
+  if (ids === undefined) return undefined;
+  for (const id of ids) if (id !== task.id) return id;
+  return undefined;
 }
 
 /**
@@ -371,8 +417,8 @@ function ruledOutDays(task: TaskItem, event: { range: SlotRange } | undefined, b
     // The day of a deadline event is kept to by its slot (`endBefore`); the days after it are out.
     const probe = { day, start: 1, end: 1 };
     if (event?.range.day === day) {
-      if (placementRuleProblem(undated, probe, book, { slots: false }) !== undefined) notDays.add(day);
-    } else if (placementRuleProblem(task, probe, book, { slots: false }) !== undefined) notDays.add(day);
+      if (breaksPlacementRule(undated, probe, book, false)) notDays.add(day);
+    } else if (breaksPlacementRule(task, probe, book, false)) notDays.add(day);
   }
   if (shared) {
     known ??= new Map();

@@ -29,7 +29,7 @@ import {
 import { FREE, buildOccupancyIndex, cloneOccupancyIndex, type OccupancyIndex } from "./occupancy-index.js";
 import { searchPlacements, type SearchBudget, type SearchTask } from "./placement-search.js";
 import { searchRoomOf } from "./search-room.js";
-import { bufferOf, isFixedByClock, placementRuleProblem, startedProblem, withRules, type RuleBook } from "./rules.js";
+import { breaksPlacementRule, bufferOf, isFixedByClock, startedProblem, withRules, type RuleBook } from "./rules.js";
 import { windowProblem } from "./slot-range.js";
 import type { ScheduleState, SlotRange, TaskItem } from "./state.js";
 
@@ -77,8 +77,14 @@ export class WeekModel {
   private loadSquares = 0;
   private readonly dayCost: number[];
   private dayTotal = 0;
-  /** Days whose cost is out of date (a review left or landed there since it was last counted). */
-  private readonly dirty = new Set<number>();
+  /**
+   * Days whose cost is out of date (a review left or landed there since it was last counted), in the order they went
+   * out of date: the first `dirtyCount` of `dirtyDays`, each flagged in `isDirty` (by day). Not a `Set`, whose `clear`
+   * makes a new table: a scan's every trial clears it.
+   */
+  private readonly dirtyDays: Int32Array;
+  private dirtyCount = 0;
+  private readonly isDirty: Uint8Array;
   /** Per position: 1 for an event reviews may sit in (a cell it holds alone is room, not a commitment). */
   private readonly room: Uint8Array;
   /**
@@ -87,9 +93,17 @@ export class WeekModel {
    * the window's every cell per review grew with the window's square).
    */
   private readonly offProfile: Array<Array<Uint8Array | undefined> | undefined>;
-  /** Scratch rows for `costOfDay`. */
+  /**
+   * Scratch rows for `costOfDay`: the day's busy slots, and its reviews in order (a typed row: an array emptied by
+   * `length = 0` lets go of its store, and one was made again for every day costed).
+   */
   private readonly busyRow: Uint8Array;
-  private readonly sorted: number[] = [];
+  private readonly sorted: Int32Array;
+  /** The places a trial's moved reviews land on (`scratch`), not one made per trial. */
+  private readonly trialPlaces: [Place, Place] = [
+    { range: { day: 1, start: 1, end: 1 }, host: EMPTY },
+    { range: { day: 1, start: 1, end: 1 }, host: EMPTY },
+  ];
   /** What `save` keeps of a trial change's two days. */
   private readonly saved = { first: 1, second: 1, firstCost: 0, secondCost: 0, total: 0, strategy: 0, squares: 0 };
   /** `moveTerms`' last answer, and the change counter, review and days it holds for. */
@@ -154,10 +168,13 @@ export class WeekModel {
     this.profile = profileOf(state, preferences, this.rules);
     this.room = Uint8Array.from(state.tasks, (task) => (task.source === "event" && task.canEmbed ? 1 : 0));
     this.busyRow = new Uint8Array(slotsPerDay + 2);
+    this.sorted = new Int32Array(state.tasks.length);
     this.onDay = Array.from({ length: totalDays }, () => []);
     this.dailyLoad = Array.from({ length: totalDays }, () => 0);
     this.dayCost = Array.from({ length: totalDays }, () => 0);
     this.dayChanged = new Uint32Array(totalDays + 1);
+    this.dirtyDays = new Int32Array(totalDays + 1);
+    this.isDirty = new Uint8Array(totalDays + 2);
     const placedReviews = state.tasks.filter(
       (task): task is TaskItem => task.source === "task_item" && task.status === "placed" && !!task.slots?.length,
     );
@@ -268,7 +285,7 @@ export class WeekModel {
     if (!place || this.isMultiRange(position)) return false;
     this.lift(position);
     const host = this.landing(position, range);
-    this.land(position, place.range, place.host);
+    this.land(position, place.range, place.host, place);
     return host !== undefined;
   }
 
@@ -305,14 +322,14 @@ export class WeekModel {
     this.lift(position);
     const host = this.landing(position, range);
     if (host === undefined) {
-      this.land(position, place.range, place.host);
+      this.land(position, place.range, place.host, place);
       this.restore();
       return this.remember(trials, at, from, range.day, undefined);
     }
-    this.land(position, range, host);
+    this.land(position, range, host, this.scratch(range, host));
     const raw = this.trialRaw(trials, at, from, range.day);
     this.lift(position);
-    this.land(position, place.range, place.host);
+    this.land(position, place.range, place.host, place);
     this.restore();
     return raw;
   }
@@ -331,13 +348,12 @@ export class WeekModel {
     const [dayA, dayB] = [a.range.day, b.range.day];
     if (this.current(trials, 0, dayA, dayB)) return this.recalled(trials, 0);
     this.save(dayA, dayB);
-    const swapped = this.swapIfAllowed(first, second);
-    if (!swapped) {
+    if (!this.swapIfAllowed(first, second, true)) {
       this.restore();
       return this.remember(trials, 0, dayA, dayB, undefined);
     }
     const raw = this.trialRaw(trials, 0, dayA, dayB);
-    this.undoSwap(first, second, swapped);
+    this.undoSwap(first, second, a, b);
     this.restore();
     return raw;
   }
@@ -434,15 +450,15 @@ export class WeekModel {
         this.lift(position);
         const host = this.landing(position, range);
         if (host !== undefined) {
-          this.land(position, range, host);
+          this.land(position, range, host, this.scratch(range, host));
           parts[at + 1] = 1;
           parts[at + 2] = this.costOfDay(range.day);
           parts[at + 3] = this.pending.length > 0 && this.roomFor(range.day) ? 1 : 0;
           this.lift(position);
         }
-        this.land(position, place.range, place.host);
+        this.land(position, place.range, place.host, place);
         // Its days are as they were: their counted costs stand.
-        this.dirty.clear();
+        this.clean();
       }
     }
     return parts;
@@ -461,8 +477,8 @@ export class WeekModel {
       parts[at + 1] = day;
       parts[at + 2] = this.costOfDay(day);
       parts[at + 3] = this.pending.length > 0 && this.roomFor(day) ? 1 : 0;
-      this.land(position, place.range, place.host);
-      this.dirty.clear();
+      this.land(position, place.range, place.host, place);
+      this.clean();
     }
   }
 
@@ -569,22 +585,37 @@ export class WeekModel {
     this.dayCost[saved.first - 1] = saved.firstCost;
     this.dayCost[saved.second - 1] = saved.secondCost;
     this.dayTotal = saved.total;
-    this.dirty.clear();
+    this.clean();
   }
 
   /** Counts the days changed since they were last counted. */
   private flush(): void {
-    // Most calls find nothing to count: no iterator made for an empty set (a scan's every change asks).
-    if (this.dirty.size === 0) return;
-    for (const day of this.dirty) this.recost(day);
-    this.dirty.clear();
+    // Most calls find nothing to count (a scan's every change asks).
+    if (this.dirtyCount === 0) return;
+    for (let at = 0; at < this.dirtyCount; at += 1) this.recost(this.dirtyDays[at]!);
+    this.clean();
+  }
+
+  /** Marks `day`'s cost out of date (once: a day already marked keeps its place in the order). */
+  private dirty(day: number): void {
+    if (this.isDirty[day] === 1) return;
+    this.isDirty[day] = 1;
+    this.dirtyDays[this.dirtyCount] = day;
+    this.dirtyCount += 1;
+  }
+
+  /** Forgets the days out of date (their counted costs stand, or were just counted). */
+  private clean(): void {
+    for (let at = 0; at < this.dirtyCount; at += 1) this.isDirty[this.dirtyDays[at]!] = 0;
+    this.dirtyCount = 0;
   }
 
   /** Swaps the reviews at `first` and `second` (checked with `scoreIfSwapped` first). */
   swap(first: number, second: number): void {
-    const swapped = this.swapIfAllowed(first, second);
-    if (!swapped) throw new Error(`week model: tasks at ${first} and ${second} cannot swap`);
-    this.changed(swapped[0].range.day, swapped[1].range.day);
+    const [a, b] = [this.places[first], this.places[second]];
+    if (!a || !b || !this.swapIfAllowed(first, second, false))
+      throw new Error(`week model: tasks at ${first} and ${second} cannot swap`);
+    this.changed(a.range.day, b.range.day);
     this.refeasible();
   }
 
@@ -593,36 +624,39 @@ export class WeekModel {
     this.refeasible();
   }
 
-  /** The two places `first` and `second` held, after swapping them, or undefined (nothing changed) when refused. */
-  private swapIfAllowed(first: number, second: number): [Place, Place] | undefined {
+  /**
+   * True when the swap tool would swap the reviews at `first` and `second`, which are then swapped (on the scratch
+   * places for a `trial`, undone before the next); false, nothing changed, when refused.
+   */
+  private swapIfAllowed(first: number, second: number, trial: boolean): boolean {
     const a = this.places[first];
     const b = this.places[second];
-    if (!a || !b || first === second || this.isMultiRange(first) || this.isMultiRange(second)) return undefined;
-    const length = (range: SlotRange) => range.end - range.start;
-    if (length(a.range) !== length(b.range)) return undefined;
+    if (!a || !b || first === second || this.isMultiRange(first) || this.isMultiRange(second)) return false;
+    if (a.range.end - a.range.start !== b.range.end - b.range.start) return false;
     this.lift(first);
     this.lift(second);
     // As the swap tool lands them: the first on the second's place, then the second on the first's.
     const firstHost = this.landing(first, b.range);
     if (firstHost !== undefined) {
-      this.land(first, b.range, firstHost);
+      this.land(first, b.range, firstHost, trial ? this.scratch(b.range, firstHost) : undefined);
       const secondHost = this.landing(second, a.range);
       if (secondHost !== undefined) {
-        this.land(second, a.range, secondHost);
-        return [a, b];
+        this.land(second, a.range, secondHost, trial ? this.scratch(a.range, secondHost, 1) : undefined);
+        return true;
       }
       this.lift(first);
     }
-    this.land(first, a.range, a.host);
-    this.land(second, b.range, b.host);
-    return undefined;
+    this.land(first, a.range, a.host, a);
+    this.land(second, b.range, b.host, b);
+    return false;
   }
 
-  private undoSwap(first: number, second: number, [a, b]: [Place, Place]): void {
+  /** Puts the reviews at `first` and `second` back on the places `a` and `b` they had before a trial swap. */
+  private undoSwap(first: number, second: number, a: Place, b: Place): void {
     this.lift(first);
     this.lift(second);
-    this.land(first, a.range, a.host);
-    this.land(second, b.range, b.host);
+    this.land(first, a.range, a.host, a);
+    this.land(second, b.range, b.host, b);
   }
 
   /** True when something other than the review at `position`, and no host, takes a slot of `range` (a quick refusal). */
@@ -679,7 +713,7 @@ export class WeekModel {
     // The clock (issue 47): a review in the past stays, and none lands in a slot that has started.
     const rules = this.rules;
     if (rules.clock && (isFixedByClock(task, rules) || startedProblem(range, rules) !== undefined)) return undefined;
-    if (placementRuleProblem(task, range, rules) !== undefined) return undefined;
+    if (breaksPlacementRule(task, range, rules)) return undefined;
     if (!this.buffersHold(position, range)) return undefined;
     return host;
   }
@@ -693,21 +727,15 @@ export class WeekModel {
     if (!rules.buffered) return true;
     const task = this.state.tasks[position]!;
     const own = bufferOf(task, rules);
+    // Each slot within its buffer before and after it, each layer of the cell (no array made per slot: a scan's every
+    // landing asks).
     for (let offset = 1; offset <= own; offset += 1) {
-      for (const slot of [range.start - offset, range.end + offset]) {
+      for (let side = 0; side < 2; side += 1) {
+        const slot = side === 0 ? range.start - offset : range.end + offset;
         if (slot < 1 || slot > this.slotsPerDay) continue;
         const cell = this.cell(range.day, slot);
-        for (const other of [this.index.primary[cell]!, this.index.embedded[cell]!]) {
-          if (other === EMPTY || other === position) continue;
-          const neighbour = this.index.tasks[other];
-          const hosts =
-            neighbour?.source === "event" &&
-            neighbour.canEmbed &&
-            neighbour.slots.some(
-              (slots) => slots.day === range.day && slots.start <= range.start && slots.end >= range.end,
-            );
-          if (!hosts) return false;
-        }
+        if (!this.hosts(this.index.primary[cell]!, position, range)) return false;
+        if (!this.hosts(this.index.embedded[cell]!, position, range)) return false;
       }
     }
     for (const other of this.onDay[range.day - 1] ?? []) {
@@ -720,6 +748,27 @@ export class WeekModel {
       if (before || after) return false;
     }
     return true;
+  }
+
+  /** True when `other` (a cell's occupant) is none, the review at `position` itself, or an event that holds `range`. */
+  private hosts(other: number, position: number, range: SlotRange): boolean {
+    if (other === EMPTY || other === position) return true;
+    const neighbour = this.index.tasks[other];
+    if (neighbour?.source !== "event" || !neighbour.canEmbed) return false;
+    for (const slots of neighbour.slots)
+      if (slots.day === range.day && slots.start <= range.start && slots.end >= range.end) return true;
+    return false;
+  }
+
+  /**
+   * A scratch place of the model (`which`: 0, or 1 for a swap's second review), now `range` in `host`: a trial's
+   * landing, lifted again before the next.
+   */
+  private scratch(range: SlotRange, host: number, which: 0 | 1 = 0): Place {
+    const place = this.trialPlaces[which];
+    place.range = range;
+    place.host = host;
+    return place;
   }
 
   /** Takes the review at `position` off its place (its cells, its day, its loads and costs). */
@@ -741,22 +790,25 @@ export class WeekModel {
     this.countSession(this.state.tasks[position] as TaskItem, range.day, -1);
     this.groupDay(position, range.day, -1);
     this.places[position] = undefined;
-    this.dirty.add(range.day);
+    this.dirty(range.day);
   }
 
-  /** Puts the review at `position` on `range` (in `host`, or plainly when `EMPTY`). */
-  private land(position: number, range: SlotRange, host: number): void {
+  /**
+   * Puts the review at `position` on `range` (in `host`, or plainly when `EMPTY`), as `place` when given (the place it
+   * had, put back after a trial; or the model's scratch place for a trial's own landing), so a trial makes no place.
+   */
+  private land(position: number, range: SlotRange, host: number, place?: Place): void {
     const layer = host === EMPTY ? this.index.primary : this.index.embedded;
     for (let slot = range.start; slot <= range.end; slot += 1) {
       const cell = this.cell(range.day, slot);
       if (layer[cell] === EMPTY) layer[cell] = position;
     }
-    this.places[position] = { range, host };
+    this.places[position] = place ?? { range, host };
     this.onDay[range.day - 1]!.push(position);
     this.addLoad(range.day, range.end - range.start + 1);
     this.countSession(this.state.tasks[position] as TaskItem, range.day, 1);
     this.groupDay(position, range.day, 1);
-    this.dirty.add(range.day);
+    this.dirty(range.day);
   }
 
   /** Counts the grouped review at `position` on `day` in or out (`change` 1 or -1) of its group's days. */
@@ -816,10 +868,10 @@ export class WeekModel {
     }
     // The day's reviews by start (then by position, as the judge's stable sort leaves them).
     const order = this.sorted;
-    order.length = 0;
+    let count = 0;
     for (const position of this.onDay[day - 1]!) {
       const start = this.places[position]!.range.start;
-      let at = order.length;
+      let at = count;
       while (at > 0) {
         const before = order[at - 1]!;
         const beforeStart = this.places[before]!.range.start;
@@ -828,26 +880,32 @@ export class WeekModel {
         at -= 1;
       }
       order[at] = position;
+      count += 1;
     }
     let previousEnd = -2;
-    for (const position of order) {
+    for (let next = 0; next < count; next += 1) {
+      const position = order[next]!;
       const range = this.places[position]!.range;
       if (previousEnd + 1 === range.start) cost += PENALTY.backToBack;
       previousEnd = range.end;
       if (busy[range.start - 1] === 1 && busy[range.end + 1] === 1) cost += PENALTY.noBuffer;
       if (this.isOffProfile(position, range)) cost += PENALTY.offProfile;
-      if (this.sharesGroupDay(position, order)) cost += PENALTY.sameDaySession;
+      if (this.sharesGroupDay(position, order, count)) cost += PENALTY.sameDaySession;
     }
     for (let slot = 2; slot < slots; slot += 1)
       if (busy[slot] === 0 && busy[slot - 1] === 1 && busy[slot + 1] === 1) cost += PENALTY.isolatedSlot;
     return cost;
   }
 
-  /** True when the review at `position` follows another of its group (kept apart) among the day's `order` (the judge's). */
-  private sharesGroupDay(position: number, order: readonly number[]): boolean {
+  /**
+   * True when the review at `position` follows another of its group (kept apart) among the day's first `count` in
+   * `order` (the judge's).
+   */
+  private sharesGroupDay(position: number, order: Int32Array, count: number): boolean {
     const group = (this.state.tasks[position] as TaskItem).group;
     if (!group || group.sameDay) return false;
-    for (const other of order) {
+    for (let next = 0; next < count; next += 1) {
+      const other = order[next]!;
       if (other === position) return false;
       const otherGroup = (this.state.tasks[other] as TaskItem).group;
       if (otherGroup?.id === group.id && !otherGroup.sameDay) return true;
