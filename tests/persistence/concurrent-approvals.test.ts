@@ -12,7 +12,12 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { readExecutionLog } from "../../checkpoints/index.js";
 import type { ToolDomain } from "../../tools/domain.js";
 import { runTool } from "../../tools/runner.js";
-import { createScheduleDomain, PostgresScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
+import {
+  createScheduleDomain,
+  PostgresScheduleRepository,
+  sampleWeek,
+  type ScheduleState,
+} from "../../tools/schedule/index.js";
 import type { TodoRepository } from "../../tools/todo/repository.js";
 import { postgresTargets, type TestPostgres } from "../support/postgres.js";
 import { openDomainsOnDatabase, type DomainsOnDatabase } from "./domains-on-database.js";
@@ -37,6 +42,37 @@ function meetingAtApply<TState>(domain: ToolDomain<TState>, parties = 2): ToolDo
         });
       }
       return domain.persist(...args);
+    },
+  };
+}
+
+/**
+ * `domain`, whose first two applies meet as `meetingAtApply`'s do (both loaded before either commits), then go in a set
+ * order: the one whose result `first` picks applies (and holds the store's lock to its commit) before the other is let
+ * go, which then finds the stored week changed and runs again on it. Later applies go straight through.
+ */
+function inOrderAtApply<TState>(domain: ToolDomain<TState>, first: (after: TState) => boolean): ToolDomain<TState> {
+  let arrived = 0;
+  let bothArrived!: () => void;
+  const met = new Promise<void>((resolve) => (bothArrived = resolve));
+  let firstApplied!: () => void;
+  const firstDone = new Promise<void>((resolve) => (firstApplied = resolve));
+  return {
+    ...domain,
+    persist: async (userId, before, after, options) => {
+      if (arrived >= 2) return domain.persist(userId, before, after, options);
+      arrived += 1;
+      if (arrived === 2) bothArrived();
+      await met;
+      if (!first(after)) {
+        await firstDone;
+        return domain.persist(userId, before, after, options);
+      }
+      try {
+        return await domain.persist(userId, before, after, options);
+      } finally {
+        firstApplied();
+      }
     },
   };
 }
@@ -151,39 +187,51 @@ for (const target of postgresTargets().filter((each) => each.kind === "real")) {
       );
     });
 
-    test("a study hall removed while a review is placed inside it: one of the two, never a guest without its host", async () => {
-      const user = `${USER}-hall`;
-      const repository = new PostgresScheduleRepository(tempo!.database.pool);
-      await repository.seed(user, sampleWeek());
-      const domain = meetingAtApply(createScheduleDomain({ repository }));
-      const [removal, placing] = await Promise.all([
-        runTool(
-          domain,
-          { userId: user, threadId: "hall-a", stepId: null },
-          { id: "call-hall-remove", name: "remove_event", arguments: { event_id: "mon-study-hall" } },
-          tempo!.executionLog,
-        ),
-        runTool(
-          domain,
-          { userId: user, threadId: "hall-b", stepId: null },
-          { id: "call-hall-place", name: "place", arguments: { task_id: "vocabulary-list", day: 1, slot_start: 9 } },
-          tempo!.executionLog,
-        ),
-      ]);
-      // The placement always lands on Monday 19:00; the hall goes only when the placement did not land inside it.
-      expect(placing.applied).toBe(true);
-      const stored = await repository.load(user);
-      const review = stored.tasks.find((task) => task.id === "vocabulary-list")!;
-      expect(review.slots).toEqual([{ day: 1, start: 9, end: 9 }]);
-      const hall = stored.tasks.find((task) => task.id === "mon-study-hall");
-      if (removal.applied) {
-        expect(hall).toBeUndefined();
-        expect(review.source === "task_item" && review.embeddedIn).toBeUndefined();
-      } else {
-        expect(removal.content).toMatch(/holds vocabulary-list; move them out first; nothing was removed/);
-        expect(hall?.source === "event" && hall.embeds).toEqual(["vocabulary-list"]);
-        expect(review.source === "task_item" && review.embeddedIn).toBe("mon-study-hall");
-      }
-    });
+    test.each([
+      ["the removal", true],
+      ["the placement", false],
+    ] as const)(
+      "a study hall removed while a review is placed inside it, %s committing first: never a guest without its host",
+      async (_, removalFirst) => {
+        const user = `${USER}-hall-${removalFirst ? "removal" : "placement"}`;
+        const repository = new PostgresScheduleRepository(tempo!.database.pool);
+        await repository.seed(user, sampleWeek());
+        const removes = (after: ScheduleState) => !after.tasks.some((task) => task.id === "mon-study-hall");
+        const domain = inOrderAtApply(createScheduleDomain({ repository }), (after) => removes(after) === removalFirst);
+        const [removal, placing] = await Promise.all([
+          runTool(
+            domain,
+            { userId: user, threadId: "hall-a", stepId: null },
+            { id: `call-hall-remove-${user}`, name: "remove_event", arguments: { event_id: "mon-study-hall" } },
+            tempo!.executionLog,
+          ),
+          runTool(
+            domain,
+            { userId: user, threadId: "hall-b", stepId: null },
+            {
+              id: `call-hall-place-${user}`,
+              name: "place",
+              arguments: { task_id: "vocabulary-list", day: 1, slot_start: 9 },
+            },
+            tempo!.executionLog,
+          ),
+        ]);
+        // The placement lands on Monday 19:00 either way; the hall goes only when it was removed first.
+        expect(placing.applied).toBe(true);
+        const stored = await repository.load(user);
+        const review = stored.tasks.find((task) => task.id === "vocabulary-list")!;
+        expect(review.slots).toEqual([{ day: 1, start: 9, end: 9 }]);
+        const hall = stored.tasks.find((task) => task.id === "mon-study-hall");
+        expect(removal.applied).toBe(removalFirst);
+        if (removalFirst) {
+          expect(hall).toBeUndefined();
+          expect(review.source === "task_item" && review.embeddedIn).toBeUndefined();
+        } else {
+          expect(removal.content).toMatch(/holds vocabulary-list; move them out first; nothing was removed/);
+          expect(hall?.source === "event" && hall.embeds).toEqual(["vocabulary-list"]);
+          expect(review.source === "task_item" && review.embeddedIn).toBe("mon-study-hall");
+        }
+      },
+    );
   });
 }
