@@ -24,7 +24,7 @@ import { approveWrites, declineTool, sendToPlanner } from "../kernel/transitions
 import { emit, emitAssistantText } from "../streaming/events.js";
 import { showApplying } from "../streaming/progress-ui.js";
 import { describeToolCall, findTool, type ToolDomain } from "../tools/domain.js";
-import { checkToolArguments, type ExecutionLog } from "../tools/runner.js";
+import { checkToolArguments, stateForRun, type ExecutionLog } from "../tools/runner.js";
 import type { HeldWrite, WriteApprovals } from "./approvals.js";
 import { answeredProposal } from "./card-answers.js";
 import { awaitHuman, rejectResume } from "./human-response.js";
@@ -75,7 +75,7 @@ export async function answerWriteCard(
   pending: WriteCardWait,
   config: LangGraphRunnableConfig,
   dependencies: WriteAnswerDependencies,
-  who: { userId: string; threadId: string },
+  who: { userId: string; threadId: string; now?: Date },
   language: Language,
 ): Promise<{ update: TempoUpdate; feedback: WriteFeedback[] }> {
   const { userId, threadId } = who;
@@ -121,8 +121,11 @@ export async function answerWriteCard(
     }
     const call = given.editedArguments ? { ...write, arguments: given.editedArguments } : write;
     // What the chat says with an edited call names the edited change, not the proposal.
+    // Described on the week as the run sees it, the clock folded in, as the card's own writes are (execute).
     const edited = given.editedArguments
-      ? await describeToolCall(dependencies.domain, userId, write.name, given.editedArguments, language)
+      ? await describeToolCall(dependencies.domain, userId, write.name, given.editedArguments, language, () =>
+          stateForRun(dependencies.domain, { userId, now: who.now }),
+        )
       : undefined;
     decided.push({ call, answer: given.answer, edited });
   }

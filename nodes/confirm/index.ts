@@ -30,6 +30,7 @@ import { ensureConfiguration } from "../../config/configuration.js";
 import { withPreferencesHeard } from "../preference-extraction.js";
 import { planRejectionText } from "../../contracts/rejections.js";
 import { now } from "../shared/messages.js";
+import { toolMoment } from "../shared/now.js";
 
 /** Builds the confirm node. */
 export function createConfirmNode(dependencies: NodeDependencies) {
@@ -67,7 +68,7 @@ export function createConfirmNode(dependencies: NodeDependencies) {
       pending,
       config,
       dependencies,
-      { userId, threadId },
+      { userId, threadId, now: toolMoment(dependencies, config) },
       language,
     );
     // Only feedback said with a rejection can state a preference: an approval reads none (and crosses no memory code).

@@ -79,6 +79,28 @@ describe("removing a timetable event offline", () => {
     );
   });
 
+  test("an edit of the card to another series on Saturday is said with what it keeps, as the card's own write is", async () => {
+    const { week, id } = weekWithWeeklyTutorial();
+    const ics = oneEventCalendar("reading-1", "Reading group", "20240311T134500Z", "20240311T143000Z", [
+      "RRULE:FREQ=WEEKLY;BYDAY=MO,TU,TH,FR,SU;COUNT=20",
+    ]);
+    const both = runTool("import_calendar", week, { ics }).state as ScheduleState;
+    const group = both.tasks.find((task) => task.name === "Reading group")!.id;
+    const tempo = await offlineTempo(both, () => new Date("2024-03-16T10:00:00+08:00"));
+    const outcome = await converse(tempo, "remove the Friday tutorial", (card) =>
+      card.action === "remove_event"
+        ? { type: "edit", args: { action: "remove_event", args: { event_id: group } } }
+        : { type: "accept", args: null },
+    );
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "remove_event"]);
+    // The tutorial stays; the reading group's Sunday goes, its four times that have started stay.
+    expect(outcome.schedule.tasks.find((task) => task.id === id)?.slots).toHaveLength(1);
+    expect(outcome.schedule.tasks.find((task) => task.id === group)?.slots).toHaveLength(4);
+    expect(outcome.said.join("\n")).toContain(
+      'Remove the event "Reading group" (Sun 17 Mar, 21:45–22:30), with every later occurrence of its series; its 4 times that have started stay',
+    );
+  });
+
   test.each([
     ["删除周五的辅导课", '删除课表活动 "周五的辅导课"'],
     ["删掉周五的习题课", '删除课表活动 "周五的习题课"'],
