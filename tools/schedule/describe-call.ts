@@ -15,9 +15,8 @@ import {
   type SlotRange,
   type TaskStatus,
 } from "./state.js";
-import { startedStayText } from "./tools/remove-event.js";
+import { startedStayText, startedTimes } from "./tools/remove-event.js";
 import { describeTaskWrite } from "./tools/task-writes.js";
-import { clockOfState, hasStarted } from "./window-clock.js";
 
 /** One write call of the schedule domain described, or undefined for a call it does not describe. */
 export function describeScheduleCall(
@@ -96,10 +95,9 @@ export function describeScheduleCall(
       if (found?.source !== "event") return undefined;
       const series = found.series !== undefined;
       // The past is fixed (remove_event keeps the times that have started): the card names what goes and what stays.
-      const clock = clockOfState(state);
-      const ranges = taskSlots(found);
-      const ahead = ranges.filter((range) => !hasStarted(range.day, range.start, clock));
-      const stay = ranges.length - ahead.length;
+      const started = startedTimes(state, found);
+      const ahead = taskSlots(found).filter((range) => !started.includes(range));
+      const stay = started.length;
       if (stay > 0) {
         const going = ahead.length === 0 ? "" : ahead.map((range) => at(range)).join(zh ? "；" : "; ");
         return zh

@@ -14,7 +14,7 @@ import { buildEventTask } from "../canonical-form.js";
 import { occursAfter } from "../event-series.js";
 import { failure, quoteName, someIds } from "../format.js";
 import { dateOfDay } from "../calendar.js";
-import type { DayMapping, EventTask, ScheduleState } from "../state.js";
+import type { DayMapping, EventTask, ScheduleState, ScheduleTask, SlotRange } from "../state.js";
 import { clockOfState, hasStarted, passedText } from "../window-clock.js";
 
 const removeEventArgumentsSchema = z.object({
@@ -44,6 +44,12 @@ export function removedEventText(data: RemoveEventData): string {
   const series = event.series ? " and every occurrence of its series" : "";
   if (kept === undefined) return `${what}${series}`;
   return `${what} where time has not passed${event.series ? ", with every later occurrence of its series" : ""}; ${startedStayText(kept.slots?.length ?? 0)}: the past is fixed`;
+}
+
+/** The times of `event` that have started by the state's clock (none without one): what a removal keeps. */
+export function startedTimes(state: ScheduleState, event: ScheduleTask): SlotRange[] {
+  const clock = clockOfState(state);
+  return (event.slots ?? []).filter((range) => hasStarted(range.day, range.start, clock));
 }
 
 /** "the 1 time that has started stays" / "its 2 times that have started stay". */
@@ -81,8 +87,7 @@ export const removeEventTool: DomainTool<ScheduleState, z.infer<typeof removeEve
         `the deadline of ${someIds(due)} is ${quoteName(event.name)}; change it first; nothing was removed`,
       );
     // The past is fixed: the times that have started stay; an event with no time ahead is not removed at all.
-    const clock = clockOfState(state);
-    const started = (event.slots ?? []).filter((range) => hasStarted(range.day, range.start, clock));
+    const started = startedTimes(state, event);
     const from = { ...state.window.days[0]! };
     if (started.length === 0) {
       const data: RemoveEventData = { event: buildEventTask(event), from };

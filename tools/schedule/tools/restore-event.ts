@@ -12,7 +12,7 @@ import { expandSeries, SeriesError } from "../event-series.js";
 import { failure, quoteName } from "../format.js";
 import { eventTaskSchema, type EventTask, type ScheduleState } from "../state.js";
 import { checkScheduleInvariants } from "../validation.js";
-import { clockOfState, hasStarted } from "../window-clock.js";
+import { startedTimes } from "./remove-event.js";
 
 /** Puts a removed timetable event back, as it was recorded; its data is `{ event }`, the event as it is back. */
 export const restoreEventTool: DomainTool<ScheduleState, { event: z.infer<typeof eventTaskSchema> }> = {
@@ -29,7 +29,6 @@ export const restoreEventTool: DomainTool<ScheduleState, { event: z.infer<typeof
     const recorded = args.event as EventTask;
     // What a removal kept of it (the times that had started, `remove_event`) is taken back into it, in its place.
     const at = state.tasks.findIndex((entry) => entry.id === recorded.id);
-    const clock = clockOfState(state);
     const remnant = at >= 0 ? state.tasks[at]! : undefined;
     if (
       remnant !== undefined &&
@@ -38,7 +37,7 @@ export const restoreEventTool: DomainTool<ScheduleState, { event: z.infer<typeof
         remnant.series === undefined &&
         remnant.name === recorded.name &&
         remnant.embeds.length === 0 &&
-        (remnant.slots ?? []).every((range) => hasStarted(range.day, range.start, clock))
+        startedTimes(state, remnant).length === (remnant.slots ?? []).length
       )
     )
       return failure(`a task or event with id ${quoteName(recorded.id)} exists again; nothing was restored`);
