@@ -273,20 +273,15 @@ export function diffScheduleState(before: ScheduleState, after: ScheduleState): 
         to: fieldsOf(task),
       });
     }
-    // An event whose series changes (ended where time has not passed) carries its times whole, slots and all.
-    if (
-      previous.source === "event" &&
-      task.source === "event" &&
-      JSON.stringify(buildEventTask(previous).series) !== JSON.stringify(buildEventTask(task).series)
-    ) {
-      changes.push({
-        kind: "update",
-        taskId: task.id,
-        source: "event",
-        from: buildEventTask(previous),
-        to: buildEventTask(task),
-      });
-      continue;
+    // An event whose series changes (ended where time has not passed) carries its times whole, slots and all. Most
+    // writes keep every event as it was, series object and all: those are not put in canonical form (every write's diff).
+    if (previous.source === "event" && task.source === "event" && previous.series !== task.series) {
+      const from = buildEventTask(previous);
+      const to = buildEventTask(task);
+      if (JSON.stringify(from.series) !== JSON.stringify(to.series)) {
+        changes.push({ kind: "update", taskId: task.id, source: "event", from, to });
+        continue;
+      }
     }
     const change = placementChange(previous, task);
     if (change !== undefined) changes.push(change);
