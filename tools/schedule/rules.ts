@@ -297,8 +297,16 @@ function sameDayOther(task: TaskItem, range: SlotRange, book: RuleBook): string 
  * started — "day 2 slot 9 (Tue 1 Dec 16:00 has passed)".
  */
 export function startedProblem(range: SlotRange, book: Pick<RuleBook, "clock" | "window">): string | undefined {
-  if (!hasStarted(range.day, range.start, book.clock) || !book.window) return undefined;
+  if (!isStartedByClock(range, book) || !book.window) return undefined;
   return `day ${range.day} slot ${range.start}: ${passedText(book.window, range.day, range.start)}; only a slot not yet started can take a review`;
+}
+
+/**
+ * True when `startedProblem` refuses `range` (it starts in a slot that has started), without putting it in words: for
+ * the checks a search or a scan makes of many places.
+ */
+export function isStartedByClock(range: SlotRange, book: Pick<RuleBook, "clock" | "window">): boolean {
+  return book.window !== undefined && hasStarted(range.day, range.start, book.clock);
 }
 
 /** True when the placed review `task` is in the past (its place has started): fixed, never moved. */

@@ -29,7 +29,7 @@ import {
 import { FREE, buildOccupancyIndex, cloneOccupancyIndex, type OccupancyIndex } from "./occupancy-index.js";
 import { searchPlacements, type SearchBudget, type SearchTask } from "./placement-search.js";
 import { searchRoomOf } from "./search-room.js";
-import { breaksPlacementRule, bufferOf, isFixedByClock, startedProblem, withRules, type RuleBook } from "./rules.js";
+import { breaksPlacementRule, bufferOf, isFixedByClock, isStartedByClock, withRules, type RuleBook } from "./rules.js";
 import { windowProblem } from "./slot-range.js";
 import type { ScheduleState, SlotRange, TaskItem } from "./state.js";
 
@@ -712,7 +712,7 @@ export class WeekModel {
     }
     // The clock (issue 47): a review in the past stays, and none lands in a slot that has started.
     const rules = this.rules;
-    if (rules.clock && (isFixedByClock(task, rules) || startedProblem(range, rules) !== undefined)) return undefined;
+    if (rules.clock && (isFixedByClock(task, rules) || isStartedByClock(range, rules))) return undefined;
     if (breaksPlacementRule(task, range, rules)) return undefined;
     if (!this.buffersHold(position, range)) return undefined;
     return host;
