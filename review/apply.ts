@@ -34,12 +34,12 @@ export interface ApplyDependencies {
 /** The execute node's own steps, which applying a write goes through. */
 export interface ApplySteps {
   /**
-   * Runs one call through the execution log, its call and result on the stream; `recorded`, when given, is what
-   * `recorded` read of it (its completed entry's outcome, or null for none), so the run does not look it up again.
+   * Runs one call through the execution log, its call and result on the stream; `recorded` is what `recorded` read
+   * of it (its completed entry's outcome, or null for none), so the run does not look it up again.
    */
-  run(call: WriteCall, recorded?: ToolOutcome | null): Promise<{ ok: boolean; content: string; data?: unknown }>;
-  /** Optional: what the execution log holds as completed of `calls`, in one look-up (not one a write, issue 44.8). */
-  recorded?(calls: readonly WriteCall[]): Promise<ReadonlyMap<string, ToolOutcome>>;
+  run(call: WriteCall, recorded: ToolOutcome | null): Promise<{ ok: boolean; content: string; data?: unknown }>;
+  /** What the execution log holds as completed of `calls`, in one look-up (not one a write, issue 44.8). */
+  recorded(calls: readonly WriteCall[]): Promise<ReadonlyMap<string, ToolOutcome>>;
   /** The step's setbacks after a result (a step fails past its tool-error limit). */
   afterResult(state: TempoState, ok: boolean, tool: string, content: string): TempoUpdate;
   /** Ends the step with the proposal's own ending, after its writes applied. */
@@ -65,9 +65,9 @@ async function applyApprovedWrites(
   let update: TempoUpdate = {};
   let allApplied = true;
   // What the log already holds of the card's writes (a run that died after applying some of them), read at once.
-  const known = await steps.recorded?.(calls);
+  const known = await steps.recorded(calls);
   for (const call of calls) {
-    const { ok, content, data } = await steps.run(call, known ? (known.get(call.id) ?? null) : undefined);
+    const { ok, content, data } = await steps.run(call, known.get(call.id) ?? null);
     results.push(toolResultMessage(call, content, ok ? "applied" : "failed", data));
     allApplied &&= ok;
     update = {
