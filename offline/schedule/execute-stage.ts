@@ -333,9 +333,18 @@ function lookUpTask(phrase: string, language: Language): Decision {
   );
 }
 
-/** True for a task that can move: a placed task item, or an unlocked event on one range with nothing embedded. */
+/**
+ * True for a task a move request can move: a placed task item, or an event on one range — a locked one too, as a
+ * person records a time someone else changed (the `move` card says it is locked; `LockedEvents` in
+ * tools/schedule/tools/task-checks.ts).
+ */
 function movable(task: ListedTask): boolean {
-  return task.kind === "placed" || (task.kind === "event" && !task.locked && task.slots.length === 1);
+  return task.kind === "placed" || (task.kind === "event" && task.slots.length === 1);
+}
+
+/** True for a task a swap may take: as `movable`, but never a locked event (a swap is making room). */
+function swappable(task: ListedTask): boolean {
+  return movable(task) && !(task.kind === "event" && task.locked);
 }
 
 /** "task x "Name"" (任务 x "Name") for messages. */
@@ -433,11 +442,14 @@ function moveStep(
   const { match } = named;
   const { task } = match;
   if (task.kind === "event" && !movable(task)) {
-    const why = task.locked ? "it is locked and never moves" : "it is not on a single slot range";
-    const whyZh = task.locked ? "它已锁定，不能移动" : "它不在单一的连续时段上";
+    const why = "it is not on a single slot range";
     return finish(
       end,
-      say(language, `${label(task, language)} cannot move: ${why}.`, `${label(task, language)} 不能移动：${whyZh}。`),
+      say(
+        language,
+        `${label(task, language)} cannot move: ${why}.`,
+        `${label(task, language)} 不能移动：它不在单一的连续时段上。`,
+      ),
       `not carried out: ${label(task, "en")} cannot move (${why})`,
     );
   }
@@ -665,6 +677,18 @@ function swapStep(
       end,
       say(language, `I found no placed task matching "${missing}".`, `我没有找到与“${missing}”匹配的已安排任务。`),
       `not carried out: list_tasks shows no placed task matching "${missing}"`,
+    );
+  // A locked event is never swapped (a swap makes room); its own move records a time that really changed.
+  const locked = [first.task, second.task].find((task) => !swappable(task));
+  if (locked !== undefined)
+    return finish(
+      end,
+      say(
+        language,
+        `${label(locked, language)} is locked: a swap never moves it. If its time really changed, ask me to move it.`,
+        `${label(locked, language)} 已锁定：交换不会移动它。如果它的时间确实改了，请让我移动它。`,
+      ),
+      `not carried out: ${label(locked, "en")} is locked, and a swap never moves it; if its time really changed, ask me to move it`,
     );
   // What swap reports once it applies as proposed (each task on the other's range, inside the other's host).
   const [a, b] = [first.task, second.task];

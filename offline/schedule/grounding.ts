@@ -80,7 +80,10 @@ export function groundRequest(
       };
     }
     case "swap": {
-      const unknown = [request.first, request.second].filter((phrase) => !known(phrase, all));
+      // As for a move, a name that reads as an event is left to the execute stage's listing (it may be locked there).
+      const unknown = [request.first, request.second].filter(
+        (phrase) => !known(phrase, all) && !(overview.events > 0 && namesAnEvent(phrase)),
+      );
       if (unknown.length === 0) return { kind: "grounded", request, unknown: [] };
       return {
         kind: "ask",

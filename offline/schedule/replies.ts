@@ -309,6 +309,11 @@ export function summaryInChinese(summary: string): string {
       .replace(/; was on /g, "，原在 ")
       .replace(/the schedule shows ([\d,]+) review task\(s\) still pending/, "日程显示还有 $1 个复习任务待安排")
       .replace(/list_tasks shows no task matching /, "找不到匹配的任务：")
+      // A swap never takes a locked event (`execute-stage.ts` swapStep).
+      .replace(
+        /^(?:event \S+ )?("(?:[^"\\]|\\.)*") is locked, and a swap never moves it; if its time really changed, ask me to move it$/,
+        "$1 已锁定，交换不会移动它；如果它的时间确实改了，请让我移动它",
+      )
       .replace(/list_tasks shows no event matching /, "找不到匹配的活动：")
       .replace(/ (?:still )?matches (\d+) events \((.+?)\)$/, " 匹配 $1 个活动（$2）")
       // remove_event's refusals (`tools/remove-event.ts`): what the week still depends on.

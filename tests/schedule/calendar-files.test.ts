@@ -121,6 +121,48 @@ describe("calendar files", () => {
     );
   });
 
+  test("an exam by any of its usual names is locked on import; a lecture, a lab or a review session is not", () => {
+    const names: Array<[string, boolean]> = [
+      ["Calculus mid-term", true],
+      ["Calculus Midterm", true],
+      ["Physics final", true],
+      ["Finals: linear algebra", true],
+      ["Vocabulary quizzes", true],
+      ["Unit tests, chapter 3", true],
+      ["微积分期中考试", true],
+      ["线性代数期末", true],
+      ["英语小测", true],
+      ["Calculus lecture", false],
+      ["Physics lab", false],
+      ["Testing seminar", false],
+      ["Finalist meeting", false],
+      ["线性代数课", false],
+    ];
+    const calendar = ical();
+    names.forEach(([summary], index) =>
+      calendar.createEvent({
+        id: `e${index}`,
+        summary,
+        start: instantOf(
+          `2024-03-${String(25 + (index % 7)).padStart(2, "0")}`,
+          ["08:00", "10:00", "14:00"][index % 3]!,
+          ZONE,
+        ),
+        end: instantOf(
+          `2024-03-${String(25 + (index % 7)).padStart(2, "0")}`,
+          ["09:40", "11:40", "15:40"][index % 3]!,
+          ZONE,
+        ),
+      }),
+    );
+    const result = importCalendarTool.run(emptyWeek(), { ics: calendar.toString() });
+    expect(result.ok, result.content).toBe(true);
+    const locked = new Map(
+      result.state!.tasks.flatMap((task) => (task.source === "event" ? [[task.name, task.locked] as const] : [])),
+    );
+    expect(Object.fromEntries(locked)).toEqual(Object.fromEntries(names));
+  });
+
   test("what cannot be mapped is told; a bad file, a clash with everything, or an undated window change nothing", () => {
     const calendar = ical();
     calendar.createEvent({

@@ -91,6 +91,7 @@ describe("schedule properties", () => {
   it("random tool-call sequences keep every invariant; failed calls change nothing; the input is never mutated", () => {
     let successfulWrites = 0;
     let failedWrites = 0;
+    let movedLocked = 0;
     fc.assert(
       fc.property(
         scheduleArbitrary,
@@ -116,6 +117,11 @@ describe("schedule properties", () => {
             expect(independentProblems(next)).toEqual([]);
             expect(fixedFields(next)).toEqual(fixedFields(state));
             expect(next.window).toEqual(state.window);
+            // A locked event moves only by a move of its own (its time really changed); nothing else moves it.
+            if (name === "move" && lockedSlots.has(String(args.task_id))) {
+              movedLocked += 1;
+              lockedSlots.set(String(args.task_id), JSON.stringify(taskById(next, String(args.task_id)).slots));
+            }
             for (const [id, slots] of lockedSlots) expect(JSON.stringify(taskById(next, id).slots)).toBe(slots);
             if (name === "unplace") {
               const taskId = String(args.task_id);
@@ -136,6 +142,7 @@ describe("schedule properties", () => {
     // The sequences must exercise both outcomes, or the property proves little.
     expect(successfulWrites).toBeGreaterThan(500);
     expect(failedWrites).toBeGreaterThan(500);
+    expect(movedLocked).toBeGreaterThan(0);
   });
 
   it("every run find_free reports can take a pending task of that length", () => {

@@ -137,8 +137,17 @@ describe("move", () => {
     expect(hall.content).toBe("moved task hall from day 1 slots 4-7 to day 3 slots 5-8");
   });
 
+  it("moves a locked event only by a move of its own (its time really changed), and says it moved", () => {
+    const moved = runTool("move", smallSchedule(), { task_id: "exam", day: 3, slot_start: 1 });
+    expect(moved.content).toBe("moved task exam from day 2 slots 3-4 to day 3 slots 1-2");
+    expect(taskById(moved.state!, "exam")).toMatchObject({ locked: true, slots: [{ day: 3, start: 1, end: 2 }] });
+  });
+
   it.each([
-    [{ task_id: "exam", day: 3, slot_start: 1 }, 'error: event exam "Event exam" is locked and never moves'],
+    [
+      { task_id: "exam", day: 2, slot_start: 5 },
+      'error: cannot move task exam: day 2 slots 5-6 overlaps event lab "Event lab" on day 2 slots 5-6',
+    ],
     [
       { task_id: "b", day: 3, slot_start: 4 },
       'error: task b "Task b" is pending, not on the schedule; use place to put it there',
@@ -249,7 +258,10 @@ describe("swap", () => {
       { first_task_id: "a", second_task_id: "nope" },
       'error: no task with id "nope" among 8 tasks; use list_tasks to find ids',
     ],
-    [{ first_task_id: "a", second_task_id: "exam" }, 'error: event exam "Event exam" is locked and never moves'],
+    [
+      { first_task_id: "a", second_task_id: "exam" },
+      'error: event exam "Event exam" is locked: nothing moves it to make room; if its time really changed, move it alone with move',
+    ],
     [
       { first_task_id: "b", second_task_id: "a" },
       'error: task b "Task b" is pending, not on the schedule; use place to put it there',
@@ -336,7 +348,7 @@ describe("batch_move", () => {
     ],
     [
       [{ task_id: "exam", day: 3, slot_start: 3 }],
-      'error: move 1 of 1: event exam "Event exam" is locked and never moves; nothing was moved',
+      'error: move 1 of 1: event exam "Event exam" is locked: nothing moves it to make room; if its time really changed, move it alone with move; nothing was moved',
     ],
     [
       [{ task_id: "d", day: 3, slot_start: 3 }],

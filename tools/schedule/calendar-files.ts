@@ -333,7 +333,14 @@ function toldOccurrences(series: EventSeries, expansion: SeriesExpansion, window
   }));
 }
 
-/** An imported event: not a host, locked when its name says exam. */
+/**
+ * What makes an imported event locked: a name that says exam, mid-term, final, test or quiz (plurals and hyphens too),
+ * or 考试 / 期中 / 期末 / 测验 / 小测. Locked means Tempo never moves it on its own; its own `move` still records a time the
+ * school changed (`LockedEvents`).
+ */
+const EXAM_NAME = /\b(?:exams?|mid-?terms?|finals?|tests?|quiz(?:zes)?)\b|考试|期中|期末|测验|小测/i;
+
+/** An imported event: not a host, locked when its name says exam (`EXAM_NAME`). */
 function importedEvent(id: string, name: string, slots: SlotRange[], series?: EventSeries): EventTask {
   return buildEventTask({
     id,
@@ -341,7 +348,7 @@ function importedEvent(id: string, name: string, slots: SlotRange[], series?: Ev
     source: "event",
     slots,
     canEmbed: false,
-    locked: /\b(?:exam|midterm|final|test|quiz)\b|考试/i.test(name),
+    locked: EXAM_NAME.test(name),
     embeds: [],
     ...(series !== undefined ? { series } : {}),
   });

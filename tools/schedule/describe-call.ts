@@ -18,6 +18,10 @@ import {
 import { startedStayText, startedTimes } from "./tools/remove-event.js";
 import { describeTaskWrite } from "./tools/task-writes.js";
 
+/** What a move card adds for a locked event (`LockedEvents` in tools/task-checks.ts). */
+export const LOCKED_MOVE = " (a locked event: approve only if its time really changed)";
+const LOCKED_MOVE_ZH = "（这是锁定的日程：只有它的时间确实改了才批准）";
+
 /** One write call of the schedule domain described, or undefined for a call it does not describe. */
 export function describeScheduleCall(
   state: ScheduleState,
@@ -37,11 +41,13 @@ export function describeScheduleCall(
       const range = rangeAt(args.day, args.slot_start, lengthOf(found));
       const target = range ? at(range) : "?";
       const current = tool === "move" ? taskSlots(found)[0] : undefined;
+      // A locked event (an exam) moves only when its time really changed: the card says so before anyone approves.
+      const locked = tool === "move" && found.source === "event" && found.locked;
       if (zh)
         return tool === "place"
           ? `安排 ${label(found)} 到 ${target}`
-          : `把 ${label(found)}${current ? ` 从 ${at(current)}` : ""} 移到 ${target}`;
-      return `${tool === "place" ? "Place" : "Move"} ${label(found)}${current ? ` from ${at(current)}` : ""} ${tool === "place" ? "on" : "to"} ${target}`;
+          : `把 ${label(found)}${current ? ` 从 ${at(current)}` : ""} 移到 ${target}${locked ? LOCKED_MOVE_ZH : ""}`;
+      return `${tool === "place" ? "Place" : "Move"} ${label(found)}${current ? ` from ${at(current)}` : ""} ${tool === "place" ? "on" : "to"} ${target}${locked ? LOCKED_MOVE : ""}`;
     }
     case "swap": {
       const first = task(args.first_task_id);

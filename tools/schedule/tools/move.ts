@@ -1,6 +1,7 @@
 /**
- * `move`: moves a placed task item or an unlocked event to another place,
- * checking conflicts against everything but itself.
+ * `move`: moves a placed task item or an event on one range to another place,
+ * checking conflicts against everything but itself. A locked event moves only
+ * here, alone, when its time really changed (`LockedEvents`).
  */
 import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
@@ -14,7 +15,7 @@ import { findTask, movableRange, taskDuration } from "./task-checks.js";
 
 /** Arguments of move. */
 export const moveArgumentsSchema = z.object({
-  task_id: taskIdField("A placed task item or an unlocked event."),
+  task_id: taskIdField("A placed task item or an event."),
   day: dayField("Day index."),
   slot_start: slotField("First slot."),
 });
@@ -40,7 +41,7 @@ export function movedText(data: MoveData, window?: Dating): string {
 /** Moves one task. */
 export const moveTool: DomainTool<ScheduleState, MoveArguments> = {
   name: "move",
-  description: "Moves a placed task item (or an unlocked event) to day from slot_start, keeping its length.",
+  description: "Moves a placed task item or an event, keeping its length; a locked event only if the user asks.",
   schema: moveArgumentsSchema,
   kind: "write",
   run(state, args) {
@@ -48,7 +49,7 @@ export const moveTool: DomainTool<ScheduleState, MoveArguments> = {
     const found = findTask(index, args.task_id);
     if (!found.ok) return failure(found.problem);
     const { task, position } = found.value;
-    const current = movableRange(task);
+    const current = movableRange(task, "move alone");
     if (!current.ok) return failure(current.problem);
     const range = rangeFrom(args.day, args.slot_start, taskDuration(task));
     if (rangesEqual(range, current.value))

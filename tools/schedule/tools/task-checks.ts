@@ -35,8 +35,18 @@ export function taskDuration(task: ScheduleTask): number {
   return task.slots.length === 1 && only !== undefined ? rangeLength(only) : 0;
 }
 
-/** The one range a placed task occupies, if it may move; otherwise why it may not. */
-export function movableRange(task: ScheduleTask): Checked<SlotRange> {
+/**
+ * What a locked event is (issue 47): an exam or a fixed appointment whose time someone else sets. Tempo never moves
+ * it on its own — no swap, no batch of moves, no search makes room with it — but when its time really changes (the
+ * school moves the exam) the person moves it with a `move` of its own, through a card that says it is locked.
+ */
+export type LockedEvents = "move alone" | "refuse";
+
+/**
+ * The one range a placed task occupies, if it may move; otherwise why it may not. A locked event may move only
+ * where `locked` is "move alone" (the `move` tool).
+ */
+export function movableRange(task: ScheduleTask, locked: LockedEvents = "refuse"): Checked<SlotRange> {
   const label = `${task.source === "event" ? "event" : "task"} ${task.id} ${quoteName(task.name)}`;
   if (task.source === "task_item" && task.status === "pending") {
     return {
@@ -51,7 +61,11 @@ export function movableRange(task: ScheduleTask): Checked<SlotRange> {
     };
   }
   if (task.source === "event") {
-    if (task.locked) return { ok: false, problem: `${label} is locked and never moves` };
+    if (task.locked && locked === "refuse")
+      return {
+        ok: false,
+        problem: `${label} is locked: nothing moves it to make room; if its time really changed, move it alone with move`,
+      };
     if (task.slots.length === 0) return { ok: false, problem: `${label} is not on the timetable, so it cannot move` };
     if (task.slots.length > 1) {
       return {
