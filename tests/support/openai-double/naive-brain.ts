@@ -1,10 +1,12 @@
 /**
- * A second scripted model for the double (issue 49 item 2's measurement): a competent model that does not reach for
- * the backend's candidates. On an execute step that arranges (its requirement or step says arrange / place / 安排) and
- * may write, it reads the week (`list_tasks` and `find_free` at once), places every pending review greedily with
- * `place` on the first free run long enough (all in one reply), verifies with `get_overview`, then ends the step
- * with `next_plan`. Every other request — chat, plan, deliver, a move, a read — it answers as the offline policy
- * does ({@link scheduleBrain}).
+ * A second scripted model for the double (issue 49 item 2's measurement): a model that does not reach for the
+ * backend's candidates. On an execute step that arranges (its requirement or step says arrange / place / 安排) and
+ * may write — `place` bound, or the candidates (an arranging step binds no hand-placing tool, but the request's pack
+ * list names `place`, and a call to it brings its pack in) — it reads the week (`list_tasks` and `find_free` at once),
+ * places every pending review greedily with `place` on the first free run long enough (all in one reply), verifies
+ * with `get_overview`, then ends the step with `next_plan`. Every other request — chat, plan, deliver, a move, a
+ * read — it answers as the offline policy does ({@link scheduleBrain}). (Until 2026-11-30 it acted only where `place`
+ * was bound, so on an arranging step it answered as the offline policy and its figures were the policy's.)
  */
 import { parseFreeRuns, parsePendingTasks } from "../../../offline/schedule/result-parsing.js";
 import { contentText, scheduleBrain, type Brain, type BrainCall, type BrainReply } from "./brain.js";
@@ -44,7 +46,8 @@ export const naiveBrain: Brain = (request) => {
   const messages = body.messages ?? [];
   const tools = new Set((body.tools ?? []).map((tool) => tool.function?.name ?? ""));
   const last = contentText(messages.filter((message) => message.role === "user").at(-1)?.content);
-  if (request.stage !== "execute" || !tools.has("place") || !ARRANGES.test(last)) return scheduleBrain(request);
+  const writes = tools.has("place") || tools.has("propose_arrangement");
+  if (request.stage !== "execute" || !writes || !ARRANGES.test(last)) return scheduleBrain(request);
   const results = toolResults(messages);
   const reply = (content: string, toolCalls: BrainCall[]): BrainReply => ({ content, toolCalls });
   if (!results.has("list_tasks") || !results.has("find_free"))
