@@ -52,7 +52,7 @@ export const naiveBrain: Brain = (request) => {
   const reply = (content: string, toolCalls: BrainCall[]): BrainReply => ({ content, toolCalls });
   if (!results.has("list_tasks") || !results.has("find_free"))
     return reply("Reading the week.", [
-      { name: "list_tasks", arguments: {} },
+      { name: "list_tasks", arguments: { status: "pending" } },
       { name: "find_free", arguments: { min_length: 1 } },
     ]);
   if (!results.has("place")) {
