@@ -5,7 +5,7 @@
  * The factual answer (`mechanicalSummary`) is built from it; a model's
  * phrasing is checked against it (`overclaim`).
  */
-import type { AIMessage, BaseMessage } from "@langchain/core/messages";
+import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
 import type { PlanStep, TaskOutcome, TaskOutcomeRecord, TempoState } from "../../kernel/state.js";
 import { callOutcomeOf } from "../../kernel/tool-results.js";
 import type { OpenItem } from "../../tools/domain.js";
@@ -216,7 +216,8 @@ function names(text: string, item: OpenItem): boolean {
 
 /**
  * Why an item is still open: a write on it the user declined, the assistant's own note on skipping it, the reason a
- * step's summary gives beside its id ("left pending: review-limits (no free slot fits)"), or not reached.
+ * step's summary gives beside its id ("left pending: review-limits (no free slot fits)"), the error of a write on it
+ * that the tool refused, or not reached.
  */
 function whyOpen(item: OpenItem, messages: BaseMessage[], planSteps: readonly PlanStep[]): string {
   const declined = new Set(
@@ -238,7 +239,35 @@ function whyOpen(item: OpenItem, messages: BaseMessage[], planSteps: readonly Pl
   if (note) return note.replace(/\s+/g, " ").trim().slice(0, 160);
   const beside = new RegExp(`(?:^|[^\\p{L}\\p{N}_-])${escape(item.id)} \\(([^)]{1,120})\\)`, "u");
   const stated = planSteps.map((step) => beside.exec(step.summary ?? "")?.[1]).find((reason) => reason !== undefined);
-  return stated ?? "this task did not get to it";
+  if (stated !== undefined) return stated;
+  // A write on it that the tool refused (a hand placement that breaks a rule): not "did not get to it", but why.
+  const failed = new Map(
+    messages.flatMap((message) =>
+      callOutcomeOf(message) === "failed"
+        ? [[(message as ToolMessage).tool_call_id, messageText(message)] as const]
+        : [],
+    ),
+  );
+  const refused = calls
+    .flatMap((call) => {
+      const error = call.id === undefined ? undefined : failed.get(call.id);
+      return error !== undefined && names(JSON.stringify(call.args ?? {}), item) ? [error] : [];
+    })
+    .at(-1);
+  if (refused !== undefined)
+    return `a change to it was refused: ${clipped(
+      refused
+        .replace(/^error:\s*/i, "")
+        .replace(/\s+/g, " ")
+        .trim(),
+      200,
+    )}`;
+  return "this task did not get to it";
+}
+
+/** `text` cut to `most` characters, with "…" where it was cut. */
+function clipped(text: string, most: number): string {
+  return text.length <= most ? text : `${text.slice(0, most - 1)}…`;
 }
 
 function textWithCalls(message: BaseMessage): string {

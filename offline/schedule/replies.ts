@@ -216,7 +216,8 @@ function stillPendingInChinese(line: string): string {
   return line
     .replace(/^Still pending: /, "仍待安排：")
     .replace(/ — you declined the proposed change$/, " — 你拒绝了提议的修改")
-    .replace(/ — this task did not get to it$/, " — 这次任务没有处理到它");
+    .replace(/ — this task did not get to it$/, " — 这次任务没有处理到它")
+    .replace(/ — a change to it was refused: /, " — 对它的修改被拒绝：");
 }
 
 const WEEKDAYS_ZH: Readonly<Record<string, string>> = {

@@ -59,6 +59,40 @@ describe("buildTaskReport", () => {
     ]);
   });
 
+  test("an item whose write the tool refused is open with the tool's reason, not as one the task did not get to", () => {
+    const reason =
+      'error: cannot place "Calculus review 1" (duration 1): "Review 4" keeps 2 free slot(s) around it (its class "Calculus"), ' +
+      "but it is at day 1 slot 3, and the rest of this long reason goes on well past what one line of an answer holds";
+    const refused = [
+      messages[0]!,
+      new AIMessage({
+        id: "a1",
+        content: "Placing rev-1.",
+        tool_calls: [
+          { id: "call-1", name: "place", args: { task_id: "rev-1", day: 1, slot_start: 4 }, type: "tool_call" },
+        ],
+      }),
+      new ToolMessage({ id: "t1", content: reason, tool_call_id: "call-1" }),
+    ];
+    const report = buildTaskReport({ ...base, messages: refused }, open, open);
+    const why = report.stillOpen[0]?.why ?? "";
+    expect(why).toMatch(
+      /^a change to it was refused: cannot place "Calculus review 1" \(duration 1\): "Review 4" keeps 2/,
+    );
+    expect(why.length).toBeLessThanOrEqual("a change to it was refused: ".length + 200);
+    expect(why.endsWith("…")).toBe(true);
+    // A write on another item that failed says nothing of this one.
+    const other = buildTaskReport(
+      {
+        ...base,
+        messages: [refused[0]!, refused[1]!, new ToolMessage({ id: "t1", content: reason, tool_call_id: "call-9" })],
+      },
+      open,
+      open,
+    );
+    expect(other.stillOpen[0]?.why).toBe("this task did not get to it");
+  });
+
   test("when the task closed some items, every item still open is reported; unrelated items of an untouched domain are not", () => {
     expect(
       buildTaskReport(base, [open[1]!], [...open, { id: "rev-3", name: "Data review" }]).stillOpen.map(
