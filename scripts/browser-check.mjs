@@ -610,6 +610,18 @@ async function removal() {
   let next = await settle(page);
   if (next === "Approve" && !(await restoreCardShown(page))) next = await answer(page, "Approve");
   check("undo: the restore_event card shows", next === "Approve" && (await restoreCardShown(page)), next);
+  // The card shows the event in words (issue 48), never the record remove_event kept (its ids, slots, series).
+  const text = await page.evaluate(() => document.body.innerText);
+  check(
+    "undo: the restore card names the event and when",
+    /Calculus tutorial/.test(text) && /Fri 11 Dec, 08:00–09:40/.test(text),
+    text.slice(text.lastIndexOf("restore_event"), text.lastIndexOf("restore_event") + 200).replace(/\s+/g, " "),
+  );
+  check(
+    "undo: no recorded JSON on the page",
+    !/"(?:slots|canEmbed|embeds|source)"\s*:/.test(text),
+    (text.match(/.{0,60}"(?:slots|canEmbed|embeds|source)"\s*:.{0,60}/) ?? [""])[0],
+  );
   const now = await checkProposalThenApprove(page, "undo", ["added"], "chat-ui-undo-remove-event");
   check(
     "undo: the week has the Calculus tutorial again, unmarked",
