@@ -16,6 +16,8 @@ import { loadPreferences, removePreference, renderPreferenceList } from "../memo
 import { asCard, type Card } from "../contracts/cards.js";
 import { rejectDecision, type DecisionsResponse } from "../review/resume.js";
 import type { ScheduleState } from "../tools/schedule/state.js";
+import { proposedWrites } from "../kernel/proposal.js";
+import type { TempoState } from "../kernel/state.js";
 import { languageOf, type Language } from "../contracts/language.js";
 import { carryOnStoppedRun } from "../server/carry-on.js";
 import {
@@ -432,10 +434,13 @@ export class ChatSession {
   /** Under a write card, the week as its writes would leave it (nothing is stored before the card is answered). */
   private async drawProposal(card: Card): Promise<void> {
     if (!this.options.loadSchedule || isQuestionCard(card) || isPlanCard(card)) return;
+    // The proposal's own calls: a card shows an undo's recorded event in words, and its call keeps the record.
+    const snapshot = await this.options.graph.getState(this.config());
     const drawing = renderCardProposal(
       card,
       await this.options.loadSchedule(this.options.userId),
       this.weekViewOptions(),
+      proposedWrites(snapshot.values as TempoState),
     );
     if (drawing !== undefined) this.options.write(drawing);
   }

@@ -23,13 +23,19 @@ export function renderWeek(state: ScheduleState, options: WeekViewOptions = {}):
 /**
  * The week as `card`'s schedule writes would leave it, with what they add, move and swap marked; undefined for a card
  * that carries no schedule write, or whose writes no longer apply to the week (the card's own check will say why).
+ * `proposed`: the writes as the thread's proposal holds them, where the card shows words in place of a record (an
+ * undo's restore_event); without them, the card's arguments.
  */
 export function renderCardProposal(
   card: Card,
   state: ScheduleState,
   options: WeekViewOptions = {},
+  proposed?: ReadonlyArray<{ name: string; arguments: Record<string, unknown> }>,
 ): string | undefined {
-  const writes = card.action_requests.map((request) => ({ name: request.name, arguments: request.args }));
+  const writes =
+    proposed && proposed.length === card.action_requests.length
+      ? proposed
+      : card.action_requests.map((request) => ({ name: request.name, arguments: request.args }));
   const after = triedOn(state, writes);
   if (!after) return undefined;
   const language =

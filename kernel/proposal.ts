@@ -39,13 +39,17 @@ export function openProposal(
   const answered = answeredCallIds(state.messages);
   const writes = message
     .tool_calls!.filter((call) => !answered.has(call.id!))
-    .map((call) => ({
-      id: call.id!,
-      name: call.name,
-      arguments: call.args,
-      summary: pending.summaries[call.id!] ?? call.name,
-      reason: pending.reason,
-    }));
+    .map((call) => {
+      const shown = pending.shown?.[call.id!];
+      return {
+        id: call.id!,
+        name: call.name,
+        arguments: call.args,
+        summary: pending.summaries[call.id!] ?? call.name,
+        reason: pending.reason,
+        ...(shown ? { shown } : {}),
+      };
+    });
   return { message, writes };
 }
 

@@ -46,6 +46,11 @@ export interface ProposedWrite extends WriteCall {
   summary: string;
   /** The model's reason for the call. */
   reason: string;
+  /**
+   * What the card shows in place of `arguments` when they are a record no person types (a candidate's write,
+   * `DomainTool.cardArguments`): the record's name and when in words. The call keeps the record; this is shown only.
+   */
+  shown?: Record<string, string>;
 }
 
 /** The end a proposal gave its step: next_plan or done, why it is met, and for done the final answer (may be ""). */
@@ -69,11 +74,20 @@ export interface LegacyAnsweredWrite {
  * What the graph waits on (docs/design.md#pending-interaction). A write card's writes are the tool calls of one
  * assistant message in the conversation (`messageId`), unanswered until the card is: the proposal itself, as
  * LangChain's human-in-the-loop middleware keeps it. The card holds only what the message does not: each write's
- * description by tool-call id, the model's reason, and how the step ends once every write applies unchanged (`then`).
+ * description by tool-call id, the model's reason, how the step ends once every write applies unchanged (`then`),
+ * and what the card shows of a write whose arguments are a record (`shown`; absent on a card saved before it).
  */
 export type PendingInteraction = (
   | { kind: "confirm_plan" }
-  | { kind: "confirm_tool"; messageId: string; summaries: Record<string, string>; reason: string; then?: StepEnding }
+  | {
+      kind: "confirm_tool";
+      messageId: string;
+      summaries: Record<string, string>;
+      reason: string;
+      then?: StepEnding;
+      /** By tool-call id, the shown arguments of a write whose arguments are a record (`ProposedWrite.shown`). */
+      shown?: Record<string, Record<string, string>>;
+    }
   | { kind: "ask_user"; question: string; askedBy: "plan" | "execute" }
 ) & {
   /** Why the last answer to this card was refused, when the served graph raised it again (its card says so first). */

@@ -188,6 +188,9 @@ async function settleOpenCalls(
       messageId: proposal.id!,
       summaries: Object.fromEntries(held.map((call) => [call.id, call.summary])),
       reason: held[0]!.reason,
+      ...(held.some((call) => call.shown)
+        ? { shown: Object.fromEntries(held.flatMap((call) => (call.shown ? [[call.id, call.shown]] : []))) }
+        : {}),
     }),
   };
 }

@@ -83,7 +83,10 @@ export class WriteApprovals {
 /** The decision `recorded` holds on exactly `tool`: approved (`{}`) or held; WRITE_NOT_APPROVED for anything else. */
 function decisionIn(recorded: ApprovalRecord | undefined, threadId: string, tool: WriteCall): { held?: HeldWrite } {
   const call = describeCall(tool);
-  if (recorded?.held?.call === call) return { held: { summary: recorded.held.summary, reason: recorded.held.reason } };
+  if (recorded?.held?.call === call) {
+    const { summary, reason, shown } = recorded.held;
+    return { held: { summary, reason, ...(shown ? { shown } : {}) } };
+  }
   if (recorded?.call !== call) {
     throw new TempoError(
       "WRITE_NOT_APPROVED",
@@ -94,10 +97,12 @@ function decisionIn(recorded: ApprovalRecord | undefined, threadId: string, tool
   return {};
 }
 
-/** What a card shows of a write it waits on: its description and the model's reason. */
+/** What a card shows of a write it waits on: its description, the model's reason, and its shown arguments if any. */
 export interface HeldWrite {
   summary: string;
   reason: string;
+  /** What the card shows in place of a record's arguments (`ProposedWrite.shown`). */
+  shown?: Record<string, string>;
 }
 
 /** One write's record: approved (`call`), or held for the next card (`held`), each with the call as canonical JSON. */

@@ -29,6 +29,16 @@ const FIXED_DECISIONS: readonly DecisionType[] = ["approve", "reject"];
 /** A write as its card decides it: `fixed` when its tool is a candidate's write (`DomainTool.candidateOf`). */
 type CardWrite = ProposedWrite & { fixed?: true };
 
+/**
+ * The arguments a card shows of `tool`: for a fixed write with shown arguments (`ProposedWrite.shown`: the record's
+ * name and when, in words), those — Agent Chat UI and Agent Inbox draw a card's arguments even where nothing can be
+ * edited, and its record is JSON no person reads; else its arguments. An answer's echo is compared with what the card
+ * showed (resume.ts), and an approval applies the call as proposed, record and all.
+ */
+function shownArguments(tool: CardWrite): Record<string, unknown> {
+  return tool.fixed && tool.shown ? tool.shown : tool.arguments;
+}
+
 /** `tools` marked `fixed` where their tool's arguments are a record no person types. */
 function asCardWrites<T extends readonly ProposedWrite[]>(tools: T, domain: ToolDomain): { [K in keyof T]: CardWrite } {
   return tools.map((tool) =>
@@ -150,7 +160,7 @@ export function toolInterrupt(
 ): Card {
   const description = writeDescription(tool, step, WORDS[language]);
   return buildCard("confirm_tool", [writeAction(tool, description, argsSchema)], {
-    action_request: { action: tool.name, args: tool.arguments },
+    action_request: { action: tool.name, args: shownArguments(tool) },
     config: tool.fixed ? { ...CONFIRM_CONFIG, allow_edit: false } : CONFIRM_CONFIG,
     description,
   });
@@ -183,7 +193,7 @@ export function batchInterrupt(
     return writeAction(tool, lines.join("\n\n"), argsSchemas.get(tool.name));
   });
   return buildCard("confirm_tool", actions as [CardAction, ...CardAction[]], {
-    action_request: { action: tools[0].name, args: tools[0].arguments },
+    action_request: { action: tools[0].name, args: shownArguments(tools[0]) },
     config: tools[0].fixed ? { ...CONFIRM_CONFIG, allow_edit: false } : CONFIRM_CONFIG,
     description: actions[0]!.description,
   });
@@ -236,10 +246,11 @@ export function writeCardOutline(
   tools: readonly [ProposedWrite, ...ProposedWrite[]],
   domain: ToolDomain,
 ): ReadableCard {
+  const writes = asCardWrites(tools, domain);
   return {
     kind: "confirm_tool",
-    action_requests: tools.map((tool) => ({ name: tool.name, args: tool.arguments })),
-    review_configs: asCardWrites(tools, domain).map((tool) => ({ allowed_decisions: [...decisionsOf(tool)] })),
+    action_requests: writes.map((tool) => ({ name: tool.name, args: shownArguments(tool) })),
+    review_configs: writes.map((tool) => ({ allowed_decisions: [...decisionsOf(tool)] })),
   };
 }
 
@@ -252,7 +263,7 @@ function decisionsOf(tool: CardWrite): readonly DecisionType[] {
 function writeAction(tool: CardWrite, description: string, argsSchema?: Record<string, unknown>): CardAction {
   return {
     name: tool.name,
-    args: tool.arguments,
+    args: shownArguments(tool),
     description,
     allowed: decisionsOf(tool),
     ...(argsSchema ? { argsSchema } : {}),

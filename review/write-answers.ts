@@ -116,7 +116,8 @@ export async function answerWriteCard(
     const given: ToolAnswer = logged.includes(write) ? { answer: { verdict: "go" } } : answer;
     if (given.answer.verdict === "later") {
       // Left undecided (a lone legacy answer named only the first write): execute raises it on the next card.
-      held.push({ tool: write, held: { summary: write.summary, reason: write.reason } });
+      const shown = write.shown ? { shown: write.shown } : {};
+      held.push({ tool: write, held: { summary: write.summary, reason: write.reason, ...shown } });
       continue;
     }
     const call = given.editedArguments ? { ...write, arguments: given.editedArguments } : write;

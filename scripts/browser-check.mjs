@@ -610,6 +610,21 @@ async function removal() {
   let next = await settle(page);
   if (next === "Approve" && !(await restoreCardShown(page))) next = await answer(page, "Approve");
   check("undo: the restore_event card shows", next === "Approve" && (await restoreCardShown(page)), next);
+  // The card shows the event in words (issue 48), never the record remove_event kept (its ids, slots, series). The
+  // card is drawn last, under its title (the action's name). The proposal's tool-call table above it still draws the
+  // call's arguments, record and all, unless "Hide Tool Calls" is on: the call is the write (one write path).
+  const text = await page.evaluate(() => document.body.innerText);
+  const card = text.slice(text.lastIndexOf("restore_event"));
+  check(
+    "undo: the restore card names the event and when",
+    /Event\s+Calculus tutorial\s+When\s+Fri 11 Dec, 08:00–09:40/.test(card),
+    card.slice(0, 200).replace(/\s+/g, " "),
+  );
+  check(
+    "undo: the restore card shows no recorded JSON",
+    !/"(?:id|slots|canEmbed|embeds|source)"\s*:/.test(card),
+    (card.match(/.{0,60}"(?:id|slots|canEmbed|embeds|source)"\s*:.{0,60}/) ?? [""])[0],
+  );
   const now = await checkProposalThenApprove(page, "undo", ["added"], "chat-ui-undo-remove-event");
   check(
     "undo: the week has the Calculus tutorial again, unmarked",

@@ -166,6 +166,13 @@ export interface DomainTool<TState, TArgs = any> {
    * request for nothing — and a model's own call of it is refused; `choose_candidate` applies it from the listing.
    */
   candidateOf?: string;
+  /**
+   * Required of a candidate's write (`candidateOf`): what its card shows a person in place of its arguments — the
+   * record's name and when, in `language` ("event": "Calculus tutorial", "when": "Fri 11 Dec, 08:00–09:40, weekly") —
+   * since both clients draw a card's arguments even where nothing can be edited, and a record is JSON no person reads.
+   * Read on `state`, the week before the card's writes, when the write is proposed; the call itself keeps the record.
+   */
+  cardArguments?(state: TState, args: TArgs, language: Language): Record<string, string>;
   /** Pure: never mutates `state`. Arguments have already been validated by `schema`. */
   run(state: TState, args: TArgs): ToolRun<TState>;
   /**
@@ -475,6 +482,10 @@ export function packProblems(domain: ToolDomain): string[] {
     if (tool.candidateOf !== undefined && findTool(domain, tool.candidateOf)?.proposes !== true)
       problems.push(
         `the tool "${tool.name}" is applied only as a candidate of "${tool.candidateOf}", which lists no candidates in the ${domain.name} domain`,
+      );
+    if (tool.candidateOf !== undefined && tool.cardArguments === undefined)
+      problems.push(
+        `the tool "${tool.name}" is applied only as a candidate of "${tool.candidateOf}" but has no cardArguments: its card would show its record`,
       );
   }
   return problems;

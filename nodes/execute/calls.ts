@@ -38,7 +38,7 @@ function findAgentTool(name: string): MemoryTool | undefined {
 export interface CallsRun {
   rounds: BaseMessage[];
   /** Valid writes, for one card, with what the card says of each. */
-  writes: Array<WriteCall & { summary: string }>;
+  writes: Array<WriteCall & { summary: string; shown?: Record<string, string> }>;
   update: TempoUpdate;
   /** True when the step failed on tool errors: nothing more is proposed. */
   failed: boolean;
@@ -115,15 +115,24 @@ export async function runCalls(
     run.tried = { before: trial.before, after: trial.state };
     // Described on the week before the card as the run sees it (the clock folded in: what a removal keeps says so).
     const seen = trial.before;
+    const language = languageOf(state.messages);
     const summary = await describeToolCall(
       dependencies.domain,
       context.userId,
       call.name,
       checked.arguments,
-      languageOf(state.messages),
+      language,
       () => Promise.resolve(seen),
     );
-    run.writes.push({ id: call.id, name: call.name, arguments: checked.arguments, summary });
+    // A candidate's write carries a record (restore_event: the event as removed): its card shows it in words instead.
+    const shown = tool.candidateOf !== undefined ? tool.cardArguments?.(seen, checked.arguments, language) : undefined;
+    run.writes.push({
+      id: call.id,
+      name: call.name,
+      arguments: checked.arguments,
+      summary,
+      ...(shown ? { shown } : {}),
+    });
   };
   const refining = refinementOf(state, dependencies.domain);
   let decided: TaskDecisions | undefined;

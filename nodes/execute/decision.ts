@@ -76,6 +76,7 @@ export async function applyDecision(
       })),
     });
     const summaries = Object.fromEntries(ran.writes.map((write) => [write.id, write.summary]));
+    const shown = Object.fromEntries(ran.writes.flatMap((write) => (write.shown ? [[write.id, write.shown]] : [])));
     pushWeekProposal(dependencies, config, state, proposal, ran.writes, ran.tried);
     if (refinement) pushHealthChange(dependencies, config, state.messages, proposal, ran.tried);
     return {
@@ -88,6 +89,7 @@ export async function applyDecision(
         summaries,
         reason: decision.reason || speak,
         ...(then ? { then } : {}),
+        ...(Object.keys(shown).length > 0 ? { shown } : {}),
       }),
     };
   }

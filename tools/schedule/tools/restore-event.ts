@@ -6,11 +6,13 @@
  * kept the times that had started (`remove_event`): those are taken back into the event, which stands where it stood.
  */
 import { z } from "zod";
+import type { Language } from "../../../contracts/language.js";
 import type { DomainTool } from "../../domain.js";
+import { placeName } from "../calendar.js";
 import { buildEventTask } from "../canonical-form.js";
 import { expandSeries, SeriesError } from "../event-series.js";
 import { failure, quoteName } from "../format.js";
-import { eventTaskSchema, type EventTask, type ScheduleState } from "../state.js";
+import { eventTaskSchema, type EventTask, type ScheduleState, type SeriesRule, type SlotRange } from "../state.js";
 import { checkScheduleInvariants } from "../validation.js";
 import { startedTimes } from "./remove-event.js";
 
@@ -56,4 +58,50 @@ export const restoreEventTool: DomainTool<ScheduleState, { event: z.infer<typeof
     if (problems.length > 0) return failure(`${problems.join("; ")}; nothing was restored`);
     return { ok: true, content: `restored event ${event.id} ${quoteName(event.name)}`, state: next, data: { event } };
   },
+  cardArguments(state, args, language) {
+    return restoredEventCard(state, args.event as EventTask, language);
+  },
 };
+
+/** The most places a card lists of an event (a daily series over a long window); the rest are counted. */
+const SHOWN_PLACES = 7;
+
+/**
+ * What a restore_event card shows a person in place of the recorded event (`DomainTool.cardArguments`): its name,
+ * where it comes back in the window as it is now (a series expanded anew, as `run` does), and for a series how it
+ * repeats — `{ event: "Calculus tutorial", when: "Fri 11 Dec, 08:00–09:40", repeats: "weekly" }`.
+ */
+export function restoredEventCard(
+  state: ScheduleState,
+  recorded: EventTask,
+  language: Language,
+): Record<string, string> {
+  const zh = language === "zh";
+  let slots: readonly SlotRange[] = recorded.slots ?? [];
+  try {
+    if (recorded.series) slots = expandSeries(recorded.series, state.window).slots;
+  } catch (error) {
+    // A series the window cannot expand is refused when it applies; the card names the event without its times.
+    if (!(error instanceof SeriesError)) throw error;
+    slots = [];
+  }
+  const places = slots.slice(0, SHOWN_PLACES).map((range) => placeName(state.window, range, language));
+  const more = slots.length - places.length;
+  if (more > 0) places.push(zh ? `另外 ${more} 次` : `${more} more`);
+  const when =
+    places.length > 0 ? places.join(zh ? "；" : "; ") : zh ? "这段日程里没有它的时间" : "no time in the week shown";
+  const repeats = recorded.series ? repeatsText(recorded.series.rule, language) : undefined;
+  return { event: recorded.name, when, ...(repeats ? { repeats } : {}) };
+}
+
+/** How a series repeats, in words: "weekly", "every 2 weeks" / "每周", "每 2 周". */
+function repeatsText(rule: SeriesRule, language: Language): string {
+  const every = rule.interval > 1 ? rule.interval : 1;
+  if (language === "zh") {
+    const unit = { daily: "天", weekly: "周", monthly: "月", yearly: "年" }[rule.freq];
+    return every === 1 ? `每${unit}` : `每 ${every} ${unit === "月" ? "个月" : unit}`;
+  }
+  if (every === 1) return rule.freq;
+  const unit = { daily: "days", weekly: "weeks", monthly: "months", yearly: "years" }[rule.freq];
+  return `every ${every} ${unit}`;
+}

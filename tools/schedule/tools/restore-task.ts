@@ -8,10 +8,19 @@
  * (no overlap, its host still there) apply.
  */
 import { z } from "zod";
+import type { Language } from "../../../contracts/language.js";
 import type { DomainTool } from "../../domain.js";
+import { dayName, dayOfDate, placeName, slotClock } from "../calendar.js";
 import { buildEventTask, buildTaskItem, sortIds } from "../canonical-form.js";
 import { failure, quoteName } from "../format.js";
-import { taskItemSchema, type ScheduleState, type TaskItem } from "../state.js";
+import {
+  formatDate,
+  taskItemSchema,
+  TASK_STATUS_ZH,
+  type PastPlace,
+  type ScheduleState,
+  type TaskItem,
+} from "../state.js";
 import { checkScheduleInvariants } from "../validation.js";
 
 const restoreTaskArgumentsSchema = z.object({
@@ -65,4 +74,54 @@ export const restoreTaskTool: DomainTool<ScheduleState, z.infer<typeof restoreTa
       data,
     };
   },
+  cardArguments(state, args, language) {
+    return restoredTaskCard(state, args.task as TaskItem, language);
+  },
 };
+
+/**
+ * What a restore_task card shows a person in place of the recorded task item (`DomainTool.cardArguments`): its name
+ * and class, how it comes back and when — its place on record for history (done, missed, skipped), none for a pending
+ * one (a `place` write after it on the card puts it where it was) — and its deadline, if any:
+ * `{ task: "Matrix review", class: "Linear Algebra", status: "done", when: "Fri 11 Dec, 08:00–09:40" }`.
+ */
+export function restoredTaskCard(state: ScheduleState, task: TaskItem, language: Language): Record<string, string> {
+  const zh = language === "zh";
+  const className = state.categories.find((category) => category.id === task.categoryId)?.name ?? task.categoryId;
+  const range = task.slots?.[0];
+  const when =
+    range !== undefined
+      ? placeName(state.window, range, language)
+      : task.was !== undefined
+        ? pastPlaceName(state, task.was, language)
+        : zh
+          ? "待安排，还没有时间"
+          : "pending, no time yet";
+  const due = task.dueBefore;
+  const deadline =
+    due === undefined
+      ? undefined
+      : "day" in due
+        ? dayName(state.window, due.day, language)
+        : JSON.stringify(state.tasks.find((entry) => entry.id === due.eventId)?.name ?? due.eventId);
+  return {
+    task: task.name,
+    class: className,
+    status: zh ? (TASK_STATUS_ZH[task.status] ?? task.status) : task.status,
+    when,
+    ...(deadline === undefined ? {} : { due: zh ? `${deadline}之前` : `before ${deadline}` }),
+  };
+}
+
+/** Where a settled task was, as a person reads it: the window's place when it still shows that day, else its date. */
+function pastPlaceName(state: ScheduleState, place: PastPlace, language: Language): string {
+  const day = place.date !== undefined ? dayOfDate(state.window, place.date) : undefined;
+  if (day !== undefined) return placeName(state.window, { day, start: place.start, end: place.end }, language);
+  const clock = slotClock(state.window, place.start, place.end);
+  const date = place.date !== undefined ? formatDate(place.date, language) : undefined;
+  if (date !== undefined && clock !== undefined) return language === "zh" ? `${date} ${clock}` : `${date}, ${clock}`;
+  const slots = `${place.start}–${place.end}`;
+  return language === "zh"
+    ? `${date ?? `第${place.week}周`}，第${slots}节`
+    : `${date ?? `week ${place.week}`}, slots ${slots}`;
+}
