@@ -8,6 +8,7 @@
  * v1 `{ decisions }` resume (review/resume.ts).
  */
 import { ANSWER_FIELD, type Card } from "../contracts/cards.js";
+import { isShortConfirmation, isShortDismissal } from "../review/human-response.js";
 import {
   approveDecision,
   DECISION_TYPES,
@@ -145,8 +146,11 @@ export function readCardReply(line: string, card: Card): CardReply {
   // On a batch card, one letter per write decides each; "a" alone accepts all, "r …" / "i" reject all.
   const items = batch && (rest.length > 0 || word.length > 1) ? readItemLetters(text, card) : undefined;
   if (items) return items;
-  if (rest.length === 0 && ACCEPT_WORDS.has(word) && allowed.includes("approve"))
+  // The chat's short answers in either language ("是", "好的", "确认"; "不", "取消"), as a message to a card takes them.
+  if (((rest.length === 0 && ACCEPT_WORDS.has(word)) || isShortConfirmation(text)) && allowed.includes("approve"))
     return { kind: "answer", response: decided(approveDecision(), card) };
+  if (isShortDismissal(text) && !REJECT_WORDS.has(word) && !IGNORE_WORDS.has(word) && allowed.includes("reject"))
+    return { kind: "answer", response: decided(rejectDecision(), card) };
   if (rest.length === 0 && EDIT_WORDS.has(word) && allowed.includes("edit")) {
     // On a batch card, an edit names its change: one letter per change.
     if (batch)

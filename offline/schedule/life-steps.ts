@@ -126,7 +126,7 @@ export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dati
       ...kept,
     ].join("\n"),
     action: "confirm",
-    reason: "the backend's undo of the last applied card",
+    reason: say(language, "the backend's undo of the last applied card", "后端给出的、撤销上一张已执行卡片的修改"),
     tool_call: { name: "choose_candidate", arguments: { id: candidate.id } },
   };
 }
@@ -176,7 +176,11 @@ export function rescheduleStep(
       `建议把它补排到最合适的空闲时段（${candidate.summary}）。拒绝即保持错过状态。`,
     ),
     action: "confirm",
-    reason: "a missed review is proposed again at the candidates' best place",
+    reason: say(
+      language,
+      "a missed review is proposed again at the candidates' best place",
+      "错过的复习按候选方案中最好的时段重新提出",
+    ),
     tool_call: { name: "choose_candidate", arguments: { id: candidate.id } },
   };
 }

@@ -50,6 +50,23 @@ describe("answers", () => {
     );
   });
 
+  test("a Chinese user's short answers decide a card as a message to it would: 是 approves, 取消 rejects", () => {
+    const all = (decision: object, count: number) => ({
+      kind: "answer",
+      response: { decisions: Array.from({ length: count }, () => decision) },
+    });
+    for (const word of ["是", "好的", "确认。", "OK"]) {
+      expect(readCardReply(word, TOOL_CARD), word).toEqual(all({ type: "approve" }, 1));
+      expect(readCardReply(word, PLAN_CARD), word).toEqual(all({ type: "approve" }, 1));
+      expect(readCardReply(word, BATCH_CARD), word).toEqual(all({ type: "approve" }, 3));
+    }
+    for (const word of ["取消", "不", "算了"])
+      expect(readCardReply(word, TOOL_CARD), word).toEqual(all({ type: "reject" }, 1));
+    // "no" still asks for the reason, as before.
+    expect(readCardReply("no", TOOL_CARD)).toEqual({ kind: "feedback" });
+    expect(readCardReply("是", QUESTION_CARD)).toMatchObject({ kind: "answer" });
+  });
+
   test("edited tool arguments are one JSON object, sent as an edit of the card's action", () => {
     expect(readEditedArguments('{"text":"call dad"}', TOOL_CARD)).toEqual({
       ok: true,

@@ -131,6 +131,12 @@ describe("a missed review is proposed again (issue 47 item 4)", () => {
     const outcome = await converse(tempo, request);
     expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "mark_missed", "place"]);
     expect(outcome.cards[2]?.args).toMatchObject({ task_id: "matrix-review" });
+    // The card's reason is in the user's language.
+    expect(outcome.descriptions[2]).toMatch(
+      /[\u4e00-\u9fff]/.test(request)
+        ? /\*\*原因\*\*：错过的复习按候选方案中最好的时段重新提出/
+        : /missed review is proposed again/,
+    );
     // Placed after the clock (the eve of the week) and off Tuesday, where it was missed.
     const after = outcome.schedule.tasks.find((task) => task.id === "matrix-review") as TaskItem;
     expect(after.status).toBe("placed");
@@ -179,6 +185,12 @@ describe("undo, health and what is left, said offline (issue 47 items 4 and 8)",
     const undone = await converse(tempo, undo, [], "thread-undo");
     expect(undone.cards[0]?.action).toBe("confirm_plan");
     expect(undone.cards.length).toBeGreaterThan(1);
+    // The undo card's reason is in the user's language.
+    expect(undone.descriptions[1]).toMatch(
+      /[\u4e00-\u9fff]/.test(undo)
+        ? /\*\*原因\*\*：后端给出的、撤销上一张已执行卡片的修改/
+        : /the backend's undo of the last applied card/,
+    );
     expect(JSON.stringify(canonicalScheduleState(undone.schedule))).toBe(JSON.stringify(canonicalScheduleState(week)));
     // The answer says the undo was done, whatever writes it was made of — never "nothing to undo" over them.
     const said = undone.said.join("\n");

@@ -179,6 +179,30 @@ describe("rolling on without loss", () => {
     expect(json(rollWindow(rollWindow(state, 3), 4))).toBe(json(after));
   });
 
+  it("after a roll, every missed review a place fits is proposed again, each at its own place", () => {
+    const places: Array<[string, number, number]> = [
+      ["matrix-review", 4, 7],
+      ["determinant-exercises", 5, 9],
+      ["vocabulary-list", 6, 1],
+      ["linked-list-exercises", 7, 5],
+    ];
+    const ids = places.map(([id]) => id);
+    let state = sampleWeek();
+    for (const [id, day, slot] of places) state = write("place", state, { task_id: id, day, slot_start: slot });
+    state = { ...write("roll_window", state, { days: 7 }), now: "2024-03-18T07:00:00+08:00" };
+    for (const id of ids) expect(item(state, id).status).toBe("missed");
+    const listed = runTool("propose_reschedule", state, {});
+    const data = listed.data as {
+      candidates: Array<{ writes: Array<{ name: string; arguments: { task_id: string } }> }>;
+      unplaced: unknown[];
+    };
+    // The rolled week is empty of events: there is room for all four, so none is said to have no place.
+    expect(data.unplaced).toEqual([]);
+    expect(data.candidates[0]!.writes.map((entry) => [entry.name, entry.arguments.task_id])).toEqual(
+      ids.map((id) => ["place", id]),
+    );
+  });
+
   it("a term-long window (112 days) rolls a week at a time and keeps a deadline weeks ahead", () => {
     const week = sampleWeek();
     const term: ScheduleState = {

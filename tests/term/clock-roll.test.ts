@@ -78,6 +78,12 @@ describe("the first request in a new week", () => {
     expect(answer).toMatch(/^A new week: the window moved on by 7 day\(s\) and now runs Mon 18 Mar – Sun 24 Mar\./);
     expect(answer).toContain("Moved to history as done: Matrix operations review (Tue 12 Mar).");
     expect(answer).toMatch(/now missed: .*Review limits and continuity \(Mon 11 Mar\)/);
+    // The sample's timetable is one-off events: they leave with the old days, and the answer names them, each once.
+    expect(outcome.schedule.tasks.filter((task) => task.source === "event")).toEqual([]);
+    expect(answer).toMatch(
+      /Left with the old days \(one-off events, not repeated in the new week\): Calculus lecture; College English; .*Calculus midterm exam/,
+    );
+    expect(answer.match(/Calculus lecture/g)).toHaveLength(1);
   });
 
   it("a second request in the same week rolls nothing more and says nothing of it", async () => {
@@ -96,6 +102,7 @@ describe("the first request in a new week", () => {
     expect(outcome.said.at(-1)).toContain(
       "已完成并记入历史：Matrix operations review（3月12日周二）".replace("（", " (").replace("）", ")"),
     );
+    expect(outcome.said.at(-1)).toMatch(/随旧的日子移出的单次日程（不重复，新的一周里没有）：Calculus lecture、/);
   });
 
   it("a clock that is not a date is refused before anything moves", async () => {

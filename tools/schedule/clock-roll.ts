@@ -72,12 +72,15 @@ export interface RolledIds {
   history: readonly string[];
   missed: readonly string[];
   removed: readonly string[];
+  /** The names of the events that left with the old days (a roll stored before this has none). */
+  left?: readonly string[];
 }
 
 /**
  * What the clock's rolls did, in the user's language, for the answer of the request that made them: the window's new
  * span, the reviews moved to history (done, with when) and those that became missed (with where they were planned),
- * by name; `after` is the schedule after the last roll.
+ * by name, and the one-off events that left with the old days (never silently); `after` is the schedule after the last
+ * roll.
  */
 export function movedOnText(after: ScheduleState, rolls: readonly RolledIds[], language: Language): string {
   const zh = language === "zh";
@@ -92,6 +95,7 @@ export function movedOnText(after: ScheduleState, rolls: readonly RolledIds[], l
     });
   const history = named(rolls.flatMap((roll) => roll.history));
   const missed = named(rolls.flatMap((roll) => roll.missed));
+  const left = [...new Set(rolls.flatMap((roll) => roll.left ?? []))];
   const days = rolls.reduce((sum, roll) => sum + roll.days, 0);
   const span = first && last ? `${formatDate(first, language)} – ${formatDate(last, language)}` : "";
   const separator = zh ? "、" : "; ";
@@ -100,6 +104,7 @@ export function movedOnText(after: ScheduleState, rolls: readonly RolledIds[], l
       `新的一周：日程窗口向后移动了 ${days} 天，现在是 ${span}。`,
       history.length > 0 ? `已完成并记入历史：${history.join(separator)}。` : "没有已完成的复习需要记入历史。",
       missed.length > 0 ? `时间已过而没有标记完成，记为错过：${missed.join(separator)}。` : "没有复习被记为错过。",
+      left.length > 0 ? `随旧的日子移出的单次日程（不重复，新的一周里没有）：${left.join(separator)}。` : "",
     ].join("");
   return [
     `A new week: the window moved on by ${days} day(s) and now runs ${span}.`,
@@ -107,5 +112,8 @@ export function movedOnText(after: ScheduleState, rolls: readonly RolledIds[], l
     missed.length > 0
       ? `Passed without being marked done, now missed: ${missed.join(separator)}.`
       : "No review became missed.",
+    ...(left.length > 0
+      ? [`Left with the old days (one-off events, not repeated in the new week): ${left.join(separator)}.`]
+      : []),
   ].join(" ");
 }

@@ -38,25 +38,26 @@ export const NOTHING_MISSED = "no review is missed";
 export function proposeReschedule(state: ScheduleState, ids: readonly string[]): RescheduleListing {
   if (ids.length === 0) return { candidates: [], unplaced: [], empty: NOTHING_MISSED };
   const wanted = new Set(ids);
-  // Only the missed reviews asked about are to place: the other pending ones are set aside (they hold no slot).
-  const trial: ScheduleState = {
-    ...state,
-    tasks: state.tasks.map((task) =>
-      task.source !== "task_item"
-        ? task
-        : wanted.has(task.id)
-          ? { ...task, status: "pending" }
-          : task.status === "pending"
-            ? { ...task, status: "skipped" }
-            : task,
-    ),
-  };
-  const listing = proposeCandidates(trial, { k: MAX_CANDIDATES, movable: new Set() });
   const writes: ProposedCandidate["writes"] = [];
   const summaries: string[] = [];
   const unplaced: RescheduleListing["unplaced"] = [];
   let current = state;
   for (const id of ids) {
+    // The candidates for this review alone, on the week with the others' places taken so far: listed for all at once,
+    // the best few candidates were one review's, and the rest were told no place fits in a week with room.
+    const trial: ScheduleState = {
+      ...current,
+      tasks: current.tasks.map((task) =>
+        task.source !== "task_item"
+          ? task
+          : task.id === id
+            ? { ...task, status: "pending" }
+            : task.status === "pending" || (wanted.has(task.id) && task.status === "missed")
+              ? { ...task, status: "skipped" }
+              : task,
+      ),
+    };
+    const listing = proposeCandidates(trial, { k: MAX_CANDIDATES, movable: new Set() });
     // Its best place that still fits beside the places already taken for the others.
     const places = listing.candidates.filter(
       (candidate) =>

@@ -788,6 +788,8 @@ export interface RollWindowData {
   days: number;
   /** Ids of the events that left with the old days. */
   removed: string[];
+  /** Their names, each once: what the answer tells the user is no longer on the schedule. */
+  left: string[];
   /** Ids of the done task items whose place is now history. */
   history: string[];
   /** Ids of the placed task items whose time passed without being marked done: now missed. */
@@ -831,9 +833,11 @@ export const rollWindowTool: DomainTool<ScheduleState, z.infer<typeof rollWindow
     const settled = settleTasksOnRoll(state, args.days);
     const idsWith = (status: string) =>
       [...settled.values()].filter((task) => task.status === status).map((task) => task.id);
+    const gone = state.tasks.filter((task) => !next.tasks.some((kept) => kept.id === task.id));
     const data: RollWindowData = {
       days: args.days,
-      removed: state.tasks.filter((task) => !next.tasks.some((kept) => kept.id === task.id)).map((task) => task.id),
+      removed: gone.map((task) => task.id),
+      left: [...new Set(gone.map((task) => task.name))],
       history: idsWith("done"),
       missed: idsWith("missed"),
       added: next.tasks.filter((task) => !state.tasks.some((old) => old.id === task.id)).map((task) => task.id),
