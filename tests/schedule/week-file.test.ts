@@ -15,8 +15,24 @@ import { readWeekFile, weekInTime, WeekFileError } from "../../tools/schedule/we
 import { dayOfWeekOfDate } from "../../contracts/clock.js";
 
 describe("a week file", () => {
-  test("a week file from before series (examples/week.json) still loads: its events one-offs, and it rolls and imports series", async () => {
+  test("the example's timetable is weekly series: a week on, every lecture is where it was; the quiz and the exam leave", async () => {
     const week = await readWeekFile("examples/week.json");
+    const events = week.tasks.filter((task) => task.source === "event");
+    const weekly = events.filter((event) => event.series !== undefined);
+    expect(weekly.map((event) => event.id)).toEqual(events.filter((event) => !event.locked).map((event) => event.id));
+    expect(weekly).toHaveLength(16);
+    const rolled = rollWindow(week, 7);
+    expect(rolled.window.days[0]!.date).toBe("2024-03-18");
+    const after = new Map(
+      rolled.tasks.flatMap((task) => (task.source === "event" ? [[task.id, task.slots] as const] : [])),
+    );
+    // Each lecture on the same day index and slots of the new week (Monday 18 March is day 1 again).
+    for (const event of weekly) expect(after.get(event.id), event.id).toEqual(event.slots);
+    expect([...after.keys()].sort()).toEqual(weekly.map((event) => event.id).sort());
+  });
+
+  test("a week file from before series (tests/fixtures/week-before-series.json) still loads: its events one-offs, and it rolls and imports series", async () => {
+    const week = await readWeekFile("tests/fixtures/week-before-series.json");
     const events = week.tasks.filter((task) => task.source === "event");
     expect(events.length).toBeGreaterThan(0);
     expect(events.every((event) => event.series === undefined && event.slots.length > 0)).toBe(true);

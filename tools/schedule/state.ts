@@ -195,7 +195,7 @@ export interface EventTask {
   slots: SlotRange[];
   /** True when task items may be placed inside it (a self-study hall, a long lab). */
   canEmbed: boolean;
-  /** True when it must never move (an exam). */
+  /** True when Tempo never moves it on its own (an exam): only a move of it alone, on the person's word (`LockedEvents`). */
   locked: boolean;
   /** Ids of the task items embedded in it, sorted ascending; always empty when `canEmbed` is false. */
   embeds: string[];
