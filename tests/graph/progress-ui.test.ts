@@ -15,6 +15,15 @@ import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
 import type { ChatResult } from "@langchain/core/outputs";
 import { openTurn } from "../../streaming/progress-ui.js";
 
+/** The offline policy, recording the text of every prompt it is sent. */
+class RecordingPolicy extends ScheduleOfflinePolicy {
+  readonly prompts: string[][] = [];
+  override async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    this.prompts.push(messages.map((message) => `${message.getType()}: ${messageText(message)}`));
+    return super._generate(messages);
+  }
+}
+
 /** An assistant message Chat UI draws as an empty row: no text, no tool calls, not hidden. */
 function isEmptyRow(message: BaseMessage): boolean {
   return (
@@ -204,6 +213,22 @@ describe("progress in the ui channel", () => {
     const spoken = snapshots.findIndex((values) => messageText(values.messages[1]) !== "");
     for (const values of snapshots.slice(spoken))
       expect(values.messages.filter((message) => message.getType() === "ai" && isEmptyRow(message))).toEqual([]);
+  });
+
+  test("the prompts a served turn sends the models are the ones an invoke without an opener sends", async () => {
+    const prompts = async (runId: string | undefined) => {
+      const week = sampleWeek();
+      const policy = new RecordingPolicy();
+      const tempo = await offlineTempo(week, () => new Date(`${week.window.days[0]!.date}T07:00:00Z`), { policy });
+      const thread = threadConfig("progress-prompts", "student");
+      const config = runId ? { ...thread, metadata: { run_id: runId } } : thread;
+      for (const text of ["hello", "What's on Monday?", "Explain the essay draft", "你好", "thanks"])
+        await tempo.graph.invoke({ messages: [new HumanMessage(text)] }, config);
+      return policy.prompts;
+    };
+    const served = await prompts("run-served");
+    expect(served.length).toBeGreaterThan(5);
+    expect(served).toEqual(await prompts(undefined));
   });
 
   test("each turn's first words take its opener's place: a reload shows no gap, and a turn that says nothing loses it", async () => {
