@@ -23,9 +23,33 @@ export function isHiddenId(id: unknown): boolean {
  */
 export const PROGRESS_ID_PREFIX = "progress-";
 
-/** True for a progress line (or its id). */
+/** True for a progress line's id (a turn's opener's too: `isProgressLine` tells whether it still is one). */
 export function isProgressId(id: unknown): boolean {
   return typeof id === "string" && id.startsWith(PROGRESS_ID_PREFIX);
+}
+
+/**
+ * The id prefix of a turn's opener (`openTurn`, streaming/progress-ui.ts): an assistant message with no text that the
+ * turn's first words take the place of (they are written under its id), so a person never sees it empty for long.
+ */
+export const OPENER_ID_PREFIX = `${PROGRESS_ID_PREFIX}turn-`;
+
+/** The `response_metadata` key that marks a progress line written under a turn's opener's id (a step's line). */
+export const PROGRESS_MARK = "tempo_progress";
+
+/**
+ * True for a progress line, which the prompts leave out: a step's line ("Step 2 of 3: …"), and a turn's opener while
+ * it says nothing. Once the turn's first words took the opener's place they are the conversation like any other
+ * message — unless those words were a step's line (marked `PROGRESS_MARK`).
+ */
+export function isProgressLine(message: unknown): boolean {
+  const id = (message as { id?: unknown } | null | undefined)?.id;
+  if (!isProgressId(id) || !(id as string).startsWith(OPENER_ID_PREFIX)) return isProgressId(id);
+  const { tool_calls: calls, response_metadata: metadata } = message as {
+    tool_calls?: unknown[];
+    response_metadata?: Record<string, unknown>;
+  };
+  return (messageText(message) === "" && (calls ?? []).length === 0) || metadata?.[PROGRESS_MARK] === true;
 }
 
 /** Content part types that carry a model's reasoning, not its answer. */

@@ -27,7 +27,7 @@ import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { TempoError } from "../errors/index.js";
 import { withoutCalendarText } from "../contracts/attached-calendar.js";
 import type { Language } from "../contracts/language.js";
-import { isProgressId } from "../contracts/message-text.js";
+import { isProgressLine } from "../contracts/message-text.js";
 import { newId } from "./ids.js";
 import { closeOpenCalls } from "./proposal.js";
 import {
@@ -186,7 +186,7 @@ export function startTask(
     workflowVersion: task.workflowVersion,
     // The request that starts it, not a turn's progress line after it (Agent Chat UI's opener, which the next turn
     // removes: a start marked on it would be lost, and the task's facts read from the whole thread).
-    taskStartMessageId: state.messages.findLast((message) => !isProgressId(message.id))?.id ?? null,
+    taskStartMessageId: state.messages.findLast((message) => !isProgressLine(message))?.id ?? null,
   };
 }
 

@@ -17,7 +17,7 @@ import { questionInterrupt, withRefusal } from "../review/interrupt-cards.js";
 import { isWithdrawal, withRefusalNoteRemoved } from "../review/human-response.js";
 import { languageOf } from "../contracts/language.js";
 import { newId } from "../kernel/ids.js";
-import { isProgressId } from "../contracts/message-text.js";
+import { isProgressLine } from "../contracts/message-text.js";
 import { now } from "./shared/messages.js";
 
 /** Builds the ask_user node. */
@@ -51,7 +51,7 @@ async function askUser(
   // The reply joins the asking stage's workspace; a plain message is already in the conversation.
   const replyMessage = fromMessage ? undefined : new HumanMessage({ id: newId("human"), content: reply });
   // The reply by message is the latest one a person wrote (a served turn's progress line may stand after it).
-  const existingReply = fromMessage ? state.messages.findLast((message) => !isProgressId(message.id))?.id : undefined;
+  const existingReply = fromMessage ? state.messages.findLast((message) => !isProgressLine(message))?.id : undefined;
   const replyIds = [replyMessage?.id, existingReply].filter((id): id is string => typeof id === "string");
   // "Never mind", "算了": the request itself is withdrawn, so the task ends as dropped instead of asking again.
   if (isWithdrawal(reply)) return withdraw(state, replyMessage, config, dependencies);

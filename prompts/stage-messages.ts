@@ -22,7 +22,7 @@
  */
 import { createHash } from "node:crypto";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { CONTEXT_DATA_KEY, isProgressId, messageText, oneLine } from "../contracts/message-text.js";
+import { CONTEXT_DATA_KEY, isProgressLine, messageText, oneLine } from "../contracts/message-text.js";
 import { languageOf, type Language } from "../contracts/language.js";
 import { withCalendarsNamed, withoutCalendarText } from "../contracts/attached-calendar.js";
 import { GLOBAL_SYSTEM_PROMPT, languageInstruction } from "./global.js";
@@ -161,7 +161,7 @@ export function renderConversation(messages: BaseMessage[]): string {
   return messages
     .map((message) => {
       // Progress lines ("Step 2 of 3: …") are for the person watching; the plan says the same to the model.
-      if (isProgressId(message.id)) return "";
+      if (isProgressLine(message)) return "";
       if (message instanceof ToolMessage || message.getType() === "tool")
         return `tool result: ${oneLine(messageText(message), 300)}`;
       // A calendar file is named, not shown: its text travels only with its own request (the execute stage's attached files).

@@ -514,7 +514,7 @@ async function english() {
   // status text is drawn only when the first message takes longer (a real model): the drawn texts are reported.
   const opened = await openerOf(page);
   check(
-    "en: the turn's opener follows the request once, with the status under it, emptied when the plan spoke",
+    "en: the plan's words take the opener's place after the request, the status under them emptied when they came",
     opened.ok,
     `${opened.detail}; status texts drawn: ${(await page.evaluate(() => window.__tempoStatuses)).join(" | ") || "none"}`,
   );
@@ -715,13 +715,37 @@ const LONG_TURNS = [
   "When am I free on Friday?",
 ];
 
+/** A message the offline chat model answers itself (a chat reply: no plan, no tool, no card). */
+const CHAT_TURN = "hello";
+
 async function long() {
   const page = await openChat();
+  // Each turn's first words take its opener's place (`endingOpenerStatus`): when a turn without a card ends, the latest
+  // one included, no assistant row is left empty (an opener that said nothing drew one under the request).
+  const shells = [];
   for (const [index, text] of LONG_TURNS.entries()) {
     await send(page, text);
     await waitFor(page, (wanted) => document.body.innerText.includes(wanted), text, 30_000);
     if ((await settle(page)) !== "idle") check(`long: turn ${index + 1} ends`, false, text);
+    const seen = await screen(page);
+    if (seen.shells > 0) shells.push(`turn ${index + 1}: ${seen.shells}`);
   }
+  check(
+    "long: after each read, the latest turn included, no assistant row is empty",
+    shells.length === 0,
+    shells.join(", "),
+  );
+  await screenshot(page, "chat-ui-read-latest");
+  // A chat reply as the latest turn: the reply fills the opener's row.
+  await send(page, CHAT_TURN);
+  await waitFor(page, (wanted) => document.body.innerText.includes(wanted), "running offline", 30_000);
+  const replied = (await settle(page)) === "idle" ? await screen(page) : undefined;
+  check(
+    "long: after a chat reply, the latest turn, no assistant row is empty",
+    replied?.shells === 0 && replied.spoken === 1,
+    JSON.stringify(replied),
+  );
+  await screenshot(page, "chat-ui-chat-latest");
   const threadId = new URL(page.url()).searchParams.get("threadId");
   const state = await (await fetch(`${endpoints.api}/threads/${threadId}/state`)).json();
   const values = state.values ?? {};
@@ -730,22 +754,20 @@ async function long() {
     typeof values.compressedUpTo === "string" || typeof values.compressedUpTo === "number",
     `compressedUpTo=${JSON.stringify(values.compressedUpTo)}, ${values.messages?.length} messages`,
   );
-  // A turn's opener goes when the next turn opens: after the turns only the latest turn's is left, so a reload leaves
-  // no empty row under an earlier request.
-  const latest = (values.messages ?? []).findLast((message) => message.type === "human");
-  const openers = (values.messages ?? []).filter((message) => String(message.id).startsWith("progress-turn-"));
-  check(
-    "long: only the latest turn's opener is kept",
-    openers.length <= 1 && openers.every((message) => message.id === `progress-turn-${latest?.id}`),
-    openers.map((message) => message.id).join(", "),
+  // Every turn's first words took its opener's place: no opener that says nothing is left, so a reload leaves no
+  // empty row under any request.
+  const silent = (values.messages ?? []).filter(
+    (message) =>
+      String(message.id).startsWith("progress-turn-") && !message.content && !(message.tool_calls ?? []).length,
   );
+  check("long: no turn keeps an opener that says nothing", silent.length === 0, silent.map((m) => m.id).join(", "));
   await page.reload({ waitUntil: "networkidle2", timeout: 60_000 });
   await waitFor(page, (wanted) => document.body.innerText.includes(wanted), LONG_TURNS.at(-1), 30_000);
   await sleep(2000);
   const text = await page.evaluate(() => document.body.innerText);
-  const missing = LONG_TURNS.filter((turn) => !text.includes(turn));
+  const missing = [...LONG_TURNS, CHAT_TURN].filter((turn) => !text.includes(turn));
   check(
-    `long: all ${LONG_TURNS.length} user messages shown after a reload`,
+    `long: all ${LONG_TURNS.length + 1} user messages shown after a reload`,
     missing.length === 0,
     missing.length ? `missing: ${missing.join(" | ")}` : "",
   );
@@ -756,6 +778,8 @@ async function long() {
     return text.split(shown).length - 1 > answers.filter((other) => String(other.content).startsWith(shown)).length;
   });
   check("long: no message shown twice after a reload", twice.length === 0, twice.map((m) => m.id).join(", "));
+  const reloaded = await screen(page);
+  check("long: after a reload no assistant row is empty", reloaded.shells === 0, JSON.stringify(reloaded));
   check(
     "long: no status line left drawn after the turns",
     !(await drawn(page)).some((component) => component.kind === "status"),

@@ -10,11 +10,18 @@
  * props are one line of text: the state grows by a few hundred bytes a thread.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { AIMessage, type BaseMessage, RemoveMessage } from "@langchain/core/messages";
+import { AIMessage, BaseMessage, RemoveMessage } from "@langchain/core/messages";
 import type { UIMessage } from "@langchain/langgraph-sdk/react-ui";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { languageOf, say, type Language } from "../contracts/language.js";
-import { isHiddenId, isProgressId, messageText, PROGRESS_ID_PREFIX } from "../contracts/message-text.js";
+import {
+  isHiddenId,
+  isProgressId,
+  isProgressLine,
+  messageText,
+  OPENER_ID_PREFIX,
+  PROGRESS_MARK,
+} from "../contracts/message-text.js";
 import type { StatusProps } from "../ui/week-props.js";
 import { typedUi } from "@langchain/langgraph-sdk/react-ui/server";
 import { ensureConfiguration } from "../config/configuration.js";
@@ -82,18 +89,19 @@ export function endStatus(config: LangGraphRunnableConfig, view: UiView): void {
  * Opens a turn in a client that draws Generative UI (a run through the LangGraph API: Agent Chat UI): an assistant
  * message with no text, the turn's opener, with the status "Working on your message…" under it, so the person sees
  * more than "•••" before the turn's first assistant message (a status needs a message to stand under). Returns the
- * messages to write: the earlier turns' openers removed, then the opener, once a turn; no opener for a run with no such
- * client (the terminal chat, `invoke`), or when the person's message is not the latest. The opener is a progress line:
- * the prompts leave it out; it draws nothing once its status is emptied, but Chat UI still gives it an empty row under
- * the person's message. It is kept for its own turn (removing it would take its status away while Chat UI may still be
- * loading it) and removed when the next turn opens, together with its status, which the new status replaces
- * (`keptUiMessages`): both long since loaded, so a reload shows no gap for a finished turn.
+ * messages to write: the earlier turns' silent openers removed, then the opener, once a turn; no opener for a run with
+ * no such client (the terminal chat, `invoke`), or when the person's message is not the latest. While it says nothing
+ * the opener is a progress line (the prompts leave it out), and Chat UI gives it an empty row under the person's
+ * message; so the turn's first words take its place (`endingOpenerStatus` writes them under its id, replacing it where
+ * it stands): the row fills, and the status under it, emptied in the same step, stays mounted — never removed while
+ * Chat UI may still be loading its script. An opener still silent when the next turn opens (a turn that said nothing)
+ * is removed then, together with its status, which the new status replaces (`keptUiMessages`).
  */
 export function openTurn(config: LangGraphRunnableConfig, messages: readonly BaseMessage[]): BaseMessage[] {
   const request = turnRequest(messages);
   const current = request?.id ? openerId(request.id) : undefined;
   const earlier = messages
-    .filter((message) => isOpenerId(message.id) && message.id !== current)
+    .filter((message) => isSilentOpener(message) && message.id !== current)
     .map((message) => new RemoveMessage({ id: message.id! }));
   if (!config.metadata?.run_id || !current || messages.at(-1) !== request) return earlier;
   const opener = new AIMessage({ id: current, content: "" });
@@ -102,52 +110,74 @@ export function openTurn(config: LangGraphRunnableConfig, messages: readonly Bas
 }
 
 /**
- * The removal of the turn's opener (`openTurn`) once its status has left it, as a message list to write (empty when the
- * opener is gone already or the turn has none). Its status leaves it when a later stage's status is shown under its own
- * message (after an answered card): the opener then draws nothing but Chat UI's empty row under the request, and its
- * status's script loaded long before the card was answered, so removing it unmounts nothing still loading.
+ * The removal of the turn's opener (`openTurn`) while it is still silent, once its status has left it, as a message
+ * list to write (empty when the opener is gone, has the turn's first words, or the turn has none). Its status leaves it
+ * when a later stage's status is shown under its own message (after an answered card) before the turn said anything
+ * under the opener: the opener then draws nothing but Chat UI's empty row under the request, and its status's script
+ * loaded long before the card was answered, so removing it unmounts nothing still loading.
  */
 export function openerRemoval(messages: readonly BaseMessage[]): RemoveMessage[] {
   const request = turnRequest(messages);
   const opener = request?.id ? openerId(request.id) : undefined;
-  return messages.some((message) => message.id === opener) ? [new RemoveMessage({ id: opener! })] : [];
+  const silent = messages.some((message) => message.id === opener && isSilentOpener(message));
+  return silent ? [new RemoveMessage({ id: opener! })] : [];
 }
 
 /** The id of the opener of the turn that `requestId` started. */
 export function openerId(requestId: string): string {
-  return `${PROGRESS_ID_PREFIX}turn-${requestId}`;
+  return `${OPENER_ID_PREFIX}${requestId}`;
 }
 
-/** True for a turn's opener (or its id). */
+/** True for a turn's opener's id — the opener's, or the turn's first words' that took its place. */
 export function isOpenerId(id: unknown): boolean {
-  return typeof id === "string" && id.startsWith(`${PROGRESS_ID_PREFIX}turn-`);
+  return typeof id === "string" && id.startsWith(OPENER_ID_PREFIX);
+}
+
+/** True for a turn's opener that says nothing yet: no words have taken its place. */
+export function isSilentOpener(message: BaseMessage): boolean {
+  return isOpenerId(message.id) && isProgressLine(message) && !isMarkedProgress(message);
 }
 
 /**
- * The latest message that is not a turn's opener: what a node reads as "the last message", and what a mark such as
- * `memorizedUpTo` may point at — an opener is removed when the next turn opens, and a mark on it would be lost.
+ * The latest message that is not a silent opener: what a node reads as "the last message", and what a mark such as
+ * `memorizedUpTo` may point at — a silent opener is removed when the next turn opens, and a mark on it would be lost.
  */
 export function latestBesideOpeners(messages: readonly BaseMessage[]): BaseMessage | undefined {
-  return messages.findLast((message) => !isOpenerId(message.id));
+  return messages.findLast((message) => !isSilentOpener(message));
 }
 
 /**
- * `node`, ending the opener's status (`openTurn`) when the node writes the turn's first assistant message a person
- * reads: from then on the turn speaks for itself (a later stage's status stands under its own message). Once that
- * later status has moved off the opener (an earlier step showed it under its own message), the node also removes the
- * opener (`openerRemoval`), so the finished turn leaves no empty row under its request. While `node` runs, a model call
- * that waits shows the wait as the turn's status (`showModelWait`).
+ * `node`, with the turn's first words taking the silent opener's place and ending its status (`openTurn`). While the
+ * opener says nothing and the turn's status stands under it, the first message the node writes that a person sees (a
+ * chat reply, the plan's words, a question, a read's tool round, the answer, a step's line) is written under the
+ * opener's id: the reducer replaces the opener where it stands, so Chat UI fills the row it drew (same key: the status
+ * under it stays mounted) instead of drawing another under an empty one, and a reload reads request, …, answer with no
+ * gap. Every other reference the node makes to that message is renamed with it: the fields of its update, and the
+ * components it pushes under the message (held until the node returns). When the node writes the turn's first assistant
+ * message a person reads (not a step's line), the status is emptied: from then on the turn speaks for itself (a later
+ * stage's status stands under its own message). Once that later status has moved off a still silent opener (an
+ * earlier step showed it under its own message), the node removes the opener (`openerRemoval`). While `node` runs, a
+ * model call that waits shows the wait as the turn's status (`showModelWait`).
  */
 export function endingOpenerStatus<S extends UiView, U extends { messages?: unknown }>(
   node: (state: S, config: LangGraphRunnableConfig) => Promise<U>,
 ): (state: S, config: LangGraphRunnableConfig) => Promise<U> {
   const wrapped = async (state: S, config: LangGraphRunnableConfig) => {
-    const update = await withinTurnStatus(state, () => node(state, config));
     const request = turnRequest(state.messages);
+    const opener = request?.id ? openerId(request.id) : undefined;
     const shown = request?.id ? state.ui?.find((entry) => entry.id === statusId(request.id!)) : undefined;
-    if (shown && shown.metadata?.message_id !== openerId(request!.id!))
-      return withOpenerRemoved(state.messages, update);
-    if (shown?.metadata?.message_id !== openerId(request?.id ?? "")) return update;
+    const under = shown?.metadata?.message_id;
+    const vacant = under === opener && opener !== undefined && silentAndLast(state.messages, opener);
+    const held: HeldPush[] | undefined = vacant ? [] : undefined;
+    let update: U;
+    try {
+      update = await withinTurnStatus(state, () => node(state, config), held && { held, known: idsOf(state.messages) });
+    } catch (error) {
+      flush(config, held ?? [], undefined);
+      throw error;
+    }
+    if (shown && under !== opener) return withOpenerRemoved(state.messages, update);
+    if (under !== opener || opener === undefined) return update;
     const written = Array.isArray(update.messages) ? (update.messages as unknown[]) : [];
     const speaks = written.some(
       (message) =>
@@ -157,10 +187,92 @@ export function endingOpenerStatus<S extends UiView, U extends { messages?: unkn
         (messageText(message) !== "" || (message.tool_calls ?? []).length > 0),
     );
     if (speaks) endStatus(config, state);
-    return update;
+    if (!held) return update;
+    const taking = vacant ? firstWords(written) : undefined;
+    flush(config, held, taking && { from: taking.id!, to: opener });
+    return taking ? inOpenersPlace(update, taking, opener) : update;
   };
   Object.defineProperty(wrapped, "name", { value: node.name });
   return wrapped;
+}
+
+/** A component pushed under a message the node is writing, held until the node returns (`endingOpenerStatus`). */
+interface HeldPush {
+  id: string;
+  name: string;
+  props: Record<string, unknown>;
+  messageId: string;
+}
+
+/** The ids of `messages`. */
+function idsOf(messages: readonly BaseMessage[]): Set<string> {
+  return new Set(messages.flatMap((message) => (message.id ? [message.id] : [])));
+}
+
+/** True when the opener `opener` is in `messages`, says nothing, and nothing a person sees follows it. */
+function silentAndLast(messages: readonly BaseMessage[], opener: string): boolean {
+  const at = messages.findIndex((message) => message.id === opener);
+  return at >= 0 && isSilentOpener(messages[at]!) && messages.slice(at + 1).every((message) => isHiddenId(message.id));
+}
+
+/**
+ * The first message of `written` a person sees, when it is an assistant message (its words, its tool calls, or a
+ * step's line) — what takes the opener's place; undefined when nothing is seen, or when another message a person sees
+ * (a tool's result, a person's) would come before it.
+ */
+function firstWords(written: readonly unknown[]): AIMessage | undefined {
+  const seen = written.find(
+    (message): message is BaseMessage =>
+      message instanceof BaseMessage && !(message instanceof RemoveMessage) && !isHiddenId(message.id),
+  );
+  if (!(seen instanceof AIMessage) || !seen.id) return undefined;
+  return messageText(seen) !== "" || (seen.tool_calls ?? []).length > 0 ? seen : undefined;
+}
+
+/**
+ * `update` with `words` written under the opener's id (a step's line marked as one, so the prompts still leave it
+ * out), every other mention of its id in the update renamed too (a workspace's ids, a card's message), and no removal
+ * of the opener.
+ */
+function inOpenersPlace<U extends { messages?: unknown }>(update: U, words: AIMessage, opener: string): U {
+  const from = words.id!;
+  const metadata = isProgressId(from) ? { ...words.response_metadata, [PROGRESS_MARK]: true } : words.response_metadata;
+  const placed = new AIMessage({
+    content: words.content,
+    id: opener,
+    name: words.name,
+    tool_calls: words.tool_calls,
+    invalid_tool_calls: words.invalid_tool_calls,
+    additional_kwargs: words.additional_kwargs,
+    response_metadata: metadata,
+    usage_metadata: words.usage_metadata,
+  });
+  const messages = (update.messages as BaseMessage[]).flatMap((message) =>
+    message === words ? [placed] : message instanceof RemoveMessage && message.id === opener ? [] : [message],
+  );
+  const renamed = Object.fromEntries(
+    Object.entries(update).map(([key, value]) => [key, key === "messages" ? messages : renamedId(value, from, opener)]),
+  );
+  return renamed as U;
+}
+
+/** `value` with every string equal to `from` (a message id: unique) replaced by `to`, in plain objects and arrays. */
+function renamedId(value: unknown, from: string, to: string): unknown {
+  if (value === from) return to;
+  if (Array.isArray(value)) return value.map((item) => renamedId(item, from, to));
+  if (value === null || typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, renamedId(item, from, to)]));
+}
+
+/** Pushes the held components, under the opener's id those that stood under the message that took its place. */
+function flush(config: LangGraphRunnableConfig, held: readonly HeldPush[], rename?: { from: string; to: string }) {
+  for (const push of held)
+    pushComponent(config, push.id, push.name, push.props, push.messageId === rename?.from ? rename.to : push.messageId);
+}
+
+/** True for a step's line written under an opener's id (`PROGRESS_MARK`). */
+function isMarkedProgress(message: BaseMessage): boolean {
+  return (message as AIMessage).response_metadata?.[PROGRESS_MARK] === true;
 }
 
 /** Where the turn's status stands as the client last saw it: its id, the message it is under, its language. */
@@ -170,11 +282,19 @@ interface StatusTarget {
   language: Language;
 }
 
-/** The turn's status while a node runs (`withinTurnStatus`), kept up to date by every status the node pushes. */
-const statusScope = new AsyncLocalStorage<{ target?: StatusTarget }>();
+/**
+ * The turn's status while a node runs (`withinTurnStatus`), kept up to date by every status the node pushes; and, while
+ * the node's first words may take the opener's place, the components it pushes under messages not in the state yet
+ * (`held`: pushed when it returns, under the id the message is written with) and the ids of those that are (`known`).
+ */
+const statusScope = new AsyncLocalStorage<{ target?: StatusTarget; held?: HeldPush[]; known?: Set<string> }>();
 
 /** Runs `run` (a node) knowing where the turn's status stands, for the model-wait line (`showModelWait`). */
-function withinTurnStatus<T>(view: UiView, run: () => Promise<T>): Promise<T> {
+function withinTurnStatus<T>(
+  view: UiView,
+  run: () => Promise<T>,
+  holding?: { held: HeldPush[]; known: Set<string> },
+): Promise<T> {
   const request = turnRequest(view.messages);
   const shown = request?.id ? view.ui?.find((entry) => entry.id === statusId(request.id!)) : undefined;
   const under = shown?.metadata?.message_id;
@@ -182,7 +302,7 @@ function withinTurnStatus<T>(view: UiView, run: () => Promise<T>): Promise<T> {
     shown && typeof under === "string"
       ? { id: shown.id, under, language: statusLanguage(shown.props as unknown as StatusProps) }
       : undefined;
-  return statusScope.run({ target }, run);
+  return statusScope.run({ target, ...holding }, run);
 }
 
 /** A status's language ("en" unless it says "zh"). */
@@ -268,6 +388,10 @@ export function pushComponent(
         : { id, under: messageId, language: statusLanguage(props as unknown as StatusProps) };
   if (props === null || messageId === undefined) {
     ui.delete(id);
+    return;
+  }
+  if (scope?.held && scope.known && !scope.known.has(messageId)) {
+    scope.held.push({ id, name, props, messageId });
     return;
   }
   // Agent Chat UI shows a component under the message whose id is `metadata.message_id`; the pinned SDK's `push`

@@ -7,6 +7,7 @@ import { toolResultMessage, type CallOutcome } from "../../kernel/tool-results.j
 import { HIDDEN_ID_PREFIX, messageText } from "../../contracts/message-text.js";
 import { attachedCalendars, type AttachedCalendar } from "../../contracts/attached-calendar.js";
 import { boundedGoal } from "../../kernel/transitions.js";
+import { isSilentOpener } from "../../streaming/progress-ui.js";
 
 /** A fresh tool-call id: `call_` and 24 random hex digits, 29 characters in all (OpenAI's API accepts at most 40: `MAX_TOOL_CALL_ID_LENGTH`, prompts/stage-messages.ts). */
 export function newToolCallId(): string {
@@ -15,7 +16,9 @@ export function newToolCallId(): string {
 
 /**
  * Recent conversation turns outside the workspace (the stage sees its workspace separately), after the turns
- * compression summarised (`promptMessages`).
+ * compression summarised (`promptMessages`). A served turn's opener that says nothing yet (`openTurn`) is not a turn:
+ * the stages read the conversation an `invoke` without one would give them (the chat stage's "all but the request"
+ * would otherwise leave out the opener and keep the request).
  */
 export function conversationMessages(
   state: Pick<TempoState, "messages" | "workspaceMessageIds"> & { compressedUpTo?: string | null },
@@ -23,7 +26,7 @@ export function conversationMessages(
 ): BaseMessage[] {
   const ids = new Set(state.workspaceMessageIds);
   return promptMessages(state)
-    .filter((message) => message.id === undefined || !ids.has(message.id))
+    .filter((message) => (message.id === undefined || !ids.has(message.id)) && !isSilentOpener(message))
     .slice(-limit);
 }
 

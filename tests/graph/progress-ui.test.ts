@@ -3,8 +3,7 @@
  * state's `ui` channel — what Chat UI draws — under the current assistant message, one per turn (replaced, never
  * appended), shown after each Approve until the next card or the answer takes its place.
  */
-import type { AIMessage, BaseMessage } from "@langchain/core/messages";
-import { HumanMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { UIMessage } from "@langchain/langgraph-sdk/react-ui";
 import { describe, expect, test } from "vitest";
 import { approveCard, threadConfig } from "../support/scripted.js";
@@ -14,6 +13,39 @@ import { messageText } from "../../contracts/message-text.js";
 import { renderConversation } from "../../prompts/stage-messages.js";
 import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
 import type { ChatResult } from "@langchain/core/outputs";
+import { openTurn } from "../../streaming/progress-ui.js";
+
+/** The offline policy, recording the text of every prompt it is sent. */
+class RecordingPolicy extends ScheduleOfflinePolicy {
+  readonly prompts: string[][] = [];
+  override async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    this.prompts.push(messages.map((message) => `${message.getType()}: ${messageText(message)}`));
+    return super._generate(messages);
+  }
+}
+
+/** An assistant message Chat UI draws as an empty row: no text, no tool calls, not hidden. */
+function isEmptyRow(message: BaseMessage): boolean {
+  return (
+    message.getType() === "ai" &&
+    !String(message.id).startsWith("do-not-render-") &&
+    messageText(message) === "" &&
+    ((message as AIMessage).tool_calls ?? []).length === 0
+  );
+}
+
+/**
+ * Streams `text` on a new thread as a run through the LangGraph API (Agent Chat UI's carries a run id; the terminal
+ * chat's and invoke's do not), recording each state that has messages.
+ */
+async function servedTurn(tempo: Awaited<ReturnType<typeof offlineTempo>>, thread: string, text: string) {
+  const config = { ...threadConfig(thread, "student"), metadata: { run_id: `run-${thread}` } };
+  const snapshots: Array<{ messages: BaseMessage[]; ui: UIMessage[] }> = [];
+  const input = { messages: [new HumanMessage(text)] };
+  for await (const values of await tempo.graph.stream(input as never, { ...config, streamMode: "values" as const }))
+    if ((values as { messages?: unknown }).messages) snapshots.push(values as never);
+  return { config, snapshots };
+}
 
 /** The offline policy whose first call waits until `release` is called: a model that keeps the turn waiting. */
 class WaitingPolicy extends ScheduleOfflinePolicy {
@@ -95,18 +127,7 @@ describe("progress in the ui channel", () => {
   test("before the turn's first assistant message, a status stands under an opener that a reload shows once", async () => {
     const week = sampleWeek();
     const tempo = await offlineTempo(week, () => new Date(`${week.window.days[0]!.date}T07:00:00Z`));
-    // A run through the LangGraph API (Agent Chat UI's) carries a run id; the terminal chat's and invoke's do not.
-    const config = {
-      ...threadConfig("progress-opener", "student"),
-      metadata: { run_id: "run-opener" },
-      streamMode: "values" as const,
-    };
-    const snapshots: Array<{ messages: BaseMessage[]; ui: UIMessage[] }> = [];
-    const send = async (text: string) => {
-      for await (const values of await tempo.graph.stream({ messages: [new HumanMessage(text)] } as never, config))
-        if ((values as { messages?: unknown }).messages) snapshots.push(values as never);
-    };
-    await send("Place all my review tasks");
+    const { config, snapshots } = await servedTurn(tempo, "progress-opener", "Place all my review tasks");
     const request = snapshots.at(-1)!.messages.find((message) => message.getType() === "human")!;
     const opener = `progress-turn-${request.id}`;
     // The first state after the request: the opener, empty, with the status under it — before any model speaks.
@@ -118,7 +139,7 @@ describe("progress in the ui channel", () => {
       props: { text: "Working on your message…" },
       metadata: { message_id: opener },
     });
-    // The plan speaks: the status is emptied under the opener (never removed), and the opener stays, once.
+    // The plan speaks, under the opener's id: the status is emptied under it (never removed), and it stays, once.
     const state = await tempo.graph.getState(config);
     const messages = state.values.messages as BaseMessage[];
     expect(messages.filter((message) => message.id === opener)).toHaveLength(1);
@@ -137,23 +158,80 @@ describe("progress in the ui channel", () => {
     );
   });
 
-  test("small talk: the reply ends the opener's status, and the prompts leave the opener out", async () => {
+  test.each([
+    ["hello", "en"],
+    ["你好", "zh"],
+  ])(
+    "small talk (%s): the reply takes the opener's place, and the prompts read it as the reply",
+    async (text, language) => {
+      const week = sampleWeek();
+      const tempo = await offlineTempo(week, () => new Date(`${week.window.days[0]!.date}T07:00:00Z`));
+      const config = {
+        ...threadConfig(`progress-opener-chat-${language}`, "student"),
+        metadata: { run_id: "run-chat" },
+      };
+      const result = await tempo.graph.invoke({ messages: [new HumanMessage(text)] }, config);
+      const messages = result.messages as BaseMessage[];
+      // Request, reply: the reply is written under the opener's id, replacing it where it stood — no empty row.
+      expect(messages.map((message) => message.getType())).toEqual(["human", "ai"]);
+      expect(messages[1]!.id).toBe(`progress-turn-${messages[0]!.id}`);
+      expect(messageText(messages[1])).not.toBe("");
+      // The status stays under the same message, emptied: Chat UI never unmounts it.
+      expect((result.ui as UIMessage[]).filter((entry) => entry.name === "status")).toMatchObject([
+        { props: { text: "", language }, metadata: { message_id: messages[1]!.id } },
+      ]);
+      expect(renderConversation(messages).split("\n")).toEqual([
+        `user: ${text}`,
+        `assistant: ${messageText(messages[1])}`,
+      ]);
+    },
+  );
+
+  test("a read: its first round takes the opener's place, and the status stays mounted under it all turn", async () => {
     const week = sampleWeek();
     const tempo = await offlineTempo(week, () => new Date(`${week.window.days[0]!.date}T07:00:00Z`));
-    const config = { ...threadConfig("progress-opener-chat", "student"), metadata: { run_id: "run-chat" } };
-    const result = await tempo.graph.invoke({ messages: [new HumanMessage("hello")] }, config);
-    const messages = result.messages as BaseMessage[];
-    expect(messages.map((message) => message.getType())).toEqual(["human", "ai", "ai"]);
-    expect(messages[1]!.id).toBe(`progress-turn-${messages[0]!.id}`);
-    expect(messageText(messages[2])).not.toBe("");
-    expect((result.ui as UIMessage[]).filter((entry) => entry.name === "status")).toMatchObject([
-      { props: { text: "" }, metadata: { message_id: messages[1]!.id } },
-    ]);
-    expect(renderConversation(messages)).not.toContain("assistant: \n");
-    expect(renderConversation(messages).split("\n")).toHaveLength(2);
+    const { snapshots } = await servedTurn(tempo, "progress-opener-read", "What's on Monday?");
+    const messages = snapshots.at(-1)!.messages;
+    const request = messages[0]!;
+    const opener = `progress-turn-${request.id}`;
+    // Request, the round that reads (under the opener's id), its result, the answer: the row Chat UI drew is filled.
+    expect(messages.map((message) => message.getType())).toEqual(["human", "ai", "tool", "ai"]);
+    expect(messages[1]!.id).toBe(opener);
+    expect((messages[1] as AIMessage).tool_calls).toHaveLength(1);
+    // Once pushed, the status stands under the opener's id in every later state: never unmounted while its script loads.
+    const pushed = snapshots.findIndex((values) => values.ui?.some((entry) => entry.name === "status"));
+    for (const values of snapshots.slice(pushed))
+      expect(values.ui.filter((entry) => entry.name === "status")).toMatchObject([
+        { id: `status-${request.id}`, metadata: { message_id: opener } },
+      ]);
+    expect(snapshots.at(-1)!.ui.find((entry) => entry.name === "status")!.props).toEqual({ text: "", language: "en" });
+    // The answer's week is under the answer, and no state of the turn had an empty row after its first words.
+    const answer = messages.at(-1)!;
+    expect(
+      snapshots.at(-1)!.ui.some((entry) => entry.name === "week" && entry.metadata?.message_id === answer.id),
+    ).toBe(true);
+    const spoken = snapshots.findIndex((values) => messageText(values.messages[1]) !== "");
+    for (const values of snapshots.slice(spoken))
+      expect(values.messages.filter((message) => message.getType() === "ai" && isEmptyRow(message))).toEqual([]);
   });
 
-  test("a new turn removes the earlier turns' openers: a reload shows no gap under a finished turn", async () => {
+  test("the prompts a served turn sends the models are the ones an invoke without an opener sends", async () => {
+    const prompts = async (runId: string | undefined) => {
+      const week = sampleWeek();
+      const policy = new RecordingPolicy();
+      const tempo = await offlineTempo(week, () => new Date(`${week.window.days[0]!.date}T07:00:00Z`), { policy });
+      const thread = threadConfig("progress-prompts", "student");
+      const config = runId ? { ...thread, metadata: { run_id: runId } } : thread;
+      for (const text of ["hello", "What's on Monday?", "Explain the essay draft", "你好", "thanks"])
+        await tempo.graph.invoke({ messages: [new HumanMessage(text)] }, config);
+      return policy.prompts;
+    };
+    const served = await prompts("run-served");
+    expect(served.length).toBeGreaterThan(5);
+    expect(served).toEqual(await prompts(undefined));
+  });
+
+  test("each turn's first words take its opener's place: a reload shows no gap, and a turn that says nothing loses it", async () => {
     const week = sampleWeek();
     const tempo = await offlineTempo(week, () => new Date(`${week.window.days[0]!.date}T07:00:00Z`));
     const config = { ...threadConfig("progress-opener-gap", "student"), metadata: { run_id: "run-gap" } };
@@ -163,32 +241,46 @@ describe("progress in the ui channel", () => {
     const messages = state.values.messages as BaseMessage[];
     const requests = messages.filter((message) => message.getType() === "human");
     expect(requests.map((message) => messageText(message))).toEqual(["hello", "thanks"]);
-    // Only the current turn's opener is left, right after its request; the first turn reads request, reply.
-    const openers = messages.filter((message) => String(message.id).startsWith("progress-turn-"));
-    expect(openers.map((message) => message.id)).toEqual([`progress-turn-${requests[1]!.id}`]);
-    expect(messages.map((message) => message.getType())).toEqual(["human", "ai", "human", "ai", "ai"]);
-    expect(messageText(messages[1])).not.toBe("");
-    // The earlier turn's status went with its opener; the current one stays (emptied) under the current opener.
+    // Request, reply, request, reply: each reply under its turn's opener id, none empty.
+    expect(messages.map((message) => message.getType())).toEqual(["human", "ai", "human", "ai"]);
+    expect([messages[1]!.id, messages[3]!.id]).toEqual(requests.map((request) => `progress-turn-${request.id}`));
+    expect(messages.filter(isEmptyRow)).toEqual([]);
+    // The earlier turn's status went when the new one came; the current one stays (emptied) under the current reply.
     expect((state.values.ui as UIMessage[]).filter((entry) => entry.name === "status")).toMatchObject([
-      { id: `status-${requests[1]!.id}`, props: { text: "" }, metadata: { message_id: openers[0]!.id } },
+      { id: `status-${requests[1]!.id}`, props: { text: "" }, metadata: { message_id: messages[3]!.id } },
+    ]);
+
+    // An opener still silent when the next turn opens (its run failed before it spoke) is removed then; one that took
+    // its turn's first words stays.
+    const said = new AIMessage({ id: "progress-turn-human-0", content: "Hello!" });
+    const silent = new AIMessage({ id: "progress-turn-human-1", content: "" });
+    const history = [new HumanMessage({ id: "human-0", content: "hello" }), said];
+    const next = new HumanMessage({ id: "human-2", content: "again" });
+    const opened = openTurn({ metadata: { run_id: "run-next" } }, [
+      ...history,
+      new HumanMessage({ id: "human-1", content: "hi" }),
+      silent,
+      next,
+    ]);
+    expect(opened.map((message) => [message.getType(), message.id])).toEqual([
+      ["remove", silent.id],
+      ["ai", "progress-turn-human-2"],
     ]);
   });
 
-  test("once the plan is approved the opener goes: the turn leaves no empty row above its plan, during or after", async () => {
+  test("the plan's words take the opener's place: the turn has no empty row above its plan, during or after", async () => {
     const week = sampleWeek();
     const tempo = await offlineTempo(week, () => new Date(`${week.window.days[0]!.date}T07:00:00Z`));
     const thread = threadConfig("progress-opener-approved", "student");
     const config = { ...thread, metadata: { run_id: "run-approved" }, streamMode: "values" as const };
-    const isOpener = (message: BaseMessage) => String(message.id).startsWith("progress-turn-");
     let input: unknown = { messages: [new HumanMessage("Place all my review tasks")] };
-    const afterApprove: Array<{ openers: number; status?: string }> = [];
+    const states: Array<{ messages: BaseMessage[]; status?: string }> = [];
     for (let turn = 0; turn < 20; turn++) {
-      const resumed = turn > 0;
       for await (const values of await tempo.graph.stream(input as never, config)) {
         const { messages, ui } = values as { messages?: BaseMessage[]; ui?: UIMessage[] };
-        if (resumed && messages)
-          afterApprove.push({
-            openers: messages.filter(isOpener).length,
+        if (messages)
+          states.push({
+            messages,
             status: ui?.find((entry) => entry.name === "status")?.metadata?.message_id as string | undefined,
           });
       }
@@ -196,17 +288,18 @@ describe("progress in the ui channel", () => {
       if (state.tasks.every((task) => task.interrupts.length === 0)) break;
       input = approveCard({ __interrupt__: state.tasks.flatMap((task) => task.interrupts) });
     }
-    // From the first state after the plan's Approve on, no opener: the status stands under the plan and later messages.
-    expect(afterApprove.length).toBeGreaterThan(1);
-    expect(afterApprove.slice(1).every((values) => values.openers === 0)).toBe(true);
-    const state = await tempo.graph.getState(config);
-    const messages = state.values.messages as BaseMessage[];
-    expect(messages.filter(isOpener)).toEqual([]);
-    // The request is followed directly by the plan's words.
-    expect(messages[0]!.getType()).toBe("human");
-    expect(messages[1]!.getType()).toBe("ai");
-    expect(messageText(messages[1])).not.toBe("");
-    expect(new Set(messages.map((message) => message.id)).size).toBe(messages.length);
+    const final = states.at(-1)!.messages;
+    const opener = `progress-turn-${final[0]!.id}`;
+    // The request is followed directly by the plan's words, written under the opener's id; the plan is never removed.
+    expect(final[1]!.id).toBe(opener);
+    expect(messageText(final[1])).not.toBe("");
+    const spoken = states.findIndex((values) => messageText(values.messages[1]) !== "");
+    expect(spoken).toBeGreaterThan(0);
+    for (const values of states.slice(spoken)) {
+      expect(values.messages[1]!.id).toBe(opener);
+      expect(values.messages.filter(isEmptyRow)).toEqual([]);
+    }
+    expect(new Set(final.map((message) => message.id)).size).toBe(final.length);
   });
 
   test.each([
