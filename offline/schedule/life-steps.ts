@@ -131,6 +131,16 @@ export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dati
   };
 }
 
+/** propose_reschedule's reasons for a review it left missed (`tools/reschedule.ts`), in Chinese. */
+function whyInChinese(why: string): string {
+  return why
+    .replace(/^no free place that keeps its rules is left before its deadline$/, "截止之前已没有符合规则的空闲时段")
+    .replace(
+      /^no free place that keeps its rules is left before the window's end$/,
+      "本窗口结束之前已没有符合规则的空闲时段",
+    );
+}
+
 /** Reschedule the missed reviews: list their best places, choose them (one card), and say how it ended. */
 export function rescheduleStep(
   rounds: readonly RoundView[],
@@ -169,12 +179,23 @@ export function rescheduleStep(
       "no place fits",
     );
   }
-  return {
-    speak: say(
+  // The missed reviews no place fits any more are named beside the card, not left unsaid.
+  const stays = (listing?.unplaced ?? []).map((entry) =>
+    say(
       language,
-      `Proposing it again at the best free place (${candidate.summary}). Reject the card to leave it missed.`,
-      `建议把它补排到最合适的空闲时段（${candidate.summary}）。拒绝即保持错过状态。`,
+      `"${entry.name}" stays missed: ${entry.why}.`,
+      `“${entry.name}”保持错过：${whyInChinese(entry.why)}。`,
     ),
+  );
+  return {
+    speak: [
+      say(
+        language,
+        `Proposing it again at the best free place (${candidate.summary}). Reject the card to leave it missed.`,
+        `建议把它补排到最合适的空闲时段（${candidate.summary}）。拒绝即保持错过状态。`,
+      ),
+      ...stays,
+    ].join("\n"),
     action: "confirm",
     reason: say(
       language,

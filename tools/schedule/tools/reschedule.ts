@@ -18,8 +18,8 @@ export const RESCHEDULE_CANDIDATE_ID = "r1";
 
 /** What propose_reschedule found, as data: the candidate, and the missed reviews no place fits, with why. */
 export interface RescheduleListing extends CandidateListing {
-  /** Missed reviews left without a place, each with why. */
-  unplaced: Array<{ id: string; why: string }>;
+  /** Missed reviews left without a place, each with its name and why. */
+  unplaced: Array<{ id: string; name: string; why: string }>;
 }
 
 /** Arguments of propose_reschedule. */
@@ -69,7 +69,14 @@ export function proposeReschedule(state: ScheduleState, ids: readonly string[]):
       .map((candidate) => ({ candidate, run: placeTool.run(current, candidate.writes[0]!.arguments as never) }))
       .find((tried) => tried.run.ok && tried.run.state);
     if (!fitting) {
-      unplaced.push({ id, why: listing.empty ?? "no free place left fits it before the window ends" });
+      // Why in its own terms (the listing's words are about scores): what bounds where it may go.
+      const task = state.tasks.find((entry) => entry.id === id);
+      const bound = task?.source === "task_item" && task.dueBefore !== undefined ? "its deadline" : "the window's end";
+      unplaced.push({
+        id,
+        name: task?.name ?? id,
+        why: `no free place that keeps its rules is left before ${bound}`,
+      });
       continue;
     }
     current = fitting.run.state!;
