@@ -312,7 +312,13 @@ export function leftBeforeStep(
       say(language, `Nothing is due before ${exam.name}${when}.`, `${exam.name}${when}之前没有要完成的任务。`),
     );
   const open = due.filter((task) => task.kind !== "done" && task.kind !== "skipped");
-  const lines = due.map((task) => `- ${task.name} (${task.id}): ${statusWords(task, facts, language)}`);
+  // Named as a person names them; an id only where two share a name.
+  const shared = new Set(
+    due.filter((task, at) => due.findIndex((other) => other.name === task.name) !== at).map((task) => task.name),
+  );
+  const lines = due.map(
+    (task) => `- ${task.name}${shared.has(task.name) ? ` (${task.id})` : ""}: ${statusWords(task, facts, language)}`,
+  );
   const head = say(
     language,
     `Before ${exam.name}${when}: ${open.length} of ${due.length} task(s) left to do.`,
