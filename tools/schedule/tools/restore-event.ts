@@ -43,14 +43,9 @@ export const restoreEventTool: DomainTool<ScheduleState, { event: z.infer<typeof
       )
     )
       return failure(`a task or event with id ${quoteName(recorded.id)} exists again; nothing was restored`);
-    // A series shows what the window holds of it now; a one-off keeps the slots it had.
-    let slots = recorded.slots;
-    try {
-      if (recorded.series) slots = expandSeries(recorded.series, state.window).slots;
-    } catch (error) {
-      if (error instanceof SeriesError) return failure(`${error.message}; nothing was restored`);
-      throw error;
-    }
+    const back = slotsBack(recorded, state);
+    if (back instanceof SeriesError) return failure(`${back.message}; nothing was restored`);
+    const slots = back;
     const event = buildEventTask({ ...recorded, slots, embeds: [] });
     const tasks = at >= 0 ? state.tasks.map((task, index) => (index === at ? event : task)) : [...state.tasks, event];
     const next: ScheduleState = { ...state, tasks };
@@ -62,6 +57,20 @@ export const restoreEventTool: DomainTool<ScheduleState, { event: z.infer<typeof
     return restoredEventCard(state, args.event as EventTask, language);
   },
 };
+
+/**
+ * Where the recorded event comes back in the window as it is now: a series what the window holds of it, a one-off the
+ * slots it had; the SeriesError of a series the window cannot expand. `run` and its card read it alike.
+ */
+function slotsBack(recorded: EventTask, state: ScheduleState): SlotRange[] | SeriesError {
+  if (!recorded.series) return recorded.slots;
+  try {
+    return expandSeries(recorded.series, state.window).slots;
+  } catch (error) {
+    if (error instanceof SeriesError) return error;
+    throw error;
+  }
+}
 
 /** The most places a card lists of an event (a daily series over a long window); the rest are counted. */
 const SHOWN_PLACES = 7;
@@ -77,14 +86,9 @@ export function restoredEventCard(
   language: Language,
 ): Record<string, string> {
   const zh = language === "zh";
-  let slots: readonly SlotRange[] = recorded.slots ?? [];
-  try {
-    if (recorded.series) slots = expandSeries(recorded.series, state.window).slots;
-  } catch (error) {
-    // A series the window cannot expand is refused when it applies; the card names the event without its times.
-    if (!(error instanceof SeriesError)) throw error;
-    slots = [];
-  }
+  // A series the window cannot expand is refused when it applies; the card names the event without its times.
+  const back = slotsBack(recorded, state);
+  const slots: readonly SlotRange[] = back instanceof SeriesError ? [] : back;
   const places = slots.slice(0, SHOWN_PLACES).map((range) => placeName(state.window, range, language));
   const more = slots.length - places.length;
   if (more > 0) places.push(zh ? `另外 ${more} 次` : `${more} more`);
