@@ -220,14 +220,20 @@ function names(text: string, item: OpenItem): boolean {
  * that the tool refused, or not reached.
  */
 function whyOpen(item: OpenItem, messages: BaseMessage[], planSteps: readonly PlanStep[]): string {
-  const declined = new Set(
-    messages
-      .filter((message) => callOutcomeOf(message) === "declined")
-      .map((message) => (message as unknown as { tool_call_id: string }).tool_call_id),
+  // Each answered call's outcome and result text, by tool-call id: a declined write and a refused one say why.
+  const answered = new Map(
+    messages.flatMap((message) => {
+      const outcome = callOutcomeOf(message);
+      return outcome ? [[(message as ToolMessage).tool_call_id, { outcome, text: messageText(message) }] as const] : [];
+    }),
   );
   const calls = messages.flatMap((message) => (message as AIMessage).tool_calls ?? []);
-  if (calls.some((call) => call.id && declined.has(call.id) && names(JSON.stringify(call.args ?? {}), item)))
-    return "you declined the proposed change";
+  const onItem = (outcome: string) =>
+    calls.flatMap((call) => {
+      const result = call.id === undefined ? undefined : answered.get(call.id);
+      return result?.outcome === outcome && names(JSON.stringify(call.args ?? {}), item) ? [result.text] : [];
+    });
+  if (onItem("declined").length > 0) return "you declined the proposed change";
   // The assistant's own note on skipping it ("Skipping task X: no free run fits it."), a note that starts so first.
   const notes = messages
     .filter(
@@ -241,19 +247,7 @@ function whyOpen(item: OpenItem, messages: BaseMessage[], planSteps: readonly Pl
   const stated = planSteps.map((step) => beside.exec(step.summary ?? "")?.[1]).find((reason) => reason !== undefined);
   if (stated !== undefined) return stated;
   // A write on it that the tool refused (a hand placement that breaks a rule): not "did not get to it", but why.
-  const failed = new Map(
-    messages.flatMap((message) =>
-      callOutcomeOf(message) === "failed"
-        ? [[(message as ToolMessage).tool_call_id, messageText(message)] as const]
-        : [],
-    ),
-  );
-  const refused = calls
-    .flatMap((call) => {
-      const error = call.id === undefined ? undefined : failed.get(call.id);
-      return error !== undefined && names(JSON.stringify(call.args ?? {}), item) ? [error] : [];
-    })
-    .at(-1);
+  const refused = onItem("failed").at(-1);
   if (refused !== undefined)
     return `a change to it was refused: ${clipped(
       refused
