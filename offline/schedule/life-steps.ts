@@ -14,7 +14,7 @@ import {
   type RescheduleListing,
   type UndoListing,
 } from "../../tools/schedule/tools/index.js";
-import { NOTHING_MISSED } from "../../tools/schedule/tools/reschedule.js";
+import { NO_PLACE_BEFORE, NOTHING_MISSED } from "../../tools/schedule/tools/reschedule.js";
 import type { Dating } from "../../tools/schedule/format.js";
 import { TASK_STATUS_ZH, type TaskStatus } from "../../tools/schedule/state.js";
 import { appliedWriteText, callResultOf, failureOf } from "./tool-data.js";
@@ -131,15 +131,11 @@ export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dati
   };
 }
 
-/** propose_reschedule's reasons for a review it left missed (`tools/reschedule.ts`), in Chinese. */
-function whyInChinese(why: string): string {
-  return why
-    .replace(/^no free place that keeps its rules is left before its deadline$/, "截止之前已没有符合规则的空闲时段")
-    .replace(
-      /^no free place that keeps its rules is left before the window's end$/,
-      "本窗口结束之前已没有符合规则的空闲时段",
-    );
-}
+/** propose_reschedule's reasons for a review it left missed (`NO_PLACE_BEFORE`), in Chinese. */
+const NO_PLACE_BEFORE_ZH: Readonly<Record<string, string>> = {
+  [NO_PLACE_BEFORE.deadline]: "截止之前已没有符合规则的空闲时段",
+  [NO_PLACE_BEFORE.window]: "本窗口结束之前已没有符合规则的空闲时段",
+};
 
 /** Reschedule the missed reviews: list their best places, choose them (one card), and say how it ended. */
 export function rescheduleStep(
@@ -184,7 +180,7 @@ export function rescheduleStep(
     say(
       language,
       `"${entry.name}" stays missed: ${entry.why}.`,
-      `“${entry.name}”保持错过：${whyInChinese(entry.why)}。`,
+      `“${entry.name}”保持错过：${NO_PLACE_BEFORE_ZH[entry.why] ?? entry.why}。`,
     ),
   );
   return {

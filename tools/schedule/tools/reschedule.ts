@@ -22,6 +22,12 @@ export interface RescheduleListing extends CandidateListing {
   unplaced: Array<{ id: string; name: string; why: string }>;
 }
 
+/** Why a missed review is left without a place, by what bounds where it may go (the listing's words are about scores). */
+export const NO_PLACE_BEFORE = {
+  deadline: "no free place that keeps its rules is left before its deadline",
+  window: "no free place that keeps its rules is left before the window's end",
+} as const;
+
 /** Arguments of propose_reschedule. */
 export const rescheduleArgumentsSchema = z.object({
   task_ids: z
@@ -69,14 +75,9 @@ export function proposeReschedule(state: ScheduleState, ids: readonly string[]):
       .map((candidate) => ({ candidate, run: placeTool.run(current, candidate.writes[0]!.arguments as never) }))
       .find((tried) => tried.run.ok && tried.run.state);
     if (!fitting) {
-      // Why in its own terms (the listing's words are about scores): what bounds where it may go.
       const task = state.tasks.find((entry) => entry.id === id);
-      const bound = task?.source === "task_item" && task.dueBefore !== undefined ? "its deadline" : "the window's end";
-      unplaced.push({
-        id,
-        name: task?.name ?? id,
-        why: `no free place that keeps its rules is left before ${bound}`,
-      });
+      const bound = task?.source === "task_item" && task.dueBefore !== undefined ? "deadline" : "window";
+      unplaced.push({ id, name: task?.name ?? id, why: NO_PLACE_BEFORE[bound] });
       continue;
     }
     current = fitting.run.state!;
