@@ -45,6 +45,9 @@ export function groundRequest(
   if (!overview) return { kind: "grounded", request, unknown: [] };
   const { pending, all } = listedOf(overview);
   const known = (phrase: string, among: readonly ListedTask[]) => matchTasks(phrase, among).length > 0;
+  // A name that reads as an event: the overview lists no event by name, so only the execute stage's listing can
+  // prove such a name absent (or find it locked).
+  const mayBeEvent = (phrase: string) => overview.events > 0 && namesAnEvent(phrase);
   // "Remove the Friday tutorial": words that read as a timetable event and name no review task the overview lists
   // remove that event (`remove_event`: the execute stage's listing finds it, or asks which) — never an unplace refused.
   if (request.kind === "unplace" && overview.events > 0 && namesAnEvent(request.task) && !known(request.task, all))
@@ -64,10 +67,8 @@ export function groundRequest(
     case "unplace": {
       // ("explain" is not checked here: it may name an event, and the overview does not list every event.)
       if (known(request.task, all)) return { kind: "grounded", request, unknown: [] };
-      // A move may name an event ("move the mid-term to Saturday"): the overview lists no event by name, so only the
-      // execute stage's listing can prove such a name absent.
-      if (request.kind === "move" && overview.events > 0 && namesAnEvent(request.task))
-        return { kind: "grounded", request, unknown: [] };
+      // A move may name an event ("move the mid-term to Saturday").
+      if (request.kind === "move" && mayBeEvent(request.task)) return { kind: "grounded", request, unknown: [] };
       return {
         kind: "ask",
         question: whichTasks(
@@ -80,10 +81,8 @@ export function groundRequest(
       };
     }
     case "swap": {
-      // As for a move, a name that reads as an event is left to the execute stage's listing (it may be locked there).
-      const unknown = [request.first, request.second].filter(
-        (phrase) => !known(phrase, all) && !(overview.events > 0 && namesAnEvent(phrase)),
-      );
+      // As for a move, a name that reads as an event is left to the execute stage's listing.
+      const unknown = [request.first, request.second].filter((phrase) => !known(phrase, all) && !mayBeEvent(phrase));
       if (unknown.length === 0) return { kind: "grounded", request, unknown: [] };
       return {
         kind: "ask",
