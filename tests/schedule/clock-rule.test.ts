@@ -67,6 +67,22 @@ describe("the write tools refuse a place that has started, with the reason", () 
     );
   });
 
+  test("a locked exam moved on the person's word keeps to the clock: not once it has begun", () => {
+    const week = at(halfPlacedWeek());
+    expect(week.tasks.find((task) => task.id === "sat-calculus-midterm")).toMatchObject({ locked: true });
+    expect(run(week, "move", { task_id: "sat-calculus-midterm", day: 7, slot_start: 5 }).ok).toBe(true);
+    // Saturday 10:30: the exam has begun, and the past is fixed (an event's place too, not only a review's).
+    const begun = run(at(halfPlacedWeek(), "2024-03-16T02:30:00.000Z"), "move", {
+      task_id: "sat-calculus-midterm",
+      day: 7,
+      slot_start: 5,
+    });
+    expect(begun.ok).toBe(false);
+    expect(begun.content).toContain(
+      'event sat-calculus-midterm "Calculus midterm exam" is on day 6 slot 3, and Sat 16 Mar 10:00 has passed: the past is fixed',
+    );
+  });
+
   test("swap and batch_move keep to the clock too", () => {
     const week = at(halfPlacedWeek());
     const swap = run(week, "swap", { first_task_id: "review-limits", second_task_id: "essay-draft" });

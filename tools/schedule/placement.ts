@@ -49,10 +49,11 @@ export type PlacementOutcome =
 
 /** Resolves a batch of placements atomically against the index; the index itself is not changed. */
 export function resolvePlacements(index: OccupancyIndex, requests: readonly PlacementRequest[]): PlacementOutcome {
-  // The clock first (issue 47): a review in the past stays there, and none goes into a slot that has started.
+  // The clock first (issue 47): a review or an event in the past stays there, and none goes into a slot that has
+  // started.
   for (const [requestIndex, request] of requests.entries()) {
     const task = index.tasks[request.position];
-    if (task?.source !== "task_item") continue;
+    if (task === undefined) continue;
     const problem = fixedProblem(task, index.rules) ?? startedProblem(request.range, index.rules);
     if (problem !== undefined) return { ok: false, problem, requestIndex };
   }

@@ -153,9 +153,9 @@ function liftHint(rule: StandingRule): string {
   return `to change it, remove it (/prefs lists your preferences, /forget ${rule.id} removes this one)${say}`;
 }
 
-/** `task <id> "<name>"`. */
-function label(task: TaskItem): string {
-  return `task ${task.id} ${JSON.stringify(task.name)}`;
+/** `task <id> "<name>"`, or `event <id> "<name>"` for an event. */
+function label(task: ScheduleTask): string {
+  return `${task.source === "event" ? "event" : "task"} ${task.id} ${JSON.stringify(task.name)}`;
 }
 
 /** `day <d>`, with its date in a dated window: `day 7 (Sun 17 Mar 2024)`. */
@@ -309,15 +309,19 @@ export function isStartedByClock(range: SlotRange, book: Pick<RuleBook, "clock" 
   return book.window !== undefined && hasStarted(range.day, range.start, book.clock);
 }
 
-/** True when the placed review `task` is in the past (its place has started): fixed, never moved. */
+/**
+ * True when `task` — a placed review, or an event on its place (an exam a person moves) — is in the past (its place
+ * has started): fixed, never moved.
+ */
 export function isFixedByClock(task: ScheduleTask, book: Pick<RuleBook, "clock">): boolean {
-  const range = task.source === "task_item" && task.status === "placed" ? task.slots?.[0] : undefined;
+  const placed = task.source === "event" || task.status === "placed";
+  const range = placed ? task.slots?.[0] : undefined;
   return range !== undefined && hasStarted(range.day, range.start, book.clock);
 }
 
-/** Why the placed review `task` may not move (the past is fixed: its place has started), or undefined. */
+/** Why `task` may not move (the past is fixed: its place has started), or undefined. */
 export function fixedProblem(task: ScheduleTask, book: Pick<RuleBook, "clock" | "window">): string | undefined {
-  if (task.source !== "task_item" || !isFixedByClock(task, book) || !book.window) return undefined;
+  if (!isFixedByClock(task, book) || !book.window) return undefined;
   const range = task.slots![0]!;
   return `${label(task)} is on day ${range.day} slot ${range.start}, and ${passedText(book.window, range.day, range.start)}: the past is fixed, so it does not move`;
 }
