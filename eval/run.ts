@@ -10,6 +10,7 @@
  *   npm run eval -- --out reports/qwen --scenarios demo,move
  *   npm run eval -- --double                # the strict server double, the offline policy as its brain
  *   npm run eval -- --double policy,naive   # ... and the naive model beside it (item 2's measurement)
+ *   npm run eval -- --double policy,naive,stubborn   # ... and one that ignores the candidates in every step
  *   npm run eval -- --peer                  # ... and a createAgent + HITL peer on the demo task, same server (item 1)
  *
  * Before it starts it prints how long the run should take. Ctrl-C writes the report of the scenarios that finished
@@ -46,9 +47,9 @@ export const DEFAULT_OUT = ".tempo/eval";
 /** The default guess of one model call's time, for the estimate (a hosted model answering a ~5k-token prompt with a short tool call). */
 export const DEFAULT_SECONDS_PER_CALL = 8;
 /** The brains the double can play. */
-export const DOUBLE_BRAINS = ["policy", "naive"] as const;
+export const DOUBLE_BRAINS = ["policy", "naive", "stubborn"] as const;
 
-/** Reads `--out DIR`, `--scenarios a,b`, `--double [policy,naive]`, `--seconds-per-call N`, `--peer`; anything else is a ConfigurationError. */
+/** Reads `--out DIR`, `--scenarios a,b`, `--double [policy,naive,stubborn]`, `--seconds-per-call N`, `--peer`; anything else is a ConfigurationError. */
 export function parseEvalArguments(argv: readonly string[]): EvalArguments {
   const parsed: EvalArguments = { out: DEFAULT_OUT, scenarios: [], double: [] };
   for (let at = 0; at < argv.length; at += 1) {
@@ -78,7 +79,7 @@ export function parseEvalArguments(argv: readonly string[]): EvalArguments {
     } else if (flag === "--peer") parsed.peer = true;
     else
       throw new ConfigurationError(
-        `unknown argument "${flag}"; npm run eval -- [--out DIR] [--scenarios a,b] [--double [policy,naive]] [--seconds-per-call N] [--peer]`,
+        `unknown argument "${flag}"; npm run eval -- [--out DIR] [--scenarios a,b] [--double [policy,naive,stubborn]] [--seconds-per-call N] [--peer]`,
       );
   }
   pickScenarios(parsed.scenarios);
@@ -204,15 +205,18 @@ interface Pass {
 /** Starts the in-process server double with `brain` (tests/support/openai-double: strict as OpenAI). */
 async function doublePass(brain: string, environment: Record<string, string | undefined>): Promise<Pass> {
   const { startOpenAIDouble } = await import("../tests/support/openai-double/index.js");
-  const { naiveBrain } = await import("../tests/support/openai-double/naive-brain.js");
+  const { naiveBrain, stubbornBrain } = await import("../tests/support/openai-double/naive-brain.js");
   const { scheduleBrain } = await import("../tests/support/openai-double/brain.js");
   // The peer's requests (if any) get its scripted model; Tempo's the brain asked for.
-  const double = await startOpenAIDouble({
-    brain: withPeerBrain(brain === "naive" ? naiveBrain : scheduleBrain),
-    promptCache: true,
-  });
+  const brains = {
+    policy: { brain: scheduleBrain, label: "offline policy" },
+    naive: { brain: naiveBrain, label: "naive model: reads, places greedily, verifies" },
+    stubborn: { brain: stubbornBrain, label: "stubborn model: by hand in every step, the refinement's too" },
+  };
+  const chosen = brains[brain as keyof typeof brains] ?? brains.policy;
+  const double = await startOpenAIDouble({ brain: withPeerBrain(chosen.brain), promptCache: true });
   return {
-    label: `double (${brain === "naive" ? "naive model: reads, places greedily, verifies" : "offline policy"})`,
+    label: `double (${chosen.label})`,
     upstream: double.baseUrl,
     environment: {
       ...environment,

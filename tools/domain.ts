@@ -89,6 +89,12 @@ export interface Verification<TState> {
    * answer's first line, in `language`, never claiming more than the data shows.
    */
   check(data: TState, language: Language): { summary: string; heading: string };
+  /**
+   * The write tools that only place what is open (`ToolDomain.openItems`): an arranging step whose writes were all of
+   * these, every one applied, is ended by the code once nothing is left open — a model that placed by hand would only
+   * read the data back to confirm it.
+   */
+  placing?: readonly string[];
 }
 
 /** A write of the task as the user decided it on its card. */

@@ -48,7 +48,7 @@ import { afterToolResult, runReported } from "./tool-run.js";
 import { endStep } from "./step-ending.js";
 import { applyDecision } from "./decision.js";
 import { listForRefinement } from "./refinement-step.js";
-import { verifyInCode } from "./verification-step.js";
+import { arrangedInCode, verifyInCode } from "./verification-step.js";
 import { toolClock } from "../shared/now.js";
 import { lastAppliedCard } from "../../kernel/applied-writes.js";
 
@@ -126,6 +126,9 @@ export function createExecuteNode(dependencies: NodeDependencies, offers: ToolOf
     // The plan's closing check, when every write applied: ended from the stored data, no model call.
     const verified = firstVisit ? await verifyInCode(state, step, dependencies, config) : undefined;
     if (verified) return announced(announcement, verified);
+    // An arranging step whose hand-placed writes all applied, with nothing left open: ended from the data.
+    const arranged = firstVisit ? undefined : await arrangedInCode(state, step, dependencies, config);
+    if (arranged) return arranged;
     // The live state the planner read in this run, or read now (a new run, or after a write): no re-read by the model.
     const liveState =
       state.liveState ?? (await readLiveState(dependencies, config, state.currentStepId, state.recalled.preferences));

@@ -6,14 +6,14 @@
  * write declined, failed or left unapplied, or with none, goes to the model as before: there is something to tell that
  * the data alone does not.
  */
-import type { AIMessage } from "@langchain/core/messages";
+import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../../config/configuration.js";
 import { languageOf, stepStatusInChinese } from "../../contracts/language.js";
-import type { PlanStep, TempoState, TempoUpdate } from "../../kernel/state.js";
+import { workspaceMessages, type PlanStep, type TempoState, type TempoUpdate } from "../../kernel/state.js";
 import { readWriteFacts, taskMessages } from "../../review/write-facts.js";
 import { emit } from "../../streaming/events.js";
-import { findTool, isVerificationStep } from "../../tools/domain.js";
+import { findTool, isRefinementStep, isVerificationStep, type ToolDomain } from "../../tools/domain.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { nextPendingIndex } from "../shared/steps.js";
 import { endStep } from "./step-ending.js";
@@ -29,16 +29,12 @@ export async function verifyInCode(
   config: LangGraphRunnableConfig,
 ): Promise<TempoUpdate | undefined> {
   const { domain } = dependencies;
-  if (!domain.verification || !isVerificationStep(domain, step.content)) return undefined;
-  if (state.runMode !== "first_full" && state.runMode !== "global_reopt") return undefined;
+  if (!domain.verification || !isVerificationStep(domain, step.content) || !arrangesWeek(state)) return undefined;
   const index = state.planSteps.indexOf(step);
   if (state.planSteps.slice(0, index).some((earlier) => earlier.status !== "done")) return undefined;
-  const writes = taskMessages(state).flatMap((message) =>
-    ((message as AIMessage).tool_calls ?? []).filter((call) => findTool(domain, call.name)?.kind === "write"),
-  );
+  const writes = writeCalls(domain, taskMessages(state));
   if (writes.length === 0) return undefined;
-  const { threadId, userId } = ensureConfiguration(config, dependencies.settings);
-  const facts = await readWriteFacts(state, domain, dependencies.executionLog, threadId);
+  const { userId, facts } = await writeFactsOf(state, dependencies, config);
   if (facts.applied.length !== writes.length || facts.approvedNotApplied.length > 0) return undefined;
   const language = languageOf(state.messages);
   const { summary, heading } = domain.verification.check(await domain.load(userId), language);
@@ -59,6 +55,61 @@ export async function verifyInCode(
     state,
     { action: last ? "done" : "next_plan", goalCheck: summary, answer: last ? answer : "" },
     [],
+    dependencies,
+    config,
+  );
+}
+
+/** True in a plan that arranges the week (`first_full`, `global_reopt`): the data answers its whole question. */
+function arrangesWeek(state: Pick<TempoState, "runMode">): boolean {
+  return state.runMode === "first_full" || state.runMode === "global_reopt";
+}
+
+/** The task's write facts (`readWriteFacts`) and the user they are of. */
+async function writeFactsOf(state: TempoState, dependencies: NodeDependencies, config: LangGraphRunnableConfig) {
+  const { threadId, userId } = ensureConfiguration(config, dependencies.settings);
+  return { userId, facts: await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId) };
+}
+
+/** The write calls the model made in `messages`. */
+function writeCalls(domain: ToolDomain, messages: readonly BaseMessage[]) {
+  return messages.flatMap((message) =>
+    ((message as AIMessage).tool_calls ?? []).filter((call) => findTool(domain, call.name)?.kind === "write"),
+  );
+}
+
+/**
+ * The update that ends an arranging step in code (issue 49 item 2) — a step of a plan that arranges the week (run mode
+ * `first_full` or `global_reopt`), neither the refinement nor the verification, whose writes were all the domain's
+ * placing writes (`Verification.placing`: a model that placed by hand) and all applied, when nothing is left open:
+ * the step's goal is met, and the model would only read the week back to confirm it. Undefined when the model is to
+ * go on: something still open (it may fit elsewhere, or the model says why not), a write of another kind (a move
+ * asked for alongside), one declined, failed or not applied yet.
+ */
+export async function arrangedInCode(
+  state: TempoState,
+  step: PlanStep,
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+): Promise<TempoUpdate | undefined> {
+  const { domain } = dependencies;
+  const placing = domain.verification?.placing;
+  if (!placing || !domain.openItems || state.pending || !arrangesWeek(state)) return undefined;
+  if (isRefinementStep(domain, step.content) || isVerificationStep(domain, step.content)) return undefined;
+  const writes = writeCalls(domain, workspaceMessages(state));
+  if (writes.length === 0 || writes.some((call) => !placing.includes(call.name))) return undefined;
+  const { userId, facts } = await writeFactsOf(state, dependencies, config);
+  const applied = new Set(facts.applied.map((fact) => fact.id));
+  if (writes.some((call) => !call.id || !applied.has(call.id))) return undefined;
+  const data = await domain.load(userId);
+  if (domain.openItems(data).length > 0) return undefined;
+  const { summary } = domain.verification!.check(data, languageOf(state.messages));
+  emit(config, { kind: "status", node: "execute", text: `Checked in code: ${summary}` });
+  const last = nextPendingIndex(state.planSteps.filter((each) => each !== step)) === -1;
+  return endStep(
+    state,
+    { action: last ? "done" : "next_plan", goalCheck: summary, answer: "" },
+    workspaceMessages(state),
     dependencies,
     config,
   );

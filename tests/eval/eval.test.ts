@@ -201,8 +201,8 @@ describe("the naive model beside the offline policy (--double policy,naive)", ()
     expect(naive!.placed).toBeGreaterThan(0);
     expect(naive!.honest).toBe(true);
     // Issue 49 item 2's measurement: the naive model places by hand even where an arranging step binds only the
-    // candidates (a call brings the pack in), so its run is its own, not the policy's. (Its goal, at most 2 calls more
-    // than the policy, is not met: docs/model-servers.md gives the figures.)
+    // candidates (a call brings the pack in), so its run is its own, not the policy's. (On this week its greedy places
+    // leave one review open, so it reads the week back and ends the step itself: docs/model-servers.md.)
     expect(naive!.total.calls).toBeGreaterThan(policy!.total.calls);
     expect(naive!.total.promptTokens).not.toBe(policy!.total.promptTokens);
     const markdown = await readFile(path.join(out, "report.md"), "utf8");
@@ -210,6 +210,26 @@ describe("the naive model beside the offline policy (--double policy,naive)", ()
     expect(markdown).toContain(
       `| double (naive model: reads, places greedily, verifies) | ${naive!.placed} / ${naive!.maximum} | 0 | ${naive!.total.calls} |`,
     );
+  });
+});
+
+describe("a model that ignores the candidates costs at most 2 calls more on the demo (issue 49 item 2)", () => {
+  test("naive: its hand-placed step ends in code once nothing is open; stubborn (by hand in every step) costs more", async () => {
+    const out = await outFolder();
+    const report = await runEval(
+      { out, scenarios: ["demo"], double: ["policy", "naive", "stubborn"] },
+      {},
+      { print: () => undefined },
+    );
+    const [policy, naive, stubborn] = report.runs.map((run) => run.scenarios[0]!);
+    for (const run of [policy!, naive!, stubborn!]) {
+      expect(run.failure).toBeUndefined();
+      expect(run).toMatchObject({ placed: 8, maximum: 8, ruleProblems: [], honest: true });
+    }
+    expect(naive!.total.calls).toBeGreaterThan(policy!.total.calls);
+    expect(naive!.total.calls).toBeLessThanOrEqual(policy!.total.calls + 2);
+    // The stubborn model also reads and verifies in the refinement step, ignoring the listing the code made there.
+    expect(stubborn!.total.calls).toBeGreaterThan(naive!.total.calls);
   });
 });
 

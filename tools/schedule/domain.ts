@@ -117,6 +117,7 @@ export const SCHEDULE_REFINEMENT: Refinement = {
 export const SCHEDULE_VERIFICATION: Verification<ScheduleState> = {
   step: { content: "Verify the schedule", doneWhen: "the overview shows how many review tasks are still pending" },
   localized: { zh: { content: "核对日程", doneWhen: "日程概览显示还有多少复习任务待安排" } },
+  placing: ["place"],
   check(state, language) {
     const pending = state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length;
     return {
