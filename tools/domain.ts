@@ -90,11 +90,15 @@ export interface Verification<TState> {
    */
   check(data: TState, language: Language): { summary: string; heading: string };
   /**
-   * The write tools that only place what is open (`ToolDomain.openItems`): an arranging step whose writes were all of
-   * these, every one applied, is ended by the code once nothing is left open — a model that placed by hand would only
-   * read the data back to confirm it.
+   * Placing by hand: an arranging step whose writes were all of `tools` (they only place what is open,
+   * `ToolDomain.openItems`), every one applied, is ended by the code once no open item fits as the data stands —
+   * a model that placed by hand would only read the data back to confirm it.
    */
-  placing?: readonly string[];
+  placing?: {
+    tools: readonly string[];
+    /** How many of the open items still fit somewhere as the data stands, nothing else moved. */
+    stillFit(data: TState): number;
+  };
 }
 
 /** A write of the task as the user decided it on its card. */

@@ -97,13 +97,17 @@ export async function arrangedInCode(
   if (!placing || !domain.openItems || state.pending || !arrangesWeek(state)) return undefined;
   if (isRefinementStep(domain, step.content) || isVerificationStep(domain, step.content)) return undefined;
   const writes = writeCalls(domain, workspaceMessages(state));
-  if (writes.length === 0 || writes.some((call) => !placing.includes(call.name))) return undefined;
+  if (writes.length === 0 || writes.some((call) => !placing.tools.includes(call.name))) return undefined;
   const { userId, facts } = await writeFactsOf(state, dependencies, config);
   const applied = new Set(facts.applied.map((fact) => fact.id));
   if (writes.some((call) => !call.id || !applied.has(call.id))) return undefined;
   const data = await domain.load(userId);
-  if (domain.openItems(data).length > 0) return undefined;
-  const { summary } = domain.verification!.check(data, languageOf(state.messages));
+  const open = domain.openItems(data).length;
+  if (open > 0 && placing.stillFit(data) > 0) return undefined;
+  const language = languageOf(state.messages);
+  // In the words the reports read (English, as the check's own summary).
+  const shown = domain.verification!.check(data, language).summary;
+  const summary = open === 0 ? shown : `${shown}; none of them fits anywhere as the week stands`;
   emit(config, { kind: "status", node: "execute", text: `Checked in code: ${summary}` });
   const last = nextPendingIndex(state.planSteps.filter((each) => each !== step)) === -1;
   return endStep(

@@ -101,6 +101,23 @@ describe("an arranging step placed by hand", () => {
     expect(result.planSteps[0]).toMatchObject({ status: "done", summary: "all but one placed" });
   });
 
+  test("what is left open fits nowhere as the week stands: the code ends the step and says so", async () => {
+    const week = sampleWeek();
+    const first = week.tasks.find((task): task is TaskItem => task.source === "task_item")!;
+    // Longer than any free run of the week (the longest is 8 slots, on Sunday).
+    const { dueBefore: _due, ...rest } = first;
+    week.tasks.push({ ...rest, id: "long-project", name: "Long project", duration: 9 });
+    const places = handPlacements(week);
+    expect(places.map((place) => place.arguments.task_id)).not.toContain("long-project");
+    const { result, executor, pending } = await arranging(week, [calling(places)]);
+    expect(pending.map((task) => task.id)).toEqual(["long-project"]);
+    expect(executor.callCount).toBe(1);
+    expect(result.planSteps[0]).toMatchObject({
+      status: "done",
+      summary: "the schedule shows 1 review task(s) still pending; none of them fits anywhere as the week stands",
+    });
+  });
+
   test("a move among the step's writes: not only placing, so the model is asked again", async () => {
     const week = halfPlacedWeek();
     const placed = week.tasks.find(

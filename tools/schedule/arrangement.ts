@@ -72,6 +72,20 @@ export interface LeftPending {
   why: string;
 }
 
+/**
+ * How many pending reviews still fit somewhere as the week stands, nothing else moved, under every rule (the clock
+ * too when the state carries one). A review that fits only once others move is not counted: making room is the
+ * arrangement's and the refinement's.
+ */
+export function pendingThatFit(state: ScheduleState): number {
+  const pending = state.tasks.filter(
+    (task): task is TaskItem => task.source === "task_item" && task.status === "pending",
+  );
+  if (pending.length === 0) return 0;
+  const { room, rules: book } = searchInputOf(state);
+  return pending.filter((task) => fitsAnywhere(withRules(searchTaskOf(task, undefined), task, book), room)).length;
+}
+
 /** One proposal that places as many of the pending reviews in scope as fit, within the limits. */
 export function proposeArrangement(state: ScheduleState, options: ArrangementOptions = {}): ScheduleListing {
   return finish(arrangementSteps(state, options));

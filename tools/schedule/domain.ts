@@ -3,6 +3,7 @@
  * and persisted (as a diff) to a `ScheduleRepository`.
  */
 import type { AppliedWrite, PersistOptions, Refinement, ToolDomain, ToolPack, Verification } from "../domain.js";
+import { pendingThatFit } from "./arrangement.js";
 import { MIN_GAIN } from "./candidates.js";
 import { diffScheduleState } from "./diff.js";
 import { describeScheduleCall } from "./describe-call.js";
@@ -117,7 +118,7 @@ export const SCHEDULE_REFINEMENT: Refinement = {
 export const SCHEDULE_VERIFICATION: Verification<ScheduleState> = {
   step: { content: "Verify the schedule", doneWhen: "the overview shows how many review tasks are still pending" },
   localized: { zh: { content: "核对日程", doneWhen: "日程概览显示还有多少复习任务待安排" } },
-  placing: ["place"],
+  placing: { tools: ["place"], stillFit: pendingThatFit },
   check(state, language) {
     const pending = state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length;
     return {
