@@ -11,6 +11,7 @@ import { weekdayName } from "../../contracts/language.js";
 import {
   ChangeWork,
   forcedText,
+  moreFitRearranged,
   polishPlacements,
   POLISH_BUDGET_NOTE,
   type ChangeBudget,
@@ -200,13 +201,13 @@ export function* arrangementSteps(state: ScheduleState, options: ArrangementOpti
       ? [
           budgetStop
             ? `${roomless} not placed (not found within the search budget)`
-            : `${roomless} cannot fit${proved ? " (proved)" : ""}`,
+            : `${roomless} cannot fit${!proved ? "" : moreFitRearranged(after, preferences, roomless) ? " beside the reviews already placed (moving them may make room)" : " (proved)"}`,
         ]
       : []),
   ].join("; ");
   const searchStopped = budgetStop || afterReport.feasibility.stop === "budget";
   // What fits nowhere beside the card's placements is forced only when the search proved nothing places more.
-  const forced = later === 0 && !budgetStop ? forcedText(afterReport) : undefined;
+  const forced = later === 0 && !budgetStop ? forcedText(afterReport, after, preferences) : undefined;
   return {
     candidates: [
       {

@@ -24,7 +24,7 @@ import {
 } from "./placement-search.js";
 import { buildOccupancyIndex } from "./occupancy-index.js";
 import { commitPlacements, commitUnplaces, resolvePlacements } from "./placement.js";
-import { isFixedByClock, ruleBookOf, withRules } from "./rules.js";
+import { deadlinePassed, isFixedByClock, ruleBookOf, withRules } from "./rules.js";
 import { rangeFrom } from "./slot-range.js";
 import type { ScheduleState, SlotRange, TaskItem } from "./state.js";
 import { batchMoveTool } from "./tools/batch-move.js";
@@ -283,7 +283,7 @@ export function* candidateSteps(state: ScheduleState, options: CandidateOptions 
   );
   const ranked = [...distinct, ...singles];
   const candidates = ranked.slice(0, k).map((candidate, index) => ({ id: `c${index + 1}`, ...candidate }));
-  const forced = forcedText(report);
+  const forced = forcedText(report, state, preferences);
   const stopped = work.exhausted || report.feasibility.stop === "budget";
   const listing: ScheduleListing = {
     candidates,
@@ -294,12 +294,64 @@ export function* candidateSteps(state: ScheduleState, options: CandidateOptions 
   return candidates.length > 0 ? listing : { ...listing, empty: "no single move, swap or placement raises the score" };
 }
 
-/** What no change can fix: the reviews proved not to fit. */
-export function forcedText(report: ReturnType<typeof analyzeHealth>): string | undefined {
-  const forced = report.issues
-    .filter((issue) => issue.forced)
-    .flatMap((issue) => issue.tasks.map((id) => `${id} (fits nowhere beside the others, proved)`));
-  return forced.length > 0 ? forced.join(", ") : undefined;
+/**
+ * What no change can fix: the reviews proved not to fit — `report`'s (the health judge's, of `state`), kept only when
+ * no arrangement of the reviews still ahead places more of them (`moreFitRearranged`): a review that fits nowhere
+ * beside the others as they are placed is not forced when moving them makes room (issue 46 item 2). A review whose
+ * deadline has passed is forced whatever moves.
+ */
+export function forcedText(
+  report: ReturnType<typeof analyzeHealth>,
+  state: ScheduleState,
+  preferences: HealthPreferences = {},
+): string | undefined {
+  const forced = report.issues.filter((issue) => issue.forced);
+  if (forced.length === 0) return undefined;
+  const book = ruleBookOf(state);
+  const roomless = forced.filter(
+    (issue) => !issue.tasks.every((id) => deadlinePassed(state.tasks.find((task) => task.id === id) as TaskItem, book)),
+  );
+  const proved =
+    roomless.length === 0 || !moreFitRearranged(state, preferences, roomless.flatMap((issue) => issue.tasks).length)
+      ? forced
+      : forced.filter((issue) => !roomless.includes(issue));
+  const text = proved.flatMap((issue) => issue.tasks.map((id) => `${id} (fits nowhere beside the others, proved)`));
+  return text.length > 0 ? text.join(", ") : undefined;
+}
+
+/**
+ * True when an exact search over every review still ahead — the placed ones the clock has not fixed, taken off, and
+ * the pending ones whose deadline has not passed — places more of them than stay unplaced-free now (all but the
+ * `roomless` that fit nowhere beside the others), or cannot tell within its budget: then no "proved" is said.
+ */
+export function moreFitRearranged(state: ScheduleState, preferences: HealthPreferences, roomless: number): boolean {
+  const book = ruleBookOf(state);
+  const positions = state.tasks.flatMap((task, position) =>
+    task.source === "task_item" && task.status === "placed" && task.slots?.length === 1 && !isFixedByClock(task, book)
+      ? [position]
+      : [],
+  );
+  const ahead = [
+    ...positions.map((position) => state.tasks[position] as TaskItem),
+    ...state.tasks.filter(
+      (task): task is TaskItem =>
+        task.source === "task_item" && task.status === "pending" && !deadlinePassed(task, book),
+    ),
+  ];
+  const base = positions.length > 0 ? commitUnplaces(state, buildOccupancyIndex(state), positions) : state;
+  const avoid = new Set(preferences.avoidDays ?? []);
+  const { room, dayLoad, rules } = searchInputOf(base);
+  const search = finish(
+    placementSteps(
+      ahead.map((task) =>
+        withRules({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) }, task, rules),
+      ),
+      room,
+      // A bare search, bounded by its node limit (no clock: the same answer on any machine).
+      { dayLoad },
+    ),
+  );
+  return search.stop === "budget" || search.placements.length > ahead.length - roomless;
 }
 
 /** Where a task must not go: a place the user rejected (day and slot), a day, or — with neither — anywhere (left as it is). */
