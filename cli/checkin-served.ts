@@ -138,12 +138,13 @@ export async function servedCheckinCommand(
     throw new ChatUsageError("--week does not apply with --server: the served schedule is the server's.");
   const token = environment.TEMPO_TOKEN?.trim();
   const { Client } = await import("@langchain/langgraph-sdk");
-  // apiKey null: no LANGSMITH_API_KEY / LANGGRAPH_API_KEY of this environment is sent to the server.
+  // apiKey null: no LANGSMITH_API_KEY / LANGGRAPH_API_KEY of this environment is sent to the server. No retries: a
+  // run the server made but whose answer was lost would be sent again, a second check-in request on the thread.
   const client = new Client({
     apiUrl: server,
     apiKey: null,
     defaultHeaders: token ? { authorization: `Bearer ${token}` } : {},
-    callerOptions: { maxRetries: 2 },
+    callerOptions: { maxRetries: 0 },
   });
   const outcome = await runServedCheckin(client, options.now === undefined ? {} : { now: new Date(options.now) });
   if (outcome.movedOn) write(`${outcome.movedOn}\n\n`);
