@@ -25,6 +25,7 @@ export const INTEGRATION_TESTS = [
   "tests/server/served-crash.test.ts",
   "tests/server/served-gate.test.ts",
   "tests/server/served-configurable.test.ts",
+  "tests/server/served-checkin.test.ts",
   "tests/reliability/database-faults.test.ts",
   "tests/reliability/database-bounds.test.ts",
   "tests/reliability/faults.test.ts",

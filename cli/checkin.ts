@@ -1,6 +1,7 @@
 /**
- * `npm run checkin`: the daily check-in from the terminal (issue 47 item 6; on the served path it is a LangGraph cron,
- * docs/week-in-the-life.md). One request on the day's check-in thread: the clock moves the window on when its last
+ * `npm run checkin`: the daily check-in from the terminal (issue 47 item 6, docs/week-in-the-life.md; on a served
+ * Tempo, `--server <url>` sends it as a run there: cli/checkin-served.ts — the LangGraph server serves no crons, so an
+ * OS scheduler runs it each morning). One request on the day's check-in thread: the clock moves the window on when its last
  * day has passed (the answer says what moved to history and what became missed); the check-in goes ahead with its own
  * plan — the missed reviews proposed again first, then the reviews still to place — so the first write card (the
  * missed reviews' new places, when any was missed) waits there for the student: `npm start -- --thread <id>` opens
@@ -8,6 +9,7 @@
  * recovers the most.
  *
  *   npm run checkin -- [--user <id>] [--now <date-time>]
+ *   TEMPO_TOKEN=<JWT> npm run checkin -- --server <url> [--now <date-time>]
  */
 import { HumanMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
@@ -16,25 +18,12 @@ import { readSettings } from "../config/environment.js";
 import { ACCEPT_EVERY_ACTION } from "../review/resume.js";
 import { createTempo, type Tempo } from "../server/create-tempo.js";
 import { parseChatArguments } from "./arguments.js";
+import { servedCheckinCommand, serverArgument } from "./checkin-served.js";
 import { renderError } from "./render.js";
 import type { ToolDomain } from "../tools/domain.js";
+import { CHECKIN_REQUEST, waitingOn, type CheckinOutcome } from "./checkin-request.js";
 
-/**
- * The check-in's request: what the offline policy and a model both read as "propose the missed reviews again, then
- * arrange what is left this week".
- */
-export const CHECKIN_REQUEST = "reschedule my missed reviews, then arrange my reviews into free slots";
-
-/** What a check-in did: its thread, its answer so far, and the card waiting there (its actions), if any. */
-export interface CheckinOutcome {
-  threadId: string;
-  /** What the clock moved at the start of the check-in (the window rolled on), told before the card; absent when nothing moved. */
-  movedOn?: string;
-  said: string[];
-  waiting: string[];
-  /** What the time left is proved not to hold (a deadline, an exam), with the change that recovers the most; absent when nothing is. */
-  atRisk?: string;
-}
+export { CHECKIN_REQUEST, type CheckinOutcome } from "./checkin-request.js";
 
 /** A served domain, as the check-in reads it for what is at risk. */
 export type CheckinDomain = Pick<ToolDomain, "load" | "atRisk" | "withClock">;
@@ -88,18 +77,6 @@ async function withRisk(
   return outcome;
 }
 
-/** The actions of the cards waiting on a thread. */
-function waitingOn(state: { tasks?: ReadonlyArray<{ interrupts: ReadonlyArray<{ value?: unknown }> }> }): string[] {
-  return (state.tasks ?? []).flatMap((task) =>
-    task.interrupts.flatMap(
-      (entry) =>
-        (entry.value as { action_requests?: Array<{ name: string }> } | undefined)?.action_requests?.map(
-          (request) => request.name,
-        ) ?? [],
-    ),
-  );
-}
-
 function outcomeOf(
   threadId: string,
   values: Record<string, unknown>,
@@ -117,7 +94,12 @@ function outcomeOf(
 }
 
 async function main(): Promise<void> {
-  const options = parseChatArguments(process.argv.slice(2));
+  const { server, rest } = serverArgument(process.argv.slice(2));
+  const options = parseChatArguments(rest);
+  if (server !== undefined) {
+    await servedCheckinCommand(server, options);
+    return;
+  }
   const settings = readSettings();
   const userId = options.userId ?? settings.userId;
   const now = options.now === undefined ? new Date() : new Date(options.now);

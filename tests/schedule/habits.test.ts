@@ -101,6 +101,34 @@ describe("habits", () => {
     expect(ofGroup(again, "vocabulary").filter((task) => task.group?.week === first + 2)).toHaveLength(3);
   });
 
+  test("a week the window's end cuts short keeps its sessions and its days, however the days are rolled", () => {
+    // Mon 11 Mar 2024 on: a roll by one day brings in Monday 18 March, one day of the next week.
+    const state = write("add_habit", emptyWeek(), { name: "Vocabulary", times_per_week: 2, duration: 1 });
+    const next = state.window.days[0]!.week + 1;
+    const byOne = rollWindowTool.run(state, { days: 1 }).state!;
+    // Its two sessions, not one (the week has six days to come), each due at the window's end.
+    const cut = ofGroup(byOne, "vocabulary").filter((task) => task.group?.week === next);
+    expect(cut.map((task) => [task.name, task.dueBefore, task.earliestDay])).toEqual([
+      ["Vocabulary (1 of 2)", { day: 8 }, 7],
+      ["Vocabulary (2 of 2)", { day: 8 }, 7],
+    ]);
+    // A second day's roll keeps them to the whole of their week (due at the window's end still, not a day earlier):
+    // the same week as one roll by two days.
+    const byOneTwice = rollWindowTool.run(byOne, { days: 1 }).state!;
+    expect(byOneTwice).toEqual(rollWindowTool.run(state, { days: 2 }).state);
+    expect(ofGroup(byOneTwice, "vocabulary").filter((task) => task.group?.week === next)).toMatchObject([
+      { dueBefore: { day: 8 }, earliestDay: 6 },
+      { dueBefore: { day: 8 }, earliestDay: 6 },
+    ]);
+    // A week's roll from there leaves six days of that week (Tue 19 – Sun 24 March): its sessions are not missed.
+    const aWeekOn = rollWindowTool.run(byOne, { days: 7 }).state!;
+    expect(aWeekOn.window.days[0]!.date).toBe("2024-03-19");
+    expect(ofGroup(aWeekOn, "vocabulary").filter((task) => task.group?.week === next)).toMatchObject([
+      { status: "pending", dueBefore: { day: 7 } },
+      { status: "pending", dueBefore: { day: 7 } },
+    ]);
+  });
+
   test("a habit whose shown week's occurrences were all removed has ended: the roll makes none", () => {
     let state = write("add_habit", emptyWeek(), { name: "Vocabulary", times_per_week: 2, duration: 1 });
     for (const task of ofGroup(state, "vocabulary")) state = write("remove_task", state, { task_id: task.id });

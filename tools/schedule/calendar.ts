@@ -14,7 +14,7 @@ import { weekdayName, type Language } from "../../contracts/language.js";
 import { TempoError } from "../../errors/index.js";
 import { buildEventTask, buildTaskItem, canonicalCategory } from "./canonical-form.js";
 import { expandSeries } from "./event-series.js";
-import { rolledHabitOccurrences } from "./habits.js";
+import { rolledHabitOccurrences, weeksOf } from "./habits.js";
 import {
   dayOfWeekName,
   formatDate,
@@ -253,6 +253,7 @@ export function rollWindow(state: ScheduleState, days = 7): ScheduleState {
   const timetable = rollTimetable(state, days, rolled, removed);
   for (const [id, event] of timetable) if (event === undefined) removed.add(id);
   const settled = settleTasksOnRoll(state, days);
+  const weekEnds = habitWeekEnds(window, rolled);
   const tasks = state.tasks.flatMap((stored): ScheduleTask[] => {
     const task = settled.get(stored.id) ?? stored;
     if (task.source === "event") {
@@ -264,8 +265,16 @@ export function rollWindow(state: ScheduleState, days = 7): ScheduleState {
       ...(task.slots ? { slots: task.slots.flatMap((range) => shift(range) ?? []) } : {}),
     };
     if (task.dueBefore !== undefined) {
+      const weekEnd =
+        task.group?.kind === "habit" && task.group.week !== undefined ? weekEnds.get(task.group.week) : undefined;
       const dueDay =
-        "day" in task.dueBefore ? task.dueBefore.day - days : removed.has(task.dueBefore.eventId) ? 0 : undefined;
+        "day" in task.dueBefore
+          ? weekEnd !== undefined && task.dueBefore.day === window.totalDays + 1
+            ? weekEnd
+            : task.dueBefore.day - days
+          : removed.has(task.dueBefore.eventId)
+            ? 0
+            : undefined;
       item.dueBefore = dueDay === undefined ? task.dueBefore : { day: Math.max(1, dueDay) };
     }
     if (task.earliestDay !== undefined) item.earliestDay = Math.max(1, task.earliestDay - days);
@@ -280,6 +289,20 @@ export function rollWindow(state: ScheduleState, days = 7): ScheduleState {
   // A habit carries on: the weeks the roll brought in get its occurrences (history keeps the old ones).
   const habits = rolledHabitOccurrences(state, { window: rolled, tasks });
   return { window: rolled, categories, tasks: [...tasks, ...habits] };
+}
+
+/**
+ * The deadline a habit's occurrence of the old window's last week keeps in the rolled window, by week: the day after
+ * that week's last day there. A week the old window cut short gave its occurrences the window's end as deadline, not
+ * the week's; moved `days` earlier, that deadline would fall inside the week and cut it shorter with every roll (a
+ * roll by 1 and then 1 kept a day less than a roll by 2). Re-read from the rolled window, it is the same however the
+ * days were rolled: the week's end, or the rolled window's end when the week still runs past it.
+ */
+function habitWeekEnds(before: ScheduleWindow, rolled: ScheduleWindow): Map<number, number> {
+  const lastWeek = before.days.at(-1)?.week;
+  const ends = new Map<number, number>();
+  for (const { week, last } of weeksOf(rolled)) if (week === lastWeek) ends.set(week, last + 1);
+  return ends;
 }
 
 /**
@@ -319,15 +342,18 @@ function rollTimetable(
  */
 export function settleTasksOnRoll(state: ScheduleState, days: number): Map<string, TaskItem> {
   const settled = new Map<string, TaskItem>();
+  const firstWeekLeft = weekAfterRoll(state.window, days);
   for (const task of state.tasks) {
-    // A habit's occurrence left unplaced in a week that has passed is missed: its week will not come again.
+    // A habit's occurrence left unplaced in a week that has passed is missed: its week will not come again. (A week
+    // the window's end cut short has its deadline at the window's end, not the week's: its week tells when it is over.)
     if (
       task.source === "task_item" &&
       task.status === "pending" &&
       task.group?.kind === "habit" &&
       task.dueBefore !== undefined &&
       "day" in task.dueBefore &&
-      task.dueBefore.day <= days + 1
+      task.dueBefore.day <= days + 1 &&
+      (task.group.week === undefined || task.group.week < firstWeekLeft)
     ) {
       settled.set(task.id, buildTaskItem({ ...task, status: "missed" }));
       continue;
@@ -345,6 +371,14 @@ export function settleTasksOnRoll(state: ScheduleState, days: number): Map<strin
     settled.set(task.id, buildTaskItem(item));
   }
   return settled;
+}
+
+/** The week of the first day a roll by `days` leaves in the window (the day after the last, when it leaves none). */
+function weekAfterRoll(window: ScheduleWindow, days: number): number {
+  const kept = window.days[days];
+  if (kept !== undefined) return kept.week;
+  const last = window.days[window.days.length - 1]!;
+  return last.dayOfWeek === 7 ? last.week + 1 : last.week;
 }
 
 /** A place of the window as history (`PastPlace`): its calendar day (week, weekday, date) and slots. */

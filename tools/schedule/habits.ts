@@ -48,8 +48,9 @@ export function firstOpenDay(
 /**
  * The occurrences of `habit` for the weeks of `window` (only `only`, when given): `perWeek` of them in each week, as
  * many as the days still open in it hold when fewer (by `clock`: a half-over week gets what fits in what is left of
- * it, from today on, and a week the clock has passed gets none), pending, each kept to its week. Ids:
- * `<habit>-w<week>-<n>`.
+ * it, from today on, and a week the clock has passed gets none), pending, each kept to its week. The days still open
+ * run to the week's Sunday, shown or not: a week the window's end cuts short is not a shorter week (its days come in
+ * with the next roll, which makes no second set for it), so it gets all its occurrences. Ids: `<habit>-w<week>-<n>`.
  */
 export function habitOccurrences(
   window: Pick<ScheduleWindow, "days" | "slotsPerDay">,
@@ -61,7 +62,8 @@ export function habitOccurrences(
     if (only && !only.has(week)) return [];
     const open = firstOpenDay(first, last, habit.duration, window.slotsPerDay, clock);
     if (open === undefined) return [];
-    const count = Math.min(habit.perWeek, last - open + 1);
+    const sunday = last + 7 - (window.days[last - 1]?.dayOfWeek ?? 7);
+    const count = Math.min(habit.perWeek, sunday - open + 1);
     return Array.from({ length: count }, (_, index) =>
       buildTaskItem({
         id: `${habit.id}-w${week}-${index + 1}`,
