@@ -9,6 +9,7 @@ import { finish, read, type Decision, type Finish } from "../decisions.js";
 import type { RoundView } from "../prompt-reading.js";
 import type { HealthIssueKind, HealthReport } from "../../tools/schedule/health.js";
 import {
+  NOTHING_TO_UNDO,
   UNDO_WRITES,
   type ListedTask,
   type RescheduleListing,
@@ -95,6 +96,12 @@ function listingStage<T>(
   return { listing: listed.data, round: listed.round };
 }
 
+/** propose_undo's reasons for an empty listing (`tools/undo.ts`), in Chinese. */
+const EMPTY_UNDO_ZH: Readonly<Record<string, string>> = {
+  [NOTHING_TO_UNDO.none]: "这次对话里还没有应用过任何修改",
+  [NOTHING_TO_UNDO.gone]: "上一次修改中已没有可以撤销的部分",
+};
+
 /** "Undo that": list the undo, choose it (its card), and say how it ended. */
 export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dating, language: Language): Decision {
   const stage = listingStage<UndoListing>(rounds, end, dating, language, {
@@ -112,11 +119,16 @@ export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dati
   );
   const candidate = listing?.candidates[0];
   if (!candidate) {
+    // Said once, by the answer (the step's summary is what it reads): a line spoken here as well said it twice.
     const why = listing?.empty ?? failureOf(listedRound);
+    const reasons = [
+      language === "zh" ? (EMPTY_UNDO_ZH[why] ?? why) : why,
+      ...(listing?.kept ?? []).map((entry) => `${entry.write}: ${entry.why}`),
+    ].join(language === "zh" ? "；" : "; ");
     return finish(
       end,
-      [say(language, `There is nothing I can undo: ${why}.`, `没有可以撤销的修改：${why}。`), ...kept].join("\n"),
-      `not carried out: nothing to undo — ${[why, ...(listing?.kept ?? []).map((entry) => `${entry.write}: ${entry.why}`)].join("; ")}`,
+      "",
+      `not carried out: ${say(language, `there is nothing I can undo — ${reasons}`, `没有可以撤销的修改——${reasons}`)}`,
       "nothing to undo",
     );
   }

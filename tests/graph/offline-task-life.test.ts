@@ -198,14 +198,29 @@ describe("undo, health and what is left, said offline (issue 47 items 4 and 8)",
     expect(said).not.toMatch(/nothing I can undo|没有可以撤销/);
   });
 
-  test("undo with nothing applied in the conversation says so and changes nothing", async () => {
-    const week = halfPlacedWeek();
-    const tempo = await offlineTempo(week);
-    const outcome = await converse(tempo, "undo that");
-    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
-    expect(outcome.said.join("\n")).toMatch(/nothing I can undo: no change was applied in this conversation yet/);
-    expect(JSON.stringify(canonicalScheduleState(outcome.schedule))).toBe(JSON.stringify(canonicalScheduleState(week)));
-  });
+  test.each([
+    [
+      "undo that",
+      /nothing I can undo/g,
+      /^Your schedule is unchanged: there is nothing I can undo — no change was applied in this conversation yet\.$/,
+    ],
+    ["撤销", /没有可以撤销/g, /^日程没有改动：没有可以撤销的修改——这次对话里还没有应用过任何修改。$/],
+  ])(
+    "%s with nothing applied in the conversation says so once and changes nothing",
+    async (request, phrase, answer) => {
+      const week = halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) });
+      const tempo = await offlineTempo(week);
+      const outcome = await converse(tempo, request);
+      expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+      expect(outcome.finalAnswer).toMatch(answer);
+      // Everything said in the conversation names it once: the answer, not a spoken line before it as well.
+      expect(outcome.said.join("\n").match(phrase)).toHaveLength(1);
+      expect(outcome.said.join("\n")).not.toMatch(/nothing to undo/);
+      expect(JSON.stringify(canonicalScheduleState(outcome.schedule))).toBe(
+        JSON.stringify(canonicalScheduleState(week)),
+      );
+    },
+  );
 
   test.each([
     ["how healthy is my week?", /^Your week's health score is [\d.]+\/100\. What costs the most: /],
