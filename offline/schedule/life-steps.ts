@@ -149,6 +149,27 @@ const NO_PLACE_BEFORE_ZH: Readonly<Record<string, string>> = {
   [NO_PLACE_BEFORE.window]: "本窗口结束之前已没有符合规则的空闲时段",
 };
 
+/** How a reschedule's card ended, in its step's summary: applied, or declined. */
+const RESCHEDULED = { done: "rescheduled", none: "the new place" } as const;
+
+/**
+ * The first line of the answer to a missed review's plan, from how its reschedule step ended (`rescheduleStep`'s
+ * summaries): the missed reviews have new places, or it stays missed; undefined when the plan has no such step.
+ */
+export function rescheduledHeading(steps: readonly { summary: string }[], language: Language): string | undefined {
+  const declined = `not carried out: you declined ${RESCHEDULED.none}`;
+  const ended = steps.find(
+    (step) => /^(?:not )?rescheduled: /.test(step.summary) || step.summary === declined,
+  )?.summary;
+  if (ended === undefined) return undefined;
+  if (!ended.startsWith(`${RESCHEDULED.done}: `))
+    return say(language, "Marked missed; it has no new place (below).", "已记为错过，但没有补排到新的时段（见下）。");
+  const placed = ended.split("; ").length;
+  return placed > 1
+    ? say(language, `The ${placed} missed reviews have new places.`, `${placed} 个错过的复习已补排到新的时段。`)
+    : say(language, "The missed review has a new place.", "错过的复习已补排到新的时段。");
+}
+
 /** Reschedule the missed reviews: list their best places, choose them (one card), and say how it ended. */
 export function rescheduleStep(
   rounds: readonly RoundView[],
@@ -164,8 +185,7 @@ export function rescheduleStep(
     speak: say(language, "Looking for the best place to make it up.", "正在寻找补做的最佳时段。"),
     arguments: taskIds.length > 0 ? { task_ids: [...taskIds] } : {},
     reason: "a missed review is proposed again at the candidates' best place",
-    done: "rescheduled",
-    none: "the new place",
+    ...RESCHEDULED,
   });
   if ("decision" in stage) return stage.decision;
   const { listing, round: listedRound } = stage;

@@ -145,6 +145,11 @@ describe("a missed review is proposed again (issue 47 item 4)", () => {
       start: outcome.cards[2]!.args.slot_start,
       end: Number(outcome.cards[2]!.args.slot_start) + 1,
     });
+    // The answer opens with what was asked: the missed review's new place, not an arranged week.
+    expect(outcome.finalAnswer).toMatch(
+      /[\u4e00-\u9fff]/.test(request) ? /^错过的复习已补排到新的时段。\n/ : /^The missed review has a new place\.\n/,
+    );
+    expect(outcome.finalAnswer).not.toMatch(/review week is arranged|复习周已安排好/);
   });
 
   test("rejecting the new place leaves the review missed, and says so", async () => {
@@ -155,6 +160,23 @@ describe("a missed review is proposed again (issue 47 item 4)", () => {
     expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "mark_missed", "place"]);
     expect(statusOf(outcome, "matrix-review")).toBe("missed");
     expect(outcome.said.join("\n")).toMatch(/I left the week as it was/);
+    expect(outcome.finalAnswer).toMatch(/^Marked missed; it has no new place \(below\)\.\n/);
+  });
+
+  test.each([
+    ["I missed Tuesday's review", /^Marked missed; it has no new place \(below\)\.\n/],
+    ["我周二的复习没做", /^已记为错过，但没有补排到新的时段（见下）。\n/],
+  ])("%s when no free place is left: the answer says it stays without a new place", async (request, heading) => {
+    // Sunday night, the window's last free slots gone: nothing can take the missed review.
+    const tempo = await offlineTempo(
+      halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) }),
+      () => new Date("2024-03-17T21:00:00+08:00"),
+    );
+    const outcome = await converse(tempo, request);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "mark_missed"]);
+    expect(statusOf(outcome, "matrix-review")).toBe("missed");
+    expect(outcome.finalAnswer).toMatch(heading);
+    expect(outcome.finalAnswer).not.toMatch(/review week is arranged|复习周已安排好/);
   });
 
   test.each(["I missed Tuesday's review, don't reschedule it", "我周二的复习没做，不用重新安排"])(
