@@ -20,7 +20,7 @@ import type { Dating } from "../../tools/schedule/format.js";
 import { TASK_STATUS_ZH, type TaskStatus } from "../../tools/schedule/state.js";
 import { appliedWriteText, callResultOf, failureOf } from "./tool-data.js";
 import { matchTask } from "./task-matching.js";
-import { placeWords, type WeekFacts } from "./week-facts.js";
+import { dayName, placeWords, type WeekFacts } from "./week-facts.js";
 
 /** The writes an undo or a reschedule card is made of: any inverse an undo offers, and a reschedule's place. */
 const CARD_WRITES: ReadonlySet<string> = new Set([...UNDO_WRITES, "place"]);
@@ -247,8 +247,11 @@ const ISSUE_ZH: Readonly<Record<HealthIssueKind, string>> = {
   cannot_fit: "有复习放不下",
 };
 
-/** "How healthy is my week?": the health judge's score, and what costs points. */
-export function healthStep(rounds: readonly RoundView[], end: Finish, language: Language): Decision {
+/**
+ * "How healthy is my week?": the health judge's score, and what costs points — its days by date, as the cards name
+ * them (the English messages carry `day 3 (Wed 13 Mar 2024)`, which the answer reads as "Wed 13 Mar").
+ */
+export function healthStep(rounds: readonly RoundView[], facts: WeekFacts, end: Finish, language: Language): Decision {
   const round = rounds.findLast((candidate) => candidate.name === "analyze_health" && !candidate.summarised);
   if (!round)
     return read(
@@ -266,7 +269,12 @@ export function healthStep(rounds: readonly RoundView[], end: Finish, language: 
     const costs =
       top.length === 0
         ? "没有扣分项。"
-        : `扣分最多的：${top.map((issue) => `${ISSUE_ZH[issue.kind]}（-${issue.penalty}）`).join("；")}。`;
+        : `扣分最多的：${top
+            .map((issue) => {
+              const days = [...new Set(issue.days)].map((day) => dayName(day, facts, "zh"));
+              return `${ISSUE_ZH[issue.kind]}（${days.length > 0 ? `${days.join("、")}，` : ""}-${issue.penalty}）`;
+            })
+            .join("；")}。`;
     const open = pending > 0 ? `还有 ${pending} 个复习待安排（其中 ${report.feasibility.placeable} 个放得下）。` : "";
     return finish(end, "", `这一周的健康分是 ${report.score}/100。${costs}${open}`);
   }

@@ -5,7 +5,14 @@
  */
 import { describe, expect, test } from "vitest";
 import { canonicalScheduleState, type TaskItem } from "../../tools/schedule/index.js";
-import { converse, halfPlacedWeek, offlineTempo, type ConversationOutcome } from "./support/offline-conversation.js";
+import { analyzeHealth } from "../../tools/schedule/health.js";
+import {
+  converse,
+  crowdedMondayWeek,
+  halfPlacedWeek,
+  offlineTempo,
+  type ConversationOutcome,
+} from "./support/offline-conversation.js";
 
 const statusOf = (outcome: ConversationOutcome, id: string) =>
   (outcome.schedule.tasks.find((task) => task.id === id) as TaskItem).status;
@@ -253,6 +260,24 @@ describe("undo, health and what is left, said offline (issue 47 items 4 and 8)",
     const outcome = await converse(tempo, request);
     expect(outcome.cards).toEqual([]);
     expect(outcome.finalAnswer).toMatch(answer);
+  });
+
+  test.each([
+    ["how healthy is my week?", /right after it on Thu 14 Mar \(-1\.5\)/, /Mon 11 Mar|Tue 12 Mar/],
+    ["我这周安排得怎么样", /（3月14日周四，-1\.5）/, /3月11日|3月12日/],
+  ])("%s on Wednesday: the past is fixed, and days are named by date", async (request, thursday, past) => {
+    // Monday is crowded (heavy, back to back) and over; what is left costs only Thursday's unbuffered review and more.
+    const week = crowdedMondayWeek();
+    const now = new Date("2024-03-13T15:00:00+08:00");
+    const tempo = await offlineTempo(week, () => now);
+    const outcome = await converse(tempo, request);
+    expect(outcome.cards).toEqual([]);
+    const judged = analyzeHealth({ ...week, now: now.toISOString() });
+    expect(judged.issues.map((issue) => issue.kind)).not.toContain("heavy_day");
+    expect(outcome.finalAnswer).toContain(`${judged.score}/100`);
+    expect(outcome.finalAnswer).toMatch(thursday);
+    expect(outcome.finalAnswer).not.toMatch(past);
+    expect(outcome.finalAnswer).not.toMatch(/\bdays? \d|第\d+天/);
   });
 
   test.each([
