@@ -212,7 +212,7 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
     case "undo":
       return undoStep(view.rounds, end, datingOf(facts), language);
     case "health":
-      return healthStep(view.rounds, end, language);
+      return healthStep(view.rounds, facts, end, language);
     case "left_before":
       return leftBeforeStep(view.rounds, request.event, facts, end, language);
     default:

@@ -9,6 +9,7 @@ import { finish, read, type Decision, type Finish } from "../decisions.js";
 import type { RoundView } from "../prompt-reading.js";
 import type { HealthIssueKind, HealthReport } from "../../tools/schedule/health.js";
 import {
+  NOTHING_TO_UNDO,
   UNDO_WRITES,
   type ListedTask,
   type RescheduleListing,
@@ -19,7 +20,7 @@ import type { Dating } from "../../tools/schedule/format.js";
 import { TASK_STATUS_ZH, type TaskStatus } from "../../tools/schedule/state.js";
 import { appliedWriteText, callResultOf, failureOf } from "./tool-data.js";
 import { matchTask } from "./task-matching.js";
-import { placeWords, type WeekFacts } from "./week-facts.js";
+import { dayName, placeWords, type WeekFacts } from "./week-facts.js";
 
 /** The writes an undo or a reschedule card is made of: any inverse an undo offers, and a reschedule's place. */
 const CARD_WRITES: ReadonlySet<string> = new Set([...UNDO_WRITES, "place"]);
@@ -95,6 +96,12 @@ function listingStage<T>(
   return { listing: listed.data, round: listed.round };
 }
 
+/** propose_undo's reasons for an empty listing (`tools/undo.ts`), in Chinese. */
+const EMPTY_UNDO_ZH: Readonly<Record<string, string>> = {
+  [NOTHING_TO_UNDO.none]: "这次对话里还没有应用过任何修改",
+  [NOTHING_TO_UNDO.gone]: "上一次修改中已没有可以撤销的部分",
+};
+
 /** "Undo that": list the undo, choose it (its card), and say how it ended. */
 export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dating, language: Language): Decision {
   const stage = listingStage<UndoListing>(rounds, end, dating, language, {
@@ -112,11 +119,16 @@ export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dati
   );
   const candidate = listing?.candidates[0];
   if (!candidate) {
+    // Said once, by the answer (the step's summary is what it reads): a line spoken here as well said it twice.
     const why = listing?.empty ?? failureOf(listedRound);
+    const reasons = [
+      language === "zh" ? (EMPTY_UNDO_ZH[why] ?? why) : why,
+      ...(listing?.kept ?? []).map((entry) => `${entry.write}: ${entry.why}`),
+    ].join(language === "zh" ? "；" : "; ");
     return finish(
       end,
-      [say(language, `There is nothing I can undo: ${why}.`, `没有可以撤销的修改：${why}。`), ...kept].join("\n"),
-      `not carried out: nothing to undo — ${[why, ...(listing?.kept ?? []).map((entry) => `${entry.write}: ${entry.why}`)].join("; ")}`,
+      "",
+      `not carried out: ${say(language, `there is nothing I can undo — ${reasons}`, `没有可以撤销的修改——${reasons}`)}`,
       "nothing to undo",
     );
   }
@@ -137,6 +149,27 @@ const NO_PLACE_BEFORE_ZH: Readonly<Record<string, string>> = {
   [NO_PLACE_BEFORE.window]: "本窗口结束之前已没有符合规则的空闲时段",
 };
 
+/** How a reschedule's card ended, in its step's summary: applied, or declined. */
+const RESCHEDULED = { done: "rescheduled", none: "the new place" } as const;
+
+/**
+ * The first line of the answer to a missed review's plan, from how its reschedule step ended (`rescheduleStep`'s
+ * summaries): the missed reviews have new places, or it stays missed; undefined when the plan has no such step.
+ */
+export function rescheduledHeading(steps: readonly { summary: string }[], language: Language): string | undefined {
+  const declined = `not carried out: you declined ${RESCHEDULED.none}`;
+  const ended = steps.find(
+    (step) => /^(?:not )?rescheduled: /.test(step.summary) || step.summary === declined,
+  )?.summary;
+  if (ended === undefined) return undefined;
+  if (!ended.startsWith(`${RESCHEDULED.done}: `))
+    return say(language, "Marked missed; it has no new place (below).", "已记为错过，但没有补排到新的时段（见下）。");
+  const placed = ended.split("; ").length;
+  return placed > 1
+    ? say(language, `The ${placed} missed reviews have new places.`, `${placed} 个错过的复习已补排到新的时段。`)
+    : say(language, "The missed review has a new place.", "错过的复习已补排到新的时段。");
+}
+
 /** Reschedule the missed reviews: list their best places, choose them (one card), and say how it ended. */
 export function rescheduleStep(
   rounds: readonly RoundView[],
@@ -152,8 +185,7 @@ export function rescheduleStep(
     speak: say(language, "Looking for the best place to make it up.", "正在寻找补做的最佳时段。"),
     arguments: taskIds.length > 0 ? { task_ids: [...taskIds] } : {},
     reason: "a missed review is proposed again at the candidates' best place",
-    done: "rescheduled",
-    none: "the new place",
+    ...RESCHEDULED,
   });
   if ("decision" in stage) return stage.decision;
   const { listing, round: listedRound } = stage;
@@ -215,8 +247,11 @@ const ISSUE_ZH: Readonly<Record<HealthIssueKind, string>> = {
   cannot_fit: "有复习放不下",
 };
 
-/** "How healthy is my week?": the health judge's score, and what costs points. */
-export function healthStep(rounds: readonly RoundView[], end: Finish, language: Language): Decision {
+/**
+ * "How healthy is my week?": the health judge's score, and what costs points — its days by date, as the cards name
+ * them (the English messages carry `day 3 (Wed 13 Mar 2024)`, which the answer reads as "Wed 13 Mar").
+ */
+export function healthStep(rounds: readonly RoundView[], facts: WeekFacts, end: Finish, language: Language): Decision {
   const round = rounds.findLast((candidate) => candidate.name === "analyze_health" && !candidate.summarised);
   if (!round)
     return read(
@@ -234,7 +269,12 @@ export function healthStep(rounds: readonly RoundView[], end: Finish, language: 
     const costs =
       top.length === 0
         ? "没有扣分项。"
-        : `扣分最多的：${top.map((issue) => `${ISSUE_ZH[issue.kind]}（-${issue.penalty}）`).join("；")}。`;
+        : `扣分最多的：${top
+            .map((issue) => {
+              const days = [...new Set(issue.days)].map((day) => dayName(day, facts, "zh"));
+              return `${ISSUE_ZH[issue.kind]}（${days.length > 0 ? `${days.join("、")}，` : ""}-${issue.penalty}）`;
+            })
+            .join("；")}。`;
     const open = pending > 0 ? `还有 ${pending} 个复习待安排（其中 ${report.feasibility.placeable} 个放得下）。` : "";
     return finish(end, "", `这一周的健康分是 ${report.score}/100。${costs}${open}`);
   }

@@ -14,6 +14,7 @@ import {
 } from "../../tools/schedule/request-parsing.js";
 import { readablePlaces, readableScheduleText } from "../../tools/schedule/readable.js";
 import { arrangedHeading } from "../../tools/schedule/domain.js";
+import { rescheduledHeading } from "./life-steps.js";
 import { dayOfWeekNumber } from "../../tools/schedule/state.js";
 
 /** What the offline policy can do, in the user's language. */
@@ -180,6 +181,8 @@ export function finalAnswer(input: {
   } else if (done === steps.length && steps.length > 0) {
     fullSuccess = pending === undefined || pending === "0";
     heading = arrangedHeading(fullSuccess ? "0" : pending!, zh ? "zh" : "en");
+    // "I missed Tuesday's review" asked for no arranging: its answer tells the reschedule.
+    if (request.kind === "mark") heading = rescheduledHeading(steps, zh ? "zh" : "en") ?? heading;
   }
   if (outcome === "failed" && done === steps.length && steps.length > 0) {
     // A task that changed nothing (every change turned down, none proposed) says so, never "partly arranged"; with

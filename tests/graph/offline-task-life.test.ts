@@ -5,7 +5,14 @@
  */
 import { describe, expect, test } from "vitest";
 import { canonicalScheduleState, type TaskItem } from "../../tools/schedule/index.js";
-import { converse, halfPlacedWeek, offlineTempo, type ConversationOutcome } from "./support/offline-conversation.js";
+import { analyzeHealth } from "../../tools/schedule/health.js";
+import {
+  converse,
+  crowdedMondayWeek,
+  halfPlacedWeek,
+  offlineTempo,
+  type ConversationOutcome,
+} from "./support/offline-conversation.js";
 
 const statusOf = (outcome: ConversationOutcome, id: string) =>
   (outcome.schedule.tasks.find((task) => task.id === id) as TaskItem).status;
@@ -145,6 +152,11 @@ describe("a missed review is proposed again (issue 47 item 4)", () => {
       start: outcome.cards[2]!.args.slot_start,
       end: Number(outcome.cards[2]!.args.slot_start) + 1,
     });
+    // The answer opens with what was asked: the missed review's new place, not an arranged week.
+    expect(outcome.finalAnswer).toMatch(
+      /[\u4e00-\u9fff]/.test(request) ? /^错过的复习已补排到新的时段。\n/ : /^The missed review has a new place\.\n/,
+    );
+    expect(outcome.finalAnswer).not.toMatch(/review week is arranged|复习周已安排好/);
   });
 
   test("rejecting the new place leaves the review missed, and says so", async () => {
@@ -155,6 +167,23 @@ describe("a missed review is proposed again (issue 47 item 4)", () => {
     expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "mark_missed", "place"]);
     expect(statusOf(outcome, "matrix-review")).toBe("missed");
     expect(outcome.said.join("\n")).toMatch(/I left the week as it was/);
+    expect(outcome.finalAnswer).toMatch(/^Marked missed; it has no new place \(below\)\.\n/);
+  });
+
+  test.each([
+    ["I missed Tuesday's review", /^Marked missed; it has no new place \(below\)\.\n/],
+    ["我周二的复习没做", /^已记为错过，但没有补排到新的时段（见下）。\n/],
+  ])("%s when no free place is left: the answer says it stays without a new place", async (request, heading) => {
+    // Sunday night, the window's last free slots gone: nothing can take the missed review.
+    const tempo = await offlineTempo(
+      halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) }),
+      () => new Date("2024-03-17T21:00:00+08:00"),
+    );
+    const outcome = await converse(tempo, request);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "mark_missed"]);
+    expect(statusOf(outcome, "matrix-review")).toBe("missed");
+    expect(outcome.finalAnswer).toMatch(heading);
+    expect(outcome.finalAnswer).not.toMatch(/review week is arranged|复习周已安排好/);
   });
 
   test.each(["I missed Tuesday's review, don't reschedule it", "我周二的复习没做，不用重新安排"])(
@@ -198,14 +227,29 @@ describe("undo, health and what is left, said offline (issue 47 items 4 and 8)",
     expect(said).not.toMatch(/nothing I can undo|没有可以撤销/);
   });
 
-  test("undo with nothing applied in the conversation says so and changes nothing", async () => {
-    const week = halfPlacedWeek();
-    const tempo = await offlineTempo(week);
-    const outcome = await converse(tempo, "undo that");
-    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
-    expect(outcome.said.join("\n")).toMatch(/nothing I can undo: no change was applied in this conversation yet/);
-    expect(JSON.stringify(canonicalScheduleState(outcome.schedule))).toBe(JSON.stringify(canonicalScheduleState(week)));
-  });
+  test.each([
+    [
+      "undo that",
+      /nothing I can undo/g,
+      /^Your schedule is unchanged: there is nothing I can undo — no change was applied in this conversation yet\.$/,
+    ],
+    ["撤销", /没有可以撤销/g, /^日程没有改动：没有可以撤销的修改——这次对话里还没有应用过任何修改。$/],
+  ])(
+    "%s with nothing applied in the conversation says so once and changes nothing",
+    async (request, phrase, answer) => {
+      const week = halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) });
+      const tempo = await offlineTempo(week);
+      const outcome = await converse(tempo, request);
+      expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+      expect(outcome.finalAnswer).toMatch(answer);
+      // Everything said in the conversation names it once: the answer, not a spoken line before it as well.
+      expect(outcome.said.join("\n").match(phrase)).toHaveLength(1);
+      expect(outcome.said.join("\n")).not.toMatch(/nothing to undo/);
+      expect(JSON.stringify(canonicalScheduleState(outcome.schedule))).toBe(
+        JSON.stringify(canonicalScheduleState(week)),
+      );
+    },
+  );
 
   test.each([
     ["how healthy is my week?", /^Your week's health score is [\d.]+\/100\. What costs the most: /],
@@ -216,6 +260,24 @@ describe("undo, health and what is left, said offline (issue 47 items 4 and 8)",
     const outcome = await converse(tempo, request);
     expect(outcome.cards).toEqual([]);
     expect(outcome.finalAnswer).toMatch(answer);
+  });
+
+  test.each([
+    ["how healthy is my week?", /right after it on Thu 14 Mar \(-1\.5\)/, /Mon 11 Mar|Tue 12 Mar/],
+    ["我这周安排得怎么样", /（3月14日周四，-1\.5）/, /3月11日|3月12日/],
+  ])("%s on Wednesday: the past is fixed, and days are named by date", async (request, thursday, past) => {
+    // Monday is crowded (heavy, back to back) and over; what is left costs only Thursday's unbuffered review and more.
+    const week = crowdedMondayWeek();
+    const now = new Date("2024-03-13T15:00:00+08:00");
+    const tempo = await offlineTempo(week, () => now);
+    const outcome = await converse(tempo, request);
+    expect(outcome.cards).toEqual([]);
+    const judged = analyzeHealth({ ...week, now: now.toISOString() });
+    expect(judged.issues.map((issue) => issue.kind)).not.toContain("heavy_day");
+    expect(outcome.finalAnswer).toContain(`${judged.score}/100`);
+    expect(outcome.finalAnswer).toMatch(thursday);
+    expect(outcome.finalAnswer).not.toMatch(past);
+    expect(outcome.finalAnswer).not.toMatch(/\bdays? \d|第\d+天/);
   });
 
   test.each([

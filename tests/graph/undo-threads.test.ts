@@ -22,7 +22,7 @@ describe("undo reads only its own thread", () => {
     // Thread B, same student, same schedule: nothing was applied in this conversation.
     const nothing = await converse(tempo, undo, [], "thread-b");
     expect(nothing.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
-    expect(nothing.said.join("\n")).toMatch(/nothing I can undo|没有可以撤销的修改/);
+    expect(nothing.said.join("\n").match(/nothing I can undo|没有可以撤销的修改/g)).toHaveLength(1);
     expect(canonical(nothing.schedule)).toBe(canonical(onA.schedule));
     // B's own change, then B's undo: only B's change is reversed; A's move stays.
     const onB = await converse(tempo, changeOnB, [], "thread-b");

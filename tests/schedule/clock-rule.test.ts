@@ -14,7 +14,8 @@ import type { ScheduleState, SlotRange, TaskItem } from "../../tools/schedule/st
 import { scheduleTools } from "../../tools/schedule/tools/index.js";
 import { clockIn, hasStarted } from "../../tools/schedule/window-clock.js";
 import { weekGrid } from "../../tools/schedule/week-grid.js";
-import { halfPlacedWeek } from "../graph/support/offline-conversation.js";
+import { crowdedMondayWeek, halfPlacedWeek } from "../graph/support/offline-conversation.js";
+import { readablePlaces } from "../../tools/schedule/readable.js";
 import { clockedWeek } from "../support/rule-weeks.js";
 
 /** Wednesday 13 March 2024, 14:30 in Asia/Shanghai. */
@@ -165,6 +166,38 @@ describe("the health judge scores what can still change", () => {
     );
     expect(listing.candidates[0]!.summary).toContain("2 cannot fit (deadline passed)");
     expect(listing.candidates[0]!.summary).not.toContain("(proved)");
+  });
+
+  test("a crowded Monday in the past scores as the future alone: it neither costs points nor counts as load", () => {
+    const crowded = crowdedMondayWeek();
+    const monday = crowded.tasks.filter((task) => task.source === "task_item" && task.slots?.[0]?.day === 1);
+    expect(monday).toHaveLength(5);
+    // The same week without Monday's reviews: taken off their places (out of the study hall too), then out of it.
+    let alone = crowded;
+    for (const task of monday) alone = run(alone, "unplace", { task_id: task.id }).state!;
+    alone = { ...alone, tasks: alone.tasks.filter((task) => !monday.some((gone) => gone.id === task.id)) };
+    // Without a clock Monday is judged: heavy, back to back, uneven.
+    const unclocked = analyzeHealth(crowded);
+    expect(unclocked.score).toBeLessThan(analyzeHealth(alone).score);
+    expect(unclocked.issues.map((issue) => issue.kind)).toEqual(expect.arrayContaining(["heavy_day", "back_to_back"]));
+    // On Wednesday 14:30 Monday is the past: the week scores as its future, and no issue names a day gone by.
+    const [past, future] = [analyzeHealth(at(crowded)), analyzeHealth(at(alone))];
+    expect(future.score).toBeLessThan(100);
+    expect(past.score).toBe(future.score);
+    expect(past.issues).toEqual(future.issues);
+    expect(past.rhythm).toEqual(future.rhythm);
+    expect(past.tightness).toEqual(future.tightness);
+    expect(past.issues.flatMap((issue) => issue.days).every((day) => day >= 3)).toBe(true);
+    // The spread is over the days not yet over (Wednesday to Sunday): five days, two of them with reviews.
+    expect(past.rhythm.dailyLoad).toEqual([0, 0, 0, 2, 2, 0, 2]);
+  });
+
+  test("the judge's messages name days by date beside their index, as the tools' text does", () => {
+    const report = analyzeHealth(at(crowdedMondayWeek(), "2024-03-10T12:00:00.000Z"));
+    const messages = report.issues.map((issue) => issue.message).join("\n");
+    expect(messages).toMatch(/day 1 \(Mon 11 Mar 2024\) holds 6 review slots/);
+    expect(messages).not.toMatch(/\bday \d+(?! \((?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d+ \w+ \d{4}\))/);
+    expect(readablePlaces(messages, "en")).not.toMatch(/\bday \d/);
   });
 
   test("feasibility counts only the room still ahead: a week whose every slot has passed fits nothing", () => {

@@ -65,7 +65,8 @@ describe("the sessions of one task in the health judge", () => {
         forced: false,
         tasks: ["essay-s1", "essay-s2"],
         days: [2],
-        message: "2 sessions of task essay share day 2 (essay-s1, essay-s2); no two sessions of one task go on one day",
+        message:
+          "2 sessions of task essay (essay-s1, essay-s2) share day 2 (Tue 12 Mar 2024); no two sessions of one task go on one day",
       },
     ]);
     const allowed: ScheduleState = {

@@ -9,6 +9,7 @@ import { describe, expect, test } from "vitest";
 import { analyzeHealth, type HealthPreferences } from "../../tools/schedule/health.js";
 import { moveTool, placeTool, swapTool, type ScheduleState } from "../../tools/schedule/index.js";
 import { WeekModel } from "../../tools/schedule/week-model.js";
+import { addDays } from "../../contracts/clock.js";
 import { ruledWeekArbitrary } from "./arbitraries.js";
 
 /** A generated week with rules and preferences drawn for its classes and tasks. */
@@ -50,6 +51,25 @@ const groupedWeek = placedIn(
         }),
       })),
   ),
+);
+
+/**
+ * A placed week dated from Monday 11 March 2024 (UTC, an hour a slot from 08:00), then given a clock anywhere from the
+ * eve of the window to past its end: reviews placed before it are in the past (issue 47: the past is fixed).
+ */
+const clockedWeek = placedWeek.chain((week) =>
+  fc
+    .record({ day: fc.integer({ min: 0, max: week.window.totalDays + 1 }), minute: fc.integer({ min: 0, max: 1439 }) })
+    .map(({ day, minute }): ScheduleState => {
+      const hour = (offset: number) => `${String(8 + offset).padStart(2, "0")}`;
+      const slotTimes = Array.from({ length: week.window.slotsPerDay }, (_, offset) => ({
+        start: `${hour(offset)}:00`,
+        end: `${hour(offset)}:50`,
+      }));
+      const days = week.window.days.map((mapping, offset) => ({ ...mapping, date: addDays("2024-03-11", offset) }));
+      const now = new Date(Date.UTC(2024, 2, 10 + day, 0, minute)).toISOString();
+      return { ...week, window: { ...week.window, days, timeZone: "UTC", slotTimes }, now };
+    }),
 );
 
 const preferencesArbitrary: fc.Arbitrary<HealthPreferences> = fc.record(
@@ -173,6 +193,10 @@ describe("the incremental health judge", () => {
   test("scores every move and swap as analyzeHealth scores the week the tools leave, and accepts what they accept", () => {
     // The weeks must give the property something to compare.
     expect(judgedAsTheTools(placedWeek, 150, 46)).toBeGreaterThan(100);
+  });
+
+  test("with a clock, scores only what can still change, as analyzeHealth does, and moves nothing in the past", () => {
+    expect(judgedAsTheTools(clockedWeek, 150, 49)).toBeGreaterThan(50);
   });
 
   test("keeps a habit's sessions on different days as they move, as the tools do, placed and pending", () => {

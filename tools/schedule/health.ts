@@ -12,12 +12,21 @@
  * - feasibility: pending reviews that still fit somewhere (the exact placement search says how many at most) and
  *   those that cannot fit anywhere — proved when the search is exact, and then a forced imperfection; when the search
  *   stopped at its budget (a big week), they are "not found within the search budget", never proved.
+ *
+ * The past is fixed (issue 47 item 1): with a clock (`ScheduleState.now`), the judge scores only what can still change.
+ * A placed review whose place has started is history: it adds no penalty of its own and no load to its day — it is
+ * busy time beside the reviews still ahead, as an event is — the spread is over the days not yet over, and a single
+ * free slot that has started is no longer free time to lose. A week's score is then the score of its future alone.
+ *
+ * Each issue's message names days as the tools do, `day 3 (Wed 13 Mar 2024)` in a dated window, so a model can act on
+ * the index and a person reads the date (`readable.ts`).
  */
 import { placementSteps, searchInputOf, type SearchBudget, type SearchTask } from "./placement-search.js";
 import { finish, type Steps } from "./steps.js";
 import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "./occupancy-index.js";
-import { deadlinePassed, partsOf, withRules, type RuleBook } from "./rules.js";
-import type { ScheduleState, SlotRange, TaskItem } from "./state.js";
+import { dayText, deadlinePassed, isFixedByClock, partsOf, withRules, type RuleBook } from "./rules.js";
+import { hasStarted, type WindowClock } from "./window-clock.js";
+import type { ScheduleState, ScheduleWindow, SlotRange, TaskItem } from "./state.js";
 
 /** What the user prefers (issue 31 fills it from their profile; task classes add their own in issue 30). */
 export interface HealthPreferences {
@@ -59,9 +68,9 @@ export interface HealthReport {
   /** 100 minus the issues' penalties, never below 0, to one decimal. */
   score: number;
   rhythm: {
-    /** Review slots per day, day 1 first. */
+    /** Review slots per day, day 1 first: of the reviews not yet started (a day that is over holds none). */
     dailyLoad: number[];
-    /** Standard deviation of `dailyLoad`, to two decimals. */
+    /** Standard deviation of `dailyLoad` over the days not yet over (`firstOpenDayOf` on), to two decimals. */
     spread: number;
     /** Days with more than `HEAVY_DAY_SLOTS` review slots. */
     heavyDays: number[];
@@ -138,42 +147,49 @@ export function* healthSteps(
 ): Steps<HealthReport> {
   const index = buildOccupancyIndex(state);
   const { totalDays, slotsPerDay } = state.window;
+  const { clock } = index.rules;
   const reviews = state.tasks.filter((task): task is TaskItem => task.source === "task_item");
-  const placed = reviews.filter((task) => task.status === "placed" && (task.slots?.length ?? 0) > 0);
+  // The past is fixed: a review whose place has started is busy time, not a review to judge (see the file's comment).
+  const placed = reviews.filter(
+    (task) => task.status === "placed" && (task.slots?.length ?? 0) > 0 && !isFixedByClock(task, index.rules),
+  );
   const pending = reviews.filter((task) => task.status === "pending");
   const issues: HealthIssue[] = [];
   const name = (task: TaskItem) => JSON.stringify(task.name);
+  const day = (each: number) => dayText(each, index.rules);
 
-  // Rhythm.
+  // Rhythm, over the days not yet over.
   const dailyLoad = Array.from({ length: totalDays }, () => 0);
   for (const task of placed) for (const range of task.slots!) dailyLoad[range.day - 1]! += range.end - range.start + 1;
+  const firstOpen = firstOpenDayOf(state.window, clock);
   const spread = spreadOf(
     dailyLoad.reduce((sum, load) => sum + load, 0),
     dailyLoad.reduce((sum, load) => sum + load * load, 0),
-    totalDays,
+    totalDays - firstOpen + 1,
   );
   const heavyDays = dailyLoad.flatMap((load, offset) => (load > HEAVY_DAY_SLOTS ? [offset + 1] : []));
-  for (const day of heavyDays) {
-    const over = dailyLoad[day - 1]! - HEAVY_DAY_SLOTS;
+  for (const heavy of heavyDays) {
+    const over = dailyLoad[heavy - 1]! - HEAVY_DAY_SLOTS;
     issues.push({
       kind: "heavy_day",
       penalty: over * HEALTH_PENALTIES.heavySlot,
       forced: false,
-      tasks: placed.filter((task) => task.slots![0]!.day === day).map((task) => task.id),
-      days: [day],
-      message: `day ${day} holds ${dailyLoad[day - 1]} review slots (more than ${HEAVY_DAY_SLOTS})`,
+      tasks: placed.filter((task) => task.slots![0]!.day === heavy).map((task) => task.id),
+      days: [heavy],
+      message: `${day(heavy)} holds ${dailyLoad[heavy - 1]} review slots (more than ${HEAVY_DAY_SLOTS})`,
     });
   }
   if (spread >= 1) {
-    const heaviest = dailyLoad.indexOf(Math.max(...dailyLoad)) + 1;
-    const lightest = dailyLoad.indexOf(Math.min(...dailyLoad)) + 1;
+    const open = dailyLoad.slice(firstOpen - 1);
+    const heaviest = open.indexOf(Math.max(...open)) + firstOpen;
+    const lightest = open.indexOf(Math.min(...open)) + firstOpen;
     issues.push({
       kind: "uneven",
       penalty: unevenPenalty(spread),
       forced: false,
       tasks: [],
       days: [heaviest, lightest],
-      message: `reviews are spread unevenly (day ${heaviest} has ${dailyLoad[heaviest - 1]} slots, day ${lightest} has ${dailyLoad[lightest - 1]})`,
+      message: `reviews are spread unevenly (${day(heaviest)} has ${dailyLoad[heaviest - 1]} slots, ${day(lightest)} has ${dailyLoad[lightest - 1]})`,
     });
   }
   const byStart = [...placed].sort(
@@ -191,7 +207,7 @@ export function* healthSteps(
       forced: false,
       tasks: [byStart[position - 1]!.id, byStart[position]!.id],
       days: [after.day],
-      message: `${name(byStart[position - 1]!)} and ${name(byStart[position]!)} follow each other with no break on day ${after.day}`,
+      message: `${name(byStart[position - 1]!)} and ${name(byStart[position]!)} follow each other with no break on ${day(after.day)}`,
     });
   }
 
@@ -208,16 +224,17 @@ export function* healthSteps(
       forced: false,
       tasks: [task.id],
       days: [range.day],
-      message: `${name(task)} has something busy right before and right after it on day ${range.day}`,
+      message: `${name(task)} has something busy right before and right after it on ${day(range.day)}`,
     });
   }
   let isolatedSlots = 0;
   const isolatedDays = new Set<number>();
-  for (let day = 1; day <= totalDays; day += 1) {
+  for (let each = firstOpen; each <= totalDays; each += 1) {
     for (let slot = 2; slot < slotsPerDay; slot += 1) {
-      if (busy(day, slot) || !busy(day, slot - 1) || !busy(day, slot + 1)) continue;
+      // A free slot that has started is no free time left to lose.
+      if (hasStarted(each, slot, clock) || busy(each, slot) || !busy(each, slot - 1) || !busy(each, slot + 1)) continue;
       isolatedSlots += 1;
-      isolatedDays.add(day);
+      isolatedDays.add(each);
     }
   }
   if (isolatedSlots > 0) {
@@ -227,7 +244,7 @@ export function* healthSteps(
       forced: false,
       tasks: [],
       days: [...isolatedDays],
-      message: `${isolatedSlots} single free slot(s) are squeezed between busy ones (days ${[...isolatedDays].join(", ")})`,
+      message: `${isolatedSlots} single free slot(s) are squeezed between busy ones (${[...isolatedDays].map(day).join(", ")})`,
     });
   }
 
@@ -276,15 +293,15 @@ export function* healthSteps(
   // A task's sessions together: two of one habit or long task on one day (a week stored before the rule) is off.
   for (const [group, days] of groupDaysOf(placed)) {
     const kind = placed.find((task) => task.group?.id === group)?.group?.kind === "habit" ? "habit" : "task";
-    for (const [day, ids] of days) {
+    for (const [shared, ids] of days) {
       if (ids.length < 2) continue;
       issues.push({
         kind: "off_strategy",
         penalty: (ids.length - 1) * HEALTH_PENALTIES.sameDaySession,
         forced: false,
         tasks: ids,
-        days: [day],
-        message: `${ids.length} sessions of ${kind} ${group} share day ${day} (${ids.join(", ")}); no two sessions of one task go on one day`,
+        days: [shared],
+        message: `${ids.length} sessions of ${kind} ${group} (${ids.join(", ")}) share ${day(shared)}; no two sessions of one task go on one day`,
       });
     }
   }
@@ -365,6 +382,19 @@ export function* healthSteps(
 }
 
 /**
+ * The first day of `window` not yet over by `clock`: one with a slot not yet started (1 without a clock; `totalDays + 1`
+ * once the whole window is over). The spread of the daily load is over it and the days after.
+ */
+export function firstOpenDayOf(
+  window: Pick<ScheduleWindow, "totalDays" | "slotsPerDay">,
+  clock: WindowClock | undefined,
+): number {
+  if (clock === undefined) return 1;
+  const today = clock.slot > window.slotsPerDay ? clock.dayIndex + 1 : clock.dayIndex;
+  return Math.min(window.totalDays + 1, Math.max(1, today));
+}
+
+/**
  * The placed sessions of each task group that keeps its sessions apart (not `sameDay`), by day: group id → day →
  * task ids, in the order given.
  */
@@ -417,9 +447,9 @@ export function profileOf(
     const preferred = categories.get(task.categoryId)?.preferredParts ?? standing.preferredParts;
     const ruledOut = standing.avoid.get(weekdays[range.day - 1] ?? 0);
     return avoid.has(range.day)
-      ? `on day ${range.day}, which you avoid`
+      ? `on ${dayText(range.day, rules)}, which you avoid`
       : ruledOut
-        ? `on day ${range.day}, which your standing preference ${JSON.stringify(ruledOut.text)} rules out`
+        ? `on ${dayText(range.day, rules)}, which your standing preference ${JSON.stringify(ruledOut.text)} rules out`
         : window && (range.start < window.from || range.end > window.to)
           ? `outside slots ${window.from}-${window.to}`
           : preferred.length > 0 && !partsOf(range, state.window).some((part) => preferred.includes(part))

@@ -158,8 +158,11 @@ function label(task: ScheduleTask): string {
   return `${task.source === "event" ? "event" : "task"} ${task.id} ${JSON.stringify(task.name)}`;
 }
 
-/** `day <d>`, with its date in a dated window: `day 7 (Sun 17 Mar 2024)`. */
-function dayText(day: number, book: RuleBook): string {
+/**
+ * `day <d>`, with its date in a dated window: `day 7 (Sun 17 Mar 2024)` (the tools' text; `readable.ts` gives a person
+ * the date alone).
+ */
+export function dayText(day: number, book: Pick<RuleBook, "window">): string {
   const date = book.window?.days[day - 1]?.date;
   return date === undefined ? `day ${day}` : `day ${day} (${formatDate(date)} ${date.slice(0, 4)})`;
 }

@@ -16,11 +16,16 @@
  * `move` and `swap` tools would accept, with the same checks: the window, conflicts and embedding (`landOne`), the
  * class's and the task's rules (`placementRuleProblem`), buffers (`bufferProblem`), the clock (`startedProblem`: a
  * review in the past stays, none lands in a started slot).
+ *
+ * The past is fixed, as the judge has it: a placed review whose place has started never moves, so it is counted once,
+ * as busy time in the cells, and never as a review (no load, no class session, no cost of its own); the spread is over
+ * the days not yet over, and a single free slot that has started costs nothing.
  */
 import {
   HEALTH_PENALTIES,
   HEAVY_DAY_SLOTS,
   fewestDaysOf,
+  firstOpenDayOf,
   profileOf,
   spreadOf,
   unevenPenalty,
@@ -31,6 +36,7 @@ import { searchPlacements, type SearchBudget, type SearchTask } from "./placemen
 import { searchRoomOf } from "./search-room.js";
 import { breaksPlacementRule, bufferOf, isFixedByClock, isStartedByClock, withRules, type RuleBook } from "./rules.js";
 import { windowProblem } from "./slot-range.js";
+import { hasStarted } from "./window-clock.js";
 import type { ScheduleState, SlotRange, TaskItem } from "./state.js";
 
 // Read once: the hot loops below use plain numbers (no module-namespace reads, no closures made per call).
@@ -66,7 +72,10 @@ export class WeekModel {
   readonly state: ScheduleState;
   private readonly index: OccupancyIndex;
   private readonly slotsPerDay: number;
-  private readonly totalDays: number;
+  /** The days the spread is over: those not yet over by the clock (all of them without one). */
+  private readonly openDays: number;
+  /** Per position: 1 for a placed review whose place has started (fixed: busy time, never judged as a review). */
+  private readonly fixed: Uint8Array;
   private readonly profile: (task: TaskItem, range: SlotRange) => string | undefined;
   /** Per position: where a placed review is now (its first range), when it is one. */
   private readonly places: Array<Place | undefined>;
@@ -159,13 +168,16 @@ export class WeekModel {
     this.sourceParts = new Float64Array(state.tasks.length * PART_FIELDS);
     this.targetParts = Array.from({ length: state.tasks.length }, () => undefined);
     const { totalDays, slotsPerDay } = state.window;
-    this.totalDays = totalDays;
     this.slotsPerDay = slotsPerDay;
     for (const [group, days] of this.index.rules.groupDays ?? [])
       this.groupDays.set(group, new Map([...days].map(([day, ids]) => [day, [...ids]])));
     const { groupDays: _fixed, ...ungrouped } = this.index.rules;
     this.rules = { ...ungrouped, groupDays: this.groupDays };
     this.profile = profileOf(state, preferences, this.rules);
+    this.openDays = totalDays - firstOpenDayOf(state.window, this.rules.clock) + 1;
+    this.fixed = Uint8Array.from(state.tasks, (task) =>
+      task.source === "task_item" && isFixedByClock(task, this.rules) ? 1 : 0,
+    );
     this.room = Uint8Array.from(state.tasks, (task) => (task.source === "event" && task.canEmbed ? 1 : 0));
     this.busyRow = new Uint8Array(slotsPerDay + 2);
     this.sorted = new Int32Array(state.tasks.length);
@@ -176,7 +188,8 @@ export class WeekModel {
     this.dirtyDays = new Int32Array(totalDays + 1);
     this.isDirty = new Uint8Array(totalDays + 2);
     const placedReviews = state.tasks.filter(
-      (task): task is TaskItem => task.source === "task_item" && task.status === "placed" && !!task.slots?.length,
+      (task, position): task is TaskItem =>
+        task.source === "task_item" && task.status === "placed" && !!task.slots?.length && this.fixed[position] === 0,
     );
     for (const category of state.categories)
       if (category.strategy)
@@ -199,12 +212,13 @@ export class WeekModel {
           ),
         );
       if (task.status !== "placed" || !task.slots?.length) return;
-      for (const range of task.slots)
-        if (range.day >= 1 && range.day <= totalDays) this.dailyLoad[range.day - 1]! += range.end - range.start + 1;
       const first = task.slots[0]!;
       const host = this.index.embedded[this.cell(first.day, first.start)] === position ? this.hostAt(first) : EMPTY;
       this.places[position] = { range: first, host };
       this.onDay[first.day - 1]?.push(position);
+      if (this.fixed[position] === 1) return;
+      for (const range of task.slots)
+        if (range.day >= 1 && range.day <= totalDays) this.dailyLoad[range.day - 1]! += range.end - range.start + 1;
       this.countSession(task, first.day, 1);
     });
     this.pending = pending;
@@ -236,7 +250,7 @@ export class WeekModel {
   /** 100 minus every penalty, to one decimal, not clamped at 0 (the climb's measure: it still rises below 0). */
   raw(): number {
     this.flush();
-    const spread = spreadOf(this.loadSum, this.loadSquares, this.totalDays);
+    const spread = spreadOf(this.loadSum, this.loadSquares, this.openDays);
     const penalties = this.dayTotal + this.strategyTotal + this.feasibility.penalty + unevenPenalty(spread);
     return Math.round((100 - penalties) * 10) / 10;
   }
@@ -430,7 +444,7 @@ export class WeekModel {
     terms.from = from;
     terms.to = range.day;
     terms.strategy = this.strategyTotal + this.strategyChange(position, from, range.day);
-    terms.uneven = unevenPenalty(spreadOf(this.loadSum, squares, this.totalDays));
+    terms.uneven = unevenPenalty(spreadOf(this.loadSum, squares, this.openDays));
     return terms;
   }
 
@@ -536,7 +550,7 @@ export class WeekModel {
   private recalled(trials: Float64Array, at: number): number | undefined {
     if (trials[at + 1] === 0) return undefined;
     this.flush();
-    const spread = spreadOf(this.loadSum, this.loadSquares + trials[at + 4]!, this.totalDays);
+    const spread = spreadOf(this.loadSum, this.loadSquares + trials[at + 4]!, this.openDays);
     const penalties =
       this.dayTotal +
       trials[at + 2]! +
@@ -786,8 +800,10 @@ export class WeekModel {
     for (let at = found < 0 ? list.length - 1 : found; at >= 0 && at < list.length - 1; at += 1)
       list[at] = list[at + 1]!;
     if (list.length > 0) list.length -= 1;
-    this.addLoad(range.day, -(range.end - range.start + 1));
-    this.countSession(this.state.tasks[position] as TaskItem, range.day, -1);
+    if (this.fixed[position] === 0) {
+      this.addLoad(range.day, -(range.end - range.start + 1));
+      this.countSession(this.state.tasks[position] as TaskItem, range.day, -1);
+    }
     this.groupDay(position, range.day, -1);
     this.places[position] = undefined;
     this.dirty(range.day);
@@ -805,8 +821,10 @@ export class WeekModel {
     }
     this.places[position] = place ?? { range, host };
     this.onDay[range.day - 1]!.push(position);
-    this.addLoad(range.day, range.end - range.start + 1);
-    this.countSession(this.state.tasks[position] as TaskItem, range.day, 1);
+    if (this.fixed[position] === 0) {
+      this.addLoad(range.day, range.end - range.start + 1);
+      this.countSession(this.state.tasks[position] as TaskItem, range.day, 1);
+    }
     this.groupDay(position, range.day, 1);
     this.dirty(range.day);
   }
@@ -870,6 +888,8 @@ export class WeekModel {
     const order = this.sorted;
     let count = 0;
     for (const position of this.onDay[day - 1]!) {
+      // A review in the past is busy time (in `busy` above), not a review to judge.
+      if (this.fixed[position] === 1) continue;
       const start = this.places[position]!.range.start;
       let at = count;
       while (at > 0) {
@@ -892,8 +912,10 @@ export class WeekModel {
       if (this.isOffProfile(position, range)) cost += PENALTY.offProfile;
       if (this.sharesGroupDay(position, order, count)) cost += PENALTY.sameDaySession;
     }
+    const clock = this.rules.clock;
     for (let slot = 2; slot < slots; slot += 1)
-      if (busy[slot] === 0 && busy[slot - 1] === 1 && busy[slot + 1] === 1) cost += PENALTY.isolatedSlot;
+      if (busy[slot] === 0 && busy[slot - 1] === 1 && busy[slot + 1] === 1 && !hasStarted(day, slot, clock))
+        cost += PENALTY.isolatedSlot;
     return cost;
   }
 

@@ -11,6 +11,7 @@ import { ScheduleOfflinePolicy } from "../../../offline/schedule/policy.js";
 import {
   createScheduleDomain,
   InMemoryScheduleRepository,
+  placeTool,
   sampleWeek,
   type ScheduleState,
   type TaskItem,
@@ -72,6 +73,30 @@ export function halfPlacedWeek(options: { chinese?: boolean } = {}): ScheduleSta
       ? { ...named, status: "placed", slots: [{ day: at[0], start: at[1], end: at[1] + task.duration - 1 }] }
       : named;
   });
+  return week;
+}
+
+/**
+ * The sample week with a crowded Monday — six review slots, five reviews back to back from 19:00 — and three reviews
+ * later in the week (Thursday 16:00, Friday 19:00, Sunday 19:00), each placed by the place tool.
+ */
+export function crowdedMondayWeek(): ScheduleState {
+  let week = sampleWeek();
+  const places: Array<[string, number, number]> = [
+    ["review-limits", 1, 5],
+    ["determinant-exercises", 1, 9],
+    ["vocabulary-list", 1, 10],
+    ["binary-tree-review", 1, 11],
+    ["derivative-drills", 1, 12],
+    ["matrix-review", 4, 7],
+    ["essay-draft", 5, 9],
+    ["linked-list-exercises", 7, 9],
+  ];
+  for (const [id, day, start] of places) {
+    const ran = placeTool.run(week, { task_id: id, day, slot_start: start });
+    if (!ran.ok || !ran.state) throw new Error(`crowdedMondayWeek: ${ran.content}`);
+    week = ran.state;
+  }
   return week;
 }
 

@@ -107,7 +107,14 @@ export {
   type TaskLifeData,
 } from "./task-life.js";
 
-export { proposeUndo, proposeUndoTool, UNDO_CANDIDATE_ID, UNDO_WRITES, type UndoListing } from "./undo.js";
+export {
+  NOTHING_TO_UNDO,
+  proposeUndo,
+  proposeUndoTool,
+  UNDO_CANDIDATE_ID,
+  UNDO_WRITES,
+  type UndoListing,
+} from "./undo.js";
 export { restoreTaskTool, type RestoreTaskData } from "./restore-task.js";
 export { removeEventTool, removedEventText, type RemoveEventData } from "./remove-event.js";
 export { restoreEventTool } from "./restore-event.js";

@@ -487,11 +487,16 @@ function tryWrites(
   return { ok: true, state: current, lines };
 }
 
+/** Why an undo listing is empty: nothing applied in the conversation, or nothing of it can be undone any more. */
+export const NOTHING_TO_UNDO = {
+  none: "no change was applied in this conversation yet",
+  gone: "nothing of the last change can be undone now",
+} as const;
+
 /** The undo of the last applied card on `state` (`ScheduleState.lastChange`). */
 export function proposeUndo(state: ScheduleState): UndoListing {
   const last = state.lastChange ?? [];
-  if (last.length === 0)
-    return { candidates: [], undone: [], kept: [], empty: "no change was applied in this conversation yet" };
+  if (last.length === 0) return { candidates: [], undone: [], kept: [], empty: NOTHING_TO_UNDO.none };
   const writes: ProposedCandidate["writes"] = [];
   const undone: string[] = [];
   const kept: UndoListing["kept"] = [];
@@ -523,7 +528,7 @@ export function proposeUndo(state: ScheduleState): UndoListing {
     candidates,
     undone,
     kept,
-    ...(candidates.length === 0 ? { empty: "nothing of the last change can be undone now" } : {}),
+    ...(candidates.length === 0 ? { empty: NOTHING_TO_UNDO.gone } : {}),
   };
 }
 
