@@ -1,7 +1,7 @@
 /**
  * "Undo that" after a removal raises a card of restore_event / restore_task writes whose call carries the whole
- * record remove_event / remove_task kept (issue 48: people's words, not internals). Agent Chat UI (the camelCase
- * `actionRequests[].args`) and Agent Inbox (`action_request.args`) draw a card's arguments even where nothing can be
+ * record remove_event / remove_task kept (issue 48: people's words, not internals). Agent Chat UI
+ * (`action_requests[].args`) and Agent Inbox (`action_requests[0].arguments`, older builds `action_request.args`) draw a card's arguments even where nothing can be
  * edited, so the card shows the record in words — the name and when — and no JSON record; the call keeps it. The card
  * still takes approve or reject only: approve restores (Inbox's accept echoing what the card showed included), an
  * edit is refused and restores nothing.
@@ -20,10 +20,14 @@ import { readCardResume } from "../../review/resume.js";
 import { MemorySaver } from "@langchain/langgraph";
 import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
 
-/** The undo card as both clients read it: the v1 requests in either casing and the legacy request. */
+/** The undo card as both clients read it: the v1 requests (`args` and `arguments`) and the legacy request. */
 interface RaisedCard {
-  action_requests: Array<{ name: string; args: Record<string, unknown>; description: string }>;
-  actionRequests: Array<{ name: string; args: Record<string, unknown> }>;
+  action_requests: Array<{
+    name: string;
+    args: Record<string, unknown>;
+    arguments: Record<string, unknown>;
+    description: string;
+  }>;
   action_request: { action: string; args: Record<string, unknown> };
   review_configs: Array<{ allowed_decisions: string[] }>;
 }
@@ -36,7 +40,7 @@ const byId = (state: ScheduleState) => [...state.tasks].sort((a, b) => a.id.loca
 function shownArguments(card: RaisedCard): Array<Record<string, unknown>> {
   return [
     ...card.action_requests.map((request) => request.args),
-    ...card.actionRequests.map((request) => request.args),
+    ...card.action_requests.map((request) => request.arguments),
     card.action_request.args,
   ];
 }
