@@ -3,16 +3,15 @@
  * resume may send back: the card's wire schema, for the graph, the terminal chat (cli/) and the SSE helper
  * (streaming/); the resume's is review/resume.ts's, and the card's building review/interrupt-cards.ts's.
  *
- * A card is LangChain v1's human-in-the-loop request — `action_requests` /
- * `review_configs`, as `langchain`'s `humanInTheLoopMiddleware` raises it and
- * Agent Chat UI checks it before it renders approve / edit / reject — in both
- * casings (`actionRequests` / `reviewConfigs` for JS clients; every item
- * carries both casings of its own fields, since the SDK's interrupt
- * normalisation may swap the arrays), plus the legacy `HumanInterrupt`
- * fields (`action_request`, `config`, `description`) of older Agent Inbox
- * builds. Current Agent Inbox reads a v1 card first and takes the arguments
- * from `action_requests[0].arguments`, so every action request repeats its
- * `args` there. `card_id` is the LangGraph interrupt id of the wait.
+ * A card is LangChain v1's human-in-the-loop request in the snake_case the front ends read — `action_requests` /
+ * `review_configs`, which Agent Chat UI checks before it renders approve / edit / reject and current Agent Inbox
+ * reads first — plus the legacy `HumanInterrupt` fields (`action_request`, `config`, `description`) of older Agent
+ * Inbox builds. Each fact is carried once per reader: current Agent Inbox takes the arguments from
+ * `action_requests[0].arguments` and Agent Chat UI from `args`, so every action request has both, and nothing else
+ * is repeated. No camelCase copies (`actionRequests` / `reviewConfigs`): no front end reads them (the SDK's
+ * `useStream` adds them on the client for JS code that wants them), and Tempo's own readers read snake_case. A card
+ * an older Tempo raised carries them too, unread: such a card still parses, so a thread paused on it resumes.
+ * `card_id` is the LangGraph interrupt id of the wait.
  *
  * A card holds one or more action requests, decided one by one: a v1 resume
  * has one decision per action request, in order. A batch write card holds one per proposed write.
@@ -67,14 +66,11 @@ export const ActionRequestSchema = z.object({
 });
 export type ActionRequest = z.infer<typeof ActionRequestSchema>;
 
-/** How an action may be decided (v1 `ReviewConfig`, in both casings). */
+/** How an action may be decided (v1 `ReviewConfig`). */
 export const ReviewConfigSchema = z.object({
   action_name: z.string().min(1).describe("The action request this config is for."),
   allowed_decisions: z.array(z.string().min(1)).min(1).describe("The decisions a human may give (review/ says which)."),
   args_schema: ArgumentsSchema.optional().describe("JSON schema of the arguments an edit must fit."),
-  actionName: z.string().min(1).describe("action_name, camelCase (LangChain JS)."),
-  allowedDecisions: z.array(z.string().min(1)).min(1).describe("allowed_decisions, camelCase (LangChain JS)."),
-  argsSchema: ArgumentsSchema.optional().describe("args_schema, camelCase (LangChain JS)."),
 });
 export type ReviewConfig = z.infer<typeof ReviewConfigSchema>;
 
@@ -104,8 +100,6 @@ export const CardSchema = HumanInterruptSchema.extend({
   kind: z.enum(CARD_KINDS).describe("confirm_plan, confirm_tool or ask_user."),
   action_requests: z.array(ActionRequestSchema).min(1).describe("The actions to review, decided one by one (v1 HITL)."),
   review_configs: z.array(ReviewConfigSchema).min(1).describe("One per action request, same order (v1 HITL)."),
-  actionRequests: z.array(ActionRequestSchema).min(1).describe("action_requests, camelCase (LangChain JS)."),
-  reviewConfigs: z.array(ReviewConfigSchema).min(1).describe("review_configs, camelCase (LangChain JS)."),
 });
 export type Card = z.infer<typeof CardSchema>;
 
@@ -125,7 +119,10 @@ export function isHitlRequest(value: unknown): boolean {
   );
 }
 
-/** The card in `value`, or null when it is not a Tempo card. */
+/**
+ * The card in `value`, or null when it is not a Tempo card. A card an older Tempo raised (with camelCase copies of
+ * its arrays) is read as well; the copies are left out.
+ */
 export function asCard(value: unknown): Card | null {
   const parsed = CardSchema.safeParse(value);
   return parsed.success ? parsed.data : null;

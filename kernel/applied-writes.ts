@@ -7,6 +7,7 @@
 import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
 import type { AppliedWrite } from "../contracts/applied-write.js";
 import { callOutcomeOf, toolResultData } from "./tool-results.js";
+import { callArguments } from "./call-records.js";
 
 /** The writes of the last card of `messages` that applied any, in the card's order (as approved: an edit as edited). */
 export function lastAppliedCard(messages: readonly BaseMessage[]): AppliedWrite[] {
@@ -27,6 +28,6 @@ export function lastAppliedCard(messages: readonly BaseMessage[]): AppliedWrite[
     const result = call.id === undefined ? undefined : applied.get(call.id);
     if (!result) return [];
     const data = toolResultData(result);
-    return [{ name: call.name, arguments: call.args, ...(data === undefined ? {} : { data }) }];
+    return [{ name: call.name, arguments: callArguments(proposal, call), ...(data === undefined ? {} : { data }) }];
   });
 }

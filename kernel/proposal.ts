@@ -7,6 +7,7 @@
 import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { workspaceMessages, type ProposedWrite, type TempoState, type WriteCall } from "./state.js";
 import { toolResultMessage } from "./tool-results.js";
+import { callArguments } from "./call-records.js";
 
 /** The calls of `messages`' assistant messages that no tool message among `messages` answers, in order. */
 export function unansweredCalls(messages: readonly BaseMessage[]): WriteCall[] {
@@ -15,7 +16,9 @@ export function unansweredCalls(messages: readonly BaseMessage[]): WriteCall[] {
     message.getType() !== "ai"
       ? []
       : ((message as AIMessage).tool_calls ?? []).flatMap((call) =>
-          call.id && !answered.has(call.id) ? [{ id: call.id, name: call.name, arguments: call.args }] : [],
+          call.id && !answered.has(call.id)
+            ? [{ id: call.id, name: call.name, arguments: callArguments(message, call) }]
+            : [],
         ),
   );
 }
@@ -44,7 +47,7 @@ export function openProposal(
       return {
         id: call.id!,
         name: call.name,
-        arguments: call.args,
+        arguments: callArguments(message, call),
         summary: pending.summaries[call.id!] ?? call.name,
         reason: pending.reason,
         ...(shown ? { shown } : {}),

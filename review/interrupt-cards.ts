@@ -88,8 +88,9 @@ export interface CardAction {
 }
 
 /**
- * Builds a card from its actions (v1, both casings) and its legacy HumanInterrupt fields. Legacy clients see
- * one action: for a card of several, `legacy` must describe them all, since one legacy answer decides every one.
+ * Builds a card from its actions (v1, snake_case: what Agent Chat UI and Agent Inbox read) and its legacy
+ * HumanInterrupt fields. Legacy clients see one action: for a card of several, `legacy` must describe them all, since
+ * one legacy answer decides every one.
  */
 export function buildCard(
   kind: CardKind,
@@ -105,18 +106,9 @@ export function buildCard(
   const configs = actions.map((action) => ({
     action_name: action.name,
     allowed_decisions: [...action.allowed],
-    actionName: action.name,
-    allowedDecisions: [...action.allowed],
-    ...(action.argsSchema ? { args_schema: action.argsSchema, argsSchema: action.argsSchema } : {}),
+    ...(action.argsSchema ? { args_schema: action.argsSchema } : {}),
   }));
-  return {
-    kind,
-    action_requests: requests,
-    review_configs: configs,
-    actionRequests: requests,
-    reviewConfigs: configs,
-    ...legacy,
-  };
+  return { kind, action_requests: requests, review_configs: configs, ...legacy };
 }
 
 /** Where execution stands when a write is proposed: step `index` (from 1) of `total`. */
@@ -296,7 +288,6 @@ export function withRefusal(card: Card, refusal: string | undefined, language: L
   return {
     ...card,
     action_requests: requests,
-    actionRequests: requests,
     description: `${note}\n\n${card.description ?? ""}`.trimEnd(),
   };
 }

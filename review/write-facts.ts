@@ -9,6 +9,7 @@
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { LegacyAnsweredWrite, TempoState } from "../kernel/state.js";
 import { proposedWrites, unansweredCalls } from "../kernel/proposal.js";
+import { callArguments } from "../kernel/call-records.js";
 import { findTool, readableText, type ToolDomain } from "../tools/domain.js";
 import type { Language } from "../contracts/language.js";
 import type { ExecutionLog, ToolOutcome } from "../tools/runner.js";
@@ -50,7 +51,11 @@ export async function readWriteFacts(
   for (const message of messages) {
     for (const call of (message as AIMessage).tool_calls ?? []) {
       if (call.id && findTool(domain, call.name)?.kind === "write")
-        writes.set(call.id, { id: call.id, name: call.name, summary: describe(call.name, call.args) });
+        writes.set(call.id, {
+          id: call.id,
+          name: call.name,
+          summary: describe(call.name, callArguments(message, call)),
+        });
     }
   }
   const onCard = proposedWrites(state);

@@ -611,10 +611,19 @@ async function removal() {
   if (next === "Approve" && !(await restoreCardShown(page))) next = await answer(page, "Approve");
   check("undo: the restore_event card shows", next === "Approve" && (await restoreCardShown(page)), next);
   // The card shows the event in words (issue 48), never the record remove_event kept (its ids, slots, series). The
-  // card is drawn last, under its title (the action's name). The proposal's tool-call table above it still draws the
-  // call's arguments, record and all, unless "Hide Tool Calls" is on: the call is the write (one write path).
+  // card is drawn last, under its title (the action's name). The proposal's tool-call table above it (its header the
+  // call's name) shows the same words: the record is kept beside the call, not in its arguments (kernel/call-records.ts).
   const text = await page.evaluate(() => document.body.innerText);
-  const card = text.slice(text.lastIndexOf("restore_event"));
+  const cardAt = text.lastIndexOf("restore_event");
+  const card = text.slice(cardAt);
+  const tableAt = text.lastIndexOf("restore_event", cardAt - 1);
+  const table = tableAt < 0 ? "" : text.slice(tableAt, cardAt);
+  check(
+    "undo: the proposal's tool-call table shows the event in words, no recorded JSON",
+    /event\s+Calculus tutorial\s+when\s+Fri 11 Dec, 08:00–09:40/.test(table) &&
+      !/"(?:id|slots|canEmbed|embeds|source)"\s*:/.test(table),
+    tableAt < 0 ? "no tool-call table before the card" : table.slice(0, 200).replace(/\s+/g, " "),
+  );
   check(
     "undo: the restore card names the event and when",
     /Event\s+Calculus tutorial\s+When\s+Fri 11 Dec, 08:00–09:40/.test(card),

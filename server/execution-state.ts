@@ -16,6 +16,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import type { StateSnapshot } from "@langchain/langgraph";
 import type { Optimization, PlanStep, RunMode, TaskOutcome, TaskOutcomeRecord, TempoState } from "../kernel/state.js";
 import { runPoint } from "./stopped-run.js";
+import { callArguments } from "../kernel/call-records.js";
 import type { ThreadLock } from "./thread-lock.js";
 import {
   asPlanSteps,
@@ -262,7 +263,13 @@ function observationsOf(messages: BaseMessage[]): Observation[] {
     for (const call of (message as AIMessage).tool_calls ?? []) {
       const result = call.id ? results.get(call.id) : undefined;
       if (call.id && result !== undefined)
-        observations.push({ kind: "tool", toolCallId: call.id, tool: call.name, arguments: call.args, result });
+        observations.push({
+          kind: "tool",
+          toolCallId: call.id,
+          tool: call.name,
+          arguments: callArguments(message, call),
+          result,
+        });
     }
   }
   return observations;

@@ -8,6 +8,7 @@
 import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
 import type { PlanStep, TaskOutcome, TaskOutcomeRecord, TempoState } from "../../kernel/state.js";
 import { callOutcomeOf } from "../../kernel/tool-results.js";
+import { callArguments } from "../../kernel/call-records.js";
 import type { OpenItem } from "../../tools/domain.js";
 import { messageText } from "../../contracts/message-text.js";
 import { renderPlan } from "../../prompts/plan-list.js";
@@ -227,7 +228,10 @@ function whyOpen(item: OpenItem, messages: BaseMessage[], planSteps: readonly Pl
       return outcome ? [[(message as ToolMessage).tool_call_id, { outcome, text: messageText(message) }] as const] : [];
     }),
   );
-  const calls = messages.flatMap((message) => (message as AIMessage).tool_calls ?? []);
+  // What each call applies (a record shown in words is read from its proposal: kernel/call-records.ts).
+  const calls = messages.flatMap((message) =>
+    ((message as AIMessage).tool_calls ?? []).map((call) => ({ id: call.id, args: callArguments(message, call) })),
+  );
   const onItem = (outcome: string) =>
     calls.flatMap((call) => {
       const result = call.id === undefined ? undefined : answered.get(call.id);
@@ -266,7 +270,7 @@ function clipped(text: string, most: number): string {
 
 function textWithCalls(message: BaseMessage): string {
   const calls = (message as AIMessage).tool_calls ?? [];
-  return [messageText(message), ...calls.map((call) => JSON.stringify(call.args ?? {}))].join(" ");
+  return [messageText(message), ...calls.map((call) => JSON.stringify(callArguments(message, call) ?? {}))].join(" ");
 }
 
 function escape(text: string): string {

@@ -13,6 +13,7 @@ import type { NodeDependencies } from "../shared/dependencies.js";
 import { listingsIn } from "./candidates.js";
 import { afterListing, refinementOf } from "./refinement.js";
 import { newId } from "../../kernel/ids.js";
+import { proposalMessage } from "../../kernel/call-records.js";
 import { ask, awaitConfirmation } from "../../kernel/transitions.js";
 import { runCalls } from "./calls.js";
 import { endRefinement } from "./refinement-step.js";
@@ -65,16 +66,8 @@ export async function applyDecision(
     const then: StepEnding | undefined = decision.then
       ? { action: decision.then, goalCheck: decision.goal_check, answer: decision.answer }
       : undefined;
-    const proposal = new AIMessage({
-      id: newId("ai"),
-      content: ran.spoke ? "" : speak,
-      tool_calls: ran.writes.map((write) => ({
-        id: write.id,
-        name: write.name,
-        args: write.arguments,
-        type: "tool_call" as const,
-      })),
-    });
+    // A write whose card shows words (a candidate's record) shows them in its call too (kernel/call-records.ts).
+    const proposal = proposalMessage(newId("ai"), ran.spoke ? "" : speak, ran.writes);
     const summaries = Object.fromEntries(ran.writes.map((write) => [write.id, write.summary]));
     const shown = Object.fromEntries(ran.writes.flatMap((write) => (write.shown ? [[write.id, write.shown]] : [])));
     pushWeekProposal(dependencies, config, state, proposal, ran.writes, ran.tried);

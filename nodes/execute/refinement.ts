@@ -20,6 +20,7 @@ import {
   type ToolDomain,
 } from "../../tools/domain.js";
 import { editedCallIds } from "../../review/card-answers.js";
+import { callArguments } from "../../kernel/call-records.js";
 
 /**
  * The domain's refinement when the current step is its refinement step, else undefined. Given the task's messages,
@@ -139,7 +140,7 @@ export function decidedWrites(messages: readonly BaseMessage[]): DecidedWrite[] 
       return [
         {
           name: call.name,
-          arguments: call.args,
+          arguments: callArguments(message, call),
           outcome,
           edited: edited.has(call.id!),
           feedback: outcome === "declined" ? writeRejectionFeedback(text) : "",

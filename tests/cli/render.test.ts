@@ -99,12 +99,8 @@ describe("cards", () => {
   });
 
   test("choices follow what the card allows", () => {
-    const config = {
-      ...TOOL_CARD.review_configs[0]!,
-      allowed_decisions: ["approve" as const],
-      allowedDecisions: ["approve" as const],
-    };
-    const approveOnly: Card = { ...TOOL_CARD, review_configs: [config], reviewConfigs: [config] };
+    const config = { ...TOOL_CARD.review_configs[0]!, allowed_decisions: ["approve" as const] };
+    const approveOnly: Card = { ...TOOL_CARD, review_configs: [config] };
     expect(choicesOf(approveOnly)).toBe("a approve");
     expect(readCardReply("e", approveOnly)).toEqual({
       kind: "invalid",

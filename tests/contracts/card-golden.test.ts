@@ -1,8 +1,8 @@
 /**
  * Golden cards: the exact JSON of the plan card, a write card and a batch write card, as clients read it — Agent Chat
  * UI (`action_requests` / `review_configs`, checked by `isHitlRequest`), current Agent Inbox (`action_requests[0]
- * .arguments`), older Agent Inbox (the legacy `action_request` / `config` / `description`) and LangChain JS (the
- * camelCase copies). The literals below were generated once from the card builders and read against those clients;
+ * .arguments`), older Agent Inbox (the legacy `action_request` / `config` / `description`); no camelCase copies, which no front end
+ * reads (a JS client's `useStream` adds them). The literals below were generated once from the card builders and read against those clients;
  * whatever changes inside (where a proposal is kept, what type it has), these bytes must not.
  */
 import { describe, expect, test } from "vitest";
@@ -15,7 +15,7 @@ function write(id: string, name: string, args: Record<string, unknown>, summary:
   return { id, name, arguments: args, summary, reason };
 }
 
-/** Both its casings, as a card carries it, and a byte-for-byte check (key order included). */
+/** The card as it is raised, and a byte-for-byte check (key order included). */
 function expectGolden(card: Card, golden: Record<string, unknown>) {
   expect(card).toEqual(golden);
   expect(JSON.stringify(card)).toBe(JSON.stringify(golden));
@@ -26,7 +26,7 @@ function expectGolden(card: Card, golden: Record<string, unknown>) {
 const ALLOWED = ["approve", "edit", "reject"];
 const LEGACY_CONFIG = { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true };
 
-/** A write card's JSON: its requests and configs in both casings, and the legacy fields (write 1, the description). */
+/** A write card's JSON: its requests and configs, and the legacy fields (write 1, the description). */
 function writeCardJson(
   requests: unknown[],
   configs: unknown[],
@@ -37,8 +37,6 @@ function writeCardJson(
     kind: "confirm_tool",
     action_requests: requests,
     review_configs: configs,
-    actionRequests: requests,
-    reviewConfigs: configs,
     action_request: legacy,
     config: LEGACY_CONFIG,
     description,
@@ -67,15 +65,7 @@ describe("golden card JSON", () => {
       {
         action_name: "add_note",
         allowed_decisions: ALLOWED,
-        actionName: "add_note",
-        allowedDecisions: ALLOWED,
         args_schema: {
-          type: "object",
-          properties: { text: { type: "string", minLength: 1, description: "The note's text." } },
-          required: ["text"],
-          additionalProperties: false,
-        },
-        argsSchema: {
           type: "object",
           properties: { text: { type: "string", minLength: 1, description: "The note's text." } },
           required: ["text"],
@@ -150,21 +140,15 @@ describe("golden card JSON", () => {
       {
         action_name: "place",
         allowed_decisions: ALLOWED,
-        actionName: "place",
-        allowedDecisions: ALLOWED,
         args_schema: placeSchema,
-        argsSchema: placeSchema,
       },
       {
         action_name: "place",
         allowed_decisions: ALLOWED,
-        actionName: "place",
-        allowedDecisions: ALLOWED,
         args_schema: placeSchema,
-        argsSchema: placeSchema,
       },
       // No schema given for a tool: the config has none (no empty one).
-      { action_name: "unplace", allowed_decisions: ALLOWED, actionName: "unplace", allowedDecisions: ALLOWED },
+      { action_name: "unplace", allowed_decisions: ALLOWED },
     ];
     // The legacy fields are the first write's: a lone legacy answer decides it alone.
     const description = requests[0]!.description;
@@ -198,16 +182,12 @@ describe("golden card JSON", () => {
       {
         action_name: "confirm_plan",
         allowed_decisions: ALLOWED,
-        actionName: "confirm_plan",
-        allowedDecisions: ALLOWED,
       },
     ];
     expectGolden(card, {
       kind: "confirm_plan",
       action_requests: requests,
       review_configs: configs,
-      actionRequests: requests,
-      reviewConfigs: configs,
       action_request: { action: "confirm_plan", args },
       config: LEGACY_CONFIG,
       description,

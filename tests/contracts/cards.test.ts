@@ -14,6 +14,7 @@ describe("a card with several action requests", () => {
     expect(
       isHitlRequest({
         action_requests: [{ name: "x", args: {} }],
+        // camelCase only: Agent Chat UI's check reads `action_name` / `allowed_decisions`.
         review_configs: [{ actionName: "x", allowedDecisions: [] }],
       }),
     ).toBe(false);

@@ -9,9 +9,10 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
-import { CardSchema, isHitlRequest, type Card } from "../../contracts/cards.js";
+import { asCard, CardSchema, isHitlRequest, type Card } from "../../contracts/cards.js";
 import { StaleResumeError } from "../../errors/index.js";
 import { SEEN_CHECKPOINT_KEY } from "../../server/run-options.js";
+import { renderCard } from "../../cli/render.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { interruptsOf, json, resume, scriptedGraph, threadConfig, transcript } from "../support/scripted.js";
 
@@ -60,6 +61,7 @@ describe("the card value", () => {
       [json({ speak: "What should the note say?", action: "ask_user", reason: "no text" }), onePlan],
     );
     const cards: Card[] = [];
+    const raisedValues: unknown[] = [];
     let current: object = result;
     for (const answer of [
       { decisions: [{ type: "edit", edited_action: { name: "ask_user", args: { answer: "x" } } }] },
@@ -69,18 +71,26 @@ describe("the card value", () => {
       const card = CardSchema.parse(raised?.value);
       expect(card.card_id).toBe(raised?.id);
       cards.push(card);
+      raisedValues.push(raised?.value);
       current = await graph.invoke(resume(answer), config);
     }
     cards.push(CardSchema.parse(interruptsOf(current)[0]?.value));
+    raisedValues.push(interruptsOf(current)[0]?.value);
+    // Each fact once, in the snake_case the front ends read: no camelCase copies of the arrays or of a config's fields.
+    for (const value of raisedValues) {
+      const raised = value as Card;
+      expect(Object.keys(raised).sort()).toEqual(
+        ["action_request", "action_requests", "card_id", "config", "description", "kind", "review_configs"].sort(),
+      );
+      for (const review of raised.review_configs)
+        expect(
+          Object.keys(review).every((key) => ["action_name", "allowed_decisions", "args_schema"].includes(key)),
+        ).toBe(true);
+    }
     expect(cards.map((card) => card.kind)).toEqual(["ask_user", "confirm_plan", "confirm_tool"]);
     for (const card of cards) {
       expect(isHitlRequest(card)).toBe(true);
-      // camelCase for LangChain JS, the same actions; Agent Inbox reads `arguments` of a v1 card, older builds `action_request`.
-      expect(card.actionRequests).toEqual(card.action_requests);
-      expect(card.reviewConfigs[0]).toMatchObject({
-        actionName: card.action_requests[0]!.name,
-        allowedDecisions: card.review_configs[0]!.allowed_decisions,
-      });
+      // Agent Inbox reads `arguments` of a v1 card, older builds `action_request`.
       expect(card.action_requests[0]!.arguments).toEqual(card.action_requests[0]!.args);
       expect(card.action_request.action).toBe(card.action_requests[0]!.name);
     }
@@ -325,5 +335,73 @@ describe("STALE_RESUME: answers bound to a card", () => {
         code: "STALE_RESUME",
       });
     }
+  });
+});
+
+/** `card` as a Tempo before issue 48 raised it: every array and config field also in camelCase (LangChain JS's). */
+function olderShape(card: Card): Record<string, unknown> {
+  const configs = card.review_configs.map((config) => ({
+    ...config,
+    actionName: config.action_name,
+    allowedDecisions: config.allowed_decisions,
+    ...(config.args_schema ? { argsSchema: config.args_schema } : {}),
+  }));
+  return {
+    ...card,
+    action_requests: card.action_requests,
+    review_configs: configs,
+    actionRequests: card.action_requests,
+    reviewConfigs: configs,
+  };
+}
+
+describe("a card an older Tempo raised", () => {
+  test("a thread saved waiting on a card with camelCase copies still reads and resumes: the terminal chat shows it, Agent Inbox's accept of its first write applies that write, and the next card carries no copies", async () => {
+    const addTwo = json({
+      speak: "Adding x and y.",
+      action: "confirm",
+      reason: "the user asked",
+      tool_calls: [
+        { name: "add_note", arguments: { text: "x" } },
+        { name: "add_note", arguments: { text: "y" } },
+      ],
+    });
+    const domain = createNotesDomain();
+    const { graph, checkpointer } = scriptedGraph({ domain, plan: [onePlan], execute: [addTwo, done] });
+    const config = threadConfig("older-card");
+    await graph.invoke({ messages: [new HumanMessage("add two notes")] }, config);
+    await graph.invoke(resume(approve), config);
+
+    // The saved interrupt rewritten as an older Tempo saved it (the same card, with the camelCase copies).
+    const snapshot = await graph.getState(config);
+    const tuple = await checkpointer.getTuple(snapshot.config);
+    const [taskId, channel, raised] = tuple!.pendingWrites!.find(([, written]) => written === "__interrupt__")!;
+    const interrupts = raised as Array<{ id: string; value: Card }>;
+    const current = interrupts[0]!.value;
+    expect(current.action_requests).toHaveLength(2);
+    await checkpointer.putWrites(
+      snapshot.config,
+      [[channel, interrupts.map((entry) => ({ ...entry, value: olderShape(entry.value) }))]],
+      taskId,
+    );
+    const saved = (await graph.getState(config)).tasks.flatMap((task) => task.interrupts)[0]!;
+    expect(saved.value).toHaveProperty("actionRequests");
+
+    // Tempo's readers read it as the card it is: the terminal chat's card (asCard) and its drawing are the same.
+    const read = asCard(saved.value);
+    expect(read).toEqual(current);
+    expect(renderCard(read!)).toBe(renderCard(current));
+
+    // Agent Inbox's lone accept echoes the first write's `arguments`: admitted against the saved card, it applies x.
+    const echoed = (saved.value as Card).action_requests[0]!.arguments;
+    await graph.invoke(resume([{ type: "accept", args: { action: "add_note", args: echoed } }]), config);
+    expect(domain.data.get("user-1")).toEqual({ notes: ["x"] });
+
+    // y comes back on a card of the current shape, answered by interrupt id.
+    const next = (await graph.getState(config)).tasks.flatMap((task) => task.interrupts)[0]!;
+    expect(Object.keys(next.value as object)).not.toContain("actionRequests");
+    expect((next.value as Card).action_requests.map((request) => request.args)).toEqual([{ text: "y" }]);
+    await graph.invoke(new Command({ resume: { [next.id!]: approve } }), config);
+    expect(domain.data.get("user-1")).toEqual({ notes: ["x", "y"] });
   });
 });

@@ -75,19 +75,12 @@ test("task → plan confirmation → read tools → write confirmation → appli
   );
   const allowed = ["approve", "edit", "reject"];
   const request = { name: "confirm_plan", args: { steps: planSteps }, arguments: { steps: planSteps }, description };
-  const review = {
-    action_name: "confirm_plan",
-    allowed_decisions: allowed,
-    actionName: "confirm_plan",
-    allowedDecisions: allowed,
-  };
+  const review = { action_name: "confirm_plan", allowed_decisions: allowed };
   expect(interruptsOf(first)[0]?.value).toEqual({
     card_id: interruptsOf(first)[0]?.id,
     kind: "confirm_plan",
     action_requests: [request],
     review_configs: [review],
-    actionRequests: [request],
-    reviewConfigs: [review],
     action_request: { action: "confirm_plan", args: { steps: planSteps } },
     config: { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true },
     description,

@@ -1,10 +1,11 @@
 /**
- * "Undo that" after a removal raises a card of restore_event / restore_task writes whose call carries the whole
- * record remove_event / remove_task kept (issue 48: people's words, not internals). Agent Chat UI (the camelCase
- * `actionRequests[].args`) and Agent Inbox (`action_request.args`) draw a card's arguments even where nothing can be
- * edited, so the card shows the record in words — the name and when — and no JSON record; the call keeps it. The card
- * still takes approve or reject only: approve restores (Inbox's accept echoing what the card showed included), an
- * edit is refused and restores nothing.
+ * "Undo that" after a removal raises a card of restore_event / restore_task writes that apply the whole record
+ * remove_event / remove_task kept (issue 48: people's words, not internals). Agent Chat UI (`action_requests[].args`,
+ * and the proposal message's tool calls, drawn as a table) and Agent Inbox (`action_requests[0].arguments`, older
+ * builds `action_request.args`) draw arguments even where nothing can be edited, so the card and the proposal's call
+ * show the record in words — the name and when — and no JSON record; the record is kept beside the call and is what
+ * applies. The card still takes approve or reject only: approve restores (Inbox's accept echoing what the card showed
+ * included), an edit is refused and restores nothing.
  */
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
@@ -17,13 +18,18 @@ import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { packProblems } from "../../tools/domain.js";
 import { writeCard, writeCardOutline } from "../../review/interrupt-cards.js";
 import { readCardResume } from "../../review/resume.js";
+import { callArguments } from "../../kernel/call-records.js";
 import { MemorySaver } from "@langchain/langgraph";
 import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
 
-/** The undo card as both clients read it: the v1 requests in either casing and the legacy request. */
+/** The undo card as both clients read it: the v1 requests (`args` and `arguments`) and the legacy request. */
 interface RaisedCard {
-  action_requests: Array<{ name: string; args: Record<string, unknown>; description: string }>;
-  actionRequests: Array<{ name: string; args: Record<string, unknown> }>;
+  action_requests: Array<{
+    name: string;
+    args: Record<string, unknown>;
+    arguments: Record<string, unknown>;
+    description: string;
+  }>;
   action_request: { action: string; args: Record<string, unknown> };
   review_configs: Array<{ allowed_decisions: string[] }>;
 }
@@ -36,7 +42,7 @@ const byId = (state: ScheduleState) => [...state.tasks].sort((a, b) => a.id.loca
 function shownArguments(card: RaisedCard): Array<Record<string, unknown>> {
   return [
     ...card.action_requests.map((request) => request.args),
-    ...card.actionRequests.map((request) => request.args),
+    ...card.action_requests.map((request) => request.arguments),
     card.action_request.args,
   ];
 }
@@ -64,9 +70,16 @@ async function waitingOnRestoreEvent(week: ScheduleState, remove: string, undo: 
   return { tempo, config, card, result };
 }
 
-/** The proposal's call of `tool` in the thread's messages: the write as it applies. */
+/**
+ * The proposal's call of `tool` in the thread's messages: `shown`, its arguments as the message carries them (what
+ * Agent Chat UI's tool-call table draws), and `applies`, what the write applies with (kernel/call-records.ts).
+ */
 function proposedCall(messages: readonly BaseMessage[], tool: string) {
-  return messages.flatMap((message) => (message as AIMessage).tool_calls ?? []).findLast((call) => call.name === tool);
+  const message = messages.findLast((candidate) =>
+    ((candidate as AIMessage).tool_calls ?? []).some((call) => call.name === tool),
+  ) as AIMessage | undefined;
+  const call = message?.tool_calls?.findLast((entry) => entry.name === tool);
+  return call && message ? { shown: call.args, applies: callArguments(message, call) } : undefined;
 }
 
 describe("an undo's restore_event card shows the event in words, not its record", () => {
@@ -84,9 +97,11 @@ describe("an undo's restore_event card shows the event in words, not its record"
     }
     expect(card.review_configs[0]!.allowed_decisions).toEqual(["approve", "reject"]);
     expect(card.action_requests[0]!.description).toContain('Put back the removed event "Calculus tutorial"');
-    // The write itself still carries the record remove_event kept: it is what applies.
+    // The proposal's call a person sees (Agent Chat UI draws its arguments as a table) shows the same words; the
+    // record remove_event kept is kept beside it, and is what applies.
     const call = proposedCall(result.messages, "restore_event");
-    expect((call?.args.event as { id?: string } | undefined)?.id).toBe("fri-calculus-tutorial");
+    expect(call?.shown).toEqual({ event: "Calculus tutorial", when: "Fri 15 Mar, 08:00–09:40" });
+    expect((call?.applies.event as { id?: string } | undefined)?.id).toBe("fri-calculus-tutorial");
     // An edit is refused, and nothing is restored.
     const edit = { type: "edit", edited_action: { name: "restore_event", args: { event: "Calculus tutorial" } } };
     await expect(tempo.graph.invoke(resume({ decisions: [edit] }), config)).rejects.toThrow(/edit/);
@@ -224,7 +239,9 @@ describe("an undo's restore_task card shows the task in words, not its record", 
     }
     expect(card.review_configs[0]!.allowed_decisions).toEqual(["approve", "reject"]);
     expect(card.action_requests[0]!.description).toContain('Put back the removed task "Matrix operations review"');
-    expect((proposedCall(result.messages, "restore_task")?.args.task as { id?: string }).id).toBe("matrix-review");
+    const call = proposedCall(result.messages, "restore_task");
+    expect(call?.shown).toEqual(card.action_requests[0]!.args);
+    expect((call?.applies.task as { id?: string }).id).toBe("matrix-review");
     const edit = { type: "edit", edited_action: { name: "restore_task", args: { task: "Matrix operations review" } } };
     await expect(graph.invoke(resume({ decisions: [edit] }), config)).rejects.toThrow(/edit/);
     expect(hasTask(await repository.load("user-1"), "matrix-review")).toBe(false);
