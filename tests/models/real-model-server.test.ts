@@ -224,7 +224,19 @@ describe.each([
     expect(outcome.error).toBeUndefined();
     expect(outcome.phases).toEqual(["done"]);
     expect(outcome.schedule).toEqual(demoReference.schedule);
-    expect(outcome.answers).toEqual(demoReference.answers);
+    // One call a reply leaves the step's ending off the places' reply, so the placing step, every place applied and
+    // nothing left open, is ended by the code (docs/design.md#closing-check): its line gives the data, not the plan.
+    const reference =
+      imperfection === "one-call-at-a-time"
+        ? demoReference.answers.map((answer) =>
+            answer.replace(
+              "— every placement the plan had room for was proposed",
+              "— the schedule shows 0 review task(s) still pending",
+            ),
+          )
+        : demoReference.answers;
+    if (imperfection === "one-call-at-a-time") expect(reference).not.toEqual(demoReference.answers);
+    expect(outcome.answers).toEqual(reference);
     expect(outcome.answers[0]).not.toContain("reading the request and deciding");
   });
 });
