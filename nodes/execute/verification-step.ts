@@ -12,7 +12,7 @@ import { ensureConfiguration } from "../../config/configuration.js";
 import { languageOf, stepStatusInChinese } from "../../contracts/language.js";
 import type { PlanStep, TempoState, TempoUpdate } from "../../kernel/state.js";
 import { readWriteFacts, taskMessages } from "../../review/write-facts.js";
-import { emit } from "../../streaming/events.js";
+import { emitStatus } from "../../streaming/events.js";
 import { findTool, isVerificationStep } from "../../tools/domain.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { nextPendingIndex } from "../shared/steps.js";
@@ -42,7 +42,7 @@ export async function verifyInCode(
   if (facts.applied.length !== writes.length || facts.approvedNotApplied.length > 0) return undefined;
   const language = languageOf(state.messages);
   const { summary, heading } = domain.verification.check(await domain.load(userId), language);
-  emit(config, { kind: "status", node: "execute", text: `Checked in code: ${summary}` });
+  emitStatus(config, "execute", state.messages, `Checked in code: ${summary}`, `已按存储的日程核对：${heading}`);
   const done = state.planSteps.map((each) => (each === step ? { ...each, status: "done" as const, summary } : each));
   const last = nextPendingIndex(done) === -1;
   // The answer: what the data shows, then each step as it ended (a deliver call would only restate them) — with its
