@@ -53,6 +53,11 @@ function ownWords(text: string): string {
   return text.replace(/"[^"\n]*"|“[^”\n]*”/g, " ").replace(/\b[a-z0-9]+(?:[-_][a-z0-9]+)+\b/g, " ");
 }
 
+/** An English sentence in `text`: a run of ASCII holding three words or more, quoted names and ids aside. */
+function englishSentenceIn(text: string): string | undefined {
+  return (ownWords(text).match(/[\x20-\x7e]+/g) ?? []).find((run) => (run.match(/[A-Za-z]{2,}/g) ?? []).length >= 3);
+}
+
 /** An English word in a status line (a status is short: one word of its own is English enough to fail). */
 function englishWordIn(text: string): string | undefined {
   return /[A-Za-z]{3,}/.exec(ownWords(text))?.[0];
@@ -78,5 +83,11 @@ describe("a Chinese conversation, offline: arrange, a missed review, a move, und
     const statuses = heard.flatMap((entry) => entry.statuses);
     expect(statuses).toContain("正在执行第 1 步（共 3 步）：把所有待安排的复习任务放进能容纳它们的时段");
     expect(statuses.filter((line) => englishWordIn(line) !== undefined)).toEqual([]);
+  });
+
+  test("no answer has an English sentence: the tools' English is said in Chinese, names and ids aside", () => {
+    const said = heard.flatMap((entry) => entry.said).flatMap((text) => text.split("\n"));
+    expect(said).toContain("撤销上一次的修改（共 1 项修改，卡片上逐项列出）。");
+    expect(said.filter((line) => englishSentenceIn(line) !== undefined)).toEqual([]);
   });
 });
