@@ -9,6 +9,8 @@ import { Command } from "@langchain/langgraph";
 import { beforeAll, describe, expect, test } from "vitest";
 import type { TempoEvent } from "../../streaming/events.js";
 import { threadConfig } from "../support/scripted.js";
+import { checkinLanguage, runCheckin, waitingLine } from "../../cli/checkin.js";
+import { createScheduleDomain } from "../../tools/schedule/domain.js";
 import { halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
 
 type Tempo = Awaited<ReturnType<typeof offlineTempo>>;
@@ -48,9 +50,15 @@ async function talk(tempo: Tempo, threadId: string, message: string, now: Date):
   return { statuses, said };
 }
 
-/** `text` without what may stay as it is: quoted names ("…", “…”) and ids (matrix-review, u1). */
+/** The names of the week's tasks and events (the timetable keeps its English names): proper names, not sentences. */
+const NAMES = halfPlacedWeek({ chinese: true })
+  .tasks.map((task) => task.name)
+  .sort((left, right) => right.length - left.length);
+
+/** `text` without what may stay as it is: quoted names ("…", “…”), the week's names and ids (matrix-review, u1). */
 function ownWords(text: string): string {
-  return text.replace(/"[^"\n]*"|“[^”\n]*”/g, " ").replace(/\b[a-z0-9]+(?:[-_][a-z0-9]+)+\b/g, " ");
+  const unnamed = NAMES.reduce((rest, name) => rest.replaceAll(name, " "), text);
+  return unnamed.replace(/"[^"\n]*"|“[^”\n]*”/g, " ").replace(/\b[a-z0-9]+(?:[-_][a-z0-9]+)+\b/g, " ");
 }
 
 /** An English sentence in `text`: a run of ASCII holding three words or more, quoted names and ids aside. */
@@ -67,9 +75,10 @@ describe("a Chinese conversation, offline: arrange, a missed review, a move, und
   /** The eve of the sample week: every request's writes go ahead of the clock. */
   const now = new Date("2024-03-10T20:00:00+08:00");
   let heard: Heard[] = [];
+  let tempo: Tempo;
 
   beforeAll(async () => {
-    const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }), () => now);
+    tempo = await offlineTempo(halfPlacedWeek({ chinese: true }), () => now);
     heard = [];
     for (const request of ["帮我安排下周的复习", "我周二的复习没做", "把矩阵运算复习移到周五", "撤销"])
       heard.push(await talk(tempo, "zh-life", request, now));
@@ -89,5 +98,53 @@ describe("a Chinese conversation, offline: arrange, a missed review, a move, und
     const said = heard.flatMap((entry) => entry.said).flatMap((text) => text.split("\n"));
     expect(said).toContain("撤销上一次的修改（共 1 项修改，卡片上逐项列出）。");
     expect(said.filter((line) => englishSentenceIn(line) !== undefined)).toEqual([]);
+  });
+
+  test("the next Monday's check-in speaks Chinese: what the clock moved, the answers, what waits", async () => {
+    const monday = new Date("2024-03-18T07:00:00+08:00");
+    const week = await tempo.repository.load("student");
+    const language = checkinLanguage(["帮我安排下周的复习", "撤销"], week);
+    expect(language).toBe("zh");
+    const domain = createScheduleDomain({ repository: tempo.repository });
+    const outcome = await runCheckin(tempo.graph, "student", monday, "Asia/Shanghai", [domain], language);
+    // The week moved on, and the missed review's card waits.
+    expect(outcome.movedOn).toMatch(/^新的一周/);
+    expect(outcome.waiting.length).toBeGreaterThan(0);
+    const lines = [outcome.movedOn ?? "", ...outcome.said, outcome.atRisk ?? "", waitingLine(outcome, language)];
+    expect(lines.flatMap((text) => text.split("\n")).filter((line) => englishSentenceIn(line) !== undefined)).toEqual(
+      [],
+    );
+  });
+});
+
+describe("the check-in's language", () => {
+  const englishWeek = halfPlacedWeek();
+  const chineseWeek = halfPlacedWeek({ chinese: true });
+
+  test.each([
+    ["the student's last words, Chinese", ["arrange my reviews for next week", "我周二的复习没做"], englishWeek, "zh"],
+    [
+      "the student's last words, English",
+      ["帮我安排下周的复习", "arrange my reviews for next week"],
+      chineseWeek,
+      "en",
+    ],
+    ["a short last word does not tell: the one before does", ["帮我安排下周的复习", "ok"], englishWeek, "zh"],
+    ["no words: the week's names, Chinese", [], chineseWeek, "zh"],
+    ["no words: the week's names, English", [], englishWeek, "en"],
+    ["nothing at all", [], undefined, "en"],
+  ] as const)("%s", (_, messages, week, language) => {
+    expect(checkinLanguage(messages, week)).toBe(language);
+  });
+
+  test("an English check-in's closing line is unchanged, a Chinese one is Chinese", () => {
+    const outcome = { threadId: "checkin-ana-2024-03-18", waiting: ["place", "place"] };
+    expect(waitingLine(outcome, "en")).toBe(
+      "A card waits on thread checkin-ana-2024-03-18 (place, place): npm start -- --thread checkin-ana-2024-03-18",
+    );
+    expect(waitingLine(outcome, "zh")).toBe(
+      "会话 checkin-ana-2024-03-18 上有一张卡片等你确认（place、place）：运行“npm start -- --thread checkin-ana-2024-03-18”打开它",
+    );
+    expect(waitingLine({ ...outcome, waiting: [] }, "zh")).toBe("会话 checkin-ana-2024-03-18 上没有等你处理的事。");
   });
 });
