@@ -384,6 +384,17 @@ export function summaryInChinese(summary: string): string {
       .replace(/" or "/g, '" 或 "')
       .replace(/ \(no pending task matches\)/g, "（没有匹配的待安排任务）")
       .replace(/; ([^;]*?) already on the schedule/, "；$1 已在日程上")
+      // A write the rules refused (`move.ts`, `place.ts`): what it would have done, then why.
+      .replace(
+        /^cannot (move|place) task (\S+): /,
+        (_, verb: string, id: string) => `无法${verb === "move" ? "移动" : "安排"}任务 ${id}：`,
+      )
+      // The buffer a class keeps around its reviews (`rules.ts`).
+      .replace(
+        / keeps (\d+) free slot\(s\) around it \(its class ("(?:[^"\\]|\\.)*")\), but (event|task) (\S+ "(?:[^"\\]|\\.)*") is at /g,
+        (_, buffer: string, name: string, kind: string, neighbour: string) =>
+          ` 前后要留出 ${buffer} 节空闲（它的课程 ${name}），但${kind === "event" ? "活动" : "任务"} ${neighbour} 在`,
+      )
       // The hard rules' refusals (`rules.ts`), their places already by date and time above.
       .replace(
         / must be done before ((?:event|task) \S+ "(?:[^"\\]|\\.)*") \(([^()]*(?:\([^()]*\))?)\); (.+?) is too late/g,

@@ -11,6 +11,7 @@ import type { TempoEvent } from "../../streaming/events.js";
 import { threadConfig } from "../support/scripted.js";
 import { checkinLanguage, runCheckin, waitingLine } from "../../cli/checkin.js";
 import { createScheduleDomain } from "../../tools/schedule/domain.js";
+import { finalAnswer } from "../../offline/schedule/replies.js";
 import { halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
 
 type Tempo = Awaited<ReturnType<typeof offlineTempo>>;
@@ -146,5 +147,33 @@ describe("the check-in's language", () => {
       "会话 checkin-ana-2024-03-18 上有一张卡片等你确认（place、place）：运行“npm start -- --thread checkin-ana-2024-03-18”打开它",
     );
     expect(waitingLine({ ...outcome, waiting: [] }, "zh")).toBe("会话 checkin-ana-2024-03-18 上没有等你处理的事。");
+  });
+});
+
+describe("a refusal the rules gave, quoted in a Chinese answer", () => {
+  test("a class's buffer refusing a move is said in Chinese; in English it is as it was", () => {
+    const why =
+      'cannot move task matrix-review: task review-limits "Review limits and continuity" keeps 1 free slot(s) around it (its class "Calculus"), but task matrix-review "Matrix operations review" is at day 5 slot 10 (Fri 15 Mar 2024, 19:55–20:40)';
+    const step = (content: string) => ({ content, status: "done" as const, summary: `not carried out: ${why}` });
+    const chinese = finalAnswer({
+      goal: "把矩阵复习移到周五",
+      steps: [step('把 "矩阵复习" 移到 周五（第5天）')],
+      outcome: "failed",
+      language: "zh",
+    });
+    expect(chinese).toBe(
+      '日程没有改动：无法移动任务 matrix-review："Review limits and continuity" 前后要留出 1 节空闲（它的课程 "Calculus"），但"Matrix operations review" 在3月15日周五 19:55–20:40。',
+    );
+    expect(englishSentenceIn(chinese)).toBeUndefined();
+    expect(
+      finalAnswer({
+        goal: "move the matrix review to Friday",
+        steps: [step('Move "matrix review" to Friday (day 5)')],
+        outcome: "failed",
+        language: "en",
+      }),
+    ).toBe(
+      'Your schedule is unchanged: cannot move task matrix-review: "Review limits and continuity" keeps 1 free slot(s) around it (its class "Calculus"), but "Matrix operations review" is at Fri 15 Mar, 19:55–20:40.',
+    );
   });
 });
