@@ -385,6 +385,8 @@ export function summaryInChinese(summary: string): string {
       .replace(/ \(no pending task matches\)/g, "（没有匹配的待安排任务）")
       .replace(/; ([^;]*?) already on the schedule/, "；$1 已在日程上")
       // A write the rules refused (`move.ts`, `place.ts`): what it would have done, then why.
+      // (A refusal about the task itself names it once: the prefix goes, as `readableScheduleText` drops it.)
+      .replace(/^cannot (?:move|place) task (\S+): (?=task \1 )/, "")
       .replace(
         /^cannot (move|place) task (\S+): /,
         (_, verb: string, id: string) => `无法${verb === "move" ? "移动" : "安排"}任务 ${id}：`,
