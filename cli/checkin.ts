@@ -8,7 +8,12 @@
  * it. A deadline or an exam the time left is proved not to hold is told (`ToolDomain.atRisk`), with the change that
  * recovers the most.
  *
- *   npm run checkin -- [--user <id>] [--now <date-time>]
+ * It speaks the student's language (`checkinLanguage`): the language of the last messages the student wrote in the
+ * terminal chat (its thread list, `--threads-file`), else of the week's own names (a week whose tasks and events are
+ * named in Chinese is a Chinese student's); English when neither tells. Its request is sent in that language, so the
+ * plan, the answers, what the clock moved and what is at risk are said in it, and so are its own closing lines.
+ *
+ *   npm run checkin -- [--user <id>] [--now <date-time>] [--threads-file <path>]
  *   TEMPO_TOKEN=<JWT> npm run checkin -- --server <url> [--now <date-time>]
  */
 import { HumanMessage } from "@langchain/core/messages";
@@ -20,10 +25,46 @@ import { createTempo, type Tempo } from "../server/create-tempo.js";
 import { parseChatArguments } from "./arguments.js";
 import { servedCheckinCommand, serverArgument } from "./checkin-served.js";
 import { renderError } from "./render.js";
+import { DEFAULT_THREADS_FILE, ThreadRegistry } from "./thread-registry.js";
+import { languageOf, say, type Language } from "../contracts/language.js";
 import type { ToolDomain } from "../tools/domain.js";
 import { CHECKIN_REQUEST, waitingOn, type CheckinOutcome } from "./checkin-request.js";
 
 export { CHECKIN_REQUEST, type CheckinOutcome } from "./checkin-request.js";
+
+/** The check-in's request for a Chinese-speaking student: read as the same request (the cron sends it for them). */
+export const CHECKIN_REQUEST_ZH = "补排错过的复习，然后把复习安排到空闲时段";
+
+/**
+ * The language a check-in speaks: of `lastMessages` (what the student last wrote, oldest first) when they tell
+ * (`languageOf`: the newest that says enough), else Chinese when the stored `week` names things in Chinese, else English.
+ */
+export function checkinLanguage(lastMessages: readonly string[], week: unknown): Language {
+  const written = lastMessages.filter((text) => text.trim() !== "");
+  if (written.length > 0) return languageOf(written);
+  return languageOf(namesIn(week).join("\n"));
+}
+
+/** The `name` fields of a stored week (its tasks, events and classes), wherever they sit. */
+function namesIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(namesIn);
+  if (typeof value !== "object" || value === null) return [];
+  return Object.entries(value).flatMap(([key, entry]) =>
+    key === "name" && typeof entry === "string" ? [entry] : namesIn(entry),
+  );
+}
+
+/** The check-in's own closing line: the card waiting on its thread, or that nothing waits. */
+export function waitingLine(outcome: Pick<CheckinOutcome, "threadId" | "waiting">, language: Language): string {
+  const { threadId, waiting } = outcome;
+  if (waiting.length === 0)
+    return say(language, `Nothing waits for you on thread ${threadId}.`, `会话 ${threadId} 上没有等你处理的事。`);
+  return say(
+    language,
+    `A card waits on thread ${threadId} (${waiting.join(", ")}): npm start -- --thread ${threadId}`,
+    `会话 ${threadId} 上有一张卡片等你确认（${waiting.join("、")}）：运行“npm start -- --thread ${threadId}”打开它`,
+  );
+}
 
 /** A served domain, as the check-in reads it for what is at risk. */
 export type CheckinDomain = Pick<ToolDomain, "load" | "atRisk" | "withClock">;
@@ -36,7 +77,7 @@ export function checkinThreadId(userId: string, now: Date, timeZone = "UTC"): st
 /**
  * Runs the check-in request at `now` for `userId` on the graph, goes ahead with its own plan (the plan card of the
  * check-in's request is approved: each write still waits on its card), and leaves the first write card waiting; with
- * `domains`, it tells what is at risk on the week after it.
+ * `domains`, it tells what is at risk on the week after it. Everything is said in `language` (its request is sent in it).
  */
 export async function runCheckin(
   graph: Pick<Tempo["graph"], "invoke" | "getState">,
@@ -44,21 +85,20 @@ export async function runCheckin(
   now: Date,
   timeZone?: string,
   domains: readonly CheckinDomain[] = [],
+  language: Language = "en",
 ): Promise<CheckinOutcome> {
   const threadId = checkinThreadId(userId, now, timeZone);
   const config = { configurable: { thread_id: threadId, user_id: userId, now: now.toISOString() } };
   const state = await graph.getState(config);
   // A card from an earlier check-in today still waits: it is shown again, not asked twice.
   if ((state.tasks ?? []).some((task) => task.interrupts.length > 0))
-    return withRisk(outcomeOf(threadId, state.values, state), userId, now, domains);
-  let result = (await graph.invoke({ messages: [new HumanMessage(CHECKIN_REQUEST)] }, config)) as Record<
-    string,
-    unknown
-  >;
+    return withRisk(outcomeOf(threadId, state.values, state), userId, now, domains, language);
+  const request = say(language, CHECKIN_REQUEST, CHECKIN_REQUEST_ZH);
+  let result = (await graph.invoke({ messages: [new HumanMessage(request)] }, config)) as Record<string, unknown>;
   // The check-in's own plan goes ahead: the student finds the missed reviews' card, not a plan to approve.
   if (waitingOn(await graph.getState(config)).join() === "confirm_plan")
     result = (await graph.invoke(new Command({ resume: ACCEPT_EVERY_ACTION }), config)) as Record<string, unknown>;
-  return withRisk(outcomeOf(threadId, result, await graph.getState(config)), userId, now, domains);
+  return withRisk(outcomeOf(threadId, result, await graph.getState(config)), userId, now, domains, language);
 }
 
 /** `outcome` with what is at risk on the user's week now, told by the first domain that finds something. */
@@ -67,11 +107,12 @@ async function withRisk(
   userId: string,
   now: Date,
   domains: readonly CheckinDomain[],
+  language: Language,
 ): Promise<CheckinOutcome> {
   for (const domain of domains) {
     if (!domain.atRisk) continue;
     const data: unknown = await domain.load(userId);
-    const notice = domain.atRisk(domain.withClock ? domain.withClock(data, now) : data, "en");
+    const notice = domain.atRisk(domain.withClock ? domain.withClock(data, now) : data, language);
     if (notice) return { ...outcome, atRisk: notice.text };
   }
   return outcome;
@@ -109,15 +150,16 @@ async function main(): Promise<void> {
       .repositoryOf<{ timeZone(user: string): Promise<string | undefined> }>("schedule")
       .timeZone(userId);
     const domains = [...tempo.domains.values()].map((built) => built.domain);
-    const outcome = await runCheckin(tempo.graph, userId, now, zone, domains);
+    const threads = await new ThreadRegistry(options.threadsFile ?? DEFAULT_THREADS_FILE).list(userId);
+    const language = checkinLanguage(
+      threads.map((entry) => entry.lastMessage).reverse(),
+      await domains[0]?.load(userId),
+    );
+    const outcome = await runCheckin(tempo.graph, userId, now, zone, domains, language);
     if (outcome.movedOn) process.stdout.write(`${outcome.movedOn}\n\n`);
     for (const text of outcome.said) process.stdout.write(`${text}\n\n`);
     if (outcome.atRisk) process.stdout.write(`${outcome.atRisk}\n\n`);
-    process.stdout.write(
-      outcome.waiting.length > 0
-        ? `A card waits on thread ${outcome.threadId} (${outcome.waiting.join(", ")}): npm start -- --thread ${outcome.threadId}\n`
-        : `Nothing waits for you on thread ${outcome.threadId}.\n`,
-    );
+    process.stdout.write(`${waitingLine(outcome, language)}\n`);
   } finally {
     await tempo.close();
   }

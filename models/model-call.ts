@@ -9,7 +9,8 @@ import { isGraphBubbleUp, type LangGraphRunnableConfig } from "@langchain/langgr
 import { reasoningText } from "../contracts/message-text.js";
 import { isTempoError } from "../errors/index.js";
 import { emit } from "../streaming/events.js";
-import { showModelWait } from "../streaming/progress-ui.js";
+import { modelWaitText, showModelWait, stageNameInChinese, turnLanguage } from "../streaming/progress-ui.js";
+import { say } from "../contracts/language.js";
 import { fitPromptToBudget } from "../memory/compression.js";
 import { tokenCounterFor } from "../memory/tokens.js";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
@@ -56,7 +57,7 @@ export async function watchModelCall<T>(
       emit(config as LangGraphRunnableConfig, {
         kind: "status",
         node,
-        text: `Waiting for the ${stage} model… ${Math.round(elapsedMs / 1000)} s`,
+        text: modelWaitText(stage, elapsedMs, turnLanguage()),
         elapsedMs,
       });
       // The same line as the turn's status, where Agent Chat UI draws it (through the writer only: stored nowhere).
@@ -113,7 +114,11 @@ export function fitModelPrompt(
     emit(config as LangGraphRunnableConfig, {
       kind: "status",
       node: nodeOf(config, stage),
-      text: `The conversation is too long for the ${stage} model's context budget (${budget} tokens): ${fitted.cutCharacters} characters of ${fitted.cutMessages} message(s) were cut from the middle; their beginning and end were kept`,
+      text: say(
+        turnLanguage(),
+        `The conversation is too long for the ${stage} model's context budget (${budget} tokens): ${fitted.cutCharacters} characters of ${fitted.cutMessages} message(s) were cut from the middle; their beginning and end were kept`,
+        `对话超出了${stageNameInChinese(stage)}模型的上下文预算（${budget} 个 token）：从中间删去了 ${fitted.cutMessages} 条消息中的 ${fitted.cutCharacters} 个字符，保留了开头和结尾`,
+      ),
     });
   }
   return fitted.messages;

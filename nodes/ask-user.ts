@@ -6,7 +6,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { TempoState, TempoUpdate } from "../kernel/state.js";
 import { answerQuestion, dropTask } from "../kernel/transitions.js";
-import { emit, emitAssistantText } from "../streaming/events.js";
+import { emitAssistantText, emitStatus } from "../streaming/events.js";
 import { droppedLeavesText } from "../review/write-facts.js";
 import type { NodeDependencies } from "./shared/dependencies.js";
 import { awaitHuman } from "../review/human-response.js";
@@ -46,7 +46,7 @@ async function askUser(
     config,
     "ask_user",
   );
-  emit(config, { kind: "status", node: "ask_user", text: "Answer received" });
+  emitStatus(config, "ask_user", state.messages, "Answer received", "已收到回答");
 
   // The reply joins the asking stage's workspace; a plain message is already in the conversation.
   const replyMessage = fromMessage ? undefined : new HumanMessage({ id: newId("human"), content: reply });

@@ -24,13 +24,13 @@ import {
 } from "../kernel/transitions.js";
 import { memoryContext, preferencesContext } from "../memory/prompt-memory.js";
 import { CHAT_STAGE_PROMPT } from "../prompts/chat.js";
-import { languageOf, say } from "../contracts/language.js";
+import { languageOf } from "../contracts/language.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import { stageNow } from "./shared/now.js";
 import { messageText } from "../contracts/message-text.js";
 import { withoutCalendarText } from "../contracts/attached-calendar.js";
 import { callStage } from "../models/invoke-contract.js";
-import { emit, emitAssistantText } from "../streaming/events.js";
+import { emitAssistantText, emitStatus } from "../streaming/events.js";
 import type { NodeDependencies } from "./shared/dependencies.js";
 import { replyAsResume } from "../review/human-response.js";
 import { proposedWrites } from "../kernel/proposal.js";
@@ -57,7 +57,13 @@ export function createChatNode(dependencies: NodeDependencies) {
 
     const stale = staleWorkflowUpdate(state, dependencies.workflowVersion);
     if (stale) {
-      emit(config, { kind: "status", node: "chat", text: "The tools changed since this plan was made; replanning" });
+      emitStatus(
+        config,
+        "chat",
+        state.messages,
+        "The tools changed since this plan was made; replanning",
+        "制定这个计划之后工具有了变化，正在重新规划",
+      );
       return stale;
     }
 
@@ -76,13 +82,19 @@ export function createChatNode(dependencies: NodeDependencies) {
     // docs/design.md#resets-and-retries: a retry phrase resumes a run that stopped, or redoes a task that ended unfinished.
     if (isRetryPhrase(userText)) {
       if (state.phase === "planning" || state.phase === "executing") {
-        emit(config, { kind: "status", node: "chat", text: "Retrying where the task stopped" });
+        emitStatus(config, "chat", state.messages, "Retrying where the task stopped", "从任务中断的地方重试");
         return retryStage(state);
       }
       const unfinished =
         state.outcome !== null && state.outcome.kind !== "completed" && state.outcome.kind !== "dropped";
       if (state.phase === "done" && state.goal && (unfinished || state.lastError)) {
-        emit(config, { kind: "status", node: "chat", text: "Retrying the last task from a fresh plan" });
+        emitStatus(
+          config,
+          "chat",
+          state.messages,
+          "Retrying the last task from a fresh plan",
+          "用新的计划重试上一个任务",
+        );
         return begin(state, state.goal, config);
       }
     }
@@ -132,11 +144,7 @@ export function createChatNode(dependencies: NodeDependencies) {
       );
     }
 
-    emit(config, {
-      kind: "status",
-      node: "chat",
-      text: say(languageOf(state.messages), "Understanding your message", "正在理解你的消息"),
-    });
+    emitStatus(config, "chat", state.messages, "Understanding your message", "正在理解你的消息");
     const messages = buildStageMessages({
       stagePrompt: CHAT_STAGE_PROMPT,
       conversation: conversationMessages(state, 12).slice(0, -1),
@@ -173,11 +181,7 @@ export function createChatNode(dependencies: NodeDependencies) {
       emitAssistantText(config, "chat", message.id!, text);
       return reply(state, message);
     }
-    emit(config, {
-      kind: "status",
-      node: "chat",
-      text: say(languageOf(state.messages), "Planning the task", "正在规划任务"),
-    });
+    emitStatus(config, "chat", state.messages, "Planning the task", "正在规划任务");
     return begin(state, userText, config);
   }
 

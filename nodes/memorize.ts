@@ -25,7 +25,8 @@ import { buildStageMessages } from "../prompts/stage-messages.js";
 import type { NodeDependencies } from "./shared/dependencies.js";
 import { latestUserText, now } from "./shared/messages.js";
 import { preferenceSources, rememberPreferences } from "./preference-extraction.js";
-import { emit } from "../streaming/events.js";
+import { emitStatus } from "../streaming/events.js";
+import type { Language } from "../contracts/language.js";
 import { latestBesideOpeners } from "../streaming/progress-ui.js";
 import type { Preference } from "../contracts/preferences.js";
 
@@ -69,7 +70,13 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
         time,
       );
       if (remembered.added.length + remembered.removed.length > 0)
-        emit(config, { kind: "status", node: "memorize", text: preferenceNews(remembered) });
+        emitStatus(
+          config,
+          "memorize",
+          state.messages,
+          preferenceNews(remembered, "en"),
+          preferenceNews(remembered, "zh"),
+        );
       if (wasTask) {
         const episode = taskEpisode(state, invocation, time);
         await recordEpisode(store, userId, episode);
@@ -149,8 +156,16 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
   }
 }
 
-/** What the profile gained and lost, in a line for the person watching. */
-function preferenceNews(change: { added: Preference[]; removed: Preference[] }): string {
+/** What the profile gained and lost, in a line for the person watching, in their language. */
+function preferenceNews(change: { added: Preference[]; removed: Preference[] }, language: Language): string {
+  if (language === "zh") {
+    const quoted = (entries: Preference[]) => entries.map((entry) => `“${entry.text}”`).join("、");
+    const parts = [
+      ...(change.added.length > 0 ? [`已记为长期偏好：${quoted(change.added)}`] : []),
+      ...(change.removed.length > 0 ? [`不再是长期偏好：${quoted(change.removed)}`] : []),
+    ];
+    return `${parts.join("；")}（/prefs 查看偏好，/forget 删除一条）。`;
+  }
   const parts = [
     ...(change.added.length > 0
       ? [`Remembered as a standing preference: ${change.added.map((entry) => `"${entry.text}"`).join(", ")}`]

@@ -21,7 +21,7 @@ import { openProposal } from "../kernel/proposal.js";
 import type { PendingInteraction, ProposedWrite, StepEnding, TempoState, TempoUpdate } from "../kernel/state.js";
 import { toolResultMessage } from "../kernel/tool-results.js";
 import { approveWrites, declineTool, sendToPlanner } from "../kernel/transitions.js";
-import { emit, emitAssistantText } from "../streaming/events.js";
+import { emit, emitAssistantText, emitStatus } from "../streaming/events.js";
 import { showApplying } from "../streaming/progress-ui.js";
 import { describeToolCall, findTool, type ToolDomain } from "../tools/domain.js";
 import { checkToolArguments, stateForRun, type ExecutionLog } from "../tools/runner.js";
@@ -186,7 +186,13 @@ async function reconcile(
   threadId: string,
 ): Promise<TempoUpdate> {
   await dependencies.approvals.recordAnswers(config.store, threadId, writes);
-  emit(config, { kind: "status", node: "confirm", text: "These changes were already applied; going on" });
+  emitStatus(
+    config,
+    "confirm",
+    state.messages,
+    "These changes were already applied; going on",
+    "这些修改之前已经执行过，继续",
+  );
   const note = appliedNote(writes, "and the card is not asked again");
   emitAssistantText(config, "confirm", note.id!, String(note.content));
   return {

@@ -3,12 +3,14 @@
  * Nodes emit them through `config.writer`; `stream(..., { streamMode: "custom" })`
  * yields them as these typed objects.
  */
+import type { BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { Card } from "../contracts/cards.js";
+import { languageOf, say } from "../contracts/language.js";
 
 export type TempoEvent =
   /**
-   * Progress the UI shows as a status line ("executing step 2 of 3"); while a model call runs longer than a few
+   * Progress the UI shows as a status line ("executing step 2 of 3"), in the user's language (`emitStatus`); while a model call runs longer than a few
    * seconds, "Waiting for the execute model… 6 s" with `elapsedMs` (models/model-call.ts).
    */
   | { kind: "status"; node: string; text: string; elapsedMs?: number }
@@ -30,6 +32,21 @@ export type TempoEventKind = TempoEvent["kind"];
 /** Sends one event to the `custom` stream, if the caller is streaming it. */
 export function emit(config: LangGraphRunnableConfig | undefined, event: TempoEvent): void {
   config?.writer?.(event);
+}
+
+/**
+ * Sends a status line in the user's language (`languageOf` the conversation): `english`, or `chinese` for a
+ * Chinese-speaking user — the terminal chat prints it as it is, and a served client shows it as it is.
+ */
+export function emitStatus(
+  config: LangGraphRunnableConfig | undefined,
+  node: string,
+  messages: readonly BaseMessage[],
+  english: string,
+  chinese: string,
+): void {
+  if (!config?.writer) return;
+  emit(config, { kind: "status", node, text: say(languageOf(messages), english, chinese) });
 }
 
 /** Splits text into chunks of about 8–24 characters, preferring punctuation and spaces, so a whole answer reads as a stream. */

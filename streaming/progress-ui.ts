@@ -287,7 +287,13 @@ interface StatusTarget {
  * the node's first words may take the opener's place, the components it pushes under messages not in the state yet
  * (`held`: pushed when it returns, under the id the message is written with) and the ids of those that are (`known`).
  */
-const statusScope = new AsyncLocalStorage<{ target?: StatusTarget; held?: HeldPush[]; known?: Set<string> }>();
+const statusScope = new AsyncLocalStorage<{
+  target?: StatusTarget;
+  held?: HeldPush[];
+  known?: Set<string>;
+  /** The user's language (`languageOf` the messages the node runs on), for what is said while no status is shown. */
+  language?: Language;
+}>();
 
 /** Runs `run` (a node) knowing where the turn's status stands, for the model-wait line (`showModelWait`). */
 function withinTurnStatus<T>(
@@ -302,7 +308,28 @@ function withinTurnStatus<T>(
     shown && typeof under === "string"
       ? { id: shown.id, under, language: statusLanguage(shown.props as unknown as StatusProps) }
       : undefined;
-  return statusScope.run({ target, ...holding }, run);
+  return statusScope.run({ target, language: languageOf([...view.messages]), ...holding }, run);
+}
+
+/** The user's language while a node runs (the turn's messages), for a status said below the node; "en" outside one. */
+export function turnLanguage(): Language {
+  const scope = statusScope.getStore();
+  return scope?.target?.language ?? scope?.language ?? "en";
+}
+
+/** "Waiting for the execute model… 6 s" in `language`. */
+export function modelWaitText(stage: string, elapsedMs: number, language: Language): string {
+  const seconds = Math.round(elapsedMs / 1000);
+  return say(
+    language,
+    `Waiting for the ${stage} model… ${seconds} s`,
+    `正在等待${stageNameInChinese(stage)}模型… ${seconds} 秒`,
+  );
+}
+
+/** A stage's name in Chinese ("执行" for execute); an unknown stage as it is. */
+export function stageNameInChinese(stage: string): string {
+  return STAGE_NAMES_ZH[stage] ?? stage;
 }
 
 /** A status's language ("en" unless it says "zh"). */
@@ -329,15 +356,7 @@ const STAGE_NAMES_ZH: Readonly<Record<string, string>> = {
 export function showModelWait(config: LangGraphRunnableConfig, stage: string, elapsedMs: number): void {
   const target = statusScope.getStore()?.target;
   if (!target || !config.writer) return;
-  const seconds = Math.round(elapsedMs / 1000);
-  const props: StatusProps = {
-    text: say(
-      target.language,
-      `Waiting for the ${stage} model… ${seconds} s`,
-      `正在等待${STAGE_NAMES_ZH[stage] ?? stage}模型… ${seconds} 秒`,
-    ),
-    language: target.language,
-  };
+  const props: StatusProps = { text: modelWaitText(stage, elapsedMs, target.language), language: target.language };
   config.writer({ type: "ui", id: target.id, name: "status", props, metadata: { message_id: target.under } });
 }
 

@@ -12,9 +12,9 @@
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { openerRemoval, showStatus } from "../../streaming/progress-ui.js";
-import { languageOf, say } from "../../contracts/language.js";
+import { languageOf } from "../../contracts/language.js";
 import type { PlanStep, TempoState, TempoUpdate } from "../../kernel/state.js";
-import { emit, emitAssistantText } from "../../streaming/events.js";
+import { emitAssistantText, emitStatus } from "../../streaming/events.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { awaitHuman, withRefusalNoteRemoved } from "../../review/human-response.js";
 import { planInterrupt, withRefusal } from "../../review/interrupt-cards.js";
@@ -89,11 +89,7 @@ async function answerPlan(
 ): Promise<TempoUpdate> {
   const cleared: TempoUpdate = { pending: null, pendingAnswer: null };
   if (verdict.kind === "go") {
-    emit(config, {
-      kind: "status",
-      node: "confirm",
-      text: say(languageOf(state.messages), "Plan confirmed", "计划已确认"),
-    });
+    emitStatus(config, "confirm", state.messages, "Plan confirmed", "计划已确认");
     showStatus(config, state.messages, "Plan confirmed; working on it…", "计划已确认，正在执行…");
     const { editedPlan } = verdict;
     const planSteps = editedPlan ? applyEdit(state, editedPlan) : state.planSteps;
@@ -111,12 +107,12 @@ async function answerPlan(
   }
   if (verdict.kind === "drop") {
     // Ignore, "no", "cancel", "取消": the user does not want this task.
-    emit(config, { kind: "status", node: "confirm", text: "Plan dropped" });
+    emitStatus(config, "confirm", state.messages, "Plan dropped", "已放弃这个计划");
     const dropped = dropTask(state, "declined", await leaves(), languageOf(state.messages));
     emitAssistantText(config, "confirm", dropped.messages.at(-1)!.id!, String(dropped.messages.at(-1)!.content));
     return { ...cleared, ...dropped };
   }
-  emit(config, { kind: "status", node: "confirm", text: "Plan rejected; revising" });
+  emitStatus(config, "confirm", state.messages, "Plan rejected; revising", "计划被拒绝，正在修改");
   const note = fromMessage
     ? []
     : [new HumanMessage({ id: newId("human"), content: planRejectionText(verdict.feedback) })];

@@ -11,7 +11,7 @@ import { ensureConfiguration } from "../../config/configuration.js";
 import { promptMessages, type TempoState, type TempoUpdate } from "../../kernel/state.js";
 import { answerMessage, deliver as deliverAnswer } from "../../kernel/transitions.js";
 import { extractJsonObject } from "../../contracts/json-extraction.js";
-import { languageOf, say, stepStatusInChinese, type Language } from "../../contracts/language.js";
+import { languageOf, stepStatusInChinese, type Language } from "../../contracts/language.js";
 import { messageText } from "../../contracts/message-text.js";
 import { fitStagePrompt, watchModelCall } from "../../models/model-call.js";
 import { modelFor } from "../../models/stage-models.js";
@@ -19,7 +19,7 @@ import { DELIVER_STAGE_PROMPT } from "../../prompts/deliver.js";
 import { preferencesContext } from "../../memory/prompt-memory.js";
 import { buildStageMessages } from "../../prompts/stage-messages.js";
 import { stageNow } from "../shared/now.js";
-import { emit, emitAssistantText } from "../../streaming/events.js";
+import { emitAssistantText, emitStatus } from "../../streaming/events.js";
 import { atRiskNow } from "../shared/at-risk-now.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import {
@@ -79,7 +79,13 @@ export function createDeliverNode(dependencies: NodeDependencies) {
       const problem = overclaim(summary, report);
       if (problem) {
         // The named fallback: the model claimed more than happened, so the facts are given as they are.
-        emit(config, { kind: "status", node: "deliver", text: `The summary was replaced by the facts: ${problem}` });
+        emitStatus(
+          config,
+          "deliver",
+          state.messages,
+          `The summary was replaced by the facts: ${problem}`,
+          "总结说的比实际做的多，已换成实际结果",
+        );
         summary = told;
       }
     } catch (error) {
@@ -123,11 +129,7 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     config: LangGraphRunnableConfig,
   ): Promise<{ text: string; id?: string }> {
     // Said only when a model is asked: a task the execute model already answered is told at once.
-    emit(config, {
-      kind: "status",
-      node: "deliver",
-      text: say(languageOf(state.messages), "Summarising", "正在总结"),
-    });
+    emitStatus(config, "deliver", state.messages, "Summarising", "正在总结");
     const model = modelFor(dependencies.models, "deliver");
     const messages = buildStageMessages({
       stagePrompt: DELIVER_STAGE_PROMPT,

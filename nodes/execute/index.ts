@@ -27,7 +27,7 @@ import { currentStep, workspaceMessages, type TempoState, type TempoUpdate } fro
 import { callStage, invokeToolCalling } from "../../models/invoke-contract.js";
 import { callsToolsNatively, modelFor, promptBudgetFor } from "../../models/stage-models.js";
 import { tokenCounterFor } from "../../memory/tokens.js";
-import { emit } from "../../streaming/events.js";
+import { emitStatus } from "../../streaming/events.js";
 import type { ToolRunContext } from "../../tools/runner.js";
 import { correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
@@ -90,17 +90,25 @@ export function createExecuteNode(dependencies: NodeDependencies, offers: ToolOf
     const step = currentStep(state);
     if (!step) return resumeExecution(state, state.planSteps);
     if (state.roundsUsed >= state.maxRounds) {
-      emit(config, { kind: "status", node: "execute", text: `Round budget of ${state.maxRounds} spent; delivering` });
+      emitStatus(
+        config,
+        "execute",
+        state.messages,
+        `Round budget of ${state.maxRounds} spent; delivering`,
+        `${state.maxRounds} 轮的预算已用完，正在总结`,
+      );
       const lastError = `The round budget (${state.maxRounds}) was spent before the plan finished.`;
       return failStep({ ...state, lastError }, `the round budget (${state.maxRounds}) ran out during this step`);
     }
     const { maxRejectionsPerStep } = dependencies.settings;
     if (state.stepSetbacks.rejections >= maxRejectionsPerStep) {
-      emit(config, {
-        kind: "status",
-        node: "execute",
-        text: "You declined the changes this step needs; stopping here",
-      });
+      emitStatus(
+        config,
+        "execute",
+        state.messages,
+        "You declined the changes this step needs; stopping here",
+        "你拒绝了这一步需要的修改，就停在这里",
+      );
       return failStep(state, `you declined the ${state.stepSetbacks.rejections} change(s) it proposed in a row`);
     }
 
@@ -111,11 +119,13 @@ export function createExecuteNode(dependencies: NodeDependencies, offers: ToolOf
     const firstVisit = state.workspaceMessageIds.length === 0;
     const announcement = firstVisit && state.planSteps.length > 1 ? stepAnnouncement(state, stepIndex) : undefined;
     if (firstVisit)
-      emit(config, {
-        kind: "status",
-        node: "execute",
-        text: `Executing step ${stepIndex + 1} of ${state.planSteps.length}: ${step.content}`,
-      });
+      emitStatus(
+        config,
+        "execute",
+        state.messages,
+        `Executing step ${stepIndex + 1} of ${state.planSteps.length}: ${step.content}`,
+        `正在执行第 ${stepIndex + 1} 步（共 ${state.planSteps.length} 步）：${step.content}`,
+      );
     // A refinement step lists the backend's candidates itself (no model call) whenever no current listing is in view.
     const refining = refinementOf(state, domain);
     if (refining?.list && !currentListing(workspaceMessages(state)))

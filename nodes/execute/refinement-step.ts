@@ -11,7 +11,7 @@ import {
   type TempoState,
   type TempoUpdate,
 } from "../../kernel/state.js";
-import { emit } from "../../streaming/events.js";
+import { emitStatus } from "../../streaming/events.js";
 import type { Refinement } from "../../tools/domain.js";
 import type { ToolRunContext } from "../../tools/runner.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
@@ -36,7 +36,7 @@ export function endRefinement(
 ): TempoUpdate {
   const last = state.planSteps.findIndex((step) => step.id === state.currentStepId) === state.planSteps.length - 1;
   const summary = refinementSummary(optimization, refinement);
-  emit(config, { kind: "status", node: "execute", text: summary });
+  emitStatus(config, "execute", state.messages, summary, refinementSummary(optimization, refinement, "zh"));
   const ending: StepEnding = { action: last ? "done" : "next_plan", goalCheck: summary, answer: "" };
   return {
     ...update,

@@ -8,6 +8,7 @@
  */
 import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { writeRejectionFeedback } from "../../contracts/rejections.js";
+import type { Language } from "../../contracts/language.js";
 import type { Optimization, PlanStep, TempoState } from "../../kernel/state.js";
 import { callOutcomeOf } from "../../kernel/tool-results.js";
 import {
@@ -88,8 +89,16 @@ export function afterListing(
   };
 }
 
-/** The step's summary once the loop ended: what it gained and why it stopped (what is forced, named by id). */
-export function refinementSummary(optimization: Optimization, refinement: Refinement): string {
+/**
+ * The step's summary once the loop ended: what it gained and why it stopped (what is forced, named by id); in Chinese
+ * for the status line of a Chinese-speaking user (the step's summary, which the offline policy reads, stays English).
+ */
+export function refinementSummary(
+  optimization: Optimization,
+  refinement: Refinement,
+  language: Language = "en",
+): string {
+  if (language === "zh") return refinementSummaryInChinese(optimization, refinement);
   const why = {
     running: "",
     forced: "no change raises the score any more",
@@ -101,6 +110,20 @@ export function refinementSummary(optimization: Optimization, refinement: Refine
   if (optimization.bestScore <= optimization.startScore)
     return `nothing to refine: health score ${optimization.startScore}; stopped: ${why}${forced}`;
   return `refined in ${optimization.rounds} round(s): health score ${optimization.startScore} → ${optimization.bestScore}; stopped: ${why}${forced}`;
+}
+
+/** {@link refinementSummary} in Chinese, for the status line (what the domain proved cannot be fixed, said in general). */
+function refinementSummaryInChinese(optimization: Optimization, refinement: Refinement): string {
+  const why = {
+    running: "",
+    forced: "没有调整能再提高分数",
+    stagnant: `连续 ${refinement.stagnantRounds} 轮提升不足 ${refinement.minGain}`,
+    budget: `${refinement.maxRounds} 轮的优化预算已用完`,
+  }[optimization.verdict];
+  const forced = optimization.forced ? "；有些问题已证明无法通过调整改善" : "";
+  if (optimization.bestScore <= optimization.startScore)
+    return `无需优化：健康分 ${optimization.startScore}；停止原因：${why}${forced}`;
+  return `优化了 ${optimization.rounds} 轮：健康分 ${optimization.startScore} → ${optimization.bestScore}；停止原因：${why}${forced}`;
 }
 
 /**

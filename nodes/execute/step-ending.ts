@@ -5,7 +5,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { StepEnding, TempoState, TempoUpdate } from "../../kernel/state.js";
-import { emit } from "../../streaming/events.js";
+import { emitStatus } from "../../streaming/events.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { isSetback } from "../../kernel/tool-results.js";
 import { nextPendingIndex } from "../shared/steps.js";
@@ -35,12 +35,10 @@ export function endStep(
     return { ...finished, ...finishTask(state, skipped), closingWords: ending.answer.trim() || null };
   }
   const next = nextPendingIndex(planSteps);
-  if (next !== -1)
-    emit(config, {
-      kind: "status",
-      node: "execute",
-      text: `Step ${state.planSteps.findIndex((step) => step.id === state.currentStepId) + 1} done`,
-    });
+  if (next !== -1) {
+    const number = state.planSteps.findIndex((step) => step.id === state.currentStepId) + 1;
+    emitStatus(config, "execute", state.messages, `Step ${number} done`, `第 ${number} 步完成`);
+  }
   if (next !== -1 && replanNeeded(dependencies.settings.replanAfterStep, stepMessages)) {
     // docs/design.md#replanning: the planner reviews the remaining steps before the next one starts.
     return { ...finished, ...sendToPlanner(state, "replan") };

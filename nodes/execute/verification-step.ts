@@ -12,7 +12,7 @@ import { ensureConfiguration } from "../../config/configuration.js";
 import { languageOf, stepStatusInChinese } from "../../contracts/language.js";
 import { workspaceMessages, type PlanStep, type TempoState, type TempoUpdate } from "../../kernel/state.js";
 import { readWriteFacts, taskMessages } from "../../review/write-facts.js";
-import { emit } from "../../streaming/events.js";
+import { emitStatus } from "../../streaming/events.js";
 import { findTool, isRefinementStep, isVerificationStep, type ToolDomain } from "../../tools/domain.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { nextPendingIndex } from "../shared/steps.js";
@@ -38,7 +38,7 @@ export async function verifyInCode(
   if (facts.applied.length !== writes.length || facts.approvedNotApplied.length > 0) return undefined;
   const language = languageOf(state.messages);
   const { summary, heading } = domain.verification.check(await domain.load(userId), language);
-  emit(config, { kind: "status", node: "execute", text: `Checked in code: ${summary}` });
+  emitStatus(config, "execute", state.messages, `Checked in code: ${summary}`, `已按存储的日程核对：${heading}`);
   const done = state.planSteps.map((each) => (each === step ? { ...each, status: "done" as const, summary } : each));
   const last = nextPendingIndex(done) === -1;
   // The answer: what the data shows, then each step as it ended (a deliver call would only restate them) — with its
@@ -108,7 +108,13 @@ export async function arrangedInCode(
   // In the words the reports read (English, as the check's own summary).
   const shown = domain.verification!.check(data, language).summary;
   const summary = open === 0 ? shown : `${shown}; none of them fits anywhere as the week stands`;
-  emit(config, { kind: "status", node: "execute", text: `Checked in code: ${summary}` });
+  emitStatus(
+    config,
+    "execute",
+    state.messages,
+    `Checked in code: ${summary}`,
+    `已按存储的日程核对：${open === 0 ? "待安排的复习都已放好" : `还有 ${open} 个复习任务待安排，目前的空闲时间放不下`}`,
+  );
   const last = nextPendingIndex(state.planSteps.filter((each) => each !== step)) === -1;
   return endStep(
     state,

@@ -39,7 +39,7 @@ import { renderPlan } from "../../prompts/plan-list.js";
 import { buildStageMessages } from "../../prompts/stage-messages.js";
 import { stageNow } from "../shared/now.js";
 import { plannerToolBrief } from "../../prompts/tool-brief.js";
-import { emit, emitAssistantText } from "../../streaming/events.js";
+import { emitAssistantText, emitStatus } from "../../streaming/events.js";
 import { clearCorrections, correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { newId } from "../../kernel/ids.js";
@@ -119,16 +119,13 @@ export function createPlanNode(dependencies: NodeDependencies, offers: ToolOffer
   }
 
   return async function plan(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
-    emit(config, {
-      kind: "status",
-      node: "plan",
-      text:
-        state.planMode === "draft"
-          ? "Planning"
-          : state.planMode === "revise"
-            ? "Revising the plan"
-            : "Reviewing the plan after the step",
-    });
+    const [english, chinese] =
+      state.planMode === "draft"
+        ? ["Planning", "正在制定计划"]
+        : state.planMode === "revise"
+          ? ["Revising the plan", "正在修改计划"]
+          : ["Reviewing the plan after the step", "这一步做完了，正在复核计划"];
+    emitStatus(config, "plan", state.messages, english, chinese);
     const liveState = await refreshLiveState(state, config);
     const fresh: TempoUpdate = {
       ...(liveState !== state.liveState ? { liveState } : {}),
@@ -147,7 +144,7 @@ export function createPlanNode(dependencies: NodeDependencies, offers: ToolOffer
       decision.action === "plan_done" &&
       (decision.complexity === "complex" || decision.need_thinking)
     ) {
-      emit(config, { kind: "status", node: "plan", text: "Complex task: planning in depth" });
+      emitStatus(config, "plan", state.messages, "Complex task: planning in depth", "任务较复杂：正在详细规划");
       const deep = await decide(state, "plan_deep", config, liveState);
       // A failed deep pass keeps the quick plan: it is valid, only less detailed.
       if (deep.ok && deep.value.action === "plan_done") decision = deep.value;
@@ -277,21 +274,21 @@ function applyPlanDecision(
   };
   if (!revised.changed && executionStarted(state.planSteps)) {
     // A no-op revision of a running plan: nothing is invalidated, execution goes on.
-    emit(config, { kind: "status", node: "plan", text: "The plan stands; continuing" });
+    emitStatus(config, "plan", state.messages, "The plan stands; continuing", "计划不变，继续执行");
     return { ...common, ...resumeExecution(state, state.planSteps) };
   }
   const needsConfirmation = replanNeedsConfirmation(state, revised.steps, revised.firstInvalid);
   if (state.planMode === "replan" && !needsConfirmation) {
     // Replanning replaces the remaining steps without a new confirmation; each write is still confirmed.
-    emit(config, { kind: "status", node: "plan", text: "Remaining steps replaced" });
+    emitStatus(config, "plan", state.messages, "Remaining steps replaced", "已替换剩下的步骤");
     return { ...common, ...resumeExecution(state, revised.steps) };
   }
   if (decision.read_only && state.planSteps.length === 0) {
     // A question needs no confirmation: a new read-only plan runs at once (a write in it would still get its card).
-    emit(config, { kind: "status", node: "plan", text: "Looking it up" });
+    emitStatus(config, "plan", state.messages, "Looking it up", "正在查询");
     return { ...common, workspaceMessageIds: [], ...resumeExecution({ ...state, currentStepId: null }, revised.steps) };
   }
-  if (needsConfirmation) emit(config, { kind: "status", node: "plan", text: needsConfirmation });
+  if (needsConfirmation) emitStatus(config, "plan", state.messages, ...needsConfirmation);
   return {
     ...common,
     workspaceMessageIds: [],
@@ -302,20 +299,22 @@ function applyPlanDecision(
 }
 
 /**
- * Why a replan must be confirmed again, or "" when it may take effect at once: it would rewrite a done
- * step (done steps keep their status and summary unless the user confirms), or undo an edit the user made
- * on the plan card (re-add a step they removed, drop or change a step they wrote).
+ * Why a replan must be confirmed again (in English and in Chinese), or undefined when it may take effect at once: it
+ * would rewrite a done step (done steps keep their status and summary unless the user confirms), or undo an edit the
+ * user made on the plan card (re-add a step they removed, drop or change a step they wrote).
  */
 function replanNeedsConfirmation(
   state: Pick<TempoState, "planMode" | "planSteps" | "planEdits">,
   revised: PlanStep[],
   firstInvalid: number,
-): string {
-  if (state.planMode !== "replan") return "";
+): [english: string, chinese: string] | undefined {
+  if (state.planMode !== "replan") return undefined;
   if (state.planSteps.slice(firstInvalid).some((step) => step.status === "done"))
-    return "The replan would redo finished steps; asking you first";
+    return ["The replan would redo finished steps; asking you first", "新计划会重做已完成的步骤，先问问你"];
   const texts = new Set(revised.map(normaliseStep));
   const readded = state.planEdits.removed.some((text) => texts.has(text));
   const undone = state.planEdits.added.some((text) => !texts.has(text));
-  return readded || undone ? "The replan would change what you edited; asking you first" : "";
+  return readded || undone
+    ? ["The replan would change what you edited; asking you first", "新计划会改动你编辑过的步骤，先问问你"]
+    : undefined;
 }

@@ -4,7 +4,7 @@
  * the candidates' best place (`propose_reschedule`), the week's health (`analyze_health`), and what is left before
  * an exam (the tasks due before it, and how each stands).
  */
-import { say, type Language } from "../../contracts/language.js";
+import { say, weekdayName, type Language } from "../../contracts/language.js";
 import { finish, read, type Decision, type Finish } from "../decisions.js";
 import type { RoundView } from "../prompt-reading.js";
 import type { HealthIssueKind, HealthReport } from "../../tools/schedule/health.js";
@@ -17,7 +17,7 @@ import {
 } from "../../tools/schedule/tools/index.js";
 import { NO_PLACE_BEFORE, NOTHING_MISSED } from "../../tools/schedule/tools/reschedule.js";
 import type { Dating } from "../../tools/schedule/format.js";
-import { TASK_STATUS_ZH, type TaskStatus } from "../../tools/schedule/state.js";
+import { dayOfWeekNumber, TASK_STATUS_ZH, type TaskStatus } from "../../tools/schedule/state.js";
 import { appliedWriteText, callResultOf, failureOf } from "./tool-data.js";
 import { matchTask } from "./task-matching.js";
 import { dayName, placeWords, type WeekFacts } from "./week-facts.js";
@@ -134,7 +134,12 @@ export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dati
   }
   return {
     speak: [
-      say(language, `Undoing the last change (${candidate.summary}).`, `撤销上一次的修改（${candidate.summary}）。`),
+      // In Chinese the card lists each write (the candidate's summary is the tools' English).
+      say(
+        language,
+        `Undoing the last change (${candidate.summary}).`,
+        `撤销上一次的修改（共 ${candidate.writes.length} 项修改，卡片上逐项列出）。`,
+      ),
       ...kept,
     ].join("\n"),
     action: "confirm",
@@ -220,7 +225,7 @@ export function rescheduleStep(
       say(
         language,
         `Proposing it again at the best free place (${candidate.summary}). Reject the card to leave it missed.`,
-        `建议把它补排到最合适的空闲时段（${candidate.summary}）。拒绝即保持错过状态。`,
+        `建议把它补排到最合适的空闲时段（${placesInChinese(candidate.summary, candidate.writes.length)}）。拒绝即保持错过状态。`,
       ),
       ...stays,
     ].join("\n"),
@@ -232,6 +237,25 @@ export function rescheduleStep(
     ),
     tool_call: { name: "choose_candidate", arguments: { id: candidate.id } },
   };
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * A reschedule's places as its card names them (`Place "X" on Tue 12 Mar, 16:00–17:40`, the candidate's summary) in
+ * Chinese (`安排 "X" 到 3月12日周二 16:00–17:40`); anything else said as the count of places the card lists.
+ */
+function placesInChinese(summary: string, count: number): string {
+  const places = summary
+    .split("; ")
+    .map((call) =>
+      call.replace(
+        /^Place ("(?:[^"\\]|\\.)*") on (Mon|Tue|Wed|Thu|Fri|Sat|Sun) (\d{1,2}) ([A-Z][a-z]{2}), (\d\d:\d\d–\d\d:\d\d)$/,
+        (_, name: string, weekday: string, date: string, month: string, time: string) =>
+          `安排 ${name} 到 ${MONTHS.indexOf(month) + 1}月${date}日${weekdayName(dayOfWeekNumber(weekday), "zh")} ${time}`,
+      ),
+    );
+  return places.some((place) => place.startsWith("Place ")) ? `共 ${count} 处，卡片上逐项列出` : places.join("；");
 }
 
 /** Health issues in Chinese, by kind. */

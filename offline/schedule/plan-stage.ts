@@ -243,7 +243,7 @@ export function stepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[
 
 /**
  * The steps that carry out a request, written in Chinese for a Chinese-speaking user; like the English ones, their
- * texts parse back to the request (task names in ASCII quotes, a day as "周五 (day 5)", slots as "(slots 9-12)").
+ * texts parse back to the request (task names in ASCII quotes, a day as "周五（第5天）", slots as "（第9-12节）").
  */
 export function chineseStepsFor(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
   return stepsIn("zh", request, facts);
@@ -579,21 +579,21 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
 
 const PART_ZH = { morning: "上午", afternoon: "下午", evening: "晚上" } as const;
 
-/** "周一 (day 1)，晚上 (slots 9-12)，不要周二" — `whereText` in Chinese, in a form the request parser reads back. */
+/** "周一（第1天），晚上（第9-12节），不要周二" — `whereText` in Chinese, in a form the request parser reads back. */
 function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = "use"): string {
   const parts: string[] = [];
   const only = resolveDays(where.only, facts);
   const days = purpose === "move" ? only.slice(0, 1) : only;
   if (days.length > 0)
-    parts.push(days.map((day) => `${weekdayName(weekdayOf(facts, day), "zh")} (day ${day})`).join("和"));
+    parts.push(days.map((day) => `${weekdayName(weekdayOf(facts, day), "zh")}（第${day}天）`).join("和"));
   const { slots } = where;
   if (purpose === "move" && slots.from !== undefined && !slots.part) {
-    parts.push(slots.to === undefined ? `(slots ${slots.from})` : `(slots ${slots.from}-${slots.to})`);
+    parts.push(slots.to === undefined ? `（第${slots.from}节）` : `（第${slots.from}-${slots.to}节）`);
   } else if (slots.part || slots.from !== undefined || slots.to !== undefined || slots.notBeforeHour !== undefined) {
     const range = slotRangeOf(slots, facts);
-    parts.push(`${slots.part ? PART_ZH[slots.part] : ""} (slots ${range.from}-${range.to})`.trim());
+    parts.push(`${slots.part ? PART_ZH[slots.part] : ""}（第${range.from}-${range.to}节）`);
   }
-  // Excluded days by weekday only: "(day N)" after them would read as a day to use.
+  // Excluded days by weekday only: "（第N天）" after them would read as a day to use.
   const not = resolveDays(where.not, facts);
   if (not.length > 0)
     parts.push(`不要${[...new Set(not.map((day) => weekdayName(weekdayOf(facts, day), "zh")))].join("、")}`);

@@ -15,7 +15,7 @@ import {
 import { readablePlaces, readableScheduleText } from "../../tools/schedule/readable.js";
 import { arrangedHeading } from "../../tools/schedule/domain.js";
 import { rescheduledHeading } from "./life-steps.js";
-import { dayOfWeekNumber } from "../../tools/schedule/state.js";
+import { dayOfWeekNumber, TASK_STATUS_ZH, type TaskStatus } from "../../tools/schedule/state.js";
 
 /** What the offline policy can do, in the user's language. */
 export function capabilities(language: "en" | "zh"): string {
@@ -265,6 +265,24 @@ function weekdayInChinese(english: string): string {
   return weekday > 0 ? weekdayName(weekday, "zh") : english;
 }
 
+/** The headings of a step that reports its writes, in Chinese. */
+const REPORT_HEADINGS_ZH: Readonly<Record<string, string>> = {
+  "undid the last change": "已撤销上一次的修改",
+  rescheduled: "已补排",
+  "not rescheduled": "没有补排",
+  "nothing to reschedule": "无需补排",
+};
+
+/** A task status in Chinese ("已安排"); an unknown one as it is. */
+function statusWord(status: string): string {
+  return TASK_STATUS_ZH[status as TaskStatus] ?? status;
+}
+
+/** What a mark makes a task ("完成", "错过", "跳过"). */
+function markWord(to: string): string {
+  return { done: "已完成", missed: "错过", skipped: "跳过" }[to] ?? to;
+}
+
 const OUTCOME_ZH: Readonly<Record<string, string>> = {
   completed: "已完成",
   partial: "未全部完成",
@@ -279,6 +297,13 @@ const OUTCOME_ZH: Readonly<Record<string, string>> = {
  * below are for the English summaries of threads saved before it did.
  */
 export function summaryInChinese(summary: string): string {
+  // A step that reports its writes ("undid the last change: …; …"): the heading, then each write on its own.
+  const reported = /^(undid the last change|rescheduled|not rescheduled|nothing to reschedule): (.*)$/s.exec(summary);
+  if (reported)
+    return `${REPORT_HEADINGS_ZH[reported[1]!]}：${reported[2]!
+      .split(/; (?!it is pending again)/)
+      .map(summaryInChinese)
+      .join("；")}`;
   // Dated places first, by date and clock time; what is left undated is said by day and slots below.
   return (
     readablePlaces(summary, "zh")
@@ -308,6 +333,17 @@ export function summaryInChinese(summary: string): string {
         "已把任务 $1 从$2撤下，它重新待安排",
       )
       .replace(/^swapped task (\S+) and task (\S+);/, "已交换任务 $1 和任务 $2；")
+      // The life marks (`markedText`): what the task was, and what it is now.
+      .replace(
+        /^marked task (\S+) (done|missed|skipped) \(it was (\w+)\)$/,
+        (_, id: string, to: string, from: string) => `已把任务 ${id} 记为${markWord(to)}（原为${statusWord(from)}）`,
+      )
+      .replace(
+        /^reopened task (\S+): it was (\w+), it is pending again$/,
+        (_, id: string, from: string) => `已把任务 ${id} 重新设为待安排（原为${statusWord(from)}）`,
+      )
+      .replace(/^no review was marked missed$/, "没有复习被记为错过")
+      .replace(/^no review is missed$/, "没有错过的复习")
       .replace(/\bmoved (\d+) tasks\b/g, "移动了 $1 个任务")
       .replace(/task (\S+) now on /g, "任务 $1 现在在 ")
       .replace(/; was on /g, "，原在 ")
@@ -351,6 +387,19 @@ export function summaryInChinese(summary: string): string {
       .replace(/" or "/g, '" 或 "')
       .replace(/ \(no pending task matches\)/g, "（没有匹配的待安排任务）")
       .replace(/; ([^;]*?) already on the schedule/, "；$1 已在日程上")
+      // A write the rules refused (`move.ts`, `place.ts`): what it would have done, then why.
+      // (A refusal about the task itself names it once: the prefix goes, as `readableScheduleText` drops it.)
+      .replace(/^cannot (?:move|place) task (\S+): (?=task \1 )/, "")
+      .replace(
+        /^cannot (move|place) task (\S+): /,
+        (_, verb: string, id: string) => `无法${verb === "move" ? "移动" : "安排"}任务 ${id}：`,
+      )
+      // The buffer a class keeps around its reviews (`rules.ts`).
+      .replace(
+        / keeps (\d+) free slot\(s\) around it \(its class ("(?:[^"\\]|\\.)*")\), but (event|task) (\S+ "(?:[^"\\]|\\.)*") is at /g,
+        (_, buffer: string, name: string, kind: string, neighbour: string) =>
+          ` 前后要留出 ${buffer} 节空闲（它的课程 ${name}），但${kind === "event" ? "活动" : "任务"} ${neighbour} 在`,
+      )
       // The hard rules' refusals (`rules.ts`), their places already by date and time above.
       .replace(
         / must be done before ((?:event|task) \S+ "(?:[^"\\]|\\.)*") \(([^()]*(?:\([^()]*\))?)\); (.+?) is too late/g,

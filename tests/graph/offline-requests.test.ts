@@ -240,7 +240,7 @@ const ROWS: Row[] = [
     request: "把矩阵复习移到周四下午",
     chinese: true,
     cards: [
-      planStep('把 "矩阵复习" 移到 周四 (day 4)，下午 (slots 5-8)'),
+      planStep('把 "矩阵复习" 移到 周四（第4天），下午（第5-8节）'),
       ["move", { task_id: "matrix-review", day: 4, slot_start: 7 }],
     ],
     then: (outcome) => {
@@ -278,7 +278,7 @@ const ROWS: Row[] = [
       ["place", { day: 3 }],
       ["place", { day: 3 }],
     ],
-    then: (outcome) => expect(outcome.planSteps[0]).toBe("把所有待安排的复习任务放进能容纳它们的时段，周三 (day 3)"),
+    then: (outcome) => expect(outcome.planSteps[0]).toBe("把所有待安排的复习任务放进能容纳它们的时段，周三（第3天）"),
   },
   {
     request: "周六下午什么时候有空？",

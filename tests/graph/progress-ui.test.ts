@@ -325,9 +325,9 @@ describe("progress in the ui channel", () => {
         config,
       )) {
         if (mode !== "custom") continue;
-        // The model answers after three of the custom stream's waiting statuses: the wait went on for a while.
+        // The model answers after three of the custom stream's waiting statuses, in the user's language: the wait went on.
         const status = chunk as { kind?: string; text?: string };
-        if (status.kind === "status" && status.text?.startsWith("Waiting for the") && ++ticks === 3) policy.release();
+        if (status.kind === "status" && wait.test(status.text ?? "") && ++ticks === 3) policy.release();
         const event = chunk as UIMessage;
         if (event.type === "ui" && event.name === "status" && wait.test((event.props as { text: string }).text))
           waits.push(event);

@@ -205,14 +205,14 @@ describe("Tempo answers in the user's language", () => {
     const planned = await send(tempo, config, CLIENTS[3]![1]("周五"));
     expect(cardOf(planned)).toMatchObject({
       action: "confirm_plan",
-      args: { steps: expect.stringContaining('1. 把 "矩阵运算复习" 移到 周五 (day 5) — 完成标志：') },
+      args: { steps: expect.stringContaining('1. 把 "矩阵运算复习" 移到 周五（第5天） — 完成标志：') },
     });
     expect(
       planned.messages
         .filter((message) => message.getType() === "ai")
         .map(messageText)
         .at(-1),
-    ).toBe('计划：把 "矩阵运算复习" 移到 周五 (day 5)。');
+    ).toBe('计划：把 "矩阵运算复习" 移到 周五（第5天）。');
     await send(tempo, config, accept);
     const done = await send(tempo, config, accept);
     expect(done.finalAnswer).toMatch(

@@ -287,14 +287,14 @@ function validDateSpec(spec: DateSpec): boolean {
   return true;
 }
 
-/** Reads the day selection of a fragment; a weekday annotated "(day N)" counts as day N. */
+/** Reads the day selection of a fragment; a weekday annotated "(day N)" (or "（第N天）") counts as day N. */
 export function readDays(fragment: string): DaySelection {
   const selection: DaySelection = { weekdays: [], days: [] };
   const calendar = readDates(fragment);
   let text = calendar.rest.replace(
-    /\b[a-z]+day\s*\(day (\d+)\)|(?:周|星期|礼拜)[一二三四五六日天1-7]\s*\(day (\d+)\)/g,
-    (_, english?: string, chinese?: string) => {
-      selection.days.push(Number(english ?? chinese));
+    /\b[a-z]+day\s*\(day (\d+)\)|(?:周|星期|礼拜)[一二三四五六日天1-7]\s*(?:\(day (\d+)\)|[（(]第(\d+)天[)）])/g,
+    (_, english?: string, chinese?: string, annotated?: string) => {
+      selection.days.push(Number(english ?? chinese ?? annotated));
       return " ";
     },
   );
@@ -1064,8 +1064,9 @@ function readFree(body: string): ScheduleRequest | undefined {
   const english = /\bfree\b|\bavailab|\bspare time\b|\bopen slots?\b|\bgaps?\b/.test(text);
   const chinese = /有空|空闲|空余|空档|有时间|闲着|空着/.test(text);
   if (!english && !chinese) return undefined;
+  // A length ("2节", "两个小时"), never a slot range the plan names ("（第5-8节）").
   const length = new RegExp(
-    String.raw`${NUMBER}\s*(?:free\s+|consecutive\s+)?(?:slots|sections|periods|hours)|${NUMBER}\s*(?:节|个小时|小时)`,
+    String.raw`${NUMBER}\s*(?:free\s+|consecutive\s+)?(?:slots|sections|periods|hours)|(?<![第\d一二两三四五六七八九十-])${NUMBER}\s*(?:节|个小时|小时)`,
   ).exec(body);
   const minLength = length ? readNumber(length[1] ?? length[2] ?? "1") : 1;
   return {
