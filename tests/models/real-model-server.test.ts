@@ -229,7 +229,7 @@ describe.each([
     const reference =
       imperfection === "one-call-at-a-time"
         ? demoReference.answers.map((answer) =>
-            answer.replace(
+            answer?.replace(
               "— every placement the plan had room for was proposed",
               "— the schedule shows 0 review task(s) still pending",
             ),
