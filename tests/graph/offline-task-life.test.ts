@@ -22,6 +22,9 @@ const ROWS: Array<{ request: string; chinese?: boolean; tool: string; id: string
   { request: "i finsihed the matrix review", tool: "mark_done", id: "matrix-review", status: "done" },
   { request: "I missed Tuesday's review", tool: "mark_missed", id: "matrix-review", status: "missed" },
   { request: "我周二的复习没做", chinese: true, tool: "mark_missed", id: "matrix-review", status: "missed" },
+  // The verb first, as often said: the task is what follows it (it once read "我" as the task).
+  { request: "我没做周二的复习", chinese: true, tool: "mark_missed", id: "matrix-review", status: "missed" },
+  { request: "我错过了周二的复习", chinese: true, tool: "mark_missed", id: "matrix-review", status: "missed" },
   { request: "skip the vocabulary list this week", tool: "skip", id: "vocabulary-list", status: "skipped" },
   { request: "这周跳过单词表", chinese: true, tool: "skip", id: "vocabulary-list", status: "skipped" },
   { request: "矩阵复习做完了", chinese: true, tool: "mark_done", id: "matrix-review", status: "done" },
