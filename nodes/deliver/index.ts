@@ -215,6 +215,7 @@ export function factsInLanguage(factual: string, language: Language): string {
         .replace(/；step "(.*)" failed: /, "；步骤“$1”失败：")
         .replace(/ — you declined the proposed change$/, " — 你拒绝了提议的修改")
         .replace(/ — this task did not get to it$/, " — 这次任务没有处理到它")
+        .replace(/ — fits nowhere free as the week stands$/, " — 按目前的日程，没有能放下它的空闲时间")
         .replace(/ — a change to it was refused: /, " — 对它的修改被拒绝：")
         .replace(/ and (\d+) more$/, " 等（另有 $1 项）"),
     )

@@ -102,12 +102,15 @@ export async function arrangedInCode(
   const applied = new Set(facts.applied.map((fact) => fact.id));
   if (writes.some((call) => !call.id || !applied.has(call.id))) return undefined;
   const data = await domain.load(userId);
-  const open = domain.openItems(data).length;
+  const openItems = domain.openItems(data);
+  const open = openItems.length;
   if (open > 0 && placing.stillFit(data) > 0) return undefined;
   const language = languageOf(state.messages);
   // In the words the reports read (English, as the check's own summary).
   const shown = domain.verification!.check(data, language).summary;
-  const summary = open === 0 ? shown : `${shown}; none of them fits anywhere as the week stands`;
+  // Each open item named with why (the task report reads "id (why)" as its reason).
+  const why = openItems.map((item) => `${item.id} (fits nowhere free as the week stands)`).join(", ");
+  const summary = open === 0 ? shown : `${shown}; ${why}`;
   emitStatus(
     config,
     "execute",

@@ -114,8 +114,12 @@ describe("an arranging step placed by hand", () => {
     expect(executor.callCount).toBe(1);
     expect(result.planSteps[0]).toMatchObject({
       status: "done",
-      summary: "the schedule shows 1 review task(s) still pending; none of them fits anywhere as the week stands",
+      summary: "the schedule shows 1 review task(s) still pending; long-project (fits nowhere free as the week stands)",
     });
+    // The answer gives it as the reason the review is still pending.
+    expect(String(result.messages.at(-1)!.content)).toContain(
+      "Still pending: Long project (long-project) — fits nowhere free as the week stands",
+    );
   });
 
   test("a move among the step's writes: not only placing, so the model is asked again", async () => {
