@@ -8,6 +8,7 @@
  * v1 `{ decisions }` resume (review/resume.ts).
  */
 import { ANSWER_FIELD, type Card } from "../contracts/cards.js";
+import type { Language } from "../contracts/language.js";
 import { isShortConfirmation, isShortDismissal } from "../review/human-response.js";
 import {
   approveDecision,
@@ -63,8 +64,12 @@ function allowedOf(card: Card): readonly DecisionType[] {
   return DECISION_TYPES.filter((type) => allowed.includes(type));
 }
 
-/** The choices a card allows, as "a approve / e edit / r reject with feedback / i ignore". */
-export function choicesOf(card: Card): string {
+/**
+ * The choices a card allows, as "a approve / e edit / r reject with feedback / i ignore" — in Chinese for a
+ * Chinese-speaking user ("a 或“是” 批准 / …"): the letter keys work in both, and so do 是 / 好的 / 确认.
+ */
+export function choicesOf(card: Card, language: Language = "en"): string {
+  if (language === "zh") return chineseChoicesOf(card);
   if (isQuestionCard(card)) return "type your answer";
   const allowed = allowedOf(card);
   const choices: string[] = [];
@@ -79,6 +84,21 @@ export function choicesOf(card: Card): string {
       .replace(/ (reject|ignore)/g, " $1 all");
     return `${all} — or one letter per change, in order: a / e edit / r reject with feedback / i ignore (e.g. ${itemExample(card, "r")})`;
   }
+  return choices.join(" / ");
+}
+
+/** `choicesOf` in Chinese. */
+function chineseChoicesOf(card: Card): string {
+  if (isQuestionCard(card)) return "输入你的回答";
+  const allowed = allowedOf(card);
+  const batch = isBatchCard(card);
+  const all = batch ? "全部" : "";
+  const choices: string[] = [];
+  if (allowed.includes("approve")) choices.push(`a（或“是”“好的”“确认”）${all}批准`);
+  if (allowed.includes("edit") && !batch) choices.push(isPlanCard(card) ? "e 修改步骤" : "e 修改参数");
+  if (allowed.includes("reject")) choices.push(`r ${all}拒绝并说明理由`, `i ${all}忽略（直接拒绝）`);
+  if (batch)
+    return `${choices.join(" / ")} — 或按顺序每项一个字母：a 批准 / e 修改 / r 拒绝并说明 / i 忽略（例如 ${itemExample(card, "r")}）`;
   return choices.join(" / ");
 }
 
@@ -126,10 +146,14 @@ function readItemLetters(text: string, card: Card): CardReply | undefined {
  * confirmation card takes a choice word, and `r <feedback>` rejects with
  * the feedback at once.
  */
-export function readCardReply(line: string, card: Card): CardReply {
+export function readCardReply(line: string, card: Card, language: Language = "en"): CardReply {
   const text = line.trim();
   if (isQuestionCard(card)) {
-    if (text === "") return { kind: "invalid", message: "Type your answer to the question." };
+    if (text === "")
+      return {
+        kind: "invalid",
+        message: language === "zh" ? "请输入你对这个问题的回答。" : "Type your answer to the question.",
+      };
     return {
       kind: "answer",
       response: decided(editDecision(card.action_requests[0]!.name, { [ANSWER_FIELD]: text })),
@@ -156,7 +180,10 @@ export function readCardReply(line: string, card: Card): CardReply {
     if (batch)
       return {
         kind: "invalid",
-        message: `This card holds ${card.action_requests.length} changes: to edit one, answer one letter per change, with e at its place (e.g. ${itemExample(card, "e")}).`,
+        message:
+          language === "zh"
+            ? `这张卡片有 ${card.action_requests.length} 项修改：要修改其中一项，请按顺序每项回答一个字母，在那一项写 e（例如 ${itemExample(card, "e")}）。`
+            : `This card holds ${card.action_requests.length} changes: to edit one, answer one letter per change, with e at its place (e.g. ${itemExample(card, "e")}).`,
       };
     return { kind: "edit" };
   }
@@ -167,14 +194,23 @@ export function readCardReply(line: string, card: Card): CardReply {
   }
   if (rest.length === 0 && IGNORE_WORDS.has(word) && allowed.includes("reject"))
     return { kind: "answer", response: decided(rejectDecision(), card) };
-  return { kind: "invalid", message: `Answer with ${choicesOf(card)} (or a /command).` };
+  return {
+    kind: "invalid",
+    message:
+      language === "zh"
+        ? `请这样回答：${choicesOf(card, language)}（或输入 /命令）。`
+        : `Answer with ${choicesOf(card)} (or a /command).`,
+  };
 }
 
 /** The reject-with-feedback answer (for every write of a batch card); empty feedback is refused (use ignore to reject without it). */
-export function feedbackResponse(feedback: string, card?: Card): EditReading {
+export function feedbackResponse(feedback: string, card?: Card, language: Language = "en"): EditReading {
   const text = feedback.trim();
   return text === ""
-    ? { ok: false, message: "No feedback given; the card is still waiting." }
+    ? {
+        ok: false,
+        message: language === "zh" ? "没有给出理由；卡片仍在等待。" : "No feedback given; the card is still waiting.",
+      }
     : { ok: true, response: decided(rejectDecision(text), card) };
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Card } from "../contracts/cards.js";
 import { withCalendarsNamed } from "../contracts/attached-calendar.js";
+import { say, type Language } from "../contracts/language.js";
 import { choicesOf, isBatchCard, isPlanCard, isQuestionCard } from "./card-answer.js";
 import { COMMAND_HELP } from "./commands.js";
 
@@ -56,24 +57,29 @@ export function cardPrompt(card: Card): string {
 /**
  * A card as a framed block: its title, the description every front end shows
  * (markdown read as plain text, without the closing instructions), a write's
- * arguments in the debug view (`verbose`), and the choices it allows.
+ * arguments in the debug view (`verbose`), and the choices it allows — its fixed words in the user's `language`.
  */
-export function renderCard(card: Card, options: { verbose?: boolean } = {}): string {
+export function renderCard(card: Card, options: { verbose?: boolean; language?: Language } = {}): string {
   const verbose = options.verbose ?? false;
+  const language = options.language ?? "en";
   const [request] = card.action_requests;
   let title: string;
   let body: string[];
   if (isQuestionCard(card)) {
-    title = "Question";
+    title = say(language, "Question", "问题");
     body = [request!.description];
   } else if (isBatchCard(card)) {
     // A batch card: each change numbered, with its arguments; then why and where the plan stands.
     const context = request!.description.split(/\n\s*\n/).filter((paragraph) => /^\*\*(Why|Step)\b/.test(paragraph));
     const change = (action: Card["action_requests"][number]) =>
-      (action.description.split(/\n\s*\n/)[0] ?? "").replace(/^Change \d+ of \d+: /, "");
-    title = `Confirm ${card.action_requests.length} writes`;
+      (action.description.split(/\n\s*\n/)[0] ?? "").replace(
+        /^(?:Change \d+ of \d+: |第 \d+ 项修改（共 \d+ 项）：)/,
+        "",
+      );
+    const count = card.action_requests.length;
+    title = say(language, `Confirm ${count} writes`, `确认 ${count} 项修改`);
     body = [
-      `${card.action_requests.length} changes proposed together:`,
+      say(language, `${count} changes proposed together:`, `一起提出的 ${count} 项修改：`),
       ...card.action_requests.map(
         (action, index) =>
           `${index + 1}. ${plainText(change(action))}${verbose ? `\n   arguments: ${shownArguments(action.args)}` : ""}`,
@@ -81,7 +87,9 @@ export function renderCard(card: Card, options: { verbose?: boolean } = {}): str
       ...context.map(plainText),
     ];
   } else {
-    title = isPlanCard(card) ? "Plan" : `Confirm write: ${request!.name}`;
+    title = isPlanCard(card)
+      ? say(language, "Plan", "计划")
+      : say(language, `Confirm write: ${request!.name}`, verbose ? `确认修改：${request!.name}` : "确认修改");
     body = card.action_requests.flatMap((action) => [
       ...withoutInstructions(action.description).map(plainText),
       ...(isPlanCard(card) || !verbose ? [] : [`arguments: ${shownArguments(action.args)}`]),
@@ -90,7 +98,7 @@ export function renderCard(card: Card, options: { verbose?: boolean } = {}): str
   return [
     `┌─ ${title}`,
     ...body.flatMap((line) => line.split("\n")).map((line) => `│ ${line}`.trimEnd()),
-    `└─ ${choicesOf(card)}`,
+    `└─ ${choicesOf(card, language)}`,
   ].join("\n");
 }
 
@@ -109,7 +117,13 @@ function plainText(markdown: string): string {
 }
 
 /** What to type to edit `card` (its write at `index`, on a batch card). */
-export function renderEditInstructions(card: Card, index = 0): string {
+export function renderEditInstructions(card: Card, index = 0, language: Language = "en"): string {
+  if (language === "zh") {
+    if (isPlanCard(card))
+      return "请输入计划，每行一步，写成 `要做什么 | 完成标志`（或一个 {content, done_when} 的 JSON 列表）；空行结束。";
+    const which = isBatchCard(card) ? `第 ${index + 1} 项修改的` : "";
+    return `请把${which}参数写成一个 JSON 对象（现在是：${JSON.stringify(card.action_requests[index]?.args ?? {})}）；空行则让卡片继续等待。`;
+  }
   if (isPlanCard(card)) {
     return "Enter the plan, one step a line as `what to do | done when` (or one JSON list of {content, done_when}); an empty line ends it.";
   }

@@ -8,7 +8,7 @@
  * between turns but the thread id: a restarted chat picks up where the
  * saved state says the thread stands.
  */
-import { HumanMessage } from "@langchain/core/messages";
+import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command, type BaseStore } from "@langchain/langgraph";
 import { isTempoError } from "../errors/index.js";
 import { DEFAULT_WORKFLOW_SETTINGS, type WorkflowSettings } from "../config/configuration.js";
@@ -109,7 +109,7 @@ export class ChatSession {
   private shownCardKey: string | undefined;
   /** The debug view (tool names, ids, JSON) is on. */
   private verbose: boolean;
-  /** The language of the user's last message: tool lines are told in it. */
+  /** The user's language, read from the conversation's messages (`languageOf`): cards and tool lines are told in it. */
   private language: Language = "en";
   private readonly newThreadId: () => string;
 
@@ -130,7 +130,8 @@ export class ChatSession {
     for (;;) {
       const pending = await this.pendingCard();
       if (pending && pending.key !== this.shownCardKey) {
-        this.print(renderCard(pending.card, { verbose: this.verbose }));
+        this.language = await this.conversationLanguage();
+        this.print(renderCard(pending.card, { verbose: this.verbose, language: this.language }));
         await this.drawProposal(pending.card);
         this.shownCardKey = pending.key;
       }
@@ -151,7 +152,7 @@ export class ChatSession {
         }
       } else {
         await this.options.registry.touch(this.threadId, this.options.userId, { lastMessage: line.trim() });
-        this.language = languageOf(line);
+        this.language = await this.conversationLanguage(line);
         await this.runGraph({ messages: [new HumanMessage(line.trim())] });
       }
     }
@@ -172,6 +173,19 @@ export class ChatSession {
     };
   }
 
+  /**
+   * The user's language as the rest of Tempo decides it: `languageOf` over the thread's messages (and `line`, a message
+   * about to be sent), so a short answer ("ok", "day 5") keeps a Chinese conversation Chinese.
+   */
+  private async conversationLanguage(line?: string): Promise<Language> {
+    const snapshot = await this.options.graph.getState(this.config()).catch(() => undefined);
+    const saved = (snapshot?.values as { messages?: unknown } | undefined)?.messages;
+    const messages = (Array.isArray(saved) ? saved : []).filter(
+      (message): message is BaseMessage => typeof (message as BaseMessage | null)?.getType === "function",
+    );
+    return languageOf([...messages, ...(line === undefined ? [] : [line])]);
+  }
+
   /** The card the thread waits on, read from the saved state. */
   private async pendingCard(): Promise<PendingCard | null> {
     const snapshot = await this.options.graph.getState(this.config());
@@ -188,7 +202,7 @@ export class ChatSession {
 
   /** Reads the answer to `card`, asking for feedback or an edit when the choice needs one. */
   private async answerCard(card: Card, line: string): Promise<CardOutcome> {
-    const reply = readCardReply(line, card);
+    const reply = readCardReply(line, card, this.language);
     switch (reply.kind) {
       case "answer":
         return { kind: "answered", response: reply.response };
@@ -197,12 +211,12 @@ export class ChatSession {
         return { kind: "waiting" };
       case "feedback": {
         const feedback = await this.options.input.read("feedback> ");
-        return feedback === null ? { kind: "ended" } : this.checked(feedbackResponse(feedback, card));
+        return feedback === null ? { kind: "ended" } : this.checked(feedbackResponse(feedback, card, this.language));
       }
       case "items":
         return this.answerItems(card, reply.decisions, reply.edits, reply.feedback);
       case "edit": {
-        this.print(renderEditInstructions(card));
+        this.print(renderEditInstructions(card, 0, this.language));
         if (!isPlanCard(card)) {
           const text = await this.options.input.read("arguments> ");
           if (text === null) return { kind: "ended" };
@@ -237,7 +251,7 @@ export class ChatSession {
       if (text.trim() !== "") answered[index] = rejectDecision(text.trim());
     }
     for (const index of edits) {
-      this.print(renderEditInstructions(card, index));
+      this.print(renderEditInstructions(card, index, this.language));
       const text = await this.options.input.read(`arguments ${index + 1}> `);
       if (text === null) return { kind: "ended" };
       if (text.trim() === "") return { kind: "waiting" };

@@ -8,6 +8,7 @@ import { say, type Language } from "../contracts/language.js";
 import { describeScheduleCall } from "../tools/schedule/describe-call.js";
 import { readableScheduleText } from "../tools/schedule/readable.js";
 import type { ScheduleListing } from "../tools/schedule/candidates.js";
+import type { CandidateListing, ProposedCandidate } from "../tools/domain.js";
 import type { ScheduleState } from "../tools/schedule/state.js";
 
 /** What a read or a step-control call does, said as an activity. */
@@ -37,6 +38,7 @@ const ACTIVITY: Readonly<Record<string, readonly [english: string, chinese: stri
   context_tools_add: ["getting the tools this step needs", "准备这一步需要的工具"],
   context_tools_remove: ["putting tools away", "收起不再需要的工具"],
   execute_decision: ["deciding the step's next move", "决定这一步的下一步"],
+  propose_undo: ["looking up the last change to undo", "查找上一次的修改以便撤销"],
 };
 
 /** A tool call as an activity line's text: a write described with names and dates, a read by what it does. */
@@ -56,7 +58,8 @@ export function describeToolCall(
 /**
  * A tool result's first line as a person reads it: names and dates instead of ids and day numbers. A listing of
  * candidates (its `data`) says the week's score now and what the best proposal would make it, so the score is not
- * read as the proposal's.
+ * read as the proposal's. For a Chinese-speaking user the fixed words are Chinese too (`chineseResult`): names, ids
+ * and numbers stay as they are.
  */
 export function describeToolResult(content: string, data: unknown, language: Language, state?: ScheduleState): string {
   const listing = listingOf(data);
@@ -66,7 +69,7 @@ export function describeToolResult(content: string, data: unknown, language: Lan
       return say(
         language,
         `the week scores ${listing.score}/100 now; the best proposal (${best.summary}) would make it ${best.scoreAfter}`,
-        `这一周现在 ${listing.score}/100 分；最佳方案（${best.summary}）可以提高到 ${best.scoreAfter}`,
+        `这一周现在 ${listing.score}/100 分；最佳方案${chineseSummary(best, state)}可以提高到 ${best.scoreAfter}`,
       );
     return say(
       language,
@@ -75,8 +78,14 @@ export function describeToolResult(content: string, data: unknown, language: Lan
     );
   }
   const [first = "", ...rest] = content.split("\n");
-  const readable = readableScheduleText(first, language, state);
-  return rest.length > 0 ? `${readable} …` : readable;
+  const candidates = language === "zh" ? candidatesOf(data) : undefined;
+  const proposal = candidates?.[0] && state ? describedWrites(candidates[0], state) : undefined;
+  const readable =
+    proposal !== undefined && first.startsWith(`${candidates![0]!.id}: `)
+      ? `${candidates![0]!.id}：${proposal}`
+      : readableScheduleText(first, language, state);
+  const said = language === "zh" ? chineseResult(readable) : readable;
+  return rest.length > 0 ? `${said} …` : said;
 }
 
 /** A schedule listing (propose_arrangement, propose_candidates), or undefined for any other data. */
@@ -85,4 +94,94 @@ function listingOf(data: unknown): Pick<ScheduleListing, "score" | "candidates">
   return typeof listing?.score === "number" && Array.isArray(listing.candidates)
     ? (listing as ScheduleListing)
     : undefined;
+}
+
+/** The candidates of a listing without a score (propose_undo's), or undefined for any other data. */
+function candidatesOf(data: unknown): ProposedCandidate[] | undefined {
+  const listing = data as Partial<CandidateListing> | undefined;
+  return Array.isArray(listing?.candidates) ? listing.candidates : undefined;
+}
+
+/** A candidate's writes said in Chinese from the week (`describeScheduleCall`), or undefined when one cannot be. */
+function describedWrites(candidate: ProposedCandidate, state: ScheduleState): string | undefined {
+  const said = candidate.writes.map((write) => describeScheduleCall(state, write.name, write.arguments, "zh"));
+  return said.length > 0 && said.every((text) => text !== undefined) ? said.join("；") : undefined;
+}
+
+/** The best proposal in Chinese, in brackets: an arrangement by its count, other changes by their writes; "" when it cannot be said. */
+function chineseSummary(best: ProposedCandidate, state: ScheduleState | undefined): string {
+  const arrangement = /^place (\d+) of (\d+) pending review\(s\)$/.exec(best.summary);
+  if (arrangement) return `（安排 ${arrangement[2]} 项待安排复习中的 ${arrangement[1]} 项）`;
+  const said = state === undefined ? undefined : describedWrites(best, state);
+  return said === undefined ? "" : `（${said}）`;
+}
+
+/** A quoted name or a Chinese date and time, as the readable text has them. */
+const NAME = `"(?:[^"\\\\]|\\\\.)*"`;
+
+/**
+ * The schedule tools' fixed result words (tools/schedule/format.ts) in Chinese, over the readable text: names (quoted),
+ * dates, ids and numbers are kept. A line no rule knows is left as it is.
+ */
+const CHINESE_RESULTS: ReadonlyArray<readonly [RegExp, string]> = [
+  [
+    new RegExp(`unplaced (${NAME}) from ([^;()]+?) \\(was inside (${NAME})\\); it is pending again`, "g"),
+    "已把 $1 从 $2 撤下（原在 $3 内），它重新待安排",
+  ],
+  [new RegExp(`unplaced (${NAME}) from ([^;()]+?); it is pending again`, "g"), "已把 $1 从 $2 撤下，它重新待安排"],
+  [new RegExp(`^placed (${NAME}) on (.+?) inside (${NAME})$`), "已把 $1 安排到 $2（在 $3 内）"],
+  [new RegExp(`^placed (${NAME}) on (.+)$`), "已把 $1 安排到 $2"],
+  [new RegExp(`^moved (${NAME}) from (.+?) to (.+?) inside (${NAME})$`), "已把 $1 从 $2 移到 $3（在 $4 内）"],
+  [new RegExp(`^moved (${NAME}) from (.+?) to (.+)$`), "已把 $1 从 $2 移到 $3"],
+  [/^moved (\d+) tasks$/, "已移动 $1 个任务"],
+  [new RegExp(`^swapped (${NAME}) and (${NAME})$`), "已交换 $1 和 $2"],
+  [
+    /^free runs with min_length=(\d+) on days (\S+) slots (\d+-\d+): ([\d,]+) found$/,
+    "第 $2 天第 $3 节中至少 $1 节的空闲时段：找到 $4 段",
+  ],
+  [/^no free run with min_length=(\d+) on days (\S+) slots (\d+-\d+)$/, "第 $2 天第 $3 节中没有至少 $1 节的空闲时段"],
+  [/^tasks matching all: ([\d,]+) of ([\d,]+)$/, "全部任务：共 $2 个中的 $1 个"],
+  [/^tasks matching (.+): ([\d,]+) of ([\d,]+)$/, "符合条件（$1）的任务：共 $3 个中的 $2 个"],
+  [new RegExp(`^marked (${NAME}) (done|missed|skipped) \\(it was (\\w+)\\)$`), "已把 $1 标记为 $2（原为 $3）"],
+  [new RegExp(`^reopened (${NAME}): it was (\\w+), it is pending again$`), "已重新打开 $1（原为 $2），它重新待安排"],
+  [new RegExp(`^removed (${NAME})$`), "已删除 $1"],
+  [
+    new RegExp(`^added (${NAME}) \\(([\\d,]+) slot\\(s\\), class (\\S+)\\); it is pending$`),
+    "已添加 $1（$2 节，类别 $3），待安排",
+  ],
+  [/^schedule: (\d+) days \((.*)\), (\d+) slots per day$/, "日程：$1 天（$2），每天 $3 节"],
+  [/^day (\d+) week (\d+) \w+ slots (\d+-\d+):$/, "第 $1 天（第 $2 周）第 $3 节："],
+];
+
+/** Chinese words for a task's settled state (`marked … done`). */
+const SETTLED_ZH: Readonly<Record<string, string>> = {
+  done: "完成",
+  missed: "错过",
+  skipped: "跳过",
+  placed: "已安排",
+  pending: "待安排",
+};
+
+/** A readable result line with the tools' fixed English words in Chinese (`CHINESE_RESULTS`). */
+function chineseResult(line: string): string {
+  let said = line;
+  for (const [pattern, chinese] of CHINESE_RESULTS) said = said.replace(pattern, chinese);
+  said = said.replace(/^符合条件（(.+?)）/, (_, filters: string) => `符合条件（${chineseFilters(filters)}）`);
+  return said.replace(/（原为 (\w+)）|标记为 (\w+)|（原为 (\w+)），/g, (whole) =>
+    whole.replace(/[a-z]+/g, (word) => SETTLED_ZH[word] ?? word),
+  );
+}
+
+/** list_tasks' filters (`status=pending source=event day=3`) in Chinese; a filter it does not know stays as it is. */
+function chineseFilters(filters: string): string {
+  const values: Readonly<Record<string, string>> = { ...SETTLED_ZH, event: "课表活动", task_item: "复习任务" };
+  return filters
+    .split(/\s+/)
+    .map((filter) => {
+      const [key = "", value = ""] = filter.split("=");
+      if (key === "day") return `第 ${value} 天`;
+      if (key === "category") return `类别 ${value}`;
+      return key === "status" || key === "source" ? (values[value] ?? filter) : filter;
+    })
+    .join("，");
 }
