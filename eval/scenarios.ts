@@ -59,9 +59,14 @@ export function movedTasks(before: ScheduleState, after: ScheduleState): string[
 const FRIDAY = 5;
 const DAY_OFF = "Friday is my day off";
 
-/** A write landing on Friday is rejected with the day-off feedback; everything else approved. */
+/**
+ * A write landing on Friday is rejected with the day-off feedback — a place or move to it, or a batch move any of whose
+ * moves goes there (as a person reading the card would); everything else approved.
+ */
 function rejectFriday(request: CardRequest): UserAnswer {
-  return request.args.day === FRIDAY ? rejectDecision(DAY_OFF) : approveDecision();
+  const moves = Array.isArray(request.args.moves) ? (request.args.moves as Array<{ day?: unknown }>) : [];
+  const toFriday = request.args.day === FRIDAY || moves.some((move) => move.day === FRIDAY);
+  return toFriday ? rejectDecision(DAY_OFF) : approveDecision();
 }
 
 /** Nothing newly placed or moved onto Friday. */

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { promptSize } from "../../bench/model-calls.js";
 import { runEval, parseEvalArguments, type EvalArguments } from "../../eval/run.js";
 import { startRecordingProxy } from "../../eval/recording-proxy.js";
+import { SCENARIOS } from "../../eval/scenarios.js";
 import type { EvalReport, RunTotals } from "../../eval/report.js";
 import type { ScenarioResult } from "../../eval/figures.js";
 import { ConfigurationError } from "../../errors/index.js";
@@ -179,6 +180,20 @@ describe("npm run eval against the strict double", () => {
     expect(json.runs[0]!.scenarios.map((scenario) => scenario.name)).toEqual(["read"]);
     expect(await readFile(path.join(out, "report.md"), "utf8")).toContain("**Interrupted**");
     expect(output).toContain("report (partial: interrupted)");
+  });
+});
+
+describe("the day-off scenario's user reads a card as a person would", () => {
+  test("a place, a move or a batch move onto Friday is turned down with the day-off feedback; others approved", () => {
+    const dayOff = SCENARIOS.find((scenario) => scenario.name === "day-off")!;
+    const verdict = (name: string, args: Record<string, unknown>) => JSON.stringify(dayOff.answer!({ name, args }));
+    const onFriday = { task_id: "matrix-review", day: 5, slot_start: 9 };
+    const onMonday = { task_id: "matrix-review", day: 1, slot_start: 9 };
+    expect(verdict("place", onFriday)).toContain("Friday is my day off");
+    expect(verdict("move", onFriday)).toContain("Friday is my day off");
+    expect(verdict("batch_move", { moves: [onMonday, onFriday] })).toContain("Friday is my day off");
+    expect(verdict("batch_move", { moves: [onMonday] })).not.toContain("Friday is my day off");
+    expect(verdict("place", onMonday)).not.toContain("Friday is my day off");
   });
 });
 
