@@ -8,10 +8,10 @@
  */
 import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
-import { applyWrites } from "../../tools/schedule/candidates.js";
+import { applyWrites, forcedText } from "../../tools/schedule/candidates.js";
 import { analyzeHealth } from "../../tools/schedule/health.js";
 import { searchInputOf, searchPlacements, type SearchResult } from "../../tools/schedule/placement-search.js";
-import { withRules } from "../../tools/schedule/rules.js";
+import { deadlinePassed, isFixedByClock, ruleBookOf, withRules } from "../../tools/schedule/rules.js";
 import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { oracle } from "../support/schedule-oracle.js";
 import { clockedWeek, ruleWeek, sessionWeek } from "../support/rule-weeks.js";
@@ -155,5 +155,78 @@ describe("the placement search against the oracle, on rule-bearing weeks", () =>
     };
     for (const mutant of [noBuffers, busyEdges, noPriorities])
       expect(mismatches(seeds(1, 300), mutant).length, mutant.name).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * A week placed by hand, badly (each review at its last allowed place, in turn): a review the listing names forced
+ * ("fits nowhere beside the others, proved") must be one no arrangement of the reviews still ahead can add — checked
+ * by the oracle on the week with every placed review the clock has not fixed made pending again — and where the
+ * health judge finds one that fits nowhere beside the others yet the oracle fits more, none may be named forced.
+ * Half-over weeks (`clockedWeek`) among them: what the clock fixed stays.
+ */
+describe("a forced review after hand placing is a proof over every arrangement", () => {
+  function handPlaced(week: ScheduleState): ScheduleState {
+    const answer = oracle(week);
+    let placed = week;
+    for (const id of answer.ids) {
+      const at = answer.alone.get(id)?.at(-1);
+      if (!at) continue;
+      const [day, start] = at.split(":").map(Number);
+      placed = applyWrites(placed, [{ name: "place", arguments: { task_id: id, day, slot_start: start } }]) ?? placed;
+    }
+    return placed;
+  }
+  /** `week` with every placed review the clock has not fixed made pending again. */
+  function reopened(week: ScheduleState): ScheduleState {
+    const book = ruleBookOf(week);
+    return {
+      ...week,
+      tasks: week.tasks.map((task) =>
+        task.source === "task_item" &&
+        task.status === "placed" &&
+        task.slots?.length === 1 &&
+        !isFixedByClock(task, book)
+          ? { ...task, status: "pending" as const, slots: undefined, embeddedIn: undefined }
+          : task,
+      ),
+    };
+  }
+
+  test("400 rule-bearing and half-over weeks: every forced claim holds, and none is made where moving makes room", () => {
+    const problems: string[] = [];
+    const kinds = { forced: 0, room: 0 };
+    for (const seed of seeds(9_000, 400)) {
+      const week = handPlaced(seed % 2 === 0 ? ruleWeek(seed) : clockedWeek(seed));
+      const open = reopened(week);
+      if (pendingOf(open).length > 12) continue;
+      const report = analyzeHealth(week);
+      const beside = report.issues.filter((issue) => issue.kind === "cannot_fit" && issue.forced);
+      if (beside.length === 0) continue;
+      const forced = forcedText(report, week) ?? "";
+      const answer = oracle(open);
+      const ahead = pendingOf(open).filter((task) => !deadlinePassed(task, ruleBookOf(open)));
+      const roomless = beside
+        .flatMap((issue) => issue.tasks)
+        .filter(
+          (id) =>
+            !deadlinePassed(
+              pendingOf(week).find((task) => task.id === id)!,
+              ruleBookOf(week),
+            ),
+        );
+      const now = ahead.length - roomless.length;
+      if (forced.includes("proved") && roomless.some((id) => forced.includes(`${id} (`))) {
+        kinds.forced += 1;
+        if (answer.most > now) problems.push(`week ${seed}: named forced, yet ${answer.most} fit where ${now} stand`);
+      } else if (roomless.length > 0) {
+        kinds.room += 1;
+        if (answer.most <= now) problems.push(`week ${seed}: not named forced, yet no arrangement fits more`);
+      }
+    }
+    expect(problems).toEqual([]);
+    // Both kinds of week were met (an idle generator fails here).
+    expect(kinds.forced).toBeGreaterThan(5);
+    expect(kinds.room).toBeGreaterThan(5);
   });
 });
