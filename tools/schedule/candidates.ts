@@ -24,7 +24,7 @@ import {
 } from "./placement-search.js";
 import { buildOccupancyIndex } from "./occupancy-index.js";
 import { commitPlacements, commitUnplaces, resolvePlacements } from "./placement.js";
-import { deadlinePassed, isFixedByClock, ruleBookOf, withRules } from "./rules.js";
+import { deadlinePassed, isFixedByClock, ruleBookOf, withRules, type RuleBook } from "./rules.js";
 import { rangeFrom } from "./slot-range.js";
 import type { ScheduleState, SlotRange, TaskItem } from "./state.js";
 import { batchMoveTool } from "./tools/batch-move.js";
@@ -326,11 +326,7 @@ export function forcedText(
  */
 export function moreFitRearranged(state: ScheduleState, preferences: HealthPreferences, roomless: number): boolean {
   const book = ruleBookOf(state);
-  const positions = state.tasks.flatMap((task, position) =>
-    task.source === "task_item" && task.status === "placed" && task.slots?.length === 1 && !isFixedByClock(task, book)
-      ? [position]
-      : [],
-  );
+  const positions = movablePlaced(state);
   const ahead = [
     ...positions.map((position) => state.tasks[position] as TaskItem),
     ...state.tasks.filter(
@@ -339,19 +335,34 @@ export function moreFitRearranged(state: ScheduleState, preferences: HealthPrefe
     ),
   ];
   const base = positions.length > 0 ? commitUnplaces(state, buildOccupancyIndex(state), positions) : state;
-  const avoid = new Set(preferences.avoidDays ?? []);
   const { room, dayLoad, rules } = searchInputOf(base);
   const search = finish(
     placementSteps(
-      ahead.map((task) =>
-        withRules({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) }, task, rules),
-      ),
+      searchTasksOf(ahead, rules, preferences),
       room,
       // A bare search, bounded by its node limit (no clock: the same answer on any machine).
       { dayLoad },
     ),
   );
   return search.stop === "budget" || search.placements.length > ahead.length - roomless;
+}
+
+/** Where in `state.tasks` the placed reviews that may be arranged again are: one place each, not fixed by the clock. */
+function movablePlaced(state: ScheduleState): number[] {
+  const book = ruleBookOf(state);
+  return state.tasks.flatMap((task, position) =>
+    task.source === "task_item" && task.status === "placed" && task.slots?.length === 1 && !isFixedByClock(task, book)
+      ? [position]
+      : [],
+  );
+}
+
+/** `tasks` as the placement search takes them: under their rules, kept off the days the preferences avoid. */
+function searchTasksOf(tasks: readonly TaskItem[], book: RuleBook, preferences: HealthPreferences) {
+  const avoid = new Set(preferences.avoidDays ?? []);
+  return tasks.map((task) =>
+    withRules({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) }, task, book),
+  );
 }
 
 /** Where a task must not go: a place the user rejected (day and slot), a day, or — with neither — anywhere (left as it is). */
@@ -821,29 +832,14 @@ function* rearrangementOf(
   work: ChangeWork,
 ): Steps<Omit<ScheduleCandidate, "id"> | undefined> {
   // What is in the past stays where it is (issue 47): only the reviews still ahead are arranged again.
-  const clocked = ruleBookOf(state);
-  const positions = state.tasks.flatMap((task, position) =>
-    task.source === "task_item" &&
-    task.status === "placed" &&
-    task.slots?.length === 1 &&
-    !isFixedByClock(task, clocked)
-      ? [position]
-      : [],
-  );
+  const positions = movablePlaced(state);
   const placed = positions.map((position) => state.tasks[position] as TaskItem);
   if (placed.length < 2 || work.exhausted) return undefined;
   // All of them taken off at once, each as the unplace tool takes it off (one copy of the week, not one a review).
   const base = commitUnplaces(state, buildOccupancyIndex(state), positions);
   yield;
-  const avoid = new Set(preferences.avoidDays ?? []);
   const { room, dayLoad, rules: book } = searchInputOf(base);
-  const search = yield* placementSteps(
-    placed.map((task) =>
-      withRules({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) }, task, book),
-    ),
-    room,
-    { ...work.search, dayLoad },
-  );
+  const search = yield* placementSteps(searchTasksOf(placed, book, preferences), room, { ...work.search, dayLoad });
   if (search.stop === "budget") work.exhausted = true;
   if (search.placements.length < placed.length) return undefined;
   yield;
