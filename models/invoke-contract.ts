@@ -12,6 +12,7 @@ import { parseContract, type ContractParse } from "../contracts/parse-contract.j
 import { extractJsonObject } from "../contracts/json-extraction.js";
 import { fromStrictOutput, strictJsonSchema } from "../contracts/strict-schema.js";
 import { messageText } from "../contracts/message-text.js";
+import { ModelRequestRefusedError } from "../errors/index.js";
 import { fitModelPrompt, fitStagePrompt, watchModelCall } from "./model-call.js";
 import { modelFor, type Stage, type StageModels } from "./stage-models.js";
 
@@ -146,8 +147,63 @@ async function invokeAndParse<T>(
       ? { ok: true, value: parsed.value, raw: raw || JSON.stringify(output.parsed) }
       : { ok: false, raw, problem: parsed.problem };
   }
-  const reply = await watchModelCall(model, stage, config, () => (options.withTools ?? model).invoke(messages, config));
+  const bare = () => watchModelCall(model, stage, config, () => model.invoke(messages, config));
+  const reply =
+    options.withTools && !WITHOUT_SHARED_HEAD.has(model)
+      ? await withSharedHead(
+          model,
+          options.withTools,
+          messages,
+          bare,
+          options,
+          (text) => parseContract(schema, text).ok,
+        )
+      : await bare();
   const raw = messageText(reply);
   const parsed = parseContract(schema, raw);
   return parsed.ok ? { ok: true, value: parsed.value, raw } : { ok: false, raw, problem: parsed.problem };
+}
+
+/**
+ * The models whose server did not take the shared head's `tool_choice` "none" (refused it, or called tools anyway):
+ * their later plan requests bind no tools, as with `TEMPO_SHARED_HEAD=off`, for as long as the process runs.
+ */
+const WITHOUT_SHARED_HEAD = new WeakSet<object>();
+
+/**
+ * A call through the model with the shared head's tools bound (`tool_choice` "none"). A server that refuses that
+ * (a 400 naming tools: vLLM before it took "none", some llama.cpp builds), or that answers with tool calls and no
+ * contract in its text (a template that ignores "none"), costs one request: the call is made again on the bare model
+ * and the model is remembered ({@link WITHOUT_SHARED_HEAD}), so the user's turn goes on as with
+ * `TEMPO_SHARED_HEAD=off` instead of failing on every plan.
+ */
+async function withSharedHead(
+  model: BaseChatModel,
+  withTools: Runnable<BaseMessage[], BaseMessage>,
+  messages: BaseMessage[],
+  bare: () => Promise<BaseMessage>,
+  options: ContractOptions,
+  fits: (text: string) => boolean,
+): Promise<BaseMessage> {
+  const fallBack = (why: string) => {
+    WITHOUT_SHARED_HEAD.add(model);
+    console.warn(
+      `Tempo: the ${options.stage} model server ${why}; its plan requests bind no tools from now on (as with TEMPO_SHARED_HEAD=off).`,
+    );
+    return bare();
+  };
+  let reply: BaseMessage;
+  try {
+    reply = await watchModelCall(model, options.stage, options.config, () =>
+      withTools.invoke(messages, options.config),
+    );
+  } catch (error) {
+    const serverMessage = error instanceof ModelRequestRefusedError ? String(error.details?.serverMessage ?? "") : "";
+    if (!/tool/i.test(serverMessage)) throw error;
+    return fallBack(`refused tool_choice "none" beside tools (${serverMessage})`);
+  }
+  const calls = (reply as AIMessage).tool_calls ?? [];
+  if (calls.length > 0 && !fits(messageText(reply)))
+    return fallBack(`answered tool_choice "none" with tool calls (${calls.map((call) => call.name).join(", ")})`);
+  return reply;
 }

@@ -22,6 +22,7 @@ import {
 } from "../../tools/schedule/index.js";
 import { halfPlacedWeek, placeOf } from "../graph/support/offline-conversation.js";
 import { approveEveryCard, modelsAtDouble } from "../support/openai-double/drive.js";
+import { scheduleBrain } from "../support/openai-double/brain.js";
 import { startOpenAIDouble, type Imperfection, type OpenAIDouble } from "../support/openai-double/index.js";
 import { resume, threadConfig } from "../support/scripted.js";
 
@@ -378,4 +379,58 @@ test('a write card answered by a plain "yes" through the strict server: the mess
   const messages = (state.values as { messages: Array<{ getType(): string; content: unknown }> }).messages;
   const answer = messages.findLast((message) => message.getType() === "ai");
   expect(String(answer?.content)).toContain("Your review week is arranged.");
+});
+
+describe('a server that does not take the shared head\'s tool_choice "none"', () => {
+  const NATIVE = { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "off" };
+  /** The demo through the double as `toolChoiceNone` says, with the brain `brain`; the requests it made. */
+  async function demoThrough(toolChoiceNone: "refuse" | "ignore", brain = scheduleBrain) {
+    const first = double.requests.length;
+    double.set({ toolChoiceNone, brain });
+    try {
+      // The demo, then a move on the same thread and models: a second task's plan request.
+      const outcome = await converse(modelsAtDouble(double, NATIVE), sampleWeek(), [DEMO, CONVERSATION[0]!], false);
+      return { outcome, requests: double.requests.slice(first) };
+    } finally {
+      double.set({ toolChoiceNone: "accept", brain: scheduleBrain });
+    }
+  }
+  /** The demo ended as the reference did, and the move after it moved the review. */
+  const expectDemoThenMove = (outcome: Outcome) => {
+    expect(outcome.phases).toEqual(["done", "done"]);
+    expect(outcome.cards.slice(0, demoReference.cards.length)).toEqual(demoReference.cards);
+    expect(outcome.answers[0]).toEqual(demoReference.answers[0]);
+    expect(placeOf(outcome.schedule, "matrix-review")).toMatch(/^day 4 /);
+  };
+  const planRequests = (requests: OpenAIDouble["requests"]) => requests.filter((request) => request.stage === "plan");
+
+  test("one that refuses it (400): one request refused, the plan asked again without tools, the demo ends as the reference", async () => {
+    const { outcome, requests } = await demoThrough("refuse");
+    expect(outcome.error).toBeUndefined();
+    expect(requests.flatMap((request) => (request.refusal ? [request.refusal.param] : []))).toEqual(["tool_choice"]);
+    const plans = planRequests(requests);
+    // The first plan request carried the shared head's tools and was refused; every one after it binds none.
+    expect(plans[0]?.refusal).toBeDefined();
+    expect(plans.length).toBeGreaterThanOrEqual(3);
+    expect(
+      plans.slice(1).every((request) => request.body.tools === undefined && request.body.tool_choice === undefined),
+    ).toBe(true);
+    expectDemoThenMove(outcome);
+  });
+
+  test("one that ignores it (a tool call for the plan): the plan asked again without tools once, the demo ends as the reference", async () => {
+    // A model that reaches for a tool when the plan request offers tools, whatever tool_choice says.
+    const eager: typeof scheduleBrain = (request) =>
+      request.body.tool_choice === "none"
+        ? { content: null, toolCalls: [{ name: "list_tasks", arguments: {} }] }
+        : scheduleBrain(request);
+    const { outcome, requests } = await demoThrough("ignore", eager);
+    expect(outcome.error).toBeUndefined();
+    expect(requests.filter((request) => request.refusal)).toEqual([]);
+    const withTools = planRequests(requests).filter((request) => request.body.tool_choice === "none");
+    expect(withTools).toHaveLength(1);
+    expect(planRequests(requests).length).toBeGreaterThanOrEqual(3);
+    expect(withTools[0]?.reply?.toolCalls?.map((call) => call.name)).toEqual(["list_tasks"]);
+    expectDemoThenMove(outcome);
+  });
 });

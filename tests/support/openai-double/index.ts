@@ -94,6 +94,12 @@ export interface DoubleOptions {
    * --latency-ms 4000` waits 4 s a call, so a client's progress while a model thinks can be seen.
    */
   latency?: (request: DoubleRequest) => Promise<void>;
+  /**
+   * How `tool_choice: "none"` beside tools is taken: "accept" (default) answers in text as OpenAI does; "refuse"
+   * answers 400 as a server that does not take it does (vLLM before it did); "ignore" lets the brain's tool calls go
+   * out, as a chat template that never reads `tool_choice` would.
+   */
+  toolChoiceNone?: "accept" | "refuse" | "ignore";
 }
 
 export interface OpenAIDouble {
@@ -155,7 +161,15 @@ export async function startOpenAIDouble(initial: DoubleOptions = {}, port = 0): 
       playFault(response, fault, body, options.retryAfterSeconds ?? 0);
       return;
     }
-    const found = requestProblem(body);
+    const found =
+      requestProblem(body) ??
+      (options.toolChoiceNone === "refuse" && body.tool_choice === "none"
+        ? {
+            message: `"none" is not a supported value for tool_choice; use "auto" or name a tool.`,
+            param: "tool_choice",
+            code: null,
+          }
+        : undefined);
     if (found) {
       request.refusal = { ...found, index: request.index, stage: request.stage };
       refusals.push(request.refusal);
@@ -171,7 +185,9 @@ export async function startOpenAIDouble(initial: DoubleOptions = {}, port = 0): 
     // tool_choice "none": the model answers in text, as OpenAI's does (a plan request binding the execute tools for a
     // shared head); a brain's tool calls are never sent then.
     const reply = shapeReply(
-      body.tool_choice === "none" ? { ...answered, content: answered.content ?? "", toolCalls: undefined } : answered,
+      body.tool_choice === "none" && options.toolChoiceNone !== "ignore"
+        ? { ...answered, content: answered.content ?? "", toolCalls: undefined }
+        : answered,
       body,
       request.stage,
       new Set(imperfections),
