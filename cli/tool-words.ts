@@ -153,6 +153,34 @@ const CHINESE_RESULTS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^day (\d+) week (\d+) \w+ slots (\d+-\d+):$/, "第 $1 天（第 $2 周）第 $3 节："],
 ];
 
+/**
+ * A failed call's fixed words in Chinese (a refusal `error: …`, a write the user turned down `Not applied: …`), over
+ * the readable text: names, dates and the user's own feedback are kept. A refusal no rule knows keeps its English
+ * reason after the Chinese label.
+ */
+const CHINESE_FAILURES: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^Not applied: the user rejected this change\. Their feedback: /, "未执行：你拒绝了这项修改。你的理由："],
+  [
+    /^Not applied: the user rejected this change without comment\. Choose a different action\.$/,
+    "未执行：你拒绝了这项修改（没有说明理由）。",
+  ],
+  [/^error: /i, "未能完成："],
+  [/\. Nothing was changed\.$/, "。没有做任何修改。"],
+  [new RegExp(`cannot place (${NAME}) \\(duration (\\d+)\\): `), "无法安排 $1（时长 $2 节）："],
+  [new RegExp(`cannot move (${NAME}): `), "无法移动 $1："],
+  [new RegExp(`([^：；]+?) overlaps (?:locked )?(${NAME}) on ([^;]+)`), "$1 与 $2（$3）时间冲突"],
+  [/day (\d+) is outside the window \(days 1-(\d+)\)/, "第 $1 天不在日程范围内（第 1–$2 天）"],
+  [new RegExp(`(${NAME}) is already placed on ([^;]+); use move to change it`), "$1 已经安排在 $2；要换时间请移动它"],
+  [
+    new RegExp(`no task with id (${NAME})(?: among [\\d,]+ tasks)?; use list_tasks to find ids`),
+    "没有 id 为 $1 的任务",
+  ],
+  [new RegExp(`(${NAME}) is pending, not on the schedule; use place to put it there`), "$1 还没有安排，不在日程上"],
+  [new RegExp(`(${NAME}) is already pending; nothing to unplace`), "$1 本来就是待安排的，没有可撤下的"],
+  [new RegExp(`(${NAME}) is already on ([^;]+); nothing to move`), "$1 已经在 $2，不用移动"],
+  [/; nothing was moved$/, "；没有移动任何任务"],
+];
+
 /** Chinese words for a task's settled state (`marked … done`). */
 const SETTLED_ZH: Readonly<Record<string, string>> = {
   done: "完成",
@@ -162,8 +190,10 @@ const SETTLED_ZH: Readonly<Record<string, string>> = {
   pending: "待安排",
 };
 
-/** A readable result line with the tools' fixed English words in Chinese (`CHINESE_RESULTS`). */
+/** A readable result line with the tools' fixed English words in Chinese (`CHINESE_RESULTS`, `CHINESE_FAILURES`). */
 function chineseResult(line: string): string {
+  if (/^(?:error: |Not applied: )/i.test(line))
+    return CHINESE_FAILURES.reduce((said, [pattern, chinese]) => said.replace(pattern, chinese), line);
   let said = line;
   for (const [pattern, chinese] of CHINESE_RESULTS) said = said.replace(pattern, chinese);
   said = said.replace(/^符合条件（(.+?)）/, (_, filters: string) => `符合条件（${chineseFilters(filters)}）`);
