@@ -43,6 +43,10 @@ export const CHAT = {
     `${label === "started" ? "Thread" : "Resumed thread"} ${threadId} (user ${userId}): ${status}${goal ? ` — goal: ${goal}` : ""}`,
     `${label === "started" ? "对话" : "已切换到对话"} ${threadId}（用户 ${userId}）：${statusInChinese(status)}${goal ? ` — 目标：${goal}` : ""}`,
   ],
+  reopening: [
+    "Your last thread waits for an answer; reopening it (/clear starts a fresh one).",
+    "你上一个对话在等你的回答；现在重新打开它（/clear 开始新对话）。",
+  ],
   waitsAtEnd: (threadId: string): Words => [
     `Thread ${threadId} waits for your answer; continue with: npm start -- --thread ${threadId}`,
     `对话 ${threadId} 在等你的回答；继续请运行：npm start -- --thread ${threadId}`,
@@ -93,6 +97,17 @@ export const CHAT = {
     `对话 ${threadId} 属于另一个用户；你是 ${userId}。`,
   ],
   bye: ["Bye.", "再见。"],
+} as const;
+
+/** /prefs in Chinese, and /forget naming none of them (in English, memory's `renderPreferenceList` and error say them). */
+export const PREFERENCE_WORDS = {
+  none: "还没有长期偏好。可以直接说一条（如“我周一从不学习”），或在拒绝卡片时说明（如“周一不要排”）。",
+  heading: "你的长期偏好：",
+  footer: "用 /forget <编号或 id> 删除一条。",
+  notFound: (reference: string, count: number): string =>
+    count === 0
+      ? "你没有可删除的长期偏好。"
+      : `没有偏好 ${JSON.stringify(reference)}：请给出它在 /prefs 中的编号（1-${count}）或它的 id。`,
 } as const;
 
 /** A slash command typed wrongly. */

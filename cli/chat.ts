@@ -68,8 +68,7 @@ async function main(): Promise<void> {
       }
       const registry = new ThreadRegistry(chatArguments.threadsFile ?? DEFAULT_THREADS_FILE);
       const start = await chooseStartingThread(tempo.graph, registry, userId, chatArguments.threadId);
-      if (start.reason === "waiting")
-        write(`Your last thread waits for an answer; reopening it (/clear starts a fresh one).\n`);
+      if (start.reason === "waiting") write(`${tell(start.language ?? "en", CHAT.reopening)}\n`);
       await registry.touch(start.threadId, userId);
       // /export writes the user's week as iCalendar (a read of the schedule; no card).
       const exportCalendar = async (user: string) =>

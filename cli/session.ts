@@ -8,17 +8,17 @@
  * between turns but the thread id: a restarted chat picks up where the
  * saved state says the thread stands.
  */
-import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { HumanMessage } from "@langchain/core/messages";
 import { Command, type BaseStore } from "@langchain/langgraph";
 import { isTempoError } from "../errors/index.js";
 import { DEFAULT_WORKFLOW_SETTINGS, type WorkflowSettings } from "../config/configuration.js";
-import { loadPreferences, removePreference, renderPreferenceList } from "../memory/preferences.js";
+import { loadPreferences, removePreference } from "../memory/preferences.js";
 import { asCard, type Card } from "../contracts/cards.js";
 import { rejectDecision, type DecisionsResponse } from "../review/resume.js";
 import type { ScheduleState } from "../tools/schedule/state.js";
 import { proposedWrites } from "../kernel/proposal.js";
 import type { TempoState } from "../kernel/state.js";
-import { languageOf, type Language } from "../contracts/language.js";
+import type { Language } from "../contracts/language.js";
 import { carryOnStoppedRun } from "../server/carry-on.js";
 import {
   readExecutionState,
@@ -41,10 +41,10 @@ import {
 import { isCommand, parseCommand, type ChatCommand } from "./commands.js";
 import { readCalendarFile, writeCalendarFile } from "./calendar-files.js";
 import { calendarImportMessage } from "../contracts/attached-calendar.js";
-import { renderExecutionState, renderStepSnapshots, renderThreads } from "./render-state.js";
+import { renderExecutionState, renderPreferences, renderStepSnapshots, renderThreads } from "./render-state.js";
 import { cardPrompt, renderCard, renderEditInstructions, renderError, renderHelp } from "./render.js";
-import { CHAT, PROMPTS, tell, type Words } from "./chat-words.js";
-import { newChatThreadId } from "./starting-thread.js";
+import { CHAT, PREFERENCE_WORDS, PROMPTS, tell, type Words } from "./chat-words.js";
+import { newChatThreadId, savedLanguage } from "./starting-thread.js";
 import { renderCardProposal, renderWeek, type WeekViewOptions } from "./week-view.js";
 import { StreamPrinter } from "./stream-printer.js";
 import type { LineReader } from "./line-reader.js";
@@ -185,11 +185,7 @@ export class ChatSession {
    */
   private async conversationLanguage(line?: string): Promise<Language> {
     const snapshot = await this.options.graph.getState(this.config()).catch(() => undefined);
-    const saved = (snapshot?.values as { messages?: unknown } | undefined)?.messages;
-    const messages = (Array.isArray(saved) ? saved : []).filter(
-      (message): message is BaseMessage => typeof (message as BaseMessage | null)?.getType === "function",
-    );
-    return languageOf([...messages, ...(line === undefined ? [] : [line])]);
+    return savedLanguage(snapshot?.values, line === undefined ? [] : [line]);
   }
 
   /** The card the thread waits on, read from the saved state. */
@@ -383,7 +379,7 @@ export class ChatSession {
       return;
     }
     if (command.name === "prefs") {
-      this.print(renderPreferenceList(await loadPreferences(store, this.options.userId)));
+      this.print(renderPreferences(await loadPreferences(store, this.options.userId), this.language));
       return;
     }
     try {
@@ -391,7 +387,12 @@ export class ChatSession {
       this.print(this.say(CHAT.preferenceRemoved(removed.text)));
     } catch (error) {
       if (!isTempoError(error) || error.code !== "PREFERENCE_NOT_FOUND") throw error;
-      this.print(error.message);
+      const { reference, count } = (error.details ?? {}) as { reference?: unknown; count?: unknown };
+      this.print(
+        this.language === "zh" && typeof reference === "string" && typeof count === "number"
+          ? PREFERENCE_WORDS.notFound(reference, count)
+          : error.message,
+      );
     }
   }
 

@@ -9,8 +9,11 @@ import { promises as fs } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
+import { InMemoryStore } from "@langchain/langgraph";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { chooseStartingThread } from "../../cli/starting-thread.js";
 import { ThreadRegistry } from "../../cli/thread-registry.js";
+import { applyPreferenceChange } from "../../memory/preferences.js";
 import { writeRejectionText } from "../../contracts/rejections.js";
 import { exportCalendar } from "../../tools/schedule/calendar-files.js";
 import { typedChat } from "./support/typed-chat.js";
@@ -197,9 +200,16 @@ describe("the terminal chat of a Chinese conversation, on a pipe", () => {
     await fs.rm(directory, { recursive: true, force: true });
   });
 
+  /** The graph on the offline policy and the half-placed week, with long-term memory. */
+  async function chatTempo() {
+    const store = new InMemoryStore();
+    const clock = () => new Date("2024-03-10T02:00:00Z");
+    return { ...(await offlineTempo(halfPlacedWeek(), clock, { store })), store };
+  }
+
   /** The chat on the offline policy and the half-placed week, `lines` typed ahead; it can /export, not draw /week. */
-  async function chat(lines: string[], tempo?: Awaited<ReturnType<typeof offlineTempo>>) {
-    const graph = tempo ?? (await offlineTempo(halfPlacedWeek(), () => new Date("2024-03-10T02:00:00Z")));
+  async function chat(lines: string[], tempo?: Awaited<ReturnType<typeof chatTempo>>) {
+    const graph = tempo ?? (await chatTempo());
     const output = await typedChat(lines, {
       graph: graph.graph,
       userId: "student",
@@ -209,6 +219,18 @@ describe("the terminal chat of a Chinese conversation, on a pipe", () => {
       newThreadId: () => "zh-2",
     });
     return { output, tempo: graph };
+  }
+
+  /**
+   * The chat's own lines, for a search for English: what was typed, `file`'s path and the command to continue taken out. Left out: the banner of
+   * a thread before its first message (no language yet), the graph's own reply to /clear on the fresh thread, /state's
+   * last tool result (the tool's text) and a card's choices (its letter keys; the card is the test's above).
+   */
+  function chatLinesOf(output: string, file?: string): string[] {
+    return (file === undefined ? output : output.split(file).join(""))
+      .split("\n")
+      .map((line) => line.replace(/> .*$/, "> ").replace(/npm start -- --thread \S+/, ""))
+      .filter((line) => !/^(Thread zh-1 \(user student\): new|tempo> |工具：|└─ )/.test(line));
   }
 
   /**
@@ -277,28 +299,43 @@ describe("the terminal chat of a Chinese conversation, on a pipe", () => {
       "你> /import missing.ics\n无法导入 missing.ics：没有这个文件。没有做任何修改。\n",
     ])
       expect(output).toContain(expected);
-    // No English sentence in the chat's lines, what was typed and the file's path taken out. Left out: the banner of the
-    // thread before its first message (no language yet), the graph's own reply to /clear on the fresh thread, /state's
-    // last tool result (the tool's text) and the card's choices (its letter keys; the card is the test's above).
-    const chatLines = output
-      .split(file)
-      .join("")
-      .split("\n")
-      .map((line) => line.replace(/> .*$/, "> "))
-      .filter((line) => !/^(Thread zh-1 \(user student\): new|tempo> |工具：|└─ )/.test(line));
-    expect(chatLines.flatMap(englishRuns)).toEqual([]);
+    expect(chatLinesOf(output, file).flatMap(englishRuns)).toEqual([]);
     expect(output).not.toMatch(/choice> |answer> |arguments \d> |step \d> /);
 
-    // Reopened, the thread's banner and its card's prompt are Chinese, and so is the word at the end of the input.
-    const reopened = await chat(["/resume zh-1"], tempo);
-    expect(reopened.output).toContain("已切换到对话 zh-1（用户 student）：等你确认 — 目标：帮我安排本周的复习\n");
-    expect(reopened.output).toContain("选择> ");
-    expect(reopened.output).toContain("对话 zh-1 在等你的回答；继续请运行：npm start -- --thread zh-1\n");
+    // Reopened, the thread's banner, its card's prompt, /prefs and /forget and the word at the end of the input are
+    // Chinese; a restarted chat reopens the waiting thread in its language.
+    await applyPreferenceChange(
+      tempo.store,
+      "student",
+      { add: [{ kind: "avoid_day", value: 1, text: "周一不要排" }], lift: [] },
+      "卡片上的反馈",
+      "2026-01-05T10:00:00.000Z",
+    );
+    const reopened = await chat(["/resume zh-1", "/prefs", "/forget 2", "/forget 1", "/prefs", "/forget 1"], tempo);
+    for (const expected of [
+      "对话 zh-1（用户 student）：等你确认 — 目标：帮我安排本周的复习\n┌─ 确认 4 项修改\n",
+      "选择> /resume zh-1\n已切换到对话 zh-1（用户 student）：等你确认 — 目标：帮我安排本周的复习\n",
+      "你的长期偏好：\n1. 周一不要排 — 卡片上的反馈，2026-01-05 [",
+      "]\n用 /forget <编号或 id> 删除一条。\n",
+      '没有偏好 "2"：请给出它在 /prefs 中的编号（1-1）或它的 id。\n',
+      "已删除：“周一不要排”。之后的任务不再遵守它。\n",
+      "还没有长期偏好。可以直接说一条",
+      "你没有可删除的长期偏好。\n",
+      "对话 zh-1 在等你的回答；继续请运行：npm start -- --thread zh-1\n",
+    ])
+      expect(reopened.output).toContain(expected);
+    expect(chatLinesOf(reopened.output).flatMap(englishRuns)).toEqual([]);
+    const registry = new ThreadRegistry(path.join(directory, "threads.json"));
+    expect(await chooseStartingThread(tempo.graph, registry, "student", undefined)).toEqual({
+      threadId: "zh-1",
+      reason: "waiting",
+      language: "zh",
+    });
   });
 
   test("an English conversation's chat lines are as they were", async () => {
     const file = path.join(directory, "week.ics");
-    const { output } = await chat(typed("Help me arrange this week's reviews, please.", "only one part", file));
+    const { output, tempo } = await chat(typed("Help me arrange this week's reviews, please.", "only one part", file));
     for (const expected of [
       'step 1> only one part\nstep 2> \nStep 1 needs both parts: "what to do | done when"; the card is still waiting.\nchoice> a\n',
       "arguments 2> {oops\nNot valid JSON (",
@@ -325,5 +362,13 @@ describe("the terminal chat of a Chinese conversation, on a pipe", () => {
     ])
       expect(output).toContain(expected);
     expect(output).not.toMatch(/[\u4e00-\u9fff]/);
+    const reopened = await chat(["/resume zh-1"], tempo);
+    const banner =
+      "zh-1 (user student): waiting_user_confirmation — goal: Help me arrange this week's reviews, please.";
+    expect(reopened.output).toContain(`Thread ${banner}\n┌─ Confirm 4 writes\n`);
+    expect(reopened.output).toContain(`choice> /resume zh-1\nResumed thread ${banner}\n`);
+    expect(reopened.output).toContain("Thread zh-1 waits for your answer; continue with: npm start -- --thread zh-1\n");
+    const registry = new ThreadRegistry(path.join(directory, "threads.json"));
+    expect((await chooseStartingThread(tempo.graph, registry, "student", undefined)).language).toBe("en");
   });
 });
