@@ -4,7 +4,7 @@
  * name and places by date and clock time — in the user's language. Ids, tool names and JSON arguments are the
  * debug view's (`--verbose`, `/debug`).
  */
-import { say, type Language } from "../contracts/language.js";
+import { say, weekdayName, type Language } from "../contracts/language.js";
 import { describeScheduleCall } from "../tools/schedule/describe-call.js";
 import { readableScheduleText } from "../tools/schedule/readable.js";
 import type { ScheduleListing } from "../tools/schedule/candidates.js";
@@ -116,6 +116,9 @@ function chineseSummary(best: ProposedCandidate, state: ScheduleState | undefine
   return said === undefined ? "" : `（${said}）`;
 }
 
+/** A weekday's short English name (`Mon` … `Sun`), as the refusals write it. */
+const WEEKDAY = "Mon|Tue|Wed|Thu|Fri|Sat|Sun";
+
 /** A quoted name or a Chinese date and time, as the readable text has them. */
 const NAME = `"(?:[^"\\\\]|\\\\.)*"`;
 
@@ -158,7 +161,7 @@ const CHINESE_RESULTS: ReadonlyArray<readonly [RegExp, string]> = [
  * the readable text: names, dates and the user's own feedback are kept. A refusal no rule knows keeps its English
  * reason after the Chinese label.
  */
-const CHINESE_FAILURES: ReadonlyArray<readonly [RegExp, string]> = [
+const CHINESE_FAILURES: ReadonlyArray<readonly [RegExp, string | ((...groups: string[]) => string)]> = [
   [/^Not applied: the user rejected this change\. Their feedback: /, "未执行：你拒绝了这项修改。你的理由："],
   [
     /^Not applied: the user rejected this change without comment\. Choose a different action\.$/,
@@ -179,7 +182,37 @@ const CHINESE_FAILURES: ReadonlyArray<readonly [RegExp, string]> = [
   [new RegExp(`(${NAME}) is already pending; nothing to unplace`), "$1 本来就是待安排的，没有可撤下的"],
   [new RegExp(`(${NAME}) is already on ([^;]+); nothing to move`), "$1 已经在 $2，不用移动"],
   [/; nothing was moved$/, "；没有移动任何任务"],
+  [
+    new RegExp(`(${NAME}) cannot go on ([^:]+): its class (${NAME}) excludes (${WEEKDAY})`),
+    (_, task, day, category, weekday) =>
+      `${task} 不能放在 ${day}：它的课程 ${category} 不安排在${chineseWeekday(weekday)}`,
+  ],
+  [
+    new RegExp(`(${NAME}) cannot go on ([^:]+): the whole day is blocked for its class (${NAME})`),
+    "$1 不能放在 $2：这一天整天不给它的课程 $3 安排",
+  ],
+  [
+    new RegExp(
+      `(${NAME}) cannot go on ([^:]+): your standing preference (${NAME}) rules (${WEEKDAY}) out; to change it, remove it \\(/prefs lists your preferences, /forget (\\S+) removes this one\\)( or tell me "\\w+ are fine now")?`,
+    ),
+    (_, task, day, preference, weekday, id, fine) =>
+      `${task} 不能放在 ${day}：你的长期偏好 ${preference} 排除了${chineseWeekday(weekday)}；要改变它，请删除它（/prefs 列出你的偏好，/forget ${id} 删除这一条）${fine ? `，或者告诉我“${chineseWeekday(weekday)}现在可以了”` : ""}`,
+  ],
+  [new RegExp(`(${NAME}) is due before ([^;]+); ([^;]+) is too late`), "$1 要在 $2 之前完成；$3 太晚了"],
+  [
+    new RegExp(`(${NAME}) cannot go before ([^;]+?) \\(its earliest day\\); ([^;]+) is too early`),
+    "$1 最早只能放在 $2；$3 太早了",
+  ],
+  [
+    new RegExp(`(${NAME}) must be done before (${NAME}) \\(([^()]+)\\); ([^;]+) is too late`),
+    "$1 必须在 $2（$3）之前完成；$4 太晚了",
+  ],
 ];
+
+/** `Sun` as `周日`. */
+function chineseWeekday(short: string): string {
+  return weekdayName(WEEKDAY.split("|").indexOf(short) + 1, "zh") || short;
+}
 
 /** Chinese words for a task's settled state (`marked … done`). */
 const SETTLED_ZH: Readonly<Record<string, string>> = {
@@ -193,7 +226,13 @@ const SETTLED_ZH: Readonly<Record<string, string>> = {
 /** A readable result line with the tools' fixed English words in Chinese (`CHINESE_RESULTS`, `CHINESE_FAILURES`). */
 function chineseResult(line: string): string {
   if (/^(?:error: |Not applied: )/i.test(line))
-    return CHINESE_FAILURES.reduce((said, [pattern, chinese]) => said.replace(pattern, chinese), line);
+    return CHINESE_FAILURES.reduce(
+      (said, [pattern, chinese]) =>
+        typeof chinese === "string"
+          ? said.replace(pattern, chinese)
+          : said.replace(pattern, (...match: string[]) => chinese(...match)),
+      line,
+    );
   let said = line;
   for (const [pattern, chinese] of CHINESE_RESULTS) said = said.replace(pattern, chinese);
   said = said.replace(/^符合条件（(.+?)）/, (_, filters: string) => `符合条件（${chineseFilters(filters)}）`);

@@ -30,6 +30,7 @@ import { moveTool } from "../../tools/schedule/tools/move.js";
 import { placeTool } from "../../tools/schedule/tools/place.js";
 import { unplaceTool } from "../../tools/schedule/tools/unplace.js";
 import type { ToolRun } from "../../tools/domain.js";
+import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { halfPlacedWeek, offlineTempo } from "../graph/support/offline-conversation.js";
 
 /** The conversation: a Chinese request, then a bare "a" at the plan card. */
@@ -144,6 +145,33 @@ function failureLine(name: string, run: { ok: boolean; content: string }, langua
   return printer.print({ kind: "tool_result", node: "execute", id: "c1", name, ok: run.ok, content: run.content });
 }
 
+/**
+ * Places the week's rules refuse for "Linked list exercises": a day its class excludes, after its due day, before its
+ * earliest day, on a day a standing preference rules out, after the exam it is due before.
+ */
+function ruledRefusals(): Array<[string, ToolRun<unknown>]> {
+  const week = halfPlacedWeek();
+  const task = week.tasks.find((entry) => entry.id === "linked-list-exercises")! as TaskItem;
+  const ruled = (rules: Partial<TaskItem>) => ({
+    ...week,
+    categories: week.categories.map((entry) =>
+      entry.id === task.categoryId ? { ...entry, excludedDaysOfWeek: [7] } : entry,
+    ),
+    tasks: week.tasks.map((entry) => (entry.id === task.id ? { ...task, ...rules } : entry)),
+    standing: [{ kind: "avoid_day" as const, value: 3, text: "周三不要排", id: "p-1" }],
+  });
+  const dated = ruled({ dueBefore: { day: 5 }, earliestDay: 2 });
+  const place = (state: ScheduleState, day: number) =>
+    placeTool.run(state, { task_id: task.id, day, slot_start: 9 }) as ToolRun<unknown>;
+  return [
+    ["place", place(dated, 7)],
+    ["place", place(dated, 6)],
+    ["place", place(dated, 1)],
+    ["place", place(dated, 3)],
+    ["place", place(ruled({ dueBefore: { eventId: "sat-calculus-midterm" } }), 6)],
+  ];
+}
+
 describe("a Chinese conversation's failed and declined calls", () => {
   const week = halfPlacedWeek();
   const failures: Array<[string, ToolRun<unknown>]> = [
@@ -156,6 +184,7 @@ describe("a Chinese conversation's failed and declined calls", () => {
     ["unplace", unplaceTool.run(week, { task_id: "linked-list-exercises" })],
     ["place", { ok: false, content: writeRejectionText("周五我休息") }],
     ["place", { ok: false, content: writeRejectionText("") }],
+    ...ruledRefusals(),
   ];
 
   test("are told in Chinese: what was refused and why, names and dates kept, no English sentence", () => {
@@ -174,6 +203,13 @@ describe("a Chinese conversation's failed and declined calls", () => {
     expect(lines[3]).toContain("第 99 天不在日程范围内（第 1–7 天）");
     expect(lines[7]).toBe("  ✗ 未执行：你拒绝了这项修改。你的理由：周五我休息\n");
     expect(lines[8]).toBe("  ✗ 未执行：你拒绝了这项修改（没有说明理由）。\n");
+    expect(lines.slice(9)).toEqual([
+      '  ✗ 未能完成："Linked list exercises" 不能放在 3月17日周日：它的课程 "Data Structures" 不安排在周日\n',
+      '  ✗ 未能完成："Linked list exercises" 要在 3月15日周五 之前完成；3月16日周六 太晚了\n',
+      '  ✗ 未能完成："Linked list exercises" 最早只能放在 3月12日周二；3月11日周一 太早了\n',
+      '  ✗ 未能完成："Linked list exercises" 不能放在 3月13日周三：你的长期偏好 "周三不要排" 排除了周三；要改变它，请删除它（/prefs 列出你的偏好，/forget p-1 删除这一条），或者告诉我“周三现在可以了”\n',
+      '  ✗ 未能完成："Linked list exercises" 必须在 "Calculus midterm exam"（3月16日周六 10:00）之前完成；3月16日周六 19:00–20:40 太晚了\n',
+    ]);
   });
 
   test("an English conversation's failure lines stay as they were", () => {
@@ -187,6 +223,11 @@ describe("a Chinese conversation's failed and declined calls", () => {
       '  ✗ error: "Linked list exercises" is already pending; nothing to unplace\n',
       "  ✗ Not applied: the user rejected this change. Their feedback: 周五我休息\n",
       "  ✗ Not applied: the user rejected this change without comment. Choose a different action.\n",
+      '  ✗ error: "Linked list exercises" cannot go on Sun 17 Mar: its class "Data Structures" excludes Sun\n',
+      '  ✗ error: "Linked list exercises" is due before Fri 15 Mar; Sat 16 Mar is too late\n',
+      '  ✗ error: "Linked list exercises" cannot go before Tue 12 Mar (its earliest day); Mon 11 Mar is too early\n',
+      '  ✗ error: "Linked list exercises" cannot go on Wed 13 Mar: your standing preference "周三不要排" rules Wed out; to change it, remove it (/prefs lists your preferences, /forget p-1 removes this one) or tell me "Wednesdays are fine now"\n',
+      '  ✗ error: "Linked list exercises" must be done before "Calculus midterm exam" (Sat 16 Mar, 10:00); Sat 16 Mar, 19:00–20:40 is too late\n',
     ]);
   });
 });
