@@ -168,6 +168,20 @@ const CHINESE_FAILURES: ReadonlyArray<readonly [RegExp, string | ((...groups: st
     "未执行：你拒绝了这项修改（没有说明理由）。",
   ],
   [/^error: /i, "未能完成："],
+  [
+    /the user put (\S+) on day (\d+) from slot (\d+) themselves \(they edited its card in this task\), so it stays there\. Nothing was changed; leave it where it is\.$/,
+    "你在这个任务里亲手把 $1 放在第 $2 天第 $3 节起（改过它的卡片），所以它留在那里。没有做任何修改。",
+  ],
+  [
+    /(\w+|day \d+) is your day off \(you said so in this task(?:: (".*"))?\), so no review goes on day (\d+)\. Nothing was changed; choose another day\.$/,
+    (_, day, said, index) =>
+      `${chineseDay(day)}是你的休息日（你在这个任务里说过${said ? `：${said}` : ""}），所以第 ${index} 天不安排复习。没有做任何修改。`,
+  ],
+  [
+    /the user rejected (\S+) on (.+?) in this task(?:: (".*"))?, so it does not go there\. Nothing was changed; choose another place\.$/,
+    (_, task, place, said) =>
+      `你在这个任务里拒绝了把 ${task} 放在${chineseDay(place)}${said ? `（${said}）` : ""}，所以它不会放在那里。没有做任何修改。`,
+  ],
   [/\. Nothing was changed\.$/, "。没有做任何修改。"],
   [new RegExp(`cannot place (${NAME}) \\(duration (\\d+)\\): `), "无法安排 $1（时长 $2 节）："],
   [new RegExp(`cannot move (${NAME}): `), "无法移动 $1："],
@@ -208,6 +222,14 @@ const CHINESE_FAILURES: ReadonlyArray<readonly [RegExp, string | ((...groups: st
     "$1 必须在 $2（$3）之前完成；$4 太晚了",
   ],
 ];
+
+/** A day as the decisions' refusals name it — `Friday`, `day 3`, `day 3 from slot 5` — in Chinese. */
+function chineseDay(day: string): string {
+  const slot = /^day (\d+)(?: from slot (\d+))?$/.exec(day);
+  if (slot) return slot[2] === undefined ? `第 ${slot[1]} 天` : `第 ${slot[1]} 天第 ${slot[2]} 节起`;
+  const weekday = [1, 2, 3, 4, 5, 6, 7].find((index) => weekdayName(index, "en") === day);
+  return weekday === undefined ? day : weekdayName(weekday, "zh");
+}
 
 /** `Sun` as `周日`. */
 function chineseWeekday(short: string): string {

@@ -30,6 +30,7 @@ import { moveTool } from "../../tools/schedule/tools/move.js";
 import { placeTool } from "../../tools/schedule/tools/place.js";
 import { unplaceTool } from "../../tools/schedule/tools/unplace.js";
 import type { ToolRun } from "../../tools/domain.js";
+import { decisionUndone } from "../../tools/schedule/task-limits.js";
 import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { halfPlacedWeek, offlineTempo } from "../graph/support/offline-conversation.js";
 
@@ -172,6 +173,43 @@ function ruledRefusals(): Array<[string, ToolRun<unknown>]> {
   ];
 }
 
+/**
+ * Writes that undo what the student decided in this task (`decisionUndone`): a day they called off, a day they turned
+ * down for a review, a review they put in place themselves.
+ */
+function undoneDecisions(): Array<[string, ToolRun<unknown>]> {
+  const week = halfPlacedWeek();
+  const decided = (name: string, args: Record<string, unknown>, outcome: "declined" | "applied", more = {}) => ({
+    reopens: false,
+    writes: [{ name, arguments: args, outcome, edited: false, feedback: "", ...more }],
+  });
+  const at = (day: number, slot: number) => ({ task_id: "linked-list-exercises", day, slot_start: slot });
+  const refused = (undone: string | undefined): ToolRun<unknown> => ({ ok: false, content: undone ?? "" });
+  return [
+    [
+      "place",
+      refused(
+        decisionUndone(week, decided("place", at(5, 1), "declined", { feedback: "周五我休息" }), "place", at(5, 9)),
+      ),
+    ],
+    [
+      "place",
+      refused(
+        decisionUndone(week, decided("place", at(1, 9), "declined", { feedback: "not Monday" }), "place", at(1, 11)),
+      ),
+    ],
+    ["place", refused(decisionUndone(week, decided("place", at(3, 7), "declined"), "place", at(3, 7)))],
+    [
+      "unplace",
+      refused(
+        decisionUndone(week, decided("place", at(3, 7), "applied", { edited: true }), "unplace", {
+          task_id: "linked-list-exercises",
+        }),
+      ),
+    ],
+  ];
+}
+
 describe("a Chinese conversation's failed and declined calls", () => {
   const week = halfPlacedWeek();
   const failures: Array<[string, ToolRun<unknown>]> = [
@@ -185,6 +223,7 @@ describe("a Chinese conversation's failed and declined calls", () => {
     ["place", { ok: false, content: writeRejectionText("周五我休息") }],
     ["place", { ok: false, content: writeRejectionText("") }],
     ...ruledRefusals(),
+    ...undoneDecisions(),
   ];
 
   test("are told in Chinese: what was refused and why, names and dates kept, no English sentence", () => {
@@ -192,7 +231,8 @@ describe("a Chinese conversation's failed and declined calls", () => {
       expect(run.ok, run.content).toBe(false);
       return failureLine(name, run, "zh");
     });
-    for (const line of lines) expect(englishRuns(line), line).toEqual([]);
+    // Ids stay as the tools write them (the decisions' refusals name the review by its id).
+    for (const line of lines) expect(englishRuns(line.replace(/linked-list-exercises/g, "id")), line).toEqual([]);
     expect(lines[0]).toBe(
       '  ✗ 未能完成：无法安排 "Linked list exercises"（时长 2 节）：3月11日周一 08:00–09:40 与 "Calculus lecture"（3月11日周一 08:00–09:40）时间冲突\n',
     );
@@ -209,6 +249,10 @@ describe("a Chinese conversation's failed and declined calls", () => {
       '  ✗ 未能完成："Linked list exercises" 最早只能放在 3月12日周二；3月11日周一 太早了\n',
       '  ✗ 未能完成："Linked list exercises" 不能放在 3月13日周三：你的长期偏好 "周三不要排" 排除了周三；要改变它，请删除它（/prefs 列出你的偏好，/forget p-1 删除这一条），或者告诉我“周三现在可以了”\n',
       '  ✗ 未能完成："Linked list exercises" 必须在 "Calculus midterm exam"（3月16日周六 10:00）之前完成；3月16日周六 19:00–20:40 太晚了\n',
+      '  ✗ 未能完成：周五是你的休息日（你在这个任务里说过："周五我休息"），所以第 5 天不安排复习。没有做任何修改。\n',
+      '  ✗ 未能完成：你在这个任务里拒绝了把 linked-list-exercises 放在周一（"not Monday"），所以它不会放在那里。没有做任何修改。\n',
+      "  ✗ 未能完成：你在这个任务里拒绝了把 linked-list-exercises 放在第 3 天第 7 节起，所以它不会放在那里。没有做任何修改。\n",
+      "  ✗ 未能完成：你在这个任务里亲手把 linked-list-exercises 放在第 3 天第 7 节起（改过它的卡片），所以它留在那里。没有做任何修改。\n",
     ]);
   });
 
@@ -228,6 +272,10 @@ describe("a Chinese conversation's failed and declined calls", () => {
       '  ✗ error: "Linked list exercises" cannot go before Tue 12 Mar (its earliest day); Mon 11 Mar is too early\n',
       '  ✗ error: "Linked list exercises" cannot go on Wed 13 Mar: your standing preference "周三不要排" rules Wed out; to change it, remove it (/prefs lists your preferences, /forget p-1 removes this one) or tell me "Wednesdays are fine now"\n',
       '  ✗ error: "Linked list exercises" must be done before "Calculus midterm exam" (Sat 16 Mar, 10:00); Sat 16 Mar, 19:00–20:40 is too late\n',
+      '  ✗ Error: Friday is your day off (you said so in this task: "周五我休息"), so no review goes on day 5. Nothing was changed; choose another day.\n',
+      '  ✗ Error: the user rejected linked-list-exercises on Monday in this task: "not Monday", so it does not go there. Nothing was changed; choose another place.\n',
+      "  ✗ Error: the user rejected linked-list-exercises on day 3 from slot 7 in this task, so it does not go there. Nothing was changed; choose another place.\n",
+      "  ✗ Error: the user put linked-list-exercises on day 3 from slot 7 themselves (they edited its card in this task), so it stays there. Nothing was changed; leave it where it is.\n",
     ]);
   });
 });
