@@ -18,7 +18,8 @@ import { writeRejectionText } from "../../contracts/rejections.js";
 import { exportCalendar } from "../../tools/schedule/calendar-files.js";
 import { typedChat } from "./support/typed-chat.js";
 import { choicesOf, readCardReply } from "../../cli/card-answer.js";
-import { renderCard, renderEditInstructions } from "../../cli/render.js";
+import { renderCard, renderEditInstructions, renderError, renderReasoning } from "../../cli/render.js";
+import { InvalidResumeError } from "../../errors/index.js";
 import { StreamPrinter } from "../../cli/stream-printer.js";
 import { languageOf } from "../../contracts/language.js";
 import { batchInterrupt, planInterrupt, questionInterrupt, toolInterrupt } from "../../review/interrupt-cards.js";
@@ -277,6 +278,16 @@ describe("a Chinese conversation's failed and declined calls", () => {
       "  ✗ Error: the user rejected linked-list-exercises on day 3 from slot 7 in this task, so it does not go there. Nothing was changed; choose another place.\n",
       "  ✗ Error: the user put linked-list-exercises on day 3 from slot 7 themselves (they edited its card in this task), so it stays there. Nothing was changed; leave it where it is.\n",
     ]);
+  });
+});
+
+describe("a Chinese conversation's error and reasoning labels", () => {
+  test("are Chinese; the error's code and message and the model's reasoning are kept as they are", () => {
+    expect(renderError(new InvalidResumeError("Expected a response."), "zh")).toBe(
+      "出错：[INVALID_RESUME] Expected a response.",
+    );
+    expect(renderReasoning("先看空闲时间\n再安排", "zh")).toBe("  ┆ 思考过程\n  ┆ 先看空闲时间\n  ┆ 再安排");
+    expect(renderReasoning("free time first", "en")).toBe("  ┆ reasoning\n  ┆ free time first");
   });
 });
 
