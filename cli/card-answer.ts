@@ -9,6 +9,7 @@
  */
 import { ANSWER_FIELD, type Card } from "../contracts/cards.js";
 import type { Language } from "../contracts/language.js";
+import { EDIT_MISTAKES, tell, type Words } from "./chat-words.js";
 import { isShortConfirmation, isShortDismissal } from "../review/human-response.js";
 import {
   approveDecision,
@@ -214,19 +215,19 @@ export function feedbackResponse(feedback: string, card?: Card, language: Langua
     : { ok: true, response: decided(rejectDecision(text), card) };
 }
 
-/** Reads edited tool arguments: one JSON object, for the write at `index` of the card (the resume holds that one decision). */
-export function readEditedArguments(text: string, card: Card, index = 0): EditReading {
+/**
+ * Reads edited tool arguments: one JSON object, for the write at `index` of the card (the resume holds that one
+ * decision). A mistake is told in `language`.
+ */
+export function readEditedArguments(text: string, card: Card, index = 0, language: Language = "en"): EditReading {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return {
-      ok: false,
-      message: `Not valid JSON (${error instanceof Error ? error.message : String(error)}); the card is still waiting.`,
-    };
+    return mistake(language, EDIT_MISTAKES.notJson(error instanceof Error ? error.message : String(error)));
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return { ok: false, message: 'The arguments must be a JSON object, e.g. {"day": 2}; the card is still waiting.' };
+    return mistake(language, EDIT_MISTAKES.notObject);
   }
   return {
     ok: true,
@@ -234,41 +235,37 @@ export function readEditedArguments(text: string, card: Card, index = 0): EditRe
   };
 }
 
+/** An edit the card cannot take: what is wrong, in `language`; the card keeps waiting. */
+function mistake(language: Language, words: Words): EditReading {
+  return { ok: false, message: tell(language, words) };
+}
+
 /**
  * Reads edited plan steps: one step a line as `what to do | done when`, or
- * one line holding a JSON list of `{content, done_when}`.
+ * one line holding a JSON list of `{content, done_when}`. A mistake is told in `language`.
  */
-export function readEditedPlan(lines: readonly string[], card: Card): EditReading {
+export function readEditedPlan(lines: readonly string[], card: Card, language: Language = "en"): EditReading {
   const filled = lines.map((line) => line.trim()).filter((line) => line !== "");
-  if (filled.length === 0) return { ok: false, message: "No steps given; the card is still waiting." };
+  if (filled.length === 0) return mistake(language, EDIT_MISTAKES.noSteps);
   let steps: Array<{ content: string; done_when: string }>;
   if (filled.length === 1 && filled[0]!.startsWith("[")) {
     try {
       steps = JSON.parse(filled[0]!) as typeof steps;
     } catch (error) {
-      return {
-        ok: false,
-        message: `Not valid JSON (${error instanceof Error ? error.message : String(error)}); the card is still waiting.`,
-      };
+      return mistake(language, EDIT_MISTAKES.notJson(error instanceof Error ? error.message : String(error)));
     }
     if (
       !Array.isArray(steps) ||
       !steps.every((step) => typeof step?.content === "string" && typeof step?.done_when === "string")
     ) {
-      return {
-        ok: false,
-        message: 'The JSON must be a list of {"content": "...", "done_when": "..."}; the card is still waiting.',
-      };
+      return mistake(language, EDIT_MISTAKES.notStepList);
     }
   } else {
     steps = [];
     for (const [index, line] of filled.entries()) {
       const [content = "", doneWhen = ""] = line.split("|").map((part) => part.trim());
       if (content === "" || doneWhen === "") {
-        return {
-          ok: false,
-          message: `Step ${index + 1} needs both parts: "what to do | done when"; the card is still waiting.`,
-        };
+        return mistake(language, EDIT_MISTAKES.stepHalf(index + 1));
       }
       steps.push({ content, done_when: doneWhen });
     }

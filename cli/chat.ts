@@ -16,6 +16,8 @@ import { readWeekFile, weekInTime } from "../tools/schedule/week-file.js";
 import { exportCalendar as exportCalendarText } from "../tools/schedule/calendar-files.js";
 import type { ScheduleRepository } from "../tools/schedule/index.js";
 import { ChatSession } from "./session.js";
+import { CHAT, tell } from "./chat-words.js";
+import type { Language } from "../contracts/language.js";
 import { chooseStartingThread } from "./starting-thread.js";
 import { DEFAULT_THREADS_FILE, ThreadRegistry } from "./thread-registry.js";
 
@@ -45,6 +47,8 @@ async function main(): Promise<void> {
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
 
+  // The chat's language once a thread is read ("Bye." in it); the lines before it are English.
+  let language: Language = "en";
   try {
     write("Tempo terminal chat — type a message, /help for commands.\n");
     const tempo = await createTempo(settings);
@@ -64,13 +68,12 @@ async function main(): Promise<void> {
       }
       const registry = new ThreadRegistry(chatArguments.threadsFile ?? DEFAULT_THREADS_FILE);
       const start = await chooseStartingThread(tempo.graph, registry, userId, chatArguments.threadId);
-      if (start.reason === "waiting")
-        write(`Your last thread waits for an answer; reopening it (/clear starts a fresh one).\n`);
+      if (start.reason === "waiting") write(`${tell(start.language ?? "en", CHAT.reopening)}\n`);
       await registry.touch(start.threadId, userId);
       // /export writes the user's week as iCalendar (a read of the schedule; no card).
       const exportCalendar = async (user: string) =>
         exportCalendarText(await tempo.repositoryOf<ScheduleRepository>("schedule").load(user));
-      await new ChatSession({
+      const session = new ChatSession({
         graph: tempo.graph,
         userId,
         threadId: start.threadId,
@@ -87,11 +90,13 @@ async function main(): Promise<void> {
           now,
         },
         ...(chatArguments.now === undefined ? {} : { now: chatArguments.now }),
-      }).run();
+      });
+      await session.run();
+      language = session.currentLanguage;
     } finally {
       await tempo.close();
     }
-    write("Bye.\n");
+    write(`${tell(language, CHAT.bye)}\n`);
   } finally {
     lines.close();
     // Stop reading stdin, so an open pipe does not keep the process alive after /quit.

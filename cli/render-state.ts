@@ -1,79 +1,104 @@
 /**
- * How `/state`, `/history` and `/threads` print: the thread's
- * ExecutionState, its step-transition snapshots, and this CLI's thread list.
+ * How `/state`, `/history`, `/threads` and `/prefs` print: the thread's
+ * ExecutionState, its step-transition snapshots, this CLI's thread list and the user's standing preferences.
  * Pure functions from values to text.
  */
+import { stepStatusInChinese, type Language } from "../contracts/language.js";
 import type { ExecutionState, StepSnapshot } from "../server/execution-state.js";
+import type { Preference } from "../contracts/preferences.js";
+import { renderPreferenceList } from "../memory/preferences.js";
+import { PREFERENCE_WORDS, STATE_WORDS as W, statusInChinese, tell } from "./chat-words.js";
 import type { ThreadEntry } from "./thread-registry.js";
 
-/** The statuses that need more than their name. */
-const STATUS_TEXT: Partial<Record<ExecutionState["status"], string>> = {
-  stopped:
-    "stopped, will carry on (the last run stopped part-way; opening the thread, your next message or /continue finishes it first)",
-  resuming: "resuming (the last run stopped part-way; it is being carried on now)",
-};
-
-/** The ExecutionState as a labelled block: status, goal, the plan with each step's status, tool calls, answer. */
-export function renderExecutionState(state: ExecutionState): string {
+/**
+ * The ExecutionState as a labelled block: status, goal, the plan with each step's status, tool calls, answer — its
+ * labels and statuses in the user's `language` (the goal, steps and answer are the thread's own words).
+ */
+export function renderExecutionState(state: ExecutionState, language: Language = "en"): string {
+  const say = (words: readonly [string, string]) => tell(language, words);
+  const zh = language === "zh";
+  const status = W.statusText[state.status];
   const lines = [
-    `thread:  ${state.sessionId}${state.userId ? ` (user ${state.userId})` : ""}`,
-    `status:  ${STATUS_TEXT[state.status] ?? state.status}`,
-    `goal:    ${state.goal || "(none yet)"}`,
+    `${say(W.thread)}${state.sessionId}${state.userId ? say(W.user(state.userId)) : ""}`,
+    `${say(W.status)}${status ? say(status) : zh ? statusInChinese(state.status) : state.status}`,
+    `${say(W.goal)}${state.goal || say(W.none)}`,
   ];
   if (state.steps.length > 0) {
-    lines.push(`plan:    ${state.planId}`);
+    lines.push(`${say(W.plan)}${state.planId}`);
     for (const [index, step] of state.steps.entries()) {
-      const current = step.id === state.currentStepId ? "  ← current" : "";
-      lines.push(`  ${index + 1}. [${step.status}] ${step.content}${current}`);
+      const current = step.id === state.currentStepId ? say(W.current) : "";
+      lines.push(`  ${index + 1}. [${zh ? stepStatusInChinese(step.status) : step.status}] ${step.content}${current}`);
       if (step.summary) lines.push(`     ${step.summary}`);
     }
   } else {
-    lines.push("plan:    (none yet)");
+    lines.push(`${say(W.plan)}${say(W.none)}`);
   }
   const toolCalls = state.observations.filter((observation) => observation.kind === "tool");
   const last = toolCalls.at(-1);
-  lines.push(`tools:   ${toolCalls.length} call(s)${last ? `; last: ${last.tool} → ${firstLine(last.result)}` : ""}`);
+  lines.push(
+    `${say(W.tools(toolCalls.length))}${last ? `${say(W.lastTool)}${last.tool} → ${firstLine(last.result)}` : ""}`,
+  );
   for (const reply of state.observations.filter((observation) => observation.kind === "user_reply")) {
-    lines.push(`asked:   ${reply.question} → ${reply.answer}`);
+    lines.push(`${say(W.asked)}${reply.question} → ${reply.answer}`);
   }
   if (state.outcome) {
-    lines.push(`ended:   ${state.outcome.kind} — ${state.outcome.reason}`);
+    const kind = zh ? statusInChinese(state.outcome.kind) : state.outcome.kind;
+    lines.push(`${say(W.ended)}${kind} — ${state.outcome.reason}`);
     for (const item of state.outcome.stillOpen ?? [])
-      lines.push(`  still open: ${item.name} (${item.id}) — ${item.why}`);
+      lines.push(`${say(W.stillOpen)}${item.name} (${item.id}) — ${item.why}`);
   }
-  if (state.finalAnswer) lines.push(`answer:  ${indentRest(state.finalAnswer, "         ")}`);
-  if (state.lastError) lines.push(`error:   ${state.lastError}`);
-  if (state.updatedAt) lines.push(`updated: ${state.updatedAt}`);
-  if (state.workflowVersion) lines.push(`version: ${state.workflowVersion}`);
+  if (state.finalAnswer) lines.push(`${say(W.answer)}${indentRest(state.finalAnswer, "         ")}`);
+  if (state.lastError) lines.push(`${say(W.error)}${state.lastError}`);
+  if (state.updatedAt) lines.push(`${say(W.updated)}${state.updatedAt}`);
+  if (state.workflowVersion) lines.push(`${say(W.version)}${state.workflowVersion}`);
   return lines.join("\n");
 }
 
-/** One line a snapshot: when, which step moved to which status, and the overall status then. */
-export function renderStepSnapshots(snapshots: readonly StepSnapshot[]): string {
-  if (snapshots.length === 0)
-    return "No step snapshots on this thread yet (they are taken when a plan step starts or finishes).";
+/** One line a snapshot: when, which step moved to which status, and the overall status then (in `language`). */
+export function renderStepSnapshots(snapshots: readonly StepSnapshot[], language: Language = "en"): string {
+  const say = (words: readonly [string, string]) => tell(language, words);
+  if (snapshots.length === 0) return say(W.noSnapshots);
   return [
-    `${snapshots.length} step snapshot(s), oldest first:`,
+    say(W.snapshots(snapshots.length)),
     ...snapshots.map((snapshot) => {
       const index = snapshot.state.steps.findIndex((step) => step.id === snapshot.stepId);
-      const step = index === -1 ? snapshot.stepId : `step ${index + 1} of ${snapshot.state.steps.length}`;
-      return `  ${snapshot.createdAt || "?"}  ${step} → ${snapshot.status}  (thread ${snapshot.state.status}; checkpoint ${snapshot.checkpointId})`;
+      const step = index === -1 ? snapshot.stepId : say(W.step(index + 1, snapshot.state.steps.length));
+      const status = language === "zh" ? stepStatusInChinese(snapshot.status) : snapshot.status;
+      return `  ${snapshot.createdAt || "?"}  ${step} → ${status}  ${say(W.snapshotThread(snapshot.state.status, snapshot.checkpointId))}`;
     }),
   ].join("\n");
 }
 
-/** The user's threads, the current one marked with `*`. */
-export function renderThreads(entries: readonly ThreadEntry[], currentThreadId: string, userId: string): string {
-  if (entries.length === 0) return `No threads of ${userId} seen by this CLI yet.`;
+/** The user's threads, the current one marked with `*` (the words in `language`). */
+export function renderThreads(
+  entries: readonly ThreadEntry[],
+  currentThreadId: string,
+  userId: string,
+  language: Language = "en",
+): string {
+  if (entries.length === 0) return tell(language, W.noThreads(userId));
   const width = Math.max(...entries.map((entry) => entry.threadId.length));
   return [
-    `Threads of ${userId} (newest first; /resume <thread> to switch):`,
+    tell(language, W.threads(userId)),
     ...entries.map((entry) => {
       const marker = entry.threadId === currentThreadId ? "*" : " ";
-      const waiting = entry.waitingFor ? `  waiting: ${entry.waitingFor}` : "";
+      const waiting = entry.waitingFor ? `${tell(language, W.waiting)}${entry.waitingFor}` : "";
       const preview = entry.lastMessage ? `  "${truncate(entry.lastMessage, 48)}"` : "";
       return `${marker} ${entry.threadId.padEnd(width)}  ${entry.updatedAt}${waiting}${preview}`;
     }),
+  ].join("\n");
+}
+
+/** The user's standing preferences, numbered as /forget takes them, in `language` (their words as they said them). */
+export function renderPreferences(profile: readonly Preference[], language: Language = "en"): string {
+  if (language === "en") return renderPreferenceList(profile);
+  if (profile.length === 0) return PREFERENCE_WORDS.none;
+  return [
+    PREFERENCE_WORDS.heading,
+    ...profile.map(
+      (entry, index) => `${index + 1}. ${entry.text} — ${entry.source}，${entry.createdAt.slice(0, 10)} [${entry.id}]`,
+    ),
+    PREFERENCE_WORDS.footer,
   ].join("\n");
 }
 

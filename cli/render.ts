@@ -8,25 +8,24 @@ import type { Card } from "../contracts/cards.js";
 import { withCalendarsNamed } from "../contracts/attached-calendar.js";
 import { say, type Language } from "../contracts/language.js";
 import { choicesOf, isBatchCard, isPlanCard, isQuestionCard } from "./card-answer.js";
+import { ERROR_LABEL, HELP_INTRO, PROMPTS, REASONING_LABEL, tell } from "./chat-words.js";
 import { COMMAND_HELP } from "./commands.js";
 
 /** Prefix of the assistant's text. */
 export const ASSISTANT_PREFIX = "tempo> ";
-/** Prompt for a new message. */
-export const MESSAGE_PROMPT = "you> ";
 
 /** A status line. */
 export function renderStatus(text: string): string {
   return `  · ${text}`;
 }
 
-/** The reasoning a model returned, as its own indented block (never part of the answer line). */
-export function renderReasoning(text: string): string {
+/** The reasoning a model returned, as its own indented block (never part of the answer line), labelled in `language`. */
+export function renderReasoning(text: string, language: Language = "en"): string {
   const lines = text
     .trim()
     .split(/\r?\n/)
     .filter((line) => line.trim() !== "");
-  return ["  ┆ reasoning", ...lines.map((line) => `  ┆ ${line}`)].join("\n");
+  return [`  ┆ ${tell(language, REASONING_LABEL)}`, ...lines.map((line) => `  ┆ ${line}`)].join("\n");
 }
 
 /** A tool call about to run or being applied. */
@@ -49,9 +48,9 @@ export function renderToolResult(ok: boolean, content: string): string {
   return `  ${ok ? "←" : "✗"} ${first}${content.includes("\n") ? " …" : ""}`;
 }
 
-/** The prompt shown while `card` waits for an answer. */
-export function cardPrompt(card: Card): string {
-  return isQuestionCard(card) ? "answer> " : "choice> ";
+/** The prompt shown while `card` waits for an answer, in the user's `language` ("choice> ", "选择> "). */
+export function cardPrompt(card: Card, language: Language = "en"): string {
+  return tell(language, isQuestionCard(card) ? PROMPTS.answer : PROMPTS.choice);
 }
 
 /**
@@ -131,20 +130,21 @@ export function renderEditInstructions(card: Card, index = 0, language: Language
   return `Enter the arguments${which} as one JSON object (now: ${JSON.stringify(card.action_requests[index]?.args ?? {})}); an empty line keeps the card waiting.`;
 }
 
-/** The /help text. */
-export function renderHelp(): string {
+/** The /help text, in the user's `language` (the commands keep their names). */
+export function renderHelp(language: Language = "en"): string {
   const width = Math.max(...COMMAND_HELP.map(([usage]) => usage.length));
   return [
-    "Type a message to give Tempo a task or to chat. At a card, answer with a choice letter.",
-    ...COMMAND_HELP.map(([usage, description]) => `  ${usage.padEnd(width)}  ${description}`),
+    tell(language, HELP_INTRO),
+    ...COMMAND_HELP.map(([usage, english, chinese]) => `  ${usage.padEnd(width)}  ${say(language, english, chinese)}`),
   ].join("\n");
 }
 
-/** An error from a run, with its code when Tempo raised it on purpose. */
-export function renderError(error: unknown): string {
+/** An error from a run, with its code when Tempo raised it on purpose; its label in the user's `language`. */
+export function renderError(error: unknown, language: Language = "en"): string {
+  const label = tell(language, ERROR_LABEL);
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
-    return `error: ${typeof code === "string" ? `[${code}] ` : ""}${error.message}`;
+    return `${label}${typeof code === "string" ? `[${code}] ` : ""}${error.message}`;
   }
-  return `error: ${String(error)}`;
+  return `${label}${String(error)}`;
 }

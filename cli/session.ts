@@ -8,17 +8,17 @@
  * between turns but the thread id: a restarted chat picks up where the
  * saved state says the thread stands.
  */
-import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+import { HumanMessage } from "@langchain/core/messages";
 import { Command, type BaseStore } from "@langchain/langgraph";
 import { isTempoError } from "../errors/index.js";
 import { DEFAULT_WORKFLOW_SETTINGS, type WorkflowSettings } from "../config/configuration.js";
-import { loadPreferences, removePreference, renderPreferenceList } from "../memory/preferences.js";
+import { loadPreferences, removePreference } from "../memory/preferences.js";
 import { asCard, type Card } from "../contracts/cards.js";
 import { rejectDecision, type DecisionsResponse } from "../review/resume.js";
 import type { ScheduleState } from "../tools/schedule/state.js";
 import { proposedWrites } from "../kernel/proposal.js";
 import type { TempoState } from "../kernel/state.js";
-import { languageOf, type Language } from "../contracts/language.js";
+import type { Language } from "../contracts/language.js";
 import { carryOnStoppedRun } from "../server/carry-on.js";
 import {
   readExecutionState,
@@ -41,9 +41,10 @@ import {
 import { isCommand, parseCommand, type ChatCommand } from "./commands.js";
 import { readCalendarFile, writeCalendarFile } from "./calendar-files.js";
 import { calendarImportMessage } from "../contracts/attached-calendar.js";
-import { renderExecutionState, renderStepSnapshots, renderThreads } from "./render-state.js";
-import { cardPrompt, MESSAGE_PROMPT, renderCard, renderEditInstructions, renderError, renderHelp } from "./render.js";
-import { newChatThreadId } from "./starting-thread.js";
+import { renderExecutionState, renderPreferences, renderStepSnapshots, renderThreads } from "./render-state.js";
+import { cardPrompt, renderCard, renderEditInstructions, renderError, renderHelp } from "./render.js";
+import { CHAT, PREFERENCE_WORDS, PROMPTS, tell, type Words } from "./chat-words.js";
+import { newChatThreadId, savedLanguage } from "./starting-thread.js";
 import { renderCardProposal, renderWeek, type WeekViewOptions } from "./week-view.js";
 import { StreamPrinter } from "./stream-printer.js";
 import type { LineReader } from "./line-reader.js";
@@ -119,6 +120,11 @@ export class ChatSession {
     this.newThreadId = options.newThreadId ?? newChatThreadId;
   }
 
+  /** The language the chat speaks in now (the conversation's, `languageOf`). */
+  get currentLanguage(): Language {
+    return this.language;
+  }
+
   /** The thread the chat is on. */
   get currentThreadId(): string {
     return this.threadId;
@@ -126,7 +132,8 @@ export class ChatSession {
 
   /** Runs until /quit or the end of the input. */
   async run(): Promise<void> {
-    await this.describeThread("Thread");
+    this.language = await this.conversationLanguage();
+    await this.describeThread("started");
     for (;;) {
       const pending = await this.pendingCard();
       if (pending && pending.key !== this.shownCardKey) {
@@ -135,11 +142,13 @@ export class ChatSession {
         await this.drawProposal(pending.card);
         this.shownCardKey = pending.key;
       }
-      const line = await this.options.input.read(pending ? cardPrompt(pending.card) : MESSAGE_PROMPT);
+      const line = await this.options.input.read(
+        pending ? cardPrompt(pending.card, this.language) : this.say(PROMPTS.message),
+      );
       if (line === null) break;
       if (line.trim() === "") continue;
       if (isCommand(line)) {
-        if ((await this.runCommand(parseCommand(line))) === "quit") break;
+        if ((await this.runCommand(parseCommand(line, this.language))) === "quit") break;
         continue;
       }
       if (pending) {
@@ -157,10 +166,7 @@ export class ChatSession {
       }
     }
     const pending = await this.pendingCard();
-    if (pending)
-      this.print(
-        `Thread ${this.threadId} waits for your answer; continue with: npm start -- --thread ${this.threadId}`,
-      );
+    if (pending) this.print(this.say(CHAT.waitsAtEnd(this.threadId)));
   }
 
   private config() {
@@ -179,11 +185,7 @@ export class ChatSession {
    */
   private async conversationLanguage(line?: string): Promise<Language> {
     const snapshot = await this.options.graph.getState(this.config()).catch(() => undefined);
-    const saved = (snapshot?.values as { messages?: unknown } | undefined)?.messages;
-    const messages = (Array.isArray(saved) ? saved : []).filter(
-      (message): message is BaseMessage => typeof (message as BaseMessage | null)?.getType === "function",
-    );
-    return languageOf([...messages, ...(line === undefined ? [] : [line])]);
+    return savedLanguage(snapshot?.values, line === undefined ? [] : [line]);
   }
 
   /** The card the thread waits on, read from the saved state. */
@@ -210,7 +212,7 @@ export class ChatSession {
         this.print(reply.message);
         return { kind: "waiting" };
       case "feedback": {
-        const feedback = await this.options.input.read("feedback> ");
+        const feedback = await this.options.input.read(this.say(PROMPTS.feedback));
         return feedback === null ? { kind: "ended" } : this.checked(feedbackResponse(feedback, card, this.language));
       }
       case "items":
@@ -218,20 +220,22 @@ export class ChatSession {
       case "edit": {
         this.print(renderEditInstructions(card, 0, this.language));
         if (!isPlanCard(card)) {
-          const text = await this.options.input.read("arguments> ");
+          const text = await this.options.input.read(this.say(PROMPTS.arguments));
           if (text === null) return { kind: "ended" };
-          return text.trim() === "" ? { kind: "waiting" } : this.checked(readEditedArguments(text, card));
+          return text.trim() === ""
+            ? { kind: "waiting" }
+            : this.checked(readEditedArguments(text, card, 0, this.language));
         }
         const lines: string[] = [];
         for (;;) {
-          const step = await this.options.input.read(`step ${lines.length + 1}> `);
+          const step = await this.options.input.read(this.say(PROMPTS.step(lines.length + 1)));
           if (step === null) return { kind: "ended" };
           if (step.trim() === "") break;
           lines.push(step);
           // A JSON list is the whole plan on one line.
           if (lines.length === 1 && step.trim().startsWith("[")) break;
         }
-        return this.checked(readEditedPlan(lines, card));
+        return this.checked(readEditedPlan(lines, card, this.language));
       }
     }
   }
@@ -245,17 +249,17 @@ export class ChatSession {
   ): Promise<CardOutcome> {
     const answered = [...decisions];
     for (const index of feedback) {
-      const text = await this.options.input.read(`feedback ${index + 1}> `);
+      const text = await this.options.input.read(this.say(PROMPTS.itemFeedback(index + 1)));
       if (text === null) return { kind: "ended" };
       // No feedback: rejected without.
       if (text.trim() !== "") answered[index] = rejectDecision(text.trim());
     }
     for (const index of edits) {
       this.print(renderEditInstructions(card, index, this.language));
-      const text = await this.options.input.read(`arguments ${index + 1}> `);
+      const text = await this.options.input.read(this.say(PROMPTS.itemArguments(index + 1)));
       if (text === null) return { kind: "ended" };
       if (text.trim() === "") return { kind: "waiting" };
-      const reading = readEditedArguments(text, card, index);
+      const reading = readEditedArguments(text, card, index, this.language);
       if (!reading.ok) return this.checked(reading);
       answered[index] = reading.response.decisions[0]!;
     }
@@ -280,14 +284,12 @@ export class ChatSession {
   private async carryOnStoppedRun(): Promise<void> {
     const stream = await carryOnStoppedRun(this.options.graph, this.config(), { streamMode: "custom" }).catch(
       (error: unknown) => {
-        this.print(renderError(error));
+        this.print(renderError(error, this.language));
         return undefined;
       },
     );
     if (!stream) return;
-    this.print(
-      `Thread ${this.threadId}: resuming — its last run stopped part-way (a crash or a restart); carrying it on now.`,
-    );
+    this.print(this.say(CHAT.carryingOn(this.threadId)));
     await this.streamRun(async () => stream);
   }
 
@@ -306,7 +308,7 @@ export class ChatSession {
       this.options.write(printer.close());
     } catch (error) {
       this.options.write(printer.close());
-      this.print(renderError(error));
+      this.print(renderError(error, this.language));
       // A refused answer leaves the card waiting: show it again.
       this.shownCardKey = undefined;
     }
@@ -321,31 +323,32 @@ export class ChatSession {
       case "quit":
         return "quit";
       case "help":
-        this.print(renderHelp());
+        this.print(renderHelp(this.language));
         break;
       case "invalid":
         this.print(command.message);
         break;
       case "state":
-        this.print(renderExecutionState(await readExecutionState(this.options.graph, this.config())));
+        this.print(renderExecutionState(await readExecutionState(this.options.graph, this.config()), this.language));
         break;
       case "history":
-        this.print(renderStepSnapshots(await stepSnapshots(this.options.graph, this.config())));
+        this.print(renderStepSnapshots(await stepSnapshots(this.options.graph, this.config()), this.language));
         break;
       case "week":
         await this.drawWeek();
         break;
       case "debug":
         this.verbose = !this.verbose;
-        this.print(
-          this.verbose
-            ? "Debug view on: tool names, ids and JSON arguments are shown."
-            : "Debug view off: tasks by name, places by date and time.",
-        );
+        this.print(this.say(this.verbose ? CHAT.debugOn : CHAT.debugOff));
         break;
       case "threads":
         this.print(
-          renderThreads(await this.options.registry.list(this.options.userId), this.threadId, this.options.userId),
+          renderThreads(
+            await this.options.registry.list(this.options.userId),
+            this.threadId,
+            this.options.userId,
+            this.language,
+          ),
         );
         break;
       case "clear":
@@ -372,19 +375,24 @@ export class ChatSession {
   private async preferences(command: Extract<ChatCommand, { name: "prefs" | "forget" }>): Promise<void> {
     const store = this.options.store ?? this.options.graph.store;
     if (!store) {
-      this.print("This chat has no memory store, so there are no standing preferences.");
+      this.print(this.say(CHAT.noMemoryStore));
       return;
     }
     if (command.name === "prefs") {
-      this.print(renderPreferenceList(await loadPreferences(store, this.options.userId)));
+      this.print(renderPreferences(await loadPreferences(store, this.options.userId), this.language));
       return;
     }
     try {
       const removed = await removePreference(store, this.options.userId, command.reference);
-      this.print(`Removed: "${removed.text}". The next task no longer keeps to it.`);
+      this.print(this.say(CHAT.preferenceRemoved(removed.text)));
     } catch (error) {
       if (!isTempoError(error) || error.code !== "PREFERENCE_NOT_FOUND") throw error;
-      this.print(error.message);
+      const { reference, count } = (error.details ?? {}) as { reference?: unknown; count?: unknown };
+      this.print(
+        this.language === "zh" && typeof reference === "string" && typeof count === "number"
+          ? PREFERENCE_WORDS.notFound(reference, count)
+          : error.message,
+      );
     }
   }
 
@@ -395,7 +403,7 @@ export class ChatSession {
     this.shownCardKey = undefined;
     await this.options.registry.touch(this.threadId, this.options.userId, { waitingFor: null });
     await this.runGraph({ messages: [new HumanMessage("/clear")] });
-    this.print(`New thread ${this.threadId} (the previous one, ${previous}, stays available: /resume ${previous}).`);
+    this.print(this.say(CHAT.newThread(this.threadId, previous)));
   }
 
   /**
@@ -405,19 +413,19 @@ export class ChatSession {
    */
   private async importCalendar(file: string): Promise<void> {
     if (await this.pendingCard()) {
-      this.print(
-        "This thread waits for your answer to the card above; answer it first (or /clear for a fresh thread). Nothing was imported.",
-      );
+      this.print(this.say(CHAT.importWhileWaiting));
       return;
     }
-    const reading = await readCalendarFile(file, {
-      maxMessageCharacters: this.options.maxMessageCharacters ?? messageLimitOf(this.options.graph),
-    });
+    const reading = await readCalendarFile(
+      file,
+      { maxMessageCharacters: this.options.maxMessageCharacters ?? messageLimitOf(this.options.graph) },
+      this.language,
+    );
     if (!reading.ok) {
       this.print(reading.message);
       return;
     }
-    this.print(`Sending ${reading.fileName} to be imported; you will see what it adds on a card first.`);
+    this.print(this.say(CHAT.sendingImport(reading.fileName)));
     await this.options.registry.touch(this.threadId, this.options.userId, { lastMessage: `/import ${file}` });
     await this.runGraph({ messages: [new HumanMessage(calendarImportMessage(reading.fileName, reading.ics))] });
   }
@@ -435,13 +443,13 @@ export class ChatSession {
   /** /week: the user's week as a grid. */
   private async drawWeek(): Promise<void> {
     if (!this.options.loadSchedule) {
-      this.print("/week is not available here (no schedule is served).");
+      this.print(this.say(CHAT.weekUnavailable));
       return;
     }
     try {
       this.options.write(renderWeek(await this.options.loadSchedule(this.options.userId), this.weekViewOptions()));
     } catch (error) {
-      this.print(renderError(error));
+      this.print(renderError(error, this.language));
     }
   }
 
@@ -471,13 +479,13 @@ export class ChatSession {
   /** Writes the week to a local .ics file (a read: no card). */
   private async exportCalendar(file: string): Promise<void> {
     if (!this.options.exportCalendar) {
-      this.print("/export is not available here (no schedule is served). Nothing was written.");
+      this.print(this.say(CHAT.exportUnavailable));
       return;
     }
     try {
-      this.print(await writeCalendarFile(file, await this.options.exportCalendar(this.options.userId)));
+      this.print(await writeCalendarFile(file, await this.options.exportCalendar(this.options.userId), this.language));
     } catch (error) {
-      this.print(renderError(error));
+      this.print(renderError(error, this.language));
     }
   }
 
@@ -486,32 +494,36 @@ export class ChatSession {
       configurable: { thread_id: threadId, user_id: this.options.userId },
     });
     if (snapshot.createdAt === undefined) {
-      this.print(`No saved thread ${threadId}. /threads lists your threads.`);
+      this.print(this.say(CHAT.noSavedThread(threadId)));
       return;
     }
     const owner = (snapshot.values as { userId?: unknown }).userId;
     if (typeof owner === "string" && owner !== "" && owner !== this.options.userId) {
-      this.print(`Thread ${threadId} belongs to another user; you are ${this.options.userId}.`);
+      this.print(this.say(CHAT.otherUsersThread(threadId, this.options.userId)));
       return;
     }
     this.threadId = threadId;
     this.shownCardKey = undefined;
     await this.options.registry.touch(threadId, this.options.userId);
-    await this.describeThread("Resumed thread");
+    this.language = await this.conversationLanguage();
+    await this.describeThread("resumed");
   }
 
   /** One line on the current thread: new, or its status and goal; a stopped run of it is carried on first. */
-  private async describeThread(label: string): Promise<void> {
+  private async describeThread(label: "started" | "resumed"): Promise<void> {
     await this.carryOnStoppedRun();
     const snapshot = await this.options.graph.getState(this.config());
     if (snapshot.createdAt === undefined) {
-      this.print(`${label} ${this.threadId} (user ${this.options.userId}): new`);
+      this.print(this.say(CHAT.threadNew(label, this.threadId, this.options.userId)));
       return;
     }
     const state = toExecutionState(snapshot, await runStateNow(threadLockOf(this.options.graph), this.threadId));
-    this.print(
-      `${label} ${this.threadId} (user ${this.options.userId}): ${state.status}${state.goal ? ` — goal: ${state.goal}` : ""}`,
-    );
+    this.print(this.say(CHAT.threadStatus(label, this.threadId, this.options.userId, state.status, state.goal)));
+  }
+
+  /** The chat's `words` in the conversation's language. */
+  private say(words: Words): string {
+    return tell(this.language, words);
   }
 
   private print(text: string): void {

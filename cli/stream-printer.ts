@@ -50,7 +50,7 @@ export class StreamPrinter {
       case "status":
         return renderStatus(event.text);
       case "reasoning":
-        return renderReasoning(event.text);
+        return renderReasoning(event.text, language);
       case "tool_call":
         return verbose
           ? renderToolCall(event.name, event.arguments)

@@ -4,7 +4,7 @@
  * name and places by date and clock time — in the user's language. Ids, tool names and JSON arguments are the
  * debug view's (`--verbose`, `/debug`).
  */
-import { say, type Language } from "../contracts/language.js";
+import { say, weekdayName, type Language } from "../contracts/language.js";
 import { describeScheduleCall } from "../tools/schedule/describe-call.js";
 import { readableScheduleText } from "../tools/schedule/readable.js";
 import type { ScheduleListing } from "../tools/schedule/candidates.js";
@@ -116,6 +116,9 @@ function chineseSummary(best: ProposedCandidate, state: ScheduleState | undefine
   return said === undefined ? "" : `（${said}）`;
 }
 
+/** A weekday's short English name (`Mon` … `Sun`), as the refusals write it. */
+const WEEKDAY = "Mon|Tue|Wed|Thu|Fri|Sat|Sun";
+
 /** A quoted name or a Chinese date and time, as the readable text has them. */
 const NAME = `"(?:[^"\\\\]|\\\\.)*"`;
 
@@ -153,6 +156,86 @@ const CHINESE_RESULTS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^day (\d+) week (\d+) \w+ slots (\d+-\d+):$/, "第 $1 天（第 $2 周）第 $3 节："],
 ];
 
+/**
+ * A failed call's fixed words in Chinese (a refusal `error: …`, a write the user turned down `Not applied: …`), over
+ * the readable text: names, dates and the user's own feedback are kept. A refusal no rule knows keeps its English
+ * reason after the Chinese label.
+ */
+const CHINESE_FAILURES: ReadonlyArray<readonly [RegExp, string | ((...groups: string[]) => string)]> = [
+  [/^Not applied: the user rejected this change\. Their feedback: /, "未执行：你拒绝了这项修改。你的理由："],
+  [
+    /^Not applied: the user rejected this change without comment\. Choose a different action\.$/,
+    "未执行：你拒绝了这项修改（没有说明理由）。",
+  ],
+  [/^error: /i, "未能完成："],
+  [
+    /the user put (\S+) on day (\d+) from slot (\d+) themselves \(they edited its card in this task\), so it stays there\. Nothing was changed; leave it where it is\.$/,
+    "你在这个任务里亲手把 $1 放在第 $2 天第 $3 节起（改过它的卡片），所以它留在那里。没有做任何修改。",
+  ],
+  [
+    /(\w+|day \d+) is your day off \(you said so in this task(?:: (".*"))?\), so no review goes on day (\d+)\. Nothing was changed; choose another day\.$/,
+    (_, day, said, index) =>
+      `${chineseDay(day)}是你的休息日（你在这个任务里说过${said ? `：${said}` : ""}），所以第 ${index} 天不安排复习。没有做任何修改。`,
+  ],
+  [
+    /the user rejected (\S+) on (.+?) in this task(?:: (".*"))?, so it does not go there\. Nothing was changed; choose another place\.$/,
+    (_, task, place, said) =>
+      `你在这个任务里拒绝了把 ${task} 放在${chineseDay(place)}${said ? `（${said}）` : ""}，所以它不会放在那里。没有做任何修改。`,
+  ],
+  [/\. Nothing was changed\.$/, "。没有做任何修改。"],
+  [new RegExp(`cannot place (${NAME}) \\(duration (\\d+)\\): `), "无法安排 $1（时长 $2 节）："],
+  [new RegExp(`cannot move (${NAME}): `), "无法移动 $1："],
+  [new RegExp(`([^：；]+?) overlaps (?:locked )?(${NAME}) on ([^;]+)`), "$1 与 $2（$3）时间冲突"],
+  [/day (\d+) is outside the window \(days 1-(\d+)\)/, "第 $1 天不在日程范围内（第 1–$2 天）"],
+  [new RegExp(`(${NAME}) is already placed on ([^;]+); use move to change it`), "$1 已经安排在 $2；要换时间请移动它"],
+  [
+    new RegExp(`no task with id (${NAME})(?: among [\\d,]+ tasks)?; use list_tasks to find ids`),
+    "没有 id 为 $1 的任务",
+  ],
+  [new RegExp(`(${NAME}) is pending, not on the schedule; use place to put it there`), "$1 还没有安排，不在日程上"],
+  [new RegExp(`(${NAME}) is already pending; nothing to unplace`), "$1 本来就是待安排的，没有可撤下的"],
+  [new RegExp(`(${NAME}) is already on ([^;]+); nothing to move`), "$1 已经在 $2，不用移动"],
+  [/; nothing was moved$/, "；没有移动任何任务"],
+  [
+    new RegExp(`(${NAME}) cannot go on ([^:]+): its class (${NAME}) excludes (${WEEKDAY})`),
+    (_, task, day, category, weekday) =>
+      `${task} 不能放在 ${day}：它的课程 ${category} 不安排在${chineseWeekday(weekday)}`,
+  ],
+  [
+    new RegExp(`(${NAME}) cannot go on ([^:]+): the whole day is blocked for its class (${NAME})`),
+    "$1 不能放在 $2：这一天整天不给它的课程 $3 安排",
+  ],
+  [
+    new RegExp(
+      `(${NAME}) cannot go on ([^:]+): your standing preference (${NAME}) rules (${WEEKDAY}) out; to change it, remove it \\(/prefs lists your preferences, /forget (\\S+) removes this one\\)( or tell me "\\w+ are fine now")?`,
+    ),
+    (_, task, day, preference, weekday, id, fine) =>
+      `${task} 不能放在 ${day}：你的长期偏好 ${preference} 排除了${chineseWeekday(weekday)}；要改变它，请删除它（/prefs 列出你的偏好，/forget ${id} 删除这一条）${fine ? `，或者告诉我“${chineseWeekday(weekday)}现在可以了”` : ""}`,
+  ],
+  [new RegExp(`(${NAME}) is due before ([^;]+); ([^;]+) is too late`), "$1 要在 $2 之前完成；$3 太晚了"],
+  [
+    new RegExp(`(${NAME}) cannot go before ([^;]+?) \\(its earliest day\\); ([^;]+) is too early`),
+    "$1 最早只能放在 $2；$3 太早了",
+  ],
+  [
+    new RegExp(`(${NAME}) must be done before (${NAME}) \\(([^()]+)\\); ([^;]+) is too late`),
+    "$1 必须在 $2（$3）之前完成；$4 太晚了",
+  ],
+];
+
+/** A day as the decisions' refusals name it — `Friday`, `day 3`, `day 3 from slot 5` — in Chinese. */
+function chineseDay(day: string): string {
+  const slot = /^day (\d+)(?: from slot (\d+))?$/.exec(day);
+  if (slot) return slot[2] === undefined ? `第 ${slot[1]} 天` : `第 ${slot[1]} 天第 ${slot[2]} 节起`;
+  const weekday = [1, 2, 3, 4, 5, 6, 7].find((index) => weekdayName(index, "en") === day);
+  return weekday === undefined ? day : weekdayName(weekday, "zh");
+}
+
+/** `Sun` as `周日`. */
+function chineseWeekday(short: string): string {
+  return weekdayName(WEEKDAY.split("|").indexOf(short) + 1, "zh") || short;
+}
+
 /** Chinese words for a task's settled state (`marked … done`). */
 const SETTLED_ZH: Readonly<Record<string, string>> = {
   done: "完成",
@@ -162,8 +245,16 @@ const SETTLED_ZH: Readonly<Record<string, string>> = {
   pending: "待安排",
 };
 
-/** A readable result line with the tools' fixed English words in Chinese (`CHINESE_RESULTS`). */
+/** A readable result line with the tools' fixed English words in Chinese (`CHINESE_RESULTS`, `CHINESE_FAILURES`). */
 function chineseResult(line: string): string {
+  if (/^(?:error: |Not applied: )/i.test(line))
+    return CHINESE_FAILURES.reduce(
+      (said, [pattern, chinese]) =>
+        typeof chinese === "string"
+          ? said.replace(pattern, chinese)
+          : said.replace(pattern, (...match: string[]) => chinese(...match)),
+      line,
+    );
   let said = line;
   for (const [pattern, chinese] of CHINESE_RESULTS) said = said.replace(pattern, chinese);
   said = said.replace(/^符合条件（(.+?)）/, (_, filters: string) => `符合条件（${chineseFilters(filters)}）`);
