@@ -303,6 +303,7 @@ export function* candidateSteps(state: ScheduleState, options: CandidateOptions 
   const listing: ScheduleListing = {
     candidates,
     score: report.score,
+    open: pending.size,
     ...(forced ? { forced } : {}),
     ...(stopped ? { stop: "budget" as const } : {}),
   };
