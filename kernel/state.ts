@@ -129,7 +129,12 @@ export interface Optimization {
   /** The judge's score at the first listing, and the best since. */
   startScore: number;
   bestScore: number;
-  /** Listings in a row without a gain of the domain's `minGain`. */
+  /** The last listing's score (below `bestScore` when a change placed more at a cost to the score). */
+  score?: number;
+  /** Items left open at the first listing and at the last (`CandidateListing.open`), when the domain counts them. */
+  startOpen?: number;
+  open?: number;
+  /** Listings in a row without a gain of the domain's `minGain` (or an item fewer left open). */
   stagnantRounds: number;
   verdict: OptimizationVerdict;
   /** What no change can fix, as the last listing said (the task report gives it as the reason an item stays open). */

@@ -42,6 +42,8 @@ export interface CandidateListing {
   forced?: string;
   /** Why the list is empty, when it is. */
   empty?: string;
+  /** How many items the state still leaves open (the schedule's pending reviews): fewer than before is a gain. */
+  open?: number;
 }
 
 /**

@@ -67,7 +67,10 @@ export function afterListing(
   const fresh = !previous || previous.stepId !== stepId;
   const rounds = fresh ? 1 : previous.rounds + 1;
   const startScore = fresh ? score : previous.startScore;
-  const gained = !fresh && score >= previous.bestScore + refinement.minGain;
+  const startOpen = fresh ? listing.open : previous.startOpen;
+  // An item fewer left open (a review placed) is a gain whatever the score says of it.
+  const fewerOpen = !fresh && listing.open !== undefined && previous.open !== undefined && listing.open < previous.open;
+  const gained = !fresh && (score >= previous.bestScore + refinement.minGain || fewerOpen);
   const bestScore = fresh ? score : Math.max(previous.bestScore, score);
   const stagnantRounds = fresh || gained ? 0 : previous.stagnantRounds + 1;
   const verdict =
@@ -85,8 +88,17 @@ export function afterListing(
     bestScore,
     stagnantRounds,
     verdict,
+    score,
+    ...(startOpen !== undefined ? { startOpen } : {}),
+    ...(listing.open !== undefined ? { open: listing.open } : {}),
     ...(listing.forced ? { forced: listing.forced } : {}),
   };
+}
+
+/** How many items the loop closed (placed), by its first and last listings; 0 when the domain counts none. */
+function closedBy(optimization: Optimization): number {
+  const { startOpen, open } = optimization;
+  return startOpen !== undefined && open !== undefined ? Math.max(0, startOpen - open) : 0;
 }
 
 /**
@@ -106,6 +118,9 @@ export function refinementSummary(
     budget: `the budget of ${refinement.maxRounds} rounds is spent`,
   }[optimization.verdict];
   const forced = optimization.forced ? `; forced, no change can fix: ${optimization.forced}` : "";
+  const closed = closedBy(optimization);
+  if (closed > 0)
+    return `refined in ${optimization.rounds} round(s): ${closed} more placed; health score ${optimization.startScore} → ${optimization.score ?? optimization.bestScore}; stopped: ${why}${forced}`;
   // Nothing gained (a week already as good as single changes make it): said as such, not as a refinement.
   if (optimization.bestScore <= optimization.startScore)
     return `nothing to refine: health score ${optimization.startScore}; stopped: ${why}${forced}`;
@@ -121,6 +136,9 @@ function refinementSummaryInChinese(optimization: Optimization, refinement: Refi
     budget: `${refinement.maxRounds} 轮的优化预算已用完`,
   }[optimization.verdict];
   const forced = optimization.forced ? "；有些问题已证明无法通过调整改善" : "";
+  const closed = closedBy(optimization);
+  if (closed > 0)
+    return `优化了 ${optimization.rounds} 轮：多安排了 ${closed} 项；健康分 ${optimization.startScore} → ${optimization.score ?? optimization.bestScore}；停止原因：${why}${forced}`;
   if (optimization.bestScore <= optimization.startScore)
     return `无需优化：健康分 ${optimization.startScore}；停止原因：${why}${forced}`;
   return `优化了 ${optimization.rounds} 轮：健康分 ${optimization.startScore} → ${optimization.bestScore}；停止原因：${why}${forced}`;

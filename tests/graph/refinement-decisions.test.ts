@@ -154,15 +154,21 @@ describe("a model choosing the backend's candidates: the refinement's listings k
       return { type: "approve" };
     });
     result = await graph.invoke(resume({ decisions }), config);
-    for (let turn = 0; turn < 6 && interruptsOf(result).length > 0; turn += 1)
-      result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
+    // Each card approved whole (a candidate may be several writes: a batch_move and the places it makes room for).
+    for (let turn = 0; turn < 6 && interruptsOf(result).length > 0; turn += 1) {
+      const next = asCard(interruptsOf(result)[0]!.value)!;
+      const approvals = next.action_requests.map(() => ({ type: "approve" }));
+      result = await graph.invoke(resume({ decisions: approvals }), config);
+    }
     expect(result.phase).toBe("done");
     const listed = listings(result.messages);
     // The code's listing at the step's start and the model's own: both keep to the decisions.
     expect(listed.length).toBeGreaterThanOrEqual(2);
     const offered = listed.flatMap((listing) => listing.candidates);
     const targets = offered.flatMap((candidate) =>
-      targetsOf({ action: candidate.writes[0]!.name, args: candidate.writes[0]!.arguments }),
+      candidate.writes
+        .filter((write) => ["place", "move", "batch_move"].includes(write.name))
+        .flatMap((write) => targetsOf({ action: write.name, args: write.arguments })),
     );
     expect(targets.filter((target) => target.day === 5)).toEqual([]);
     expect(targets.filter((target) => target.task_id === EDITED.task_id || target.task_id in HALF_PLACED)).toEqual([]);

@@ -13,15 +13,18 @@ import { readSettings } from "../../config/environment.js";
 import { asCard } from "../../contracts/cards.js";
 import { createTempoDependencies } from "../../server/create-tempo.js";
 import { toExecutionState } from "../../server/execution-state.js";
+import { afterListing, refinementSummary } from "../../nodes/execute/refinement.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import {
   analyzeHealth,
+  consecutiveDays,
   createScheduleDomain,
   InMemoryScheduleRepository,
   sampleWeek,
   SCHEDULE_REFINEMENT,
   type ScheduleRepository,
   type ScheduleState,
+  type TaskItem,
 } from "../../tools/schedule/index.js";
 import { interruptsOf, planDone, resume, scripted, threadConfig } from "../support/scripted.js";
 import { crowdedSampleWeek } from "../support/crowded-week.js";
@@ -55,6 +58,23 @@ async function scriptedTempo(
     settings: { replanAfterStep: "never" },
   });
   return { graph, repository };
+}
+
+/** The offline Tempo on a repository seeded with `week`, asked on thread `thread` to optimise it (its plan card up). */
+async function offlineOptimising(week: ScheduleState, thread: string) {
+  const settings = readSettings({ TEMPO_SAMPLE_DATA: "false" });
+  const dependencies = await createTempoDependencies(settings);
+  const repository = dependencies.domains.get("schedule")!.repository as ScheduleRepository;
+  await repository.seed("student", week);
+  const graph = buildTempoGraph({
+    models: dependencies.models,
+    domain: dependencies.domain,
+    checkpointer: new MemorySaver(),
+    settings: settings.workflow,
+  });
+  const config = threadConfig(thread, "student");
+  await graph.invoke({ messages: [new HumanMessage("Please optimise my week")] }, config);
+  return { graph, repository, config };
 }
 
 function toolResults(messages: BaseMessage[]): string[] {
@@ -134,17 +154,7 @@ describe("the refinement loop", () => {
       if (!top) break;
       week = applyWrites(week, top.writes)!;
     }
-    const settings = readSettings({ TEMPO_SAMPLE_DATA: "false" });
-    const dependencies = await createTempoDependencies(settings);
-    await (dependencies.domains.get("schedule")!.repository as ScheduleRepository).seed("student", week);
-    const graph = buildTempoGraph({
-      models: dependencies.models,
-      domain: dependencies.domain,
-      checkpointer: new MemorySaver(),
-      settings: settings.workflow,
-    });
-    const config = threadConfig("nothing-to-refine", "student");
-    await graph.invoke({ messages: [new HumanMessage("Please optimise my week")] }, config);
+    const { graph, config } = await offlineOptimising(week, "nothing-to-refine");
     const result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
     expect(interruptsOf(result)).toEqual([]);
     expect(result.phase).toBe("done");
@@ -210,6 +220,50 @@ describe("the refinement loop", () => {
     expect(result.optimization).toMatchObject({ rounds: 2, verdict: "budget" });
     expect(result.planSteps[0]!.summary).toMatch(/stopped: the budget of 2 rounds is spent$/);
     expect(await repository.load("user-1")).toEqual(before);
+  });
+
+  test("offline, a week placed badly by hand: the refinement moves the reviews to place the open one, and says so", async () => {
+    // One day of six slots: a at 2-3 and b at 5-6 leave c (two slots) nowhere; all three fit once a and b move.
+    const review = (id: string, start?: number): TaskItem => ({
+      id,
+      name: `Review ${id}`,
+      source: "task_item",
+      duration: 2,
+      categoryId: "math",
+      ...(start
+        ? { status: "placed" as const, slots: [{ day: 1, start, end: start + 1 }] }
+        : { status: "pending" as const }),
+    });
+    const week: ScheduleState = {
+      window: { totalDays: 1, slotsPerDay: 6, days: consecutiveDays(1) },
+      categories: [{ id: "math", name: "Math" }],
+      tasks: [review("a", 2), review("b", 5), review("c")],
+    };
+    const { graph, repository, config } = await offlineOptimising(week, "placed-by-hand");
+    let result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
+    const card = asCard(interruptsOf(result)[0]!.value)!;
+    expect(card.action_requests.map((request) => request.name)).toEqual(["batch_move", "place"]);
+    for (let turn = 0; turn < 6 && interruptsOf(result).length > 0; turn += 1) {
+      const next = asCard(interruptsOf(result)[0]!.value)!;
+      result = await graph.invoke(resume({ decisions: next.action_requests.map(() => ({ type: "approve" })) }), config);
+    }
+    expect(result.phase).toBe("done");
+    const after = await repository.load("student");
+    expect(after.tasks.every((task) => task.source !== "task_item" || task.status === "placed")).toBe(true);
+    // The step says what it did: one review more placed, even where the score does not rise.
+    expect(result.optimization).toMatchObject({ startOpen: 1, open: 0 });
+    expect(result.planSteps[0]!.summary).toMatch(/^refined in \d round\(s\): 1 more placed; health score /);
+  });
+
+  test("a listing with an item fewer left open is a gain whatever its score, and the summary says what was placed", () => {
+    const candidate = { id: "c1", writes: [], summary: "" };
+    const first = afterListing(null, "step-1", { candidates: [candidate], score: 70, open: 1 }, SCHEDULE_REFINEMENT);
+    const second = afterListing(first, "step-1", { candidates: [candidate], score: 66, open: 0 }, SCHEDULE_REFINEMENT);
+    expect(second).toMatchObject({ stagnantRounds: 0, startOpen: 1, open: 0, score: 66, bestScore: 70 });
+    expect(refinementSummary({ ...second, verdict: "forced" }, SCHEDULE_REFINEMENT)).toBe(
+      "refined in 2 round(s): 1 more placed; health score 70 → 66; stopped: no change raises the score any more",
+    );
+    expect(refinementSummary({ ...second, verdict: "forced" }, SCHEDULE_REFINEMENT, "zh")).toMatch(/多安排了 1 项/);
   });
 
   test("a review that fits nowhere is a forced imperfection: the loop stops, and the report says why it stays open", async () => {

@@ -11,10 +11,10 @@ import { proposeArrangement } from "../../tools/schedule/arrangement.js";
 import { applyWrites, forcedText } from "../../tools/schedule/candidates.js";
 import { analyzeHealth } from "../../tools/schedule/health.js";
 import { searchInputOf, searchPlacements, type SearchResult } from "../../tools/schedule/placement-search.js";
-import { deadlinePassed, isFixedByClock, ruleBookOf, withRules } from "../../tools/schedule/rules.js";
+import { deadlinePassed, ruleBookOf, withRules } from "../../tools/schedule/rules.js";
 import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { oracle } from "../support/schedule-oracle.js";
-import { clockedWeek, ruleWeek, sessionWeek } from "../support/rule-weeks.js";
+import { clockedWeek, handPlaced, reopened, ruleWeek, sessionWeek } from "../support/rule-weeks.js";
 
 const pendingOf = (week: ScheduleState) =>
   week.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "pending");
@@ -166,33 +166,6 @@ describe("the placement search against the oracle, on rule-bearing weeks", () =>
  * Half-over weeks (`clockedWeek`) among them: what the clock fixed stays.
  */
 describe("a forced review after hand placing is a proof over every arrangement", () => {
-  function handPlaced(week: ScheduleState): ScheduleState {
-    const answer = oracle(week);
-    let placed = week;
-    for (const id of answer.ids) {
-      const at = answer.alone.get(id)?.at(-1);
-      if (!at) continue;
-      const [day, start] = at.split(":").map(Number);
-      placed = applyWrites(placed, [{ name: "place", arguments: { task_id: id, day, slot_start: start } }]) ?? placed;
-    }
-    return placed;
-  }
-  /** `week` with every placed review the clock has not fixed made pending again. */
-  function reopened(week: ScheduleState): ScheduleState {
-    const book = ruleBookOf(week);
-    return {
-      ...week,
-      tasks: week.tasks.map((task) =>
-        task.source === "task_item" &&
-        task.status === "placed" &&
-        task.slots?.length === 1 &&
-        !isFixedByClock(task, book)
-          ? { ...task, status: "pending" as const, slots: undefined, embeddedIn: undefined }
-          : task,
-      ),
-    };
-  }
-
   test("400 rule-bearing and half-over weeks: every forced claim holds, and none is made where moving makes room", () => {
     const problems: string[] = [];
     const kinds = { forced: 0, room: 0 };

@@ -17,8 +17,10 @@ import {
   type TaskCategory,
   type TaskItem,
 } from "../../tools/schedule/index.js";
+import { isFixedByClock, ruleBookOf } from "../../tools/schedule/rules.js";
 import { mulberry32 } from "../../tools/schedule/sample-data.js";
 import type { DayPart, StandingRule } from "../../tools/schedule/state.js";
+import { oracle } from "./schedule-oracle.js";
 
 const PARTS: DayPart[] = ["morning", "afternoon", "evening"];
 
@@ -183,4 +185,34 @@ export function sessionWeek(seed: number): ScheduleState {
     return group === 2 ? task : { ...task, group: { id: `task-${group + 1}`, kind: "sessions" as const } };
   });
   return { ...week, tasks };
+}
+
+/**
+ * `week` placed by hand, badly: each pending review in turn at its last place the oracle (`schedule-oracle.ts`) allows
+ * it on its own, through the real `place` tool — left pending when that place no longer fits beside the ones before.
+ */
+export function handPlaced(week: ScheduleState): ScheduleState {
+  const answer = oracle(week);
+  let placed = week;
+  for (const id of answer.ids) {
+    const at = answer.alone.get(id)?.at(-1);
+    if (!at) continue;
+    const [day, start] = at.split(":").map(Number);
+    const ran = placeTool.run(placed, { task_id: id, day: day!, slot_start: start! });
+    if (ran.ok && ran.state) placed = ran.state;
+  }
+  return placed;
+}
+
+/** `week` with every placed review the clock has not fixed made pending again. */
+export function reopened(week: ScheduleState): ScheduleState {
+  const book = ruleBookOf(week);
+  return {
+    ...week,
+    tasks: week.tasks.map((task) =>
+      task.source === "task_item" && task.status === "placed" && task.slots?.length === 1 && !isFixedByClock(task, book)
+        ? { ...task, status: "pending" as const, slots: undefined, embeddedIn: undefined }
+        : task,
+    ),
+  };
 }

@@ -24,10 +24,10 @@ import {
 } from "./placement-search.js";
 import { buildOccupancyIndex } from "./occupancy-index.js";
 import { commitPlacements, commitUnplaces, resolvePlacements } from "./placement.js";
-import { deadlinePassed, isFixedByClock, ruleBookOf, withRules, type RuleBook } from "./rules.js";
+import { deadlinePassed, isFixedByClock, ruleBookOf, withRules, type RuleBook, type SearchTask } from "./rules.js";
 import { rangeFrom } from "./slot-range.js";
 import type { ScheduleState, SlotRange, TaskItem } from "./state.js";
-import { batchMoveTool } from "./tools/batch-move.js";
+import { BATCH_MOVE_LIMIT, batchMoveTool } from "./tools/batch-move.js";
 import { moveTool } from "./tools/move.js";
 import { placeTool } from "./tools/place.js";
 import { swapTool } from "./tools/swap.js";
@@ -269,25 +269,41 @@ export function* candidateSteps(state: ScheduleState, options: CandidateOptions 
     (candidate) => options.placePending !== false || candidate.kind !== "place",
   );
   const chain = yield* chainOf(state, report.score, preferences, fits, allowedIn, work);
-  // The placed reviews arranged again from scratch (a way out of a week single changes cannot improve further).
-  const fresh = yield* rearrangementOf(state, report.score, preferences, fits, allowedIn, work);
+  // The placed reviews arranged again from scratch (a way out of a week single changes cannot improve further), with
+  // the pending reviews they may make room for (issue 46): what the user pinned or the clock fixed stays in the room.
+  const pinned = new Set(
+    avoided.filter((place) => place.day === undefined && place.slot_start === undefined).map((place) => place.task_id),
+  );
+  const open = openReviewsOf(state, report, options.placePending !== false).filter((task) => !pinned.has(task.id));
+  const scope: Rearranging = {
+    moves: (id) => !stays(id) && !pinned.has(id),
+    open,
+    limits: (id) => rejectedOf(avoided, id),
+  };
+  const fresh = yield* rearrangementOf(state, report.score, preferences, fits, allowedIn, work, scope);
   const best = singles[0]?.delta ?? 0;
+  const most = Math.max(0, ...singles.map(placesIn));
+  // A change that places more comes first, whatever the health score says of it: a placed review is what was asked.
+  const first = (a: Omit<ScheduleCandidate, "id">, b: Omit<ScheduleCandidate, "id">) =>
+    placesIn(b) - placesIn(a) || b.delta - a.delta;
   const wholesale = [chain, fresh]
     .filter(
-      (candidate): candidate is Omit<ScheduleCandidate, "id"> => candidate !== undefined && candidate.delta > best,
+      (candidate): candidate is Omit<ScheduleCandidate, "id"> =>
+        candidate !== undefined && (candidate.delta > best || placesIn(candidate) > most),
     )
-    .sort((a, b) => b.delta - a.delta);
+    .sort(first);
   // Two wholesale changes ending in the same week are one candidate.
   const distinct = wholesale.filter(
     (candidate, index) => index === 0 || JSON.stringify(candidate.writes) !== JSON.stringify(wholesale[0]!.writes),
   );
-  const ranked = [...distinct, ...singles];
+  const ranked = [...distinct, ...singles].sort(first);
   const candidates = ranked.slice(0, k).map((candidate, index) => ({ id: `c${index + 1}`, ...candidate }));
   const forced = forcedText(report, state, preferences);
   const stopped = work.exhausted || report.feasibility.stop === "budget";
   const listing: ScheduleListing = {
     candidates,
     score: report.score,
+    open: pending.size,
     ...(forced ? { forced } : {}),
     ...(stopped ? { stop: "budget" as const } : {}),
   };
@@ -347,6 +363,43 @@ export function moreFitRearranged(state: ScheduleState, preferences: HealthPrefe
   return search.stop === "budget" || search.placements.length > ahead.length - roomless;
 }
 
+/** How many more reviews stand placed once a candidate's writes apply: those it places less those it takes off. */
+function placesIn(candidate: Pick<ScheduleCandidate, "writes">): number {
+  const count = (name: string) => candidate.writes.filter((write) => write.name === name).length;
+  return count("place") - count("unplace");
+}
+
+/**
+ * The pending reviews a rearrangement may place beside the placed ones, their deadline still ahead: every one with
+ * `placePending`; without it (a refinement, which does not place what the arrangement left out where it fits), only
+ * those that fit nowhere beside the others as they are placed — what moving them is the one way to place.
+ */
+function openReviewsOf(
+  state: ScheduleState,
+  report: ReturnType<typeof analyzeHealth>,
+  placePending: boolean,
+): TaskItem[] {
+  const book = ruleBookOf(state);
+  const roomless = new Set(report.issues.flatMap((issue) => (issue.kind === "cannot_fit" ? issue.tasks : [])));
+  return state.tasks.filter(
+    (task): task is TaskItem =>
+      task.source === "task_item" &&
+      task.status === "pending" &&
+      !deadlinePassed(task, book) &&
+      (placePending || roomless.has(task.id)),
+  );
+}
+
+/** A task's places and days the user rejected, as the placement search keeps off them. */
+function rejectedOf(avoided: readonly AvoidedPlace[], id: string): Pick<SearchTask, "notDays" | "notAt"> {
+  const own = avoided.filter((place) => place.task_id === id && place.day !== undefined);
+  const notDays = new Set(own.filter((place) => place.slot_start === undefined).map((place) => place.day!));
+  const notAt = new Set(
+    own.filter((place) => place.slot_start !== undefined).map((place) => `${place.day}:${place.slot_start}`),
+  );
+  return { ...(notDays.size > 0 ? { notDays } : {}), ...(notAt.size > 0 ? { notAt } : {}) };
+}
+
 /** Where in `state.tasks` the placed reviews that may be arranged again are: one place each, not fixed by the clock. */
 function movablePlaced(state: ScheduleState): number[] {
   const book = ruleBookOf(state);
@@ -357,12 +410,31 @@ function movablePlaced(state: ScheduleState): number[] {
   );
 }
 
-/** `tasks` as the placement search takes them: under their rules, kept off the days the preferences avoid. */
-function searchTasksOf(tasks: readonly TaskItem[], book: RuleBook, preferences: HealthPreferences) {
-  const avoid = new Set(preferences.avoidDays ?? []);
-  return tasks.map((task) =>
-    withRules({ id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) }, task, book),
-  );
+/**
+ * `tasks` as the placement search takes them: under their rules, kept off the days the preferences avoid and the
+ * days and places `limits` gives each (what the user rejected for it).
+ */
+function searchTasksOf(
+  tasks: readonly TaskItem[],
+  book: RuleBook,
+  preferences: HealthPreferences,
+  limits: (id: string) => Pick<SearchTask, "notDays" | "notAt"> = () => ({}),
+) {
+  const avoid = preferences.avoidDays ?? [];
+  return tasks.map((task) => {
+    const own = limits(task.id);
+    const notDays = new Set([...avoid, ...(own.notDays ?? [])]);
+    return withRules(
+      {
+        id: task.id,
+        duration: task.duration,
+        ...(notDays.size > 0 ? { notDays } : {}),
+        ...(own.notAt ? { notAt: own.notAt } : {}),
+      },
+      task,
+      book,
+    );
+  });
 }
 
 /** Where a task must not go: a place the user rejected (day and slot), a day, or — with neither — anywhere (left as it is). */
@@ -786,7 +858,9 @@ function* chainOf(
 
 /**
  * The reviews of `state` placed where `target` has them, as one `batch_move` candidate (checked together, so they may
- * take each other's slots); undefined when fewer than two move, it does not apply, or it crosses a hard limit.
+ * take each other's slots). With `adds` (pending reviews `target` places), an `unplace` of each review `target` leaves
+ * out first and a `place` of each one added last, when that places more in all; undefined when it places no more
+ * and fewer than two move, it does not apply, or it crosses a hard limit.
  */
 function* batchMoveTo(
   state: ScheduleState,
@@ -794,7 +868,8 @@ function* batchMoveTo(
   score: number,
   preferences: HealthPreferences,
   allowed: (writes: readonly Write[]) => boolean,
-  label: (count: number) => string,
+  label: (moved: number, more: number) => string,
+  adds: readonly string[] = [],
 ): Steps<Omit<ScheduleCandidate, "id"> | undefined> {
   const where = (week: ScheduleState) =>
     new Map(
@@ -803,25 +878,55 @@ function* batchMoveTo(
       ),
     );
   const before = where(state);
-  const moves = [...where(target)]
+  const after = where(target);
+  const moves = [...after]
     .filter(
       ([id, range]) => before.has(id) && (before.get(id)!.day !== range.day || before.get(id)!.start !== range.start),
     )
     .map(([id, range]) => ({ task_id: id, day: range.day, slot_start: range.start }));
-  const writes = [{ name: "batch_move", arguments: { moves } }];
-  const applied = moves.length >= 2 ? applyWrites(state, writes) : undefined;
+  const drops = [...before.keys()].filter((id) => !after.has(id)).map((id) => ({ task_id: id }));
+  const places = adds.flatMap((id) => {
+    const range = after.get(id);
+    return range && !before.has(id) ? [{ task_id: id, day: range.day, slot_start: range.start }] : [];
+  });
+  const writes = [
+    ...drops.map((drop) => ({ name: "unplace", arguments: drop })),
+    ...(moves.length > 0 ? [{ name: "batch_move", arguments: { moves } }] : []),
+    ...places.map((place) => ({ name: "place", arguments: place })),
+  ];
+  const more = places.length - drops.length;
+  const enough = more > 0 || (drops.length === 0 && places.length === 0 && moves.length >= 2);
+  const applied = enough && moves.length <= BATCH_MOVE_LIMIT ? applyWrites(state, writes) : undefined;
   if (!applied || !allowed(writes)) return undefined;
   yield;
   const scoreAfter = (yield* healthSteps(applied, preferences)).score;
   yield;
-  const summary = `${label(moves.length)}: ${moves.map((move) => summaryOf(state, [{ name: "move", arguments: move }])).join("; ")}`;
+  const said = [
+    ...drops.map((drop) => summaryOf(state, [{ name: "unplace", arguments: drop }])),
+    ...moves.map((move) => summaryOf(state, [{ name: "move", arguments: move }])),
+    ...places.map((place) => summaryOf(state, [{ name: "place", arguments: place }])),
+  ];
+  const summary = `${label(moves.length, more)}: ${said.join("; ")}`;
   return { kind: "chain", writes, summary, scoreAfter, delta: round(scoreAfter - score) };
 }
 
+/** What a rearrangement may change: the placed reviews it may move, the pending ones it may place, each one's limits. */
+interface Rearranging {
+  /** True for a placed review it may move (not pinned by the user, not kept by the listing's limits). */
+  moves: (id: string) => boolean;
+  /** The pending reviews it may place too. */
+  open: readonly TaskItem[];
+  /** The days and places the user rejected for a task. */
+  limits: (id: string) => Pick<SearchTask, "notDays" | "notAt">;
+}
+
 /**
- * Every placed review arranged again from scratch — the placement search on the week without them, on the quietest days
- * first, then the best single moves and swaps while they raise the score — as one `batch_move` of the reviews that
- * end up elsewhere; undefined when it does not place them all, moves fewer than two, or crosses a hard limit.
+ * The placed reviews that may move arranged again from scratch — the exact placement search on the week without them,
+ * on the quietest days first, then the best single moves and swaps while they raise the score — as one `batch_move`
+ * of the reviews that end up elsewhere; undefined when it does not place them all, moves fewer than two, or crosses a
+ * hard limit. The search takes the pending reviews `scope` opens too (issue 46: a week placed badly by hand may hold
+ * more once its reviews move): when it places more of them all than stand now, the candidate is that week — the
+ * `batch_move`, a `place` of each review it adds, and an `unplace` of any placed one the most that fit leave out.
  */
 function* rearrangementOf(
   state: ScheduleState,
@@ -830,28 +935,43 @@ function* rearrangementOf(
   fits: Fits,
   allowedIn: AllowedIn,
   work: ChangeWork,
+  scope: Rearranging,
 ): Steps<Omit<ScheduleCandidate, "id"> | undefined> {
-  // What is in the past stays where it is (issue 47): only the reviews still ahead are arranged again.
-  const positions = movablePlaced(state);
+  // What is in the past stays where it is (issue 47), and what the user pinned or the listing keeps: only the reviews
+  // still ahead that may move are arranged again.
+  const positions = movablePlaced(state).filter((position) => scope.moves(state.tasks[position]!.id));
   const placed = positions.map((position) => state.tasks[position] as TaskItem);
-  if (placed.length < 2 || work.exhausted) return undefined;
+  if (placed.length + scope.open.length < 2 || work.exhausted) return undefined;
   // All of them taken off at once, each as the unplace tool takes it off (one copy of the week, not one a review).
-  const base = commitUnplaces(state, buildOccupancyIndex(state), positions);
+  const base = positions.length > 0 ? commitUnplaces(state, buildOccupancyIndex(state), positions) : state;
   yield;
   const { room, dayLoad, rules: book } = searchInputOf(base);
-  const search = yield* placementSteps(searchTasksOf(placed, book, preferences), room, { ...work.search, dayLoad });
-  if (search.stop === "budget") work.exhausted = true;
-  if (search.placements.length < placed.length) return undefined;
+  const searched = function* (tasks: readonly TaskItem[]) {
+    const search = yield* placementSteps(searchTasksOf(tasks, book, preferences, scope.limits), room, {
+      ...work.search,
+      dayLoad,
+    });
+    if (search.stop === "budget") work.exhausted = true;
+    return search.placements;
+  };
+  let placements = scope.open.length > 0 ? yield* searched([...placed, ...scope.open]) : [];
+  const more = placements.length > placed.length;
+  if (!more) {
+    if (placed.length < 2 || work.exhausted) return undefined;
+    placements = yield* searched(placed);
+    if (placements.length < placed.length) return undefined;
+  }
   yield;
   const arranged = yield* placesApplied(
     base,
-    search.placements.map((placement) => ({
+    placements.map((placement) => ({
       name: "place",
       arguments: { task_id: placement.id, day: placement.day, slot_start: placement.start },
     })),
   );
   const model = arranged ? modelWithin(arranged, preferences, work) : undefined;
   if (model) yield* climb(model, fits, { work });
+  const added = new Set(placements.map((placement) => placement.id));
   return arranged && model
     ? yield* batchMoveTo(
         state,
@@ -859,7 +979,9 @@ function* rearrangementOf(
         score,
         preferences,
         allowedIn(state),
-        (count) => `arrange ${count} reviews again`,
+        (moved, gained) =>
+          gained > 0 ? `arrange ${moved} reviews again to place ${gained} more` : `arrange ${moved} reviews again`,
+        more ? scope.open.filter((task) => added.has(task.id)).map((task) => task.id) : [],
       )
     : undefined;
 }
