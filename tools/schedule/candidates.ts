@@ -573,6 +573,21 @@ function* scanChanges(
     const length = range.end - range.start;
     const [first, last] = reachOf(range.day, low, high);
     for (let day = first; day <= last; day += 1) {
+      // A day none of whose moves is worth taking (the best of them, when the model knows it without scoring each)
+      // is passed over; its moves still count as scored, so the budget runs out, and the work pauses, as it would.
+      const best = model.bestMoveOn(position, day);
+      if (best !== undefined && (model.movesLanding === 0 || !worth(best))) {
+        for (let move = 0; move < model.movesLanding; move += 1)
+          if (!work.take()) {
+            work.exhausted = true;
+            return;
+          }
+        for (let start = 1; start + length <= slotsPerDay; start += 1) {
+          if (evaluated % PAUSE_EVERY === 0) yield;
+          evaluated += 1;
+        }
+        continue;
+      }
       for (let start = 1; start + length <= slotsPerDay; start += 1) {
         if (work.exhausted) return;
         if (day === range.day && start === range.start) continue;
@@ -585,6 +600,7 @@ function* scanChanges(
         if (scored(raw) && worth(raw) && fits({ task_id: id, day, slot_start: start }))
           visit({ kind: "move", position, range: { day, start, end: start + length } }, raw);
       }
+      model.noteMovesOn(position, day);
     }
   }
   const partners = swapPartners(

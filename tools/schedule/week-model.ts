@@ -324,7 +324,8 @@ export class WeekModel {
     const place = this.places[position];
     if (!place || this.isMultiRange(position)) return undefined;
     const from = place.range.day;
-    if (from !== range.day) {
+    // (A start before the day's first has no part: a row's first numbers are its summary, `bestMoveOn`'s.)
+    if (from !== range.day && range.start >= 1) {
       const parted = this.scoreByParts(position, place, range);
       if (parted !== WHOLE) return parted;
     }
@@ -370,6 +371,81 @@ export class WeekModel {
     this.undoSwap(first, second, a, b);
     this.restore();
     return raw;
+  }
+
+  /** How many starts of the row `bestMoveOn` last read land (each a move the `move` tool would accept). */
+  movesLanding = 0;
+  /** The range `bestMoveOn` reads a move's terms on (its day and length: what `moveTerms` reads), not one per call. */
+  private readonly boundRange: SlotRange = { day: 1, start: 1, end: 1 };
+
+  /**
+   * The best raw score `scoreIfMoved` gives among the moves of the placed review at `position` to the starts of
+   * `day` (another day than its own), with how many of them land (`movesLanding`) — read off the row of its parts a
+   * scan last went through whole (`noteMovesOn`) while `day` has not changed since, and only where each of those moves
+   * scores by its parts with the week's own feasibility: they then differ by their target day's cost alone, so the
+   * cheapest one's score is the best. Undefined when that does not hold (its moves are scored one by one). A scan's
+   * climb asks it of every review and day at each step, and most days are as they were.
+   */
+  bestMoveOn(position: number, day: number): number | undefined {
+    const place = this.places[position];
+    if (!place || place.range.day === day || this.isMultiRange(position)) return undefined;
+    const parts = this.targetParts[position]?.[day - 1];
+    // Its first `PART_FIELDS` numbers (start 0, no start) hold the row's summary: when made, how many land, the least
+    // cost of the day with it landed, 1 when a pending review could fit there after one of them.
+    if (!parts || parts[0] === 0 || parts[0]! < this.dayChanged[day]!) return undefined;
+    const feasibility = this.feasibility;
+    if (feasibility.budget) return undefined;
+    this.movesLanding = parts[1]!;
+    if (parts[1] === 0) return Number.NEGATIVE_INFINITY;
+    this.sourcePart(position, place);
+    const source = this.sourceParts;
+    // As `scoreByParts`: the week's own feasibility holds unless a pending review might newly fit on either day.
+    if (
+      this.pending.length > 0 &&
+      !(feasibility.exact && feasibility.placeable === 0 && source[position * PART_FIELDS + 3] === 0 && parts[3] === 0)
+    )
+      return undefined;
+    this.flush();
+    const from = place.range.day;
+    const days =
+      this.dayTotal -
+      this.dayCost[from - 1]! -
+      this.dayCost[day - 1]! +
+      source[position * PART_FIELDS + 2]! +
+      parts[2]!;
+    const target = this.boundRange;
+    target.day = day;
+    target.end = place.range.end - place.range.start + 1;
+    const { strategy, uneven } = this.moveTerms(position, from, target);
+    return Math.round((100 - (days + strategy + feasibility.penalty + uneven)) * 10) / 10;
+  }
+
+  /**
+   * After a scan scored every move of the review at `position` to the starts of `day` (another day than its own) one
+   * by one: the row's summary for `bestMoveOn`, when each start's part is now current.
+   */
+  noteMovesOn(position: number, day: number): void {
+    const place = this.places[position];
+    if (!place || place.range.day === day) return;
+    const parts = this.targetParts[position]?.[day - 1];
+    if (!parts) return;
+    const last = this.slotsPerDay - (place.range.end - place.range.start);
+    const changed = this.dayChanged[day]!;
+    let landing = 0;
+    let least = Number.POSITIVE_INFINITY;
+    let room = 0;
+    for (let start = 1; start <= last; start += 1) {
+      const at = start * PART_FIELDS;
+      if (parts[at] === 0 || parts[at]! < changed) return;
+      if (parts[at + 1] === 0) continue;
+      landing += 1;
+      least = Math.min(least, parts[at + 2]!);
+      if (parts[at + 3] === 1) room = 1;
+    }
+    parts[0] = this.epoch;
+    parts[1] = landing;
+    parts[2] = least;
+    parts[3] = room;
   }
 
   /** The row of `table` for the review at `position` and `day`: `fields` numbers per start slot, made on first use. */
@@ -794,12 +870,14 @@ export class WeekModel {
       const cell = this.cell(range.day, slot);
       if (layer[cell] === position) layer[cell] = EMPTY;
     }
-    // Taken out of its day's list in place (the order of the rest kept), without the array `splice` returns.
+    // Taken out of its day's list in place (the order of the rest kept), without the array `splice` returns; the last
+    // one dropped with `pop`, not by setting `length`, which lets go of the list's store when it empties (a day of one
+    // review: its every trial made the store again).
     const list = this.onDay[range.day - 1]!;
     const found = list.indexOf(position);
     for (let at = found < 0 ? list.length - 1 : found; at >= 0 && at < list.length - 1; at += 1)
       list[at] = list[at + 1]!;
-    if (list.length > 0) list.length -= 1;
+    list.pop();
     if (this.fixed[position] === 0) {
       this.addLoad(range.day, -(range.end - range.start + 1));
       this.countSession(this.state.tasks[position] as TaskItem, range.day, -1);
