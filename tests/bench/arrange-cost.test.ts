@@ -4,7 +4,7 @@
  */
 import { Worker } from "node:worker_threads";
 import { expect, test } from "vitest";
-import { costReport, mainThreadCpuMs } from "../../bench/arrange-cost.js";
+import { costReport, FULL_RUN, mainThreadCpuMs, measureWindows, windowOf } from "../../bench/arrange-cost.js";
 
 test("the cost bench prints a row per window, the big week's row and the event loop's longest stall", async () => {
   const { lines } = await costReport({ runs: 1, days: [7, 14], bigTasks: 300 });
@@ -25,6 +25,19 @@ test("the cost bench prints a row per window, the big week's row and the event l
   );
   expect(text).toMatch(/longest step between two pauses of those runs, in CPU time: [\d.]+ ms/);
   expect(text).toMatch(/all goals met|goals missed: /);
+});
+
+test("the bench measures the steady state: rounds of every window before the counted ones, said in its header", async () => {
+  // The full run warms up for more rounds than it counts (a cold median charged V8's compiling to the long windows).
+  expect(FULL_RUN.warmup).toBeGreaterThan(FULL_RUN.runs);
+  const { lines } = await costReport({ runs: 1, warmup: 2, days: [7], bigTasks: 50 });
+  expect(lines[0]).toMatch(/median of 1 rounds of every window in turn, after 2 rounds not counted/);
+  // The warm-up rounds run the same work: what the window gives does not change, only how many times it is timed.
+  const week = windowOf(7);
+  const [cold] = measureWindows([{ name: "cold", week }], 1);
+  const [warm] = measureWindows([{ name: "warm", week }], 1, 2);
+  expect(warm!.scores).toEqual(cold!.scores);
+  expect(warm!.placed).toBe(cold!.placed);
 });
 
 test("the stall's clock counts the main thread's CPU, not another thread's busy beside it", async () => {
