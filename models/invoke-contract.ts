@@ -148,27 +148,24 @@ async function invokeAndParse<T>(
       : { ok: false, raw, problem: parsed.problem };
   }
   const bare = () => watchModelCall(model, stage, config, () => model.invoke(messages, config));
-  const reply =
-    options.withTools && !WITHOUT_SHARED_HEAD.has(model)
-      ? await withSharedHead(
-          model,
-          options.withTools,
-          messages,
-          bare,
-          options,
-          (text) => parseContract(schema, text).ok,
-        )
-      : await bare();
+  const reply = options.withTools
+    ? await withSharedHead(model, options.withTools, messages, bare, options, (text) => parseContract(schema, text).ok)
+    : await bare();
   const raw = messageText(reply);
   const parsed = parseContract(schema, raw);
   return parsed.ok ? { ok: true, value: parsed.value, raw } : { ok: false, raw, problem: parsed.problem };
 }
 
 /**
- * The models whose server did not take the shared head's `tool_choice` "none" (refused it, or called tools anyway):
- * their later plan requests bind no tools, as with `TEMPO_SHARED_HEAD=off`, for as long as the process runs.
+ * The models whose server did not take the shared head's `tool_choice` "none" (refused it, or called tools anyway),
+ * for as long as the process runs: {@link sharedHeadRefused}.
  */
 const WITHOUT_SHARED_HEAD = new WeakSet<object>();
+
+/** True when `model`'s server did not take the shared head: its plan requests are made as with `TEMPO_SHARED_HEAD=off`. */
+export function sharedHeadRefused(model: object): boolean {
+  return WITHOUT_SHARED_HEAD.has(model);
+}
 
 /**
  * A call through the model with the shared head's tools bound (`tool_choice` "none"). A server that refuses that

@@ -33,7 +33,7 @@ import {
 } from "../../kernel/state.js";
 import { ask, awaitConfirmation, finishTask, resumeExecution, sendToPlanner } from "../../kernel/transitions.js";
 import { memoryContext, preferencesContext } from "../../memory/prompt-memory.js";
-import { callStage } from "../../models/invoke-contract.js";
+import { callStage, sharedHeadRefused } from "../../models/invoke-contract.js";
 import { PLAN_DEEP_STAGE_PROMPT, PLAN_STAGE_PROMPT } from "../../prompts/plan.js";
 import { renderPlan } from "../../prompts/plan-list.js";
 import { buildStageMessages } from "../../prompts/stage-messages.js";
@@ -50,6 +50,7 @@ import { executionStarted, normaliseStep, revisePlan } from "./revision.js";
 import { pinnedBlocksOf } from "../shared/steps.js";
 import { defaultPacks, isRefinementStep, type Refinement } from "../../tools/domain.js";
 import { planModelWithTools, type ToolOffers } from "../shared/tool-offer.js";
+import { modelFor } from "../../models/stage-models.js";
 
 /** The planner's two passes. */
 type PlanStage = "plan" | "plan_deep";
@@ -69,9 +70,10 @@ export function createPlanNode(dependencies: NodeDependencies, offers: ToolOffer
   async function decide(state: TempoState, stage: PlanStage, config: LangGraphRunnableConfig, liveState: LiveState) {
     // The head the next execute request will have (its tools bound too, in native mode), then the planner's own
     // prompt and tool list: the plan and execute requests of a task share one prefix (issue 49 item 3).
-    // With the shared head switched off (TEMPO_SHARED_HEAD=off), the planner's own head: no tools bound.
+    // With the shared head switched off (TEMPO_SHARED_HEAD=off), or refused by this model's server, the planner's own
+    // head: no tools bound.
     const offer =
-      dependencies.models.sharedHead === false
+      dependencies.models.sharedHead === false || sharedHeadRefused(modelFor(dependencies.models, stage))
         ? undefined
         : offers.offerFor(offers.packsAfterPlanning(state), config.store !== undefined);
     const messages = buildStageMessages({

@@ -412,6 +412,11 @@ describe('a server that does not take the shared head\'s tool_choice "none"', ()
     // The first plan request carried the shared head's tools and was refused; every one after it binds none.
     expect(plans[0]?.refusal).toBeDefined();
     expect(plans.length).toBeGreaterThanOrEqual(3);
+    // The refused request is made again as it was, without tools; later plans have the planner's own head, as with
+    // TEMPO_SHARED_HEAD=off (not the execute requests' head without its tools).
+    const head = (request: OpenAIDouble["requests"][number]) => JSON.stringify(request.body.messages?.[0]);
+    expect(head(plans[1]!)).toBe(head(plans[0]!));
+    expect(plans.slice(2).every((request) => head(request) !== head(plans[0]!))).toBe(true);
     expect(
       plans.slice(1).every((request) => request.body.tools === undefined && request.body.tool_choice === undefined),
     ).toBe(true);
