@@ -9,7 +9,7 @@
  */
 import { ANSWER_FIELD, type Card } from "../contracts/cards.js";
 import type { Language } from "../contracts/language.js";
-import { EDIT_MISTAKES, tell, type Words } from "./chat-words.js";
+import { CARD_WORDS, EDIT_MISTAKES, tell, type Words } from "./chat-words.js";
 import { isShortConfirmation, isShortDismissal } from "../review/human-response.js";
 import {
   approveDecision,
@@ -67,40 +67,19 @@ function allowedOf(card: Card): readonly DecisionType[] {
 
 /**
  * The choices a card allows, as "a approve / e edit / r reject with feedback / i ignore" — in Chinese for a
- * Chinese-speaking user ("a 或“是” 批准 / …"): the letter keys work in both, and so do 是 / 好的 / 确认.
+ * Chinese-speaking user ("a（或“是”“好的”“确认”）批准 / …"): the letter keys work in both, and so do 是 / 好的 / 确认.
  */
 export function choicesOf(card: Card, language: Language = "en"): string {
-  if (language === "zh") return chineseChoicesOf(card);
-  if (isQuestionCard(card)) return "type your answer";
-  const allowed = allowedOf(card);
-  const choices: string[] = [];
-  if (allowed.includes("approve")) choices.push("a approve");
-  if (allowed.includes("edit")) choices.push(isPlanCard(card) ? "e edit the steps" : "e edit the arguments");
-  if (allowed.includes("reject")) choices.push("r reject with feedback", "i ignore (reject without)");
-  if (isBatchCard(card)) {
-    const all = choices
-      .filter((choice) => !choice.startsWith("e "))
-      .join(" / ")
-      .replace("a approve", "a accept all")
-      .replace(/ (reject|ignore)/g, " $1 all");
-    return `${all} — or one letter per change, in order: a / e edit / r reject with feedback / i ignore (e.g. ${itemExample(card, "r")})`;
-  }
-  return choices.join(" / ");
-}
-
-/** `choicesOf` in Chinese. */
-function chineseChoicesOf(card: Card): string {
-  if (isQuestionCard(card)) return "输入你的回答";
+  const say = (words: Words) => tell(language, words);
+  if (isQuestionCard(card)) return say(CARD_WORDS.typeAnswer);
   const allowed = allowedOf(card);
   const batch = isBatchCard(card);
-  const all = batch ? "全部" : "";
   const choices: string[] = [];
-  if (allowed.includes("approve")) choices.push(`a（或“是”“好的”“确认”）${all}批准`);
-  if (allowed.includes("edit") && !batch) choices.push(isPlanCard(card) ? "e 修改步骤" : "e 修改参数");
-  if (allowed.includes("reject")) choices.push(`r ${all}拒绝并说明理由`, `i ${all}忽略（直接拒绝）`);
-  if (batch)
-    return `${choices.join(" / ")} — 或按顺序每项一个字母：a 批准 / e 修改 / r 拒绝并说明 / i 忽略（例如 ${itemExample(card, "r")}）`;
-  return choices.join(" / ");
+  if (allowed.includes("approve")) choices.push(say(CARD_WORDS.approve(batch)));
+  if (allowed.includes("edit") && !batch)
+    choices.push(say(isPlanCard(card) ? CARD_WORDS.editSteps : CARD_WORDS.editArguments));
+  if (allowed.includes("reject")) choices.push(say(CARD_WORDS.reject(batch)), say(CARD_WORDS.ignore(batch)));
+  return choices.join(" / ") + (batch ? say(CARD_WORDS.perChange(itemExample(card, "r"))) : "");
 }
 
 type Decision = DecisionsResponse["decisions"][number];
@@ -153,7 +132,7 @@ export function readCardReply(line: string, card: Card, language: Language = "en
     if (text === "")
       return {
         kind: "invalid",
-        message: language === "zh" ? "请输入你对这个问题的回答。" : "Type your answer to the question.",
+        message: tell(language, CARD_WORDS.emptyAnswer),
       };
     return {
       kind: "answer",
@@ -181,10 +160,7 @@ export function readCardReply(line: string, card: Card, language: Language = "en
     if (batch)
       return {
         kind: "invalid",
-        message:
-          language === "zh"
-            ? `这张卡片有 ${card.action_requests.length} 项修改：要修改其中一项，请按顺序每项回答一个字母，在那一项写 e（例如 ${itemExample(card, "e")}）。`
-            : `This card holds ${card.action_requests.length} changes: to edit one, answer one letter per change, with e at its place (e.g. ${itemExample(card, "e")}).`,
+        message: tell(language, CARD_WORDS.editWhich(card.action_requests.length, itemExample(card, "e"))),
       };
     return { kind: "edit" };
   }
@@ -197,10 +173,7 @@ export function readCardReply(line: string, card: Card, language: Language = "en
     return { kind: "answer", response: decided(rejectDecision(), card) };
   return {
     kind: "invalid",
-    message:
-      language === "zh"
-        ? `请这样回答：${choicesOf(card, language)}（或输入 /命令）。`
-        : `Answer with ${choicesOf(card)} (or a /command).`,
+    message: tell(language, CARD_WORDS.answerWith(choicesOf(card, language))),
   };
 }
 
@@ -210,7 +183,7 @@ export function feedbackResponse(feedback: string, card?: Card, language: Langua
   return text === ""
     ? {
         ok: false,
-        message: language === "zh" ? "没有给出理由；卡片仍在等待。" : "No feedback given; the card is still waiting.",
+        message: tell(language, CARD_WORDS.noFeedback),
       }
     : { ok: true, response: decided(rejectDecision(text), card) };
 }

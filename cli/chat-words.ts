@@ -152,6 +152,48 @@ export const EDIT_MISTAKES = {
   ],
 } as const;
 
+/** A card's choices (`all` on a batch card, where a letter alone answers every change), and mistakes in answering it. */
+export const CARD_WORDS = {
+  typeAnswer: ["type your answer", "输入你的回答"],
+  approve: (all: boolean): Words => [
+    all ? "a accept all" : "a approve",
+    `a（或“是”“好的”“确认”）${all ? "全部" : ""}批准`,
+  ],
+  editSteps: ["e edit the steps", "e 修改步骤"],
+  editArguments: ["e edit the arguments", "e 修改参数"],
+  reject: (all: boolean): Words => [
+    `r reject${all ? " all" : ""} with feedback`,
+    `r ${all ? "全部" : ""}拒绝并说明理由`,
+  ],
+  ignore: (all: boolean): Words => [
+    `i ignore${all ? " all" : ""} (reject without)`,
+    `i ${all ? "全部" : ""}忽略（直接拒绝）`,
+  ],
+  perChange: (example: string): Words => [
+    ` — or one letter per change, in order: a / e edit / r reject with feedback / i ignore (e.g. ${example})`,
+    ` — 或按顺序每项一个字母：a 批准 / e 修改 / r 拒绝并说明 / i 忽略（例如 ${example}）`,
+  ],
+  emptyAnswer: ["Type your answer to the question.", "请输入你对这个问题的回答。"],
+  editWhich: (changes: number, example: string): Words => [
+    `This card holds ${changes} changes: to edit one, answer one letter per change, with e at its place (e.g. ${example}).`,
+    `这张卡片有 ${changes} 项修改：要修改其中一项，请按顺序每项回答一个字母，在那一项写 e（例如 ${example}）。`,
+  ],
+  answerWith: (choices: string): Words => [
+    `Answer with ${choices} (or a /command).`,
+    `请这样回答：${choices}（或输入 /命令）。`,
+  ],
+  noFeedback: ["No feedback given; the card is still waiting.", "没有给出理由；卡片仍在等待。"],
+  enterPlan: [
+    "Enter the plan, one step a line as `what to do | done when` (or one JSON list of {content, done_when}); an empty line ends it.",
+    "请输入计划，每行一步，写成 `要做什么 | 完成标志`（或一个 {content, done_when} 的 JSON 列表）；空行结束。",
+  ],
+  /** `change`: the change's number on a batch card. */
+  enterArguments: (change: number | undefined, now: string): Words => [
+    `Enter the arguments${change === undefined ? "" : ` of change ${change}`} as one JSON object (now: ${now}); an empty line keeps the card waiting.`,
+    `请把${change === undefined ? "" : `第 ${change} 项修改的`}参数写成一个 JSON 对象（现在是：${now}）；空行则让卡片继续等待。`,
+  ],
+} as const;
+
 /** /import's refusals of a calendar file (nothing is sent), and /export's word on the file it wrote. */
 export const CALENDAR_FILE_WORDS = {
   cannotImport: (file: string, why: string): Words => [

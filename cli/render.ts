@@ -8,7 +8,7 @@ import type { Card } from "../contracts/cards.js";
 import { withCalendarsNamed } from "../contracts/attached-calendar.js";
 import { say, type Language } from "../contracts/language.js";
 import { choicesOf, isBatchCard, isPlanCard, isQuestionCard } from "./card-answer.js";
-import { ERROR_LABEL, HELP_INTRO, PROMPTS, REASONING_LABEL, tell } from "./chat-words.js";
+import { CARD_WORDS, ERROR_LABEL, HELP_INTRO, PROMPTS, REASONING_LABEL, tell } from "./chat-words.js";
 import { COMMAND_HELP } from "./commands.js";
 
 /** Prefix of the assistant's text. */
@@ -117,17 +117,9 @@ function plainText(markdown: string): string {
 
 /** What to type to edit `card` (its write at `index`, on a batch card). */
 export function renderEditInstructions(card: Card, index = 0, language: Language = "en"): string {
-  if (language === "zh") {
-    if (isPlanCard(card))
-      return "请输入计划，每行一步，写成 `要做什么 | 完成标志`（或一个 {content, done_when} 的 JSON 列表）；空行结束。";
-    const which = isBatchCard(card) ? `第 ${index + 1} 项修改的` : "";
-    return `请把${which}参数写成一个 JSON 对象（现在是：${JSON.stringify(card.action_requests[index]?.args ?? {})}）；空行则让卡片继续等待。`;
-  }
-  if (isPlanCard(card)) {
-    return "Enter the plan, one step a line as `what to do | done when` (or one JSON list of {content, done_when}); an empty line ends it.";
-  }
-  const which = isBatchCard(card) ? ` of change ${index + 1}` : "";
-  return `Enter the arguments${which} as one JSON object (now: ${JSON.stringify(card.action_requests[index]?.args ?? {})}); an empty line keeps the card waiting.`;
+  if (isPlanCard(card)) return tell(language, CARD_WORDS.enterPlan);
+  const now = JSON.stringify(card.action_requests[index]?.args ?? {});
+  return tell(language, CARD_WORDS.enterArguments(isBatchCard(card) ? index + 1 : undefined, now));
 }
 
 /** The /help text, in the user's `language` (the commands keep their names). */
