@@ -274,7 +274,9 @@ export function* candidateSteps(state: ScheduleState, options: CandidateOptions 
   const pinned = new Set(
     avoided.filter((place) => place.day === undefined && place.slot_start === undefined).map((place) => place.task_id),
   );
-  const open = openReviewsOf(state, report, options.placePending !== false).filter((task) => !pinned.has(task.id));
+  const open = openReviewsOf(state, book, report, options.placePending !== false).filter(
+    (task) => !pinned.has(task.id),
+  );
   const scope: Rearranging = {
     moves: (id) => !stays(id) && !pinned.has(id),
     open,
@@ -342,16 +344,9 @@ export function forcedText(
  */
 export function moreFitRearranged(state: ScheduleState, preferences: HealthPreferences, roomless: number): boolean {
   const book = ruleBookOf(state);
-  const positions = movablePlaced(state);
-  const ahead = [
-    ...positions.map((position) => state.tasks[position] as TaskItem),
-    ...state.tasks.filter(
-      (task): task is TaskItem =>
-        task.source === "task_item" && task.status === "pending" && !deadlinePassed(task, book),
-    ),
-  ];
-  const base = positions.length > 0 ? commitUnplaces(state, buildOccupancyIndex(state), positions) : state;
-  const { room, dayLoad, rules } = searchInputOf(base);
+  const positions = movablePlaced(state, book);
+  const ahead = [...positions.map((position) => state.tasks[position] as TaskItem), ...pendingAhead(state, book)];
+  const { room, dayLoad, rules } = roomWithout(state, positions);
   const search = finish(
     placementSteps(
       searchTasksOf(ahead, rules, preferences),
@@ -376,18 +371,25 @@ function placesIn(candidate: Pick<ScheduleCandidate, "writes">): number {
  */
 function openReviewsOf(
   state: ScheduleState,
+  book: RuleBook,
   report: ReturnType<typeof analyzeHealth>,
   placePending: boolean,
 ): TaskItem[] {
-  const book = ruleBookOf(state);
   const roomless = new Set(report.issues.flatMap((issue) => (issue.kind === "cannot_fit" ? issue.tasks : [])));
+  return pendingAhead(state, book).filter((task) => placePending || roomless.has(task.id));
+}
+
+/** The pending reviews whose deadline has not passed. */
+function pendingAhead(state: ScheduleState, book: RuleBook): TaskItem[] {
   return state.tasks.filter(
-    (task): task is TaskItem =>
-      task.source === "task_item" &&
-      task.status === "pending" &&
-      !deadlinePassed(task, book) &&
-      (placePending || roomless.has(task.id)),
+    (task): task is TaskItem => task.source === "task_item" && task.status === "pending" && !deadlinePassed(task, book),
   );
+}
+
+/** The week with the placed reviews at `positions` taken off at once (one copy of the week), and its search input. */
+function roomWithout(state: ScheduleState, positions: readonly number[]) {
+  const base = positions.length > 0 ? commitUnplaces(state, buildOccupancyIndex(state), positions) : state;
+  return { base, ...searchInputOf(base) };
 }
 
 /** A task's places and days the user rejected, as the placement search keeps off them. */
@@ -401,8 +403,7 @@ function rejectedOf(avoided: readonly AvoidedPlace[], id: string): Pick<SearchTa
 }
 
 /** Where in `state.tasks` the placed reviews that may be arranged again are: one place each, not fixed by the clock. */
-function movablePlaced(state: ScheduleState): number[] {
-  const book = ruleBookOf(state);
+function movablePlaced(state: ScheduleState, book: RuleBook = ruleBookOf(state)): number[] {
   return state.tasks.flatMap((task, position) =>
     task.source === "task_item" && task.status === "placed" && task.slots?.length === 1 && !isFixedByClock(task, book)
       ? [position]
@@ -959,9 +960,8 @@ function* rearrangementOf(
   const placed = positions.map((position) => state.tasks[position] as TaskItem);
   if (placed.length + scope.open.length < 2 || work.exhausted) return undefined;
   // All of them taken off at once, each as the unplace tool takes it off (one copy of the week, not one a review).
-  const base = positions.length > 0 ? commitUnplaces(state, buildOccupancyIndex(state), positions) : state;
+  const { base, room, dayLoad, rules: book } = roomWithout(state, positions);
   yield;
-  const { room, dayLoad, rules: book } = searchInputOf(base);
   const searched = function* (tasks: readonly TaskItem[]) {
     const search = yield* placementSteps(searchTasksOf(tasks, book, preferences, scope.limits), room, {
       ...work.search,
