@@ -316,8 +316,9 @@ export function summaryInChinese(summary: string): string {
         (_, verb: string, id: string, name: string) => `已${verb === "created" ? "创建" : "更新"}课程 ${id}“${name}”`,
       )
       .replace(
-        /^refined in (\d+) round\(s\): health score ([\d.]+) → ([\d.]+); stopped: /,
-        "优化了 $1 轮：健康分 $2 → $3；停止原因：",
+        /^refined in (\d+) round\(s\): (?:(\d+) more placed; )?health score ([\d.]+) → ([\d.]+); stopped: /,
+        (_, rounds: string, placed: string | undefined, from: string, to: string) =>
+          `优化了 ${rounds} 轮：${placed ? `多安排了 ${placed} 项；` : ""}健康分 ${from} → ${to}；停止原因：`,
       )
       .replace(/^nothing to refine: health score ([\d.]+); stopped: /, "无需优化：健康分 $1；停止原因：")
       .replace(/no change raises the score any more/, "没有调整能再提高分数")

@@ -14,6 +14,7 @@ import { asCard } from "../../contracts/cards.js";
 import { createTempoDependencies } from "../../server/create-tempo.js";
 import { toExecutionState } from "../../server/execution-state.js";
 import { afterListing, refinementSummary } from "../../nodes/execute/refinement.js";
+import { summaryInChinese } from "../../offline/schedule/replies.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import {
   analyzeHealth,
@@ -264,6 +265,10 @@ describe("the refinement loop", () => {
       "refined in 2 round(s): 1 more placed; health score 70 → 66; stopped: no change raises the score any more",
     );
     expect(refinementSummary({ ...second, verdict: "forced" }, SCHEDULE_REFINEMENT, "zh")).toMatch(/多安排了 1 项/);
+    // The offline answer of a Chinese conversation says the English summary in Chinese, the placed review included.
+    expect(summaryInChinese(refinementSummary({ ...second, verdict: "forced" }, SCHEDULE_REFINEMENT))).toBe(
+      "优化了 2 轮：多安排了 1 项；健康分 70 → 66；停止原因：没有调整能再提高分数",
+    );
   });
 
   test("a review that fits nowhere is a forced imperfection: the loop stops, and the report says why it stays open", async () => {
