@@ -118,8 +118,11 @@ export interface ActivePacks {
  */
 export type RunMode = "first_full" | "global_reopt" | "local_adjust";
 
-/** How a refinement loop ended, or `running`. */
-export type OptimizationVerdict = "running" | "forced" | "stagnant" | "budget";
+/**
+ * How a refinement loop ended, or `running`; `passed` when the model took none of a listing's changes in as many turns
+ * in a row as the loop allows rounds without a gain (it read or checked the week instead of choosing).
+ */
+export type OptimizationVerdict = "running" | "forced" | "stagnant" | "budget" | "passed";
 
 /** The refinement loop of step `stepId` (`Refinement`, tools/domain.ts): its listings so far, its scores, its verdict. */
 export interface Optimization {
@@ -137,6 +140,8 @@ export interface Optimization {
   /** Listings in a row without a gain of the domain's `minGain` (or an item fewer left open). */
   stagnantRounds: number;
   verdict: OptimizationVerdict;
+  /** How many changes the last listing offered (absent in a loop checkpointed before it was kept). */
+  offered?: number;
   /** What no change can fix, as the last listing said (the task report gives it as the reason an item stays open). */
   forced?: string;
 }

@@ -47,7 +47,7 @@ import { loggedOutcomes } from "../../review/write-facts.js";
 import { afterToolResult, runReported } from "./tool-run.js";
 import { endStep } from "./step-ending.js";
 import { applyDecision } from "./decision.js";
-import { listForRefinement } from "./refinement-step.js";
+import { listForRefinement, passedOverInCode } from "./refinement-step.js";
 import { arrangedInCode, verifyInCode } from "./verification-step.js";
 import { toolClock } from "../shared/now.js";
 import { lastAppliedCard } from "../../kernel/applied-writes.js";
@@ -133,6 +133,9 @@ export function createExecuteNode(dependencies: NodeDependencies, offers: ToolOf
         announcement,
         await listForRefinement(state, { ...refining, list: refining.list }, context, dependencies, config),
       );
+    // A model that passed over the listing in view turn after turn: the loop ends here, not on another call.
+    const passed = refining ? passedOverInCode(state, refining, dependencies, config) : undefined;
+    if (passed) return announced(announcement, passed);
     // The plan's closing check, when every write applied: ended from the stored data, no model call.
     const verified = firstVisit ? await verifyInCode(state, step, dependencies, config) : undefined;
     if (verified) return announced(announcement, verified);

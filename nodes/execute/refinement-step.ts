@@ -2,7 +2,7 @@
  * A refinement step's rounds made by the code (nodes/execute/refinement.ts has the loop's rules): the backend's
  * listing run without a model call, and the step ended when the loop stops.
  */
-import type { BaseMessage } from "@langchain/core/messages";
+import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import {
   workspaceMessages,
@@ -15,7 +15,7 @@ import { emitStatus } from "../../streaming/events.js";
 import type { Refinement } from "../../tools/domain.js";
 import type { ToolRunContext } from "../../tools/runner.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
-import { listingsIn } from "./candidates.js";
+import { CHOOSE_CANDIDATE, listingsIn } from "./candidates.js";
 import { afterListing, refinementSummary } from "./refinement.js";
 import { newToolCallId, toolRoundOf } from "../shared/messages.js";
 import { runReported } from "./tool-run.js";
@@ -42,8 +42,37 @@ export function endRefinement(
     ...update,
     optimization,
     ...endStep(state, ending, [...workspaceMessages(state), ...rounds], dependencies, config),
-    messages: update.messages,
+    ...(update.messages === undefined ? {} : { messages: update.messages }),
   };
+}
+
+/**
+ * The refinement step ended in code when the model passed over the listing in view (issue 49 item 2): as many turns
+ * in a row as the loop allows rounds without a gain (`Refinement.stagnantRounds`) made since it, none of them choosing
+ * (`choose_candidate`, "none" included) or listing again — it read or checked the week instead. What it would do next
+ * is end the step, and the listing still stands, so asking again would cost a call and change nothing; the summary
+ * says the listed changes were not taken. Undefined while the model engages with the listing, or has turns left.
+ */
+export function passedOverInCode(
+  state: TempoState,
+  refinement: Refinement,
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+): TempoUpdate | undefined {
+  const workspace = workspaceMessages(state);
+  const latest = listingsIn(workspace).at(-1);
+  const loop = state.optimization;
+  if (!latest || !loop || loop.stepId !== state.currentStepId || loop.verdict !== "running") return undefined;
+  const engaged = new Set([CHOOSE_CANDIDATE, refinement.list?.tool]);
+  let turns = 0;
+  for (const message of workspace.slice(latest.index + 1)) {
+    const calls = message.getType() === "ai" ? ((message as AIMessage).tool_calls ?? []) : [];
+    if (calls.some((call) => engaged.has(call.name))) return undefined;
+    if (calls.length > 0) turns += 1;
+  }
+  if (turns < refinement.stagnantRounds) return undefined;
+  const optimization: Optimization = { ...loop, verdict: "passed" };
+  return endRefinement(state, refinement, optimization, [], {}, dependencies, config);
 }
 
 /**

@@ -89,6 +89,7 @@ export function afterListing(
     stagnantRounds,
     verdict,
     score,
+    offered: listing.candidates.length,
     ...(startOpen !== undefined ? { startOpen } : {}),
     ...(listing.open !== undefined ? { open: listing.open } : {}),
     ...(listing.forced ? { forced: listing.forced } : {}),
@@ -116,11 +117,15 @@ export function refinementSummary(
     forced: "no change raises the score any more",
     stagnant: `no gain of ${refinement.minGain} or more in ${refinement.stagnantRounds} rounds in a row`,
     budget: `the budget of ${refinement.maxRounds} rounds is spent`,
+    passed: `none of the listed changes was taken in ${refinement.stagnantRounds} turns in a row`,
   }[optimization.verdict];
   const forced = optimization.forced ? `; forced, no change can fix: ${optimization.forced}` : "";
   const closed = closedBy(optimization);
   if (closed > 0)
     return `refined in ${optimization.rounds} round(s): ${closed} more placed; health score ${optimization.startScore} → ${optimization.score ?? optimization.bestScore}; stopped: ${why}${forced}`;
+  // Changes were listed and the model passed them over: the week could be better, and the summary does not say otherwise.
+  if (optimization.verdict === "passed" && optimization.bestScore <= optimization.startScore)
+    return `not refined: health score ${optimization.startScore}, ${optimization.offered ?? "the"} listed change(s) not taken; stopped: ${why}${forced}`;
   // Nothing gained (a week already as good as single changes make it): said as such, not as a refinement.
   if (optimization.bestScore <= optimization.startScore)
     return `nothing to refine: health score ${optimization.startScore}; stopped: ${why}${forced}`;
@@ -134,11 +139,14 @@ function refinementSummaryInChinese(optimization: Optimization, refinement: Refi
     forced: "没有调整能再提高分数",
     stagnant: `连续 ${refinement.stagnantRounds} 轮提升不足 ${refinement.minGain}`,
     budget: `${refinement.maxRounds} 轮的优化预算已用完`,
+    passed: `连续 ${refinement.stagnantRounds} 轮没有选择列出的调整`,
   }[optimization.verdict];
   const forced = optimization.forced ? "；有些问题已证明无法通过调整改善" : "";
   const closed = closedBy(optimization);
   if (closed > 0)
     return `优化了 ${optimization.rounds} 轮：多安排了 ${closed} 项；健康分 ${optimization.startScore} → ${optimization.score ?? optimization.bestScore}；停止原因：${why}${forced}`;
+  if (optimization.verdict === "passed" && optimization.bestScore <= optimization.startScore)
+    return `未优化：健康分 ${optimization.startScore}，列出的${optimization.offered === undefined ? "" : ` ${optimization.offered} 项`}调整没有采用；停止原因：${why}${forced}`;
   if (optimization.bestScore <= optimization.startScore)
     return `无需优化：健康分 ${optimization.startScore}；停止原因：${why}${forced}`;
   return `优化了 ${optimization.rounds} 轮：健康分 ${optimization.startScore} → ${optimization.bestScore}；停止原因：${why}${forced}`;

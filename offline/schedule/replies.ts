@@ -321,9 +321,15 @@ export function summaryInChinese(summary: string): string {
           `优化了 ${rounds} 轮：${placed ? `多安排了 ${placed} 项；` : ""}健康分 ${from} → ${to}；停止原因：`,
       )
       .replace(/^nothing to refine: health score ([\d.]+); stopped: /, "无需优化：健康分 $1；停止原因：")
+      .replace(
+        /^not refined: health score ([\d.]+), (?:(\d+)|the) listed change\(s\) not taken; stopped: /,
+        (_, score: string, offered: string | undefined) =>
+          `未优化：健康分 ${score}，列出的${offered ? ` ${offered} 项` : ""}调整没有采用；停止原因：`,
+      )
       .replace(/no change raises the score any more/, "没有调整能再提高分数")
       .replace(/no gain of ([\d.]+) or more in (\d+) rounds in a row/, "连续 $2 轮提升不足 $1")
       .replace(/the budget of (\d+) rounds is spent/, "$1 轮的优化预算已用完")
+      .replace(/none of the listed changes was taken in (\d+) turns in a row/, "连续 $1 轮没有选择列出的调整")
       .replace(/; forced, no change can fix: /, "；无法改善（已证明）：")
       .replace(/^moved task (\S+) from (.+?) to (.+)$/, "已把任务 $1 从$2移到$3")
       .replace(/^placed task (\S+) on (.+)$/, "已把任务 $1 安排在$2")

@@ -190,6 +190,52 @@ describe("the refinement loop", () => {
     expect(toolResults(result.messages).some((line) => line.startsWith("analyze_health"))).toBe(false);
   });
 
+  test("a model that passes over the listing turn after turn: the code ends the step, saying nothing was taken", async () => {
+    // Two turns that read and check the week instead of choosing (the stubborn model's), then a third never asked.
+    const execute = [calling("list_tasks", { status: "pending" }), calling("get_overview"), calling("analyze_health")];
+    const { graph, repository } = await scriptedTempo(
+      crowdedSampleWeek(),
+      planDone([REFINE], { run_mode: "global_reopt", complexity: "simple" }),
+      execute,
+    );
+    const config = threadConfig("passed-over");
+    const before = await repository.load("user-1");
+    await graph.invoke({ messages: [new HumanMessage("Optimise my week")] }, config);
+    const result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
+    expect(result.phase).toBe("done");
+    expect(interruptsOf(result)).toEqual([]);
+    const results = toolResults(result.messages);
+    expect(results.map((line) => line.split(":")[0])).toEqual(["propose_candidates", "list_tasks", "get_overview"]);
+    const score = analyzeHealth(before).score;
+    const offered = result.optimization!.offered!;
+    expect(offered).toBeGreaterThan(0);
+    expect(result.optimization).toMatchObject({ rounds: 1, startScore: score, verdict: "passed" });
+    // Honest: changes were on offer and none was taken (not "nothing to refine").
+    expect(result.planSteps[0]!.summary).toBe(
+      `not refined: health score ${score}, ${offered} listed change(s) not taken; stopped: none of the listed changes was taken in 2 turns in a row`,
+    );
+    expect(summaryInChinese(result.planSteps[0]!.summary!)).toBe(
+      `未优化：健康分 ${score}，列出的 ${offered} 项调整没有采用；停止原因：连续 2 轮没有选择列出的调整`,
+    );
+    expect(await repository.load("user-1")).toEqual(before);
+    expect(toExecutionState(await graph.getState(config)).optimization).toMatchObject({ verdict: "passed" });
+  });
+
+  test("a model that reads once before choosing keeps its choice: one turn aside is not passing over the listing", async () => {
+    const execute = [calling("get_overview"), calling("choose_candidate", { id: "c1" })];
+    const { graph } = await scriptedTempo(
+      crowdedSampleWeek(),
+      planDone([REFINE], { run_mode: "global_reopt", complexity: "simple" }),
+      execute,
+    );
+    const config = threadConfig("reads-then-chooses");
+    await graph.invoke({ messages: [new HumanMessage("Optimise my week")] }, config);
+    const result = await graph.invoke(resume({ decisions: [{ type: "approve" }] }), config);
+    const card = asCard(interruptsOf(result)[0]!.value)!;
+    expect(card.action_requests.length).toBeGreaterThan(0);
+    expect(result.optimization).toMatchObject({ verdict: "running" });
+  });
+
   test("the round budget ends the loop; while refining, placing by hand and bringing in other packs are refused", async () => {
     const execute = [
       calling("place", { task_id: "matrix-review", day: 2, slot_start: 3 }),
