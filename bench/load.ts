@@ -29,6 +29,7 @@ import { percentile, runLoadProbe } from "../tests/load/load-probe.js";
 import { scheduleBrain, startOpenAIDouble } from "../tests/support/openai-double/index.js";
 import { realPostgresAvailable, startRealTestPostgres } from "../tests/support/postgres.js";
 import { GOAL_MISSED_EXIT_CODE } from "./support/goal.js";
+import { postgresPid, treeCpuMs } from "./support/process-cpu.js";
 
 /** `--latency MS`: the model's time per call, in ms (absent: the offline policy in-process). */
 function latencyArgument(argv: readonly string[]): { latencyMs?: number; positional: string[] } {
@@ -100,6 +101,9 @@ async function main(): Promise<number> {
           },
         });
   try {
+    const postgres = await postgresPid(server.url);
+    const postgresBefore = postgres === undefined ? undefined : treeCpuMs(postgres);
+    const benchBefore = process.cpuUsage();
     const watch = watchConnections(server.url);
     let result: Awaited<ReturnType<typeof runLoadProbe>>;
     let mostConnections = 0;
@@ -115,6 +119,9 @@ async function main(): Promise<number> {
     } finally {
       mostConnections = await watch.stop();
     }
+    // Beside the workers, on the same cores: the database server, and this process (the model double, the sampler).
+    const benchUsed = process.cpuUsage(benchBefore);
+    const postgresAfter = postgres === undefined ? undefined : treeCpuMs(postgres);
     const times = result.conversations.map((conversation) => conversation.ms);
     const errors = result.conversations.filter((conversation) => conversation.error);
     const lone = percentile(result.loneMs, 0.5);
@@ -144,6 +151,10 @@ async function main(): Promise<number> {
     const floor = (0.95 * share * cpuPerConversation) / lone;
     console.log(
       `the floor CPU sets: p95 ≥ 95 % of a worker's share, so p95 ÷ lone ≥ ${floor.toFixed(1)}; the goal (≤ ${RATIO_GOAL}) needs ≤ ${((RATIO_GOAL * lone) / (0.95 * share)).toFixed(1)} ms of CPU per conversation at this lone time`,
+    );
+    const each = (ms: number) => `${(ms / (result.conversations.length + result.loneMs.length)).toFixed(0)} ms`;
+    console.log(
+      `beside the workers, per conversation (lone ones included): PostgreSQL ${postgresBefore !== undefined && postgresAfter !== undefined ? each(postgresAfter - postgresBefore) : "not known (not a local server)"}, this process (${double ? "the model double and " : ""}the connection sampler) ${each((benchUsed.user + benchUsed.system) / 1000)} of CPU`,
     );
     console.log(
       `machine: ${cpus().length} cores, load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after (other processes share the cores)`,
