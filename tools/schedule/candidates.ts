@@ -11,6 +11,7 @@
  * A candidate is the real tool calls it stands for (`writes`), applied through the batch card like any write; its
  * score is what the judge gives the week once they apply. Nothing here changes the week.
  */
+import { placeName } from "./calendar.js";
 import { describeScheduleCall } from "./describe-call.js";
 import { analyzeHealth, healthSteps, type HealthPreferences } from "./health.js";
 import {
@@ -745,6 +746,19 @@ function* climb(model: WeekModel, fits: Fits, { maxSteps = MAX_CHAIN, work, ...s
     }
     return text;
   };
+  // Where a move's card says a review goes (`placeName`, as the card names it), by its range, for the whole climb.
+  const targets = new Map<number, string>();
+  const targetOf = (change: Change & { kind: "move" }) => {
+    const { day, start } = change.range;
+    const end = start + (model.state.tasks[change.position] as TaskItem).duration - 1;
+    const key = (day * 1024 + start) * 1024 + end;
+    let text = targets.get(key);
+    if (text === undefined) {
+      text = placeName(model.state.window, { day, start, end });
+      targets.set(key, text);
+    }
+    return text;
+  };
   while (steps < maxSteps && !work.exhausted) {
     const now = model.raw();
     let best = MIN_GAIN;
@@ -762,7 +776,7 @@ function* climb(model: WeekModel, fits: Fits, { maxSteps = MAX_CHAIN, work, ...s
       },
     );
     if (tied.length === 0) break;
-    const chosen = firstOfTied(tied, described);
+    const chosen = firstOfTied(tied, described, targetOf);
     if (chosen.kind === "move") {
       model.move(chosen.position, chosen.range);
       model.settle();
@@ -776,17 +790,26 @@ function* climb(model: WeekModel, fits: Fits, { maxSteps = MAX_CHAIN, work, ...s
  * The change a climb takes among those tied for the best gain: a move before a swap, then the first by what its card
  * says (the first of them in scan order when two say the same). Only the changes that can win are described — the
  * moves when one is tied, and none when one change is alone in the running — since a long window's many equal days tie
- * many changes step after step, and describing each (a card's text) cost more than scoring it.
+ * many changes step after step, and describing each (a card's text) cost more than scoring it. Two moves of one review
+ * (most of a long window's ties) say the same up to where it goes ("Move <name> from <place> to "), and a locale's
+ * order of two texts with one beginning is their ends' order: they are told apart by their targets' words alone
+ * (`targetOf`), which a climb names once per range.
  */
-function firstOfTied(tied: readonly Change[], described: (change: Change) => string): Change {
+function firstOfTied(
+  tied: readonly Change[],
+  described: (change: Change) => string,
+  targetOf: (change: Change & { kind: "move" }) => string,
+): Change {
   const moves = tied.filter((change) => change.kind === "move");
   const running = moves.length > 0 ? moves : tied;
   let chosen = running[0]!;
-  if (running.length === 1) return chosen;
-  let text = described(chosen);
-  for (const change of running.slice(1)) {
-    const said = described(change);
-    if (said.localeCompare(text) < 0) [chosen, text] = [change, said];
+  for (let at = 1; at < running.length; at += 1) {
+    const change = running[at]!;
+    const before =
+      change.kind === "move" && chosen.kind === "move" && change.position === chosen.position
+        ? targetOf(change).localeCompare(targetOf(chosen)) < 0
+        : described(change).localeCompare(described(chosen)) < 0;
+    if (before) chosen = change;
   }
   return chosen;
 }
