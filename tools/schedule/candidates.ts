@@ -133,6 +133,28 @@ export class ChangeWork {
     this.taken += 1;
     return true;
   }
+
+  /**
+   * Takes `count` steps as that many calls of `take` in a row would (false, and exhausted, at the first refused), in
+   * one go: a listing's climbs pass over thousands of days whose moves they count without scoring them.
+   */
+  takeMany(count: number): boolean {
+    if (count <= 0) return true;
+    if (this.exhausted) return false;
+    // The step among them at which `take` reads the clock (a multiple of 1,024), when one comes before the limit.
+    const clock = Math.ceil(this.taken / 1024) * 1024;
+    if (
+      this.taken + count > this.limit ||
+      this.meter.nodes >= this.scoringNodes ||
+      (clock < this.taken + count && pastDeadline(this.search))
+    ) {
+      // (Once exhausted, no step is taken again: how many were is not read.)
+      this.exhausted = true;
+      return false;
+    }
+    this.taken += count;
+    return true;
+  }
 }
 
 type Write = { name: string; arguments: Record<string, unknown> };
@@ -569,25 +591,25 @@ function* scanChanges(
     }
     return true;
   };
+  // Each day's reach, worked out once a scan (its moves and its swap partners read it for every review and day near
+  // it: a whole window's scan, step after step of a listing's climbs, made them by the thousand).
+  const reaches = Array.from({ length: high - low + 1 }, (_, offset) => reachOf(low + offset, low, high));
+  const reach = (day: number) => (day >= low && day <= high ? reaches[day - low]! : reachOf(day, low, high));
   // Each move is scored on one range the model reads and lets go of; a range of its own only for a change visited.
   const target = { day: 0, start: 0, end: 0 };
   for (const { position, id, range } of placed) {
     const length = range.end - range.start;
-    const [first, last] = reachOf(range.day, low, high);
+    const [first, last] = reach(range.day);
     for (let day = first; day <= last; day += 1) {
       // A day none of whose moves is worth taking (the best of them, when the model knows it without scoring each)
       // is passed over; its moves still count as scored, so the budget runs out, and the work pauses, as it would.
       const best = model.bestMoveOn(position, day);
       if (best !== undefined && (model.movesLanding === 0 || !worth(best))) {
-        for (let move = 0; move < model.movesLanding; move += 1)
-          if (!work.take()) {
-            work.exhausted = true;
-            return;
-          }
-        for (let start = 1; start + length <= slotsPerDay; start += 1) {
-          if (evaluated % PAUSE_EVERY === 0) yield;
-          evaluated += 1;
-        }
+        if (!work.takeMany(model.movesLanding)) return;
+        // Its starts count as evaluated at once, pausing once if one of them is where a pause falls.
+        const starts = Math.max(0, slotsPerDay - length);
+        if (starts > 0 && Math.floor((evaluated + starts - 1) / PAUSE_EVERY) * PAUSE_EVERY >= evaluated) yield;
+        evaluated += starts;
         continue;
       }
       for (let start = 1; start + length <= slotsPerDay; start += 1) {
@@ -607,7 +629,7 @@ function* scanChanges(
   }
   const partners = swapPartners(
     placed.map((entry) => entry.range.day),
-    (day) => reachOf(day, low, high),
+    reach,
   );
   for (let first = 0; first < placed.length; first += 1) {
     const a = placed[first]!;
