@@ -11,6 +11,7 @@
  * A candidate is the real tool calls it stands for (`writes`), applied through the batch card like any write; its
  * score is what the judge gives the week once they apply. Nothing here changes the week.
  */
+import { placeName } from "./calendar.js";
 import { describeScheduleCall } from "./describe-call.js";
 import { analyzeHealth, healthSteps, type HealthPreferences } from "./health.js";
 import {
@@ -130,6 +131,28 @@ export class ChangeWork {
       return false;
     }
     this.taken += 1;
+    return true;
+  }
+
+  /**
+   * Takes `count` steps as that many calls of `take` in a row would (false, and exhausted, at the first refused), in
+   * one go: a listing's climbs pass over thousands of days whose moves they count without scoring them.
+   */
+  takeMany(count: number): boolean {
+    if (count <= 0) return true;
+    if (this.exhausted) return false;
+    // The step among them at which `take` reads the clock (a multiple of 1,024), when one comes before the limit.
+    const clock = Math.ceil(this.taken / 1024) * 1024;
+    if (
+      this.taken + count > this.limit ||
+      this.meter.nodes >= this.scoringNodes ||
+      (clock < this.taken + count && pastDeadline(this.search))
+    ) {
+      // (Once exhausted, no step is taken again: how many were is not read.)
+      this.exhausted = true;
+      return false;
+    }
+    this.taken += count;
     return true;
   }
 }
@@ -568,25 +591,25 @@ function* scanChanges(
     }
     return true;
   };
+  // Each day's reach, worked out once a scan (its moves and its swap partners read it for every review and day near
+  // it: a whole window's scan, step after step of a listing's climbs, made them by the thousand).
+  const reaches = Array.from({ length: high - low + 1 }, (_, offset) => reachOf(low + offset, low, high));
+  const reach = (day: number) => (day >= low && day <= high ? reaches[day - low]! : reachOf(day, low, high));
   // Each move is scored on one range the model reads and lets go of; a range of its own only for a change visited.
   const target = { day: 0, start: 0, end: 0 };
   for (const { position, id, range } of placed) {
     const length = range.end - range.start;
-    const [first, last] = reachOf(range.day, low, high);
+    const [first, last] = reach(range.day);
     for (let day = first; day <= last; day += 1) {
       // A day none of whose moves is worth taking (the best of them, when the model knows it without scoring each)
       // is passed over; its moves still count as scored, so the budget runs out, and the work pauses, as it would.
       const best = model.bestMoveOn(position, day);
       if (best !== undefined && (model.movesLanding === 0 || !worth(best))) {
-        for (let move = 0; move < model.movesLanding; move += 1)
-          if (!work.take()) {
-            work.exhausted = true;
-            return;
-          }
-        for (let start = 1; start + length <= slotsPerDay; start += 1) {
-          if (evaluated % PAUSE_EVERY === 0) yield;
-          evaluated += 1;
-        }
+        if (!work.takeMany(model.movesLanding)) return;
+        // Its starts count as evaluated at once, pausing once if one of them is where a pause falls.
+        const starts = Math.max(0, slotsPerDay - length);
+        if (starts > 0 && Math.floor((evaluated + starts - 1) / PAUSE_EVERY) * PAUSE_EVERY >= evaluated) yield;
+        evaluated += starts;
         continue;
       }
       for (let start = 1; start + length <= slotsPerDay; start += 1) {
@@ -606,7 +629,7 @@ function* scanChanges(
   }
   const partners = swapPartners(
     placed.map((entry) => entry.range.day),
-    (day) => reachOf(day, low, high),
+    reach,
   );
   for (let first = 0; first < placed.length; first += 1) {
     const a = placed[first]!;
@@ -745,6 +768,19 @@ function* climb(model: WeekModel, fits: Fits, { maxSteps = MAX_CHAIN, work, ...s
     }
     return text;
   };
+  // Where a move's card says a review goes (`placeName`, as the card names it), by its range, for the whole climb.
+  const targets = new Map<number, string>();
+  const targetOf = (change: Change & { kind: "move" }) => {
+    const { day, start } = change.range;
+    const end = start + (model.state.tasks[change.position] as TaskItem).duration - 1;
+    const key = (day * 1024 + start) * 1024 + end;
+    let text = targets.get(key);
+    if (text === undefined) {
+      text = placeName(model.state.window, { day, start, end });
+      targets.set(key, text);
+    }
+    return text;
+  };
   while (steps < maxSteps && !work.exhausted) {
     const now = model.raw();
     let best = MIN_GAIN;
@@ -762,7 +798,7 @@ function* climb(model: WeekModel, fits: Fits, { maxSteps = MAX_CHAIN, work, ...s
       },
     );
     if (tied.length === 0) break;
-    const chosen = firstOfTied(tied, described);
+    const chosen = firstOfTied(tied, described, targetOf);
     if (chosen.kind === "move") {
       model.move(chosen.position, chosen.range);
       model.settle();
@@ -776,17 +812,26 @@ function* climb(model: WeekModel, fits: Fits, { maxSteps = MAX_CHAIN, work, ...s
  * The change a climb takes among those tied for the best gain: a move before a swap, then the first by what its card
  * says (the first of them in scan order when two say the same). Only the changes that can win are described — the
  * moves when one is tied, and none when one change is alone in the running — since a long window's many equal days tie
- * many changes step after step, and describing each (a card's text) cost more than scoring it.
+ * many changes step after step, and describing each (a card's text) cost more than scoring it. Two moves of one review
+ * (most of a long window's ties) say the same up to where it goes ("Move <name> from <place> to "), and a locale's
+ * order of two texts with one beginning is their ends' order: they are told apart by their targets' words alone
+ * (`targetOf`), which a climb names once per range.
  */
-function firstOfTied(tied: readonly Change[], described: (change: Change) => string): Change {
+function firstOfTied(
+  tied: readonly Change[],
+  described: (change: Change) => string,
+  targetOf: (change: Change & { kind: "move" }) => string,
+): Change {
   const moves = tied.filter((change) => change.kind === "move");
   const running = moves.length > 0 ? moves : tied;
   let chosen = running[0]!;
-  if (running.length === 1) return chosen;
-  let text = described(chosen);
-  for (const change of running.slice(1)) {
-    const said = described(change);
-    if (said.localeCompare(text) < 0) [chosen, text] = [change, said];
+  for (let at = 1; at < running.length; at += 1) {
+    const change = running[at]!;
+    const before =
+      change.kind === "move" && chosen.kind === "move" && change.position === chosen.position
+        ? targetOf(change).localeCompare(targetOf(chosen)) < 0
+        : described(change).localeCompare(described(chosen)) < 0;
+    if (before) chosen = change;
   }
   return chosen;
 }

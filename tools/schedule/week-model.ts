@@ -377,6 +377,8 @@ export class WeekModel {
   movesLanding = 0;
   /** The range `bestMoveOn` reads a move's terms on (its day and length: what `moveTerms` reads), not one per call. */
   private readonly boundRange: SlotRange = { day: 1, start: 1, end: 1 };
+  /** The range `targetPart` lands a row's starts on in turn. */
+  private readonly rowRange: SlotRange = { day: 1, start: 1, end: 1 };
 
   /**
    * The best raw score `scoreIfMoved` gives among the moves of the placed review at `position` to the starts of
@@ -527,30 +529,46 @@ export class WeekModel {
   /**
    * The row of `targetParts` holding the part of the move of the review at `position` to `range` (another day), made
    * again first when that day changed since: whether it lands, the day's cost then, whether a pending review could fit.
+   * The row's every start out of date is made at once (a scan asks them all in a row): the review is lifted off its
+   * own day once for them all, and, with nothing pending (no room to read off the cells), each start's landing is
+   * costed without being made (`costOfDay`'s `landed`), as a long window's every change makes rows again.
    */
   private targetPart(position: number, place: Place, range: SlotRange): Float64Array {
     const parts = this.rowOf(this.targetParts, position, range.day, PART_FIELDS);
-    const at = range.start * PART_FIELDS;
-    const made = parts[at]!;
-    if (made === 0 || made < this.dayChanged[range.day]!) {
+    const made = parts[range.start * PART_FIELDS]!;
+    if (made !== 0 && made >= this.dayChanged[range.day]!) return parts;
+    const day = range.day;
+    const length = range.end - range.start;
+    const changed = this.dayChanged[day]!;
+    const virtual = this.pending.length === 0;
+    const target = this.rowRange;
+    this.flush();
+    this.lift(position);
+    for (let start = 1; start + length <= this.slotsPerDay; start += 1) {
+      const at = start * PART_FIELDS;
+      if (parts[at] !== 0 && parts[at]! >= changed) continue;
       parts[at] = this.epoch;
       parts[at + 1] = 0;
-      if (!this.blocked(position, range)) {
-        this.flush();
-        this.lift(position);
-        const host = this.landing(position, range);
-        if (host !== undefined) {
-          this.land(position, range, host, this.scratch(range, host));
-          parts[at + 1] = 1;
-          parts[at + 2] = this.costOfDay(range.day);
-          parts[at + 3] = this.pending.length > 0 && this.roomFor(range.day) ? 1 : 0;
-          this.lift(position);
-        }
-        this.land(position, place.range, place.host, place);
-        // Its days are as they were: their counted costs stand.
-        this.clean();
+      target.day = day;
+      target.start = start;
+      target.end = start + length;
+      if (this.blocked(position, target)) continue;
+      const host = this.landing(position, target);
+      if (host === undefined) continue;
+      parts[at + 1] = 1;
+      if (virtual) {
+        parts[at + 2] = this.costOfDay(day, position, target);
+        parts[at + 3] = 0;
+        continue;
       }
+      this.land(position, target, host, this.scratch(target, host));
+      parts[at + 2] = this.costOfDay(day);
+      parts[at + 3] = this.roomFor(day) ? 1 : 0;
+      this.lift(position);
     }
+    this.land(position, place.range, place.host, place);
+    // Its days are as they were: their counted costs stand.
+    this.clean();
     return parts;
   }
 
@@ -948,9 +966,12 @@ export class WeekModel {
     this.dayCost[day - 1] = cost;
   }
 
-  /** What `day` costs: its heavy slots, its reviews back to back, without a buffer or off the profile, its single free slots. */
-  private costOfDay(day: number): number {
-    const load = this.dailyLoad[day - 1]!;
+  /**
+   * What `day` costs: its heavy slots, its reviews back to back, without a buffer or off the profile, its single free
+   * slots. With `landed`, as it would with the review at `extra` (lifted) landed there, without landing it.
+   */
+  private costOfDay(day: number, extra = -1, landed?: SlotRange): number {
+    const load = this.dailyLoad[day - 1]! + (landed && this.fixed[extra] === 0 ? landed.end - landed.start + 1 : 0);
     let cost = load > HEAVY ? (load - HEAVY) * PENALTY.heavySlot : 0;
     const slots = this.slotsPerDay;
     const busy = this.busyRow;
@@ -962,17 +983,21 @@ export class WeekModel {
       const occupant = primary[cell]!;
       busy[slot] = embedded[cell] !== EMPTY || (occupant !== EMPTY && this.room[occupant] === 0) ? 1 : 0;
     }
+    if (landed) for (let slot = landed.start; slot <= landed.end; slot += 1) busy[slot] = 1;
     // The day's reviews by start (then by position, as the judge's stable sort leaves them).
     const order = this.sorted;
+    const list = this.onDay[day - 1]!;
+    const listed = list.length;
     let count = 0;
-    for (const position of this.onDay[day - 1]!) {
+    for (let next = 0; next < (landed ? listed + 1 : listed); next += 1) {
+      const position = next < listed ? list[next]! : extra;
       // A review in the past is busy time (in `busy` above), not a review to judge.
       if (this.fixed[position] === 1) continue;
-      const start = this.places[position]!.range.start;
+      const start = this.rangeIn(position, extra, landed).start;
       let at = count;
       while (at > 0) {
         const before = order[at - 1]!;
-        const beforeStart = this.places[before]!.range.start;
+        const beforeStart = this.rangeIn(before, extra, landed).start;
         if (beforeStart < start || (beforeStart === start && before < position)) break;
         order[at] = before;
         at -= 1;
@@ -983,7 +1008,7 @@ export class WeekModel {
     let previousEnd = -2;
     for (let next = 0; next < count; next += 1) {
       const position = order[next]!;
-      const range = this.places[position]!.range;
+      const range = this.rangeIn(position, extra, landed);
       if (previousEnd + 1 === range.start) cost += PENALTY.backToBack;
       previousEnd = range.end;
       if (busy[range.start - 1] === 1 && busy[range.end + 1] === 1) cost += PENALTY.noBuffer;
@@ -995,6 +1020,11 @@ export class WeekModel {
       if (busy[slot] === 0 && busy[slot - 1] === 1 && busy[slot + 1] === 1 && !hasStarted(day, slot, clock))
         cost += PENALTY.isolatedSlot;
     return cost;
+  }
+
+  /** Where the review at `position` is for `costOfDay`: `landed` for the review at `extra`, else its place. */
+  private rangeIn(position: number, extra: number, landed: SlotRange | undefined): SlotRange {
+    return position === extra && landed ? landed : this.places[position]!.range;
   }
 
   /**
