@@ -5,7 +5,7 @@
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
 import { describe, expect, it } from "vitest";
-import { CheckpointSerializer, isPlainJson } from "../../checkpoints/plain-loads.js";
+import { CheckpointSerializer, isPlainJson, recordsToRevive } from "../../checkpoints/plain-loads.js";
 
 const official = new JsonPlusSerializer();
 const ours = new CheckpointSerializer();
@@ -31,6 +31,16 @@ describe("CheckpointSerializer", () => {
     ["undefined inside", { a: undefined, b: [undefined, 1] }],
     ["a set and a map", { s: new Set([1, 2]), m: new Map([["k", 1]]) }],
     ["a plain object with an lc key", { lc: 3, type: "x" }],
+    [
+      "a message with an undefined field",
+      new AIMessage({ content: "x", name: undefined, additional_kwargs: { u: undefined } }),
+    ],
+    [
+      "a message holding a message",
+      new HumanMessage({ content: "x", additional_kwargs: { inner: new HumanMessage("y") } }),
+    ],
+    ["a record at the top", undefined],
+    ["a record with more fields", { v: { lc: 2, type: "undefined", extra: { lc: 1 } } }],
   ];
 
   it.each(values)("reads %s as the official serializer does", async (_, value) => {
@@ -55,5 +65,24 @@ describe("CheckpointSerializer", () => {
     expect(isPlainJson({ a: [{ b: "lc" }], c: null })).toBe(true);
     expect(isPlainJson([[{ lc: 1 }]])).toBe(false);
     expect(isPlainJson(JSON.parse('{"__proto__":1}'))).toBe(false);
+  });
+});
+
+describe("recordsToRevive", () => {
+  it("revives messages and undefined records without the official rebuild", async () => {
+    const value = [new AIMessage({ content: "x", tool_calls: [{ id: "c", name: "t", args: {} }] }), { a: undefined }];
+    const [, bytes] = await official.dumpsTyped(value);
+    const box = [JSON.parse(new TextDecoder().decode(bytes))];
+    expect(recordsToRevive(box)).toHaveLength(1);
+  });
+
+  it("leaves a LangChain object inside another, and a Set, to the official reader", async () => {
+    for (const value of [
+      new HumanMessage({ content: "x", additional_kwargs: { m: new HumanMessage("y") } }),
+      new Set([1]),
+    ]) {
+      const [, bytes] = await official.dumpsTyped(value);
+      expect(recordsToRevive([JSON.parse(new TextDecoder().decode(bytes))])).toBeUndefined();
+    }
   });
 });
