@@ -30,6 +30,7 @@ import { checkpointSetupFailed, DEFAULT_CHECKPOINT_SCHEMA } from "./saver.js";
 import { PLAN_CHANNEL } from "../kernel/channels.js";
 import { channelHistories, EMPTY_BLOB_TYPE, type DeltaChannelHistory, type DeltaChannelSpec } from "./delta-history.js";
 import { PlanSnapshots } from "./plan-snapshots.js";
+import { CheckpointSerializer } from "./plain-loads.js";
 import { currentRunCheckpoint, saverTables, type CheckpointRef, type SaverTables } from "./refs.js";
 import { claimParent, createClaimsTable, isInterrupted, saveInOneStatement, SaveTracker } from "./resume-claims.js";
 
@@ -71,7 +72,8 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
         },
       );
     }
-    super(pool, undefined, { schema });
+    // The official serializer, reading plain values without rebuilding them (plain-loads.ts).
+    super(pool, new CheckpointSerializer(), { schema });
     this.db = pool;
     this.tables = saverTables(schema);
     this.saves = new SaveTracker(pool, this.tables, options.saveWaitMs ?? 30_000);

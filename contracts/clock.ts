@@ -37,8 +37,28 @@ const knownZones = new Set<string>();
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
+/**
+ * The last moment read in each zone and its clock. A run reads one fixed moment (its state's `now`) dozens of times
+ * a conversation (45 in the load conversation: every rule book, occupancy index and week grid asks) and
+ * `formatToParts` costs tens of microseconds a call in a busy worker; the same instant in the same zone always reads
+ * the same, so a run reads it once (issue 44.8).
+ */
+const lastRead = new Map<string, { at: number; clock: LocalClock }>();
+
 /** `moment` read in `timeZone` (which must be valid: see `isTimeZone`). */
 export function localClock(moment: Date, timeZone: string): LocalClock {
+  const at = moment.getTime();
+  const last = lastRead.get(timeZone);
+  // A copy: a caller may change the clock it was given.
+  if (last !== undefined && last.at === at) return { ...last.clock };
+  const clock = readLocalClock(moment, timeZone);
+  // Only zones `Intl` knows get here (an unknown one throws in `readLocalClock`), so the map grows as `formatters` does.
+  lastRead.set(timeZone, { at, clock: { ...clock } });
+  return clock;
+}
+
+/** `moment` read in `timeZone` through the zone's formatter. */
+function readLocalClock(moment: Date, timeZone: string): LocalClock {
   let format = formatters.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat("en-US", {
@@ -57,12 +77,20 @@ export function localClock(moment: Date, timeZone: string): LocalClock {
   return { date, time: `${parts.hour}:${parts.minute}`, dayOfWeek: dayOfWeekOfDate(date), timeZone };
 }
 
+/** Real dates already checked (`isIsoDate`), up to a bound: a process sees a few years of dates at most. */
+const KNOWN_DATES_KEPT = 10_000;
+const knownDates = new Set<string>();
+
 /** True for a real calendar date written "YYYY-MM-DD". */
 export function isIsoDate(date: string): boolean {
+  // Every schedule check asks this of each day and series date; a date once found real stays real.
+  if (knownDates.has(date)) return true;
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
   if (!match) return false;
   const moment = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
-  return moment.toISOString().slice(0, 10) === date;
+  const real = moment.toISOString().slice(0, 10) === date;
+  if (real && knownDates.size < KNOWN_DATES_KEPT) knownDates.add(date);
+  return real;
 }
 
 /** The date `days` days after `date` (before it for a negative count). */
