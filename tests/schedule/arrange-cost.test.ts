@@ -112,7 +112,10 @@ describe("what grows faster than the window, cut", () => {
       .mock.calls.map(([view, tool, args]) =>
         JSON.stringify([tool, args, view.tasks.map((task) => [task.id, task.slots])]),
       );
-    expect(made.length).toBeGreaterThan(50);
+    // A move's words are its review's (one card cut per review and place) and its target's: the climb's 493 tied
+    // changes take 16 cards, each written once.
+    expect(made.length).toBeGreaterThan(10);
+    expect(made.length).toBeLessThan(50);
     expect(new Set(made).size).toBe(made.length);
     expect(listing.candidates[0]!.writes.length).toBeGreaterThan(40);
   });

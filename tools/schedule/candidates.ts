@@ -754,33 +754,7 @@ interface ClimbOptions extends ScanScope {
  */
 function* climb(model: WeekModel, fits: Fits, { maxSteps = MAX_CHAIN, work, ...scope }: ClimbOptions): Steps<number> {
   let steps = 0;
-  // What the cards say of a tied change, kept for the whole climb: the same changes tie again step after step (a long
-  // window's many equal days), and a card's words depend only on the change and where its reviews are then.
-  const texts = new Map<string, string>();
-  const described = (change: Change) => {
-    const positions = change.kind === "move" ? [change.position] : [change.first, change.second];
-    const target = change.kind === "move" ? `>${change.range.day}:${change.range.start}` : "";
-    const key = positions.map((position) => `${position}@${placeKey(model.placeOf(position))}`).join() + target;
-    let text = texts.get(key);
-    if (text === undefined) {
-      text = summaryOf(model.viewOf(positions), [writeOf(model.state, change)]);
-      texts.set(key, text);
-    }
-    return text;
-  };
-  // Where a move's card says a review goes (`placeName`, as the card names it), by its range, for the whole climb.
-  const targets = new Map<number, string>();
-  const targetOf = (change: Change & { kind: "move" }) => {
-    const { day, start } = change.range;
-    const end = start + (model.state.tasks[change.position] as TaskItem).duration - 1;
-    const key = (day * 1024 + start) * 1024 + end;
-    let text = targets.get(key);
-    if (text === undefined) {
-      text = placeName(model.state.window, { day, start, end });
-      targets.set(key, text);
-    }
-    return text;
-  };
+  const { described, targetOf } = tieWords(model);
   while (steps < maxSteps && !work.exhausted) {
     const now = model.raw();
     let best = MIN_GAIN;
@@ -806,6 +780,55 @@ function* climb(model: WeekModel, fits: Fits, { maxSteps = MAX_CHAIN, work, ...s
     steps += 1;
   }
   return steps;
+}
+
+/**
+ * What the cards say of the changes a climb ties, kept for the whole climb: the same changes tie again step after step
+ * (a long window's many equal days), and a card's words depend only on the change and where its reviews are then.
+ * `targetOf` names where a move's card says it goes (`placeName`), once per range; a move's words (`described`) are
+ * its review's head ("Move <name> from <place> to ", cut from the first card written for that review and place) and
+ * its target's, rather than a card written per move.
+ */
+function tieWords(model: WeekModel) {
+  const cards = new Map<string, string>();
+  const card = (change: Change) => {
+    const positions = change.kind === "move" ? [change.position] : [change.first, change.second];
+    const target = change.kind === "move" ? `>${change.range.day}:${change.range.start}` : "";
+    const key = positions.map((position) => `${position}@${placeKey(model.placeOf(position))}`).join() + target;
+    let text = cards.get(key);
+    if (text === undefined) {
+      text = summaryOf(model.viewOf(positions), [writeOf(model.state, change)]);
+      cards.set(key, text);
+    }
+    return text;
+  };
+  const targets = new Map<number, string>();
+  const targetOf = (change: Change & { kind: "move" }) => {
+    const { day, start } = change.range;
+    const end = start + (model.state.tasks[change.position] as TaskItem).duration - 1;
+    const key = (day * 1024 + start) * 1024 + end;
+    let text = targets.get(key);
+    if (text === undefined) {
+      text = placeName(model.state.window, { day, start, end });
+      targets.set(key, text);
+    }
+    return text;
+  };
+  const heads = new Map<number, { at: number; head: string | undefined }>();
+  const described = (change: Change) => {
+    if (change.kind !== "move") return card(change);
+    const place = model.placeOf(change.position);
+    const at = place ? place.day * 1024 + place.start : -1;
+    let entry = heads.get(change.position);
+    if (entry?.at !== at) {
+      const text = card(change);
+      const target = targetOf(change);
+      entry = { at, head: text.endsWith(target) ? text.slice(0, text.length - target.length) : undefined };
+      heads.set(change.position, entry);
+    }
+    return entry.head === undefined ? card(change) : entry.head + targetOf(change);
+  };
+  return { described, targetOf };
 }
 
 /**
