@@ -22,6 +22,15 @@
  * windows (the 112-day ones read about twice their steady cost: 42–66 ms arranging, 105–120 ms listing, against 27–29
  * and 54–57 after 15 rounds), and the ratios to the 7-day window read up to twice what they are.
  *
+ * In a counted round each window runs as a block of about 448 window-days (64 runs of a 7-day window, 16 of a 28-day
+ * one, 4 of a 112-day one) and the block's mean is its time, so the garbage a window makes is collected, and counted,
+ * while that window runs. One run a window a round charged the collector to whichever window ran when it ran: a 7-day
+ * run (2 ms) rarely met a collection, a long one met those of the short runs before it too; the main thread's CPU
+ * alone (no helper thread) read 3.1× / 11.9× arranging and 3.1× / 13.5× listing at 28 / 112 days where the process's
+ * read 5.6× / 16.5× and 7.0× / 18.2×, and the 7-day window cost 1.5 ms interleaved against 1.8–3 ms in blocks. Blocks
+ * read 3.8–4.0× / 13.3–14.2× arranging and 3.4–3.5× / 14.3–15.0× listing over three runs where one run a window had
+ * swung 3.3–7.5× / 14.1–18.7× (load average 1.7–1.9; 2026-12-01).
+ *
  * The work itself (costs of days scored, moves scored) grows about as the window; what reads nearest 4× at 28 days is
  * the arrangement's, against a 7-day window of 1.6–2 ms whose one block is cheaper than the average block of a long
  * window (576 day costs made against 885 a block at 28 days, 723 at 112): of the 7-day weeks of seeds 1–8 it is the
@@ -123,6 +132,7 @@ export function measureWindows(
   windows: ReadonlyArray<{ name: string; week: ScheduleState }>,
   runs: number,
   warmup = 0,
+  blockDays = 0,
 ): CostRow[] {
   const measured = windows.map(({ name, week }) => {
     const arrange = () => proposeArrangementTool.run(week, {}).data as ScheduleListing;
@@ -148,10 +158,21 @@ export function measureWindows(
       window.arrange();
       window.list();
     }
+  // A round times each window in a block of runs of about `blockDays` window-days (one run without), the mean of the
+  // block counted: the garbage a block makes is then mostly collected within it, charged to the window that made it.
+  const repeated = (work: () => unknown, days: number) => {
+    const times = Math.max(1, Math.round(blockDays / days));
+    return () => {
+      for (let run = 1; run < times; run += 1) work();
+      return work();
+    };
+  };
   for (let round = 0; round < runs; round += 1)
     for (const window of measured) {
-      window.arrangeMs.push(timed(window.arrange).ms);
-      window.listMs.push(timed(window.list).ms);
+      const days = window.week.window.totalDays;
+      const times = Math.max(1, Math.round(blockDays / days));
+      window.arrangeMs.push(timed(repeated(window.arrange, days)).ms / times);
+      window.listMs.push(timed(repeated(window.list, days)).ms / times);
     }
   return measured.map(({ name, week, arranged, card, listed, arrangeMs, listMs }) => ({
     name,
@@ -248,11 +269,13 @@ export interface CostOptions {
   runs: number;
   /** Rounds of every window in turn before the measured ones, their times dropped (the JIT's warm-up). */
   warmup?: number;
+  /** Window-days a window's block of runs covers in a measured round (0: one run a window a round). */
+  blockDays?: number;
   days: readonly number[];
   bigTasks: number;
 }
 
-export const FULL_RUN: CostOptions = { runs: 7, warmup: 15, days: [7, 28, 56, 112], bigTasks: 10_000 };
+export const FULL_RUN: CostOptions = { runs: 7, warmup: 15, blockDays: 448, days: [7, 28, 56, 112], bigTasks: 10_000 };
 
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
 
@@ -266,6 +289,7 @@ export async function costReport(options: CostOptions): Promise<{ lines: string[
     ],
     options.runs,
     options.warmup ?? 0,
+    options.blockDays ?? 0,
   );
   const base = rows.find((row) => row.name === "generated, 7 days") ?? rows[1] ?? rows[0]!;
   const goalOf = (row: CostRow) =>
@@ -277,7 +301,7 @@ export async function costReport(options: CostOptions): Promise<{ lines: string[
           ? `≤ ${GOALS.ratioAt112}×`
           : "";
   const lines = [
-    `CPU ms (median of ${options.runs} rounds of every window in turn, after ${options.warmup ?? 0} rounds not counted) of propose_arrangement and of propose_candidates after its card; ratios to the generated 7-day window`,
+    `CPU ms (median of ${options.runs} rounds of every window in turn, after ${options.warmup ?? 0} rounds not counted${options.blockDays ? `; in a round, each window's mean over a block of runs of about ${options.blockDays} window-days` : ""}) of propose_arrangement and of propose_candidates after its card; ratios to the generated 7-day window`,
     "",
     "| window | pending | placed | arrange ms | × 7 days | list ms | × 7 days | goal | health before → card → top candidate | stops (arrange/list) |",
     "|---|---:|---:|---:|---:|---:|---:|---|---|---|",

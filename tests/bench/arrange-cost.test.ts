@@ -40,6 +40,18 @@ test("the bench measures the steady state: rounds of every window before the cou
   expect(warm!.placed).toBe(cold!.placed);
 });
 
+test("a counted round times each window as a block of runs, its mean counted: said in the header, same results", async () => {
+  // The full run's blocks cover the longest window at least once, and a 7-day window many times.
+  expect(FULL_RUN.blockDays).toBeGreaterThanOrEqual(Math.max(...FULL_RUN.days));
+  const { lines } = await costReport({ runs: 1, blockDays: 14, days: [7], bigTasks: 50 });
+  expect(lines[0]).toMatch(/in a round, each window's mean over a block of runs of about 14 window-days/);
+  const week = windowOf(7);
+  const [one] = measureWindows([{ name: "one", week }], 1);
+  const [block] = measureWindows([{ name: "block", week }], 1, 0, 21);
+  expect(block!.scores).toEqual(one!.scores);
+  expect(block!.placed).toBe(one!.placed);
+});
+
 test("the stall's clock counts the main thread's CPU, not another thread's busy beside it", async () => {
   const clock = mainThreadCpuMs();
   // Linux tells a thread's own CPU time (the bench's machines); elsewhere the process's is the (upper-bound) fallback.
