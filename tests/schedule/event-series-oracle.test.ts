@@ -74,6 +74,44 @@ describe("series against ical.js", () => {
     fc.assert(agreesWithOracle(tempoOccurrences), { numRuns: 50 });
   });
 
+  test("an EXDATE after one off the rule cancels its occurrence, in Tempo and in the oracle (not ical.js 2.2.1's way)", () => {
+    // Found by the property above (seed 775322322): a Wednesday series, and a monthly one on the 1st of January and
+    // October, each with an EXDATE off the rule before one on it. ical.js alone keeps the second one's occurrence.
+    const text = (rule: string, exdates: string) =>
+      [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//oracle//EN",
+        "BEGIN:VEVENT",
+        "UID:drawn@oracle",
+        "SUMMARY:Drawn lecture",
+        "DTSTART;TZID=Europe/Berlin:20250101T080000",
+        "DTEND;TZID=Europe/Berlin:20250101T084500",
+        `RRULE:${rule}`,
+        `EXDATE;TZID=Europe/Berlin:${exdates}`,
+        "END:VEVENT",
+        "END:VCALENDAR",
+        "",
+      ].join("\r\n");
+    const cases = [
+      { rule: "FREQ=WEEKLY;BYDAY=WE", exdates: "20250102T080000,20250108T080000", first: "2025-01-06", days: 11 },
+      {
+        rule: "FREQ=MONTHLY;BYMONTHDAY=1;BYMONTH=1,10",
+        exdates: "20251001T080000,20250102T080000",
+        first: "2025-08-25",
+        days: 38,
+      },
+    ];
+    const seen = cases.map(({ rule, exdates, first, days }) => {
+      const file = text(rule, exdates);
+      const last = addDays(first, days - 1);
+      const oracle = oracleOccurrences(file, "Europe/Berlin", first, last, "Europe/Berlin");
+      expect(tempoOccurrences(importedSeries(file, "2025-01-01"), first, days, "Europe/Berlin")).toEqual(oracle);
+      return oracle;
+    });
+    expect(seen).toEqual([["2025-01-15 08:00–08:45"], []]);
+  });
+
   test("mutation: an expansion that loses the RDATE PERIODs' own ends is caught", () => {
     const mutated: typeof tempoOccurrences = (series, first, days, zone) =>
       tempoOccurrences(
