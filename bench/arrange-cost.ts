@@ -160,19 +160,19 @@ export function measureWindows(
     }
   // A round times each window in a block of runs of about `blockDays` window-days (one run without), the mean of the
   // block counted: the garbage a block makes is then mostly collected within it, charged to the window that made it.
-  const repeated = (work: () => unknown, days: number) => {
+  const blockMs = (work: () => unknown, days: number) => {
     const times = Math.max(1, Math.round(blockDays / days));
-    return () => {
-      for (let run = 1; run < times; run += 1) work();
-      return work();
-    };
+    return (
+      timed(() => {
+        for (let run = 0; run < times; run += 1) work();
+      }).ms / times
+    );
   };
   for (let round = 0; round < runs; round += 1)
     for (const window of measured) {
       const days = window.week.window.totalDays;
-      const times = Math.max(1, Math.round(blockDays / days));
-      window.arrangeMs.push(timed(repeated(window.arrange, days)).ms / times);
-      window.listMs.push(timed(repeated(window.list, days)).ms / times);
+      window.arrangeMs.push(blockMs(window.arrange, days));
+      window.listMs.push(blockMs(window.list, days));
     }
   return measured.map(({ name, week, arranged, card, listed, arrangeMs, listMs }) => ({
     name,
