@@ -120,23 +120,13 @@ export class ChangeWork {
 
   /** Takes one step: false (and exhausted from then on) when none is left, nor scoring nodes, or the deadline passed. */
   take(): boolean {
-    if (this.exhausted) return false;
-    // The clock is read every 1,024 steps, the first one's included.
-    if (
-      this.taken >= this.limit ||
-      this.meter.nodes >= this.scoringNodes ||
-      (this.taken % 1024 === 0 && pastDeadline(this.search))
-    ) {
-      this.exhausted = true;
-      return false;
-    }
-    this.taken += 1;
-    return true;
+    return this.takeMany(1);
   }
 
   /**
-   * Takes `count` steps as that many calls of `take` in a row would (false, and exhausted, at the first refused), in
-   * one go: a listing's climbs pass over thousands of days whose moves they count without scoring them.
+   * Takes `count` steps in one go (false, and exhausted from then on, when the limit, the scoring nodes or the deadline
+   * refuses one of them): a listing's climbs pass over thousands of days whose moves they count without scoring them.
+   * The clock is read when one of the steps is a multiple of 1,024 (the first one's included), as one by one.
    */
   takeMany(count: number): boolean {
     if (count <= 0) return true;
