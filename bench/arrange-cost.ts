@@ -1,10 +1,10 @@
 /**
  * `npx tsx bench/arrange-cost.ts`: what arranging costs (issue 46, item 5), in one run. The CPU time
  * (`process.cpuUsage`, user + system, so other processes on the machine do not count; the median of several rounds
- * of every window in turn, after 15 rounds of them not counted, see below) of `propose_arrangement` and of the
+ * of every window in turn, after rounds of them not counted, see below) of `propose_arrangement` and of the
  * refinement listing after its card applies (`propose_candidates`), both through the tools' `run` with their default budget, on the 7-day sample week and on
- * generated windows of 7, 28, 56 and 112 days as dense as a generated week (12 slots a day, 24 tasks a week, seed 3);
- * each window's cost as a ratio to the 7-day window's, against the goals (≤ 50 ms for the 7-day arrangement, ≤ 4× at
+ * generated windows of 7, 28, 56 and 112 days as dense as a generated week (12 slots a day, 24 tasks a week, seeds
+ * 1–8, below); each length's cost as a ratio to the 7-day windows', against the goals (≤ 50 ms for the 7-day arrangement, ≤ 4× at
  * 28 days, ≤ 16× at 112). The health scores (before, after the card, after the listing's top candidate) show what the
  * work buys. Then a week of 10,000 tasks (bounded: it finishes, no RangeError, and says whether it stopped at a
  * budget), and the event loop's longest stall while the longest window is arranged, and while it is listed once the
@@ -22,8 +22,8 @@
  * windows (the 112-day ones read about twice their steady cost: 42–66 ms arranging, 105–120 ms listing, against 27–29
  * and 54–57 after 15 rounds), and the ratios to the 7-day window read up to twice what they are.
  *
- * In a counted round each window runs as a block of about 448 window-days (64 runs of a 7-day window, 16 of a 28-day
- * one, 4 of a 112-day one) and the block's mean is its time, so the garbage a window makes is collected, and counted,
+ * In a counted round each window runs as a block of runs (about 448 window-days then: 64 runs of a 7-day window, 16
+ * of a 28-day one, 4 of a 112-day one; 224 now, below) and the block's mean is its time, so the garbage a window makes is collected, and counted,
  * while that window runs. One run a window a round charged the collector to whichever window ran when it ran: a 7-day
  * run (2 ms) rarely met a collection, a long one met those of the short runs before it too; the main thread's CPU
  * alone (no helper thread) read 3.1× / 11.9× arranging and 3.1× / 13.5× listing at 28 / 112 days where the process's
@@ -31,12 +31,14 @@
  * read 3.8–4.0× / 13.3–14.2× arranging and 3.4–3.5× / 14.3–15.0× listing over three runs where one run a window had
  * swung 3.3–7.5× / 14.1–18.7× (load average 1.7–1.9; 2026-12-01).
  *
- * The work itself (costs of days scored, moves scored) grows about as the window; what reads nearest 4× at 28 days is
- * the arrangement's, against a 7-day window of 1.6–2 ms whose one block is cheaper than the average block of a long
- * window (576 day costs made against 885 a block at 28 days, 723 at 112): of the 7-day weeks of seeds 1–8 it is the
- * cheapest to polish (576 against 806–1,246). Its climbs tie about 5 changes a step where a long window's tie about
- * 21, mostly moves of one review, told apart by where they go: a card's words are written for 7 changes at 7 days
- * against 16 at 28 (each review's, once per place it is moved from).
+ * A generated length is measured on the windows of several seeds (1–8), and its row is their mean: the ratio of the
+ * 28-day windows' mean to the 7-day windows' mean is the goal's figure. One seed alone measured one instance as much as
+ * the growth: the work grows as the window (the CPU a pending review costs is flat from 7 to 112 days, printed), but
+ * one 7-day week costs 0.9–1.2 ms by seed, so one seed's ratio at 28 days read 2.9–4.7× across seeds 1–8 in the same
+ * run (seed 3's 7-day week, the base until 2026-12-01, is the cheapest of them to polish: 576 day costs against
+ * 806–1,246, and its ratios read 3.8–4.2× where the mean's read 3.5–3.7×). Each seed's own ratios are printed too.
+ * The rounds are fewer and the blocks shorter than with one seed (every length runs 8 windows a round, so a round is
+ * 8 times the work): 6 rounds not counted, 5 counted, blocks of about 224 window-days; the bench takes about 25 s.
  *
  * Exits non-zero when a goal is missed, or a run throws.
  */
@@ -272,25 +274,84 @@ export interface CostOptions {
   /** Window-days a window's block of runs covers in a measured round (0: one run a window a round). */
   blockDays?: number;
   days: readonly number[];
+  /**
+   * The generated windows' seeds (default: seed 3 alone). A length's row is the mean over its seeds, and its ratio the
+   * ratio of those means: one seed's 7-day week is a noisy base (below).
+   */
+  seeds?: readonly number[];
   bigTasks: number;
 }
 
-export const FULL_RUN: CostOptions = { runs: 7, warmup: 15, blockDays: 448, days: [7, 28, 56, 112], bigTasks: 10_000 };
+export const FULL_RUN: CostOptions = {
+  runs: 5,
+  warmup: 6,
+  blockDays: 224,
+  days: [7, 28, 56, 112],
+  seeds: [1, 2, 3, 4, 5, 6, 7, 8],
+  bigTasks: 10_000,
+};
+
+/** The mean of `values`. */
+const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+/** `low–high` of `values`, or the one value when they are all the same. */
+const spread = (values: readonly number[], text: (value: number) => string) => {
+  const low = text(Math.min(...values));
+  const high = text(Math.max(...values));
+  return low === high ? low : `${low}–${high}`;
+};
+
+/** A generated length's rows (one a seed) as one: the means of their costs and health scores. */
+function meanRow(name: string, rows: readonly CostRow[]): CostRow & { pendingText: string; placedText: string } {
+  const stops = (stop: (row: CostRow) => string) => {
+    const budget = rows.filter((row) => stop(row) === "budget").length;
+    return budget === 0 ? "exact" : `budget ${budget} of ${rows.length}`;
+  };
+  return {
+    name,
+    days: rows[0]!.days,
+    pending: mean(rows.map((row) => row.pending)),
+    pendingText: spread(
+      rows.map((row) => row.pending),
+      String,
+    ),
+    placed: mean(rows.map((row) => row.placed)),
+    placedText: spread(
+      rows.map((row) => row.placed),
+      String,
+    ),
+    arrangeMs: mean(rows.map((row) => row.arrangeMs)),
+    listMs: mean(rows.map((row) => row.listMs)),
+    scores: [0, 1, 2].map((at) => mean(rows.map((row) => row.scores[at]!))) as [number, number, number],
+    arrangeStop: stops((row) => row.arrangeStop),
+    listStop: stops((row) => row.listStop),
+  };
+}
 
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
 
 /** The bench's report: its lines, and the goals missed. */
 export async function costReport(options: CostOptions): Promise<{ lines: string[]; missed: string[] }> {
   measureWindow("warm-up", sampleWeek(), 1);
-  const rows = measureWindows(
+  const seeds = options.seeds ?? [3];
+  const seedsText = seeds.length === 1 ? `seed ${seeds[0]}` : `seeds ${spread(seeds, String)}`;
+  const measured = measureWindows(
     [
       { name: "7-day sample", week: sampleWeek() },
-      ...options.days.map((days) => ({ name: `generated, ${days} days`, week: windowOf(days) })),
+      ...options.days.flatMap((days) =>
+        seeds.map((seed) => ({ name: `generated, ${days} days, seed ${seed}`, week: windowOf(days, undefined, seed) })),
+      ),
     ],
     options.runs,
     options.warmup ?? 0,
     options.blockDays ?? 0,
   );
+  const sample = measured[0]!;
+  const bySeed = (days: number) => measured.filter((row) => row.name.startsWith(`generated, ${days} days, `));
+  const rows = [
+    { ...sample, pendingText: String(sample.pending), placedText: String(sample.placed) },
+    ...options.days.map((days) => meanRow(`generated, ${days} days`, bySeed(days))),
+  ];
   const base = rows.find((row) => row.name === "generated, 7 days") ?? rows[1] ?? rows[0]!;
   const goalOf = (row: CostRow) =>
     row.name === "7-day sample"
@@ -301,7 +362,7 @@ export async function costReport(options: CostOptions): Promise<{ lines: string[
           ? `≤ ${GOALS.ratioAt112}×`
           : "";
   const lines = [
-    `CPU ms (median of ${options.runs} rounds of every window in turn, after ${options.warmup ?? 0} rounds not counted${options.blockDays ? `; in a round, each window's mean over a block of runs of about ${options.blockDays} window-days` : ""}) of propose_arrangement and of propose_candidates after its card; ratios to the generated 7-day window`,
+    `CPU ms (median of ${options.runs} rounds of every window in turn, after ${options.warmup ?? 0} rounds not counted${options.blockDays ? `; in a round, each window's mean over a block of runs of about ${options.blockDays} window-days` : ""}) of propose_arrangement and of propose_candidates after its card; a generated length's row is the mean over its windows of ${seedsText} (pending, placed and health the same way), its ratio that mean to the generated 7-day windows' mean`,
     "",
     "| window | pending | placed | arrange ms | × 7 days | list ms | × 7 days | goal | health before → card → top candidate | stops (arrange/list) |",
     "|---|---:|---:|---:|---:|---:|---:|---|---|---|",
@@ -311,13 +372,47 @@ export async function costReport(options: CostOptions): Promise<{ lines: string[
     const arrangeRatio = row.arrangeMs / base.arrangeMs;
     const listRatio = row.listMs / base.listMs;
     lines.push(
-      `| ${row.name} | ${row.pending} | ${row.placed} | ${fixed(row.arrangeMs)} | ${fixed(arrangeRatio)}× | ${fixed(row.listMs)} | ${fixed(listRatio)}× | ${goalOf(row)} | ${row.scores.map((score) => fixed(score)).join(" → ")} | ${row.arrangeStop}/${row.listStop} |`,
+      `| ${row.name} | ${row.pendingText} | ${row.placedText} | ${fixed(row.arrangeMs)} | ${fixed(arrangeRatio)}× | ${fixed(row.listMs)} | ${fixed(listRatio)}× | ${goalOf(row)} | ${row.scores.map((score) => fixed(score)).join(" → ")} | ${row.arrangeStop}/${row.listStop} |`,
     );
     if (row.name === "7-day sample" && row.arrangeMs > GOALS.sampleMs)
       missed.push(`7-day sample arrangement ${fixed(row.arrangeMs)} ms > ${GOALS.sampleMs} ms`);
     const limit = row.days === 28 ? GOALS.ratioAt28 : row.days === 112 ? GOALS.ratioAt112 : undefined;
     if (row.name !== "7-day sample" && limit !== undefined && Math.max(arrangeRatio, listRatio) > limit)
       missed.push(`${row.name}: ${fixed(arrangeRatio)}× / ${fixed(listRatio)}× > ${limit}×`);
+  }
+  // The work a pending review costs, length by length: what "grows as the window" means in figures.
+  const perReview = (ms: number, pending: number) => `${fixed((ms * 1000) / pending, 0)}`;
+  lines.push(
+    "",
+    `CPU µs a pending review, arranging / listing: ${rows
+      .filter((row) => row.name !== "7-day sample")
+      .map((row) => `${row.days} days ${perReview(row.arrangeMs, row.pending)} / ${perReview(row.listMs, row.pending)}`)
+      .join(", ")}`,
+  );
+  // Each seed's window against its own 7-day week: how far one instance's ratio strays from the mean's.
+  if (seeds.length > 1 && options.days.includes(7)) {
+    const ownRatios = (days: number, cost: (row: CostRow) => number) =>
+      seeds.map((seed) => {
+        const of = (length: number) => measured.find((row) => row.name === `generated, ${length} days, seed ${seed}`)!;
+        return cost(of(days)) / cost(of(7));
+      });
+    const ratioText = (value: number) => `${fixed(value)}×`;
+    lines.push(
+      "",
+      `each seed's window against its own 7-day week (${seedsText}), arranging / listing: ${options.days
+        .filter((days) => days !== 7)
+        .map(
+          (days) =>
+            `${days} days ${spread(
+              ownRatios(days, (row) => row.arrangeMs),
+              ratioText,
+            )} / ${spread(
+              ownRatios(days, (row) => row.listMs),
+              ratioText,
+            )}`,
+        )
+        .join(", ")}`,
+    );
   }
   const big = timed(() => {
     try {

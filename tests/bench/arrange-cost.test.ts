@@ -76,3 +76,25 @@ test("the stall's clock counts the main thread's CPU, not another thread's busy 
   if (clock.thread) expect(processMs - mainMs).toBeGreaterThan(140);
   else expect(mainMs).toBeGreaterThanOrEqual(processMs);
 });
+
+test("a generated length over several seeds is one row, their mean, with each seed's own ratios printed apart", async () => {
+  // The full run measures every length on several seeds: one seed's 7-day week is one instance, not the base.
+  expect(FULL_RUN.seeds!.length).toBeGreaterThanOrEqual(8);
+  const seeds = [1, 2];
+  const { lines } = await costReport({ runs: 1, days: [7, 14], seeds, bigTasks: 50 });
+  const text = lines.join("\n");
+  expect(lines[0]).toMatch(/a generated length's row is the mean over its windows of seeds 1–2/);
+  expect(text).not.toMatch(/seed 1 \|/);
+  // The mean row's health scores are the means of each seed's (scores do not depend on the machine).
+  const rows = measureWindows(
+    seeds.map((seed) => ({ name: `seed ${seed}`, week: windowOf(14, undefined, seed) })),
+    1,
+  );
+  const meanScores = [0, 1, 2].map((at) => (rows[0]!.scores[at]! + rows[1]!.scores[at]!) / 2);
+  const row = text.split("\n").find((line) => line.startsWith("| generated, 14 days |"))!;
+  expect(row).toContain(`| ${meanScores.map((score) => score.toFixed(1)).join(" → ")} |`);
+  expect(text).toMatch(/CPU µs a pending review, arranging \/ listing: 7 days \d+ \/ \d+, 14 days \d+ \/ \d+/);
+  expect(text).toMatch(
+    /each seed's window against its own 7-day week \(seeds 1–2\), arranging \/ listing: 14 days [\d.]+×(–[\d.]+×)? \/ [\d.]+×(–[\d.]+×)?/,
+  );
+});
