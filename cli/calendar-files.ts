@@ -36,7 +36,7 @@ export async function readCalendarFile(
   });
   const fileName = path.basename(file);
   // The most characters the file may have: the message also holds the request's words and the file's name.
-  const room = limits.maxMessageCharacters - calendarImportMessage(fileName, "").length;
+  const room = limits.maxMessageCharacters - calendarImportMessage(fileName, "", language).length;
   const tooLarge = (size: number, unit: "bytes" | "characters") =>
     W.tooLarge(size, unit, limits.maxMessageCharacters, Math.max(0, room));
   let bytes: Buffer;
@@ -66,7 +66,7 @@ export async function readCalendarFile(
     return refuse(W.notUtf8);
   }
   if (text.includes("\u0000")) return refuse(W.nulBytes);
-  if (calendarImportMessage(fileName, text).length > limits.maxMessageCharacters)
+  if (calendarImportMessage(fileName, text, language).length > limits.maxMessageCharacters)
     return refuse(tooLarge(text.trim().length, "characters"));
   try {
     const calendar = new ICAL.Component(ICAL.parse(text));

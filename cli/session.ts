@@ -427,7 +427,9 @@ export class ChatSession {
     }
     this.print(this.say(CHAT.sendingImport(reading.fileName)));
     await this.options.registry.touch(this.threadId, this.options.userId, { lastMessage: `/import ${file}` });
-    await this.runGraph({ messages: [new HumanMessage(calendarImportMessage(reading.fileName, reading.ics))] });
+    await this.runGraph({
+      messages: [new HumanMessage(calendarImportMessage(reading.fileName, reading.ics, this.language))],
+    });
   }
 
   /** The user's week as a run begins, so tool lines name tasks and places (nothing when there is no schedule). */

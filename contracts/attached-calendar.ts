@@ -7,9 +7,24 @@
  * ever reaches another request, another thread or a display. The execute stage gets the current request's files
  * whole (`attachedCalendars`), beside the prompt.
  */
+import type { Language } from "./language.js";
 
 /** How a message carrying a calendar file starts: `Import my timetable from the calendar file week.ics:`. */
 export const CALENDAR_IMPORT_PREFIX = "Import my timetable from the calendar file";
+
+/**
+ * The same words in Chinese: a Chinese chat's `/import` sends them, so the request is the user's language (a fresh
+ * thread after `/clear` reads its language from its messages alone, and the English words made it English).
+ */
+export const CALENDAR_IMPORT_PREFIX_ZH = "从日历文件导入我的课表";
+
+const IMPORT_PREFIXES: Readonly<Record<Language, string>> = {
+  en: CALENDAR_IMPORT_PREFIX,
+  zh: CALENDAR_IMPORT_PREFIX_ZH,
+};
+
+/** Either prefix, as a regular expression's group that captures nothing. */
+const ANY_PREFIX = `(?:${CALENDAR_IMPORT_PREFIX}|${CALENDAR_IMPORT_PREFIX_ZH})`;
 
 /** A calendar file a message carries: its name when the message gives one, and its iCalendar text, whole. */
 export interface AttachedCalendar {
@@ -19,14 +34,14 @@ export interface AttachedCalendar {
   ics: string;
 }
 
-/** The message that sends a calendar file's text to be imported (what `/import` sends). */
-export function calendarImportMessage(fileName: string, ics: string): string {
-  return `${CALENDAR_IMPORT_PREFIX} ${fileName}:\n\n${ics.trim()}\n`;
+/** The message that sends a calendar file's text to be imported (what `/import` sends), in the user's language. */
+export function calendarImportMessage(fileName: string, ics: string, language: Language = "en"): string {
+  return `${IMPORT_PREFIXES[language]} ${fileName}:\n\n${ics.trim()}\n`;
 }
 
 /** True for a request to import a calendar file: the message `/import` sends, or the goal made from it. */
 export function isCalendarRequest(text: string): boolean {
-  return text.startsWith(`${CALENDAR_IMPORT_PREFIX} `);
+  return Object.values(IMPORT_PREFIXES).some((prefix) => text.startsWith(`${prefix} `));
 }
 
 /**
@@ -37,7 +52,7 @@ export function isCalendarRequest(text: string): boolean {
 const CALENDAR_BLOCK = /^[ \t]*BEGIN:VCALENDAR[ \t]*\r?$[\s\S]*?(?:^[ \t]*END:VCALENDAR[ \t]*(?=\r?$)|(?![\s\S]))/gim;
 
 /** The header `/import` writes before the calendar: the prefix, the file's name, a colon, then blank space. */
-const IMPORT_HEADER = new RegExp(`^${CALENDAR_IMPORT_PREFIX} ([^\\n]+?):[ \\t]*\\r?\\n\\s*(?=BEGIN:VCALENDAR)`, "i");
+const IMPORT_HEADER = new RegExp(`^(${ANY_PREFIX}) ([^\\n]+?):[ \\t]*\\r?\\n\\s*(?=BEGIN:VCALENDAR)`, "i");
 
 /** True when a calendar block ends with its END:VCALENDAR line (not cut). */
 function isWhole(block: string): boolean {
@@ -51,7 +66,7 @@ export function attachedCalendars(text: string): AttachedCalendar[] {
   for (const match of text.matchAll(CALENDAR_BLOCK)) {
     if (!isWhole(match[0])) continue;
     const named = header !== null && match.index === header[0].length + header.index;
-    calendars.push({ ...(named ? { fileName: header[1]!.trim() } : {}), ics: match[0].trim() });
+    calendars.push({ ...(named ? { fileName: header[2]!.trim() } : {}), ics: match[0].trim() });
   }
   return calendars;
 }
@@ -82,7 +97,7 @@ export function withoutCalendarText(text: string): string {
     const first = new RegExp(CALENDAR_BLOCK.source, "im").exec(rest);
     if (first && first.index === 0 && isWhole(first[0])) {
       const after = withoutCalendarText(rest.slice(first[0].length)).trim();
-      return `${CALENDAR_IMPORT_PREFIX} ${header[1]!.trim()} (${calendarSize(first[0])})${after ? `\n\n${after}` : ""}`;
+      return `${header[1]!} ${header[2]!.trim()} (${calendarSize(first[0])})${after ? `\n\n${after}` : ""}`;
     }
   }
   return text.replace(CALENDAR_BLOCK, (block) =>
@@ -106,7 +121,7 @@ export function withCalendarsNamed<T>(value: T): T {
 
 /** The file's name a calendar request names ("Import my timetable from the calendar file term.ics (…)"), or undefined. */
 export function requestedCalendarFile(request: string): string | undefined {
-  return new RegExp(`^${CALENDAR_IMPORT_PREFIX} (.+?)(?: \\(\\d+ events?, [^)]*\\))?(?::|$|\\n)`).exec(request)?.[1];
+  return new RegExp(`^${ANY_PREFIX} (.+?)(?: \\(\\d+ events?, [^)]*\\))?(?::|$|\\n)`).exec(request)?.[1];
 }
 
 /** The prompt section, and the key of its structured data, that carries the current request's calendar files. */

@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { ThreadRegistry } from "../../cli/thread-registry.js";
 import { typedChat } from "./support/typed-chat.js";
 import { exportCalendar } from "../../tools/schedule/calendar-files.js";
-import { calendarImportMessage } from "../../contracts/attached-calendar.js";
+import { calendarImportMessage, requestedCalendarFile } from "../../contracts/attached-calendar.js";
 import {
   episodesNamespace,
   factsNamespace,
@@ -222,6 +222,31 @@ describe("/import and /export in the terminal chat", () => {
     expect(afterClear.schedule.tasks.filter((task) => task.name === "New seminar").map((task) => task.slots)).toEqual([
       [{ day: 7, start: 5, end: 6 }],
     ]);
+  });
+
+  test("in a Chinese chat /import asks in Chinese, so the thread stays Chinese — on the same thread and after /clear", async () => {
+    const file = path.join(directory, "seminar.ics");
+    await fs.writeFile(file, SEMINAR_CALENDAR);
+    const tempo = await tempoWith();
+    const { output } = await chat(["我这周什么时候有空？", "/clear", `/import ${file}`, "a", "a"], { tempo });
+    // The fresh thread has nothing of its own to read the language from but the request: the request is Chinese.
+    const afterClear = output.slice(output.indexOf(`/import ${file}`));
+    expect(afterClear).toContain("正在发送 seminar.ics 以便导入");
+    expect(afterClear).toContain("┌─ 计划");
+    expect(afterClear).toContain("从日历文件导入我的课表 seminar.ics (1 event, 216 bytes)");
+    expect(afterClear).toContain("┌─ 确认修改：import_calendar");
+    expect(afterClear).toContain("从日历文件导入 1 个日程：History seminar — 3月17日周日 14:00–15:40");
+    expect(afterClear).toMatch(/tempo> 完成：已导入 1 个日程："History seminar"。/);
+    expect(afterClear).not.toMatch(/Confirm write|Plan:|Done:/);
+    const seminars = (await tempo.repository.load("student")).tasks.filter((task) => task.name === "History seminar");
+    expect(seminars.map((task) => task.slots)).toEqual([[{ day: 7, start: 5, end: 6 }]]);
+    // On the thread of the Chinese question itself: the newest message that tells the language was the request.
+    const sameThread = await chat(["我这周什么时候有空？", `/import ${file}`, "a", "i"], { threadId: "ics-zh" });
+    const request = sameThread.output.slice(sameThread.output.indexOf(`/import ${file}`));
+    expect(request).toContain("┌─ 确认修改：import_calendar");
+    expect(request).not.toMatch(/Confirm write|Plan:/);
+    // The same words read back: the file's name, and the request's text kept out of the goal.
+    expect(requestedCalendarFile(calendarImportMessage("seminar.ics", SEMINAR_CALENDAR, "zh"))).toBe("seminar.ics");
   });
 
   test("the plan card, the goal in /state, the resume banner and the task summary name the file and its size, never its text", async () => {

@@ -9,6 +9,7 @@ import {
   attachedCalendars,
   calendarImportMessage,
   calendarSize,
+  isCalendarRequest,
   requestedCalendarFile,
   withoutCalendarText,
 } from "../../contracts/attached-calendar.js";
@@ -43,6 +44,18 @@ describe("a calendar in a message", () => {
     expect(attachedCalendars(message)).toEqual([{ fileName: "term.ics", ics: TRICKY }]);
     expect(requestedCalendarFile(withoutCalendarText(message))).toBe("term.ics");
     expect(calendarSize(TRICKY + "x".repeat(3000))).toBe("2 events, 3.2 KB");
+  });
+
+  test("a Chinese chat's /import message is read the same way, and keeps its Chinese words where it is named", () => {
+    const message = calendarImportMessage("term.ics", TRICKY, "zh");
+    expect(message.startsWith("从日历文件导入我的课表 term.ics:")).toBe(true);
+    expect(isCalendarRequest(message)).toBe(true);
+    expect(withoutCalendarText(message)).toBe(
+      `从日历文件导入我的课表 term.ics (2 events, ${Buffer.byteLength(TRICKY)} bytes)`,
+    );
+    expect(attachedCalendars(message)).toEqual([{ fileName: "term.ics", ics: TRICKY }]);
+    expect(requestedCalendarFile(withoutCalendarText(message))).toBe("term.ics");
+    expect(isCalendarRequest("从日历文件导入我的课表")).toBe(false);
   });
 
   test("a pasted calendar has no name; words around it stay; a calendar cut short is never an attachment", () => {
