@@ -64,12 +64,18 @@ export async function runCalls(
   const entries: RoundEntry[] = [];
   let setbacks = state.stepSetbacks;
   let invalidWrites = 0;
+  // A reply's failed calls count as one setback: the model wrote them all before it saw any result, so three refusals
+  // in one reply of greedy places are one mistake, not three turns that learned nothing. A failure counts one more
+  // than the replies before it left (none once a call of this reply succeeded); a success clears the count.
+  let errorsBefore = state.stepSetbacks.toolErrors;
   const record = (call: RoundCall, ok: boolean, content: string, data?: unknown) => {
     entries.push({ call, result: content, outcome: ok ? "done" : "failed", ...(data === undefined ? {} : { data }) });
-    const after = afterToolResult({ ...state, stepSetbacks: setbacks }, ok, call.name, content, dependencies.settings);
+    const counted = { ...state, stepSetbacks: { ...setbacks, toolErrors: errorsBefore } };
+    const after = afterToolResult(counted, ok, call.name, content, dependencies.settings);
     run.update = { ...run.update, ...after };
     if (after.phase !== undefined) run.failed = true;
-    setbacks = { ...setbacks, toolErrors: ok ? 0 : setbacks.toolErrors + 1 };
+    if (ok) errorsBefore = 0;
+    setbacks = { ...setbacks, toolErrors: ok ? 0 : errorsBefore + 1 };
   };
   // The stored state, loaded once for the round on its first write (proposing writes nothing; a load a write was most
   // of a round's database reads, issue 44.8): the card's writes are tried and described on it as a run sees it.

@@ -1,6 +1,7 @@
 /**
  * Running one tool call in execute: through the execution log with its call and result on the stream, and the step's
- * setbacks after its result (the `maxToolErrorsPerStep`-th failure in a row fails the step).
+ * setbacks after its result (the `maxToolErrorsPerStep`-th failure in a row fails the step; `runCalls` counts a
+ * reply's failures once).
  */
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { TempoState, TempoUpdate } from "../../kernel/state.js";

@@ -65,6 +65,26 @@ describe("steps that fail", () => {
     expect((await store.search(episodesNamespace("user-1")))[0]?.value).toMatchObject({ status: "failed" });
   });
 
+  test("one reply's failed calls are one setback: three unknown tools in one reply, then a good write, and the step goes on", async () => {
+    const shred = { name: "shred_notes", arguments: {} };
+    const threeAtOnce = json({ action: "continue", tool_calls: [shred, shred, shred] });
+    const { graph } = scriptedGraph({
+      domain: createNotesDomain(),
+      plan: [planned(stepsOf("Add the note"))],
+      // Two replies with errors in a row stay under the bound of three, however many calls each holds.
+      execute: [threeAtOnce, threeAtOnce, addNote("x"), next("added")],
+      deliver: ["Added the note."],
+    });
+    const config = threadConfig("errors-in-one-reply");
+    await graph.invoke(message("add a note"), config);
+    const atCard = await graph.invoke(accept, config);
+    expect(cardAction(atCard)).toBe("add_note");
+    const final = await graph.invoke(accept, config);
+    expect(final.planSteps.map((step) => step.status)).toEqual(["done"]);
+    expect(final.outcome).toMatchObject({ kind: "completed" });
+    expect(final.finalAnswer).toBe("Added the note.");
+  });
+
   test("the user declining the step's writes twice in a row fails the step: the task failed, nothing applied", async () => {
     const domain = createNotesDomain();
     const { graph, models } = scriptedGraph({
