@@ -20,6 +20,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { constants as fsConstants, promises as fs } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer, type Server } from "node:net";
 import { hostname } from "node:os";
 import path from "node:path";
@@ -130,9 +131,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   let db: PGlite | undefined;
   let server: PGLiteSocketServer | undefined;
   try {
+    const assets = await deadline.step("loading PGlite's WebAssembly and file-system bundle", pgliteAssets(dataDir));
     // Given up on, a step still running keeps the lock until it ends: no second PGlite may open the directory meanwhile.
-    db = await deadline.step("PGlite opening the data directory (PGlite.create)", PGlite.create({ dataDir }), (late) =>
-      closeLate(undefined, late, lock),
+    db = await deadline.step(
+      "PGlite opening the data directory (PGlite.create)",
+      PGlite.create({ dataDir, ...assets }),
+      (late) => closeLate(undefined, late, lock),
     );
     server = new PGLiteSocketServer({ db, host: HOST, port, maxConnections });
     // Without this, concurrent parameterised queries of two pool connections interleave and fail.
@@ -177,6 +181,64 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
       return stopping;
     },
   };
+}
+
+/** Node's WebAssembly compiler (the project's TypeScript libraries declare WebAssembly's types, not its value). */
+const wasmCompiler = (
+  globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }
+).WebAssembly;
+
+/** PGlite's WebAssembly modules as compiled by Tempo, once per process, by file name. */
+const compiledWasm = new Map<string, Promise<WebAssembly.Module>>();
+
+/**
+ * What PGlite would otherwise load itself: its WebAssembly (compiled once per process; initdb's only for a directory
+ * without a cluster) and its file-system bundle. PGlite 0.5 loads its WebAssembly in a promise it never catches: a
+ * failure there (a file it cannot read, too many open files, no memory to compile) is an unhandled rejection, and
+ * `PGlite.create` never settles. Loaded here, the same failure fails the start at once, saying what could not be
+ * loaded.
+ */
+async function pgliteAssets(
+  dataDir: string,
+): Promise<{ pgliteWasmModule: WebAssembly.Module; initdbWasmModule?: WebAssembly.Module; fsBundle: Blob }> {
+  // PGlite runs initdb where the directory holds no cluster yet (its own test: PG_VERSION).
+  const withInitdb = await fs.access(path.join(dataDir, "PG_VERSION")).then(
+    () => false,
+    () => true,
+  );
+  const [pgliteWasmModule, initdbWasmModule, fsBundle] = await Promise.all([
+    compiledPgliteWasm("pglite.wasm"),
+    withInitdb ? compiledPgliteWasm("initdb.wasm") : undefined,
+    readPgliteFile("pglite.data").then((bytes) => new Blob([bytes])),
+  ]);
+  return initdbWasmModule ? { pgliteWasmModule, initdbWasmModule, fsBundle } : { pgliteWasmModule, fsBundle };
+}
+
+function compiledPgliteWasm(name: string): Promise<WebAssembly.Module> {
+  let compiled = compiledWasm.get(name);
+  if (!compiled) {
+    compiled = readPgliteFile(name).then(async (bytes) => {
+      try {
+        return await wasmCompiler.compile(bytes);
+      } catch (error) {
+        throw new Error(`cannot compile PGlite's WebAssembly module ${name}: ${errorMessage(error)}`, { cause: error });
+      }
+    });
+    // A failure is not kept: the next start tries again.
+    compiled.catch(() => compiledWasm.delete(name));
+    compiledWasm.set(name, compiled);
+  }
+  return compiled;
+}
+
+/** Reads a file of PGlite's package (beside its entry point, where PGlite itself reads it). */
+async function readPgliteFile(name: string): Promise<Uint8Array> {
+  const file = path.join(path.dirname(createRequire(import.meta.url).resolve("@electric-sql/pglite")), name);
+  try {
+    return await fs.readFile(file);
+  } catch (error) {
+    throw new Error(`cannot read PGlite's ${file}: ${errorMessage(error)}`, { cause: error });
+  }
 }
 
 /** Stops what a start given up on has opened after all, then lets the data directory go. */
