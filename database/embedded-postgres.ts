@@ -20,6 +20,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { constants as fsConstants, promises as fs } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer, type Server } from "node:net";
 import { hostname } from "node:os";
 import path from "node:path";
@@ -27,9 +28,10 @@ import { fileURLToPath } from "node:url";
 
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { startDeadline } from "./bounded-start.js";
 import { makeQueueProtocolAware } from "./pglite-protocol-queue.js";
 
-import { DatabaseUnreachableError } from "../errors/index.js";
+import { ConfigurationError, DatabaseTimeoutError, DatabaseUnreachableError } from "../errors/index.js";
 
 /** A running embedded Postgres server. */
 export type EmbeddedPostgres = {
@@ -49,6 +51,11 @@ export type EmbeddedPostgresOptions = {
   port?: number;
   /** Most concurrent client connections; must cover every pool using the server. Default 100. */
   maxConnections?: number;
+  /**
+   * Longest the start may take, in ms; past it the start fails with `DatabaseTimeoutError` naming the step that did
+   * not finish (the lock, PGlite opening the data directory, the socket server). Default 120 000.
+   */
+  startTimeoutMs?: number;
 };
 
 /** Default data directory of the embedded database: `<project>/.tempo/pgdata`. */
@@ -57,6 +64,13 @@ export const DEFAULT_EMBEDDED_DATA_DIR = fileURLToPath(new URL("../.tempo/pgdata
 /** Default connection limit of the embedded server (connections are cheap: one socket each). */
 export const DEFAULT_EMBEDDED_MAX_CONNECTIONS = 100;
 
+/**
+ * Default bound of the embedded server's start, in ms. A first start runs PGlite's initdb (a few seconds, tens on a
+ * loaded machine); a start that takes longer is stuck (a hung filesystem, a damaged data directory), and is said so
+ * instead of leaving its caller waiting for ever.
+ */
+export const DEFAULT_EMBEDDED_START_TIMEOUT_MS = 120_000;
+
 /** Name of the lock file kept inside the data directory while a server uses it. */
 export const EMBEDDED_LOCK_FILE = "tempo-embedded.lock";
 
@@ -64,7 +78,11 @@ const HOST = "127.0.0.1";
 
 type LockContent = { pid: number; hostname: string; token: string; startedAt: string };
 
-/** Starts PGlite on `dataDir` and serves it on 127.0.0.1; fails with `DatabaseUnreachableError` if the directory is in use. */
+/**
+ * Starts PGlite on `dataDir` and serves it on 127.0.0.1; fails with `DatabaseUnreachableError` if the directory is in
+ * use, and with `DatabaseTimeoutError` naming the step that did not finish if the start takes longer than
+ * `startTimeoutMs`.
+ */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
   const dataDir = path.resolve(options.dataDir ?? DEFAULT_EMBEDDED_DATA_DIR);
   const port = options.port ?? 0;
@@ -81,26 +99,56 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
     );
   }
 
-  try {
-    await fs.mkdir(dataDir, { recursive: true });
-  } catch (error) {
-    throw new DatabaseUnreachableError(
-      `Cannot create the embedded database directory ${dataDir}: ${errorMessage(error)}.`,
-      { dataDir },
-      { cause: error },
+  const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_EMBEDDED_START_TIMEOUT_MS;
+  if (!Number.isInteger(startTimeoutMs) || startTimeoutMs < 1) {
+    throw new ConfigurationError(
+      `Invalid startTimeoutMs ${String(startTimeoutMs)} for the embedded database: use a whole number of milliseconds, at least 1.`,
+      { startTimeoutMs },
     );
   }
+  const deadline = startDeadline(startTimeoutMs, {
+    subject: `The embedded database in ${dataDir}`,
+    advice:
+      "Its filesystem may be hung or very slow, or the data directory damaged: check the disk, start on a copy of the " +
+      "directory, or set DATABASE_URL to use a Postgres server. On a heavily loaded machine, allow a longer start.",
+    details: { dataDir, port },
+  });
 
-  const lock = await acquireDataDirLock(dataDir);
+  await deadline.step(
+    "creating the data directory",
+    fs.mkdir(dataDir, { recursive: true }).catch((error: unknown) => {
+      throw new DatabaseUnreachableError(
+        `Cannot create the embedded database directory ${dataDir}: ${errorMessage(error)}.`,
+        { dataDir },
+        { cause: error },
+      );
+    }),
+  );
+
+  const lock = await deadline.step("taking the data directory's lock", acquireDataDirLock(dataDir), (late) =>
+    late?.release(),
+  );
   let db: PGlite | undefined;
   let server: PGLiteSocketServer | undefined;
   try {
-    db = await PGlite.create({ dataDir });
+    const assets = await deadline.step("loading PGlite's WebAssembly and file-system bundle", pgliteAssets(dataDir));
+    // Given up on, a step still running keeps the lock until it ends: no second PGlite may open the directory meanwhile.
+    db = await deadline.step(
+      "PGlite opening the data directory (PGlite.create)",
+      PGlite.create({ dataDir, ...assets }),
+      (late) => closeLate(undefined, late, lock),
+    );
     server = new PGLiteSocketServer({ db, host: HOST, port, maxConnections });
     // Without this, concurrent parameterised queries of two pool connections interleave and fail.
     makeQueueProtocolAware(server);
-    await server.start();
+    const starting = server;
+    const opened = db;
+    await deadline.step("the socket server starting to listen on 127.0.0.1", server.start(), () =>
+      closeLate(starting, opened, lock),
+    );
   } catch (error) {
+    // A step past the deadline: its clean-up runs when it ends (see above); the error already says what hung.
+    if (error instanceof DatabaseTimeoutError) throw error;
     await server?.stop().catch(() => undefined);
     await db?.close().catch(() => undefined);
     await lock.release();
@@ -133,6 +181,78 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
       return stopping;
     },
   };
+}
+
+/** Node's WebAssembly compiler (the project's TypeScript libraries declare WebAssembly's types, not its value). */
+const wasmCompiler = (
+  globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } }
+).WebAssembly;
+
+/** PGlite's WebAssembly modules as compiled by Tempo, once per process, by file name. */
+const compiledWasm = new Map<string, Promise<WebAssembly.Module>>();
+
+/**
+ * What PGlite would otherwise load itself: its WebAssembly (compiled once per process; initdb's only for a directory
+ * without a cluster) and its file-system bundle. PGlite 0.5 loads its WebAssembly in a promise it never catches: a
+ * failure there (a file it cannot read, too many open files, no memory to compile) is an unhandled rejection, and
+ * `PGlite.create` never settles. Loaded here, the same failure fails the start at once, saying what could not be
+ * loaded.
+ */
+async function pgliteAssets(
+  dataDir: string,
+): Promise<{ pgliteWasmModule: WebAssembly.Module; initdbWasmModule?: WebAssembly.Module; fsBundle: Blob }> {
+  // PGlite runs initdb where the directory holds no cluster yet (its own test: PG_VERSION).
+  const withInitdb = await fs.access(path.join(dataDir, "PG_VERSION")).then(
+    () => false,
+    () => true,
+  );
+  const [pgliteWasmModule, initdbWasmModule, fsBundle] = await Promise.all([
+    compiledPgliteWasm("pglite.wasm"),
+    withInitdb ? compiledPgliteWasm("initdb.wasm") : undefined,
+    readPgliteFile("pglite.data").then((bytes) => new Blob([bytes])),
+  ]);
+  return initdbWasmModule ? { pgliteWasmModule, initdbWasmModule, fsBundle } : { pgliteWasmModule, fsBundle };
+}
+
+function compiledPgliteWasm(name: string): Promise<WebAssembly.Module> {
+  let compiled = compiledWasm.get(name);
+  if (!compiled) {
+    compiled = readPgliteFile(name).then(async (bytes) => {
+      try {
+        return await wasmCompiler.compile(bytes);
+      } catch (error) {
+        throw new Error(`cannot compile PGlite's WebAssembly module ${name}: ${errorMessage(error)}`, { cause: error });
+      }
+    });
+    // A failure is not kept: the next start tries again.
+    compiled.catch(() => compiledWasm.delete(name));
+    compiledWasm.set(name, compiled);
+  }
+  return compiled;
+}
+
+/** Reads a file of PGlite's package (beside its entry point, where PGlite itself reads it). */
+async function readPgliteFile(name: string): Promise<Uint8Array> {
+  const file = path.join(path.dirname(createRequire(import.meta.url).resolve("@electric-sql/pglite")), name);
+  try {
+    return await fs.readFile(file);
+  } catch (error) {
+    throw new Error(`cannot read PGlite's ${file}: ${errorMessage(error)}`, { cause: error });
+  }
+}
+
+/** Stops what a start given up on has opened after all, then lets the data directory go. */
+async function closeLate(
+  server: PGLiteSocketServer | undefined,
+  db: PGlite | undefined,
+  lock: { release(): Promise<void> },
+): Promise<void> {
+  try {
+    await server?.stop().catch(() => undefined);
+    await db?.close().catch(() => undefined);
+  } finally {
+    await lock.release();
+  }
 }
 
 /** Parses the port out of `PGLiteSocketServer.getServerConn()` ("host:port"). */

@@ -11,7 +11,7 @@ import {
   DEFAULT_QUERY_TIMEOUT_MS,
   DEFAULT_STATEMENT_TIMEOUT_MS,
 } from "../config/environment.js";
-import { ConfigurationError, DatabaseUnreachableError, TempoError } from "../errors/index.js";
+import { ConfigurationError, DatabaseTimeoutError, DatabaseUnreachableError, TempoError } from "../errors/index.js";
 import { QUERY_READ_TIMEOUT, typedDatabaseErrorOr } from "./driver-errors.js";
 import { DEFAULT_EMBEDDED_MAX_CONNECTIONS, startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded-postgres.js";
 
@@ -33,6 +33,8 @@ export type OpenDatabaseOptions = {
   databaseUrl?: string;
   /** Data directory of the embedded database (ignored with `databaseUrl`). */
   dataDir?: string;
+  /** Longest the embedded database's start may take, in ms (ignored with `databaseUrl`). Default 120 000. */
+  startTimeoutMs?: number;
   /** Connections in the pool. Default 10. */
   poolSize?: number;
   /** How long to wait for a connection before giving up, in ms. Default 10 000. */
@@ -88,6 +90,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
     // Head room above the pool for the dedicated lock connections and other pools (stores, tools) on the same server.
     embedded = await startEmbeddedPostgres({
       dataDir: options.dataDir,
+      startTimeoutMs: options.startTimeoutMs,
       maxConnections: Math.max(DEFAULT_EMBEDDED_MAX_CONNECTIONS, poolSize * 2 + 10),
     });
     url = embedded.url;
@@ -112,12 +115,16 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   // The query in flight fails with the error, so the caller still sees it.
   pool.on("connect", (client) => client.on("error", () => undefined));
 
+  // The first connection is bounded even when calls are not (queryTimeoutMs 0): a server that takes the connection but
+  // never answers fails the open instead of leaving it waiting for ever.
+  const checkTimeoutMs =
+    queryTimeoutMs > 0 ? queryTimeoutMs : connectTimeoutMs > 0 ? connectTimeoutMs : DEFAULT_QUERY_TIMEOUT_MS;
   try {
-    await pool.query("SELECT 1");
+    await checkConnection(pool, checkTimeoutMs);
   } catch (error) {
     await pool.end().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
-    throw unreachable(url, embedded !== undefined, error);
+    throw unreachable(url, embedded !== undefined, error, checkTimeoutMs);
   }
 
   let closing: Promise<void> | undefined;
@@ -171,6 +178,18 @@ export function boundedClientOptions(queryTimeoutMs: number): { query_timeout?: 
   return queryTimeoutMs > 0 ? { query_timeout: queryTimeoutMs, Client: BoundedClient } : { Client: BoundedClient };
 }
 
+/** Opens one connection (within the pool's connect bound) and runs `SELECT 1` on it within `timeoutMs`. */
+async function checkConnection(pool: pg.Pool, timeoutMs: number): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query({ text: "SELECT 1", query_timeout: timeoutMs } as pg.QueryConfig);
+  } catch (error) {
+    client.release(error instanceof Error ? error : true);
+    throw error;
+  }
+  client.release();
+}
+
 /** Replaces the password of a connection URL with `***` (`postgres://user:***@host:port/db`). */
 export function redactUrl(url: string): string {
   try {
@@ -186,20 +205,32 @@ export function redactUrl(url: string): string {
   }
 }
 
-function unreachable(url: string, embedded: boolean, cause: unknown): TempoError {
+function unreachable(url: string, embedded: boolean, cause: unknown, checkTimeoutMs: number): TempoError {
+  if (cause instanceof Error && QUERY_READ_TIMEOUT.test(cause.message)) {
+    // Connected, then silence: said as what it is, not as a run's query timeout.
+    return new DatabaseTimeoutError(
+      `The database at ${redactUrl(url)} accepted a connection but did not answer SELECT 1 within ${checkTimeoutMs} ms: ` +
+        `it is frozen, overloaded or not a working Postgres server. ${advice(embedded)}`,
+      { url: redactUrl(url), reason: "open_check_timeout", timeoutMs: checkTimeoutMs },
+      { cause },
+    );
+  }
   // A server that answered "no room" (too many connections, disk full) or did not answer in time: said as such.
   return typedDatabaseErrorOr(cause, () => unreachableAt(url, embedded, cause));
+}
+
+function advice(embedded: boolean): string {
+  return embedded
+    ? "The embedded database started but does not answer; check the data directory, or set DATABASE_URL to use a Postgres server."
+    : "Check that the Postgres server is running and accepts connections at that address with those credentials, " +
+        "or unset DATABASE_URL to use the embedded database.";
 }
 
 function unreachableAt(url: string, embedded: boolean, cause: unknown): TempoError {
   const redacted = redactUrl(url);
   const reason = scrubPassword(cause instanceof Error ? cause.message : String(cause), url);
-  const advice = embedded
-    ? "The embedded database started but does not answer; check the data directory, or set DATABASE_URL to use a Postgres server."
-    : "Check that the Postgres server is running and accepts connections at that address with those credentials, " +
-      "or unset DATABASE_URL to use the embedded database.";
   return new DatabaseUnreachableError(
-    `Cannot reach the database at ${redacted} (${reason}). ${advice}`,
+    `Cannot reach the database at ${redacted} (${reason}). ${advice(embedded)}`,
     { url: redacted },
     { cause },
   );

@@ -1,11 +1,12 @@
 import { existsSync, promises as fs } from "node:fs";
+import { createServer, type AddressInfo, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { EMBEDDED_LOCK_FILE, openDatabase, redactUrl, type Database } from "../../database/index.js";
-import { DatabaseUnreachableError, isTempoError } from "../../errors/index.js";
+import { DatabaseTimeoutError, DatabaseUnreachableError, isTempoError } from "../../errors/index.js";
 import { embeddedTemplateDir, freePort, postgresTargets, type TestPostgres } from "../support/postgres.js";
 
 describe("redactUrl", () => {
@@ -38,6 +39,68 @@ describe("openDatabase with an unreachable URL", () => {
     expect(message).toMatch(/running/);
     expect(message).toContain("unset DATABASE_URL");
     expect(JSON.stringify((error as DatabaseUnreachableError).details)).not.toContain(password);
+  });
+});
+
+describe("openDatabase on a server that takes the connection and then says nothing", () => {
+  /** Listens on 127.0.0.1: answers the startup (AuthenticationOk, ReadyForQuery) when `handshake`, then never again. */
+  async function silentServer(handshake: boolean): Promise<{ url: string; close(): Promise<void> }> {
+    const sockets = new Set<Socket>();
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      socket.on("error", () => undefined);
+      if (handshake) {
+        socket.once("data", () => {
+          socket.write(Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 0])); // AuthenticationOk
+          socket.write(Buffer.from([0x5a, 0, 0, 0, 5, 0x49])); // ReadyForQuery, idle
+        });
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `postgres://tempo@127.0.0.1:${port}/tempo`,
+      close: () => {
+        for (const socket of sockets) socket.destroy();
+        return new Promise((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+
+  it("fails the first SELECT 1 with DatabaseTimeoutError even when calls are unbounded (queryTimeoutMs 0)", async () => {
+    const server = await silentServer(true);
+    try {
+      const error: unknown = await openDatabase({
+        databaseUrl: server.url,
+        queryTimeoutMs: 0,
+        // Bounds the handshake and (calls being unbounded) the SELECT 1: long enough for a loaded machine's handshake.
+        connectTimeoutMs: 5_000,
+      }).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(DatabaseTimeoutError);
+      expect((error as Error).message).toContain(
+        `${server.url} accepted a connection but did not answer SELECT 1 within 5000 ms`,
+      );
+      expect((error as DatabaseTimeoutError).details).toMatchObject({ reason: "open_check_timeout", timeoutMs: 5_000 });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("fails a connection whose handshake gets no answer with DatabaseUnreachableError naming the timeout", async () => {
+    const server = await silentServer(false);
+    try {
+      const error: unknown = await openDatabase({ databaseUrl: server.url, connectTimeoutMs: 300 }).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(DatabaseUnreachableError);
+      expect((error as Error).message).toContain("connection timeout");
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -19,7 +19,9 @@ import { promisify } from "node:util";
 
 import { PGlite } from "@electric-sql/pglite";
 
+import { startDeadline } from "../../database/bounded-start.js";
 import { startEmbeddedPostgres } from "../../database/embedded-postgres.js";
+import { DatabaseTimeoutError } from "../../errors/index.js";
 
 const run = promisify(execFile);
 
@@ -45,15 +47,42 @@ export const REAL_POSTGRES_BIN_DIR = "/usr/lib/postgresql/15/bin";
 const TEST_MAX_CONNECTIONS = 100;
 
 /**
- * Starts the embedded server in a fresh temporary data directory, removed on stop. The directory is a copy of a
- * cached, freshly initialised PGlite cluster (about 1 s instead of about 5 s for PGlite's initdb).
+ * Bound of each stage of {@link startEmbeddedTestPostgres} (making the template once, copying it, starting the server),
+ * in ms. Well above what a loaded 2-core machine takes: the template (PGlite's initdb) took up to 16 s here with three
+ * starts at once beside two busy cores, a copy and a start about a second, and a machine at load 24 can be several
+ * times slower (there, 30 to 90 s waits for a child process failed though nothing was wrong). Far below the 900 s hook
+ * timeout: a stuck start fails its suite within three minutes, naming the stage, instead of waiting out the hook with
+ * nothing said.
  */
-export async function startEmbeddedTestPostgres(): Promise<TestPostgres> {
-  const template = await embeddedTemplateDir();
+export const EMBEDDED_TEST_START_TIMEOUT_MS = 180_000;
+
+/**
+ * Starts the embedded server in a fresh temporary data directory, removed on stop. The directory is a copy of a
+ * cached, freshly initialised PGlite cluster (about 1 s instead of about 5 s for PGlite's initdb). Each stage is bounded
+ * by `timeoutMs`: past it, `DatabaseTimeoutError` names the stage that did not finish.
+ */
+export async function startEmbeddedTestPostgres(options: { timeoutMs?: number } = {}): Promise<TestPostgres> {
+  const timeoutMs = options.timeoutMs ?? EMBEDDED_TEST_START_TIMEOUT_MS;
+  const text = {
+    subject: "The embedded test server",
+    advice: "See the stage named: the machine may be overloaded, or its temporary directory's filesystem stuck.",
+  };
+  const template = await startDeadline(timeoutMs, { ...text, details: { tmpdir: tmpdir() } }).step(
+    `making the PGlite template in ${tmpdir()} (PGlite initdb)`,
+    embeddedTemplateDir(),
+  );
   const dir = await fs.mkdtemp(path.join(tmpdir(), "tempo-pglite-"));
   try {
-    await fs.cp(template, dir, { recursive: true });
-    const server = await startEmbeddedPostgres({ dataDir: dir, port: 0, maxConnections: TEST_MAX_CONNECTIONS });
+    await startDeadline(timeoutMs, { ...text, details: { template, dataDir: dir } }).step(
+      `copying the template ${template} to ${dir}`,
+      fs.cp(template, dir, { recursive: true }),
+    );
+    const server = await startEmbeddedPostgres({
+      dataDir: dir,
+      port: 0,
+      maxConnections: TEST_MAX_CONNECTIONS,
+      startTimeoutMs: timeoutMs,
+    });
     let stopping: Promise<void> | undefined;
     return {
       url: server.url,
@@ -64,7 +93,8 @@ export async function startEmbeddedTestPostgres(): Promise<TestPostgres> {
       },
     };
   } catch (error) {
-    await fs.rm(dir, { recursive: true, force: true });
+    // A stage past its bound may still be writing the directory (a late copy, a PGlite opening it): leave it be.
+    if (!(error instanceof DatabaseTimeoutError)) await fs.rm(dir, { recursive: true, force: true });
     throw error;
   }
 }
