@@ -62,7 +62,6 @@ export async function runCalls(
 ): Promise<CallsRun> {
   const run: CallsRun = { rounds: [], writes: [], update: {}, failed: false, spoke: false };
   const entries: RoundEntry[] = [];
-  let setbacks = state.stepSetbacks;
   let invalidWrites = 0;
   // A reply's failed calls count as one setback: the model wrote them all before it saw any result, so three refusals
   // in one reply of greedy places are one mistake, not three turns that learned nothing. A failure counts one more
@@ -70,12 +69,11 @@ export async function runCalls(
   let errorsBefore = state.stepSetbacks.toolErrors;
   const record = (call: RoundCall, ok: boolean, content: string, data?: unknown) => {
     entries.push({ call, result: content, outcome: ok ? "done" : "failed", ...(data === undefined ? {} : { data }) });
-    const counted = { ...state, stepSetbacks: { ...setbacks, toolErrors: errorsBefore } };
+    const counted = { ...state, stepSetbacks: { ...state.stepSetbacks, toolErrors: errorsBefore } };
     const after = afterToolResult(counted, ok, call.name, content, dependencies.settings);
     run.update = { ...run.update, ...after };
     if (after.phase !== undefined) run.failed = true;
     if (ok) errorsBefore = 0;
-    setbacks = { ...setbacks, toolErrors: ok ? 0 : errorsBefore + 1 };
   };
   // The stored state, loaded once for the round on its first write (proposing writes nothing; a load a write was most
   // of a round's database reads, issue 44.8): the card's writes are tried and described on it as a run sees it.
