@@ -23,8 +23,8 @@ const IMPORT_PREFIXES: Readonly<Record<Language, string>> = {
   zh: CALENDAR_IMPORT_PREFIX_ZH,
 };
 
-/** Either prefix, as a regular expression's group that captures nothing. */
-const ANY_PREFIX = `(?:${CALENDAR_IMPORT_PREFIX}|${CALENDAR_IMPORT_PREFIX_ZH})`;
+/** Any language's prefix, as a regular expression's group that captures nothing. */
+const ANY_PREFIX = `(?:${Object.values(IMPORT_PREFIXES).join("|")})`;
 
 /** A calendar file a message carries: its name when the message gives one, and its iCalendar text, whole. */
 export interface AttachedCalendar {

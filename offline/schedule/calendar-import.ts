@@ -10,7 +10,7 @@ import { say } from "../../contracts/language.js";
 import { attachedCalendarsIn, isCalendarRequest, requestedCalendarFile } from "../../contracts/attached-calendar.js";
 import { currentStepOf, goalOf, latestMessage, userLanguage, type PromptView } from "../prompt-reading.js";
 import { finish, propose, type Decision, type Finish } from "../decisions.js";
-import { appliedWriteText, callResultOf, failureOf } from "./tool-data.js";
+import { appliedWriteSummary, callResultOf, failureOf } from "./tool-data.js";
 
 const STEP = { en: "Import the timetable from the calendar file", zh: "从日历文件导入课表" } as const;
 
@@ -62,7 +62,7 @@ export function calendarExecute(view: PromptView): Decision | undefined {
   const last = view.rounds.at(-1);
   if (last?.name === "import_calendar") {
     const result = callResultOf(last);
-    if (result === "applied") return finish(end, "", appliedWriteText(last));
+    if (result === "applied") return finish(end, "", appliedWriteSummary(last, language));
     // A refusal (or a declined card) is told once, in the answer.
     return finish(
       end,

@@ -309,9 +309,7 @@ export function summaryInChinese(summary: string): string {
   return (
     readablePlaces(summary, "zh")
       .replace(/^not carried out: /, "未执行：")
-      // import_calendar's results (`importedText`, and its refusal when nothing can be added).
-      .replace(/^imported (\d+) event\(s\): /, "已导入 $1 个日程：")
-      .replace(/; left out: /, "；未导入：")
+      // import_calendar's refusal when nothing can be added (what it imported is said from its data).
       .replace(
         /^no event of the file can be added \(none falls in the window\)/,
         "文件里没有能添加的日程（都不在日程窗口内）",

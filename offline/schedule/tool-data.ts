@@ -35,6 +35,7 @@ import {
 import type { ScheduleListing } from "../../tools/schedule/candidates.js";
 import type { Dating } from "../../tools/schedule/format.js";
 import { isRejected } from "../../tools/schedule/feedback.js";
+import { passedEventText } from "../../tools/schedule/calendar-files.js";
 
 /** What became of a call, as the policy acts on it. */
 export type CallResult = "applied" | "rejected" | "failed";
@@ -153,10 +154,22 @@ export function appliedWriteText(round: RoundView, window?: Dating): string {
  * who writes Chinese).
  */
 const WRITE_TEXTS_ZH: {
-  readonly [N in "upsert_task_class" | "add_task" | "remove_event"]: (data: ToolData[N]) => string;
+  readonly [N in "upsert_task_class" | "add_task" | "import_calendar" | "remove_event"]: (data: ToolData[N]) => string;
 } = {
   upsert_task_class: (data) => `已${data.created ? "创建" : "更新"}课程 ${data.class.id}“${data.class.name}”`,
   add_task: (data) => addedTaskInChinese(data.task.name, data.task.categoryId),
+  // What the clock left out in Chinese from its data; any other event left out (a clash) as the tool said it.
+  import_calendar: (data) => {
+    const passed = new Set(data.passed.map((event) => passedEventText(event)));
+    const leftOut = [
+      ...data.passed.map((event) => passedEventText(event, "zh")),
+      ...data.skipped.filter((text) => !passed.has(text)),
+    ];
+    return (
+      `已导入 ${data.events.length} 个日程：${data.events.map((event) => `“${event.name}”`).join("、")}` +
+      (leftOut.length > 0 ? `；未导入：${leftOut.join("；")}` : "")
+    );
+  },
   remove_event: (data) =>
     data.kept === undefined
       ? `已从课表删除“${data.event.name}”${data.event.series ? "，连同这个系列的所有重复" : ""}`
@@ -170,7 +183,7 @@ export function addedTaskInChinese(name: string, classId: string): string {
 
 /**
  * What an applied write reports in the user's language: in Chinese, said from the write's data where the policy has
- * the words (a class written, a task added, an event removed), never translated back from the tool's English; else `appliedWriteText`.
+ * the words (a class written, a task added, events imported, an event removed), never translated back from the tool's English; else `appliedWriteText`.
  */
 export function appliedWriteSummary(round: RoundView, language: Language, window?: Dating): string {
   if (language === "zh" && Object.hasOwn(WRITE_TEXTS_ZH, round.name)) {

@@ -236,7 +236,7 @@ describe("/import and /export in the terminal chat", () => {
     expect(afterClear).toContain("从日历文件导入我的课表 seminar.ics (1 event, 216 bytes)");
     expect(afterClear).toContain("┌─ 确认修改：import_calendar");
     expect(afterClear).toContain("从日历文件导入 1 个日程：History seminar — 3月17日周日 14:00–15:40");
-    expect(afterClear).toMatch(/tempo> 完成：已导入 1 个日程："History seminar"。/);
+    expect(afterClear).toMatch(/tempo> 完成：已导入 1 个日程：“History seminar”。/);
     expect(afterClear).not.toMatch(/Confirm write|Plan:|Done:/);
     const seminars = (await tempo.repository.load("student")).tasks.filter((task) => task.name === "History seminar");
     expect(seminars.map((task) => task.slots)).toEqual([[{ day: 7, start: 5, end: 6 }]]);
@@ -247,6 +247,28 @@ describe("/import and /export in the terminal chat", () => {
     expect(request).not.toMatch(/Confirm write|Plan:/);
     // The same words read back: the file's name, and the request's text kept out of the goal.
     expect(requestedCalendarFile(calendarImportMessage("seminar.ics", SEMINAR_CALENDAR, "zh"))).toBe("seminar.ics");
+  });
+
+  test("a Chinese /import on a week half over: what the clock has passed is left out, and the answer says so in Chinese", async () => {
+    // The chat's clock is Wednesday 13 March, 10:00 in Shanghai: Monday's lecture has passed, Sunday's seminar is ahead.
+    const monday = oneEventCalendar("monday", "Monday lecture", "20240311T000000Z", "20240311T014000Z");
+    const both = SEMINAR_CALENDAR.replace(
+      "END:VCALENDAR",
+      monday.slice(monday.indexOf("BEGIN:VEVENT"), monday.indexOf("END:VCALENDAR")) + "END:VCALENDAR",
+    );
+    const file = path.join(directory, "term.ics");
+    await fs.writeFile(file, both);
+    const tempo = await tempoWith();
+    const { output } = await chat(["我这周什么时候有空？", "/clear", `/import ${file}`, "a", "a"], { tempo });
+    const answer = output.slice(output.lastIndexOf("tempo> 完成："));
+    expect(answer).toMatch(
+      /^tempo> 完成：已导入 1 个日程：“History seminar”；未导入：Monday lecture：本窗口内的时间都已过去，未添加。/,
+    );
+    const schedule = await tempo.repository.load("student");
+    expect(schedule.tasks.filter((task) => task.name === "Monday lecture")).toEqual([]);
+    expect(schedule.tasks.filter((task) => task.name === "History seminar").map((task) => task.slots)).toEqual([
+      [{ day: 7, start: 5, end: 6 }],
+    ]);
   });
 
   test("the plan card, the goal in /state, the resume banner and the task summary name the file and its size, never its text", async () => {

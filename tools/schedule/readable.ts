@@ -36,11 +36,8 @@ const LABELLED =
 /** `cannot move task <id>: task <id> "<name>" …` (and place, with its duration): the refusal names the task once. */
 const REPEATED_SUBJECT =
   /\bcannot (?:move|place) task ([A-Za-z0-9_][A-Za-z0-9_.:-]*?)(?: \(duration \d+\))?: (?=(?:task|event) \1 ")/g;
-/**
- * The events an import added: `imported <n> event(s): ` (`已导入 <n> 个日程：` in Chinese) and its list, to the end of
- * the line or `; left out` (`；未导入`).
- */
-const IMPORTED = /(imported \d+ event\(s\): |已导入 \d+ 个日程：)(.*?)(?=; left out|；未导入|$)/gm;
+/** The events an import added: `imported <n> event(s): ` and its list, to the end of the line or `; left out`. */
+const IMPORTED = /(imported \d+ event\(s\): )(.*?)(?=; left out|$)/gm;
 /**
  * `task <id>` / `event <id>` / `任务 <id>` without a name: named when the schedule knows the id — not `(task <id>)`,
  * which an answer writes after a name on purpose (the id to refer to it by).
