@@ -347,7 +347,11 @@ export async function costReport(options: CostOptions): Promise<{ lines: string[
     options.blockDays ?? 0,
   );
   const sample = measured[0]!;
-  const bySeed = (days: number) => measured.filter((row) => row.name.startsWith(`generated, ${days} days, `));
+  // The generated windows follow the sample length by length, each length's in the order of `seeds`.
+  const bySeed = (days: number) => {
+    const at = 1 + options.days.indexOf(days) * seeds.length;
+    return measured.slice(at, at + seeds.length);
+  };
   const rows = [
     { ...sample, pendingText: String(sample.pending), placedText: String(sample.placed) },
     ...options.days.map((days) => meanRow(`generated, ${days} days`, bySeed(days))),
@@ -392,10 +396,7 @@ export async function costReport(options: CostOptions): Promise<{ lines: string[
   // Each seed's window against its own 7-day week: how far one instance's ratio strays from the mean's.
   if (seeds.length > 1 && options.days.includes(7)) {
     const ownRatios = (days: number, cost: (row: CostRow) => number) =>
-      seeds.map((seed) => {
-        const of = (length: number) => measured.find((row) => row.name === `generated, ${length} days, seed ${seed}`)!;
-        return cost(of(days)) / cost(of(7));
-      });
+      bySeed(days).map((row, at) => cost(row) / cost(bySeed(7)[at]!));
     const ratioText = (value: number) => `${fixed(value)}×`;
     lines.push(
       "",
