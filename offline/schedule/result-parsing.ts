@@ -153,7 +153,7 @@ export function parseToolData(name: string, content: string): unknown {
     }
     case "find_free": {
       const header =
-        /^(?:free runs|no free run) with min_length=\d+ on days [\d,-]*?(\d+) slots \d+-\d+(?:: ([\d,]+) found)?$/.exec(
+        /^(?:free runs|no free run) with min_length=\d+ on days [\d,-]*?(\d+) slots \d+-\d+(?: \([^()]*\))*(?:: ([\d,]+) found)?$/.exec(
           lines[0] ?? "",
         );
       if (!header) return undefined;
@@ -162,6 +162,8 @@ export function parseToolData(name: string, content: string): unknown {
         found: count(header[2]),
         omitted: parseOverflowCount(content),
         lastDay: Number(header[1]),
+        // The clock's note, after the standing preferences' (`find-free.ts`).
+        ...(/ \(time that has started left out\)(?::|$)/.test(lines[0]!) ? { pastLeftOut: true as const } : {}),
       } satisfies FindFreeData;
     }
     case "get_overview":

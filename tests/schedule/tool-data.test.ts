@@ -79,6 +79,23 @@ describe("each tool's data says what its text says", () => {
     dataOf("find_free", withPlacements(), { include_embeddable: true, slot_start: 2, slot_end: 7 });
   });
 
+  it("find_free on a week half over, and with days the standing preferences rule out: its text still reads back", () => {
+    // Wednesday 13 March, 10:00 in Shanghai: Monday, Tuesday and Wednesday morning have started.
+    const halfOver = { ...sampleWeek(), now: "2024-03-13T02:00:00.000Z" };
+    const started = runTool("find_free", halfOver);
+    expect(started.content).toMatch(
+      /^free runs with min_length=1 on days 1-7 slots 1-12 \(time that has started left out\): /,
+    );
+    expect((dataOf("find_free", halfOver) as FindFreeData).runs.every((run) => run.day >= 3)).toBe(true);
+    const sundayOff: ScheduleState = {
+      ...halfOver,
+      standing: [{ kind: "avoid_day", value: 7, text: "no reviews on Sunday", id: "p1" }],
+    };
+    const both = runTool("find_free", sundayOff);
+    expect(both.content).toMatch(/slots 1-12 \(days 7 left out: [^()]*\) \(time that has started left out\): /);
+    dataOf("find_free", sundayOff);
+  });
+
   it("get_overview: the counts and every list as capped in the text", () => {
     const big = generateSchedule({ seed: 7, days: 140, taskCount: 2_000 });
     const data = dataOf("get_overview", big) as GetOverviewData;
