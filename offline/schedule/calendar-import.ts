@@ -7,8 +7,14 @@
  * prompt attaches — the current request's file, whatever else the conversation or memory mentions. Nothing else here.
  */
 import { say } from "../../contracts/language.js";
-import { attachedCalendarsIn, isCalendarRequest, requestedCalendarFile } from "../../contracts/attached-calendar.js";
-import { currentStepOf, goalOf, latestMessage, userLanguage, type PromptView } from "../prompt-reading.js";
+import {
+  ATTACHED_FILES_SECTION,
+  attachedCalendars,
+  attachedCalendarsIn,
+  isCalendarRequest,
+  requestedCalendarFile,
+} from "../../contracts/attached-calendar.js";
+import { currentStepOf, goalOf, latestMessage, section, userLanguage, type PromptView } from "../prompt-reading.js";
 import { finish, propose, type Decision, type Finish } from "../decisions.js";
 import { appliedWriteSummary, callResultOf, failureOf } from "./tool-data.js";
 
@@ -71,7 +77,11 @@ export function calendarExecute(view: PromptView): Decision | undefined {
     );
   }
   // Only the file attached to this request is imported, never one the conversation or memory mentions.
-  const [attached] = attachedCalendarsIn(view.contextData);
+  // Beside the prompt in process; over a model server's wire only the prompt's text carries it.
+  const [attached] = [
+    ...attachedCalendarsIn(view.contextData),
+    ...attachedCalendars(section(view.context, ATTACHED_FILES_SECTION)),
+  ];
   if (!attached)
     return finish(
       end,
