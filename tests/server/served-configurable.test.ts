@@ -89,8 +89,10 @@ test("a run with a bad time zone is refused before it is stored (422, INVALID_CO
   expect((await client.threads.get(thread.thread_id)).config?.configurable?.time_zone).toBeUndefined();
 
   // A thread whose stored config holds a bad value from before the check: written while the server is stopped.
-  const saved = await savedIdle(folder, thread.thread_id);
+  // Saved idle, then the server (every process of it) gone: the store it flushed as it stopped is the one rewritten.
+  await savedIdle(folder, thread.thread_id);
   await server.stop();
+  const saved = await savedIdle(folder, thread.thread_id);
   const stored = saved.json.threads[thread.thread_id]!;
   stored.config = {
     ...stored.config,

@@ -21,9 +21,13 @@ export type LangGraphDevServer = {
   apiUrl: string;
   /** Everything the server printed so far (for failure messages). */
   output: () => string;
-  /** Stops the server and its workers (SIGTERM, then SIGKILL after 5 s). */
+  /**
+   * Stops the server and its workers (SIGTERM, then SIGKILL after 20 s) and resolves once no process of the group is
+   * left: `npx` exits before the dev server it started has flushed its store, so a caller that then touches the
+   * folder (rewrites the saved store, starts a server on it) would race the old server's last write.
+   */
   stop: () => Promise<void>;
-  /** Kills the server and its workers at once (SIGKILL): a crash, with no flush of the dev server's store. */
+  /** Kills the server and its workers at once (SIGKILL): a crash, with no flush of the dev server's store; resolves once every process of the group is gone. */
   kill: () => Promise<void>;
   /** The folder the server keeps its threads, runs and store in (`.langgraph_api`). */
   folder: string;
@@ -97,10 +101,9 @@ export async function startLangGraphDev(
       : fs.rm(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   const stop = () => stopProcessGroup(server).finally(removeFolder);
   const kill = async () => {
-    if (!server.pid || server.exitCode !== null) return;
-    const exited = new Promise((resolve) => server.once("exit", resolve));
+    if (!server.pid) return;
     signalGroup(-server.pid, "SIGKILL");
-    await exited;
+    await groupGone(server.pid);
   };
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
@@ -137,19 +140,50 @@ async function configServedFrom(file: string, folder: string): Promise<Record<st
 }
 
 async function stopProcessGroup(server: ChildProcess): Promise<void> {
-  if (!server.pid || server.exitCode !== null) return;
-  const group = -server.pid;
-  signalGroup(group, "SIGTERM");
-  await new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      signalGroup(group, "SIGKILL");
-      resolve(undefined);
-    }, 5_000);
-    server.once("exit", () => {
-      clearTimeout(timer);
-      resolve(undefined);
-    });
-  });
+  if (!server.pid) return;
+  const group = server.pid;
+  signalGroup(-group, "SIGTERM");
+  if (await groupGone(group, STOP_GRACE_MS)) return;
+  signalGroup(-group, "SIGKILL");
+  await groupGone(group);
+}
+
+/** How long the server's processes have to flush and exit after SIGTERM before they are killed. */
+const STOP_GRACE_MS = 20_000;
+
+/**
+ * Waits until no live process of `group` is left (true), or `withinMs` passed (false; no bound by default, for a
+ * group already sent SIGKILL). A process that exited but was not reaped (a zombie: this sandbox's init may not reap
+ * orphans) is gone: it writes nothing.
+ */
+async function groupGone(group: number, withinMs = Number.POSITIVE_INFINITY): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (await groupAlive(group)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
+}
+
+/** Whether a process of `group` still runs: read from /proc (state and group of each process), else by signal 0. */
+async function groupAlive(group: number): Promise<boolean> {
+  const entries = await fs.readdir("/proc").catch(() => undefined);
+  if (!entries) {
+    try {
+      process.kill(-group, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await fs.readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
+    // pid (comm) state ppid pgrp …: comm may hold spaces and parentheses, so read after its last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (fields[0] !== undefined && fields[0] !== "Z" && fields[0] !== "X" && Number(fields[2]) === group) return true;
+  }
+  return false;
 }
 
 /** Signals a process group that may already be gone. */
