@@ -36,7 +36,11 @@ export function renderCardProposal(
     proposed && proposed.length === card.action_requests.length
       ? proposed
       : card.action_requests.map((request) => ({ name: request.name, arguments: request.args }));
-  const after = triedOn(state, writes);
+  // The writes tried on the clock the run keeps them to: a slot that has started takes nothing, an import leaves out
+  // the times that have passed (the loaded week carries no clock of its own).
+  const clocked =
+    options.now === undefined || state.now !== undefined ? state : { ...state, now: options.now.toISOString() };
+  const after = triedOn(clocked, writes);
   if (!after) return undefined;
   const language =
     options.language ?? languageOf(card.action_requests.map((request) => request.description).join("\n"));

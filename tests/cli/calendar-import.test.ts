@@ -40,7 +40,7 @@ const tempoWith = (store?: InMemoryStore) =>
  */
 async function chat(
   lines: string[],
-  options: { tempo?: Awaited<ReturnType<typeof tempoWith>>; threadId?: string } = {},
+  options: { tempo?: Awaited<ReturnType<typeof tempoWith>>; threadId?: string; drawn?: boolean } = {},
 ) {
   const tempo = options.tempo ?? (await tempoWith());
   const output = await typedChat(lines, {
@@ -51,6 +51,13 @@ async function chat(
     exportCalendar: async (user: string) => exportCalendar(await tempo.repository.load(user)),
     // The debug view: these tests read the write card's arguments (how the file is named in them).
     verbose: true,
+    // The week drawn under a write card, as the terminal chat draws it, on the chat's clock.
+    ...(options.drawn
+      ? {
+          loadSchedule: (user: string) => tempo.repository.load(user),
+          weekView: { now: () => new Date("2024-03-13T02:00:00Z") },
+        }
+      : {}),
   });
   return { output, schedule: await tempo.repository.load("student") };
 }
@@ -228,7 +235,10 @@ describe("/import and /export in the terminal chat", () => {
     const file = path.join(directory, "seminar.ics");
     await fs.writeFile(file, SEMINAR_CALENDAR);
     const tempo = await tempoWith();
-    const { output } = await chat(["我这周什么时候有空？", "/clear", `/import ${file}`, "a", "a"], { tempo });
+    const { output } = await chat(["我这周什么时候有空？", "/clear", `/import ${file}`, "a", "a"], {
+      tempo,
+      drawn: true,
+    });
     // The fresh thread has nothing of its own to read the language from but the request: the request is Chinese.
     const afterClear = output.slice(output.indexOf(`/import ${file}`));
     expect(afterClear).toContain("正在发送 seminar.ics 以便导入");
@@ -251,7 +261,8 @@ describe("/import and /export in the terminal chat", () => {
 
   test("a Chinese /import on a week half over: what the clock has passed is left out, and the answer says so in Chinese", async () => {
     // The chat's clock is Wednesday 13 March, 10:00 in Shanghai: Monday's lecture has passed, Sunday's seminar is ahead.
-    const monday = oneEventCalendar("monday", "Monday lecture", "20240311T000000Z", "20240311T014000Z");
+    // Monday's lecture at 21:45, a slot free that evening: only the clock leaves it out.
+    const monday = oneEventCalendar("monday", "Monday lecture", "20240311T134500Z", "20240311T143000Z");
     const both = SEMINAR_CALENDAR.replace(
       "END:VCALENDAR",
       monday.slice(monday.indexOf("BEGIN:VEVENT"), monday.indexOf("END:VCALENDAR")) + "END:VCALENDAR",
@@ -259,7 +270,13 @@ describe("/import and /export in the terminal chat", () => {
     const file = path.join(directory, "term.ics");
     await fs.writeFile(file, both);
     const tempo = await tempoWith();
-    const { output } = await chat(["我这周什么时候有空？", "/clear", `/import ${file}`, "a", "a"], { tempo });
+    const { output } = await chat(["我这周什么时候有空？", "/clear", `/import ${file}`, "a", "a"], {
+      tempo,
+      drawn: true,
+    });
+    // The drawing under the write card marks what the approval adds: the seminar, not the lecture the clock left out.
+    expect(output).toContain("+ History seminar: 3月17日周日");
+    expect(output).not.toContain("+ Monday lecture");
     const answer = output.slice(output.lastIndexOf("tempo> 完成："));
     expect(answer).toMatch(
       /^tempo> 完成：已导入 1 个日程：“History seminar”；未导入：Monday lecture：本窗口内的时间都已过去，未添加。/,
