@@ -5,9 +5,7 @@
  * places exactly that many; its final health score is within 5 % of the best path's (always the top candidate);
  * every write reaches a card and applies once.
  */
-import { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { AIMessage, HumanMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
-import type { ChatResult } from "@langchain/core/outputs";
+import { AIMessage, HumanMessage, type ToolMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { expect, test } from "vitest";
 import { toolResultData } from "../../kernel/tool-results.js";
@@ -26,23 +24,13 @@ import {
 } from "../../tools/schedule/index.js";
 import { maximumPlaceable } from "../schedule/exact-solver.js";
 import { approveEveryCard } from "../support/openai-double/drive.js";
+import { ReplyModel } from "../support/reply-model.js";
 import { planDone, scripted, threadConfig } from "../support/scripted.js";
 import { SCHEDULE_REFINEMENT } from "../../tools/schedule/domain.js";
 
 /** Lists when nothing is listed since the last change, else chooses a random listed id; done when the step has nothing left. */
-class ChoosingModel extends BaseChatModel {
-  calls = 0;
-  constructor(private readonly random: () => number) {
-    super({});
-  }
-  _llmType(): string {
-    return "choosing-model";
-  }
-  override bindTools(): this {
-    return this;
-  }
-  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
-    this.calls += 1;
+function choosingModel(random: () => number): ReplyModel {
+  return new ReplyModel((messages, calls) => {
     let listing: { candidates: Array<{ id: string }> } | undefined;
     for (const message of [...messages].reverse()) {
       if (message.getType() === "tool" && (message as ToolMessage).status === "success" && !toolResultData(message))
@@ -55,16 +43,13 @@ class ChoosingModel extends BaseChatModel {
       }
     }
     const call = (name: string, args: Record<string, unknown>) =>
-      new AIMessage({ content: "", tool_calls: [{ id: `call-${this.calls}`, name, args, type: "tool_call" }] });
-    let reply: AIMessage;
-    if (!listing) reply = call("propose_arrangement", {});
-    else if (listing.candidates.length === 0) reply = call("next_plan", { goal_check: "nothing left to choose" });
-    else
-      reply = call("choose_candidate", {
-        id: listing.candidates[Math.floor(this.random() * Math.min(3, listing.candidates.length))]!.id,
-      });
-    return { generations: [{ text: "", message: reply }] };
-  }
+      new AIMessage({ content: "", tool_calls: [{ id: `call-${calls}`, name, args, type: "tool_call" }] });
+    if (!listing) return call("propose_arrangement", {});
+    if (listing.candidates.length === 0) return call("next_plan", { goal_check: "nothing left to choose" });
+    return call("choose_candidate", {
+      id: listing.candidates[Math.floor(random() * Math.min(3, listing.candidates.length))]!.id,
+    });
+  });
 }
 
 /** The execution log in memory, counting the writes it let apply (one claim each). */
@@ -105,7 +90,7 @@ test("a model that only chooses places the most that fit and ends within 5 % of 
     checked += 1;
     const repository = new InMemoryScheduleRepository();
     await repository.seed("student", week);
-    const model = new ChoosingModel(random);
+    const model = choosingModel(random);
     const log = new CountingLog();
     const plan = planDone(
       [

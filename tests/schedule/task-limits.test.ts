@@ -13,9 +13,12 @@ import {
   withCandidateLimits,
 } from "../../tools/schedule/task-limits.js";
 import { proposeArrangementTool, proposeCandidatesTool } from "../../tools/schedule/tools/optimize.js";
-import type { ScheduleListing } from "../../tools/schedule/candidates.js";
+import { applyWrites, type ScheduleListing } from "../../tools/schedule/candidates.js";
 import { sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
 import { crowdedSampleWeek } from "../support/crowded-week.js";
+import { greedyPlacements } from "../support/openai-double/naive-brain.js";
+import { ruleWeek } from "../support/rule-weeks.js";
+import { runTool } from "./support.js";
 
 const write = (
   name: string,
@@ -91,6 +94,28 @@ describe("refinementLimits", () => {
       ],
     });
     expect(limits).toEqual({ avoid: [place("c", 3, 3)], task_ids: ["a", "b", "c", "d"] });
+  });
+});
+
+describe("refinementLimits: a placing the tool refused", () => {
+  test("its review may be placed where it fits now (retry_pending), unless the user declined a placing of it", () => {
+    const limits = refinementLimits({
+      reopens: false,
+      writes: [
+        write("place", place("g", 7, 1), "failed"),
+        write("place", place("h", 7, 2), "failed"),
+        write("place", place("h", 3, 2), "declined"),
+        write("move", place("a", 2, 5), "failed"),
+        write("place", place("i", 1, 1), "applied"),
+      ],
+    });
+    expect(limits.retry_pending).toEqual(["g"]);
+    expect(refinementLimits({ reopens: false, writes: [write("place", place("i", 1, 1), "applied")] })).toEqual({
+      task_ids: ["i"],
+    });
+    // A listing call's own and the decisions' add up.
+    const task = { reopens: false, writes: [write("place", place("g", 7, 1), "failed")] };
+    expect(withCandidateLimits({ k: 3, retry_pending: ["z", "g"] }, task).retry_pending).toEqual(["z", "g"]);
   });
 });
 
@@ -229,11 +254,48 @@ describe("propose_candidates keeps to the limits it is given", () => {
   });
 
   test("an unknown task id is refused, naming it; nothing is proposed", () => {
-    const refused = list({ task_ids: ["no-such-task"], avoid: [{ task_id: "nor-this" }] });
+    const refused = list({ task_ids: ["no-such-task"], avoid: [{ task_id: "nor-this" }], retry_pending: ["nor-that"] });
     expect(refused.ok).toBe(false);
     expect(refused.content).toBe(
-      "Error: unknown task id(s): no-such-task, nor-this. Nothing was proposed; list_tasks shows the ids.",
+      "Error: unknown task id(s): no-such-task, nor-that, nor-this. Nothing was proposed; list_tasks shows the ids.",
     );
     expect(refused.data).toBeUndefined();
+  });
+});
+
+describe("a week placed greedily by hand, some placings refused by a class's buffer (the eval's generated-rules)", () => {
+  /** The rule-bearing week after the naive model's greedy placings: the refused ones left pending, each id. */
+  function handPlaced(): { week: ScheduleState; refused: string[] } {
+    let week = ruleWeek(5);
+    const listing = runTool("list_tasks", week, { status: "pending" }).content;
+    const free = runTool("find_free", week, { min_length: 1 }).content;
+    const refused: string[] = [];
+    for (const call of greedyPlacements(listing, free)) {
+      const args = call.arguments as Record<string, unknown>;
+      const placed = runTool(call.name, week, args);
+      if (placed.ok && placed.state) week = placed.state;
+      else refused.push(String(args.task_id));
+    }
+    return { week, refused };
+  }
+  const placings = (listing: ScheduleListing) =>
+    listing.candidates.flatMap((candidate) =>
+      candidate.writes.filter((entry) => entry.name === "place").map((entry) => String(entry.arguments.task_id)),
+    );
+
+  test("a listing without place_pending places none of them; with retry_pending, those and no other", () => {
+    const { week, refused } = handPlaced();
+    expect(refused.length).toBeGreaterThan(1);
+    const run = (args: Record<string, unknown>) =>
+      proposeCandidatesTool.run(week, proposeCandidatesTool.schema.parse(args)).data as ScheduleListing;
+    expect(placings(run({ k: 10, place_pending: false }))).toEqual([]);
+    const [retried, ...others] = refused;
+    const again = placings(run({ k: 10, place_pending: false, retry_pending: [retried] }));
+    expect(again).toContain(retried);
+    for (const other of others) expect(again).not.toContain(other);
+    // All of them: the best candidate places every one — every review of the week fits.
+    const all = run({ k: 3, place_pending: false, retry_pending: refused }).candidates[0]!;
+    const after = applyWrites(week, all.writes)!;
+    expect(after.tasks.filter((task) => task.source === "task_item" && task.status === "pending")).toEqual([]);
   });
 });

@@ -243,6 +243,11 @@ export interface CandidateOptions {
   preferences?: HealthPreferences;
   avoid?: readonly AvoidedPlace[];
   placePending?: boolean;
+  /**
+   * With `placePending` false, pending reviews that may be placed all the same wherever they fit: those the task tried
+   * to place and the tool refused (`retry_pending`).
+   */
+  retryPending?: ReadonlySet<string>;
   /** Only these placed reviews may move or swap (a pending one may still be placed); default: any. */
   movable?: ReadonlySet<string>;
   budget?: ChangeBudget;
@@ -277,9 +282,12 @@ export function* candidateSteps(state: ScheduleState, options: CandidateOptions 
     return true;
   };
   const allowedIn = (week: ScheduleState) => (writes: readonly Write[]) => targetsOf(week, writes).every(fits);
-  // Without `placePending`, only what is placed moves: refining never places what the arrangement left pending.
+  // Without `placePending`, only what is placed moves: refining never places what the arrangement left pending — but
+  // a review the task's own placing left pending, refused by the tool, it places where it fits now.
+  const retried = (candidate: Omit<ScheduleCandidate, "id">) =>
+    tasksOf(candidate.writes).every((id) => options.retryPending?.has(id) === true);
   const singles = (yield* singleChanges(state, report.score, preferences, work, fits)).filter(
-    (candidate) => options.placePending !== false || candidate.kind !== "place",
+    (candidate) => options.placePending !== false || candidate.kind !== "place" || retried(candidate),
   );
   const chain = yield* chainOf(state, report.score, preferences, fits, allowedIn, work);
   // The placed reviews arranged again from scratch (a way out of a week single changes cannot improve further), with
@@ -287,7 +295,7 @@ export function* candidateSteps(state: ScheduleState, options: CandidateOptions 
   const pinned = new Set(
     avoided.filter((place) => place.day === undefined && place.slot_start === undefined).map((place) => place.task_id),
   );
-  const open = openReviewsOf(state, book, report, options.placePending !== false).filter(
+  const open = openReviewsOf(state, book, report, options.placePending !== false, options.retryPending).filter(
     (task) => !pinned.has(task.id),
   );
   const scope: Rearranging = {
@@ -380,16 +388,18 @@ function placesIn(candidate: Pick<ScheduleCandidate, "writes">): number {
 /**
  * The pending reviews a rearrangement may place beside the placed ones, their deadline still ahead: every one with
  * `placePending`; without it (a refinement, which does not place what the arrangement left out where it fits), only
- * those that fit nowhere beside the others as they are placed — what moving them is the one way to place.
+ * those that fit nowhere beside the others as they are placed — what moving them is the one way to place — and those
+ * the task tried to place and the tool refused (`retry`).
  */
 function openReviewsOf(
   state: ScheduleState,
   book: RuleBook,
   report: ReturnType<typeof analyzeHealth>,
   placePending: boolean,
+  retry: ReadonlySet<string> = new Set(),
 ): TaskItem[] {
   const roomless = new Set(report.issues.flatMap((issue) => (issue.kind === "cannot_fit" ? issue.tasks : [])));
-  return pendingAhead(state, book).filter((task) => placePending || roomless.has(task.id));
+  return pendingAhead(state, book).filter((task) => placePending || roomless.has(task.id) || retry.has(task.id));
 }
 
 /** The pending reviews whose deadline has not passed. */

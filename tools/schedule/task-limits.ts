@@ -7,7 +7,10 @@
  *   a task re-placed under a limit of its own ("Thursday instead", "in the evening", "later") stays where it went;
  * - a day the user called off ("Friday is my day off", "周五休息") is a rule for every review of the task;
  * - a review placed before the request stays where it is, unless the request re-arranges the week (`reopens`): only
- *   what the task itself placed or moved may move.
+ *   what the task itself placed or moved may move;
+ * - a review the task tried to place and the tool refused (a model's hand placing that broke a rule) may be placed
+ *   where it fits now (`retry_pending`): the refinement otherwise leaves what is pending alone, and such a review was
+ *   in the task's scope — unless the user declined a placing of it.
  */
 import { weekdayName } from "../../contracts/language.js";
 import type { DecidedWrite, TaskDecisionRules, TaskDecisions } from "../domain.js";
@@ -29,6 +32,7 @@ export interface CandidateLimits {
   avoid?: TaskAvoid[];
   avoid_weekdays?: number[];
   task_ids?: string[];
+  retry_pending?: string[];
 }
 
 /** Where a write puts tasks: the place of a place or a move, each move of a batch_move. */
@@ -62,7 +66,11 @@ export function refinementLimits(task: TaskDecisions): CandidateLimits {
   const avoid: TaskAvoid[] = [];
   const daysOff = new Set<number>();
   const moved = new Set<string>();
+  const refused = new Set<string>();
+  const declined = new Set<string>();
   for (const write of task.writes) {
+    if (write.name === "place" && (write.outcome === "failed" || write.outcome === "declined"))
+      for (const place of placesOf(write)) (write.outcome === "failed" ? refused : declined).add(place.task_id);
     if (write.outcome === "applied") {
       for (const id of tasksMovedBy(write)) moved.add(id);
       // Edited: the place is the user's own.
@@ -82,10 +90,12 @@ export function refinementLimits(task: TaskDecisions): CandidateLimits {
         avoid.push({ task_id: place.task_id });
     }
   }
+  const retry = [...refused].filter((id) => !declined.has(id));
   return {
     ...(avoid.length > 0 ? { avoid } : {}),
     ...(daysOff.size > 0 ? { avoid_weekdays: [...daysOff].sort((a, b) => a - b) } : {}),
     ...(task.reopens ? {} : { task_ids: [...moved] }),
+    ...(retry.length > 0 ? { retry_pending: retry } : {}),
   };
 }
 
@@ -101,8 +111,10 @@ export function withCandidateLimits(args: Record<string, unknown>, task: TaskDec
   const movable = limits.task_ids;
   const asked = Array.isArray(args.task_ids) ? list<string>("task_ids") : undefined;
   const taskIds = movable && asked ? asked.filter((id) => movable.includes(id)) : (movable ?? asked);
+  const retry = [...new Set([...list<string>("retry_pending"), ...(limits.retry_pending ?? [])])];
   return {
     ...args,
+    ...(retry.length > 0 ? { retry_pending: retry } : {}),
     ...(avoid.length > 0 ? { avoid } : {}),
     ...(weekdays.length > 0 ? { avoid_weekdays: weekdays.sort((a, b) => a - b) } : {}),
     ...(taskIds ? { task_ids: taskIds } : {}),

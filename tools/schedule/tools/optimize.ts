@@ -137,6 +137,13 @@ const proposeCandidatesArgumentsSchema = z.object({
   k: z.number().int().min(1).max(MAX_CANDIDATES).default(DEFAULT_CANDIDATES).describe("How many to list."),
   avoid_days: z.array(z.number().int().min(1)).max(400).optional().describe("Days to keep free of reviews."),
   place_pending: z.boolean().optional().describe("false: only move and swap placed tasks."),
+  retry_pending: z
+    .array(z.string().min(1))
+    .max(400)
+    .optional()
+    .describe("With place_pending false: pending tasks to place all the same where they fit.")
+    // Filled from the task's writes (task-limits.ts): the placings the tool refused.
+    .meta(KEPT_BY_CODE),
   avoid: z
     .array(
       z.object({
@@ -184,9 +191,11 @@ function candidateOptions(
   args: z.infer<typeof proposeCandidatesArgumentsSchema>,
 ): CandidateOptions | string {
   const known = new Set(state.tasks.map((task) => task.id));
-  const unknown = [...(args.task_ids ?? []), ...(args.avoid ?? []).map((entry) => entry.task_id)].filter(
-    (id) => !known.has(id),
-  );
+  const unknown = [
+    ...(args.task_ids ?? []),
+    ...(args.retry_pending ?? []),
+    ...(args.avoid ?? []).map((entry) => entry.task_id),
+  ].filter((id) => !known.has(id));
   if (unknown.length > 0)
     return `Error: unknown task id(s): ${[...new Set(unknown)].join(", ")}. Nothing was proposed; list_tasks shows the ids.`;
   const daysOn = (weekdays: readonly number[]) => windowDaysOn(state, weekdays);
@@ -199,6 +208,7 @@ function candidateOptions(
     preferences: avoidDays.length > 0 ? { avoidDays } : {},
     ...(avoid.length > 0 ? { avoid } : {}),
     ...(args.place_pending === false ? { placePending: false } : {}),
+    ...(args.retry_pending ? { retryPending: new Set(args.retry_pending) } : {}),
     ...(args.task_ids ? { movable: new Set(args.task_ids) } : {}),
   };
 }
