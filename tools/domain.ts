@@ -98,8 +98,11 @@ export interface Verification<TState> {
    */
   placing?: {
     tools: readonly string[];
-    /** How many of the open items still fit somewhere as the data stands, nothing else moved. */
-    stillFit(data: TState): number;
+    /**
+     * The ids of the open items that still fit somewhere as the data stands, nothing else moved: what ends a step
+     * placed by hand only when none, and what an answer tells of an item still open (it could have been placed).
+     */
+    stillFit(data: TState): readonly string[];
   };
 }
 
@@ -236,6 +239,11 @@ export interface OpenItem {
   name: string;
   /** The domain it belongs to, when several are served (`tools/combined-domain.ts` sets it). */
   domain?: string;
+  /**
+   * True when the item could be closed as the data stands (`Verification.placing.stillFit`: a pending review that
+   * fits somewhere free): why it is still open is then not that it cannot be, whatever a refusal on the way said.
+   */
+  fitsNow?: boolean;
 }
 
 /**

@@ -13,6 +13,7 @@ import { answerMessage, deliver as deliverAnswer } from "../../kernel/transition
 import { extractJsonObject } from "../../contracts/json-extraction.js";
 import { languageOf, stepStatusInChinese, type Language } from "../../contracts/language.js";
 import { messageText } from "../../contracts/message-text.js";
+import { whyOpenInChinese } from "../../contracts/why-open.js";
 import { fitStagePrompt, watchModelCall } from "../../models/model-call.js";
 import { modelFor } from "../../models/stage-models.js";
 import { DELIVER_STAGE_PROMPT } from "../../prompts/deliver.js";
@@ -33,8 +34,18 @@ import {
 import { cardDecisions, decisionsLine } from "../../review/card-answers.js";
 import { readWriteFacts, taskMessages } from "../../review/write-facts.js";
 import { pushWeekNow } from "../shared/week-ui.js";
+import { stateAsRun } from "../shared/live-state.js";
+import type { OpenItem, ToolDomain } from "../../tools/domain.js";
 
 export { mechanicalSummary } from "./task-report.js";
+
+/** `items` each marked when it could be closed as `data` stands (the domain's `placing.stillFit`), for the reasons told. */
+function withFitsNow<TState>(domain: ToolDomain<TState>, data: TState, items: OpenItem[]): OpenItem[] {
+  const stillFit = domain.verification?.placing?.stillFit;
+  if (!stillFit || items.length === 0) return items;
+  const fitting = new Set(stillFit(data));
+  return items.map((item) => (fitting.has(item.id) ? { ...item, fitsNow: true } : item));
+}
 
 /** Builds the deliver node. */
 export function createDeliverNode(dependencies: NodeDependencies) {
@@ -44,7 +55,9 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     const data = domain.readable || domain.changesLine || domain.openItems ? await domain.load(userId) : undefined;
     const judged = buildTaskReport(
       state,
-      data !== undefined && domain.openItems ? domain.openItems(data) : undefined,
+      data !== undefined && domain.openItems
+        ? withFitsNow(domain, await stateAsRun(state, dependencies, config, async () => data), domain.openItems(data))
+        : undefined,
       state.openItemsAtStart ?? undefined,
     );
     // What the writes did (the log's record, and the tool messages': `readWriteFacts`): told for a task that did not
@@ -192,7 +205,7 @@ export function factsInLanguage(factual: string, language: Language): string {
   return factual
     .split("\n")
     .map((line) =>
-      line
+      whyOpenInChinese(line)
         .replace(/^Task: /, "任务：")
         .replace(/^Outcome: (\w+) — /, (_, kind: string) => `结果：${OUTCOME_ZH[kind] ?? kind} — `)
         .replace(/^Finished (\d+) of (\d+) steps:$/, "完成了 $2 个步骤中的 $1 个：")
@@ -213,10 +226,6 @@ export function factsInLanguage(factual: string, language: Language): string {
         )
         .replace(/；(\d+) step\(s\) were not run$/, "；$1 个步骤没有执行")
         .replace(/；step "(.*)" failed: /, "；步骤“$1”失败：")
-        .replace(/ — you declined the proposed change$/, " — 你拒绝了提议的修改")
-        .replace(/ — this task did not get to it$/, " — 这次任务没有处理到它")
-        .replace(/ — fits nowhere free as the week stands$/, " — 按目前的日程，没有能放下它的空闲时间")
-        .replace(/ — a change to it was refused: /, " — 对它的修改被拒绝：")
         .replace(/ and (\d+) more$/, " 等（另有 $1 项）"),
     )
     .join("\n");

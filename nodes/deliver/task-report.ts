@@ -11,6 +11,7 @@ import { callOutcomeOf } from "../../kernel/tool-results.js";
 import { callArguments } from "../../kernel/call-records.js";
 import type { OpenItem } from "../../tools/domain.js";
 import { messageText } from "../../contracts/message-text.js";
+import { WHY_OPEN } from "../../contracts/why-open.js";
 import { renderPlan } from "../../prompts/plan-list.js";
 import { nameWrites, taskMessages, type WriteFacts } from "../../review/write-facts.js";
 
@@ -237,7 +238,9 @@ function whyOpen(item: OpenItem, messages: BaseMessage[], planSteps: readonly Pl
       const result = call.id === undefined ? undefined : answered.get(call.id);
       return result?.outcome === outcome && names(JSON.stringify(call.args ?? {}), item) ? [result.text] : [];
     });
-  if (onItem("declined").length > 0) return "you declined the proposed change";
+  if (onItem("declined").length > 0) return WHY_OPEN.declined;
+  // It fits as the data stands: whatever a refusal or a note on the way said, it is open because it was not placed.
+  if (item.fitsNow) return onItem("failed").length > 0 ? WHY_OPEN.fitsRefused : WHY_OPEN.fitsNotPlaced;
   // The assistant's own note on skipping it ("Skipping task X: no free run fits it."), a note that starts so first.
   const notes = messages
     .filter(
@@ -253,14 +256,14 @@ function whyOpen(item: OpenItem, messages: BaseMessage[], planSteps: readonly Pl
   // A write on it that the tool refused (a hand placement that breaks a rule): not "did not get to it", but why.
   const refused = onItem("failed").at(-1);
   if (refused !== undefined)
-    return `a change to it was refused: ${clipped(
+    return `${WHY_OPEN.refused}${clipped(
       refused
         .replace(/^error:\s*/i, "")
         .replace(/\s+/g, " ")
         .trim(),
       200,
     )}`;
-  return "this task did not get to it";
+  return WHY_OPEN.notReached;
 }
 
 /** `text` cut to `most` characters, with "…" where it was cut. */

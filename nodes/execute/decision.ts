@@ -18,6 +18,7 @@ import { ask, awaitConfirmation } from "../../kernel/transitions.js";
 import { runCalls } from "./calls.js";
 import { endRefinement } from "./refinement-step.js";
 import { endStep } from "./step-ending.js";
+import { checkedEnding } from "./verification-step.js";
 import { pushHealthChange, pushWeekProposal } from "../shared/week-ui.js";
 
 export async function applyDecision(
@@ -100,7 +101,13 @@ export async function applyDecision(
   // next_plan / done: the current step is finished with goal_check as its summary.
   const speech = speak ? [new AIMessage({ id: newId("ai"), content: speak })] : [];
   for (const message of speech) emitAssistantText(config, "execute", message.id!, String(message.content));
-  const ending = { action: decision.action, goalCheck: decision.goal_check, answer: decision.answer };
+  // A verification step's summary is what the data shows, whatever the model wrote.
+  const ending = await checkedEnding(
+    state,
+    { action: decision.action, goalCheck: decision.goal_check, answer: decision.answer },
+    dependencies,
+    config,
+  );
   return {
     ...base,
     ...endStep(state, ending, workspaceMessages(state), dependencies, config),

@@ -10,11 +10,19 @@ import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../../config/configuration.js";
 import { languageOf, stepStatusInChinese } from "../../contracts/language.js";
-import { workspaceMessages, type PlanStep, type TempoState, type TempoUpdate } from "../../kernel/state.js";
+import { WHY_OPEN } from "../../contracts/why-open.js";
+import {
+  workspaceMessages,
+  type PlanStep,
+  type StepEnding,
+  type TempoState,
+  type TempoUpdate,
+} from "../../kernel/state.js";
 import { readWriteFacts, taskMessages } from "../../review/write-facts.js";
 import { emitStatus } from "../../streaming/events.js";
 import { findTool, isRefinementStep, isVerificationStep, type ToolDomain } from "../../tools/domain.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
+import { stateAsRun } from "../shared/live-state.js";
 import { nextPendingIndex } from "../shared/steps.js";
 import { endStep } from "./step-ending.js";
 
@@ -34,10 +42,10 @@ export async function verifyInCode(
   if (state.planSteps.slice(0, index).some((earlier) => earlier.status !== "done")) return undefined;
   const writes = writeCalls(domain, taskMessages(state));
   if (writes.length === 0) return undefined;
-  const { userId, facts } = await writeFactsOf(state, dependencies, config);
+  const { facts } = await writeFactsOf(state, dependencies, config);
   if (facts.applied.length !== writes.length || facts.approvedNotApplied.length > 0) return undefined;
   const language = languageOf(state.messages);
-  const { summary, heading } = domain.verification.check(await domain.load(userId), language);
+  const { summary, heading } = domain.verification.check(await stateAsRun(state, dependencies, config), language);
   emitStatus(config, "execute", state.messages, `Checked in code: ${summary}`, `已按存储的日程核对：${heading}`);
   const done = state.planSteps.map((each) => (each === step ? { ...each, status: "done" as const, summary } : each));
   const last = nextPendingIndex(done) === -1;
@@ -65,10 +73,10 @@ function arrangesWeek(state: Pick<TempoState, "runMode">): boolean {
   return state.runMode === "first_full" || state.runMode === "global_reopt";
 }
 
-/** The task's write facts (`readWriteFacts`) and the user they are of. */
+/** The task's write facts (`readWriteFacts`). */
 async function writeFactsOf(state: TempoState, dependencies: NodeDependencies, config: LangGraphRunnableConfig) {
-  const { threadId, userId } = ensureConfiguration(config, dependencies.settings);
-  return { userId, facts: await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId) };
+  const { threadId } = ensureConfiguration(config, dependencies.settings);
+  return { facts: await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId) };
 }
 
 /** The write calls the model made in `messages`. */
@@ -98,18 +106,18 @@ export async function arrangedInCode(
   if (isRefinementStep(domain, step.content) || isVerificationStep(domain, step.content)) return undefined;
   const writes = writeCalls(domain, workspaceMessages(state));
   if (writes.length === 0 || writes.some((call) => !placing.tools.includes(call.name))) return undefined;
-  const { userId, facts } = await writeFactsOf(state, dependencies, config);
+  const { facts } = await writeFactsOf(state, dependencies, config);
   const applied = new Set(facts.applied.map((fact) => fact.id));
   if (writes.some((call) => !call.id || !applied.has(call.id))) return undefined;
-  const data = await domain.load(userId);
+  const data = await stateAsRun(state, dependencies, config);
   const openItems = domain.openItems(data);
   const open = openItems.length;
-  if (open > 0 && placing.stillFit(data) > 0) return undefined;
+  if (open > 0 && placing.stillFit(data).length > 0) return undefined;
   const language = languageOf(state.messages);
   // In the words the reports read (English, as the check's own summary).
   const shown = domain.verification!.check(data, language).summary;
   // Each open item named with why (the task report reads "id (why)" as its reason).
-  const why = openItems.map((item) => `${item.id} (fits nowhere free as the week stands)`).join(", ");
+  const why = openItems.map((item) => `${item.id} (${WHY_OPEN.fitsNowhere})`).join(", ");
   const summary = open === 0 ? shown : `${shown}; ${why}`;
   emitStatus(
     config,
@@ -126,4 +134,25 @@ export async function arrangedInCode(
     dependencies,
     config,
   );
+}
+
+/**
+ * `ending` of the current step by the model, with the domain's check of the data as its summary when the step is the
+ * domain's verification: the closing check says what the stored week shows (how many are still pending, how many of
+ * them fit), never a model's "every review that fits was placed" over reviews that fit. Other steps: `ending`.
+ */
+export async function checkedEnding(
+  state: TempoState,
+  ending: StepEnding,
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+): Promise<StepEnding> {
+  const { domain } = dependencies;
+  const step = state.planSteps.find((candidate) => candidate.id === state.currentStepId);
+  if (!domain.verification || !step || !isVerificationStep(domain, step.content)) return ending;
+  const { summary } = domain.verification.check(
+    await stateAsRun(state, dependencies, config),
+    languageOf(state.messages),
+  );
+  return { ...ending, goalCheck: summary };
 }

@@ -6,8 +6,8 @@
  */
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../../config/configuration.js";
-import type { LiveState } from "../../kernel/state.js";
-import { runTool } from "../../tools/runner.js";
+import type { LiveState, TempoState } from "../../kernel/state.js";
+import { runTool, stateForRun } from "../../tools/runner.js";
 import type { Preference } from "../../contracts/preferences.js";
 import type { NodeDependencies } from "./dependencies.js";
 import { newToolCallId } from "./messages.js";
@@ -33,4 +33,21 @@ export async function readLiveState(
     text: `${preflight.tool} (fetched just now):\n${outcome.content}`,
     ...(outcome.data === undefined ? {} : { data: outcome.data }),
   };
+}
+
+/**
+ * The user's stored domain state as the run's tools see it (`stateForRun`): the standing preferences recall loaded
+ * folded in as rules, and the run's clock (nothing fits in a slot that has started). What a node tells of the data —
+ * what is still open and whether it fits — is judged on it, as a tool would judge it. `load` gives a state the caller
+ * loaded already.
+ */
+export async function stateAsRun(
+  state: Pick<TempoState, "recalled">,
+  dependencies: NodeDependencies,
+  config: LangGraphRunnableConfig,
+  load?: () => Promise<unknown>,
+): Promise<unknown> {
+  const { userId } = ensureConfiguration(config, dependencies.settings);
+  const context = { userId, preferences: state.recalled.preferences ?? [], ...toolClock(dependencies, config) };
+  return stateForRun(dependencies.domain, context, load);
 }

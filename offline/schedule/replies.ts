@@ -4,6 +4,7 @@
  * (the answer to a read request, or the summary of a task as it went).
  */
 import { languageOf, say, stepStatusInChinese, weekdayName, type Language } from "../../contracts/language.js";
+import { whyOpenInChinese } from "../../contracts/why-open.js";
 import { goalOf, latestMessage, userLanguage, type PromptView } from "../prompt-reading.js";
 import { readTaskAccount, type StepOutcome } from "../stage-state.js";
 import {
@@ -216,12 +217,7 @@ export function finalAnswer(input: {
 
 /** A report's "Still pending: name (id) — why" line in Chinese, as far as its usual reasons go. */
 function stillPendingInChinese(line: string): string {
-  return line
-    .replace(/^Still pending: /, "仍待安排：")
-    .replace(/ — you declined the proposed change$/, " — 你拒绝了提议的修改")
-    .replace(/ — this task did not get to it$/, " — 这次任务没有处理到它")
-    .replace(/ — fits nowhere free as the week stands$/, " — 按目前的日程，没有能放下它的空闲时间")
-    .replace(/ — a change to it was refused: /, " — 对它的修改被拒绝：");
+  return whyOpenInChinese(line).replace(/^Still pending: /, "仍待安排：");
 }
 
 const WEEKDAYS_ZH: Readonly<Record<string, string>> = {
@@ -362,6 +358,7 @@ export function summaryInChinese(summary: string): string {
       .replace(/task (\S+) now on /g, "任务 $1 现在在 ")
       .replace(/; was on /g, "，原在 ")
       .replace(/the schedule shows ([\d,]+) review task\(s\) still pending/, "日程显示还有 $1 个复习任务待安排")
+      .replace(/; ([\d,]+) of them fit somewhere free as the week stands/, "，其中 $1 个按目前的日程放得下")
       .replace(/list_tasks shows no task matching /, "找不到匹配的任务：")
       // A swap never takes a locked event (`execute-stage.ts` swapStep).
       .replace(

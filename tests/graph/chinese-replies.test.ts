@@ -256,6 +256,8 @@ describe("the final answer's own words in Chinese", () => {
       "Outcome: partial — every step finished, but 2 item(s) are still pending: 导数练习, 链表习题",
       "Still pending: 导数练习 (derivative-drills) — you declined the proposed change",
       "Still pending: 链表习题 (linked-list-exercises) — this task did not get to it",
+      "Still pending: 二叉树复习 (binary-tree) — it fits as the week stands, but was not placed (a place tried for it was refused)",
+      "Still pending: 矩阵运算复习 (matrix-review) — it fits as the week stands, but this task did not place it",
       "Changes applied (they stay): 7 — a; b; c; d; e and 2 more",
     ].join("\n");
     expect(factsInLanguage(factual, "zh")).toBe(
@@ -264,6 +266,8 @@ describe("the final answer's own words in Chinese", () => {
         "结果：部分完成，未全部完成 — 每个步骤都完成了，但还有 2 项未完成：导数练习, 链表习题",
         "仍未完成：导数练习 (derivative-drills) — 你拒绝了提议的修改",
         "仍未完成：链表习题 (linked-list-exercises) — 这次任务没有处理到它",
+        "仍未完成：二叉树复习 (binary-tree) — 按目前的日程放得下，但没有放进去（为它尝试的位置被拒绝了）",
+        "仍未完成：矩阵运算复习 (matrix-review) — 按目前的日程放得下，但这次任务没有安排它",
         "已应用的修改（保留）：7 — a; b; c; d; e 等（另有 2 项）",
       ].join("\n"),
     );

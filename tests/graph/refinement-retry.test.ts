@@ -11,6 +11,9 @@ import { expect, test } from "vitest";
 import { toolResultData } from "../../kernel/tool-results.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { SCHEDULE_REFINEMENT } from "../../tools/schedule/domain.js";
+import type { TaskOutcomeRecord } from "../../kernel/state.js";
+import { summaryInChinese } from "../../offline/schedule/replies.js";
+import { pendingFitting } from "../../tools/schedule/arrangement.js";
 import { createScheduleDomain, InMemoryScheduleRepository, type ScheduleState } from "../../tools/schedule/index.js";
 import { approveEveryCard } from "../support/openai-double/drive.js";
 import { greedyPlacements } from "../support/openai-double/naive-brain.js";
@@ -21,9 +24,9 @@ import { runTool } from "../schedule/support.js";
 
 /**
  * A model that places every pending review of `week` greedily in its first reply; then, wherever the code's listing is
- * in view (nothing changed since), chooses its first candidate; otherwise ends the step.
+ * in view (nothing changed since), chooses its first candidate (unless it `ignoresListings`); otherwise ends the step.
  */
-function handModel(week: ScheduleState): ReplyModel {
+function handModel(week: ScheduleState, ignoresListings = false): ReplyModel {
   const calls = (call: number, list: Array<{ name: string; args: Record<string, unknown> }>) =>
     new AIMessage({
       content: "",
@@ -39,7 +42,7 @@ function handModel(week: ScheduleState): ReplyModel {
       );
     }
     const listed = listingInView(messages);
-    return listed && listed.length > 0
+    return !ignoresListings && listed && listed.length > 0
       ? calls(call, [{ name: "choose_candidate", args: { id: listed[0]!.id } }])
       : calls(call, [{ name: "next_plan", args: { goal_check: "every pending review that fits was placed" } }]);
   });
@@ -56,12 +59,10 @@ function listingInView(messages: readonly BaseMessage[]): Array<{ id: string }> 
   return undefined;
 }
 
-test("reviews a hand placing left pending, refused by a class's buffer, are placed by the refinement: none left", async () => {
-  const week = ruleWeek(5);
-  const pendingAtStart = week.tasks.filter((task) => task.source === "task_item" && task.status === "pending");
+/** Tempo on the rule-bearing week with a placing-then-verifying plan (the refinement step added), `model` executing. */
+async function handPlaced(model: ReplyModel, thread: string) {
   const repository = new InMemoryScheduleRepository();
-  await repository.seed("student", week);
-  const model = handModel(week);
+  await repository.seed("student", WEEK());
   const graph = buildTempoGraph({
     models: {
       default: scripted([new AIMessage(JSON.stringify({ intent: "task", reply: "", reason: "" }))]),
@@ -82,15 +83,24 @@ test("reviews a hand placing left pending, refused by a class's buffer, are plac
     checkpointer: new MemorySaver(),
     settings: { replanAfterStep: "never" },
   });
-  const config = threadConfig("hand-placed-rules", "student");
+  const config = threadConfig(thread, "student");
   await graph.invoke({ messages: [new HumanMessage("arrange my reviews")] }, config);
   const cards = await approveEveryCard(graph, config, (answer) => graph.invoke(answer, config));
-
   const state = (await graph.getState(config)).values as {
     phase: string;
     planSteps: Array<{ content: string; summary?: string }>;
     messages: BaseMessage[];
+    outcome: TaskOutcomeRecord | null;
   };
+  return { cards, state, after: await repository.load("student") };
+}
+
+/** The eval's generated-rules week: nine reviews, class buffers, deadlines. */
+const WEEK = () => ruleWeek(5);
+
+test("reviews a hand placing left pending, refused by a class's buffer, are placed by the refinement: none left", async () => {
+  const pendingAtStart = WEEK().tasks.filter((task) => task.source === "task_item" && task.status === "pending");
+  const { cards, state, after } = await handPlaced(handModel(WEEK()), "hand-placed-rules");
   expect(state.phase).toBe("done");
   // The hand placing met refusals: some reviews were left pending after it.
   const refusedPlacings = state.messages.filter(
@@ -100,7 +110,6 @@ test("reviews a hand placing left pending, refused by a class's buffer, are plac
   const refinement = state.planSteps.find((step) => step.content === SCHEDULE_REFINEMENT.step.content);
   expect(refinement?.summary).toMatch(/\d+ more placed/);
   // Every review placed, each by an approved card's write.
-  const after = await repository.load("student");
   expect(after.tasks.filter((task) => task.source === "task_item" && task.status === "pending")).toEqual([]);
   const placedByCards = new Set(
     cards.flatMap((requests) =>
@@ -111,4 +120,28 @@ test("reviews a hand placing left pending, refused by a class's buffer, are plac
     ),
   );
   for (const task of pendingAtStart) expect(placedByCards.has(task.id)).toBe(true);
+});
+
+test("a model that passes the listing over leaves them pending: the closing check and the answer say they fit as the week stands", async () => {
+  const { state, after } = await handPlaced(handModel(WEEK(), true), "hand-placed-ignoring");
+  expect(state.phase).toBe("done");
+  const pending = after.tasks.filter((task) => task.source === "task_item" && task.status === "pending");
+  expect(pending.length).toBeGreaterThan(0);
+  // Each still fits somewhere free (the data says so), so that is why it is open — not "… but Review 2 is at …".
+  expect(pendingFitting(after).sort()).toEqual(pending.map((task) => task.id).sort());
+  // The closing check is what the stored week shows, not the model's "every pending review that fits was placed".
+  const verify = state.planSteps.find((step) => step.content === "Verify the schedule");
+  expect(verify?.summary).toBe(
+    `the schedule shows ${pending.length} review task(s) still pending; ${pending.length} of them fit somewhere free as the week stands`,
+  );
+  // In a Chinese conversation's offline answer, the same in Chinese.
+  expect(summaryInChinese(verify!.summary!)).toBe(
+    `日程显示还有 ${pending.length} 个复习任务待安排，其中 ${pending.length} 个按目前的日程放得下`,
+  );
+  expect(state.outcome?.stillOpen?.map((item) => [item.id, item.why])).toEqual(
+    pending.map((task) => [
+      task.id,
+      "it fits as the week stands, but was not placed (a place tried for it was refused)",
+    ]),
+  );
 });

@@ -79,12 +79,19 @@ export interface LeftPending {
  * arrangement's and the refinement's.
  */
 export function pendingThatFit(state: ScheduleState): number {
+  return pendingFitting(state).length;
+}
+
+/** The ids of the pending reviews that still fit somewhere as the week stands (`pendingThatFit`'s, each named). */
+export function pendingFitting(state: ScheduleState): string[] {
   const pending = state.tasks.filter(
     (task): task is TaskItem => task.source === "task_item" && task.status === "pending",
   );
-  if (pending.length === 0) return 0;
+  if (pending.length === 0) return [];
   const { room, rules: book } = searchInputOf(state);
-  return pending.filter((task) => fitsAnywhere(withRules(searchTaskOf(task, undefined), task, book), room)).length;
+  return pending
+    .filter((task) => fitsAnywhere(withRules(searchTaskOf(task, undefined), task, book), room))
+    .map((task) => task.id);
 }
 
 /** One proposal that places as many of the pending reviews in scope as fit, within the limits. */

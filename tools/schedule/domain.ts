@@ -3,7 +3,7 @@
  * and persisted (as a diff) to a `ScheduleRepository`.
  */
 import type { AppliedWrite, PersistOptions, Refinement, ToolDomain, ToolPack, Verification } from "../domain.js";
-import { pendingThatFit } from "./arrangement.js";
+import { pendingFitting } from "./arrangement.js";
 import { MIN_GAIN } from "./candidates.js";
 import { diffScheduleState } from "./diff.js";
 import { describeScheduleCall } from "./describe-call.js";
@@ -118,11 +118,13 @@ export const SCHEDULE_REFINEMENT: Refinement = {
 export const SCHEDULE_VERIFICATION: Verification<ScheduleState> = {
   step: { content: "Verify the schedule", doneWhen: "the overview shows how many review tasks are still pending" },
   localized: { zh: { content: "核对日程", doneWhen: "日程概览显示还有多少复习任务待安排" } },
-  placing: { tools: ["place"], stillFit: pendingThatFit },
+  placing: { tools: ["place"], stillFit: pendingFitting },
   check(state, language) {
     const pending = state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length;
+    // Those that fit somewhere free as the week stands are told: the step's words never read "none fits" over them.
+    const fitting = pending > 0 ? pendingFitting(state).length : 0;
     return {
-      summary: `the schedule shows ${pending} review task(s) still pending`,
+      summary: `the schedule shows ${pending} review task(s) still pending${fitting > 0 ? `; ${fitting} of them fit somewhere free as the week stands` : ""}`,
       heading: arrangedHeading(String(pending), language),
     };
   },
