@@ -49,8 +49,11 @@ function handPlacements(week: ScheduleState): Call[] {
 const PLACE = { content: "Place each pending review task into a free slot that fits it", done_when: "none is pending" };
 const VERIFY = { content: "Verify the schedule", done_when: "the overview shows how many are pending" };
 
-/** Tempo on `week` with a first_full plan of placing then verifying (no refinement step), the executor scripted. */
-async function arranging(week: ScheduleState, execute: AIMessage[]) {
+/**
+ * Tempo on `week` with a first_full plan of placing then verifying (no refinement step), the executor scripted; on
+ * `now` (`configurable.now`) when given.
+ */
+async function arranging(week: ScheduleState, execute: AIMessage[], now?: string) {
   const repository = new InMemoryScheduleRepository();
   await repository.seed("user-1", week);
   const executor = scripted(execute);
@@ -66,7 +69,8 @@ async function arranging(week: ScheduleState, execute: AIMessage[]) {
     checkpointer: new MemorySaver(),
     settings: { replanAfterStep: "never" },
   });
-  const config = threadConfig(`arranging-${(ids += 1)}`);
+  const base = threadConfig(`arranging-${(ids += 1)}`);
+  const config = now ? { configurable: { ...base.configurable, now } } : base;
   const asked = await graph.invoke({ messages: [new HumanMessage("Arrange my week")] }, config);
   const card = await graph.invoke(approveCard(asked), config);
   const result = await graph.invoke(approveCard(card), config);
@@ -120,6 +124,32 @@ describe("an arranging step placed by hand", () => {
     expect(String(result.messages.at(-1)!.content)).toContain(
       "Still pending: Long project (long-project) — fits nowhere free as the week stands",
     );
+  });
+
+  test("what is left open fits only in slots the clock has passed: it fits nowhere, and the code ends the step", async () => {
+    // Sunday 14:00: the week's one free run left is Sunday evening's; a review of its length takes it, a short one is left.
+    const now = "2024-03-17T14:00:00+08:00";
+    const week = sampleWeek();
+    const first = week.tasks.find((task): task is TaskItem => task.source === "task_item")!;
+    const { dueBefore: _due, ...rest } = first;
+    const sunday = parseFreeRuns(runTool("find_free", { ...week, now }, { min_length: 1 }).content);
+    expect(sunday.map((run) => run.day)).toEqual([7]);
+    const run = sunday[0]!;
+    week.tasks = [
+      ...week.tasks.filter((task) => task.source !== "task_item"),
+      { ...rest, id: "sunday-block", name: "Sunday block", duration: run.end - run.start + 1 },
+      { ...rest, id: "short-review", name: "Short review", duration: 1 },
+    ];
+    const place = { name: "place", arguments: { task_id: "sunday-block", day: run.day, slot_start: run.start } };
+    // One reply: the place. Without the clock the short review would fit on the days before (the model asked again,
+    // and a second execute call finds the script empty).
+    const { result, executor, pending } = await arranging(week, [calling([place])], now);
+    expect(pending.map((task) => task.id)).toEqual(["short-review"]);
+    expect(executor.callCount).toBe(1);
+    expect(result.planSteps[0]).toMatchObject({
+      status: "done",
+      summary: "the schedule shows 1 review task(s) still pending; short-review (fits nowhere free as the week stands)",
+    });
   });
 
   test("a move among the step's writes: not only placing, so the model is asked again", async () => {
