@@ -191,11 +191,9 @@ function candidateOptions(
   args: z.infer<typeof proposeCandidatesArgumentsSchema>,
 ): CandidateOptions | string {
   const known = new Set(state.tasks.map((task) => task.id));
-  const unknown = [
-    ...(args.task_ids ?? []),
-    ...(args.retry_pending ?? []),
-    ...(args.avoid ?? []).map((entry) => entry.task_id),
-  ].filter((id) => !known.has(id));
+  const unknown = [...(args.task_ids ?? []), ...(args.avoid ?? []).map((entry) => entry.task_id)].filter(
+    (id) => !known.has(id),
+  );
   if (unknown.length > 0)
     return `Error: unknown task id(s): ${[...new Set(unknown)].join(", ")}. Nothing was proposed; list_tasks shows the ids.`;
   const daysOn = (weekdays: readonly number[]) => windowDaysOn(state, weekdays);
@@ -208,7 +206,9 @@ function candidateOptions(
     preferences: avoidDays.length > 0 ? { avoidDays } : {},
     ...(avoid.length > 0 ? { avoid } : {}),
     ...(args.place_pending === false ? { placePending: false } : {}),
-    ...(args.retry_pending ? { retryPending: new Set(args.retry_pending) } : {}),
+    // The code fills it from the task's refused writes, which may name a task the week does not have (a model's
+    // made-up id): such an id has nothing to place, and takes nothing away from the listing.
+    ...(args.retry_pending ? { retryPending: new Set(args.retry_pending.filter((id) => known.has(id))) } : {}),
     ...(args.task_ids ? { movable: new Set(args.task_ids) } : {}),
   };
 }
