@@ -5,7 +5,7 @@
  * is served as it is.
  */
 import { ConfigurationError } from "../errors/index.js";
-import { packsOf, type DomainTool, type OpenItem, type ToolDomain, type ToolRun } from "./domain.js";
+import { packsOf, type DomainTool, type OpenItem, type ToolDomain, type ToolRun, type Verification } from "./domain.js";
 
 /** The state of combined domains: each domain's state under its name. */
 export type CombinedState = Readonly<Record<string, unknown>>;
@@ -46,6 +46,8 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
     // The planner's live read, and the refinement loop: the first domain's that has one.
     preflight: domains.find((domain) => domain.preflight)?.preflight,
     refinement: domains.find((domain) => domain.refinement)?.refinement,
+    // The closing check (and the end of a step placed by hand): the first domain's that has one, on its own state.
+    ...verificationOf(domains.find((domain) => domain.verification)),
     // The task's decisions: each call kept to them by the domain that owns its tool.
     ...(domains.some((domain) => domain.decisions)
       ? {
@@ -197,6 +199,24 @@ function clockOf(domains: readonly ToolDomain[]): Pick<ToolDomain<CombinedState>
     clock: {
       due: (state: CombinedState, now: Date) => clock.due(state[owner.name], now),
       told: (after: CombinedState, results, language) => clock.told(after[owner.name], results, language),
+    },
+  };
+}
+
+/** `owner`'s verification on the combined state, scoped to its own open items; nothing for no owner. */
+function verificationOf(owner: ToolDomain | undefined): { verification?: Verification<CombinedState> } {
+  const own = owner?.verification;
+  if (!owner || !own) return {};
+  const placing = own.placing;
+  return {
+    verification: {
+      step: own.step,
+      ...(own.localized ? { localized: own.localized } : {}),
+      domain: owner.name,
+      check: (state, language) => own.check(state[owner.name], language),
+      ...(placing
+        ? { placing: { tools: placing.tools, stillFit: (state: CombinedState) => placing.stillFit(state[owner.name]) } }
+        : {}),
     },
   };
 }

@@ -87,6 +87,11 @@ export interface Verification<TState> {
   /** The step in other languages (a step of any of these texts verifies too). */
   localized?: Partial<Record<Language, { content: string; doneWhen: string }>>;
   /**
+   * The served domain whose open items it checks, where several are served (`tools/combined-domain.ts` sets it, as on
+   * `OpenItem.domain`): the others' open items (a to-do) are not the step's to place.
+   */
+  domain?: string;
+  /**
    * What the data shows: the step's summary (in the words the domain's offline policy and reports read) and the
    * answer's first line, in `language`, never claiming more than the data shows.
    */

@@ -41,10 +41,13 @@ export { mechanicalSummary } from "./task-report.js";
 
 /** `items` each marked when it could be closed as `data` stands (the domain's `placing.stillFit`), for the reasons told. */
 function withFitsNow<TState>(domain: ToolDomain<TState>, data: TState, items: OpenItem[]): OpenItem[] {
-  const stillFit = domain.verification?.placing?.stillFit;
+  const verification = domain.verification;
+  const stillFit = verification?.placing?.stillFit;
   if (!stillFit || items.length === 0) return items;
   const fitting = new Set(stillFit(data));
-  return items.map((item) => (fitting.has(item.id) ? { ...item, fitsNow: true } : item));
+  // Its ids are its own domain's (with several served): another domain's item of the same id is not one of them.
+  const ours = (item: OpenItem) => verification.domain === undefined || item.domain === verification.domain;
+  return items.map((item) => (ours(item) && fitting.has(item.id) ? { ...item, fitsNow: true } : item));
 }
 
 /** Builds the deliver node. */

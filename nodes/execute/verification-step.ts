@@ -110,7 +110,9 @@ export async function arrangedInCode(
   const applied = new Set(facts.applied.map((fact) => fact.id));
   if (writes.some((call) => !call.id || !applied.has(call.id))) return undefined;
   const data = await stateAsRun(state, dependencies, config);
-  const openItems = domain.openItems(data);
+  // The verification's own open items (with several domains served, a to-do is not the step's to place).
+  const scope = domain.verification!.domain;
+  const openItems = domain.openItems(data).filter((item) => scope === undefined || item.domain === scope);
   const open = openItems.length;
   if (open > 0 && placing.stillFit(data).length > 0) return undefined;
   const language = languageOf(state.messages);

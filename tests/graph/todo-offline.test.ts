@@ -45,11 +45,20 @@ async function tempoServing(domains: string, wrap: (domain: ToolDomain) => ToolD
       phase: string;
       outcome: { kind: string } | null;
       messages: BaseMessage[];
+      roundsUsed: number;
+      planSteps: Array<{ content: string; summary?: string }>;
     };
     // A task's final answer, or the chat's reply.
     const answer =
       state.finalAnswer ?? String(state.messages.findLast((message) => message.getType() === "ai")?.content ?? "");
-    return { cards, answer, phase: state.phase, outcome: state.outcome?.kind };
+    return {
+      cards,
+      answer,
+      phase: state.phase,
+      outcome: state.outcome?.kind,
+      roundsUsed: state.roundsUsed,
+      planSteps: state.planSteps,
+    };
   }
   return { ask, todos: todos!, domain: dependencies.domain };
 }
@@ -133,6 +142,34 @@ describe("schedule and todo served together", () => {
     const done = await ask("tick off the library books");
     expect(done.cards).toEqual(["confirm_plan", "complete_todo"]);
     expect((await todos.load("student")).items.find((item) => item.id === "todo-2")?.done).toBe(true);
+  });
+});
+
+describe("the schedule's closing check with the to-do list served beside it", () => {
+  test("an arrangement's verification is the code's, as with the schedule alone: the same rounds, the data's words", async () => {
+    const alone = await (await tempoServing("schedule")).ask("arrange my reviews");
+    const both = await (await tempoServing("schedule,todo")).ask("arrange my reviews");
+    expect(both.phase).toBe("done");
+    expect(both.outcome).toBe("completed");
+    expect(both.planSteps.at(-1)).toEqual(alone.planSteps.at(-1));
+    expect(both.planSteps.at(-1)?.summary).toBe("the schedule shows 0 review task(s) still pending");
+    // The verify step ended from the data, with no model round (the offline policy's verify round before).
+    expect(both.roundsUsed).toBe(alone.roundsUsed);
+    expect(both.answer).toBe(alone.answer);
+  });
+
+  test("the combined domain's verification is the schedule's on its own part, its ids the schedule's items", async () => {
+    const { domain } = await tempoServing("schedule,todo");
+    const verification = domain.verification!;
+    expect(verification.domain).toBe("schedule");
+    expect(verification.step.content).toBe("Verify the schedule");
+    const state = await domain.load("student");
+    expect(verification.check(state, "en").summary).toMatch(/^the schedule shows \d+ review task\(s\) still pending/);
+    const open = domain.openItems!(state);
+    // Every id it says still fits is one of the schedule's open items.
+    const fitting = verification.placing!.stillFit(state);
+    expect(fitting.length).toBeGreaterThan(0);
+    for (const id of fitting) expect(open.find((item) => item.id === id)?.domain).toBe("schedule");
   });
 });
 
