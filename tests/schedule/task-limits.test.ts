@@ -116,6 +116,14 @@ describe("refinementLimits: a placing the tool refused", () => {
     // A listing call's own and the decisions' add up.
     const task = { reopens: false, writes: [write("place", place("g", 7, 1), "failed")] };
     expect(withCandidateLimits({ k: 3, retry_pending: ["z", "g"] }, task).retry_pending).toEqual(["z", "g"]);
+    // However many placings were refused, a listing's schema takes the list (at most 400).
+    const many = {
+      reopens: false,
+      writes: Array.from({ length: 450 }, (_, index) => write("place", place(`r${index}`, 1, 1), "failed")),
+    };
+    const limited = withCandidateLimits({ k: 3 }, many);
+    expect(limited.retry_pending).toHaveLength(400);
+    expect(proposeCandidatesTool.schema.safeParse(limited).success).toBe(true);
   });
 });
 

@@ -111,7 +111,8 @@ export function withCandidateLimits(args: Record<string, unknown>, task: TaskDec
   const movable = limits.task_ids;
   const asked = Array.isArray(args.task_ids) ? list<string>("task_ids") : undefined;
   const taskIds = movable && asked ? asked.filter((id) => movable.includes(id)) : (movable ?? asked);
-  const retry = [...new Set([...list<string>("retry_pending"), ...(limits.retry_pending ?? [])])];
+  // As many as a listing takes (the tool's schema: 400), however many placings the task saw refused.
+  const retry = [...new Set([...list<string>("retry_pending"), ...(limits.retry_pending ?? [])])].slice(0, 400);
   return {
     ...args,
     ...(retry.length > 0 ? { retry_pending: retry } : {}),
