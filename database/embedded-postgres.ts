@@ -136,7 +136,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
     db = await deadline.step(
       "PGlite opening the data directory (PGlite.create)",
       PGlite.create({ dataDir, ...assets }),
-      (late) => closeLate(undefined, late, lock),
+      (late) => closeOpened(undefined, late, lock),
     );
     server = new PGLiteSocketServer({ db, host: HOST, port, maxConnections });
     // Without this, concurrent parameterised queries of two pool connections interleave and fail.
@@ -144,14 +144,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
     const starting = server;
     const opened = db;
     await deadline.step("the socket server starting to listen on 127.0.0.1", server.start(), () =>
-      closeLate(starting, opened, lock),
+      closeOpened(starting, opened, lock),
     );
   } catch (error) {
     // A step past the deadline: its clean-up runs when it ends (see above); the error already says what hung.
     if (error instanceof DatabaseTimeoutError) throw error;
-    await server?.stop().catch(() => undefined);
-    await db?.close().catch(() => undefined);
-    await lock.release();
+    await closeOpened(server, db, lock);
     throw new DatabaseUnreachableError(
       `Could not start the embedded database in ${dataDir}: ${errorMessage(error)}.`,
       { dataDir, port },
@@ -241,8 +239,8 @@ async function readPgliteFile(name: string): Promise<Uint8Array> {
   }
 }
 
-/** Stops what a start given up on has opened after all, then lets the data directory go. */
-async function closeLate(
+/** Stops what a start opened (a failed one's, or one given up on that opened after all), then lets the directory go. */
+async function closeOpened(
   server: PGLiteSocketServer | undefined,
   db: PGlite | undefined,
   lock: { release(): Promise<void> },
