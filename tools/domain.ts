@@ -388,6 +388,12 @@ export function isVerificationStep(domain: Pick<ToolDomain, "verification">, con
   );
 }
 
+/** The open items `verification` checks: all of them, or with several domains served, its own domain's. */
+export function verifiedItems(verification: Pick<Verification<unknown>, "domain">, items: OpenItem[]): OpenItem[] {
+  const scope = verification.domain;
+  return scope === undefined ? items : items.filter((item) => item.domain === scope);
+}
+
 /** Finds a tool by name, or undefined. */
 export function findTool<TState>(domain: ToolDomain<TState>, name: string): DomainTool<TState> | undefined {
   return domain.tools.find((tool) => tool.name === name);

@@ -35,19 +35,26 @@ import { cardDecisions, decisionsLine } from "../../review/card-answers.js";
 import { readWriteFacts, taskMessages } from "../../review/write-facts.js";
 import { pushWeekNow } from "../shared/week-ui.js";
 import { stateAsRun } from "../shared/live-state.js";
-import type { OpenItem, ToolDomain } from "../../tools/domain.js";
+import { verifiedItems, type OpenItem, type ToolDomain } from "../../tools/domain.js";
 
 export { mechanicalSummary } from "./task-report.js";
 
-/** `items` each marked when it could be closed as `data` stands (the domain's `placing.stillFit`), for the reasons told. */
-function withFitsNow<TState>(domain: ToolDomain<TState>, data: TState, items: OpenItem[]): OpenItem[] {
+/**
+ * `items` each marked when it could be closed as the data stands (the domain's `placing.stillFit`, judged on the state
+ * as the run's tools see it, which `asRun` gives), for the reasons told.
+ */
+async function withFitsNow<TState>(
+  domain: ToolDomain<TState>,
+  asRun: () => Promise<TState>,
+  items: OpenItem[],
+): Promise<OpenItem[]> {
   const verification = domain.verification;
   const stillFit = verification?.placing?.stillFit;
   if (!stillFit || items.length === 0) return items;
-  const fitting = new Set(stillFit(data));
+  const fitting = new Set(stillFit(await asRun()));
   // Its ids are its own domain's (with several served): another domain's item of the same id is not one of them.
-  const ours = (item: OpenItem) => verification.domain === undefined || item.domain === verification.domain;
-  return items.map((item) => (ours(item) && fitting.has(item.id) ? { ...item, fitsNow: true } : item));
+  const ours = new Set(verifiedItems(verification, items));
+  return items.map((item) => (ours.has(item) && fitting.has(item.id) ? { ...item, fitsNow: true } : item));
 }
 
 /** Builds the deliver node. */
@@ -59,7 +66,11 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     const judged = buildTaskReport(
       state,
       data !== undefined && domain.openItems
-        ? withFitsNow(domain, await stateAsRun(state, dependencies, config, async () => data), domain.openItems(data))
+        ? await withFitsNow(
+            domain,
+            async () => stateAsRun(state, dependencies, config, async () => data),
+            domain.openItems(data),
+          )
         : undefined,
       state.openItemsAtStart ?? undefined,
     );

@@ -20,7 +20,7 @@ import {
 } from "../../kernel/state.js";
 import { readWriteFacts, taskMessages } from "../../review/write-facts.js";
 import { emitStatus } from "../../streaming/events.js";
-import { findTool, isRefinementStep, isVerificationStep, type ToolDomain } from "../../tools/domain.js";
+import { findTool, isRefinementStep, isVerificationStep, verifiedItems, type ToolDomain } from "../../tools/domain.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { stateAsRun } from "../shared/live-state.js";
 import { nextPendingIndex } from "../shared/steps.js";
@@ -111,8 +111,7 @@ export async function arrangedInCode(
   if (writes.some((call) => !call.id || !applied.has(call.id))) return undefined;
   const data = await stateAsRun(state, dependencies, config);
   // The verification's own open items (with several domains served, a to-do is not the step's to place).
-  const scope = domain.verification!.domain;
-  const openItems = domain.openItems(data).filter((item) => scope === undefined || item.domain === scope);
+  const openItems = verifiedItems(domain.verification!, domain.openItems(data));
   const open = openItems.length;
   if (open > 0 && placing.stillFit(data).length > 0) return undefined;
   const language = languageOf(state.messages);
