@@ -29,9 +29,8 @@
  * asserted. `BENCH_CHANNELS=1` also prints, per Tempo thread, the rows and raw
  * bytes of each channel in the blob and write tables (where the bytes go).
  */
-import { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import type { ChatResult } from "@langchain/core/outputs";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { Command, InMemoryStore } from "@langchain/langgraph";
 import { createReactAgent } from "@langchain/langgraph/prebuilt";
 import {
@@ -50,6 +49,7 @@ import {
 } from "../tools/schedule/index.js";
 import { ScheduleOfflinePolicy } from "../offline/schedule/policy.js";
 import { realPostgresAvailable, startRealTestPostgres, type TestPostgres } from "../tests/support/postgres.js";
+import { ReplyModel } from "../tests/support/reply-model.js";
 
 const TURNS = Number(process.argv[2] ?? 200);
 /** Turns of each thread run first, unrecorded, in schemas of their own. */
@@ -80,24 +80,9 @@ function prose(seed: number, length: number): string {
   return words.join(" ").slice(0, length);
 }
 
-/** A scripted chat model: the n-th call answers `answer(n)`. */
-class NumberedReplies extends BaseChatModel {
-  private calls = 0;
-  constructor(private readonly answer: (call: number) => string) {
-    super({});
-  }
-  _llmType(): string {
-    return "bench-numbered-replies";
-  }
-  /** The peer binds its (no) tools; the replies stay the same. */
-  override bindTools(): this {
-    return this;
-  }
-  async _generate(_messages: BaseMessage[]): Promise<ChatResult> {
-    const text = this.answer(this.calls++);
-    return { generations: [{ text, message: new AIMessage(text) }] };
-  }
-}
+/** A scripted chat model: the n-th call (from 0) answers `answer(n)`; the peer binds its (no) tools to it unchanged. */
+const numberedReplies = (answer: (call: number) => string) =>
+  new ReplyModel((_messages, call) => new AIMessage(answer(call - 1)));
 
 interface ThreadFigures {
   label: string;
@@ -150,7 +135,7 @@ async function peerThread(url: string, turns: number, prefix = ""): Promise<Thre
   const database = await openDatabase({ databaseUrl: url, poolSize: 5 });
   try {
     const checkpointer = await createCheckpointer(database, { schema });
-    const model = new NumberedReplies((call) => prose(call, REPLY_CHARACTERS));
+    const model = numberedReplies((call) => prose(call, REPLY_CHARACTERS));
     const agent = createReactAgent({ llm: model, tools: [], checkpointSaver: checkpointer });
     const config = { configurable: { thread_id: "peer" }, streamMode: "updates" as const };
     const empty = await tableBytes(database, schema);
@@ -193,7 +178,7 @@ async function tempoSetup(url: string, schema: string, chat: BaseChatModel) {
 
 async function tempoSmallTalkThread(url: string, turns: number, prefix = ""): Promise<ThreadFigures> {
   const schema = `${prefix}bench_tempo_chat`;
-  const chat = new NumberedReplies((call) =>
+  const chat = numberedReplies((call) =>
     JSON.stringify({ intent: "chat", reply: prose(call, REPLY_CHARACTERS), reason: "small talk" }),
   );
   const { database, graph } = await tempoSetup(url, schema, chat);
