@@ -62,6 +62,10 @@ async function chat(
   return { output, schedule: await tempo.repository.load("student") };
 }
 
+/** A Chinese question, then `/clear` and `/import file` on the fresh thread, both cards approved. */
+const chineseImport = (file: string, options: Parameters<typeof chat>[1]) =>
+  chat(["我这周什么时候有空？", "/clear", `/import ${file}`, "a", "a"], options);
+
 const seminarsIn = (schedule: Awaited<ReturnType<typeof chat>>["schedule"]) =>
   schedule.tasks.filter((task) => task.name === "History seminar");
 
@@ -235,10 +239,7 @@ describe("/import and /export in the terminal chat", () => {
     const file = path.join(directory, "seminar.ics");
     await fs.writeFile(file, SEMINAR_CALENDAR);
     const tempo = await tempoWith();
-    const { output } = await chat(["我这周什么时候有空？", "/clear", `/import ${file}`, "a", "a"], {
-      tempo,
-      drawn: true,
-    });
+    const { output } = await chineseImport(file, { tempo });
     // The fresh thread has nothing of its own to read the language from but the request: the request is Chinese.
     const afterClear = output.slice(output.indexOf(`/import ${file}`));
     expect(afterClear).toContain("正在发送 seminar.ics 以便导入");
@@ -270,10 +271,7 @@ describe("/import and /export in the terminal chat", () => {
     const file = path.join(directory, "term.ics");
     await fs.writeFile(file, both);
     const tempo = await tempoWith();
-    const { output } = await chat(["我这周什么时候有空？", "/clear", `/import ${file}`, "a", "a"], {
-      tempo,
-      drawn: true,
-    });
+    const { output } = await chineseImport(file, { tempo, drawn: true });
     // The drawing under the write card marks what the approval adds: the seminar, not the lecture the clock left out.
     expect(output).toContain("+ History seminar: 3月17日周日");
     expect(output).not.toContain("+ Monday lecture");
