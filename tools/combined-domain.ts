@@ -10,6 +10,20 @@ import { packsOf, type DomainTool, type OpenItem, type ToolDomain, type ToolRun,
 /** The state of combined domains: each domain's state under its name. */
 export type CombinedState = Readonly<Record<string, unknown>>;
 
+/** True when `domain` is domain `name`, or serves it among others (`combineDomains` names them "a+b"). */
+export function serves(domain: Pick<ToolDomain, "name">, name: string): boolean {
+  return domain.name === name || domain.name.split("+").includes(name);
+}
+
+/**
+ * The part of `domain`'s state that is domain `name`'s: the state itself when `domain` is that domain, its part when
+ * `domain` serves it among others (the state under each name), else undefined.
+ */
+export function partOf(domain: Pick<ToolDomain, "name">, name: string, state: unknown): unknown {
+  if (domain.name === name) return state;
+  return serves(domain, name) ? (state as CombinedState)[name] : undefined;
+}
+
 /** `domains` as one domain; a single domain is returned unchanged. Two tools of one name, or two domains of one name, are a ConfigurationError. */
 export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
   if (domains.length === 0) throw new ConfigurationError("No tool domain to serve.");

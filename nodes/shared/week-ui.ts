@@ -20,6 +20,7 @@ import {
   type HealthReport,
 } from "../../tools/schedule/health.js";
 import { endStatus, pushComponent, type UiView } from "../../streaming/progress-ui.js";
+import { partOf, serves } from "../../tools/combined-domain.js";
 
 /**
  * Pushes the proposal of a write card: the week as `writes` would leave it, what they add, move, swap and remove
@@ -36,11 +37,11 @@ export function pushWeekProposal(
   tried: { before: unknown; after: unknown } | undefined,
 ): void {
   // The weeks the card's writes were tried on and leave (execute tried each before the card): nothing is read again.
-  if (!tried || dependencies.domain.name !== "schedule") return;
-  if (writes.length === 0) return;
-  const week = tried.before as ScheduleState;
+  const week = tried && weekIn(dependencies, tried.before);
+  if (!tried || !week || writes.length === 0) return;
   const language = languageOf(view.messages);
-  const grid = weekGrid(week, { after: tried.after as ScheduleState, language, now: momentOf(dependencies, config) });
+  const after = weekIn(dependencies, tried.after)!;
+  const grid = weekGrid(week, { after, language, now: momentOf(dependencies, config) });
   if (!drawsProposal(grid, writes)) return;
   push(config, view, proposal, weekViewProps(grid, language, say(language, "Proposed week", "提议后的一周")));
 }
@@ -64,10 +65,13 @@ export function pushHealthChange(
   proposal: BaseMessage,
   tried: { before: unknown; after: unknown } | undefined,
 ): void {
-  if (!tried || dependencies.domain.name !== "schedule") return;
-  const before = tried.before as ScheduleState;
+  const before = tried && weekIn(dependencies, tried.before);
+  if (!tried || !before) return;
   const preferences = listingPreferences(messages, before);
-  const [was, will] = [analyzeHealth(before, preferences), analyzeHealth(tried.after as ScheduleState, preferences)];
+  const [was, will] = [
+    analyzeHealth(before, preferences),
+    analyzeHealth(weekIn(dependencies, tried.after)!, preferences),
+  ];
   const language = languageOf(messages);
   const cost = (report: HealthReport, kinds: readonly HealthIssueKind[]) =>
     Math.round(
@@ -110,9 +114,9 @@ export async function pushWeekNow(
   answer: BaseMessage,
   week?: unknown,
 ): Promise<void> {
-  const state = (week as ScheduleState | undefined) ?? (await scheduleOf(dependencies, config));
+  const state = week !== undefined ? weekIn(dependencies, week) : await scheduleOf(dependencies, config);
   // With no week to draw, the answer still takes the place of the turn's progress line.
-  if (!state || dependencies.domain.name !== "schedule") return endStatus(config, view);
+  if (!state) return endStatus(config, view);
   const language = languageOf(view.messages);
   const grid = weekGrid(state, { language, now: momentOf(dependencies, config) });
   push(config, view, answer, weekViewProps(grid, language, say(language, "Your week", "你的一周")));
@@ -225,9 +229,14 @@ async function scheduleOf(
   dependencies: NodeDependencies,
   config: LangGraphRunnableConfig,
 ): Promise<ScheduleState | undefined> {
-  if (dependencies.domain.name !== "schedule") return undefined;
+  if (!serves(dependencies.domain, "schedule")) return undefined;
   const { userId } = ensureConfiguration(config, dependencies.settings);
-  return (await dependencies.domain.load(userId)) as ScheduleState;
+  return weekIn(dependencies, await dependencies.domain.load(userId));
+}
+
+/** The week in the served domain's `state`: the schedule's state, or its part when other domains are served beside it. */
+function weekIn(dependencies: NodeDependencies, state: unknown): ScheduleState | undefined {
+  return partOf(dependencies.domain, "schedule", state) as ScheduleState | undefined;
 }
 
 function momentOf(dependencies: NodeDependencies, config: LangGraphRunnableConfig): Date {

@@ -47,6 +47,7 @@ async function tempoServing(domains: string, wrap: (domain: ToolDomain) => ToolD
       messages: BaseMessage[];
       roundsUsed: number;
       planSteps: Array<{ content: string; summary?: string }>;
+      ui?: Array<{ name: string; props: Record<string, unknown> }>;
     };
     // A task's final answer, or the chat's reply.
     const answer =
@@ -58,6 +59,7 @@ async function tempoServing(domains: string, wrap: (domain: ToolDomain) => ToolD
       outcome: state.outcome?.kind,
       roundsUsed: state.roundsUsed,
       planSteps: state.planSteps,
+      ui: state.ui ?? [],
     };
   }
   return { ask, todos: todos!, domain: dependencies.domain };
@@ -156,6 +158,18 @@ describe("the schedule's closing check with the to-do list served beside it", ()
     // The verify step ended from the data, with no model round (the offline policy's verify round before).
     expect(both.roundsUsed).toBe(alone.roundsUsed);
     expect(both.answer).toBe(alone.answer);
+  });
+
+  test("the week is drawn for Agent Chat UI as with the schedule alone: the plan's, the proposal, the week now", async () => {
+    const titles = (ui: Array<{ name: string; props: Record<string, unknown> }>) =>
+      ui.filter((entry) => entry.name === "week").map((entry) => entry.props.title);
+    const alone = await (await tempoServing("schedule")).ask("arrange my reviews");
+    const both = await (await tempoServing("schedule,todo")).ask("arrange my reviews");
+    expect(titles(alone.ui)).toEqual(expect.arrayContaining(["Proposed week", "Your week"]));
+    expect(titles(both.ui)).toEqual(titles(alone.ui));
+    expect(both.ui.filter((entry) => entry.name === "health")).toHaveLength(
+      alone.ui.filter((entry) => entry.name === "health").length,
+    );
   });
 
   test("the combined domain's verification is the schedule's on its own part, its ids the schedule's items", async () => {
