@@ -9,7 +9,7 @@ import { v6 } from "@langchain/core/utils/uuid";
 import { describe, expect, test } from "vitest";
 import { pruneCheckpoints } from "../../checkpoints/index.js";
 import { stepSnapshots } from "../../server/execution-state.js";
-import { uuid6Time } from "../../checkpoints/retention.js";
+import { uuid6Time } from "../../checkpoints/orphan-writes.js";
 import { postgresTargets } from "../support/postgres.js";
 import { appliedRows } from "./exactly-once.js";
 import {
