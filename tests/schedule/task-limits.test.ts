@@ -9,6 +9,7 @@ import { daysOffIn } from "../../tools/schedule/feedback.js";
 import {
   decisionUndone,
   refinementLimits,
+  SCHEDULE_TASK_DECISIONS,
   withArrangementLimits,
   withCandidateLimits,
 } from "../../tools/schedule/task-limits.js";
@@ -204,6 +205,42 @@ describe("the task's decisions held for a model's own calls (issue 46 item 4)", 
     expect(daysPlaced({})).toContain(friday);
     const dayOff = task(write("place", place("derivative-drills", 5, 9), "declined", { feedback: "周五休息" }));
     expect(daysPlaced(withArrangementLimits({}, dayOff))).not.toContain(friday);
+  });
+});
+
+describe("a task that removed a review it had placed or declined (remove_task in the same task)", () => {
+  test("the limits name no removed review, and the listing runs on the week without it; a restored one is named again", () => {
+    const week = crowdedSampleWeek();
+    const [placedId, declinedId] = week.tasks.filter((entry) => entry.source === "task_item").map((entry) => entry.id);
+    const decided = {
+      reopens: false,
+      writes: [
+        write("place", place(placedId!, 1, 3), "applied"),
+        write("place", place(declinedId!, 2, 5), "declined", { feedback: "not Tuesday" }),
+        write("remove_task", { task_id: placedId }, "applied"),
+        write("remove_task", { task_id: declinedId }, "applied"),
+      ],
+    };
+    const limits = refinementLimits(decided);
+    expect(limits.task_ids).toEqual([]);
+    expect(limits.avoid).toBeUndefined();
+    let after = runTool("remove_task", week, { task_id: placedId }).state!;
+    after = runTool("remove_task", after, { task_id: declinedId }).state!;
+    // The model's own listing and the refinement's, each kept to the task's decisions: neither is refused.
+    for (const args of [{ k: 5 }, { k: 5, place_pending: false }]) {
+      const listed = runTool(
+        "propose_candidates",
+        after,
+        SCHEDULE_TASK_DECISIONS.read(decided, "propose_candidates", args),
+      );
+      expect(listed.ok, listed.content).toBe(true);
+    }
+    const restored = week.tasks.find((entry) => entry.id === declinedId)!;
+    const back = refinementLimits({
+      ...decided,
+      writes: [...decided.writes, write("restore_task", { task: restored }, "applied")],
+    });
+    expect(back.avoid?.map((entry) => entry.task_id)).toEqual([declinedId, declinedId]);
   });
 });
 

@@ -61,8 +61,38 @@ function tasksMovedBy(write: Pick<DecidedWrite, "name" | "arguments">): string[]
   return placesOf(write).map((place) => place.task_id);
 }
 
-/** The limits the task's decisions put on the refinement's candidates. */
+/**
+ * The tasks the task's applied writes removed (`remove_task`) and did not put back (`restore_task`): a limit naming
+ * one limits nothing, and a listing refuses a task id the week does not have.
+ */
+function tasksRemovedBy(writes: readonly DecidedWrite[]): Set<string> {
+  const removed = new Set<string>();
+  for (const write of writes) {
+    if (write.outcome !== "applied") continue;
+    if (write.name === "remove_task") removed.add(String(write.arguments.task_id));
+    const restored = write.arguments.task as { id?: unknown } | undefined;
+    if (write.name === "restore_task" && typeof restored?.id === "string") removed.delete(restored.id);
+  }
+  return removed;
+}
+
+/** The limits the task's decisions put on the refinement's candidates; none names a task the task removed. */
 export function refinementLimits(task: TaskDecisions): CandidateLimits {
+  const kept = refinementLimitsOfWrites(task);
+  const removed = tasksRemovedBy(task.writes);
+  if (removed.size === 0) return kept;
+  const avoid = kept.avoid?.filter((entry) => !removed.has(entry.task_id));
+  const retry = kept.retry_pending?.filter((id) => !removed.has(id));
+  return {
+    ...(avoid && avoid.length > 0 ? { avoid } : {}),
+    ...(kept.avoid_weekdays ? { avoid_weekdays: kept.avoid_weekdays } : {}),
+    ...(kept.task_ids ? { task_ids: kept.task_ids.filter((id) => !removed.has(id)) } : {}),
+    ...(retry && retry.length > 0 ? { retry_pending: retry } : {}),
+  };
+}
+
+/** The limits read from the task's writes, each as it was decided. */
+function refinementLimitsOfWrites(task: TaskDecisions): CandidateLimits {
   const avoid: TaskAvoid[] = [];
   const daysOff = new Set<number>();
   const moved = new Set<string>();
