@@ -192,12 +192,17 @@ function onItsState(name: string, tool: DomainTool<unknown>): DomainTool<Combine
   const combined = (state: CombinedState, { state: next, ...ran }: ToolRun<unknown>): ToolRun<CombinedState> =>
     next === undefined ? ran : { ...ran, state: { ...state, [name]: next } };
   const runAsync = tool.runAsync?.bind(tool);
-  const { runAsync: _own, ...rest } = tool;
+  const cardArguments = tool.cardArguments?.bind(tool);
+  // Every method that reads a state is given its own domain's part: a field left out here would read the whole.
+  const { runAsync: _own, cardArguments: _shown, ...rest } = tool;
   return {
     ...rest,
     run(state: CombinedState, args: unknown) {
       return combined(state, tool.run(state[name], args));
     },
+    ...(cardArguments
+      ? { cardArguments: (state: CombinedState, args: unknown, language) => cardArguments(state[name], args, language) }
+      : {}),
     ...(runAsync
       ? { runAsync: async (state: CombinedState, args: unknown) => combined(state, await runAsync(state[name], args)) }
       : {}),

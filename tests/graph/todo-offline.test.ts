@@ -29,14 +29,19 @@ async function tempoServing(domains: string, wrap: (domain: ToolDomain) => ToolD
   });
   const todos = dependencies.domains.get("todo")?.repository as TodoRepository | undefined;
   let thread = 0;
-  /** Sends `text` on a new thread and answers each card with the next of `decisions` (approve when they run out). */
-  async function ask(text: string, decisions: Decision[] = []) {
-    const config = threadConfig(`thread-${(thread += 1)}`, "student");
+  /**
+   * Sends `text` on a new thread (or on `threadId`) and answers each card with the next of `decisions` (approve when
+   * they run out).
+   */
+  async function ask(text: string, decisions: Decision[] = [], threadId = `thread-${(thread += 1)}`) {
+    const config = threadConfig(threadId, "student");
     let result: object = await graph.invoke({ messages: [new HumanMessage(text)] }, config);
     const cards: string[] = [];
+    const shown: unknown[] = [];
     for (let turn = 0; turn < 6 && interruptsOf(result).length > 0; turn += 1) {
       const card = asCard(interruptsOf(result)[0]!.value)!;
       cards.push(card.action_requests.map((request) => request.name).join(","));
+      shown.push(...card.action_requests.map((request) => request.args));
       const decision = decisions.shift() ?? { type: "approve" };
       result = await graph.invoke(resume({ decisions: card.action_requests.map(() => decision) }), config);
     }
@@ -54,6 +59,7 @@ async function tempoServing(domains: string, wrap: (domain: ToolDomain) => ToolD
       state.finalAnswer ?? String(state.messages.findLast((message) => message.getType() === "ai")?.content ?? "");
     return {
       cards,
+      shown,
       answer,
       phase: state.phase,
       outcome: state.outcome?.kind,
@@ -170,6 +176,21 @@ describe("the schedule's closing check with the to-do list served beside it", ()
     expect(both.ui.filter((entry) => entry.name === "health")).toHaveLength(
       alone.ui.filter((entry) => entry.name === "health").length,
     );
+  });
+
+  test('"undo that" after a removal offers the restore card, which names the event on the week, as alone', async () => {
+    const undo = async (domains: string) => {
+      const { ask } = await tempoServing(domains);
+      const removed = await ask("Remove the Friday tutorial", [], "removal");
+      expect(removed.cards).toEqual(["confirm_plan", "remove_event"]);
+      return ask("Undo that", [], "removal");
+    };
+    const alone = await undo("schedule");
+    const both = await undo("schedule,todo");
+    expect(both.cards).toEqual(["confirm_plan", "restore_event"]);
+    expect(both.shown[1]).toEqual({ event: "Calculus tutorial", when: "Fri 11 Dec, 08:00–09:40" });
+    expect(both.shown).toEqual(alone.shown);
+    expect(both.answer).toBe('Done: undid the last change: restored "Calculus tutorial".');
   });
 
   test("the combined domain's verification is the schedule's on its own part, its ids the schedule's items", async () => {
