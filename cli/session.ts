@@ -471,7 +471,9 @@ export class ChatSession {
 
   private weekViewOptions(): WeekViewOptions {
     const view = this.options.weekView ?? {};
+    // Drawn in the chat's language, as the cards and answers are.
     return {
+      language: this.language,
       ...(view.colour === undefined ? {} : { colour: view.colour }),
       ...(view.width === undefined ? {} : { width: view.width }),
       ...(view.now === undefined ? {} : { now: view.now() }),

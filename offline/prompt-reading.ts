@@ -121,6 +121,14 @@ export function latestMessage(view: PromptView): string {
   ).trim();
 }
 
+/**
+ * The language to answer the chat stage's message in: the message's own when it tells, else the conversation's
+ * (`contracts/language.ts`): a Chinese user's "a" or "ok" is answered in Chinese.
+ */
+export function chatLanguage(view: PromptView): Language {
+  return languageOf([...userLines(view), latestMessage(view)]);
+}
+
 /** Every `user:` line of the conversation section, oldest first. */
 export function userLines(view: PromptView): string[] {
   return section(view.context, "conversation")

@@ -5,7 +5,7 @@
  */
 import { languageOf, say, stepStatusInChinese, weekdayName, type Language } from "../../contracts/language.js";
 import { whyOpenInChinese } from "../../contracts/why-open.js";
-import { goalOf, latestMessage, userLanguage, type PromptView } from "../prompt-reading.js";
+import { chatLanguage, goalOf, latestMessage, userLanguage, type PromptView } from "../prompt-reading.js";
 import { readTaskAccount, type StepOutcome } from "../stage-state.js";
 import {
   isAnywhere,
@@ -56,7 +56,7 @@ export function cannotActOn(feedback: string, consequence: { en: string; zh: str
 /** The chat stage's decision for the latest user message. */
 export function decideChat(view: PromptView): Record<string, unknown> {
   const message = latestMessage(view);
-  const language = languageOf(message);
+  const language = chatLanguage(view);
   const request = parseScheduleRequest(message);
   if (request.kind === "greeting") {
     const reply =

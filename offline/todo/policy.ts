@@ -3,9 +3,10 @@
  * in English and Chinese, plans one step a request, and carries it out through the to-do tools — reading their
  * structured results (`ToolRun.data`: the listed items, the item a write changed), never their text.
  */
-import { languageOf, say, type Language } from "../../contracts/language.js";
+import { say, type Language } from "../../contracts/language.js";
 import { answerStage, finish, propose, read, type Decision, type Finish } from "../decisions.js";
 import {
+  chatLanguage,
   currentStepOf,
   goalOf,
   latestMessage,
@@ -43,7 +44,7 @@ function capabilities(language: Language): string {
 
 function chat(view: PromptView): Record<string, unknown> {
   const message = latestMessage(view);
-  const language = languageOf(message);
+  const language = chatLanguage(view);
   const request = parseTodoRequest(message);
   if (request.kind !== "unknown") return { intent: "task", reply: "", reason: `a to-do request (${request.kind})` };
   if (/^(?:hi|hello|hey)\b|你好|您好/i.test(message))

@@ -57,6 +57,17 @@ test("/week draws the stored week; a write card draws its proposal; after approv
   expect(afterWeek).toContain(`●${added[0]!.slice(0, 4)}`);
 });
 
+test("in a Chinese chat, a bare answer is answered in Chinese and /week draws the week in Chinese", async () => {
+  const { output } = await chat(["周五有空吗", "a", "/week", "/quit"]);
+  const bare = output.slice(output.indexOf("> a\n"), output.indexOf("> /week"));
+  expect(bare).toContain("离线模式下我理解不了“a”。");
+  expect(bare).not.toContain("Offline");
+  const week = output.slice(output.indexOf("> /week"));
+  expect(week).toContain("▌课表");
+  expect(week).toMatch(/3月\d+日周[一二三四五六日]/);
+  expect(week).not.toContain("▌timetable");
+});
+
 test("without a schedule, /week says it is not available", async () => {
   const { output } = await chat(["/week", "/quit"], { withSchedule: false });
   expect(output).toContain("/week is not available here (no schedule is served).");

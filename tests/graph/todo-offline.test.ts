@@ -226,4 +226,14 @@ describe("todo served alone", () => {
     const added = await ask("todo: renew the bus pass");
     expect(added.answer).toBe('Done: added the to-do "renew the bus pass".');
   });
+
+  test("a Chinese user's bare answer is answered in Chinese, on either domain's policy", async () => {
+    for (const domains of ["todo", "schedule,todo"]) {
+      const { ask } = await tempoServing(domains);
+      await ask("你好", [], "zh");
+      const bare = await ask("a", [], "zh");
+      expect(bare.cards).toEqual([]);
+      expect(bare.answer).toMatch(/^离线模式下我理解不了“a”。\n/);
+    }
+  });
 });
