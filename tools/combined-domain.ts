@@ -137,17 +137,19 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
           },
         }
       : {}),
-    // Each domain is given its own writes of the last card (by the tool that made each), to offer to undo them.
+    // Each domain is given its own writes of the last card (by the tool that made each), to offer to undo them, and
+    // the others' apart: a domain whose own are none can say the last change was another's, not that there was none.
     ...(domains.some((domain) => domain.withLastChange)
       ? {
           withLastChange(state: CombinedState, writes) {
             return Object.fromEntries(
               domains.map((domain) => {
                 const own = writes.filter((write) => ownerOf(write.name) === domain);
+                const elsewhere = writes.filter((write) => ownerOf(write.name) !== domain);
                 return [
                   domain.name,
-                  domain.withLastChange && own.length > 0
-                    ? domain.withLastChange(state[domain.name], own)
+                  domain.withLastChange && writes.length > 0
+                    ? domain.withLastChange(state[domain.name], own, elsewhere)
                     : state[domain.name],
                 ];
               }),

@@ -350,8 +350,10 @@ export interface ToolDomain<TState = any> {
    * Optional: `state` with the writes of the thread's last applied card folded in (`AppliedWrite`, oldest first), so a
    * tool can offer to undo them ("undo that"): the undo is a new card of ordinary writes, applied once like any write.
    * Never persisted. The runner calls it on every tool run given them (`ToolRunContext.lastChange`); pure.
+   * `elsewhere`: the card's writes that another domain served beside this one made (`combineDomains`), so the domain
+   * can say the last change was not its own rather than that there was none.
    */
-  withLastChange?(state: TState, writes: readonly AppliedWrite[]): TState;
+  withLastChange?(state: TState, writes: readonly AppliedWrite[], elsewhere?: readonly AppliedWrite[]): TState;
   /**
    * Optional: what the time left cannot hold (issue 47 item 6: a deadline or an exam the user can no longer meet, as
    * the domain proves it), in `language`, with the change that recovers the most; undefined when nothing is at risk.

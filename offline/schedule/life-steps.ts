@@ -102,6 +102,16 @@ const EMPTY_UNDO_ZH: Readonly<Record<string, string>> = {
   [NOTHING_TO_UNDO.gone]: "上一次修改中已没有可以撤销的部分",
 };
 
+/** The last change was another domain's (`tools`: its writes' tools): said with them, in `language`. */
+function notScheduleChange(tools: readonly string[], language: Language): string {
+  const named = tools.join(", ");
+  return say(
+    language,
+    `the last change (${named}) was not to your schedule, and I can take back schedule changes only`,
+    `上一次的修改（${named}）不是对日程的修改，这里只能撤销日程的修改`,
+  );
+}
+
 /** "Undo that": list the undo, choose it (its card), and say how it ended. */
 export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dating, language: Language): Decision {
   const stage = listingStage<UndoListing>(rounds, end, dating, language, {
@@ -121,10 +131,13 @@ export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dati
   if (!candidate) {
     // Said once, by the answer (the step's summary is what it reads): a line spoken here as well said it twice.
     const why = listing?.empty ?? failureOf(listedRound);
-    const reasons = [
-      language === "zh" ? (EMPTY_UNDO_ZH[why] ?? why) : why,
-      ...(listing?.kept ?? []).map((entry) => `${entry.write}: ${entry.why}`),
-    ].join(language === "zh" ? "；" : "; ");
+    const reasons =
+      why === NOTHING_TO_UNDO.elsewhere
+        ? notScheduleChange(listing?.elsewhere ?? [], language)
+        : [
+            language === "zh" ? (EMPTY_UNDO_ZH[why] ?? why) : why,
+            ...(listing?.kept ?? []).map((entry) => `${entry.write}: ${entry.why}`),
+          ].join(language === "zh" ? "；" : "; ");
     return finish(
       end,
       "",

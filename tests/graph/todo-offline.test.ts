@@ -193,6 +193,22 @@ describe("the schedule's closing check with the to-do list served beside it", ()
     expect(both.answer).toBe('Done: undid the last change: restored "Calculus tutorial".');
   });
 
+  test('"undo that" after a to-do was added says the last change was not the schedule\'s; nothing changes', async () => {
+    const { ask, todos } = await tempoServing("schedule,todo");
+    await ask('Add "Call the bursar" to my to-do list', [], "todo-undo");
+    const items = (await todos.load("student")).items;
+    const undo = await ask("undo that", [], "todo-undo");
+    expect(undo.cards).toEqual(["confirm_plan"]);
+    expect(undo.answer).toBe(
+      "Your schedule is unchanged: there is nothing I can undo — the last change (add_todo) was not to your schedule, and I can take back schedule changes only.",
+    );
+    expect((await todos.load("student")).items).toEqual(items);
+    const chinese = await ask("撤销", [], "todo-undo");
+    expect(chinese.answer).toBe(
+      "日程没有改动：没有可以撤销的修改——上一次的修改（add_todo）不是对日程的修改，这里只能撤销日程的修改。",
+    );
+  });
+
   test("the combined domain's verification is the schedule's on its own part, its ids the schedule's items", async () => {
     const { domain } = await tempoServing("schedule,todo");
     const verification = domain.verification!;

@@ -412,6 +412,22 @@ describe("propose_undo", () => {
     const run = runTool("propose_undo", sampleWeek());
     expect(run.content).toBe("nothing to undo: no change was applied in this conversation yet");
   });
+
+  it("when the last card was another domain's (a to-do added), it says so and names it, never 'no change'", () => {
+    const todo: AppliedWrite = { name: "add_todo", arguments: { title: "call mom" } };
+    const run = runTool("propose_undo", { ...sampleWeek(), lastChange: [], lastChangeElsewhere: [todo.name] });
+    expect((run.data as UndoListing).candidates).toEqual([]);
+    expect(run.content).toBe(
+      "nothing to undo: the last change was not to the schedule (add_todo): propose_undo takes back schedule changes only; that domain's tools can reverse it",
+    );
+    // A card of both: the schedule's write is undone, the other named as kept.
+    const placed = applied(sampleWeek(), "place", { task_id: "matrix-review", day: 2, slot_start: 9 });
+    const both = undo({ ...placed.state, lastChangeElsewhere: [todo.name] }, [placed.write]);
+    expect(both.listing.undone).toEqual(["place matrix-review"]);
+    expect(both.listing.kept).toEqual([
+      { write: "add_todo", why: "it is not a schedule change, and only schedule changes are taken back here" },
+    ]);
+  });
 });
 
 describe("remove_event and the undo of an import", () => {

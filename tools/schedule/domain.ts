@@ -195,7 +195,11 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     // A deadline or an exam the time left is proved not to hold, with the change that recovers the most.
     atRisk: (state: ScheduleState, language: Language) => atRiskNotice(state, language),
     // The thread's last applied card rides on the loaded state (never persisted): propose_undo offers its inverse.
-    withLastChange: (state: ScheduleState, writes: readonly AppliedWrite[]) => ({ ...state, lastChange: [...writes] }),
+    withLastChange: (state: ScheduleState, writes: readonly AppliedWrite[], elsewhere?: readonly AppliedWrite[]) => ({
+      ...state,
+      lastChange: [...writes],
+      ...(elsewhere && elsewhere.length > 0 ? { lastChangeElsewhere: elsewhere.map((write) => write.name) } : {}),
+    }),
     // Offline, standing preferences are read from messages and card feedback by the request reader's rules.
     readPreferences: (text: string) => readSchedulePreferences(text),
     load: (userId: string) => repository.load(userId),

@@ -323,6 +323,11 @@ export interface ScheduleState {
    * `withLastChange` so `propose_undo` can offer their inverse. Never persisted, like `now`.
    */
   lastChange?: AppliedWrite[];
+  /**
+   * The tools of the last applied card's writes that another domain served beside the schedule made (a to-do added),
+   * folded in with `lastChange`: the schedule cannot undo them, and says so. Never persisted.
+   */
+  lastChangeElsewhere?: string[];
 }
 
 const positiveInteger = z.number().int().min(1);

@@ -56,6 +56,8 @@ export interface UndoListing extends CandidateListing {
   undone: string[];
   /** The last card's writes that cannot be undone now, each with the reason. */
   kept: Array<{ write: string; why: string }>;
+  /** The tools of the last card's writes that another domain made (`ScheduleState.lastChangeElsewhere`). */
+  elsewhere?: string[];
 }
 
 /**
@@ -487,16 +489,27 @@ function tryWrites(
   return { ok: true, state: current, lines };
 }
 
-/** Why an undo listing is empty: nothing applied in the conversation, or nothing of it can be undone any more. */
+/**
+ * Why an undo listing is empty: nothing applied in the conversation, the last change another domain's (a to-do), or
+ * nothing of it can be undone any more.
+ */
 export const NOTHING_TO_UNDO = {
   none: "no change was applied in this conversation yet",
+  elsewhere: "the last change was not to the schedule",
   gone: "nothing of the last change can be undone now",
 } as const;
+
+/** Why a write of the last card that another domain made is not undone here. */
+export const NOT_A_SCHEDULE_CHANGE = "it is not a schedule change, and only schedule changes are taken back here";
 
 /** The undo of the last applied card on `state` (`ScheduleState.lastChange`). */
 export function proposeUndo(state: ScheduleState): UndoListing {
   const last = state.lastChange ?? [];
-  if (last.length === 0) return { candidates: [], undone: [], kept: [], empty: NOTHING_TO_UNDO.none };
+  const elsewhere = state.lastChangeElsewhere ?? [];
+  if (last.length === 0)
+    return elsewhere.length > 0
+      ? { candidates: [], undone: [], kept: [], elsewhere, empty: NOTHING_TO_UNDO.elsewhere }
+      : { candidates: [], undone: [], kept: [], empty: NOTHING_TO_UNDO.none };
   const writes: ProposedCandidate["writes"] = [];
   const undone: string[] = [];
   const kept: UndoListing["kept"] = [];
@@ -520,6 +533,8 @@ export function proposeUndo(state: ScheduleState): UndoListing {
     if (inverse.partly) kept.push({ write: writeName(write), why: inverse.partly });
     said.push(...tried.lines);
   }
+  // A write of the same card that another domain made stays as it is, and is named.
+  for (const name of elsewhere) kept.push({ write: name, why: NOT_A_SCHEDULE_CHANGE });
   const candidates: ProposedCandidate[] =
     writes.length > 0
       ? [{ id: UNDO_CANDIDATE_ID, writes, summary: `undo ${undone.join(", ")}: ${said.join("; ")}` }]
@@ -535,7 +550,11 @@ export function proposeUndo(state: ScheduleState): UndoListing {
 /** propose_undo's text: the candidate line, then each write that cannot be undone, with why. */
 export function undoListingText(listing: UndoListing): string {
   const lines = listing.candidates.map((candidate) => `${candidate.id}: ${candidate.summary}`);
-  if (listing.empty) lines.unshift(`nothing to undo: ${listing.empty}`);
+  // Another domain's change: named, so the model can take it back with that domain's own tools.
+  const whose = listing.elsewhere?.length
+    ? ` (${listing.elsewhere.join(", ")}): propose_undo takes back schedule changes only; that domain's tools can reverse it`
+    : "";
+  if (listing.empty) lines.unshift(`nothing to undo: ${listing.empty}${whose}`);
   for (const entry of listing.kept) lines.push(`cannot undo ${entry.write}: ${entry.why}`);
   return lines.join("\n");
 }
