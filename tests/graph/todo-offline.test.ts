@@ -188,7 +188,7 @@ describe("the schedule's closing check with the to-do list served beside it", ()
     const alone = await undo("schedule");
     const both = await undo("schedule,todo");
     expect(both.cards).toEqual(["confirm_plan", "restore_event"]);
-    expect(both.shown[1]).toEqual({ event: "Calculus tutorial", when: "Fri 11 Dec, 08:00–09:40" });
+    expect(both.shown[1]).toMatchObject({ event: "Calculus tutorial", when: "Fri 11 Dec, 08:00–09:40" });
     expect(both.shown).toEqual(alone.shown);
     expect(both.answer).toBe('Done: undid the last change: restored "Calculus tutorial".');
   });

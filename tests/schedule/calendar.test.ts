@@ -192,7 +192,22 @@ describe("the sample week", () => {
     expect(first("2024-03-14T06:30:00Z")).toBe("2024-03-18"); // Thursday
     expect(first("2024-03-17T15:59:00Z")).toBe("2024-03-18"); // Sunday 23:59 in Shanghai
     expect(first("2024-03-17T16:00:00Z")).toBe("2024-03-18"); // already Monday in Shanghai
-    expect(sampleWeekFrom(new Date("2024-03-14T06:30:00Z")).tasks).toEqual(sampleWeek().tasks);
+    expect(sampleWeekFrom(new Date("2024-03-14T06:30:00Z")).tasks).toEqual(
+      sampleWeek({ monday: "2024-03-18", weekly: true }).tasks,
+    );
+  });
+
+  it("seeded for a user, its timetable is weekly: rolled on a week, every lecture is there again, the exams are not", () => {
+    const seeded = sampleWeekFrom(new Date("2024-03-10T23:59:00Z"));
+    const rolled = rollWindow(seeded);
+    expect(rolled.window.days[0]!.date).toBe("2024-03-18");
+    const events = (week: typeof seeded) =>
+      week.tasks.flatMap((task) => (task.source === "event" ? [[task.id, task.name, task.slots]] : []));
+    const oneOffs = ["fri-english-quiz", "sat-calculus-midterm"];
+    expect(events(rolled)).toEqual(events(seeded).filter(([id]) => !oneOffs.includes(id as string)));
+    expect(events(rolled)).toHaveLength(16);
+    expect(rolled.tasks.filter((task) => task.source === "task_item")).toHaveLength(8);
+    expect(checkScheduleInvariants(rolled)).toEqual([]);
   });
 });
 

@@ -13,6 +13,7 @@ import {
   type EventTask,
   type ScheduleState,
   type ScheduleTask,
+  type EventSeries,
   type TaskCategory,
   type TaskItem,
 } from "./state.js";
@@ -98,6 +99,11 @@ export interface SampleWeekOptions {
   monday?: string;
   /** IANA time zone; `SAMPLE_TIME_ZONE` by default. */
   timeZone?: string;
+  /**
+   * The timetable as weekly series (every event but the locked quiz and midterm, which are one-offs), so it is there
+   * again when the window rolls on; one-off events by default (a week that ends with itself, as the tests' fixture).
+   */
+  weekly?: boolean;
 }
 
 /**
@@ -111,6 +117,17 @@ export function sampleWeek(options: SampleWeekOptions = {}): ScheduleState {
       "INVALID_INPUT",
       `The sample week starts on a Monday: ${monday} is not one (write it YYYY-MM-DD).`,
     );
+  const timeZone = options.timeZone ?? SAMPLE_TIME_ZONE;
+  // `weekly`: a lecture, a lab, a study hall repeat every week, as in examples/week.json.
+  const weekly = (day: number, start: number, end: number): EventSeries => ({
+    rule: { freq: "weekly", interval: 1, byDay: [day] },
+    firstDate: addDays(monday, day - 1),
+    start: DEFAULT_SLOT_TIMES[start - 1]!.start,
+    end: DEFAULT_SLOT_TIMES[end - 1]!.end,
+    timeZone,
+    cancelled: [],
+    moved: [],
+  });
   const events: ScheduleTask[] = SAMPLE_EVENTS.map(([id, name, day, start, end, flags]) =>
     buildEventTask({
       id,
@@ -120,6 +137,7 @@ export function sampleWeek(options: SampleWeekOptions = {}): ScheduleState {
       canEmbed: flags === "can_embed",
       locked: flags === "locked",
       embeds: [],
+      ...(options.weekly && flags !== "locked" ? { series: weekly(day, start, end) } : {}),
     }),
   );
   // The calculus reviews prepare Saturday's midterm: they are due before it.
@@ -135,7 +153,7 @@ export function sampleWeek(options: SampleWeekOptions = {}): ScheduleState {
     }),
   );
   return {
-    window: datedWindow({ firstDate: monday, days: 7, timeZone: options.timeZone ?? SAMPLE_TIME_ZONE }),
+    window: datedWindow({ firstDate: monday, days: 7, timeZone }),
     categories: SAMPLE_CATEGORIES.map((category) => ({ ...category })),
     tasks: [...events, ...items],
   };
@@ -143,12 +161,13 @@ export function sampleWeek(options: SampleWeekOptions = {}): ScheduleState {
 
 /**
  * The sample week for a user seeded at `now`: the coming week — from the next Monday in the sample's time zone, or
- * today on a Monday before its first slot starts — so nothing of it is past when it is first seen.
+ * today on a Monday before its first slot starts — so nothing of it is past when it is first seen; its timetable weekly
+ * series, so a user who lives on into the next week keeps their lectures.
  */
 export function sampleWeekFrom(now: Date, timeZone = SAMPLE_TIME_ZONE): ScheduleState {
   const today = localClock(now, timeZone);
   const started = today.dayOfWeek === 1 && today.time >= DEFAULT_SLOT_TIMES[0]!.start;
-  return sampleWeek({ monday: addDays(today.date, started ? 7 : (8 - today.dayOfWeek) % 7), timeZone });
+  return sampleWeek({ monday: addDays(today.date, started ? 7 : (8 - today.dayOfWeek) % 7), timeZone, weekly: true });
 }
 
 /** Options of `generateSchedule`. */
