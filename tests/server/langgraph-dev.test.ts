@@ -20,9 +20,11 @@ import { Client, type StreamMode } from "@langchain/langgraph-sdk";
 import { StreamController } from "@langchain/langgraph-sdk/stream";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { CALENDAR_IMPORT_PREFIX } from "../../contracts/attached-calendar.js";
 import { isHitlRequest } from "../../contracts/cards.js";
 import { startLangGraphDev, type LangGraphDevServer } from "../support/langgraph-dev.js";
 import { forksOf } from "../support/served-answers.js";
+import { oneEventCalendar } from "../support/calendars.js";
 
 const SECRET = "langgraph-dev-test-secret-0123456789abcdef";
 
@@ -48,6 +50,22 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** Approves every card the thread raises (at most five): the actions of the cards in order, and the state after. */
+async function approveEveryCard(client: Client, threadId: string, config: { configurable: Record<string, unknown> }) {
+  let state = await client.threads.getState(threadId);
+  const actions: string[] = [];
+  for (let turn = 0; turn < 5 && state.tasks.some((task) => task.interrupts.length > 0); turn += 1) {
+    const card = state.tasks[0]?.interrupts[0]?.value as Card;
+    actions.push(...card.action_requests.map((request) => request.name));
+    await client.runs.wait(threadId, "tempo", {
+      command: { resume: { decisions: card.action_requests.map(() => ({ type: "approve" })) } },
+      config,
+    });
+    state = await client.threads.getState(threadId);
+  }
+  return { actions, state };
+}
+
 test("the served graph serves the to-do domain beside the schedule: a to-do added through its plan card and write card", async () => {
   const headers = await bearer("todo-student");
   const client = new Client({ apiUrl, defaultHeaders: headers });
@@ -57,17 +75,7 @@ test("the served graph serves the to-do domain beside the schedule: a to-do adde
     input: { messages: [{ role: "user", content: 'Add "Renew the bus pass" to my to-do list' }] },
     config,
   });
-  let state = await client.threads.getState(thread.thread_id);
-  const actions: string[] = [];
-  for (let turn = 0; turn < 5 && state.tasks.some((task) => task.interrupts.length > 0); turn += 1) {
-    const card = state.tasks[0]?.interrupts[0]?.value as Card;
-    actions.push(...card.action_requests.map((request) => request.name));
-    await client.runs.wait(thread.thread_id, "tempo", {
-      command: { resume: { decisions: card.action_requests.map(() => ({ type: "approve" })) } },
-      config,
-    });
-    state = await client.threads.getState(thread.thread_id);
-  }
+  const { actions, state } = await approveEveryCard(client, thread.thread_id, config);
   expect(actions).toEqual(["confirm_plan", "add_todo"]);
   expect(state.values).toMatchObject({ phase: "done", finalAnswer: 'Done: added the to-do "Renew the bus pass".' });
   // The next question on the same thread is the schedule's.
@@ -78,6 +86,28 @@ test("the served graph serves the to-do domain beside the schedule: a to-do adde
   expect(((await client.threads.getState(thread.thread_id)).values as { finalAnswer: string }).finalAnswer).toMatch(
     /^You are free:\n- Mon \d+ \w{3}: \d\d:\d\d–/,
   );
+});
+
+test("a calendar file imports through the served graph: its reader's thread starts under the server's loader", async () => {
+  // The server runs with langgraph-api's --import preload: a reader thread that inherited it never started while the
+  // run waited for it, so every served import waited out the start limit (20 s) and imported nothing.
+  const headers = await bearer("import-student");
+  const client = new Client({ apiUrl, defaultHeaders: headers });
+  const thread = await client.threads.create();
+  const config = { configurable: { user_id: "import-student" } };
+  // Sundays 19:00–20:40 in Shanghai since 2024: in whatever week the server seeds, and free in the sample week.
+  const seminar = oneEventCalendar("seminar", "Weekly seminar", "20240107T110000Z", "20240107T124000Z", [
+    "RRULE:FREQ=WEEKLY",
+  ]);
+  await client.runs.wait(thread.thread_id, "tempo", {
+    input: { messages: [{ role: "user", content: `${CALENDAR_IMPORT_PREFIX} seminar.ics:\n\n${seminar}` }] },
+    config,
+  });
+  const { actions, state } = await approveEveryCard(client, thread.thread_id, config);
+  expect(actions).toEqual(["confirm_plan", "import_calendar"]);
+  expect(state.values).toMatchObject({ phase: "done", outcome: { kind: "completed" } });
+  expect((state.values as { finalAnswer: string }).finalAnswer).toMatch(/Weekly seminar/);
+  expect((state.values as { finalAnswer: string }).finalAnswer).not.toMatch(/did not start/);
 });
 
 test("the dev server answers /ok and runs a whole conversation through the SDK", async () => {

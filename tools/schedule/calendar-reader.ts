@@ -130,6 +130,11 @@ function startThread(maxMemoryMb: number): ReaderThread {
   const signal = new Int32Array(new SharedArrayBuffer(4));
   const { port1, port2 } = new MessageChannel();
   const worker = new Worker(WORKER_URL, {
+    // None of the process's own flags: the worker is plain ESM and needs no loader, and a loader's hooks (the
+    // `--import` preload `langgraph dev` starts its server with, tsx's) are set up with the main thread's help, which
+    // this thread's wait (`Atomics.wait`) withholds — the worker never started, and every served import waited out
+    // `startupMs` with the whole process blocked.
+    execArgv: [],
     workerData: { signal, port: port2 },
     transferList: [port2],
     resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
