@@ -44,6 +44,7 @@ import type { AppliedCards } from "./applied-cards.js";
 import { guardServedRoute, RunOwners } from "./served-routes.js";
 import { AuthenticationError, createTokenVerifier, tokensRequired, type TokenVerifier } from "./tokens.js";
 import { endsThread } from "../server/end-thread.js";
+import { deeperThanAllowed, MAX_INPUT_DEPTH } from "../server/input-check.js";
 
 /** The metadata key that records a thread's (or an assistant's) owner. */
 export const OWNER_KEY = "owner";
@@ -92,6 +93,7 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
       // Threads: owned from creation on; every other action sees only the caller's own.
       .on("threads:create", ({ user, value }) => {
         signedIn(user, verify);
+        refuseDeepNesting({ metadata: value.metadata });
         value.metadata = { ...(value.metadata ?? {}), [OWNER_KEY]: user.identity };
         return ownedBy(user);
       })
@@ -103,6 +105,12 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
             'A run\'s command may only answer the pending card (`resume`) or end the thread (`goto: "__end__"` alone); other `update` and `goto` are refused.',
           );
         }
+        refuseDeepNesting({
+          input: kwargs.input,
+          command: kwargs.command,
+          config: kwargs.config,
+          metadata: value.metadata,
+        });
         refuseOtherUser(kwargs.config?.configurable?.user_id, user);
         refuseInvalidConfigurable(kwargs.config?.configurable);
         if (!hasValue(value.thread_id)) {
@@ -121,6 +129,7 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
         // Metadata edits carry `metadata`, cancellations `action`; a request with neither is a state update, which the
         // server hands the graph: its run guard refuses every one but ending the thread (values null, as END), and
         // only the owner gets that far (the filter below).
+        refuseDeepNesting({ metadata: value.metadata });
         refuseOwnerChange(value.metadata, user);
         return ownedBy(user);
       })
@@ -131,6 +140,7 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
       // Assistants: shared to read; an assistant never carries another user's identity.
       .on("assistants:create", ({ user, value }) => {
         signedIn(user, verify);
+        refuseDeepNesting({ config: value.config, metadata: value.metadata });
         refuseOtherUser(value.config?.configurable?.user_id, user);
         refuseInvalidConfigurable(value.config?.configurable);
         value.metadata = { ...(value.metadata ?? {}), [OWNER_KEY]: user.identity };
@@ -138,6 +148,7 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
       })
       .on("assistants:update", ({ user, value }) => {
         signedIn(user, verify);
+        refuseDeepNesting({ config: value.config, metadata: value.metadata });
         refuseOtherUser(value.config?.configurable?.user_id, user);
         refuseInvalidConfigurable(value.config?.configurable);
         refuseOwnerChange(value.metadata, user);
@@ -255,13 +266,29 @@ function refuseInvalidConfigurable(configurable: Record<string, unknown> | null 
     checkConfigurable(configurable ?? undefined);
   } catch (error) {
     if (!(error instanceof ConfigurationError)) throw error;
-    const body = {
+    throw unprocessable({
       error: error.name,
       code: error.code,
       message: `${error.message} Nothing was stored or run.`,
       ...error.details,
-    };
-    throw new HTTPException(422, { message: JSON.stringify(body), headers: { "content-type": "application/json" } });
+    });
+  }
+}
+
+/**
+ * A request body nested deeper than the graph's input check allows is refused (422) before the server stores it:
+ * `langgraph dev` keeps its threads and runs in a file it writes with a recursive serializer, which a few thousand
+ * levels overflow (RangeError), and from then on it saved no thread or run, so a restart lost them.
+ */
+function refuseDeepNesting(parts: Record<string, unknown>): void {
+  for (const [name, part] of Object.entries(parts)) {
+    const where = deeperThanAllowed(part, name);
+    if (where === undefined) continue;
+    throw unprocessable({
+      error: "TempoError",
+      code: "INVALID_INPUT",
+      message: `The request nests deeper than ${MAX_INPUT_DEPTH} levels (at ${where}); nothing was stored or run.`,
+    });
   }
 }
 
@@ -277,6 +304,11 @@ function hasValue(value: unknown): boolean {
 
 function unauthorized(message: string): HTTPException {
   return new HTTPException(401, { message, headers: { "WWW-Authenticate": 'Bearer realm="tempo"' } });
+}
+
+/** A 422 whose body is `body` as JSON: a request refused for what it holds. */
+function unprocessable(body: Record<string, unknown>): HTTPException {
+  return new HTTPException(422, { message: JSON.stringify(body), headers: { "content-type": "application/json" } });
 }
 
 function forbidden(message: string): HTTPException {

@@ -157,6 +157,30 @@ export function checkRunMetadata(metadata: unknown, settings: Pick<WorkflowSetti
 }
 
 /**
+ * Where `value` nests deeper than `MAX_DEPTH` levels ("command.resume[0][0]…"), or undefined when it does not. Walked
+ * without recursion, so no depth overflows the stack. The served API asks it of a run's body before the server stores
+ * the run (auth/tempo-auth.ts): langgraph dev writes its runs with a recursive serializer that a few thousand levels
+ * overflow, and from then on saves nothing.
+ */
+export function deeperThanAllowed(value: unknown, where: string): string | undefined {
+  const pending: Array<{ value: unknown; where: string; depth: number }> = [{ value, where, depth: 0 }];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    if (next.value === null || typeof next.value !== "object") continue;
+    if (next.depth > MAX_DEPTH) return next.where.length > 120 ? `${next.where.slice(0, 120)}…` : next.where;
+    const entries = Array.isArray(next.value)
+      ? next.value.map((item, index) => [`[${index}]`, item] as const)
+      : Object.entries(next.value).map(([key, item]) => [`.${key}`, item] as const);
+    for (const [step, item] of entries)
+      pending.push({ value: item, where: `${next.where}${step}`, depth: next.depth + 1 });
+  }
+  return undefined;
+}
+
+/** Deepest nesting a served request's body may have (`deeperThanAllowed`). */
+export const MAX_INPUT_DEPTH = MAX_DEPTH;
+
+/**
  * The input without the tool answers Agent Chat UI makes up on every send — "Successfully handled tool call." for each
  * assistant tool call not directly followed by a tool message, ids `do-not-render-…` — which Tempo never needs: it
  * answers every call itself (an open card's calls when the card is answered), and a made-up answer would claim a

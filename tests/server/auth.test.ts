@@ -325,6 +325,39 @@ describe("resource actions", () => {
     expect({ ...{ checkpoint_id: "1f0-stale" }, ...configurable }.checkpoint_id).toBeUndefined();
   });
 
+  test("a body nested deeper than the input check allows is refused (422) before the server stores it; 64 levels pass", async () => {
+    const nested = (depth: number): unknown => {
+      let value: unknown = "x";
+      for (let level = 0; level < depth; level += 1) value = [value];
+      return value;
+    };
+    // 3,000 levels: what overflowed langgraph dev's serializer of its runs file, which then saved nothing.
+    const refusals = [
+      ["threads:create_run", { thread_id: "t1", run_id: "r", kwargs: { command: { resume: nested(3000) } } }],
+      ["threads:create_run", { thread_id: "t1", run_id: "r", kwargs: { input: { messages: nested(100_000) } } }],
+      ["threads:create_run", { thread_id: "t1", run_id: "r", kwargs: {}, metadata: { deep: nested(70) } }],
+      ["threads:create", { metadata: { deep: nested(70) } }],
+      ["threads:update", { thread_id: "t1", metadata: { deep: nested(70) } }],
+      ["assistants:create", { graph_id: "tempo", metadata: { deep: nested(70) } }],
+      ["assistants:update", { assistant_id: "a", config: { tags: nested(70) } }],
+    ] as const;
+    for (const [action, value] of refusals) {
+      const refused = await authorize(auth, action, "bob", value as unknown as Record<string, unknown>).then(
+        () => undefined,
+        (error: { status: number; message: string }) => error,
+      );
+      expect(refused, action).toMatchObject({ status: 422 });
+      expect(JSON.parse(refused!.message)).toMatchObject({
+        code: "INVALID_INPUT",
+        message: expect.stringMatching(
+          /^The request nests deeper than 64 levels \(at \w+[.[].*nothing was stored or run\.$/,
+        ),
+      });
+    }
+    const shallow = { thread_id: "t1", run_id: "r", kwargs: { command: { resume: nested(60) } } };
+    expect(await authorize(auth, "threads:create_run", "bob", shallow)).toEqual({ owner: "bob" });
+  });
+
   test("a run or an assistant whose configurable cannot work is refused (422, INVALID_CONFIGURATION naming the field and its form) before the server stores it", async () => {
     for (const configurable of [
       { time_zone: "Mars/Olympus" },

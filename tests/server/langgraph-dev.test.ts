@@ -496,6 +496,14 @@ test("hostile input through the server is refused by the run guard; the thread s
     );
     expect((await client.threads.get(thread.thread_id)).status).toBe("interrupted");
   }
+  // An answer nested 3,000 deep is refused before the server stores its run (its runs file's serializer overflowed on
+  // it, and then saved nothing): HTTP 422, the card still waiting.
+  let deep: unknown = "x";
+  for (let level = 0; level < 3000; level += 1) deep = [deep];
+  await expect(client.runs.wait(thread.thread_id, "tempo", { command: { resume: deep }, config })).rejects.toThrow(
+    /nests deeper than 64 levels/,
+  );
+  expect((await client.threads.get(thread.thread_id)).status).toBe("interrupted");
   await client.runs.wait(thread.thread_id, "tempo", { command: { resume: { type: "accept", args: null } }, config });
   const next = await client.threads.getState(thread.thread_id);
   expect((next.tasks[0]?.interrupts[0]?.value as { action_request: { action: string } }).action_request.action).toBe(
