@@ -48,7 +48,13 @@ import { readLiveState } from "../shared/live-state.js";
 import { pushWeekNow } from "../shared/week-ui.js";
 import { executionStarted, normaliseStep, revisePlan } from "./revision.js";
 import { pinnedBlocksOf } from "../shared/steps.js";
-import { defaultPacks, isRefinementStep, type Refinement } from "../../tools/domain.js";
+import {
+  defaultPacks,
+  isRefinementStep,
+  isVerificationStep,
+  type Refinement,
+  type Verification,
+} from "../../tools/domain.js";
 import { planModelWithTools, type ToolOffers } from "../shared/tool-offer.js";
 import { modelFor } from "../../models/stage-models.js";
 
@@ -171,8 +177,10 @@ export function createPlanNode(dependencies: NodeDependencies, offers: ToolOffer
 }
 
 /**
- * `steps` with the domain's refinement step, for a `first_full` or `global_reopt` plan that has none: after the first
- * step (the rough arrangement), or as the only step of an empty plan. A `local_adjust` plan, a question, a domain
+ * `steps` with the domain's refinement step, for a `first_full` or `global_reopt` plan that has none: after the
+ * arranging, just before the domain's closing check (`verification`) when the plan ends with one, else after the first
+ * step (the rough arrangement), or as the only step of an empty plan. (A plan that first proposes missed reviews again,
+ * then arranges the rest, refines once both are placed, not between them.) A `local_adjust` plan, a question, a domain
  * without refinement: as they are. The step starts with `startPacks` (by default the refinement's whole whitelist):
  * the packs of its whitelist an arranging step has by default, so it pays for no schema it does not use.
  */
@@ -182,6 +190,7 @@ export function withRefinementStep(
   refinement: Refinement | undefined,
   language: Language = "en",
   startPacks?: readonly string[],
+  verification?: Verification<unknown>,
 ): PlanStepDraft[] {
   if (!refinement || (runMode !== "first_full" && runMode !== "global_reopt")) return steps;
   if (steps.some((step) => isRefinementStep({ refinement }, step.content))) return steps;
@@ -192,7 +201,9 @@ export function withRefinementStep(
     done_when: text.doneWhen,
     packs: packs.length > 0 ? packs : [...refinement.packs],
   };
-  return [...steps.slice(0, 1), step, ...steps.slice(1)];
+  const check = verification ? steps.findIndex((draft) => isVerificationStep({ verification }, draft.content)) : -1;
+  const at = check > 0 ? check : 1;
+  return [...steps.slice(0, at), step, ...steps.slice(at)];
 }
 
 /** The stage state block: mode, goal, the current plan with statuses, rounds. */
@@ -256,6 +267,7 @@ function applyPlanDecision(
           dependencies.domain.refinement,
           languageOf(state.messages),
           defaultPacks(dependencies.domain, { arranging: true }),
+          dependencies.domain.verification,
         )
       : decision.plan_steps;
   // A question's steps start with the packs for reading: the ones for writing would cost every call and serve none.

@@ -31,6 +31,7 @@ import {
 } from "./class-steps.js";
 import { isRefineStep, refineStep } from "./refine-step.js";
 import { healthStep, leftBeforeStep, rescheduleStep, undoStep } from "./life-steps.js";
+import { arrangedHeading, missedClause } from "../../tools/schedule/domain.js";
 import { isRescheduleStep } from "./plan-stage.js";
 import { finish, propose, read, readAll, type Decision, type Finish, type Then } from "../decisions.js";
 import { feedbackOfResult, parseFeedback } from "../../tools/schedule/feedback.js";
@@ -262,14 +263,18 @@ function overviewStep(view: PromptView, action: Finish, language: Language): Dec
       "need free time and pending tasks",
     );
   const pending = formatCount(overview.pending);
+  // An overview of a text without the line (an older server) has no count: none.
+  const missed = overview.missed ?? 0;
   const speak =
     action === "done"
-      ? pending === "0"
-        ? say(language, "Every review task has a place.", "每个复习任务都安排好了。")
-        : say(language, `${pending} review task(s) are still pending.`, `还有 ${pending} 个复习任务待安排。`)
+      ? missed > 0
+        ? arrangedHeading(pending, language, missed)
+        : pending === "0"
+          ? say(language, "Every review task has a place.", "每个复习任务都安排好了。")
+          : say(language, `${pending} review task(s) are still pending.`, `还有 ${pending} 个复习任务待安排。`)
       : "";
   // What the final answer says of the check: what the schedule shows, not the tool that read it.
-  return finish(action, speak, `the schedule shows ${pending} review task(s) still pending`);
+  return finish(action, speak, `the schedule shows ${pending} review task(s) still pending${missedClause(missed)}`);
 }
 
 /** The user's answer to the step's own question, when the workspace ends with one, and the user's language. */

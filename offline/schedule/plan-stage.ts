@@ -42,6 +42,7 @@ import {
   type WeekFacts,
 } from "./week-facts.js";
 import { formatDate } from "../../tools/schedule/state.js";
+import type { GetOverviewData } from "../../tools/schedule/tools/get-overview.js";
 import { groundRequest, meansAll, type Grounding } from "./grounding.js";
 import { liveOverviewOf } from "./tool-data.js";
 
@@ -109,7 +110,17 @@ export function decidePlan(view: PromptView): Record<string, unknown> {
           `我没有找到与 ${grounding.unknown.map((name) => JSON.stringify(name)).join("、")} 匹配的任务，已略过。`,
         )
       : "";
-  return planFor(grounding.request, facts, dropped, language);
+  return planFor(withMissedMadeUp(grounding.request, overview), facts, dropped, language);
+}
+
+/**
+ * An arrangement of the whole week ("arrange my reviews") when the week has missed reviews without a place (a week
+ * rolled on over unmarked reviews): they are proposed again first, as the daily check-in does — arranging only the
+ * pending ones left them out while the answer said every review had a place.
+ */
+function withMissedMadeUp(request: ScheduleRequest, overview: GetOverviewData | undefined): ScheduleRequest {
+  if (request.kind !== "arrange" || request.tasks.length > 0 || request.makeUp) return request;
+  return (overview?.missed ?? 0) > 0 ? { ...request, makeUp: true } : request;
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   READ_REQUEST_KINDS,
 } from "../../tools/schedule/request-parsing.js";
 import { readablePlaces, readableScheduleText } from "../../tools/schedule/readable.js";
-import { arrangedHeading } from "../../tools/schedule/domain.js";
+import { arrangedHeading, missedIn } from "../../tools/schedule/domain.js";
 import { rescheduledHeading } from "./life-steps.js";
 import { dayOfWeekNumber, TASK_STATUS_ZH, type TaskStatus } from "../../tools/schedule/state.js";
 
@@ -150,6 +150,8 @@ export function finalAnswer(input: {
   const done = steps.filter((step) => step.status === "done").length;
   const verify = steps.at(-1)?.summary ?? "";
   const pending = /shows (\d[\d,]*) review task\(s\) still pending/.exec(verify)?.[1];
+  // Missed reviews without a place: the week is not arranged while they are there (`missedClause`).
+  const missed = missedIn(verify);
   const place = steps.find((step) => /^place\b|^把.*放进/i.test(step.content));
   const scoped = place ? parseScheduleRequest(place.content) : undefined;
   const finished = zh ? `完成了 ${steps.length} 个步骤中的 ${done} 个。` : `Finished ${done} of ${steps.length} steps.`;
@@ -164,7 +166,7 @@ export function finalAnswer(input: {
     // A scoped arrange ("only Wednesday", named tasks) is judged by its own step, not by the whole week.
     const someLeft = /skipped|left pending|^not carried out/.test(place?.summary ?? "");
     // Told as a full success only when nothing is left anywhere (as before: a heading with more after it is not).
-    fullSuccess = !someLeft && (pending === undefined || pending === "0");
+    fullSuccess = !someLeft && (pending === undefined || pending === "0") && missed === 0;
     heading = someLeft
       ? zh
         ? "已安排能放下的部分，其余仍待安排（见下）。"
@@ -180,8 +182,8 @@ export function finalAnswer(input: {
         ? `本周还有 ${pending} 个复习任务待安排。`
         : ` ${pending} review task(s) in the whole week are still pending.`;
   } else if (done === steps.length && steps.length > 0) {
-    fullSuccess = pending === undefined || pending === "0";
-    heading = arrangedHeading(fullSuccess ? "0" : pending!, zh ? "zh" : "en");
+    fullSuccess = (pending === undefined || pending === "0") && missed === 0;
+    heading = arrangedHeading(pending ?? "0", zh ? "zh" : "en", missed);
     // "I missed Tuesday's review" asked for no arranging: its answer tells the reschedule.
     if (request.kind === "mark") heading = rescheduledHeading(steps, zh ? "zh" : "en") ?? heading;
   }
@@ -189,13 +191,15 @@ export function finalAnswer(input: {
     // A task that changed nothing (every change turned down, none proposed) says so, never "partly arranged"; with
     // nothing pending either, the week was already arranged: that is what was found.
     heading =
-      pending === "0"
+      pending === "0" && missed === 0
         ? zh
           ? "所有复习任务都已安排好，这次没有需要改动的。"
           : "Every review task is already placed: nothing needed changing."
-        : zh
-          ? "没有任何改动，原因见下。"
-          : "Nothing was changed; the steps below say why.";
+        : pending === "0"
+          ? arrangedHeading("0", zh ? "zh" : "en", missed)
+          : zh
+            ? "没有任何改动，原因见下。"
+            : "Nothing was changed; the steps below say why.";
   } else if (outcome !== "completed" && fullSuccess) {
     // Anything short of "completed" is never told as a full success.
     heading = zh
@@ -359,6 +363,7 @@ export function summaryInChinese(summary: string): string {
       .replace(/; was on /g, "，原在 ")
       .replace(/the schedule shows ([\d,]+) review task\(s\) still pending/, "日程显示还有 $1 个复习任务待安排")
       .replace(/; ([\d,]+) of them fit somewhere free as the week stands/, "，其中 $1 个按目前的日程放得下")
+      .replace(/; ([\d,]+) missed review task\(s\) have no place/, "；另有 $1 个错过的复习任务没有安排")
       .replace(/list_tasks shows no task matching /, "找不到匹配的任务：")
       // A swap never takes a locked event (`execute-stage.ts` swapStep).
       .replace(

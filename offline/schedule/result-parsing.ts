@@ -329,14 +329,19 @@ function parseOverview(lines: readonly string[]): GetOverviewData | undefined {
     pendingOmitted: 0,
     placedTasks: [],
     placedOmitted: 0,
+    missed: 0,
+    skipped: 0,
+    missedTasks: [],
+    missedOmitted: 0,
   };
-  let section: "days" | "hosts" | "categories" | "pending" | "placed" = "days";
+  let section: "days" | "hosts" | "categories" | "pending" | "placed" | "missed" = "days";
   const omitted = {
     days: "daysOmitted",
     hosts: "hostsOmitted",
     categories: "categoriesOmitted",
     pending: "pendingOmitted",
     placed: "placedOmitted",
+    missed: "missedOmitted",
   } as const;
   for (const line of lines.slice(2)) {
     if (line === "days:") section = "days";
@@ -344,6 +349,9 @@ function parseOverview(lines: readonly string[]): GetOverviewData | undefined {
     else if (line.startsWith("categories (")) section = "categories";
     else if (line.startsWith("pending tasks (")) section = "pending";
     else if (line.startsWith("placed tasks (")) section = "placed";
+    else if (line.startsWith("missed tasks (")) section = "missed";
+    const unplaced = /^without a place: ([\d,]+) missed .*?, ([\d,]+) skipped by the user$/.exec(line);
+    if (unplaced) [data.missed, data.skipped] = [count(unplaced[1]), count(unplaced[2])];
     const overflow = OVERFLOW_LINE_PATTERN.exec(line);
     if (overflow) data[omitted[section]] = count(overflow[1]);
     const day =
@@ -389,12 +397,12 @@ function parseOverview(lines: readonly string[]): GetOverviewData | undefined {
         ...excluded,
       });
     }
-    const placedTask = /^- placed (\S+) ("(?:[^"\\]|\\.)*") category=(\S+)$/.exec(line);
-    if (placedTask)
-      data.placedTasks.push({
-        id: placedTask[1] ?? "",
-        name: JSON.parse(placedTask[2] ?? '""') as string,
-        categoryId: placedTask[3] ?? "",
+    const named = /^- (placed|missed) (\S+) ("(?:[^"\\]|\\.)*") category=(\S+)$/.exec(line);
+    if (named)
+      (named[1] === "placed" ? data.placedTasks : data.missedTasks).push({
+        id: named[2] ?? "",
+        name: JSON.parse(named[3] ?? '""') as string,
+        categoryId: named[4] ?? "",
       });
   }
   data.pendingTasks = parsePendingTasks(lines.join("\n"));

@@ -114,6 +114,10 @@ describe("get_overview", () => {
         pendingOmitted: 0,
         placedTasks: [],
         placedOmitted: 0,
+        missed: 0,
+        skipped: 0,
+        missedTasks: [],
+        missedOmitted: 0,
       },
     });
   });

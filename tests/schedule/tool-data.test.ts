@@ -126,6 +126,16 @@ describe("each tool's data says what its text says", () => {
         (category) => category.id === "linear-algebra",
       ),
     ).toMatchObject({ excludedDaysOfWeek: [1, 3] });
+    // Missed and skipped reviews have no place: never counted or listed as placed (a rolled week of missed reviews
+    // read "every review placed"), in the text and the data alike.
+    const lived = write("skip", write("mark_missed", withPlacements(), { task_id: "a" }), { task_id: "c" });
+    const overview = dataOf("get_overview", lived) as GetOverviewData;
+    expect(overview).toMatchObject({ placed: 1, pending: 1, missed: 1, skipped: 1, missedOmitted: 0 });
+    expect(overview.missedTasks).toEqual([{ id: "a", name: "Task a", categoryId: "math" }]);
+    expect(overview.placedTasks.map((task) => task.id)).toEqual(["b"]);
+    expect(runTool("get_overview", lived).content).toContain(
+      "without a place: 1 missed (propose_reschedule proposes them again), 1 skipped by the user\nmissed tasks (1):\n- missed a",
+    );
   });
 
   it("query_range: each day's header and segments, embedded guests included", () => {

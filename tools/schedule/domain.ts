@@ -121,22 +121,50 @@ export const SCHEDULE_VERIFICATION: Verification<ScheduleState> = {
   placing: { tools: ["place"], stillFit: pendingFitting },
   check(state, language) {
     const pending = state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length;
+    // Missed reviews have no place either: a week of them is never told as arranged.
+    const missed = state.tasks.filter((task) => task.source === "task_item" && task.status === "missed").length;
     // Those that fit somewhere free as the week stands are told: the step's words never read "none fits" over them.
     const fitting = pending > 0 ? pendingFitting(state).length : 0;
     return {
-      summary: `the schedule shows ${pending} review task(s) still pending${fitting > 0 ? `; ${fitting} of them fit somewhere free as the week stands` : ""}`,
-      heading: arrangedHeading(String(pending), language),
+      summary: `the schedule shows ${pending} review task(s) still pending${fitting > 0 ? `; ${fitting} of them fit somewhere free as the week stands` : ""}${missedClause(missed)}`,
+      heading: arrangedHeading(String(pending), language, missed),
     };
   },
 };
 
-/** The first line of an arranging task's answer, by how many reviews are still pending (the offline policy's too). */
-export function arrangedHeading(pending: string, language: Language): string {
+/** The closing check's words for `missed` reviews without a place ("" for none), read back by `missedIn`. */
+export function missedClause(missed: number): string {
+  return missed > 0 ? `; ${missed} missed review task(s) have no place` : "";
+}
+
+/** The missed reviews a closing check's summary names (`missedClause`), 0 when it names none. */
+export function missedIn(summary: string): number {
+  return Number(/; (\d+) missed review task\(s\) have no place/.exec(summary)?.[1] ?? 0);
+}
+
+/**
+ * The first line of an arranging task's answer, by how many reviews are still pending and how many missed ones have
+ * no place (the offline policy's too).
+ */
+export function arrangedHeading(pending: string, language: Language, missed = 0): string {
   const zh = language === "zh";
-  if (pending === "0") return zh ? "你的复习周已安排好。" : "Your review week is arranged.";
+  const unplaced =
+    missed > 0
+      ? zh
+        ? `还有 ${missed} 个错过的复习任务没有安排。`
+        : ` ${missed} missed review task(s) have no place.`
+      : "";
+  if (pending === "0")
+    return missed > 0
+      ? zh
+        ? `没有待安排的复习任务，但${unplaced}`
+        : `No review task is left pending, but${unplaced}`
+      : zh
+        ? "你的复习周已安排好。"
+        : "Your review week is arranged.";
   return zh
-    ? `复习周已部分安排：还有 ${pending} 个复习任务待安排。`
-    : `Your review week is partly arranged: ${pending} review task(s) are still pending.`;
+    ? `复习周已部分安排：还有 ${pending} 个复习任务待安排。${unplaced}`
+    : `Your review week is partly arranged: ${pending} review task(s) are still pending.${unplaced}`;
 }
 
 /** Options of `createScheduleDomain`. */

@@ -103,9 +103,15 @@ export interface GetOverviewData {
   events: number;
   embeddableEvents: number;
   lockedEvents: number;
-  /** Task items placed and pending. */
+  /** Task items placed (a done one keeps its place) and pending. */
   placed: number;
   pending: number;
+  /**
+   * Task items with no place that are neither pending nor done: missed (their time passed unmarked, or the user said
+   * so; `propose_reschedule` proposes them again) and skipped (the user let them go this week).
+   */
+  missed: number;
+  skipped: number;
   days: OverviewDay[];
   daysOmitted: number;
   hosts: OverviewHost[];
@@ -117,6 +123,9 @@ export interface GetOverviewData {
   /** The placed task items (by name: a planner names the tasks a move or a swap is about from them). */
   placedTasks: PlacedTaskEntry[];
   placedOmitted: number;
+  /** The missed task items, by name. */
+  missedTasks: PlacedTaskEntry[];
+  missedOmitted: number;
 }
 
 /** Shows the window, occupancy per day, embeddable hosts, task classes and pending tasks. */
@@ -141,6 +150,8 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
     const events: EventTask[] = [];
     const pending: TaskItem[] = [];
     const placed: TaskItem[] = [];
+    const missed: TaskItem[] = [];
+    let skipped = 0;
     let placedCount = 0;
     let lockedCount = 0;
     const pendingByCategory = new Map<string, number>();
@@ -152,6 +163,11 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
       } else if (task.status === "pending") {
         pending.push(task);
         pendingByCategory.set(task.categoryId, (pendingByCategory.get(task.categoryId) ?? 0) + 1);
+      } else if (task.status === "missed") {
+        // Without a place: never told as placed (a week of missed reviews is not "every review placed").
+        missed.push(task);
+      } else if (task.status === "skipped") {
+        skipped += 1;
       } else {
         placed.push(task);
         placedCount += 1;
@@ -260,6 +276,19 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
       (task) => `- placed ${task.id} ${quoteName(task.name)} category=${task.categoryId}`,
       "narrow with list_tasks status=placed and a category",
     );
+    // Last, so the lines before read as they always did.
+    if (missed.length + skipped > 0)
+      lines.push(
+        `without a place: ${formatCount(missed.length)} missed (propose_reschedule proposes them again), ${formatCount(skipped)} skipped by the user`,
+      );
+    if (missed.length > 0) lines.push(`missed tasks (${formatCount(missed.length)}):`);
+    const shownMissed = appendCapped(
+      lines,
+      missed,
+      TASK_LINE_LIMIT,
+      (task) => `- missed ${task.id} ${quoteName(task.name)} category=${task.categoryId}`,
+      "narrow with list_tasks status=missed and a category",
+    );
     const data: GetOverviewData = {
       totalDays: window.totalDays,
       slotsPerDay: window.slotsPerDay,
@@ -272,6 +301,8 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
       lockedEvents: lockedCount,
       placed: placedCount,
       pending: pending.length,
+      missed: missed.length,
+      skipped,
       days,
       daysOmitted: window.days.length - days.length,
       hosts: hostRows,
@@ -282,6 +313,8 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
       pendingOmitted: pending.length - shownPending.length,
       placedTasks: shownPlaced.map(({ id, name, categoryId }) => ({ id, name, categoryId })),
       placedOmitted: placed.length - shownPlaced.length,
+      missedTasks: shownMissed.map(({ id, name, categoryId }) => ({ id, name, categoryId })),
+      missedOmitted: missed.length - shownMissed.length,
     };
     return readResult(lines, data);
   },
