@@ -128,6 +128,17 @@ export interface GetOverviewData {
   missedOmitted: number;
 }
 
+/** Task items by name (`- placed <id> "<name>" category=<class>`), capped; those shown. */
+function appendNamed(lines: string[], status: "placed" | "missed", tasks: readonly TaskItem[]): TaskItem[] {
+  return appendCapped(
+    lines,
+    tasks,
+    TASK_LINE_LIMIT,
+    (task) => `- ${status} ${task.id} ${quoteName(task.name)} category=${task.categoryId}`,
+    `narrow with list_tasks status=${status} and a category`,
+  );
+}
+
 /** Shows the window, occupancy per day, embeddable hosts, task classes and pending tasks. */
 export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = {
   name: "get_overview",
@@ -269,26 +280,14 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
     );
     lines.push(`placed tasks (${formatCount(placed.length)}):`);
     // Names only (a planner names the task a move is about); list_tasks tells where each one is.
-    const shownPlaced = appendCapped(
-      lines,
-      placed,
-      TASK_LINE_LIMIT,
-      (task) => `- placed ${task.id} ${quoteName(task.name)} category=${task.categoryId}`,
-      "narrow with list_tasks status=placed and a category",
-    );
+    const shownPlaced = appendNamed(lines, "placed", placed);
     // Last, so the lines before read as they always did.
     if (missed.length + skipped > 0)
       lines.push(
         `without a place: ${formatCount(missed.length)} missed (propose_reschedule proposes them again), ${formatCount(skipped)} skipped by the user`,
       );
     if (missed.length > 0) lines.push(`missed tasks (${formatCount(missed.length)}):`);
-    const shownMissed = appendCapped(
-      lines,
-      missed,
-      TASK_LINE_LIMIT,
-      (task) => `- missed ${task.id} ${quoteName(task.name)} category=${task.categoryId}`,
-      "narrow with list_tasks status=missed and a category",
-    );
+    const shownMissed = appendNamed(lines, "missed", missed);
     const data: GetOverviewData = {
       totalDays: window.totalDays,
       slotsPerDay: window.slotsPerDay,
