@@ -15,7 +15,7 @@ export interface CheckinOutcome {
   movedOn?: string;
   said: string[];
   waiting: string[];
-  /** What the time left is proved not to hold (a deadline, an exam), with the change that recovers the most; absent when nothing is. */
+  /** What the free time left is proved not to hold (a deadline, an exam), with the change that recovers the most; absent when nothing is. */
   atRisk?: string;
 }
 

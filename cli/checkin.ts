@@ -5,7 +5,7 @@
  * day has passed (the answer says what moved to history and what became missed); the check-in goes ahead with its own
  * plan — the missed reviews proposed again first, then the reviews still to place — so the first write card (the
  * missed reviews' new places, when any was missed) waits there for the student: `npm start -- --thread <id>` opens
- * it. A deadline or an exam the time left is proved not to hold is told (`ToolDomain.atRisk`), with the change that
+ * it. A deadline or an exam the free time left is proved not to hold is told (`ToolDomain.atRisk`), with the change that
  * recovers the most.
  *
  * It speaks the student's language (`checkinLanguage`): the language of the last messages the student wrote in the

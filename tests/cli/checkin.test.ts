@@ -2,7 +2,7 @@
  * The daily check-in (`npm run checkin`, issue 47 item 6): on the first day after the window's last one it rolls the
  * week on by the clock, says what moved to history and what became missed, and leaves the missed reviews' card waiting
  * on the day's check-in thread (its own plan goes ahead); a second check-in that day finds that card and asks nothing
- * twice. A deadline the time left is proved not to hold is told, with the change that recovers the most.
+ * twice. A deadline the free time left is proved not to hold is told, with the change that recovers the most.
  */
 import { describe, expect, it } from "vitest";
 import { checkinThreadId, runCheckin } from "../../cli/checkin.js";
@@ -64,7 +64,7 @@ describe("the check-in tells what is at risk", () => {
     const outcome = await runCheckin(tempo.graph, "student", FRIDAY_NIGHT, "Asia/Shanghai", [tempo.domain]);
     expect(outcome.said).toContain("No review is missed: nothing to make up.");
     expect(outcome.atRisk).toMatch(
-      /^At risk: the time left is proved not to hold Derivative practice set \(due before Calculus midterm exam \(Sat 16 Mar\)\)\. The change that recovers the most/,
+      /^At risk \(proved, with the reviews already placed where they are\): no free time before its deadline holds Derivative practice set \(due before Calculus midterm exam \(Sat 16 Mar\)\)\. The change that recovers the most/,
     );
   });
 

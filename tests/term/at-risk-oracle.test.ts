@@ -5,11 +5,16 @@
  * (tests/support/schedule-oracle.ts, which shares no code with the search): the reviews it leaves out of danger fit
  * together, as many as the oracle's most; each one it reports at risk cannot join them; and when the oracle can meet
  * every deadline, nothing is reported. A report made without the clock (one rule broken) is caught by the same check.
+ *
+ * And what its words claim is true: a review said to have no free time before its deadline has no place on its own;
+ * "at most N of the M reviews due" is the oracle's most; "moving every review not yet started recovers none" holds
+ * with them all taken up; a recovery applies and places the oracle's most.
  */
 import { describe, expect, test } from "vitest";
-import { atRiskOf, type AtRiskReport } from "../../tools/schedule/at-risk.js";
+import { atRiskOf, atRiskText, type AtRiskReport } from "../../tools/schedule/at-risk.js";
+import { applyWrites } from "../../tools/schedule/candidates.js";
 import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
-import { clockedWeek } from "../support/rule-weeks.js";
+import { clockedWeek, handPlaced, reopened } from "../support/rule-weeks.js";
 import { oracle } from "../support/schedule-oracle.js";
 
 /**
@@ -93,5 +98,104 @@ describe("at risk against the brute-force oracle", () => {
       return disagreement(week, atRiskOf(unclocked)) !== undefined;
     });
     expect(caught.length).toBeGreaterThan(0);
+  });
+});
+
+/** The most of `ids` that fit together by the oracle's `answer` (every subset tried: at most 6 reviews due). */
+function mostOf(answer: ReturnType<typeof oracle>, ids: readonly string[]): number {
+  let most = 0;
+  for (let set = 0; set < 1 << ids.length; set += 1) {
+    const chosen = ids.filter((_, index) => set & (1 << index));
+    if (chosen.length > most && answer.fitsTogether(chosen)) most = chosen.length;
+  }
+  return most;
+}
+
+/**
+ * Where what `report` claims (and its words say) is false by the oracle on `state`, in words; undefined when every
+ * claim holds. A review said to have no free time before its deadline (every at-risk review, as the words said
+ * before) has no place on its own, the placed reviews where they are; "at most N of the M reviews due" is the oracle's
+ * most; "moving every review not yet started recovers none" is checked with them all taken up (`reopened`); a
+ * recovery applies and places as many as the oracle's most with them taken up.
+ */
+function falseClaim(state: ScheduleState, report: AtRiskReport): string | undefined {
+  const answer = oracle(state);
+  const text = atRiskText(report, "en") ?? "";
+  const due = pendingOf(state)
+    .filter((task) => task.dueBefore !== undefined)
+    .map((task) => task.id);
+  for (const task of report.atRisk) {
+    const places = answer.alone.get(task.id) ?? [];
+    if (task.alone !== false && places.length > 0)
+      return `${task.id} is said to have no free time before its deadline, but fits at ${places[0]}`;
+    const named = text.includes(`${task.name} (due before ${task.due})`);
+    if (task.alone && !(named && text.includes(": no free time before "))) return `${task.id} is not said as proved`;
+  }
+  if (report.atRisk.some((task) => task.alone === false)) {
+    if (mostOf(answer, due) > report.most) return `said at most ${report.most} fit, the oracle fits more`;
+    if (!text.includes(`holds at most ${report.most} of the ${report.due} reviews due together`))
+      return "the reviews that fit on their own are not said as competing";
+  }
+  if (report.atRisk.length === 0) return undefined;
+  const moving = mostOf(oracle(reopened(state)), due);
+  if (!report.recovery) {
+    if (report.noneProved !== false && moving > report.most)
+      return `said moving recovers none, but with the reviews not yet started taken up ${moving} fit`;
+    return undefined;
+  }
+  const { writes, recovers } = report.recovery;
+  const after = applyWrites(state, writes);
+  if (!after) return "the recovery does not apply";
+  if (recovers.length !== moving)
+    return `the recovery places ${recovers.length}, the oracle's most moving is ${moving}`;
+  return undefined;
+}
+
+/**
+ * The clocked rule-bearing week of `seed` with every other pending review placed by hand first (`handPlaced`: late in
+ * the week, without a deadline — what a recovery may move) and the rest due before a day or an exam.
+ */
+function placedDeadlineWeek(seed: number): ScheduleState {
+  const week = clockedWeek(seed);
+  const due = new Set(
+    pendingOf(week)
+      .filter((_, index) => index % 2 === 0)
+      .map((task) => task.id),
+  );
+  const aside = (task: ScheduleState["tasks"][number]) =>
+    due.has(task.id) && task.source === "task_item" ? { ...task, status: "skipped" as const } : task;
+  const placed = handPlaced({ ...week, tasks: week.tasks.map(aside) });
+  let turn = seed;
+  const tasks = placed.tasks.map((task) => {
+    if (!due.has(task.id) || task.source !== "task_item") return task;
+    turn += 1;
+    return {
+      ...task,
+      status: "pending" as const,
+      dueBefore: task.dueBefore ?? { day: 2 + (turn % week.window.totalDays) },
+    };
+  });
+  return { ...placed, tasks };
+}
+
+/** The weeks the claims are checked on: every review due, and half of them placed by hand first. */
+const CLAIM_WEEKS = [...seeds(120).map(deadlineWeek), ...seeds(120).map(placedDeadlineWeek)];
+
+describe("what the at-risk words claim, against the brute-force oracle", () => {
+  test("no review said to have no free time has one, and what moving them recovers is the oracle's most", () => {
+    let alone = 0;
+    let crowded = 0;
+    let recovered = 0;
+    let none = 0;
+    for (const [index, week] of CLAIM_WEEKS.entries()) {
+      const report = atRiskOf(week);
+      expect({ index, problem: falseClaim(week, report) }).toEqual({ index, problem: undefined });
+      alone += report.atRisk.filter((task) => task.alone).length;
+      crowded += report.atRisk.filter((task) => !task.alone).length;
+      if (report.recovery) recovered += 1;
+      else if (report.atRisk.length > 0) none += 1;
+    }
+    // Every kind of claim is checked on some week.
+    expect(Math.min(alone, crowded, recovered, none)).toBeGreaterThan(10);
   });
 });

@@ -8,7 +8,8 @@ import { describe, expect, test } from "vitest";
 import { atRiskOf, atRiskText } from "../../tools/schedule/at-risk.js";
 import { applyWrites } from "../../tools/schedule/candidates.js";
 import type { ScheduleState } from "../../tools/schedule/state.js";
-import { converse, halfPlacedWeek, offlineTempo } from "../graph/support/offline-conversation.js";
+import { sampleWeek } from "../../tools/schedule/index.js";
+import { converse, halfPlacedWeek, offlineTempo, placeOf } from "../graph/support/offline-conversation.js";
 
 /** Friday 15 March 2024, 23:00 in Asia/Shanghai. */
 const FRIDAY_NIGHT = "2024-03-15T15:00:00.000Z";
@@ -43,11 +44,13 @@ describe("at risk, told early", () => {
     expect(drills.slots![0]!.end).toBeLessThan(3);
     expect(atRiskOf(recovered).atRisk).toEqual([]);
     expect(atRiskText(report, "en")).toBe(
-      "At risk: the time left is proved not to hold Derivative practice set (due before Calculus midterm exam (Sat 16 Mar)). " +
+      "At risk (proved, with the reviews already placed where they are): no free time before its deadline holds Derivative practice set (due before Calculus midterm exam (Sat 16 Mar)). " +
         'The change that recovers the most (Derivative practice set): Move "Draft the English essay" from Sat 16 Mar, ' +
         '08:00–09:40 to Sat 16 Mar, 14:55–16:45; Place "Derivative practice set" on Sat 16 Mar, 08:00–08:45.',
     );
-    expect(atRiskText(report, "zh")).toMatch(/^有风险：/);
+    expect(atRiskText(report, "zh")).toMatch(
+      /^有风险（已证明，已安排的复习都在原位）：截止前已没有空闲时间放得下 Derivative/,
+    );
   });
 
   test("with no movable review, nothing recovers it, and it says so", () => {
@@ -62,7 +65,7 @@ describe("at risk, told early", () => {
     const report = atRiskOf(fixed);
     expect(report.atRisk.map((task) => task.id)).toEqual(["derivative-drills"]);
     expect(report.recovery).toBeUndefined();
-    expect(atRiskText(report, "en")).toContain("Moving every review not yet started recovers none of it");
+    expect(atRiskText(report, "en")).toContain("Moving every review not yet started recovers none of it (proved)");
   });
 
   test("a search stopped at its budget says no place was found, never at risk as certain", () => {
@@ -88,12 +91,35 @@ describe("the answer of the turn that puts a deadline at risk says so, once", ()
     const moved = await converse(tempo, "Move the essay draft to Saturday 8:00", [], thread);
     expect(moved.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);
     expect(moved.finalAnswer).toContain(
-      "At risk: the time left is proved not to hold Derivative practice set (due before Calculus midterm exam (Sat 16 Mar)).",
+      "At risk (proved, with the reviews already placed where they are): no free time before its deadline holds Derivative practice set (due before Calculus midterm exam (Sat 16 Mar)).",
     );
     expect(moved.finalAnswer).toContain("The change that recovers the most (Derivative practice set)");
     // Still at risk after the next write, which is not about it: not told twice.
     const placed = await converse(tempo, "Arrange the binary tree review on Sunday", [], thread);
     expect(placed.cards.map((card) => card.action)).toEqual(["confirm_plan", "place"]);
     expect(placed.finalAnswer).not.toContain("At risk");
+  });
+});
+
+describe("the words claim what is proved", () => {
+  test("a missed review whose one place before the midterm a review not yet started holds: said as no free time", async () => {
+    // QA's week: arranged on Monday morning; on Friday at 21:00 the limits review (Friday 19:00) is missed, and before
+    // the midterm (Saturday 10:00) only Saturday 08:00–09:40 is long enough — the determinant exercises hold part of it.
+    let clock = new Date("2024-03-11T09:00:00+08:00");
+    const tempo = await offlineTempo(sampleWeek(), () => clock);
+    await converse(tempo, "arrange my reviews", [], "arrange");
+    const arranged = await tempo.repository.load("student");
+    expect(placeOf(arranged, "review-limits")).toBe("day 5 slots 9-10");
+    expect(placeOf(arranged, "determinant-exercises")).toBe("day 6 slots 2-2");
+    clock = new Date("2024-03-15T21:00:00+08:00");
+    const missed = await converse(tempo, "I missed the review limits and continuity", [], "missed");
+    const answer = missed.said.at(-1) ?? "";
+    const risk = answer.slice(answer.indexOf("At risk"));
+    // What is proved is the free time, with the placed reviews where they are — not the time left: the change
+    // listed after it places the review.
+    expect(risk).not.toContain("proved not to hold");
+    expect(risk).toMatch(
+      /^At risk \(proved, with the reviews already placed where they are\): no free time before its deadline holds Review limits and continuity \(due before Calculus midterm exam \(Sat 16 Mar\)\)\. The change that recovers the most \(Review limits and continuity\): .*Place "Review limits and continuity" on Sat 16 Mar, 08:00–09:40\.$/,
+    );
   });
 });

@@ -199,7 +199,7 @@ describe("a roll that puts a deadline at risk", () => {
     const answer = first.said.at(-1) ?? "";
     expect(answer).toMatch(/^A new week/);
     expect(answer).toContain(
-      "At risk: the time left is proved not to hold Quiz prep (due before Weekly quiz (Mon 18 Mar)).",
+      "At risk (proved, with the reviews already placed where they are): no free time before its deadline holds Quiz prep (due before Weekly quiz (Mon 18 Mar)).",
     );
     // The same week again: nothing rolls, nothing is checked or told twice.
     const second = await converse(tempo, "how healthy is my week?", [], thread);

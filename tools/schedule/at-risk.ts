@@ -1,14 +1,20 @@
 /**
  * At risk, told early (issue 47 item 6): the reviews with a deadline (a day, or an event such as an exam) that the
- * time left cannot hold. The exact placement search decides it on the week as it is now — what is placed stays, the
- * clock's past is out of reach — for the reviews still to place (pending, or missed and not made up) whose deadline
- * has not passed; the reviews without a deadline are set aside (they can wait). A review is at risk only when the
- * search proves it: the search finished and the most of them that fit leaves it out. A search that stopped at its
+ * free time left cannot hold. The exact placement search decides it on the week as it is now — what is placed stays,
+ * the clock's past is out of reach — for the reviews still to place (pending, or missed and not made up) whose
+ * deadline has not passed; the reviews without a deadline are set aside (they can wait). A review is at risk only when
+ * the search proves it: the search finished and the most of them that fit leaves it out. A search that stopped at its
  * budget proves nothing, and says so ("not proved").
+ *
+ * What is proved is said, and no more: the free time before the deadline, with the placed reviews where they are (a
+ * review placed and not yet started could move, and the recovery says how). A review no free time holds even on its
+ * own is said so; one that fits on its own but not beside the other deadline reviews is said as "at most N of the M
+ * reviews due fit together" — which of them is left out is the search's choice, not a proof about that one.
  *
  * With it comes the change that recovers the most: the reviews placed and not yet started are taken up, the search
  * places the deadline reviews first (the most of them that fit, exact), then puts the others back where they still
- * fit — one candidate of writes (unplace, batch_move, place) that the cards apply like any other.
+ * fit — one candidate of writes (unplace, batch_move, place) that the cards apply like any other. "Recovers none" is
+ * said as proved only when that search finished.
  */
 import type { Language } from "../../contracts/language.js";
 import type { AtRiskNotice } from "../domain.js";
@@ -35,6 +41,11 @@ export interface RiskedTask {
   name: string;
   /** "the Linear algebra midterm (Thu 19 Mar)", "Thu 19 Mar". */
   due: string;
+  /**
+   * True when the search proved no free time before its deadline holds it even on its own; false when it fits on
+   * its own, but not beside the other deadline reviews (or the search on its own stopped at its budget).
+   */
+  alone: boolean;
 }
 
 /** The recovery: the writes that meet the most deadlines, what they do in words, and the reviews they recover. */
@@ -52,12 +63,22 @@ export interface Recovery {
 export interface AtRiskReport {
   /** The reviews with a deadline still to place. */
   due: number;
-  /** Proved: the time left cannot hold these beside the other deadline reviews (the search finished). */
+  /** The most of the reviews due that the free time holds together (proved when `atRisk` is not empty). */
+  most: number;
+  /**
+   * Proved (the search finished): with the placed reviews where they are, the free time holds at most `most` of the
+   * reviews due, and these are left out of such a best arrangement (`alone`: not even on its own).
+   */
   atRisk: RiskedTask[];
   /** The search stopped at its budget: these got no place, nothing is proved. */
   unproved: RiskedTask[];
   /** The change that recovers the most at-risk reviews, when one does. */
   recovery?: Recovery;
+  /**
+   * Without a recovery: true when the search proved that moving every review not yet started fits no more of the
+   * reviews due (or none can move); false when it stopped at its budget — then nothing is proved.
+   */
+  noneProved?: boolean;
 }
 
 /** Reviews still to place: pending ones, and missed ones not made up. */
@@ -72,22 +93,36 @@ export function atRiskOf(state: ScheduleState, budget: SearchBudget = {}, langua
   const due = items.filter(
     (task) => toPlace(task) && searchLimitsOf(task, book).endBefore !== undefined && !deadlinePassed(task, book),
   );
-  if (due.length === 0) return { due: 0, atRisk: [], unproved: [] };
+  if (due.length === 0) return { due: 0, most: 0, atRisk: [], unproved: [] };
   const work = startBudget(budget);
   const input = searchInputOf(state);
-  const searchTasks = due.map((task) => withRules({ id: task.id, duration: task.duration }, task, input.rules));
-  const search = searchPlacements(searchTasks, input.room, work);
+  const searchTask = (task: TaskItem) => withRules({ id: task.id, duration: task.duration }, task, input.rules);
+  const search = searchPlacements(due.map(searchTask), input.room, work);
+  const most = search.placements.length;
   const placed = new Set(search.placements.map((placement) => placement.id));
-  const left = due.filter((task) => !placed.has(task.id)).map((task) => risked(task, book, language));
-  if (left.length === 0) return { due: due.length, atRisk: [], unproved: [] };
-  if (!search.exact) return { due: due.length, atRisk: [], unproved: left };
-  const recovery = recoveryOf(state, due, book, work, language);
-  return { due: due.length, atRisk: left, unproved: [], ...(recovery ? { recovery } : {}) };
+  const outside = due.filter((task) => !placed.has(task.id));
+  if (outside.length === 0) return { due: due.length, most, atRisk: [], unproved: [] };
+  if (!search.exact)
+    return { due: due.length, most, atRisk: [], unproved: outside.map((task) => risked(task, book, language, false)) };
+  // Left out of one best arrangement is not "no place": on its own, a review may fit where another one went.
+  const left = outside.map((task) => {
+    const own = searchPlacements([searchTask(task)], input.room, work);
+    return risked(task, book, language, own.exact && own.placements.length === 0);
+  });
+  const found = recoveryOf(state, due, book, work, language);
+  return {
+    due: due.length,
+    most,
+    atRisk: left,
+    unproved: [],
+    ...("recovery" in found ? { recovery: found.recovery } : { noneProved: found.proved }),
+  };
 }
 
 /**
  * The change that meets the most deadlines: every placed review not yet started taken up, the deadline reviews
- * placed first (the most that fit), the others put back where they still fit; undefined when it recovers none.
+ * placed first (the most that fit), the others put back where they still fit; or, when it recovers none, whether
+ * that is proved (the search finished, or nothing can move).
  */
 function recoveryOf(
   state: ScheduleState,
@@ -95,11 +130,11 @@ function recoveryOf(
   book: RuleBook,
   budget: SearchBudget,
   language: Language,
-): Recovery | undefined {
+): { recovery: Recovery } | { proved: boolean } {
   const movable = state.tasks.filter(
     (task): task is TaskItem => task.source === "task_item" && task.status === "placed" && !isFixedByClock(task, book),
   );
-  if (movable.length === 0) return undefined;
+  if (movable.length === 0) return { proved: true };
   const lifted = new Set(movable.map((task) => task.id));
   const open: ScheduleState = {
     ...state,
@@ -120,37 +155,24 @@ function recoveryOf(
     before.room,
     budget,
   ).placements.length;
-  if (first.placements.length <= alreadyFit) return undefined;
+  if (first.placements.length <= alreadyFit) return { proved: first.exact };
   // The deadline reviews in their places, then the lifted ones back where they still fit.
-  const withDue = applyWrites(open, placeWrites(first.placements));
-  if (!withDue) return undefined;
-  const back = searchInputOf(withDue);
-  const second = searchPlacements(
-    movable.map((task) => withRules({ id: task.id, duration: task.duration }, task, back.rules)),
-    back.room,
-    budget,
-  );
-  const backAt = new Map(second.placements.map((placement) => [placement.id, placement]));
-  const displaced = movable.filter((task) => !backAt.has(task.id));
-  const moved = movable.filter((task) => {
+  const places = placeWrites(first.placements);
+  const withDue = applyWrites(open, places);
+  if (!withDue) return { proved: false };
+  const backAt = putBack(withDue, movable, budget);
+  const changes: Changes = new Map();
+  for (const task of movable) {
     const place = backAt.get(task.id);
     const now = task.slots?.[0];
-    return place !== undefined && (now === undefined || now.day !== place.day || now.start !== place.start);
-  });
-  // Off first (what makes room), then the moves together, then the deadline reviews into the room made.
-  const writes: Write[] = [
-    ...displaced.map((task) => ({ name: "unplace", arguments: { task_id: task.id } })),
-    ...movesOf(
-      moved.map((task) => ({
-        task_id: task.id,
-        day: backAt.get(task.id)!.day,
-        slot_start: backAt.get(task.id)!.start,
-      })),
-    ),
-    ...placeWrites(first.placements),
-  ];
+    if (place === undefined) changes.set(task.id, "off");
+    else if (now === undefined || now.day !== place.day || now.start !== place.start)
+      changes.set(task.id, { day: place.day, slot_start: place.start });
+  }
   // The writes must apply, in order, on the week as it is (the same checks as the card's).
-  if (!applyWrites(state, writes)) return undefined;
+  if (!applyWrites(state, writesOf(changes, places))) return { proved: false };
+  const writes = writesOf(changes, places);
+  const displaced = movable.filter((task) => changes.get(task.id) === "off");
   let current = state;
   const said = writes.map((write) => {
     const text = describeScheduleCall(current, write.name, write.arguments, language) ?? write.name;
@@ -158,11 +180,45 @@ function recoveryOf(
     return text;
   });
   return {
-    writes,
-    said,
-    recovers: due.filter((task) => recovered.has(task.id)).map((task) => task.id),
-    displaces: displaced.map((task) => task.id),
+    recovery: {
+      writes,
+      said,
+      recovers: due.filter((task) => recovered.has(task.id)).map((task) => task.id),
+      displaces: displaced.map((task) => task.id),
+    },
   };
+}
+
+/** What a recovery does to each lifted review it changes: takes it off the week, or moves it to a place. */
+type Changes = Map<string, "off" | { day: number; slot_start: number }>;
+
+/** Off first (what makes room), then the moves together, then the deadline reviews into the room made. */
+function writesOf(changes: Changes, places: readonly Write[]): Write[] {
+  const moves = [...changes].flatMap(([id, change]) => (change === "off" ? [] : [{ task_id: id, ...change }]));
+  return [
+    ...[...changes].flatMap(([id, change]) =>
+      change === "off" ? [{ name: "unplace", arguments: { task_id: id } }] : [],
+    ),
+    ...movesOf(moves),
+    ...places,
+  ];
+}
+
+/** Where the lifted reviews go back on `withDue` (the deadline reviews placed): the search places them all afresh. */
+function putBack(
+  withDue: ScheduleState,
+  movable: readonly TaskItem[],
+  budget: SearchBudget,
+): Map<string, { day: number; start: number }> {
+  const at = new Map<string, { day: number; start: number }>();
+  const back = searchInputOf(withDue);
+  const search = searchPlacements(
+    movable.map((task) => withRules({ id: task.id, duration: task.duration }, task, back.rules)),
+    back.room,
+    budget,
+  );
+  for (const placement of search.placements) at.set(placement.id, placement);
+  return at;
 }
 
 /** The moves as one write: a `move` alone, or a `batch_move` (the reviews may take each other's places). */
@@ -180,21 +236,22 @@ function placeWrites(placements: readonly PlannedPlacement[]): Write[] {
   }));
 }
 
-/** A deadline review as told: its name and its deadline in words. */
-function risked(task: TaskItem, book: RuleBook, language: Language): RiskedTask {
+/** A deadline review as told: its name and its deadline in words (`alone`: no free time holds it on its own). */
+function risked(task: TaskItem, book: RuleBook, language: Language, alone: boolean): RiskedTask {
   const limit = searchLimitsOf(task, book).endBefore!;
   const date = book.window?.days[limit.day - 1]?.date;
   const day =
     date === undefined ? (language === "zh" ? `第${limit.day}天` : `day ${limit.day}`) : formatDate(date, language);
   const due = task.dueBefore;
   const event = due && "eventId" in due ? book.eventStarts.get(due.eventId) : undefined;
-  return { id: task.id, name: task.name, due: event ? `${event.name} (${day})` : day };
+  return { id: task.id, name: task.name, due: event ? `${event.name} (${day})` : day, alone };
 }
 
 /**
  * What the user is told, in `language`, or undefined when nothing is at risk: the reviews proved at risk with their
- * deadlines and the change that recovers the most (or that none does), or the ones the search could not place within
- * its budget — said as not proved.
+ * deadlines — said as what the search proved: no free time holds one even on its own, or not all the reviews due fit
+ * together (with the placed reviews where they are) — and the change that recovers the most (or that none does,
+ * proved or not), or the ones the search could not place within its budget — said as not proved.
  */
 export function atRiskText(report: AtRiskReport, language: Language): string | undefined {
   const zh = language === "zh";
@@ -207,14 +264,36 @@ export function atRiskText(report: AtRiskReport, language: Language): string | u
     return zh
       ? `可能有风险（未证明：搜索在预算内没有找到位置）：${list(report.unproved)}。`
       : `Possibly at risk (not proved: the search found no place within its budget): ${list(report.unproved)}.`;
-  const head = zh
-    ? `有风险：已证明剩下的时间放不下 ${list(report.atRisk)}。`
-    : `At risk: the time left is proved not to hold ${list(report.atRisk)}.`;
+  const alone = report.atRisk.filter((task) => task.alone);
+  const crowded = report.atRisk.filter((task) => !task.alone);
+  const heads: string[] = [];
+  const proved = zh
+    ? "有风险（已证明，已安排的复习都在原位）："
+    : "At risk (proved, with the reviews already placed where they are): ";
+  if (alone.length > 0)
+    heads.push(
+      zh
+        ? `${proved}截止前已没有空闲时间放得下 ${list(alone)}。`
+        : `${proved}no free time before ${alone.length === 1 ? "its deadline" : "their deadlines"} holds ${list(alone)}.`,
+    );
+  if (crowded.length > 0)
+    heads.push(
+      zh
+        ? `${proved}截止前的空闲时间最多只能同时放下 ${report.due} 个有截止的复习中的 ${report.most} 个，放不下的：${list(crowded)}。`
+        : `${proved}the free time before the deadlines holds at most ${report.most} of the ${report.due} reviews due ` +
+            `together; left without a place: ${list(crowded)}.`,
+    );
+  const head = heads.join(zh ? "" : " ");
   const recovery = report.recovery;
-  if (!recovery)
+  if (!recovery) {
+    if (report.noneProved === false)
+      return zh
+        ? `${head}没有找到靠挪动还没开始的复习补回的方案（未证明）。`
+        : `${head} No change moving the reviews not yet started was found to recover it (not proved).`;
     return zh
-      ? `${head}即使挪动所有还没开始的复习也补不回来：请腾出截止前的时间，或调整截止日期。`
-      : `${head} Moving every review not yet started recovers none of it: free time before the deadline, or move the deadline.`;
+      ? `${head}即使挪动所有还没开始的复习也补不回来（已证明）：请腾出截止前的时间，或调整截止日期。`
+      : `${head} Moving every review not yet started recovers none of it (proved): free time before the deadline, or move the deadline.`;
+  }
   const named = new Map(report.atRisk.map((task) => [task.id, task.name]));
   const recovers = recovery.recovers.filter((id) => named.has(id)).map((id) => named.get(id)!);
   return zh

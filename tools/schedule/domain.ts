@@ -220,7 +220,7 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
       told: (after: ScheduleState, results: readonly unknown[], language: Language) =>
         movedOnText(after, results as RollWindowData[], language),
     },
-    // A deadline or an exam the time left is proved not to hold, with the change that recovers the most.
+    // A deadline or an exam the free time left is proved not to hold, with the change that recovers the most.
     atRisk: (state: ScheduleState, language: Language) => atRiskNotice(state, language),
     // The thread's last applied card rides on the loaded state (never persisted): propose_undo offers its inverse.
     withLastChange: (state: ScheduleState, writes: readonly AppliedWrite[], elsewhere?: readonly AppliedWrite[]) => ({
