@@ -8,7 +8,7 @@
  *
  * And what its words claim is true: a review said to have no free time before its deadline has no place on its own;
  * "at most N of the M reviews due" is the oracle's most; "moving every review not yet started recovers none" holds
- * with them all taken up; a recovery applies and places the oracle's most.
+ * with them all taken up; a recovery places the oracle's most and moves no review it could leave where it is.
  */
 import { describe, expect, test } from "vitest";
 import { atRiskOf, atRiskText, type AtRiskReport } from "../../tools/schedule/at-risk.js";
@@ -111,12 +111,26 @@ function mostOf(answer: ReturnType<typeof oracle>, ids: readonly string[]): numb
   return most;
 }
 
+/** `writes` without what they do to `id` (its `unplace`, or its part of a `move` or `batch_move`). */
+function without(writes: NonNullable<AtRiskReport["recovery"]>["writes"], id: string) {
+  return writes.flatMap((write) => {
+    if (write.name === "place") return [write];
+    if (write.name !== "batch_move") return write.arguments.task_id === id ? [] : [write];
+    const moves = (write.arguments.moves as Array<{ task_id: string }>).filter((move) => move.task_id !== id);
+    if (moves.length === 0) return [];
+    return [
+      moves.length === 1 ? { name: "move", arguments: { ...moves[0]! } } : { name: "batch_move", arguments: { moves } },
+    ];
+  });
+}
+
 /**
  * Where what `report` claims (and its words say) is false by the oracle on `state`, in words; undefined when every
  * claim holds. A review said to have no free time before its deadline (every at-risk review, as the words said
  * before) has no place on its own, the placed reviews where they are; "at most N of the M reviews due" is the oracle's
  * most; "moving every review not yet started recovers none" is checked with them all taken up (`reopened`); a
- * recovery applies and places as many as the oracle's most with them taken up.
+ * recovery applies, places as many as the oracle's most with them taken up, and moves or takes off no review it could
+ * leave where it is.
  */
 function falseClaim(state: ScheduleState, report: AtRiskReport): string | undefined {
   const answer = oracle(state);
@@ -148,6 +162,15 @@ function falseClaim(state: ScheduleState, report: AtRiskReport): string | undefi
   if (!after) return "the recovery does not apply";
   if (recovers.length !== moving)
     return `the recovery places ${recovers.length}, the oracle's most moving is ${moving}`;
+  const changed = writes.flatMap((write) =>
+    write.name === "place"
+      ? []
+      : write.name === "batch_move"
+        ? (write.arguments.moves as Array<{ task_id: string }>).map((move) => move.task_id)
+        : [String(write.arguments.task_id)],
+  );
+  const needless = changed.find((id) => applyWrites(state, without(writes, id)) !== undefined);
+  if (needless) return `the recovery moves ${needless}, which could stay where it is`;
   return undefined;
 }
 
@@ -182,7 +205,7 @@ function placedDeadlineWeek(seed: number): ScheduleState {
 const CLAIM_WEEKS = [...seeds(120).map(deadlineWeek), ...seeds(120).map(placedDeadlineWeek)];
 
 describe("what the at-risk words claim, against the brute-force oracle", () => {
-  test("no review said to have no free time has one, and what moving them recovers is the oracle's most", () => {
+  test("no review said to have no free time has one; no recovery moves a review it could leave in place", () => {
     let alone = 0;
     let crowded = 0;
     let recovered = 0;

@@ -12,9 +12,10 @@
  * reviews due fit together" — which of them is left out is the search's choice, not a proof about that one.
  *
  * With it comes the change that recovers the most: the reviews placed and not yet started are taken up, the search
- * places the deadline reviews first (the most of them that fit, exact), then puts the others back where they still
- * fit — one candidate of writes (unplace, batch_move, place) that the cards apply like any other. "Recovers none" is
- * said as proved only when that search finished.
+ * places the deadline reviews first (the most of them that fit, exact), then puts the others back — where they are
+ * when that place is still free, so only the reviews in the way move — one candidate of writes (unplace, move or
+ * batch_move, place) that the cards apply like any other. "Recovers none" is said as proved only when that search
+ * finished.
  */
 import type { Language } from "../../contracts/language.js";
 import type { AtRiskNotice } from "../domain.js";
@@ -156,21 +157,29 @@ function recoveryOf(
     budget,
   ).placements.length;
   if (first.placements.length <= alreadyFit) return { proved: first.exact };
-  // The deadline reviews in their places, then the lifted ones back where they still fit.
+  // The deadline reviews in their places, then the lifted ones back: where they are when that place is still free (only
+  // the ones in the way move), or all searched afresh when that puts more of them back.
   const places = placeWrites(first.placements);
   const withDue = applyWrites(open, places);
   if (!withDue) return { proved: false };
-  const backAt = putBack(withDue, movable, budget);
-  const changes: Changes = new Map();
-  for (const task of movable) {
-    const place = backAt.get(task.id);
-    const now = task.slots?.[0];
-    if (place === undefined) changes.set(task.id, "off");
-    else if (now === undefined || now.day !== place.day || now.start !== place.start)
-      changes.set(task.id, { day: place.day, slot_start: place.start });
-  }
+  const variants = [putBack(withDue, movable, budget, true), putBack(withDue, movable, budget, false)].map((backAt) => {
+    const changes: Changes = new Map();
+    for (const task of movable) {
+      const place = backAt.get(task.id);
+      const now = task.slots?.[0];
+      if (place === undefined) changes.set(task.id, "off");
+      else if (now === undefined || now.day !== place.day || now.start !== place.start)
+        changes.set(task.id, { day: place.day, slot_start: place.start });
+    }
+    return changes;
+  });
+  const off = (changes: Changes) => [...changes.values()].filter((change) => change === "off").length;
   // The writes must apply, in order, on the week as it is (the same checks as the card's).
-  if (!applyWrites(state, writesOf(changes, places))) return { proved: false };
+  const chosen = variants
+    .filter((changes) => applyWrites(state, writesOf(changes, places)) !== undefined)
+    .sort((a, b) => off(a) - off(b) || a.size - b.size)[0];
+  if (!chosen) return { proved: false };
+  const changes = leftInPlace(state, chosen, places);
   const writes = writesOf(changes, places);
   const displaced = movable.filter((task) => changes.get(task.id) === "off");
   let current = state;
@@ -204,16 +213,49 @@ function writesOf(changes: Changes, places: readonly Write[]): Write[] {
   ];
 }
 
-/** Where the lifted reviews go back on `withDue` (the deadline reviews placed): the search places them all afresh. */
+/**
+ * `changes` with every review left where it is whose move (or taking off) the change does not need: dropped one at a
+ * time while the writes still apply, until none can be — so each review the change moves was in the way.
+ */
+function leftInPlace(state: ScheduleState, changes: Changes, places: readonly Write[]): Changes {
+  let current = changes;
+  // A pass may free an earlier one (a review moved into another's place): passes until one drops nothing.
+  for (let dropped = true; dropped;) {
+    dropped = false;
+    for (const id of [...current.keys()]) {
+      const fewer = new Map(current);
+      fewer.delete(id);
+      if (!applyWrites(state, writesOf(fewer, places))) continue;
+      current = fewer;
+      dropped = true;
+    }
+  }
+  return current;
+}
+
+/**
+ * Where the lifted reviews go back on `withDue` (the deadline reviews placed): with `stay`, each whose place is still
+ * free stays there and the search places only the rest; without, the search places them all afresh.
+ */
 function putBack(
   withDue: ScheduleState,
   movable: readonly TaskItem[],
   budget: SearchBudget,
+  stay: boolean,
 ): Map<string, { day: number; start: number }> {
   const at = new Map<string, { day: number; start: number }>();
-  const back = searchInputOf(withDue);
+  let current = withDue;
+  for (const task of stay ? movable : []) {
+    const place = task.slots?.[0];
+    const kept = place && applyWrites(current, placeWrites([{ id: task.id, ...place }]));
+    if (!place || !kept) continue;
+    current = kept;
+    at.set(task.id, place);
+  }
+  const back = searchInputOf(current);
+  const rest = movable.filter((task) => !at.has(task.id));
   const search = searchPlacements(
-    movable.map((task) => withRules({ id: task.id, duration: task.duration }, task, back.rules)),
+    rest.map((task) => withRules({ id: task.id, duration: task.duration }, task, back.rules)),
     back.room,
     budget,
   );
