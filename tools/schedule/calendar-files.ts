@@ -87,6 +87,30 @@ export interface TimetableImport {
   skipped: string[];
   /** The events whose times in the window have started, each also told in `skipped`. */
   passed: PassedEvent[];
+  /** The names of the file's placed reviews (CATEGORIES:review), each once: not imported, told in `skipped`. */
+  reviews: string[];
+}
+
+/**
+ * The CATEGORIES Tempo's export writes on each VEVENT and its import reads back: a timetable event or a placed review,
+ * and an event's flags — it can hold a review (`canEmbed`), it is locked — so export → import keeps them.
+ */
+export const CALENDAR_CATEGORY = {
+  timetable: "timetable",
+  review: "review",
+  canHoldReviews: "can-hold-reviews",
+  locked: "locked",
+} as const;
+
+/**
+ * What an import says of the placed reviews of a file (CATEGORIES:review, as Tempo exports them): a review is a task
+ * Tempo arranges, not a timetable event, so it is not imported — neither as an event nor onto a task.
+ */
+export function reviewsLeftOutText(names: readonly string[], language: Language = "en"): string {
+  if (language === "zh") return `${names.join("、")}：是已安排的复习（CATEGORIES:review），不是课表日程，未导入`;
+  return names.length === 1
+    ? `${names[0]}: a placed review (CATEGORIES:review), not a timetable event; not imported`
+    : `${names.join(", ")}: placed reviews (CATEGORIES:review), not timetable events; not imported`;
 }
 
 /** What an import says of an event whose times have started: "Calculus lecture: all of its times in this window have passed; not added". */
@@ -355,7 +379,8 @@ function importedEvent(id: string, name: string, slots: SlotRange[], series?: Ev
 }
 
 /**
- * The events of an iCalendar text, in the window: each VEVENT one event. A recurring one of a timetable's kind is
+ * The events of an iCalendar text, in the window: each VEVENT one event, but a placed review (CATEGORIES:review, as
+ * Tempo exports one), which is left out and told. A recurring one of a timetable's kind is
  * kept as a series (rule, zone, EXDATE, RECURRENCE-ID) expanded into the window — kept even when none of its
  * occurrences falls in this window, since later windows show them; a one-off, or a rule of another kind, is its
  * occurrences in the window mapped to the slots they cover. Occurrences outside the window, all-day ones and those
@@ -379,6 +404,7 @@ export function importTimetable(
   const times: TimetableImport["times"] = {};
   const skipped: string[] = [];
   const passed: PassedEvent[] = [];
+  const reviews = new Set<string>();
   const clock = clockOfState(state);
   const started = (range: SlotRange) => hasStarted(range.day, range.start, clock);
   /** Tells the times of an event that have started; false when the event is not to be added. */
@@ -390,6 +416,11 @@ export function importTimetable(
   };
   for (const event of read) {
     const summary = plainEventName(event.summary);
+    // A placed review Tempo exported is a task, not a timetable event: left out, told once below.
+    if (event.categories.includes(CALENDAR_CATEGORY.review)) {
+      reviews.add(summary);
+      continue;
+    }
     const series = event.series === null ? undefined : seriesFromFile(event.series, timeZone);
     if (typeof series === "object") {
       try {
@@ -457,7 +488,8 @@ export function importTimetable(
     events.push(importedEvent(id, summary, ranges));
     times[id] = told.sort((a, b) => a.date.localeCompare(b.date) || a.start.localeCompare(b.start));
   }
-  return { events, times, skipped, passed };
+  if (reviews.size > 0) skipped.push(reviewsLeftOutText([...reviews]));
+  return { events, times, skipped, passed, reviews: [...reviews] };
 }
 
 /**

@@ -12,7 +12,7 @@
  * maxOccurrences } }; `signal[0]` goes 0 → 1 when ical.js is loaded (the deadline starts then) → 2 when the answer is
  * on `port`: { ok: true, events } or { ok: false, message }. One file, then the thread is ended. A recurring event
  * (RRULE or RDATE) also comes with its rule, added dates and exceptions as written (`series`), for the reader to keep
- * as a series (issue 47).
+ * as a series (issue 47), and with its CATEGORIES (Tempo's export marks a review and an event's flags there).
  */
 import { workerData } from "node:worker_threads";
 
@@ -77,6 +77,20 @@ function zoneOf(component, name, calendar, summary) {
       `the time zone "${tzid.slice(0, 60)}" of "${summary.slice(0, 60)}" is neither defined in the file (VTIMEZONE) nor a known IANA time zone`,
     );
   return tzid;
+}
+
+/** How many CATEGORIES values of one VEVENT are read, and how long each may be: Tempo's markers are short. */
+const MAX_CATEGORIES = 32;
+const MAX_CATEGORY_LENGTH = 64;
+
+/** The CATEGORIES values of a VEVENT, trimmed and lower-cased ("review", "can-hold-reviews"), each once. */
+function categoriesOf(component) {
+  const values = component
+    .getAllProperties("categories")
+    .flatMap((property) => property.getValues())
+    .map((value) => String(value).trim().toLowerCase())
+    .filter((value) => value !== "" && value.length <= MAX_CATEGORY_LENGTH);
+  return [...new Set(values)].slice(0, MAX_CATEGORIES);
 }
 
 /** The UID of a VEVENT, "" when it has none. */
@@ -211,6 +225,7 @@ function read({ text, from, to, limits }) {
     events.push({
       summary,
       uid: String(event.uid ?? ""),
+      categories: categoriesOf(component),
       occurrences,
       series: seriesOf(component, event, exceptions ?? [], calendar, summary, startZone, endZone),
     });

@@ -103,6 +103,8 @@ export interface CalendarSeriesRead {
 export interface CalendarEventRead {
   summary: string;
   uid: string;
+  /** Its CATEGORIES values, trimmed and lower-cased, each once ("timetable", "review", "can-hold-reviews", "locked"). */
+  categories: string[];
   occurrences: Array<{ start: CalendarMoment; end: CalendarMoment }>;
   /** Its rule and exceptions as written, for a recurring event; null for a one-off. */
   series: CalendarSeriesRead | null;

@@ -27,9 +27,9 @@ import {
   exportCalendar,
   importTimetable,
   passedEventText,
+  reviewsLeftOutText,
   type PassedEvent,
   type ImportedOccurrence,
-  type TimetableImport,
 } from "../calendar-files.js";
 import { rollWindow, settleTasksOnRoll } from "../calendar.js";
 import { buildOccupancyIndex, cellOf, FREE } from "../occupancy-index.js";
@@ -379,6 +379,8 @@ export interface ImportCalendarData {
   skipped: string[];
   /** The events whose times in the window have started by the run's clock: left out, each also in `skipped`. */
   passed: PassedEvent[];
+  /** The file's placed reviews (CATEGORIES:review), by name: not imported, told in `skipped` (absent on older cards). */
+  reviews?: string[];
 }
 
 /** The text upsert_task_class gives for its data. */
@@ -669,14 +671,16 @@ export function describeTaskWrite(
     }
     case "import_calendar": {
       const outcome = importCalendarTool.run(state, { ics: String(args.ics ?? "") });
-      const found = outcome.ok
-        ? (outcome.data as Pick<TimetableImport, "events" | "times" | "passed">)
+      const found: Pick<ImportCalendarData, "events" | "times" | "passed" | "reviews"> = outcome.ok
+        ? (outcome.data as ImportCalendarData)
         : { events: [], times: {}, passed: [] };
       // Each event with its day and clock times, and the file's own times when it wrote them in another zone: nobody approves blind.
-      // Then what the clock leaves out: the times that have passed, and the events with none left.
+      // Then what the clock leaves out: the times that have passed, and the events with none left; and the placed reviews.
+      const reviews = found.reviews ?? [];
       const told = [
         ...found.events.map((event) => `${event.name} — ${occurrencesText(found.times[event.id] ?? [], language)}`),
         ...found.passed.map((passed) => passedEventText(passed, language)),
+        ...(reviews.length > 0 ? [reviewsLeftOutText(reviews, language)] : []),
       ];
       return zh
         ? `从日历文件导入 ${found.events.length} 个日程：${told.join("；")}`
@@ -751,6 +755,7 @@ export const importCalendarTool: DomainTool<ScheduleState, z.infer<typeof import
       times: Object.fromEntries(events.map((event) => [event.id, found.times[event.id] ?? []])),
       skipped,
       passed: found.passed,
+      ...(found.reviews.length > 0 ? { reviews: found.reviews } : {}),
     };
     return { ok: true, content: importedText(data), state: next, data };
   },

@@ -1,0 +1,80 @@
+/**
+ * Export → import (QA's round trip): a week exported as .ics and imported again is the same week. The placed reviews
+ * the export marks CATEGORIES:review are not turned into timetable events (they are left out and told, on the card
+ * and in the answer).
+ */
+import { describe, expect, test } from "vitest";
+import { proposeArrangement } from "../../tools/schedule/arrangement.js";
+import { applyWrites } from "../../tools/schedule/candidates.js";
+import { reviewsLeftOutText } from "../../tools/schedule/calendar-files.js";
+import { appliedWriteSummary } from "../../offline/schedule/tool-data.js";
+import { appliedRound } from "./support.js";
+import {
+  describeTaskWrite,
+  exportCalendarTool,
+  importCalendarTool,
+  sampleWeek,
+  type ScheduleState,
+} from "../../tools/schedule/index.js";
+
+/** The sample week with its reviews arranged: 18 timetable events (4 can hold a review, 2 locked), reviews placed. */
+function arrangedWeek(): ScheduleState {
+  const week = sampleWeek();
+  const arranged = applyWrites(week, proposeArrangement(week).candidates[0]?.writes ?? [])!;
+  expect(arranged.tasks.filter((task) => task.source === "task_item" && task.status === "placed").length).toBe(8);
+  return arranged;
+}
+
+/** A week without its timetable, its reviews pending and without deadlines (the midterm they name is an event). */
+function withoutEvents(state: ScheduleState): ScheduleState {
+  return {
+    ...state,
+    tasks: state.tasks.flatMap((task) => {
+      if (task.source === "event") return [];
+      const { dueBefore: _due, ...rest } = task;
+      return [rest];
+    }),
+  };
+}
+
+const exported = (state: ScheduleState) => exportCalendarTool.run(state, {}).content;
+const placedReviews = (state: ScheduleState) =>
+  state.tasks.filter((task) => task.source === "task_item" && task.status === "placed").map((task) => task.name);
+
+describe("export → import", () => {
+  test("placed reviews (CATEGORIES:review) are not imported as timetable events: left out, told on the card and in the answer", () => {
+    const week = arrangedWeek();
+    const reviews = placedReviews(week);
+    const ics = exported(week);
+    expect(ics.match(/^CATEGORIES:review\r?$/gm)).toHaveLength(reviews.length);
+    const target = withoutEvents(sampleWeek());
+    const imported = importCalendarTool.run(target, { ics });
+    expect(imported.ok, imported.content).toBe(true);
+    const events = imported.state!.tasks.filter((task) => task.source === "event");
+    // The timetable comes back, and no review is an event.
+    expect(events.map((event) => event.name).sort()).toEqual(
+      week.tasks
+        .filter((task) => task.source === "event")
+        .map((task) => task.name)
+        .sort(),
+    );
+    expect(events.filter((event) => reviews.includes(event.name))).toEqual([]);
+    // The review tasks are as they were: pending, each once.
+    expect(imported.state!.tasks.filter((task) => task.source === "task_item")).toEqual(
+      target.tasks.filter((task) => task.source === "task_item"),
+    );
+    // What was left out, and why: in the answer, in the data, and on the card in both languages.
+    expect(imported.content).toContain(`left out: ${reviewsLeftOutText(reviews)}`);
+    expect(imported.data).toMatchObject({ reviews });
+    expect(describeTaskWrite(target, "import_calendar", { ics }, "en")).toContain(
+      `: placed reviews (CATEGORIES:review), not timetable events; not imported`,
+    );
+    expect(describeTaskWrite(target, "import_calendar", { ics }, "zh")).toContain(
+      `${reviews.join("、")}：是已安排的复习（CATEGORIES:review），不是课表日程，未导入`,
+    );
+    // The answer of the applied import, in Chinese, from its data: the reviews told in Chinese, not in English.
+    const zh = appliedWriteSummary(appliedRound("import_calendar", { ics }, imported.data), "zh");
+    expect(zh).toContain(`未导入：${reviewsLeftOutText(reviews, "zh")}`);
+    expect(zh).not.toContain("CATEGORIES:review), not");
+  });
+});
