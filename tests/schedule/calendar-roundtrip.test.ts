@@ -1,7 +1,7 @@
 /**
  * Export → import (QA's round trip): a week exported as .ics and imported again is the same week. The placed reviews
  * the export marks CATEGORIES:review are not turned into timetable events (they are left out and told, on the card
- * and in the answer).
+ * and in the answer); an event's flags — it can hold a review, it is locked — are written as CATEGORIES and read back.
  */
 import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
@@ -76,5 +76,44 @@ describe("export → import", () => {
     const zh = appliedWriteSummary(appliedRound("import_calendar", { ics }, imported.data), "zh");
     expect(zh).toContain(`未导入：${reviewsLeftOutText(reviews, "zh")}`);
     expect(zh).not.toContain("CATEGORIES:review), not");
+  });
+
+  test("an event's flags survive: it can hold a review, it is locked — whatever its name says", () => {
+    const sample = sampleWeek();
+    // A locked event whose name says nothing of an exam, and a host whose name says nothing of study.
+    const week: ScheduleState = {
+      ...sample,
+      tasks: sample.tasks.map((task) =>
+        task.id === "thu-club" && task.source === "event"
+          ? { ...task, locked: true }
+          : task.id === "tue-physical-education" && task.source === "event"
+            ? { ...task, canEmbed: true }
+            : task,
+      ),
+    };
+    const flags = (state: ScheduleState) =>
+      state.tasks
+        .flatMap((task) =>
+          task.source === "event"
+            ? [`${task.name} ${JSON.stringify(task.slots)} canEmbed=${task.canEmbed} locked=${task.locked}`]
+            : [],
+        )
+        .sort();
+    const ics = exported(week);
+    expect(ics.match(/^CATEGORIES:timetable,can-hold-reviews\r?$/gm)).toHaveLength(5);
+    expect(ics.match(/^CATEGORIES:timetable,locked\r?$/gm)).toHaveLength(3);
+    const imported = importCalendarTool.run(withoutEvents(week), { ics });
+    expect(imported.ok, imported.content).toBe(true);
+    expect(flags(imported.state!)).toEqual(flags(week));
+    expect(flags(week).filter((line) => line.includes("canEmbed=true"))).toHaveLength(5);
+    // A review fits inside an imported host again, as it did before the export.
+    const hall = imported.state!.tasks.find((task) => task.name === "Evening self-study hall")!;
+    const placed = applyWrites(imported.state!, [
+      { name: "place", arguments: { task_id: "binary-tree-review", day: 1, slot_start: 9 } },
+    ]);
+    expect(placed?.tasks.find((task) => task.id === "binary-tree-review")).toMatchObject({
+      status: "placed",
+      embeddedIn: hall.id,
+    });
   });
 });

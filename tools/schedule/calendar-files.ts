@@ -364,15 +364,24 @@ function toldOccurrences(series: EventSeries, expansion: SeriesExpansion, window
  */
 const EXAM_NAME = /\b(?:exams?|mid-?terms?|finals?|tests?|quiz(?:zes)?)\b|考试|期中|期末|测验|小测/i;
 
-/** An imported event: not a host, locked when its name says exam (`EXAM_NAME`). */
-function importedEvent(id: string, name: string, slots: SlotRange[], series?: EventSeries): EventTask {
+/**
+ * An imported event: a host (it can hold a review) when its CATEGORIES say so, locked when they say so or its name
+ * says exam (`EXAM_NAME`) — the flags `exportCalendar` writes, so export → import keeps them.
+ */
+function importedEvent(
+  id: string,
+  name: string,
+  slots: SlotRange[],
+  categories: readonly string[],
+  series?: EventSeries,
+): EventTask {
   return buildEventTask({
     id,
     name,
     source: "event",
     slots,
-    canEmbed: false,
-    locked: EXAM_NAME.test(name),
+    canEmbed: categories.includes(CALENDAR_CATEGORY.canHoldReviews),
+    locked: categories.includes(CALENDAR_CATEGORY.locked) || EXAM_NAME.test(name),
     embeds: [],
     ...(series !== undefined ? { series } : {}),
   });
@@ -439,7 +448,9 @@ export function importTimetable(
       if (!tellPassed(summary, gone, ahead.length > 0 || occursAfter(series, last))) continue;
       const id = eventIdOf(summary, event.uid, taken);
       const kept = { ...expansion, occurrences: ahead };
-      events.push(importedEvent(id, summary, mergedRanges(ahead.map((occurrence) => occurrence.range)), series));
+      events.push(
+        importedEvent(id, summary, mergedRanges(ahead.map((occurrence) => occurrence.range)), event.categories, series),
+      );
       times[id] = toldOccurrences(series, kept, timeZone);
       continue;
     }
@@ -485,7 +496,7 @@ export function importTimetable(
     if (!tellPassed(summary, gone, ranges.length > 0) || ranges.length === 0) continue;
     ranges.sort((a, b) => a.day - b.day || a.start - b.start);
     const id = eventIdOf(summary, event.uid, taken);
-    events.push(importedEvent(id, summary, ranges));
+    events.push(importedEvent(id, summary, ranges, event.categories));
     times[id] = told.sort((a, b) => a.date.localeCompare(b.date) || a.start.localeCompare(b.start));
   }
   if (reviews.size > 0) skipped.push(reviewsLeftOutText([...reviews]));
@@ -603,7 +614,21 @@ function ruleLines(series: EventSeries): string {
   return lines.join("\n");
 }
 
-/** The week as iCalendar: every series as its rule, every other event's ranges and every placed review, with their dates and clock times. */
+/** The CATEGORIES of a task as exported: a placed review, or a timetable event with its flags. */
+function categoriesOf(task: ScheduleState["tasks"][number]): Array<{ name: string }> {
+  if (task.source === "task_item") return [{ name: CALENDAR_CATEGORY.review }];
+  return [
+    CALENDAR_CATEGORY.timetable,
+    ...(task.canEmbed ? [CALENDAR_CATEGORY.canHoldReviews] : []),
+    ...(task.locked ? [CALENDAR_CATEGORY.locked] : []),
+  ].map((category) => ({ name: category }));
+}
+
+/**
+ * The week as iCalendar: every series as its rule, every other event's ranges and every placed review, with their
+ * dates and clock times; each marked by its CATEGORIES (`CALENDAR_CATEGORY`): a review, or a timetable event and
+ * whether it can hold a review and is locked.
+ */
 export function exportCalendar(state: ScheduleState, name = "Tempo week"): string {
   const { timeZone, slotTimes } = calendarOf(state);
   const calendar = ical({ name, prodId: { company: "tempo", product: "tempo-schedule" } });
@@ -613,7 +638,7 @@ export function exportCalendar(state: ScheduleState, name = "Tempo week"): strin
       const common = {
         summary: task.name,
         description: "timetable",
-        categories: [{ name: "timetable" }],
+        categories: categoriesOf(task),
         timezone: series.timeZone,
       };
       calendar.createEvent({
@@ -642,7 +667,7 @@ export function exportCalendar(state: ScheduleState, name = "Tempo week"): strin
         end: instantOf(date, slotTimes[range.end - 1]!.end, timeZone),
         summary: task.name,
         description: task.source === "task_item" ? `review (${task.categoryId})` : "timetable",
-        categories: [{ name: task.source === "task_item" ? "review" : "timetable" }],
+        categories: categoriesOf(task),
       });
     });
   }
