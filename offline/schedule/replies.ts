@@ -315,6 +315,7 @@ export function summaryInChinese(summary: string): string {
         "文件里没有能添加的日程（都不在日程窗口内）",
       )
       .replace(/^no event of the file can be added: /, "文件里没有能添加的日程：")
+      .replace(/^nothing new to import: /, "文件里没有新的日程可导入：")
       .replace(/^added task (\S+) "(.+?)" to class (\S+)/, "已在课程 $3 中添加任务 $1“$2”")
       .replace(/^added task "(.+?)" to class (\S+)/, "已在课程 $2 中添加任务“$1”")
       .replace(

@@ -35,7 +35,7 @@ import {
 import type { ScheduleListing } from "../../tools/schedule/candidates.js";
 import type { Dating } from "../../tools/schedule/format.js";
 import { isRejected } from "../../tools/schedule/feedback.js";
-import { passedEventText, reviewsLeftOutText } from "../../tools/schedule/calendar-files.js";
+import { alreadyThereText, passedEventText, reviewsLeftOutText } from "../../tools/schedule/calendar-files.js";
 
 /** What became of a call, as the policy acts on it. */
 export type CallResult = "applied" | "rejected" | "failed";
@@ -158,15 +158,19 @@ const WRITE_TEXTS_ZH: {
 } = {
   upsert_task_class: (data) => `已${data.created ? "创建" : "更新"}课程 ${data.class.id}“${data.class.name}”`,
   add_task: (data) => addedTaskInChinese(data.task.name, data.task.categoryId),
-  // What the clock left out and the placed reviews in Chinese from its data; any other event left out (a clash) as the tool said it.
+  // What the clock left out, what was there already and the placed reviews in Chinese from its data; any other event
+  // left out (a clash) as the tool said it.
   import_calendar: (data) => {
     const reviews = data.reviews ?? [];
+    const present = data.present ?? [];
     const told = new Set([
       ...data.passed.map((event) => passedEventText(event)),
+      ...(present.length > 0 ? [alreadyThereText(present)] : []),
       ...(reviews.length > 0 ? [reviewsLeftOutText(reviews)] : []),
     ]);
     const leftOut = [
       ...data.passed.map((event) => passedEventText(event, "zh")),
+      ...(present.length > 0 ? [alreadyThereText(present, "zh")] : []),
       ...(reviews.length > 0 ? [reviewsLeftOutText(reviews, "zh")] : []),
       ...data.skipped.filter((text) => !told.has(text)),
     ];

@@ -197,8 +197,19 @@ describe("calendar files", () => {
       ok: false,
       content: expect.stringMatching(/^error: The calendar file cannot be read/),
     });
+    // The same file again: its exam is already there (not a clash with itself); another event at its time clashes.
     expect(importCalendarTool.run(result.state!, { ics: calendar.toString() }).content).toMatch(
-      /^error: no event of the file can be added: .*Calculus exam: it overlaps Calculus exam/,
+      /^error: no event of the file can be added: .*; Calculus exam: already on the schedule; left as it is$/,
+    );
+    const clash = ical();
+    clash.createEvent({
+      id: "quiz",
+      summary: "Physics quiz",
+      start: instantOf("2024-03-29", "10:00", ZONE),
+      end: instantOf("2024-03-29", "10:45", ZONE),
+    });
+    expect(importCalendarTool.run(result.state!, { ics: clash.toString() }).content).toBe(
+      "error: no event of the file can be added: Physics quiz: it overlaps Calculus exam",
     );
     expect(importCalendarTool.run(emptyScheduleState(), { ics: calendar.toString() }).content).toMatch(
       /window has no dates/,

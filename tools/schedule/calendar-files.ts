@@ -15,7 +15,7 @@
  */
 import ical from "ical-generator";
 import { addDays, isTimeZone, localClock } from "../../contracts/clock.js";
-import { buildEventTask } from "./canonical-form.js";
+import { buildEventTask, canonicalSeries } from "./canonical-form.js";
 import { dateOfDay } from "./calendar.js";
 import {
   assertSeries,
@@ -89,6 +89,8 @@ export interface TimetableImport {
   passed: PassedEvent[];
   /** The names of the file's placed reviews (CATEGORIES:review), each once: not imported, told in `skipped`. */
   reviews: string[];
+  /** The names of the file's events already on the schedule (`alreadyThere`), each once: left as they are, told. */
+  present: string[];
 }
 
 /**
@@ -388,12 +390,49 @@ function importedEvent(
 }
 
 /**
+ * What an import says of the events of a file that are already on the schedule — re-importing a week's own export
+ * finds them all: they are left as they are, neither added twice nor refused as overlapping themselves.
+ */
+export function alreadyThereText(names: readonly string[], language: Language = "en"): string {
+  if (language === "zh") return `${names.join("、")}：已在日程中，保持不变`;
+  return names.length === 1
+    ? `${names[0]}: already on the schedule; left as it is`
+    : `${names.join(", ")}: already on the schedule; left as they are`;
+}
+
+/** JSON of a series in canonical form: two series are the same when theirs are. */
+function seriesKey(series: EventSeries): string {
+  return JSON.stringify(canonicalSeries(series));
+}
+
+/**
+ * Whether an event of the file is one the schedule has already: an event of the same (plain) name with the same
+ * series, or, for one that is not a series, one of the same name whose slots cover each of its times in the window.
+ */
+function alreadyThere(
+  state: ScheduleState,
+  name: string,
+  found: { series: EventSeries } | { ranges: readonly SlotRange[] },
+): boolean {
+  return state.tasks.some((task) => {
+    if (task.source !== "event" || plainEventName(task.name) !== name) return false;
+    if ("series" in found) return task.series !== undefined && seriesKey(task.series) === seriesKey(found.series);
+    return (
+      found.ranges.length > 0 &&
+      found.ranges.every((range) =>
+        task.slots.some((own) => own.day === range.day && own.start <= range.start && own.end >= range.end),
+      )
+    );
+  });
+}
+
+/**
  * The events of an iCalendar text, in the window: each VEVENT one event, but a placed review (CATEGORIES:review, as
- * Tempo exports one), which is left out and told. A recurring one of a timetable's kind is
- * kept as a series (rule, zone, EXDATE, RECURRENCE-ID) expanded into the window — kept even when none of its
- * occurrences falls in this window, since later windows show them; a one-off, or a rule of another kind, is its
- * occurrences in the window mapped to the slots they cover. Occurrences outside the window, all-day ones and those
- * that cover no slot are left out and told. A series that cannot be a timetable refuses the whole file.
+ * Tempo exports one) and an event the schedule has already (`alreadyThere`), which are left out and told. A recurring
+ * one of a timetable's kind is kept as a series (rule, zone, EXDATE, RECURRENCE-ID) expanded into the window — kept
+ * even when none of its occurrences falls in this window, since later windows show them; a one-off, or a rule of
+ * another kind, is its occurrences in the window mapped to the slots they cover. Occurrences outside the window,
+ * all-day ones and those that cover no slot are left out and told. A series that cannot be a timetable refuses the whole file.
  *
  * The clock is a hard rule (issue 47): an occurrence whose first slot has started by the run's `now` is left out and
  * told (`passed`); an event with no time left, in this window or after it, is not added at all.
@@ -414,6 +453,7 @@ export function importTimetable(
   const skipped: string[] = [];
   const passed: PassedEvent[] = [];
   const reviews = new Set<string>();
+  const present = new Set<string>();
   const clock = clockOfState(state);
   const started = (range: SlotRange) => hasStarted(range.day, range.start, clock);
   /** Tells the times of an event that have started; false when the event is not to be added. */
@@ -438,6 +478,10 @@ export function importTimetable(
         if (error instanceof SeriesError) throw new CalendarFileError(`${error.message} Nothing was imported.`);
         throw error;
       }
+      if (alreadyThere(state, summary, { series })) {
+        present.add(summary);
+        continue;
+      }
       const expansion = expandSeries(series, state.window);
       skipped.push(...expansion.left.map((why) => `${summary} ${why}`));
       // A series over before this window is not part of the timetable any more.
@@ -458,6 +502,8 @@ export function importTimetable(
       skipped.push(`${summary}: its rule is kept as this window's occurrences only (${series})`);
     const ranges: SlotRange[] = [];
     const told: ImportedOccurrence[] = [];
+    /** Each of its times in the window, those that have started included: what is compared with the schedule. */
+    const mapped: SlotRange[] = [];
     let gone = 0;
     for (const occurrence of event.occurrences) {
       const start = wallClockOf(occurrence.start, timeZone);
@@ -476,6 +522,7 @@ export function importTimetable(
         skipped.push(`${summary} on ${start.date}: ${placed.left}`);
         continue;
       }
+      mapped.push(placed.range);
       if (started(placed.range)) {
         gone += 1;
         continue;
@@ -493,14 +540,19 @@ export function importTimetable(
         ...(converted ? { converted } : {}),
       });
     }
+    if (alreadyThere(state, summary, { ranges: mapped })) {
+      present.add(summary);
+      continue;
+    }
     if (!tellPassed(summary, gone, ranges.length > 0) || ranges.length === 0) continue;
     ranges.sort((a, b) => a.day - b.day || a.start - b.start);
     const id = eventIdOf(summary, event.uid, taken);
     events.push(importedEvent(id, summary, ranges, event.categories));
     times[id] = told.sort((a, b) => a.date.localeCompare(b.date) || a.start.localeCompare(b.start));
   }
+  if (present.size > 0) skipped.push(alreadyThereText([...present]));
   if (reviews.size > 0) skipped.push(reviewsLeftOutText([...reviews]));
-  return { events, times, skipped, passed, reviews: [...reviews] };
+  return { events, times, skipped, passed, reviews: [...reviews], present: [...present] };
 }
 
 /**

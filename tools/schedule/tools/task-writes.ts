@@ -23,6 +23,7 @@ import {
 } from "../state.js";
 import { checkScheduleInvariants } from "../validation.js";
 import {
+  alreadyThereText,
   CalendarFileError,
   exportCalendar,
   importTimetable,
@@ -381,6 +382,8 @@ export interface ImportCalendarData {
   passed: PassedEvent[];
   /** The file's placed reviews (CATEGORIES:review), by name: not imported, told in `skipped` (absent on older cards). */
   reviews?: string[];
+  /** The file's events already on the schedule, by name: left as they are, told in `skipped` (absent on older cards). */
+  present?: string[];
 }
 
 /** The text upsert_task_class gives for its data. */
@@ -671,15 +674,18 @@ export function describeTaskWrite(
     }
     case "import_calendar": {
       const outcome = importCalendarTool.run(state, { ics: String(args.ics ?? "") });
-      const found: Pick<ImportCalendarData, "events" | "times" | "passed" | "reviews"> = outcome.ok
+      const found: Pick<ImportCalendarData, "events" | "times" | "passed" | "reviews" | "present"> = outcome.ok
         ? (outcome.data as ImportCalendarData)
         : { events: [], times: {}, passed: [] };
       // Each event with its day and clock times, and the file's own times when it wrote them in another zone: nobody approves blind.
-      // Then what the clock leaves out: the times that have passed, and the events with none left; and the placed reviews.
+      // Then what the clock leaves out: the times that have passed, and the events with none left; then what is there
+      // already, and the placed reviews.
       const reviews = found.reviews ?? [];
+      const present = found.present ?? [];
       const told = [
         ...found.events.map((event) => `${event.name} — ${occurrencesText(found.times[event.id] ?? [], language)}`),
         ...found.passed.map((passed) => passedEventText(passed, language)),
+        ...(present.length > 0 ? [alreadyThereText(present, language)] : []),
         ...(reviews.length > 0 ? [reviewsLeftOutText(reviews, language)] : []),
       ];
       return zh
@@ -744,10 +750,15 @@ export const importCalendarTool: DomainTool<ScheduleState, z.infer<typeof import
       events.push(event);
       next = { ...next, tasks: [...next.tasks, event] };
     }
-    if (events.length === 0)
+    if (events.length === 0) {
+      // Each event of the file already there (its own export imported again), or a placed review: nothing is new.
+      const known = (found.present.length > 0 ? 1 : 0) + (found.reviews.length > 0 ? 1 : 0);
+      if (found.present.length > 0 && skipped.length === known)
+        return failure(`nothing new to import: ${skipped.join("; ")}`);
       return failure(
         `no event of the file can be added${skipped.length > 0 ? `: ${skipped.join("; ")}` : " (none falls in the window)"}`,
       );
+    }
     const problems = checkScheduleInvariants(next);
     if (problems.length > 0) return failure(problems.join("; "));
     const data: ImportCalendarData = {
@@ -756,6 +767,7 @@ export const importCalendarTool: DomainTool<ScheduleState, z.infer<typeof import
       skipped,
       passed: found.passed,
       ...(found.reviews.length > 0 ? { reviews: found.reviews } : {}),
+      ...(found.present.length > 0 ? { present: found.present } : {}),
     };
     return { ok: true, content: importedText(data), state: next, data };
   },
