@@ -69,3 +69,15 @@ const WEEKDAYS: Readonly<Record<Language, readonly string[]>> = {
 export function weekdayName(weekday: number, language: Language): string {
   return WEEKDAYS[language][weekday] ?? "";
 }
+
+/**
+ * The instruction a model gets when the user writes Chinese (English needs none): part of every stage's system prompt
+ * (prompts/global.ts), read back by the offline model to answer in the language the graph read.
+ */
+export function languageInstruction(language: Language): string {
+  if (language === "en") return "";
+  return (
+    "<language>\nThe user writes in Chinese. Write everything the user reads in Simplified Chinese: replies, speak, questions, " +
+    "plan step texts, reasons shown to the user and the final summary. Keep tool names, action names, JSON keys and ids exactly as they are (ASCII).\n</language>"
+  );
+}

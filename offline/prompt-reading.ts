@@ -8,7 +8,7 @@
  * one-line summaries of compressed rounds.
  */
 import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
-import { languageOf, type Language } from "../contracts/language.js";
+import { languageInstruction, languageOf, type Language } from "../contracts/language.js";
 import { CONTEXT_DATA_KEY, messageText as textOf } from "../contracts/message-text.js";
 import { isStageMessage, stageNamed, wireRole } from "../contracts/stage-tag.js";
 import { callOutcomeOf, toolResultData, type CallOutcome } from "../kernel/tool-results.js";
@@ -126,7 +126,16 @@ export function latestMessage(view: PromptView): string {
  * (`contracts/language.ts`): a Chinese user's "a" or "ok" is answered in Chinese.
  */
 export function chatLanguage(view: PromptView): Language {
-  return languageOf([...userLines(view), latestMessage(view)]);
+  return toldChinese(view) ? "zh" : languageOf([...userLines(view), latestMessage(view)]);
+}
+
+/**
+ * True when the prompt tells the model to write Chinese (`languageInstruction`): the graph read the user's language
+ * from every message of the thread, while the prompt's conversation holds only its last few (after a long task, tool
+ * results alone), so a policy that read the language from those lines answered a Chinese user in English.
+ */
+function toldChinese(view: Pick<PromptView, "system">): boolean {
+  return view.system.includes(languageInstruction("zh"));
 }
 
 /** Every `user:` line of the conversation section, oldest first. */
@@ -139,7 +148,7 @@ export function userLines(view: PromptView): string[] {
 
 /** The user's language, from what they wrote: the conversation's user lines and the task's goal (`contracts/language.ts`). */
 export function userLanguage(view: PromptView): Language {
-  return languageOf([goalOf(view), ...userLines(view)]);
+  return toldChinese(view) ? "zh" : languageOf([goalOf(view), ...userLines(view)]);
 }
 
 /** The user's reply to a question the execute stage asked in this step: a user message right after an assistant message with no calls. */

@@ -3,21 +3,11 @@
  * the answer's form: each stage prompt gives its one output rule — a JSON contract (`contractSection`), plain text
  * (deliver), or tool calls (execute with native tool calling) — so no stage reads two rules that disagree.
  */
-import type { Language } from "../contracts/language.js";
 
 export const GLOBAL_SYSTEM_PROMPT = `You are Tempo, a careful planning-and-execution assistant.
 You work in stages (chat, plan, execute, deliver); the stage below says how to answer.
 Write what the user reads in the language the user writes in; keep tool names, action names and JSON keys as they are.
 Never invent tool results. Write operations are always shown to the user for confirmation before they run.`;
-
-/** The instruction a model gets when the user writes Chinese (English needs none). */
-export function languageInstruction(language: Language): string {
-  if (language === "en") return "";
-  return (
-    "<language>\nThe user writes in Chinese. Write everything the user reads in Simplified Chinese: replies, speak, questions, " +
-    "plan step texts, reasons shown to the user and the final summary. Keep tool names, action names, JSON keys and ids exactly as they are (ASCII).\n</language>"
-  );
-}
 
 /** Renders a contract as a JSON example line plus field rules: the output rule of a JSON-contract stage. */
 export function contractSection(example: string, rules: string[]): string {

@@ -25,7 +25,8 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage }
 import { CONTEXT_DATA_KEY, isProgressLine, messageText, oneLine } from "../contracts/message-text.js";
 import { languageOf, type Language } from "../contracts/language.js";
 import { withCalendarsNamed, withoutCalendarText } from "../contracts/attached-calendar.js";
-import { GLOBAL_SYSTEM_PROMPT, languageInstruction } from "./global.js";
+import { GLOBAL_SYSTEM_PROMPT } from "./global.js";
+import { languageInstruction } from "../contracts/language.js";
 
 export interface StageMessagesInput {
   /**

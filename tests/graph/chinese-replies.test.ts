@@ -127,6 +127,15 @@ describe("the demo arrange request through the graph", () => {
     expect(outcome.said.join("\n")).not.toMatch(/[\u3400-\u9fff]/);
   });
 
+  test("after a long Chinese task, a message the offline model cannot read is answered in Chinese", async () => {
+    // The chat prompt's conversation then holds the task's tool rounds alone: the language is the thread's.
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }));
+    await converse(tempo, "帮我安排下周的复习", [], "zh-after-task");
+    const outcome = await converse(tempo, "xyz", [], "zh-after-task");
+    expect(outcome.cards).toEqual([]);
+    expect(outcome.said.at(-1)).toMatch(/^离线模式下我理解不了“xyz”。\n/);
+  });
+
   test("a Chinese free-time question stays a question: no card, a Chinese answer day by day", async () => {
     const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }));
     const outcome = await converse(tempo, "周五有空吗");
