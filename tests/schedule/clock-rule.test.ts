@@ -68,6 +68,20 @@ describe("the write tools refuse a place that has started, with the reason", () 
     );
   });
 
+  test("unplacing a review whose place has started is refused as moving it is; one still ahead comes off", () => {
+    const week = at(halfPlacedWeek());
+    const past = run(week, "unplace", { task_id: "matrix-review" });
+    expect(past.ok).toBe(false);
+    expect(past.content).toBe(
+      'error: task matrix-review "Matrix operations review" is on day 2 slot 3, and Tue 12 Mar 10:00 has passed: the past is fixed, so it is not taken off; mark it done or missed instead (mark_done, mark_missed)',
+    );
+    const ahead = week.tasks.find(
+      (task) => task.source === "task_item" && task.status === "placed" && task.slots![0]!.day >= 5,
+    );
+    expect(ahead).toBeDefined();
+    expect(run(week, "unplace", { task_id: ahead!.id }).ok).toBe(true);
+  });
+
   test("a locked exam moved on the person's word keeps to the clock: not once it has begun", () => {
     const week = at(halfPlacedWeek());
     expect(week.tasks.find((task) => task.id === "sat-calculus-midterm")).toMatchObject({ locked: true });

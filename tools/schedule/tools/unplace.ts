@@ -1,12 +1,13 @@
 /**
  * `unplace`: takes a placed task item off the schedule, back to pending, and
- * clears its embed relation on both sides.
+ * clears its embed relation on both sides. A review whose place has started by the clock stays: the past is fixed.
  */
 import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
 import { failure, formatRange, quoteName, type Dating } from "../format.js";
 import { buildOccupancyIndex } from "../occupancy-index.js";
 import { commitUnplace } from "../placement.js";
+import { fixedProblem } from "../rules.js";
 import { copyRange } from "../slot-range.js";
 import type { ScheduleState, SlotRange } from "../state.js";
 import { taskIdField } from "./argument-fields.js";
@@ -53,6 +54,12 @@ export const unplaceTool: DomainTool<ScheduleState, UnplaceArguments> = {
       return failure(`task ${task.id} is already pending; nothing to unplace`);
     if (task.status !== "placed")
       return failure(`task ${task.id} is ${task.status}, history that nothing moves; use reopen to make it pending`);
+    // A place that has started is the past, as for a move: what happened to it is marked (done, missed), not undone.
+    const fixed = fixedProblem(task, index.rules);
+    if (fixed)
+      return failure(
+        `${fixed.replace(/, so it does not move$/, "")}, so it is not taken off; mark it done or missed instead (mark_done, mark_missed)`,
+      );
     const next = commitUnplace(state, index, position);
     const data: UnplaceData = {
       id: task.id,
