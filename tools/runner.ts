@@ -128,7 +128,8 @@ export function checkToolArguments(tool: DomainTool<unknown>, args: unknown): Ar
       new Set(result.error.issues.map((issue) => issue.path[0]).filter((key) => typeof key === "string")),
     );
     const retried = coerced === undefined ? undefined : tool.schema.safeParse(coerced);
-    if (retried?.success) result = retried;
+    // Failed again: its problems are the ones to tell (a "3" the retry read as 3 is not one of them).
+    if (retried) result = retried;
   }
   if (result.success) return { ok: true, arguments: result.data as Record<string, unknown> };
   // Each problem names the value given (an edit form sends text: "expected number, received string" alone does not say which).

@@ -253,6 +253,11 @@ describe("tool-calling mode", () => {
     expect(checkToolArguments(tool("propose_candidates"), { k: 3, avoid: [{ task_id: "" }] }).ok).toBe(false);
     expect(checkToolArguments(tool("mark_done"), { task_id: "matrix-review", at: "yesterday" }).ok).toBe(false);
     expect(checkToolArguments(tool("place"), { task_id: "", day: 1, slot_start: 1 }).ok).toBe(false);
+    // A number sent as text reads as the number; a refusal names only the field that is wrong, never one it read.
+    expect(checkToolArguments(tool("place"), { task_id: "review-limits", day: "3", slot_start: "x" })).toEqual({
+      ok: false,
+      problem: 'invalid arguments for place: slot_start: expected a number, got "x"',
+    });
   });
 
   test("auto is native for a model with bindTools and json for one without; native without bindTools is a configuration error", () => {
