@@ -67,6 +67,7 @@ import type { ThreadLock } from "./thread-lock.js";
 import { withRunSeat } from "../models/run-turn.js";
 import type { RunGate } from "./run-gate.js";
 import { languageOf, say } from "../contracts/language.js";
+import { messageText } from "../contracts/message-text.js";
 import { AIMessage } from "@langchain/core/messages";
 import { TempoError } from "../errors/index.js";
 import { newId } from "../kernel/ids.js";
@@ -419,6 +420,11 @@ export class TempoCompiledGraph extends CompiledStateGraph<
       content: `${say(language, "I could not use that answer: ", "这个回答无法使用：")}${reason}${stillOpen}`,
     });
     const config = { configurable: { thread_id: threadId } };
+    // A thread that waits on nothing, already told this: a late answer more (a client that queued its answer twice,
+    // each refused when its turn came) writes nothing, so a finished thread does not fill with the same refusal.
+    const last = state.messages.at(-1);
+    if (!waiting && last?.getType() === "ai" && messageText(last) === note.content)
+      return super.stream(null, withRecursionLimit(markedBranch(options), settings));
     await ownUpdate.run(this, () =>
       waiting
         ? super.updateState(

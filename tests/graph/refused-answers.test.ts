@@ -125,6 +125,16 @@ describe("a refused answer on the served graph", () => {
     expect(after.phase).toBe(before.values.phase);
     expect((await graph.getState(config)).next).toEqual([]);
     expect((await placed()).sort()).toEqual(["matrix-review", "review-limits"]);
+    // More late answers (a client's queued duplicates) are refused the same way and write nothing more: one note.
+    const told = (await graph.getState(config)).values.messages.length;
+    for (let late = 0; late < 3; late += 1) await graph.invoke(resume({ type: "accept", args: null }), config);
+    const last = await graph.getState(config);
+    expect(last.values.messages).toHaveLength(told);
+    expect(
+      last.values.messages.filter((message: { content: unknown }) =>
+        String(message.content).startsWith("I could not use that answer: "),
+      ),
+    ).toHaveLength(1);
   });
 
   test("callers of invoke keep the typed error, and the card stays as it was", async () => {
