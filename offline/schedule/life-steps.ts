@@ -47,7 +47,7 @@ function cardEnding(
   end: Finish,
   dating: Dating,
   language: Language,
-  what: { done: string; none: string },
+  what: { done: string; none: string; note?: readonly string[] },
 ): Decision | undefined {
   const later = rounds.slice(after + 1);
   const chosen = later.find((round) => round.name === "choose_candidate");
@@ -56,7 +56,11 @@ function cardEnding(
   if (writes.length === 0) return undefined;
   const applied = writes.filter((round) => callResultOf(round) === "applied");
   if (applied.length > 0)
-    return finish(end, "", `${what.done}: ${applied.map((round) => appliedWriteText(round, dating)).join("; ")}`);
+    return finish(
+      end,
+      "",
+      `${what.done}: ${[...applied.map((round) => appliedWriteText(round, dating)), ...(what.note ?? [])].join("; ")}`,
+    );
   if (writes.some((round) => callResultOf(round) === "rejected"))
     return finish(
       end,
@@ -68,7 +72,7 @@ function cardEnding(
 }
 
 /** What a listing step asks for first, and how it tells its card's ending. */
-interface ListingAsk {
+interface ListingAsk<T = unknown> {
   tool: string;
   speak: string;
   arguments: Record<string, unknown>;
@@ -76,6 +80,8 @@ interface ListingAsk {
   /** The ending's words: what was done when applied, what was declined when not. */
   done: string;
   none: string;
+  /** What the applied ending says after the writes, read from the listing (the reviews a reschedule left missed). */
+  endingNote?: (listing: T | undefined) => string[];
 }
 
 /**
@@ -87,11 +93,12 @@ function listingStage<T>(
   end: Finish,
   dating: Dating,
   language: Language,
-  ask: ListingAsk,
+  ask: ListingAsk<T>,
 ): { decision: Decision } | { listing: T | undefined; round: RoundView } {
   const listed = listingRound<T>(rounds, ask.tool);
   if (!listed) return { decision: read(ask.speak, ask.tool, ask.arguments, ask.reason) };
-  const ended = cardEnding(rounds, listed.index, end, dating, language, { done: ask.done, none: ask.none });
+  const note = ask.endingNote?.(listed.data) ?? [];
+  const ended = cardEnding(rounds, listed.index, end, dating, language, { done: ask.done, none: ask.none, note });
   if (ended) return { decision: ended };
   return { listing: listed.data, round: listed.round };
 }
@@ -167,6 +174,15 @@ const NO_PLACE_BEFORE_ZH: Readonly<Record<string, string>> = {
   [NO_PLACE_BEFORE.window]: "本窗口结束之前已没有符合规则的空闲时段",
 };
 
+/** How a reschedule's summary names a missed review it found no place for, after the ones it placed. */
+const STILL_MISSED = "still missed:";
+
+/** One `still missed: "X" (why)` part of a reschedule's summary in Chinese; other text as it is. */
+export function stillMissedInChinese(part: string): string {
+  const found = /^still missed: "(.+)" \((.+)\)$/.exec(part);
+  return found ? `仍为错过：“${found[1]}”（${NO_PLACE_BEFORE_ZH[found[2]!] ?? found[2]}）` : part;
+}
+
 /** How a reschedule's card ended, in its step's summary: applied, or declined. */
 const RESCHEDULED = { done: "rescheduled", none: "the new place" } as const;
 
@@ -182,7 +198,7 @@ export function rescheduledHeading(steps: readonly { summary: string }[], langua
   if (ended === undefined) return undefined;
   if (!ended.startsWith(`${RESCHEDULED.done}: `))
     return say(language, "Marked missed; it has no new place (below).", "已记为错过，但没有补排到新的时段（见下）。");
-  const placed = ended.split("; ").length;
+  const placed = ended.split("; ").filter((part) => !part.startsWith(STILL_MISSED)).length;
   return placed > 1
     ? say(language, `The ${placed} missed reviews have new places.`, `${placed} 个错过的复习已补排到新的时段。`)
     : say(language, "The missed review has a new place.", "错过的复习已补排到新的时段。");
@@ -204,6 +220,8 @@ export function rescheduleStep(
     arguments: taskIds.length > 0 ? { task_ids: [...taskIds] } : {},
     reason: "a missed review is proposed again at the candidates' best place",
     ...RESCHEDULED,
+    // The missed reviews no place fits any more are said in the answer too, never left out of it.
+    endingNote: (listed) => (listed?.unplaced ?? []).map((entry) => `${STILL_MISSED} "${entry.name}" (${entry.why})`),
   });
   if ("decision" in stage) return stage.decision;
   const { listing, round: listedRound } = stage;

@@ -266,6 +266,7 @@ export function chineseStepsFor(request: ScheduleRequest, facts: WeekFacts): Ste
  */
 function stepsIn(language: Language, request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
   if (request.kind === "undo") return [UNDO_STEP[language]];
+  if (request.kind === "reschedule") return [RESCHEDULE_STEP[language]];
   if (request.kind === "health") return [{ ...HEALTH_STEP[language], packs: [...HEALTH_PACKS] }];
   const steps = language === "zh" ? chineseSteps(request, facts) : englishSteps(request, facts);
   // A missed review is proposed again at the candidates' best place, unless the user said not to.

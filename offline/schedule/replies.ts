@@ -15,7 +15,7 @@ import {
 } from "../../tools/schedule/request-parsing.js";
 import { readablePlaces, readableScheduleText } from "../../tools/schedule/readable.js";
 import { arrangedHeading, missedIn } from "../../tools/schedule/domain.js";
-import { rescheduledHeading } from "./life-steps.js";
+import { rescheduledHeading, stillMissedInChinese } from "./life-steps.js";
 import { dayOfWeekNumber, TASK_STATUS_ZH, type TaskStatus } from "../../tools/schedule/state.js";
 
 /** What the offline policy can do, in the user's language. */
@@ -303,7 +303,7 @@ export function summaryInChinese(summary: string): string {
   if (reported)
     return `${REPORT_HEADINGS_ZH[reported[1]!]}：${reported[2]!
       .split(/; (?!it is pending again)/)
-      .map(summaryInChinese)
+      .map((part) => (part.startsWith("still missed: ") ? stillMissedInChinese(part) : summaryInChinese(part)))
       .join("；")}`;
   // Dated places first, by date and clock time; what is left undated is said by day and slots below.
   return (

@@ -12,6 +12,7 @@ import {
   type TaskItem,
 } from "../../tools/schedule/index.js";
 import { rollWindowTool } from "../../tools/schedule/tools/task-writes.js";
+import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { converse, halfPlacedWeek, offlineTempo } from "../graph/support/offline-conversation.js";
 
 /** The sample week (Mon 11 – Sun 17 Mar 2024, Shanghai) with the matrix review done on Tuesday, the rest as placed. */
@@ -96,6 +97,24 @@ describe("the first request in a new week", () => {
       /Left with the old days \(one-off events, not repeated in the new week\): Calculus lecture; College English; .*Calculus midterm exam/,
     );
     expect(answer.match(/Calculus lecture/g)).toHaveLength(1);
+  });
+
+  it('"reschedule my missed reviews" alone proposes the missed ones again, and names each it finds no place for', async () => {
+    expect(parseScheduleRequest("reschedule my missed reviews")).toEqual({ kind: "reschedule" });
+    expect(parseScheduleRequest("补排错过的复习")).toEqual({ kind: "reschedule" });
+    const tempo = await offlineTempo(weekWithOneDone(), () => new Date("2024-03-19T09:00:00+08:00"));
+    await converse(tempo, "how healthy is my week?", [], "make-up");
+    const outcome = await converse(tempo, "reschedule my missed reviews", [], "make-up");
+    expect(outcome.planSteps).toEqual(["Reschedule the missed review to its best free place"]);
+    const wereMissed = ["review-limits", "vocabulary-list", "essay-draft"];
+    // Each review that was missed is placed again now, or named as still missed with why: none is left unsaid.
+    for (const id of wereMissed) {
+      const now = item(outcome.schedule, id);
+      if (now.status === "placed") continue;
+      expect(now.status).toBe("missed");
+      expect(outcome.finalAnswer).toContain(`still missed: "${now.name}" (no free place`);
+    }
+    expect(outcome.finalAnswer).toMatch(/^Done: rescheduled: /);
   });
 
   it("a second request in the same week rolls nothing more and says nothing of it", async () => {

@@ -103,6 +103,8 @@ export type ScheduleRequest =
     }
   /** "undo that", "take that back", "撤销": reverse the last applied change through a new card (`propose_undo`). */
   | { kind: "undo" }
+  /** "Reschedule my missed reviews" alone: the missed reviews proposed again at their best free places, nothing else. */
+  | { kind: "reschedule" }
   /** "how healthy is my week?", "我这周安排得怎么样": the health judge's score and findings (`analyze_health`). */
   | { kind: "health" }
   /** "what's left before the midterm?", "期中考试前还剩什么": the tasks due before an event, and how each stands. */
@@ -511,7 +513,10 @@ function readRequest(text: string): ScheduleRequest {
   // "Reschedule my missed reviews, then arrange …" (the daily check-in): the arrangement, its missed reviews first.
   const makeUp = MAKE_UP_MISSED.exec(normalized);
   if (makeUp) {
-    const rest = readRequest(normalized.slice(makeUp.index + makeUp[0].length));
+    const after = normalized.slice(makeUp.index + makeUp[0].length);
+    // Alone, the missed reviews are what is asked (it read as moving a task named "missed reviews" before).
+    if (/^[\s,.!?。！？，]*$/.test(after)) return { kind: "reschedule" };
+    const rest = readRequest(after);
     if (rest.kind === "arrange") return { ...rest, makeUp: true };
   }
   if (GREETING.test(normalized)) return { kind: "greeting" };
