@@ -4,7 +4,7 @@ import { createScheduleDomain } from "./domain.js";
 import { InMemoryScheduleRepository } from "./in-memory-repository.js";
 import { PostgresScheduleRepository } from "./postgres-repository.js";
 import type { ScheduleRepository } from "./repository.js";
-import { withSampleSchedule } from "./sample-seeding.js";
+import { withEmptyWeek, withSampleSchedule } from "./sample-seeding.js";
 import type { ScheduleState } from "./state.js";
 
 export const schedulePlugin: DomainPlugin<ScheduleState, ScheduleRepository> = {
@@ -19,7 +19,8 @@ export const schedulePlugin: DomainPlugin<ScheduleState, ScheduleRepository> = {
     } else {
       base = new InMemoryScheduleRepository();
     }
-    const repository = sampleData ? withSampleSchedule(base) : base;
+    // Without the sample, a new user's week is empty but dated, so a calendar file can be imported onto it.
+    const repository = sampleData ? withSampleSchedule(base) : withEmptyWeek(base);
     // The window's time zone is the default of the "now" the stages are told (until domain.ts says it itself).
     return { domain: createScheduleDomain({ repository }), repository };
   },
