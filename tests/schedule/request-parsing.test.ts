@@ -97,6 +97,16 @@ describe("request parsing", () => {
     expect(parseFeedback("Not this one.")).toEqual({ kind: "skip" });
     expect(parseFeedback("not Monday")).toMatchObject({ kind: "constrain", not: days([1]) });
     expect(parseFeedback("Friday instead")).toMatchObject({ kind: "constrain", only: days([5]) });
+    // "nothing on <day>" rules the day out (it read as "only Friday", and the next card put every review there); "I
+    // have nothing on Friday" says the day is free.
+    expect(parseFeedback("nothing on Friday please")).toMatchObject({
+      kind: "constrain",
+      not: days([5]),
+      only: days([]),
+    });
+    expect(parseFeedback("nothing on weekends please")).toMatchObject({ not: days([6, 7]), only: days([]) });
+    expect(parseFeedback("none on Saturday")).toMatchObject({ not: days([6]), only: days([]) });
+    expect(parseFeedback("I have nothing on Friday")).toMatchObject({ only: days([5]), not: days([]) });
     expect(parseFeedback("later in the day")).toMatchObject({ kind: "constrain", later: true });
     expect(parseFeedback("早一点")).toMatchObject({ kind: "constrain", earlier: true });
     expect(parseFeedback("make it nicer")).toEqual({ kind: "unclear", text: "make it nicer" });
