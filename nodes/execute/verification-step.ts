@@ -116,7 +116,8 @@ export async function arrangedInCode(
   if (open > 0 && placing.stillFit(data).length > 0) return undefined;
   const language = languageOf(state.messages);
   // In the words the reports read (English, as the check's own summary).
-  const shown = domain.verification!.check(data, language).summary;
+  const checked = domain.verification!.check(data, language);
+  const shown = checked.summary;
   // Each open item named with why (the task report reads "id (why)" as its reason).
   const why = openItems.map((item) => `${item.id} (${WHY_OPEN.fitsNowhere})`).join(", ");
   const summary = open === 0 ? shown : `${shown}; ${why}`;
@@ -125,7 +126,8 @@ export async function arrangedInCode(
     "execute",
     state.messages,
     `Checked in code: ${summary}`,
-    `已按存储的日程核对：${open === 0 ? "待安排的复习都已放好" : `还有 ${open} 个复习任务待安排，目前的空闲时间放不下`}`,
+    // With nothing open, the check's own first line (missed reviews without a place are told there).
+    `已按存储的日程核对：${open === 0 ? checked.heading : `还有 ${open} 个复习任务待安排，目前的空闲时间放不下`}`,
   );
   const last = nextPendingIndex(state.planSteps.filter((each) => each !== step)) === -1;
   return endStep(

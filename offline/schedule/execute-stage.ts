@@ -274,7 +274,12 @@ function overviewStep(view: PromptView, action: Finish, language: Language): Dec
           : say(language, `${pending} review task(s) are still pending.`, `还有 ${pending} 个复习任务待安排。`)
       : "";
   // What the final answer says of the check: what the schedule shows, not the tool that read it.
-  return finish(action, speak, `the schedule shows ${pending} review task(s) still pending${missedClause(missed)}`);
+  const named = (overview.missedTasks ?? []).map((task) => task.name);
+  return finish(
+    action,
+    speak,
+    `the schedule shows ${pending} review task(s) still pending${missedClause(missed, named)}`,
+  );
 }
 
 /** The user's answer to the step's own question, when the workspace ends with one, and the user's language. */

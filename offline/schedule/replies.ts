@@ -364,7 +364,11 @@ export function summaryInChinese(summary: string): string {
       .replace(/; was on /g, "，原在 ")
       .replace(/the schedule shows ([\d,]+) review task\(s\) still pending/, "日程显示还有 $1 个复习任务待安排")
       .replace(/; ([\d,]+) of them fit somewhere free as the week stands/, "，其中 $1 个按目前的日程放得下")
-      .replace(/; ([\d,]+) missed review task\(s\) have no place/, "；另有 $1 个错过的复习任务没有安排")
+      .replace(
+        /; ([\d,]+) missed review task\(s\) have no place(?:: (.*?)(?: and (\d+) more)?$)?/,
+        (_, count: string, names?: string, more?: string) =>
+          `；另有 ${count} 个错过的复习任务没有安排${names ? `：${names.replace(/"([^"]*)"/g, "“$1”").replace(/, /g, "、")}${more ? ` 等（另有 ${more} 项）` : ""}` : ""}`,
+      )
       .replace(/list_tasks shows no task matching /, "找不到匹配的任务：")
       // A swap never takes a locked event (`execute-stage.ts` swapStep).
       .replace(

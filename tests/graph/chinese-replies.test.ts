@@ -259,6 +259,14 @@ describe("the final answer's own words in Chinese", () => {
     );
   });
 
+  test("the closing check's missed reviews, named, read in Chinese", () => {
+    expect(
+      summaryInChinese(
+        'the schedule shows 0 review task(s) still pending; 2 missed review task(s) have no place: "Review limits", "Essay"',
+      ),
+    ).toBe("日程显示还有 0 个复习任务待安排；另有 2 个错过的复习任务没有安排：“Review limits”、“Essay”");
+  });
+
   test("the factual summary's outcome reasons and why-open phrases are Chinese", () => {
     const factual = [
       "Task: 安排复习",

@@ -83,7 +83,8 @@ describe("the first request in a new week", () => {
     expect(item(outcome.schedule, "matrix-review")).toMatchObject({ status: "done", was: { date: "2024-03-12" } });
     for (const id of missed) expect(item(outcome.schedule, id).status).toBe("missed");
     // Left missed, they have no place: the answer never says the week is arranged or every review placed.
-    expect(outcome.finalAnswer).toMatch(/\b3 missed review task\(s\) have no place\b/);
+    expect(outcome.finalAnswer).toMatch(/\b3 missed review task\(s\) have no place: "[^"]+", "[^"]+", "[^"]+"/);
+    for (const id of missed) expect(outcome.finalAnswer).toContain(`"${item(outcome.schedule, id).name}"`);
     expect(outcome.finalAnswer).not.toMatch(
       /review week is arranged|Every review task (?:has a place|is already placed)/,
     );

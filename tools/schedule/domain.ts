@@ -122,19 +122,28 @@ export const SCHEDULE_VERIFICATION: Verification<ScheduleState> = {
   check(state, language) {
     const pending = state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length;
     // Missed reviews have no place either: a week of them is never told as arranged.
-    const missed = state.tasks.filter((task) => task.source === "task_item" && task.status === "missed").length;
+    const missedNames = state.tasks.flatMap((task) =>
+      task.source === "task_item" && task.status === "missed" ? [task.name] : [],
+    );
+    const missed = missedNames.length;
     // Those that fit somewhere free as the week stands are told: the step's words never read "none fits" over them.
     const fitting = pending > 0 ? pendingFitting(state).length : 0;
     return {
-      summary: `the schedule shows ${pending} review task(s) still pending${fitting > 0 ? `; ${fitting} of them fit somewhere free as the week stands` : ""}${missedClause(missed)}`,
+      summary: `the schedule shows ${pending} review task(s) still pending${fitting > 0 ? `; ${fitting} of them fit somewhere free as the week stands` : ""}${missedClause(missed, missedNames)}`,
       heading: arrangedHeading(String(pending), language, missed),
     };
   },
 };
 
-/** The closing check's words for `missed` reviews without a place ("" for none), read back by `missedIn`. */
-export function missedClause(missed: number): string {
-  return missed > 0 ? `; ${missed} missed review task(s) have no place` : "";
+/**
+ * The closing check's words for `missed` reviews without a place, named (`names`, the first few) — "" for none; read
+ * back by `missedIn`.
+ */
+export function missedClause(missed: number, names: readonly string[] = []): string {
+  if (missed === 0) return "";
+  const shown = names.slice(0, 8).map((name) => JSON.stringify(name));
+  const more = names.length > shown.length ? ` and ${names.length - shown.length} more` : "";
+  return `; ${missed} missed review task(s) have no place${shown.length > 0 ? `: ${shown.join(", ")}${more}` : ""}`;
 }
 
 /** The missed reviews a closing check's summary names (`missedClause`), 0 when it names none. */
