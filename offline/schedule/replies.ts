@@ -365,7 +365,7 @@ export function summaryInChinese(summary: string): string {
       .replace(/the schedule shows ([\d,]+) review task\(s\) still pending/, "日程显示还有 $1 个复习任务待安排")
       .replace(/; ([\d,]+) of them fit somewhere free as the week stands/, "，其中 $1 个按目前的日程放得下")
       .replace(
-        /; ([\d,]+) missed review task\(s\) have no place(?:: (.*?)(?: and (\d+) more)?$)?/,
+        /; ([\d,]+) missed review task\(s\) have no place(?:: ([^\n]*?)(?: and (\d+) more)?$)?/m,
         (_, count: string, names?: string, more?: string) =>
           `；另有 ${count} 个错过的复习任务没有安排${names ? `：${names.replace(/"([^"]*)"/g, "“$1”").replace(/, /g, "、")}${more ? ` 等（另有 ${more} 项）` : ""}` : ""}`,
       )

@@ -265,6 +265,12 @@ describe("the final answer's own words in Chinese", () => {
         'the schedule shows 0 review task(s) still pending; 2 missed review task(s) have no place: "Review limits", "Essay"',
       ),
     ).toBe("日程显示还有 0 个复习任务待安排；另有 2 个错过的复习任务没有安排：“Review limits”、“Essay”");
+    // Within a whole answer too (a line of several).
+    expect(
+      summaryInChinese(
+        '4. the schedule shows 0 review task(s) still pending; 1 missed review task(s) have no place: "Essay"\nNext',
+      ),
+    ).toContain("另有 1 个错过的复习任务没有安排：“Essay”\nNext");
   });
 
   test("the factual summary's outcome reasons and why-open phrases are Chinese", () => {
