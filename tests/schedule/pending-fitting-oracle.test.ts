@@ -10,7 +10,7 @@ import { describe, expect, test } from "vitest";
 import { pendingFitting } from "../../tools/schedule/arrangement.js";
 import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { clockedWeek, handPlaced } from "../support/rule-weeks.js";
-import { oracle } from "../support/schedule-oracle.js";
+import { oracle, oracleSeeds } from "../support/schedule-oracle.js";
 
 /** The week of `seed` (dated, Asia/Shanghai) placed by hand, with the clock on each day of it at 07:30, 14:10, 23:50. */
 function clockWalk(seed: number): ScheduleState[] {
@@ -32,18 +32,8 @@ function oracleFitting(state: ScheduleState): string[] {
     .map((task) => task.id);
 }
 
-/** Small weeks (1-12 pending reviews, room the oracle can walk). */
-function seeds(count: number): number[] {
-  const chosen: number[] = [];
-  for (let seed = 1; chosen.length < count; seed += 1) {
-    const week = clockedWeek(seed);
-    const pending = week.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length;
-    if (pending >= 1 && week.window.totalDays * week.window.slotsPerDay <= 45) chosen.push(seed);
-  }
-  return chosen;
-}
-
-const WEEKS = seeds(12);
+/** Small weeks (pending reviews, room the oracle can walk). */
+const WEEKS = oracleSeeds(12, clockedWeek);
 
 describe("pendingFitting against the brute-force oracle, the clock walked day by day", () => {
   test("it names exactly the pending reviews the oracle places on their own, at every moment of the week", () => {

@@ -269,3 +269,18 @@ export function oracle(state: ScheduleState): OracleAnswer {
     },
   };
 }
+
+/**
+ * The first `count` seeds whose week (`weekOf(seed)`) is small enough for the oracle to walk (at most 45 cells) and
+ * has between 1 and `maxPending` pending reviews: the weeks an oracle property runs over.
+ */
+export function oracleSeeds(count: number, weekOf: (seed: number) => ScheduleState, maxPending = Infinity): number[] {
+  const chosen: number[] = [];
+  for (let seed = 1; chosen.length < count; seed += 1) {
+    const week = weekOf(seed);
+    const pending = week.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length;
+    if (pending >= 1 && pending <= maxPending && week.window.totalDays * week.window.slotsPerDay <= 45)
+      chosen.push(seed);
+  }
+  return chosen;
+}

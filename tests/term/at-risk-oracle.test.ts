@@ -15,7 +15,7 @@ import { atRiskOf, atRiskText, type AtRiskReport } from "../../tools/schedule/at
 import { applyWrites } from "../../tools/schedule/candidates.js";
 import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { clockedWeek, handPlaced, reopened } from "../support/rule-weeks.js";
-import { oracle } from "../support/schedule-oracle.js";
+import { oracle, oracleSeeds } from "../support/schedule-oracle.js";
 
 /**
  * The clocked rule-bearing week of `seed` with a deadline on every pending review (those without one are due before
@@ -61,19 +61,8 @@ function disagreement(state: ScheduleState, report: AtRiskReport): string | unde
   return undefined;
 }
 
-/** The seeds of small weeks (1-6 reviews to place, with room for the oracle) the property runs over. */
-function seeds(count: number): number[] {
-  const chosen: number[] = [];
-  for (let seed = 1; chosen.length < count; seed += 1) {
-    const week = deadlineWeek(seed);
-    const pending = pendingOf(week).length;
-    if (pending >= 1 && pending <= 6 && week.window.totalDays * week.window.slotsPerDay <= 45) chosen.push(seed);
-  }
-  return chosen;
-}
-
-/** The weeks checked: 50 seeds. */
-const WEEKS = seeds(50);
+/** The weeks checked: 50 seeds of small weeks (1-6 reviews to place, with room for the oracle). */
+const WEEKS = oracleSeeds(50, deadlineWeek, 6);
 
 describe("at risk against the brute-force oracle", () => {
   test("every review reported at risk is confirmed by the oracle, and a deadline it can meet never is", () => {
@@ -202,7 +191,10 @@ function placedDeadlineWeek(seed: number): ScheduleState {
 }
 
 /** The weeks the claims are checked on: every review due, and half of them placed by hand first. */
-const CLAIM_WEEKS = [...seeds(120).map(deadlineWeek), ...seeds(120).map(placedDeadlineWeek)];
+const CLAIM_WEEKS = [
+  ...oracleSeeds(120, deadlineWeek, 6).map(deadlineWeek),
+  ...oracleSeeds(120, deadlineWeek, 6).map(placedDeadlineWeek),
+];
 
 describe("what the at-risk words claim, against the brute-force oracle", () => {
   test("no review said to have no free time has one; no recovery moves a review it could leave in place", () => {
