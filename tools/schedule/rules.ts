@@ -322,11 +322,18 @@ export function isFixedByClock(task: ScheduleTask, book: Pick<RuleBook, "clock">
   return range !== undefined && hasStarted(range.day, range.start, book.clock);
 }
 
-/** Why `task` may not move (the past is fixed: its place has started), or undefined. */
-export function fixedProblem(task: ScheduleTask, book: Pick<RuleBook, "clock" | "window">): string | undefined {
+/**
+ * Why `task` may not move (the past is fixed: its place has started), or undefined; `so` says what that means for the
+ * write asked ("it does not move" by default).
+ */
+export function fixedProblem(
+  task: ScheduleTask,
+  book: Pick<RuleBook, "clock" | "window">,
+  so = "it does not move",
+): string | undefined {
   if (!isFixedByClock(task, book) || !book.window) return undefined;
   const range = task.slots![0]!;
-  return `${label(task)} is on day ${range.day} slot ${range.start}, and ${passedText(book.window, range.day, range.start)}: the past is fixed, so it does not move`;
+  return `${label(task)} is on day ${range.day} slot ${range.start}, and ${passedText(book.window, range.day, range.start)}: the past is fixed, so ${so}`;
 }
 
 /** True when `task`'s deadline has passed by the clock: even the first slot not yet started ends too late for it. */

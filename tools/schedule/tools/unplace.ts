@@ -55,11 +55,12 @@ export const unplaceTool: DomainTool<ScheduleState, UnplaceArguments> = {
     if (task.status !== "placed")
       return failure(`task ${task.id} is ${task.status}, history that nothing moves; use reopen to make it pending`);
     // A place that has started is the past, as for a move: what happened to it is marked (done, missed), not undone.
-    const fixed = fixedProblem(task, index.rules);
-    if (fixed)
-      return failure(
-        `${fixed.replace(/, so it does not move$/, "")}, so it is not taken off; mark it done or missed instead (mark_done, mark_missed)`,
-      );
+    const fixed = fixedProblem(
+      task,
+      index.rules,
+      "it is not taken off; mark it done or missed instead (mark_done, mark_missed)",
+    );
+    if (fixed) return failure(fixed);
     const next = commitUnplace(state, index, position);
     const data: UnplaceData = {
       id: task.id,
