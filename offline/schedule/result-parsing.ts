@@ -19,6 +19,8 @@ import type { PlaceData } from "../../tools/schedule/tools/place.js";
 import type { QueryRangeData, QueryRangeDay, RangeOccupant } from "../../tools/schedule/tools/query-range.js";
 import type { SwapData } from "../../tools/schedule/tools/swap.js";
 import type { UnplaceData } from "../../tools/schedule/tools/unplace.js";
+import type { RescheduleListing } from "../../tools/schedule/tools/reschedule.js";
+import type { UndoListing } from "../../tools/schedule/tools/undo.js";
 
 /** A pending task line; groups: id, name (JSON string literal), duration, category id. */
 export const PENDING_TASK_LINE_PATTERN =
@@ -201,6 +203,10 @@ export function parseToolData(name: string, content: string): unknown {
     case "propose_candidates":
     case "propose_arrangement":
       return parseListing(lines);
+    case "propose_reschedule":
+      return parseRescheduleListing(lines);
+    case "propose_undo":
+      return parseUndoListing(lines);
     case "unplace": {
       const match =
         /^unplaced task (\S+) from (day \d+ slots \d+-\d+(?: \((?!was )[^()]*\))?)(?: \(was embedded in host (\S+)\))?; it is pending again$/.exec(
@@ -214,6 +220,47 @@ export function parseToolData(name: string, content: string): unknown {
     default:
       return undefined;
   }
+}
+
+/**
+ * propose_reschedule's listing as its text shows it: why it is empty, the candidate's id and summary (its writes are
+ * not in the text: a reader of the text chooses by id), each missed review no place fits with why.
+ */
+function parseRescheduleListing(lines: readonly string[]): RescheduleListing | undefined {
+  const listing: RescheduleListing = { candidates: [], unplaced: [] };
+  for (const line of lines) {
+    const empty = /^nothing to propose: (.*)$/.exec(line);
+    const candidate = /^(r\d+): (.*)$/.exec(line);
+    const none = /^no place for (\S+) ("(?:[^"\\]|\\.)*"): (.*)$/.exec(line);
+    if (empty) listing.empty = empty[1]!;
+    else if (candidate) listing.candidates.push({ id: candidate[1]!, summary: candidate[2]!, writes: [] });
+    else if (none) listing.unplaced.push({ id: none[1]!, name: JSON.parse(none[2]!) as string, why: none[3]! });
+    else return undefined;
+  }
+  return lines.length > 0 ? listing : undefined;
+}
+
+/**
+ * propose_undo's listing as its text shows it: why it is empty (and whose the last change was, when another domain's),
+ * the candidate's id and summary, each write that cannot be undone with why.
+ */
+function parseUndoListing(lines: readonly string[]): UndoListing | undefined {
+  const listing: UndoListing = { candidates: [], undone: [], kept: [] };
+  for (const line of lines) {
+    const empty = /^nothing to undo: (.*?)(?: \(([^()]*)\): propose_undo takes back .*)?$/.exec(line);
+    const candidate = /^(u\d+): (.*)$/.exec(line);
+    const kept = /^cannot undo (.+?): (.*)$/.exec(line);
+    if (empty) {
+      listing.empty = empty[1]!;
+      if (empty[2] !== undefined) listing.elsewhere = empty[2].split(", ");
+    } else if (candidate) {
+      listing.candidates.push({ id: candidate[1]!, summary: candidate[2]!, writes: [] });
+      // The summary opens with what it reverses: "undo place matrix-review, move essay-draft: …".
+      listing.undone.push(...(/^undo (.*?): /.exec(candidate[2]!)?.[1]?.split(", ") ?? []));
+    } else if (kept) listing.kept.push({ write: kept[1]!, why: kept[2]! });
+    else return undefined;
+  }
+  return lines.length > 0 ? listing : undefined;
 }
 
 /**

@@ -19,6 +19,8 @@ import {
 import { parseFreeRuns, parseTaskListing, parseToolData } from "../../offline/schedule/result-parsing.js";
 import { commandArbitrary, resolveCommand, scheduleArbitrary } from "./arbitraries.js";
 import { runTool, smallSchedule, write } from "./support.js";
+import type { RescheduleListing } from "../../tools/schedule/tools/reschedule.js";
+import type { UndoListing } from "../../tools/schedule/tools/undo.js";
 
 /** Runs a tool and checks its data against its text; answers the data. */
 function dataOf(name: string, state: ScheduleState, args: Record<string, unknown> = {}): unknown {
@@ -94,6 +96,40 @@ describe("each tool's data says what its text says", () => {
     const both = runTool("find_free", sundayOff);
     expect(both.content).toMatch(/slots 1-12 \(days 7 left out: [^()]*\) \(time that has started left out\): /);
     dataOf("find_free", sundayOff);
+  });
+
+  it("propose_reschedule and propose_undo: the listing as a text reader chooses from it (by id; its writes stay in the graph)", () => {
+    // What the strict model-server double reads back from the text: without it, a reschedule over the double was told
+    // "I found no place" beside a listing of places.
+    const asRead = <T extends { candidates: Array<{ writes: unknown[] }> }>(data: T) => ({
+      ...data,
+      candidates: data.candidates.map((candidate) => ({ ...candidate, writes: [] })),
+    });
+    const missed = write("mark_missed", withPlacements(), { task_id: "a" });
+    const reschedule = runTool("propose_reschedule", missed);
+    const listing = reschedule.data as RescheduleListing;
+    expect(listing.candidates).toHaveLength(1);
+    expect(parseToolData("propose_reschedule", reschedule.content)).toEqual(asRead(listing));
+    expect(
+      parseToolData(
+        "propose_reschedule",
+        'no place for a "Task a": no free place that keeps its rules is left before its deadline',
+      ),
+    ).toEqual({
+      candidates: [],
+      unplaced: [{ id: "a", name: "Task a", why: "no free place that keeps its rules is left before its deadline" }],
+    });
+    const placed = runTool("place", smallSchedule(), { task_id: "b", day: 3, slot_start: 1 });
+    const lastChange = [{ name: "place", arguments: { task_id: "b", day: 3, slot_start: 1 }, data: placed.data }];
+    const undo = runTool("propose_undo", { ...placed.state!, lastChange });
+    expect((undo.data as UndoListing).candidates).toHaveLength(1);
+    expect(parseToolData("propose_undo", undo.content)).toEqual(asRead(undo.data as UndoListing));
+    const elsewhere = runTool("propose_undo", {
+      ...smallSchedule(),
+      lastChange: [],
+      lastChangeElsewhere: ["add_todo"],
+    });
+    expect(parseToolData("propose_undo", elsewhere.content)).toEqual(elsewhere.data);
   });
 
   it("get_overview: the counts and every list as capped in the text", () => {

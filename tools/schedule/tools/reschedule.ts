@@ -6,6 +6,7 @@
  * Nothing else moves. A review no place fits is said, with why.
  */
 import { z } from "zod";
+import { quoteName } from "../format.js";
 import type { CandidateListing, DomainTool, ProposedCandidate } from "../../domain.js";
 import { proposeCandidates, MAX_CANDIDATES } from "../candidates.js";
 import { failure } from "../format.js";
@@ -117,7 +118,7 @@ export const proposeRescheduleTool: DomainTool<ScheduleState, z.infer<typeof res
     const lines = [
       ...(listing.empty ? [`nothing to propose: ${listing.empty}`] : []),
       ...listing.candidates.map((candidate) => `${candidate.id}: ${candidate.summary}`),
-      ...listing.unplaced.map((entry) => `no place for ${entry.id}: ${entry.why}`),
+      ...listing.unplaced.map((entry) => `no place for ${entry.id} ${quoteName(entry.name)}: ${entry.why}`),
     ];
     return { ok: true, content: lines.join("\n") || "no missed task items to reschedule", data: listing };
   },
