@@ -62,6 +62,10 @@ describe("import_calendar and the clock", () => {
         "error: no event of the file can be added: Calculus lecture: all of its times in this window have passed; not added",
     });
     expect(week).toEqual(weekAt(WEDNESDAY_MORNING));
+    // What is attempted is named without a count of nothing ("Import 0 event(s) from the calendar file: ").
+    const ics = calendarOf(PAST_CALCULUS);
+    expect(describeTaskWrite(week, "import_calendar", { ics }, "en")).toBe("Import events from the calendar file");
+    expect(describeTaskWrite(week, "import_calendar", { ics }, "zh")).toBe("从日历文件导入日程");
   });
 
   test("an event wholly in the past is not added and is told in the result and on the card, in English and Chinese", () => {
@@ -110,6 +114,14 @@ describe("import_calendar and the clock", () => {
     expect(weekly.ok, weekly.content).toBe(true);
     expect(weekly.state!.tasks.at(-1)).toMatchObject({ name: "Algebra lecture", slots: [] });
     expect(weekly.content).toContain("Algebra lecture: 1 of its times in this window have passed; they are left out");
+    // The card says why it has no time this week, not an empty "Algebra lecture — ;".
+    const mondays = calendarOf(lectureOn("algebra", "Algebra lecture", "20240304", "FREQ=WEEKLY;BYDAY=MO"));
+    expect(describeTaskWrite(week, "import_calendar", { ics: mondays }, "en")).toBe(
+      "Import 1 event(s) from the calendar file: Algebra lecture — no time left in this window; it is kept for the weeks after; Algebra lecture: 1 of its times in this window have passed; they are left out",
+    );
+    expect(describeTaskWrite(week, "import_calendar", { ics: mondays }, "zh")).toBe(
+      "从日历文件导入 1 个日程：Algebra lecture — 本窗口内已没有它的时间，之后各周照常；Algebra lecture：本窗口内有 1 次已经过去，不导入这几次",
+    );
 
     const ending = importCalendarTool.run(week, {
       ics: calendarOf(lectureOn("algebra", "Algebra lecture", "20240304", "FREQ=WEEKLY;BYDAY=MO;COUNT=4")),

@@ -590,6 +590,9 @@ const CARD_OCCURRENCES = 4;
 /** An imported event's occurrences as a card tells them: "Mon 25 Mar 10:00–11:40 (08:00 Europe/Berlin → 15:00 Asia/Shanghai), …". */
 function occurrencesText(occurrences: readonly ImportedOccurrence[], language: Language): string {
   const zh = language === "zh";
+  // A series whose times in this window have passed, or start after it: it is added for the weeks after.
+  if (occurrences.length === 0)
+    return zh ? "本窗口内已没有它的时间，之后各周照常" : "no time left in this window; it is kept for the weeks after";
   const shown = occurrences.slice(0, CARD_OCCURRENCES).map((occurrence) => {
     const converted = occurrence.converted
       ? zh
@@ -674,9 +677,9 @@ export function describeTaskWrite(
     }
     case "import_calendar": {
       const outcome = importCalendarTool.run(state, { ics: String(args.ics ?? "") });
-      const found: Pick<ImportCalendarData, "events" | "times" | "passed" | "reviews" | "present"> = outcome.ok
-        ? (outcome.data as ImportCalendarData)
-        : { events: [], times: {}, passed: [] };
+      // A file nothing of which can be added: the attempt is named, its refusal told where it is refused.
+      if (!outcome.ok) return zh ? "从日历文件导入日程" : "Import events from the calendar file";
+      const found = outcome.data as ImportCalendarData;
       // Each event with its day and clock times, and the file's own times when it wrote them in another zone: nobody approves blind.
       // Then what the clock leaves out: the times that have passed, and the events with none left; then what is there
       // already, and the placed reviews.
