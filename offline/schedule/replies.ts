@@ -136,14 +136,14 @@ export function finalAnswer(input: {
   }
   if (only && only.status === "done") {
     if (only.summary.startsWith("not carried out")) {
-      const why = only.summary.replace(/^not carried out: /, "");
+      const why = withoutFullStop(only.summary.replace(/^not carried out: /, ""));
       return readableScheduleText(
         zh ? `日程没有改动：${summaryInChinese(why)}。` : `Your schedule is unchanged: ${why}.`,
         input.language ?? "en",
       );
     }
     return readableScheduleText(
-      zh ? `完成：${summaryInChinese(only.summary)}。` : `Done: ${only.summary}.`,
+      zh ? `完成：${summaryInChinese(withoutFullStop(only.summary))}。` : `Done: ${withoutFullStop(only.summary)}.`,
       input.language ?? "en",
     );
   }
@@ -220,6 +220,11 @@ export function finalAnswer(input: {
 }
 
 /** A report's "Still pending: name (id) — why" line in Chinese, as far as its usual reasons go. */
+/** A result quoted as the answer's own sentence loses its full stop, so the sentence ends once (not "…characters.."). */
+function withoutFullStop(text: string): string {
+  return text.replace(/[.。]\s*$/, "");
+}
+
 function stillPendingInChinese(line: string): string {
   return whyOpenInChinese(line).replace(/^Still pending: /, "仍待安排：");
 }

@@ -177,3 +177,15 @@ describe("a refusal the rules gave, quoted in a Chinese answer", () => {
     );
   });
 });
+
+describe("a refusal that ends its own sentence", () => {
+  test("is quoted with one full stop, in English and Chinese", () => {
+    const why = "The calendar file is larger than 1,000,000 characters.";
+    const step = { content: "Import the timetable", status: "done" as const, summary: `not carried out: ${why}` };
+    const english = finalAnswer({ goal: "import my timetable", steps: [step], outcome: "failed", language: "en" });
+    expect(english).toBe("Your schedule is unchanged: The calendar file is larger than 1,000,000 characters.");
+    const chinese = finalAnswer({ goal: "导入我的课表", steps: [step], outcome: "failed", language: "zh" });
+    expect(chinese).not.toMatch(/[.。]{2}/);
+    expect(chinese.endsWith("。")).toBe(true);
+  });
+});
