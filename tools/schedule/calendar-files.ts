@@ -41,6 +41,7 @@ import {
   type SlotRange,
 } from "./state.js";
 import { clockOfState, hasStarted } from "./window-clock.js";
+import { vtimezone } from "./vtimezone.js";
 import type { Language } from "../../contracts/language.js";
 
 import {
@@ -683,7 +684,17 @@ function categoriesOf(task: ScheduleState["tasks"][number]): Array<{ name: strin
  */
 export function exportCalendar(state: ScheduleState, name = "Tempo week"): string {
   const { timeZone, slotTimes } = calendarOf(state);
-  const calendar = ical({ name, prodId: { company: "tempo", product: "tempo-schedule" } });
+  // Every zone the file names gets its VTIMEZONE, good from the earliest date written to three years past the window.
+  const firstDates = state.tasks.flatMap((task) =>
+    task.source === "event" && task.series ? [task.series.firstDate] : [],
+  );
+  const from = instantOf([dateOfDay(state.window, 1)!, ...firstDates].sort()[0]!, "00:00", timeZone);
+  const to = instantOf(addDays(dateOfDay(state.window, state.window.totalDays)!, 3 * 366), "00:00", timeZone);
+  const calendar = ical({
+    name,
+    prodId: { company: "tempo", product: "tempo-schedule" },
+    timezone: { name: null, generator: (zone) => vtimezone(zone, from, to) },
+  });
   for (const task of state.tasks) {
     if (task.source === "event" && task.series !== undefined) {
       const { series } = task;
@@ -715,8 +726,10 @@ export function exportCalendar(state: ScheduleState, name = "Tempo week"): strin
       const date = dateOfDay(state.window, range.day)!;
       calendar.createEvent({
         id: `${task.id}-${index + 1}@tempo`,
-        start: instantOf(date, slotTimes[range.start - 1]!.start, timeZone),
-        end: instantOf(date, slotTimes[range.end - 1]!.end, timeZone),
+        // In the window's zone, as a series is: re-imported, its times read as they were, with no zone to convert.
+        start: new ZonedDate(instantOf(date, slotTimes[range.start - 1]!.start, timeZone)),
+        end: new ZonedDate(instantOf(date, slotTimes[range.end - 1]!.end, timeZone)),
+        timezone: timeZone,
         summary: task.name,
         description: task.source === "task_item" ? `review (${task.categoryId})` : "timetable",
         categories: categoriesOf(task),
