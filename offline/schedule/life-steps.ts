@@ -172,6 +172,8 @@ export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dati
 const NO_PLACE_BEFORE_ZH: Readonly<Record<string, string>> = {
   [NO_PLACE_BEFORE.deadline]: "截止之前已没有符合规则的空闲时段",
   [NO_PLACE_BEFORE.window]: "本窗口结束之前已没有符合规则的空闲时段",
+  [NO_PLACE_BEFORE.beside]: "单独放得下，但和已放回的其他错过的复习放不到一起：没有能放回更多的安排",
+  [NO_PLACE_BEFORE.unproved]: "在搜索预算内没有找到和其他复习一起的位置（未证明）",
 };
 
 /** How a reschedule's summary names a missed review it found no place for, after the ones it placed. */

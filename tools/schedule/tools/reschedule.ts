@@ -1,18 +1,32 @@
 /**
- * `propose_reschedule` (issue 47 item 4): a missed review is proposed again, at the candidates' best place. The
- * backend's candidates (`proposeCandidates`) are listed for the missed reviews alone — each as if pending, the other
- * pending reviews set aside so they take no candidate's room — and the best place of each that still fits beside the
- * others goes into one candidate (`r1`), for `choose_candidate`: a card of `place` writes (place takes a missed task).
- * Nothing else moves. A review no place fits is said, with why.
+ * `propose_reschedule` (issue 47 item 4): a missed review is proposed again, at the candidates' best place. First the
+ * exact search says which of the missed reviews fit together (the most, with the placed reviews where they are: a
+ * review's best place taken first can be the only place of another); then, review by review, the backend's candidates
+ * (`proposeCandidates`) are listed for it alone — as if pending, the other pending reviews set aside so they take no
+ * candidate's room — and its best place that leaves room for the rest goes into one candidate (`r1`), for
+ * `choose_candidate`: a card of `place` writes (place takes a missed task). Nothing else moves. A review left without a
+ * place is said, with why: no place on its own, not beside the others, or not proved (the search's budget ran out).
  */
 import { z } from "zod";
 import { quoteName } from "../format.js";
 import type { CandidateListing, DomainTool, ProposedCandidate } from "../../domain.js";
 import { proposeCandidates, MAX_CANDIDATES } from "../candidates.js";
 import { failure } from "../format.js";
+import { describeScheduleCall } from "../describe-call.js";
+import {
+  searchInputOf,
+  searchPlacements,
+  startBudget,
+  type PlannedPlacement,
+  type SearchBudget,
+} from "../placement-search.js";
+import { withRules } from "../rules.js";
 import type { ScheduleState, TaskItem } from "../state.js";
 import { taskIdField } from "./argument-fields.js";
 import { placeTool } from "./place.js";
+
+/** A write call: a tool name and its arguments. */
+type Write = ProposedCandidate["writes"][number];
 
 /** The id of the one candidate a reschedule listing offers. */
 export const RESCHEDULE_CANDIDATE_ID = "r1";
@@ -23,10 +37,16 @@ export interface RescheduleListing extends CandidateListing {
   unplaced: Array<{ id: string; name: string; why: string }>;
 }
 
-/** Why a missed review is left without a place, by what bounds where it may go (the listing's words are about scores). */
+/**
+ * Why a missed review is left without a place. `deadline` / `window`: the search proved no free place holds it even on
+ * its own; `beside`: it fits on its own, but the search proved no arrangement places more of the missed reviews than
+ * the ones placed; `unproved`: the search stopped at its budget before it could say.
+ */
 export const NO_PLACE_BEFORE = {
   deadline: "no free place that keeps its rules is left before its deadline",
   window: "no free place that keeps its rules is left before the window's end",
+  beside: "it fits on its own, but not beside the other missed reviews placed: no arrangement places more of them",
+  unproved: "no place beside the others was found within the search's budget (not proved)",
 } as const;
 
 /** Arguments of propose_reschedule. */
@@ -41,15 +61,62 @@ export const rescheduleArgumentsSchema = z.object({
 /** What a reschedule listing says when no review is missed. */
 export const NOTHING_MISSED = "no review is missed";
 
-/** The missed reviews' best places on `state`, as one candidate. */
-export function proposeReschedule(state: ScheduleState, ids: readonly string[]): RescheduleListing {
+/** Places as `place` writes. */
+function placeWrite(placement: PlannedPlacement): Write {
+  return { name: "place", arguments: { task_id: placement.id, day: placement.day, slot_start: placement.start } };
+}
+
+/** The exact search for the reviews `ids` together on `state` (placed reviews where they are). */
+function searchTogether(state: ScheduleState, ids: readonly string[], budget: SearchBudget) {
+  const input = searchInputOf(state);
+  const tasks = ids.flatMap((id) => {
+    const task = state.tasks.find((entry) => entry.id === id);
+    return task?.source === "task_item" ? [withRules({ id, duration: task.duration }, task, input.rules)] : [];
+  });
+  return searchPlacements(tasks, input.room, budget);
+}
+
+/**
+ * The missed reviews' best places on `state`, as one candidate: as many of them as fit together (the exact search's
+ * most, with the placed reviews where they are), each at its best-scored place that leaves room for the rest.
+ */
+export function proposeReschedule(
+  state: ScheduleState,
+  ids: readonly string[],
+  budget: SearchBudget = {},
+): RescheduleListing {
   if (ids.length === 0) return { candidates: [], unplaced: [], empty: NOTHING_MISSED };
+  const work = startBudget(budget);
   const wanted = new Set(ids);
+  // Which of them fit together: one review's best place taken first can be the only place of another.
+  const together = searchTogether(state, ids, work);
+  const chosen = new Set(together.exact ? together.placements.map((placement) => placement.id) : ids);
   const writes: ProposedCandidate["writes"] = [];
   const summaries: string[] = [];
   const unplaced: RescheduleListing["unplaced"] = [];
+  /** Why `id` is left without a place: none on its own, not beside the others, or not proved. */
+  const leftOut = (id: string): RescheduleListing["unplaced"][number] => {
+    const task = state.tasks.find((entry) => entry.id === id);
+    const alone = searchTogether(state, [id], work);
+    const bound = task?.source === "task_item" && task.dueBefore !== undefined ? "deadline" : "window";
+    const why =
+      alone.exact && alone.placements.length === 0
+        ? NO_PLACE_BEFORE[bound]
+        : together.exact
+          ? NO_PLACE_BEFORE.beside
+          : NO_PLACE_BEFORE.unproved;
+    return { id, name: task?.name ?? id, why };
+  };
   let current = state;
-  for (const id of ids) {
+  for (const [index, id] of ids.entries()) {
+    if (!chosen.has(id)) {
+      unplaced.push(leftOut(id));
+      continue;
+    }
+    const rest = ids.slice(index + 1).filter((other) => chosen.has(other));
+    /** True when the chosen reviews after this one still fit together on `after`. */
+    const roomForRest = (after: ScheduleState) =>
+      !together.exact || rest.length === 0 || searchTogether(after, rest, work).placements.length === rest.length;
     // The candidates for this review alone, on the week with the others' places taken so far: listed for all at once,
     // the best few candidates were one review's, and the rest were told no place fits in a week with room.
     const trial: ScheduleState = {
@@ -65,25 +132,39 @@ export function proposeReschedule(state: ScheduleState, ids: readonly string[]):
       ),
     };
     const listing = proposeCandidates(trial, { k: MAX_CANDIDATES, movable: new Set() });
-    // Its best place that still fits beside the places already taken for the others.
-    const places = listing.candidates.filter(
-      (candidate) =>
-        candidate.writes.length === 1 &&
-        candidate.writes[0]!.name === "place" &&
-        candidate.writes[0]!.arguments.task_id === id,
-    );
-    const fitting = places
-      .map((candidate) => ({ candidate, run: placeTool.run(current, candidate.writes[0]!.arguments as never) }))
-      .find((tried) => tried.run.ok && tried.run.state);
-    if (!fitting) {
-      const task = state.tasks.find((entry) => entry.id === id);
-      const bound = task?.source === "task_item" && task.dueBefore !== undefined ? "deadline" : "window";
-      unplaced.push({ id, name: task?.name ?? id, why: NO_PLACE_BEFORE[bound] });
+    // Its best place that still fits beside the places already taken, and leaves room for the rest.
+    const best = listing.candidates
+      .filter(
+        (candidate) =>
+          candidate.writes.length === 1 &&
+          candidate.writes[0]!.name === "place" &&
+          candidate.writes[0]!.arguments.task_id === id,
+      )
+      .map((candidate) => ({ write: candidate.writes[0]!, summary: candidate.summary }));
+    // None of those leaves room: where a search of it and the rest together puts it.
+    const searched = together.exact ? searchTogether(current, [id, ...rest], work) : undefined;
+    const fallback = searched?.placements.find((placement) => placement.id === id);
+    const tried = [
+      ...best,
+      ...(fallback && searched!.placements.length === rest.length + 1 ? [{ write: placeWrite(fallback) }] : []),
+    ];
+    let taken: { write: Write; summary?: string; after: ScheduleState } | undefined;
+    for (const option of tried) {
+      const run = placeTool.run(current, option.write.arguments as never);
+      if (run.ok && run.state && roomForRest(run.state)) {
+        taken = { ...option, after: run.state };
+        break;
+      }
+    }
+    if (!taken) {
+      unplaced.push(leftOut(id));
       continue;
     }
-    current = fitting.run.state!;
-    writes.push(fitting.candidate.writes[0]!);
-    summaries.push(fitting.candidate.summary);
+    writes.push(taken.write);
+    summaries.push(
+      taken.summary ?? describeScheduleCall(current, "place", taken.write.arguments, "en") ?? taken.write.name,
+    );
+    current = taken.after;
   }
   const candidates: ProposedCandidate[] =
     writes.length > 0 ? [{ id: RESCHEDULE_CANDIDATE_ID, writes, summary: summaries.join("; ") }] : [];
