@@ -238,6 +238,14 @@ export function factsInLanguage(factual: string, language: Language): string {
           /^(结果：.*? — )every step finished, but (\d+) item\(s\) are still pending: /,
           "$1每个步骤都完成了，但还有 $2 项未完成：",
         )
+        // A task whose every change was declined (`declinedReason`), and a step that ended so.
+        .replace(
+          /^(结果：.*? — )nothing was changed: you declined (?:the change|all (\d+) changes) it proposed$/,
+          (_, head: string, count?: string) =>
+            `${head}没有任何修改：你拒绝了提议的${count ? `全部 ${count} 项修改` : "修改"}`,
+        )
+        .replace(/^(结果：.*? — )nothing was changed: /, "$1没有任何修改：")
+        .replace(/ — not carried out: you declined [^;]*$/, " — 未执行：你拒绝了这项修改")
         .replace(/；(\d+) step\(s\) were not run$/, "；$1 个步骤没有执行")
         .replace(/；step "(.*)" failed: /, "；步骤“$1”失败：")
         .replace(/ and (\d+) more$/, " 等（另有 $1 项）"),

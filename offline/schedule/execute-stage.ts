@@ -30,7 +30,7 @@ import {
   classRulesStep,
 } from "./class-steps.js";
 import { isRefineStep, refineStep } from "./refine-step.js";
-import { healthStep, leftBeforeStep, rescheduleStep, undoStep } from "./life-steps.js";
+import { healthStep, leftBeforeStep, recoverStep, rescheduleStep, undoStep } from "./life-steps.js";
 import { arrangedHeading, missedClause } from "../../tools/schedule/domain.js";
 import { isRescheduleStep } from "./plan-stage.js";
 import { finish, propose, read, readAll, type Decision, type Finish, type Then } from "../decisions.js";
@@ -212,6 +212,8 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
       return markStep(view.rounds, request, facts, end, asked);
     case "undo":
       return undoStep(view.rounds, end, datingOf(facts), language);
+    case "recover":
+      return recoverStep(view.rounds, end, datingOf(facts), language);
     case "health":
       return healthStep(view.rounds, facts, end, language);
     case "left_before":

@@ -9,8 +9,10 @@ import { finish, read, type Decision, type Finish } from "../decisions.js";
 import type { RoundView } from "../prompt-reading.js";
 import type { HealthIssueKind, HealthReport } from "../../tools/schedule/health.js";
 import {
+  NO_RECOVERY,
   NOTHING_TO_UNDO,
   UNDO_WRITES,
+  type RecoveryListing,
   type ListedTask,
   type RescheduleListing,
   type UndoListing,
@@ -158,12 +160,69 @@ export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dati
       say(
         language,
         `Undoing the last change (${candidate.summary}).`,
-        `撤销上一次的修改（共 ${candidate.writes.length} 项修改，卡片上逐项列出）。`,
+        // Read back from text (a model server without artifacts), a listing has no writes to count.
+        `撤销上一次的修改（${candidate.writes.length > 0 ? `共 ${candidate.writes.length} 项修改，` : ""}卡片上逐项列出）。`,
       ),
       ...kept,
     ].join("\n"),
     action: "confirm",
     reason: say(language, "the backend's undo of the last applied card", "后端给出的、撤销上一张已执行卡片的修改"),
+    tool_call: { name: "choose_candidate", arguments: { id: candidate.id } },
+  };
+}
+
+/** propose_recovery's reasons for an empty listing (`tools/recovery.ts`), in Chinese. */
+const NO_RECOVERY_ZH: Readonly<Record<string, string>> = {
+  [NO_RECOVERY.safe]: "没有有截止日期的复习处于风险中",
+  [NO_RECOVERY.unproved]: "搜索在预算内没有为部分复习找到位置，无法证明，因此没有列出修改",
+  [NO_RECOVERY.proved]: "即使挪动所有还没开始的复习也补不回来（已证明）",
+  [NO_RECOVERY.notFound]: "没有找到靠挪动还没开始的复习补回的方案（未证明）",
+};
+
+/** "Recover": list the at-risk notice's change, choose it (its card), and say how it ended. */
+export function recoverStep(rounds: readonly RoundView[], end: Finish, dating: Dating, language: Language): Decision {
+  const stage = listingStage<RecoveryListing>(rounds, end, dating, language, {
+    tool: "propose_recovery",
+    speak: say(language, "Looking for the change that recovers the most.", "正在查找补救最多的修改。"),
+    arguments: {},
+    reason: "the change that recovers the reviews at risk is listed by the backend",
+    done: "recovered",
+    none: "the recovery",
+  });
+  if ("decision" in stage) return stage.decision;
+  const { listing, round: listedRound } = stage;
+  const candidate = listing?.candidates[0];
+  if (!candidate) {
+    const why = listing?.empty ?? failureOf(listedRound);
+    const reason = language === "zh" ? (NO_RECOVERY_ZH[why] ?? why) : why;
+    return finish(
+      end,
+      "",
+      `not carried out: ${say(language, `there is no change to recover — ${reason}`, `没有可以补救的修改——${reason}`)}`,
+      "nothing to recover",
+    );
+  }
+  const names = (listing?.recovers ?? []).map((entry) => entry.name);
+  const off = (listing?.displaces ?? []).map((entry) => entry.name);
+  return {
+    speak: [
+      say(
+        language,
+        `The change that recovers ${names.map((name) => JSON.stringify(name)).join(", ")}: ${candidate.summary}.`,
+        `补救 ${names.map((name) => `“${name}”`).join("、")} 的修改（卡片上逐项列出）。`,
+      ),
+      ...(off.length > 0
+        ? [
+            say(
+              language,
+              `To make room it takes ${off.map((name) => JSON.stringify(name)).join(", ")} off the week (pending again).`,
+              `为腾出时间，会把 ${off.map((name) => `“${name}”`).join("、")} 从这一周移出（重新待安排）。`,
+            ),
+          ]
+        : []),
+    ].join("\n"),
+    action: "confirm",
+    reason: say(language, "the backend's change that recovers the most", "后端给出的、补救最多的修改"),
     tool_call: { name: "choose_candidate", arguments: { id: candidate.id } },
   };
 }

@@ -267,6 +267,7 @@ export function chineseStepsFor(request: ScheduleRequest, facts: WeekFacts): Ste
 function stepsIn(language: Language, request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
   if (request.kind === "undo") return [UNDO_STEP[language]];
   if (request.kind === "reschedule") return [RESCHEDULE_STEP[language]];
+  if (request.kind === "recover") return [RECOVER_STEP[language]];
   if (request.kind === "health") return [{ ...HEALTH_STEP[language], packs: [...HEALTH_PACKS] }];
   const steps = language === "zh" ? chineseSteps(request, facts) : englishSteps(request, facts);
   // A missed review is proposed again at the candidates' best place, unless the user said not to.
@@ -432,6 +433,15 @@ export const RESCHEDULE_STEP = {
 const UNDO_STEP = {
   en: { content: "Undo the last change", done_when: "the last change is undone, or it is told why it cannot be" },
   zh: { content: "撤销上一次的修改", done_when: "上一次的修改已撤销，或说明无法撤销的原因" },
+} as const;
+
+/** The step that proposes the at-risk notice's change (its text reads back as a recover request). */
+const RECOVER_STEP = {
+  en: {
+    content: "Recover the reviews at risk",
+    done_when: "the change that recovers the most is applied, or it is told why there is none",
+  },
+  zh: { content: "执行补救方案", done_when: "补救最多的修改已应用，或说明没有补救方案的原因" },
 } as const;
 
 /** The step that judges the week (its text reads back as a health question). */

@@ -277,6 +277,7 @@ const REPORT_HEADINGS_ZH: Readonly<Record<string, string>> = {
   rescheduled: "已补排",
   "not rescheduled": "没有补排",
   "nothing to reschedule": "无需补排",
+  recovered: "已补救",
 };
 
 /** A task status in Chinese ("已安排"); an unknown one as it is. */
@@ -304,7 +305,9 @@ const OUTCOME_ZH: Readonly<Record<string, string>> = {
  */
 export function summaryInChinese(summary: string): string {
   // A step that reports its writes ("undid the last change: …; …"): the heading, then each write on its own.
-  const reported = /^(undid the last change|rescheduled|not rescheduled|nothing to reschedule): (.*)$/s.exec(summary);
+  const reported = /^(undid the last change|rescheduled|not rescheduled|nothing to reschedule|recovered): (.*)$/s.exec(
+    summary,
+  );
   if (reported)
     return `${REPORT_HEADINGS_ZH[reported[1]!]}：${reported[2]!
       .split(/; (?!it is pending again)/)

@@ -21,6 +21,7 @@ import type { SwapData } from "../../tools/schedule/tools/swap.js";
 import type { UnplaceData } from "../../tools/schedule/tools/unplace.js";
 import type { RescheduleListing } from "../../tools/schedule/tools/reschedule.js";
 import type { UndoListing } from "../../tools/schedule/tools/undo.js";
+import type { RecoveryListing } from "../../tools/schedule/tools/recovery.js";
 
 /** A pending task line; groups: id, name (JSON string literal), duration, category id. */
 export const PENDING_TASK_LINE_PATTERN =
@@ -207,6 +208,8 @@ export function parseToolData(name: string, content: string): unknown {
       return parseRescheduleListing(lines);
     case "propose_undo":
       return parseUndoListing(lines);
+    case "propose_recovery":
+      return parseRecoveryListing(lines);
     case "unplace": {
       const match =
         /^unplaced task (\S+) from (day \d+ slots \d+-\d+(?: \((?!was )[^()]*\))?)(?: \(was embedded in host (\S+)\))?; it is pending again$/.exec(
@@ -258,6 +261,31 @@ function parseUndoListing(lines: readonly string[]): UndoListing | undefined {
       // The summary opens with what it reverses: "undo place matrix-review, move essay-draft: …".
       listing.undone.push(...(/^undo (.*?): /.exec(candidate[2]!)?.[1]?.split(", ") ?? []));
     } else if (kept) listing.kept.push({ write: kept[1]!, why: kept[2]! });
+    else return undefined;
+  }
+  return lines.length > 0 ? listing : undefined;
+}
+
+/**
+ * propose_recovery's listing as its text shows it: why it is empty, or the candidate's id and summary, the reviews it
+ * recovers and those it takes off the week (each `id "name"`).
+ */
+function parseRecoveryListing(lines: readonly string[]): RecoveryListing | undefined {
+  const listing: RecoveryListing = { candidates: [], recovers: [], displaces: [] };
+  const named = (text: string) =>
+    [...text.matchAll(/(\S+) ("(?:[^"\\]|\\.)*")(?:, |$)/g)].map((found) => ({
+      id: found[1]!,
+      name: JSON.parse(found[2]!) as string,
+    }));
+  for (const line of lines) {
+    const empty = /^nothing to recover: (.*)$/.exec(line);
+    const candidate = /^(v\d+): (.*)$/.exec(line);
+    const recovers = /^recovers: (.*)$/.exec(line);
+    const off = /^takes off the week: (.*)$/.exec(line);
+    if (empty) listing.empty = empty[1]!;
+    else if (candidate) listing.candidates.push({ id: candidate[1]!, summary: candidate[2]!, writes: [] });
+    else if (recovers) listing.recovers = named(recovers[1]!);
+    else if (off) listing.displaces = named(off[1]!);
     else return undefined;
   }
   return lines.length > 0 ? listing : undefined;

@@ -11,12 +11,12 @@ import {
 import { parsePlacedResult } from "../../offline/schedule/result-parsing.js";
 
 describe("createScheduleDomain", () => {
-  it("describes the schedule domain with its twenty-four tools", () => {
+  it("describes the schedule domain with its thirty-two tools", () => {
     const domain = createScheduleDomain({ repository: new InMemoryScheduleRepository() });
     expect(domain.name).toBe("schedule");
     expect(domain.version).toBe(SCHEDULE_DOMAIN_VERSION);
     expect(domain.description).toMatch(/study schedule/);
-    expect(domain.tools).toHaveLength(31);
+    expect(domain.tools).toHaveLength(32);
     expect(createScheduleDomain({ repository: new InMemoryScheduleRepository(), version: "custom" }).version).toBe(
       "custom",
     );

@@ -15,7 +15,7 @@ import {
 import { runTool, smallSchedule, write } from "./support.js";
 
 describe("the tool list", () => {
-  it("has the thirty-one schedule tools, eleven reads then twenty writes, each with a described snake_case schema", () => {
+  it("has the thirty-two schedule tools, twelve reads then twenty writes, each with a described snake_case schema", () => {
     expect(scheduleTools.map((tool) => [tool.name, tool.kind])).toEqual([
       ["get_overview", "read"],
       ["query_range", "read"],
@@ -27,6 +27,7 @@ describe("the tool list", () => {
       ["propose_candidates", "read"],
       ["propose_undo", "read"],
       ["propose_reschedule", "read"],
+      ["propose_recovery", "read"],
       ["export_calendar", "read"],
       ["place", "write"],
       ["move", "write"],

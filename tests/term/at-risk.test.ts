@@ -8,7 +8,14 @@ import { describe, expect, test } from "vitest";
 import { atRiskOf, atRiskText } from "../../tools/schedule/at-risk.js";
 import { applyWrites } from "../../tools/schedule/candidates.js";
 import type { ScheduleState } from "../../tools/schedule/state.js";
-import { sampleWeek } from "../../tools/schedule/index.js";
+import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import {
+  proposeRecoveryTool,
+  RECOVERY_CANDIDATE_ID,
+  sampleWeek,
+  type RecoveryListing,
+} from "../../tools/schedule/index.js";
+import { parseToolData } from "../../offline/schedule/result-parsing.js";
 import { converse, halfPlacedWeek, offlineTempo, placeOf } from "../graph/support/offline-conversation.js";
 
 /** Friday 15 March 2024, 23:00 in Asia/Shanghai. */
@@ -46,7 +53,8 @@ describe("at risk, told early", () => {
     expect(atRiskText(report, "en")).toBe(
       "At risk (proved, with the reviews already placed where they are): no free time before its deadline holds Derivative practice set (due before Calculus midterm exam (Sat 16 Mar)). " +
         'The change that recovers the most (Derivative practice set): Move "Draft the English essay" from Sat 16 Mar, ' +
-        '08:00–09:40 to Sat 16 Mar, 14:55–16:45; Place "Derivative practice set" on Sat 16 Mar, 08:00–08:45.',
+        '08:00–09:40 to Sat 16 Mar, 14:55–16:45; Place "Derivative practice set" on Sat 16 Mar, 08:00–08:45. ' +
+        'Say "recover" to have it on a card.',
     );
     expect(atRiskText(report, "zh")).toMatch(
       /^有风险（已证明，已安排的复习都在原位）：截止前已没有空闲时间放得下 Derivative/,
@@ -122,7 +130,8 @@ describe("the words claim what is proved, and the recovery moves only what is in
       "At risk (proved, with the reviews already placed where they are): no free time before its deadline holds " +
         "Review limits and continuity (due before Calculus midterm exam (Sat 16 Mar)). The change that recovers the " +
         'most (Review limits and continuity): Move "Determinant exercises" from Sat 16 Mar, 08:55–09:40 to Fri 15 Mar, ' +
-        '21:45–22:30; Place "Review limits and continuity" on Sat 16 Mar, 08:00–09:40.',
+        '21:45–22:30; Place "Review limits and continuity" on Sat 16 Mar, 08:00–09:40. Say "recover" to have it on ' +
+        "a card.",
     );
     const week = { ...(await tempo.repository.load("student")), now: clock.toISOString() };
     const report = atRiskOf(week);
@@ -132,5 +141,69 @@ describe("the words claim what is proved, and the recovery moves only what is in
       ["place", "review-limits"],
     ]);
     expect(atRiskOf(applyWrites(week, report.recovery!.writes)!).atRisk).toEqual([]);
+  });
+});
+
+describe('"recover": the change the at-risk notice names, on a card', () => {
+  /** The week after the essay draft took Saturday morning: the drills are at risk, one move recovers them. */
+  async function atRiskTempo() {
+    const moved = applyWrites(tightWeek(), [
+      { name: "move", arguments: { task_id: "essay-draft", day: 6, slot_start: 1 } },
+    ])!;
+    return offlineTempo(moved, () => new Date(FRIDAY_NIGHT));
+  }
+
+  test("propose_recovery lists the notice's change as v1, read back alike from its text; the request is read", () => {
+    const moved = applyWrites(tightWeek(), [
+      { name: "move", arguments: { task_id: "essay-draft", day: 6, slot_start: 1 } },
+    ])!;
+    const listed = proposeRecoveryTool.run(moved, {});
+    const listing = listed.data as RecoveryListing;
+    expect(listing.candidates.map((candidate) => [candidate.id, candidate.writes])).toEqual([
+      [RECOVERY_CANDIDATE_ID, atRiskOf(moved).recovery!.writes],
+    ]);
+    expect(listing.recovers).toEqual([{ id: "derivative-drills", name: "Derivative practice set" }]);
+    // What a model server without artifacts gives the policy: the same listing, its writes left in the graph.
+    expect(parseToolData("propose_recovery", listed.content)).toEqual({
+      ...listing,
+      candidates: listing.candidates.map((candidate) => ({ ...candidate, writes: [] })),
+    });
+    const safe = proposeRecoveryTool.run(tightWeek(), {});
+    expect(safe.content).toBe("nothing to recover: no review with a deadline is at risk");
+    expect(parseToolData("propose_recovery", safe.content)).toEqual(safe.data);
+    for (const said of ["recover", "Recover them please", "do the recovery", "补救", "执行补救方案", "ok, recover it"])
+      expect(parseScheduleRequest(said).kind, said).toBe("recover");
+    for (const said of ["recover my password", "how do I recover?"])
+      expect(parseScheduleRequest(said).kind, said).not.toBe("recover");
+  });
+
+  test("said after the notice, it proposes the change as one card; approved, the drills are before the midterm", async () => {
+    const tempo = await atRiskTempo();
+    const recovered = await converse(tempo, "recover", [], "recover-en");
+    expect(recovered.cards.map((card) => card.action)).toEqual(["confirm_plan", "move", "place"]);
+    const week = { ...(await tempo.repository.load("student")), now: FRIDAY_NIGHT };
+    expect(placeOf(week, "derivative-drills")).toBe("day 6 slots 1-1");
+    expect(atRiskOf(week).atRisk).toEqual([]);
+    expect(recovered.finalAnswer).toContain("Derivative practice set");
+    // Nothing is at risk any more: asked again, it says so and proposes nothing.
+    const again = await converse(tempo, "recover", [], "recover-en");
+    expect(again.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    expect(again.finalAnswer).toContain("no review with a deadline is at risk");
+  });
+
+  test("declined, the week is as it was; in Chinese the answer is Chinese", async () => {
+    const tempo = await atRiskTempo();
+    const before = await tempo.repository.load("student");
+    const declined = await converse(
+      tempo,
+      "补救",
+      [{ type: "accept", args: null }, ...[1, 2].map(() => ({ type: "ignore", args: null }))],
+      "recover-zh",
+    );
+    expect(declined.cards.map((card) => card.action)).toEqual(["confirm_plan", "move", "place"]);
+    expect(await tempo.repository.load("student")).toEqual(before);
+    expect(declined.finalAnswer).toMatch(/[\u4e00-\u9fff]/);
+    expect(declined.finalAnswer).not.toMatch(/nothing was changed|not carried out|declined/);
+    expect(declined.said).toContain("补救 “Derivative practice set” 的修改（卡片上逐项列出）。");
   });
 });

@@ -338,9 +338,10 @@ export function atRiskText(report: AtRiskReport, language: Language): string | u
   }
   const named = new Map(report.atRisk.map((task) => [task.id, task.name]));
   const recovers = recovery.recovers.filter((id) => named.has(id)).map((id) => named.get(id)!);
+  // What to say to have it: `propose_recovery` lists it as a card ("recover" is read as that request).
   return zh
-    ? `${head}补救最多的方案（补回 ${recovers.join("、")}）：${recovery.said.join("；")}。`
-    : `${head} The change that recovers the most (${recovers.join(", ")}): ${recovery.said.join("; ")}.`;
+    ? `${head}补救最多的方案（补回 ${recovers.join("、")}）：${recovery.said.join("；")}。回复“补救”即可在卡片上确认。`
+    : `${head} The change that recovers the most (${recovers.join(", ")}): ${recovery.said.join("; ")}. Say "recover" to have it on a card.`;
 }
 
 /** The domain's `atRisk`: the reviews at risk (proved, or not found within the budget) and the words, or undefined. */

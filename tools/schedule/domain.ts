@@ -76,8 +76,17 @@ export const SCHEDULE_PACKS: readonly ToolPack[] = [
   {
     name: "schedule.life",
     description:
-      "a task's life: mark a task done, missed or skipped this week, or reopen it to reschedule (each through a card); a missed one's best place again (propose_reschedule); undo the last change, a removed task or event put back included (propose_undo)",
-    tools: ["mark_done", "mark_missed", "skip", "reopen", "propose_reschedule", "propose_undo", "restore_task"],
+      "a task's life: mark a task done, missed or skipped this week, or reopen it to reschedule (each through a card); a missed one's best place again (propose_reschedule); undo the last change, a removed task or event put back included (propose_undo); the change that recovers reviews at risk of missing their deadline (propose_recovery)",
+    tools: [
+      "mark_done",
+      "mark_missed",
+      "skip",
+      "reopen",
+      "propose_reschedule",
+      "propose_undo",
+      "restore_task",
+      "propose_recovery",
+    ],
   },
 ];
 

@@ -105,6 +105,8 @@ export type ScheduleRequest =
   | { kind: "undo" }
   /** "Reschedule my missed reviews" alone: the missed reviews proposed again at their best free places, nothing else. */
   | { kind: "reschedule" }
+  /** "recover", "补救": the at-risk notice's change that recovers the most, through a card (`propose_recovery`). */
+  | { kind: "recover" }
   /** "how healthy is my week?", "我这周安排得怎么样": the health judge's score and findings (`analyze_health`). */
   | { kind: "health" }
   /** "what's left before the midterm?", "期中考试前还剩什么": the tasks due before an event, and how each stands. */
@@ -569,6 +571,13 @@ function mergeWheres(base: Where, extra: Where): Where {
   return { only: join(base.only, extra.only), not: join(base.not, extra.not), slots, ...(before ? { before } : {}) };
 }
 
+/**
+ * "recover", "recover them", "do the recovery", "make room for the reviews at risk", "补救", "执行补救方案": what the
+ * at-risk notice invites ('Say "recover" …').
+ */
+const RECOVER_REQUEST =
+  /^(?:(?:ok|okay|yes|then|please|can you|could you|go ahead and)[\s,]+)*(?:recover(?:\s+(?:it|them|that|those|the reviews?(?: at risk)?|my reviews?(?: at risk)?))?|do the (?:recovery|change that recovers(?: the most)?)|make room for (?:the |my )?(?:reviews? )?at risk|(?:save|rescue) (?:the |my )?(?:at-risk reviews?|reviews? at risk))(?:\s+(?:please|now))?[.!]?$|^(?:请|帮我)?(?:执行)?补救(?:一下|方案|吧)?[。！]?$/;
+
 /** "undo", "undo that", "udno", "revert that", "take that back", "撤销", "撤回刚才的修改" (a verb's typo is read too). */
 const UNDO_REQUEST =
   /^(?:(?:oops|oh|no|wait|ok|okay|hey|please|can you|could you|actually)[\s,]+)*(?:(?:undo|udno|unod|undoo|indo|undp|revert|reverse|roll ?back)(?:\s+(?:that|it|this|(?:the |my )?(?:last|previous|latest) (?:change|one|thing|step|card|action|write)s?|what you (?:just )?did|(?:the )?last))?|cancel (?:that|the (?:last|previous) (?:change|one))|(?:take|put|change|set|turn)\s+(?:that|it|this|everything)\s+back(?:\s+(?:to )?(?:the way|how|as) it was)?|go back to (?:the way|how) it was)(?:\s+(?:please|now|again))?$|^(?:请|帮我|麻烦)?(?:撤销|撤消|撤回|撤销掉|还原|恢复)(?:一下)?(?:刚才|上一次|上次|刚刚|最后一次)?(?:的)?(?:操作|修改|更改|改动|那个|那一步|这个|一步)?(?:吧)?$|^(?:把)?(?:刚才|刚刚)(?:的)?(?:操作|修改|更改|改动)?(?:撤销|撤回|还原)(?:掉)?(?:吧)?$/;
@@ -759,6 +768,7 @@ const NEGATED_REQUEST =
 function parseSentence(body: string): ScheduleRequest {
   if (body === "") return { kind: "unknown" };
   if (UNDO_REQUEST.test(body)) return { kind: "undo" };
+  if (RECOVER_REQUEST.test(body)) return { kind: "recover" };
   if (HABIT_REQUEST.test(body)) return readHabit(body) ?? { kind: "habit" };
   const longTask = readLongTask(body);
   if (longTask) return longTask;

@@ -32,6 +32,7 @@ import { restoreTaskTool } from "./restore-task.js";
 import { removeEventTool } from "./remove-event.js";
 import { restoreEventTool } from "./restore-event.js";
 import { proposeRescheduleTool } from "./reschedule.js";
+import { proposeRecoveryTool } from "./recovery.js";
 
 export {
   batchMoveArgumentsSchema,
@@ -124,6 +125,13 @@ export {
   RESCHEDULE_CANDIDATE_ID,
   type RescheduleListing,
 } from "./reschedule.js";
+export {
+  NO_RECOVERY,
+  proposeRecoveryTool,
+  RECOVERY_CANDIDATE_ID,
+  recoveryListing,
+  type RecoveryListing,
+} from "./recovery.js";
 export { analyzeHealthTool, proposeArrangementTool, proposeCandidatesTool } from "./optimize.js";
 export {
   addTaskTool,
@@ -146,7 +154,7 @@ export {
 
 export { addedHabitText, addHabitTool, type AddHabitArguments, type AddHabitData } from "./habits.js";
 
-/** All thirty-one tools, reads first, in a fixed order (the tool brief lists them so). */
+/** All thirty-two tools, reads first, in a fixed order (the tool brief lists them so). */
 export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [
   getOverviewTool,
   queryRangeTool,
@@ -158,6 +166,7 @@ export const scheduleTools: ReadonlyArray<DomainTool<ScheduleState>> = [
   proposeCandidatesTool,
   proposeUndoTool,
   proposeRescheduleTool,
+  proposeRecoveryTool,
   exportCalendarTool,
   placeTool,
   moveTool,

@@ -1,0 +1,85 @@
+/**
+ * `propose_recovery`: the change the at-risk notice names ("The change that recovers the most (…): …", `at-risk.ts`)
+ * as candidate `v1` of ordinary writes (unplace, move or batch_move, place), for `choose_candidate` — so "recover",
+ * said after the notice, is a card like any other, each write tried with the real tools on the week as it is now.
+ * The listing is the at-risk report made again on that week: what it proved, and the change, or why there is none.
+ */
+import { z } from "zod";
+import type { CandidateListing, DomainTool, ProposedCandidate } from "../../domain.js";
+import { atRiskOf, type AtRiskReport } from "../at-risk.js";
+import type { ScheduleState } from "../state.js";
+
+/** The id of the one candidate a recovery listing offers. */
+export const RECOVERY_CANDIDATE_ID = "v1";
+
+/** Why a recovery listing is empty. */
+export const NO_RECOVERY = {
+  safe: "no review with a deadline is at risk",
+  unproved:
+    "the search found no place within its budget for some reviews, so nothing is proved and no change is listed",
+  proved: "moving every review not yet started recovers none of them (proved)",
+  notFound: "no change moving the reviews not yet started was found to recover one (not proved)",
+} as const;
+
+/** What propose_recovery found, as data: the candidate, the reviews it recovers, and those it takes off the week. */
+export interface RecoveryListing extends CandidateListing {
+  /** The at-risk reviews the change gives a place before their deadline, by id and name. */
+  recovers: Array<{ id: string; name: string }>;
+  /** Reviews without a deadline it takes off the week to make room (pending again), by id and name. */
+  displaces: Array<{ id: string; name: string }>;
+}
+
+/** The recovery of `report` on `state` as a listing. */
+export function recoveryListing(state: ScheduleState, report: AtRiskReport): RecoveryListing {
+  const named = (id: string) => ({ id, name: state.tasks.find((task) => task.id === id)?.name ?? id });
+  const { recovery } = report;
+  if (!recovery) {
+    const empty =
+      report.atRisk.length === 0
+        ? report.unproved.length > 0
+          ? NO_RECOVERY.unproved
+          : NO_RECOVERY.safe
+        : report.noneProved === false
+          ? NO_RECOVERY.notFound
+          : NO_RECOVERY.proved;
+    return { candidates: [], recovers: [], displaces: [], empty };
+  }
+  const candidate: ProposedCandidate = {
+    id: RECOVERY_CANDIDATE_ID,
+    writes: recovery.writes,
+    summary: recovery.said.join("; "),
+  };
+  return {
+    candidates: [candidate],
+    recovers: recovery.recovers.map(named),
+    displaces: recovery.displaces.map(named),
+  };
+}
+
+/** propose_recovery's text: why it is empty, or the candidate line, what it recovers and what it takes off. */
+export function recoveryListingText(listing: RecoveryListing): string {
+  const list = (entries: RecoveryListing["recovers"]) =>
+    entries.map((entry) => `${entry.id} ${JSON.stringify(entry.name)}`).join(", ");
+  if (listing.empty) return `nothing to recover: ${listing.empty}`;
+  return [
+    ...listing.candidates.map((candidate) => `${candidate.id}: ${candidate.summary}`),
+    `recovers: ${list(listing.recovers)}`,
+    ...(listing.displaces.length > 0 ? [`takes off the week: ${list(listing.displaces)}`] : []),
+  ].join("\n");
+}
+
+/** Lists the change that recovers the most reviews at risk of missing their deadline. */
+export const proposeRecoveryTool: DomainTool<ScheduleState, Record<string, never>> = {
+  name: "propose_recovery",
+  description:
+    "Lists the change that recovers the most reviews at risk of missing their deadline (the at-risk notice's change: " +
+    "moves placed reviews not yet started to make room, then places the ones at risk) as candidate v1, or why there " +
+    "is none. Choose v1 with choose_candidate; nothing moves before its card.",
+  schema: z.object({}).strict(),
+  kind: "read",
+  proposes: true,
+  run(state) {
+    const listing = recoveryListing(state, atRiskOf(state));
+    return { ok: true, content: recoveryListingText(listing), data: listing };
+  },
+};
