@@ -28,7 +28,7 @@ export function capabilities(language: "en" | "zh"): string {
       "- 删除课表上的活动：“删除周五的辅导课”（一个系列会整个删除，卡片上会写明）",
       "- 查询：“周一什么时候有空”“周二有什么安排”“还有哪些任务没安排”“解释一下 A”",
       "- 记录：“矩阵复习做完了”“我周二的复习没做”“这周跳过单词表”“撤销”",
-      "- 评估：“我这周安排得怎么样”“期中考试前还剩什么”",
+      "- 评估：“我这周安排得怎么样”“期中考试前还剩什么”；有复习赶不上截止时说“补救”",
       "任务可以用名称（模糊匹配）或 id 指代，日期可以是星期几或第几天，时段可以是第几节或上午/下午/晚上。",
       "配置模型密钥（OPENAI_API_KEY 或 OPENAI_BASE_URL）后可以处理自由表述的请求。",
     ].join("\n");
@@ -40,7 +40,7 @@ export function capabilities(language: "en" | "zh"): string {
     '- remove a timetable event: "remove the Friday tutorial" (a series goes whole; the card says so)',
     '- ask: "when am I free on Monday?", "what\'s on Tuesday?", "which tasks are pending?", "explain A"',
     '- log: "I did the matrix review", "I missed Tuesday\'s review", "skip the vocabulary list this week", "undo that"',
-    '- judge: "how healthy is my week?", "what\'s left before the midterm?"',
+    '- judge: "how healthy is my week?", "what\'s left before the midterm?", and "recover" when a review is at risk',
     "Name tasks by name (roughly is fine) or id, days by weekday or day number, and times by slot number or morning / afternoon / evening.",
     "Set OPENAI_API_KEY (or OPENAI_BASE_URL) to use a model for free-form requests.",
   ].join("\n");
