@@ -17,6 +17,12 @@ type ProposalWrite = Pick<ProposedWrite, "id" | "name" | "arguments" | "shown">;
 /** Where a proposal keeps, by tool-call id, the arguments of its calls shown in words. */
 const CALL_RECORDS_KEY = "tempo_call_records";
 
+/**
+ * Where a proposal keeps, by tool-call id, the frame each write's card was made in (`ToolDomain.cardFrame`: the
+ * schedule's window), so the write applies only while the state is still in it.
+ */
+const CARD_FRAMES_KEY = "tempo_card_frames";
+
 /** A message as a reader holds it: an object, or its JSON as a server returns it. */
 type MessageLike = Pick<BaseMessage, "additional_kwargs"> | { additional_kwargs?: Record<string, unknown> };
 
@@ -31,12 +37,30 @@ export function callArguments(
   return kept !== null && typeof kept === "object" ? kept : call.args;
 }
 
+/** The frame the card of call `callId` of `message` was made in (`proposalMessage`'s `frames`), if it kept one. */
+export function callFrame(message: MessageLike, callId: string): string | undefined {
+  const frames = (message.additional_kwargs as Record<string, unknown> | undefined)?.[CARD_FRAMES_KEY] as
+    Record<string, unknown> | undefined;
+  const frame = frames?.[callId];
+  return typeof frame === "string" ? frame : undefined;
+}
+
 /**
  * The assistant message proposing `writes` (its id and words given): one call each, in order — a write with shown
- * arguments shows them in its call, its record kept for {@link callArguments}.
+ * arguments shows them in its call, its record kept for {@link callArguments}; `frames`, by tool-call id, the frame each
+ * write's card is made in (kept for {@link callFrame}).
  */
-export function proposalMessage(id: string, content: string, writes: readonly ProposalWrite[]): AIMessage {
+export function proposalMessage(
+  id: string,
+  content: string,
+  writes: readonly ProposalWrite[],
+  frames: Readonly<Record<string, string>> = {},
+): AIMessage {
   const records = Object.fromEntries(writes.flatMap((write) => (write.shown ? [[write.id, write.arguments]] : [])));
+  const kept = {
+    ...(Object.keys(records).length > 0 ? { [CALL_RECORDS_KEY]: records } : {}),
+    ...(Object.keys(frames).length > 0 ? { [CARD_FRAMES_KEY]: { ...frames } } : {}),
+  };
   return new AIMessage({
     id,
     content,
@@ -46,6 +70,6 @@ export function proposalMessage(id: string, content: string, writes: readonly Pr
       args: write.shown ?? write.arguments,
       type: "tool_call" as const,
     })),
-    ...(Object.keys(records).length > 0 ? { additional_kwargs: { [CALL_RECORDS_KEY]: records } } : {}),
+    ...(Object.keys(kept).length > 0 ? { additional_kwargs: kept } : {}),
   });
 }

@@ -20,6 +20,7 @@ import { newId } from "../kernel/ids.js";
 import { callOutcomeOf, toolResultMessage } from "../kernel/tool-results.js";
 import type { HeldWrite, WriteApprovals } from "./approvals.js";
 import { unansweredCalls } from "../kernel/proposal.js";
+import { callFrame } from "../kernel/call-records.js";
 import { awaitConfirmation } from "../kernel/transitions.js";
 import { languageOf, say } from "../contracts/language.js";
 import { messageText } from "../contracts/message-text.js";
@@ -35,9 +36,14 @@ export interface ApplyDependencies {
 export interface ApplySteps {
   /**
    * Runs one call through the execution log, its call and result on the stream; `recorded` is what `recorded` read
-   * of it (its completed entry's outcome, or null for none), so the run does not look it up again.
+   * of it (its completed entry's outcome, or null for none), so the run does not look it up again; `frame`, the frame
+   * its card was made in (`ToolDomain.cardFrame`), when its proposal kept one.
    */
-  run(call: WriteCall, recorded: ToolOutcome | null): Promise<{ ok: boolean; content: string; data?: unknown }>;
+  run(
+    call: WriteCall,
+    recorded: ToolOutcome | null,
+    frame?: string,
+  ): Promise<{ ok: boolean; content: string; data?: unknown }>;
   /** What the execution log holds as completed of `calls`, in one look-up (not one a write, issue 44.8). */
   recorded(calls: readonly WriteCall[]): Promise<ReadonlyMap<string, ToolOutcome>>;
   /** The step's setbacks after a result (a step fails past its tool-error limit). */
@@ -66,8 +72,15 @@ async function applyApprovedWrites(
   let allApplied = true;
   // What the log already holds of the card's writes (a run that died after applying some of them), read at once.
   const known = await steps.recorded(calls);
+  const proposals = workspaceMessages(state).filter((message) => message.getType() === "ai");
+  const frameOf = (call: WriteCall) => {
+    const proposal = proposals.find((message) =>
+      (message as AIMessage).tool_calls?.some((each) => each.id === call.id),
+    );
+    return proposal ? callFrame(proposal, call.id) : undefined;
+  };
   for (const call of calls) {
-    const { ok, content, data } = await steps.run(call, known.get(call.id) ?? null);
+    const { ok, content, data } = await steps.run(call, known.get(call.id) ?? null, frameOf(call));
     results.push(toolResultMessage(call, content, ok ? "applied" : "failed", data));
     allApplied &&= ok;
     update = {
@@ -79,7 +92,7 @@ async function applyApprovedWrites(
   }
   // A write that failed is said in the chat, not only in its tool result (which a person may not see): the card's
   // answer promised it.
-  const failed = await failedWritesNote(state, calls, results, context, dependencies);
+  const failed = await failedWritesNote(state, calls, results, context, dependencies, calls.map(frameOf));
   const said = failed ? [...results, failed] : results;
   if (failed) emitAssistantText(config, "execute", failed.id!, String(failed.content));
   const applied: TempoUpdate = {
@@ -99,7 +112,8 @@ async function applyApprovedWrites(
 
 /**
  * The note for the approved writes that failed when applied ("Could not apply: <change> — <why>"), in the user's
- * language, or undefined when none did; the change is named as the card named it (an edit as edited).
+ * language, or undefined when none did; the change is named as the card named it (an edit as edited), on the frame its
+ * card was made in (`frames`, by call).
  */
 async function failedWritesNote(
   state: TempoState,
@@ -107,14 +121,22 @@ async function failedWritesNote(
   results: readonly BaseMessage[],
   context: ToolRunContext,
   dependencies: ApplyDependencies,
+  frames: ReadonlyArray<string | undefined>,
 ): Promise<AIMessage | undefined> {
   const language = languageOf(state.messages);
+  const { domain } = dependencies;
   const lines: string[] = [];
   // The tool's reason in the words a person reads (names, dates), when the domain has them.
   for (const [index, result] of results.entries()) {
     if (callOutcomeOf(result) !== "failed") continue;
     const call = calls[index]!;
-    const change = await describeToolCall(dependencies.domain, context.userId, call.name, call.arguments, language);
+    // Named on the week its card was made in (a card approved after the week rolled on names the dates it showed).
+    const frame = frames[index];
+    const seen =
+      frame !== undefined && domain.cardFrame
+        ? async () => domain.cardFrame!.seenIn(await domain.load(context.userId), call.name, frame)
+        : undefined;
+    const change = await describeToolCall(domain, context.userId, call.name, call.arguments, language, seen);
     const why = await readableText(
       dependencies.domain,
       context.userId,

@@ -124,6 +124,27 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
           },
         }
       : {}),
+    // A write card's frame is its tool's domain's, on that domain's part.
+    ...(domains.some((domain) => domain.cardFrame)
+      ? {
+          cardFrame: {
+            of(state: CombinedState, call: { name: string; arguments: Record<string, unknown> }) {
+              const owner = ownerOf(call.name);
+              return owner?.cardFrame?.of(state[owner.name], call);
+            },
+            stale(state: CombinedState, call: { name: string; arguments: Record<string, unknown> }, frame: string) {
+              const owner = ownerOf(call.name);
+              return owner?.cardFrame?.stale(state[owner.name], call, frame);
+            },
+            seenIn(state: CombinedState, tool: string, frame: string) {
+              const owner = ownerOf(tool);
+              return owner?.cardFrame
+                ? { ...state, [owner.name]: owner.cardFrame.seenIn(state[owner.name], tool, frame) }
+                : state;
+            },
+          },
+        }
+      : {}),
     // The clock's writes of the first domain that has a clock (each tool belongs to one domain).
     ...clockOf(domains),
     // What is at risk, in every domain that can tell it.

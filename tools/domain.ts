@@ -224,6 +224,16 @@ export interface PersistOptions {
   client?: TransactionClient;
 }
 
+/** What a domain's write cards are read against (`ToolDomain.cardFrame`). */
+export interface CardFrame<TState> {
+  /** The frame a card of `call` is made in on `state` (kept with the card), or undefined when it bears on none. */
+  of(state: TState, call: { name: string; arguments: Record<string, unknown> }): string | undefined;
+  /** Why `call`, its card made in `frame`, would not do on `state` what its card showed; undefined when it would. */
+  stale(state: TState, call: { name: string; arguments: Record<string, unknown> }, frame: string): string | undefined;
+  /** `state` as seen in `frame` (the schedule's window dated as it was), to name a `tool` write as its card did. */
+  seenIn(state: TState, tool: string, frame: string): TState;
+}
+
 /** The writes a domain's clock makes due (`ToolDomain.clock`). */
 export interface ClockWrites<TState> {
   /** The write due at `now` in `state`, as a call of one of the domain's write tools; undefined when none is. */
@@ -346,6 +356,14 @@ export interface ToolDomain<TState = any> {
    * runner, without a card (the clock is no one's decision), until none is due; `told` says what they did.
    */
   clock?: ClockWrites<TState>;
+  /**
+   * Optional: what a write card is read against (the schedule's window, whose days its arguments number, and where the
+   * reviews it names stood). Each write's frame is kept with its card when the card is made, and the write applies only
+   * while `stale` finds nothing: approved after the week changed underneath it (rolled on by a check-in, a review
+   * moved on another thread), it would do something else than its card showed, so it is refused with that reason and
+   * nothing is applied.
+   */
+  cardFrame?: CardFrame<TState>;
   /**
    * Optional: `state` with the writes of the thread's last applied card folded in (`AppliedWrite`, oldest first), so a
    * tool can offer to undo them ("undo that"): the undo is a new card of ordinary writes, applied once like any write.

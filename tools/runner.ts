@@ -208,6 +208,12 @@ export interface RunToolOptions {
    * completed entry, and the write is answered from the record.
    */
   recorded?: ToolOutcome | null;
+  /**
+   * The frame the write's card was made in (`ToolDomain.cardFrame`: the schedule's window). The write applies only on
+   * a state still in it, checked on every attempt's fresh load; on one whose frame moved it is refused with the
+   * domain's reason and nothing is applied.
+   */
+  frame?: string;
 }
 
 /**
@@ -268,6 +274,7 @@ export async function runTool(
       context,
       call,
       log?.applyOnce ? (applied, apply) => log.applyOnce!(entry(applied, "completed"), apply) : undefined,
+      options.frame,
     ));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -318,10 +325,11 @@ async function runToolOnce(
   context: Pick<ToolRunContext, "userId" | "preferences" | "now" | "lastChange">,
   call: ToolInvocation,
   claim?: Claim,
+  frame?: string,
 ): Promise<{ outcome: ToolOutcome; status: "completed" | "claimed" | "replayed" }> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await runToolAttempt(domain, context, call, claim);
+      return await runToolAttempt(domain, context, call, claim, frame);
     } catch (error) {
       // Another write of the user committed first: run again on the state as it is now (see MAX_APPLY_ATTEMPTS).
       if (!isConflict(error) || attempt >= MAX_APPLY_ATTEMPTS) throw error;
@@ -335,6 +343,7 @@ async function runToolAttempt(
   context: Pick<ToolRunContext, "userId" | "preferences" | "now" | "lastChange">,
   call: ToolInvocation,
   claim?: Claim,
+  frame?: string,
 ): Promise<{ outcome: ToolOutcome; status: "completed" | "claimed" | "replayed" }> {
   const completed = (outcome: ToolOutcome) => ({ outcome, status: "completed" as const });
   const tool = findTool(domain, call.name);
@@ -344,6 +353,11 @@ async function runToolAttempt(
   const { userId } = context;
   // The user's standing preferences and the clock ride on the state as rules; `persist` never stores them.
   const before = await stateForRun(domain, context);
+  // A write approved on a card made in another frame (the week rolled on since) would not do what its card showed.
+  if (tool.kind === "write" && frame !== undefined && domain.cardFrame) {
+    const stale = domain.cardFrame.stale(before, { name: call.name, arguments: checked.arguments }, frame);
+    if (stale !== undefined) return completed({ ok: false, applied: false, content: `Error: ${stale}` });
+  }
   const run = tool.runAsync ? await tool.runAsync(before, checked.arguments) : tool.run(before, checked.arguments);
   const data = run.data === undefined ? {} : { data: run.data };
   if (tool.kind === "read" || !run.ok || run.state === undefined)

@@ -38,7 +38,7 @@ function findAgentTool(name: string): MemoryTool | undefined {
 export interface CallsRun {
   rounds: BaseMessage[];
   /** Valid writes, for one card, with what the card says of each. */
-  writes: Array<WriteCall & { summary: string; shown?: Record<string, string> }>;
+  writes: Array<WriteCall & { summary: string; shown?: Record<string, string>; frame?: string }>;
   update: TempoUpdate;
   /** True when the step failed on tool errors: nothing more is proposed. */
   failed: boolean;
@@ -101,6 +101,8 @@ export async function runCalls(
     // A write that undoes what the user decided on the task's cards (a day they called off, a place they rejected or
     // put a review in themselves) goes back to the model with the reason, as one the tool refuses does.
     const undoes = dependencies.domain.decisions?.write(trial.state, taskDecisions(), call.name, checked.arguments);
+    // What the card is read against, on the state as the card's earlier writes leave it (`ToolDomain.cardFrame`).
+    const frame = dependencies.domain.cardFrame?.of(trial.state, { name: call.name, arguments: checked.arguments });
     const tried = undoes === undefined ? tool.run(trial.state, checked.arguments) : { ok: false, content: undoes };
     if (!tried.ok) {
       emit(config, { kind: "tool_call", node: "execute", id: call.id, name: call.name, arguments: checked.arguments });
@@ -136,6 +138,7 @@ export async function runCalls(
       arguments: checked.arguments,
       summary,
       ...(shown ? { shown } : {}),
+      ...(frame === undefined ? {} : { frame }),
     });
   };
   const refining = refinementOf(state, dependencies.domain);

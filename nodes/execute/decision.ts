@@ -68,7 +68,9 @@ export async function applyDecision(
       ? { action: decision.then, goalCheck: decision.goal_check, answer: decision.answer }
       : undefined;
     // A write whose card shows words (a candidate's record) shows them in its call too (kernel/call-records.ts).
-    const proposal = proposalMessage(newId("ai"), ran.spoke ? "" : speak, ran.writes);
+    // Each write keeps the frame its card is made in (`ToolDomain.cardFrame`): it applies only while that holds.
+    const frames = Object.fromEntries(ran.writes.flatMap((write) => (write.frame ? [[write.id, write.frame]] : [])));
+    const proposal = proposalMessage(newId("ai"), ran.spoke ? "" : speak, ran.writes, frames);
     const summaries = Object.fromEntries(ran.writes.map((write) => [write.id, write.summary]));
     const shown = Object.fromEntries(ran.writes.flatMap((write) => (write.shown ? [[write.id, write.shown]] : [])));
     pushWeekProposal(dependencies, config, state, proposal, ran.writes, ran.tried);

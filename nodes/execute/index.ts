@@ -74,7 +74,8 @@ export function createExecuteNode(dependencies: NodeDependencies, offers: ToolOf
     };
     // (1) An answered card's approved writes apply (review/apply.ts, through this node's steps), and the visit ends.
     const steps: ApplySteps = {
-      run: (call, recorded) => runReported(call, context, dependencies, config, { recorded }),
+      run: (call, recorded, frame) =>
+        runReported(call, context, dependencies, config, { recorded, ...(frame === undefined ? {} : { frame }) }),
       recorded: (calls) =>
         loggedOutcomes(
           calls.map((call) => call.id),

@@ -14,6 +14,7 @@ import type { ScheduleState } from "./state.js";
 import { scheduleTools } from "./tools/index.js";
 import { atRiskNotice } from "./at-risk.js";
 import { movedOnText, rollDueByClock } from "./clock-roll.js";
+import { cardFrameOf, seenInCardFrame, staleCardReason } from "./card-frame.js";
 import type { RollWindowData } from "./tools/task-writes.js";
 import { readSchedulePreferences } from "./preferences.js";
 import { SCHEDULE_TASK_DECISIONS, withCandidateLimits } from "./task-limits.js";
@@ -237,6 +238,13 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
       },
       told: (after: ScheduleState, results: readonly unknown[], language: Language) =>
         movedOnText(after, results as RollWindowData[], language),
+    },
+    // A card is read against the week it was made on: approved after the window rolled on or a review it names
+    // changed (a check-in, another thread), it applies nothing.
+    cardFrame: {
+      of: cardFrameOf,
+      stale: staleCardReason,
+      seenIn: (state: ScheduleState, _tool: string, frame: string) => seenInCardFrame(state, frame),
     },
     // A deadline or an exam the free time left is proved not to hold, with the change that recovers the most.
     atRisk: (state: ScheduleState, language: Language) => atRiskNotice(state, language),

@@ -1,0 +1,124 @@
+/**
+ * What a write card of the schedule is read against (`ToolDomain.cardFrame`), so that a card approved after the week
+ * changed underneath it — a check-in or a request on another thread rolled the window on, another thread's card moved
+ * the review — never applies a change other than the one it showed. A card is made on one state: its days are days of
+ * that window ("Sun 17 Mar" is `day: 7`), and it names where each review it touches is ("Move … from Tue 12 Mar …").
+ * Its frame keeps both; the write applies only while both still hold, else it is refused with the reason, nothing is
+ * changed, and the step proposes again on the week as it is now.
+ */
+import { addDays, daysBetween } from "../../contracts/clock.js";
+import { formatRange } from "./format.js";
+import { formatDate, type ScheduleState } from "./state.js";
+
+/** A write call as its card holds it. */
+type Call = { name: string; arguments: Record<string, unknown> };
+
+/** What a card's frame holds: the window's dates ("first/last", when dated) and, by id, how each task it names stood. */
+interface Frame {
+  window?: string;
+  tasks?: Record<string, string>;
+}
+
+/**
+ * The writes a card's window does not bear on: removals by id, the calendar file's import and export (its dates are
+ * its own), and the roll itself (its `from_date` guards it). Every other write names days of the window, or a review
+ * whose place is one.
+ */
+const UNFRAMED_WRITES: ReadonlySet<string> = new Set([
+  "roll_window",
+  "import_calendar",
+  "export_calendar",
+  "remove_event",
+  "remove_task",
+  "remove_task_class",
+]);
+
+/** The task ids a write's arguments name as what it changes (`task_id`, swap's two, batch_move's). */
+function namedTasks(call: Call): string[] {
+  const args = call.arguments;
+  const ids = [args.task_id, args.first_task_id, args.second_task_id];
+  if (Array.isArray(args.moves))
+    ids.push(...args.moves.map((move) => (move as Record<string, unknown> | null)?.task_id));
+  return ids.filter((id): id is string => typeof id === "string");
+}
+
+/** How task `id` stands in `state`: its status and place (`"placed day 2 slots 3-4"`), or `"absent"`. */
+function standing(state: ScheduleState, id: string): string {
+  const task = state.tasks.find((candidate) => candidate.id === id);
+  if (!task) return "absent";
+  const status = task.source === "task_item" ? task.status : "event";
+  const where = (task.slots ?? []).map((range) => `day ${range.day} slots ${range.start}-${range.end}`).join("; ");
+  return where ? `${status} ${where}` : status;
+}
+
+/** The window's dates, "2024-03-11/2024-03-17", or undefined for a window without dates (it never rolls by the clock). */
+function windowDates(state: Pick<ScheduleState, "window">): string | undefined {
+  const first = state.window.days[0]?.date;
+  const last = state.window.days.at(-1)?.date;
+  return first === undefined || last === undefined ? undefined : `${first}/${last}`;
+}
+
+/** The frame a card of `call` is made in on `state` (see the module's note), or undefined when it bears on none. */
+export function cardFrameOf(state: ScheduleState, call: Call): string | undefined {
+  if (UNFRAMED_WRITES.has(call.name)) return undefined;
+  const window = windowDates(state);
+  const tasks = Object.fromEntries(namedTasks(call).map((id) => [id, standing(state, id)]));
+  const frame: Frame = {
+    ...(window ? { window } : {}),
+    ...(Object.keys(tasks).length > 0 ? { tasks } : {}),
+  };
+  return Object.keys(frame).length === 0 ? undefined : JSON.stringify(frame);
+}
+
+/** A frame as kept; an unreadable one reads as none (it holds nothing to check). */
+function readFrame(frame: string): Frame {
+  try {
+    const read: unknown = JSON.parse(frame);
+    return read !== null && typeof read === "object" ? (read as Frame) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** "Mon 11 Mar – Sun 17 Mar" for "2024-03-11/2024-03-17". */
+function span(dates: string | undefined): string {
+  const [first, last] = (dates ?? "").split("/");
+  return first && last ? `${formatDate(first)} – ${formatDate(last)}` : "another window";
+}
+
+/** What ends every refusal of a stale card. */
+const NOTHING_CHANGED = "nothing was changed, and a change for the week as it is now needs a card of its own";
+
+/**
+ * Why `call`, whose card was made in `frame`, would not do on `state` what its card showed — the window moved on, or a
+ * task it names (and named when the card was made: an edit may name another) changed since — or undefined when it
+ * still would.
+ */
+export function staleCardReason(state: ScheduleState, call: Call, frame: string): string | undefined {
+  const kept = readFrame(frame);
+  const window = windowDates(state);
+  if (kept.window !== undefined && window !== undefined && kept.window !== window)
+    return `this card was made on the week of ${span(kept.window)}, and the schedule has moved on to ${span(window)} since, so its days would be other dates now; ${NOTHING_CHANGED}`;
+  for (const id of namedTasks(call)) {
+    const was = kept.tasks?.[id];
+    if (was === undefined || was === standing(state, id)) continue;
+    const task = state.tasks.find((candidate) => candidate.id === id);
+    const now = !task
+      ? "it is gone"
+      : task.source === "task_item" && task.status !== "placed"
+        ? `it is ${task.status} now`
+        : `it is on ${(task.slots ?? []).map((range) => formatRange(range, state.window)).join("; ")} now`;
+    return `task ${id} has changed since this card was made (${now}, by another change), so the card no longer shows what it would do; ${NOTHING_CHANGED}`;
+  }
+  return undefined;
+}
+
+/** `state` with its window dated as in `frame`: a write named as its card named it, on the dates the card showed. */
+export function seenInCardFrame(state: ScheduleState, frame: string): ScheduleState {
+  const was = readFrame(frame).window?.split("/")[0];
+  const first = state.window.days[0]?.date;
+  if (!was || !first || was === first) return state;
+  const shift = daysBetween(first, was);
+  const days = state.window.days.map((day) => (day.date ? { ...day, date: addDays(day.date, shift) } : day));
+  return { ...state, window: { ...state.window, days } };
+}
