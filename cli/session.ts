@@ -16,7 +16,8 @@ import { loadPreferences, removePreference } from "../memory/preferences.js";
 import { asCard, type Card } from "../contracts/cards.js";
 import { rejectDecision, type DecisionsResponse } from "../review/resume.js";
 import type { ScheduleState } from "../tools/schedule/state.js";
-import { proposedWrites } from "../kernel/proposal.js";
+import { openProposal } from "../kernel/proposal.js";
+import { callFrame } from "../kernel/call-records.js";
 import type { TempoState } from "../kernel/state.js";
 import type { Language } from "../contracts/language.js";
 import { carryOnStoppedRun } from "../server/carry-on.js";
@@ -460,11 +461,13 @@ export class ChatSession {
     if (!this.options.loadSchedule || isQuestionCard(card) || isPlanCard(card)) return;
     // The proposal's own calls: a card shows an undo's recorded event in words, and its call keeps the record.
     const snapshot = await this.options.graph.getState(this.config());
+    // Each with the frame its card was made in: a card the week changed under since is not drawn on the week as it is.
+    const proposal = openProposal(snapshot.values as TempoState);
     const drawing = renderCardProposal(
       card,
       await this.options.loadSchedule(this.options.userId),
       this.weekViewOptions(),
-      proposedWrites(snapshot.values as TempoState),
+      proposal?.writes.map((write) => ({ ...write, frame: callFrame(proposal.message, write.id) })) ?? [],
     );
     if (drawing !== undefined) this.options.write(drawing);
   }

@@ -7,6 +7,7 @@ import { languageOf, type Language } from "../contracts/language.js";
 import { scheduleTools } from "../tools/schedule/tools/index.js";
 import type { ScheduleState } from "../tools/schedule/state.js";
 import { drawsProposal, weekGrid } from "../tools/schedule/week-grid.js";
+import { staleCardReason } from "../tools/schedule/card-frame.js";
 import { renderWeekGrid, type WeekRenderOptions } from "./week-render.js";
 
 export interface WeekViewOptions extends WeekRenderOptions {
@@ -22,16 +23,20 @@ export function renderWeek(state: ScheduleState, options: WeekViewOptions = {}):
 
 /**
  * The week as `card`'s schedule writes would leave it, with what they add, move and swap marked; undefined for a card
- * that carries no schedule write, or whose writes no longer apply to the week (the card's own check will say why).
+ * that carries no schedule write, or whose writes no longer apply to the week (the card's own check will say why) —
+ * also one the week changed under since it was made (`frame`: the window rolled on, a review it names moved), whose
+ * days would be drawn a week away from the dates it shows.
  * `proposed`: the writes as the thread's proposal holds them, where the card shows words in place of a record (an
- * undo's restore_event); without them, the card's arguments.
+ * undo's restore_event), each with the frame its card was made in; without them, the card's arguments.
  */
 export function renderCardProposal(
   card: Card,
   state: ScheduleState,
   options: WeekViewOptions = {},
-  proposed?: ReadonlyArray<{ name: string; arguments: Record<string, unknown> }>,
+  proposed?: ReadonlyArray<{ name: string; arguments: Record<string, unknown>; frame?: string | undefined }>,
 ): string | undefined {
+  if (proposed?.some((write) => write.frame !== undefined && staleCardReason(state, write, write.frame) !== undefined))
+    return undefined;
   const writes =
     proposed && proposed.length === card.action_requests.length
       ? proposed
