@@ -15,6 +15,8 @@ export interface CheckinOutcome {
   movedOn?: string;
   said: string[];
   waiting: string[];
+  /** True when another check-in of the day was still working on the thread when this one gave up reading it. */
+  busy?: boolean;
   /** What the free time left is proved not to hold (a deadline, an exam), with the change that recovers the most; absent when nothing is. */
   atRisk?: string;
 }

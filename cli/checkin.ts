@@ -25,6 +25,7 @@ import { createTempo, type Tempo } from "../server/create-tempo.js";
 import { parseChatArguments } from "./arguments.js";
 import { servedCheckinCommand, serverArgument } from "./checkin-served.js";
 import { renderError } from "./render.js";
+import { isTempoError } from "../errors/index.js";
 import { DEFAULT_THREADS_FILE, ThreadRegistry } from "./thread-registry.js";
 import { languageOf, say, type Language } from "../contracts/language.js";
 import type { ToolDomain } from "../tools/domain.js";
@@ -55,8 +56,17 @@ function namesIn(value: unknown): string[] {
 }
 
 /** The check-in's own closing line: the card waiting on its thread, or that nothing waits. */
-export function waitingLine(outcome: Pick<CheckinOutcome, "threadId" | "waiting">, language: Language): string {
+export function waitingLine(
+  outcome: Pick<CheckinOutcome, "threadId" | "waiting" | "busy">,
+  language: Language,
+): string {
   const { threadId, waiting } = outcome;
+  if (outcome.busy)
+    return say(
+      language,
+      `Another check-in is running on thread ${threadId} now; the card it leaves will wait there: npm start -- --thread ${threadId}`,
+      `另一个每日检查正在会话 ${threadId} 上运行；它留下的卡片会在那里等你：运行“npm start -- --thread ${threadId}”打开它`,
+    );
   if (waiting.length === 0)
     return say(language, `Nothing waits for you on thread ${threadId}.`, `会话 ${threadId} 上没有等你处理的事。`);
   return say(
@@ -89,16 +99,54 @@ export async function runCheckin(
 ): Promise<CheckinOutcome> {
   const threadId = checkinThreadId(userId, now, timeZone);
   const config = { configurable: { thread_id: threadId, user_id: userId, now: now.toISOString() } };
-  const state = await graph.getState(config);
-  // A card from an earlier check-in today still waits: it is shown again, not asked twice.
-  if ((state.tasks ?? []).some((task) => task.interrupts.length > 0))
-    return withRisk(outcomeOf(threadId, state.values, state), userId, now, domains, language);
   const request = say(language, CHECKIN_REQUEST, CHECKIN_REQUEST_ZH);
-  let result = (await graph.invoke({ messages: [new HumanMessage(request)] }, config)) as Record<string, unknown>;
-  // The check-in's own plan goes ahead: the student finds the missed reviews' card, not a plan to approve.
-  if (waitingOn(await graph.getState(config)).join() === "confirm_plan")
-    result = (await graph.invoke(new Command({ resume: ACCEPT_EVERY_ACTION }), config)) as Record<string, unknown>;
-  return withRisk(outcomeOf(threadId, result, await graph.getState(config)), userId, now, domains, language);
+  let sent = false;
+  let refused = false;
+  // Two check-ins of one day may run at once (the cron and a manual run, two machines): they share the day's thread,
+  // so one may find it busy, or its card answered, by the other. Each then reads the thread again and goes on from
+  // where the other left it — never a second request, never a failure for the other's work.
+  for (let attempt = 0; attempt < CHECKIN_ATTEMPTS; attempt += 1) {
+    const state = await graph.getState(config);
+    const waiting = waitingOn(state);
+    try {
+      // The check-in's own plan goes ahead: the student finds the missed reviews' card, not a plan to approve.
+      if (waiting.join() === "confirm_plan" && latestRequest(state.values) === request) {
+        await graph.invoke(new Command({ resume: ACCEPT_EVERY_ACTION }), config);
+        continue;
+      }
+      // A card from an earlier check-in today still waits (shown again, not asked twice), or this one's request ran.
+      if (waiting.length > 0 || sent)
+        return withRisk(outcomeOf(threadId, state.values, state), userId, now, domains, language);
+      // Another check-in's request is on the thread: read again while its run goes on, else tell where it ended.
+      if (attempt > 0 && latestRequest(state.values) === request) {
+        if ((state.next ?? []).length > 0) continue;
+        return withRisk(outcomeOf(threadId, state.values, state), userId, now, domains, language);
+      }
+      await graph.invoke({ messages: [new HumanMessage(request)] }, config);
+      sent = true;
+    } catch (error) {
+      if (!isTempoError(error) || !OTHER_RUN_CODES.has(error.code)) throw error;
+      refused = true;
+    }
+  }
+  const state = await graph.getState(config);
+  const outcome = outcomeOf(threadId, state.values, state);
+  // Still another's to finish (the plan card it answered shows until its run saves): its card will wait on the thread.
+  const finished = outcome.waiting.length > 0 && !(refused && outcome.waiting.join() === "confirm_plan");
+  return withRisk(finished ? outcome : { ...outcome, busy: true }, userId, now, domains, language);
+}
+
+/** How many times a check-in reads its thread again after finding another run there (each read goes on from it). */
+const CHECKIN_ATTEMPTS = 6;
+
+/** The refusals a check-in meets when another check-in of the day is working on the thread, or answered its card. */
+const OTHER_RUN_CODES: ReadonlySet<string> = new Set(["THREAD_BUSY", "ALREADY_RESUMED", "STALE_RESUME"]);
+
+/** The text of the thread's latest human message, "" for none. */
+function latestRequest(values: Record<string, unknown>): string {
+  const messages = (values.messages ?? []) as Array<{ getType(): string; content: unknown }>;
+  const latest = messages.findLast((message) => message.getType() === "human");
+  return latest === undefined ? "" : String(latest.content);
 }
 
 /** `outcome` with what is at risk on the user's week now, told by the first domain that finds something. */

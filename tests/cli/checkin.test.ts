@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { checkinThreadId, runCheckin } from "../../cli/checkin.js";
+import { waitingOn } from "../../cli/checkin-request.js";
 import { createScheduleDomain } from "../../tools/schedule/domain.js";
 import { halfPlacedWeek, offlineTempo } from "../graph/support/offline-conversation.js";
 
@@ -35,6 +36,23 @@ describe("the daily check-in", () => {
     expect(again.waiting).toEqual(["place", "place", "place"]);
     expect(again.said).toEqual(first.said);
     expect(again.movedOn).toBe(first.movedOn);
+  });
+
+  it("two check-ins at once (a cron and a manual run): neither fails, the week rolls once, both find the same card", async () => {
+    const now = new Date("2024-03-18T07:00:00+08:00");
+    const tempo = await offlineTempo(halfPlacedWeek(), () => now);
+    const [first, second] = await Promise.all([
+      runCheckin(tempo.graph, "student", now, "Asia/Shanghai"),
+      runCheckin(tempo.graph, "student", now, "Asia/Shanghai"),
+    ]);
+    expect((await tempo.repository.load("student")).window.days[0]?.date).toBe("2024-03-18");
+    // The check-in's own plan went ahead: the missed reviews' card waits, not the plan card.
+    const state = await tempo.graph.getState({ configurable: { thread_id: first.threadId, user_id: "student" } });
+    expect(waitingOn(state)).toEqual(["place", "place", "place"]);
+    for (const outcome of [first, second]) {
+      expect(outcome.threadId).toBe("checkin-student-2024-03-18");
+      expect(outcome.waiting).toEqual(["place", "place", "place"]);
+    }
   });
 
   it("on a day inside the window it rolls nothing", async () => {
