@@ -126,6 +126,29 @@ describe("a write card approved after a review it names changed on another threa
       '"Matrix operations review" has changed since this card was made (it is on Sat 16 Mar, 14:55–16:45 now, by another change), so the card no longer shows what it would do; nothing was changed',
     );
     expect(answered.finalAnswer).not.toMatch(/^Done/);
+    // The chat names the undo as its card did: from where A's change had put the review.
+    expect(saidFrom(answered, undoCard.messages.length)).toContain(
+      'Could not apply: Move "Matrix operations review" from Fri 15 Mar, 19:00–20:40 to Tue 12 Mar, 10:00–11:40 — "Matrix operations review" has changed since this card was made',
+    );
+  });
+
+  test("in Chinese, the refusal is said in Chinese, naming the undo as its card did", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }));
+    await converse(tempo, "把矩阵复习移到周五", [], "thread-a");
+    const undoCard = await toWriteCard(tempo, "thread-a", "撤销");
+    expect(cardLines(undoCard)).toEqual(['把 "矩阵运算复习" 从 3月15日周五 19:00–20:40 移到 3月12日周二 10:00–11:40']);
+    await converse(tempo, "把矩阵复习移到周六", [], "thread-b");
+    const answered = await tempo.graph.invoke(
+      resume({ type: "accept", args: null }),
+      threadConfig("thread-a", "student"),
+    );
+    expect(placeOf(await tempo.repository.load("student"), "matrix-review")).toBe("day 6 slots 6-7");
+    expect(saidFrom(answered, undoCard.messages.length)).toContain(
+      '未能执行：把 "矩阵运算复习" 从 3月15日周五 19:00–20:40 移到 3月12日周二 10:00–11:40 — "矩阵运算复习" 在这张卡片做出之后被另一处修改改变了（现在在 3月16日周六 14:55–16:45），卡片上写的已不是它会做的；没有做任何改动',
+    );
+    expect(answered.finalAnswer).toBe(
+      '日程没有改动："矩阵运算复习" 在这张卡片做出之后被另一处修改改变了（现在在 3月16日周六 14:55–16:45），卡片上写的已不是它会做的；没有做任何改动；要按现在的这一周修改，需要一张新的卡片。',
+    );
   });
 
   test("two threads' cards for one free slot approved at once: one review gets it, the other thread says it did not", async () => {

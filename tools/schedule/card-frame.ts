@@ -8,15 +8,21 @@
  */
 import { addDays, daysBetween } from "../../contracts/clock.js";
 import { formatRange } from "./format.js";
-import { formatDate, type ScheduleState } from "./state.js";
+import { formatDate, type ScheduleState, type ScheduleTask, type SlotRange } from "./state.js";
 
 /** A write call as its card holds it. */
 type Call = { name: string; arguments: Record<string, unknown> };
 
+/** How a task a card names stood when the card was made: its status (`event` for an event) and its place. */
+interface Standing {
+  status: string;
+  slots?: SlotRange[];
+}
+
 /** What a card's frame holds: the window's dates ("first/last", when dated) and, by id, how each task it names stood. */
 interface Frame {
   window?: string;
-  tasks?: Record<string, string>;
+  tasks?: Record<string, Standing | null>;
 }
 
 /**
@@ -42,13 +48,14 @@ function namedTasks(call: Call): string[] {
   return ids.filter((id): id is string => typeof id === "string");
 }
 
-/** How task `id` stands in `state`: its status and place (`"placed day 2 slots 3-4"`), or `"absent"`. */
-function standing(state: ScheduleState, id: string): string {
+/** How task `id` stands in `state`, or null when there is none. */
+function standing(state: ScheduleState, id: string): Standing | null {
   const task = state.tasks.find((candidate) => candidate.id === id);
-  if (!task) return "absent";
+  if (!task) return null;
   const status = task.source === "task_item" ? task.status : "event";
-  const where = (task.slots ?? []).map((range) => `day ${range.day} slots ${range.start}-${range.end}`).join("; ");
-  return where ? `${status} ${where}` : status;
+  return task.slots && task.slots.length > 0
+    ? { status, slots: task.slots.map((range) => ({ ...range })) }
+    : { status };
 }
 
 /** The window's dates, "2024-03-11/2024-03-17", or undefined for a window without dates (it never rolls by the clock). */
@@ -80,10 +87,12 @@ function readFrame(frame: string): Frame {
   }
 }
 
-/** "Mon 11 Mar – Sun 17 Mar" for "2024-03-11/2024-03-17". */
+/** "day 1 (Mon 11 Mar 2024) – day 7 (Sun 17 Mar 2024)" for "2024-03-11/2024-03-17" (people read the dates alone). */
 function span(dates: string | undefined): string {
   const [first, last] = (dates ?? "").split("/");
-  return first && last ? `${formatDate(first)} – ${formatDate(last)}` : "another window";
+  if (!first || !last) return "another window";
+  const day = (index: number, date: string) => `day ${index} (${formatDate(date)} ${date.slice(0, 4)})`;
+  return `${day(1, first)} – ${day(daysBetween(first, last) + 1, last)}`;
 }
 
 /** What ends every refusal of a stale card. */
@@ -101,7 +110,7 @@ export function staleCardReason(state: ScheduleState, call: Call, frame: string)
     return `this card was made on the week of ${span(kept.window)}, and the schedule has moved on to ${span(window)} since, so its days would be other dates now; ${NOTHING_CHANGED}`;
   for (const id of namedTasks(call)) {
     const was = kept.tasks?.[id];
-    if (was === undefined || was === standing(state, id)) continue;
+    if (was === undefined || JSON.stringify(was) === JSON.stringify(standing(state, id))) continue;
     const task = state.tasks.find((candidate) => candidate.id === id);
     const now = !task
       ? "it is gone"
@@ -113,12 +122,25 @@ export function staleCardReason(state: ScheduleState, call: Call, frame: string)
   return undefined;
 }
 
-/** `state` with its window dated as in `frame`: a write named as its card named it, on the dates the card showed. */
+/**
+ * `state` as the card of `frame` saw it, so a write is named as its card named it: the window dated as it was, and each
+ * task the card named where it stood then.
+ */
 export function seenInCardFrame(state: ScheduleState, frame: string): ScheduleState {
-  const was = readFrame(frame).window?.split("/")[0];
+  const kept = readFrame(frame);
+  const was = kept.window?.split("/")[0];
   const first = state.window.days[0]?.date;
-  if (!was || !first || was === first) return state;
-  const shift = daysBetween(first, was);
-  const days = state.window.days.map((day) => (day.date ? { ...day, date: addDays(day.date, shift) } : day));
-  return { ...state, window: { ...state.window, days } };
+  const shift = was && first && was !== first ? daysBetween(first, was) : 0;
+  const days = state.window.days.map((day) =>
+    day.date && shift !== 0 ? { ...day, date: addDays(day.date, shift) } : day,
+  );
+  const tasks = state.tasks.map((task) => {
+    const then = kept.tasks?.[task.id];
+    if (!then) return task;
+    const slots = then.slots ? { slots: then.slots } : { slots: undefined };
+    return task.source === "task_item" && then.status !== "event"
+      ? ({ ...task, ...slots, status: then.status } as ScheduleTask)
+      : ({ ...task, ...slots } as ScheduleTask);
+  });
+  return { ...state, window: { ...state.window, days }, tasks };
 }

@@ -53,6 +53,38 @@ const HOST = /(\bembedded in host|\binside|嵌入|在) ([A-Za-z0-9_][A-Za-z0-9_.
  */
 export function readableScheduleText(text: string, language: Language, state?: Pick<ScheduleState, "tasks">): string {
   const names = new Map((state?.tasks ?? []).map((task) => [task.id, task.name]));
+  const read = readableNames(text, language, names);
+  return language === "zh" ? staleCardInChinese(read) : read;
+}
+
+/** The status words of a task a stale card names (`card-frame.ts`), in Chinese. */
+const STATUS_ZH: Readonly<Record<string, string>> = {
+  pending: "待安排",
+  done: "已完成",
+  missed: "已错过",
+  skipped: "已跳过",
+};
+
+/** Why a card the week changed under is not applied (`card-frame.ts`), in Chinese; other text as it is. */
+function staleCardInChinese(text: string): string {
+  return text
+    .replace(
+      /this card was made on the week of (.+?), and the schedule has moved on to (.+?) since, so its days would be other dates now; /g,
+      "这张卡片是按 $1 那一周做的，日程此后已移到 $2，卡片上的日子现在是别的日期了；",
+    )
+    .replace(
+      /((?:"(?:[^"\\]|\\.)*")|\S+) has changed since this card was made \((?:it is on (.+?) now|it is (\w+) now|it is gone), by another change\), so the card no longer shows what it would do; /g,
+      (_, task: string, place: string | undefined, status: string | undefined) =>
+        `${task} 在这张卡片做出之后被另一处修改改变了（${place ? `现在在 ${place}` : status ? `现在${STATUS_ZH[status] ?? status}` : "已不在日程上"}），卡片上写的已不是它会做的；`,
+    )
+    .replace(
+      /nothing was changed, and a change for the week as it is now needs a card of its own/g,
+      "没有做任何改动；要按现在的这一周修改，需要一张新的卡片",
+    );
+}
+
+/** `text` with places by date and clock time, and tasks and events by their names (`readableScheduleText`). */
+function readableNames(text: string, language: Language, names: ReadonlyMap<string, string>): string {
   return (
     readablePlaces(text, language)
       // import_calendar's events (`imported 2 event(s): a "A", b "B"`): by name.
