@@ -7,8 +7,10 @@
  * Who: the user the token names (`TEMPO_TOKEN`, a JWT sent as `Authorization: Bearer`, as every served client sends
  * it: docs/front-ends.md); on an open server (no TEMPO_AUTH_* there), its one user. Which thread: the user's
  * check-in thread of the day, a thread of theirs tagged `tempo_checkin: <date>` (the date where the scheduler runs,
- * or `timeZone`), found by a search — which sees only the caller's own threads — or created. The day's second
- * check-in finds the first one's card there and sends nothing.
+ * or `timeZone`), found by a search — which sees only the caller's own threads — or created under the one id the
+ * day has for the token's subject, so two check-ins at once (the cron and a hand run) share one thread: the second's
+ * run is refused while the first's runs, and it says where the card will wait. The day's second check-in
+ * finds the first one's card there and sends nothing.
  *
  * What it answers for the student: only the plan card its own request raised, named by its id (an answer naming a
  * card that is no longer pending is refused as stale), as `npm run checkin` approves its own plan; the write card
@@ -16,6 +18,7 @@
  * that already waited on the thread is never answered.
  */
 import type { Client } from "@langchain/langgraph-sdk";
+import { createHash } from "node:crypto";
 import { localClock } from "../contracts/clock.js";
 import { ChatUsageError, type ChatArguments } from "./arguments.js";
 import { CHECKIN_REQUEST, waitingOn, type CheckinOutcome } from "./checkin-request.js";
@@ -32,6 +35,8 @@ export interface ServedCheckinOptions {
   now?: Date;
   /** The zone whose date names the day's thread; default the zone of the machine that runs the check-in. */
   timeZone?: string;
+  /** Whom the check-in is for (the token's subject), which with the day gives the day's thread its id. */
+  who?: string;
 }
 
 type ThreadState = Awaited<ReturnType<Client["threads"]["getState"]>>;
@@ -44,40 +49,102 @@ export async function runServedCheckin(client: Client, options: ServedCheckinOpt
   const moment = options.now ?? new Date();
   const zone = options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   const day = localClock(moment, zone).date;
-  const threadId = await checkinThread(client, day);
+  const threadId = await checkinThread(client, day, options.who);
   const state = await client.threads.getState(threadId);
   // A card from an earlier check-in today (or one the student left) still waits: shown again, never answered.
   if (interruptsOf(state).length > 0) return outcomeOf(threadId, state);
   const configurable = options.now === undefined ? {} : { now: options.now.toISOString() };
-  await ended(
-    client.runs.wait(threadId, ASSISTANT_ID, {
-      input: { messages: [{ role: "user", content: CHECKIN_REQUEST }] },
-      config: { configurable },
-      multitaskStrategy: "reject",
-    }),
-  );
+  // Another check-in of the day at once (the cron and a hand run) has the thread: its run is refused here (the runs'
+  // "reject"), and the thread read again tells where the other got to.
+  const busy = async (): Promise<CheckinOutcome> => {
+    const now = await client.threads.getState(threadId);
+    return interruptsOf(now).length > 0 && waitingOn(now).join() !== "confirm_plan"
+      ? outcomeOf(threadId, now)
+      : { ...outcomeOf(threadId, now), busy: true };
+  };
+  if (
+    !(await ranUnlessBusy(
+      client.runs.wait(threadId, ASSISTANT_ID, {
+        input: { messages: [{ role: "user", content: CHECKIN_REQUEST }] },
+        config: { configurable },
+        multitaskStrategy: "reject",
+      }),
+    ))
+  )
+    return busy();
   let after = await client.threads.getState(threadId);
   const plan = interruptsOf(after);
   // The check-in's own plan goes ahead (the student finds the missed reviews' card, not a plan to approve), answered
   // by the card's id: if anything answered it meanwhile, this approval is refused as stale and approves nothing.
   if (plan.length === 1 && waitingOn(after).join() === "confirm_plan" && plan[0]!.id) {
-    await ended(
-      client.runs.wait(threadId, ASSISTANT_ID, {
-        command: { resume: { decisions: [{ type: "approve" }], card_id: plan[0]!.id } },
-        config: { configurable },
-        multitaskStrategy: "reject",
-      }),
-    );
+    if (
+      !(await ranUnlessBusy(
+        client.runs.wait(threadId, ASSISTANT_ID, {
+          command: { resume: { decisions: [{ type: "approve" }], card_id: plan[0]!.id } },
+          config: { configurable },
+          multitaskStrategy: "reject",
+        }),
+      ))
+    )
+      return busy();
     after = await client.threads.getState(threadId);
   }
   return outcomeOf(threadId, after);
 }
 
-/** The caller's check-in thread of `day`: found among their own threads, else created (owned by them). */
-async function checkinThread(client: Client, day: string): Promise<string> {
+/**
+ * False when the server refused the run because another run has the thread (the runs' "reject": `langgraph dev`
+ * answers 422 "Thread is already running a task"; 409 for a server that says conflict); a run that failed is thrown.
+ */
+async function ranUnlessBusy(run: Promise<unknown>): Promise<boolean> {
+  try {
+    await ended(run);
+    return true;
+  } catch (error) {
+    const { status, message } = error as { status?: number; message?: string };
+    if (status === 409 || (status === 422 && /already running a task/i.test(message ?? ""))) return false;
+    throw error;
+  }
+}
+
+/**
+ * The caller's check-in thread of `day`: found among their own threads, else created (owned by them) under the one id
+ * the day has for them (`dayThreadId`), so two check-ins at once make one thread, not two with a card each.
+ */
+async function checkinThread(client: Client, day: string, who: string | undefined): Promise<string> {
   const found = await client.threads.search({ metadata: { [CHECKIN_DAY_KEY]: day }, limit: 1 });
   if (found[0]) return found[0].thread_id;
-  return (await client.threads.create({ metadata: { [CHECKIN_DAY_KEY]: day } })).thread_id;
+  const metadata = { [CHECKIN_DAY_KEY]: day };
+  // Not knowing whom it is for, an id of the day alone could be another user's: the server names the thread then.
+  if (who === undefined) return (await client.threads.create({ metadata })).thread_id;
+  return (await client.threads.create({ threadId: dayThreadId(who, day), ifExists: "do_nothing", metadata })).thread_id;
+}
+
+/** A fixed namespace for the check-in threads' ids (a random UUID, chosen once). */
+const CHECKIN_NAMESPACE = "4f0d7c52-9a1e-4b7d-8c3e-2a6f1d5b9e07";
+
+/** The UUID (version 5, RFC 9562) of `who`'s check-in thread of `day`: the same for every check-in of theirs that day. */
+export function dayThreadId(who: string, day: string): string {
+  const namespace = Buffer.from(CHECKIN_NAMESPACE.replaceAll("-", ""), "hex");
+  const hash = createHash("sha1")
+    .update(Buffer.concat([namespace, Buffer.from(`${who}\n${day}`, "utf8")]))
+    .digest();
+  hash[6] = (hash[6]! & 0x0f) | 0x50;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Whom a bearer token names (its `sub`, read without checking: the server checks it), or "" for none. */
+export function tokenSubject(token: string | undefined): string {
+  const payload = token?.split(".")[1];
+  if (!payload) return "";
+  try {
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { sub?: unknown };
+    return typeof claims.sub === "string" ? claims.sub : "";
+  } catch {
+    return "";
+  }
 }
 
 /** A run's end; a run that failed (the server's `__error__` in its last values) is thrown with the server's words. */
@@ -146,13 +213,18 @@ export async function servedCheckinCommand(
     defaultHeaders: token ? { authorization: `Bearer ${token}` } : {},
     callerOptions: { maxRetries: 0 },
   });
-  const outcome = await runServedCheckin(client, options.now === undefined ? {} : { now: new Date(options.now) });
+  const outcome = await runServedCheckin(client, {
+    ...(options.now === undefined ? {} : { now: new Date(options.now) }),
+    who: tokenSubject(token),
+  });
   if (outcome.movedOn) write(`${outcome.movedOn}\n\n`);
   for (const text of outcome.said) write(`${text}\n\n`);
   write(
-    outcome.waiting.length > 0
-      ? `A card waits on thread ${outcome.threadId} (${outcome.waiting.join(", ")}) on ${server}: open it in your client (Agent Chat UI, Agent Inbox).\n`
-      : `Nothing waits for you on thread ${outcome.threadId} on ${server}.\n`,
+    outcome.busy
+      ? `Another check-in is running on thread ${outcome.threadId} on ${server} now; the card it leaves will wait there: open it in your client (Agent Chat UI, Agent Inbox).\n`
+      : outcome.waiting.length > 0
+        ? `A card waits on thread ${outcome.threadId} (${outcome.waiting.join(", ")}) on ${server}: open it in your client (Agent Chat UI, Agent Inbox).\n`
+        : `Nothing waits for you on thread ${outcome.threadId} on ${server}.\n`,
   );
   return outcome;
 }

@@ -12,7 +12,13 @@
  */
 import { describe, expect, test } from "vitest";
 import { parseChatArguments } from "../../cli/arguments.js";
-import { CHECKIN_DAY_KEY, runServedCheckin, serverArgument, servedCheckinCommand } from "../../cli/checkin-served.js";
+import {
+  CHECKIN_DAY_KEY,
+  dayThreadId,
+  runServedCheckin,
+  serverArgument,
+  servedCheckinCommand,
+} from "../../cli/checkin-served.js";
 import { localClock } from "../../contracts/clock.js";
 import { PostgresScheduleRepository } from "../../tools/schedule/postgres-repository.js";
 import type { TaskItem } from "../../tools/schedule/index.js";
@@ -27,6 +33,16 @@ const MONDAY = "2024-03-18T07:00:00+08:00";
 const ZONE = "Asia/Shanghai";
 
 const served = useServedOnPostgres(SECRET, startEmbeddedTestPostgres);
+
+/** The actions of the card a thread waits on. */
+const waitingOnCard = (state: { tasks?: Array<{ interrupts: Array<{ value?: unknown }> }> }) =>
+  (state.tasks ?? [])
+    .flatMap((task) => task.interrupts)
+    .flatMap(
+      (interrupt) =>
+        (interrupt.value as { action_requests?: Array<{ name: string }> } | undefined)?.action_requests ?? [],
+    )
+    .map((request) => request.name);
 
 const items = (tasks: ReadonlyArray<{ source: string }>) =>
   new Map(
@@ -85,6 +101,38 @@ test("the check-in lands on the student's thread of the day, the card waits for 
     expect(task?.status).toBe("placed");
     expect(task?.slots?.[0]).toMatchObject({ day: write.arguments.day, start: write.arguments.slot_start });
   }
+});
+
+test("two check-ins of one day at once (the cron and a hand run) share one thread and both end well", async () => {
+  const repository = new PostgresScheduleRepository(served.pool);
+  await repository.seed("cleo", halfPlacedWeek());
+  const token = await signToken(SECRET, "cleo");
+  const cleo = clientWith(served.server, { authorization: `Bearer ${token}` });
+  const printed = ["", ""];
+  const both = await Promise.all(
+    printed.map((_, index) =>
+      servedCheckinCommand(
+        served.server.apiUrl,
+        parseChatArguments(["--now", MONDAY]),
+        { TEMPO_TOKEN: token },
+        (text) => (printed[index] += text),
+      ),
+    ),
+  );
+  // One thread of the day, the one its id names, with the check-in's request sent once; its card waits there.
+  const day = localClock(new Date(MONDAY), Intl.DateTimeFormat().resolvedOptions().timeZone).date;
+  expect(both[0]!.threadId).toBe(dayThreadId("cleo", day));
+  expect(both[1]!.threadId).toBe(both[0]!.threadId);
+  expect(await cleo.threads.search({ metadata: { [CHECKIN_DAY_KEY]: day } })).toHaveLength(1);
+  const state = await cleo.threads.getState(both[0]!.threadId);
+  const requests = ((state.values as { messages?: Array<{ type?: string }> }).messages ?? []).filter(
+    (message) => message.type === "human",
+  );
+  expect(requests).toHaveLength(1);
+  expect(waitingOnCard(state)).toEqual(["place", "place", "place"]);
+  // Each says where the card waits: one names it, the other (refused while the first ran) that it will wait there.
+  for (const text of printed) expect(text).toMatch(new RegExp(`thread ${both[0]!.threadId}`));
+  expect((await repository.load("cleo")).window.days[0]?.date).toBe("2024-03-18");
 });
 
 describe("the served check-in's command line", () => {
