@@ -7,6 +7,7 @@
 import { say, weekdayName, type Language } from "../contracts/language.js";
 import { describeScheduleCall } from "../tools/schedule/describe-call.js";
 import { readableScheduleText } from "../tools/schedule/readable.js";
+import { isPastRefusal, pastRefusalText } from "../tools/schedule/rules.js";
 import type { ScheduleListing } from "../tools/schedule/candidates.js";
 import type { CandidateListing, ProposedCandidate } from "../tools/domain.js";
 import type { ScheduleState } from "../tools/schedule/state.js";
@@ -77,6 +78,9 @@ export function describeToolResult(content: string, data: unknown, language: Lan
       `这一周 ${listing.score}/100 分；没有能提高它的调整`,
     );
   }
+  // A refusal the tool gave as data (the clock's): said from it, with no id, slot index or tool name.
+  if (isPastRefusal(data) && state)
+    return `${say(language, "not done: ", "未能完成：")}${pastRefusalText(data, state.window, language)}`;
   const [first = "", ...rest] = content.split("\n");
   const candidates = language === "zh" ? candidatesOf(data) : undefined;
   const proposal = candidates?.[0] && state ? describedWrites(candidates[0], state) : undefined;

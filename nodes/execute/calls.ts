@@ -7,7 +7,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { ToolCallRequest } from "../../contracts/execute.js";
 import { workspaceMessages, type TempoState, type TempoUpdate, type WriteCall } from "../../kernel/state.js";
 import { emit } from "../../streaming/events.js";
-import { describeToolCall, findTool, type DomainTool, type TaskDecisions } from "../../tools/domain.js";
+import { describeToolCall, findTool, type DomainTool, type TaskDecisions, type ToolRun } from "../../tools/domain.js";
 import {
   checkToolArguments,
   stateForRun,
@@ -103,8 +103,11 @@ export async function runCalls(
     const undoes = dependencies.domain.decisions?.write(trial.state, taskDecisions(), call.name, checked.arguments);
     // What the card is read against, on the state as the card's earlier writes leave it (`ToolDomain.cardFrame`).
     const frame = dependencies.domain.cardFrame?.of(trial.state, { name: call.name, arguments: checked.arguments });
-    const tried = undoes === undefined ? tool.run(trial.state, checked.arguments) : { ok: false, content: undoes };
+    const tried: ToolRun<unknown> =
+      undoes === undefined ? tool.run(trial.state, checked.arguments) : { ok: false, content: undoes };
     if (!tried.ok) {
+      // The refusal's data (the clock's, say) goes with it: what the person is told is said from it, not its text.
+      const data = tried.data === undefined ? {} : { data: tried.data };
       emit(config, { kind: "tool_call", node: "execute", id: call.id, name: call.name, arguments: checked.arguments });
       emit(config, {
         kind: "tool_result",
@@ -113,8 +116,9 @@ export async function runCalls(
         name: call.name,
         ok: false,
         content: tried.content,
+        ...data,
       });
-      record(call, false, tried.content);
+      record(call, false, tried.content, tried.data);
       return;
     }
     if (tried.state !== undefined) trial.state = tried.state;

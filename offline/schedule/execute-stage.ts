@@ -38,6 +38,7 @@ import { feedbackOfResult, parseFeedback } from "../../tools/schedule/feedback.j
 import {
   appliedWriteSummary,
   appliedWriteText,
+  refusalOf,
   callResultOf,
   failureOf,
   liveOverviewOf,
@@ -414,7 +415,11 @@ function moveStep(
   const outcome = lastWriteOutcome(rounds, ["move", "place"]);
   if (outcome?.outcome === "applied") return finish(end, "", appliedWriteText(outcome.round, datingOf(facts)));
   if (outcome?.outcome === "failed")
-    return finish(end, REFUSAL_TOLD_IN_ANSWER, `not carried out: ${failureOf(outcome.round)}`);
+    return finish(
+      end,
+      REFUSAL_TOLD_IN_ANSWER,
+      `not carried out: ${refusalOf(outcome.round, language, datingOf(facts))}`,
+    );
   const rejected = rounds.filter(
     (round) => (round.name === "move" || round.name === "place") && callResultOf(round) === "rejected",
   );
@@ -804,7 +809,7 @@ function writeEnding(
   if (outcome.outcome === "applied")
     return finish(end, "", appliedWriteSummary(outcome.round, language, dating).replace(/\n- /g, "; "));
   if (outcome.outcome === "failed")
-    return finish(end, REFUSAL_TOLD_IN_ANSWER, `not carried out: ${failureOf(outcome.round)}`);
+    return finish(end, REFUSAL_TOLD_IN_ANSWER, `not carried out: ${refusalOf(outcome.round, language, dating)}`);
   const feedback = parseFeedback(feedbackOfResult(outcome.round.result));
   return finish(end, unchangedBecause(feedback, language), `not carried out: ${rejected}`);
 }

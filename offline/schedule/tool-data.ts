@@ -35,6 +35,7 @@ import {
 import type { ScheduleListing } from "../../tools/schedule/candidates.js";
 import type { Dating } from "../../tools/schedule/format.js";
 import { isRejected } from "../../tools/schedule/feedback.js";
+import { isPastRefusal, pastRefusalText } from "../../tools/schedule/rules.js";
 import { alreadyThereText, passedEventText, reviewsLeftOutText } from "../../tools/schedule/calendar-files.js";
 
 /** What became of a call, as the policy acts on it. */
@@ -54,6 +55,16 @@ export function callResultOf(round: RoundView): CallResult {
 /** Why a call failed, as the tool (or the runner) said it: the message after `error: `, for the user to read. */
 export function failureOf(round: RoundView): string {
   return round.result.replace(/^error: /i, "");
+}
+
+/**
+ * Why a call failed, for the user, in `language`: a refusal the tool gave as data (the clock's `PastRefusal`) said
+ * from it — the review by name, its place by date and time, what to do instead —, any other as the tool said it
+ * (`failureOf`).
+ */
+export function refusalOf(round: RoundView, language: Language, window?: Dating): string {
+  if (!round.summarised && isPastRefusal(round.data) && window) return pastRefusalText(round.data, window, language);
+  return failureOf(round);
 }
 
 /** True for a plain object. */

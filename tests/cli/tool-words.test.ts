@@ -9,6 +9,8 @@ import { describeToolCall, describeToolResult } from "../../cli/tool-words.js";
 import type { Card } from "../../contracts/cards.js";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
 import { formatListing } from "../../tools/schedule/candidates.js";
+import { moveTool } from "../../tools/schedule/tools/move.js";
+import { unplaceTool } from "../../tools/schedule/tools/unplace.js";
 import { halfPlacedWeek } from "../graph/support/offline-conversation.js";
 
 describe("a tool call", () => {
@@ -51,6 +53,26 @@ describe("a tool result", () => {
         week,
       ),
     ).toBe('placed "Review limits and continuity" on Fri 15 Mar, 19:00–20:40');
+  });
+});
+
+describe("a refusal of the clock", () => {
+  test("is said from its data: the review by name, its place by date and time, no id, slot or tool name", () => {
+    const week = { ...halfPlacedWeek(), now: "2024-03-12T02:00:00.000Z" };
+    const refused = unplaceTool.run(week, { task_id: "review-limits" });
+    expect(refused.ok).toBe(false);
+    // The model's text keeps the ids and the tools to use.
+    expect(refused.content).toMatch(/day 1 slot 5.*\(mark_done, mark_missed\)/);
+    expect(describeToolResult(refused.content, refused.data, "en", week)).toBe(
+      'not done: "Review limits and continuity" (Mon 11 Mar, 14:00–15:40) has already started: the past is fixed, so it is not taken off; tell me you did it or missed it instead',
+    );
+    expect(describeToolResult(refused.content, refused.data, "zh", week)).toBe(
+      "未能完成：“Review limits and continuity”（3月11日周一 14:00–15:40）已经开始了：过去的安排不能改，所以不能撤下；你可以告诉我它已经做完或者错过了",
+    );
+    const moved = moveTool.run(week, { task_id: "review-limits", day: 4, slot_start: 7 });
+    expect(describeToolResult(moved.content, moved.data, "zh", week)).toBe(
+      "未能完成：“Review limits and continuity”（3月11日周一 14:00–15:40）已经开始了：过去的安排不能改，所以不能移动",
+    );
   });
 });
 

@@ -310,3 +310,38 @@ describe("the final answer's own words in Chinese", () => {
     expect(outcome.finalAnswer).not.toMatch(/Your decisions on the cards/);
   });
 });
+
+/**
+ * What the person reads never carries the tools' words for the model: a task's id, a tool's name, a day and slot
+ * index — and it is in the chat's language (issue of the term-long walk: "has passed: the past is fixed", "day 1
+ * slot 9", "(mark_done, mark_missed)" reached a Chinese answer in English).
+ */
+describe("a refusal of the clock is told from its data, in the user's language", () => {
+  // Tuesday 12 March 2024, 10:00 in Shanghai: the limits review (Monday 14:00–15:40) has started; the past is fixed.
+  const tuesday = () => new Date("2024-03-12T10:00:00+08:00");
+  const TOOL_WORDS = /mark_done|mark_missed|\bslots? \d|\bday \d|review-limits|第\d+天/;
+
+  test.each([
+    ["取消安排极限与连续复习", "zh", "所以不能撤下"],
+    ["把极限与连续复习移到周四下午", "zh", "所以不能移动"],
+    ["unplace the limits review", "en", "so it is not taken off"],
+    ["move the limits review to Thursday afternoon", "en", "so it does not move"],
+  ])("%s", async (message, language, consequence) => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: language === "zh" }), tuesday);
+    const outcome = await converse(tempo, message);
+    // Nothing moved: the review keeps its started place.
+    expect(placeOf(outcome.schedule, "review-limits")).toBe("day 1 slots 5-6");
+    const answer = outcome.finalAnswer!;
+    if (language === "zh") {
+      expect(answer).toBe(
+        `日程没有改动：“极限与连续复习”（3月11日周一 14:00–15:40）已经开始了：过去的安排不能改，${consequence}${consequence.endsWith("撤下") ? "；你可以告诉我它已经做完或者错过了" : ""}。`,
+      );
+      expect(answer).not.toMatch(/has passed|the past is fixed/);
+    } else {
+      expect(answer).toContain(
+        `"Review limits and continuity" (Mon 11 Mar, 14:00–15:40) has already started: the past is fixed, ${consequence}`,
+      );
+    }
+    expect(answer).not.toMatch(TOOL_WORDS);
+  });
+});

@@ -46,7 +46,7 @@ export function moveAtomically<TData>(
   if (!outcome.ok) {
     const task = state.tasks[requests[outcome.requestIndex]?.position ?? -1];
     const which = task === undefined ? "" : ` (task ${task.id})`;
-    return failure(`${failurePrefix}${which}: ${outcome.problem}; nothing was moved`);
+    return failure(`${failurePrefix}${which}: ${outcome.problem}; nothing was moved`, outcome.refusal);
   }
   const next = commitPlacements(state, index, outcome.placements);
   const moved = outcome.placements.map((placement): MovedTask => {

@@ -244,8 +244,10 @@ export function appendCapped<T>(
 }
 
 /** A failed tool run: one `error: …` line, no state. */
-export function failure<TState>(message: string): ToolRun<TState> {
-  return { ok: false, content: `error: ${message}` };
+export function failure<TState>(message: string, data?: unknown): ToolRun<TState> {
+  return data === undefined
+    ? { ok: false, content: `error: ${message}` }
+    : { ok: false, content: `error: ${message}`, data };
 }
 
 /** A successful read: the text, and what it says as data (`ToolRun.data`), no state. */

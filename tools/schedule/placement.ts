@@ -21,6 +21,8 @@ import {
 import {
   bufferProblem,
   fixedProblem,
+  pastRefusal,
+  type PastRefusal,
   groupDaysOf,
   placementRuleProblem,
   startedProblem,
@@ -45,7 +47,14 @@ export interface ResolvedPlacement extends PlacementRequest {
 
 /** Outcome of resolving a batch: all placements, or the first problem. */
 export type PlacementOutcome =
-  { ok: true; placements: ResolvedPlacement[] } | { ok: false; problem: string; requestIndex: number };
+  | { ok: true; placements: ResolvedPlacement[] }
+  | {
+      ok: false;
+      problem: string;
+      requestIndex: number;
+      /** The problem as data when the clock refused it (a place that has started: the past is fixed). */
+      refusal?: PastRefusal;
+    };
 
 /** Resolves a batch of placements atomically against the index; the index itself is not changed. */
 export function resolvePlacements(index: OccupancyIndex, requests: readonly PlacementRequest[]): PlacementOutcome {
@@ -54,7 +63,12 @@ export function resolvePlacements(index: OccupancyIndex, requests: readonly Plac
   for (const [requestIndex, request] of requests.entries()) {
     const task = index.tasks[request.position];
     if (task === undefined) continue;
-    const problem = fixedProblem(task, index.rules) ?? startedProblem(request.range, index.rules);
+    const fixed = fixedProblem(task, index.rules);
+    if (fixed !== undefined) {
+      const refusal = pastRefusal(task, index.rules, "move");
+      return { ok: false, problem: fixed, requestIndex, ...(refusal ? { refusal } : {}) };
+    }
+    const problem = startedProblem(request.range, index.rules);
     if (problem !== undefined) return { ok: false, problem, requestIndex };
   }
   const work = cloneOccupancyIndex(index);

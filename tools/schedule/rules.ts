@@ -10,10 +10,10 @@
  * the evening") are hard like a class's; a preferred part of the day is soft, for a class that names none. A refusal
  * names the preference and how to remove it.
  */
-import { firstSlotFrom } from "./calendar.js";
+import { firstSlotFrom, placeName } from "./calendar.js";
 import { clockOfState, hasStarted, passedText, type WindowClock } from "./window-clock.js";
 import { dateNote, formatRange, type Dating } from "./format.js";
-import { weekdayName } from "../../contracts/language.js";
+import { weekdayName, type Language } from "../../contracts/language.js";
 import {
   dayOfWeekName,
   formatDate,
@@ -334,6 +334,61 @@ export function fixedProblem(
   if (!isFixedByClock(task, book) || !book.window) return undefined;
   const range = task.slots![0]!;
   return `${label(task)} is on day ${range.day} slot ${range.start}, and ${passedText(book.window, range.day, range.start)}: the past is fixed, so ${so}`;
+}
+
+/**
+ * A write the clock refused, as data (the refusal's `ToolRun.data`): the review or event whose place has started, and
+ * the write asked. The model reads `fixedProblem`'s text; a person is told it by `pastRefusalText`, in their language.
+ */
+export interface PastRefusal {
+  /** What refused it: the clock (the past is fixed). */
+  refused: "past";
+  /** The write asked: a move (or swap) of it, or taking it off. */
+  write: "move" | "unplace";
+  /** The review or event, by id and name. */
+  task: { id: string; name: string };
+  /** Its place, which has started. */
+  range: SlotRange;
+}
+
+/** `fixedProblem` as data (`PastRefusal`), or undefined when the clock does not fix `task`. */
+export function pastRefusal(
+  task: ScheduleTask,
+  book: Pick<RuleBook, "clock" | "window">,
+  write: PastRefusal["write"],
+): PastRefusal | undefined {
+  if (!isFixedByClock(task, book) || !book.window) return undefined;
+  const range = task.slots![0]!;
+  return { refused: "past", write, task: { id: task.id, name: task.name }, range: { ...range } };
+}
+
+/** True when `data` is a `PastRefusal` (a tool refusal's data). */
+export function isPastRefusal(data: unknown): data is PastRefusal {
+  const refusal = data as Partial<PastRefusal> | null | undefined;
+  return (
+    typeof refusal === "object" &&
+    refusal !== null &&
+    refusal.refused === "past" &&
+    typeof refusal.task?.name === "string" &&
+    typeof refusal.range?.day === "number"
+  );
+}
+
+/**
+ * A `PastRefusal` as a person reads it, in `language`: the review by name, its place by date and clock time, and what
+ * to do instead — never its id, a day or slot index, or a tool's name. "\"Matrix review\" (Tue 8 Dec, 16:00–17:40)
+ * has already started: the past is fixed, so it is not taken off; tell me you did it or missed it instead".
+ */
+export function pastRefusalText(
+  refusal: PastRefusal,
+  window: Pick<ScheduleWindow, "days" | "slotTimes">,
+  language: Language = "en",
+): string {
+  const where = placeName(window, refusal.range, language);
+  const unplace = refusal.write === "unplace";
+  if (language === "zh")
+    return `“${refusal.task.name}”（${where}）已经开始了：过去的安排不能改，所以${unplace ? "不能撤下；你可以告诉我它已经做完或者错过了" : "不能移动"}`;
+  return `${JSON.stringify(refusal.task.name)} (${where}) has already started: the past is fixed, so ${unplace ? "it is not taken off; tell me you did it or missed it instead" : "it does not move"}`;
 }
 
 /** True when `task`'s deadline has passed by the clock: even the first slot not yet started ends too late for it. */

@@ -55,7 +55,7 @@ export const moveTool: DomainTool<ScheduleState, MoveArguments> = {
     if (rangesEqual(range, current.value))
       return failure(`task ${task.id} is already on ${formatRange(range, state.window)}; nothing to move`);
     const outcome = resolvePlacements(index, [{ position, range }]);
-    if (!outcome.ok) return failure(`cannot move task ${task.id}: ${outcome.problem}`);
+    if (!outcome.ok) return failure(`cannot move task ${task.id}: ${outcome.problem}`, outcome.refusal);
     const next = commitPlacements(state, index, outcome.placements);
     const hostPosition = outcome.placements[0]?.hostPosition;
     const hostId = hostPosition === undefined ? undefined : state.tasks[hostPosition]?.id;

@@ -7,7 +7,7 @@ import type { DomainTool } from "../../domain.js";
 import { failure, formatRange, quoteName, type Dating } from "../format.js";
 import { buildOccupancyIndex } from "../occupancy-index.js";
 import { commitUnplace } from "../placement.js";
-import { fixedProblem } from "../rules.js";
+import { fixedProblem, pastRefusal } from "../rules.js";
 import { copyRange } from "../slot-range.js";
 import type { ScheduleState, SlotRange } from "../state.js";
 import { taskIdField } from "./argument-fields.js";
@@ -60,7 +60,8 @@ export const unplaceTool: DomainTool<ScheduleState, UnplaceArguments> = {
       index.rules,
       "it is not taken off; mark it done or missed instead (mark_done, mark_missed)",
     );
-    if (fixed) return failure(fixed);
+    // The model reads the text (ids, the tools to use); a person is told the refusal from its data (`pastRefusalText`).
+    if (fixed) return failure(fixed, pastRefusal(task, index.rules, "unplace"));
     const next = commitUnplace(state, index, position);
     const data: UnplaceData = {
       id: task.id,
