@@ -8,6 +8,7 @@ import { say, weekdayName, type Language } from "../contracts/language.js";
 import { describeScheduleCall } from "../tools/schedule/describe-call.js";
 import { readableScheduleText } from "../tools/schedule/readable.js";
 import { isPastRefusal, pastRefusalText } from "../tools/schedule/rules.js";
+import { isRescheduleListing, rescheduleEmptyText } from "../tools/schedule/tools/reschedule.js";
 import type { ScheduleListing } from "../tools/schedule/candidates.js";
 import type { CandidateListing, ProposedCandidate } from "../tools/domain.js";
 import type { ScheduleState } from "../tools/schedule/state.js";
@@ -81,6 +82,13 @@ export function describeToolResult(content: string, data: unknown, language: Lan
   // A refusal the tool gave as data (the clock's): said from it, with no id, slot index or tool name.
   if (isPastRefusal(data) && state)
     return `${say(language, "not done: ", "未能完成：")}${pastRefusalText(data, state.window, language)}`;
+  // A reschedule that proposes nothing: why, from its data.
+  if (isRescheduleListing(data) && data.candidates.length === 0 && data.empty !== undefined)
+    return say(
+      language,
+      `nothing to propose: ${data.empty}`,
+      `没有可以提出的补排：${rescheduleEmptyText(data.empty, language)}`,
+    );
   const [first = "", ...rest] = content.split("\n");
   const candidates = language === "zh" ? candidatesOf(data) : undefined;
   const proposal = candidates?.[0] && state ? describedWrites(candidates[0], state) : undefined;

@@ -17,7 +17,12 @@ import {
   type RescheduleListing,
   type UndoListing,
 } from "../../tools/schedule/tools/index.js";
-import { NO_PLACE_BEFORE, NOTHING_MISSED } from "../../tools/schedule/tools/reschedule.js";
+import {
+  NO_PLACE_BEFORE,
+  NO_PLACE_FITS,
+  NOTHING_MISSED,
+  rescheduleEmptyText,
+} from "../../tools/schedule/tools/reschedule.js";
 import type { Dating } from "../../tools/schedule/format.js";
 import { dayOfWeekNumber, TASK_STATUS_ZH, type TaskStatus } from "../../tools/schedule/state.js";
 import { appliedWriteText, callResultOf, failureOf } from "./tool-data.js";
@@ -238,10 +243,16 @@ const NO_PLACE_BEFORE_ZH: Readonly<Record<string, string>> = {
 /** How a reschedule's summary names a missed review it found no place for, after the ones it placed. */
 const STILL_MISSED = "still missed:";
 
-/** One `still missed: "X" (why)` part of a reschedule's summary in Chinese; other text as it is. */
+/** One `still missed: "X" (why)` part of a reschedule's summary in Chinese (and the listing's `NO_PLACE_FITS`); other text as it is. */
 export function stillMissedInChinese(part: string): string {
+  if (part === NO_PLACE_FITS) return rescheduleEmptyText(part, "zh");
   const found = /^still missed: "(.+)" \((.+)\)$/.exec(part);
   return found ? `仍为错过：“${found[1]}”（${NO_PLACE_BEFORE_ZH[found[2]!] ?? found[2]}）` : part;
+}
+
+/** A `still missed: "X" (why)` part of a reschedule's summary: the review by name (its id is the model's word, never the person's). */
+function stillMissedPart(entry: { name: string; why: string }): string {
+  return `${STILL_MISSED} "${entry.name}" (${entry.why})`;
 }
 
 /** How a reschedule's card ended, in its step's summary: applied, or declined. */
@@ -282,12 +293,12 @@ export function rescheduleStep(
     reason: "a missed review is proposed again at the candidates' best place",
     ...RESCHEDULED,
     // The missed reviews no place fits any more are said in the answer too, never left out of it.
-    endingNote: (listed) => (listed?.unplaced ?? []).map((entry) => `${STILL_MISSED} "${entry.name}" (${entry.why})`),
+    endingNote: (listed) => (listed?.unplaced ?? []).map(stillMissedPart),
   });
   if ("decision" in stage) return stage.decision;
   const { listing, round: listedRound } = stage;
   const candidate = listing?.candidates[0];
-  const left = (listing?.unplaced ?? []).map((entry) => `${entry.id}: ${entry.why}`);
+  const left = (listing?.unplaced ?? []).map(stillMissedPart);
   // Nothing missed (the daily check-in asks every day): nothing to make up, and nothing wrong.
   if (!candidate && listing?.empty === NOTHING_MISSED)
     return finish(
@@ -297,9 +308,25 @@ export function rescheduleStep(
     );
   if (!candidate) {
     const why = listing?.empty ?? failureOf(listedRound);
+    // Said from the listing's data: each review no place fits, by name, with why, in the user's language.
+    const reasons = (listing?.unplaced ?? []).map((entry) =>
+      say(
+        language,
+        `"${entry.name}" stays missed: ${entry.why}.`,
+        `“${entry.name}”保持错过：${NO_PLACE_BEFORE_ZH[entry.why] ?? entry.why}。`,
+      ),
+    );
+    const found =
+      listing?.empty === NO_PLACE_FITS
+        ? say(
+            language,
+            `I found no place to make up the missed ${reasons.length === 1 ? "review" : "reviews"}.`,
+            "没有找到可以补做错过复习的时段。",
+          )
+        : say(language, `I found no place to make it up: ${why}.`, `没有找到可以补做的时段：${why}。`);
     return finish(
       end,
-      say(language, `I found no place to make it up: ${why}.`, `没有找到可以补做的时段：${why}。`),
+      [found, ...reasons].join("\n"),
       `not rescheduled: ${[why, ...left].join("; ")}`,
       "no place fits",
     );

@@ -142,6 +142,13 @@ export function finalAnswer(input: {
         input.language ?? "en",
       );
     }
+    // A reschedule that found no place is not told as done: the summary says what stays missed, and why.
+    const notRescheduled = /^not rescheduled: (.*)$/s.exec(only.summary)?.[1];
+    if (notRescheduled !== undefined)
+      return readableScheduleText(
+        zh ? `${summaryInChinese(only.summary)}。` : `Nothing was rescheduled: ${notRescheduled}.`,
+        input.language ?? "en",
+      );
     return readableScheduleText(
       zh ? `完成：${summaryInChinese(withoutFullStop(only.summary))}。` : `Done: ${withoutFullStop(only.summary)}.`,
       input.language ?? "en",
@@ -311,7 +318,10 @@ export function summaryInChinese(summary: string): string {
   if (reported)
     return `${REPORT_HEADINGS_ZH[reported[1]!]}：${reported[2]!
       .split(/; (?!it is pending again)/)
-      .map((part) => (part.startsWith("still missed: ") ? stillMissedInChinese(part) : summaryInChinese(part)))
+      .map((part) => {
+        const missed = stillMissedInChinese(part);
+        return missed !== part ? missed : summaryInChinese(part);
+      })
       .join("；")}`;
   // Dated places first, by date and clock time; what is left undated is said by day and slots below.
   return (

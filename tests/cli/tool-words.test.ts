@@ -10,6 +10,7 @@ import type { Card } from "../../contracts/cards.js";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
 import { formatListing } from "../../tools/schedule/candidates.js";
 import { moveTool } from "../../tools/schedule/tools/move.js";
+import { NO_PLACE_BEFORE, NO_PLACE_FITS, NOTHING_MISSED } from "../../tools/schedule/tools/reschedule.js";
 import { unplaceTool } from "../../tools/schedule/tools/unplace.js";
 import { halfPlacedWeek } from "../graph/support/offline-conversation.js";
 
@@ -73,6 +74,22 @@ describe("a refusal of the clock", () => {
     expect(describeToolResult(moved.content, moved.data, "zh", week)).toBe(
       "未能完成：“Review limits and continuity”（3月11日周一 14:00–15:40）已经开始了：过去的安排不能改，所以不能移动",
     );
+  });
+});
+
+describe("a reschedule that proposes nothing", () => {
+  test("says why from its data, in the user's language", () => {
+    const data = {
+      candidates: [],
+      unplaced: [{ id: "x", name: "X", why: NO_PLACE_BEFORE.deadline }],
+      empty: NO_PLACE_FITS,
+    };
+    const content = `nothing to propose: ${NO_PLACE_FITS}\nleft missed: x`;
+    expect(describeToolResult(content, data, "en")).toBe("nothing to propose: no free place fits the missed review(s)");
+    expect(describeToolResult(content, data, "zh")).toBe("没有可以提出的补排：错过的复习都没有能补做的空闲时段");
+    expect(
+      describeToolResult("nothing to propose: no review is missed", { ...data, empty: NOTHING_MISSED }, "zh"),
+    ).toBe("没有可以提出的补排：没有错过的复习");
   });
 });
 

@@ -18,6 +18,7 @@ import { createScheduleDomain, InMemoryScheduleRepository, scheduleTools } from 
 import { summaryInChinese } from "../../offline/schedule/replies.js";
 import { OFFLINE_PLAN_STEPS_ZH } from "../../offline/schedule/plan-stage.js";
 import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import type { ScheduleTask } from "../../tools/schedule/state.js";
 import { converse, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
 
 const LATIN_WORDS = /\b[A-Za-z]{4,}\b/;
@@ -343,5 +344,47 @@ describe("a refusal of the clock is told from its data, in the user's language",
       );
     }
     expect(answer).not.toMatch(TOOL_WORDS);
+  });
+});
+
+describe("a reschedule that finds no place is told from its data, by name", () => {
+  // Saturday 16 March 2024, 11:00 in Shanghai: the midterm (10:00) has begun, so the missed calculus review, due
+  // before it, has no place left.
+  const saturday = () => new Date("2024-03-16T11:00:00+08:00");
+  const weekWithLimitsMissed = (chinese: boolean) => {
+    const week = halfPlacedWeek({ chinese });
+    week.tasks = week.tasks.map((task): ScheduleTask => {
+      if (task.id !== "review-limits" || task.source !== "task_item") return task;
+      const { slots: _slots, ...unplaced } = task;
+      return { ...unplaced, status: "missed", markedAt: "2024-03-11T08:00:00.000Z" };
+    });
+    return week;
+  };
+
+  test("in Chinese: no English, no id", async () => {
+    const tempo = await offlineTempo(weekWithLimitsMissed(true), saturday);
+    const outcome = await converse(tempo, "补排错过的复习");
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    expect(outcome.said).toContain(
+      "没有找到可以补做错过复习的时段。\n“极限与连续复习”保持错过：截止之前已没有符合规则的空闲时段。",
+    );
+    expect(outcome.finalAnswer).toBe(
+      "没有补排：错过的复习都没有能补做的空闲时段；仍为错过：“极限与连续复习”（截止之前已没有符合规则的空闲时段）。",
+    );
+    for (const text of [...outcome.said, outcome.finalAnswer!]) {
+      expect(text).not.toMatch(/no free place|review-limits/);
+    }
+  });
+
+  test("in English: the review by name, never its id, and not told as done", async () => {
+    const tempo = await offlineTempo(weekWithLimitsMissed(false), saturday);
+    const outcome = await converse(tempo, "reschedule my missed reviews");
+    expect(outcome.finalAnswer).toBe(
+      'Nothing was rescheduled: no free place fits the missed review(s); still missed: "Review limits and continuity" (no free place that keeps its rules is left before its deadline).',
+    );
+    expect(outcome.said).toContain(
+      'I found no place to make up the missed review.\n"Review limits and continuity" stays missed: no free place that keeps its rules is left before its deadline.',
+    );
+    expect(outcome.said.join("\n")).not.toContain("review-limits");
   });
 });

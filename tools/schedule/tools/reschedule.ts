@@ -8,6 +8,7 @@
  * place is said, with why: no place on its own, not beside the others, or not proved (the search's budget ran out).
  */
 import { z } from "zod";
+import type { Language } from "../../../contracts/language.js";
 import { quoteName } from "../format.js";
 import type { CandidateListing, DomainTool, ProposedCandidate } from "../../domain.js";
 import { proposeCandidates, MAX_CANDIDATES } from "../candidates.js";
@@ -60,6 +61,26 @@ export const rescheduleArgumentsSchema = z.object({
 
 /** What a reschedule listing says when no review is missed. */
 export const NOTHING_MISSED = "no review is missed";
+
+/** What a reschedule listing says when no missed review fits anywhere (each is in `unplaced`, with why). */
+export const NO_PLACE_FITS = "no free place fits the missed review(s)";
+
+/** A reschedule listing's `empty` (`NOTHING_MISSED`, `NO_PLACE_FITS`) in `language`; another text as it is. */
+export function rescheduleEmptyText(empty: string, language: Language): string {
+  if (language === "en") return empty;
+  return { [NOTHING_MISSED]: "没有错过的复习", [NO_PLACE_FITS]: "错过的复习都没有能补做的空闲时段" }[empty] ?? empty;
+}
+
+/** True when `data` is a reschedule listing (propose_reschedule's data). */
+export function isRescheduleListing(data: unknown): data is RescheduleListing {
+  const listing = data as Partial<RescheduleListing> | null | undefined;
+  return (
+    typeof listing === "object" &&
+    listing !== null &&
+    Array.isArray(listing.candidates) &&
+    Array.isArray(listing.unplaced)
+  );
+}
 
 /** Places as `place` writes. */
 function placeWrite(placement: PlannedPlacement): Write {
@@ -171,7 +192,7 @@ export function proposeReschedule(
   return {
     candidates,
     unplaced,
-    ...(candidates.length === 0 ? { empty: "no free place fits the missed review(s)" } : {}),
+    ...(candidates.length === 0 ? { empty: NO_PLACE_FITS } : {}),
   };
 }
 
