@@ -36,7 +36,13 @@ export function endRefinement(
 ): TempoUpdate {
   const last = state.planSteps.findIndex((step) => step.id === state.currentStepId) === state.planSteps.length - 1;
   const summary = refinementSummary(optimization, refinement);
-  emitStatus(config, "execute", state.messages, summary, refinementSummary(optimization, refinement, "zh"));
+  emitStatus(
+    config,
+    "execute",
+    state.messages,
+    refinementSummary(optimization, refinement, "en", "person"),
+    refinementSummary(optimization, refinement, "zh"),
+  );
   const ending: StepEnding = { action: last ? "done" : "next_plan", goalCheck: summary, answer: "" };
   return {
     ...update,

@@ -103,13 +103,15 @@ function closedBy(optimization: Optimization): number {
 }
 
 /**
- * The step's summary once the loop ended: what it gained and why it stopped (what is forced, named by id); in Chinese
- * for the status line of a Chinese-speaking user (the step's summary, which the offline policy reads, stays English).
+ * The step's summary once the loop ended: what it gained and why it stopped (what is forced, named by id); for a
+ * person's status line (`audience`), what is forced said in general, and in Chinese for a Chinese-speaking user (the
+ * step's summary, which the offline policy reads, stays English).
  */
 export function refinementSummary(
   optimization: Optimization,
   refinement: Refinement,
   language: Language = "en",
+  audience: "model" | "person" = "model",
 ): string {
   if (language === "zh") return refinementSummaryInChinese(optimization, refinement);
   const why = {
@@ -119,7 +121,12 @@ export function refinementSummary(
     budget: `the budget of ${refinement.maxRounds} rounds is spent`,
     passed: `none of the listed changes was taken in ${refinement.stagnantRounds} turns in a row`,
   }[optimization.verdict];
-  const forced = optimization.forced ? `; forced, no change can fix: ${optimization.forced}` : "";
+  // The model reads what is forced by id; a person's status line says it in general, as the Chinese one does.
+  const forced = !optimization.forced
+    ? ""
+    : audience === "model"
+      ? `; forced, no change can fix: ${optimization.forced}`
+      : "; some problems are proved beyond any change";
   const closed = closedBy(optimization);
   if (closed > 0)
     return `refined in ${optimization.rounds} round(s): ${closed} more placed; health score ${optimization.startScore} → ${optimization.score ?? optimization.bestScore}; stopped: ${why}${forced}`;

@@ -233,8 +233,18 @@ function withoutFullStop(text: string): string {
 }
 
 function stillPendingInChinese(line: string): string {
-  return whyOpenInChinese(line).replace(/^Still pending: /, "仍待安排：");
+  return whyOpenInChinese(line)
+    .replace(/^Still pending: /, "仍待安排：")
+    .replace(/ — (.+)$/, (whole, why: string) => (LEFT_OUT_ZH[why] ? ` — ${LEFT_OUT_ZH[why]}` : whole));
 }
+
+/** Why the arrangement left a review out (`arrangement.ts` `whyLeftOut`), as a step's summary states it, in Chinese. */
+const LEFT_OUT_ZH: Readonly<Record<string, string>> = {
+  "its deadline has passed": "截止时间已过",
+  "no free slot fits": "没有能容纳它的空闲时段",
+  "no room left beside the other placements": "能容纳它的时段已留给其他安排",
+  "no place beside the other placements found within the search budget": "在搜索预算内没有找到能放下它的位置",
+};
 
 const WEEKDAYS_ZH: Readonly<Record<string, string>> = {
   Monday: "周一",
@@ -409,6 +419,8 @@ export function summaryInChinese(summary: string): string {
       .replace(/; skipped: /, "；跳过：")
       .replace(/; left pending: /, "；仍待安排：")
       .replace(/ \(no free slot fits\)/g, "（没有能容纳它的空闲时段）")
+      .replace(/ \(its deadline has passed\)/g, "（截止时间已过）")
+      .replace(/ \(fits nowhere beside the others, proved\)/g, "（已证明：和其他安排放在一起时没有位置）")
       .replace(
         / \(no free slot fits ([^)]*)\)/g,
         (_, limits: string) => `（${limitsInChinese(limits)}没有能容纳它的空闲时段）`,

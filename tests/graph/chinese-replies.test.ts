@@ -388,3 +388,34 @@ describe("a reschedule that finds no place is told from its data, by name", () =
     expect(outcome.said.join("\n")).not.toContain("review-limits");
   });
 });
+
+describe("the steps' lists of reviews reach the answer by name", () => {
+  // Saturday 16 March 2024, 09:00 in Shanghai: the midterm starts at 10:00, and no slot before it is free: the
+  // calculus practice set, due before it, is left pending (its deadline has passed).
+  const saturday = () => new Date("2024-03-16T09:00:00+08:00");
+  /** The answer less its "Still pending: name (id)" lines (which give the id after the name on purpose). */
+  const withoutStillPending = (answer: string) =>
+    answer
+      .split("\n")
+      .filter((line) => !/^(?:Still pending|仍待安排)：?:? ?\S.* \([\w-]+\) — /.test(line))
+      .join("\n");
+
+  test("in English", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek(), saturday);
+    const outcome = await converse(tempo, "arrange my reviews");
+    expect(placeOf(outcome.schedule, "derivative-drills")).toBe("pending");
+    const answer = outcome.finalAnswer!;
+    expect(answer).toContain('left pending: "Derivative practice set" (its deadline has passed)');
+    expect(withoutStillPending(answer)).not.toContain("derivative-drills");
+  });
+
+  test("in Chinese, with the reasons in Chinese", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }), saturday);
+    const outcome = await converse(tempo, "安排我的复习");
+    const answer = outcome.finalAnswer!;
+    expect(answer).toContain('仍待安排："导数练习"（截止时间已过）');
+    expect(answer).toContain("仍待安排：导数练习 (derivative-drills) — 截止时间已过");
+    expect(withoutStillPending(answer)).not.toContain("derivative-drills");
+    expect(answer).not.toMatch(/deadline has passed|fits nowhere/);
+  });
+});

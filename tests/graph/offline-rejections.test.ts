@@ -122,7 +122,7 @@ test("when nothing fits outside Friday, the step says which limit blocks the tas
   ]);
   expect(derivativeCards(outcome.cards)).toHaveLength(1);
   expect(placeOf(outcome.schedule, "derivative-drills")).toBe("pending");
-  expect(outcome.finalAnswer).toContain("left pending: derivative-drills (no free slot fits outside Friday)");
+  expect(outcome.finalAnswer).toContain('left pending: "Derivative practice set" (no free slot fits outside Friday)');
   expect(outcome.said).toContain(
     'Every placement that fits was proposed; left pending: "Derivative practice set" (no free slot fits outside Friday).',
   );

@@ -311,6 +311,16 @@ describe("the refinement loop", () => {
       "refined in 2 round(s): 1 more placed; health score 70 → 66; stopped: no change raises the score any more",
     );
     expect(refinementSummary({ ...second, verdict: "forced" }, SCHEDULE_REFINEMENT, "zh")).toMatch(/多安排了 1 项/);
+    // What is forced: by id for the model, said in general on a person's status line.
+    const forced = {
+      ...second,
+      verdict: "forced" as const,
+      forced: "review-limits (fits nowhere beside the others, proved)",
+    };
+    expect(refinementSummary(forced, SCHEDULE_REFINEMENT)).toMatch(/; forced, no change can fix: review-limits \(/);
+    expect(refinementSummary(forced, SCHEDULE_REFINEMENT, "en", "person")).toBe(
+      "refined in 2 round(s): 1 more placed; health score 70 → 66; stopped: no change raises the score any more; some problems are proved beyond any change",
+    );
     // The offline answer of a Chinese conversation says the English summary in Chinese, the placed review included.
     expect(summaryInChinese(refinementSummary({ ...second, verdict: "forced" }, SCHEDULE_REFINEMENT))).toBe(
       "优化了 2 轮：多安排了 1 项；健康分 70 → 66；停止原因：没有调整能再提高分数",

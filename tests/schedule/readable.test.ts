@@ -10,6 +10,32 @@ import { generateSchedule, moveTool, placeTool, sampleWeek, unplaceTool } from "
 import { batchMoveTool } from "../../tools/schedule/tools/batch-move.js";
 
 describe("readable schedule text", () => {
+  test("the ids the steps' summaries list for the model are named for a person; an id after a name stays", () => {
+    const week = sampleWeek();
+    const summary =
+      "every placement the plan had room for was proposed; skipped: essay-draft, binary-tree-review; left pending: review-limits (its deadline has passed); derivative-drills (no free slot fits outside Friday, in slots 9-12)";
+    expect(readableScheduleText(summary, "en", week)).toBe(
+      'every placement the plan had room for was proposed; skipped: "Draft the English essay", "Binary tree review"; left pending: "Review limits and continuity" (its deadline has passed); "Derivative practice set" (no free slot fits outside Friday, in slots 9-12)',
+    );
+    expect(
+      readableScheduleText(
+        "nothing to refine: health score 84.5; stopped: no change raises the score any more; forced, no change can fix: review-limits (fits nowhere beside the others, proved), unknown-id (x)",
+        "en",
+        week,
+      ),
+    ).toBe(
+      'nothing to refine: health score 84.5; stopped: no change raises the score any more; forced, no change can fix: "Review limits and continuity" (fits nowhere beside the others, proved), unknown-id (x)',
+    );
+    expect(readableScheduleText("仍待安排：review-limits（截止时间已过）；跳过：essay-draft", "zh", week)).toBe(
+      '仍待安排："Review limits and continuity"（截止时间已过）；跳过："Draft the English essay"',
+    );
+    // Without the week, and outside such a list, ids stay: "Still pending: name (id)" gives its id on purpose.
+    expect(readableScheduleText("left pending: review-limits (x)", "en")).toBe("left pending: review-limits (x)");
+    expect(readableScheduleText("Still pending: Review limits (review-limits) — x", "en", week)).toBe(
+      "Still pending: Review limits (review-limits) — x",
+    );
+  });
+
   test("dated places by date and clock time, in English and Chinese; undated ones stay", () => {
     const text =
       "moved task matrix-review from day 2 slots 3-4 (Tue 12 Mar 2024, 10:00–11:40) to day 4 slots 7-8 (Thu 14 Mar 2024, 16:00–17:40)";

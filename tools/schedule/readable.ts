@@ -47,9 +47,24 @@ const BARE = /(?<![(（])(\btask|\bevent|任务|活动) ([A-Za-z0-9_][A-Za-z0-9_
 const HOST = /(\bembedded in host|\binside|嵌入|在) ([A-Za-z0-9_][A-Za-z0-9_.:-]*)/g;
 
 /**
+ * The lists of task ids the steps' summaries write for the model (`left pending: a (why); b (why)`, `skipped: a, b`,
+ * `forced, no change can fix: a (why)`, and their Chinese), to the end of the line.
+ */
+const ID_LISTS =
+  /(\bleft pending: |\bskipped: |\bforced, no change can fix: |仍待安排：|跳过：|无法改善（已证明）：)([^\n]*)/g;
+
+/** `list` with each id of `names` that stands as an entry (before a bracket, a comma, a semicolon or the end) by its name. */
+function namedEntries(list: string, names: ReadonlyMap<string, string>): string {
+  return list.replace(/(?<![\w"“.:-])([A-Za-z0-9_][A-Za-z0-9_.:-]*)(?= \(|（|[,;，；、]|$)/g, (id: string) => {
+    const name = names.get(id);
+    return name === undefined ? id : JSON.stringify(name);
+  });
+}
+
+/**
  * `text` as a person reads it, in `language`: dated places by date and clock time (`readablePlaces`), tasks and events
- * by their names — from the text itself (`task x "Name"`), else from `state` when given — and a refusal that named its
- * task twice names it once.
+ * by their names — from the text itself (`task x "Name"`), else from `state` when given (a bare `task x`, and the ids
+ * the steps' summaries list: `left pending: x (why)`) — and a refusal that named its task twice names it once.
  */
 export function readableScheduleText(text: string, language: Language, state?: Pick<ScheduleState, "tasks">): string {
   const names = new Map((state?.tasks ?? []).map((task) => [task.id, task.name]));
@@ -101,6 +116,8 @@ function readableNames(text: string, language: Language, names: ReadonlyMap<stri
         const name = names.get(bare);
         return name === undefined ? whole : `${JSON.stringify(name)}${trail}`;
       })
+      // The steps' lists of ids (what was left pending, skipped, proved unfixable): by name.
+      .replace(ID_LISTS, (_, head: string, list: string) => `${head}${namedEntries(list, names)}`)
       .replace(HOST, (whole, words: string, id: string) => {
         const [, bare = id, trail = ""] = /^(.*?)([.:]*)$/.exec(id) ?? [];
         const name = names.get(bare);
