@@ -14,10 +14,10 @@ import {
   type WriteCall,
 } from "../kernel/state.js";
 import { emitAssistantText } from "../streaming/events.js";
-import { describeToolCall, readableText, type ToolDomain } from "../tools/domain.js";
+import { describeToolCall, refusalText, type ToolDomain } from "../tools/domain.js";
 import type { ToolOutcome, ToolRunContext } from "../tools/runner.js";
 import { newId } from "../kernel/ids.js";
-import { callOutcomeOf, toolResultMessage } from "../kernel/tool-results.js";
+import { callOutcomeOf, toolResultData, toolResultMessage } from "../kernel/tool-results.js";
 import type { HeldWrite, WriteApprovals } from "./approvals.js";
 import { unansweredCalls } from "../kernel/proposal.js";
 import { callFrame } from "../kernel/call-records.js";
@@ -137,13 +137,15 @@ async function failedWritesNote(
         ? async () => domain.cardFrame!.seenIn(await domain.load(context.userId), call.name, frame)
         : undefined;
     const change = await describeToolCall(domain, context.userId, call.name, call.arguments, language, seen);
-    const why = await readableText(
+    // From the refusal's data when the domain says it (the clock's: no id, slot index or tool name), else its text.
+    const why = await refusalText(
       dependencies.domain,
       context.userId,
       messageText(result)
         .split("\n")[0]!
         .replace(/^error:\s*/i, "")
         .trim(),
+      toolResultData(result),
       language,
     );
     lines.push(`${say(language, "Could not apply: ", "未能执行：")}${change} — ${why}`);

@@ -91,6 +91,13 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
         }
       : {}),
     // Each domain's own words in turn (each rewrites only what its tools wrote).
+    refusal(state: CombinedState, data: unknown, language) {
+      for (const domain of domains) {
+        const said = domain.refusal?.(state[domain.name], data, language);
+        if (said !== undefined) return said;
+      }
+      return undefined;
+    },
     readable(state: CombinedState, text: string, language) {
       return domains.reduce((told, domain) => domain.readable?.(state[domain.name], told, language) ?? told, text);
     },

@@ -321,6 +321,12 @@ export interface ToolDomain<TState = any> {
    */
   readable?(state: TState, text: string, language: Language): string;
   /**
+   * Optional: a refused call's reason, from the data the tool gave with its refusal (`ToolRun.data` of a failure), in
+   * the words a person reads in `language`; undefined for data the domain does not say so (its text, through
+   * `readable`, is told instead). The model reads the tool's text; a person is told this.
+   */
+  refusal?(state: TState, data: unknown, language: Language): string | undefined;
+  /**
    * Optional: where a task's applied writes left things, in one compact line in `language` ("Where things are now:
    * …"), from their tool results and the state now; undefined when there is nothing to list. Deliver adds it to the
    * answer of a task whose writes touched several items (a single write's answer says it already).
@@ -438,6 +444,24 @@ export async function describeToolCall<TState>(
 }
 
 /** `text` the domain's tools wrote, in the words a person reads (`ToolDomain.readable`), or as it is for a domain without them. */
+/**
+ * A refused call's reason for a person, in `language`: from the refusal's data when the domain says it
+ * (`ToolDomain.refusal`), else the tool's text through `readableText`.
+ */
+export async function refusalText<TState>(
+  domain: ToolDomain<TState>,
+  userId: string,
+  text: string,
+  data: unknown,
+  language: Language,
+): Promise<string> {
+  if (domain.refusal && data !== undefined && userId !== "") {
+    const said = domain.refusal(await domain.load(userId), data, language);
+    if (said !== undefined) return said;
+  }
+  return readableText(domain, userId, text, language);
+}
+
 export async function readableText<TState>(
   domain: ToolDomain<TState>,
   userId: string,

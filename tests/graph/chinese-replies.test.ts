@@ -347,6 +347,32 @@ describe("a refusal of the clock is told from its data, in the user's language",
   });
 });
 
+describe("a write the clock refuses once approved is told from its data", () => {
+  test.each([
+    ["取消安排极限与连续复习", "zh", "未能执行：", "“极限与连续复习”（3月11日周一 14:00–15:40）已经开始了"],
+    [
+      "unplace the limits review",
+      "en",
+      "Could not apply: ",
+      '"Review limits and continuity" (Mon 11 Mar, 14:00–15:40) has already started',
+    ],
+  ])("%s", async (message, language, lead, said) => {
+    // Monday 11 March 2024, 13:00 in Shanghai: the limits review (14:00) is ahead when the card is shown, and has
+    // started by the time the user approves it.
+    let now = new Date("2024-03-11T13:00:00+08:00");
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: language === "zh" }), () => now);
+    const outcome = await converse(tempo, message, (card) => {
+      if (card.action === "unplace") now = new Date("2024-03-11T14:30:00+08:00");
+      return { type: "accept", args: null };
+    });
+    expect(outcome.cards.map((card) => card.action)).toContain("unplace");
+    expect(placeOf(outcome.schedule, "review-limits")).toBe("day 1 slots 5-6");
+    const note = outcome.said.find((text) => text.startsWith(lead));
+    expect(note).toContain(said);
+    expect(note).not.toMatch(/mark_done|mark_missed|\bslots? \d|\bday \d|review-limits/);
+  });
+});
+
 describe("a reschedule that finds no place is told from its data, by name", () => {
   // Saturday 16 March 2024, 11:00 in Shanghai: the midterm (10:00) has begun, so the missed calculus review, due
   // before it, has no place left.

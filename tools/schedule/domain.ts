@@ -7,6 +7,7 @@ import { pendingFitting } from "./arrangement.js";
 import { MIN_GAIN } from "./candidates.js";
 import { diffScheduleState } from "./diff.js";
 import { describeScheduleCall } from "./describe-call.js";
+import { isPastRefusal, pastRefusalText } from "./rules.js";
 import { readableScheduleText, whereThingsAre } from "./readable.js";
 import type { Language } from "../../contracts/language.js";
 import type { ApplyResult, ScheduleRepository } from "./repository.js";
@@ -215,6 +216,9 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     describeCall: describeScheduleCall,
     // Answers name tasks and places as the cards do: "Matrix operations review", Thu 14 Mar, 16:00–17:40.
     readable: (state: ScheduleState, text: string, language: Language) => readableScheduleText(text, language, state),
+    // A refusal of the clock (the past is fixed) is told from its data: the review by name, its place by date and time.
+    refusal: (state: ScheduleState, data: unknown, language: Language) =>
+      isPastRefusal(data) ? pastRefusalText(data, state.window, language) : undefined,
     // An arranging task's answer lists where each review went.
     changesLine: whereThingsAre,
     // "Now" in the prompts is told in the window's time zone unless the thread's configuration names one.
