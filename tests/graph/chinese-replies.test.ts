@@ -347,6 +347,25 @@ describe("a refusal of the clock is told from its data, in the user's language",
   });
 });
 
+describe("removing an event with no time ahead is refused in the user's words", () => {
+  test.each([
+    [
+      "删除英语单词测验",
+      "日程没有改动：“English vocabulary quiz”已经没有还没到的时间了（最后一次：3月15日周五 10:00–10:45）：过去的安排不能改，所以没有删除任何内容。",
+    ],
+    [
+      "remove the English vocabulary quiz",
+      'Your schedule is unchanged: "English vocabulary quiz" has no time ahead (its last: Fri 15 Mar, 10:00–10:45): the past is fixed, so nothing was removed.',
+    ],
+  ])("%s", async (message, answer) => {
+    // Saturday 16 March 2024, 11:00 in Shanghai: Friday's one-off quiz is past.
+    const tempo = await offlineTempo(halfPlacedWeek(), () => new Date("2024-03-16T11:00:00+08:00"));
+    const outcome = await converse(tempo, message);
+    expect(outcome.schedule.tasks.some((task) => task.id === "fri-english-quiz")).toBe(true);
+    expect(outcome.finalAnswer).toBe(answer);
+  });
+});
+
 describe("a write the clock refuses once approved is told from its data", () => {
   test.each([
     ["取消安排极限与连续复习", "zh", "未能执行：", "“极限与连续复习”（3月11日周一 14:00–15:40）已经开始了"],

@@ -343,8 +343,8 @@ export function fixedProblem(
 export interface PastRefusal {
   /** What refused it: the clock (the past is fixed). */
   refused: "past";
-  /** The write asked: a move (or swap) of it, or taking it off. */
-  write: "move" | "unplace";
+  /** The write asked: a move (or swap) of it, taking it off, or removing an event with no time ahead. */
+  write: "move" | "unplace" | "remove";
   /** The review or event, by id and name. */
   task: { id: string; name: string };
   /** Its place, which has started. */
@@ -385,6 +385,10 @@ export function pastRefusalText(
   language: Language = "en",
 ): string {
   const where = placeName(window, refusal.range, language);
+  if (refusal.write === "remove")
+    return language === "zh"
+      ? `“${refusal.task.name}”已经没有还没到的时间了（最后一次：${where}）：过去的安排不能改，所以没有删除任何内容`
+      : `${JSON.stringify(refusal.task.name)} has no time ahead (its last: ${where}): the past is fixed, so nothing was removed`;
   const unplace = refusal.write === "unplace";
   if (language === "zh")
     return `“${refusal.task.name}”（${where}）已经开始了：过去的安排不能改，所以${unplace ? "不能撤下；你可以告诉我它已经做完或者错过了" : "不能移动"}`;

@@ -15,6 +15,7 @@ import { occursAfter } from "../event-series.js";
 import { failure, quoteName, someIds } from "../format.js";
 import { dateOfDay } from "../calendar.js";
 import type { DayMapping, EventTask, ScheduleState, ScheduleTask, SlotRange } from "../state.js";
+import type { PastRefusal } from "../rules.js";
 import { clockOfState, hasStarted, passedText } from "../window-clock.js";
 
 const removeEventArgumentsSchema = z.object({
@@ -104,8 +105,15 @@ export const removeEventTool: DomainTool<ScheduleState, z.infer<typeof removeEve
       (event.series !== undefined && last !== undefined && occursAfter(event.series, last));
     if (!ahead) {
       const latest = started.at(-1)!;
+      const refusal: PastRefusal = {
+        refused: "past",
+        write: "remove",
+        task: { id: event.id, name: event.name },
+        range: { ...latest },
+      };
       return failure(
         `${quoteName(event.name)} has no time ahead: ${passedText(state.window, latest.day, latest.start)}, and the past is fixed; nothing was removed`,
+        refusal,
       );
     }
     const kept = buildEventTask({ ...event, slots: started, series: undefined });
