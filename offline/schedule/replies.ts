@@ -371,6 +371,8 @@ export function summaryInChinese(summary: string): string {
       .replace(/placed task (\S+) on /g, "已把任务 $1 安排在")
       .replace(/\nChanges applied \(they stay\): (\d+) — /, "\n已应用的修改（保留）：$1 — ")
       .replace(/\nApproved but not applied: (\d+) — /, "\n已批准但未应用：$1 — ")
+      // The report's lists of writes end "and N more" past the ones they name (`nameWrites`).
+      .replace(/(\n(?:已应用的修改（保留）|已批准但未应用)：[^\n]*?) and (\d+) more(?=\n|$)/g, "$1 等（另有 $2 项）")
       .replace(
         /^unplaced task (\S+) from (.+?)(?: \(was embedded in host (\S+)\))?; it is pending again$/,
         "已把任务 $1 从$2撤下，它重新待安排",

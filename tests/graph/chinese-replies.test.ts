@@ -260,6 +260,16 @@ describe("the final answer's own words in Chinese", () => {
     );
   });
 
+  test("the report's list of applied writes ends in Chinese past the ones it names", () => {
+    expect(
+      summaryInChinese(
+        "the schedule shows 2 review task(s) still pending\nChanges applied (they stay): 6 — placed task a on day 1 slots 1-2; placed task b on day 2 slots 1-2 and 4 more\nNext",
+      ),
+    ).toBe(
+      "日程显示还有 2 个复习任务待安排\n已应用的修改（保留）：6 — 已把任务 a 安排在第1天第1-2节; 已把任务 b 安排在第2天第1-2节 等（另有 4 项）\nNext",
+    );
+  });
+
   test("the closing check's missed reviews, named, read in Chinese", () => {
     expect(
       summaryInChinese(
