@@ -103,6 +103,14 @@ describe("the first request in a new week", () => {
   it('"reschedule my missed reviews" alone proposes the missed ones again, and names each it finds no place for', async () => {
     expect(parseScheduleRequest("reschedule my missed reviews")).toEqual({ kind: "reschedule" });
     expect(parseScheduleRequest("补排错过的复习")).toEqual({ kind: "reschedule" });
+    // With "my" said, as people say it.
+    for (const said of [
+      "补排我错过的复习",
+      "帮我补排我的错过的复习",
+      "重新安排我没做的复习",
+      "reschedule the missed reviews",
+    ])
+      expect(parseScheduleRequest(said), said).toEqual({ kind: "reschedule" });
     const tempo = await offlineTempo(weekWithOneDone(), () => new Date("2024-03-19T09:00:00+08:00"));
     await converse(tempo, "how healthy is my week?", [], "make-up");
     const outcome = await converse(tempo, "reschedule my missed reviews", [], "make-up");
