@@ -408,6 +408,8 @@ export function healthStep(rounds: readonly RoundView[], facts: WeekFacts, end: 
     return finish(end, "", `not carried out: ${failureOf(round)}`);
   const top = report.issues.slice(0, 3);
   const pending = report.feasibility.pending;
+  // Missed reviews without a place are still to place, as the pending ones are (a report stored before: none).
+  const missed = report.feasibility.missed ?? 0;
   if (language === "zh") {
     const costs =
       top.length === 0
@@ -418,7 +420,10 @@ export function healthStep(rounds: readonly RoundView[], facts: WeekFacts, end: 
               return `${ISSUE_ZH[issue.kind]}（${days.length > 0 ? `${days.join("、")}，` : ""}-${issue.penalty}）`;
             })
             .join("；")}。`;
-    const open = pending > 0 ? `还有 ${pending} 个复习待安排（其中 ${report.feasibility.placeable} 个放得下）。` : "";
+    const open =
+      pending + missed > 0
+        ? `还有 ${pending + missed} 个复习待安排${missed > 0 ? `（其中 ${missed} 个是错过后还没补上的）` : ""}，其中 ${report.feasibility.placeable} 个放得下。`
+        : "";
     return finish(end, "", `这一周的健康分是 ${report.score}/100。${costs}${open}`);
   }
   const costs =
@@ -426,7 +431,9 @@ export function healthStep(rounds: readonly RoundView[], facts: WeekFacts, end: 
       ? "Nothing costs points."
       : `What costs the most: ${top.map((issue) => `${issue.message} (-${issue.penalty})`).join("; ")}.`;
   const open =
-    pending > 0 ? ` ${pending} review(s) are still pending (${report.feasibility.placeable} of them fit).` : "";
+    pending + missed > 0
+      ? ` ${[pending > 0 ? `${pending} review(s) are still pending` : "", missed > 0 ? `${missed} missed review(s) are not made up` : ""].filter(Boolean).join(" and ")} (${report.feasibility.placeable} of them fit).`
+      : "";
   return finish(end, "", `Your week's health score is ${report.score}/100. ${costs}${open}`);
 }
 

@@ -9,8 +9,9 @@
  * - tightness: reviews with something busy on both sides (no buffer), single free slots left between busy ones
  *   (fragmented free time);
  * - profile: reviews on a day the user avoids or outside the part of the day they prefer;
- * - feasibility: pending reviews that still fit somewhere (the exact placement search says how many at most) and
- *   those that cannot fit anywhere — proved when the search is exact, and then a forced imperfection; when the search
+ * - feasibility: reviews still to place — pending ones, and missed ones not made up (a missed review has no place and
+ *   is work still to do until it is placed again, done or skipped, as `at-risk.ts` counts it) — that still fit
+ *   somewhere (the exact placement search says how many at most) and those that cannot fit anywhere — proved when the search is exact, and then a forced imperfection; when the search
  *   stopped at its budget (a big week), they are "not found within the search budget", never proved.
  *
  * The past is fixed (issue 47 item 1): with a clock (`ScheduleState.now`), the judge scores only what can still change.
@@ -90,9 +91,11 @@ export interface HealthReport {
   feasibility: {
     /** Pending reviews. */
     pending: number;
-    /** How many of them fit into the free time at most. */
+    /** Missed reviews without a place (not made up): still to place, as the pending ones are; absent when none. */
+    missed?: number;
+    /** How many of the reviews still to place (pending and missed) fit into the free time at most. */
     placeable: number;
-    /** Pending reviews that fit nowhere beside the others. */
+    /** Reviews still to place (pending and missed) that fit nowhere beside the others, or whose deadline passed. */
     cannotFit: number;
     /** True when the search proved `placeable` is the most that fits. */
     proved: boolean;
@@ -154,6 +157,9 @@ export function* healthSteps(
     (task) => task.status === "placed" && (task.slots?.length ?? 0) > 0 && !isFixedByClock(task, index.rules),
   );
   const pending = reviews.filter((task) => task.status === "pending");
+  // A missed review not made up is still to place (it has no place: `mark_missed` and the roll free it).
+  const missed = reviews.filter((task) => task.status === "missed" && (task.slots?.length ?? 0) === 0);
+  const toPlace = [...pending, ...missed];
   const issues: HealthIssue[] = [];
   const name = (task: TaskItem) => JSON.stringify(task.name);
   const day = (each: number) => dayText(each, index.rules);
@@ -306,9 +312,9 @@ export function* healthSteps(
     }
   }
 
-  // Feasibility: how many pending reviews fit beside one another, at most.
+  // Feasibility: how many reviews still to place (pending, and missed ones not made up) fit beside one another.
   const input = searchInputOf(state, index);
-  const searchTasks: SearchTask[] = pending.map((task) =>
+  const searchTasks: SearchTask[] = toPlace.map((task) =>
     withRules(
       { id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) },
       task,
@@ -316,14 +322,19 @@ export function* healthSteps(
     ),
   );
   const search =
-    pending.length === 0
+    toPlace.length === 0
       ? { placements: [], exact: true, stop: "exact" as const }
       : yield* placementSteps(searchTasks, input.room, { ...budget, dayLoad: input.dayLoad });
   const fitting = new Set(search.placements.map((placement) => placement.id));
-  const unplaced = pending.filter((task) => fitting.has(task.id));
   // A review whose deadline the clock has passed cannot fit, and says so (issue 47): not a question of room.
-  const passed = pending.filter((task) => !fitting.has(task.id) && deadlinePassed(task, input.rules));
+  const passedOf = (tasks: TaskItem[]) =>
+    tasks.filter((task) => !fitting.has(task.id) && deadlinePassed(task, input.rules));
+  const passed = passedOf(pending);
+  const missedPassed = passedOf(missed);
+  const unplaced = pending.filter((task) => fitting.has(task.id));
+  const missedFitting = missed.filter((task) => fitting.has(task.id));
   const cannotFit = pending.filter((task) => !fitting.has(task.id) && !passed.includes(task));
+  const missedCannotFit = missed.filter((task) => !fitting.has(task.id) && !missedPassed.includes(task));
   if (unplaced.length > 0) {
     issues.push({
       kind: "unplaced",
@@ -334,34 +345,52 @@ export function* healthSteps(
       message: `${unplaced.length} pending review(s) fit and are not placed: ${unplaced.map(name).join(", ")}`,
     });
   }
-  if (cannotFit.length > 0) {
-    const proof = search.exact
-      ? "the search proved no free time holds them beside the others"
-      : search.stop === "budget"
-        ? "not found within the search budget"
-        : "the search found no room for them (not proved)";
+  if (missedFitting.length > 0) {
+    issues.push({
+      kind: "unplaced",
+      penalty: missedFitting.length * HEALTH_PENALTIES.unplaced,
+      forced: false,
+      tasks: missedFitting.map((task) => task.id),
+      days: [],
+      message: `${missedFitting.length} missed review(s) fit and are not made up: ${missedFitting.map(name).join(", ")}`,
+    });
+  }
+  const proof = search.exact
+    ? "the search proved no free time holds them beside the others"
+    : search.stop === "budget"
+      ? "not found within the search budget"
+      : "the search found no room for them (not proved)";
+  for (const [which, tasks] of [
+    ["pending", cannotFit],
+    ["missed", missedCannotFit],
+  ] as const) {
+    if (tasks.length === 0) continue;
     issues.push({
       kind: "cannot_fit",
-      penalty: cannotFit.length * HEALTH_PENALTIES.cannotFit,
+      penalty: tasks.length * HEALTH_PENALTIES.cannotFit,
       forced: search.exact,
-      tasks: cannotFit.map((task) => task.id),
+      tasks: tasks.map((task) => task.id),
       days: [],
       message:
         search.stop === "budget"
-          ? `${cannotFit.length} pending review(s) got no place: ${cannotFit.map(name).join(", ")} (${proof})`
-          : `${cannotFit.length} pending review(s) cannot fit: ${cannotFit.map(name).join(", ")} (${proof})`,
+          ? `${tasks.length} ${which} review(s) got no place: ${tasks.map(name).join(", ")} (${proof})`
+          : `${tasks.length} ${which} review(s) cannot fit: ${tasks.map(name).join(", ")} (${proof})`,
     });
   }
-
-  if (passed.length > 0)
+  for (const [which, tasks] of [
+    ["pending", passed],
+    ["missed", missedPassed],
+  ] as const) {
+    if (tasks.length === 0) continue;
     issues.push({
       kind: "cannot_fit",
-      penalty: passed.length * HEALTH_PENALTIES.cannotFit,
+      penalty: tasks.length * HEALTH_PENALTIES.cannotFit,
       forced: true,
-      tasks: passed.map((task) => task.id),
+      tasks: tasks.map((task) => task.id),
       days: [],
-      message: `${passed.length} pending review(s) cannot fit: ${passed.map(name).join(", ")} (deadline passed)`,
+      message: `${tasks.length} ${which} review(s) cannot fit: ${tasks.map(name).join(", ")} (deadline passed)`,
     });
+  }
 
   issues.sort((a, b) => b.penalty - a.penalty || a.kind.localeCompare(b.kind));
   const score = Math.max(0, round(100 - issues.reduce((sum, issue) => sum + issue.penalty, 0), 1));
@@ -372,8 +401,9 @@ export function* healthSteps(
     profile: { offProfile },
     feasibility: {
       pending: pending.length,
-      placeable: unplaced.length,
-      cannotFit: cannotFit.length + passed.length,
+      ...(missed.length > 0 ? { missed: missed.length } : {}),
+      placeable: unplaced.length + missedFitting.length,
+      cannotFit: cannotFit.length + passed.length + missedCannotFit.length + missedPassed.length,
       proved: search.exact,
       ...(search.stop === "budget" ? { stop: "budget" as const } : {}),
     },
@@ -484,7 +514,7 @@ export function formatHealth(report: HealthReport): string {
     `rhythm: review slots per day ${report.rhythm.dailyLoad.join(" ")}; spread ${report.rhythm.spread}; heavy days ${report.rhythm.heavyDays.join(", ") || "none"}; back to back ${report.rhythm.backToBack}`,
     `tightness: reviews without a buffer ${report.tightness.unbuffered}; single free slots ${report.tightness.isolatedSlots}`,
     `profile: reviews outside your preferences ${report.profile.offProfile}`,
-    `feasibility: pending ${report.feasibility.pending}, of which fit ${report.feasibility.placeable}, ${report.feasibility.stop === "budget" ? "no place found" : "cannot fit"} ${report.feasibility.cannotFit}${report.feasibility.cannotFit > 0 ? (report.feasibility.proved ? " (proved)" : report.feasibility.stop === "budget" ? " (not found within the search budget)" : " (not proved)") : ""}`,
+    `feasibility: pending ${report.feasibility.pending}${report.feasibility.missed ? `, missed without a place ${report.feasibility.missed}` : ""}, of which fit ${report.feasibility.placeable}, ${report.feasibility.stop === "budget" ? "no place found" : "cannot fit"} ${report.feasibility.cannotFit}${report.feasibility.cannotFit > 0 ? (report.feasibility.proved ? " (proved)" : report.feasibility.stop === "budget" ? " (not found within the search budget)" : " (not proved)") : ""}`,
   ];
   if (report.issues.length === 0) lines.push("issues: none");
   else

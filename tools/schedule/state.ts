@@ -222,7 +222,9 @@ export interface PastPlace {
 
 /**
  * Where a task item is in its life: `pending` (to place) → `placed` → `done` | `missed` | `skipped`, and back to
- * `pending` to reschedule. Done, missed and skipped are settled: nothing places, moves or scores them.
+ * `pending` to reschedule. Done, missed and skipped are settled: nothing moves them, and nothing scores a done or
+ * skipped one; a missed one has no place and is work still to place (the health judge and the at-risk check count it)
+ * until it is placed again, done or skipped.
  */
 export type TaskStatus = "pending" | "placed" | "done" | "missed" | "skipped";
 

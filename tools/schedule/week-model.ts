@@ -7,7 +7,8 @@
  * single free slots, reviews off the profile) depends only on that day's cells and reviews, so a move or a swap
  * recomputes the two days it touches and the cached total changes by their difference. What spans days is kept as
  * running sums: the daily loads' sum and sum of squares (the spread, exactly as `spreadOf` computes it), each class's
- * sessions per day (its strategy). Feasibility (how many pending reviews still fit) is the placement search's, as in
+ * sessions per day (its strategy). Feasibility (how many reviews still to place — pending, and missed ones not made up —
+ * still fit) is the placement search's, as in
  * `analyzeHealth`; when nothing pending fitted before a move, only the free room of the days the move touches can
  * change that, and the search is run again on the whole week only when a pending review could fit there.
  *
@@ -203,7 +204,8 @@ export class WeekModel {
     const pending: SearchTask[] = [];
     state.tasks.forEach((task, position) => {
       if (task.source !== "task_item") return;
-      if (task.status === "pending")
+      // The reviews still to place, as the judge has them: pending ones, and missed ones not made up.
+      if (task.status === "pending" || (task.status === "missed" && !task.slots?.length))
         pending.push(
           withRules(
             { id: task.id, duration: task.duration, ...(avoid.size > 0 ? { notDays: avoid } : {}) },
