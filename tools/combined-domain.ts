@@ -101,6 +101,9 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
     readable(state: CombinedState, text: string, language) {
       return domains.reduce((told, domain) => domain.readable?.(state[domain.name], told, language) ?? told, text);
     },
+    stepSummary(summary: string, language) {
+      return domains.reduce((told, domain) => domain.stepSummary?.(told, language) ?? told, summary);
+    },
     changesLine(state: CombinedState, results: readonly string[], language) {
       const lines = domains.flatMap((domain) => domain.changesLine?.(state[domain.name], results, language) ?? []);
       return lines.length > 0 ? lines.join("\n\n") : undefined;

@@ -327,6 +327,13 @@ export interface ToolDomain<TState = any> {
    */
   refusal?(state: TState, data: unknown, language: Language): string | undefined;
   /**
+   * Optional: a step's summary — the tools', the closing check's or the domain's offline policy's words, kept in
+   * English for what reads a task's account — in `language`, as far as the domain knows its words. An answer the code
+   * composes (the closing check's, `nodes/execute/verification-step.ts`) tells each step's summary through it; without
+   * it, a summary in another language than English is left out of such an answer.
+   */
+  stepSummary?(summary: string, language: Language): string;
+  /**
    * Optional: where a task's applied writes left things, in one compact line in `language` ("Where things are now:
    * …"), from their tool results and the state now; undefined when there is nothing to list. Deliver adds it to the
    * answer of a task whose writes touched several items (a single write's answer says it already).

@@ -50,14 +50,17 @@ export async function verifyInCode(
   const done = state.planSteps.map((each) => (each === step ? { ...each, status: "done" as const, summary } : each));
   const last = nextPendingIndex(done) === -1;
   // The answer: what the data shows, then each step as it ended (a deliver call would only restate them) — with its
-  // summary in English; in Chinese the step alone (summaries are the tools' and the model's words, often English).
+  // summary in the user's language: the summaries are the tools' and the model's words, often English, so another
+  // language tells them through the domain (`stepSummary`), and without it leaves them out.
   const zh = language === "zh";
+  const told = (summary: string) =>
+    language === "en" ? summary : domain.stepSummary ? domain.stepSummary(summary, language) : "";
   const answer = [
     heading,
-    ...done.map(
-      (each) =>
-        `- [${zh ? stepStatusInChinese(each.status) : each.status}] ${each.content}${each.summary && !zh ? ` — ${each.summary}` : ""}`,
-    ),
+    ...done.map((each) => {
+      const summary = each.summary ? told(each.summary) : "";
+      return `- [${zh ? stepStatusInChinese(each.status) : each.status}] ${each.content}${summary ? ` — ${summary}` : ""}`;
+    }),
   ].join("\n");
   return endStep(
     state,

@@ -17,12 +17,8 @@ import {
   type RescheduleListing,
   type UndoListing,
 } from "../../tools/schedule/tools/index.js";
-import {
-  NO_PLACE_BEFORE,
-  NO_PLACE_FITS,
-  NOTHING_MISSED,
-  rescheduleEmptyText,
-} from "../../tools/schedule/tools/reschedule.js";
+import { NO_PLACE_FITS, NOTHING_MISSED } from "../../tools/schedule/tools/reschedule.js";
+import { NO_PLACE_BEFORE_ZH } from "../../tools/schedule/summary-words.js";
 import type { Dating } from "../../tools/schedule/format.js";
 import { dayOfWeekNumber, TASK_STATUS_ZH, type TaskStatus } from "../../tools/schedule/state.js";
 import { appliedWriteText, callResultOf, failureOf } from "./tool-data.js";
@@ -232,23 +228,8 @@ export function recoverStep(rounds: readonly RoundView[], end: Finish, dating: D
   };
 }
 
-/** propose_reschedule's reasons for a review it left missed (`NO_PLACE_BEFORE`), in Chinese. */
-const NO_PLACE_BEFORE_ZH: Readonly<Record<string, string>> = {
-  [NO_PLACE_BEFORE.deadline]: "截止之前已没有符合规则的空闲时段",
-  [NO_PLACE_BEFORE.window]: "本窗口结束之前已没有符合规则的空闲时段",
-  [NO_PLACE_BEFORE.beside]: "单独放得下，但和已放回的其他错过的复习放不到一起：没有能放回更多的安排",
-  [NO_PLACE_BEFORE.unproved]: "在搜索预算内没有找到和其他复习一起的位置（未证明）",
-};
-
 /** How a reschedule's summary names a missed review it found no place for, after the ones it placed. */
 const STILL_MISSED = "still missed:";
-
-/** One `still missed: "X" (why)` part of a reschedule's summary in Chinese (and the listing's `NO_PLACE_FITS`); other text as it is. */
-export function stillMissedInChinese(part: string): string {
-  if (part === NO_PLACE_FITS) return rescheduleEmptyText(part, "zh");
-  const found = /^still missed: "(.+)" \((.+)\)$/.exec(part);
-  return found ? `仍为错过：“${found[1]}”（${NO_PLACE_BEFORE_ZH[found[2]!] ?? found[2]}）` : part;
-}
 
 /** A `still missed: "X" (why)` part of a reschedule's summary: the review by name (its id is the model's word, never the person's). */
 function stillMissedPart(entry: { name: string; why: string }): string {

@@ -73,7 +73,7 @@ describe("the demo arrange request through the graph", () => {
     // The closing check is the code's (issue 49: every write applied, the stored week answers it): no model turn says
     // it, the answer's first line does.
     expect(outcome.finalAnswer).toMatch(
-      /^你的复习周已安排好。\n- \[完成\] 把所有待安排的复习任务放进能容纳它们的时段\n- \[完成\] 优化这一周：选择后端评分最高的调整，直到没有调整能再改善\n- \[完成\] 核对日程\n\n现在的安排："[^"]+" — 3月\d+日周. \d\d:\d\d–\d\d:\d\d；/,
+      /^你的复习周已安排好。\n- \[完成\] 把所有待安排的复习任务放进能容纳它们的时段 — 已为计划中放得下的每个任务提出了安排\n- \[完成\] 优化这一周：选择后端评分最高的调整，直到没有调整能再改善 — 无需优化：健康分 [\d.]+；停止原因：没有调整能再提高分数\n- \[完成\] 核对日程 — 日程显示还有 0 个复习任务待安排\n\n现在的安排："[^"]+" — 3月\d+日周. \d\d:\d\d–\d\d:\d\d；/,
     );
     // Where each review went: the four the task placed, by name, date and time. (The refinement leaves the three
     // placed before the request where they are, and the task's own four are polished already: issue 46.)

@@ -13,7 +13,7 @@ import {
 } from "../../tools/schedule/index.js";
 import { rollWindowTool } from "../../tools/schedule/tools/task-writes.js";
 import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
-import { converse, halfPlacedWeek, offlineTempo } from "../graph/support/offline-conversation.js";
+import { converse, crowdedMondayWeek, halfPlacedWeek, offlineTempo } from "../graph/support/offline-conversation.js";
 
 /** The sample week (Mon 11 – Sun 17 Mar 2024, Shanghai) with the matrix review done on Tuesday, the rest as placed. */
 function weekWithOneDone(): ScheduleState {
@@ -143,6 +143,27 @@ describe("the first request in a new week", () => {
       "已完成并记入历史：Matrix operations review（3月12日周二）".replace("（", " (").replace("）", ")"),
     );
     expect(outcome.said.at(-1)).toMatch(/随旧的日子移出的单次日程（不重复，新的一周里没有）：Calculus lecture、/);
+  });
+
+  it("in Chinese, the arranged week's answer tells each step's summary, as the English answer does", async () => {
+    // The English-named sample week with every review placed and none marked done: all eight become missed, are
+    // proposed again and approved; the closing check then answers from the stored week (the code composes it).
+    const answers = {} as Record<"en" | "zh", string>;
+    for (const [language, request] of [
+      ["en", "arrange my reviews"],
+      ["zh", "安排我的复习"],
+    ] as const) {
+      const tempo = await offlineTempo(crowdedMondayWeek(), () => new Date("2024-03-19T09:00:00+08:00"));
+      answers[language] = (await converse(tempo, request)).finalAnswer ?? "";
+    }
+    const steps = (answer: string) => answer.split("\n").filter((line) => line.startsWith("- ["));
+    expect(steps(answers.en).length).toBeGreaterThan(1);
+    expect(steps(answers.zh)).toHaveLength(steps(answers.en).length);
+    for (const line of steps(answers.en)) expect(line).toMatch(/\] .+ — \S/);
+    // Each step's summary is there, in Chinese: the closing check's count, the arranging step's and the refinement's.
+    for (const line of steps(answers.zh)) expect(line).toMatch(/\] .+ — \S/);
+    expect(answers.zh).toMatch(/- \[完成\] 核对日程 — 日程显示还有 \d+ 个复习任务待安排/);
+    expect(answers.zh).toContain("已为计划中放得下的每个任务提出了安排");
   });
 
   it("a clock that is not a date is refused before anything moves", async () => {

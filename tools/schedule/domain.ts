@@ -9,6 +9,7 @@ import { diffScheduleState } from "./diff.js";
 import { describeScheduleCall } from "./describe-call.js";
 import { isPastRefusal, pastRefusalText } from "./rules.js";
 import { readableScheduleText, whereThingsAre } from "./readable.js";
+import { summaryInChinese } from "./summary-words.js";
 import type { Language } from "../../contracts/language.js";
 import type { ApplyResult, ScheduleRepository } from "./repository.js";
 import type { ScheduleState } from "./state.js";
@@ -219,6 +220,8 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     // A refusal of the clock (the past is fixed) is told from its data: the review by name, its place by date and time.
     refusal: (state: ScheduleState, data: unknown, language: Language) =>
       isPastRefusal(data) ? pastRefusalText(data, state.window, language) : undefined,
+    // A step's summary in the user's language, for an answer the code composes (the closing check's).
+    stepSummary: (summary: string, language: Language) => (language === "zh" ? summaryInChinese(summary) : summary),
     // An arranging task's answer lists where each review went.
     changesLine: whereThingsAre,
     // "Now" in the prompts is told in the window's time zone unless the thread's configuration names one.
