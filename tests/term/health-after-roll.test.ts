@@ -6,6 +6,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { analyzeHealth, formatHealth, HEALTH_PENALTIES } from "../../tools/schedule/health.js";
+import { forcedText } from "../../tools/schedule/candidates.js";
 import { rollWindowTool } from "../../tools/schedule/tools/task-writes.js";
 import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { WeekModel } from "../../tools/schedule/week-model.js";
@@ -53,6 +54,26 @@ describe("the health of a week with missed reviews", () => {
       ),
     };
     expect(analyzeHealth(settled).score).toBe(100);
+  });
+});
+
+describe("what no change can fix, after the roll", () => {
+  test("a review past its deadline is named so, never as one that fits nowhere beside the others", () => {
+    const rolled = rolledWeek();
+    // One of the two calculus reviews left pending (never placed), the other missed: both are past the midterm.
+    const week: ScheduleState = {
+      ...rolled,
+      tasks: rolled.tasks.map((task) => {
+        if (task.id !== "derivative-drills" || task.source !== "task_item") return task;
+        const { was: _was, markedAt: _markedAt, ...rest } = task;
+        return { ...rest, status: "pending" as const };
+      }),
+    };
+    const text = forcedText(analyzeHealth(week), week);
+    expect(text?.split(", ").sort()).toEqual([
+      "derivative-drills (deadline passed)",
+      "review-limits (deadline passed)",
+    ]);
   });
 });
 

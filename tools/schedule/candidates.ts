@@ -337,7 +337,7 @@ export function* candidateSteps(state: ScheduleState, options: CandidateOptions 
  * What no change can fix: the reviews proved not to fit — `report`'s (the health judge's, of `state`), kept only when
  * no arrangement of the reviews still ahead places more of them (`moreFitRearranged`): a review that fits nowhere
  * beside the others as they are placed is not forced when moving them makes room (issue 46 item 2). A review whose
- * deadline has passed is forced whatever moves.
+ * deadline has passed is forced whatever moves, and named so ("x (deadline passed)"), never as one that fits nowhere.
  */
 export function forcedText(
   report: ReturnType<typeof analyzeHealth>,
@@ -354,7 +354,14 @@ export function forcedText(
     roomless.length === 0 || !moreFitRearranged(state, preferences, roomless.flatMap((issue) => issue.tasks).length)
       ? forced
       : forced.filter((issue) => !roomless.includes(issue));
-  const text = proved.flatMap((issue) => issue.tasks.map((id) => `${id} (fits nowhere beside the others, proved)`));
+  // A review past its deadline is forced for that reason, not for the room: it is said so.
+  const passed = (id: string) => {
+    const task = state.tasks.find((each) => each.id === id);
+    return task?.source === "task_item" && deadlinePassed(task, book);
+  };
+  const text = proved.flatMap((issue) =>
+    issue.tasks.map((id) => `${id} (${passed(id) ? "deadline passed" : "fits nowhere beside the others, proved"})`),
+  );
   return text.length > 0 ? text.join(", ") : undefined;
 }
 

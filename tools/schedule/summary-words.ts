@@ -137,6 +137,8 @@ export function summaryInChinese(summary: string): string {
       .replace(/the budget of (\d+) rounds is spent/, "$1 轮的优化预算已用完")
       .replace(/none of the listed changes was taken in (\d+) turns in a row/, "连续 $1 轮没有选择列出的调整")
       .replace(/; forced, no change can fix: /, "；无法改善（已证明）：")
+      .replace(/ \(fits nowhere beside the others, proved\)/g, "（已证明与其他安排放不到一起）")
+      .replace(/ \(deadline passed\)/g, "（截止时间已过）")
       .replace(/^moved task (\S+) from (.+?) to (.+)$/, "已把任务 $1 从$2移到$3")
       .replace(/^placed task (\S+) on (.+)$/, "已把任务 $1 安排在$2")
       .replace(/placed task (\S+) on /g, "已把任务 $1 安排在")
