@@ -60,11 +60,13 @@ export function renderWeekGrid(grid: WeekGrid, state: ScheduleState, options: We
     legend.push(`${paint.past("░")}${say(language, "passed", "已过去")}`);
   lines.push(legend.join("  "));
   for (const change of grid.changes) lines.push(changeLine(change, state, language, paint));
-  if (grid.pending.length > 0)
-    lines.push(
-      say(language, "Still without a place: ", "尚未安排：") +
-        grid.pending.map((task) => task.name).join(say(language, ", ", "、")),
-    );
+  // The missed reviews not made up are without a place too: named with the pending ones, marked missed.
+  const unplaced = [
+    ...grid.pending.map((task) => task.name),
+    ...grid.missed.map((task) => `${task.name}${say(language, " (missed)", "（错过）")}`),
+  ];
+  if (unplaced.length > 0)
+    lines.push(say(language, "Still without a place: ", "尚未安排：") + unplaced.join(say(language, ", ", "、")));
   return `${lines.join("\n")}\n`;
 }
 

@@ -194,7 +194,10 @@ export function weekViewProps(grid: WeekGrid, language: Language, title: string)
     ...(past > 0 ? { past } : {}),
     ...(now && now.slot <= slotCount ? { now: { day: now.dayIndex - first, slot: now.slot, time: now.time } } : {}),
     changes,
-    pending: grid.pending.map((task) => task.name),
+    pending: [
+      ...grid.pending.map((task) => task.name),
+      ...grid.missed.map((task) => `${task.name}${say(language, " (missed)", "（错过）")}`),
+    ],
     labels: labelsIn(language),
   };
 }

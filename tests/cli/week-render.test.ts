@@ -9,6 +9,7 @@ import { renderCardProposal, renderWeek } from "../../cli/week-view.js";
 import type { Card } from "../../contracts/cards.js";
 import { weekGrid } from "../../tools/schedule/week-grid.js";
 import { halfPlacedWeek } from "../graph/support/offline-conversation.js";
+import { rollWindowTool } from "../../tools/schedule/tools/task-writes.js";
 
 // eslint-disable-next-line no-control-regex -- the test looks for terminal escape sequences
 const ESCAPE = /\u001b\[/;
@@ -72,6 +73,24 @@ describe("the grid", () => {
     const previous = gridRows(text)[gridRows(text).indexOf(nowRow) - 1]!;
     expect(previous.startsWith(" 5 14:00")).toBe(true);
     expect(text).toContain("░passed");
+  });
+
+  test("after the week rolls over, the missed reviews are named among those still without a place", () => {
+    // The sample week with its four placed reviews never marked done: the roll to the next week makes them missed.
+    const rolled = rollWindowTool.run(halfPlacedWeek(), { days: 7 });
+    const week = rolled.state!;
+    const now = new Date("2024-03-19T09:00:00+08:00");
+    const missed = week.tasks.filter((task) => task.source === "task_item" && task.status === "missed");
+    expect(missed).toHaveLength(4);
+    const line = renderWeek(week, { now })
+      .split("\n")
+      .find((text) => text.startsWith("Still without a place: "));
+    for (const task of missed) expect(line).toContain(`${task.name} (missed)`);
+    expect(line).toContain("Derivative practice set, ");
+    const chinese = renderWeek(week, { now, language: "zh" })
+      .split("\n")
+      .find((text) => text.startsWith("尚未安排："));
+    for (const task of missed) expect(chinese).toContain(`${task.name}（错过）`);
   });
 });
 

@@ -70,6 +70,8 @@ export interface WeekGrid {
   changes: GridChange[];
   /** Reviews still without a place (after the proposal, when there is one). */
   pending: Array<{ id: string; name: string }>;
+  /** Missed reviews without a place, not made up (after the proposal, when there is one): still to place too. */
+  missed: Array<{ id: string; name: string }>;
 }
 
 export interface WeekGridOptions {
@@ -144,6 +146,9 @@ export function weekGrid(state: ScheduleState, options: WeekGridOptions = {}): W
   const pending = shown.tasks
     .filter((task): task is TaskItem => task.source === "task_item" && task.status === "pending")
     .map((task) => ({ id: task.id, name: task.name }));
+  const missed = shown.tasks
+    .filter((task): task is TaskItem => task.source === "task_item" && task.status === "missed" && !task.slots?.length)
+    .map((task) => ({ id: task.id, name: task.name }));
   return {
     days,
     slots,
@@ -151,6 +156,7 @@ export function weekGrid(state: ScheduleState, options: WeekGridOptions = {}): W
     ...(now === undefined || now.dayIndex < first || now.dayIndex > last ? {} : { now }),
     changes,
     pending,
+    missed,
   };
 }
 
