@@ -17,7 +17,7 @@ import {
   type RescheduleListing,
   type UndoListing,
 } from "../../tools/schedule/tools/index.js";
-import { NO_PLACE_FITS, NOTHING_MISSED } from "../../tools/schedule/tools/reschedule.js";
+import { NO_PLACE_FITS, NOTHING_MISSED, rescheduleEmptyText } from "../../tools/schedule/tools/reschedule.js";
 import { NO_PLACE_BEFORE_ZH } from "../../tools/schedule/summary-words.js";
 import type { Dating } from "../../tools/schedule/format.js";
 import { dayOfWeekNumber, TASK_STATUS_ZH, type TaskStatus } from "../../tools/schedule/state.js";
@@ -304,7 +304,11 @@ export function rescheduleStep(
             `I found no place to make up the missed ${reasons.length === 1 ? "review" : "reviews"}.`,
             "没有找到可以补做错过复习的时段。",
           )
-        : say(language, `I found no place to make it up: ${why}.`, `没有找到可以补做的时段：${why}。`);
+        : say(
+            language,
+            `I found no place to make it up: ${why}.`,
+            `没有找到可以补做的时段：${rescheduleEmptyText(why, "zh")}。`,
+          );
     return finish(
       end,
       [found, ...reasons].join("\n"),

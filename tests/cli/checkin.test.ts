@@ -27,10 +27,9 @@ describe("the daily check-in", () => {
     expect(first.said.join("\n")).toMatch(
       /Proposing it again at the best free place \(Place "Matrix operations review"/,
     );
-    // The missed review no place fits any more is named beside the card, with why (its deadline, the midterm).
-    expect(first.said.join("\n")).toContain(
-      '"Review limits and continuity" stays missed: no free place that keeps its rules is left before its deadline.',
-    );
+    // The missed review no place fits any more is named beside the card, with why: its deadline, the midterm, left
+    // with the old days.
+    expect(first.said.join("\n")).toContain('"Review limits and continuity" stays missed: its deadline has passed.');
 
     const again = await runCheckin(tempo.graph, "student", new Date("2024-03-18T09:00:00+08:00"), "Asia/Shanghai");
     expect(again.waiting).toEqual(["place", "place", "place"]);

@@ -420,14 +420,15 @@ describe("a reschedule that finds no place is told from its data, by name", () =
     const tempo = await offlineTempo(weekWithLimitsMissed(true), saturday);
     const outcome = await converse(tempo, "补排错过的复习");
     expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    // Past the midterm it was due before (Saturday 10:00): its deadline has passed, which is why (not the room).
     expect(outcome.said).toContain(
-      "没有找到可以补做错过复习的时段。\n“极限与连续复习”保持错过：截止之前已没有符合规则的空闲时段。",
+      "没有找到可以补做的时段：错过的复习已过了截止时间。\n“极限与连续复习”保持错过：截止时间已过。",
     );
     expect(outcome.finalAnswer).toBe(
-      "没有补排：错过的复习都没有能补做的空闲时段；仍为错过：“极限与连续复习”（截止之前已没有符合规则的空闲时段）。",
+      "没有补排：错过的复习已过了截止时间；仍为错过：“极限与连续复习”（截止时间已过）。",
     );
     for (const text of [...outcome.said, outcome.finalAnswer!]) {
-      expect(text).not.toMatch(/no free place|review-limits/);
+      expect(text).not.toMatch(/no free place|past their deadline|review-limits/);
     }
   });
 
@@ -435,10 +436,10 @@ describe("a reschedule that finds no place is told from its data, by name", () =
     const tempo = await offlineTempo(weekWithLimitsMissed(false), saturday);
     const outcome = await converse(tempo, "reschedule my missed reviews");
     expect(outcome.finalAnswer).toBe(
-      'Nothing was rescheduled: no free place fits the missed review(s); still missed: "Review limits and continuity" (no free place that keeps its rules is left before its deadline).',
+      'Nothing was rescheduled: the missed review(s) are past their deadline; still missed: "Review limits and continuity" (its deadline has passed).',
     );
     expect(outcome.said).toContain(
-      'I found no place to make up the missed review.\n"Review limits and continuity" stays missed: no free place that keeps its rules is left before its deadline.',
+      'I found no place to make it up: the missed review(s) are past their deadline.\n"Review limits and continuity" stays missed: its deadline has passed.',
     );
     expect(outcome.said.join("\n")).not.toContain("review-limits");
   });

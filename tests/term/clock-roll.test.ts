@@ -121,7 +121,10 @@ describe("the first request in a new week", () => {
       const now = item(outcome.schedule, id);
       if (now.status === "placed") continue;
       expect(now.status).toBe("missed");
-      expect(outcome.finalAnswer).toContain(`still missed: "${now.name}" (no free place`);
+      // Review limits was due before the midterm, which left with the old days: its deadline has passed.
+      expect(outcome.finalAnswer).toContain(
+        `still missed: "${now.name}" (${id === "review-limits" ? "its deadline has passed" : "no free place"}`,
+      );
     }
     expect(outcome.finalAnswer).toMatch(/^Done: rescheduled: /);
   });

@@ -7,6 +7,7 @@
 import { describe, expect, test } from "vitest";
 import { analyzeHealth, formatHealth, HEALTH_PENALTIES } from "../../tools/schedule/health.js";
 import { forcedText } from "../../tools/schedule/candidates.js";
+import { NO_PLACE_BEFORE, proposeReschedule } from "../../tools/schedule/tools/reschedule.js";
 import { rollWindowTool } from "../../tools/schedule/tools/task-writes.js";
 import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { WeekModel } from "../../tools/schedule/week-model.js";
@@ -104,5 +105,41 @@ describe('"how healthy is my week?" right after the roll', () => {
     expect(answer).toContain(`这一周的健康分是 ${score}/100。`);
     expect(answer).not.toContain("没有扣分项");
     expect(answer).toContain("还有 8 个复习待安排（其中 8 个是错过后还没补上的），其中 6 个放得下。");
+  });
+});
+
+describe("making up the missed reviews after the roll", () => {
+  test("a missed review past its deadline is said to be so, not to have no free place", () => {
+    const week = rolledWeek();
+    const listing = proposeReschedule(
+      week,
+      missedOf(week).map((task) => task.id),
+    );
+    // The six without a deadline get places; the two calculus reviews are past the midterm.
+    expect(listing.candidates[0]?.writes).toHaveLength(6);
+    expect(listing.unplaced).toEqual([
+      { id: "review-limits", name: "Review limits and continuity", why: NO_PLACE_BEFORE.passed },
+      { id: "derivative-drills", name: "Derivative practice set", why: NO_PLACE_BEFORE.passed },
+    ]);
+  });
+
+  test('"补排错过的复习" with only reviews past their deadline missed: said so, in Chinese', async () => {
+    // Every review but the two calculus ones marked done before the week rolls over.
+    const week = crowdedMondayWeek();
+    week.tasks = week.tasks.map((task) =>
+      task.source === "task_item" && task.categoryId !== "calculus"
+        ? { ...task, status: "done" as const, markedAt: "2024-03-11T12:00:00.000Z" }
+        : task,
+    );
+    const tempo = await offlineTempo(week, () => NEXT_TUESDAY);
+    await converse(tempo, "how healthy is my week?");
+    const outcome = await converse(tempo, "补排错过的复习");
+    const said = outcome.said.join("\n");
+    expect(said).toContain("没有找到可以补做的时段：错过的复习已过了截止时间。");
+    expect(said).not.toMatch(/no free place|past their deadline/);
+    const english = await converse(tempo, "reschedule my missed reviews");
+    expect(english.said.join("\n")).toContain(
+      "I found no place to make it up: the missed review(s) are past their deadline.",
+    );
   });
 });

@@ -62,7 +62,9 @@ describe("propose_reschedule against the brute-force oracle", () => {
         expect({ seed, joins: answer.fitsTogether([...placed, left.id]) }).toEqual({ seed, joins: false });
         // "no free place … is left" only of a review no place holds on its own; "fits on its own" only of one that does.
         const alone = (answer.alone.get(left.id) ?? []).length > 0;
-        const said = alone ? NO_PLACE_BEFORE.beside : [NO_PLACE_BEFORE.deadline, NO_PLACE_BEFORE.window];
+        const said = alone
+          ? NO_PLACE_BEFORE.beside
+          : [NO_PLACE_BEFORE.deadline, NO_PLACE_BEFORE.window, NO_PLACE_BEFORE.passed];
         expect({ seed, id: left.id, why: [said].flat().includes(left.why as never) }).toEqual({
           seed,
           id: left.id,

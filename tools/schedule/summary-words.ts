@@ -6,7 +6,7 @@
  */
 import { weekdayName } from "../../contracts/language.js";
 import { readablePlaces } from "./readable.js";
-import { NO_PLACE_BEFORE, NO_PLACE_FITS, rescheduleEmptyText } from "./tools/reschedule.js";
+import { NO_PLACE_BEFORE, NO_PLACE_FITS, NO_RESCHEDULE, rescheduleEmptyText } from "./tools/reschedule.js";
 import { dayOfWeekNumber, TASK_STATUS_ZH, type TaskStatus } from "./state.js";
 
 /** propose_reschedule's reasons for a review it left missed (`NO_PLACE_BEFORE`), in Chinese. */
@@ -15,6 +15,13 @@ export const NO_PLACE_BEFORE_ZH: Readonly<Record<string, string>> = {
   [NO_PLACE_BEFORE.window]: "本窗口结束之前已没有符合规则的空闲时段",
   [NO_PLACE_BEFORE.beside]: "单独放得下，但和已放回的其他错过的复习放不到一起：没有能放回更多的安排",
   [NO_PLACE_BEFORE.unproved]: "在搜索预算内没有找到和其他复习一起的位置（未证明）",
+  [NO_PLACE_BEFORE.passed]: "截止时间已过",
+};
+
+/** What a reschedule listing with no candidate says (`NO_RESCHEDULE`), in Chinese. */
+export const NO_RESCHEDULE_ZH: Readonly<Record<string, string>> = {
+  [NO_RESCHEDULE.room]: "没有能容纳错过的复习的空闲时段",
+  [NO_RESCHEDULE.passed]: "错过的复习已过了截止时间",
 };
 
 /** One `still missed: "X" (why)` part of a reschedule's summary in Chinese (and the listing's `NO_PLACE_FITS`); other text as it is. */
@@ -91,7 +98,12 @@ function markWord(to: string): string {
  * said in Chinese from a write's data (`appliedWriteSummary`) passes through unchanged; the class and task patterns
  * below are for the English summaries of threads saved before it did.
  */
-export function summaryInChinese(summary: string): string {
+export function summaryInChinese(english: string): string {
+  // propose_reschedule's reasons, wherever the summary quotes them.
+  let summary = english;
+  // ("its deadline has passed" is left to the shapes below, which say it in Chinese punctuation with what it is of.)
+  for (const [words, chinese] of Object.entries({ ...NO_RESCHEDULE_ZH, ...NO_PLACE_BEFORE_ZH }))
+    if (words !== NO_PLACE_BEFORE.passed) summary = summary.split(words).join(chinese);
   // A step that reports its writes ("undid the last change: …; …"): the heading, then each write on its own.
   const reported = /^(undid the last change|rescheduled|not rescheduled|nothing to reschedule|recovered): (.*)$/s.exec(
     summary,

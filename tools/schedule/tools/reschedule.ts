@@ -12,6 +12,7 @@ import type { Language } from "../../../contracts/language.js";
 import { quoteName } from "../format.js";
 import type { CandidateListing, DomainTool, ProposedCandidate } from "../../domain.js";
 import { proposeCandidates, MAX_CANDIDATES } from "../candidates.js";
+import { deadlinePassed, ruleBookOf } from "../rules.js";
 import { failure } from "../format.js";
 import { describeScheduleCall } from "../describe-call.js";
 import {
@@ -48,6 +49,8 @@ export const NO_PLACE_BEFORE = {
   window: "no free place that keeps its rules is left before the window's end",
   beside: "it fits on its own, but not beside the other missed reviews placed: no arrangement places more of them",
   unproved: "no place beside the others was found within the search's budget (not proved)",
+  /** Its deadline has passed by the clock: no place is before it, whatever the room. */
+  passed: "its deadline has passed",
 } as const;
 
 /** Arguments of propose_reschedule. */
@@ -65,10 +68,19 @@ export const NOTHING_MISSED = "no review is missed";
 /** What a reschedule listing says when no missed review fits anywhere (each is in `unplaced`, with why). */
 export const NO_PLACE_FITS = "no free place fits the missed review(s)";
 
+/** What a reschedule listing with no candidate says: no place fits, or every review left is past its deadline. */
+export const NO_RESCHEDULE = { room: NO_PLACE_FITS, passed: "the missed review(s) are past their deadline" } as const;
+
 /** A reschedule listing's `empty` (`NOTHING_MISSED`, `NO_PLACE_FITS`) in `language`; another text as it is. */
 export function rescheduleEmptyText(empty: string, language: Language): string {
   if (language === "en") return empty;
-  return { [NOTHING_MISSED]: "没有错过的复习", [NO_PLACE_FITS]: "错过的复习都没有能补做的空闲时段" }[empty] ?? empty;
+  return (
+    {
+      [NOTHING_MISSED]: "没有错过的复习",
+      [NO_PLACE_FITS]: "错过的复习都没有能补做的空闲时段",
+      [NO_RESCHEDULE.passed]: "错过的复习已过了截止时间",
+    }[empty] ?? empty
+  );
 }
 
 /** True when `data` is a reschedule listing (propose_reschedule's data). */
@@ -108,6 +120,7 @@ export function proposeReschedule(
 ): RescheduleListing {
   if (ids.length === 0) return { candidates: [], unplaced: [], empty: NOTHING_MISSED };
   const work = startBudget(budget);
+  const book = ruleBookOf(state);
   const wanted = new Set(ids);
   // Which of them fit together: one review's best place taken first can be the only place of another.
   const together = searchTogether(state, ids, work);
@@ -119,7 +132,9 @@ export function proposeReschedule(
   const leftOut = (id: string): RescheduleListing["unplaced"][number] => {
     const task = state.tasks.find((entry) => entry.id === id);
     const alone = searchTogether(state, [id], work);
-    const bound = task?.source === "task_item" && task.dueBefore !== undefined ? "deadline" : "window";
+    const item = task?.source === "task_item" ? task : undefined;
+    if (item && deadlinePassed(item, book)) return { id, name: item.name, why: NO_PLACE_BEFORE.passed };
+    const bound = item?.dueBefore !== undefined ? "deadline" : "window";
     const why =
       alone.exact && alone.placements.length === 0
         ? NO_PLACE_BEFORE[bound]
@@ -192,7 +207,14 @@ export function proposeReschedule(
   return {
     candidates,
     unplaced,
-    ...(candidates.length === 0 ? { empty: NO_PLACE_FITS } : {}),
+    ...(candidates.length === 0
+      ? {
+          empty:
+            unplaced.length > 0 && unplaced.every((entry) => entry.why === NO_PLACE_BEFORE.passed)
+              ? NO_RESCHEDULE.passed
+              : NO_RESCHEDULE.room,
+        }
+      : {}),
   };
 }
 
