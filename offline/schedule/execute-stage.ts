@@ -44,7 +44,7 @@ import {
   liveOverviewOf,
   toolDataOf,
 } from "./tool-data.js";
-import { say, type Language } from "../../contracts/language.js";
+import { say, weekdayName, type Language } from "../../contracts/language.js";
 import {
   currentStepOf,
   goalOf,
@@ -66,7 +66,7 @@ import {
   type ScheduleRequest,
   type Where,
 } from "../../tools/schedule/request-parsing.js";
-import { matchTask, matchTokens, type TaskMatch } from "./task-matching.js";
+import { matchTask, matchTokens, namesKindOnly, type TaskMatch } from "./task-matching.js";
 import {
   datingOf,
   dayName,
@@ -764,6 +764,36 @@ function markStep(
       (write.from as readonly string[]).includes(task.kind) &&
       (request.weekday === undefined || task.slots.some((range) => weekdayOf(facts, range.day) === request.weekday)),
   );
+  // "Monday's review", "我周一的复习": the kind of session names no task — the weekday's reviews are what it means: the
+  // one there is, or the question which of them (an answer then names it).
+  if (request.weekday !== undefined && namesKindOnly(request.task)) {
+    const [only, ...others] = markable;
+    if (asked.answer !== undefined) {
+      // The answer to which of them: it names the task (the request's own words name none).
+      const answer = taskPhrase(asked.answer);
+      const answered = matchTask(answer, markable) ?? matchTask(answer, tasks);
+      if (answered) return proposeMark(answered.task, answered, request, end, language);
+      return finish(
+        end,
+        noTaskMatching(`"${answer}"`, language),
+        `not carried out: list_tasks shows no task matching "${answer}"`,
+      );
+    }
+    if (only && others.length === 0) return proposeMark(only, { task: only, alsoMatching: [] }, request, end, language);
+    if (only) {
+      const day = weekdayName(request.weekday, language);
+      const listed = markable.map((task) => `${task.name} (${task.id})`).join(language === "zh" ? "、" : ", ");
+      return {
+        speak: say(
+          language,
+          `${day} holds ${markable.length} reviews: ${listed}. Which one do you mean? Answer with its name or id.`,
+          `${day}有 ${markable.length} 个复习：${listed}。你指的是哪一个？请回答任务名称或 id。`,
+        ),
+        action: "ask_user",
+        reason: "the request names a weekday that holds several reviews",
+      };
+    }
+  }
   const named = namedTask(request.task, markable, markable, asked, "the step names no task the schedule has");
   if ("question" in named) return named.question;
   if ("none" in named)
@@ -772,7 +802,18 @@ function markStep(
       noTaskMatching(named.none, language),
       `not carried out: list_tasks shows no task matching ${named.none}`,
     );
-  const { task } = named.match;
+  return proposeMark(named.match.task, named.match, request, end, language);
+}
+
+/** The mark's card for `task` (`match`: how the request named it, to say an ambiguity). */
+function proposeMark(
+  task: ListedTask,
+  match: TaskMatch,
+  request: Extract<ScheduleRequest, { kind: "mark" }>,
+  end: Finish,
+  language: Language,
+): Decision {
+  const write = MARK_WRITES[request.to];
   const saying = {
     done: ["Marking", "done", "把", "记为已完成"],
     missed: ["Marking", "missed", "把", "记为错过"],
@@ -781,8 +822,8 @@ function markStep(
   return propose(
     say(
       language,
-      `${saying[0]} ${label(task, language)} ${saying[1]}${ambiguity(named.match, language)}.`,
-      `${saying[2]}${label(task, language)}${saying[3]}${ambiguity(named.match, language)}。`,
+      `${saying[0]} ${label(task, language)} ${saying[1]}${ambiguity(match, language)}.`,
+      `${saying[2]}${label(task, language)}${saying[3]}${ambiguity(match, language)}。`,
     ),
     write.tool,
     { task_id: task.id },

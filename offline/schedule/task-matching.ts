@@ -151,7 +151,7 @@ export function matchTask(phrase: string, candidates: readonly ListedTask[]): Ta
 }
 
 /** Words that say what kind of session, not which: "the calculus reviews" names the class. */
-const KIND_WORDS = new Set([
+export const KIND_WORDS = new Set([
   "review",
   "revision",
   "exercise",
@@ -172,6 +172,12 @@ const KIND_WORDS = new Set([
   "习题",
   "任务",
 ]);
+
+/** True when `phrase` says only what kind of session ("review", "the review", "复习"): it names no task. */
+export function namesKindOnly(phrase: string): boolean {
+  const tokens = matchTokens(phrase);
+  return tokens.every((token) => KIND_WORDS.has(token));
+}
 
 /**
  * The candidates of the task class a phrase names ("the calculus reviews", "linear algebra", "微积分复习"): every word

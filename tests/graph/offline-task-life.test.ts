@@ -301,3 +301,39 @@ describe("undo, health and what is left, said offline (issue 47 items 4 and 8)",
     expect(outcome.finalAnswer).not.toMatch(/review-limits|derivative-drills/);
   });
 });
+
+describe("a weekday's review, said by its weekday alone", () => {
+  test("the one review on that weekday is the one marked, whatever its name", async () => {
+    // Thursday holds one review, the vocabulary list: "review" is not in its name.
+    const tempo = await offlineTempo(halfPlacedWeek());
+    const outcome = await converse(tempo, "I missed Thursday's review", (card) =>
+      card.action === "place" ? { type: "response", args: "no" } : { type: "accept", args: null },
+    );
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "mark_missed", "place"]);
+    expect(outcome.cards[1]?.args).toMatchObject({ task_id: "vocabulary-list" });
+    expect(statusOf(outcome, "vocabulary-list")).toBe("missed");
+  });
+
+  test("a weekday with several reviews is asked about, naming each; the answer picks one", async () => {
+    const tempo = await offlineTempo(crowdedMondayWeek());
+    const outcome = await converse(tempo, "我周一的复习做完了", (card) =>
+      card.action === "ask_user"
+        ? { type: "edit", args: { action: "ask_user", args: { answer: "binary tree review" } } }
+        : { type: "accept", args: null },
+    );
+    // Monday holds five reviews, two of them with "review" in their name: none is picked for the user.
+    const question = outcome.said.find((text) => text.startsWith("周一有 5 个复习："));
+    for (const id of [
+      "review-limits",
+      "determinant-exercises",
+      "vocabulary-list",
+      "binary-tree-review",
+      "derivative-drills",
+    ])
+      expect(question).toContain(`(${id})`);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "ask_user", "mark_done"]);
+    expect(statusOf(outcome, "binary-tree-review")).toBe("done");
+    for (const id of ["review-limits", "determinant-exercises", "vocabulary-list", "derivative-drills"])
+      expect(statusOf(outcome, id)).toBe("placed");
+  });
+});
