@@ -55,6 +55,33 @@ describe("calendar days resolve to the window", () => {
   });
 });
 
+describe("a part of today", () => {
+  test.each([
+    ["move the matrix review to this evening", 9],
+    ["move the matrix review to tonight", 9],
+    ["把矩阵运算复习移到今晚", 9],
+  ])("%s: today's evening, not another day's", async (request, slot) => {
+    const tempo = await offlineTempo(
+      matrixOnSunday(halfPlacedWeek({ chinese: /[\u3400-\u9fff]/.test(request) })),
+      WEDNESDAY,
+    );
+    const outcome = await converse(tempo, request);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);
+    expect(outcome.cards[1]!.args).toMatchObject({ task_id: "matrix-review", day: 3 });
+    expect(placeOf(outcome.schedule, "matrix-review")).toMatch(new RegExp(`^day 3 slots ${slot}-`));
+  });
+
+  test("this morning, once it has passed, moves nothing to another day's morning", async () => {
+    // Wednesday 14:30: the morning is over.
+    const tempo = await offlineTempo(matrixOnSunday(halfPlacedWeek()), () => new Date("2024-03-13T06:30:00Z"));
+    const outcome = await converse(tempo, "move the matrix review to this morning");
+    expect(outcome.planSteps[0]).toMatch(/Wednesday \(day 3\), in the morning/);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    expect(placeOf(outcome.schedule, "matrix-review")).toBe("day 7 slots 5-6");
+    expect(outcome.finalAnswer).toMatch(/the time that has passed there is left out/);
+  });
+});
+
 describe("a day outside the window", () => {
   async function ask(request: string, week = halfPlacedWeek()) {
     const tempo = await offlineTempo(week, WEDNESDAY);

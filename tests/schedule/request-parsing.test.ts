@@ -159,6 +159,9 @@ describe("calendar days", () => {
         { kind: "offset", days: 1 },
       ],
     ],
+    // A part of today is today ("this morning" once read as any day's morning).
+    ["this morning", [{ kind: "offset", days: 0 }]],
+    ["this afternoon", [{ kind: "offset", days: 0 }]],
     ["this thursday", [{ kind: "weekday", weekday: 4, weeks: 0 }]],
     ["next mon", [{ kind: "weekday", weekday: 1, weeks: 1 }]],
     ["下周一", [{ kind: "weekday", weekday: 1, weeks: 1 }]],
@@ -197,6 +200,28 @@ describe("calendar days", () => {
     const undated: WeekFacts = { totalDays: 7, slotsPerDay: 12, weekdays: new Map(), dates: new Map() };
     expect(resolveDays(where("this Thursday").only, undated)).toEqual([4]);
     expect(unresolvedDates(where("tomorrow").only, undated)).toEqual(["tomorrow"]);
+  });
+});
+
+describe("a part of a named day", () => {
+  test("this morning / 今晚 / 明早 name both the day and the part of it; the task keeps its own words", () => {
+    const today = [expect.objectContaining({ kind: "offset", days: 0 })];
+    expect(parseScheduleRequest("move the vocabulary list to this morning")).toMatchObject({
+      kind: "move",
+      task: "vocabulary list",
+      where: { only: { dates: today }, slots: { part: "morning" } },
+    });
+    expect(parseScheduleRequest("把单词表移到今晚")).toMatchObject({
+      where: { only: { dates: today }, slots: { part: "evening" } },
+    });
+    expect(parseScheduleRequest("把单词表移到明早")).toMatchObject({
+      where: { only: { dates: [expect.objectContaining({ days: 1 })] }, slots: { part: "morning" } },
+    });
+    expect(parseScheduleRequest("schedule the matrix review this afternoon")).toMatchObject({
+      kind: "arrange",
+      tasks: ["matrix review"],
+      where: { only: { dates: today }, slots: { part: "afternoon" } },
+    });
   });
 });
 

@@ -222,7 +222,10 @@ const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec
     (m) => ({ kind: "offset", days: m[0] === "大后天" ? 3 : 2, text: m[0] }),
   ],
   [/\btomorrow\b|明天|明晚|明早|明日/g, (m) => ({ kind: "offset", days: 1, text: m[0] })],
-  [/\btoday\b|\btonight\b|今天|今晚|今早|今日/g, (m) => ({ kind: "offset", days: 0, text: m[0] })],
+  [
+    /\btoday\b|\btonight\b|\bthis\s+(?:morning|afternoon|evening)\b|今天|今晚|今早|今日/g,
+    (m) => ({ kind: "offset", days: 0, text: m[0] }),
+  ],
   [
     new RegExp(String.raw`\b(this|next|coming)\s+${WEEKDAY_WORD}\b`, "g"),
     (m) => ({
@@ -345,9 +348,9 @@ export function readSlots(fragment: string): SlotWindow {
 
 /** The part of the day a fragment names, if any. */
 export function readPartOfDay(fragment: string): PartOfDay | undefined {
-  if (/\bmornings?\b|上午|早上|早晨|清晨/.test(fragment)) return "morning";
+  if (/\bmornings?\b|上午|早上|早晨|清晨|今早|明早/.test(fragment)) return "morning";
   if (/\bafternoons?\b|下午|午后/.test(fragment)) return "afternoon";
-  if (/\bevenings?\b|\bnights?\b|\btonight\b|晚上|晚间|夜里|傍晚/.test(fragment)) return "evening";
+  if (/\bevenings?\b|\bnights?\b|\btonight\b|晚上|晚间|夜里|傍晚|今晚|明晚/.test(fragment)) return "evening";
   return undefined;
 }
 
