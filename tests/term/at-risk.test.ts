@@ -7,7 +7,7 @@
 import { describe, expect, test } from "vitest";
 import { atRiskOf, atRiskText } from "../../tools/schedule/at-risk.js";
 import { applyWrites } from "../../tools/schedule/candidates.js";
-import type { ScheduleState } from "../../tools/schedule/state.js";
+import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import {
   proposeRecoveryTool,
@@ -205,5 +205,28 @@ describe('"recover": the change the at-risk notice names, on a card', () => {
     expect(declined.finalAnswer).toMatch(/[\u4e00-\u9fff]/);
     expect(declined.finalAnswer).not.toMatch(/nothing was changed|not carried out|declined/);
     expect(declined.said).toContain("补救 “Derivative practice set” 的修改（卡片上逐项列出）。");
+  });
+});
+
+describe("a recovery that trades one due review for another", () => {
+  test("a long task's sessions, more than the days left before its deadline: no change recovers one", async () => {
+    // Wednesday 14:30: "before Friday" leaves Wednesday evening and Thursday; three sessions, no two on one day.
+    const now = new Date("2024-03-13T06:30:00Z");
+    const tempo = await offlineTempo(halfPlacedWeek(), () => now);
+    const outcome = await converse(tempo, "write the essay, 4 hours, before Friday");
+    const week = { ...outcome.schedule, now: now.toISOString() };
+    const sessions = week.tasks.filter(
+      (task): task is TaskItem => task.source === "task_item" && task.group?.kind === "sessions",
+    );
+    expect(sessions.map((task) => task.status).sort()).toEqual(["pending", "placed", "placed"]);
+    const report = atRiskOf(week);
+    expect(report.atRisk.map((task) => task.id)).toEqual(
+      sessions.filter((task) => task.status === "pending").map((task) => task.id),
+    );
+    // Placing the third session takes off one of the other two (its day): it meets no more deadlines.
+    expect(report.recovery).toBeUndefined();
+    expect(report.noneProved).toBe(true);
+    expect(outcome.finalAnswer).not.toContain("The change that recovers the most");
+    expect(outcome.finalAnswer).toContain("Moving every review not yet started recovers none of it (proved)");
   });
 });

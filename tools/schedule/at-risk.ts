@@ -157,6 +157,20 @@ function recoveryOf(
     budget,
   ).placements.length;
   if (first.placements.length <= alreadyFit) return { proved: first.exact };
+  // The placed reviews with a deadline of their own count too: a change that places one due review by taking off
+  // another (two sessions of one task, no two on a day) meets no more deadlines. The most that fit together, the
+  // placed ones lifted, against what is met now.
+  const placedDue = movable.filter(
+    (task) => searchLimitsOf(task, book).endBefore !== undefined && !deadlinePassed(task, book),
+  );
+  if (placedDue.length > 0) {
+    const together = searchPlacements(
+      [...due, ...placedDue].map((task) => withRules({ id: task.id, duration: task.duration }, task, room.rules)),
+      room.room,
+      budget,
+    );
+    if (together.placements.length <= alreadyFit + placedDue.length) return { proved: together.exact };
+  }
   // The deadline reviews in their places, then the lifted ones back: where they are when that place is still free (only
   // the ones in the way move), or all searched afresh when that puts more of them back.
   const places = placeWrites(first.placements);
@@ -182,6 +196,9 @@ function recoveryOf(
   const changes = leftInPlace(state, chosen, places);
   const writes = writesOf(changes, places);
   const displaced = movable.filter((task) => changes.get(task.id) === "off");
+  // The change found takes off as many due reviews as it places: it meets no more deadlines (another might; not proved).
+  const lost = displaced.filter((task) => placedDue.includes(task)).length;
+  if (due.filter((task) => recovered.has(task.id)).length <= lost) return { proved: false };
   let current = state;
   const said = writes.map((write) => {
     const text = describeScheduleCall(current, write.name, write.arguments, language) ?? write.name;
