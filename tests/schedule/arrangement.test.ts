@@ -238,3 +238,18 @@ describe("priorities", () => {
     );
   });
 });
+
+describe("what a scoped arrangement leaves out", () => {
+  test("kept to one day, the reviews left out cannot fit where asked, not in the week", () => {
+    // Wednesday 14:30 in the sample week: the evening hall and 16:00 hold five of the eight, the rest fit elsewhere.
+    const week = { ...sampleWeek(), now: "2024-03-13T06:30:00.000Z" };
+    const listing = proposeArrangement(week, { days: [3] });
+    const summary = listing.candidates[0]!.summary;
+    expect(summary).toMatch(/^place \d of 8 pending review\(s\); \d cannot fit where asked$/);
+    const left = Number(/(\d) cannot fit/.exec(summary)![1]);
+    expect(left).toBeGreaterThan(0);
+    // The week has room for them once the places apply: "cannot fit" alone would be false.
+    const after = applyWrites(week, listing.candidates[0]!.writes)!;
+    expect(proposeArrangement(after).candidates[0]!.writes).toHaveLength(left);
+  });
+});

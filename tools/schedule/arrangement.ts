@@ -208,7 +208,8 @@ export function* arrangementSteps(state: ScheduleState, options: ArrangementOpti
       ? [
           budgetStop
             ? `${roomless} not placed (not found within the search budget)`
-            : `${roomless} cannot fit${!proved ? "" : moreFitRearranged(after, preferences, roomless) ? " beside the reviews already placed (moving them may make room)" : " (proved)"}`,
+            : // Kept to the days, slots or limits asked for, what is left may fit elsewhere in the week: said so.
+              `${roomless} cannot fit${stepLimited || limits.size > 0 ? " where asked" : !proved ? "" : moreFitRearranged(after, preferences, roomless) ? " beside the reviews already placed (moving them may make room)" : " (proved)"}`,
         ]
       : []),
   ].join("; ");
