@@ -147,7 +147,8 @@ function drawCell(cell: GridCell, width: number, paint: Painter): string {
     return paint.arrive(fit(cell.starts ? `${mark}${change.name}` : `${mark}┆`, width));
   }
   if (cell.review) {
-    const text = fit(cell.starts ? `●${cell.review.name}` : " ┆", width);
+    // A review done there is history: ✓, where a placed one still to do is ●.
+    const text = fit(cell.starts ? `${cell.review.done ? "✓" : "●"}${cell.review.name}` : " ┆", width);
     return cell.past ? paint.past(text) : paint.review(cell.review.colour, text);
   }
   if (change?.side === "from") return paint.leave(fit(cell.starts ? `×${change.name}` : " ┆", width));

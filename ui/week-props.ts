@@ -22,6 +22,8 @@ export interface WeekRun {
   mark?: WeekMark;
   /** A timetable entry nothing may move. */
   locked?: boolean;
+  /** A review marked done in this place (history, drawn with ✓). */
+  done?: boolean;
 }
 
 /** The words the component writes, in the thread's language. */

@@ -183,7 +183,7 @@ function caption(cell: Cell, slot: number) {
   if (review && review.from === slot)
     return (
       <span style={{ fontWeight: 600 }}>
-        {review.mark ? `${MARK_SIGN[review.mark]} ` : ""}
+        {review.mark ? `${MARK_SIGN[review.mark]} ` : review.done ? "✓ " : ""}
         {review.name}
       </span>
     );

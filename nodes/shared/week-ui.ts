@@ -151,6 +151,7 @@ export function weekViewProps(grid: WeekGrid, language: Language, title: string)
           id: placed.id,
           run: { day: position, from: slot, to: slot, name: placed.name, colour: placed.colour },
         };
+        if (placed.done) review.run.done = true;
         const change = cell.change;
         if (change?.side === "to" && change.taskId === placed.id) review.run.mark = change.kind;
         reviews.push(review.run);

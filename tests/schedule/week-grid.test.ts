@@ -11,6 +11,8 @@ import type { DomainTool } from "../../tools/domain.js";
 import { removeEventTool } from "../../tools/schedule/tools/remove-event.js";
 import { restoreEventTool } from "../../tools/schedule/tools/restore-event.js";
 import { removeTaskTool, rollWindowTool } from "../../tools/schedule/tools/task-writes.js";
+import { markDoneTool } from "../../tools/schedule/tools/task-life.js";
+import { renderWeekGrid } from "../../cli/week-render.js";
 import { changesBetween, weekGrid } from "../../tools/schedule/week-grid.js";
 import { halfPlacedWeek } from "../graph/support/offline-conversation.js";
 import { oneEventCalendar } from "../support/calendars.js";
@@ -85,6 +87,19 @@ describe("what is drawn where", () => {
       expect(cells[range.start - 1]!.review?.colour).toBe(classIndex);
     }
     expect(grid.classes.map((entry) => entry.name)).toEqual(week.categories.map((category) => category.name));
+  });
+
+  test("a review marked done keeps its place as history, drawn done; the terminal writes it with ✓", () => {
+    const week = halfPlacedWeek();
+    const review = placedItems(week)[0]!;
+    const done = ran(markDoneTool, week, { task_id: review.id });
+    const range = review.slots![0]!;
+    const cell = weekGrid(done).days[range.day - 1]!.cells[range.start - 1]!;
+    expect(cell.review).toMatchObject({ id: review.id, name: review.name, done: true });
+    expect(weekGrid(week).days[range.day - 1]!.cells[range.start - 1]!.review?.done).toBeUndefined();
+    const drawn = renderWeekGrid(weekGrid(done), done, { width: 200, language: "en", colour: false });
+    expect(drawn).toContain(`✓${review.name.slice(0, 8)}`);
+    expect(drawn).not.toContain(`●${review.name.slice(0, 8)}`);
   });
 
   test("days are named in the user's language", () => {

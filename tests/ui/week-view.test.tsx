@@ -55,6 +55,22 @@ describe("the week view", () => {
     expect(components).toEqual({ week: WeekView, health: HealthPanel, status: StatusLine });
   });
 
+  test("a review marked done stays drawn in its cell, with ✓ before its name", () => {
+    const week = halfPlacedWeek();
+    const placed = week.tasks.find(
+      (task): task is TaskItem => task.source === "task_item" && task.status === "placed",
+    )!;
+    const done: ScheduleState = {
+      ...week,
+      tasks: week.tasks.map((task) => (task.id === placed.id ? { ...placed, status: "done" as const } : task)),
+    };
+    const range = placed.slots![0]!;
+    const cell = cellsOf(renderToString(<WeekView {...weekViewProps(weekGrid(done), "en", "Your week")} />)).get(
+      `${week.window.days[range.day - 1]!.date!}/${range.start}`,
+    );
+    expect(cell).toMatchObject({ state: "review", text: `✓ ${placed.name}` });
+  });
+
   test("a proposal shows the added review in its new cell, the moved one before and after, the removed one's ghost", () => {
     const week = halfPlacedWeek();
     const [moved, removed, pending] = ["matrix-review", "vocabulary-list", "linked-list-exercises"].map((id) =>

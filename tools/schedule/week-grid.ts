@@ -28,8 +28,11 @@ export interface GridChange {
 export interface GridCell {
   /** The timetable entry in it, if any. */
   event?: { id: string; name: string; locked: boolean; canEmbed: boolean };
-  /** The review in it, if any (inside an event that hosts it, or on its own). */
-  review?: { id: string; name: string; categoryId: string; colour: number };
+  /**
+   * The review in it, if any (inside an event that hosts it, or on its own); `done` when it was marked done there (a
+   * done review keeps its place as history, and is drawn so, not as free or passed time).
+   */
+  review?: { id: string; name: string; categoryId: string; colour: number; done?: boolean };
   /** The first slot of the occupant's run (the renderer writes the name there and continues below). */
   starts: boolean;
   /** The clock has passed this slot's start. */
@@ -122,12 +125,13 @@ export function weekGrid(state: ScheduleState, options: WeekGridOptions = {}): W
     for (const range of task.slots) markRun(range, cellAt, (cell) => (cell.event = eventOf(task)));
   }
   for (const task of shown.tasks) {
-    if (task.source !== "task_item" || task.status !== "placed") continue;
+    if (task.source !== "task_item" || (task.status !== "placed" && task.status !== "done")) continue;
     const review = {
       id: task.id,
       name: task.name,
       categoryId: task.categoryId,
       colour: colours.get(task.categoryId) ?? 0,
+      ...(task.status === "done" ? { done: true } : {}),
     };
     for (const range of task.slots ?? []) markRun(range, cellAt, (cell) => (cell.review = review));
   }
