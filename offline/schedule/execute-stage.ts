@@ -1173,7 +1173,11 @@ function listStep(
   end: Finish,
   language: Language,
 ): Decision {
-  const listing = rounds.findLast((round) => round.name === "list_tasks" && !round.summarised);
+  // The listing asked for; a pending one is followed by the missed reviews' (read apart, below).
+  const isMissedListing = (round: RoundView) => round.arguments.status === "missed";
+  const listing = rounds.findLast(
+    (round) => round.name === "list_tasks" && !round.summarised && !isMissedListing(round),
+  );
   const listed = toolDataOf(listing, "list_tasks");
   // A listing that failed lists nothing; one without data (saved before tools gave data) is read again.
   if (!listing || (!listed && callResultOf(listing) !== "failed")) {
@@ -1186,6 +1190,31 @@ function listStep(
       "the question is about the review tasks",
     );
   }
+  // "Which are pending?" after the week rolled on: the missed reviews are still to do too — read, and named apart.
+  const missedRound =
+    request.status === "pending" && listing
+      ? rounds
+          .slice(rounds.indexOf(listing) + 1)
+          .findLast((round) => round.name === "list_tasks" && !round.summarised && isMissedListing(round))
+      : undefined;
+  if (request.status === "pending" && listed && !missedRound)
+    return read(
+      say(language, "Looking for missed reviews too.", "也看看错过的复习。"),
+      "list_tasks",
+      { status: "missed", limit: 100 },
+      "missed reviews are still to do, and are not pending",
+    );
+  const missed = (toolDataOf(missedRound, "list_tasks")?.tasks ?? []).filter((task) => task.kind === "missed");
+  const missedLine =
+    missed.length === 0
+      ? []
+      : [
+          say(
+            language,
+            `Missed and without a place (${missed.length}): ${missed.map((task) => task.name).join("; ")} — "reschedule my missed reviews" proposes them again.`,
+            `错过且没有安排的（${missed.length} 个）：${missed.map((task) => task.name).join("、")}——说“补排错过的复习”即可重新安排。`,
+          ),
+        ];
   const tasks = (listed?.tasks ?? []).filter((task) => task.kind !== "event");
   const which =
     language === "zh"
@@ -1197,7 +1226,8 @@ function listStep(
       : request.status === "all"
         ? "review task(s)"
         : `${request.status} review task(s)`;
-  if (tasks.length === 0) return finish(end, "", say(language, `You have no ${which}.`, `你没有${which}。`));
+  if (tasks.length === 0)
+    return finish(end, "", [say(language, `You have no ${which}.`, `你没有${which}。`), ...missedLine].join("\n"));
   const lines = tasks.map((task) => {
     const range = task.slots[0];
     if (language === "zh") {
@@ -1213,7 +1243,11 @@ function listStep(
   });
   const more = listed && listed.omitted > 0 ? formatCount(listed.omitted) : undefined;
   const count = `${tasks.length}${more ? `+${more}` : ""}`;
-  return finish(end, "", [say(language, `${count} ${which}:`, `${count} 个${which}：`), ...lines].join("\n"));
+  return finish(
+    end,
+    "",
+    [say(language, `${count} ${which}:`, `${count} 个${which}：`), ...lines, ...missedLine].join("\n"),
+  );
 }
 
 /** get_task_info's keys in Chinese. */

@@ -100,6 +100,23 @@ describe("the first request in a new week", () => {
     expect(answer.match(/Calculus lecture/g)).toHaveLength(1);
   });
 
+  it('"which tasks are pending?" after the roll names the missed reviews too, apart from the pending ones', async () => {
+    const tempo = await offlineTempo(weekWithOneDone(), () => new Date("2024-03-19T09:00:00+08:00"));
+    await converse(tempo, "how healthy is my week?", [], "pending");
+    const week = await tempo.repository.load("student");
+    const missed = week.tasks.filter((task) => task.source === "task_item" && task.status === "missed");
+    expect(missed.length).toBeGreaterThan(0);
+    const count = missed.length;
+    for (const [said, heading] of [
+      ["which tasks are pending?", `Missed and without a place (${count}): `],
+      ["还有哪些任务没安排", `错过且没有安排的（${count} 个）：`],
+    ] as const) {
+      const answer = (await converse(tempo, said, [], `pending-${said.length}`)).finalAnswer!;
+      expect(answer).toContain(heading);
+      for (const task of missed) expect(answer).toContain(task.name);
+    }
+  });
+
   it('"reschedule my missed reviews" alone proposes the missed ones again, and names each it finds no place for', async () => {
     expect(parseScheduleRequest("reschedule my missed reviews")).toEqual({ kind: "reschedule" });
     expect(parseScheduleRequest("补排错过的复习")).toEqual({ kind: "reschedule" });
