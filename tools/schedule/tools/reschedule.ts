@@ -177,20 +177,21 @@ export function proposeReschedule(
           candidate.writes[0]!.arguments.task_id === id,
       )
       .map((candidate) => ({ write: candidate.writes[0]!, summary: candidate.summary }));
-    // None of those leaves room: where a search of it and the rest together puts it.
-    const searched = together.exact ? searchTogether(current, [id, ...rest], work) : undefined;
-    const fallback = searched?.placements.find((placement) => placement.id === id);
-    const tried = [
-      ...best,
-      ...(fallback && searched!.placements.length === rest.length + 1 ? [{ write: placeWrite(fallback) }] : []),
-    ];
-    let taken: { write: Write; summary?: string; after: ScheduleState } | undefined;
-    for (const option of tried) {
+    /** `option` taken when it applies and leaves room for the rest. */
+    const take = (option: { write: Write; summary?: string }) => {
       const run = placeTool.run(current, option.write.arguments as never);
-      if (run.ok && run.state && roomForRest(run.state)) {
-        taken = { ...option, after: run.state };
-        break;
-      }
+      return run.ok && run.state && roomForRest(run.state) ? { ...option, after: run.state } : undefined;
+    };
+    let taken: { write: Write; summary?: string; after: ScheduleState } | undefined;
+    for (const option of best) {
+      taken = take(option);
+      if (taken) break;
+    }
+    // None of those leaves room: where a search of it and the rest together puts it (searched only then).
+    if (!taken && together.exact) {
+      const searched = searchTogether(current, [id, ...rest], work);
+      const fallback = searched.placements.find((placement) => placement.id === id);
+      if (fallback && searched.placements.length === rest.length + 1) taken = take({ write: placeWrite(fallback) });
     }
     if (!taken) {
       unplaced.push(leftOut(id));
