@@ -229,12 +229,12 @@ export function finalAnswer(input: {
   return readableScheduleText(lines.join("\n"), input.language ?? "en");
 }
 
-/** A report's "Still pending: name (id) — why" line in Chinese, as far as its usual reasons go. */
 /** A result quoted as the answer's own sentence loses its full stop, so the sentence ends once (not "…characters.."). */
 function withoutFullStop(text: string): string {
   return text.replace(/[.。]\s*$/, "");
 }
 
+/** A report's "Still pending: name (id) — why" line in Chinese, as far as its usual reasons go. */
 function stillPendingInChinese(line: string): string {
   return whyOpenInChinese(line)
     .replace(/^Still pending: /, "仍待安排：")
