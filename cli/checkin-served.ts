@@ -19,6 +19,7 @@
  */
 import type { Client } from "@langchain/langgraph-sdk";
 import { createHash } from "node:crypto";
+import { decodeJwt } from "jose";
 import { localClock } from "../contracts/clock.js";
 import { ChatUsageError, type ChatArguments } from "./arguments.js";
 import { CHECKIN_REQUEST, waitingOn, type CheckinOutcome } from "./checkin-request.js";
@@ -137,11 +138,10 @@ export function dayThreadId(who: string, day: string): string {
 
 /** Whom a bearer token names (its `sub`, read without checking: the server checks it), or "" for none. */
 export function tokenSubject(token: string | undefined): string {
-  const payload = token?.split(".")[1];
-  if (!payload) return "";
+  if (!token) return "";
   try {
-    const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { sub?: unknown };
-    return typeof claims.sub === "string" ? claims.sub : "";
+    const { sub } = decodeJwt(token);
+    return typeof sub === "string" ? sub : "";
   } catch {
     return "";
   }
