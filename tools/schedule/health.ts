@@ -327,32 +327,28 @@ export function* healthSteps(
       : yield* placementSteps(searchTasks, input.room, { ...budget, dayLoad: input.dayLoad });
   const fitting = new Set(search.placements.map((placement) => placement.id));
   // A review whose deadline the clock has passed cannot fit, and says so (issue 47): not a question of room.
-  const passedOf = (tasks: TaskItem[]) =>
-    tasks.filter((task) => !fitting.has(task.id) && deadlinePassed(task, input.rules));
-  const passed = passedOf(pending);
-  const missedPassed = passedOf(missed);
-  const unplaced = pending.filter((task) => fitting.has(task.id));
-  const missedFitting = missed.filter((task) => fitting.has(task.id));
-  const cannotFit = pending.filter((task) => !fitting.has(task.id) && !passed.includes(task));
-  const missedCannotFit = missed.filter((task) => !fitting.has(task.id) && !missedPassed.includes(task));
-  if (unplaced.length > 0) {
+  /** Reviews of one status by what became of them: they fit, the clock passed their deadline, or they cannot fit. */
+  const split = (tasks: TaskItem[]) => {
+    const passed = tasks.filter((task) => !fitting.has(task.id) && deadlinePassed(task, input.rules));
+    return {
+      fit: tasks.filter((task) => fitting.has(task.id)),
+      passed,
+      cannot: tasks.filter((task) => !fitting.has(task.id) && !passed.includes(task)),
+    };
+  };
+  const parts = [
+    { which: "pending", notDone: "are not placed", ...split(pending) },
+    { which: "missed", notDone: "are not made up", ...split(missed) },
+  ] as const;
+  for (const { which, notDone, fit } of parts) {
+    if (fit.length === 0) continue;
     issues.push({
       kind: "unplaced",
-      penalty: unplaced.length * HEALTH_PENALTIES.unplaced,
+      penalty: fit.length * HEALTH_PENALTIES.unplaced,
       forced: false,
-      tasks: unplaced.map((task) => task.id),
+      tasks: fit.map((task) => task.id),
       days: [],
-      message: `${unplaced.length} pending review(s) fit and are not placed: ${unplaced.map(name).join(", ")}`,
-    });
-  }
-  if (missedFitting.length > 0) {
-    issues.push({
-      kind: "unplaced",
-      penalty: missedFitting.length * HEALTH_PENALTIES.unplaced,
-      forced: false,
-      tasks: missedFitting.map((task) => task.id),
-      days: [],
-      message: `${missedFitting.length} missed review(s) fit and are not made up: ${missedFitting.map(name).join(", ")}`,
+      message: `${fit.length} ${which} review(s) fit and ${notDone}: ${fit.map(name).join(", ")}`,
     });
   }
   const proof = search.exact
@@ -360,10 +356,7 @@ export function* healthSteps(
     : search.stop === "budget"
       ? "not found within the search budget"
       : "the search found no room for them (not proved)";
-  for (const [which, tasks] of [
-    ["pending", cannotFit],
-    ["missed", missedCannotFit],
-  ] as const) {
+  for (const { which, cannot: tasks } of parts) {
     if (tasks.length === 0) continue;
     issues.push({
       kind: "cannot_fit",
@@ -377,10 +370,7 @@ export function* healthSteps(
           : `${tasks.length} ${which} review(s) cannot fit: ${tasks.map(name).join(", ")} (${proof})`,
     });
   }
-  for (const [which, tasks] of [
-    ["pending", passed],
-    ["missed", missedPassed],
-  ] as const) {
+  for (const { which, passed: tasks } of parts) {
     if (tasks.length === 0) continue;
     issues.push({
       kind: "cannot_fit",
@@ -402,8 +392,8 @@ export function* healthSteps(
     feasibility: {
       pending: pending.length,
       ...(missed.length > 0 ? { missed: missed.length } : {}),
-      placeable: unplaced.length + missedFitting.length,
-      cannotFit: cannotFit.length + passed.length + missedCannotFit.length + missedPassed.length,
+      placeable: parts.reduce((sum, part) => sum + part.fit.length, 0),
+      cannotFit: parts.reduce((sum, part) => sum + part.cannot.length + part.passed.length, 0),
       proved: search.exact,
       ...(search.stop === "budget" ? { stop: "budget" as const } : {}),
     },
