@@ -91,6 +91,23 @@ describe("an exported file's VTIMEZONE", () => {
     );
   });
 
+  test("a week half over (Wednesday 10:30): the export re-imports with its passed times left out, the rest as they were", () => {
+    const wednesday = new Date("2024-03-27T09:30:00Z").toISOString(); // 10:30 in Berlin (winter time)
+    const week = { ...berlinWeek(), now: wednesday };
+    const exported = exportCalendarTool.run(week, {});
+    const empty = { ...week, tasks: [] };
+    const again = importCalendarTool.run(empty, { ics: exported.content });
+    expect(again.ok, again.content).toBe(true);
+    // Monday's lecture has passed: said, and the series kept for the weeks after; Sunday's lab (after the spring
+    // change) is ahead, at the time it was, with no zone to convert.
+    expect(again.content).toContain("Algebra lecture: 1 of its times in this window have passed; they are left out");
+    const byName = new Map(again.state!.tasks.map((task) => [task.name, task]));
+    expect(byName.get("Algebra lecture")).toMatchObject({ slots: [] });
+    const lab = week.tasks.find((task) => task.name === "Physics lab")!;
+    expect(byName.get("Physics lab")?.slots).toEqual(lab.slots);
+    expect(describeTaskWrite(empty, "import_calendar", { ics: exported.content }, "en")).not.toMatch(/→/);
+  });
+
   test("a zone's changes of offset, each to its minute; none for a zone without summer time", () => {
     const year = [new Date("2024-01-01T00:00:00Z"), new Date("2024-12-31T00:00:00Z")] as const;
     expect(offsetChanges(BERLIN, ...year)).toEqual([
