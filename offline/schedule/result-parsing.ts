@@ -80,7 +80,8 @@ export function parseOverflowCount(content: string): number {
 }
 
 /** Any task line of a list_tasks result; groups: kind ("task" / "placed task" / "event"), id, name, rest of the line. */
-export const TASK_LINE_PATTERN = /^- (task|placed task|event) (\S+) ("(?:[^"\\]|\\.)*")(.*)$/;
+export const TASK_LINE_PATTERN =
+  /^- (task|placed task|done task|missed task|skipped task|event) (\S+) ("(?:[^"\\]|\\.)*")(.*)$/;
 
 /** Every task line of a list_tasks (or get_overview) result, in order. */
 export function parseTaskListing(content: string): ListedTask[] {
@@ -94,7 +95,8 @@ export function parseTaskListing(content: string): ListedTask[] {
       start: Number(start),
       end: Number(end),
     }));
-    const kind = word === "event" ? "event" : word === "task" ? "pending" : "placed";
+    // "task" is a pending one; "placed task", "done task", … say their status (`taskLine`).
+    const kind = word === "event" ? "event" : word === "task" ? "pending" : (word.split(" ")[0] as ListedTask["kind"]);
     const duration = Number(
       /duration=(\d+)/.exec(rest)?.[1] ?? (slots.length === 1 ? slots[0]!.end - slots[0]!.start + 1 : 0),
     );

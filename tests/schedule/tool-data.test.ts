@@ -65,6 +65,18 @@ describe("each tool's data says what its text says", () => {
     for (const args of [{}, { source: "event" }, { status: "pending" }, { category: "english" }, { day: 1 }])
       dataOf("list_tasks", sampleWeek(), args);
     expect(dataOf("list_tasks", smallSchedule(), { category: "nope" })).toBeUndefined();
+    // Reviews done, missed or skipped are listed too (a strict model server's reader drops none of them).
+    const lived = write(
+      "skip",
+      write("mark_done", write("mark_missed", withPlacements(), { task_id: "a" }), { task_id: "b" }),
+      {
+        task_id: "c",
+      },
+    );
+    for (const status of ["missed", "done", "skipped"]) {
+      const listed = dataOf("list_tasks", lived, { status }) as ListTasksData;
+      expect(listed.tasks.map((task) => task.kind)).toEqual([status]);
+    }
   });
 
   it("find_free: the runs listed, how many were found and left out, and the last day searched", () => {
