@@ -22,6 +22,7 @@ import type { UnplaceData } from "../../tools/schedule/tools/unplace.js";
 import type { RescheduleListing } from "../../tools/schedule/tools/reschedule.js";
 import type { UndoListing } from "../../tools/schedule/tools/undo.js";
 import type { RecoveryListing } from "../../tools/schedule/tools/recovery.js";
+import type { HealthIssue, HealthIssueKind, HealthReport } from "../../tools/schedule/health.js";
 
 /** A pending task line; groups: id, name (JSON string literal), duration, category id. */
 export const PENDING_TASK_LINE_PATTERN =
@@ -212,6 +213,8 @@ export function parseToolData(name: string, content: string): unknown {
       return parseUndoListing(lines);
     case "propose_recovery":
       return parseRecoveryListing(lines);
+    case "analyze_health":
+      return parseHealth(lines);
     case "unplace": {
       const match =
         /^unplaced task (\S+) from (day \d+ slots \d+-\d+(?: \((?!was )[^()]*\))?)(?: \(was embedded in host (\S+)\))?; it is pending again$/.exec(
@@ -225,6 +228,66 @@ export function parseToolData(name: string, content: string): unknown {
     default:
       return undefined;
   }
+}
+
+/**
+ * analyze_health's report as its text shows it (`formatHealth`): every figure of its lines, and each issue's kind,
+ * penalty, whether it is forced, its message and the days its message names. The text names an issue's tasks by
+ * name, not id, so `tasks` is read as empty; with nothing that cannot fit, `proved` is read as "the search did not
+ * stop at its budget".
+ */
+function parseHealth(lines: readonly string[]): HealthReport | undefined {
+  const [head, rhythm, tightness, profile, feasibility, issuesHead, ...issueLines] = lines;
+  const score = /^health score ([\d.]+)\/100$/.exec(head ?? "");
+  const beat =
+    /^rhythm: review slots per day ([\d ]*); spread ([\d.]+); heavy days ((?:\d+(?:, )?)+|none); back to back (\d+)$/.exec(
+      rhythm ?? "",
+    );
+  const tight = /^tightness: reviews without a buffer (\d+); single free slots (\d+)$/.exec(tightness ?? "");
+  const off = /^profile: reviews outside your preferences (\d+)$/.exec(profile ?? "");
+  const fit =
+    /^feasibility: pending (\d+)(?:, missed without a place (\d+))?, of which fit (\d+), (cannot fit|no place found) (\d+)(?: \((proved|not found within the search budget|not proved)\))?$/.exec(
+      feasibility ?? "",
+    );
+  if (!score || !beat || !tight || !off || !fit) return undefined;
+  const issues: HealthIssue[] = [];
+  if (issuesHead !== "issues: none") {
+    if (issuesHead !== `issues (${issueLines.length}):`) return undefined;
+    for (const line of issueLines) {
+      const issue = /^- ([a-z_]+) -([\d.]+)( \(forced\))?: (.*)$/.exec(line);
+      if (!issue) return undefined;
+      const message = issue[4]!;
+      issues.push({
+        kind: issue[1] as HealthIssueKind,
+        penalty: Number(issue[2]),
+        forced: issue[3] !== undefined,
+        tasks: [],
+        days: [...message.matchAll(/\bday (\d+)\b/g)].map((found) => Number(found[1])),
+        message,
+      });
+    }
+  }
+  const budget = fit[4] === "no place found";
+  return {
+    score: Number(score[1]),
+    rhythm: {
+      dailyLoad: beat[1]!.split(" ").filter(Boolean).map(Number),
+      spread: Number(beat[2]),
+      heavyDays: beat[3] === "none" ? [] : beat[3]!.split(", ").map(Number),
+      backToBack: Number(beat[4]),
+    },
+    tightness: { unbuffered: Number(tight[1]), isolatedSlots: Number(tight[2]) },
+    profile: { offProfile: Number(off[1]) },
+    feasibility: {
+      pending: Number(fit[1]),
+      ...(fit[2] !== undefined ? { missed: Number(fit[2]) } : {}),
+      placeable: Number(fit[3]),
+      cannotFit: Number(fit[5]),
+      proved: fit[6] === undefined ? !budget : fit[6] === "proved",
+      ...(budget ? { stop: "budget" as const } : {}),
+    },
+    issues,
+  };
 }
 
 /**

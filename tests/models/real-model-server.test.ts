@@ -33,6 +33,8 @@ const CONVERSATION = [
   "Swap review-limits and matrix-review",
   "When am I free on Saturday afternoon?",
 ];
+/** The week's health, asked in both languages: its answer reads the judge's report back from the tool's text. */
+const HEALTH = ["How healthy is my week?", "本周健康吗"];
 
 interface Mode {
   name: string;
@@ -134,6 +136,7 @@ const placedReviews = (schedule: ScheduleState) =>
 let double: OpenAIDouble;
 let demoReference: Outcome;
 let conversationReference: Outcome;
+let healthReference: Outcome;
 
 beforeAll(async () => {
   double = await startOpenAIDouble();
@@ -145,6 +148,7 @@ beforeAll(async () => {
     CONVERSATION,
     false,
   );
+  healthReference = await converse({ default: new ScheduleOfflinePolicy() }, halfPlacedWeek(), HEALTH, false);
 });
 afterAll(() => double.close());
 
@@ -162,6 +166,10 @@ test("the references: the offline policy in process arranges the week and moves,
   expect(placeOf(conversationReference.schedule, "matrix-review")).toBe("day 1 slots 5-6");
   expect(placeOf(conversationReference.schedule, "review-limits")).toBe("day 4 slots 7-8");
   expect(conversationReference.answers[2]).toBe("You are free in 14:00–17:40:\n- Sat 16 Mar: 14:55–17:40");
+  expect(healthReference.answers).toEqual([
+    expect.stringMatching(/^Your week's health score is [\d.]+\/100\. /),
+    expect.stringMatching(/^这一周的健康分是 [\d.]+\/100。/),
+  ]);
 });
 
 describe.each(MODES)("through an OpenAI-strict server, $name", (mode) => {
@@ -191,6 +199,14 @@ describe.each(MODES)("through an OpenAI-strict server, $name", (mode) => {
     expect(placedReviews(outcome.schedule)).toEqual(placedReviews(demoReference.schedule));
     expect(outcome.schedule).toEqual(demoReference.schedule);
     expect(outcome.answers).toEqual(demoReference.answers);
+  });
+
+  test("the week's health in English and Chinese: answered as in process, read from the tool's text", async () => {
+    // Before the double's reader read analyze_health's text, both were "I could not answer that: health score …".
+    const { outcome, refusals } = await throughDouble(halfPlacedWeek(), HEALTH);
+    expect(refusals).toEqual([]);
+    expect(outcome.phases).toEqual(["done", "done"]);
+    expect(outcome.answers).toEqual(healthReference.answers);
   });
 
   test("a move, a swap and a read on one thread, no request refused", async () => {

@@ -21,6 +21,7 @@ import { commandArbitrary, resolveCommand, scheduleArbitrary } from "./arbitrari
 import { runTool, smallSchedule, write } from "./support.js";
 import type { RescheduleListing } from "../../tools/schedule/tools/reschedule.js";
 import type { UndoListing } from "../../tools/schedule/tools/undo.js";
+import type { HealthReport } from "../../tools/schedule/health.js";
 
 /** Runs a tool and checks its data against its text; answers the data. */
 function dataOf(name: string, state: ScheduleState, args: Record<string, unknown> = {}): unknown {
@@ -271,6 +272,41 @@ describe("each tool's data says what its text says", () => {
         { id: "c", day: 3, start: 7, end: 8, from: { day: 3, start: 5, end: 6 } },
       ],
     });
+  });
+
+  it("analyze_health: the report as a text reader has it (issues' tasks are named, not listed by id), on random weeks", () => {
+    // What the strict model-server double reads back: without it, "how healthy is my week?" over the double was
+    // "I could not answer that: health score …".
+    const asRead = (report: HealthReport): HealthReport => ({
+      ...report,
+      issues: report.issues.map((issue) => ({ ...issue, tasks: [] })),
+    });
+    const check = (state: ScheduleState) => {
+      const result = runTool("analyze_health", state);
+      const report = result.data as HealthReport;
+      const read = parseToolData("analyze_health", result.content) as HealthReport;
+      expect(read).toEqual({
+        ...asRead(report),
+        issues: asRead(report).issues.map((issue, at) => ({ ...issue, days: read.issues[at]?.days })),
+        feasibility: { ...report.feasibility, proved: read.feasibility.proved },
+      });
+      // The days an issue concerns are the days its message names; what is proved, as far as the text says it.
+      for (const [at, issue] of report.issues.entries())
+        expect(new Set(read.issues[at]!.days)).toEqual(new Set(issue.days));
+      if (report.feasibility.cannotFit > 0) expect(read.feasibility.proved).toBe(report.feasibility.proved);
+      return report;
+    };
+    const missed = write("mark_missed", withPlacements(), { task_id: "a" });
+    expect(check(missed).feasibility.missed).toBe(1);
+    expect(check({ ...sampleWeek(), now: "2024-03-13T02:00:00.000Z" }).issues.length).toBeGreaterThan(0);
+    let issues = 0;
+    fc.assert(
+      fc.property(scheduleArbitrary, (state) => {
+        issues += check(state).issues.length;
+      }),
+      { numRuns: 100 },
+    );
+    expect(issues).toBeGreaterThan(50);
   });
 
   it("random schedules and random call sequences: every success's data is what its text says, no failure has data", () => {
