@@ -1174,7 +1174,7 @@ function listStep(
   language: Language,
 ): Decision {
   // The listing asked for; a pending one is followed by the missed reviews' (read apart, below).
-  const isMissedListing = (round: RoundView) => round.arguments.status === "missed";
+  const isMissedListing = (round: RoundView) => request.status === "pending" && round.arguments.status === "missed";
   const listing = rounds.findLast(
     (round) => round.name === "list_tasks" && !round.summarised && !isMissedListing(round),
   );
@@ -1220,9 +1220,7 @@ function listStep(
     language === "zh"
       ? request.status === "all"
         ? "复习任务"
-        : request.status === "pending"
-          ? "待安排的复习任务"
-          : "已安排的复习任务"
+        : `${TASK_STATUS_ZH[request.status]}的复习任务`
       : request.status === "all"
         ? "review task(s)"
         : `${request.status} review task(s)`;
@@ -1230,15 +1228,17 @@ function listStep(
     return finish(end, "", [say(language, `You have no ${which}.`, `你没有${which}。`), ...missedLine].join("\n"));
   const lines = tasks.map((task) => {
     const range = task.slots[0];
+    // A done one says so beside its place; a missed or skipped one has none (the list shows where it was as history).
+    const status = task.kind === "event" ? "pending" : task.kind;
     if (language === "zh") {
       const where = range
-        ? `，在${placeWords(range, facts, language)}${task.hostId ? "（嵌入在课程时间内）" : ""}`
-        : "，待安排";
+        ? `，${status === "done" ? "已完成，" : ""}在${placeWords(range, facts, language)}${task.hostId ? "（嵌入在课程时间内）" : ""}`
+        : `，${TASK_STATUS_ZH[status]}`;
       return `- ${task.name}，${task.duration} 节${where}`;
     }
     const where = range
-      ? `, on ${placeWords(range, facts, language)}${task.hostId ? " inside a timetable entry" : ""}`
-      : ", pending";
+      ? `, ${status === "done" ? "done " : ""}on ${placeWords(range, facts, language)}${task.hostId ? " inside a timetable entry" : ""}`
+      : `, ${status}`;
     return `- ${task.name}, ${task.duration} slot(s)${where}`;
   });
   const more = listed && listed.omitted > 0 ? formatCount(listed.omitted) : undefined;

@@ -41,7 +41,7 @@ import {
   windowDates,
   type WeekFacts,
 } from "./week-facts.js";
-import { formatDate } from "../../tools/schedule/state.js";
+import { formatDate, TASK_STATUS_ZH } from "../../tools/schedule/state.js";
 import type { GetOverviewData } from "../../tools/schedule/tools/get-overview.js";
 import { groundRequest, meansAll, type Grounding } from "./grounding.js";
 import { liveOverviewOf } from "./tool-data.js";
@@ -541,12 +541,7 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
         { content: `查看 ${chineseWhere(request.where, facts)} 有什么安排`, done_when: "query_range 已逐节显示这一天" },
       ];
     case "list": {
-      const which =
-        request.status === "all"
-          ? "所有复习任务"
-          : request.status === "pending"
-            ? "待安排的复习任务"
-            : "已安排的复习任务";
+      const which = request.status === "all" ? "所有复习任务" : `${TASK_STATUS_ZH[request.status]}的复习任务`;
       return [{ content: `列出${which}`, done_when: "list_tasks 已列出它们" }];
     }
     case "explain":

@@ -117,6 +117,40 @@ describe("the first request in a new week", () => {
     }
   });
 
+  it('"which reviews did I miss?", "what have I done?" and their Chinese: the reviews of that status, named', async () => {
+    // Before, each was "Offline, I can't tell what to do" and "我错过了哪些复习" was read as marking a task "哪些复习".
+    const asked: Array<[string, "missed" | "done" | "skipped"]> = [
+      ["which reviews did I miss?", "missed"],
+      ["我错过了哪些复习", "missed"],
+      ["what have I done this week?", "done"],
+      ["列出已完成的复习", "done"],
+      ["which reviews did I skip?", "skipped"],
+      ["跳过了哪些复习", "skipped"],
+    ];
+    for (const [said, status] of asked) expect(parseScheduleRequest(said), said).toEqual({ kind: "list", status });
+    const tempo = await offlineTempo(weekWithOneDone(), () => new Date("2024-03-19T09:00:00+08:00"));
+    await converse(tempo, "how healthy is my week?", [], "statuses");
+    const week = await tempo.repository.load("student");
+    const named = (status: string) =>
+      week.tasks.filter((task) => task.source === "task_item" && task.status === status).map((task) => task.name);
+    expect(named("missed").length).toBeGreaterThan(0);
+    expect(named("done")).toEqual(["Matrix operations review"]);
+    for (const [said, status] of asked.slice(0, 4)) {
+      const outcome = await converse(tempo, said, [], `statuses-${said.length}`);
+      const answer = outcome.finalAnswer!;
+      const others = week.tasks.filter(
+        (task) => task.source === "task_item" && task.status !== status && !named(status).includes(task.name),
+      );
+      expect(answer, said).toMatch(
+        status === "missed" ? /^\d+ (missed review task\(s\)|个已错过的复习任务)：?:?/ : /done|已完成/,
+      );
+      for (const name of named(status)) expect(answer, said).toContain(name);
+      for (const task of others) expect(answer, said).not.toContain(task.name);
+    }
+    const skipped = (await converse(tempo, "which reviews did I skip?", [], "statuses-skip")).finalAnswer;
+    expect(skipped).toBe("You have no skipped review task(s).");
+  });
+
   it('"reschedule my missed reviews" alone proposes the missed ones again, and names each it finds no place for', async () => {
     expect(parseScheduleRequest("reschedule my missed reviews")).toEqual({ kind: "reschedule" });
     expect(parseScheduleRequest("补排错过的复习")).toEqual({ kind: "reschedule" });

@@ -128,7 +128,8 @@ export type ScheduleRequest =
   | { kind: "add_long_task"; name: string; minutes: number; dueWeekday: number }
   | { kind: "free"; where: Where; minLength: number }
   | { kind: "day"; where: Where }
-  | { kind: "list"; status: "pending" | "placed" | "all" }
+  /** The review tasks of one status, or all: "which tasks are pending?", "which reviews did I miss?", "列出所有复习". */
+  | { kind: "list"; status: "pending" | "placed" | "missed" | "done" | "skipped" | "all" }
   | { kind: "explain"; task: string }
   /**
    * A new task item for a class: "add a 2-slot task "integrals review" to calculus", "给微积分添加任务"积分复习"，2节";
@@ -1015,11 +1016,16 @@ function readMark(body: string): ScheduleRequest | undefined {
   for (const [pattern, to] of MARK_PHRASES) {
     const match = pattern.exec(text);
     if (!match) continue;
+    // "我错过了哪些复习", "列出已完成的复习": a question about a status names no task (QUESTION_START reads English).
+    if (ASKING_PHRASE.test(match[1] ?? "")) return undefined;
     const { weekday, rest: task } = splitWeekday(match[1] ?? "");
     if (task) return { kind: "mark", task, to, ...(weekday !== undefined ? { weekday } : {}), ...keep };
   }
   return undefined;
 }
+
+/** A mark's task phrase that asks instead of naming: "哪些复习", "什么", "列出". */
+const ASKING_PHRASE = /哪些|哪个|哪几|什么|多少|^(?:列出|列一下|看看|查看|显示)/;
 
 /**
  * The day of the week a phrase names and the phrase without it: "tuesday's review" → 2 and "review", "周五的辅导课" →
@@ -1112,19 +1118,29 @@ function readList(quotedBody: string): ScheduleRequest | undefined {
   // Names in quotes are names ("vocabulary list"), not the words of the question.
   const body = quotedBody.replace(/"[^"]*"/g, " ");
   const pending =
-    /\b(?:pending|unplaced|unscheduled|not (?:yet )?(?:placed|scheduled|arranged)|left to (?:place|schedule|arrange|do)|still to (?:place|schedule)|still (?:need|have) to (?:place|schedule|arrange|plan|fit)|need(?:s)? to be (?:placed|scheduled|arranged)|remaining|what(?:'s| is) left)\b|待安排|未安排|没安排|没有安排|还没排|剩下|剩余/.test(
+    /\b(?:pending|unplaced|unscheduled|not (?:yet )?(?:placed|scheduled|arranged)|left to (?:place|schedule|arrange|do)|still to (?:place|schedule)|still (?:need|have) to (?:place|schedule|arrange|plan|fit)|need(?:s)? to be (?:placed|scheduled|arranged)|remaining|what(?:'s| is) left)\b|待安排|未安排|没安排|没有安排|还没排|剩下|剩余|还剩/.test(
       body,
     );
   const placed =
     /\b(?:placed|already scheduled|already arranged|scheduled (?:tasks|reviews)|arranged (?:tasks|reviews))\b|已安排|已经安排|排好|安排好/.test(
       body,
     );
+  // A review's life after its place (`TaskStatus`): "which reviews did I miss?", "what have I done?", "跳过了哪些".
+  const settled: Array<["missed" | "done" | "skipped", RegExp]> = [
+    ["missed", /\b(?:missed|did i miss|have i missed)\b|错过/],
+    [
+      "done",
+      /(?<!\bnot )\b(?:done|did i do|have i done|finished|completed)\b|(?<!没有?)(?:完成|做完)(?:了)?的|已完成|完成了哪些|做完了哪些/,
+    ],
+    ["skipped", /\b(?:skipped|did i skip|have i skipped)\b|跳过/],
+  ];
   const asks = /\b(?:list|show|which|what|tell me|see|view)\b|列出|列一下|哪些|什么|看看|查看|显示/.test(body);
   const all = /\b(?:list|show)\b.*\b(?:all|every|my)\b.*\b(?:tasks|reviews|items)\b|所有(?:的)?(?:任务|复习)/.test(
     body,
   );
   if (!asks) return undefined;
   if (pending) return { kind: "list", status: "pending" };
+  for (const [status, words] of settled) if (words.test(body)) return { kind: "list", status };
   if (placed) return { kind: "list", status: "placed" };
   return all ? { kind: "list", status: "all" } : undefined;
 }
