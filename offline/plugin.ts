@@ -13,4 +13,9 @@ export interface OfflinePlugin {
   domain: string;
   /** Builds the policy. */
   policy(): OfflinePolicy;
+  /**
+   * A tool's data (`ToolRun.data`) read back from its text, for a reader that has the text only (a model-server
+   * double, which receives tool results as OpenAI sends them); undefined for a failure or a tool not this domain's.
+   */
+  readToolText(name: string, content: string): unknown;
 }

@@ -8,11 +8,15 @@
  *   npm run double -- --port 8000  # this port
  *   npm run double -- --latency-ms 4000  # a slow model: every answer waits 4 s (progress in a client can be seen)
  *   OPENAI_BASE_URL=http://127.0.0.1:8000/v1 OPENAI_API_KEY=unused npm start
+ *
+ * It answers as the offline model of the domains `TEMPO_DOMAINS` names (schedule when unset), as Tempo does: give it
+ * the same `TEMPO_DOMAINS` as the Tempo it serves (`TEMPO_DOMAINS=schedule,todo npm run double`).
  */
 import path from "node:path";
 import { setTimeout as wait } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { startOpenAIDouble } from "../tests/support/openai-double/index.js";
+import { readSettings } from "../config/environment.js";
+import { offlineBrain, startOpenAIDouble } from "../tests/support/openai-double/index.js";
 
 /** The port a `--port N` argument names, or 0 (a free one). */
 export function portArgument(argv: readonly string[]): number {
@@ -38,7 +42,11 @@ export function latencyArgument(argv: readonly string[]): number {
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const latency = latencyArgument(argv);
-  const double = await startOpenAIDouble(latency > 0 ? { latency: () => wait(latency) } : {}, portArgument(argv));
+  const { domains } = readSettings();
+  const double = await startOpenAIDouble(
+    { brain: offlineBrain(domains), ...(latency > 0 ? { latency: () => wait(latency) } : {}) },
+    portArgument(argv),
+  );
   let seen = 0;
   const report = setInterval(() => {
     for (; seen < double.requests.length; seen += 1) {
@@ -51,7 +59,7 @@ async function main(): Promise<void> {
     }
   }, 200);
   console.log(
-    `strict OpenAI double listening: OPENAI_BASE_URL=${double.baseUrl} (any OPENAI_API_KEY)` +
+    `strict OpenAI double listening: OPENAI_BASE_URL=${double.baseUrl} (any OPENAI_API_KEY), answering for ${domains.join(", ")}` +
       `${latency > 0 ? `, answering after ${latency} ms` : ""}; Ctrl-C stops it`,
   );
   for (const signal of ["SIGINT", "SIGTERM"] as const) {

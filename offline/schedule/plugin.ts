@@ -2,8 +2,10 @@
 import { schedulePlugin } from "../../tools/schedule/plugin.js";
 import type { OfflinePlugin } from "../plugin.js";
 import { scheduleOfflinePolicy } from "./policy.js";
+import { parseToolData } from "./result-parsing.js";
 
 export const scheduleOfflinePlugin: OfflinePlugin = {
   domain: schedulePlugin.name,
   policy: () => scheduleOfflinePolicy(),
+  readToolText: parseToolData,
 };

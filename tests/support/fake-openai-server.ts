@@ -22,7 +22,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { Socket } from "node:net";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { callOutcomeOf } from "../../kernel/tool-results.js";
-import { parseToolData } from "../../offline/schedule/result-parsing.js";
+import { OFFLINE_PLUGINS } from "../../offline/registry.js";
 import { CONTEXT_DATA_KEY } from "../../contracts/message-text.js";
 import { stageNamed } from "../../contracts/stage-tag.js";
 
@@ -188,20 +188,29 @@ function contentText(content: OpenAIChatMessage["content"]): string {
   return typeof content === "string" ? content : content.map((part) => part.text ?? "").join("");
 }
 
+/** A tool's data read back from its text by the domain whose tool it is (`OfflinePlugin.readToolText`), if any. */
+function readToolText(name: string, content: string): unknown {
+  for (const plugin of OFFLINE_PLUGINS) {
+    const data = plugin.readToolText(name, content);
+    if (data !== undefined) return data;
+  }
+  return undefined;
+}
+
 /**
  * A context message's live-state data, rebuilt from its `<live_state>` text the way Tempo keeps it beside the text
  * in process (`additional_kwargs.tempo_context_data`): a model server receives the text only.
  */
 function liveStateData(content: string): { additional_kwargs?: Record<string, unknown> } {
   const live = /<live_state>\n(\w+) \(fetched just now\):\n([\s\S]*?)\n<\/live_state>/.exec(content);
-  const data = live ? parseToolData(live[1] ?? "", live[2] ?? "") : undefined;
+  const data = live ? readToolText(live[1] ?? "", live[2] ?? "") : undefined;
   return data === undefined ? {} : { additional_kwargs: { [CONTEXT_DATA_KEY]: { live_state: data } } };
 }
 
 /**
  * The request's messages as LangChain messages (to feed a policy that reads prompts, such as the offline policy).
  * A model gets a tool's result as text only; the offline policy reads the tool's data (the message's artifact), so a
- * schedule tool's data (and the live state's) is read back from its text here, as a model would read it.
+ * tool's data (and the live state's) is read back from its text here by its domain, as a model would read it.
  */
 export function toLangChainMessages(messages: readonly OpenAIChatMessage[]): BaseMessage[] {
   const callNames = new Map(
@@ -218,7 +227,7 @@ export function toLangChainMessages(messages: readonly OpenAIChatMessage[]): Bas
       case "tool": {
         const name = message.name ?? callNames.get(message.tool_call_id ?? "");
         const plain = new ToolMessage({ content, tool_call_id: message.tool_call_id ?? "", name: message.name });
-        const data = parseToolData(name ?? "", content);
+        const data = readToolText(name ?? "", content);
         return data === undefined
           ? plain
           : new ToolMessage({

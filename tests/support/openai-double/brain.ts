@@ -3,7 +3,8 @@
  * asked for, with the switchable imperfections of real models applied.
  *
  * The default brain plays a schedule model: Tempo's offline policy (`decide`) reads the request's messages as
- * LangChain messages and returns the stage's JSON contract (plain text for deliver). With `tools` in the request
+ * LangChain messages and returns the stage's JSON contract (plain text for deliver); `offlineBrain` plays the offline
+ * model of several served domains (`npm run double` serves `TEMPO_DOMAINS`' as Tempo does). With `tools` in the request
  * (native tool calling) an execute decision becomes tool calls — its `tool_call` / `tool_calls` (with a proposal's
  * `then`, the control tool `next_plan` / `done` called beside them, goal_check and answer as its arguments), or a
  * call of the control tool `next_plan` / `done` (with done's answer) / `ask_user`; a `tool_choice` naming one function (structured output by
@@ -11,6 +12,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { decide } from "../../../offline/schedule/policy.js";
+import { offlinePoliciesFor } from "../../../offline/registry.js";
+import { OfflineRouter } from "../../../offline/router.js";
+import { readPrompt } from "../../../offline/prompt-reading.js";
 import { toLangChainMessages, type OpenAIChatMessage } from "../fake-openai-server.js";
 import type { ChatMessage, ChatRequestBody } from "./validation.js";
 import { stageNamed } from "../../../contracts/stage-tag.js";
@@ -77,15 +81,34 @@ function forcedFunction(body: ChatRequestBody): string | undefined {
   return (body.tool_choice as { function?: { name?: string } } | undefined)?.function?.name;
 }
 
+/**
+ * Tempo's offline model for the served `domains` (plug-in names, as `TEMPO_DOMAINS` lists them), answered in the
+ * request's shape: with one domain its policy, with several the router that hands each prompt to the domain it is
+ * about — the model Tempo runs in process when no model key is set.
+ */
+export function offlineBrain(domains: readonly string[]): Brain {
+  const policies = offlinePoliciesFor(domains);
+  if (policies.length === 0)
+    throw new Error(`No offline policy serves ${domains.join(", ") || "no domain"} (offline/registry.ts).`);
+  const router = new OfflineRouter(policies);
+  return (request) => {
+    const messages = toLangChainMessages((request.body.messages ?? []) as OpenAIChatMessage[]);
+    return shaped(request, router.policyFor(messages).policy.decide(readPrompt(messages)));
+  };
+}
+
 /** The schedule model: Tempo's offline policy, answered in the request's shape. */
-export const scheduleBrain: Brain = (request) => {
-  const text = decide(toLangChainMessages((request.body.messages ?? []) as OpenAIChatMessage[]));
+export const scheduleBrain: Brain = (request) =>
+  shaped(request, decide(toLangChainMessages((request.body.messages ?? []) as OpenAIChatMessage[])));
+
+/** A stage answer of the JSON contract (text for deliver) as the request asked for it. */
+function shaped(request: DoubleRequest, text: string): string | BrainReply {
   const forced = forcedFunction(request.body);
   if (forced)
     return { content: null, toolCalls: [{ name: forced, arguments: JSON.parse(text) as Record<string, unknown> }] };
   if (!request.body.tools?.length || request.stage !== "execute") return text;
   return nativeExecute(JSON.parse(text) as ExecuteJson);
-};
+}
 
 interface ExecuteJson {
   speak?: string;

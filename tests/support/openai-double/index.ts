@@ -37,6 +37,7 @@ import { requestNotes, requestProblem, type ChatRequestBody, type RequestProblem
 
 export {
   IMPERFECTIONS,
+  offlineBrain,
   scheduleBrain,
   type Brain,
   type BrainReply,
