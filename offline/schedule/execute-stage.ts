@@ -13,10 +13,9 @@ import {
   movedText,
   placedText,
   swappedText,
-  taskInfoFields,
-  taskInfoGuestLines,
   unplacedText,
   type FreeRunEntry,
+  type GetTaskInfoData,
   type ListedTask,
   type RangeOccupant,
 } from "../../tools/schedule/tools/index.js";
@@ -360,10 +359,11 @@ function swappable(task: ListedTask): boolean {
   return movable(task) && !(task.kind === "event" && task.locked);
 }
 
-/** "task x "Name"" (任务 x "Name") for messages. */
+/** `"Name"`, or `the event "Name"` (活动"Name"), as messages a person reads name a task or an event. */
 function label(task: ListedTask, language: Language): string {
-  const kind = task.kind === "event" ? say(language, "event", "活动") : say(language, "task", "任务");
-  return `${kind} ${task.id} ${JSON.stringify(task.name)}`;
+  // A person reads names: an event is called one ("the event "Calculus tutorial""); ids stay in the card's arguments.
+  const kind = task.kind === "event" ? say(language, "the event ", "活动") : "";
+  return `${kind}${JSON.stringify(task.name)}`;
 }
 
 /** A task as a person reads it: its name ("Matrix operations review"); its id is in the card's arguments. */
@@ -377,8 +377,8 @@ function ambiguity(match: TaskMatch, language: Language): string {
   const names = match.alsoMatching.map((task) => JSON.stringify(task.name));
   return say(
     language,
-    ` (${names.join(", ")} match as well; name one by id to choose another)`,
-    `（${names.join("、")} 也匹配；要选别的请用 id 指明）`,
+    ` (${names.join(", ")} ${match.alsoMatching.length === 1 ? "matches" : "match"} too; to choose another, name it by its day or in full)`,
+    `（${names.join("、")} 也匹配；要选别的，请说明是哪一天的，或说全名）`,
   );
 }
 
@@ -451,11 +451,7 @@ function moveStep(
   const named = namedTask(request.task, tasks.filter(movable), tasks, asked, "the step names no task the schedule has");
   if ("question" in named) return named.question;
   if ("none" in named)
-    return finish(
-      end,
-      noTaskMatching(named.none, language),
-      `not carried out: list_tasks shows no task matching ${named.none}`,
-    );
+    return finish(end, noTaskMatching(named.none, language), `not carried out: I found no task matching ${named.none}`);
   const { match } = named;
   const { task } = match;
   if (task.kind === "event" && !movable(task)) {
@@ -551,7 +547,7 @@ function moveStep(
         `No free slot fits ${label(task, language)} there${passed ? "; the time that has passed there is no longer free" : ""}.`,
         `那里没有能容纳${label(task, language)}的空闲时段${passed ? "；那里已经过去的时间不能再安排" : ""}。`,
       ),
-      `not carried out: find_free shows no free run of ${task.duration} slot(s) for ${label(task, "en")} where asked${passed ? " (the time that has passed there is left out)" : ""}`,
+      `not carried out: no free time of ${task.duration} slot(s) fits ${label(task, "en")} where asked${passed ? " (the time that has passed there is left out)" : ""}`,
     );
   }
   const where = placeWords({ day: spot.day, start: spot.start, end: spot.start + task.duration - 1 }, facts, language);
@@ -693,7 +689,7 @@ function swapStep(
     return finish(
       end,
       say(language, `I found no placed task matching "${missing}".`, `我没有找到与“${missing}”匹配的已安排任务。`),
-      `not carried out: list_tasks shows no placed task matching "${missing}"`,
+      `not carried out: I found no placed task matching "${missing}"`,
     );
   // A locked event is never swapped (a swap makes room); its own move records a time that really changed.
   const locked = [first.task, second.task].find((task) => !swappable(task));
@@ -776,7 +772,7 @@ function markStep(
       return finish(
         end,
         noTaskMatching(`"${answer}"`, language),
-        `not carried out: list_tasks shows no task matching "${answer}"`,
+        `not carried out: I found no task matching "${answer}"`,
       );
     }
     if (only && others.length === 0) return proposeMark(only, { task: only, alsoMatching: [] }, request, end, language);
@@ -797,11 +793,7 @@ function markStep(
   const named = namedTask(request.task, markable, markable, asked, "the step names no task the schedule has");
   if ("question" in named) return named.question;
   if ("none" in named)
-    return finish(
-      end,
-      noTaskMatching(named.none, language),
-      `not carried out: list_tasks shows no task matching ${named.none}`,
-    );
+    return finish(end, noTaskMatching(named.none, language), `not carried out: I found no task matching ${named.none}`);
   return proposeMark(named.match.task, named.match, request, end, language);
 }
 
@@ -877,11 +869,7 @@ function unplaceStep(
   );
   if ("question" in named) return named.question;
   if ("none" in named)
-    return finish(
-      end,
-      noTaskMatching(named.none, language),
-      `not carried out: list_tasks shows no task matching ${named.none}`,
-    );
+    return finish(end, noTaskMatching(named.none, language), `not carried out: I found no task matching ${named.none}`);
   const { match } = named;
   if (match.task.kind !== "placed") {
     const why =
@@ -967,7 +955,7 @@ function removeEventStep(
       ? finish(
           end,
           say(language, `I found no event matching ${phrase}.`, `我没有找到与 ${phrase} 匹配的活动。`),
-          `not carried out: list_tasks shows no event matching ${phrase}`,
+          `not carried out: I found no event matching ${phrase}`,
         )
       : finish(
           end,
@@ -984,23 +972,27 @@ function removeEventStep(
   const choices = among
     .map((task) => {
       const at = task.slots[0];
-      const where = at
-        ? say(language, `, ${placeWords(at, facts, language)}`, `，${placeWords(at, facts, language)}`)
-        : "";
-      return say(language, `${nameOf(task)} (${task.id}${where})`, `${nameOf(task)}（${task.id}${where}）`);
+      // Named and dated as a person tells them apart (an answer naming its id is read too, but none is shown).
+      return at
+        ? say(
+            language,
+            `${nameOf(task)} (${placeWords(at, facts, language)})`,
+            `${nameOf(task)}（${placeWords(at, facts, language)}）`,
+          )
+        : nameOf(task);
     })
     .join(say(language, "; ", "；"));
   const speak =
     chosen.length > 0
       ? say(
           language,
-          `"${request.event}" matches ${chosen.length} events: ${choices}. Which one should go? Answer with its day or id.`,
-          `“${request.event}”匹配 ${chosen.length} 个活动：${choices}。要删除哪一个？请回答它的日期或 id。`,
+          `"${request.event}" matches ${chosen.length} events: ${choices}. Which one should go? Answer with its day.`,
+          `“${request.event}”匹配 ${chosen.length} 个活动：${choices}。要删除哪一个？请回答它的日期。`,
         )
       : say(
           language,
-          `I found no event matching "${request.event}". Which event do you mean? Answer with its name or id, for example: ${choices}.`,
-          `我没有找到与“${request.event}”匹配的活动。你指的是哪个活动？请回答名称或 id，例如：${choices}。`,
+          `I found no event matching "${request.event}". Which event do you mean? Answer with its name, for example: ${choices}.`,
+          `我没有找到与“${request.event}”匹配的活动。你指的是哪个活动？请回答名称，例如：${choices}。`,
         );
   return { speak, action: "ask_user", reason: "the step's words name no single event" };
 }
@@ -1250,18 +1242,49 @@ function listStep(
   );
 }
 
-/** get_task_info's keys in Chinese. */
-const INFO_KEYS_ZH: Readonly<Record<string, string>> = {
-  source: "来源",
-  status: "状态",
-  duration: "时长（节）",
-  category: "类别",
-  slots: "时段",
-  "embedded in": "嵌入在",
-  locked: "锁定",
-  can_embed: "可嵌入",
-  embeds: "嵌入的任务数",
-};
+/**
+ * A task as an explain answer tells it, in sentences (`get_task_info`'s data): an event's places, whether it is locked
+ * and what sits inside it; a task item's class, length and where it stands. Names, never ids or field names.
+ */
+function explainedTask(shown: GetTaskInfoData, dating: Dating | undefined, language: Language): string {
+  const { task } = shown;
+  const name = JSON.stringify(task.name);
+  const places =
+    task.slots.length === 0
+      ? undefined
+      : dating
+        ? readablePlaces(formatRanges(task.slots, dating), language)
+        : formatRanges(task.slots);
+  if (task.kind === "event") {
+    const guests = (shown.embeds ?? []).flatMap(({ task: guest }) => (guest ? [JSON.stringify(guest.name)] : []));
+    return say(
+      language,
+      `${name} is a timetable event${places ? ` on ${places}` : ""}` +
+        `${task.locked ? "; it is locked (a swap never moves it)" : ""}` +
+        `${task.canEmbed ? `; reviews can go inside it${guests.length > 0 ? ` (inside it now: ${guests.join(", ")})` : ""}` : ""}.`,
+      `${name}是课表上的活动${places ? `，在${places}` : ""}` +
+        `${task.locked ? "；已锁定（交换不会移动它）" : ""}` +
+        `${task.canEmbed ? `；可以在其中安排复习${guests.length > 0 ? `（现在其中有：${guests.join("、")}）` : ""}` : ""}。`,
+    );
+  }
+  const course = JSON.stringify(shown.categoryName ?? task.categoryId ?? "");
+  const host = shown.hostName === undefined ? undefined : JSON.stringify(shown.hostName);
+  const where = places ? say(language, ` on ${places}`, `在${places}`) : "";
+  const inside = host ? say(language, ` inside ${host}`, `（在${host}之内）`) : "";
+  const status = task.kind as TaskStatus;
+  const stands = {
+    pending: say(language, "pending: it has no place yet", "待安排：还没有时间"),
+    placed: say(language, `placed${where}${inside}`, `已安排${where}${inside}`),
+    done: say(language, `done${where}`, `已完成${places ? `（${places}）` : ""}`),
+    missed: say(language, "missed: it has no place now", "已错过：现在没有时间"),
+    skipped: say(language, "skipped this week", "本周已跳过"),
+  }[status];
+  return say(
+    language,
+    `${name} is a study task in the class ${course}, ${task.duration} slot(s), ${stands}.`,
+    `${name}是${course}的学习任务，${task.duration} 节，${stands}。`,
+  );
+}
 
 /** Explain a task: find it, then get_task_info. */
 function explainStep(
@@ -1275,30 +1298,7 @@ function explainStep(
   const info = rounds.findLast((round) => round.name === "get_task_info" && !round.summarised);
   if (info && callResultOf(info) === "failed") return finish(end, "", couldNotLookUp(failureOf(info), language));
   const shown = toolDataOf(info, "get_task_info");
-  if (shown) {
-    const { task } = shown;
-    const detail = ([key, shown]: [string, string]) => {
-      // Its places by date and clock time in a dated window.
-      const value = key === "slots" && dating ? readablePlaces(formatRanges(task.slots, dating), language) : shown;
-      if (language !== "zh") return `${key}: ${value}`;
-      const told = key === "status" ? (TASK_STATUS_ZH[value as TaskStatus] ?? value) : value;
-      return INFO_KEYS_ZH[key] ? `${INFO_KEYS_ZH[key]}：${told}` : `${key}: ${told}`;
-    };
-    const heading = say(
-      language,
-      `Task ${task.id} ${JSON.stringify(task.name)}:`,
-      `任务 ${task.id} ${JSON.stringify(task.name)}：`,
-    );
-    return finish(
-      end,
-      "",
-      [
-        heading,
-        ...taskInfoFields(shown).map((field) => `- ${detail(field)}`),
-        ...taskInfoGuestLines(shown).map((line) => `  ${line}`),
-      ].join("\n"),
-    );
-  }
+  if (shown) return finish(end, "", explainedTask(shown, dating, language));
   const tasks = listingOf(rounds);
   if (!tasks) return lookUpTask(request.task, language);
   const named = namedTask(request.task, tasks, tasks, asked, "the step names no task the schedule has");

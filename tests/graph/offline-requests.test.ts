@@ -191,8 +191,9 @@ const ROWS: Row[] = [
     request: "explain the essay draft",
     cards: [],
     then: (outcome) => {
-      expect(outcome.finalAnswer).toContain('Task essay-draft "Draft the English essay":');
-      expect(outcome.finalAnswer).toContain("- slots: Sat 16 Mar, 08:00–09:40");
+      expect(outcome.finalAnswer).toBe(
+        '"Draft the English essay" is a study task in the class "English", 2 slot(s), placed on Sat 16 Mar, 08:00–09:40.',
+      );
     },
   },
   // What it cannot do offline: an honest answer, never a plan.
@@ -302,7 +303,10 @@ const ROWS: Row[] = [
     request: "解释一下英语作文",
     chinese: true,
     cards: [],
-    then: (outcome) => expect(outcome.finalAnswer).toMatch(/^"英语作文草稿"：\n.*\n- 时段：3月16日周六 08:00–09:40/s),
+    then: (outcome) =>
+      expect(outcome.finalAnswer).toMatch(
+        /^"英语作文草稿"是"[^"]+"的学习任务，2 节，已安排在3月16日周六 08:00–09:40。$/,
+      ),
   },
   {
     request: "你能做什么？",

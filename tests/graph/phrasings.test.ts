@@ -231,8 +231,14 @@ const PHRASINGS: Phrasing[] = [
   { say: "我周三有什么安排？", expect: { answers: /Calculus lecture/ } },
   { say: "Is there anything on Saturday?", expect: { answers: /Calculus midterm exam/ } },
   { say: "show my calendar for Thursday", expect: { answers: /Robotics club meeting/ } },
-  { say: "explain the matrix review", expect: { answers: /Task matrix-review "Matrix operations review"/ } },
-  { say: "tell me about the binary tree review", expect: { answers: /Task binary-tree-review "Binary tree review"/ } },
+  {
+    say: "explain the matrix review",
+    expect: { answers: /^"Matrix operations review" is a study task in the class "Linear Algebra"/ },
+  },
+  {
+    say: "tell me about the binary tree review",
+    expect: { answers: /^"Binary tree review" is a study task in the class "Data Structures"/ },
+  },
   // ── Talk ──
   { say: "what can you do?", expect: { nothing: /arrange/ } },
   { say: "你能做什么？", expect: { nothing: /安排/ } },

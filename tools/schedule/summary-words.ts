@@ -184,13 +184,14 @@ export function summaryInChinese(english: string): string {
         (_, count: string, names?: string, more?: string) =>
           `；另有 ${count} 个错过的复习任务没有安排${names ? `：${names.replace(/"([^"]*)"/g, "“$1”").replace(/, /g, "、")}${more ? ` 等（另有 ${more} 项）` : ""}` : ""}`,
       )
-      .replace(/list_tasks shows no task matching /, "找不到匹配的任务：")
+      .replace(/(?:list_tasks shows|I found) no task matching /, "找不到匹配的任务：")
+      .replace(/(?:list_tasks shows|I found) no placed task matching /, "找不到匹配的已安排任务：")
       // A swap never takes a locked event (`execute-stage.ts` swapStep).
       .replace(
-        /^(?:event \S+ )?("(?:[^"\\]|\\.)*") is locked, and a swap never moves it; if its time really changed, ask me to move it$/,
+        /^(?:the event |event \S+ )?("(?:[^"\\]|\\.)*") is locked, and a swap never moves it; if its time really changed, ask me to move it$/,
         "$1 已锁定，交换不会移动它；如果它的时间确实改了，请让我移动它",
       )
-      .replace(/list_tasks shows no event matching /, "找不到匹配的活动：")
+      .replace(/(?:list_tasks shows|I found) no event matching /, "找不到匹配的活动：")
       .replace(/ (?:still )?matches (\d+) events \((.+?)\)$/, " 匹配 $1 个活动（$2）")
       // remove_event's refusals (`tools/remove-event.ts`): what the week still depends on.
       .replace(
