@@ -157,10 +157,10 @@ export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dati
   }
   return {
     speak: [
-      // In Chinese the card lists each write (the candidate's summary is the tools' English).
+      // The card lists each write by name (the candidate's summary is the tools' own words, with ids).
       say(
         language,
-        `Undoing the last change (${candidate.summary}).`,
+        `Undoing the last change (${candidate.writes.length > 0 ? `${candidate.writes.length} change(s), ` : ""}each listed on the card).`,
         // Read back from text (a model server without artifacts), a listing has no writes to count.
         `撤销上一次的修改（${candidate.writes.length > 0 ? `共 ${candidate.writes.length} 项修改，` : ""}卡片上逐项列出）。`,
       ),

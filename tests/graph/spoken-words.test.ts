@@ -10,8 +10,15 @@ import { describe, expect, test } from "vitest";
 import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
 
 const ACCEPT = { type: "accept", args: null };
-const REQUESTS: Array<{ said: string; answers?: Array<{ type: string; args: unknown }>; chinese?: boolean }> = [
+const REQUESTS: Array<{
+  said: string;
+  answers?: Array<{ type: string; args: unknown }>;
+  chinese?: boolean;
+  /** Said before, on the same thread (its words are checked too). */
+  first?: string;
+}> = [
   { said: "I did the matrix review" },
+  { said: "undo that", first: "I did the matrix review" },
   { said: "swap review-limits and essay-draft" },
   { said: "remove the Friday tutorial" },
   { said: "explain the binary tree review" },
@@ -24,12 +31,13 @@ const REQUESTS: Array<{ said: string; answers?: Array<{ type: string; args: unkn
 ];
 
 describe("the assistant's words name tasks and events, never their ids or the tools", () => {
-  test.each(REQUESTS)("$said", async ({ said, answers = [], chinese = false }) => {
+  test.each(REQUESTS)("$said", async ({ said, answers = [], chinese = false, first }) => {
     const week = halfPlacedWeek({ chinese });
     // Ids a person could not know: every id with a hyphen (the sample's ids; names have none of these).
     const ids = week.tasks.map((task) => task.id).filter((id) => id.includes("-") && !said.includes(id));
     const tempo = await offlineTempo(week);
-    const outcome = await converse(tempo, said, answers);
+    if (first !== undefined) await converse(tempo, first, [], "thread");
+    const outcome = await converse(tempo, said, answers, first === undefined ? undefined : "thread");
     const words = [...outcome.said, outcome.finalAnswer ?? ""];
     expect(words.join("\n").length).toBeGreaterThan(0);
     for (const text of words) {
