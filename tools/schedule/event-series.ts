@@ -466,20 +466,38 @@ export function minutesOf(time: string): number {
   return hour! * 60 + minute!;
 }
 
-/** The UTC instant of a wall-clock time ("YYYY-MM-DD", "HH:MM") in a time zone. */
+/**
+ * The UTC instant of a wall-clock time ("YYYY-MM-DD", "HH:MM") in a time zone. A time the clocks pass twice (they go
+ * back) is its first passing, as RFC 5545 reads it; a time they skip (they go forward: 02:30 in Berlin on the last
+ * Sunday of March) is the moment they jump, the first whose wall clock is at or after it — when the window's clock
+ * (`window-clock.ts`) counts a slot of that time as started — so a slot 02:30–03:15 that day is 03:00–03:15, never
+ * an hour before the jump nor an end before its start.
+ */
 export function instantOf(date: string, time: string, timeZone: string): Date {
   const [year, month, day] = date.split("-").map(Number);
   const [hour, minute] = time.split(":").map(Number);
   const wall = Date.UTC(year!, month! - 1, day!, hour!, minute!);
-  let guess = wall;
-  // The zone's offset at the guess, applied until it settles (twice covers a change of offset).
-  for (let round = 0; round < 3; round += 1) {
-    const seen = localClock(new Date(guess), timeZone);
-    const [seenYear, seenMonth, seenDay] = seen.date.split("-").map(Number);
-    const [seenHour, seenMinute] = seen.time.split(":").map(Number);
-    guess += wall - Date.UTC(seenYear!, seenMonth! - 1, seenDay!, seenHour!, seenMinute!);
+  // A zone changes its offset at most once in two days: the offsets a day either side are the only ones it can have.
+  const offsetAt = (ms: number) => wallOf(ms, timeZone) - Math.floor(ms / 60_000) * 60_000;
+  const readings = [wall - offsetAt(wall - DAY_MS), wall - offsetAt(wall + DAY_MS)].sort((a, b) => a - b);
+  const exact = readings.find((ms) => wallOf(ms, timeZone) === wall);
+  if (exact !== undefined) return new Date(exact);
+  // Skipped: the jump lies between the two readings; the first minute whose wall clock reaches the time, by halving.
+  let [low, high] = readings as [number, number];
+  while (high - low > 60_000) {
+    const middle = low + Math.floor((high - low) / 2 / 60_000) * 60_000;
+    if (wallOf(middle, timeZone) >= wall) high = middle;
+    else low = middle;
   }
-  return new Date(guess);
+  return new Date(high);
+}
+
+/** The wall clock of instant `ms` in a zone, as the UTC milliseconds of the same date and time (to the minute). */
+function wallOf(ms: number, timeZone: string): number {
+  const seen = localClock(new Date(ms), timeZone);
+  const [year, month, day] = seen.date.split("-").map(Number);
+  const [hour, minute] = seen.time.split(":").map(Number);
+  return Date.UTC(year!, month! - 1, day!, hour!, minute!);
 }
 
 /** A window's slot times as minutes after midnight, by slot-times list (read once per window, not per occurrence). */
