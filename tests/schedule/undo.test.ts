@@ -553,6 +553,37 @@ describe("remove_event and the undo of an import", () => {
     expect(runTool("restore_event", series, { event: weekly }).content).toMatch(/exists again; nothing was restored$/);
   });
 
+  it("a missed review placed again is missed again when undone, its miss as on record; undoing that places it again", () => {
+    const placed = applied(sampleWeek(), "place", { task_id: "matrix-review", day: 2, slot_start: 9 }).state;
+    const missed = applied({ ...placed, now: "2024-03-13T08:00:00+08:00" }, "mark_missed", {
+      task_id: "matrix-review",
+      at: "2024-03-12T21:00:00+08:00",
+    }).state;
+    const { now: _now, ...missedWeek } = missed;
+    const rescheduled = applied(missedWeek, "place", { task_id: "matrix-review", day: 6, slot_start: 9 });
+    const back = undo(rescheduled.state, [rescheduled.write]);
+    expect(back.listing.kept).toEqual([]);
+    // Missed again, with when it was marked and where it was (Tue 12 Mar, 19:00–20:40): not pending, nothing lost.
+    same(missedWeek, back.after);
+    expect(back.after.tasks.find((task) => task.id === "matrix-review")).toMatchObject({
+      status: "missed",
+      markedAt: "2024-03-12T21:00:00+08:00",
+      was: { date: "2024-03-12", start: 9, end: 10 },
+    });
+    const [, restore] = back.listing.candidates[0]!.writes;
+    expect(describeScheduleCall(rescheduled.state, restore!.name, restore!.arguments)).toBe(
+      'Give "Matrix operations review" back the status it had (missed)',
+    );
+    // The undo of that undo: reopened and placed where the reschedule put it.
+    let week = rescheduled.state;
+    const writes = back.listing.candidates[0]!.writes.map((write) => {
+      const step = applied(week, write.name, write.arguments);
+      week = step.state;
+      return step.write;
+    });
+    same(rescheduled.state, undo(week, writes).after);
+  });
+
   it("the undo of an undo: a task put back by restore_task is removed again", () => {
     const removed = applied(sampleWeek(), "remove_task", { task_id: "matrix-review" });
     const restore = undo(removed.state, [removed.write]).listing.candidates[0]!.writes[0]!;

@@ -91,6 +91,11 @@ export function describeScheduleCall(
       const restored = args.task as { name?: unknown; status?: unknown } | undefined;
       const name = JSON.stringify(String(restored?.name ?? "?"));
       const status = String(restored?.status ?? "pending");
+      // The undo of a missed review's reschedule: the task is still in the week, and gets its miss back.
+      if (task((args.task as { id?: unknown } | undefined)?.id))
+        return zh
+          ? `让 ${name} 回到之前的状态（${TASK_STATUS_ZH[status as TaskStatus] ?? status}）`
+          : `Give ${name} back the status it had (${status})`;
       return zh
         ? `恢复已删除的任务 ${name}（${TASK_STATUS_ZH[status as TaskStatus] ?? status}）`
         : `Put back the removed task ${name} (${status})`;

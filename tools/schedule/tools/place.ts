@@ -8,7 +8,7 @@ import { failure, formatRange, formatRanges, hostSuffix, quoteName, type Dating 
 import { buildOccupancyIndex } from "../occupancy-index.js";
 import { commitPlacements, resolvePlacements } from "../placement.js";
 import { rangeFrom } from "../slot-range.js";
-import type { ScheduleState } from "../state.js";
+import type { ScheduleState, TaskItem } from "../state.js";
 import type { MovedTask } from "../atomic-moves.js";
 import { dayField, slotField, taskIdField } from "./argument-fields.js";
 import { findTask } from "./task-checks.js";
@@ -23,8 +23,12 @@ export const placeArgumentsSchema = z.object({
 /** Parsed arguments of place. */
 export type PlaceArguments = z.infer<typeof placeArgumentsSchema>;
 
-/** What place did, as data: the task and where it now sits (as a multi-task move reports each task). */
-export type PlaceData = MovedTask;
+/**
+ * What place did, as data: the task and where it now sits (as a multi-task move reports each task); for a missed task
+ * placed again (rescheduled), its miss as it was on record — when it was marked and where it was — which the placed
+ * task no longer carries and undo gives back.
+ */
+export type PlaceData = MovedTask & { missed?: Pick<TaskItem, "markedAt" | "was"> };
 
 /** place's text: `placed task <id> on day <d> slots <a>-<b>[ (<date and time>)][ embedded in host <hostId>]` (dated from `window`). */
 export function placedText(data: PlaceData, window?: Dating): string {
@@ -62,7 +66,19 @@ export const placeTool: DomainTool<ScheduleState, PlaceArguments> = {
     const next = commitPlacements(state, index, outcome.placements);
     const placed = outcome.placements[0];
     const hostId = placed?.hostPosition === undefined ? undefined : state.tasks[placed.hostPosition]?.id;
-    const data: PlaceData = hostId === undefined ? { id: task.id, ...range } : { id: task.id, ...range, hostId };
+    const missed: PlaceData["missed"] =
+      task.status === "missed"
+        ? {
+            ...(task.markedAt !== undefined ? { markedAt: task.markedAt } : {}),
+            ...(task.was !== undefined ? { was: task.was } : {}),
+          }
+        : undefined;
+    const data: PlaceData = {
+      id: task.id,
+      ...range,
+      ...(hostId === undefined ? {} : { hostId }),
+      ...(missed === undefined ? {} : { missed }),
+    };
     return { ok: true, content: placedText(data, state.window), state: next, data };
   },
 };

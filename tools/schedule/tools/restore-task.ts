@@ -5,7 +5,9 @@
  * task that was placed comes back pending and is placed again by `place` (the clock and the rules are place's to
  * check). A done, missed or skipped task comes back with its history — its status, when it was marked, where it was
  * (and its place, for one done in the window) — since nothing places or scores history: only the whole-week checks
- * (no overlap, its host still there) apply.
+ * (no overlap, its host still there) apply. The undo of a missed review's reschedule gives it its miss back the same
+ * way: the task, taken off and pending, is replaced in place by the record (missed, when and where), nothing else of it
+ * changed.
  */
 import { z } from "zod";
 import type { Language } from "../../../contracts/language.js";
@@ -27,9 +29,13 @@ const restoreTaskArgumentsSchema = z.object({
   task: taskItemSchema.describe("The task item as remove_task recorded it (propose_undo gives it)."),
 });
 
-/** What restore_task did, as data: the task item as it is back. */
+/**
+ * What restore_task did, as data: the task item as it is back, and — when it gave a pending task its history back in
+ * place (the undo of a missed review's reschedule) — that task as it was.
+ */
 export interface RestoreTaskData {
   task: TaskItem;
+  replaced?: TaskItem;
 }
 
 /** Puts a removed task item back, as it was recorded. */
@@ -37,7 +43,7 @@ export const restoreTaskTool: DomainTool<ScheduleState, z.infer<typeof restoreTa
   name: "restore_task",
   description:
     "Puts back a task item that remove_task removed, as it was recorded (a placed one comes back pending: place it " +
-    "again; a done, missed or skipped one with its history). Only as propose_undo's candidate u1 gives it; never to " +
+    "again; a done, missed or skipped one with its history; a pending one of the same id gets its history back in place). Only as propose_undo's candidate u1 gives it; never to " +
     "make up a task (add_task does that).",
   schema: restoreTaskArgumentsSchema,
   kind: "write",
@@ -47,7 +53,11 @@ export const restoreTaskTool: DomainTool<ScheduleState, z.infer<typeof restoreTa
     // The store adds a task item pending or settled (history), after the tasks it keeps (diff.ts); placing is place's.
     if (task.status === "placed")
       return failure(`task ${task.id} comes back pending, not placed; place puts it back where it was`);
-    if (state.tasks.some((entry) => entry.id === task.id))
+    // The undo of a missed review's reschedule takes it off and gives it back its miss: the same task, pending, in place.
+    const position = state.tasks.findIndex((entry) => entry.id === task.id);
+    const present = state.tasks[position];
+    const replaced = present?.source === "task_item" && sameTaskPending(present, task) ? present : undefined;
+    if (present !== undefined && replaced === undefined)
       return failure(
         `a task with id ${quoteName(task.id)} exists again (a later write added it); nothing was restored`,
       );
@@ -55,18 +65,19 @@ export const restoreTaskTool: DomainTool<ScheduleState, z.infer<typeof restoreTa
       return failure(`its class ${quoteName(task.categoryId)} is gone; nothing was restored`);
     // A done task that sat inside an event (a study hall) is its guest again.
     const host = task.embeddedIn;
-    const tasks = [
-      ...state.tasks.map((entry) =>
-        entry.id === host && entry.source === "event"
-          ? buildEventTask({ ...entry, embeds: sortIds([...entry.embeds, task.id]) })
-          : entry,
-      ),
-      task,
-    ];
+    const guestOfHost = state.tasks.map((entry) =>
+      entry.id === host && entry.source === "event"
+        ? buildEventTask({ ...entry, embeds: sortIds([...entry.embeds, task.id]) })
+        : entry,
+    );
+    const tasks =
+      replaced === undefined
+        ? [...guestOfHost, task]
+        : guestOfHost.map((entry, index) => (index === position ? task : entry));
     const next: ScheduleState = { ...state, tasks };
     const problems = checkScheduleInvariants(next);
     if (problems.length > 0) return failure(`${problems.join("; ")}; nothing was restored`);
-    const data: RestoreTaskData = { task };
+    const data: RestoreTaskData = replaced === undefined ? { task } : { task, replaced };
     return {
       ok: true,
       content: `restored task ${task.id} ${quoteName(task.name)}; it is ${task.status}`,
@@ -78,6 +89,23 @@ export const restoreTaskTool: DomainTool<ScheduleState, z.infer<typeof restoreTa
     return restoredTaskCard(state, args.task as TaskItem, language);
   },
 };
+
+/** True when `present` is pending and is `record` in everything but its life (status, when and where it was marked). */
+function sameTaskPending(present: TaskItem, record: TaskItem): boolean {
+  if (present.status !== "pending" || record.status === "pending") return false;
+  const fields = (task: TaskItem) => {
+    const {
+      status: _status,
+      markedAt: _marked,
+      was: _was,
+      slots: _slots,
+      embeddedIn: _host,
+      ...rest
+    } = buildTaskItem(task);
+    return JSON.stringify(rest);
+  };
+  return fields(present) === fields(record);
+}
 
 /**
  * What a restore_task card shows a person in place of the recorded task item (`DomainTool.cardArguments`): its name

@@ -20,11 +20,10 @@ import {
   type TaskStatus,
 } from "../state.js";
 import { dayOfDate } from "../calendar.js";
-import type { MovedTask } from "../atomic-moves.js";
 import { markDoneTool, reopenTool, skipTool, type TaskLifeData } from "./task-life.js";
 import { moveTool, type MoveData } from "./move.js";
 import { batchMoveTool, type BatchMoveData } from "./batch-move.js";
-import { placeTool } from "./place.js";
+import { placeTool, type PlaceData } from "./place.js";
 import {
   removeTaskClassTool,
   removeTaskTool,
@@ -362,10 +361,15 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
   if (write.data === undefined) return { why: "what it changed is not on record (it was applied before a restart)" };
   switch (write.name) {
     case "place": {
-      const placed = write.data as MovedTask;
-      return sitsAt(state, placed.id, placed)
-        ? { writes: [{ name: "unplace", arguments: { task_id: placed.id } }] }
-        : { why: "it is no longer where it was placed" };
+      const placed = write.data as PlaceData;
+      if (!sitsAt(state, placed.id, placed)) return { why: "it is no longer where it was placed" };
+      const unplace = { name: "unplace", arguments: { task_id: placed.id } };
+      // A missed review placed again (rescheduled) is taken off and missed again, with its miss as it was on record.
+      const task = state.tasks.find((candidate) => candidate.id === placed.id);
+      if (placed.missed === undefined || task?.source !== "task_item") return { writes: [unplace] };
+      const { slots: _slots, embeddedIn: _host, ...rest } = task;
+      const record: TaskItem = { ...rest, status: "missed", ...placed.missed };
+      return { writes: [unplace, { name: "restore_task", arguments: { task: record } }] };
     }
     case "move": {
       const moved = write.data as MoveData;
@@ -430,9 +434,12 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
     case "restore_task":
     case "restore_event": {
       // The undo of an undo: what it put back is removed again (the removal's own checks say when it cannot be).
-      const back = write.data as { task?: { id: string }; event?: { id: string } };
+      const back = write.data as { task?: { id: string }; event?: { id: string }; replaced?: TaskItem };
       const id = (back.task ?? back.event)!.id;
       if (!state.tasks.some((task) => task.id === id)) return { why: "it has been removed again since" };
+      // A history given back to a task in place (a reschedule undone) is taken back by reopening it, not removing it.
+      if (write.name === "restore_task" && back.replaced !== undefined)
+        return unmark(state, { id, from: back.replaced.status, to: (back.task as TaskItem).status });
       return write.name === "restore_task"
         ? { writes: [{ name: "remove_task", arguments: { task_id: id } }] }
         : { writes: [{ name: "remove_event", arguments: { event_id: id } }] };
