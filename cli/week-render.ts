@@ -38,18 +38,21 @@ export function renderWeekGrid(grid: WeekGrid, state: ScheduleState, options: We
     `${" ".repeat(TIME_COLUMN)}│${header.map((text, index) => paintHeader(text, days[index]!.today, paint)).join("│")}`,
   );
   lines.push(`${"─".repeat(TIME_COLUMN)}┼${days.map(() => "─".repeat(column)).join("┼")}`);
+  // The line marking now, above the first slot of today that has not started (after the last when all have: a
+  // clock before the day's first slot — Monday 00:00, a check-in at 07:00 — is drawn above the first row).
+  const nowLine = (beforeSlot: number) => {
+    if (!grid.now || grid.now.slot !== beforeSlot || !days.some((day) => day.dayIndex === grid.now!.dayIndex)) return;
+    const marks = days.map((day) =>
+      day.dayIndex === grid.now!.dayIndex ? paint.now(fit(`── ${grid.now!.time} ──`, column, "─")) : " ".repeat(column),
+    );
+    lines.push(`${fit(say(language, " now", " 现在"), TIME_COLUMN)}│${marks.join("│")}`);
+  };
+  nowLine(1);
   for (const slot of grid.slots) {
     const time = fit(`${String(slot.slot).padStart(2)} ${slot.start ?? ""}`, TIME_COLUMN);
     const cells = days.map((day) => drawCell(day.cells[slot.slot - 1]!, column, paint));
     lines.push(`${time}│${cells.join("│")}`);
-    if (grid.now && grid.now.slot === slot.slot + 1 && days.some((day) => day.dayIndex === grid.now!.dayIndex)) {
-      const marks = days.map((day) =>
-        day.dayIndex === grid.now!.dayIndex
-          ? paint.now(fit(`── ${grid.now!.time} ──`, column, "─"))
-          : " ".repeat(column),
-      );
-      lines.push(`${fit(say(language, " now", " 现在"), TIME_COLUMN)}│${marks.join("│")}`);
-    }
+    nowLine(slot.slot + 1);
   }
   lines.push("");
   const legend = [

@@ -75,6 +75,20 @@ describe("the grid", () => {
     expect(text).toContain("░passed");
   });
 
+  test("a clock before the day's first slot (Monday 00:00, a 07:00 check-in) draws the now line above the first row", () => {
+    const week = halfPlacedWeek();
+    for (const [moment, time] of [
+      ["2024-03-10T16:00:00Z", "00:00"],
+      ["2024-03-10T23:00:00Z", "07:00"],
+    ] as const) {
+      const rows = gridRows(renderWeek(week, { now: new Date(moment) }));
+      expect(rows[0]).toContain("▸Mon 11 Mar");
+      expect(rows[2]!.startsWith(" now"), moment).toBe(true);
+      expect(rows[2]!.split("│")[1]).toContain(`── ${time} ─`);
+      expect(rows[3]!.startsWith(" 1 08:00")).toBe(true);
+    }
+  });
+
   test("after the week rolls over, the missed reviews are named among those still without a place", () => {
     // The sample week with its four placed reviews never marked done: the roll to the next week makes them missed.
     const rolled = rollWindowTool.run(halfPlacedWeek(), { days: 7 });
