@@ -584,6 +584,26 @@ describe("remove_event and the undo of an import", () => {
     same(rescheduled.state, undo(week, writes).after);
   });
 
+  it("a mark made after the review's time is undone: placed where it was, in its hall; undone again, marked as it was", () => {
+    // Monday 19:00–20:40 in the evening study hall; marked on Tuesday evening, when that place has passed.
+    const placed = applied(sampleWeek(), "place", { task_id: "matrix-review", day: 1, slot_start: 9 }).state;
+    const now = "2024-03-12T21:00:00+08:00";
+    for (const mark of ["mark_done", "mark_missed", "skip"]) {
+      const marked = applied({ ...placed, now }, mark, { task_id: "matrix-review" });
+      const back = undo(marked.state, [marked.write]);
+      expect(back.listing.kept, mark).toEqual([]);
+      expect(
+        back.listing.candidates[0]!.writes.map((write) => write.name),
+        mark,
+      ).toEqual(["restore_task"]);
+      same({ ...placed, now }, back.after);
+      // The undo of that undo gives the mark back as it was recorded: when, and where it was.
+      const restore = back.listing.candidates[0]!.writes[0]!;
+      const restored = applied(marked.state, restore.name, restore.arguments);
+      same(marked.state, undo(restored.state, [restored.write]).after);
+    }
+  });
+
   it("the undo of an undo: a task put back by restore_task is removed again", () => {
     const removed = applied(sampleWeek(), "remove_task", { task_id: "matrix-review" });
     const restore = undo(removed.state, [removed.write]).listing.candidates[0]!.writes[0]!;

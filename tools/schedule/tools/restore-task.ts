@@ -5,9 +5,9 @@
  * task that was placed comes back pending and is placed again by `place` (the clock and the rules are place's to
  * check). A done, missed or skipped task comes back with its history — its status, when it was marked, where it was
  * (and its place, for one done in the window) — since nothing places or scores history: only the whole-week checks
- * (no overlap, its host still there) apply. The undo of a missed review's reschedule gives it its miss back the same
- * way: the task, taken off and pending, is replaced in place by the record (missed, when and where), nothing else of it
- * changed.
+ * (no overlap, its host still there) apply. A task still in the week gets its life back the same way, replaced in
+ * place by the record when nothing else of it changed: the undo of a missed review's reschedule (missed again, when
+ * and where) and of a mark made after the review's time (placed again where the clock has passed: history too).
  */
 import { z } from "zod";
 import type { Language } from "../../../contracts/language.js";
@@ -24,6 +24,7 @@ import {
   type TaskItem,
 } from "../state.js";
 import { checkScheduleInvariants } from "../validation.js";
+import { clockOfState, hasStarted } from "../window-clock.js";
 
 const restoreTaskArgumentsSchema = z.object({
   task: taskItemSchema.describe("The task item as remove_task recorded it (propose_undo gives it)."),
@@ -43,33 +44,42 @@ export const restoreTaskTool: DomainTool<ScheduleState, z.infer<typeof restoreTa
   name: "restore_task",
   description:
     "Puts back a task item that remove_task removed, as it was recorded (a placed one comes back pending: place it " +
-    "again; a done, missed or skipped one with its history; a pending one of the same id gets its history back in place). Only as propose_undo's candidate u1 gives it; never to " +
+    "again; a done, missed or skipped one with its history; one still in the week gets its status back in place, placed only where the clock has passed). Only as propose_undo's candidate u1 gives it; never to " +
     "make up a task (add_task does that).",
   schema: restoreTaskArgumentsSchema,
   kind: "write",
   candidateOf: "propose_undo",
   run(state, args) {
     const task = buildTaskItem(args.task as TaskItem);
-    // The store adds a task item pending or settled (history), after the tasks it keeps (diff.ts); placing is place's.
-    if (task.status === "placed")
-      return failure(`task ${task.id} comes back pending, not placed; place puts it back where it was`);
-    // The undo of a missed review's reschedule takes it off and gives it back its miss: the same task, pending, in place.
+    // The undo of a mark or of a missed review's reschedule gives a task still in the week its life back, in place.
     const position = state.tasks.findIndex((entry) => entry.id === task.id);
     const present = state.tasks[position];
-    const replaced = present?.source === "task_item" && sameTaskPending(present, task) ? present : undefined;
+    const replaced = present?.source === "task_item" && sameTaskOtherwise(present, task) ? present : undefined;
     if (present !== undefined && replaced === undefined)
       return failure(
         `a task with id ${quoteName(task.id)} exists again (a later write added it); nothing was restored`,
       );
+    // The store adds a task item pending or settled (history), after the tasks it keeps (diff.ts); placing is place's,
+    // but for a place the clock has passed: that is history too (a mark of it undone), which nothing places any more.
+    const range = task.slots?.[0];
+    if (
+      task.status === "placed" &&
+      (replaced === undefined || range === undefined || !hasStarted(range.day, range.start, clockOfState(state)))
+    )
+      return failure(
+        replaced === undefined
+          ? `task ${task.id} comes back pending, not placed; place puts it back where it was`
+          : `task ${task.id} comes back placed only where its place has started (history); place puts it on a place ahead`,
+      );
     if (!state.categories.some((category) => category.id === task.categoryId))
       return failure(`its class ${quoteName(task.categoryId)} is gone; nothing was restored`);
-    // A done task that sat inside an event (a study hall) is its guest again.
+    // A task that sat inside an event (a study hall) is its guest again, and no other event's.
     const host = task.embeddedIn;
-    const guestOfHost = state.tasks.map((entry) =>
-      entry.id === host && entry.source === "event"
-        ? buildEventTask({ ...entry, embeds: sortIds([...entry.embeds, task.id]) })
-        : entry,
-    );
+    const guestOfHost = state.tasks.map((entry) => {
+      if (entry.source !== "event" || (entry.id !== host && !entry.embeds.includes(task.id))) return entry;
+      const others = entry.embeds.filter((id) => id !== task.id);
+      return buildEventTask({ ...entry, embeds: sortIds(entry.id === host ? [...others, task.id] : others) });
+    });
     const tasks =
       replaced === undefined
         ? [...guestOfHost, task]
@@ -90,9 +100,8 @@ export const restoreTaskTool: DomainTool<ScheduleState, z.infer<typeof restoreTa
   },
 };
 
-/** True when `present` is pending and is `record` in everything but its life (status, when and where it was marked). */
-function sameTaskPending(present: TaskItem, record: TaskItem): boolean {
-  if (present.status !== "pending" || record.status === "pending") return false;
+/** True when `present` is `record` in everything but its life: status, when it was marked, where it is or was. */
+function sameTaskOtherwise(present: TaskItem, record: TaskItem): boolean {
   const fields = (task: TaskItem) => {
     const {
       status: _status,

@@ -20,6 +20,7 @@ import {
   type TaskStatus,
 } from "../state.js";
 import { dayOfDate } from "../calendar.js";
+import { clockOfState, hasStarted } from "../window-clock.js";
 import { markDoneTool, reopenTool, skipTool, type TaskLifeData } from "./task-life.js";
 import { moveTool, type MoveData } from "./move.js";
 import { batchMoveTool, type BatchMoveData } from "./batch-move.js";
@@ -303,6 +304,35 @@ function placeBack(state: ScheduleState, id: string, place: PastPlace | undefine
   return { writes: [{ name: "place", arguments: { task_id: id, day, slot_start: place.start } }] };
 }
 
+/**
+ * The write that gives task `id` back its place `place` as placed when the clock has passed that place (the mark of a
+ * review after its time, undone): `restore_task` of the task as it was, inside the event that holds the place if one
+ * can; undefined when the place is ahead (place puts it back) or not in the window.
+ */
+function pastPlaceBack(state: ScheduleState, id: string, place: PastPlace | undefined): Inverse | undefined {
+  const task = state.tasks.find((candidate) => candidate.id === id);
+  const day = place === undefined ? undefined : dayOfPlace(state, place);
+  if (task?.source !== "task_item" || place === undefined || day === undefined) return undefined;
+  if (!hasStarted(day, place.start, clockOfState(state))) return undefined;
+  const range = { day, start: place.start, end: place.end };
+  const host =
+    task.embeddedIn ??
+    state.tasks.find(
+      (event) =>
+        event.source === "event" &&
+        event.canEmbed &&
+        event.slots.some((slots) => slots.day === day && slots.start <= range.start && slots.end >= range.end),
+    )?.id;
+  const { markedAt: _marked, was: _was, embeddedIn: _host, ...rest } = task;
+  const record: TaskItem = {
+    ...rest,
+    status: "placed",
+    slots: [range],
+    ...(host === undefined ? {} : { embeddedIn: host }),
+  };
+  return { writes: [{ name: "restore_task", arguments: { task: record } }] };
+}
+
 /** The writes that give a marked task item back the status it had (`data` is the mark's). */
 function unmark(state: ScheduleState, data: TaskLifeData): Inverse {
   const task = state.tasks.find((candidate) => candidate.id === data.id);
@@ -312,6 +342,9 @@ function unmark(state: ScheduleState, data: TaskLifeData): Inverse {
   const back: Record<TaskStatus, () => Inverse> = {
     pending: () => ({ writes: [reopen] }),
     placed: () => {
+      // A place the clock has passed is history: the task is given it back as it was (placed there), in place.
+      const past = pastPlaceBack(state, data.id, data.was);
+      if (past !== undefined) return past;
       // A missed task is placed again as it is; a done or skipped one is reopened first.
       const placed = placeBack(state, data.id, data.was);
       if ("why" in placed) return placed;
@@ -439,7 +472,7 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
       if (!state.tasks.some((task) => task.id === id)) return { why: "it has been removed again since" };
       // A history given back to a task in place (a reschedule undone) is taken back by reopening it, not removing it.
       if (write.name === "restore_task" && back.replaced !== undefined)
-        return unmark(state, { id, from: back.replaced.status, to: (back.task as TaskItem).status });
+        return { writes: [{ name: "restore_task", arguments: { task: back.replaced } }] };
       return write.name === "restore_task"
         ? { writes: [{ name: "remove_task", arguments: { task_id: id } }] }
         : { writes: [{ name: "remove_event", arguments: { event_id: id } }] };
