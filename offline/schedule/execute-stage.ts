@@ -43,6 +43,7 @@ import {
   liveOverviewOf,
   toolDataOf,
 } from "./tool-data.js";
+import { daysBetween } from "../../contracts/clock.js";
 import { say, weekdayName, type Language } from "../../contracts/language.js";
 import {
   currentStepOf,
@@ -758,7 +759,9 @@ function markStep(
   const markable = tasks.filter(
     (task) =>
       (write.from as readonly string[]).includes(task.kind) &&
-      (request.weekday === undefined || task.slots.some((range) => weekdayOf(facts, range.day) === request.weekday)),
+      (request.weekday === undefined ||
+        task.slots.some((range) => weekdayOf(facts, range.day) === request.weekday) ||
+        wasLately(task, request.weekday, facts)),
   );
   // "Monday's review", "我周一的复习": the kind of session names no task — the weekday's reviews are what it means: the
   // one there is, or the question which of them (an answer then names it).
@@ -795,6 +798,20 @@ function markStep(
   if ("none" in named)
     return finish(end, noTaskMatching(named.none, language), `not carried out: I found no task matching ${named.none}`);
   return proposeMark(named.match.task, named.match, request, end, language);
+}
+
+/**
+ * True when a settled task was on `weekday` in the week up to today: "Sunday's review" said on Monday is the one the
+ * window's roll made missed yesterday (no longer on the window's days, only on record), as it is one marked missed
+ * on Tuesday and said on Thursday.
+ */
+function wasLately(task: ListedTask, weekday: number, facts: WeekFacts): boolean {
+  const was = task.was;
+  if (was === undefined || was.dayOfWeek !== weekday) return false;
+  const today = facts.now?.date;
+  if (was.date === undefined || today === undefined) return true;
+  const ago = daysBetween(was.date, today);
+  return ago >= 0 && ago < 7;
 }
 
 /** The mark's card for `task` (`match`: how the request named it, to say an ambiguity). */

@@ -5,6 +5,7 @@
  * remain for text that has no data beside it (the summary lines of compressed rounds), for the model-server test
  * doubles (which receive text only) and for the tests that check a tool's data says what its text says.
  */
+import { dayOfWeekOfDate } from "../../contracts/clock.js";
 import type { MovedTask } from "../../tools/schedule/atomic-moves.js";
 import type { ScheduleCandidate, ScheduleListing } from "../../tools/schedule/candidates.js";
 import type { PlannedPlacement } from "../../tools/schedule/placement-search.js";
@@ -116,6 +117,15 @@ export function parseTaskListing(content: string): ListedTask[] {
     if (host !== undefined) task.hostId = host;
     const due = / due_before=(event|day):(\S+)/.exec(rest);
     if (due !== null) task.dueBefore = due[1] === "event" ? { eventId: due[2]! } : { day: Number(due[2]) };
+    // Where a settled task was (`pastPlaceText`): "was 2024-03-12 slots 9-10", or undated "was week 1 Tue slots 9-10".
+    const was = / was (?:(\d{4}-\d{2}-\d{2})|week \d+ (Mon|Tue|Wed|Thu|Fri|Sat|Sun)) slots (\d+)-(\d+)/.exec(rest);
+    if (was !== null)
+      task.was = {
+        dayOfWeek: was[1] !== undefined ? dayOfWeekOfDate(was[1]) : dayOfWeekNumber(was[2]!),
+        ...(was[1] !== undefined ? { date: was[1] } : {}),
+        start: Number(was[3]),
+        end: Number(was[4]),
+      };
     tasks.push(task);
   }
   return tasks;

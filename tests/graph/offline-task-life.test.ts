@@ -314,6 +314,23 @@ describe("a weekday's review, said by its weekday alone", () => {
     expect(statusOf(outcome, "vocabulary-list")).toBe("missed");
   });
 
+  test("on the Monday after, last Thursday's review — made missed by the clock's roll — is the one marked", async () => {
+    // Thursday 14 March holds the vocabulary list, never marked; the next request comes on Monday 18 March.
+    const tempo = await offlineTempo(halfPlacedWeek(), () => new Date("2024-03-18T09:00:00+08:00"));
+    // A question (which task?) is answered "never mind": the task is dropped.
+    const answers = (card: { action: string }) =>
+      card.action === "ask_user" ? { type: "response", args: "never mind" } : { type: "accept", args: null };
+    const outcome = await converse(tempo, "I did Thursday's review", answers);
+    expect(outcome.schedule.window.days[0]!.date).toBe("2024-03-18");
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "mark_done"]);
+    expect(outcome.cards[1]?.args).toMatchObject({ task_id: "vocabulary-list" });
+    expect(statusOf(outcome, "vocabulary-list")).toBe("done");
+    // A week later it is not "Thursday's review" any more: the week up to today holds none.
+    const later = await offlineTempo(halfPlacedWeek(), () => new Date("2024-03-25T09:00:00+08:00"));
+    const after = await converse(later, "I did Thursday's review", answers);
+    expect(after.cards.map((card) => card.action)).not.toContain("mark_done");
+  });
+
   test("a weekday with several reviews is asked about, naming each; the answer picks one", async () => {
     const tempo = await offlineTempo(crowdedMondayWeek());
     const outcome = await converse(tempo, "我周一的复习做完了", (card) =>

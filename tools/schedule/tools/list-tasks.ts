@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
 import { TASK_LINE_LIMIT, appendCapped, failure, formatCount, quoteName, readResult, taskLine } from "../format.js";
 import { copyRange } from "../slot-range.js";
-import type { DueBefore, ScheduleState, ScheduleTask, SlotRange, TaskStatus } from "../state.js";
+import type { DueBefore, PastPlace, ScheduleState, ScheduleTask, SlotRange, TaskStatus } from "../state.js";
 import { limitField, optionalDayField } from "./argument-fields.js";
 
 /** A task as a list shows it (one `- task` / `- placed task` / `- event` line): a pending or placed task item, or an event. */
@@ -31,7 +31,12 @@ export interface ListedTask {
   canEmbed: boolean;
   /** A task item's deadline, when it has one (the day, or the event it must end before). */
   dueBefore?: DueBefore;
+  /** Where a settled task item (done, missed, skipped) was, as on record: its weekday, date (dated windows), slots. */
+  was?: ListedPastPlace;
 }
+
+/** A past place as a task line says it (`pastPlaceText`): its weekday, its date when dated, its slots. */
+export type ListedPastPlace = Pick<PastPlace, "dayOfWeek" | "date" | "start" | "end">;
 
 /** What list_tasks says, as data: the tasks it lists, and how many matched in all. */
 export interface ListTasksData {
@@ -71,6 +76,10 @@ export function listedTask(task: ScheduleTask): ListedTask {
   };
   if (task.embeddedIn !== undefined) listed.hostId = task.embeddedIn;
   if (task.dueBefore !== undefined) listed.dueBefore = { ...task.dueBefore };
+  if (task.was !== undefined) {
+    const { dayOfWeek, date, start, end } = task.was;
+    listed.was = { dayOfWeek, ...(date === undefined ? {} : { date }), start, end };
+  }
   return listed;
 }
 
