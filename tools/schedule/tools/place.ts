@@ -26,7 +26,8 @@ export type PlaceArguments = z.infer<typeof placeArgumentsSchema>;
 /**
  * What place did, as data: the task and where it now sits (as a multi-task move reports each task); for a missed task
  * placed again (rescheduled), its miss as it was on record — when it was marked and where it was — which the placed
- * task no longer carries and undo gives back.
+ * task no longer carries and undo gives back. The miss is data only (the text a person and a model read is the
+ * placement's): a reader of the text alone — a tool message saved before — undoes the reschedule to pending.
  */
 export type PlaceData = MovedTask & { missed?: Pick<TaskItem, "markedAt" | "was"> };
 
