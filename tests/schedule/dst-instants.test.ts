@@ -69,3 +69,19 @@ describe("a review at 02:30 on the day Berlin's clocks go forward", () => {
     expect(hasStarted(7, 1, clockIn(window, new Date(start)))).toBe(true);
   });
 });
+
+describe("the week's clock on the night Berlin's clocks go back", () => {
+  test("a slot at 02:30 has started from its first passing on, through the hour the wall clock repeats", () => {
+    // Sunday 25 October 2026: 03:00 summer time (01:00 UTC) becomes 02:00 winter time; 02:00–03:00 comes twice.
+    const slotTimes = [{ start: "02:30", end: "03:15" }, ...DEFAULT_SLOT_TIMES];
+    const window = datedWindow({ firstDate: "2026-10-19", days: 7, timeZone: "Europe/Berlin", slotTimes });
+    const started = (moment: string) => hasStarted(7, 1, clockIn(window, new Date(moment)));
+    expect(started("2026-10-25T00:20:00Z")).toBe(false); // 02:20 summer time
+    expect(started("2026-10-25T00:30:00Z")).toBe(true); // 02:30 summer time: it starts
+    expect(started("2026-10-25T01:10:00Z")).toBe(true); // 02:10 winter time: the wall clock is back before it
+    expect(started("2026-10-25T01:40:00Z")).toBe(true); // 02:40 winter time
+    // The first slot of the day proper, 08:00 winter time, as on any day.
+    expect(hasStarted(7, 2, clockIn(window, new Date("2026-10-25T06:59:00Z")))).toBe(false);
+    expect(hasStarted(7, 2, clockIn(window, new Date("2026-10-25T07:00:00Z")))).toBe(true);
+  });
+});

@@ -621,7 +621,7 @@ const STEADY_DAYS_KEPT = 20_000;
  * date's UTC midnight and 38 hours after (a span that holds the local day in every zone, too short for two changes).
  * Remembered, so a term's series share the look-ups of their dates.
  */
-function steadyDay(date: string, timeZone: string): boolean {
+export function steadyDay(date: string, timeZone: string): boolean {
   const key = `${timeZone}|${date}`;
   const known = steadyDays.get(key);
   if (known !== undefined) return known;

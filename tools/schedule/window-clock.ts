@@ -1,12 +1,13 @@
 /**
  * The clock in a window (issue 47): which of its slots have started. One answer for the week picture (the slots drawn
  * as past), the rules (a write into a started slot is refused) and the search (it never proposes one). A slot has
- * started once the clock, read in the window's time zone, is at or after its start time; a day before today has
- * started whole. A window without dates or a time zone has no past; one without clock times counts today as not
- * started (the clock cannot say which of today's slots are gone).
+ * started once the clock, read in the window's time zone, is at or after its start time (its first passing, on a day
+ * the clocks go back); a day before today has started whole. A window without dates or a time zone has no past; one
+ * without clock times counts today as not started (the clock cannot say which of today's slots are gone).
  */
 import { localClock } from "../../contracts/clock.js";
 import type { Language } from "../../contracts/language.js";
+import { instantOf, steadyDay } from "./event-series.js";
 import { formatDate, type ScheduleState, type ScheduleWindow } from "./state.js";
 
 /** The clock in a window: the day it is on and the first slot of that day not yet started. */
@@ -34,7 +35,13 @@ export function clockIn(
   const dayIndex = window.days.findIndex((day) => day.date === clock.date) + 1;
   const times = window.slotTimes;
   if (times === undefined || times.length !== window.slotsPerDay) return { dayIndex, slot: 1, time: clock.time };
-  let slot = times.findIndex((time) => time.start > clock.time) + 1;
+  // A slot has started once the clock reaches its start. On a day the clocks go back a wall time comes twice, and the
+  // wall clock runs back an hour: there a slot has started once the first passing of its start has (as instants).
+  const zone = window.timeZone;
+  const notStarted = steadyDay(clock.date, zone)
+    ? (time: { start: string }) => time.start > clock.time
+    : (time: { start: string }) => instantOf(clock.date, time.start, zone).getTime() > moment.getTime();
+  let slot = times.findIndex(notStarted) + 1;
   if (slot === 0) slot = window.slotsPerDay + 1;
   return { dayIndex, slot, time: clock.time };
 }
