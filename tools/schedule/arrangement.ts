@@ -358,8 +358,20 @@ function whyLeftOut(
   // Room there is, but the rules rule it out: the user's standing preferences (named), or the task's own rules.
   if (within(own)) {
     const withoutStanding: RuleBook = { ...book, standing: { avoid: new Map(), preferredParts: [] } };
-    if (!within(withRules(own, task, withoutStanding)))
-      return "its class's rules or its deadline leave no free slot that fits";
+    if (!within(withRules(own, task, withoutStanding))) {
+      // The task's own rules: its class's and its deadline's, its group's (another session on each day with room for
+      // it), or both together — each named only when it is what blocks it.
+      const group = task.group && !task.group.sameDay ? task.group : undefined;
+      const classRules = "its class's rules or its deadline leave no free slot that fits";
+      if (!group) return classRules;
+      const { group: _group, ...ungrouped } = task;
+      const what = group.kind === "habit" ? "habit" : "task";
+      if (within(withRules(own, ungrouped, withoutStanding)))
+        return `another session of ${what} ${group.id} is on each day with room for it`;
+      const { dueBefore: _due, earliestDay: _earliest, ...unruled } = task;
+      if (within(withRules(own, { ...unruled, categoryId: "" }, withoutStanding))) return classRules;
+      return `${classRules} on a day without another session of ${what} ${group.id}`;
+    }
     const standing = [
       ...new Set(
         [...book.standing.avoid.values(), book.standing.from?.rule, book.standing.to?.rule].flatMap((rule) =>

@@ -215,6 +215,17 @@ export function summaryInChinese(english: string): string {
       )
       .replace(/ \(no room left beside the other placements\)/g, "（能容纳它的时段已留给其他安排）")
       .replace(
+        / \(its class's rules or its deadline leave no free slot that fits(?: on a day without another session of (?:task|habit) (\S+))?\)/g,
+        (_, group?: string) =>
+          group === undefined
+            ? "（它的课程规则或截止时间排除了所有空闲时段）"
+            : `（在没有 ${group} 其他一次的日子里，它的课程规则或截止时间排除了所有空闲时段）`,
+      )
+      .replace(
+        / \(another session of (?:task|habit) (\S+) is on each day with room for it\)/g,
+        "（能容纳它的每一天都已有 $1 的另一次，同一任务一天只安排一次）",
+      )
+      .replace(
         / \(no place beside the other placements found within the search budget\)/g,
         "（在搜索预算内没有找到能放下它的位置）",
       )
