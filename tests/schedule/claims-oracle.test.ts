@@ -10,6 +10,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
+import { analyzeHealth } from "../../tools/schedule/health.js";
 import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { summaryInChinese } from "../../tools/schedule/summary-words.js";
 import { clockedWeek, handPlaced, sessionWeek } from "../support/rule-weeks.js";
@@ -132,5 +133,34 @@ describe("why propose_arrangement leaves a review pending, against the oracle", 
       expect(summaryInChinese(`place 1 of 2 pending review(s); left pending: essay-2 (${why})`)).not.toMatch(
         /session|class|deadline/,
       );
+  });
+});
+
+describe("with days kept free (avoid_days), nothing is named forced that fits on one of them", () => {
+  test("propose_arrangement's forced reviews and the health judge's forced issues are proved over the whole week", () => {
+    const problems: string[] = [];
+    let keptOut = 0;
+    for (let seed = 1; seed <= 60; seed += 1) {
+      const week = seed % 2 === 0 ? clockedWeek(seed) : clockedSessions(seed);
+      if (pendingOf(week).length > 12) continue;
+      const answer = oracle(week);
+      for (let day = 1; day <= Math.min(3, week.window.totalDays); day += 1) {
+        const listing = proposeArrangement(week, { avoidDays: [day] });
+        const placed = (listing.candidates[0]?.places ?? []).map((place) => place.id);
+        if (answer.most > placed.length) keptOut += 1;
+        for (const [, id] of (listing.forced ?? "").matchAll(/(\S+) \(fits nowhere beside the others, proved\)/g))
+          if (answer.fitsTogether([...placed, id!]))
+            problems.push(`week ${seed}, day ${day} kept free: ${id} named forced, yet it fits beside the others`);
+        const report = analyzeHealth(week, { avoidDays: [day] });
+        const fitting = report.issues.flatMap((issue) => (issue.kind === "unplaced" ? issue.tasks : []));
+        for (const issue of report.issues)
+          for (const id of issue.kind === "cannot_fit" && issue.forced ? issue.tasks : [])
+            if (answer.fitsTogether([...fitting, id]))
+              problems.push(`week ${seed}, day ${day} kept free: health calls ${id} forced (${issue.message})`);
+      }
+    }
+    expect(problems).toEqual([]);
+    // Weeks where the day kept free holds a review that fits nowhere else were met.
+    expect(keptOut).toBeGreaterThan(10);
   });
 });

@@ -97,7 +97,7 @@ export interface HealthReport {
     placeable: number;
     /** Reviews still to place (pending and missed) that fit nowhere beside the others, or whose deadline passed. */
     cannotFit: number;
-    /** True when the search proved `placeable` is the most that fits. */
+    /** True when the search proved `placeable` is the most that fits (never with days kept free: only of the rest). */
     proved: boolean;
     /** "budget" when the search stopped at its budget (a big week): then nothing is proved. */
     stop?: "budget";
@@ -351,8 +351,13 @@ export function* healthSteps(
       message: `${fit.length} ${which} review(s) fit and ${notDone}: ${fit.map(name).join(", ")}`,
     });
   }
+  // Kept off the days the request keeps free (`avoidDays`), what is proved is about the other days only: a review that
+  // fits on a day kept free is not one nothing can fix.
+  const limited = avoid.size > 0;
   const proof = search.exact
-    ? "the search proved no free time holds them beside the others"
+    ? limited
+      ? "the search proved no free time outside the days kept free holds them beside the others"
+      : "the search proved no free time holds them beside the others"
     : search.stop === "budget"
       ? "not found within the search budget"
       : "the search found no room for them (not proved)";
@@ -361,7 +366,7 @@ export function* healthSteps(
     issues.push({
       kind: "cannot_fit",
       penalty: tasks.length * HEALTH_PENALTIES.cannotFit,
-      forced: search.exact,
+      forced: search.exact && !limited,
       tasks: tasks.map((task) => task.id),
       days: [],
       message:
@@ -394,7 +399,7 @@ export function* healthSteps(
       ...(missed.length > 0 ? { missed: missed.length } : {}),
       placeable: parts.reduce((sum, part) => sum + part.fit.length, 0),
       cannotFit: parts.reduce((sum, part) => sum + part.cannot.length + part.passed.length, 0),
-      proved: search.exact,
+      proved: search.exact && !limited,
       ...(search.stop === "budget" ? { stop: "budget" as const } : {}),
     },
     issues,
