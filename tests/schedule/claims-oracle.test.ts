@@ -11,10 +11,14 @@
 import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
 import { analyzeHealth } from "../../tools/schedule/health.js";
+import { applyWrites } from "../../tools/schedule/candidates.js";
+import { consecutiveDays, markDoneTool, moveTool } from "../../tools/schedule/index.js";
 import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { summaryInChinese } from "../../tools/schedule/summary-words.js";
-import { clockedWeek, handPlaced, sessionWeek } from "../support/rule-weeks.js";
+import { WeekModel } from "../../tools/schedule/week-model.js";
+import { clockedWeek, handPlaced, ruleWeek, sessionWeek } from "../support/rule-weeks.js";
 import { oracle } from "../support/schedule-oracle.js";
+import { pending, write } from "./support.js";
 
 const pendingOf = (week: ScheduleState) =>
   week.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "pending");
@@ -162,5 +166,63 @@ describe("with days kept free (avoid_days), nothing is named forced that fits on
     expect(problems).toEqual([]);
     // Weeks where the day kept free holds a review that fits nowhere else were met.
     expect(keptOut).toBeGreaterThan(10);
+  });
+});
+
+/**
+ * `week` with every third review it has placed marked done through the `mark_done` tool (history keeps its place and
+ * its class's buffer, as a write reads it).
+ */
+function withDone(week: ScheduleState): ScheduleState {
+  let marked = week;
+  week.tasks
+    .filter((task) => task.source === "task_item" && task.status === "placed")
+    .forEach((task, index) => {
+      const ran = index % 3 === 0 ? markDoneTool.run(marked, { task_id: task.id }) : undefined;
+      if (ran?.ok && ran.state) marked = ran.state;
+    });
+  return marked;
+}
+
+describe("a done review keeps its class's buffer for the search as for a write", () => {
+  test("one day: a review done at slots 1-2 (buffer 1), and one to place — the card places it after the buffer", () => {
+    let week: ScheduleState = {
+      window: { totalDays: 1, slotsPerDay: 6, days: consecutiveDays(1) },
+      categories: [
+        { id: "calm", name: "Calm", bufferSlots: 1 },
+        { id: "plain", name: "Plain" },
+      ],
+      tasks: [pending("a", 2, "calm"), pending("b", 2, "plain"), pending("c", 1, "plain")],
+    };
+    week = write("place", week, { task_id: "a", day: 1, slot_start: 1 });
+    week = write("place", week, { task_id: "b", day: 1, slot_start: 5 });
+    week = write("mark_done", week, { task_id: "a" });
+    const listing = proposeArrangement(week);
+    expect(listing.empty).toBeUndefined();
+    const after = applyWrites(week, listing.candidates[0]!.writes);
+    expect(after?.tasks.find((task) => task.id === "c")?.slots).toEqual([{ day: 1, start: 4, end: 4 }]);
+    // The candidates' week model asks what the tools answer: b does not move into the buffer, c does not go there.
+    const model = new WeekModel(week);
+    expect(model.canMove(1, { day: 1, start: 3, end: 4 })).toBe(false);
+    expect(moveTool.run(week, { task_id: "b", day: 1, slot_start: 3 }).ok).toBe(false);
+    expect(model.canPlace(2, { day: 1, start: 3, end: 3 })).toBe(false);
+  });
+
+  test("rule-bearing weeks with done reviews: the arrangement places the oracle's most, and its card applies", () => {
+    const problems: string[] = [];
+    let done = 0;
+    for (let seed = 1; seed <= 120; seed += 1) {
+      const week = withDone(handPlaced(seed % 2 === 0 ? clockedWeek(seed) : ruleWeek(seed)));
+      if (pendingOf(week).length > 12) continue;
+      done += week.tasks.filter((task) => task.source === "task_item" && task.status === "done").length;
+      const listing = proposeArrangement(week);
+      const card = listing.candidates[0];
+      const placed = card?.places?.length ?? 0;
+      if (card && !applyWrites(week, card.writes)) problems.push(`week ${seed}: the card does not apply`);
+      if (placed !== oracle(week).most)
+        problems.push(`week ${seed}: ${placed} placed, the oracle fits ${oracle(week).most}`);
+    }
+    expect(problems).toEqual([]);
+    expect(done).toBeGreaterThan(20);
   });
 });

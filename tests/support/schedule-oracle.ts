@@ -11,7 +11,7 @@
  *   weekday (`avoid_day`, `only_days`) nor its slots (`only_part_of_day`, `not_before_hour`);
  * - it is not before its earliest day, and ends before its deadline: an earlier day, or the event's first slot;
  * - its class's buffer (free slots on each side, within the day) holds nothing but the event it sits inside, and it
- *   lies in no buffer a placed review's class keeps.
+ *   lies in no buffer the class of a review with a place keeps (a placed one, or a done one: history keeps its place).
  * - the clock (issue 47, `ScheduleState.now`): it starts in no slot that has started — read in the window's time zone,
  *   every slot of a day before today has started, and today's slots whose start time is at or before the clock's time
  *   (a window without clock times: none of today's); a window without dates or a time zone has no past.
@@ -120,10 +120,11 @@ export function oracle(state: ScheduleState): OracleAnswer {
     for (const range of task.slots ?? [])
       for (let slot = range.start; slot <= range.end; slot += 1)
         (task.source === "task_item" && task.embeddedIn ? guest : holder).set(`${range.day}:${slot}`, task as never);
-  // The slots the placed reviews' buffers keep free.
+  // The slots the buffers of the reviews with a place (placed, or done) keep free.
   const kept = new Set<string>();
   for (const task of state.tasks) {
-    if (task.source !== "task_item" || task.status !== "placed") continue;
+    if (task.source !== "task_item" || (task.status !== "placed" && task.status !== "done") || !task.slots?.length)
+      continue;
     const range = task.slots![0]!;
     for (let offset = 1; offset <= buffer(task); offset += 1) {
       kept.add(`${range.day}:${range.start - offset}`);

@@ -4,7 +4,7 @@
  * may start on its own, within every hard rule a write checks (rules.ts, placement.ts):
  *
  * - its slots are all plainly free, or all inside one event that allows embedding, with no review embedded there;
- * - none of them is inside a placed review's buffer;
+ * - none of them is inside the buffer of a review with a place (placed, or done);
  * - its own buffer (`pad`) holds nothing on either side within its day but the host it sits inside — past the day's
  *   edge there is nothing, so a session at the start or end of a day needs no room beyond it;
  * - its days, its slots (`from`, `to`), its deadline (`endBefore`: it ends before that day and slot) and the places
@@ -52,7 +52,9 @@ export function searchRoomOf(index: OccupancyIndex): SearchRoom {
       if (task.canEmbed) hosts.set(position, task.id);
       continue;
     }
-    const range = task.status === "placed" && index.rules.buffered ? task.slots?.[0] : undefined;
+    // A review with a place keeps its class's buffer, as a write reads it (`bufferProblem`): a placed one, and a done
+    // one (history keeps its place).
+    const range = index.rules.buffered ? task.slots?.[0] : undefined;
     const buffer = range ? bufferOf(task, index.rules) : 0;
     if (!range || range.day < 1 || range.day > days) continue;
     const base = (range.day - 1) * slotsPerDay - 1;

@@ -98,6 +98,11 @@ export class WeekModel {
   /** Per position: 1 for an event reviews may sit in (a cell it holds alone is room, not a commitment). */
   private readonly room: Uint8Array;
   /**
+   * Per cell: 1 inside the buffer a done review's class keeps (history keeps its place, and a write keeps its buffer:
+   * `bufferProblem`); the placed reviews' buffers are read from where they are now (`onDay`).
+   */
+  private readonly settledKept: Uint8Array;
+  /**
    * Per position, per day (index 0 is day 1), by start slot: 1 when a review starting there is off the profile, 2 when
    * not, 0 unknown. Rows are made on first use, so a long window keeps only the days a review was costed on (a row of
    * the window's every cell per review grew with the window's square).
@@ -180,6 +185,15 @@ export class WeekModel {
       task.source === "task_item" && isFixedByClock(task, this.rules) ? 1 : 0,
     );
     this.room = Uint8Array.from(state.tasks, (task) => (task.source === "event" && task.canEmbed ? 1 : 0));
+    this.settledKept = new Uint8Array(totalDays * slotsPerDay);
+    for (const task of state.tasks) {
+      const range = task.source === "task_item" && task.status === "done" ? task.slots?.[0] : undefined;
+      const buffer = range ? bufferOf(task, this.rules) : 0;
+      if (!range || range.day < 1 || range.day > totalDays) continue;
+      for (let offset = 1; offset <= buffer; offset += 1)
+        for (const slot of [range.start - offset, range.end + offset])
+          if (slot >= 1 && slot <= slotsPerDay) this.settledKept[this.cell(range.day, slot)] = 1;
+    }
     this.busyRow = new Uint8Array(slotsPerDay + 2);
     this.sorted = new Int32Array(state.tasks.length);
     this.onDay = Array.from({ length: totalDays }, () => []);
@@ -830,7 +844,7 @@ export class WeekModel {
 
   /**
    * True when the review at `position`, landing on `range` (not yet marked), breaks no buffer: nothing but its host
-   * within its own buffer, and it within no buffer of a review on that day.
+   * within its own buffer, and it within no buffer of a review on that day (placed, or done).
    */
   private buffersHold(position: number, range: SlotRange): boolean {
     const rules = this.rules;
@@ -848,6 +862,8 @@ export class WeekModel {
         if (!this.hosts(this.index.embedded[cell]!, position, range)) return false;
       }
     }
+    for (let slot = range.start; slot <= range.end; slot += 1)
+      if (this.settledKept[this.cell(range.day, slot)] === 1) return false;
     for (const other of this.onDay[range.day - 1] ?? []) {
       if (other === position) continue;
       const buffer = bufferOf(this.state.tasks[other]!, rules);
