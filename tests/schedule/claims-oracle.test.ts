@@ -13,6 +13,7 @@ import { proposeArrangement } from "../../tools/schedule/arrangement.js";
 import { analyzeHealth } from "../../tools/schedule/health.js";
 import { applyWrites } from "../../tools/schedule/candidates.js";
 import { consecutiveDays, markDoneTool, moveTool } from "../../tools/schedule/index.js";
+import { isFixedByClock, ruleBookOf } from "../../tools/schedule/rules.js";
 import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { summaryInChinese } from "../../tools/schedule/summary-words.js";
 import { WeekModel } from "../../tools/schedule/week-model.js";
@@ -224,5 +225,113 @@ describe("a done review keeps its class's buffer for the search as for a write",
     }
     expect(problems).toEqual([]);
     expect(done).toBeGreaterThan(20);
+  });
+});
+
+/** `week` with review `id` taken off (pending), the other pending reviews left out: the oracle's week for its place. */
+function aloneOf(week: ScheduleState, id: string): ScheduleState {
+  return {
+    ...week,
+    tasks: week.tasks.flatMap((task): ScheduleState["tasks"] => {
+      if (task.source === "event") return [{ ...task, embeds: task.embeds.filter((guest) => guest !== id) }];
+      if (task.id === id) {
+        const { embeddedIn: _host, slots: _slots, ...rest } = task;
+        return [{ ...rest, status: "pending" as const }];
+      }
+      return task.status === "pending" ? [] : [task];
+    }),
+  };
+}
+
+/** The placed reviews of `week` not fixed by the clock whose place the oracle does not allow, with everything else kept. */
+function rulesBroken(week: ScheduleState): string[] {
+  const book = ruleBookOf(week);
+  return week.tasks.flatMap((task) => {
+    const range = task.source === "task_item" && task.status === "placed" ? task.slots?.[0] : undefined;
+    if (!range || isFixedByClock(task, book)) return [];
+    const places = oracle(aloneOf(week, task.id)).alone.get(task.id) ?? [];
+    return places.includes(`${range.day}:${range.start}`) ? [] : [task.id];
+  });
+}
+
+describe("an event moved (the school moved the exam): refused only for a rule it would break", () => {
+  test("a review done ahead of its exam does not keep the exam from moving before where it was", () => {
+    let week: ScheduleState = {
+      window: { totalDays: 3, slotsPerDay: 4, days: consecutiveDays(3) },
+      categories: [{ id: "math", name: "Math" }],
+      tasks: [
+        {
+          id: "exam",
+          name: "Exam",
+          source: "event",
+          slots: [{ day: 3, start: 1, end: 2 }],
+          canEmbed: false,
+          locked: true,
+          embeds: [],
+        },
+        { ...pending("r", 1), dueBefore: { eventId: "exam" } },
+      ],
+    };
+    week = write("place", week, { task_id: "r", day: 2, slot_start: 2 });
+    week = write("mark_done", week, { task_id: "r" });
+    expect(moveTool.run(week, { task_id: "exam", day: 1, slot_start: 3 }).content).toMatch(/^moved task exam /);
+  });
+
+  test("clocked weeks with done reviews: every event move is refused exactly when the moved week breaks a rule", () => {
+    const problems: string[] = [];
+    let moved = 0;
+    let refused = 0;
+    for (let seed = 1; seed <= 40; seed += 1) {
+      const week = withDone(handPlaced(seed % 2 === 0 ? clockedWeek(seed) : clockedSessions(seed)));
+      const book = ruleBookOf(week);
+      const { totalDays, slotsPerDay } = week.window;
+      for (const event of week.tasks) {
+        if (event.source !== "event" || event.slots.length !== 1 || event.embeds.length > 0) continue;
+        const from = event.slots[0]!;
+        const length = from.end - from.start + 1;
+        for (let day = 1; day <= totalDays; day += 1)
+          for (let start = 1; start + length - 1 <= slotsPerDay; start += 1) {
+            if (day === from.day && start === from.start) continue;
+            const range = { day, start, end: start + length - 1 };
+            const after: ScheduleState = {
+              ...week,
+              tasks: week.tasks.map((task) => (task.id === event.id ? { ...event, slots: [range] } : task)),
+            };
+            const overlaps = (other: ScheduleState["tasks"][number]) =>
+              other.id !== event.id &&
+              (other.slots ?? []).some((slots) => slots.day === day && slots.start <= range.end && slots.end >= start);
+            // Within the buffer a review with a place keeps (placed or done, the past's too).
+            const buffered = week.tasks.some((task) => {
+              const at = task.source === "task_item" ? task.slots?.[0] : undefined;
+              const buffer =
+                task.source === "task_item"
+                  ? (week.categories.find((c) => c.id === task.categoryId)?.bufferSlots ?? 0)
+                  : 0;
+              return (
+                at !== undefined &&
+                buffer > 0 &&
+                at.day === day &&
+                start <= at.end + buffer &&
+                range.end >= at.start - buffer
+              );
+            });
+            const allowed =
+              !isFixedByClock(event, book) &&
+              !isFixedByClock({ ...event, slots: [range] }, book) &&
+              !week.tasks.some(overlaps) &&
+              !buffered &&
+              rulesBroken(after).length === 0;
+            const ran = moveTool.run(week, { task_id: event.id, day, slot_start: start });
+            if (ran.ok !== allowed)
+              problems.push(
+                `week ${seed}: ${event.id} to ${day}:${start}: ${ran.ok ? "moved" : ran.content}, oracle ${allowed}`,
+              );
+            if (ran.ok) moved += 1;
+            else refused += 1;
+          }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(Math.min(moved, refused)).toBeGreaterThan(100);
   });
 });

@@ -96,13 +96,15 @@ export function resolvePlacements(index: OccupancyIndex, requests: readonly Plac
     return task?.source === "task_item" && task.group !== undefined;
   });
   const book = grouped ? withGroupsMoved(moved, work.tasks, rangeOf) : moved;
-  // The task items that landed, and — only when an event moved — those due before it.
+  // The task items that landed, and — only when an event moved — those placed and due before it (a done one is
+  // history: it was done, whenever the event is now).
   const checked =
     movedEvents.size === 0
       ? [...landed.keys()]
       : work.tasks.flatMap((task, position) =>
           landed.has(position) ||
           (task.source === "task_item" &&
+            task.status === "placed" &&
             task.dueBefore &&
             "eventId" in task.dueBefore &&
             movedEvents.has(task.dueBefore.eventId))
