@@ -30,6 +30,20 @@ function clockedSessions(seed: number): ScheduleState {
   return { ...sessionWeek(seed), window: clocked.window, now: clocked.now };
 }
 
+/** `week` with two more standing preferences: a weekday of the window off, and one part of the day only. */
+function moreStanding(week: ScheduleState, seed: number): ScheduleState {
+  const weekday = week.window.days[seed % week.window.totalDays]!.dayOfWeek;
+  const part = (["morning", "afternoon", "evening"] as const)[seed % 3]!;
+  return {
+    ...week,
+    standing: [
+      ...(week.standing ?? []),
+      { id: "pref-day", kind: "avoid_day", value: weekday, text: `never on weekday ${weekday}` },
+      { id: "pref-part", kind: "only_part_of_day", value: part, text: `only in the ${part}` },
+    ],
+  };
+}
+
 /** The rules of a review the oracle may be asked to lift. */
 interface Lifted {
   /** Its class's rules (days, buffer): it goes into a class with none. */
@@ -94,8 +108,16 @@ function falseReason(week: ScheduleState, id: string, why: string, placed: reado
     if (fitsWith(week, id, { classRules: true, deadline: true, standing: true })) return "its class alone keeps it out";
     return undefined;
   }
-  if (why.startsWith("your standing preference"))
-    return fitsWith(week, id, { standing: true }) ? undefined : "without the standing preferences, still none";
+  if (why.startsWith("your standing preference")) {
+    if (!fitsWith(week, id, { standing: true })) return "without the standing preferences, still none";
+    // Each one named lets it fit once removed, or rules it out on its own — unless none does: then they all do together.
+    const rules = week.standing ?? [];
+    const acts = (rule: (typeof rules)[number]) =>
+      fitsWith({ ...week, standing: rules.filter((other) => other !== rule) }, id, {}) ||
+      !fitsWith({ ...week, standing: [rule] }, id, {});
+    const idle = rules.find((rule) => why.includes(JSON.stringify(rule.text)) && !acts(rule));
+    return idle && rules.some(acts) ? `"${idle.text}" is named, yet it keeps nothing out` : undefined;
+  }
   if (why === "no free slot fits") return fitsWith(week, id, all) ? "with no rule of its own it fits" : undefined;
   if (why === "no free slot fits in what is left of the week (the rest has passed)")
     return fitsWith(week, id, all)
@@ -112,7 +134,7 @@ describe("why propose_arrangement leaves a review pending, against the oracle", 
     const problems: string[] = [];
     const met = new Map<string, number>();
     for (let seed = 1; seed <= 160; seed += 1) {
-      const fresh = clockedSessions(seed);
+      const fresh = seed % 3 === 0 ? moreStanding(clockedSessions(seed), seed) : clockedSessions(seed);
       const week = seed % 2 === 0 ? handPlaced(fresh) : fresh;
       if (pendingOf(week).length > 12) continue;
       const listing = proposeArrangement(week);
@@ -127,6 +149,46 @@ describe("why propose_arrangement leaves a review pending, against the oracle", 
     expect(problems).toEqual([]);
     // A review kept out by its own task's sessions is among them (an idle generator fails here).
     expect([...met.keys()].filter((kind) => kind.includes("another session"))).not.toEqual([]);
+  });
+
+  test("a standing preference is named only when it is what keeps the review out", () => {
+    // Monday is full; Tuesday has its evening free (slots 5-6 of six: the last third).
+    const week: ScheduleState = {
+      window: { totalDays: 2, slotsPerDay: 6, days: consecutiveDays(2) },
+      categories: [{ id: "math", name: "Math" }],
+      tasks: [
+        {
+          id: "mon",
+          name: "Mon",
+          source: "event",
+          slots: [{ day: 1, start: 1, end: 6 }],
+          canEmbed: false,
+          locked: false,
+          embeds: [],
+        },
+        {
+          id: "tue",
+          name: "Tue",
+          source: "event",
+          slots: [{ day: 2, start: 1, end: 4 }],
+          canEmbed: false,
+          locked: false,
+          embeds: [],
+        },
+        pending("r", 2),
+      ],
+      standing: [
+        { id: "pref-1", kind: "avoid_day", value: 1, text: "never on Monday" },
+        { id: "pref-2", kind: "only_part_of_day", value: "morning", text: "only in the morning" },
+      ],
+    };
+    const [left] = proposeArrangement(week).left ?? [];
+    // Lifting "never on Monday" places nothing (Monday is full); lifting "only in the morning" places it.
+    expect(left?.why).toBe(
+      'your standing preference "only in the morning" rules out the free time it fits in (/prefs lists your preferences, /forget removes one)',
+    );
+    expect(fitsWith({ ...week, standing: [week.standing![1]!] }, "r", {})).toBe(false);
+    expect(fitsWith({ ...week, standing: [week.standing![0]!] }, "r", {})).toBe(true);
   });
 
   test("a session's reasons are told in Chinese too", () => {

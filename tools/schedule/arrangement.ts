@@ -27,9 +27,9 @@ import {
   type StopReason,
 } from "./placement-search.js";
 import { fitsAnywhere, type SearchRoom } from "./search-room.js";
-import { deadlinePassed, withRules, type RuleBook } from "./rules.js";
+import { deadlinePassed, standingBookOf, withRules, type RuleBook } from "./rules.js";
 import { finish, finishAsync, type Steps } from "./steps.js";
-import type { ScheduleState, TaskItem } from "./state.js";
+import type { ScheduleState, StandingRule, TaskItem } from "./state.js";
 
 /** One task's limits, as the user gave them (feedback on a card, or the request). */
 export interface TaskLimits {
@@ -372,13 +372,22 @@ function whyLeftOut(
       if (within(withRules(own, { ...unruled, categoryId: "" }, withoutStanding))) return classRules;
       return `${classRules} on a day without another session of ${what} ${group.id}`;
     }
-    const standing = [
+    const binding = [
       ...new Set(
         [...book.standing.avoid.values(), book.standing.from?.rule, book.standing.to?.rule].flatMap((rule) =>
-          rule ? [JSON.stringify(rule.text)] : [],
+          rule ? [rule] : [],
         ),
       ),
     ];
+    // Named: the preferences whose removal alone lets it fit (what a person can do), else those that rule it out on
+    // their own, else — only together do they — all of them.
+    const ruledBy = (rules: readonly StandingRule[]) =>
+      !within(withRules(own, task, { ...book, standing: standingBookOf(rules, state.window) }));
+    const lifting = binding.filter((rule) => !ruledBy((state.standing ?? []).filter((other) => other !== rule)));
+    const alone = binding.filter((rule) => ruledBy([rule]));
+    const standing = (lifting.length > 0 ? lifting : alone.length > 0 ? alone : binding).map((rule) =>
+      JSON.stringify(rule.text),
+    );
     return `your standing preference ${standing.join(", ")} rules out the free time it fits in (/prefs lists your preferences, /forget removes one)`;
   }
   const bare: SearchTask = { id: task.id, duration: task.duration };
