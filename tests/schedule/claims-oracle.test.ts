@@ -12,9 +12,17 @@ import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
 import { analyzeHealth } from "../../tools/schedule/health.js";
 import { applyWrites } from "../../tools/schedule/candidates.js";
-import { consecutiveDays, markDoneTool, moveTool } from "../../tools/schedule/index.js";
+import {
+  consecutiveDays,
+  findFreeTool,
+  markDoneTool,
+  moveTool,
+  placeTool,
+  swapTool,
+  type FindFreeData,
+} from "../../tools/schedule/index.js";
 import { isFixedByClock, ruleBookOf } from "../../tools/schedule/rules.js";
-import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
+import type { ScheduleState, SlotRange, TaskItem } from "../../tools/schedule/state.js";
 import { summaryInChinese } from "../../tools/schedule/summary-words.js";
 import { WeekModel } from "../../tools/schedule/week-model.js";
 import { clockedWeek, handPlaced, ruleWeek, sessionWeek } from "../support/rule-weeks.js";
@@ -395,5 +403,132 @@ describe("an event moved (the school moved the exam): refused only for a rule it
     }
     expect(problems).toEqual([]);
     expect(Math.min(moved, refused)).toBeGreaterThan(100);
+  });
+});
+
+/** `task` put on `range` (embedded in the event that allows it there, if any), as a write would leave it. */
+function at(week: ScheduleState, task: TaskItem, range: SlotRange): TaskItem {
+  const { embeddedIn: _host, ...rest } = task;
+  const host = week.tasks.find(
+    (each) =>
+      each.source === "event" &&
+      each.canEmbed &&
+      each.slots.some((slots) => slots.day === range.day && slots.start <= range.start && slots.end >= range.end),
+  );
+  return { ...rest, slots: [range], ...(host ? { embeddedIn: host.id } : {}) };
+}
+
+describe("the write tools and find_free against the oracle, with done reviews and sessions, the clock mid-week", () => {
+  test("place, move and swap refuse exactly what the oracle rules out; find_free shows every place the oracle allows", () => {
+    const problems: string[] = [];
+    const counts = { placed: 0, moved: 0, swapped: 0, refused: 0 };
+    for (let seed = 1; seed <= 40; seed += 1) {
+      const week = withDone(handPlaced(seed % 2 === 0 ? clockedWeek(seed) : clockedSessions(seed)));
+      if (pendingOf(week).length > 12) continue;
+      const book = ruleBookOf(week);
+      const { totalDays, slotsPerDay } = week.window;
+      const answer = oracle(week);
+      const starts = (duration: number) =>
+        Array.from({ length: totalDays }, (_, day) =>
+          Array.from({ length: slotsPerDay - duration + 1 }, (_, start) => [day + 1, start + 1] as const),
+        ).flat();
+      for (const task of pendingOf(week)) {
+        const allowed = answer.alone.get(task.id) ?? [];
+        for (const [day, start] of starts(task.duration)) {
+          const ran = placeTool.run(week, { task_id: task.id, day, slot_start: start });
+          if (ran.ok !== allowed.includes(`${day}:${start}`))
+            problems.push(`week ${seed}: place ${task.id} at ${day}:${start}: ${ran.ok ? "placed" : ran.content}`);
+          counts[ran.ok ? "placed" : "refused"] += 1;
+        }
+        const free = findFreeTool.run(week, { min_length: task.duration });
+        const runs = free.ok ? (free.data as FindFreeData).runs : [];
+        for (const place of allowed) {
+          const [day, start] = place.split(":").map(Number) as [number, number];
+          if (!runs.some((run) => run.day === day && run.start <= start && run.end >= start + task.duration - 1))
+            problems.push(`week ${seed}: find_free shows no run for ${task.id} at ${place}`);
+        }
+      }
+      const placed = week.tasks.filter(
+        (task): task is TaskItem => task.source === "task_item" && task.status === "placed",
+      );
+      for (const task of placed) {
+        const from = task.slots![0]!;
+        const allowed = isFixedByClock(task, book) ? [] : (oracle(aloneOf(week, task.id)).alone.get(task.id) ?? []);
+        for (const [day, start] of starts(task.duration)) {
+          if (day === from.day && start === from.start) continue;
+          const ran = moveTool.run(week, { task_id: task.id, day, slot_start: start });
+          if (ran.ok !== allowed.includes(`${day}:${start}`))
+            problems.push(`week ${seed}: move ${task.id} to ${day}:${start}: ${ran.ok ? "moved" : ran.content}`);
+          counts[ran.ok ? "moved" : "refused"] += 1;
+        }
+        for (const other of placed) {
+          if (other.id <= task.id) continue;
+          const ran = swapTool.run(week, { first_task_id: task.id, second_task_id: other.id });
+          // Allowed: equal lengths, neither in the past nor into it, and the swapped week keeps every rule.
+          const swapped: ScheduleState = {
+            ...week,
+            tasks: week.tasks.map((each) =>
+              each.id === task.id
+                ? at(week, task, other.slots![0]!)
+                : each.id === other.id
+                  ? at(week, other, from)
+                  : each.source === "event"
+                    ? { ...each, embeds: each.embeds.filter((id) => id !== task.id && id !== other.id) }
+                    : each,
+            ),
+          };
+          const allowed =
+            task.duration === other.duration &&
+            [task, other].every((each) => !isFixedByClock(each, book)) &&
+            !isFixedByClock({ ...task, slots: other.slots }, book) &&
+            !isFixedByClock({ ...other, slots: [from] }, book) &&
+            rulesBroken(swapped).length === 0;
+          if (ran.ok !== allowed)
+            problems.push(`week ${seed}: swap ${task.id} ${other.id}: ${ran.ok ? "swapped" : ran.content}`);
+          counts[ran.ok ? "swapped" : "refused"] += 1;
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    // Each answer of each tool was met (an idle generator fails here).
+    expect(Math.min(counts.placed, counts.moved, counts.refused)).toBeGreaterThan(100);
+    expect(counts.swapped).toBeGreaterThan(3);
+  });
+
+  test("the health judge's feasibility with missed reviews: the most that fit, and every forced one proved", () => {
+    const problems: string[] = [];
+    let forced = 0;
+    for (let seed = 1; seed <= 80; seed += 1) {
+      const week = withDone(handPlaced(seed % 2 === 0 ? clockedWeek(seed) : clockedSessions(seed)));
+      // Every other pending review missed (off the week); the oracle takes it as still to place.
+      let turn = 0;
+      const missed: ScheduleState = {
+        ...week,
+        tasks: week.tasks.map((task) =>
+          task.source === "task_item" && task.status === "pending" && turn++ % 2 === 0
+            ? { ...task, status: "missed" as const, slots: [] }
+            : task,
+        ),
+      };
+      const asPending: ScheduleState = {
+        ...missed,
+        tasks: missed.tasks.map((task) =>
+          task.source === "task_item" && task.status === "missed" ? { ...task, status: "pending" as const } : task,
+        ),
+      };
+      if (pendingOf(asPending).length > 12) continue;
+      const answer = oracle(asPending);
+      const report = analyzeHealth(missed);
+      const fitting = report.issues.flatMap((issue) => (issue.kind === "unplaced" ? issue.tasks : []));
+      if (report.feasibility.placeable !== answer.most || !answer.fitsTogether(fitting))
+        problems.push(`week ${seed}: ${report.feasibility.placeable} fit by the judge, the oracle fits ${answer.most}`);
+      for (const issue of report.issues)
+        for (const id of issue.kind === "cannot_fit" && issue.forced ? issue.tasks : []) {
+          forced += 1;
+          if (answer.fitsTogether([...fitting, id])) problems.push(`week ${seed}: ${id} forced, yet it fits`);
+        }
+    }
+    expect(problems).toEqual([]);
+    expect(forced).toBeGreaterThan(10);
   });
 });
