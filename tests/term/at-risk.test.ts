@@ -230,3 +230,24 @@ describe("a recovery that trades one due review for another", () => {
     expect(outcome.finalAnswer).toContain("Moving every review not yet started recovers none of it (proved)");
   });
 });
+
+describe("a deadline past the window's end", () => {
+  test("is told by its date: a review due before the day after Sunday is due before Mon 18 Mar", () => {
+    const week = tightWeek();
+    const day = week.window.slotsPerDay;
+    const marathon: TaskItem = {
+      id: "marathon",
+      name: "Revision marathon",
+      source: "task_item",
+      duration: day,
+      categoryId: week.categories[0]!.id,
+      status: "pending",
+      dueBefore: { day: week.window.totalDays + 1 },
+    };
+    const withMarathon = { ...week, tasks: [...week.tasks, marathon] };
+    const report = atRiskOf(withMarathon);
+    expect(report.atRisk.find((task) => task.id === "marathon")?.due).toBe("Mon 18 Mar");
+    expect(atRiskText(report, "en")).toContain("Revision marathon (due before Mon 18 Mar)");
+    expect(atRiskText(atRiskOf(withMarathon, {}, "zh"), "zh")).toContain("Revision marathon（3月18日周一之前）");
+  });
+});

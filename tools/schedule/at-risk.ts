@@ -17,6 +17,7 @@
  * batch_move, place) that the cards apply like any other. "Recovers none" is said as proved only when that search
  * finished.
  */
+import { addDays } from "../../contracts/clock.js";
 import type { Language } from "../../contracts/language.js";
 import type { AtRiskNotice } from "../domain.js";
 import { applyWrites } from "./candidates.js";
@@ -298,7 +299,12 @@ function placeWrites(placements: readonly PlannedPlacement[]): Write[] {
 /** A deadline review as told: its name and its deadline in words (`alone`: no free time holds it on its own). */
 function risked(task: TaskItem, book: RuleBook, language: Language, alone: boolean): RiskedTask {
   const limit = searchLimitsOf(task, book).endBefore!;
-  const date = book.window?.days[limit.day - 1]?.date;
+  // A deadline past the window's end (due before the day after it: a habit's last week, "by Sunday") by its date too.
+  const days = book.window?.days ?? [];
+  const last = days[days.length - 1]?.date;
+  const date =
+    days[limit.day - 1]?.date ??
+    (last !== undefined && limit.day > days.length ? addDays(last, limit.day - days.length) : undefined);
   const day =
     date === undefined ? (language === "zh" ? `第${limit.day}天` : `day ${limit.day}`) : formatDate(date, language);
   const due = task.dueBefore;
