@@ -532,3 +532,76 @@ describe("the write tools and find_free against the oracle, with done reviews an
     expect(forced).toBeGreaterThan(10);
   });
 });
+
+/** `week` with each event reviews may sit in split in two ranges that meet (as a series' two sittings of one day). */
+function splitHosts(week: ScheduleState): ScheduleState {
+  return {
+    ...week,
+    tasks: week.tasks.map((task) => {
+      const range = task.source === "event" && task.canEmbed && task.slots.length === 1 ? task.slots[0]! : undefined;
+      if (!range || range.end === range.start || task.source !== "event") return task;
+      const { day, start, end } = range;
+      return {
+        ...task,
+        slots: [
+          { day, start, end: start },
+          { day, start: start + 1, end },
+        ],
+      };
+    }),
+  };
+}
+
+describe("a study hall of two ranges that meet holds a review across them, as one range does", () => {
+  test("a buffered review placed across the join: the write, the oracle and the week model agree", () => {
+    const week: ScheduleState = {
+      window: { totalDays: 1, slotsPerDay: 6, days: consecutiveDays(1) },
+      categories: [{ id: "calm", name: "Calm", bufferSlots: 1 }],
+      tasks: [
+        {
+          id: "hall",
+          name: "Study hall",
+          source: "event",
+          slots: [
+            { day: 1, start: 1, end: 3 },
+            { day: 1, start: 4, end: 6 },
+          ],
+          canEmbed: true,
+          locked: false,
+          embeds: [],
+        },
+        pending("r", 2, "calm"),
+      ],
+    };
+    expect(oracle(week).alone.get("r")).toContain("1:3");
+    expect(placeTool.run(week, { task_id: "r", day: 1, slot_start: 3 }).content).toBe(
+      "placed task r on day 1 slots 3-4 embedded in host hall",
+    );
+    expect(new WeekModel(week).canPlace(1, { day: 1, start: 3, end: 4 })).toBe(true);
+  });
+
+  test("rule-bearing weeks with split halls: place refuses exactly what the oracle rules out", () => {
+    const problems: string[] = [];
+    let across = 0;
+    for (let seed = 1; seed <= 60; seed += 1) {
+      const week = splitHosts(seed % 2 === 0 ? clockedWeek(seed) : ruleWeek(seed));
+      if (pendingOf(week).length > 12) continue;
+      const answer = oracle(week);
+      const model = new WeekModel(week);
+      for (const task of pendingOf(week)) {
+        const position = week.tasks.indexOf(task);
+        for (let day = 1; day <= week.window.totalDays; day += 1)
+          for (let start = 1; start + task.duration - 1 <= week.window.slotsPerDay; start += 1) {
+            const ran = placeTool.run(week, { task_id: task.id, day, slot_start: start });
+            const allowed = (answer.alone.get(task.id) ?? []).includes(`${day}:${start}`);
+            const range = { day, start, end: start + task.duration - 1 };
+            if (ran.ok !== allowed || model.canPlace(position, range) !== allowed)
+              problems.push(`week ${seed}: ${task.id} at ${day}:${start}: ${ran.content}, oracle ${allowed}`);
+            if (ran.ok && ran.content.includes("embedded") && task.duration > 1) across += 1;
+          }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(across).toBeGreaterThan(10);
+  });
+});

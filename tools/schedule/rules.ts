@@ -406,6 +406,17 @@ export function deadlinePassed(task: TaskItem, book: RuleBook): boolean {
   );
 }
 
+/**
+ * True when `task` is an event reviews may sit in whose slots hold every slot of `range` — one of its ranges, or two
+ * that meet on the day (a write embeds a review there as in one: the same event holds each of its slots).
+ */
+export function isHostOf(task: ScheduleTask, range: SlotRange): boolean {
+  if (task.source !== "event" || !task.canEmbed) return false;
+  for (let slot = range.start; slot <= range.end; slot += 1)
+    if (!task.slots.some((slots) => slots.day === range.day && slots.start <= slot && slots.end >= slot)) return false;
+  return true;
+}
+
 /** A task item's buffer: the free slots its class keeps around each session (0 for none). */
 export function bufferOf(task: ScheduleTask, book: RuleBook): number {
   return task.source === "task_item" ? (book.categories.get(task.categoryId)?.bufferSlots ?? 0) : 0;
@@ -441,12 +452,7 @@ export function bufferProblem(
       for (const other of occupants(range.day, slot)) {
         const neighbour = tasks[other];
         // Its own host (a study hall it sits inside) is no neighbour.
-        const hosts =
-          neighbour?.source === "event" &&
-          neighbour.canEmbed &&
-          neighbour.slots.some(
-            (slots) => slots.day === range.day && slots.start <= range.start && slots.end >= range.end,
-          );
+        const hosts = neighbour !== undefined && isHostOf(neighbour, range);
         if (other === position || !neighbour || hosts || (!landed.has(position) && !landed.has(other))) continue;
         const category = book.categories.get(task.categoryId);
         return `${label(task)} keeps ${buffer} free slot(s) around it (its class ${JSON.stringify(category?.name ?? task.categoryId)}), but ${neighbour.source === "event" ? "event" : "task"} ${neighbour.id} ${JSON.stringify(neighbour.name)} is at day ${range.day} slot ${slot}${dateNote({ day: range.day, start: slot, end: slot }, book.window)}`;

@@ -35,7 +35,15 @@ import {
 import { FREE, buildOccupancyIndex, cloneOccupancyIndex, type OccupancyIndex } from "./occupancy-index.js";
 import { searchPlacements, type SearchBudget, type SearchTask } from "./placement-search.js";
 import { searchRoomOf } from "./search-room.js";
-import { breaksPlacementRule, bufferOf, isFixedByClock, isStartedByClock, withRules, type RuleBook } from "./rules.js";
+import {
+  breaksPlacementRule,
+  bufferOf,
+  isFixedByClock,
+  isHostOf,
+  isStartedByClock,
+  withRules,
+  type RuleBook,
+} from "./rules.js";
 import { windowProblem } from "./slot-range.js";
 import { hasStarted } from "./window-clock.js";
 import type { ScheduleState, SlotRange, TaskItem } from "./state.js";
@@ -880,10 +888,7 @@ export class WeekModel {
   private hosts(other: number, position: number, range: SlotRange): boolean {
     if (other === EMPTY || other === position) return true;
     const neighbour = this.index.tasks[other];
-    if (neighbour?.source !== "event" || !neighbour.canEmbed) return false;
-    for (const slots of neighbour.slots)
-      if (slots.day === range.day && slots.start <= range.start && slots.end >= range.end) return true;
-    return false;
+    return neighbour !== undefined && isHostOf(neighbour, range);
   }
 
   /**
