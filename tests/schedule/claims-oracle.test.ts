@@ -5,8 +5,14 @@
  * (a day, an exam), earliest days, hosts, standing preferences, a long task's sessions (no two on one day) — with the
  * clock placed before, inside (days and hours already past) and after the week, some placed by hand first.
  *
- * Each reason `propose_arrangement` gives for a review it leaves pending names what keeps it out: with that rule
- * lifted (the oracle's week changed to match) the review fits on its own, and with it kept it does not.
+ * - each reason `propose_arrangement` gives for a review it leaves pending names what keeps it out: with that rule
+ *   lifted (the oracle's week changed to match) the review fits on its own, and with it kept it does not;
+ * - with days kept free (`avoid_days`) nothing is named forced that fits on one of them;
+ * - a done review keeps its class's buffer for the search and the week model as for a write, and an exam moves before
+ *   a review done ahead of it (every event move is refused exactly when the oracle finds a rule broken);
+ * - place, move and swap refuse exactly what the oracle rules out, find_free shows every place it allows, and the
+ *   health judge's feasibility (missed reviews among those to place) is the oracle's most, its forced ones proved;
+ * - a study hall of two ranges that meet hosts a review across the join, as a write embeds it.
  */
 import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
