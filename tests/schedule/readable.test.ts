@@ -8,6 +8,8 @@ import { readablePlaces, readableScheduleText, whereThingsAre } from "../../tool
 import { parseToolData } from "../../offline/schedule/result-parsing.js";
 import { generateSchedule, moveTool, placeTool, sampleWeek, unplaceTool } from "../../tools/schedule/index.js";
 import { batchMoveTool } from "../../tools/schedule/tools/batch-move.js";
+import type { TaskItem } from "../../tools/schedule/state.js";
+import { summaryInChinese } from "../../tools/schedule/summary-words.js";
 
 describe("readable schedule text", () => {
   test("the ids the steps' summaries list for the model are named for a person; an id after a name stays", () => {
@@ -98,6 +100,32 @@ describe("readable schedule text", () => {
       '现在的安排："Review limits and continuity" — 3月14日周四 16:00–17:40；"Draft the English essay" — 3月16日周六 08:00–09:40。',
     );
     expect(whereThingsAre(placed.state!, [placed.content], "en")).toBeUndefined();
+  });
+});
+
+describe("a habit's or long task's id, named by its sessions", () => {
+  test("the search's reason that names another session reads the task's name, in English and Chinese", () => {
+    const session = (id: string, index: number): TaskItem => ({
+      id,
+      name: `Write the essay (session ${index} of 2)`,
+      source: "task_item",
+      duration: 2,
+      categoryId: "english",
+      status: "pending",
+      group: { id: "essay", kind: "sessions" },
+    });
+    const week = { tasks: [session("essay-s1", 1), session("essay-s2", 2)] };
+    const left = "left pending: essay-s2 (another session of task essay is on each day with room for it)";
+    // Before, a person read "another session of task essay" (the group's id).
+    expect(readableScheduleText(left, "en", week)).toBe(
+      'left pending: "Write the essay (session 2 of 2)" (another session of "Write the essay" is on each day with room for it)',
+    );
+    expect(readableScheduleText(summaryInChinese(left), "zh", week)).toContain(
+      '每一天都已有"Write the essay" 的另一次',
+    );
+    expect(readableScheduleText("another session of habit vocab is there", "en", { tasks: [] })).toBe(
+      "another session of habit vocab is there",
+    );
   });
 });
 

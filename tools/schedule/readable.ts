@@ -39,10 +39,10 @@ const REPEATED_SUBJECT =
 /** The events an import added: `imported <n> event(s): ` and its list, to the end of the line or `; left out`. */
 const IMPORTED = /(imported \d+ event\(s\): )(.*?)(?=; left out|$)/gm;
 /**
- * `task <id>` / `event <id>` / `任务 <id>` without a name: named when the schedule knows the id — not `(task <id>)`,
+ * `task <id>` / `event <id>` / `habit <id>` / `任务 <id>` without a name: named when the schedule knows the id — not `(task <id>)`,
  * which an answer writes after a name on purpose (the id to refer to it by).
  */
-const BARE = /(?<![(（])(\btask|\bevent|任务|活动) ([A-Za-z0-9_][A-Za-z0-9_.:-]*)/g;
+const BARE = /(?<![(（])(\btask|\bevent|\bhabit|任务|活动|习惯) ([A-Za-z0-9_][A-Za-z0-9_.:-]*)/g;
 /** The host a task sits inside: ` embedded in host <id>`, ` (was embedded in host <id>)`, `inside <id>`, `（嵌入 <id>）`, `（在 <id> 内`. */
 const HOST = /(\bembedded in host|\binside|嵌入|在) ([A-Za-z0-9_][A-Za-z0-9_.:-]*)/g;
 
@@ -68,6 +68,10 @@ function namedEntries(list: string, names: ReadonlyMap<string, string>): string 
  */
 export function readableScheduleText(text: string, language: Language, state?: Pick<ScheduleState, "tasks">): string {
   const names = new Map((state?.tasks ?? []).map((task) => [task.id, task.name]));
+  // A habit's or long task's id (a group's, which the search's reasons name): its sessions' name without the count.
+  for (const task of state?.tasks ?? [])
+    if (task.source === "task_item" && task.group !== undefined && !names.has(task.group.id))
+      names.set(task.group.id, task.name.replace(/ \((?:session )?\d+ of \d+\)$/, ""));
   const read = readableNames(text, language, names);
   return language === "zh" ? staleCardInChinese(read) : read;
 }

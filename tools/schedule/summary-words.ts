@@ -219,11 +219,11 @@ export function summaryInChinese(english: string): string {
         (_, group?: string) =>
           group === undefined
             ? "（它的课程规则或截止时间排除了所有空闲时段）"
-            : `（在没有 ${group} 其他一次的日子里，它的课程规则或截止时间排除了所有空闲时段）`,
+            : `（在没有任务 ${group} 其他一次的日子里，它的课程规则或截止时间排除了所有空闲时段）`,
       )
       .replace(
         / \(another session of (?:task|habit) (\S+) is on each day with room for it\)/g,
-        "（能容纳它的每一天都已有 $1 的另一次，同一任务一天只安排一次）",
+        "（能容纳它的每一天都已有任务 $1 的另一次，同一任务一天只安排一次）",
       )
       .replace(
         / \(no place beside the other placements found within the search budget\)/g,
