@@ -3,6 +3,7 @@
  * (an unknown command is refused with nothing written) and again by the chat node that carries them out — and retry
  * phrases ("continue", "retry"), which the run checks and the chat node both read.
  */
+import { trimEdges } from "../contracts/edge-trim.js";
 import { TempoError } from "../errors/index.js";
 
 /** Slash commands the chat node handles. */
@@ -25,10 +26,6 @@ const RETRY_PHRASES = new Set(["再试", "再试一次", "重试", "继续", "tr
 
 /** True for a retry phrase (docs/design.md#resets-and-retries). */
 export function isRetryPhrase(text: string): boolean {
-  return RETRY_PHRASES.has(
-    text
-      .trim()
-      .toLowerCase()
-      .replace(/[\s.!。！]+$/g, ""),
-  );
+  // Trailing marks trimmed in one pass: a regular expression's `[…]+$` is quadratic on a long message (edge-trim.ts).
+  return RETRY_PHRASES.has(trimEdges(text.trim().toLowerCase(), /[\s.!。！]/, "end"));
 }

@@ -11,6 +11,7 @@ import { RemoveMessage, type BaseMessage } from "@langchain/core/messages";
 import { interrupt, isGraphInterrupt, isInvalidResume, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { z } from "zod";
 import type { Card, CardResume } from "../contracts/cards.js";
+import { trimEdges } from "../contracts/edge-trim.js";
 import { InvalidResumeError, TempoError } from "../errors/index.js";
 import type { PendingInteraction, TempoUpdate } from "../kernel/state.js";
 import { emit } from "../streaming/events.js";
@@ -170,10 +171,8 @@ const WITHDRAWALS = new Set([
 ]);
 /** Normalises a short reply for matching: lower case, no surrounding punctuation or spaces. */
 function normalise(text: string): string {
-  return text
-    .trim()
-    .toLowerCase()
-    .replace(/^[\s"'“”‘’.,!?。！？，~]+|[\s"'“”‘’.,!?。！？，~]+$/g, "");
+  // In one pass each way: a regular expression's `[…]+$` is quadratic on a long reply (contracts/edge-trim.ts).
+  return trimEdges(text.trim().toLowerCase(), /[\s"'“”‘’.,!?。！？，~]/);
 }
 
 /** True for short confirmations ("yes", "ok", "是", "好", "继续"), recognised in code, not by the model. */

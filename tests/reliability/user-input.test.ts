@@ -13,6 +13,7 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
 import { InvalidResumeError, TempoError } from "../../errors/index.js";
+import { isRetryPhrase } from "../../kernel/commands.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { interruptsOf, json, resume, scriptedGraph, threadConfig, transcript } from "../support/scripted.js";
 import { snapshot, taskFields, thrownBy } from "./support/thread-state.js";
@@ -122,6 +123,48 @@ describe("messages the graph cannot use", () => {
     expect(String(first.messages.find((entry) => entry.getType() === "human")?.content)).toBe(text);
     expect(first.goal).toBe(`${text.slice(0, 1_000)} […${text.length - 1_000} more characters in your message]`);
   });
+});
+
+describe("long runs of spaces and punctuation, read in one pass", () => {
+  // The readers of a plain reply (a retry phrase, "yes", "no", "never mind") trimmed its trailing marks with
+  // `/[…]+$/`, which V8 runs in time quadratic in a run of those marks that does not reach the end: a message at the
+  // limit held the event loop — every thread of the server — for seconds ("continue" check) to minutes (a reply to a
+  // card). The limit on this test is the symptom's bound, not a measure of speed: read in one pass, it takes
+  // milliseconds.
+  const LONG = 10_000;
+
+  test(
+    'a reply to the plan card at the message limit: a run of "，" after a word is feedback; after "yes" it approves',
+    async () => {
+      const { graph, config } = await threadAtPlanCard("long-reply");
+      const feedback = `add a second note${"，".repeat(100_000 - 18)}x`;
+      expect(feedback).toHaveLength(100_000);
+      const revised = await graph.invoke(message(feedback), config);
+      // Taken as feedback on the plan: the planner revised it, and its card is raised again.
+      expect(interruptsOf(revised)[0]?.value).toMatchObject({ action_request: { action: "confirm_plan" } });
+      const approved = await graph.invoke(message(`yes${"，".repeat(100_000 - 3)}`), config);
+      expect(interruptsOf(approved)[0]?.value).toMatchObject({ action_request: { action: "add_note" } });
+    },
+    LONG,
+  );
+
+  test(
+    'a new message at the limit whose spaces end before its last word starts a task; "continue" with its marks is a retry',
+    async () => {
+      const { graph, config } = await threadAtPlanCard("long-message", "user-2");
+      await graph.invoke(message("never mind"), config);
+      const text = `Add a note:${" ".repeat(100_000 - 13)}x.`;
+      expect(text).toHaveLength(100_000);
+      const started = await graph.invoke(message(text), config);
+      expect(started.goal).toMatch(/^Add a note: /);
+      expect(interruptsOf(started)[0]?.value).toMatchObject({ action_request: { action: "confirm_plan" } });
+      for (const mark of [" ", "\t", ".", "!", "。", "！"]) {
+        expect(isRetryPhrase(`continue${mark.repeat(100_000 - 8)}`)).toBe(true);
+        expect(isRetryPhrase(`again${mark.repeat(100_000 - 6)}x`)).toBe(false);
+      }
+    },
+    LONG,
+  );
 });
 
 describe("resumes", () => {
