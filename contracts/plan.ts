@@ -1,5 +1,6 @@
 /** The plan stage's contract (docs/design.md#stage-contracts). */
 import { z } from "zod";
+import { trimEdges } from "./edge-trim.js";
 
 export const PlanStepDraftSchema = z.object({
   content: z.string().trim().min(1).describe("What this step does, in one imperative sentence."),
@@ -62,11 +63,11 @@ export const PlanDecisionSchema = z
 export type PlanDecision = z.infer<typeof PlanDecisionSchema>;
 export type PlanStepDraft = z.infer<typeof PlanStepDraftSchema>;
 
-const DONE_WHEN_IN_BRACKETS = /^(.*?)\s*[(（]\s*(?:done when|完成标志|完成标准)\s*[:：]?\s*(.*?)\s*[)）]\s*$/iu;
-const DONE_WHEN_AFTER = /^(.*?)\s*(?:[—–-]+\s*)?(?:done when|完成标志|完成标准)\s*[:：]?\s*(.*?)\s*$/iu;
+/** The label of a step's done-when condition, found anywhere in a line (a plain search: linear in the line). */
+const DONE_WHEN_LABEL_TEXT = /done when|完成标志|完成标准/giu;
 
-/** A limit in brackets at the end of a line: "(not Friday)", "(only mornings)", "（不要周五）". */
-const TRAILING_LIMIT = /\s*[(（]\s*(?:not|no|only|except|avoid|never|keep|不要|不|别|只|除了)[^()（）]*[)）]\s*$/iu;
+/** The words that open a limit in brackets at the end of a line: "(not Friday)", "(only mornings)", "（不要周五）". */
+const LIMIT_WORD = /^(?:not|no|only|except|avoid|never|keep|不要|不|别|只|除了)/iu;
 
 /** The label between a step and its done-when condition in a plan written as text, per language (both are read back). */
 const DONE_WHEN_LABEL = { en: "done when: ", zh: "完成标志：" } as const;
@@ -103,19 +104,92 @@ export function readPlanStepsText(text: string): PlanStepDraft[] | undefined {
     .filter((line) => line !== "")
     .map((line) => {
       // "… (done when: …)", or "… — done when: …" (the dash optional).
-      const split = DONE_WHEN_IN_BRACKETS.exec(line) ?? DONE_WHEN_AFTER.exec(line);
-      let content = (split?.[1] ?? line).trim();
-      let doneWhen = (split?.[2] ?? "").trim();
+      const split = doneWhenSplit(line);
+      let content = (split?.content ?? line).trim();
+      let doneWhen = (split?.doneWhen ?? "").trim();
       // A limit typed at the end of the line ("… — done when: …, (not Friday)") is about the step, not its check.
-      const limit = TRAILING_LIMIT.exec(doneWhen);
-      if (limit && limit.index > 0) {
-        content = `${content} ${limit[0].trim()}`;
-        doneWhen = doneWhen.slice(0, limit.index).replace(/[\s,，;；]+$/u, "");
+      const limit = trailingLimitAt(doneWhen);
+      if (limit > 0) {
+        content = `${content} ${doneWhen.slice(limit).trim()}`;
+        doneWhen = trimEdges(doneWhen.slice(0, limit), /[\s,，;；]/u, "end");
       }
       const step = content || line;
       return { content: step, done_when: doneWhen || `"${step}" is carried out` };
     });
   return steps.length > 0 ? steps : undefined;
+}
+
+/*
+ * A line of a plan is read with plain searches and loops over its characters, not with regular expressions such as
+ * `/^(.*?)\s*(?:[—–-]+\s*)?(?:done when)\s*[:：]?\s*(.*?)\s*$/`: their ambiguous runs backtrack in time quadratic
+ * (or worse) in the line, and an edit of the plan card is a person's text up to the answer's limit — one line of
+ * 30 000 spaces held the served process's event loop for half a minute.
+ */
+
+const SPACE = /\s/u;
+const isSpace = (char: string | undefined) => char !== undefined && SPACE.test(char);
+const OPENING = new Set(["(", "（"]);
+const CLOSING = new Set([")", "）"]);
+
+/**
+ * A line's step and its done-when condition, split at the first label: "… (done when: …)" when a bracket opens right
+ * before a label and the line ends with a closing bracket, else "… — done when: …" (the dash optional). Undefined
+ * for a line without a label.
+ */
+function doneWhenSplit(line: string): { content: string; doneWhen: string } | undefined {
+  const labels = [...line.matchAll(DONE_WHEN_LABEL_TEXT)].map((match) => ({
+    start: match.index,
+    end: match.index + match[0].length,
+  }));
+  if (labels.length === 0) return undefined;
+  const end = trimEdges(line, SPACE, "end").length;
+  if (CLOSING.has(line[end - 1]!)) {
+    // "… (done when: …)": the first label right after an opening bracket, before the closing one.
+    for (const label of labels) {
+      const bracket = skipSpaces(line, label.start, -1) - 1;
+      if (label.end < end && OPENING.has(line[bracket]!)) {
+        return { content: line.slice(0, bracket), doneWhen: conditionAfter(line, label.end, end - 1) };
+      }
+    }
+  }
+  // "… — done when: …": the first label, with the dash (and spaces) before it left out of the step.
+  const label = labels[0]!;
+  let before = skipSpaces(line, label.start, -1);
+  const dashes = skipWhile(line, before, -1, (char) => char === "—" || char === "–" || char === "-");
+  if (dashes < before) before = skipSpaces(line, dashes, -1);
+  return { content: line.slice(0, before), doneWhen: conditionAfter(line, label.end, line.length) };
+}
+
+/** The condition after a label that ends at `from`, up to `to`: its colon and the spaces around it left out. */
+function conditionAfter(line: string, from: number, to: number): string {
+  let start = skipSpaces(line, from, 1);
+  if (start < to && (line[start] === ":" || line[start] === "：")) start = skipSpaces(line, start + 1, 1);
+  return start < to ? line.slice(start, to) : "";
+}
+
+/**
+ * Where a limit in brackets at the end of `text` starts ("…, (not Friday)"), the spaces before its bracket included:
+ * the last bracket of the text closes it, the one before opens it and is followed by a limit's word. -1 for none.
+ */
+function trailingLimitAt(text: string): number {
+  const end = trimEdges(text, SPACE, "end").length;
+  if (!CLOSING.has(text[end - 1]!)) return -1;
+  const open = skipWhile(text, end - 1, -1, (char) => !OPENING.has(char) && !CLOSING.has(char)) - 1;
+  if (!OPENING.has(text[open]!) || !LIMIT_WORD.test(text.slice(skipSpaces(text, open + 1, 1), end - 1))) return -1;
+  return skipSpaces(text, open, -1);
+}
+
+/** The index past the spaces from `index` on (`step` 1), or of the first of the spaces before it (`step` -1). */
+function skipSpaces(text: string, index: number, step: 1 | -1): number {
+  return skipWhile(text, index, step, isSpace);
+}
+
+/** Like `skipSpaces`, for the characters `skip` accepts. */
+function skipWhile(text: string, index: number, step: 1 | -1, skip: (char: string) => boolean): number {
+  let at = index;
+  if (step === 1) while (at < text.length && skip(text[at]!)) at += 1;
+  else while (at > 0 && skip(text[at - 1]!)) at -= 1;
+  return at;
 }
 
 /** A step's text as plans are compared: trimmed, its spaces collapsed, in lower case. */

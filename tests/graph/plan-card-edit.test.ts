@@ -68,6 +68,22 @@ describe("the plan card's steps, as text", () => {
     },
   );
 
+  test("an edited line at the answer's limit, long runs of spaces and dashes in it, is read at once into its step", async () => {
+    // Read with backtracking regular expressions, such a line (45 000 spaces) held the event loop for half a
+    // minute, and one at the limit for many minutes; read in one pass, it takes milliseconds. The limit on this test
+    // is the symptom's bound, not a measure of speed.
+    const { graph, config } = await atPlanCard();
+    const spaces = " ".repeat(45_000);
+    const dashes = "—".repeat(45_000);
+    const steps = `1. List the notes (done when: the list was read${spaces}x\n2. Add the note ${dashes}x`;
+    const state = await graph.invoke(resume(bodies["Agent Chat UI (an edited_action decision)"]!(steps)), config);
+    // No closing bracket: the first line's condition follows its label; the second line has none.
+    expect(state.planSteps.map((step) => [step.content, step.doneWhen])).toEqual([
+      ["List the notes (", `the list was read${spaces}x`],
+      [`Add the note ${dashes}x`, `"Add the note ${dashes}x" is carried out`],
+    ]);
+  }, 10_000);
+
   test("Agent Inbox's accept echoes the text untouched: the plan runs as shown", async () => {
     const { graph, config, card } = await atPlanCard();
     const state = await graph.invoke(
@@ -166,5 +182,15 @@ describe("planStepsText / readPlanStepsText", () => {
     ]);
     expect(readPlanStepsText(" \n\t")).toBeUndefined();
     expect(readPlanStepsText("[1, 2]")).toBeUndefined();
+  });
+
+  test("a line of long runs reads as a short one does: a condition in brackets, a limit after it", () => {
+    const spaces = " ".repeat(40_000);
+    expect(readPlanStepsText(`Place it (done when:${spaces}placed${spaces})`)).toEqual([
+      { content: "Place it", done_when: "placed" },
+    ]);
+    expect(readPlanStepsText(`Place it —${spaces}done when: placed,${spaces}(not${spaces}Friday)`)).toEqual([
+      { content: `Place it (not${spaces}Friday)`, done_when: "placed" },
+    ]);
   });
 });
