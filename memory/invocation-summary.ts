@@ -7,6 +7,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { messageText, oneLine } from "../contracts/message-text.js";
 import { withoutCalendarText } from "../contracts/attached-calendar.js";
+import { trimEdges } from "../contracts/edge-trim.js";
 import type { TempoState } from "../kernel/state.js";
 import { callOutcomeOf } from "../kernel/tool-results.js";
 import type { Episode } from "./long-term.js";
@@ -20,6 +21,8 @@ const STANDING_STATEMENT =
 /** Chinese first person with what lasts about them. */
 const SELF_STATEMENT_CHINESE = /我[^。！？\n]*(?:喜欢|不喜欢|习惯|希望|想|不想|一般|通常|总是|从不|不能|需要)/;
 const CJK = /[\u3400-\u9fff]/;
+/** The longest sentence kept as a fact. */
+const MAX_FACT_LENGTH = 200;
 
 /**
  * Sentences in which the user states durable things about themselves — whether or not they begin with "I" or "my"
@@ -30,12 +33,14 @@ export function extractUserFacts(userTexts: string[]): string[] {
   const facts: string[] = [];
   for (const text of userTexts) {
     for (const piece of text.split(/(?<=[.!?。！？\n])|[;；]/)) {
-      const sentence = piece.trim().replace(/[,;，；.。!！]+$/, "");
-      if (sentence === "" || /[?？]$/.test(sentence)) continue;
+      // The marks trimmed in one pass, and a sentence too long to keep never read by the patterns below: their runs
+      // backtrack in time quadratic in the text, and a message of 100 000 "我" held the event loop for half a minute.
+      const sentence = trimEdges(piece.trim(), /[,;，；.。!！]/, "end");
+      if (sentence === "" || sentence.length > MAX_FACT_LENGTH || /[?？]$/.test(sentence)) continue;
       const stated =
         SELF_STATEMENT.test(sentence) || SELF_STATEMENT_CHINESE.test(sentence) || STANDING_STATEMENT.test(sentence);
       const shortest = CJK.test(sentence) ? 4 : 8;
-      if (stated && sentence.length >= shortest && sentence.length <= 200) facts.push(sentence);
+      if (stated && sentence.length >= shortest) facts.push(sentence);
     }
   }
   return [...new Set(facts)];

@@ -130,6 +130,25 @@ describe("memorize", () => {
   });
 });
 
+describe("memorize, on a message at the limit", () => {
+  test('a long run of 我 or of "my" after a fact is no fact, and is read at once; the short fact before it is kept', async () => {
+    // The fact patterns backtrack in time quadratic in a sentence: on a 100 000-character one they held the event
+    // loop — every thread of the server — for half a minute. A sentence longer than a fact may be is no longer read
+    // by them. The limit on this test is the symptom's bound, not a measure of speed.
+    const store = new InMemoryStore();
+    const chat = json({ intent: "chat", reply: "Noted." });
+    const { graph } = scriptedGraph({ domain: createNotesDomain(), store, chat: [chat, chat, chat] });
+    const config = threadConfig("memo-long", "alice");
+    for (const run of ["我".repeat(99_960), "my ".repeat(33_320), `${"，".repeat(99_900)}x`]) {
+      const text = `I always study in the morning. ${run}`;
+      expect(text.length).toBeLessThanOrEqual(100_000);
+      await graph.invoke({ messages: [new HumanMessage(text)] }, config);
+    }
+    const facts = await store.search(factsNamespace("alice"));
+    expect(facts.map((item) => item.value.text)).toEqual(["I always study in the morning"]);
+  }, 10_000);
+});
+
 describe("compression", () => {
   test("over a 100-turn conversation the prompts' messages stay bounded, every message stays in state, and TaskState keeps the compressed facts", async () => {
     const store = new InMemoryStore();
