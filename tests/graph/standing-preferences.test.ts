@@ -101,6 +101,28 @@ describe("a rejected Monday", () => {
   });
 });
 
+describe("feedback that goes on at length", () => {
+  test("'never on Monday' followed by a sentence of thousands of 和 is remembered at once; the long sentence states nothing", async () => {
+    // The request reader's patterns backtrack in time cubic in a sentence of 和 with no swap verb: read as a standing
+    // preference, such feedback held the event loop for minutes, whatever the model. The limit on this test is the
+    // symptom's bound, not a measure of speed.
+    const { store, tempo } = await tempoWithMemory();
+    const feedback = `never on Monday. I never study on Monday ${"和".repeat(6_000)}`;
+    const first = await converse(
+      tempo,
+      "Arrange my reviews",
+      (card) => (onMonday(card) ? { type: "response", args: feedback } : { type: "accept", args: null }),
+      "t-long",
+    );
+    expect(first.cards.filter(onMonday).length).toBeGreaterThan(0);
+    expect(mondayTasks(first.schedule)).toEqual([]);
+    const profile = await loadPreferences(store, "student");
+    expect(profile.map(({ kind, value, text }) => ({ kind, value, text }))).toEqual([
+      { kind: "avoid_day", value: 1, text: "never on Monday." },
+    ]);
+  }, 10_000);
+});
+
 describe("a write onto an avoided day", () => {
   test("asked outright to move a review onto Monday, no card is raised: the move is refused naming the preference and how to remove it", async () => {
     const store = new InMemoryStore();

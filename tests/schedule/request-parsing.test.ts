@@ -1,6 +1,7 @@
 /** The offline policy's request parser: the forms each request takes in English and Chinese. */
 import { describe, expect, test } from "vitest";
 import {
+  MAX_READ_LENGTH,
   normalizeText,
   parseScheduleRequest,
   readDates,
@@ -207,6 +208,24 @@ describe("calendar days", () => {
     expect(resolveDays(where("this Thursday").only, undated)).toEqual([4]);
     expect(unresolvedDates(where("tomorrow").only, undated)).toEqual(["tomorrow"]);
   });
+});
+
+describe("sentences that nearly fit a pattern", () => {
+  test("a swap reads only with its verb after the pair; thousands of 和 without one, or a sentence past the limit, name nothing", () => {
+    // Without the verb the swap pattern tried every start, 和 and end (cubic: 4 000 和 took 12 s, the event loop
+    // held); no sentence longer than the reader reads is read at all. The limit on this test is the symptom's bound.
+    expect(parseScheduleRequest("极限复习和矩阵复习交换")).toEqual({
+      kind: "swap",
+      first: "极限复习",
+      second: "矩阵复习",
+    });
+    expect(parseScheduleRequest("极限复习交换")).toEqual(parseScheduleRequest("极限复习"));
+    expect(parseScheduleRequest(`not on Monday ${"和".repeat(4_000)}`)).toEqual({ kind: "unknown" });
+    expect(parseScheduleRequest(`把${"和".repeat(480)}`)).toEqual({ kind: "unknown" });
+    const long = `move the essay to friday ${"x".repeat(MAX_READ_LENGTH)}`;
+    expect(parseScheduleRequest(long)).toEqual({ kind: "unknown" });
+    expect(readWhere(`not monday ${"和".repeat(MAX_READ_LENGTH)}`)).toEqual(readWhere(""));
+  }, 10_000);
 });
 
 describe("a part of a named day", () => {

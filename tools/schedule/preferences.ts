@@ -15,6 +15,7 @@ import {
   type PreferenceRule,
 } from "../../contracts/preferences.js";
 import {
+  MAX_READ_LENGTH,
   normalizeText,
   parseScheduleRequest,
   readDays,
@@ -31,7 +32,8 @@ export function readSchedulePreferences(text: string): PreferenceChange {
   const change: PreferenceChange = { add: [], lift: [] };
   for (const sentence of sentencesOf(text)) {
     const normalized = normalizeText(sentence);
-    if (normalized === "") continue;
+    // A sentence longer than the request reader reads states no preference here (`MAX_READ_LENGTH`).
+    if (normalized === "" || normalized.length > MAX_READ_LENGTH) continue;
     if (LIFT_CUE.test(normalized)) {
       change.lift.push(...liftedIn(normalized));
       continue;

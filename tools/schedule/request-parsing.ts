@@ -12,6 +12,7 @@
  * to the same request, and a step the user edited is read the same way.
  */
 import { weekdayName, type Language } from "../../contracts/language.js";
+import { trimEdges } from "../../contracts/edge-trim.js";
 
 /** A part of the day: the first, middle or last third of its slots. */
 export type PartOfDay = "morning" | "afternoon" | "evening";
@@ -186,6 +187,14 @@ export function readNumber(text: string): number {
   if (!ten) return tens && !ones ? (ZH_DIGITS[tens] ?? Number.NaN) : Number.NaN;
   return (tens ? (ZH_DIGITS[tens] ?? 0) : 1) * 10 + (ones ? (ZH_DIGITS[ones] ?? 0) : 0);
 }
+
+/**
+ * The longest sentence (or fragment) the reader reads. Its patterns were written for requests people type, and some
+ * backtrack in time quadratic or cubic in a sentence that nearly fits them: "not on Monday " and 6 000 "和" (the swap
+ * pattern, a separator and no "交换") held the served process's event loop — every thread — for half a minute, read as
+ * card feedback whatever the model. A longer sentence names no request, day or slot here (a model reads it whole).
+ */
+export const MAX_READ_LENGTH = 500;
 
 const NUMBER = String.raw`(\d+|[一二两三四五六七八九十]+)`;
 
@@ -410,6 +419,8 @@ const CLAUSE_BREAK =
  * are read from the clauses that are not negative.
  */
 export function readWhere(fragment: string): Where {
+  if (fragment.length > MAX_READ_LENGTH)
+    return { only: { weekdays: [], days: [] }, not: { weekdays: [], days: [] }, slots: {} };
   const negated: string[] = [];
   const rest = fragment
     .replace(KEEP_FREE, (_, english?: string, stays?: string, chinese?: string, chineseAfter?: string) => {
@@ -481,12 +492,12 @@ const POLITENESS =
 
 /** Strips politeness and filler ("please", "thanks", "谢谢") and the punctuation they leave behind. */
 export function withoutPoliteness(text: string): string {
-  return text
+  const spaced = text
     .replace(POLITENESS, " ")
     .replace(/\s*,(?:\s*,)+/g, ",")
-    .replace(/^[\s,]+|[\s,]+$/g, "")
     .replace(/\s+/g, " ")
     .trim();
+  return trimEdges(spaced, /[\s,]/);
 }
 
 /** A question about the week ("what do I still need to schedule?"), not a request to change it ("can you arrange …?"). */
@@ -534,7 +545,7 @@ function readRequest(text: string): ScheduleRequest {
     .split(/[?!]+|\.(?=\s|$)/)
     .map((sentence) => sentence.trim())
     .filter((sentence) => sentence !== "");
-  if (sentences.length <= 1) return parseSentence(polite.replace(/[.!?]+$/, "").trim());
+  if (sentences.length <= 1) return parseSentence(trimEdges(polite, /[.!?]/, "end").trim());
   const readings = sentences.map(parseSentence);
   const main = readings.findIndex((reading) => !["unknown", "greeting", "help"].includes(reading.kind));
   if (main === -1) return readings.find((reading) => reading.kind !== "unknown") ?? { kind: "unknown" };
@@ -770,7 +781,7 @@ const NEGATED_REQUEST =
 
 /** Reads one sentence of a request. */
 function parseSentence(body: string): ScheduleRequest {
-  if (body === "") return { kind: "unknown" };
+  if (body === "" || body.length > MAX_READ_LENGTH) return { kind: "unknown" };
   if (UNDO_REQUEST.test(body)) return { kind: "undo" };
   if (RECOVER_REQUEST.test(body)) return { kind: "recover" };
   if (HABIT_REQUEST.test(body)) return readHabit(body) ?? { kind: "habit" };
@@ -951,12 +962,24 @@ function readSwap(body: string): ScheduleRequest | undefined {
     /\b(?:swap|switch|exchange|trade)\s+(?:the\s+)?(?:places?\s+of\s+)?(.+?)\s+(?:and|with|&)\s+(.+)$/.exec(body);
   const chinese =
     /(?:交换|对调|互换|调换)(?:一下)?(.+?)(?:和|与|跟)(.+?)(?:的(?:位置|时间))?$/.exec(body) ??
-    /(?:把|将)?(.+?)(?:和|与|跟)(.+?)(?:交换|对调|互换|调换)/.exec(body);
+    (swapVerbAfterPair(body) ? /(?:把|将)?(.+?)(?:和|与|跟)(.+?)(?:交换|对调|互换|调换)/.exec(body) : null);
   const match = english ?? chinese;
   if (!match) return undefined;
   const first = taskPhrase(match[1] ?? "");
   const second = taskPhrase(match[2] ?? "");
   return first && second ? { kind: "swap", first, second } : undefined;
+}
+
+/**
+ * True when "A 和 B 交换" can match `body`: a 和 / 与 / 跟 after its first character, and a swap verb at least two
+ * characters after it. Asked first because the pattern, on a sentence of 和 with no swap verb after them, tries every
+ * start, every 和 and every end: cubic in the sentence (500 characters took 40 ms, 6 000 half a minute). When this
+ * holds, the pattern matches from the sentence's start in one pass (its body is one line: `normalizeText`).
+ */
+function swapVerbAfterPair(body: string): boolean {
+  const verb = Math.max(...["交换", "对调", "互换", "调换"].map((word) => body.lastIndexOf(word)));
+  const pair = ["和", "与", "跟"].map((word) => body.indexOf(word, 1)).filter((at) => at !== -1);
+  return pair.length > 0 && Math.min(...pair) + 2 <= verb;
 }
 
 function readMove(body: string): ScheduleRequest | undefined {
