@@ -67,6 +67,48 @@ describe("a task's life through the write tools", () => {
     expect(item(said, "matrix-review").markedAt).toBe(AT);
   });
 
+  it("done ahead of its place frees the place (it was not done there); an undo puts it back; the card says so", () => {
+    // Monday 11 March, 09:00 in Shanghai: the review's place (Tuesday 19:00) is still ahead. Before, the done review
+    // kept Tuesday's place, blocked to others, and a roll told it as "done (Tue 12 Mar)".
+    const before = { ...withMatrixPlaced(), now: "2024-03-11T01:00:00.000Z" };
+    expect(describeScheduleCall(before, "mark_done", { task_id: "matrix-review" })).toBe(
+      'Mark "Matrix operations review" done (Tue 12 Mar, 19:00–20:40); done ahead of it, so its place is freed',
+    );
+    expect(describeScheduleCall(before, "mark_done", { task_id: "matrix-review" }, "zh")).toMatch(
+      /记为已完成；提前完成，这个时段会空出来$/,
+    );
+    const result = runTool("mark_done", before, { task_id: "matrix-review" });
+    const after = result.state!;
+    // Out of its place and of the lab it sat inside, done when the clock says.
+    const { slots: _slots, embeddedIn: _host, ...rest } = item(before, "matrix-review");
+    expect(item(before, "matrix-review").embeddedIn).toBe("tue-programming-lab");
+    expect(item(after, "matrix-review")).toEqual({ ...rest, status: "done", markedAt: before.now });
+    expect(checkScheduleInvariants(after)).toEqual([]);
+    const { now: _now, ...stored } = before;
+    const { now: _after, ...storedAfter } = after;
+    expectRoundTrip(stored, storedAfter);
+    // The freed place takes another review.
+    expect(runTool("place", after, { task_id: "review-limits", day: 2, slot_start: 9 }).ok).toBe(true);
+    // Said to be done earlier than its place ("at"), on a later clock: freed too.
+    const told = runTool(
+      "mark_done",
+      { ...withMatrixPlaced(), now: "2024-03-13T01:00:00.000Z" },
+      {
+        task_id: "matrix-review",
+        at: "2024-03-11T01:00:00.000Z",
+      },
+    );
+    expect(item(told.state!, "matrix-review").slots).toBeUndefined();
+    // "undo that": reopened and placed back where it was.
+    const lastChange = [{ name: "mark_done", arguments: { task_id: "matrix-review" }, data: result.data }];
+    const undo = runTool("propose_undo", { ...after, lastChange });
+    const writes = (undo.data as { candidates: Array<{ writes: Array<{ name: string; arguments: object }> }> })
+      .candidates[0]!.writes;
+    let undone: ScheduleState = after;
+    for (const each of writes) undone = write(each.name, undone, each.arguments as Record<string, unknown>);
+    expect(item(undone, "matrix-review")).toMatchObject({ status: "placed", slots: [{ day: 2, start: 9, end: 10 }] });
+  });
+
   it("mark_missed frees the place and keeps where it was; place reschedules the missed review", () => {
     const before = withMatrixPlaced();
     const missed = write("mark_missed", before, { task_id: "matrix-review", at: AT });

@@ -6,7 +6,7 @@
  * Canonical form (so that two equal schedules are equal byte for byte as
  * JSON, which the diff round-trip and the property tests rely on):
  * - a pending, missed or skipped task_item has no `slots` and no `embeddedIn` key (a done one keeps its place while
- *   its day is in the window);
+ *   its day is in the window, unless it was done ahead of its place);
  * - a task_item without a host has no `embeddedIn` key;
  * - an event always has `embeds`, sorted ascending by id (code-unit order).
  */

@@ -1,7 +1,8 @@
 /**
  * A task item's life (`TaskStatus`): `mark_done` ("I did it"), `mark_missed` ("I missed it"), `skip` ("skip it this
  * week") and `reopen` (back to pending, to reschedule). Writes like `place`: each waits for its card, and is applied
- * exactly once. A done task keeps its place; a missed or skipped one leaves it, with `was` saying where it was.
+ * exactly once. A done task keeps its place (unless it was done ahead of it: then the place is freed); a missed or
+ * skipped one leaves it, with `was` saying where it was.
  */
 import { z } from "zod";
 import type { DomainTool, ToolRun } from "../../domain.js";
@@ -13,6 +14,7 @@ import { commitUnplace } from "../placement.js";
 import { isSettled, type PastPlace, type ScheduleState, type TaskItem, type TaskStatus } from "../state.js";
 import { taskIdField } from "./argument-fields.js";
 import { findTask } from "./task-checks.js";
+import { clockOfState, hasStarted } from "../window-clock.js";
 
 /** Arguments of mark_done, mark_missed and skip. */
 export const markArgumentsSchema = z.object({
@@ -57,6 +59,13 @@ function placeOf(state: ScheduleState, task: TaskItem): PastPlace | undefined {
   return range === undefined ? task.was : pastPlaceOf(state.window, range);
 }
 
+/** True for a placed task item the run's clock has not reached yet: done now, it was done ahead of its place. */
+export function doneAhead(state: Pick<ScheduleState, "window" | "now">, task: TaskItem): boolean {
+  const range = task.status === "placed" ? task.slots?.[0] : undefined;
+  const clock = clockOfState(state);
+  return range !== undefined && clock !== undefined && !hasStarted(range.day, range.start, clock);
+}
+
 /** A mark's text: `marked task <id> done (it was placed[ on day <d> slots <a>-<b>])`. */
 export function markedText(data: TaskLifeData): string {
   return data.to === "pending"
@@ -80,8 +89,10 @@ function mark(state: ScheduleState, args: MarkArguments, to: "done" | "missed" |
     );
   }
   const was = placeOf(state, task);
-  // A done task keeps its place (history); a missed or skipped one leaves it, and its host, free for others.
-  const base = to === "done" || task.status !== "placed" ? state : commitUnplace(state, index, position);
+  // A done task keeps its place (history); a missed or skipped one leaves it, and its host, free for others — and so
+  // does one done ahead of its place (it was not done there: the place is free again, kept in `data` for an undo).
+  const early = to === "done" && doneAhead({ window: state.window, now: args.at ?? state.now }, task);
+  const base = (to === "done" && !early) || task.status !== "placed" ? state : commitUnplace(state, index, position);
   const current = base.tasks[position] as TaskItem;
   const next: TaskItem = { ...current, status: to };
   delete next.markedAt;
@@ -109,11 +120,12 @@ function markTool(name: string, to: "done" | "missed" | "skipped", description: 
   return tool;
 }
 
-/** "I did it": a task item is done; a placed one keeps its place as history. */
+/** "I did it": a task item is done; a placed one keeps its place as history, unless its place is still ahead. */
 export const markDoneTool = markTool(
   "mark_done",
   "done",
-  "Marks a task item done (the user did it): a placed one keeps its place as history, and nothing moves it again.",
+  "Marks a task item done (the user did it): a placed one keeps its place as history, and nothing moves it again; " +
+    "one done ahead of its place frees that place.",
 );
 
 /** "I missed it": a placed task item is missed; its place is freed and kept as `was`. */
