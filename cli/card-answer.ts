@@ -8,6 +8,7 @@
  * v1 `{ decisions }` resume (review/resume.ts).
  */
 import { ANSWER_FIELD, type Card } from "../contracts/cards.js";
+import { trimEdges } from "../contracts/edge-trim.js";
 import type { Language } from "../contracts/language.js";
 import { CARD_WORDS, EDIT_MISTAKES, tell, type Words } from "./chat-words.js";
 import { isShortConfirmation, isShortDismissal } from "../review/human-response.js";
@@ -140,7 +141,8 @@ export function readCardReply(line: string, card: Card, language: Language = "en
     };
   }
   const [first = "", ...rest] = text.split(/\s+/);
-  const word = first.toLowerCase().replace(/[:,.!]+$/, "");
+  // (Trimmed in one pass: `/[:,.!]+$/` is quadratic on a long run of marks that does not reach the end.)
+  const word = trimEdges(first.toLowerCase(), /[:,.!]/, "end");
   const feedback = text
     .slice(first.length)
     .replace(/^[\s:,-]+/, "")

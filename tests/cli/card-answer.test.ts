@@ -50,6 +50,16 @@ describe("answers", () => {
     );
   });
 
+  test("a line of 100 000 marks after a choice word is read in one pass", () => {
+    // `/[:,.!]+$/` on the first word took 6 s on "yes" + 100 000 ":" + "x", the terminal frozen; the limit on this
+    // test is the symptom's bound.
+    expect(readCardReply(`yes${":".repeat(100_000)}x`, TOOL_CARD).kind).toBe("invalid");
+    expect(readCardReply(`yes${"!".repeat(100_000)}`, TOOL_CARD)).toEqual({
+      kind: "answer",
+      response: { decisions: [{ type: "approve" }] },
+    });
+  }, 10_000);
+
   test("a Chinese user's short answers decide a card as a message to it would: 是 approves, 取消 rejects", () => {
     const all = (decision: object, count: number) => ({
       kind: "answer",
