@@ -87,6 +87,35 @@ describe("readable schedule text", () => {
     expect(readableScheduleText("moved task ghost-task", "en", week)).toBe("moved task ghost-task");
   });
 
+  test("a model's or tool's text of 100 000 near-miss characters reads in one pass", () => {
+    // Each took 5–14 s (a lazy id trim on a run of dots, an import list tried from each character of a run, the
+    // stale-card sentences tried from each character or opening), the event loop held; the limit on this test is the
+    // symptom's bound.
+    const week = sampleWeek();
+    const dots = ".".repeat(100_000);
+    expect(readableScheduleText(`moved task review-limits${dots}x`, "en", week)).toBe(
+      `moved task review-limits${dots}x`,
+    );
+    expect(readableScheduleText(`moved task review-limits${dots}`, "en", week)).toBe(
+      `moved "Review limits and continuity"${dots}`,
+    );
+    expect(readableScheduleText(`placed inside mon-study-hall${dots}`, "en", week)).toBe(
+      `placed inside "Evening self-study hall"${dots}`,
+    );
+    const run = `imported 1 event(s): ${"a".repeat(100_000)}`;
+    expect(readableScheduleText(run, "en")).toBe(run);
+    expect(readableScheduleText('imported 1 event(s): -.lab-2 "Lab"', "en")).toBe('imported 1 event(s): -."Lab"');
+    for (const text of ["x".repeat(100_000), '"'.repeat(100_000)]) expect(readableScheduleText(text, "zh")).toBe(text);
+    const opening = "this card was made on the week of , and the schedule has moved on to ".repeat(1_500);
+    expect(readableScheduleText(opening, "zh")).toBe(opening);
+    expect(
+      readableScheduleText(
+        `${opening}\nthis card was made on the week of 11 Mar, and the schedule has moved on to 18 Mar since, so its days would be other dates now; `,
+        "zh",
+      ),
+    ).toBe(`${opening}\n这张卡片是按 11 Mar 那一周做的，日程此后已移到 18 Mar，卡片上的日子现在是别的日期了；`);
+  }, 10_000);
+
   test("where the touched tasks are now, once each, from the schedule; none for fewer than two", () => {
     const week = sampleWeek();
     const placed = placeTool.run(week, { task_id: "review-limits", day: 1, slot_start: 5 });

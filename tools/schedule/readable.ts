@@ -6,6 +6,7 @@
  * Pure text functions: the answers, the task report and the offline policy's replies pass through them.
  */
 import type { Language } from "../../contracts/language.js";
+import { trimEdges } from "../../contracts/edge-trim.js";
 import { placeName } from "./calendar.js";
 import { formatDate } from "./state.js";
 import type { ScheduleState } from "./state.js";
@@ -86,13 +87,17 @@ const STATUS_ZH: Readonly<Record<string, string>> = {
 
 /** Why a card the week changed under is not applied (`card-frame.ts`), in Chinese; other text as it is. */
 function staleCardInChinese(text: string): string {
-  return text
+  return framed(
+    text,
+    [
+      "this card was made on the week of ",
+      ", and the schedule has moved on to ",
+      " since, so its days would be other dates now; ",
+    ],
+    (kept, now) => `这张卡片是按 ${kept} 那一周做的，日程此后已移到 ${now}，卡片上的日子现在是别的日期了；`,
+  )
     .replace(
-      /this card was made on the week of (.+?), and the schedule has moved on to (.+?) since, so its days would be other dates now; /g,
-      "这张卡片是按 $1 那一周做的，日程此后已移到 $2，卡片上的日子现在是别的日期了；",
-    )
-    .replace(
-      /((?:"(?:[^"\\]|\\.)*")|\S+) has changed since this card was made \((?:it is on (.+?) now|it is (\w+) now|it is gone), by another change\), so the card no longer shows what it would do; /g,
+      /((?:"(?:[^"\\]|\\.)*")|(?<!\S)\S+) has changed since this card was made \((?:it is on (.+?) now|it is (\w+) now|it is gone), by another change\), so the card no longer shows what it would do; /g,
       (_, task: string, place: string | undefined, status: string | undefined) =>
         `${task} 在这张卡片做出之后被另一处修改改变了（${place ? `现在在 ${place}` : status ? `现在${STATUS_ZH[status] ?? status}` : "已不在日程上"}），卡片上写的已不是它会做的；`,
     )
@@ -102,28 +107,63 @@ function staleCardInChinese(text: string): string {
     );
 }
 
+/**
+ * `text` with each `open` (.+?) `middle` (.+?) `close` (on one line) replaced by `build` of the two parts: what
+ * `replace(/open(.+?)middle(.+?)close/g, …)` does, in one pass (that expression tried every `open` of a line to its
+ * end — the sentence's opening repeated took seconds). The first `open` of a line serves: when it finds no `middle`
+ * and `close` after it, no later one does.
+ */
+function framed(
+  text: string,
+  [open, middle, close]: readonly [string, string, string],
+  build: (a: string, b: string) => string,
+) {
+  return text
+    .split(/([\n\r\u2028\u2029])/)
+    .map((line) => {
+      let out = "";
+      let from = 0;
+      for (;;) {
+        const start = line.indexOf(open, from);
+        if (start < 0) break;
+        const mid = line.indexOf(middle, start + open.length + 1);
+        const end = mid < 0 ? -1 : line.indexOf(close, mid + middle.length + 1);
+        if (end < 0) break;
+        out +=
+          line.slice(from, start) + build(line.slice(start + open.length, mid), line.slice(mid + middle.length, end));
+        from = end + close.length;
+      }
+      return from === 0 ? line : out + line.slice(from);
+    })
+    .join("");
+}
+
 /** `text` with places by date and clock time, and tasks and events by their names (`readableScheduleText`). */
 function readableNames(text: string, language: Language, names: ReadonlyMap<string, string>): string {
   return (
     readablePlaces(text, language)
-      // import_calendar's events (`imported 2 event(s): a "A", b "B"`): by name.
+      // import_calendar's events (`imported 2 event(s): a "A", b "B"`): by name. (An id is read from the start of its
+      // run of id characters only: tried from each character, a long run without a name after it was quadratic.)
       .replace(
         IMPORTED,
         (_, head: string, list: string) =>
-          `${head}${list.replace(/[A-Za-z0-9_][A-Za-z0-9_.:-]* ("(?:[^"\\]|\\.)*")/g, "$1")}`,
+          `${head}${list.replace(/(?<![A-Za-z0-9_.:-])([.:-]*)[A-Za-z0-9_][A-Za-z0-9_.:-]* ("(?:[^"\\]|\\.)*")/g, "$1$2")}`,
       )
       .replace(REPEATED_SUBJECT, "")
       .replace(LABELLED, "$1")
       .replace(BARE, (whole, _kind: string, id: string) => {
-        // An id at the end of a sentence keeps its full stop or colon outside the name.
-        const [, bare = id, trail = ""] = /^(.*?)([.:]*)$/.exec(id) ?? [];
+        // An id at the end of a sentence keeps its full stop or colon outside the name (trimmed in one pass: a lazy
+        // `/^(.*?)([.:]*)$/` was quadratic on an id with a long run of dots inside).
+        const bare = trimEdges(id, /[.:]/, "end");
+        const trail = id.slice(bare.length);
         const name = names.get(bare);
         return name === undefined ? whole : `${JSON.stringify(name)}${trail}`;
       })
       // The steps' lists of ids (what was left pending, skipped, proved unfixable): by name.
       .replace(ID_LISTS, (_, head: string, list: string) => `${head}${namedEntries(list, names)}`)
       .replace(HOST, (whole, words: string, id: string) => {
-        const [, bare = id, trail = ""] = /^(.*?)([.:]*)$/.exec(id) ?? [];
+        const bare = trimEdges(id, /[.:]/, "end");
+        const trail = id.slice(bare.length);
         const name = names.get(bare);
         if (name === undefined) return whole;
         return `${/^[a-z]/.test(words) ? "inside" : words} ${JSON.stringify(name)}${trail}`;
