@@ -5,6 +5,7 @@
  * found instead and asks which tasks are meant. Only a whole listing can prove a name absent — an overview that
  * cut its task lists leaves the names to the execute stage, which lists the tasks itself.
  */
+import { trimEdges } from "../../contracts/edge-trim.js";
 import { say, type Language } from "../../contracts/language.js";
 import type { GetOverviewData, ListedTask } from "../../tools/schedule/tools/index.js";
 import { editDistance, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
@@ -189,7 +190,17 @@ function whichTasks(
 
 /** True when an answer means every task ("all", "everything", "全部"). */
 export function meansAll(answer: string): boolean {
-  return /^\s*(?:all|all of them|everything|every one|every task|all tasks|全部|都|所有|全都|所有任务)\s*[.!。！]?\s*$/i.test(
-    answer,
+  return /^(?:all|all of them|everything|every one|every task|all tasks|全部|都|所有|全都|所有任务)$/i.test(
+    withoutClosingMark(answer, /[.!。！]/),
   );
+}
+
+/**
+ * `text` without the spaces at its ends and one `mark` (with the spaces before it) at its end: what the ends of
+ * `/^\s*…\s*[mark]?\s*$/` allow, in one pass (their three `\s*` split a long run of spaces every way: an answer of
+ * "5", 10 000 spaces and "x" took minutes).
+ */
+export function withoutClosingMark(text: string, mark: RegExp): string {
+  const trimmed = trimEdges(text, /\s/);
+  return mark.test(trimmed.at(-1) ?? "") ? trimEdges(trimmed.slice(0, -1), /\s/, "end") : trimmed;
 }

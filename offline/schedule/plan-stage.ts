@@ -43,7 +43,7 @@ import {
 } from "./week-facts.js";
 import { formatDate, TASK_STATUS_ZH } from "../../tools/schedule/state.js";
 import type { GetOverviewData } from "../../tools/schedule/tools/get-overview.js";
-import { groundRequest, meansAll, type Grounding } from "./grounding.js";
+import { groundRequest, meansAll, withoutClosingMark, type Grounding } from "./grounding.js";
 import { liveOverviewOf } from "./tool-data.js";
 
 /** The steps of an arrange plan: the place step without a scope, and the verify step. */
@@ -163,7 +163,7 @@ export function withAnswer(original: ScheduleRequest, answer: string | undefined
   if (!("where" in original)) return original;
   const where = readWhere(normalizeText(answer));
   // A bare number answers "which day": "5", "第5天", "五".
-  const bare = /^\s*第?(\d+|[一二两三四五六七八九十]+)\s*(?:天|号)?\s*[.。!！]?\s*$/.exec(answer)?.[1];
+  const bare = /^第?(\d+|[一二两三四五六七八九十]+)\s*(?:天|号)?$/.exec(withoutClosingMark(answer, /[.。!！]/))?.[1];
   if (bare !== undefined && isEmptySelection(where.only) && Number.isInteger(readNumber(bare)))
     where.only = { weekdays: [], days: [readNumber(bare)] };
   return isAnywhere(where) ? original : ({ ...original, where: mergeWhere(original.where, where) } as ScheduleRequest);
