@@ -33,7 +33,7 @@ import { summaryInChinese } from "../../tools/schedule/summary-words.js";
 import { WeekModel } from "../../tools/schedule/week-model.js";
 import { clockedWeek, handPlaced, ruleWeek, sessionWeek } from "../support/rule-weeks.js";
 import { oracle } from "../support/schedule-oracle.js";
-import { pending, write } from "./support.js";
+import { event, pending, write } from "./support.js";
 
 const pendingOf = (week: ScheduleState) =>
   week.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "pending");
@@ -170,27 +170,7 @@ describe("why propose_arrangement leaves a review pending, against the oracle", 
     const week: ScheduleState = {
       window: { totalDays: 2, slotsPerDay: 6, days: consecutiveDays(2) },
       categories: [{ id: "math", name: "Math" }],
-      tasks: [
-        {
-          id: "mon",
-          name: "Mon",
-          source: "event",
-          slots: [{ day: 1, start: 1, end: 6 }],
-          canEmbed: false,
-          locked: false,
-          embeds: [],
-        },
-        {
-          id: "tue",
-          name: "Tue",
-          source: "event",
-          slots: [{ day: 2, start: 1, end: 4 }],
-          canEmbed: false,
-          locked: false,
-          embeds: [],
-        },
-        pending("r", 2),
-      ],
+      tasks: [{ ...event("mon", 1, 1, 6), name: "Mon" }, { ...event("tue", 2, 1, 4), name: "Tue" }, pending("r", 2)],
       standing: [
         { id: "pref-1", kind: "avoid_day", value: 1, text: "never on Monday" },
         { id: "pref-2", kind: "only_part_of_day", value: "morning", text: "only in the morning" },
@@ -336,15 +316,7 @@ describe("an event moved (the school moved the exam): refused only for a rule it
       window: { totalDays: 3, slotsPerDay: 4, days: consecutiveDays(3) },
       categories: [{ id: "math", name: "Math" }],
       tasks: [
-        {
-          id: "exam",
-          name: "Exam",
-          source: "event",
-          slots: [{ day: 3, start: 1, end: 2 }],
-          canEmbed: false,
-          locked: true,
-          embeds: [],
-        },
+        { ...event("exam", 3, 1, 2, { locked: true }), name: "Exam" },
         { ...pending("r", 1), dueBefore: { eventId: "exam" } },
       ],
     };
