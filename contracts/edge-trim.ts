@@ -11,9 +11,19 @@
  * class names characters of the Basic Multilingual Plane.
  */
 export function trimEdges(text: string, edge: RegExp, ends: "both" | "end" = "both"): string {
-  let end = text.length;
-  while (end > 0 && edge.test(text[end - 1]!)) end -= 1;
-  let start = 0;
-  if (ends === "both") while (start < end && edge.test(text[start]!)) start += 1;
+  const matches = (char: string) => edge.test(char);
+  const end = skipWhile(text, text.length, -1, matches);
+  const start = ends === "both" ? Math.min(skipWhile(text, 0, 1, matches), end) : 0;
   return start === 0 && end === text.length ? text : text.slice(start, end);
+}
+
+/**
+ * The index past the characters `skip` accepts from `index` on (`step` 1), or of the first of those right before it
+ * (`step` -1): a linear walk, for readers that must not backtrack.
+ */
+export function skipWhile(text: string, index: number, step: 1 | -1, skip: (char: string) => boolean): number {
+  let at = index;
+  if (step === 1) while (at < text.length && skip(text[at]!)) at += 1;
+  else while (at > 0 && skip(text[at - 1]!)) at -= 1;
+  return at;
 }

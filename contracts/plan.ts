@@ -1,6 +1,6 @@
 /** The plan stage's contract (docs/design.md#stage-contracts). */
 import { z } from "zod";
-import { trimEdges } from "./edge-trim.js";
+import { skipWhile, trimEdges } from "./edge-trim.js";
 
 export const PlanStepDraftSchema = z.object({
   content: z.string().trim().min(1).describe("What this step does, in one imperative sentence."),
@@ -182,14 +182,6 @@ function trailingLimitAt(text: string): number {
 /** The index past the spaces from `index` on (`step` 1), or of the first of the spaces before it (`step` -1). */
 function skipSpaces(text: string, index: number, step: 1 | -1): number {
   return skipWhile(text, index, step, isSpace);
-}
-
-/** Like `skipSpaces`, for the characters `skip` accepts. */
-function skipWhile(text: string, index: number, step: 1 | -1, skip: (char: string) => boolean): number {
-  let at = index;
-  if (step === 1) while (at < text.length && skip(text[at]!)) at += 1;
-  else while (at > 0 && skip(text[at - 1]!)) at -= 1;
-  return at;
 }
 
 /** A step's text as plans are compared: trimmed, its spaces collapsed, in lower case. */
