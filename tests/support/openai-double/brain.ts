@@ -2,7 +2,7 @@
  * What the OpenAI server double answers: a brain's decision — text and tool calls — in the shape the request
  * asked for, with the switchable imperfections of real models applied.
  *
- * The default brain plays a schedule model: Tempo's offline policy (`decide`) reads the request's messages as
+ * The default brain plays a schedule model: Tempo's offline policy reads the request's messages as
  * LangChain messages and returns the stage's JSON contract (plain text for deliver); `offlineBrain` plays the offline
  * model of several served domains (`npm run double` serves `TEMPO_DOMAINS`' as Tempo does). With `tools` in the request
  * (native tool calling) an execute decision becomes tool calls — its `tool_call` / `tool_calls` (with a proposal's
@@ -11,7 +11,6 @@
  * function calling) gets the contract as that function's arguments; otherwise the contract is the content.
  */
 import { randomBytes } from "node:crypto";
-import { decide } from "../../../offline/schedule/policy.js";
 import { offlinePoliciesFor } from "../../../offline/registry.js";
 import { OfflineRouter } from "../../../offline/router.js";
 import { readPrompt } from "../../../offline/prompt-reading.js";
@@ -98,8 +97,7 @@ export function offlineBrain(domains: readonly string[]): Brain {
 }
 
 /** The schedule model: Tempo's offline policy, answered in the request's shape. */
-export const scheduleBrain: Brain = (request) =>
-  shaped(request, decide(toLangChainMessages((request.body.messages ?? []) as OpenAIChatMessage[])));
+export const scheduleBrain: Brain = offlineBrain(["schedule"]);
 
 /** A stage answer of the JSON contract (text for deliver) as the request asked for it. */
 function shaped(request: DoubleRequest, text: string): string | BrainReply {
