@@ -9,12 +9,12 @@ import { dayOfWeekOfDate } from "../../contracts/clock.js";
 import type { MovedTask } from "../../tools/schedule/atomic-moves.js";
 import type { ScheduleCandidate, ScheduleListing } from "../../tools/schedule/candidates.js";
 import type { PlannedPlacement } from "../../tools/schedule/placement-search.js";
-import { dayOfWeekNumber, type SlotRange } from "../../tools/schedule/state.js";
+import { dayOfWeekNumber, TASK_STATUS_ZH, type SlotRange, type TaskStatus } from "../../tools/schedule/state.js";
 import type { BatchMoveData } from "../../tools/schedule/tools/batch-move.js";
 import type { FindFreeData, FreeRunEntry } from "../../tools/schedule/tools/find-free.js";
 import type { GetOverviewData, PendingTaskEntry } from "../../tools/schedule/tools/get-overview.js";
 import type { GetTaskInfoData } from "../../tools/schedule/tools/get-task-info.js";
-import type { ListedTask, ListTasksData } from "../../tools/schedule/tools/list-tasks.js";
+import type { ListedPastPlace, ListedTask, ListTasksData } from "../../tools/schedule/tools/list-tasks.js";
 import type { MoveData } from "../../tools/schedule/tools/move.js";
 import type { PlaceData } from "../../tools/schedule/tools/place.js";
 import type { QueryRangeData, QueryRangeDay, RangeOccupant } from "../../tools/schedule/tools/query-range.js";
@@ -85,6 +85,21 @@ export function parseOverflowCount(content: string): number {
 export const TASK_LINE_PATTERN =
   /^- (task|placed task|done task|missed task|skipped task|event) (\S+) ("(?:[^"\\]|\\.)*")(.*)$/;
 
+/**
+ * Where a settled task was, as `pastPlaceText` writes it at the start of `text`: "2024-03-12 slots 9-10", or undated
+ * "week 1 Tue slots 9-10" (get_task_info, whose data has no week: "Tue slots 9-10").
+ */
+function parsePastPlace(text: string): ListedPastPlace | undefined {
+  const was = /^(?:(\d{4}-\d{2}-\d{2})|(?:week \d+ )?(Mon|Tue|Wed|Thu|Fri|Sat|Sun)) slots (\d+)-(\d+)/.exec(text);
+  if (was === null) return undefined;
+  return {
+    dayOfWeek: was[1] !== undefined ? dayOfWeekOfDate(was[1]) : dayOfWeekNumber(was[2]!),
+    ...(was[1] !== undefined ? { date: was[1] } : {}),
+    start: Number(was[3]),
+    end: Number(was[4]),
+  };
+}
+
 /** Every task line of a list_tasks (or get_overview) result, in order. */
 export function parseTaskListing(content: string): ListedTask[] {
   const tasks: ListedTask[] = [];
@@ -117,15 +132,9 @@ export function parseTaskListing(content: string): ListedTask[] {
     if (host !== undefined) task.hostId = host;
     const due = / due_before=(event|day):(\S+)/.exec(rest);
     if (due !== null) task.dueBefore = due[1] === "event" ? { eventId: due[2]! } : { day: Number(due[2]) };
-    // Where a settled task was (`pastPlaceText`): "was 2024-03-12 slots 9-10", or undated "was week 1 Tue slots 9-10".
-    const was = / was (?:(\d{4}-\d{2}-\d{2})|week \d+ (Mon|Tue|Wed|Thu|Fri|Sat|Sun)) slots (\d+)-(\d+)/.exec(rest);
-    if (was !== null)
-      task.was = {
-        dayOfWeek: was[1] !== undefined ? dayOfWeekOfDate(was[1]) : dayOfWeekNumber(was[2]!),
-        ...(was[1] !== undefined ? { date: was[1] } : {}),
-        start: Number(was[3]),
-        end: Number(was[4]),
-      };
+    const was = / was (.*)$/.exec(rest)?.[1];
+    const past = was === undefined ? undefined : parsePastPlace(was);
+    if (past !== undefined) task.was = past;
     tasks.push(task);
   }
   return tasks;
@@ -639,7 +648,9 @@ function parseTaskInfo(lines: readonly string[]): GetTaskInfoData | undefined {
     };
     return { task, embeds };
   }
-  const status = fields.get("status") === "placed" ? "placed" : "pending";
+  const said = fields.get("status") ?? "";
+  // Every status of a task item's life is read as it is (before, all but placed read as pending).
+  const status: TaskStatus = Object.hasOwn(TASK_STATUS_ZH, said) ? (said as TaskStatus) : "pending";
   const category = ID_NAME.exec(fields.get("category") ?? "") ?? /^(\S+)/.exec(fields.get("category") ?? "");
   const task: ListedTask = {
     id,
@@ -651,6 +662,8 @@ function parseTaskInfo(lines: readonly string[]): GetTaskInfoData | undefined {
     locked: false,
     canEmbed: false,
   };
+  const was = parsePastPlace(fields.get("was") ?? "");
+  if (was !== undefined) task.was = was;
   const data: GetTaskInfoData = { task };
   if (category?.[2] !== undefined) data.categoryName = JSON.parse(category[2]) as string;
   const host = /^host (\S+)(?: ("(?:[^"\\]|\\.)*"))?$/.exec(fields.get("embedded in") ?? "");

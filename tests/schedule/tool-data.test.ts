@@ -274,6 +274,21 @@ describe("each tool's data says what its text says", () => {
     });
   });
 
+  it("get_task_info of a done, missed and skipped review: its status and a done one's place read back", () => {
+    // Over the strict double, "explain" of a review done read it as pending with no place.
+    const placed = withPlacements();
+    for (const [tool, to] of [
+      ["mark_done", "done"],
+      ["mark_missed", "missed"],
+      ["skip", "skipped"],
+    ] as const) {
+      const marked = write(tool, placed, { task_id: "b" });
+      const data = dataOf("get_task_info", marked, { task_id: "b" }) as GetTaskInfoData;
+      expect(data.task.kind).toBe(to);
+      expect(data.task.slots.length > 0).toBe(to === "done");
+    }
+  });
+
   it("analyze_health: the report as a text reader has it (issues' tasks are named, not listed by id), on random weeks", () => {
     // What the strict model-server double reads back: without it, "how healthy is my week?" over the double was
     // "I could not answer that: health score …".

@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
 import { failure, formatRanges, placedTaskLine, quoteName, readResult } from "../format.js";
 import { findPositions, positionOf } from "../occupancy-index.js";
-import type { ScheduleState, ScheduleTask } from "../state.js";
+import { dayOfWeekName, type ScheduleState, type ScheduleTask } from "../state.js";
 import { listedTask, type ListedTask } from "./list-tasks.js";
 import { taskIdField } from "./argument-fields.js";
 
@@ -86,7 +86,13 @@ export function taskInfoFields(data: GetTaskInfoData): Array<[string, string]> {
     "category",
     `${task.categoryId ?? ""}${data.categoryName === undefined ? "" : ` ${quoteName(data.categoryName)}`}`,
   ]);
-  if (task.kind === "placed") fields.push(["slots", formatRanges(task.slots)]);
+  // Where it is: placed, or done in the window (a done review keeps its place as history).
+  if (task.slots.length > 0) fields.push(["slots", formatRanges(task.slots)]);
+  // Where a settled one was, as on record (`pastPlaceText`).
+  if (task.was !== undefined) {
+    const { date, dayOfWeek, start, end } = task.was;
+    fields.push(["was", `${date ?? dayOfWeekName(dayOfWeek)} slots ${start}-${end}`]);
+  }
   if (task.hostId !== undefined)
     fields.push([
       "embedded in",
