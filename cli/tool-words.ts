@@ -158,6 +158,10 @@ const CHINESE_RESULTS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^tasks matching all: ([\d,]+) of ([\d,]+)$/, "全部任务：共 $2 个中的 $1 个"],
   [/^tasks matching (.+): ([\d,]+) of ([\d,]+)$/, "符合条件（$1）的任务：共 $3 个中的 $2 个"],
   [new RegExp(`^marked (${NAME}) (done|missed|skipped) \\(it was (\\w+)\\)$`), "已把 $1 标记为 $2（原为 $3）"],
+  [
+    new RegExp(`^marked (${NAME}) done \\(it was (\\w+)\\); its place is free again$`),
+    "已把 $1 标记为 done（原为 $2），原来的时段空出来了",
+  ],
   [new RegExp(`^reopened (${NAME}): it was (\\w+), it is pending again$`), "已重新打开 $1（原为 $2），它重新待安排"],
   [new RegExp(`^removed (${NAME})$`), "已删除 $1"],
   [

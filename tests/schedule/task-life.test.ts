@@ -17,6 +17,7 @@ import {
   type TaskItem,
 } from "../../tools/schedule/index.js";
 import { describeScheduleCall } from "../../tools/schedule/describe-call.js";
+import { summaryInChinese } from "../../tools/schedule/summary-words.js";
 import { runTool, write } from "./support.js";
 
 const AT = "2024-03-12T21:00:00+08:00";
@@ -78,6 +79,11 @@ describe("a task's life through the write tools", () => {
       /记为已完成；提前完成，这个时段会空出来$/,
     );
     const result = runTool("mark_done", before, { task_id: "matrix-review" });
+    // The result says so too: the terminal's echo and the answer read it, in either language.
+    expect(result.content).toBe("marked task matrix-review done (it was placed); its place is free again");
+    expect(summaryInChinese(result.content!)).toBe(
+      "已把任务 matrix-review 记为已完成（原为已安排），原来的时段空出来了",
+    );
     const after = result.state!;
     // Out of its place and of the lab it sat inside, done when the clock says.
     const { slots: _slots, embeddedIn: _host, ...rest } = item(before, "matrix-review");

@@ -165,8 +165,9 @@ export function summaryInChinese(english: string): string {
       .replace(/^swapped task (\S+) and task (\S+);/, "已交换任务 $1 和任务 $2；")
       // The life marks (`markedText`): what the task was, and what it is now.
       .replace(
-        /^marked task (\S+) (done|missed|skipped) \(it was (\w+)\)$/,
-        (_, id: string, to: string, from: string) => `已把任务 ${id} 记为${markWord(to)}（原为${statusWord(from)}）`,
+        /^marked task (\S+) (done|missed|skipped) \(it was (\w+)\)(; its place is free again)?$/,
+        (_, id: string, to: string, from: string, freed?: string) =>
+          `已把任务 ${id} 记为${markWord(to)}（原为${statusWord(from)}）${freed ? "，原来的时段空出来了" : ""}`,
       )
       .replace(
         /^reopened task (\S+): it was (\w+), it is pending again$/,

@@ -44,6 +44,8 @@ export interface TaskLifeData {
   to: TaskStatus;
   /** Where it was or is, when it had a place. */
   was?: PastPlace;
+  /** Done ahead of its place: the place is free again. */
+  freed?: true;
 }
 
 /** Which statuses each mark may start from. */
@@ -66,11 +68,10 @@ export function doneAhead(state: Pick<ScheduleState, "window" | "now">, task: Ta
   return range !== undefined && clock !== undefined && !hasStarted(range.day, range.start, clock);
 }
 
-/** A mark's text: `marked task <id> done (it was placed[ on day <d> slots <a>-<b>])`. */
+/** A mark's text: `marked task <id> done (it was placed)`, and `; its place is free again` when done ahead of it. */
 export function markedText(data: TaskLifeData): string {
-  return data.to === "pending"
-    ? `reopened task ${data.id}: it was ${data.from}, it is pending again`
-    : `marked task ${data.id} ${data.to} (it was ${data.from})`;
+  if (data.to === "pending") return `reopened task ${data.id}: it was ${data.from}, it is pending again`;
+  return `marked task ${data.id} ${data.to} (it was ${data.from})${data.freed ? "; its place is free again" : ""}`;
 }
 
 /** Runs a mark on `state`: the task item settled as `to`, or why it cannot be. */
@@ -104,7 +105,13 @@ function mark(state: ScheduleState, args: MarkArguments, to: "done" | "missed" |
   if (to === "done" && task.slots === undefined && was !== undefined) next.was = was;
   const tasks = base.tasks.slice();
   tasks[position] = buildTaskItem(next);
-  const data: TaskLifeData = { id: task.id, from: task.status, to, ...(was ? { was } : {}) };
+  const data: TaskLifeData = {
+    id: task.id,
+    from: task.status,
+    to,
+    ...(was ? { was } : {}),
+    ...(early ? { freed: true as const } : {}),
+  };
   return { ok: true, content: markedText(data), state: { ...base, tasks }, data };
 }
 
