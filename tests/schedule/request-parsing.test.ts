@@ -80,6 +80,31 @@ describe("request parsing", () => {
     expect(parseScheduleRequest(text)).toMatchObject(expected);
   });
 
+  test("words that say when or how surely a mark happened are not read as the task's name", () => {
+    // "I finished the matrix review already" planned "Mark \"matrix review already\" done"; "I already finished …"
+    // and "I just finished …" were not read at all.
+    const done = { kind: "mark", task: "matrix review", to: "done" };
+    for (const said of [
+      "I finished the matrix review already",
+      "I already finished the matrix review",
+      "I've already done the matrix review",
+      "I have just finished the matrix review.",
+      "I did the matrix review just now",
+      "I completed the matrix review this morning",
+    ])
+      expect(parseScheduleRequest(said), said).toEqual(done);
+    expect(parseScheduleRequest("I skipped the matrix review today")).toEqual({ ...done, to: "skipped" });
+    expect(parseScheduleRequest("矩阵复习我今天已经做完了")).toEqual({ kind: "mark", task: "矩阵复习", to: "done" });
+    // A day naming the task's place still does, and "don't reschedule it" is still heard.
+    expect(parseScheduleRequest("I already missed Tuesday's review, don't reschedule it")).toEqual({
+      kind: "mark",
+      task: "review",
+      to: "missed",
+      weekday: 2,
+      reschedule: false,
+    });
+  });
+
   test("numbers, negated days, slots and parts of the day", () => {
     expect([readNumber("12"), readNumber("十二"), readNumber("二十"), readNumber("五"), readNumber("x")]).toEqual([
       12,

@@ -1031,17 +1031,29 @@ const MARK_PHRASES: ReadonlyArray<[RegExp, "done" | "missed" | "skipped"]> = [
 const DONT_RESCHEDULE =
   /[,;]?\s*(?:but\s+|and\s+|so\s+)?(?:please\s+)?(?:don'?t|do not|no need to|never)\s+(?:re-?schedule|re-?place|re-?arrange|move|put back|make up)(?:\s+(?:it|that|them|for it))?(?:\s+again)?|[,，]?\s*(?:但是?|所以)?(?:不要|不用|别|无需|不必)(?:再)?(?:重新|补)(?:安排|排|做)?(?:了)?/;
 
+/**
+ * Words around a mark that say when or how surely it happened, not which task: "I (have) already / just finished …",
+ * "… already", "… just now", "… today", "… this morning"; "矩阵复习我今天已经做完了". A day that names a task's place
+ * ("Tuesday's review") is not among them.
+ */
+const MARK_ADVERB_BEFORE = /^(i(?:'ve|\s+have)?\s+)(?:already|just|finally|actually|also)\s+/;
+const MARK_ADVERB_AFTER =
+  /\s+(?:already|just now|now|too|as well|today|earlier today|this (?:morning|afternoon|evening))$/;
+const MARK_WORDS_AFTER_ZH = /(?:我|都)?(?:今天|刚才|刚刚|早上|上午|中午|下午|晚上)?(?:已经|都|也)?$/;
+
 /** A task's life in words ("I did the matrix review", "我周二的复习没做"), or undefined. */
 function readMark(body: string): ScheduleRequest | undefined {
   const said = body.replace(/[.!。！]+$/, "").trim();
-  const text = said.replace(new RegExp(DONT_RESCHEDULE.source, "g"), "").trim();
-  const keep = text !== said ? { reschedule: false as const } : {};
+  const kept = said.replace(new RegExp(DONT_RESCHEDULE.source, "g"), "").trim();
+  const keep = kept !== said ? { reschedule: false as const } : {};
+  const text = kept.replace(MARK_ADVERB_BEFORE, "$1").replace(/^i've\s+/, "i have ");
   for (const [pattern, to] of MARK_PHRASES) {
     const match = pattern.exec(text);
     if (!match) continue;
     // "我错过了哪些复习", "列出已完成的复习": a question about a status names no task (QUESTION_START reads English).
     if (ASKING_PHRASE.test(match[1] ?? "")) return undefined;
-    const { weekday, rest: task } = splitWeekday(match[1] ?? "");
+    const named = (match[1] ?? "").replace(MARK_ADVERB_AFTER, "").replace(MARK_WORDS_AFTER_ZH, "");
+    const { weekday, rest: task } = splitWeekday(named);
     if (task) return { kind: "mark", task, to, ...(weekday !== undefined ? { weekday } : {}), ...keep };
   }
   return undefined;
