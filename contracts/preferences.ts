@@ -63,6 +63,9 @@ export const STANDING_CUE =
 export const LIFT_CUE =
   /\b(?:(?:is|are) (?:fine|ok|okay|good|alright|free) (?:now|again)|again is fine|can (?:do|use|have|study on) [a-z ]+ again|no longer (?:avoid|busy|a problem)|(?:forget|drop|remove) (?:the|my) (?:rule|preference))\b|(?:现在|又)?(?:可以|没问题|行)了|不再(?:避开|忙)/i;
 
+/** Prompt tag of the standing preferences (the memory writes the section; an offline model reads it). */
+export const PREFERENCES_TAG = "standing_preferences";
+
 /** A preference as the memory model gives it. */
 const ModelPreferenceSchema = z.object({
   kind: z

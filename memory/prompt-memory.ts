@@ -9,6 +9,7 @@
 import type { RecalledMemory } from "../kernel/state.js";
 import { estimateCounter, type TokenCounter } from "./tokens.js";
 import { preferencePromptLines } from "./preferences.js";
+import { PREFERENCES_TAG } from "../contracts/preferences.js";
 
 export type MemorySection = "taskState" | "facts" | "episodes" | "conversation";
 
@@ -66,8 +67,7 @@ export function memoryContext(
   return render();
 }
 
-/** Prompt tag of the standing preferences. */
-export const PREFERENCES_TAG = "standing_preferences";
+export { PREFERENCES_TAG };
 
 /**
  * The user's standing preferences as a prompt section ("Your standing preferences"), for every stage and every

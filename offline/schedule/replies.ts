@@ -5,7 +5,7 @@
  */
 import { languageOf, say, stepStatusInChinese, type Language } from "../../contracts/language.js";
 import { whyOpenInChinese } from "../../contracts/why-open.js";
-import { chatLanguage, goalOf, latestMessage, userLanguage, type PromptView } from "../prompt-reading.js";
+import { chatLanguage, goalOf, latestMessage, section, userLanguage, type PromptView } from "../prompt-reading.js";
 import { readTaskAccount, type StepOutcome } from "../stage-state.js";
 import {
   isAnywhere,
@@ -14,6 +14,8 @@ import {
   READ_REQUEST_KINDS,
 } from "../../tools/schedule/request-parsing.js";
 import { readableScheduleText } from "../../tools/schedule/readable.js";
+import { readSchedulePreferences } from "../../tools/schedule/preferences.js";
+import { describeRule, PREFERENCES_TAG } from "../../contracts/preferences.js";
 import { arrangedHeading, missedIn } from "../../tools/schedule/domain.js";
 import { rescheduledHeading } from "./life-steps.js";
 import { summaryInChinese } from "../../tools/schedule/summary-words.js";
@@ -85,6 +87,10 @@ export function decideChat(view: PromptView): Record<string, unknown> {
       reason: "a habit: recurring tasks are not built",
     };
   }
+  // A standing preference and nothing else ("I never study on Sundays", "I prefer mornings"): the memory keeps it at the
+  // turn's end; the reply says so, instead of "I can't tell what to do" beside the memory's "Remembered".
+  const stated = request.kind === "unknown" ? statedPreference(message, language, view) : undefined;
+  if (stated) return { intent: "chat", reply: stated, reason: "a standing preference, kept by the memory" };
   if (request.kind === "unknown") {
     const preface =
       language === "zh" ? `离线模式下我理解不了“${message}”。` : `Offline, I can't tell what to do with "${message}".`;
@@ -95,6 +101,36 @@ export function decideChat(view: PromptView): Record<string, unknown> {
     };
   }
   return { intent: "task", reply: "", reason: `a schedule request (${request.kind})` };
+}
+
+/**
+ * The reply to a message that only states or lifts standing preferences, or undefined when it states none. A lift
+ * names what is taken back only when the prompt's standing preferences hold it (the memory lifts only those).
+ */
+function statedPreference(message: string, language: Language, view: PromptView): string | undefined {
+  const change = readSchedulePreferences(message);
+  if (change.add.length > 0) {
+    const rules = change.add.map((rule) => describeRule(rule)).join("; ");
+    return say(
+      language,
+      `Noted as a standing preference (${rules}): I'll keep to it whenever I arrange or move your reviews. /prefs lists your preferences.`,
+      `记下了这条长期偏好：“${message}”。以后安排或移动复习时都会照此来（/prefs 可以查看）。`,
+    );
+  }
+  if (change.lift.length === 0) return undefined;
+  const held = section(`${view.system}\n${view.context}`, PREFERENCES_TAG).toLowerCase();
+  const lifted = change.lift.map((rule) => describeRule(rule)).filter((rule) => held.includes(rule.toLowerCase()));
+  if (lifted.length === 0)
+    return say(
+      language,
+      `You have no standing preference that "${message}" takes back, so nothing changed. /prefs lists your preferences.`,
+      `没有可以因“${message}”而取消的长期偏好，所以什么也没改（/prefs 可以查看）。`,
+    );
+  return say(
+    language,
+    `Noted: I no longer keep to "${lifted.join("; ")}" when I arrange your reviews.`,
+    `好的：以后安排复习时不再受这条偏好限制（“${message}”）。`,
+  );
 }
 
 /** The deliver stage's answer: a read request's answer as found, or the task's steps as they ended. */

@@ -198,6 +198,34 @@ describe("what becomes an entry", () => {
   });
 });
 
+describe("a message that only states a preference", () => {
+  test("is answered as noted, not as a request the policy cannot tell; a lift names what it takes back, or that none was held", async () => {
+    // Before, "I never study on Sundays" alone was answered "Offline, I can't tell what to do with …" and the capability
+    // list, while the memory said beside it that the preference was remembered.
+    const { store, tempo } = await tempoWithMemory();
+    const stated = await converse(tempo, "I never study on Sundays", [], "t-stated");
+    expect(stated.said.at(-1)).toBe(
+      "Noted as a standing preference (never on Sunday): I'll keep to it whenever I arrange or move your reviews. /prefs lists your preferences.",
+    );
+    expect((await loadPreferences(store, "student")).map(({ kind, value }) => ({ kind, value }))).toEqual([
+      { kind: "avoid_day", value: 7 },
+    ]);
+    const nothingHeld = await converse(tempo, "Mondays are fine now", [], "t-stated");
+    expect(nothingHeld.said.at(-1)).toBe(
+      'You have no standing preference that "Mondays are fine now" takes back, so nothing changed. /prefs lists your preferences.',
+    );
+    expect(await loadPreferences(store, "student")).toHaveLength(1);
+    const lifted = await converse(tempo, "Sundays are fine now", [], "t-stated");
+    expect(lifted.said.at(-1)).toBe('Noted: I no longer keep to "never on Sunday" when I arrange your reviews.');
+    expect(await loadPreferences(store, "student")).toEqual([]);
+    const chinese = await converse(tempo, "我喜欢晚上复习", [], "t-stated");
+    expect(chinese.said.at(-1)).toBe(
+      "记下了这条长期偏好：“我喜欢晚上复习”。以后安排或移动复习时都会照此来（/prefs 可以查看）。",
+    );
+    expect(chinese.schedule).toEqual(stated.schedule);
+  });
+});
+
 describe("the user's own profile", () => {
   test("/prefs lists it and /forget removes the entry in the terminal chat: the next task proposes Monday again", async () => {
     const { store, tempo } = await tempoWithMemory();
