@@ -62,6 +62,14 @@ describe("request parsing", () => {
     ["周一上午有空吗", { kind: "free", where: { only: days([1]), slots: { part: "morning" } } }],
     ["what's on Tuesday?", { kind: "day", where: { only: days([2]) } }],
     ["第3天有什么课", { kind: "day", where: { only: days([], [3]) } }],
+    // "I have … tomorrow" says the day is busy; asked, it is the day asked about (it was "I can't tell").
+    [
+      "What do I have tomorrow?",
+      {
+        kind: "day",
+        where: { only: { dates: [{ kind: "offset", days: 1 }] }, not: { weekdays: [], days: [] } },
+      },
+    ],
     ["what's left to schedule?", { kind: "list", status: "pending" }],
     ["which reviews are already scheduled?", { kind: "list", status: "placed" }],
     ["还有哪些任务没安排", { kind: "list", status: "pending" }],

@@ -1139,12 +1139,13 @@ function readFree(body: string): ScheduleRequest | undefined {
 
 function readDayContents(body: string): ScheduleRequest | undefined {
   const english =
-    /\bwhat(?:'s| is| do i have| have i got)\b.*\b(?:on|planned|scheduled|happening)\b|\b(?:is there|do i have|have i got) anything\b|\bshow\b.*\b(?:what is on|day \d+|[a-z]+day)\b|\bschedule (?:for|on)\b|\bagenda\b|\btimetable (?:for|on)\b/.test(
+    /\bwhat(?:'s| is| do i have| have i got)\b.*\b(?:on|planned|scheduled|happening)\b|\bwhat (?:do i have|have i got)\b|\b(?:is there|do i have|have i got) anything\b|\bshow\b.*\b(?:what is on|day \d+|[a-z]+day)\b|\bschedule (?:for|on)\b|\bagenda\b|\btimetable (?:for|on)\b/.test(
       body,
     );
   const chinese = /(?:有什么|有哪些|有啥)(?:安排|课|事|任务)|安排了(?:什么|啥)|课表|日程/.test(body);
   if (!english && !chinese) return undefined;
-  const where = readWhere(body);
+  // "what do I have tomorrow?" asks what is on the day; `readWhere` reads "I have … tomorrow" as a day that is busy.
+  const where = readWhere(body.replace(/\bwhat (?:do i have|have i got)\b/, "what is on"));
   if (isEmptySelection(where.only)) return undefined;
   return { kind: "day", where };
 }
