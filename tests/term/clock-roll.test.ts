@@ -160,6 +160,13 @@ describe("the first request in a new week", () => {
       "帮我补排我的错过的复习",
       "重新安排我没做的复习",
       "reschedule the missed reviews",
+      // Said as people say it in English (each was read as moving a task named "what i missed" or placing one named
+      // "back the reviews i missed").
+      "reschedule what I missed",
+      "put back the reviews I missed",
+      "catch up on whatever I missed",
+      "reschedule all of my missed reviews",
+      "reschedule the ones I missed",
     ])
       expect(parseScheduleRequest(said), said).toEqual({ kind: "reschedule" });
     const tempo = await offlineTempo(weekWithOneDone(), () => new Date("2024-03-19T09:00:00+08:00"));

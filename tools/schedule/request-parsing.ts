@@ -563,7 +563,7 @@ function readRequest(text: string): ScheduleRequest {
 
 /** "Reschedule my missed reviews, then …", "补排（我）错过的复习，然后…": a request to make up the missed reviews first. */
 const MAKE_UP_MISSED =
-  /^(?:reschedule|make up)\s+(?:my|the)\s+missed\s+reviews?\s*(?:,\s*)?(?:and\s+)?(?:then\s+)?|^(?:请|帮我)?(?:补排|重新安排|补做)(?:一下)?(?:我|我的)?(?:错过|没做|漏掉)(?:了)?的复习[，,]?\s*(?:然后|再)?/;
+  /^(?:reschedule|make up|put back|catch up on|re-?place)\s+(?:(?:all\s+(?:of\s+)?)?(?:my|the)\s+missed\s+(?:reviews?|tasks?|ones)|(?:(?:all\s+(?:of\s+)?)?(?:my|the)\s+)?(?:reviews?|tasks?|ones?)\s+(?:that\s+)?i\s+missed|what(?:ever)?\s+i\s+missed)\s*(?:,\s*)?(?:and\s+)?(?:then\s+)?|^(?:请|帮我)?(?:补排|重新安排|补做)(?:一下)?(?:我|我的)?(?:错过|没做|漏掉)(?:了)?的复习[，,]?\s*(?:然后|再)?/;
 
 /** Two readings of where, together: both sets of days, the later slots. */
 function mergeWheres(base: Where, extra: Where): Where {
