@@ -62,6 +62,16 @@ describe("request parsing", () => {
     ["周一上午有空吗", { kind: "free", where: { only: days([1]), slots: { part: "morning" } } }],
     ["what's on Tuesday?", { kind: "day", where: { only: days([2]) } }],
     ["第3天有什么课", { kind: "day", where: { only: days([], [3]) } }],
+    // "it" after a clause that names the task is that task (it was a move of a task named "it").
+    [
+      "I can't make the matrix review on Tuesday, move it to Wednesday",
+      { kind: "move", task: "matrix review", where: { only: days([3]) } },
+    ],
+    [
+      "I can't do the vocabulary list today so push it to Friday",
+      { kind: "move", task: "vocabulary list", where: { only: days([5]) } },
+    ],
+    ["I'm busy on Tuesday, move it to Wednesday", { kind: "move", task: "it", where: { only: days([3]) } }],
     // "I have … tomorrow" says the day is busy; asked, it is the day asked about (it was "I can't tell").
     [
       "What do I have tomorrow?",

@@ -987,7 +987,8 @@ function readMove(body: string): ScheduleRequest | undefined {
     body,
   );
   if (english) {
-    const [task, where] = splitTarget(english[1] ?? "", english[2]);
+    const [said, where] = splitTarget(english[1] ?? "", english[2]);
+    const task = PRONOUN.test(said) ? (taskNamedBefore(body.slice(0, english.index)) ?? said) : said;
     return task ? { kind: "move", task, where: readWhere(where) } : undefined;
   }
   const chinese = /(?:把|将)?(.+?)(?:移到|挪到|调到|改到|换到|移至|改成|调整到|推迟到|提前到)(.+)$/.exec(body);
@@ -996,6 +997,26 @@ function readMove(body: string): ScheduleRequest | undefined {
     return task ? { kind: "move", task, where: readWhere(chinese[2] ?? "") } : undefined;
   }
   return undefined;
+}
+
+/** A task said as a pronoun ("move it to Wednesday"). */
+const PRONOUN = /^(?:it|that|this|that one|this one|the one)$/;
+
+/**
+ * The task an earlier clause named, for a pronoun after it: "I can't make the matrix review on Tuesday, move it to
+ * Wednesday" → "matrix review" (the last "the …" / "my …" phrase before the verb, up to a day, a time or a clause's
+ * end); undefined when the clause names none.
+ */
+function taskNamedBefore(clause: string): string | undefined {
+  const named = [
+    ...clause.matchAll(
+      /\b(?:the|my)\s+([a-z][a-z0-9' -]*?)(?=\s+(?:on|at|in|this|today|tomorrow|tonight|is|was|clashes|conflicts)\b|\s*[,;]|\s*$)/g,
+    ),
+  ];
+  const phrase = named.at(-1)?.[1];
+  if (phrase === undefined) return undefined;
+  const task = taskPhrase(splitWeekday(phrase).rest);
+  return task === "" || PRONOUN.test(task) ? undefined : task;
 }
 
 /** Splits "X on friday" (no "to") into the task and its target. */
