@@ -197,6 +197,8 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
       return freeStep(view.rounds, request, facts, end, language);
     case "day":
       return dayStep(view.rounds, request, facts, end, language);
+    case "next":
+      return nextStep(view.rounds, facts, end, language);
     case "list":
       return listStep(view.rounds, request, facts, end, language);
     case "explain":
@@ -1151,6 +1153,94 @@ function dayStep(
       );
   }
   return finish(end, "", lines.join("\n"));
+}
+
+/**
+ * What comes next from now: the days ahead (today and the six after it, within the window) read with query_range, and
+ * the answer names what is on now, the next thing that has not started, and the next review when that is something
+ * else. A slot whose clock time is not known counts as ahead; without a clock, the window's first day is "today".
+ */
+function nextStep(rounds: RoundView[], facts: WeekFacts, end: Finish, language: Language): Decision {
+  const today = facts.now
+    ? resolveDays({ weekdays: [], days: [], dates: [{ kind: "offset", days: 0, text: "today" }] }, facts)[0]
+    : 1;
+  if (today === undefined)
+    return finish(
+      end,
+      "",
+      say(
+        language,
+        "Today is not in your schedule's window, so nothing in it comes next.",
+        "今天不在日程的时间范围内，所以没有接下来的安排。",
+      ),
+    );
+  const last = Math.min(facts.totalDays ?? today + 6, today + 6);
+  const query = rounds.findLast((round) => round.name === "query_range" && !round.summarised);
+  const shown = query && callResultOf(query) !== "failed" ? toolDataOf(query, "query_range") : undefined;
+  if (query && callResultOf(query) === "failed") return finish(end, "", couldNotLookUp(failureOf(query), language));
+  if (!shown) {
+    const args: Record<string, unknown> = { day: today };
+    if (last > today) args.day_end = last;
+    return read(
+      say(language, "Looking at the days ahead.", "正在查看接下来几天。"),
+      "query_range",
+      args,
+      "the question is about what comes next",
+    );
+  }
+  const time = facts.now?.time;
+  const slotStart = (slot: number) => facts.slotTimes?.[slot - 1]?.start;
+  const slotEnd = (slot: number) => facts.slotTimes?.[slot - 1]?.end;
+  const busy = shown.days
+    .filter((day) => day.day >= today)
+    .flatMap((day) =>
+      day.segments.filter((segment) => segment.occupant.kind !== "free").map((segment) => ({ day: day.day, segment })),
+    )
+    // Ended already (today, before now): not what comes next.
+    .filter(({ day, segment }) => !(day === today && time !== undefined && (slotEnd(segment.end) ?? "99:99") <= time));
+  const started = (entry: (typeof busy)[number]) =>
+    entry.day === today && time !== undefined && (slotStart(entry.segment.start) ?? "99:99") <= time;
+  const isReview = (occupant: RangeOccupant) =>
+    occupant.kind === "task" || (occupant.kind === "event" && occupant.embedded !== undefined);
+  const place = (entry: (typeof busy)[number]) =>
+    `${dayName(entry.day, facts, language)}${say(language, ", ", "，")}${slotWords(entry.segment.start, entry.segment.end, facts, language)}`;
+  const now = busy.find(started);
+  const next = busy.find((entry) => !started(entry));
+  const review = busy.find((entry) => !started(entry) && isReview(entry.segment.occupant));
+  const through = dayName(shown.days.at(-1)?.day ?? last, facts, language);
+  const lines: string[] = [];
+  if (now)
+    lines.push(
+      say(
+        language,
+        `Now: ${readableOccupant(now.segment.occupant, language)} (${place(now)}).`,
+        `现在：${readableOccupant(now.segment.occupant, language)}（${place(now)}）。`,
+      ),
+    );
+  lines.push(
+    next
+      ? say(
+          language,
+          `Next: ${readableOccupant(next.segment.occupant, language)} (${place(next)}).`,
+          `接下来：${readableOccupant(next.segment.occupant, language)}（${place(next)}）。`,
+        )
+      : say(language, `Nothing else is on from now through ${through}.`, `从现在到${through}没有别的安排。`),
+  );
+  if (review && review !== next) {
+    const occupant = review.segment.occupant;
+    const name =
+      occupant.kind === "event"
+        ? (occupant.embedded?.name ?? occupant.name)
+        : occupant.kind === "task"
+          ? occupant.name
+          : "";
+    lines.push(
+      say(language, `Your next review: ${name} (${place(review)}).`, `下一个复习：${name}（${place(review)}）。`),
+    );
+  }
+  if (!review)
+    lines.push(say(language, `No review is placed from now through ${through}.`, `从现在到${through}没有安排复习。`));
+  return finish(end, "", lines.join(say(language, " ", "")));
 }
 
 /**

@@ -362,6 +362,8 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
           done_when: "query_range has shown the day slot by slot",
         },
       ];
+    case "next":
+      return [{ content: "Show what comes next", done_when: "query_range has shown the days ahead from now" }];
     case "list": {
       const which = request.status === "all" ? "all review tasks" : `the ${request.status} review tasks`;
       return [{ content: `List ${which}`, done_when: "list_tasks has listed them" }];
@@ -540,6 +542,8 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
       return [
         { content: `查看 ${chineseWhere(request.where, facts)} 有什么安排`, done_when: "query_range 已逐节显示这一天" },
       ];
+    case "next":
+      return [{ content: "查看接下来的安排", done_when: "query_range 已显示从现在起的几天" }];
     case "list": {
       const which = request.status === "all" ? "所有复习任务" : `${TASK_STATUS_ZH[request.status]}的复习任务`;
       return [{ content: `列出${which}`, done_when: "list_tasks 已列出它们" }];

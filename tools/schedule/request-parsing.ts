@@ -129,6 +129,8 @@ export type ScheduleRequest =
   | { kind: "add_long_task"; name: string; minutes: number; dueWeekday: number }
   | { kind: "free"; where: Where; minLength: number }
   | { kind: "day"; where: Where }
+  /** "what's next?", "when is my next review?", "接下来做什么": what comes next from now, and the next review. */
+  | { kind: "next" }
   /** The review tasks of one status, or all: "which tasks are pending?", "which reviews did I miss?", "列出所有复习". */
   | { kind: "list"; status: "pending" | "placed" | "missed" | "done" | "skipped" | "all" }
   | { kind: "explain"; task: string }
@@ -151,6 +153,7 @@ export const READ_REQUEST_KINDS = new Set<ScheduleRequest["kind"]>([
   "explain",
   "health",
   "left_before",
+  "next",
 ]);
 
 const WEEKDAYS_EN: ReadonlyArray<[RegExp, number]> = [
@@ -776,6 +779,10 @@ function readLeftBefore(body: string): ScheduleRequest | undefined {
 }
 
 /** A request not to do something ("don't reschedule it", "never move it", "不要重新安排"): no request of that verb. */
+/** "what's next?", "what should I study now?", "when's my next review?", "下一个复习是什么", "接下来做什么". */
+const NEXT_QUESTION =
+  /^(?:what'?s|what is|whats) (?:next|coming (?:up )?next|up next)\b(?! (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b)|^show what comes next$|^查看接下来的安排$|^(?:what|which) (?:should|do|shall) i (?:do|study|work on|review) (?:now|next)\b|^(?:when|what)(?:'s| is) (?:my )?next (?:review|task|session|thing)\b|^(?:我)?(?:接下来|下一步|现在)(?:该|要)?(?:做|干|学|复习)?(?:什么|啥)|^(?:我的)?下一个(?:复习|任务|安排)(?:是什么|是啥|在什么时候|什么时候)/;
+
 const NEGATED_REQUEST =
   /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|no need to|you don'?t need to)\s+(?:re-?schedule|move|place|arrange|schedule|swap|unplace|remove|put|plan|do)\s+(?:it|that|this|them)\b(?:\s+(?:again|back|anywhere))?$|^(?:请)?(?:不要|不用|别|无需|不必)(?:再)?(?:重新|再)(?:安排|重排|移动|挪|放|排)/;
 
@@ -790,6 +797,7 @@ function parseSentence(body: string): ScheduleRequest {
   const before = readLeftBefore(body);
   if (before) return before;
   if (HEALTH_REQUEST.test(body)) return { kind: "health" };
+  if (NEXT_QUESTION.test(body)) return { kind: "next" };
   // A question is answered, never turned into a change ("what do I still need to schedule?").
   if (QUESTION_START.test(body)) {
     const read = readFree(body) ?? readDayContents(body) ?? readList(body) ?? readExplain(body);
