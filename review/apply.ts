@@ -15,21 +15,25 @@ import {
 } from "../kernel/state.js";
 import { emitAssistantText } from "../streaming/events.js";
 import { describeToolCall, refusalText, type ToolDomain } from "../tools/domain.js";
-import type { ToolOutcome, ToolRunContext } from "../tools/runner.js";
+import { isCancelledWrite, type ExecutionLog, type ToolOutcome, type ToolRunContext } from "../tools/runner.js";
 import { newId } from "../kernel/ids.js";
 import { callOutcomeOf, toolResultData, toolResultMessage } from "../kernel/tool-results.js";
 import type { HeldWrite, WriteApprovals } from "./approvals.js";
 import { unansweredCalls } from "../kernel/proposal.js";
 import { callFrame } from "../kernel/call-records.js";
-import { awaitConfirmation } from "../kernel/transitions.js";
+import { awaitConfirmation, failStep } from "../kernel/transitions.js";
 import { languageOf, say } from "../contracts/language.js";
 import { messageText } from "../contracts/message-text.js";
 import { upgradeGraph2Answers } from "../kernel/migrations.js";
 
-/** What settling needs of the graph: the tool domain (to name a failed change) and the recorded approvals. */
+/**
+ * What settling needs of the graph: the tool domain (to name a failed change), the recorded approvals, and the
+ * execution log (what a cancelled batch leaves).
+ */
 export interface ApplyDependencies {
   domain: ToolDomain;
   approvals: WriteApprovals;
+  executionLog: ExecutionLog;
 }
 
 /** The execute node's own steps, which applying a write goes through. */
@@ -44,6 +48,11 @@ export interface ApplySteps {
     recorded: ToolOutcome | null,
     frame?: string,
   ): Promise<{ ok: boolean; content: string; data?: unknown }>;
+  /**
+   * Records that `call` will not apply, its run cancelled before it (`recordCancelledWrite`): the outcome the log then
+   * holds for it (the cancellation, or what a run that claimed it first recorded).
+   */
+  cancel(call: WriteCall): Promise<ToolOutcome>;
   /** What the execution log holds as completed of `calls`, in one look-up (not one a write, issue 44.8). */
   recorded(calls: readonly WriteCall[]): Promise<ReadonlyMap<string, ToolOutcome>>;
   /** The step's setbacks after a result (a step fails past its tool-error limit). */
@@ -57,6 +66,13 @@ export interface ApplySteps {
  * own tool-call id, so its own execution-log entry), each answered by a tool message with its result. A write that
  * fails — a conflict with an earlier one of the batch, say — is reported to the model as its result, and the later
  * writes still run. The caller has read every call's approval first (`settleOpenCalls`).
+ *
+ * A run cancelled while it applies them (its `config.signal` aborted: the LangGraph server's cancel, a multitask
+ * `interrupt` or `rollback`) stops at the next write boundary: the write under way finishes (it is one transaction),
+ * and each later one is recorded in the log as cancelled, never to apply. LangGraph drops the node's result once its
+ * run is aborted, so the thread stays at this node; the run that carries it on (the next read or message) comes here
+ * again, answers the applied writes and the cancelled ones from the log, and ends the task: its report says which
+ * applied and which did not ({@link cancelledBatch}).
  */
 async function applyApprovedWrites(
   state: TempoState,
@@ -71,7 +87,8 @@ async function applyApprovedWrites(
   let update: TempoUpdate = {};
   let allApplied = true;
   // What the log already holds of the card's writes (a run that died after applying some of them), read at once.
-  const known = await steps.recorded(calls);
+  const known = new Map(await steps.recorded(calls));
+  const cancelled: WriteCall[] = [];
   const proposals = workspaceMessages(state).filter((message) => message.getType() === "ai");
   const frameOf = (call: WriteCall) => {
     const proposal = proposals.find((message) =>
@@ -79,8 +96,17 @@ async function applyApprovedWrites(
     );
     return proposal ? callFrame(proposal, call.id) : undefined;
   };
-  for (const call of calls) {
-    const { ok, content, data } = await steps.run(call, known.get(call.id) ?? null, frameOf(call));
+  for (const [index, call] of calls.entries()) {
+    // Cancelled: no write not yet run applies from here on (the log records each as cancelled).
+    if (config.signal?.aborted)
+      for (const rest of calls.slice(index)) if (!known.has(rest.id)) known.set(rest.id, await steps.cancel(rest));
+    const recorded = known.get(call.id) ?? null;
+    if (isCancelledWrite(recorded)) {
+      results.push(toolResultMessage(call, recorded!.content, "held"));
+      cancelled.push(call);
+      continue;
+    }
+    const { ok, content, data } = await steps.run(call, recorded, frameOf(call));
     results.push(toolResultMessage(call, content, ok ? "applied" : "failed", data));
     allApplied &&= ok;
     update = {
@@ -90,6 +116,7 @@ async function applyApprovedWrites(
     setbacks = { ...setbacks, toolErrors: ok ? 0 : setbacks.toolErrors + 1 };
     if (update.phase !== undefined) break;
   }
+  if (cancelled.length > 0) return cancelledBatch(state, results);
   // A write that failed is said in the chat, not only in its tool result (which a person may not see): the card's
   // answer promised it.
   const failed = await failedWritesNote(state, calls, results, context, dependencies, calls.map(frameOf));
@@ -108,6 +135,29 @@ async function applyApprovedWrites(
   if (!ending || !allApplied) return applied;
   const after = { ...state, stepSetbacks: { toolErrors: 0, rejections: 0 } };
   return { ...applied, ...steps.endStep(after, ending, [...workspaceMessages(state), ...results]) };
+}
+
+/** Why a task whose batch was cancelled part-way ended (its report's note). */
+export const CANCELLED_BATCH_REASON = "the run was cancelled while it applied the approved changes";
+
+/**
+ * A batch whose run was cancelled part-way: the step fails and the task ends (the user stopped it); deliver's report
+ * tells — from the log — which changes applied and stay, and which approved ones were not applied
+ * (`readWriteFacts`: a write the log holds as cancelled is approved and not applied). `results` answer every call of
+ * the batch (the cancelled ones held: they did not run), so the task leaves no call open.
+ */
+function cancelledBatch(state: TempoState, results: BaseMessage[]): TempoUpdate {
+  const answered = {
+    ...state,
+    workspaceMessageIds: [...state.workspaceMessageIds, ...results.map((message) => message.id!)],
+    lastError: `The task stopped: ${CANCELLED_BATCH_REASON}.`,
+  };
+  return {
+    messages: results,
+    stepEnding: null,
+    liveState: null,
+    ...failStep(answered, CANCELLED_BATCH_REASON),
+  };
 }
 
 /**

@@ -12,7 +12,7 @@ import { proposedWrites, unansweredCalls } from "../kernel/proposal.js";
 import { callArguments } from "../kernel/call-records.js";
 import { findTool, readableText, type ToolDomain } from "../tools/domain.js";
 import type { Language } from "../contracts/language.js";
-import type { ExecutionLog, ToolOutcome } from "../tools/runner.js";
+import { isCancelledWrite, type ExecutionLog, type ToolOutcome } from "../tools/runner.js";
 import { callOutcomeOf } from "../kernel/tool-results.js";
 import { messageText } from "../contracts/message-text.js";
 
@@ -29,7 +29,7 @@ export interface WriteFact {
 export interface WriteFacts {
   /** Applied to the repository (the log holds them as completed and applied). */
   applied: WriteFact[];
-  /** Approved on a card and not applied (yet): the run stopped before applying them. */
+  /** Approved on a card and not applied (yet): the run stopped, or was cancelled, before applying them. */
   approvedNotApplied: WriteFact[];
 }
 
@@ -72,8 +72,13 @@ export async function readWriteFacts(
     writes.set(tool.id, { id: tool.id, name: tool.name, summary: tool.summary || describe(tool.name, tool.arguments) });
   }
   for (const write of state.answeredWrites) if (write.approved) approved.add(write.tool.id);
-  // What each applied write did, in the words of its recorded result ("placed task … on …").
-  const applied = await appliedInLog([...writes.keys()], log, threadId);
+  // What each applied write did, in the words of its recorded result ("placed task … on …"); a write its run was
+  // cancelled before is approved and was not applied, though its call is answered.
+  const logged = await loggedOutcomes([...writes.keys()], log, threadId);
+  const applied = new Map(
+    [...logged].flatMap(([id, outcome]) => (outcome.applied ? [[id, outcome.content] as const] : [])),
+  );
+  for (const [id, outcome] of logged) if (isCancelledWrite(outcome)) approved.add(id);
   // A write whose tool message records it applied counts too when the log does not hold it: a log kept in memory
   // (a graph built without a database) starts empty in the process that resumed the thread.
   for (const message of messages) {
@@ -104,12 +109,6 @@ export async function loggedOutcomes(
 /** True when the log holds every one of `ids` as run (completed) on thread `threadId`: "was it applied?" for a card. */
 export async function allLogged(ids: readonly string[], log: ExecutionLog, threadId: string): Promise<boolean> {
   return (await loggedOutcomes(ids, log, threadId)).size === ids.length;
-}
-
-/** The ids among `ids` that the log holds as completed and applied, with their recorded results. */
-async function appliedInLog(ids: string[], log: ExecutionLog, threadId: string): Promise<Map<string, string>> {
-  const logged = await loggedOutcomes(ids, log, threadId);
-  return new Map([...logged].flatMap(([id, outcome]) => (outcome.applied ? [[id, outcome.content] as const] : [])));
 }
 
 function firstLine(text: string): string {

@@ -300,6 +300,56 @@ export async function runTool(
 }
 
 /**
+ * The recorded result of an approved write that was not applied because its run was cancelled (the LangGraph server's
+ * cancel, Agent Chat UI's stop, a multitask `interrupt` / `rollback`) before it: said to the model and the user, and
+ * what the execution log holds for it, so no later run applies it.
+ */
+export const CANCELLED_WRITE_RESULT = "Not applied: the run was cancelled before this change was made.";
+
+/** True for a recorded outcome that is a write's cancellation ({@link recordCancelledWrite}). */
+export function isCancelledWrite(outcome: Pick<ToolOutcome, "applied" | "content"> | null | undefined): boolean {
+  return outcome?.applied === false && outcome.content === CANCELLED_WRITE_RESULT;
+}
+
+/**
+ * Records that the approved write `call` will not apply: its run was cancelled before it. The record is the write's
+ * completed entry, claimed as a write claims it (`applyOnce`, applying nothing), so a later run — the one that carries
+ * the thread on, in any process — answers it from the log and never applies it; a run that claimed it first keeps its
+ * claim. Resolves the outcome the log now holds for the call (the cancellation, or the other run's).
+ */
+export async function recordCancelledWrite(
+  context: ToolRunContext,
+  call: ToolInvocation,
+  log: ExecutionLog,
+): Promise<ToolOutcome> {
+  const at = new Date();
+  const cancelled: ToolOutcome = { ok: false, applied: false, content: CANCELLED_WRITE_RESULT };
+  const entry: ExecutionLogEntry = {
+    threadId: context.threadId,
+    userId: context.userId,
+    stepId: context.stepId,
+    toolCallId: call.id,
+    tool: call.name,
+    kind: "write",
+    arguments: call.arguments,
+    result: cancelled.content,
+    ok: false,
+    applied: false,
+    startedAt: at,
+    finishedAt: at,
+    status: "completed",
+  };
+  const claimed = log.applyOnce
+    ? await log.applyOnce(entry, async () => undefined)
+    : !(await log.completed(call.id, context.threadId)) &&
+      (await log.append(entry).then(
+        () => true,
+        () => false,
+      ));
+  return claimed ? cancelled : ((await log.completed(call.id, context.threadId)) ?? cancelled);
+}
+
+/**
  * Runs the tool once and says what became of it: `completed` (to record), `claimed` (a write applied and its entry
  * committed with it, through `claim`), or `replayed` (the write was claimed already: nothing applied).
  */

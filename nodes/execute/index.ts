@@ -28,7 +28,7 @@ import { callStage, invokeToolCalling } from "../../models/invoke-contract.js";
 import { callsToolsNatively, modelFor, promptBudgetFor } from "../../models/stage-models.js";
 import { tokenCounterFor } from "../../memory/tokens.js";
 import { emitStatus } from "../../streaming/events.js";
-import type { ToolRunContext } from "../../tools/runner.js";
+import { recordCancelledWrite, type ToolRunContext } from "../../tools/runner.js";
 import { correctionUpdate } from "../shared/correction.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { buildExecutePrompt } from "./context.js";
@@ -76,6 +76,7 @@ export function createExecuteNode(dependencies: NodeDependencies, offers: ToolOf
     const steps: ApplySteps = {
       run: (call, recorded, frame) =>
         runReported(call, context, dependencies, config, { recorded, ...(frame === undefined ? {} : { frame }) }),
+      cancel: (call) => recordCancelledWrite(context, call, dependencies.executionLog),
       recorded: (calls) =>
         loggedOutcomes(
           calls.map((call) => call.id),
