@@ -22,6 +22,7 @@ import { createChatNode } from "../nodes/chat.js";
 import { createConfirmNode } from "../nodes/confirm/index.js";
 import type { NodeDependencies } from "../nodes/shared/dependencies.js";
 import { WriteApprovals } from "../review/approvals.js";
+import { WriteBatches } from "../review/apply.js";
 import { createDeliverNode } from "../nodes/deliver/index.js";
 import { createExecuteNode } from "../nodes/execute/index.js";
 import { createToolOffers } from "../nodes/execute/tool-offer.js";
@@ -64,6 +65,11 @@ export interface TempoBuilderOptions {
    * applied?" is answered. Default: a log in this process's memory (`MemoryExecutionLog`).
    */
   executionLog?: ExecutionLog;
+  /**
+   * The batches of approved writes applying now, by thread (`review/apply.ts`): a cancelled run's batch stops before
+   * the thread's next run applies any. Default: this graph's own.
+   */
+  writeBatches?: WriteBatches;
   /** The clock every stage prompt's "now" is read from (`configurable.now` overrides it per run); default the system clock. */
   now?: () => Date;
 }
@@ -79,6 +85,7 @@ export function createTempoBuilder(options: TempoBuilderOptions) {
     workflowVersion: `graph@${GRAPH_VERSION}/${options.domain.name}@${options.domain.version}`,
     executionLog: options.executionLog ?? new MemoryExecutionLog(),
     approvals: new WriteApprovals(),
+    writeBatches: options.writeBatches ?? new WriteBatches(),
     ...(options.now ? { now: options.now } : {}),
   };
   // What execute offers per set of active packs, built once: the plan request begins with the same head.

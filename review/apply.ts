@@ -15,7 +15,7 @@ import {
 } from "../kernel/state.js";
 import { emitAssistantText } from "../streaming/events.js";
 import { describeToolCall, refusalText, type ToolDomain } from "../tools/domain.js";
-import { isCancelledWrite, type ExecutionLog, type ToolOutcome, type ToolRunContext } from "../tools/runner.js";
+import { isCancelledWrite, type ToolOutcome, type ToolRunContext } from "../tools/runner.js";
 import { newId } from "../kernel/ids.js";
 import { callOutcomeOf, toolResultData, toolResultMessage } from "../kernel/tool-results.js";
 import type { HeldWrite, WriteApprovals } from "./approvals.js";
@@ -28,12 +28,43 @@ import { upgradeGraph2Answers } from "../kernel/migrations.js";
 
 /**
  * What settling needs of the graph: the tool domain (to name a failed change), the recorded approvals, and the
- * execution log (what a cancelled batch leaves).
+ * batches applying in this process (`WriteBatches`: one batch of a thread at a time).
  */
 export interface ApplyDependencies {
   domain: ToolDomain;
   approvals: WriteApprovals;
-  executionLog: ExecutionLog;
+  writeBatches?: WriteBatches;
+}
+
+/**
+ * The batches of approved writes applying now in this process, by thread. A run's batch goes on after its run was
+ * cancelled — LangGraph rejects the aborted run at once but cannot stop the node — until its next write boundary
+ * (`applyApprovedWrites`); the run that comes next on the thread (the server starts it as soon as the cancel is
+ * recorded; a multitask `interrupt` starts it at once) would apply the same batch beside it. So a batch waits for the
+ * thread's batch before it to stop, then reads the log: the cancelled run's writes are, by then, applied or recorded
+ * as cancelled. Another process's batch is not seen here; there each write still applies once (its claim).
+ */
+export class WriteBatches {
+  private readonly applying = new Map<string, Promise<void>>();
+
+  /** Resolves once the batch applying on `threadId` when called (if any) has stopped. */
+  async settled(threadId: string): Promise<void> {
+    await this.applying.get(threadId);
+  }
+
+  /** Runs `apply` as the batch of `threadId`, after the batch before it on that thread stopped. */
+  async run<T>(threadId: string, apply: () => Promise<T>): Promise<T> {
+    while (this.applying.has(threadId)) await this.settled(threadId);
+    let stopped!: () => void;
+    const batch = new Promise<void>((resolve) => (stopped = resolve));
+    this.applying.set(threadId, batch);
+    try {
+      return await apply();
+    } finally {
+      this.applying.delete(threadId);
+      stopped();
+    }
+  }
 }
 
 /** The execute node's own steps, which applying a write goes through. */
@@ -75,6 +106,19 @@ export interface ApplySteps {
  * applied and which did not ({@link cancelledBatch}).
  */
 async function applyApprovedWrites(
+  state: TempoState,
+  calls: WriteCall[],
+  context: ToolRunContext,
+  dependencies: ApplyDependencies,
+  config: LangGraphRunnableConfig,
+  steps: ApplySteps,
+): Promise<TempoUpdate> {
+  const apply = () => applyBatch(state, calls, context, dependencies, config, steps);
+  return dependencies.writeBatches ? dependencies.writeBatches.run(context.threadId, apply) : apply();
+}
+
+/** {@link applyApprovedWrites}, the thread's batch before it stopped. */
+async function applyBatch(
   state: TempoState,
   calls: WriteCall[],
   context: ToolRunContext,

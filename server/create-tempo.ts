@@ -41,6 +41,7 @@ import { DOMAIN_PLUGINS, pluginsNamed } from "../tools/registry.js";
 import type { OfflinePlugin } from "../offline/plugin.js";
 import { OFFLINE_PLUGINS, offlinePoliciesFor } from "../offline/registry.js";
 import { OfflineRouter } from "../offline/router.js";
+import { WriteBatches } from "../review/apply.js";
 
 /** What the graph needs besides its checkpointer and store. */
 export interface TempoDependencies {
@@ -51,6 +52,8 @@ export interface TempoDependencies {
   domains: ReadonlyMap<string, BuiltDomain>;
   /** The Postgres execution log, when built on a pool. */
   executionLog?: PostgresExecutionLog;
+  /** The batches of approved writes applying now in this process, by thread (`review/apply.ts`). */
+  writeBatches: WriteBatches;
   /** True when the offline policy drives the graph. */
   offline: boolean;
   /** Which model runs, for people. */
@@ -103,6 +106,7 @@ export async function createTempoDependencies(
     domain,
     domains,
     executionLog,
+    writeBatches: new WriteBatches(),
     offline: created.offline,
     modelDescription: created.description,
   };
@@ -223,6 +227,7 @@ export async function createTempo(settings: TempoSettings): Promise<Tempo> {
       store,
       settings: settings.workflow,
       executionLog,
+      writeBatches: dependencies.writeBatches,
       threadLock,
       runGate,
       // The tools keep to the system clock (`configurable.now` overrides it per run): nothing goes into the past.

@@ -4,6 +4,7 @@ import type { StageModels } from "../../models/stage-models.js";
 import type { ToolDomain } from "../../tools/domain.js";
 import type { ExecutionLog } from "../../tools/runner.js";
 import type { WriteApprovals } from "../../review/approvals.js";
+import type { WriteBatches } from "../../review/apply.js";
 
 export interface NodeDependencies {
   models: StageModels;
@@ -15,6 +16,8 @@ export interface NodeDependencies {
   executionLog: ExecutionLog;
   /** The writes humans approved on their cards: confirm records them, execute applies only those. */
   approvals: WriteApprovals;
+  /** The batches of approved writes applying now, by thread: one of a thread at a time (`review/apply.ts`). */
+  writeBatches?: WriteBatches;
   /** The clock the stages' "now" is read from (`nodes/shared/now.ts`); the system clock when absent. */
   now?: () => Date;
 }

@@ -118,4 +118,68 @@ describe.each(postgresTargets())("on $kind Postgres", (target) => {
     expect(report).toContain(`Approved but not applied: ${batch.length - 3} — `);
     expect(report).toContain("Note: The task stopped: the run was cancelled while it applied the approved changes.");
   });
+
+  test("the run right after a cancel waits for the cancelled batch to stop: no write applies after the cancel", async () => {
+    // The server starts the next run as soon as the cancel is recorded (a multitask `interrupt` starts it at once),
+    // while the cancelled run's node is still in its write: the two must not apply the same batch side by side.
+    const user = `dana-${target.kind}`;
+    const threadId = `cancel-overlap-${target.kind}`;
+    const asServer = { configurable: { thread_id: threadId, langgraph_auth_user_id: user } };
+    const { graph, dependencies } = served;
+    await graph.invoke({ messages: [new HumanMessage("Arrange my review week")] }, asServer);
+    expect(cardOf(await graph.invoke(accept(), asServer))).toBe("place");
+    const batch = writesOnCard((await graph.getState(asServer)).values);
+
+    // The cancelled run is held inside its third write (committed, the node not yet past it) until the next run
+    // either waits for it or claims a write of the batch itself.
+    const log = dependencies.executionLog as ExecutionLog;
+    const applyOnce = log.applyOnce!;
+    const batches = dependencies.writeBatches;
+    const settled = batches.settled;
+    const cancel = new AbortController();
+    let claims = 0;
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    batches.settled = (id) => (letGo(), settled.call(batches, id));
+    log.applyOnce = async (entry, apply) => {
+      claims += 1;
+      const claimed = await applyOnce.call(log, entry, apply);
+      if (claims === 3) {
+        cancel.abort("interrupt");
+        await held;
+      } else if (claims > 3) letGo();
+      return claimed;
+    };
+    try {
+      const run = graph.stream(accept(), { ...asServer, signal: cancel.signal, streamMode: "values" });
+      expect(
+        await thrownBy(
+          (async () => {
+            for await (const chunk of await run) void chunk;
+          })(),
+        ),
+      ).toBeDefined();
+      // The next message at once, the cancelled node still in its third write.
+      await graph.invoke({ messages: [new HumanMessage("thanks")] }, asServer);
+      await batches.settled(threadId);
+    } finally {
+      log.applyOnce = applyOnce;
+      batches.settled = settled;
+    }
+
+    const applied = (await pool.query<{ apply_id: string }>(APPLIED_WRITES_OF_USER_SQL, [user])).rows;
+    expect(applied.map((row) => row.apply_id).sort()).toEqual(
+      batch
+        .slice(0, 3)
+        .map((write) => write.id)
+        .sort(),
+    );
+    const values = (await graph.getState(asServer)).values as { messages: BaseMessage[]; outcome: unknown };
+    expect(unpairedToolCalls(values.messages)).toEqual([]);
+    const report = values.messages
+      .map((message) => String(message.content))
+      .find((text) => text.startsWith("Finished"));
+    expect(report).toContain("Changes applied (they stay): 3 — ");
+    expect(report).toContain(`Approved but not applied: ${batch.length - 3} — `);
+  });
 });
