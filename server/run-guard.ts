@@ -64,6 +64,7 @@ import {
 } from "./run-options.js";
 import type { createTempoBuilder } from "../graphs/tempo.js";
 import type { ThreadLock } from "./thread-lock.js";
+import type { WriteBatches } from "../review/apply.js";
 import { withRunSeat } from "../models/run-turn.js";
 import type { RunGate } from "./run-gate.js";
 import { languageOf, say } from "../contracts/language.js";
@@ -83,6 +84,12 @@ export interface RunGuard {
   executionLog: ExecutionLog;
   /** Holds a thread for the whole run; without one, runs on a thread are not serialised (the LangGraph server does that itself). */
   threadLock?: ThreadLock;
+  /**
+   * The batches of approved writes applying in this process (`review/apply.ts`): a run cancelled while it applies one
+   * holds its thread until that batch stops at its next write boundary — its node goes on after LangGraph rejected the
+   * run — so the next run on the thread, in any process the thread lock spans, starts after it.
+   */
+  writeBatches?: WriteBatches;
   /** At most so many runs of this process compute at once, the rest waiting in FIFO order (`run-gate.ts`); without one, no bound. */
   runGate?: RunGate;
   /**
@@ -266,7 +273,7 @@ export class TempoCompiledGraph extends CompiledStateGraph<
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the signatures LangGraph's Pregel declares, overridden as they are
   private async admittedStream(input: Input, options?: RunOptions): Promise<IterableReadableStream<any>> {
-    const { settings, threadLock, runGate } = this.runGuard;
+    const { settings, threadLock, runGate, writeBatches } = this.runGuard;
     const checked = this.checkedOptions(options);
     if (endsThread(input)) return this.endThreadRun(checked, options);
     const run = await admitRun(this, input, checked, settings, threadLock, runGate);
@@ -321,6 +328,9 @@ export class TempoCompiledGraph extends CompiledStateGraph<
           failure = asDatabaseError(error);
           throw failure;
         } finally {
+          // A cancelled run's node may still be applying a batch: the thread is held until it stops.
+          const threadId = (checked?.configurable as { thread_id?: unknown } | undefined)?.thread_id;
+          if (writeBatches && typeof threadId === "string") await writeBatches.settled(threadId);
           // A run that failed because the database did not answer lets its thread go without asking it again.
           await run.release(failure);
         }

@@ -9,6 +9,7 @@ import { TempoCompiledGraph, type CompiledTempo, type InvalidConfigurable, type 
 import { LocalThreadLock, type ThreadLock } from "./thread-lock.js";
 import type { RunGate } from "./run-gate.js";
 import { MemoryExecutionLog } from "../tools/memory-execution-log.js";
+import { WriteBatches } from "../review/apply.js";
 
 export interface TempoGraphOptions extends TempoBuilderOptions {
   /** Required for interrupts; `PostgresSaver` in production, `MemorySaver` in unit tests. */
@@ -42,7 +43,13 @@ export type TempoGraph = CompiledTempo;
 /** Builds and compiles the Tempo graph with its dependencies. */
 export function buildTempoGraph(given: TempoGraphOptions): TempoGraph {
   // One log for the agent and the run checks (ending a thread reads it), in memory when none is given.
-  const options = { ...given, executionLog: given.executionLog ?? new MemoryExecutionLog() };
+  // One record of the batches applying, for execute (one batch of a thread at a time) and the run checks (a thread
+  // is held until a cancelled run's batch stops).
+  const options = {
+    ...given,
+    executionLog: given.executionLog ?? new MemoryExecutionLog(),
+    writeBatches: given.writeBatches ?? new WriteBatches(),
+  };
   const compiled = createTempoBuilder(options).compile({
     checkpointer: options.checkpointer,
     store: options.store,
@@ -54,6 +61,7 @@ export function buildTempoGraph(given: TempoGraphOptions): TempoGraph {
     settings: { ...DEFAULT_WORKFLOW_SETTINGS, ...options.settings },
     domain: options.domain,
     executionLog: options.executionLog,
+    writeBatches: options.writeBatches,
     threadLock: options.threadLock ?? new LocalThreadLock(),
     runGate: options.runGate,
     refusedAnswers: options.refusedAnswers ?? "throw",
