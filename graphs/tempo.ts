@@ -22,7 +22,7 @@ import { createChatNode } from "../nodes/chat.js";
 import { createConfirmNode } from "../nodes/confirm/index.js";
 import type { NodeDependencies } from "../nodes/shared/dependencies.js";
 import { WriteApprovals } from "../review/approvals.js";
-import { WriteBatches } from "../review/apply.js";
+import { WriteBatches } from "../review/write-batches.js";
 import { createDeliverNode } from "../nodes/deliver/index.js";
 import { createExecuteNode } from "../nodes/execute/index.js";
 import { createToolOffers } from "../nodes/execute/tool-offer.js";

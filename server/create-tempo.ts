@@ -41,7 +41,7 @@ import { DOMAIN_PLUGINS, pluginsNamed } from "../tools/registry.js";
 import type { OfflinePlugin } from "../offline/plugin.js";
 import { OFFLINE_PLUGINS, offlinePoliciesFor } from "../offline/registry.js";
 import { OfflineRouter } from "../offline/router.js";
-import { WriteBatches } from "../review/apply.js";
+import { WriteBatches } from "../review/write-batches.js";
 
 /** What the graph needs besides its checkpointer and store. */
 export interface TempoDependencies {

@@ -64,7 +64,7 @@ import {
 } from "./run-options.js";
 import type { createTempoBuilder } from "../graphs/tempo.js";
 import type { ThreadLock } from "./thread-lock.js";
-import type { WriteBatches } from "../review/apply.js";
+import type { WriteBatches } from "../review/write-batches.js";
 import { withRunSeat } from "../models/run-turn.js";
 import type { RunGate } from "./run-gate.js";
 import { languageOf, say } from "../contracts/language.js";

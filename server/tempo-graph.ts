@@ -9,7 +9,7 @@ import { TempoCompiledGraph, type CompiledTempo, type InvalidConfigurable, type 
 import { LocalThreadLock, type ThreadLock } from "./thread-lock.js";
 import type { RunGate } from "./run-gate.js";
 import { MemoryExecutionLog } from "../tools/memory-execution-log.js";
-import { WriteBatches } from "../review/apply.js";
+import { WriteBatches } from "../review/write-batches.js";
 
 export interface TempoGraphOptions extends TempoBuilderOptions {
   /** Required for interrupts; `PostgresSaver` in production, `MemorySaver` in unit tests. */

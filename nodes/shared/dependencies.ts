@@ -4,7 +4,7 @@ import type { StageModels } from "../../models/stage-models.js";
 import type { ToolDomain } from "../../tools/domain.js";
 import type { ExecutionLog } from "../../tools/runner.js";
 import type { WriteApprovals } from "../../review/approvals.js";
-import type { WriteBatches } from "../../review/apply.js";
+import type { WriteBatches } from "../../review/write-batches.js";
 
 export interface NodeDependencies {
   models: StageModels;

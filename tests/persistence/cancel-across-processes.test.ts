@@ -9,7 +9,7 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
 import type { TempoCompiledGraph } from "../../server/run-guard.js";
-import type { WriteBatches } from "../../review/apply.js";
+import type { WriteBatches } from "../../review/write-batches.js";
 import type { ExecutionLog } from "../../tools/runner.js";
 import { postgresTargets } from "../support/postgres.js";
 import { thrownBy } from "../reliability/support/thread-state.js";
