@@ -187,6 +187,44 @@ for (const target of postgresTargets().filter((each) => each.kind === "real")) {
       );
     });
 
+    test("two reviews placed in one free slot on two threads at once: one applies, the other is refused clearly", async () => {
+      const user = `${USER}-same-slot`;
+      const repository = new PostgresScheduleRepository(tempo!.database.pool);
+      await repository.seed(user, sampleWeek());
+      const domain = meetingAtApply(createScheduleDomain({ repository }));
+      const place = (id: string, taskId: string) => ({
+        id,
+        name: "place",
+        arguments: { task_id: taskId, day: 1, slot_start: 12 },
+      });
+      const outcomes = await Promise.all(
+        [
+          ["slot-a", "derivative-drills"],
+          ["slot-b", "determinant-exercises"],
+        ].map(([threadId, taskId]) =>
+          runTool(
+            domain,
+            { userId: user, threadId: threadId!, stepId: null },
+            place(`call-${threadId}`, taskId!),
+            tempo!.executionLog,
+          ),
+        ),
+      );
+      // The write that commits second runs again on the week as it now is, and is refused, naming what holds the slot.
+      expect(outcomes.map((outcome) => outcome.applied).sort()).toEqual([false, true]);
+      const winner = outcomes[0]!.applied ? "derivative-drills" : "determinant-exercises";
+      const loser = winner === "derivative-drills" ? "determinant-exercises" : "derivative-drills";
+      expect(outcomes.find((outcome) => !outcome.applied)!.content).toMatch(
+        new RegExp(`^error: cannot place task ${loser} .* overlaps task ${winner} `),
+      );
+      // The winner's placement stands; the refused review is still unplaced.
+      const stored = await repository.load(user);
+      const slotsOf = (id: string) =>
+        (stored.tasks.find((task) => task.id === id) as { slots?: unknown[] }).slots ?? [];
+      expect(slotsOf(winner)).toEqual([{ day: 1, start: 12, end: 12 }]);
+      expect(slotsOf(loser)).toEqual([]);
+    });
+
     test.each([
       ["the removal", true],
       ["the placement", false],
