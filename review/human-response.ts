@@ -12,6 +12,7 @@ import { interrupt, isGraphInterrupt, isInvalidResume, type LangGraphRunnableCon
 import { z } from "zod";
 import type { Card, CardResume } from "../contracts/cards.js";
 import { trimEdges } from "../contracts/edge-trim.js";
+import { escapedText } from "../contracts/storable-text.js";
 import { InvalidResumeError, TempoError } from "../errors/index.js";
 import type { PendingInteraction, TempoUpdate } from "../kernel/state.js";
 import { emit } from "../streaming/events.js";
@@ -36,6 +37,18 @@ export function withRefusalNoteRemoved(pending: PendingInteraction | null, updat
     ...update,
     messages: [new RemoveMessage({ id }), ...((update.messages as BaseMessage[] | undefined) ?? [])],
   };
+}
+
+/**
+ * Keys an edit sent that its card does not take, as a refusal names them: the first three, quoted and escaped (no
+ * control character reaches the message), each cut to 60 characters, and how many more there are.
+ */
+export function namedKeys(keys: readonly string[]): string {
+  const named = keys.slice(0, 3).map((key) => {
+    const escaped = escapedText(key);
+    return `"${escaped.length > 60 ? `${escaped.slice(0, 59)}…` : escaped}"`;
+  });
+  return `${named.join(", ")}${keys.length > 3 ? ` and ${keys.length - 3} more` : ""}`;
 }
 
 /** Throws an InvalidResumeError describing what was expected. */

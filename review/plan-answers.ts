@@ -7,7 +7,7 @@
 import { PLAN_STEPS_FIELD } from "../contracts/cards.js";
 import { PlanStepDraftSchema, readPlanStepsText } from "../contracts/plan.js";
 import type { PlanStep } from "../kernel/state.js";
-import { isShortDismissal, rejectResume } from "./human-response.js";
+import { isShortDismissal, namedKeys, rejectResume } from "./human-response.js";
 import { parseTextValues, type AnswerVerdict } from "./resume.js";
 
 /** What a plan card's answer asks for. */
@@ -27,6 +27,14 @@ export function readPlanAnswer([answer]: AnswerVerdict[]): PlanVerdict {
  * of {content, done_when} (or that list's JSON text), validated.
  */
 function editedPlan(edited: Record<string, unknown>): PlanStep[] {
+  // A key the plan does not take would be dropped without a word: refused, named, and the card stays open.
+  const unknown = Object.keys(edited).filter((key) => key !== PLAN_STEPS_FIELD && key !== "plan_steps");
+  if (unknown.length > 0) {
+    rejectResume(
+      `An "edit" of the plan takes only its steps (args.args.${PLAN_STEPS_FIELD}, or plan_steps): ${namedKeys(unknown)} ${unknown.length === 1 ? "is" : "are"} not part of the plan; nothing was changed.`,
+      { expected: ["edit"] },
+    );
+  }
   const text = edited[PLAN_STEPS_FIELD];
   const listed = parseTextValues(edited).plan_steps;
   const drafts =

@@ -23,11 +23,11 @@ import { toolResultMessage } from "../kernel/tool-results.js";
 import { approveWrites, declineTool, sendToPlanner } from "../kernel/transitions.js";
 import { emit, emitAssistantText, emitStatus } from "../streaming/events.js";
 import { showApplying } from "../streaming/progress-ui.js";
-import { describeToolCall, findTool, type ToolDomain } from "../tools/domain.js";
-import { checkToolArguments, stateForRun, type ExecutionLog } from "../tools/runner.js";
+import { describeToolCall, findTool, type DomainTool, type ToolDomain } from "../tools/domain.js";
+import { checkToolArguments, droppedArgumentKeys, stateForRun, type ExecutionLog } from "../tools/runner.js";
 import type { HeldWrite, WriteApprovals } from "./approvals.js";
 import { answeredProposal } from "./card-answers.js";
-import { awaitHuman, rejectResume } from "./human-response.js";
+import { awaitHuman, namedKeys, rejectResume } from "./human-response.js";
 import { withRefusal, writeCard, writeCardOutline } from "./interrupt-cards.js";
 import { ACCEPT_EVERY_ACTION, type AnswerVerdict } from "./resume.js";
 import { loggedOutcomes } from "./write-facts.js";
@@ -215,7 +215,23 @@ function readToolAnswer(answer: AnswerVerdict, tool: ProposedWrite, domain: Tool
       `The edited arguments do not fit ${tool.name}: ${checked.problem.replace(`invalid arguments for ${tool.name}: `, "")}.`,
       { expected: ["edit"] },
     );
+  // A key the tool does not take would be dropped without a word (its schema strips it): the edit would apply other
+  // than it was sent. Refused, named, so the card stays open and nothing applies.
+  const dropped = droppedArgumentKeys(answer.args, checked.arguments);
+  if (dropped.length > 0) {
+    const takes = argumentNames(definition!);
+    rejectResume(
+      `The edited arguments do not fit ${tool.name}: ${namedKeys(dropped)} ${dropped.length === 1 ? "is" : "are"} not ${dropped.length === 1 ? "an argument" : "arguments"} it takes${takes ? ` (it takes ${takes})` : ""}; nothing was applied. Edit only the card's own fields.`,
+      { expected: ["edit"] },
+    );
+  }
   return { answer, editedArguments: checked.arguments };
+}
+
+/** The top-level argument names of a tool whose schema is an object ("text", "day, slot"), else "". */
+function argumentNames(tool: DomainTool<unknown>): string {
+  const shape = (tool.schema as { shape?: unknown }).shape;
+  return shape !== null && typeof shape === "object" ? Object.keys(shape).join(", ") : "";
 }
 
 /** What the model reads for a write the user rejected. */

@@ -147,6 +147,27 @@ export function checkToolArguments(tool: DomainTool<unknown>, args: unknown): Ar
   return { ok: false, problem: `invalid arguments for ${tool.name}: ${problems}` };
 }
 
+/**
+ * The keys of `given` that the parsed arguments (`parsed`, what `checkToolArguments` returned for them) do not keep,
+ * each by its path ("pinned", "moves[1].note"): a tool's zod object drops a key it does not know. A value given as
+ * JSON text (as edit forms send lists and objects) is read as JSON first. Walked along `parsed`, whose shape the
+ * schema bounds.
+ */
+export function droppedArgumentKeys(given: unknown, parsed: unknown, path = ""): string[] {
+  if (parsed === null || typeof parsed !== "object") return [];
+  const value = typeof given === "string" ? fromJsonText(given) : given;
+  if (value === null || typeof value !== "object" || Array.isArray(value) !== Array.isArray(parsed)) return [];
+  if (Array.isArray(parsed)) {
+    const items = value as unknown[];
+    return parsed.flatMap((item, index) => droppedArgumentKeys(items[index], item, `${path}[${index}]`));
+  }
+  const kept = parsed as Record<string, unknown>;
+  return Object.entries(value).flatMap(([key, item]) => {
+    const at = path === "" ? key : `${path}.${key}`;
+    return Object.hasOwn(kept, key) ? droppedArgumentKeys(item, kept[key], at) : [at];
+  });
+}
+
 /** A tool argument's unstorable text as the model reads it: where, what, and what to do. */
 export function unstorableProblem(found: { where: string; problem: string }): string {
   return `${found.where}: holds ${found.problem}, which cannot be stored; call again with the text without it`;

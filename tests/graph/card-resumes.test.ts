@@ -9,10 +9,12 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
+import { z } from "zod";
 import { asCard, CardSchema, isHitlRequest, type Card } from "../../contracts/cards.js";
 import { StaleResumeError } from "../../errors/index.js";
 import { SEEN_CHECKPOINT_KEY } from "../../server/run-options.js";
 import { renderCard } from "../../cli/render.js";
+import { droppedArgumentKeys } from "../../tools/runner.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { interruptsOf, json, resume, scriptedGraph, threadConfig, transcript } from "../support/scripted.js";
 
@@ -212,6 +214,58 @@ describe("approve / edit / reject, v1 and legacy", () => {
       config,
     );
     expect(domain.data.get("user-1")).toEqual({ notes: ["123"] });
+  });
+
+  test("an edit carrying a key its card does not take is refused, naming the key: the card stays open, nothing applies", async () => {
+    // The write's schema dropped a key it did not know, so the edit applied other than it was sent; the plan's reader
+    // ignored one. Now each is refused with the key named, and a clean edit then applies.
+    const { domain, graph, config } = await atPlanCard("edit-extra-key");
+    const planCard = await graph.getState(config);
+    for (const extra of [
+      {
+        decisions: [
+          { type: "edit", edited_action: { name: "confirm_plan", args: { steps: "1. Add it", owner: "x" } } },
+        ],
+      },
+      { type: "edit", args: { action: "confirm_plan", args: { steps: "1. Add it", owner: "x" } } },
+    ]) {
+      const error = await graph.invoke(resume(extra), config).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: "INVALID_RESUME", message: expect.stringContaining('"owner"') });
+      const now = await graph.getState(config);
+      expect(now.config.configurable?.checkpoint_id).toBe(planCard.config.configurable?.checkpoint_id);
+    }
+    await graph.invoke(resume(approve), config);
+    const writeCard = await graph.getState(config);
+    for (const extra of [
+      { decisions: [{ type: "edit", edited_action: { name: "add_note", args: { text: "edited", pinned: true } } }] },
+      [{ type: "edit", args: { action: "add_note", args: { text: "edited", pinned: "true" } } }],
+    ]) {
+      const error = await graph.invoke(resume(extra), config).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({
+        code: "INVALID_RESUME",
+        message: expect.stringContaining('add_note: "pinned" is not an argument it takes (it takes text)'),
+      });
+      const now = await graph.getState(config);
+      expect(now.config.configurable?.checkpoint_id).toBe(writeCard.config.configurable?.checkpoint_id);
+      expect((await waitingCard(graph, config)).card?.action_requests[0]).toMatchObject({ args: { text: "x" } });
+      expect(domain.applied).toHaveLength(0);
+    }
+    await graph.invoke(
+      resume({ decisions: [{ type: "edit", edited_action: { name: "add_note", args: { text: "edited" } } }] }),
+      config,
+    );
+    expect(domain.data.get("user-1")).toEqual({ notes: ["edited"] });
+  });
+
+  test("the keys an edit's arguments lose to the schema are found however nested, in JSON text too", () => {
+    const schema = z.object({
+      moves: z.array(z.object({ id: z.string(), day: z.number() })),
+      note: z.string().optional(),
+    });
+    const given = { moves: '[{"id":"a","day":1},{"id":"b","day":2,"why":"x"}]', extra: 1, note: "n" };
+    const parsed = schema.parse({ ...given, moves: JSON.parse(given.moves) });
+    expect(droppedArgumentKeys(given, parsed)).toEqual(["moves[1].why", "extra"]);
+    expect(droppedArgumentKeys({ moves: [], note: "n" }, schema.parse({ moves: [], note: "n" }))).toEqual([]);
   });
 
   test("a question takes text from a v1 edit, a legacy response, Agent Inbox's edit of the answer field, or a plain string", async () => {
