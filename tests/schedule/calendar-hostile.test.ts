@@ -95,6 +95,45 @@ describe("hostile calendar files", () => {
     );
   });
 
+  test("a rule ical.js cannot step through is refused in words that say why, not in the library's own guard words", () => {
+    // 5,000 BYDAY values (ical.js keeps the 371 that differ): ical.js steps to one Monday twice and threw "Same
+    // occurrence found twice, protecting you from death by recursion", which the user was shown as it was.
+    const lecture = fixture("shanghai-lecture.ics");
+    const days = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"];
+    const byDay = Array.from({ length: 5_000 }, (_, index) => `${(index % 53) + 1}${days[index % 7]}`).join(",");
+    const yearly = lecture.replace("END:VEVENT", `RRULE:FREQ=YEARLY;BYDAY=${byDay}\r\nEND:VEVENT`);
+    const twice =
+      'The recurrence rule of "Linear algebra lecture" cannot be used: the calendar reader steps to the same occurrence twice, so its occurrences cannot be listed';
+    expect(refusalOf(yearly).message).toBe(twice);
+    const week = emptyWeek();
+    const outcome = importCalendarTool.run(week, { ics: yearly });
+    expect(outcome).toMatchObject({ ok: false, content: `error: ${twice}` });
+    expect(outcome).not.toHaveProperty("state");
+    expect(week).toEqual(emptyWeek());
+    // A daily series whose first 600 days are cancelled: ical.js gives up after 500 in a row ("max tries have occurred").
+    const first = Date.parse("2022-08-01T02:00:00Z");
+    const utc = (at: number) => new Date(at).toISOString().replace(/[-:]/g, "").replace(/\.\d+/, "");
+    const cancelled = Array.from({ length: 600 }, (_, day) => utc(first + day * 86_400_000));
+    const daily = [
+      "BEGIN:VCALENDAR",
+      "VERSION:2.0",
+      "PRODID:-//university//EN",
+      "BEGIN:VEVENT",
+      "UID:drill@university",
+      "SUMMARY:Morning drill",
+      `DTSTART:${utc(first)}`,
+      `DTEND:${utc(first + 3_600_000)}`,
+      "RRULE:FREQ=DAILY",
+      `EXDATE:${cancelled.join(",")}`,
+      "END:VEVENT",
+      "END:VCALENDAR",
+      "",
+    ].join("\r\n");
+    expect(refusalOf(daily).message).toBe(
+      'The recurrence rule of "Morning drill" cannot be used: more than 500 of its occurrences in a row are cancelled (EXDATE), more than the calendar reader steps over',
+    );
+  });
+
   test("size, nesting, events and properties are bounded, each refusal naming its limit", () => {
     expect(refusalOf(fixture("deep-nesting.ics")).message).toBe("The calendar file nests components more than 8 deep.");
     const lecture = fixture("shanghai-lecture.ics");

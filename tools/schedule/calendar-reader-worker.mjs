@@ -160,6 +160,23 @@ function seriesOf(component, event, exceptions, calendar, summary, startZone, en
   };
 }
 
+/**
+ * ical.js's own words for a rule its iterator cannot step through, as the user is told them: what happened, not how
+ * the library guards itself. Other messages (a part RFC 5545 forbids) are told as they are.
+ */
+const ITERATOR_PROBLEMS = new Map([
+  [
+    "Same occurrence found twice, protecting you from death by recursion",
+    // RecurIterator.next, on a rule it steps to the same time twice (FREQ=YEARLY;BYDAY=1MO,…,53MO in a year of 52).
+    "the calendar reader steps to the same occurrence twice, so its occurrences cannot be listed",
+  ],
+  [
+    "max tries have occurred, rule may be impossible to fulfill.",
+    // RecurExpansion.next gives up after 500 occurrences in a row that an EXDATE cancels.
+    "more than 500 of its occurrences in a row are cancelled (EXDATE), more than the calendar reader steps over",
+  ],
+]);
+
 function read({ text, from, to, limits }) {
   let calendar;
   try {
@@ -217,7 +234,8 @@ function read({ text, from, to, limits }) {
         }
       } catch (error) {
         if (error instanceof Refusal) throw error;
-        throw new Refusal(`the recurrence rule of "${summary.slice(0, 60)}" cannot be used: ${error.message}`);
+        const problem = ITERATOR_PROBLEMS.get(error?.message) ?? error?.message ?? String(error);
+        throw new Refusal(`the recurrence rule of "${summary.slice(0, 60)}" cannot be used: ${problem}`);
       }
     } else if (dateOf(event.startDate) >= from && dateOf(event.startDate) <= to) {
       keep(event.startDate, event.endDate ?? event.startDate);
