@@ -19,7 +19,8 @@
  *   thread (values null, as END: Agent Inbox's "Mark as resolved"); a run's
  *   `configurable.user_id` naming someone else is refused before the run
  *   exists, and so is one whose `max_rounds`, `time_zone` or `now` cannot work (`422`, INVALID_CONFIGURATION),
- *   before the server stores it in the thread's config.
+ *   before the server stores it in the thread's config; so is an input message that is not the user's own (an
+ *   assistant, tool or system message: `422`, INVALID_INPUT).
  * - Assistants are shared configurations: anyone may list and read them, only
  *   the owner may change or delete one, and none may carry another user's
  *   `user_id`.
@@ -37,14 +38,14 @@
 import { Auth, HTTPException, isStudioUser } from "@langchain/langgraph-sdk/auth";
 import { checkConfigurable } from "../config/configuration.js";
 import type { AuthSettings } from "../config/environment.js";
-import { ConfigurationError } from "../errors/index.js";
+import { ConfigurationError, TempoError } from "../errors/index.js";
 import { CARRY_ON_ONLY_KEY, SEEN_CHECKPOINT_KEY } from "../server/run-options.js";
 import { namespaceLabel } from "../memory/namespaces.js";
 import type { AppliedCards } from "./applied-cards.js";
 import { guardServedRoute, RunOwners } from "./served-routes.js";
 import { AuthenticationError, createTokenVerifier, tokensRequired, type TokenVerifier } from "./tokens.js";
 import { endsThread } from "../server/end-thread.js";
-import { deeperThanAllowed, MAX_INPUT_DEPTH } from "../server/input-check.js";
+import { checkMessageKinds, deeperThanAllowed, MAX_INPUT_DEPTH } from "../server/input-check.js";
 
 /** The metadata key that records a thread's (or an assistant's) owner. */
 export const OWNER_KEY = "owner";
@@ -111,6 +112,7 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
           config: kwargs.config,
           metadata: value.metadata,
         });
+        refuseOthersMessages(kwargs.input);
         refuseOtherUser(kwargs.config?.configurable?.user_id, user);
         refuseInvalidConfigurable(kwargs.config?.configurable);
         if (!hasValue(value.thread_id)) {
@@ -289,6 +291,19 @@ function refuseDeepNesting(parts: Record<string, unknown>): void {
       code: "INVALID_INPUT",
       message: `The request nests deeper than ${MAX_INPUT_DEPTH} levels (at ${where}); nothing was stored or run.`,
     });
+  }
+}
+
+/**
+ * A run's input messages are the user's own (`checkMessageKinds`): an assistant, tool or system message is refused
+ * (422) before the server stores the run, so no run fails on it and the thread keeps its status.
+ */
+function refuseOthersMessages(input: unknown): void {
+  try {
+    checkMessageKinds(input);
+  } catch (error) {
+    if (!(error instanceof TempoError)) throw error;
+    throw unprocessable({ error: error.name, code: error.code, message: error.message, ...error.details });
   }
 }
 

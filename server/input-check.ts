@@ -12,16 +12,17 @@
  *   a silently changed message or edit is worse than a clear error;
  * - sizes: every message within `maxMessageCharacters`, every resume value
  *   within `maxMessageCharacters`, the whole input within `maxInputCharacters`;
- * - messages that would remove or overwrite messages of the thread: a
- *   `remove` message, or a message whose id the thread (or the same input)
- *   already holds;
+ * - messages that are not the user's own (assistant, tool, system:
+ *   `checkMessageKinds`), and messages that would remove or overwrite messages
+ *   of the thread: a `remove` message, or a message whose id the thread (or
+ *   the same input) already holds;
  * - run metadata (`config.metadata`, which the LangGraph server fills from a
  *   run's `metadata` and checkpoints keep) nested deeper than `MAX_DEPTH`,
  *   larger than `maxInputCharacters`, or holding unstorable text: walked
  *   without recursion, so even a 100 000-deep object is refused, not a
  *   RangeError.
  */
-import type { BaseMessage } from "@langchain/core/messages";
+import { coerceMessageLikeToMessage, type BaseMessage } from "@langchain/core/messages";
 import { isCommand } from "@langchain/langgraph";
 import type { WorkflowSettings } from "../config/configuration.js";
 import { TempoError } from "../errors/index.js";
@@ -63,6 +64,7 @@ export function checkInputContent(input: unknown, settings: WorkflowSettings): v
       { id },
     );
   }
+  checkMessageKinds(input);
   for (const [index, message] of inputMessages(input).entries()) {
     const length = messageText(message).length;
     if (length > settings.maxMessageCharacters) {
@@ -86,6 +88,37 @@ export function checkInputContent(input: unknown, settings: WorkflowSettings): v
       `The input has ${total} characters in all; the limit is ${settings.maxInputCharacters}. Send less at once; nothing was changed.`,
       { length: total, limit: settings.maxInputCharacters },
     );
+  }
+}
+
+/**
+ * Throws INVALID_INPUT for an input message that is not the user's own (human): an assistant message (its tool calls
+ * would stand in the conversation as Tempo's proposal, never answered, and a model server refuses a conversation
+ * whose tool calls have no results), a tool message (a result Tempo never produced — one answering the open card's
+ * call takes that call off the card and leaves the card with nothing to confirm), a system or developer message
+ * (instructions in Tempo's own voice), or a message LangChain cannot read as any kind. Agent Chat UI's stand-in tool
+ * answers (`withoutStandInAnswers`) are let through here; the run drops them before anything is written.
+ */
+export function checkMessageKinds(input: unknown): void {
+  for (const [index, message] of inputMessages(input).entries()) {
+    if (messageType(message) === "tool" && isHiddenId(idOf(message))) continue;
+    let kind: string;
+    try {
+      kind = coerceMessageLikeToMessage(message as Parameters<typeof coerceMessageLikeToMessage>[0]).getType();
+    } catch {
+      throw new TempoError(
+        "INVALID_INPUT",
+        `Message ${index + 1} of the input is not a message Tempo can read (send { role: "user", content: "…" }); nothing was changed.`,
+        { index },
+      );
+    }
+    if (kind !== "human") {
+      throw new TempoError(
+        "INVALID_INPUT",
+        `Message ${index + 1} of the input is of kind "${kind}"; only your own messages (human / user) can be sent to a thread — what the assistant, its tools and the system say is Tempo's to write. Nothing was changed.`,
+        { index, kind },
+      );
+    }
   }
 }
 
