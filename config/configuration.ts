@@ -169,8 +169,34 @@ export type CheckedConfigurableKey = keyof typeof CONFIGURABLE_FORMS;
  * at admission, before anything of the run is stored.
  */
 export function checkConfigurable(configurable: Record<string, unknown> | undefined): void {
-  const [problem] = configurableProblems(configurable ?? {});
+  const [problem] = [...reservedKeyProblems(configurable ?? {}), ...configurableProblems(configurable ?? {})];
   if (problem) throw problem;
+}
+
+/**
+ * A key of `configurable` that LangGraph's runtime sets for itself and a caller never does: every one beginning with
+ * "__" (`__pregel_resume_map`, `__pregel_checkpointer`, …). Given from outside, `__pregel_resume_map` answers the
+ * card a thread waits on with any message — around every check of a resume — and `__pregel_checkpointer` replaces
+ * the run's checkpointer.
+ */
+export function isReservedConfigurableKey(key: string): boolean {
+  return key.startsWith("__");
+}
+
+/**
+ * Each key of `configurable` a caller may not set (`isReservedConfigurableKey`), as the ConfigurationError naming it
+ * (none: []). Not part of `configurableProblems`: a node's own config carries LangGraph's keys.
+ */
+export function reservedKeyProblems(configurable: Record<string, unknown>): ConfigurationError[] {
+  return Object.keys(configurable)
+    .filter(isReservedConfigurableKey)
+    .map(
+      (key) =>
+        new ConfigurationError(
+          `configurable.${describeValue(key).slice(1, -1)} is LangGraph's own (a key beginning with "__" is set by the graph's runtime, never by a caller); a card is answered with a resume (Command({ resume })), not through the configuration. Send the run without it.`,
+          { field: `configurable.${key}`, expected: 'no key beginning with "__"' },
+        ),
+    );
 }
 
 /** Every value of `configurable` that cannot work, each as the ConfigurationError naming it (none: []). */

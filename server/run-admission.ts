@@ -26,7 +26,7 @@
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { Command, isCommand, type StateSnapshot } from "@langchain/langgraph";
-import { ensureConfiguration, type WorkflowSettings } from "../config/configuration.js";
+import { ensureConfiguration, reservedKeyProblems, type WorkflowSettings } from "../config/configuration.js";
 import { messageText } from "../contracts/message-text.js";
 import { asDatabaseError } from "../database/driver-errors.js";
 import {
@@ -132,6 +132,8 @@ export async function admitRun(
 export function checkInput(input: unknown, options: RunOptions | undefined, settings: WorkflowSettings): void {
   const config = (options ?? {}) as RunnableConfig;
   ensureConfiguration(config, settings);
+  const [reserved] = reservedKeyProblems(config.configurable ?? {});
+  if (reserved) throw reserved;
   checkConfigurableIds(config.configurable);
   checkRunMetadata(config.metadata, settings);
   if (

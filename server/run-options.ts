@@ -5,7 +5,7 @@
  */
 import type { BaseCheckpointSaver, StateSnapshot } from "@langchain/langgraph";
 import { isCommand } from "@langchain/langgraph";
-import { configurableProblems, type WorkflowSettings } from "../config/configuration.js";
+import { configurableProblems, reservedKeyProblems, type WorkflowSettings } from "../config/configuration.js";
 import type { ConfigurationError } from "../errors/index.js";
 import { inputMessages } from "./input-check.js";
 import { BRANCH_RUN_KEY } from "../checkpoints/tempo-saver.js";
@@ -64,7 +64,7 @@ export function withoutInvalidConfigurable(
   ignored: (problem: ConfigurationError) => void,
 ): RunOptions | undefined {
   const configurable = options?.configurable as Record<string, unknown> | undefined;
-  const problems = configurable ? configurableProblems(configurable) : [];
+  const problems = configurable ? [...reservedKeyProblems(configurable), ...configurableProblems(configurable)] : [];
   if (problems.length === 0) return options;
   const usable = { ...configurable };
   for (const problem of problems) {

@@ -139,3 +139,23 @@ describe("configurable.time_zone and max_rounds", () => {
     expect(configuration.now).toBeUndefined();
   });
 });
+
+describe("LangGraph's own keys", () => {
+  test("a key beginning with \"__\" is refused, named; Tempo's own and the server's keys pass", () => {
+    for (const key of ["__pregel_resume_map", "__pregel_checkpointer", "__pregel_resuming", "__anything"]) {
+      const error = refusal({ [key]: { x: 1 } });
+      expect(error, key).toBeInstanceOf(ConfigurationError);
+      expect(error).toMatchObject({ code: "INVALID_CONFIGURATION", details: { field: `configurable.${key}` } });
+      expect(error!.message).toContain(`configurable.${key} is LangGraph's own`);
+    }
+    expect(
+      refusal({
+        thread_id: "t",
+        user_id: "u",
+        tempo_seen_checkpoint: "c",
+        langgraph_auth_user_id: "u",
+        "x-request-id": "r",
+      }),
+    ).toBeUndefined();
+  });
+});

@@ -9,7 +9,7 @@
  */
 import { HumanMessage } from "@langchain/core/messages";
 import { Command, CompiledStateGraph, InMemoryStore } from "@langchain/langgraph";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import type { ProposedWrite } from "../../kernel/state.js";
 import { writesOnCard } from "../support/card-writes.js";
 import { AIMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
@@ -26,11 +26,13 @@ const plan = json({
 });
 
 /** Alice's thread, waiting on the card of a write (add_note "call mom"); `store`: the run's store. */
-async function aliceWaitingOnAWrite(store?: InMemoryStore) {
+async function aliceWaitingOnAWrite(store?: InMemoryStore, served = false) {
   const domain = createNotesDomain();
   const { graph, checkpointer } = scriptedGraph({
     domain,
     store,
+    // As createServedGraph builds it: a refused answer raises its card again, a stored bad configurable is ignored.
+    ...(served ? { refusedAnswers: "ask_again" as const, invalidConfigurable: "ignore" as const } : {}),
     plan: [plan, plan],
     execute: [
       json({ speak: "Adding.", action: "confirm", tool_call: { name: "add_note", arguments: { text: "call mom" } } }),
@@ -210,6 +212,47 @@ describe("no route around a card", () => {
     await graph.invoke({ messages: [new HumanMessage("yes")] }, config);
     expect(domain.data.get("alice")?.notes).toEqual(["call mom"]);
     expect(domain.applied).toHaveLength(1);
+  });
+
+  test("LangGraph's own configurable keys from a caller are refused, or dropped on the served graph: a message is not taken as an approval through __pregel_resume_map", async () => {
+    // `configurable.__pregel_resume_map` keyed by the card's interrupt id answered the card whatever the input was —
+    // "hello there", or none — around every check of a resume, and the write applied.
+    const approval = (interruptId: string) => ({
+      __pregel_resume_map: { [interruptId]: { decisions: [{ type: "approve" }] } },
+      __pregel_resuming: true,
+    });
+    const { graph, domain, config, before } = await aliceWaitingOnAWrite();
+    const interruptId = (await graph.getState(config)).tasks.flatMap((task) => task.interrupts)[0]!.id!;
+    for (const input of [{ messages: [new HumanMessage("hello there")] }, null]) {
+      const error = await thrownBy(
+        graph.invoke(input, { ...config, configurable: { ...config.configurable, ...approval(interruptId) } }),
+      );
+      expect(error).toMatchObject({
+        code: "INVALID_CONFIGURATION",
+        details: { field: expect.stringMatching(/^configurable\.__pregel_resum/) },
+        message: expect.stringContaining("is LangGraph's own"),
+      });
+      expect(await snapshot(graph, config)).toEqual(before);
+    }
+    expect(domain.applied).toEqual([]);
+
+    // Served (the server keeps a run's configurable for the thread's later runs): the keys are dropped with a note,
+    // and the run is what its input is — "hello there" is no approval.
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      const served = await aliceWaitingOnAWrite(undefined, true);
+      const id = (await served.graph.getState(served.config)).tasks.flatMap((task) => task.interrupts)[0]!.id!;
+      const withKeys = { ...served.config, configurable: { ...served.config.configurable, ...approval(id) } };
+      await served.graph.invoke(null, withKeys);
+      expect(await snapshot(served.graph, served.config)).toEqual(served.before);
+      await served.graph.invoke({ messages: [new HumanMessage("hello there")] }, withKeys);
+      expect(served.domain.applied).toEqual([]);
+      expect(warn.mock.calls.map(([line]) => String(line)).join("\n")).toContain(
+        "__pregel_resume_map is LangGraph's own",
+      );
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   test("an input carrying state fields besides messages sets none of them", async () => {
