@@ -69,7 +69,7 @@ async function main(): Promise<void> {
       const registry = new ThreadRegistry(chatArguments.threadsFile ?? DEFAULT_THREADS_FILE);
       const start = await chooseStartingThread(tempo.graph, registry, userId, chatArguments.threadId);
       if (start.reason === "waiting") write(`${tell(start.language ?? "en", CHAT.reopening)}\n`);
-      await registry.touch(start.threadId, userId);
+      await registry.touch(start.threadId, userId, {}, now());
       // /export writes the user's week as iCalendar (a read of the schedule; no card).
       const exportCalendar = async (user: string) =>
         exportCalendarText(await tempo.repositoryOf<ScheduleRepository>("schedule").load(user));

@@ -49,7 +49,7 @@ import { newChatThreadId, savedLanguage } from "./starting-thread.js";
 import { renderCardProposal, renderWeek, type WeekViewOptions } from "./week-view.js";
 import { StreamPrinter } from "./stream-printer.js";
 import type { LineReader } from "./line-reader.js";
-import type { ThreadRegistry } from "./thread-registry.js";
+import type { ThreadEntryUpdate, ThreadRegistry } from "./thread-registry.js";
 
 /** What the session needs: the graph, who and where, and the terminal. */
 export interface ChatSessionOptions {
@@ -161,13 +161,22 @@ export class ChatSession {
           await this.runGraph(new Command({ resume }) as GraphInput);
         }
       } else {
-        await this.options.registry.touch(this.threadId, this.options.userId, { lastMessage: line.trim() });
+        await this.touch(this.threadId, { lastMessage: line.trim() });
         this.language = await this.conversationLanguage(line);
         await this.runGraph({ messages: [new HumanMessage(line.trim())] });
       }
     }
     const pending = await this.pendingCard();
     if (pending) this.print(this.say(CHAT.waitsAtEnd(this.threadId)));
+  }
+
+  /**
+   * Records activity on a thread in the thread file, stamped with the chat's clock: `--now` when given (a run that
+   * lives on 7 Dec lists its threads as active on 7 Dec, as /prefs dates what it heard), else the system clock.
+   */
+  private async touch(threadId: string, update: ThreadEntryUpdate = {}): Promise<void> {
+    const moment = this.options.now === undefined ? new Date() : new Date(this.options.now);
+    await this.options.registry.touch(threadId, this.options.userId, update, moment);
   }
 
   private config() {
@@ -314,9 +323,7 @@ export class ChatSession {
       this.shownCardKey = undefined;
     }
     const pending = await this.pendingCard();
-    await this.options.registry.touch(this.threadId, this.options.userId, {
-      waitingFor: pending?.card.action_requests[0]?.name ?? null,
-    });
+    await this.touch(this.threadId, { waitingFor: pending?.card.action_requests[0]?.name ?? null });
   }
 
   private async runCommand(command: ChatCommand): Promise<"continue" | "quit"> {
@@ -402,7 +409,7 @@ export class ChatSession {
     const previous = this.threadId;
     this.threadId = this.newThreadId();
     this.shownCardKey = undefined;
-    await this.options.registry.touch(this.threadId, this.options.userId, { waitingFor: null });
+    await this.touch(this.threadId, { waitingFor: null });
     await this.runGraph({ messages: [new HumanMessage("/clear")] });
     this.print(this.say(CHAT.newThread(this.threadId, previous)));
   }
@@ -427,7 +434,7 @@ export class ChatSession {
       return;
     }
     this.print(this.say(CHAT.sendingImport(reading.fileName)));
-    await this.options.registry.touch(this.threadId, this.options.userId, { lastMessage: `/import ${file}` });
+    await this.touch(this.threadId, { lastMessage: `/import ${file}` });
     await this.runGraph({
       messages: [new HumanMessage(calendarImportMessage(reading.fileName, reading.ics, this.language))],
     });
@@ -511,7 +518,7 @@ export class ChatSession {
     }
     this.threadId = threadId;
     this.shownCardKey = undefined;
-    await this.options.registry.touch(threadId, this.options.userId);
+    await this.touch(threadId);
     this.language = await this.conversationLanguage();
     await this.describeThread("resumed");
   }
