@@ -18,7 +18,7 @@ import { isWithdrawal, withRefusalNoteRemoved } from "../review/human-response.j
 import { languageOf } from "../contracts/language.js";
 import { newId } from "../kernel/ids.js";
 import { isProgressLine } from "../contracts/message-text.js";
-import { now } from "./shared/messages.js";
+import { runMoment } from "./shared/now.js";
 
 /** Builds the ask_user node. */
 export function createAskUserNode(dependencies: NodeDependencies) {
@@ -55,7 +55,7 @@ async function askUser(
   const replyIds = [replyMessage?.id, existingReply].filter((id): id is string => typeof id === "string");
   // "Never mind", "算了": the request itself is withdrawn, so the task ends as dropped instead of asking again.
   if (isWithdrawal(reply)) return withdraw(state, replyMessage, config, dependencies);
-  const at = now();
+  const at = runMoment(dependencies, config).toISOString();
   return {
     messages: replyMessage ? [replyMessage] : [],
     workspaceMessageIds: [...state.workspaceMessageIds, ...replyIds],

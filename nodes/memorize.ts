@@ -23,7 +23,8 @@ import { callStage } from "../models/invoke-contract.js";
 import { MEMORY_STAGE_PROMPT } from "../prompts/memory.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import type { NodeDependencies } from "./shared/dependencies.js";
-import { latestUserText, now } from "./shared/messages.js";
+import { latestUserText } from "./shared/messages.js";
+import { runMoment } from "./shared/now.js";
 import { preferenceSources, rememberPreferences } from "./preference-extraction.js";
 import { emitStatus } from "../streaming/events.js";
 import type { Language } from "../contracts/language.js";
@@ -37,7 +38,8 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
   async function memorize(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
     const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
     const store = config.store;
-    const time = now();
+    // The run's clock (`configurable.now`, else the graph's): what is remembered is dated when it was said.
+    const time = runMoment(dependencies, config).toISOString();
     const startIndex = state.memorizedUpTo
       ? state.messages.findIndex((message) => message.id === state.memorizedUpTo) + 1
       : 0;

@@ -29,8 +29,7 @@ import { assertThreadOwner } from "../../kernel/ownership.js";
 import { ensureConfiguration } from "../../config/configuration.js";
 import { withPreferencesHeard } from "../preference-extraction.js";
 import { planRejectionText } from "../../contracts/rejections.js";
-import { now } from "../shared/messages.js";
-import { toolMoment } from "../shared/now.js";
+import { runMoment, toolMoment } from "../shared/now.js";
 
 /** Builds the confirm node. */
 export function createConfirmNode(dependencies: NodeDependencies) {
@@ -74,7 +73,13 @@ export function createConfirmNode(dependencies: NodeDependencies) {
     // Only feedback said with a rejection can state a preference: an approval reads none (and crosses no memory code).
     const heard =
       feedback.length > 0
-        ? withPreferencesHeard(state.recalled, feedback, dependencies.domain, threadId, now())
+        ? withPreferencesHeard(
+            state.recalled,
+            feedback,
+            dependencies.domain,
+            threadId,
+            runMoment(dependencies, config).toISOString(),
+          )
         : undefined;
     return heard ? { ...update, recalled: heard } : update;
   }
