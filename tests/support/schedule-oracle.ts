@@ -51,7 +51,10 @@ function partSlots(state: ScheduleState, part: string): { from: number; to: numb
       const of = hour < 12 ? "morning" : hour < 18 ? "afternoon" : "evening";
       if (of === part) inPart.push(index + 1);
     });
-    if (inPart.length > 0) return { from: Math.min(...inPart), to: Math.max(...inPart) };
+    // A part the clock times have no slot in covers none (never the grid's last third).
+    return inPart.length > 0
+      ? { from: Math.min(...inPart), to: Math.max(...inPart) }
+      : { from: slotsPerDay + 1, to: 0 };
   }
   const third = Math.max(1, Math.round(slotsPerDay / 3));
   if (part === "morning") return { from: 1, to: Math.min(slotsPerDay, third) };

@@ -241,7 +241,9 @@ function ruleText(broken: BrokenRule, task: TaskItem, range: SlotRange, book: Ru
       return `${label(task)} cannot go on ${weekdayText(range.day, weekday, book)}: your standing preference ${JSON.stringify(day.text)} rules ${dayOfWeekName(weekday)} out; ${liftHint(day)}`;
     }
     case "before_from":
-      return `${label(task)} cannot start at slot ${range.start}: your standing preference ${JSON.stringify(standing.from!.rule.text)} allows slots ${standing.from!.slot}-${standing.to?.slot ?? "end"} only; ${liftHint(standing.from!.rule)}`;
+      return standing.from!.slot > (standing.to?.slot ?? book.window?.slotTimes?.length ?? Infinity)
+        ? `${label(task)} cannot start at slot ${range.start}: your standing preference ${JSON.stringify(standing.from!.rule.text)} leaves no slot of the day (the day's slots have none it allows); ${liftHint(standing.from!.rule)}`
+        : `${label(task)} cannot start at slot ${range.start}: your standing preference ${JSON.stringify(standing.from!.rule.text)} allows slots ${standing.from!.slot}-${standing.to?.slot ?? "end"} only; ${liftHint(standing.from!.rule)}`;
     case "after_to":
       return `${label(task)} cannot end at slot ${range.end}: your standing preference ${JSON.stringify(standing.to!.rule.text)} allows slots up to ${standing.to!.slot} only; ${liftHint(standing.to!.rule)}`;
     case "same_day": {
@@ -541,7 +543,9 @@ export function withRules(searchTask: SearchTask, task: TaskItem, book: RuleBook
 
 /**
  * The slots a part of the day covers: by the clock when the window has slot times (morning before 12:00, afternoon
- * before 18:00, evening after), else by thirds of the day's slots.
+ * before 18:00, evening after), else by thirds of the day's slots. A part the clock times have no slot in (the evening
+ * of a grid that ends at 17:40) covers none — `from` past `to` — never the grid's last third: "only in the evening"
+ * there leaves no place, as "never before 23:00" does, rather than one in the afternoon.
  */
 export function slotsOfPart(
   part: DayPart,
@@ -554,7 +558,9 @@ export function slotsOfPart(
       const of: DayPart = hour < 12 ? "morning" : hour < 18 ? "afternoon" : "evening";
       return of === part ? [index + 1] : [];
     });
-    if (inPart.length > 0) return { from: Math.min(...inPart), to: Math.max(...inPart) };
+    return inPart.length > 0
+      ? { from: Math.min(...inPart), to: Math.max(...inPart) }
+      : { from: window.slotsPerDay + 1, to: window.slotsPerDay };
   }
   const third = Math.max(1, Math.round(window.slotsPerDay / 3));
   if (part === "morning") return { from: 1, to: Math.min(window.slotsPerDay, third) };
