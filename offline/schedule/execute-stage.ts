@@ -43,7 +43,7 @@ import {
   liveOverviewOf,
   toolDataOf,
 } from "./tool-data.js";
-import { daysBetween } from "../../contracts/clock.js";
+import { addDays, dayOfWeekOfDate, daysBetween } from "../../contracts/clock.js";
 import { say, weekdayName, type Language } from "../../contracts/language.js";
 import {
   currentStepOf,
@@ -758,16 +758,22 @@ function markStep(
   if (answered) return answered;
   const tasks = listingOf(rounds);
   if (!tasks) return lookUpTask(request.task, language);
+  // "yesterday's review": the weekday the clock makes of it (a plan writes it as the weekday; a model's step may not).
+  const weekday =
+    request.weekday ??
+    (request.daysAgo !== undefined && facts.now
+      ? dayOfWeekOfDate(addDays(facts.now.date, -request.daysAgo))
+      : undefined);
   const markable = tasks.filter(
     (task) =>
       (write.from as readonly string[]).includes(task.kind) &&
-      (request.weekday === undefined ||
-        task.slots.some((range) => weekdayOf(facts, range.day) === request.weekday) ||
-        wasLately(task, request.weekday, facts)),
+      (weekday === undefined ||
+        task.slots.some((range) => weekdayOf(facts, range.day) === weekday) ||
+        wasLately(task, weekday, facts)),
   );
   // "Monday's review", "我周一的复习": the kind of session names no task — the weekday's reviews are what it means: the
   // one there is, or the question which of them (an answer then names it).
-  if (request.weekday !== undefined && namesKindOnly(request.task)) {
+  if (weekday !== undefined && namesKindOnly(request.task)) {
     const [only, ...others] = markable;
     if (asked.answer !== undefined) {
       // The answer to which of them: it names the task (the request's own words name none).
@@ -782,7 +788,7 @@ function markStep(
     }
     if (only && others.length === 0) return proposeMark(only, { task: only, alsoMatching: [] }, request, end, language);
     if (only) {
-      const day = weekdayName(request.weekday, language);
+      const day = weekdayName(weekday, language);
       const listed = markable.map((task) => `${task.name} (${task.id})`).join(language === "zh" ? "、" : ", ");
       return {
         speak: say(

@@ -15,6 +15,7 @@
 import { callResultOf } from "./tool-data.js";
 import { currentPlanSteps, planCardFeedback, type StepDraft } from "../stage-state.js";
 import { languageOf, say, weekdayName, type Language } from "../../contracts/language.js";
+import { addDays, dayOfWeekOfDate } from "../../contracts/clock.js";
 import { SCHEDULE_REFINEMENT } from "../../tools/schedule/domain.js";
 import { capabilities } from "./replies.js";
 import { goalOf, section, userLanguage, userLines, type PromptView } from "../prompt-reading.js";
@@ -275,6 +276,23 @@ function stepsIn(language: Language, request: ScheduleRequest, facts: WeekFacts)
   return reschedule ? [...steps, RESCHEDULE_STEP[language]] : steps;
 }
 
+/**
+ * The weekday a mark names: its own ("Tuesday's review"), else the day it names from today ("yesterday's review") on
+ * the clock of the prompt's now line — none without a now to count from.
+ */
+function markWeekday(request: Extract<ScheduleRequest, { kind: "mark" }>, facts: WeekFacts): number | undefined {
+  if (request.weekday !== undefined) return request.weekday;
+  if (request.daysAgo === undefined || !facts.now) return undefined;
+  return dayOfWeekOfDate(addDays(facts.now.date, -request.daysAgo));
+}
+
+/** A mark's task in the user's words when no weekday could be told: the day said from today stays in them. */
+function markTaskWords(request: Extract<ScheduleRequest, { kind: "mark" }>, language: Language = "en"): string {
+  if (request.daysAgo === undefined) return request.task;
+  if (language === "zh") return `${request.daysAgo === 1 ? "昨天" : "今天"}的${request.task}`;
+  return `${request.daysAgo === 1 ? "yesterday" : "today"}'s ${request.task}`;
+}
+
 /** The steps of a request in English words (`stepsIn` adds the fixed ones). */
 function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
   switch (request.kind) {
@@ -315,10 +333,12 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
         },
       ];
     case "mark": {
-      const on = request.weekday === undefined ? "" : ` on ${weekdayName(request.weekday, "en")}`;
+      const weekday = markWeekday(request, facts);
+      const task = weekday === undefined ? markTaskWords(request) : request.task;
+      const on = weekday === undefined ? "" : ` on ${weekdayName(weekday, "en")}`;
       return [
         {
-          content: `Mark ${JSON.stringify(request.task)}${on} ${request.to}`,
+          content: `Mark ${JSON.stringify(task)}${on} ${request.to}`,
           done_when: `the task is marked ${request.to}, or it is told why it cannot be`,
         },
       ];
@@ -513,9 +533,11 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
         },
       ];
     case "mark": {
-      const on = request.weekday === undefined ? "" : `${weekdayName(request.weekday, "zh")}的`;
+      const weekday = markWeekday(request, facts);
+      const task = weekday === undefined ? markTaskWords(request, "zh") : request.task;
+      const on = weekday === undefined ? "" : `${weekdayName(weekday, "zh")}的`;
       const as = { done: "已完成", missed: "错过", skipped: "跳过" }[request.to];
-      return [{ content: `把 ${quoted(`${on}${request.task}`)} 记为${as}`, done_when: `任务已记为${as}，或说明原因` }];
+      return [{ content: `把 ${quoted(`${on}${task}`)} 记为${as}`, done_when: `任务已记为${as}，或说明原因` }];
     }
     case "left_before":
       return [{ content: `${request.event}之前还剩什么`, done_when: "list_tasks 已列出它之前要完成的任务及其状态" }];

@@ -99,6 +99,11 @@ export type ScheduleRequest =
       task: string;
       to: "done" | "missed" | "skipped";
       weekday?: number;
+      /**
+       * Days before today the task was on ("yesterday's review" 1, "today's review" 0, "我昨天的复习"): the weekday it
+       * names once the clock says what today is (the plan writes it as `weekday`).
+       */
+      daysAgo?: number;
       /** False when the user said not to reschedule a missed task ("…, don't reschedule it", "不用重新安排"). */
       reschedule?: false;
     }
@@ -1082,10 +1087,41 @@ function readMark(body: string): ScheduleRequest | undefined {
     // "我错过了哪些复习", "列出已完成的复习": a question about a status names no task (QUESTION_START reads English).
     if (ASKING_PHRASE.test(match[1] ?? "")) return undefined;
     const named = (match[1] ?? "").replace(MARK_ADVERB_AFTER, "").replace(MARK_WORDS_AFTER_ZH, "");
-    const { weekday, rest: task } = splitWeekday(named);
-    if (task) return { kind: "mark", task, to, ...(weekday !== undefined ? { weekday } : {}), ...keep };
+    const { daysAgo, rest } = splitRelativeDay(named);
+    const { weekday, rest: task } = splitWeekday(rest);
+    if (task)
+      return {
+        kind: "mark",
+        task,
+        to,
+        ...(weekday !== undefined ? { weekday } : daysAgo !== undefined ? { daysAgo } : {}),
+        ...keep,
+      };
   }
   return undefined;
+}
+
+/**
+ * A day said from today: "yesterday's", "today's", "this morning's", "昨天的", "今晚的" name a review by its day (group 1
+ * or 3 holds it), "yesterday", "today", "昨天" after or before a task's name say when, not which (group 2 or 4: yesterday).
+ */
+const RELATIVE_DAY =
+  /\b(?:(?:(yesterday)|today|tonight|this (?:morning|afternoon|evening))'s|(?:(yesterday)|today|tonight|this (?:morning|afternoon|evening)))\b|(?:(昨天|昨晚|昨日)|今天|今晚|今早|今日)(的)?/;
+
+/**
+ * The day a phrase names a task by, counted from today, and the phrase without it: "yesterday's review" → 1 and
+ * "review", "今天的复习" → 0 and "复习"; "the matrix review yesterday" → "the matrix review" and no day (it says when it
+ * was done, not which review: a pending one has no day to match).
+ */
+export function splitRelativeDay(phrase: string): { daysAgo?: number; rest: string } {
+  const found = RELATIVE_DAY.exec(phrase);
+  if (!found) return { rest: phrase };
+  const rest = `${phrase.slice(0, found.index)} ${phrase.slice(found.index + found[0].length)}`
+    .replace(/\s+/g, " ")
+    .trim();
+  const possessive = found[0].endsWith("'s") || found[4] !== undefined;
+  if (!possessive) return { rest };
+  return { daysAgo: found[1] !== undefined || found[3] !== undefined ? 1 : 0, rest };
 }
 
 /** A mark's task phrase that asks instead of naming: "哪些复习", "什么", "列出". */
