@@ -801,7 +801,14 @@ function markStep(
       };
     }
   }
-  const named = namedTask(request.task, markable, markable, asked, "the step names no task the schedule has");
+  // Of tasks the words name alike — a habit's sessions of this week and of weeks past share their names — the ones
+  // still in the work (placed, pending) come before history (missed, skipped): "I did the jogging" on Monday is this
+  // week's session, not last week's missed one (a weekday, "Sunday's jogging", names that one).
+  const inWorkFirst = [
+    ...markable.filter((task) => task.kind === "placed" || task.kind === "pending"),
+    ...markable.filter((task) => task.kind !== "placed" && task.kind !== "pending"),
+  ];
+  const named = namedTask(request.task, inWorkFirst, inWorkFirst, asked, "the step names no task the schedule has");
   if ("question" in named) return named.question;
   if ("none" in named)
     return finish(end, noTaskMatching(named.none, language), `not carried out: I found no task matching ${named.none}`);
