@@ -226,8 +226,12 @@ describe("a recovery that trades one due review for another", () => {
     // Placing the third session takes off one of the other two (its day): it meets no more deadlines.
     expect(report.recovery).toBeUndefined();
     expect(report.noneProved).toBe(true);
+    expect(report.trades).toBe(true);
     expect(outcome.finalAnswer).not.toContain("The change that recovers the most");
-    expect(outcome.finalAnswer).toContain("Moving every review not yet started recovers none of it (proved)");
+    // Said as the trade it is: moving a placed session does give the third one a place, the moved one's.
+    expect(outcome.finalAnswer).toContain(
+      "Moving the reviews not yet started only trades one review due for another, meeting no more deadlines (proved)",
+    );
   });
 });
 

@@ -81,6 +81,12 @@ export interface AtRiskReport {
    * reviews due (or none can move); false when it stopped at its budget — then nothing is proved.
    */
   noneProved?: boolean;
+  /**
+   * Without a recovery, proved: moving the reviews not yet started could give a review at risk a place only by taking
+   * one from a placed review due (two sessions of one task, no two on a day): no more deadlines met. "Recovers none"
+   * would be untrue then; it is said as this trade.
+   */
+  trades?: true;
 }
 
 /** Reviews still to place: pending ones, and missed ones not made up. */
@@ -117,7 +123,9 @@ export function atRiskOf(state: ScheduleState, budget: SearchBudget = {}, langua
     most,
     atRisk: left,
     unproved: [],
-    ...("recovery" in found ? { recovery: found.recovery } : { noneProved: found.proved }),
+    ...("recovery" in found
+      ? { recovery: found.recovery }
+      : { noneProved: found.proved, ...(found.proved && found.trades ? { trades: true as const } : {}) }),
   };
 }
 
@@ -132,7 +140,7 @@ function recoveryOf(
   book: RuleBook,
   budget: SearchBudget,
   language: Language,
-): { recovery: Recovery } | { proved: boolean } {
+): { recovery: Recovery } | { proved: boolean; trades?: true } {
   const movable = state.tasks.filter(
     (task): task is TaskItem => task.source === "task_item" && task.status === "placed" && !isFixedByClock(task, book),
   );
@@ -170,7 +178,7 @@ function recoveryOf(
       room.room,
       budget,
     );
-    if (together.placements.length <= alreadyFit + placedDue.length) return { proved: together.exact };
+    if (together.placements.length <= alreadyFit + placedDue.length) return { proved: together.exact, trades: true };
   }
   // The deadline reviews in their places, then the lifted ones back: where they are when that place is still free (only
   // the ones in the way move), or all searched afresh when that puts more of them back.
@@ -355,6 +363,10 @@ export function atRiskText(report: AtRiskReport, language: Language): string | u
       return zh
         ? `${head}没有找到靠挪动还没开始的复习补回的方案（未证明）。`
         : `${head} No change moving the reviews not yet started was found to recover it (not proved).`;
+    if (report.trades)
+      return zh
+        ? `${head}挪动还没开始的复习只能用一个有截止的复习换另一个，赶上截止的不会更多（已证明）：请腾出截止前的时间，或调整截止日期。`
+        : `${head} Moving the reviews not yet started only trades one review due for another, meeting no more deadlines (proved): free time before the deadline, or move the deadline.`;
     return zh
       ? `${head}即使挪动所有还没开始的复习也补不回来（已证明）：请腾出截止前的时间，或调整截止日期。`
       : `${head} Moving every review not yet started recovers none of it (proved): free time before the deadline, or move the deadline.`;

@@ -18,6 +18,8 @@ export const NO_RECOVERY = {
   unproved:
     "the search found no place within its budget for some reviews, so nothing is proved and no change is listed",
   proved: "moving every review not yet started recovers none of them (proved)",
+  traded:
+    "moving the reviews not yet started only trades one review due for another, meeting no more deadlines (proved)",
   notFound: "no change moving the reviews not yet started was found to recover one (not proved)",
 } as const;
 
@@ -41,7 +43,9 @@ export function recoveryListing(state: ScheduleState, report: AtRiskReport): Rec
           : NO_RECOVERY.safe
         : report.noneProved === false
           ? NO_RECOVERY.notFound
-          : NO_RECOVERY.proved;
+          : report.trades
+            ? NO_RECOVERY.traded
+            : NO_RECOVERY.proved;
     return { candidates: [], recovers: [], displaces: [], empty };
   }
   const candidate: ProposedCandidate = {
