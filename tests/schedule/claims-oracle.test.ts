@@ -17,6 +17,8 @@
 import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
 import { analyzeHealth } from "../../tools/schedule/health.js";
+import { atRiskOf, atRiskText } from "../../tools/schedule/at-risk.js";
+import { datedWindow } from "../../tools/schedule/calendar.js";
 import { applyWrites } from "../../tools/schedule/candidates.js";
 import {
   consecutiveDays,
@@ -581,5 +583,32 @@ describe("a study hall of two ranges that meet holds a review across them, as on
     }
     expect(problems).toEqual([]);
     expect(across).toBeGreaterThan(10);
+  });
+});
+
+describe("a deadline still ahead with no slot left before it is not 'deadline passed'", () => {
+  test("13:30, an exam at 14:00, the slot before it started: no room (proved), at risk, never 'deadline passed'", () => {
+    // Slots 08:00 08:55 10:00 10:55 14:00 …: at 13:30 the 10:55 slot has started, the exam at 14:00 (slot 5) has not.
+    const window = datedWindow({ firstDate: "2024-03-11", days: 3, timeZone: "Asia/Shanghai" });
+    const week: ScheduleState = {
+      window,
+      now: "2024-03-12T05:30:00.000Z",
+      categories: [{ id: "math", name: "Math" }],
+      tasks: [
+        { ...event("exam", 2, 5, 6, { locked: true }), name: "Exam" },
+        { ...pending("r", 1), name: "Exam review", dueBefore: { eventId: "exam" } },
+      ],
+    };
+    expect(window.slotTimes?.[4]?.start).toBe("14:00");
+    const report = analyzeHealth(week);
+    const issue = report.issues.find((each) => each.kind === "cannot_fit");
+    expect(issue?.message).toBe(
+      '1 pending review(s) cannot fit: "Exam review" (the search proved no free time holds them beside the others)',
+    );
+    expect(proposeArrangement(week).left?.[0]?.why).not.toBe("its deadline has passed");
+    expect(atRiskText(atRiskOf(week), "en")).toContain("no free time before its deadline holds Exam review");
+    // At 14:00 the exam has started: then its deadline has passed.
+    const later = analyzeHealth({ ...week, now: "2024-03-12T06:00:00.000Z" });
+    expect(later.issues.find((each) => each.kind === "cannot_fit")?.message).toMatch(/\(deadline passed\)$/);
   });
 });

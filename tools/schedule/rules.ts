@@ -397,15 +397,17 @@ export function pastRefusalText(
   return `${JSON.stringify(refusal.task.name)} (${where}) has already started: the past is fixed, so ${unplace ? "it is not taken off; tell me you did it or missed it instead" : "it does not move"}`;
 }
 
-/** True when `task`'s deadline has passed by the clock: even the first slot not yet started ends too late for it. */
+/**
+ * True when `task`'s deadline has passed by the clock: "due before day d" once day d has begun, "due before an event"
+ * once the event's first slot has started (the clock rule's `hasStarted`). A deadline still ahead with no slot left
+ * before it (an exam at 14:00, the clock at 13:30 past the last slot before it) has not passed: the search finds no
+ * room for the review, and says so, never "deadline passed".
+ */
 export function deadlinePassed(task: TaskItem, book: RuleBook): boolean {
   const { clock } = book;
   const due = clock ? searchLimitsOf(task, book).endBefore : undefined;
-  return (
-    clock !== undefined &&
-    due !== undefined &&
-    (due.day < clock.dayIndex || (due.day === clock.dayIndex && due.slot <= clock.slot))
-  );
+  if (clock === undefined || due === undefined) return false;
+  return task.dueBefore && "day" in task.dueBefore ? due.day <= clock.dayIndex : hasStarted(due.day, due.slot, clock);
 }
 
 /**
