@@ -19,7 +19,7 @@ import { proposeArrangement } from "../../tools/schedule/arrangement.js";
 import { analyzeHealth } from "../../tools/schedule/health.js";
 import { atRiskOf, atRiskText } from "../../tools/schedule/at-risk.js";
 import { datedWindow } from "../../tools/schedule/calendar.js";
-import { applyWrites } from "../../tools/schedule/candidates.js";
+import { applyWrites, forcedText } from "../../tools/schedule/candidates.js";
 import {
   consecutiveDays,
   findFreeTool,
@@ -610,5 +610,25 @@ describe("a deadline still ahead with no slot left before it is not 'deadline pa
     // At 14:00 the exam has started: then its deadline has passed.
     const later = analyzeHealth({ ...week, now: "2024-03-12T06:00:00.000Z" });
     expect(later.issues.find((each) => each.kind === "cannot_fit")?.message).toMatch(/\(deadline passed\)$/);
+  });
+});
+
+describe("a missed review that fits nowhere is named forced when no arrangement fits more", () => {
+  test("three slots, a review placed on two, a missed one of two: it fits nowhere beside it, and moving makes no room", () => {
+    let week: ScheduleState = {
+      window: { totalDays: 1, slotsPerDay: 3, days: consecutiveDays(1) },
+      categories: [{ id: "math", name: "Math" }],
+      tasks: [pending("placed", 2), pending("lost", 2)],
+    };
+    week = write("place", week, { task_id: "lost", day: 1, slot_start: 1 });
+    week = write("mark_missed", week, { task_id: "lost" });
+    week = write("place", week, { task_id: "placed", day: 1, slot_start: 1 });
+    const report = analyzeHealth(week);
+    expect(report.issues.find((issue) => issue.kind === "cannot_fit")).toMatchObject({ forced: true, tasks: ["lost"] });
+    // With the placed one taken up, the oracle still fits one of the two: nothing moves to make room.
+    const open = { ...week, tasks: [pending("placed", 2), pending("lost", 2)] };
+    expect(oracle(open).most).toBe(1);
+    // Counted before as "moving them may make room" (the missed review was left out of those still ahead).
+    expect(forcedText(report, week)).toBe("lost (fits nowhere beside the others, proved)");
   });
 });

@@ -351,7 +351,8 @@ export function forcedText(
     (issue) => !issue.tasks.every((id) => deadlinePassed(state.tasks.find((task) => task.id === id) as TaskItem, book)),
   );
   const proved =
-    roomless.length === 0 || !moreFitRearranged(state, preferences, roomless.flatMap((issue) => issue.tasks).length)
+    roomless.length === 0 ||
+    !moreFitRearranged(state, preferences, roomless.flatMap((issue) => issue.tasks).length, true)
       ? forced
       : forced.filter((issue) => !roomless.includes(issue));
   // A review past its deadline is forced for that reason, not for the room: it is said so.
@@ -367,13 +368,23 @@ export function forcedText(
 
 /**
  * True when an exact search over every review still ahead — the placed ones the clock has not fixed, taken off, and
- * the pending ones whose deadline has not passed — places more of them than stay unplaced-free now (all but the
- * `roomless` that fit nowhere beside the others), or cannot tell within its budget: then no "proved" is said.
+ * the pending ones whose deadline has not passed (`withMissed`: the missed ones without a place too, as the health
+ * judge's `roomless` counts them) — places more of them than stay unplaced-free now (all but the `roomless` that fit
+ * nowhere beside the others), or cannot tell within its budget: then no "proved" is said.
  */
-export function moreFitRearranged(state: ScheduleState, preferences: HealthPreferences, roomless: number): boolean {
+export function moreFitRearranged(
+  state: ScheduleState,
+  preferences: HealthPreferences,
+  roomless: number,
+  withMissed = false,
+): boolean {
   const book = ruleBookOf(state);
   const positions = movablePlaced(state, book);
-  const ahead = [...positions.map((position) => state.tasks[position] as TaskItem), ...pendingAhead(state, book)];
+  const ahead = [
+    ...positions.map((position) => state.tasks[position] as TaskItem),
+    ...pendingAhead(state, book),
+    ...(withMissed ? missedAhead(state, book) : []),
+  ];
   const { room, dayLoad, rules } = roomWithout(state, positions);
   const search = finish(
     placementSteps(
@@ -407,6 +418,14 @@ function openReviewsOf(
 ): TaskItem[] {
   const roomless = new Set(report.issues.flatMap((issue) => (issue.kind === "cannot_fit" ? issue.tasks : [])));
   return pendingAhead(state, book).filter((task) => placePending || roomless.has(task.id) || retry.has(task.id));
+}
+
+/** The missed reviews without a place (still to place, as the health judge counts them) whose deadline has not passed. */
+function missedAhead(state: ScheduleState, book: RuleBook): TaskItem[] {
+  return state.tasks.filter(
+    (task): task is TaskItem =>
+      task.source === "task_item" && task.status === "missed" && !task.slots?.length && !deadlinePassed(task, book),
+  );
 }
 
 /** The pending reviews whose deadline has not passed. */
