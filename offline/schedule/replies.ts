@@ -281,6 +281,9 @@ function stillPendingInChinese(line: string): string {
 const LEFT_OUT_ZH: Readonly<Record<string, string>> = {
   "its deadline has passed": "截止时间已过",
   "no free slot fits": "没有能容纳它的空闲时段",
+  "no free slot fits in what is left of the week (the rest has passed)":
+    "本周剩下的时间里没有能容纳它的空闲时段（其余的已经过去）",
+  "its class's rules or its deadline leave no free slot that fits": "它的课程规则或截止时间排除了所有空闲时段",
   "no room left beside the other placements": "能容纳它的时段已留给其他安排",
   "no place beside the other placements found within the search budget": "在搜索预算内没有找到能放下它的位置",
 };

@@ -447,7 +447,8 @@ describe("a reschedule that finds no place is told from its data, by name", () =
 
 describe("the steps' lists of reviews reach the answer by name", () => {
   // Saturday 16 March 2024, 09:00 in Shanghai: the midterm starts at 10:00, and no slot before it is free: the
-  // calculus practice set, due before it, is left pending (its deadline has passed).
+  // calculus practice set, due before it, is left pending — its deadline leaves no free slot, though it has not passed
+  // (said as "its deadline has passed" until the deadline was read as the exam's start).
   const saturday = () => new Date("2024-03-16T09:00:00+08:00");
   /** The answer less its "Still pending: name (id)" lines (which give the id after the name on purpose). */
   const withoutStillPending = (answer: string) =>
@@ -461,7 +462,10 @@ describe("the steps' lists of reviews reach the answer by name", () => {
     const outcome = await converse(tempo, "arrange my reviews");
     expect(placeOf(outcome.schedule, "derivative-drills")).toBe("pending");
     const answer = outcome.finalAnswer!;
-    expect(answer).toContain('left pending: "Derivative practice set" (its deadline has passed)');
+    expect(answer).toContain(
+      'left pending: "Derivative practice set" (its class\'s rules or its deadline leave no free slot that fits)',
+    );
+    expect(answer).not.toContain("deadline has passed");
     expect(withoutStillPending(answer)).not.toContain("derivative-drills");
   });
 
@@ -469,8 +473,9 @@ describe("the steps' lists of reviews reach the answer by name", () => {
     const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }), saturday);
     const outcome = await converse(tempo, "安排我的复习");
     const answer = outcome.finalAnswer!;
-    expect(answer).toContain('仍待安排："导数练习"（截止时间已过）');
-    expect(answer).toContain("仍待安排：导数练习 (derivative-drills) — 截止时间已过");
+    expect(answer).toContain('仍待安排："导数练习"（它的课程规则或截止时间排除了所有空闲时段）');
+    expect(answer).toContain("仍待安排：导数练习 (derivative-drills) — 它的课程规则或截止时间排除了所有空闲时段");
+    expect(answer).not.toContain("截止时间已过");
     expect(withoutStillPending(answer)).not.toContain("derivative-drills");
     expect(answer).not.toMatch(/deadline has passed|fits nowhere/);
   });

@@ -187,6 +187,13 @@ describe("why propose_arrangement leaves a review pending, against the oracle", 
     expect(fitsWith({ ...week, standing: [week.standing![0]!] }, "r", {})).toBe(true);
   });
 
+  test("a review left out because the rest of the week has passed is told in Chinese too", () => {
+    const why = "no free slot fits in what is left of the week (the rest has passed)";
+    const said = summaryInChinese(`place 1 of 2 pending review(s); left pending: r (${why})`);
+    expect(said).toContain("仍待安排：r（本周剩下的时间里没有能容纳它的空闲时段（其余的已经过去））");
+    expect(said).not.toMatch(/passed|week|slot/);
+  });
+
   test("a session's reasons are told in Chinese too", () => {
     for (const why of [
       "another session of task essay is on each day with room for it",

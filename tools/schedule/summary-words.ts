@@ -208,6 +208,10 @@ export function summaryInChinese(english: string): string {
       .replace(/; skipped: /, "；跳过：")
       .replace(/; left pending: /, "；仍待安排：")
       .replace(/ \(no free slot fits\)/g, "（没有能容纳它的空闲时段）")
+      .replace(
+        / \(no free slot fits in what is left of the week \(the rest has passed\)\)/g,
+        "（本周剩下的时间里没有能容纳它的空闲时段（其余的已经过去））",
+      )
       .replace(/ \(its deadline has passed\)/g, "（截止时间已过）")
       .replace(/ \(fits nowhere beside the others, proved\)/g, "（已证明：和其他安排放在一起时没有位置）")
       .replace(
