@@ -4,8 +4,8 @@
  * place has started marked done (they keep their place), missed (their place freed) or left placed (history the
  * clock fixed) —, a review or two due before the clock's day, the next day or an event of that day, the user's standing preferences (a day kept
  * free, "only in the evening", a preferred part of the day), a timetable imported from a calendar file (weekly
- * lectures, occurrences in the past left out), and the next week after a roll (the lectures carried by their series,
- * the reviews placed on the days kept keeping their places).
+ * lectures, occurrences in the past left out), and the window rolled on to the clock's day (the lectures carried by
+ * their series into the days added, the reviews placed on the days kept keeping their places).
  *
  * Built from `ruleWeek` (tests/support/rule-weeks.ts) through the real tools (place, mark_done, mark_missed,
  * import_calendar, roll_window), so every week keeps every rule a write checks. Deterministic: one seed, one week.
@@ -94,9 +94,10 @@ export type LivedKind = "midweek" | "imported" | "rolled";
 
 /**
  * The rule-bearing week of `seed` lived to `moment` (see the file's comment): `imported` adds weekly lectures from a
- * calendar file at the clock; `rolled` imports them before the week starts, lives it to Sunday 23:30 and rolls the
- * window on by 1-7 days, the clock then at `moment` in the new window (or, when it has not that weekday, at 14:00 of its
- * first day not kept from before).
+ * calendar file at the clock; `rolled` imports them before the week starts, lives it to `moment` and rolls the window
+ * on by the days before the clock's day (at least one): the days gone take their reviews with them (to history, or
+ * missed), the reviews placed on the days kept keep their places, and the days added hold the lectures' next
+ * occurrences, expanded from their series.
  */
 export function livedWeek(seed: number, moment: WeekMoment, kind: LivedKind = "midweek"): ScheduleState | undefined {
   const base = dated(ruleWeek(seed));
@@ -105,8 +106,7 @@ export function livedWeek(seed: number, moment: WeekMoment, kind: LivedKind = "m
     return undefined;
   const random = mulberry32(seed * 104_729 + moment.weekday);
   const pick = (count: number) => Math.floor(random() * count);
-  const now =
-    kind === "rolled" ? instant(dateAfter(base.window.days.at(-1)!.date!, 0), "23:30") : momentIn(base, moment);
+  const now = momentIn(base, moment);
   if (now === undefined) return undefined;
 
   let week: ScheduleState = base;
@@ -137,10 +137,9 @@ export function livedWeek(seed: number, moment: WeekMoment, kind: LivedKind = "m
       else if (!past && turn % 5 === 4) run(markDoneTool.run(week, { task_id: task.id }));
     });
   if (kind === "rolled") {
-    const days = 1 + pick(7);
-    if (!run(rollWindowTool.run(week, { days }))) return undefined;
-    const kept = week.window.days[Math.max(0, week.window.totalDays - days)]!;
-    week = { ...week, now: momentIn(week, moment) ?? instant(kept.date!, "14:00") };
+    const today = week.window.days.findIndex((day) => day.dayOfWeek === moment.weekday) + 1;
+    if (!run(rollWindowTool.run(week, { days: Math.max(1, today - 1) }))) return undefined;
+    week = { ...week, now };
   }
   // The clock's day: a review or two due before it (or the day after it), by turns.
   const local = new Date(Date.parse(week.now!) + 8 * 3_600_000).toISOString().slice(0, 10);
