@@ -10,7 +10,7 @@ import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { LegacyAnsweredWrite, TempoState } from "../kernel/state.js";
 import { proposedWrites, unansweredCalls } from "../kernel/proposal.js";
 import { callArguments } from "../kernel/call-records.js";
-import { findTool, readableText, type ToolDomain } from "../tools/domain.js";
+import { describeToolCall, findTool, readableText, type ToolDomain } from "../tools/domain.js";
 import type { Language } from "../contracts/language.js";
 import { isCancelledWrite, type ExecutionLog, type ToolOutcome } from "../tools/runner.js";
 import { callOutcomeOf } from "../kernel/tool-results.js";
@@ -45,17 +45,18 @@ export async function readWriteFacts(
   domain: ToolDomain,
   log: ExecutionLog,
   threadId: string,
+  userId?: string,
 ): Promise<WriteFacts> {
   const writes = new Map<string, WriteFact>();
+  const callArgs = new Map<string, Record<string, unknown>>();
   const messages = taskMessages(state);
   for (const message of messages) {
     for (const call of (message as AIMessage).tool_calls ?? []) {
-      if (call.id && findTool(domain, call.name)?.kind === "write")
-        writes.set(call.id, {
-          id: call.id,
-          name: call.name,
-          summary: describe(call.name, callArguments(message, call)),
-        });
+      if (call.id && findTool(domain, call.name)?.kind === "write") {
+        const args = callArguments(message, call);
+        callArgs.set(call.id, args ?? {});
+        writes.set(call.id, { id: call.id, name: call.name, summary: describe(call.name, args) });
+      }
     }
   }
   const onCard = proposedWrites(state);
@@ -91,6 +92,17 @@ export async function readWriteFacts(
     const result = applied.get(write.id);
     if (result !== undefined) facts.applied.push({ ...write, summary: firstLine(result) || write.summary, result });
     else if (approved.has(write.id)) facts.approvedNotApplied.push(write);
+  }
+  // An approved write that never ran (its run was cancelled, say) is named as its card named it, not as a raw call —
+  // described by the domain on the user's week as it stands (one load), when the caller says whose week it is.
+  const raw = facts.approvedNotApplied.filter(
+    (write) => write.summary === describe(write.name, callArgs.get(write.id)),
+  );
+  if (userId !== undefined && raw.length > 0) {
+    let stored: Promise<unknown> | undefined;
+    const load = () => (stored ??= domain.load(userId));
+    for (const write of raw)
+      write.summary = await describeToolCall(domain, userId, write.name, callArgs.get(write.id) ?? {}, "en", load);
   }
   return facts;
 }
@@ -180,7 +192,7 @@ export async function droppedLeavesText(
   owner: { userId: string; threadId: string },
   language: Language,
 ): Promise<string> {
-  const facts = await readWriteFacts(state, domain, log, owner.threadId);
+  const facts = await readWriteFacts(state, domain, log, owner.threadId, owner.userId);
   return readableText(domain, owner.userId, droppedWritesText(facts, language), language);
 }
 

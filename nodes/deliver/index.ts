@@ -78,7 +78,7 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     // complete (`mechanicalSummary`), judged for one that applied nothing (`unchangedOutcome`), and where they left
     // things (`changesLine`).
     // (A task never reaches deliver with approved writes waiting: execute applies an answered card's calls first.)
-    const writes = await readWriteFacts(state, domain, dependencies.executionLog, threadId);
+    const writes = await readWriteFacts(state, domain, dependencies.executionLog, threadId, userId);
     const outcome = unchangedOutcome(judged.outcome, state.planSteps, state, {
       applied: writes.applied.length,
       declined: declinedWrites(taskMessages(state)),

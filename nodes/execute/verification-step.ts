@@ -78,8 +78,8 @@ function arrangesWeek(state: Pick<TempoState, "runMode">): boolean {
 
 /** The task's write facts (`readWriteFacts`). */
 async function writeFactsOf(state: TempoState, dependencies: NodeDependencies, config: LangGraphRunnableConfig) {
-  const { threadId } = ensureConfiguration(config, dependencies.settings);
-  return { facts: await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId) };
+  const { threadId, userId } = ensureConfiguration(config, dependencies.settings);
+  return { facts: await readWriteFacts(state, dependencies.domain, dependencies.executionLog, threadId, userId) };
 }
 
 /** The write calls the model made in `messages`. */

@@ -116,6 +116,9 @@ describe.each(postgresTargets())("on $kind Postgres", (target) => {
       .find((text) => text.startsWith("Finished"));
     expect(report).toContain("Changes applied (they stay): 3 — ");
     expect(report).toContain(`Approved but not applied: ${batch.length - 3} — `);
+    // Named as their card named them, not as raw calls (`place {"task_id":…}`).
+    expect(report).toMatch(/Approved but not applied: \d+ — Place "[^"]+" on /);
+    expect(report).not.toMatch(/\bplace \{/);
     expect(report).toContain("Note: The task stopped: the run was cancelled while it applied the approved changes.");
   });
 
