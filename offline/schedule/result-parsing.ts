@@ -265,7 +265,7 @@ function parseHealth(lines: readonly string[]): HealthReport | undefined {
   const tight = /^tightness: reviews without a buffer (\d+); single free slots (\d+)$/.exec(tightness ?? "");
   const off = /^profile: reviews outside your preferences (\d+)$/.exec(profile ?? "");
   const fit =
-    /^feasibility: pending (\d+)(?:, missed without a place (\d+))?, of which fit (\d+), (cannot fit|no place found) (\d+)(?: \((proved|not found within the search budget|not proved)\))?$/.exec(
+    /^feasibility: pending (\d+)(?:, missed without a place (\d+))?, of which fit (\d+), (cannot fit|no place found) (\d+)(?: beside the placed reviews as they are)?(?: \((proved|not found within the search budget|not proved)\))?$/.exec(
       feasibility ?? "",
     );
   if (!score || !beat || !tight || !off || !fit) return undefined;
@@ -273,7 +273,8 @@ function parseHealth(lines: readonly string[]): HealthReport | undefined {
   if (issuesHead !== "issues: none") {
     if (issuesHead !== `issues (${issueLines.length}):`) return undefined;
     for (const line of issueLines) {
-      const issue = /^- ([a-z_]+) -([\d.]+)( \(forced\))?: (.*)$/.exec(line);
+      const issue =
+        /^- ([a-z_]+) -([\d.]+)( \((?:forced|no room beside the placed reviews as they are)\))?: (.*)$/.exec(line);
       if (!issue) return undefined;
       const message = issue[4]!;
       issues.push({

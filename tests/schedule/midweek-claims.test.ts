@@ -239,6 +239,9 @@ function healthClaims(week: ScheduleState): string[] {
       problems.push(
         `${roomless.filter((id) => !named.includes(id)).join(",")} not named forced, yet no arrangement fits more`,
       );
+    // The report the model reads says "(forced)" (no change can fix it) of no review that fits once others move.
+    if (ahead.most > standing && /\(forced\): \d+ \w+ review\(s\) cannot fit: .*proved/.test(text))
+      problems.push(`the report the model reads tags as forced reviews that fit once others move: ${text}`);
   }
   return problems;
 }

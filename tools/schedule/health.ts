@@ -502,6 +502,16 @@ function round(value: number, digits: number): number {
   return Math.round(value * factor) / factor;
 }
 
+/**
+ * An issue's tag in the report the model reads: "(forced)" — no change can fix it — only for reviews past their
+ * deadline. One that fits nowhere beside the placed reviews is proved so with them where they are; moving them may make
+ * room, which this report does not search (`forcedText` in candidates.ts does, for the listing).
+ */
+function forcedTag(issue: HealthIssue): string {
+  if (!issue.forced) return "";
+  return issue.message.endsWith("(deadline passed)") ? " (forced)" : " (no room beside the placed reviews as they are)";
+}
+
 /** The report as the model reads it: the score, the metrics in a line each, the issues. */
 export function formatHealth(report: HealthReport): string {
   const lines = [
@@ -509,15 +519,13 @@ export function formatHealth(report: HealthReport): string {
     `rhythm: review slots per day ${report.rhythm.dailyLoad.join(" ")}; spread ${report.rhythm.spread}; heavy days ${report.rhythm.heavyDays.join(", ") || "none"}; back to back ${report.rhythm.backToBack}`,
     `tightness: reviews without a buffer ${report.tightness.unbuffered}; single free slots ${report.tightness.isolatedSlots}`,
     `profile: reviews outside your preferences ${report.profile.offProfile}`,
-    `feasibility: pending ${report.feasibility.pending}${report.feasibility.missed ? `, missed without a place ${report.feasibility.missed}` : ""}, of which fit ${report.feasibility.placeable}, ${report.feasibility.stop === "budget" ? "no place found" : "cannot fit"} ${report.feasibility.cannotFit}${report.feasibility.cannotFit > 0 ? (report.feasibility.proved ? " (proved)" : report.feasibility.stop === "budget" ? " (not found within the search budget)" : " (not proved)") : ""}`,
+    `feasibility: pending ${report.feasibility.pending}${report.feasibility.missed ? `, missed without a place ${report.feasibility.missed}` : ""}, of which fit ${report.feasibility.placeable}, ${report.feasibility.stop === "budget" ? "no place found" : "cannot fit"} ${report.feasibility.cannotFit}${report.feasibility.cannotFit > 0 ? (report.feasibility.proved ? " beside the placed reviews as they are (proved)" : report.feasibility.stop === "budget" ? " (not found within the search budget)" : " (not proved)") : ""}`,
   ];
   if (report.issues.length === 0) lines.push("issues: none");
   else
     lines.push(
       `issues (${report.issues.length}):`,
-      ...report.issues.map(
-        (issue) => `- ${issue.kind} -${issue.penalty}${issue.forced ? " (forced)" : ""}: ${issue.message}`,
-      ),
+      ...report.issues.map((issue) => `- ${issue.kind} -${issue.penalty}${forcedTag(issue)}: ${issue.message}`),
     );
   return lines.join("\n");
 }
