@@ -158,7 +158,7 @@ export async function repeatedAccept(
   pool: pg.Pool,
   user: string,
   { at, offsetMs, strategy }: { at: "plan" | "write"; offsetMs: number; strategy: Strategy },
-): Promise<RaceResult & { extraWrites: number }> {
+): Promise<RaceResult & { extraWrites: number; threadId: string }> {
   const threadId = (await client.threads.create()).thread_id;
   await client.runs.wait(threadId, "tempo", { input: message(ARRANGE_REQUEST) });
   if (at === "write") await client.runs.wait(threadId, "tempo", { command: ACCEPT });
@@ -196,5 +196,6 @@ export async function repeatedAccept(
     extraWrites,
     forks: await forksOf(client, threadId),
     ...(card ? { card } : {}),
+    threadId,
   };
 }
