@@ -11,47 +11,27 @@
  * applied whatever was left.
  */
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import { InMemoryStore, MemorySaver } from "@langchain/langgraph";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { readExecutionLog } from "../../checkpoints/index.js";
-import { readSettings } from "../../config/environment.js";
-import { createServedGraph, type ServedGraph } from "../../server/create-tempo.js";
 import { CANCELLED_WRITE_RESULT, type ExecutionLog } from "../../tools/runner.js";
-import { postgresTargets, type TestPostgres } from "../support/postgres.js";
+import { postgresTargets } from "../support/postgres.js";
 import { thrownBy } from "../reliability/support/thread-state.js";
 import { interruptsOf, resume, unpairedToolCalls } from "../support/scripted.js";
 import { writesOnCard } from "../support/card-writes.js";
 import { APPLIED_WRITES_OF_USER_SQL } from "../support/applied-writes.js";
+import { useServedGraph } from "../support/served-graph.js";
 
 const accept = () => resume({ type: "accept", args: null });
 type Card = { action_request: { action: string }; action_requests: unknown[] };
 const cardOf = (result: object) => (interruptsOf(result)[0]?.value as Card | undefined)?.action_request.action;
 
 describe.each(postgresTargets())("on $kind Postgres", (target) => {
-  let postgres: TestPostgres;
-  let served: ServedGraph;
-  let pool: pg.Pool;
-
-  beforeAll(async () => {
-    postgres = await target.start();
-    pool = new pg.Pool({ connectionString: postgres.url, max: 1 });
-    pool.on("error", () => undefined); // a client still closing when the server stops (57P01) is not a test failure
-    served = await createServedGraph(readSettings({ DATABASE_URL: postgres.url }));
-    // What the server's getGraph does: its own checkpointer and store on the shared compiled graph.
-    Object.assign(served.graph, { checkpointer: new MemorySaver(), store: new InMemoryStore() });
-  });
-
-  afterAll(async () => {
-    await served?.close();
-    await pool?.end();
-    await postgres?.stop();
-  });
+  const on = useServedGraph(() => target.start());
 
   test("a cancel after write 3 of a batch stops the writes there; the next message is told which applied", async () => {
     const user = `carol-${target.kind}`;
     const asServer = { configurable: { thread_id: `cancel-${target.kind}`, langgraph_auth_user_id: user } };
-    const { graph, dependencies } = served;
+    const { graph, dependencies } = on.served;
     let result: object = await graph.invoke({ messages: [new HumanMessage("Arrange my review week")] }, asServer);
     expect(cardOf(result)).toBe("confirm_plan");
     result = await graph.invoke(accept(), asServer);
@@ -89,7 +69,7 @@ describe.each(postgresTargets())("on $kind Postgres", (target) => {
     }
 
     // The three writes before the cancel applied; none after it did.
-    const applied = (await pool.query<{ apply_id: string }>(APPLIED_WRITES_OF_USER_SQL, [user])).rows.map(
+    const applied = (await on.pool.query<{ apply_id: string }>(APPLIED_WRITES_OF_USER_SQL, [user])).rows.map(
       (row) => row.apply_id,
     );
     const firstThree = batch.slice(0, 3).map((write) => write.id);
@@ -97,8 +77,8 @@ describe.each(postgresTargets())("on $kind Postgres", (target) => {
 
     // The next message carries the cancelled run on first: nothing more applies, and the thread says what did.
     await graph.invoke({ messages: [new HumanMessage("thanks")] }, asServer);
-    expect((await pool.query(APPLIED_WRITES_OF_USER_SQL, [user])).rowCount).toBe(3);
-    const entries = (await readExecutionLog(pool, asServer.configurable.thread_id)).filter(
+    expect((await on.pool.query(APPLIED_WRITES_OF_USER_SQL, [user])).rowCount).toBe(3);
+    const entries = (await readExecutionLog(on.pool, asServer.configurable.thread_id)).filter(
       (entry) => entry.kind === "write" && entry.status === "completed",
     );
     expect(entries.filter((entry) => !entry.applied).map((entry) => entry.result)).toEqual(
@@ -128,7 +108,7 @@ describe.each(postgresTargets())("on $kind Postgres", (target) => {
     const user = `dana-${target.kind}`;
     const threadId = `cancel-overlap-${target.kind}`;
     const asServer = { configurable: { thread_id: threadId, langgraph_auth_user_id: user } };
-    const { graph, dependencies } = served;
+    const { graph, dependencies } = on.served;
     await graph.invoke({ messages: [new HumanMessage("Arrange my review week")] }, asServer);
     expect(cardOf(await graph.invoke(accept(), asServer))).toBe("place");
     const batch = writesOnCard((await graph.getState(asServer)).values);
@@ -170,7 +150,7 @@ describe.each(postgresTargets())("on $kind Postgres", (target) => {
       batches.settled = settled;
     }
 
-    const applied = (await pool.query<{ apply_id: string }>(APPLIED_WRITES_OF_USER_SQL, [user])).rows;
+    const applied = (await on.pool.query<{ apply_id: string }>(APPLIED_WRITES_OF_USER_SQL, [user])).rows;
     expect(applied.map((row) => row.apply_id).sort()).toEqual(
       batch
         .slice(0, 3)

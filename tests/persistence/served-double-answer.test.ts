@@ -7,43 +7,24 @@
  * interrupt id) is refused as stale and written as a note: nothing applies again.
  */
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import { InMemoryStore, MemorySaver } from "@langchain/langgraph";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { readSettings } from "../../config/environment.js";
+import { describe, expect, test } from "vitest";
 import { isTempoError } from "../../errors/index.js";
-import { createServedGraph, type ServedGraph } from "../../server/create-tempo.js";
-import { postgresTargets, type TestPostgres } from "../support/postgres.js";
+import { postgresTargets } from "../support/postgres.js";
 import { interruptsOf, resume, unpairedToolCalls } from "../support/scripted.js";
 import { writesOnCard } from "../support/card-writes.js";
 import { APPLIED_WRITES_OF_USER_SQL } from "../support/applied-writes.js";
+import { useServedGraph } from "../support/served-graph.js";
 
 type Card = { action_request: { action: string }; action_requests: unknown[] };
 const cardOf = (result: object) => (interruptsOf(result)[0]?.value as Card | undefined)?.action_request.action;
 
 describe.each(postgresTargets())("on $kind Postgres", (target) => {
-  let postgres: TestPostgres;
-  let served: ServedGraph;
-  let pool: pg.Pool;
-
-  beforeAll(async () => {
-    postgres = await target.start();
-    pool = new pg.Pool({ connectionString: postgres.url, max: 1 });
-    pool.on("error", () => undefined); // a client still closing when the server stops (57P01) is not a test failure
-    served = await createServedGraph(readSettings({ DATABASE_URL: postgres.url }));
-    Object.assign(served.graph, { checkpointer: new MemorySaver(), store: new InMemoryStore() });
-  });
-
-  afterAll(async () => {
-    await served?.close();
-    await pool?.end();
-    await postgres?.stop();
-  });
+  const on = useServedGraph(() => target.start());
 
   test("two answers to one card at once: one applies it, the other gets THREAD_BUSY; a late repeat is stale", async () => {
     const user = `erin-${target.kind}`;
     const asServer = { configurable: { thread_id: `double-${target.kind}`, langgraph_auth_user_id: user } };
-    const { graph } = served;
+    const { graph } = on.served;
     await graph.invoke({ messages: [new HumanMessage("Arrange my review week")] }, asServer);
     const result = await graph.invoke(resume({ type: "accept", args: null }), asServer);
     expect(cardOf(result)).toBe("place");
@@ -57,7 +38,7 @@ describe.each(postgresTargets())("on $kind Postgres", (target) => {
     expect(settled.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
     expect(refused).toHaveLength(1);
     expect(isTempoError(refused[0]!.reason) && refused[0]!.reason.code).toBe("THREAD_BUSY");
-    const applied = async () => (await pool.query(APPLIED_WRITES_OF_USER_SQL, [user])).rowCount;
+    const applied = async () => (await on.pool.query(APPLIED_WRITES_OF_USER_SQL, [user])).rowCount;
     expect(await applied()).toBe(batch.length);
 
     // Sent again after the first finished: refused as stale (the card is gone), said in the thread; nothing applies.

@@ -8,17 +8,14 @@
  * write once.
  */
 import { HumanMessage } from "@langchain/core/messages";
-import { InMemoryStore, MemorySaver } from "@langchain/langgraph";
-import pg from "pg";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { readExecutionLog } from "../../checkpoints/index.js";
-import { readSettings } from "../../config/environment.js";
-import { createServedGraph, type ServedGraph } from "../../server/create-tempo.js";
-import { startEmbeddedTestPostgres, type TestPostgres } from "../support/postgres.js";
+import { startEmbeddedTestPostgres } from "../support/postgres.js";
 import { thrownBy } from "../reliability/support/thread-state.js";
 import { interruptsOf, resume } from "../support/scripted.js";
 import { writesOnCard } from "../support/card-writes.js";
 import { APPLIED_WRITES_OF_USER_SQL } from "../support/applied-writes.js";
+import { useServedGraph } from "../support/served-graph.js";
 
 const THREAD = "served-thread";
 const asServer = { configurable: { thread_id: THREAD, langgraph_auth_user_id: "alice" } };
@@ -27,34 +24,17 @@ type Card = { action_request: { action: string } };
 const cardOf = (result: object) =>
   (result as { __interrupt__?: Array<{ value: Card }> }).__interrupt__?.[0]?.value?.action_request.action;
 
-let postgres: TestPostgres;
-let served: ServedGraph;
-let pool: pg.Pool;
+const on = useServedGraph(startEmbeddedTestPostgres);
 
-beforeAll(async () => {
-  postgres = await startEmbeddedTestPostgres();
-  pool = new pg.Pool({ connectionString: postgres.url, max: 1 });
-  pool.on("error", () => undefined); // a client still closing when the server stops (57P01) is not a test failure
-  served = await createServedGraph(readSettings({ DATABASE_URL: postgres.url }));
-  // What the server's getGraph does: its own checkpointer and store on the shared compiled graph.
-  Object.assign(served.graph, { checkpointer: new MemorySaver(), store: new InMemoryStore() });
-});
-
-afterAll(async () => {
-  await served?.close();
-  await pool?.end();
-  await postgres?.stop();
-});
-
-test("the served graph with DATABASE_URL keeps schedules and the execution log in Postgres", () => {
-  expect(served.dependencies.executionLog).toBeDefined();
-  expect((served.dependencies.domains.get("schedule")?.repository as object).constructor.name).not.toBe(
+test("the on.served graph with DATABASE_URL keeps schedules and the execution log in Postgres", () => {
+  expect(on.served.dependencies.executionLog).toBeDefined();
+  expect((on.served.dependencies.domains.get("schedule")?.repository as object).constructor.name).not.toBe(
     "InMemoryScheduleRepository",
   );
 });
 
 test("a crash after the write and before its checkpoint, then trying again, applies the write once", async () => {
-  const { graph, dependencies } = served;
+  const { graph, dependencies } = on.served;
   let result: object = await graph.invoke({ messages: [new HumanMessage("Arrange my review week")] }, asServer);
   expect(cardOf(result)).toBe("confirm_plan");
   result = await graph.invoke(accept(), asServer);
@@ -90,7 +70,7 @@ test("a crash after the write and before its checkpoint, then trying again, appl
   expect(cardOf(result)).toBeUndefined();
   expect((result as { phase?: string }).phase).toBe("done");
 
-  const log = await readExecutionLog(pool, THREAD);
+  const log = await readExecutionLog(on.pool, THREAD);
   const writes = log.filter((entry) => entry.kind === "write");
   const first = writes.filter((entry) => entry.toolCallId === firstCall);
   // The thrown "crash" also leaves a failed entry (a killed process would not); what counts: one apply, then a replay.
@@ -105,7 +85,7 @@ test("a crash after the write and before its checkpoint, then trying again, appl
   );
   expect(new Set(writes.map((entry) => entry.toolCallId)).size).toBe(batch.action_requests.length);
   expect(writes.every((entry) => entry.userId === "alice")).toBe(true);
-  expect((await pool.query(APPLIED_WRITES_OF_USER_SQL, ["alice"])).rowCount).toBe(batch.action_requests.length);
+  expect((await on.pool.query(APPLIED_WRITES_OF_USER_SQL, ["alice"])).rowCount).toBe(batch.action_requests.length);
   const messages = ((await graph.getState(asServer)).values as { messages: Array<{ tool_call_id?: string }> }).messages;
   expect(messages.filter((message) => message.tool_call_id === firstCall)).toHaveLength(1);
 });
