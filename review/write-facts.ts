@@ -48,6 +48,7 @@ export async function readWriteFacts(
   userId?: string,
 ): Promise<WriteFacts> {
   const writes = new Map<string, WriteFact>();
+  // The arguments of calls known only as calls (no card's words for them): what an unapplied one is described from.
   const callArgs = new Map<string, Record<string, unknown>>();
   const messages = taskMessages(state);
   for (const message of messages) {
@@ -65,12 +66,15 @@ export async function readWriteFacts(
       writes.has(call.id) && !onCard.some((write) => write.id === call.id) ? [call.id] : [],
     ),
   );
-  for (const write of onCard)
+  for (const write of onCard) {
     writes.set(write.id, { ...write, summary: write.summary || describe(write.name, write.arguments) });
+    callArgs.delete(write.id);
+  }
   // A thread saved by graph@2 kept its card's writes and the answered ones outside the conversation.
   const legacyCard = (state.pending as { tools?: LegacyAnsweredWrite["tool"][] } | null)?.tools ?? [];
   for (const tool of [...state.answeredWrites.map((write) => write.tool), ...legacyCard]) {
     writes.set(tool.id, { id: tool.id, name: tool.name, summary: tool.summary || describe(tool.name, tool.arguments) });
+    callArgs.delete(tool.id);
   }
   for (const write of state.answeredWrites) if (write.approved) approved.add(write.tool.id);
   // What each applied write did, in the words of its recorded result ("placed task … on …"); a write its run was
@@ -95,9 +99,7 @@ export async function readWriteFacts(
   }
   // An approved write that never ran (its run was cancelled, say) is named as its card named it, not as a raw call —
   // described by the domain on the user's week as it stands (one load), when the caller says whose week it is.
-  const raw = facts.approvedNotApplied.filter(
-    (write) => write.summary === describe(write.name, callArgs.get(write.id)),
-  );
+  const raw = facts.approvedNotApplied.filter((write) => callArgs.has(write.id));
   if (userId !== undefined && raw.length > 0) {
     let stored: Promise<unknown> | undefined;
     const load = () => (stored ??= domain.load(userId));
