@@ -29,6 +29,7 @@ import {
   classRulesStep,
 } from "./class-steps.js";
 import { isRefineStep, refineStep } from "./refine-step.js";
+import { clearDayStep } from "./clear-day-step.js";
 import { healthStep, leftBeforeStep, recoverStep, rescheduleStep, undoStep } from "./life-steps.js";
 import { arrangedHeading, missedClause } from "../../tools/schedule/domain.js";
 import { isRescheduleStep } from "./plan-stage.js";
@@ -221,6 +222,8 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
       return healthStep(view.rounds, facts, end, language);
     case "left_before":
       return leftBeforeStep(view.rounds, request.event, facts, end, language);
+    case "clear_day":
+      return clearDayStep(view.rounds, request, facts, end, language);
     default:
       // A step the policy does not understand (edited by hand, say) is reported, never pretended done.
       return finish(

@@ -343,6 +343,14 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
         },
       ];
     }
+    case "clear_day":
+      // One step, one batch card: a write for each review placed there (the execute stage lists them).
+      return [
+        {
+          content: `${request.how === "skip" ? "Skip" : "Unplace"} every review placed ${whereText(request.where, facts)}`,
+          done_when: `each review placed there is ${request.how === "skip" ? "skipped" : "pending again"}, or it is told why not`,
+        },
+      ];
     case "left_before":
       return [
         {
@@ -539,6 +547,13 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
       const as = { done: "已完成", missed: "错过", skipped: "跳过" }[request.to];
       return [{ content: `把 ${quoted(`${on}${task}`)} 记为${as}`, done_when: `任务已记为${as}，或说明原因` }];
     }
+    case "clear_day":
+      return [
+        {
+          content: `${request.how === "skip" ? "跳过" : "取消安排"}${chineseWhere(request.where, facts)}的所有复习`,
+          done_when: `那里安排的每个复习都已${request.how === "skip" ? "跳过" : "重新待安排"}，或说明原因`,
+        },
+      ];
     case "left_before":
       return [{ content: `${request.event}之前还剩什么`, done_when: "list_tasks 已列出它之前要完成的任务及其状态" }];
     case "unplace":

@@ -107,6 +107,13 @@ export type ScheduleRequest =
       /** False when the user said not to reschedule a missed task ("…, don't reschedule it", "不用重新安排"). */
       reschedule?: false;
     }
+  /**
+   * Every review placed on a day, at once: "skip all my reviews today", "I'm sick today, skip everything", "clear
+   * tomorrow", "今天的复习都跳过", "把明天清空". `skip` marks each skipped (this week, nothing places it again); `unplace`
+   * takes each off the week, pending again (a cleared day's reviews still want doing). `where.only` holds the days,
+   * `where.slots` a part of the day when one is said ("skip everything tonight").
+   */
+  | { kind: "clear_day"; how: "skip" | "unplace"; where: Where }
   /** "undo that", "take that back", "撤销": reverse the last applied change through a new card (`propose_undo`). */
   | { kind: "undo" }
   /** "Reschedule my missed reviews" alone: the missed reviews proposed again at their best free places, nothing else. */
@@ -817,7 +824,7 @@ function parseSentence(body: string): ScheduleRequest {
   // A question is never a mark ("did I do the matrix review?"), and a request not to do something never does it.
   const question = QUESTION_START.test(body);
   if (NEGATED_REQUEST.test(body)) return { kind: "unknown" };
-  const removal = question ? undefined : readRemoveEvent(body);
+  const removal = question ? undefined : (readClearDay(body) ?? readRemoveEvent(body));
   if (removal) return removal;
   const mark = question ? undefined : readMark(body);
   const byVerb = mark ?? LEADING_VERBS[verb]?.(body);
@@ -1074,6 +1081,52 @@ const MARK_ADVERB_BEFORE = /^(i(?:'ve|\s+have)?\s+)(?:already|just|finally|actua
 const MARK_ADVERB_AFTER =
   /\s+(?:already|just now|now|too|as well|today|earlier today|this (?:morning|afternoon|evening))$/;
 const MARK_WORDS_AFTER_ZH = /(?:我|都)?(?:今天|刚才|刚刚|早上|上午|中午|下午|晚上)?(?:已经|都|也)?$/;
+
+/**
+ * A sentence without the days it names (calendar days, weekdays, "day 3", "周一（第1天）") and the parts of the day
+ * ("in the evening (slots 9-12)", "晚上（第9-12节）"): what is left says what to do with them.
+ */
+function withoutDayWords(text: string): string {
+  return readDates(text.replace(/'s\b/g, ""))
+    .rest.replace(
+      /\b[a-z]+day\s*\(day \d+\)|(?:周|星期|礼拜)[一二三四五六日天1-7]\s*(?:\(day \d+\)|[（(]第\d+天[)）])?/g,
+      " ",
+    )
+    .replace(/\bdays? \d+\b|第\d+天|\bweekends?\b|周末/g, " ")
+    .replace(/\b(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?s?\b/g, " ")
+    .replace(
+      /\b(?:in\s+)?(?:the\s+)?(?:mornings?|afternoons?|evenings?|nights?)\b(?:\s*\(slots? \d+-\d+\))?|\bin slots? \d+-\d+\b/g,
+      " ",
+    )
+    .replace(/(?:上午|下午|晚上|早上)?[（(]第\d+-\d+节[)）]|上午|下午|晚上|早上/g, " ")
+    .replace(/\s+/g, " ")
+    .replace(/\s+([,;])/g, "$1")
+    .trim();
+}
+
+/** "skip all my reviews", "I'm sick, skip everything", "clear", "cancel everything", `Skip every review placed on`: the verb. */
+const CLEAR_DAY_EN =
+  /^(?:(?:i'?m|i am|i feel|i'?m feeling|feeling|i got|i'?ve got|i have)\s+(?:(?:so|really|too|a bit)\s+)?(?:sick|ill|unwell|not well|not feeling well|tired|exhausted|a cold|a fever|the flu)\b[^,;]*[,;]?\s*(?:so\s+)?)?(?:(?:please|just|can you|could you|let's|i want to|i'd like to)\s+)*(skip|clear|cancel|unplace|unschedule|drop|wipe|empty|free up)\s*(?:out\s+)?(?:(?:all|everything|it all|every (?:review|task|session)s?(?: placed)?|(?:all\s+(?:of\s+)?)?(?:my|the)\s+(?:reviews|tasks|sessions|study sessions|studying|schedule|day|plans?|calendar)|all\s+(?:reviews|tasks|sessions)|reviews|tasks)\s*)?(?:on|for|the)?$/;
+
+/**
+ * "今天的复习都跳过", "我今天病了，全部跳过", "把明天清空", "取消明天的所有复习", `跳过周一（第1天）的所有复习`: the verb,
+ * once the days are gone (`withoutDayWords`) and the punctuation.
+ */
+const CLEAR_DAY_ZH =
+  /^(?:我|我的)?(?:(?:生)?病了|生病|不舒服了?|身体不舒服|身体不好|发烧了|感冒了|太累了|很累)?(?:请|帮我|麻烦)?(?:把|将)?我?的?(?:所有|全部|全)?的?(?:复习|任务|安排|日程|计划|东西)?(?:都|全都|全部|全)?(?:给我)?(跳过|清空|清掉|取消|撤下|撤掉)(?:了|掉)?(?:安排)?的?(?:所有|全部)?的?(?:复习|任务|安排|日程|计划)?(?:吧|了)?$/;
+
+/** Every review of a day skipped or taken off ("skip all my reviews today", "clear tomorrow", "把明天清空"), or undefined. */
+function readClearDay(body: string): ScheduleRequest | undefined {
+  const only = readDays(body);
+  if (isEmptySelection(only)) return undefined;
+  const rest = withoutDayWords(body).replace(/[\s,;.!]+$/, "");
+  const english = CLEAR_DAY_EN.exec(rest)?.[1];
+  const chinese = english ? undefined : CLEAR_DAY_ZH.exec(rest.replace(/[\s,.!?;:]/g, ""))?.[1];
+  const verb = english ?? chinese;
+  if (verb === undefined) return undefined;
+  const where: Where = { only, not: { weekdays: [], days: [] }, slots: readSlots(body) };
+  return { kind: "clear_day", how: verb === "skip" || verb === "跳过" ? "skip" : "unplace", where };
+}
 
 /** A task's life in words ("I did the matrix review", "我周二的复习没做"), or undefined. */
 function readMark(body: string): ScheduleRequest | undefined {

@@ -1,0 +1,151 @@
+/**
+ * The offline policy's step for every review of a day at once ("skip all my reviews today", "I'm sick today, skip
+ * everything", "clear tomorrow", "今天的复习都跳过", "把明天清空"): list the tasks, then one batch card with a write
+ * for each review placed there — `skip` (skipped this week) or `unplace` (pending again) — each decided on the card;
+ * a day with no review placed says so and proposes nothing. Timetable events stay: only reviews are cleared.
+ */
+import { say, type Language } from "../../contracts/language.js";
+import { finish, proposeAll, read, type Decision, type Finish } from "../decisions.js";
+import type { RoundView } from "../prompt-reading.js";
+import type { ScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import { markedText, unplacedText, type ListedTask } from "../../tools/schedule/tools/index.js";
+import type { SlotRange } from "../../tools/schedule/state.js";
+import { appliedWriteSummary, callResultOf, refusalOf, toolDataOf } from "./tool-data.js";
+import { datingOf, dayName, placeWords, resolveDays, slotRangeOf, type WeekFacts } from "./week-facts.js";
+
+type ClearDay = Extract<ScheduleRequest, { kind: "clear_day" }>;
+
+/** True when the clock has reached a range's first slot (a dated window with clock times and a now only). */
+function hasStarted(range: SlotRange, facts: WeekFacts): boolean {
+  const date = facts.dates.get(range.day);
+  const time = facts.slotTimes?.[range.start - 1]?.start;
+  if (!facts.now || date === undefined || time === undefined) return false;
+  return `${date} ${time}` <= `${facts.now.date} ${facts.now.time}`;
+}
+
+/** The days a step names, as a person reads them ("Mon 7 Dec and Tue 8 Dec"). */
+function daysWords(days: readonly number[], facts: WeekFacts, language: Language): string {
+  return days.map((day) => dayName(day, facts, language)).join(say(language, " and ", "和"));
+}
+
+/** Clear a day: list the tasks, propose a skip / unplace for each review placed there, and say how the card ended. */
+export function clearDayStep(
+  rounds: RoundView[],
+  request: ClearDay,
+  facts: WeekFacts,
+  end: Finish,
+  language: Language,
+): Decision {
+  const tool = request.how === "skip" ? "skip" : "unplace";
+  const dating = datingOf(facts);
+  const listed = rounds.findLastIndex((round) => round.name === "list_tasks" && !round.summarised);
+  const writes = rounds.slice(listed + 1).filter((round) => round.name === tool);
+  const listing = listed === -1 ? undefined : toolDataOf(rounds[listed], "list_tasks");
+  if (writes.length > 0) return ending(writes, listing?.tasks ?? [], request, end, language, facts);
+  const days = resolveDays(request.where.only, facts);
+  const when = daysWords(days, facts, language);
+  if (!listing)
+    return read(
+      say(language, `Looking up what is placed on ${when}.`, `正在查找${when}安排的复习。`),
+      "list_tasks",
+      { limit: 100 },
+      "need the reviews placed on the day",
+    );
+  const window = slotRangeOf(request.where.slots, facts);
+  const on = (task: ListedTask) =>
+    task.kind === "placed" &&
+    task.slots.some((range) => days.includes(range.day) && range.start <= window.to && range.end >= window.from);
+  const placed = listing.tasks.filter(on);
+  // An unplace leaves a review whose place has started (the past is fixed: it is marked done or missed instead).
+  const started = tool === "unplace" ? placed.filter((task) => hasStarted(task.slots[0]!, facts)) : [];
+  const chosen = placed.filter((task) => !started.includes(task));
+  const startedNote =
+    started.length > 0
+      ? say(
+          language,
+          ` ${started.map((task) => JSON.stringify(task.name)).join(", ")} has started, so it stays (mark it done or missed instead).`,
+          `${started.map((task) => `“${task.name}”`).join("、")}已经开始，保留不动（可以记为已完成或错过）。`,
+        )
+      : "";
+  if (chosen.length === 0) {
+    const none =
+      placed.length === 0
+        ? say(
+            language,
+            `No review is placed on ${when}, so there is nothing to ${tool === "skip" ? "skip" : "clear"}.`,
+            `${when}没有安排复习，没有需要${tool === "skip" ? "跳过" : "撤下"}的。`,
+          )
+        : startedNote.trim();
+    return finish(
+      end,
+      none,
+      `nothing to do: ${placed.length === 0 ? `no review is placed on ${daysWords(days, facts, "en")}` : "every review there has started"}`,
+    );
+  }
+  const names = chosen
+    .map((task) => `${JSON.stringify(task.name)} (${placeWords(task.slots[0]!, facts, language)})`)
+    .join(say(language, ", ", "、"));
+  const speak =
+    tool === "skip"
+      ? say(
+          language,
+          `Skipping the ${chosen.length} review(s) placed on ${when}: ${names}. Each is on the card to approve or reject.`,
+          `跳过${when}安排的 ${chosen.length} 个复习：${names}。卡片上逐项列出，可以分别同意或拒绝。`,
+        )
+      : say(
+          language,
+          `Taking the ${chosen.length} review(s) placed on ${when} off the schedule: ${names}. They become pending again, to place another time; your timetable's events stay. Each is on the card to approve or reject.`,
+          `把${when}安排的 ${chosen.length} 个复习从日程上撤下：${names}。它们会重新待安排，可以另找时间；课表上的活动不动。卡片上逐项列出，可以分别同意或拒绝。`,
+        );
+  const expected = chosen.map((task) =>
+    tool === "skip"
+      ? markedText({ id: task.id, from: "placed", to: "skipped" })
+      : unplacedText({ id: task.id, from: task.slots[0]!, ...(task.hostId ? { hostId: task.hostId } : {}) }, dating),
+  );
+  return proposeAll(
+    `${speak}${startedNote}`,
+    chosen.map((task) => ({ name: tool, arguments: { task_id: task.id } })),
+    say(language, `every review placed on ${when}, as asked`, `按要求：${when}安排的每个复习`),
+    { action: end, goalCheck: expected.join("; ") },
+  );
+}
+
+/** How the card ended: what applied, what the user declined, what the week refused. */
+function ending(
+  writes: RoundView[],
+  tasks: readonly ListedTask[],
+  request: ClearDay,
+  end: Finish,
+  language: Language,
+  facts: WeekFacts,
+): Decision {
+  const dating = datingOf(facts);
+  const nameOf = (round: RoundView) => {
+    const id = String(round.arguments.task_id);
+    return tasks.find((task) => task.id === id)?.name ?? id;
+  };
+  const applied = writes.filter((round) => callResultOf(round) === "applied");
+  const declined = writes.filter((round) => callResultOf(round) === "rejected");
+  const refused = writes.filter((round) => callResultOf(round) === "failed");
+  const parts = [
+    ...applied.map((round) => appliedWriteSummary(round, language, dating)),
+    ...(declined.length > 0
+      ? [
+          say(
+            language,
+            `you kept ${declined.map((round) => JSON.stringify(nameOf(round))).join(", ")} as it was`,
+            `你保留了${declined.map((round) => `“${nameOf(round)}”`).join("、")}`,
+          ),
+        ]
+      : []),
+    ...refused.map((round) => `not carried out: ${refusalOf(round, language, dating)}`),
+  ];
+  if (applied.length === 0 && refused.length === 0)
+    return finish(
+      end,
+      say(language, "Understood: I left the day as it was.", "好的，这一天保持原样。"),
+      `not carried out: you declined ${request.how === "skip" ? "the skips" : "clearing the day"}`,
+      "the user declined the change",
+    );
+  return finish(end, "", parts.join("; "));
+}
