@@ -64,6 +64,7 @@ import {
   resolveSlotWindow,
   splitWeekday,
   taskPhrase,
+  type MoveShift,
   type ScheduleRequest,
   type Where,
 } from "../../tools/schedule/request-parsing.js";
@@ -483,6 +484,34 @@ function moveStep(
     (constraints.where.slots.part || constraints.where.slots.from !== undefined)
   )
     days = [current.day].filter((day) => !constraints.notDays.has(day));
+  // A shift ("back a day", "an hour later", "往后推一天") starts from the task's own place, on the day it lands on; after
+  // a rejection the feedback's limits take over (`constraints`), as for any move.
+  const shift = rejected.length === 0 ? request.shift : undefined;
+  if (shift && !current)
+    return finish(
+      end,
+      say(
+        language,
+        `${label(task, language)} has no place yet, so there is nothing to move ${shiftSaid(shift, "en")}; say where to put it ("schedule ${task.name} on Friday").`,
+        `${label(task, language)} 还没有安排时间，没法${shiftSaid(shift, "zh")}；请说要放在哪里（如“把${task.name}安排到周五”）。`,
+      ),
+      `not carried out: ${label(task, "en")} has no place to move from`,
+    );
+  const shiftedDay = shift && current ? current.day + ("days" in shift ? shift.days : 0) : undefined;
+  if (shiftedDay !== undefined) {
+    const total = facts.totalDays ?? 7;
+    if (shiftedDay < 1 || shiftedDay > total)
+      return finish(
+        end,
+        say(
+          language,
+          `${label(task, language)} is on ${placeWords(current!, facts, language)}; ${shiftSaid(shift!, "en")} is outside your schedule (day 1 to day ${total}), so it stays where it is.`,
+          `从${placeWords(current!, facts, language)}${shiftSaid(shift!, "zh")}就超出了日程范围（第1天到第${total}天），${label(task, language)}保持不动。`,
+        ),
+        `not carried out: ${shiftSaid(shift!, "en")} is outside the schedule`,
+      );
+    days = [shiftedDay];
+  }
   const lastWrite = rounds.findLastIndex((round) => round.name === "move" || round.name === "place");
   const search = rounds.slice(lastWrite + 1).findLast((round) => round.name === "find_free" && !round.summarised);
   // The free runs of the step's days, when a search since the last proposal shows them all.
@@ -536,6 +565,45 @@ function moveStep(
       "need room that fits the task",
     );
   }
+  if (shift && current && shiftedDay !== undefined) {
+    const landed = shiftedSpot(runs, shift, current, task.duration, shiftedDay, facts);
+    if (!landed) {
+      const passed = found?.pastLeftOut === true;
+      return finish(
+        end,
+        say(
+          language,
+          `No free time fits ${label(task, language)} ${shiftSaid(shift, "en")} (on ${dayName(shiftedDay, facts, language)})${passed ? "; the time that has passed is no longer free" : ""}, so it stays where it is.`,
+          `${dayName(shiftedDay, facts, language)}没有能容纳${label(task, language)}的空闲时间（${shiftSaid(shift, "zh")}）${passed ? "；已经过去的时间不能再安排" : ""}，保持不动。`,
+        ),
+        `not carried out: no free time fits ${label(task, "en")} ${shiftSaid(shift, "en")}`,
+      );
+    }
+    const to = placeWords(
+      { day: landed.day, start: landed.start, end: landed.start + task.duration - 1 },
+      facts,
+      language,
+    );
+    const nearest =
+      "days" in shift && landed.start !== current.start
+        ? say(
+            language,
+            " (its time that day is taken: the nearest free time)",
+            "（那天原来的时间被占了：最近的空闲时间）",
+          )
+        : "";
+    return propose(
+      say(
+        language,
+        `Moving ${nameOf(task)} ${shiftSaid(shift, "en")}, to ${to}${nearest}${ambiguity(match, language)}.`,
+        `把${nameOf(task)}${shiftSaid(shift, "zh")}，移到${to}${nearest}${ambiguity(match, language)}。`,
+      ),
+      tool,
+      { task_id: task.id, day: landed.day, slot_start: landed.start },
+      say(language, `${shiftSaid(shift, "en")} from where it is`, `从原来的时间${shiftSaid(shift, "zh")}`) + nearest,
+      then(landed.day, landed.start, landed.hostId),
+    );
+  }
   const spot = firstFit(
     runs,
     task.duration,
@@ -568,6 +636,68 @@ function moveStep(
     say(language, `a free run fits its ${task.duration} slot(s)`, `有能容纳它 ${task.duration} 节的空闲时段`),
     then(spot.day, spot.start, spot.hostId),
   );
+}
+
+/** A shift as a person reads it: "a day later", "2 days earlier", "60 minutes later", "later the same day" (往后推1天 …). */
+function shiftSaid(shift: MoveShift, language: Language): string {
+  if ("sameDay" in shift)
+    return shift.sameDay === "later"
+      ? say(language, "later the same day", "挪到当天晚些时候")
+      : say(language, "earlier the same day", "挪到当天早些时候");
+  const amount = "days" in shift ? shift.days : shift.minutes;
+  const size = Math.abs(amount);
+  if (language === "zh") return `${amount > 0 ? "往后推" : "提前"}${size}${"days" in shift ? "天" : "分钟"}`;
+  const unit = "days" in shift ? (size === 1 ? "a day" : `${size} days`) : `${size} minutes`;
+  return `${unit} ${amount > 0 ? "later" : "earlier"}`;
+}
+
+/** Minutes after midnight of a slot's start, from the window's clock times (else an hour a slot, to order them). */
+function startMinute(slot: number, facts: WeekFacts): number {
+  const time = facts.slotTimes?.[slot - 1]?.start;
+  if (time === undefined) return slot * 60;
+  const [hours = 0, minutes = 0] = time.split(":").map(Number);
+  return hours * 60 + minutes;
+}
+
+/**
+ * Where a shift lands, among the free runs of its day: by days, the task's own start, else the nearest free start that
+ * day; by minutes, the free start nearest the time it names, past the task's own start that way; later / earlier the
+ * same day, the nearest free start that way. Undefined when none fits.
+ */
+function shiftedSpot(
+  runs: FreeRunEntry[],
+  shift: MoveShift,
+  current: { day: number; start: number },
+  duration: number,
+  day: number,
+  facts: WeekFacts,
+): { day: number; start: number; hostId?: string } | undefined {
+  const starts = runs
+    .filter((run) => run.day === day)
+    .flatMap((run) =>
+      Array.from({ length: Math.max(0, run.end - run.start - duration + 2) }, (_, offset) => ({
+        day,
+        start: run.start + offset,
+        ...(run.hostId ? { hostId: run.hostId } : {}),
+      })),
+    )
+    .filter((spot) => !(spot.day === current.day && spot.start === current.start));
+  const later = "days" in shift ? shift.days > 0 : "minutes" in shift ? shift.minutes > 0 : shift.sameDay === "later";
+  const own = startMinute(current.start, facts);
+  const target = "minutes" in shift ? own + shift.minutes : own;
+  const candidates =
+    "days" in shift
+      ? starts
+      : starts.filter((spot) => (later ? spot.start > current.start : spot.start < current.start));
+  // Nearest the target time; a tie goes the shift's way.
+  const distance = (spot: { start: number }) =>
+    "sameDay" in shift ? Math.abs(spot.start - current.start) : Math.abs(startMinute(spot.start, facts) - target);
+  return candidates.reduce<(typeof candidates)[number] | undefined>((best, spot) => {
+    if (!best) return spot;
+    const [a, b] = [distance(spot), distance(best)];
+    if (a !== b) return a < b ? spot : best;
+    return later === spot.start > best.start ? spot : best;
+  }, undefined);
 }
 
 /** What a user's rejections of earlier proposals add to where a task may go. */

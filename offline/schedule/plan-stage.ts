@@ -30,6 +30,7 @@ import {
   taskPhrase,
   OPTIMIZE_REQUEST,
   READ_REQUEST_KINDS,
+  type MoveShift,
   type ScheduleRequest,
   type Where,
 } from "../../tools/schedule/request-parsing.js";
@@ -317,6 +318,13 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
       ];
     }
     case "move": {
+      if (request.shift)
+        return [
+          {
+            content: `Move ${JSON.stringify(request.task)} ${shiftWords(request.shift, "en")}`,
+            done_when: "move reports the task's new slots, or why it cannot move",
+          },
+        ];
       const where = whereText(request.where, facts, "move");
       return [
         {
@@ -525,6 +533,13 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
       ];
     }
     case "move": {
+      if (request.shift)
+        return [
+          {
+            content: `把 ${quoted(request.task)} ${shiftWords(request.shift, "zh")}`,
+            done_when: "move 报告任务的新时段，或无法移动的原因",
+          },
+        ];
       const where = chineseWhere(request.where, facts, "move");
       return [
         {
@@ -636,6 +651,19 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
 }
 
 const PART_ZH = { morning: "上午", afternoon: "下午", evening: "晚上" } as const;
+
+/** A move's shift in a step's words, read back by the request parser: "1 day later", "往后推1天", "later the same day". */
+function shiftWords(shift: MoveShift, language: Language): string {
+  if ("sameDay" in shift)
+    return shift.sameDay === "later"
+      ? say(language, "later the same day", "挪到当天晚些时候")
+      : say(language, "earlier the same day", "挪到当天早些时候");
+  const [amount, unit, unitZh] = "days" in shift ? [shift.days, "day", "天"] : [shift.minutes, "minute", "分钟"];
+  const size = Math.abs(amount);
+  return language === "zh"
+    ? `${amount > 0 ? "往后推" : "提前"}${size}${unitZh}`
+    : `${size} ${unit}${size === 1 ? "" : "s"} ${amount > 0 ? "later" : "earlier"}`;
+}
 
 /** "周一（第1天），晚上（第9-12节），不要周二" — `whereText` in Chinese, in a form the request parser reads back. */
 function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = "use"): string {

@@ -29,7 +29,7 @@ export function capabilities(language: "en" | "zh"): string {
     return [
       "我现在以离线模式运行（没有配置模型密钥），能理解这些日程请求：",
       "- 安排：“帮我安排下周的复习”“只安排周三”“把 矩阵复习 安排到周五晚上”",
-      "- 移动 / 交换 / 撤下：“把 矩阵复习 移到周四下午”“交换 A 和 B”“取消安排 A”",
+      "- 移动 / 交换 / 撤下：“把 矩阵复习 移到周四下午”“把 矩阵复习 往后推一天”“交换 A 和 B”“取消安排 A”",
       "- 删除课表上的活动：“删除周五的辅导课”（一个系列会整个删除，卡片上会写明）",
       "- 查询：“接下来做什么”“周一什么时候有空”“周二有什么安排”“还有哪些任务没安排”“我错过了哪些复习”“解释一下 A”",
       "- 记录：“矩阵复习做完了”“我周二的复习没做”“这周跳过单词表”“撤销”；说“我周日从不学习”会记为长期偏好",
@@ -42,7 +42,7 @@ export function capabilities(language: "en" | "zh"): string {
   return [
     "I'm running offline (no model key is set), so I understand these schedule requests:",
     '- arrange: "arrange my reviews for next week", "arrange Wednesday", "schedule the matrix review on Friday evening"',
-    '- move / swap / unplace: "move the matrix review to Thursday afternoon", "swap A and B", "unplace A"',
+    '- move / swap / unplace: "move the matrix review to Thursday afternoon", "push it back a day", "an hour later", "swap A and B", "unplace A"',
     '- remove a timetable event: "remove the Friday tutorial" (a series goes whole; the card says so)',
     '- ask: "what\'s next?", "when am I free on Monday?", "what\'s on Tuesday?", "which tasks are pending?", "which reviews did I miss?", "explain A"',
     '- log: "I did the matrix review", "I missed Tuesday\'s review", "skip the vocabulary list this week", "undo that"; "I never study on Sundays" is kept as a standing preference',

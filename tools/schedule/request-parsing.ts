@@ -73,6 +73,13 @@ export interface Where {
   before?: string;
 }
 
+/**
+ * A move relative to the task's own place: `days` later (negative: earlier), at the same time or the nearest free
+ * time of that day; `minutes` later (negative: earlier) the same day, the nearest free start that way; `sameDay`:
+ * later or earlier the same day, the nearest free start that way ("push it to later", "挪到晚一点").
+ */
+export type MoveShift = { days: number } | { minutes: number } | { sameDay: "later" | "earlier" };
+
 /** What a schedule request asks for. */
 export type ScheduleRequest =
   /**
@@ -80,7 +87,8 @@ export type ScheduleRequest =
    * the missed reviews are proposed again first ("reschedule my missed reviews, then arrange …": the daily check-in).
    */
   | { kind: "arrange"; tasks: string[]; where: Where; except?: string[]; makeUp?: true }
-  | { kind: "move"; task: string; where: Where }
+  /** `shift`: relative to the task's own place ("push it back a day", "an hour later", "往后推一天"), `where` empty. */
+  | { kind: "move"; task: string; where: Where; shift?: MoveShift }
   | { kind: "swap"; first: string; second: string }
   | { kind: "unplace"; task: string }
   /**
@@ -958,6 +966,10 @@ const LEADING_VERBS: Record<string, (body: string) => ScheduleRequest | undefine
   organize: (body) => readArrange(body),
   organise: (body) => readArrange(body),
   move: (body) => readMove(body),
+  push: (body) => readMove(body),
+  bring: (body) => readMove(body),
+  delay: (body) => readMove(body),
+  postpone: (body) => readMove(body),
   reschedule: (body) => readMove(body),
   shift: (body) => readMove(body),
   swap: (body) => readSwap(body),
@@ -1003,11 +1015,15 @@ function swapVerbAfterPair(body: string): boolean {
 }
 
 function readMove(body: string): ScheduleRequest | undefined {
+  const shifted = readShift(body);
+  if (shifted) return shifted;
   const english = /\b(?:move|reschedule|shift|push|bring)\s+(.+?)(?:\s+(?:to|onto|into|until|till)\s+(.+))?$/.exec(
     body,
   );
   if (english) {
-    const [said, where] = splitTarget(english[1] ?? "", english[2]);
+    // "push it back to Friday", "bring X forward to Monday": the particle is no part of the name.
+    const subject = (english[1] ?? "").replace(/^(?:back|forward)\s+/, "").replace(/\s+(?:back|forward)$/, "");
+    const [said, where] = splitTarget(subject, english[2]);
     const task = PRONOUN.test(said) ? (taskNamedBefore(body.slice(0, english.index)) ?? said) : said;
     return task ? { kind: "move", task, where: readWhere(where) } : undefined;
   }
@@ -1017,6 +1033,118 @@ function readMove(body: string): ScheduleRequest | undefined {
     return task ? { kind: "move", task, where: readWhere(chinese[2] ?? "") } : undefined;
   }
   return undefined;
+}
+
+/** How many of a unit a shift says: "a", "an", "one", "two", "half an", "2", "1.5"; Chinese numerals too. */
+const SHIFT_AMOUNT = String.raw`(an?|one|two|three|four|five|six|half an?|\d+(?:\.\d+)?)`;
+/** "a day", "2 hours", "30 minutes" (group 1 the amount, group 2 the unit). */
+const SHIFT_LENGTH_EN = new RegExp(String.raw`\b(?:by\s+)?${SHIFT_AMOUNT}\s+(days?|hours?|hrs?|minutes?|mins?)\b`);
+const LATER_EN = /^(?:back|later|off|sooner)$/;
+
+/**
+ * A move by an amount or a direction from the task's own place: "push the binary tree review back a day", "move it an
+ * hour later", "push the review to later", "bring the review forward a day", "push back X by two days", the plan's own
+ * `Move "X" 1 day later` / `Move "X" later the same day`; "把二叉树复习往后推一天", "把X提前一小时", "把X挪到晚一点",
+ * `把 "X" 往后推1天`. A day named besides ("push it back to Friday") is a move to that day, not a shift.
+ */
+function readShift(body: string): ScheduleRequest | undefined {
+  return readShiftEnglish(body) ?? readShiftChinese(body);
+}
+
+function readShiftEnglish(body: string): ScheduleRequest | undefined {
+  const verb = /\b(?:move|reschedule|shift|push|bring|delay|postpone|put off)\s+(.+)$/.exec(body);
+  if (!verb) return undefined;
+  let rest = ` ${verb[1] ?? ""} `;
+  let direction: 1 | -1 | undefined;
+  let length: { amount: number; unit: "days" | "minutes" } | undefined;
+  const sameDay = /\s(?:today|tonight|that day|the same day|on the same day|in the day)\s/;
+  rest = rest.replace(sameDay, " ");
+  const next =
+    /\s(?:to|until|till)\s+(?:the\s+)?(next|following|previous)\s+day\s|\s(?:to\s+)?the day (after|before)\s/.exec(
+      rest,
+    );
+  if (next) {
+    length = { amount: 1, unit: "days" };
+    direction = next[1] === "previous" || next[2] === "before" ? -1 : 1;
+    rest = rest.replace(next[0], " ");
+  }
+  const measured = SHIFT_LENGTH_EN.exec(rest);
+  if (measured && !length) {
+    const word = (measured[1] ?? "").replace(/ an?$/, "");
+    const amount = HOUR_WORDS[word] ?? Number(word);
+    const unit = measured[2] ?? "";
+    // A shift by days moves whole days ("half a day" is not read).
+    if (!Number.isFinite(amount) || amount <= 0 || (/^d/.test(unit) && !Number.isInteger(amount))) return undefined;
+    length = /^d/.test(unit)
+      ? { amount, unit: "days" }
+      : { amount: Math.round(/^h/.test(unit) ? amount * 60 : amount), unit: "minutes" };
+    rest = rest.replace(measured[0], " ");
+  }
+  rest = rest.replace(/\s(?:to|till|until|for)\s+(?:a\s+)?(later|earlier)(?:\s+(?:time|slot|one))?\s/, " $1 ");
+  const words = rest.trim().split(/\s+/);
+  let particle = "";
+  for (const end of ["first", "last"] as const) {
+    const word = end === "first" ? words[0] : words.at(-1);
+    if (word === undefined || direction !== undefined) continue;
+    if (LATER_EN.test(word)) direction = 1;
+    else if (/^(?:forward|ahead|earlier)$/.test(word)) direction = -1;
+    else continue;
+    particle = word;
+    if (end === "first") words.shift();
+    else words.pop();
+  }
+  // "move X back" alone may mean where it was: a particle without an amount is a shift only after push / bring.
+  if (!length && /^(?:back|forward|ahead)$/.test(particle) && !/^(?:push|bring)\b/.test(verb[0])) return undefined;
+  // "delay X a day", "postpone X an hour": the verb says which way.
+  if (direction === undefined && length && /^(?:delay|postpone|put off)\b/.test(verb[0])) direction = 1;
+  if (direction === undefined) return undefined;
+  if (!length && verb[0].startsWith("put off")) length = { amount: 1, unit: "days" };
+  const phrase = words.join(" ");
+  // "push it back to Friday": a day named is where it goes.
+  if (!isEmptySelection(readDays(phrase)) || /\b(?:to|onto|into)\b/.test(phrase)) return undefined;
+  const said2 = taskPhrase(phrase);
+  const task = PRONOUN.test(said2) ? (taskNamedBefore(body.slice(0, verb.index)) ?? said2) : said2;
+  if (!task) return undefined;
+  const shift: MoveShift = !length
+    ? { sameDay: direction === 1 ? "later" : "earlier" }
+    : length.unit === "days"
+      ? { days: direction * length.amount }
+      : { minutes: direction * length.amount };
+  return { kind: "move", task, where: emptyWhere(), shift };
+}
+
+/** "往后推一天", "推迟一小时", "提前30分钟" (group 2 the direction, 3 the amount, 4 the unit); "挪到晚一点" (group 5). */
+const SHIFT_ZH =
+  /^(?:请|帮我)?(?:把|将)?(.+?)\s*(?:(往后推|向后推|往后挪|向后挪|往后移|向后移|往后|向后|推迟|推后|延后|延迟|顺延|挪后|往前推|向前推|往前挪|向前挪|往前移|向前移|往前|向前|提前|挪前)(?:了)?\s*(\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)?\s*(?:个)?(天|小时|钟头|分钟)?|(?:挪|移|调|改|推|放|安排)?(?:到|得)?(?:当天)?(晚一点|晚一些|晚些时候|晚些|稍晚一点|稍晚|早一点|早一些|早些时候|早些|稍早一点|稍早)(?:的时候|的时间)?)(?:吧|再做)?$/;
+
+function readShiftChinese(body: string): ScheduleRequest | undefined {
+  const match = SHIFT_ZH.exec(body);
+  if (!match) return undefined;
+  const task = taskPhrase(match[1] ?? "");
+  if (!task || !/[\u4e00-\u9fff"]/.test(body)) return undefined;
+  const later = match[5] !== undefined ? match[5].includes("晚") : !/前|提前/.test(match[2] ?? "");
+  const direction = later ? 1 : -1;
+  const word = match[3];
+  const unit = match[4];
+  let shift: MoveShift;
+  if (word === undefined || unit === undefined) {
+    // "往后推" alone is later the same day; "推迟一" without a unit is not read.
+    if (word !== undefined) return undefined;
+    shift = { sameDay: later ? "later" : "earlier" };
+  } else {
+    const amount = word === "半" ? 0.5 : /^\d/.test(word) ? Number(word) : readNumber(word);
+    if (!Number.isFinite(amount) || amount <= 0 || (unit === "天" && !Number.isInteger(amount))) return undefined;
+    shift =
+      unit === "天"
+        ? { days: direction * amount }
+        : { minutes: direction * Math.round(unit === "分钟" ? amount : amount * 60) };
+  }
+  return { kind: "move", task, where: emptyWhere(), shift };
+}
+
+/** A `where` that restricts nothing. */
+function emptyWhere(): Where {
+  return { only: { weekdays: [], days: [] }, not: { weekdays: [], days: [] }, slots: {} };
 }
 
 /** A task said as a pronoun ("move it to Wednesday"). */
