@@ -120,6 +120,26 @@ export function groundRequest(
 }
 
 /**
+ * The placed tasks a request to put tasks back names ("put back the matrix review") when every name matches only tasks
+ * already on the week — nothing to put back —, else undefined (a pending one is placed again as asked).
+ */
+export function placedAlready(
+  request: ScheduleRequest,
+  overview: GetOverviewData | undefined,
+): ListedTask[] | undefined {
+  if (request.kind !== "arrange" || !request.putBack || !overview || request.tasks.length === 0) return undefined;
+  const { pending, all } = listedOf(overview);
+  const placed = all.filter((task) => task.kind === "placed");
+  const found: ListedTask[] = [];
+  for (const phrase of request.tasks) {
+    const match = matchTasks(phrase, placed)[0];
+    if (matchTasks(phrase, pending).length > 0 || !match) return undefined;
+    found.push(match);
+  }
+  return found;
+}
+
+/**
  * Words that name a timetable event rather than a review: an exam, a lecture, a class, a lab, a club meeting, a study
  * hall (a typo of one letter aside in a word of five letters or more).
  */

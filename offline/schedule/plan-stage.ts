@@ -45,7 +45,7 @@ import {
 } from "./week-facts.js";
 import { formatDate, TASK_STATUS_ZH } from "../../tools/schedule/state.js";
 import type { GetOverviewData } from "../../tools/schedule/tools/get-overview.js";
-import { groundRequest, meansAll, withoutClosingMark, type Grounding } from "./grounding.js";
+import { groundRequest, meansAll, placedAlready, withoutClosingMark, type Grounding } from "./grounding.js";
 import { liveOverviewOf } from "./tool-data.js";
 
 /** The steps of an arrange plan: the place step without a scope, and the verify step. */
@@ -112,6 +112,24 @@ export function decidePlan(view: PromptView): Record<string, unknown> {
           `我没有找到与 ${grounding.unknown.map((name) => JSON.stringify(name)).join("、")} 匹配的任务，已略过。`,
         )
       : "";
+  // "Put back the matrix review" when it is on the week already: nothing to change — said, with where it is (a read).
+  const placed = placedAlready(grounding.request, overview);
+  if (placed) {
+    const names = placed.map((task) => JSON.stringify(task.name)).join(say(language, " and ", "和"));
+    return {
+      speak: say(
+        language,
+        `${names} ${placed.length === 1 ? "is" : "are"} on your schedule already, so there is nothing to put back.`,
+        `${names}已经在日程上了，不用放回。`,
+      ),
+      action: "plan_done",
+      reason: "the tasks to put back are placed already: a read shows where",
+      complexity: "simple",
+      need_thinking: false,
+      read_only: true,
+      plan_steps: placed.flatMap((task) => stepsIn(language, { kind: "explain", task: task.name }, facts)),
+    };
+  }
   return planFor(withMissedMadeUp(grounding.request, overview), facts, dropped, language);
 }
 

@@ -85,8 +85,10 @@ export type ScheduleRequest =
   /**
    * `except`: tasks named as left out ("everything except the essay", "除了二叉树复习"); absent when none. `makeUp`:
    * the missed reviews are proposed again first ("reschedule my missed reviews, then arrange …": the daily check-in).
+   * `putBack`: the tasks were said to go back ("put back the matrix review", "把矩阵复习放回去"): one already placed
+   * has nothing to do.
    */
-  | { kind: "arrange"; tasks: string[]; where: Where; except?: string[]; makeUp?: true }
+  | { kind: "arrange"; tasks: string[]; where: Where; except?: string[]; makeUp?: true; putBack?: true }
   /** `shift`: relative to the task's own place ("push it back a day", "an hour later", "往后推一天"), `where` empty. */
   | { kind: "move"; task: string; where: Where; shift?: MoveShift }
   | { kind: "swap"; first: string; second: string }
@@ -1445,11 +1447,40 @@ const ARRANGE_VERB =
   /\b(?:arrange|schedule|plan|place|organi[sz]e|fit|put|slot|book|sort out|lay out)\b|安排|排一下|排进|规划|放进|放入|放到|排课|排程|填到|填进|塞进|塞到/;
 
 function readArrange(body: string): ScheduleRequest | undefined {
+  const back = readPutBack(body);
+  if (back) return back;
   const match = ARRANGE_VERB.exec(body);
   if (!match) return undefined;
-  // Chinese puts the object first: 把 X 安排到 周五.
-  const object = /(?:把|将)(.+?)(?:安排|排|放|填|塞)(?:到|在|进|入)?/.exec(body);
+  // Chinese puts the object first: 把 X 安排到 周五 ("把 X 重新安排到周五": "重新" is no part of the name).
+  const object = /(?:把|将)(.+?)(?:重新)?(?:安排|排|放|填|塞)(?:到|在|进|入)?/.exec(body);
   return arrangeOf(body, object ? (object[1] ?? "") : body.slice(match.index + match[0].length));
+}
+
+/** "… back in my schedule", "… back on the calendar": where the task goes back to, no part of its name or days. */
+const BACK_INTO_SCHEDULE =
+  /\s+(?:in|into|on|onto)\s+(?:the\s+|my\s+)?(?:schedule|calendar|week|timetable|plan)\b|\s+where it was\b/g;
+
+/**
+ * "put back the matrix review", "put the matrix review back (on Thursday)", "把矩阵复习放回去", "把矩阵复习重新安排上":
+ * the named tasks placed again (`putBack`), or undefined. "put it back" is an undo and "put back the reviews I missed"
+ * a reschedule, read before this.
+ */
+function readPutBack(body: string): ScheduleRequest | undefined {
+  const english =
+    /^(?:(?:can you|could you|would you|please|just|now)\s+)*put\s+(?:back\s+(.+)|(.+?)\s+back\b(.*))$/.exec(body);
+  if (english) {
+    const object = (english[1] ?? english[2] ?? "").replace(BACK_INTO_SCHEDULE, " ");
+    const rest = (english[3] ?? "").replace(BACK_INTO_SCHEDULE, " ");
+    const request = arrangeOf(`place ${object} ${rest}`.replace(/\s+/g, " ").trim(), object);
+    return request.kind === "arrange" && request.tasks.length > 0 ? { ...request, putBack: true } : undefined;
+  }
+  const chinese =
+    /^(?:请|帮我)?(?:把|将)(.+?)(?:重新)?(?:放回|排回|安排回|加回)(?:去|来)?(?:到)?(?:日程|课表|原处|原来的位置)?(?:里|上)?(?:吧)?$/.exec(
+      body,
+    ) ?? /^(?:请|帮我)?(?:把|将)(.+?)重新(?:安排|排|放)(?:上|进去|回去)?(?:吧)?$/.exec(body);
+  const task = taskPhrase(chinese?.[1] ?? "");
+  if (!task) return undefined;
+  return { kind: "arrange", tasks: [task], where: readWhere(""), putBack: true };
 }
 
 /**

@@ -1,0 +1,45 @@
+/**
+ * "Put back the matrix review", as a student says it to the offline policy: it was read as placing a pending task
+ * named "back the matrix review" (and "把矩阵复习放回去" was not understood). A task on the week already has nothing to
+ * put back: said, with where it is, and no card; a task taken off the week (pending) is placed again, on its cards.
+ */
+import { describe, expect, test } from "vitest";
+import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import { converse, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
+
+const accept = () => ({ type: "accept", args: null });
+
+// halfPlacedWeek: the matrix review placed on Tuesday slots 3-4; the binary tree review pending.
+describe("putting a task back", () => {
+  test.each([
+    ["put back the matrix review", false, /"Matrix operations review" is on your schedule already/],
+    ["把矩阵运算复习放回去", true, /"矩阵运算复习"已经在日程上了/],
+  ] as const)("%s: placed already, so no card and the week unchanged", async (message, chinese, said) => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese }));
+    const outcome = await converse(tempo, message, accept);
+    expect(outcome.cards).toEqual([]);
+    expect(outcome.said.join("\n")).toMatch(said);
+    expect(placeOf(outcome.schedule, "matrix-review")).toBe("day 2 slots 3-4");
+  });
+
+  test.each([
+    ["put the binary tree review back", false],
+    ["把二叉树复习放回去", true],
+  ] as const)("%s: pending, so it is placed again on its card", async (message, chinese) => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese }));
+    const outcome = await converse(tempo, message, accept);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "place"]);
+    expect(outcome.cards[1]?.args).toMatchObject({ task_id: "binary-tree-review" });
+    expect(placeOf(outcome.schedule, "binary-tree-review")).not.toBe("pending");
+  });
+
+  test("the particle is no part of the name; a day said still counts", () => {
+    expect(parseScheduleRequest("put back the matrix review")).toMatchObject({ tasks: ["matrix review"] });
+    expect(parseScheduleRequest("put the matrix review back on Thursday")).toMatchObject({
+      tasks: ["matrix review"],
+      where: { only: { weekdays: [4] } },
+    });
+    expect(parseScheduleRequest("put it back")).toEqual({ kind: "undo" });
+    expect(parseScheduleRequest("put back the reviews I missed")).toEqual({ kind: "reschedule" });
+  });
+});
