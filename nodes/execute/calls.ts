@@ -25,6 +25,7 @@ import { newId } from "../../kernel/ids.js";
 import { newToolCallId, toolRoundOf, type RoundCall, type RoundEntry } from "../shared/messages.js";
 import { languageOf } from "../../contracts/language.js";
 import { afterToolResult, runReported } from "./tool-run.js";
+import { runMoment } from "../shared/now.js";
 
 /** The tools of the agent itself, run at once without a card: its memory and its tool packs. */
 export const AGENT_TOOLS: readonly MemoryTool[] = [...MEMORY_TOOLS, ...PACK_TOOLS];
@@ -200,6 +201,7 @@ export async function runCalls(
             store: config.store,
             userId: context.userId,
             domain: dependencies.domain,
+            now: runMoment(dependencies, config).toISOString(),
           })
         : {
             content: `Error: invalid arguments for ${call.name}: ${checked.error.issues.map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`).join("; ")}`,

@@ -8,7 +8,6 @@ import { z } from "zod";
 import type { TempoState, TempoUpdate } from "../../kernel/state.js";
 import type { ToolDomain } from "../../tools/domain.js";
 import { renderEpisode, searchEpisodes, searchFacts } from "../../memory/long-term.js";
-import { now } from "../shared/messages.js";
 
 export interface MemoryToolContext {
   state: TempoState;
@@ -16,6 +15,8 @@ export interface MemoryToolContext {
   userId: string;
   /** The tool domain (its packs: nodes/execute/packs.ts). */
   domain: ToolDomain;
+  /** The run's clock as ISO text (`runMoment`: `configurable.now`, else the graph's): what a write is stamped with. */
+  now: string;
 }
 
 export interface MemoryTool {
@@ -34,12 +35,12 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
     schema: z.object({
       content: z.string().min(1).max(MAX_SCRATCHPAD_CHARACTERS).describe("The whole new text."),
     }),
-    async run(args, { state }) {
+    async run(args, { state, now }) {
       const content = String(args.content);
       return {
         content: `working memory updated (${content.length} characters)`,
-        // Updated in this round: the round execute is counting now.
-        update: { workingMemory: { content, updatedInRound: state.roundsUsed + 1, updatedAt: now() } },
+        // Updated in this round (the round execute is counting now), at the run's clock like the other memory stamps.
+        update: { workingMemory: { content, updatedInRound: state.roundsUsed + 1, updatedAt: now } },
       };
     },
   },

@@ -97,8 +97,3 @@ export interface RoundEntry {
   /** The tool's structured result, when it gave one (the tool message's `artifact.data`). */
   data?: unknown;
 }
-
-/** The current time as ISO text. */
-export function now(): string {
-  return new Date().toISOString();
-}

@@ -29,6 +29,7 @@ async function runExecute(options: {
   execute: Parameters<typeof scriptedGraph>[0]["execute"];
   notes?: string[];
   settings?: Parameters<typeof scriptedGraph>[0]["settings"];
+  now?: string;
 }) {
   // After step 1 the planner reviews the rest and keeps it.
   const plan = [twoSteps, json({ action: "continue", reason: "the remaining step still holds" })];
@@ -38,7 +39,8 @@ async function runExecute(options: {
     execute: options.execute,
     settings: options.settings,
   });
-  const config = threadConfig(`ctx-${Math.random()}`);
+  const base = threadConfig(`ctx-${Math.random()}`);
+  const config = options.now ? { configurable: { ...base.configurable, now: options.now } } : base;
   await graph.invoke({ messages: [new HumanMessage("add a note")] }, config);
   const result = await graph.invoke(resume({ type: "accept", args: null }), config);
   return { result, calls: models.execute.calls.map((call) => call.messages) };
@@ -138,6 +140,16 @@ describe("working-memory reminder", () => {
     // The update was the 7th round; two rounds followed.
     expect(result.workingMemory).toMatchObject({ content: "step 1: listing notes", updatedInRound: 7 });
     expect(roundsSinceUpdate(result)).toBe(2);
+  });
+
+  test("an update is stamped with the run's clock (configurable.now), not the machine's", async () => {
+    const update = json({
+      action: "continue",
+      tool_call: { name: "update_working_memory", arguments: { content: "noted" } },
+    });
+    const now = "2031-05-06T07:08:09.000Z";
+    const { result } = await runExecute({ execute: [update, json({ action: "done", goal_check: "ok" })], now });
+    expect(result.workingMemory).toMatchObject({ content: "noted", updatedAt: now });
   });
 
   test("high token use (over 70 % of the budget) brings the reminder earlier: after 4 rounds instead of 6", async () => {
