@@ -17,7 +17,12 @@ import {
   type RescheduleListing,
   type UndoListing,
 } from "../../tools/schedule/tools/index.js";
-import { NO_PLACE_FITS, NOTHING_MISSED, rescheduleEmptyText } from "../../tools/schedule/tools/reschedule.js";
+import {
+  NO_PLACE_BEFORE,
+  NO_PLACE_FITS,
+  NOTHING_MISSED,
+  rescheduleEmptyText,
+} from "../../tools/schedule/tools/reschedule.js";
 import { NO_PLACE_BEFORE_ZH } from "../../tools/schedule/summary-words.js";
 import type { Dating } from "../../tools/schedule/format.js";
 import { dayOfWeekNumber, TASK_STATUS_ZH, type TaskStatus } from "../../tools/schedule/state.js";
@@ -290,13 +295,7 @@ export function rescheduleStep(
   if (!candidate) {
     const why = listing?.empty ?? failureOf(listedRound);
     // Said from the listing's data: each review no place fits, by name, with why, in the user's language.
-    const reasons = (listing?.unplaced ?? []).map((entry) =>
-      say(
-        language,
-        `"${entry.name}" stays missed: ${entry.why}.`,
-        `“${entry.name}”保持错过：${NO_PLACE_BEFORE_ZH[entry.why] ?? entry.why}。`,
-      ),
-    );
+    const reasons = (listing?.unplaced ?? []).map((entry) => staysMissed(entry, language));
     const found =
       listing?.empty === NO_PLACE_FITS
         ? say(
@@ -317,13 +316,7 @@ export function rescheduleStep(
     );
   }
   // The missed reviews no place fits any more are named beside the card, not left unsaid.
-  const stays = (listing?.unplaced ?? []).map((entry) =>
-    say(
-      language,
-      `"${entry.name}" stays missed: ${entry.why}.`,
-      `“${entry.name}”保持错过：${NO_PLACE_BEFORE_ZH[entry.why] ?? entry.why}。`,
-    ),
-  );
+  const stays = (listing?.unplaced ?? []).map((entry) => staysMissed(entry, language));
   return {
     speak: [
       say(
@@ -409,7 +402,7 @@ export function healthStep(rounds: readonly RoundView[], facts: WeekFacts, end: 
       pending + missed > 0
         ? `还有 ${pending + missed} 个复习待安排${missed > 0 ? `（其中 ${missed} 个是错过后还没补上的）` : ""}，其中 ${report.feasibility.placeable} 个放得下。`
         : "";
-    return finish(end, "", `这一周的健康分是 ${report.score}/100。${costs}${open}`);
+    return finish(end, "", `这一周的健康分是 ${report.score}/100。${costs}${open}${letGo(report, language)}`);
   }
   const costs =
     top.length === 0
@@ -419,7 +412,36 @@ export function healthStep(rounds: readonly RoundView[], facts: WeekFacts, end: 
     pending + missed > 0
       ? ` ${[pending > 0 ? `${pending} review(s) are still pending` : "", missed > 0 ? `${missed} missed review(s) are not made up` : ""].filter(Boolean).join(" and ")} (${report.feasibility.placeable} of them fit).`
       : "";
-  return finish(end, "", `Your week's health score is ${report.score}/100. ${costs}${open}`);
+  return finish(end, "", `Your week's health score is ${report.score}/100. ${costs}${open}${letGo(report, language)}`);
+}
+
+/**
+ * What the student can do about the reviews whose deadline has passed (`feasibility.passed`): nothing places them any
+ * more, and each costs points every day until it is let go — so the answer says how ("skip …"), and that it then
+ * stops costing; "" when none has passed.
+ */
+function letGo(report: HealthReport, language: Language): string {
+  const passed = report.feasibility.passed ?? [];
+  if (passed.length === 0) return "";
+  return passed
+    .map(({ name }) =>
+      say(
+        language,
+        ` "${name}" is past its deadline: nothing can make it up now, and it costs points until you let it go — say "skip ${name}" and it stops.`,
+        `“${name}”已过截止时间，无法再补做；在你放下它之前会一直扣分——说“跳过${name}”即可不再扣分。`,
+      ),
+    )
+    .join("");
+}
+
+/** A reschedule's words for a review it leaves missed: why, and — when its deadline has passed — how to let it go. */
+function staysMissed(entry: { name: string; why: string }, language: Language): string {
+  const passed = entry.why === NO_PLACE_BEFORE.passed;
+  return say(
+    language,
+    `"${entry.name}" stays missed: ${entry.why}.${passed ? ` Nothing can make it up now; say "skip ${entry.name}" to let it go.` : ""}`,
+    `“${entry.name}”保持错过：${NO_PLACE_BEFORE_ZH[entry.why] ?? entry.why}。${passed ? `已无法补做；说“跳过${entry.name}”即可放下它。` : ""}`,
+  );
 }
 
 /** The status words of a task item, in the user's language. */

@@ -143,3 +143,33 @@ describe("making up the missed reviews after the roll", () => {
     );
   });
 });
+
+describe("a missed review past its deadline: what the student can do about it", () => {
+  test("the health answer and the reschedule say how to let it go, and skipping it ends its cost", async () => {
+    const tempo = await offlineTempo(crowdedMondayWeek(), () => NEXT_TUESDAY);
+    const health = (await converse(tempo, "how healthy is my week?")).said.at(-1) ?? "";
+    // It costs points every day it stays, and nothing can place it: the answer says what ends that.
+    expect(health).toContain(
+      '"Review limits and continuity" is past its deadline: nothing can make it up now, and it costs points until you let it go — say "skip Review limits and continuity" and it stops.',
+    );
+    expect(health).toContain('say "skip Derivative practice set"');
+    const reschedule = (await converse(tempo, "reschedule my missed reviews")).said.join("\n");
+    expect(reschedule).toContain(
+      '"Derivative practice set" stays missed: its deadline has passed. Nothing can make it up now; say "skip Derivative practice set" to let it go.',
+    );
+    // The words offered do what they say: the skip card, approved, takes the review's cost off the score.
+    const before = analyzeHealth({ ...(await tempo.repository.load("student")), now: NEXT_TUESDAY.toISOString() });
+    const skipped = await converse(tempo, "skip Derivative practice set");
+    expect(skipped.cards.map((card) => card.action)).toEqual(["confirm_plan", "skip"]);
+    const after = analyzeHealth({ ...skipped.schedule, now: NEXT_TUESDAY.toISOString() });
+    expect(after.score).toBe(before.score + HEALTH_PENALTIES.cannotFit);
+    expect(after.feasibility.passed).toEqual([{ id: "review-limits", name: "Review limits and continuity" }]);
+  });
+
+  test("in Chinese too", async () => {
+    const tempo = await offlineTempo(crowdedMondayWeek(), () => NEXT_TUESDAY);
+    const health = (await converse(tempo, "我的这一周健康吗")).said.at(-1) ?? "";
+    expect(health).toContain("“Review limits and continuity”已过截止时间，无法再补做");
+    expect(health).toContain("说“跳过Review limits and continuity”即可不再扣分");
+  });
+});

@@ -101,6 +101,11 @@ export interface HealthReport {
     proved: boolean;
     /** "budget" when the search stopped at its budget (a big week): then nothing is proved. */
     stop?: "budget";
+    /**
+     * The reviews still to place (pending and missed) whose deadline the clock has passed, by id and name: nothing can
+     * place them any more, so each costs points until the user lets it go (`skip`); absent when none.
+     */
+    passed?: Array<{ id: string; name: string }>;
   };
   /** Every issue, the costliest first. */
   issues: HealthIssue[];
@@ -401,6 +406,9 @@ export function* healthSteps(
       cannotFit: parts.reduce((sum, part) => sum + part.cannot.length + part.passed.length, 0),
       proved: search.exact && !limited,
       ...(search.stop === "budget" ? { stop: "budget" as const } : {}),
+      ...(parts.some((part) => part.passed.length > 0)
+        ? { passed: parts.flatMap((part) => part.passed.map((task) => ({ id: task.id, name: task.name }))) }
+        : {}),
     },
     issues,
   };
