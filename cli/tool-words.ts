@@ -9,6 +9,8 @@ import { describeScheduleCall } from "../tools/schedule/describe-call.js";
 import { readableScheduleText } from "../tools/schedule/readable.js";
 import { isPastRefusal, pastRefusalText } from "../tools/schedule/rules.js";
 import { isRescheduleListing, rescheduleEmptyText } from "../tools/schedule/tools/reschedule.js";
+import { isRecoveryListing, recoveryEmptyText } from "../tools/schedule/tools/recovery.js";
+import { formatDate } from "../tools/schedule/state.js";
 import type { ScheduleListing } from "../tools/schedule/candidates.js";
 import type { CandidateListing, ProposedCandidate } from "../tools/domain.js";
 import type { ScheduleState } from "../tools/schedule/state.js";
@@ -41,6 +43,8 @@ const ACTIVITY: Readonly<Record<string, readonly [english: string, chinese: stri
   context_tools_remove: ["putting tools away", "收起不再需要的工具"],
   execute_decision: ["deciding the step's next move", "决定这一步的下一步"],
   propose_undo: ["looking up the last change to undo", "查找上一次的修改以便撤销"],
+  propose_reschedule: ["looking for the best time to make up missed reviews", "为错过的复习寻找补做的时段"],
+  propose_recovery: ["looking for the change that saves reviews at risk", "寻找能补救赶不上截止的复习的修改"],
 };
 
 /** A tool call as an activity line's text: a write described with names and dates, a read by what it does. */
@@ -88,6 +92,13 @@ export function describeToolResult(content: string, data: unknown, language: Lan
       language,
       `nothing to propose: ${data.empty}`,
       `没有可以提出的补排：${rescheduleEmptyText(data.empty, language)}`,
+    );
+  // A recovery that lists nothing: why, from its data.
+  if (isRecoveryListing(data) && data.candidates.length === 0 && data.empty !== undefined)
+    return say(
+      language,
+      `nothing to recover: ${data.empty}`,
+      `没有可以补救的：${recoveryEmptyText(data.empty, language)}`,
     );
   const [first = "", ...rest] = content.split("\n");
   const candidates = language === "zh" ? candidatesOf(data) : undefined;
@@ -138,7 +149,7 @@ const NAME = `"(?:[^"\\\\]|\\\\.)*"`;
  * The schedule tools' fixed result words (tools/schedule/format.ts) in Chinese, over the readable text: names (quoted),
  * dates, ids and numbers are kept. A line no rule knows is left as it is.
  */
-const CHINESE_RESULTS: ReadonlyArray<readonly [RegExp, string]> = [
+const CHINESE_RESULTS: ReadonlyArray<readonly [RegExp, string | ((...groups: string[]) => string)]> = [
   [
     new RegExp(`unplaced (${NAME}) from ([^;()]+?) \\(was inside (${NAME})\\); it is pending again`, "g"),
     "已把 $1 从 $2 撤下（原在 $3 内），它重新待安排",
@@ -170,6 +181,19 @@ const CHINESE_RESULTS: ReadonlyArray<readonly [RegExp, string]> = [
   ],
   [/^schedule: (\d+) days \((.*)\), (\d+) slots per day$/, "日程：$1 天（$2），每天 $3 节"],
   [/^day (\d+) week (\d+) \w+ slots (\d+-\d+):$/, "第 $1 天（第 $2 周）第 $3 节："],
+  // query_range's heading of a dated day (`formatDay`): the date as the cards say it.
+  [
+    /^day \d+ week \d+ \w+ (\d{4}-\d{2}-\d{2}) slots (\d+-\d+):$/,
+    (_, date: string, slots: string) => `${formatDate(date, "zh")} 第 ${slots} 节：`,
+  ],
+  // analyze_health's first line (`formatHealth`).
+  [/^health score ([\d.]+)\/100$/, "健康分 $1/100"],
+  // import_calendar's result (`importedText`), its events by name.
+  [/^imported (\d+) event\(s\): (.+)$/, "已导入 $1 个日程：$2"],
+  [/^imported (\d+) event\(s\)$/, "已导入 $1 个日程"],
+  // The restores an undo applies (`restore-task.ts`, `restore-event.ts`).
+  [new RegExp(`^restored (${NAME}); it is (\\w+)$`), "已恢复 $1（现在为$2）"],
+  [new RegExp(`^restored (${NAME})$`), "已恢复 $1"],
 ];
 
 /**
@@ -272,9 +296,13 @@ function chineseResult(line: string): string {
       line,
     );
   let said = line;
-  for (const [pattern, chinese] of CHINESE_RESULTS) said = said.replace(pattern, chinese);
+  for (const [pattern, chinese] of CHINESE_RESULTS)
+    said =
+      typeof chinese === "string"
+        ? said.replace(pattern, chinese)
+        : said.replace(pattern, (...match: string[]) => chinese(...match));
   said = said.replace(/^符合条件（(.+?)）/, (_, filters: string) => `符合条件（${chineseFilters(filters)}）`);
-  return said.replace(/（原为 (\w+)）|标记为 (\w+)|（原为 (\w+)），/g, (whole) =>
+  return said.replace(/（原为 (\w+)）|标记为 (\w+)|（原为 (\w+)），|（现在为(\w+)）/g, (whole) =>
     whole.replace(/[a-z]+/g, (word) => SETTLED_ZH[word] ?? word),
   );
 }

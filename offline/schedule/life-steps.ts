@@ -9,8 +9,8 @@ import { finish, read, type Decision, type Finish } from "../decisions.js";
 import type { RoundView } from "../prompt-reading.js";
 import type { HealthIssueKind, HealthReport } from "../../tools/schedule/health.js";
 import {
-  NO_RECOVERY,
   NOTHING_TO_UNDO,
+  recoveryEmptyText,
   UNDO_WRITES,
   type RecoveryListing,
   type ListedTask,
@@ -177,14 +177,6 @@ export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dati
   };
 }
 
-/** propose_recovery's reasons for an empty listing (`tools/recovery.ts`), in Chinese. */
-const NO_RECOVERY_ZH: Readonly<Record<string, string>> = {
-  [NO_RECOVERY.safe]: "没有有截止日期的复习处于风险中",
-  [NO_RECOVERY.unproved]: "搜索在预算内没有为部分复习找到位置，无法证明，因此没有列出修改",
-  [NO_RECOVERY.proved]: "即使挪动所有还没开始的复习也补不回来（已证明）",
-  [NO_RECOVERY.notFound]: "没有找到靠挪动还没开始的复习补回的方案（未证明）",
-};
-
 /** "Recover": list the at-risk notice's change, choose it (its card), and say how it ended. */
 export function recoverStep(rounds: readonly RoundView[], end: Finish, dating: Dating, language: Language): Decision {
   const stage = listingStage<RecoveryListing>(rounds, end, dating, language, {
@@ -200,7 +192,7 @@ export function recoverStep(rounds: readonly RoundView[], end: Finish, dating: D
   const candidate = listing?.candidates[0];
   if (!candidate) {
     const why = listing?.empty ?? failureOf(listedRound);
-    const reason = language === "zh" ? (NO_RECOVERY_ZH[why] ?? why) : why;
+    const reason = recoveryEmptyText(why, language);
     return finish(
       end,
       "",

@@ -12,6 +12,7 @@ import { formatListing } from "../../tools/schedule/candidates.js";
 import { moveTool } from "../../tools/schedule/tools/move.js";
 import { NO_PLACE_BEFORE, NO_PLACE_FITS, NOTHING_MISSED } from "../../tools/schedule/tools/reschedule.js";
 import { unplaceTool } from "../../tools/schedule/tools/unplace.js";
+import { NO_RECOVERY } from "../../tools/schedule/tools/recovery.js";
 import { halfPlacedWeek } from "../graph/support/offline-conversation.js";
 
 describe("a tool call", () => {
@@ -135,5 +136,38 @@ describe("the printer and the card", () => {
     expect(renderCard(card, { verbose: true })).toContain(
       'arguments: {"task_id":"matrix-review","day":2,"slot_start":7}',
     );
+  });
+});
+
+describe("the reads and restores a Chinese term meets", () => {
+  const week = halfPlacedWeek();
+
+  test("the reschedule and the recovery are said as what they do", () => {
+    expect(describeToolCall("propose_reschedule", {}, "zh", week)).toBe("为错过的复习寻找补做的时段");
+    expect(describeToolCall("propose_recovery", {}, "zh", week)).toBe("寻找能补救赶不上截止的复习的修改");
+    expect(describeToolCall("propose_recovery", {}, "en", week)).toBe(
+      "looking for the change that saves reviews at risk",
+    );
+  });
+
+  test("a recovery that lists nothing says why from its data, in the user's language", () => {
+    const data = { candidates: [], recovers: [], displaces: [], empty: NO_RECOVERY.safe };
+    const content = `nothing to recover: ${NO_RECOVERY.safe}`;
+    expect(describeToolResult(content, data, "zh", week)).toBe("没有可以补救的：没有有截止日期的复习处于风险中");
+    expect(describeToolResult(content, { ...data, empty: NO_RECOVERY.traded }, "zh", week)).not.toMatch(/[A-Za-z]{3}/);
+    expect(describeToolResult(content, data, "en", week)).toBe(content);
+  });
+
+  test.each([
+    ["day 3 week 1 Wed 2024-03-13 slots 1-12:\n- slots 1-2: free", "3月13日周三 第 1-12 节： …"],
+    ["health score 99.5/100\nrhythm: …", "健康分 99.5/100 …"],
+    ['imported 1 event(s): ev-1 "History seminar"', '已导入 1 个日程："History seminar"'],
+    [
+      'restored task matrix-review "Matrix operations review"; it is placed',
+      '已恢复 "Matrix operations review"（现在为已安排）',
+    ],
+  ])("%j reads in Chinese", (content, chinese) => {
+    expect(describeToolResult(content, undefined, "zh", week)).toBe(chinese);
+    expect(describeToolResult(content, undefined, "en", week)).not.toMatch(/[\u4e00-\u9fff]/);
   });
 });

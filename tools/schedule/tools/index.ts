@@ -126,8 +126,10 @@ export {
   type RescheduleListing,
 } from "./reschedule.js";
 export {
+  isRecoveryListing,
   NO_RECOVERY,
   proposeRecoveryTool,
+  recoveryEmptyText,
   RECOVERY_CANDIDATE_ID,
   recoveryListing,
   type RecoveryListing,

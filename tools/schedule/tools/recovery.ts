@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { CandidateListing, DomainTool, ProposedCandidate } from "../../domain.js";
 import { atRiskOf, type AtRiskReport } from "../at-risk.js";
 import type { ScheduleState } from "../state.js";
+import type { Language } from "../../../contracts/language.js";
 
 /** The id of the one candidate a recovery listing offers. */
 export const RECOVERY_CANDIDATE_ID = "v1";
@@ -22,6 +23,26 @@ export const NO_RECOVERY = {
     "moving the reviews not yet started only trades one review due for another, meeting no more deadlines (proved)",
   notFound: "no change moving the reviews not yet started was found to recover one (not proved)",
 } as const;
+
+/** Why a recovery listing is empty (`NO_RECOVERY`), in Chinese. */
+const NO_RECOVERY_ZH: Readonly<Record<string, string>> = {
+  [NO_RECOVERY.safe]: "没有有截止日期的复习处于风险中",
+  [NO_RECOVERY.unproved]: "搜索在预算内没有为部分复习找到位置，无法证明，因此没有列出修改",
+  [NO_RECOVERY.proved]: "即使挪动所有还没开始的复习也补不回来（已证明）",
+  [NO_RECOVERY.traded]: "挪动还没开始的复习只会用一个到期的复习换另一个，赶上截止的不会更多（已证明）",
+  [NO_RECOVERY.notFound]: "没有找到靠挪动还没开始的复习补回的方案（未证明）",
+};
+
+/** A recovery listing's `empty` (`NO_RECOVERY`) in `language`; another text as it is. */
+export function recoveryEmptyText(empty: string, language: Language): string {
+  return language === "zh" ? (NO_RECOVERY_ZH[empty] ?? empty) : empty;
+}
+
+/** True when `data` is a recovery listing (propose_recovery's data). */
+export function isRecoveryListing(data: unknown): data is RecoveryListing {
+  const listing = data as Partial<RecoveryListing> | undefined;
+  return Array.isArray(listing?.candidates) && Array.isArray(listing.recovers) && Array.isArray(listing.displaces);
+}
 
 /** What propose_recovery found, as data: the candidate, the reviews it recovers, and those it takes off the week. */
 export interface RecoveryListing extends CandidateListing {
