@@ -46,6 +46,7 @@ export async function readWriteFacts(
   log: ExecutionLog,
   threadId: string,
   userId?: string,
+  language: Language = "en",
 ): Promise<WriteFacts> {
   const writes = new Map<string, WriteFact>();
   // The arguments of calls known only as calls (no card's words for them): what an unapplied one is described from.
@@ -98,13 +99,14 @@ export async function readWriteFacts(
     else if (approved.has(write.id)) facts.approvedNotApplied.push(write);
   }
   // An approved write that never ran (its run was cancelled, say) is named as its card named it, not as a raw call —
-  // described by the domain on the user's week as it stands (one load), when the caller says whose week it is.
+  // described by the domain on the user's week as it stands (one load), when the caller says whose week it is, in
+  // the user's `language` as the card spoke it.
   const raw = facts.approvedNotApplied.filter((write) => callArgs.has(write.id));
   if (userId !== undefined && raw.length > 0) {
     let stored: Promise<unknown> | undefined;
     const load = () => (stored ??= domain.load(userId));
     for (const write of raw)
-      write.summary = await describeToolCall(domain, userId, write.name, callArgs.get(write.id) ?? {}, "en", load);
+      write.summary = await describeToolCall(domain, userId, write.name, callArgs.get(write.id) ?? {}, language, load);
   }
   return facts;
 }
@@ -194,7 +196,7 @@ export async function droppedLeavesText(
   owner: { userId: string; threadId: string },
   language: Language,
 ): Promise<string> {
-  const facts = await readWriteFacts(state, domain, log, owner.threadId, owner.userId);
+  const facts = await readWriteFacts(state, domain, log, owner.threadId, owner.userId, language);
   return readableText(domain, owner.userId, droppedWritesText(facts, language), language);
 }
 

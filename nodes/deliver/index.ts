@@ -11,9 +11,9 @@ import { ensureConfiguration } from "../../config/configuration.js";
 import { promptMessages, type TempoState, type TempoUpdate } from "../../kernel/state.js";
 import { answerMessage, deliver as deliverAnswer } from "../../kernel/transitions.js";
 import { extractJsonObject } from "../../contracts/json-extraction.js";
-import { languageOf, stepStatusInChinese, type Language } from "../../contracts/language.js";
+import { languageOf, type Language } from "../../contracts/language.js";
 import { messageText } from "../../contracts/message-text.js";
-import { whyOpenInChinese } from "../../contracts/why-open.js";
+import { reportLineInChinese } from "../../contracts/report-words.js";
 import { fitStagePrompt, watchModelCall } from "../../models/model-call.js";
 import { modelFor } from "../../models/stage-models.js";
 import { DELIVER_STAGE_PROMPT } from "../../prompts/deliver.js";
@@ -32,7 +32,7 @@ import {
   type TaskReport,
 } from "./task-report.js";
 import { cardDecisions, decisionsLine } from "../../review/card-answers.js";
-import { readWriteFacts, taskMessages } from "../../review/write-facts.js";
+import { readWriteFacts, taskMessages, type WriteFact, type WriteFacts } from "../../review/write-facts.js";
 import { pushWeekNow } from "../shared/week-ui.js";
 import { stateAsRun } from "../shared/live-state.js";
 import { verifiedItems, type OpenItem, type ToolDomain } from "../../tools/domain.js";
@@ -78,7 +78,8 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     // complete (`mechanicalSummary`), judged for one that applied nothing (`unchangedOutcome`), and where they left
     // things (`changesLine`).
     // (A task never reaches deliver with approved writes waiting: execute applies an answered card's calls first.)
-    const writes = await readWriteFacts(state, domain, dependencies.executionLog, threadId, userId);
+    const language = languageOf(state.messages);
+    const writes = await readWriteFacts(state, domain, dependencies.executionLog, threadId, userId, language);
     const outcome = unchangedOutcome(judged.outcome, state.planSteps, state, {
       applied: writes.applied.length,
       declined: declinedWrites(taskMessages(state)),
@@ -88,10 +89,27 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     const factual = mechanicalSummary(report);
     // The facts as the user reads them, in their language (the model is given them in English, as the tools wrote
     // them), with names and dates for the tools' ids and indices.
-    const language = languageOf(state.messages);
     const readable = (text: string) =>
       data !== undefined && domain.readable ? domain.readable(data, text, language) : text;
-    const told = readable(factsInLanguage(factual, language));
+    const told = readable(factsInLanguage(language === "en" ? factual : mechanicalSummary(reportIn(report)), language));
+    /** The report with the tools' words (step summaries, writes, reasons beside an item) in the user's language. */
+    function reportIn(english: TaskReport & { writes?: WriteFacts }): TaskReport & { writes?: WriteFacts } {
+      const tell = (text: string) => domain.stepSummary?.(text, language) ?? text;
+      const writes = (list: WriteFact[]) => list.map((write) => ({ ...write, summary: tell(write.summary) }));
+      return {
+        ...english,
+        planSteps: english.planSteps.map((step) => (step.summary ? { ...step, summary: tell(step.summary) } : step)),
+        stillOpen: english.stillOpen.map((item) => ({ ...item, why: reasonIn(item.why, tell) })),
+        ...(english.writes
+          ? {
+              writes: {
+                applied: writes(english.writes.applied),
+                approvedNotApplied: writes(english.writes.approvedNotApplied),
+              },
+            }
+          : {}),
+      };
+    }
     let summary: string;
     let messageId: string | undefined;
     let lastError = state.lastError;
@@ -203,54 +221,23 @@ export function plainText(text: string): string {
   return ((preferred as string | undefined) ?? (fields.length === 1 ? fields[0]! : "")).trim();
 }
 
-const OUTCOME_ZH: Readonly<Record<string, string>> = {
-  completed: "已完成",
-  partial: "部分完成，未全部完成",
-  failed: "失败",
-  dropped: "已放弃，未完成",
-};
+/**
+ * Why an item is still open in the user's language: the report's own reasons are `reportLineInChinese`'s; a reason a
+ * step's summary gave beside the item ("your standing preference … rules out …", "another session of …") is said as
+ * the domain says it in brackets (`tell`, its `stepSummary`).
+ */
+function reasonIn(why: string, tell: (text: string) => string): string {
+  const bracketed = /^[（(](.*)[）)]$/s.exec(tell(` (${why})`).trim())?.[1];
+  return bracketed ?? why;
+}
 
 /**
- * The factual summary (`mechanicalSummary`) with its own words in the user's language; what the tools and the user
- * wrote (the goal, step texts, item names, reasons) stays as it is. English is returned unchanged.
+ * The factual summary (`mechanicalSummary`) with its own words in the user's language (`reportLineInChinese`); what
+ * the tools and the user wrote (the goal, step texts, item names, reasons) stays as it is. English is returned unchanged.
  */
 export function factsInLanguage(factual: string, language: Language): string {
   if (language === "en") return factual;
-  return factual
-    .split("\n")
-    .map((line) =>
-      whyOpenInChinese(line)
-        .replace(/^Task: /, "任务：")
-        .replace(/^Outcome: (\w+) — /, (_, kind: string) => `结果：${OUTCOME_ZH[kind] ?? kind} — `)
-        .replace(/^Finished (\d+) of (\d+) steps:$/, "完成了 $2 个步骤中的 $1 个：")
-        .replace(
-          /^(\d+)\. \[(\w+)\] /,
-          (_, index: string, status: string) => `${index}. [${stepStatusInChinese(status)}] `,
-        )
-        .replace(/^Still pending: /, "仍未完成：")
-        .replace(/^Changes applied \(they stay\): /, "已应用的修改（保留）：")
-        .replace(/^Approved but not applied: /, "已批准但未应用：")
-        .replace(/^Note: /, "备注：")
-        // The report's own phrases (`judgeOutcome`, `buildTaskReport`, `nameWrites`); what they quote stays as it is.
-        .replace(/^(结果：.*? — )all (\d+) step\(s\) done/, "$1全部 $2 个步骤已完成")
-        .replace(/^(结果：.*? — )(\d+) of (\d+) step\(s\) done; /, "$1完成了 $3 个步骤中的 $2 个；")
-        .replace(
-          /^(结果：.*? — )every step finished, but (\d+) item\(s\) are still pending: /,
-          "$1每个步骤都完成了，但还有 $2 项未完成：",
-        )
-        // A task whose every change was declined (`declinedReason`), and a step that ended so.
-        .replace(
-          /^(结果：.*? — )nothing was changed: you declined (?:the change|all (\d+) changes) it proposed$/,
-          (_, head: string, count?: string) =>
-            `${head}没有任何修改：你拒绝了提议的${count ? `全部 ${count} 项修改` : "修改"}`,
-        )
-        .replace(/^(结果：.*? — )nothing was changed: /, "$1没有任何修改：")
-        .replace(/ — not carried out: you declined [^;]*$/, " — 未执行：你拒绝了这项修改")
-        .replace(/；(\d+) step\(s\) were not run$/, "；$1 个步骤没有执行")
-        .replace(/；step "(.*)" failed: /, "；步骤“$1”失败：")
-        .replace(/ and (\d+) more$/, " 等（另有 $1 项）"),
-    )
-    .join("\n");
+  return factual.split("\n").map(reportLineInChinese).join("\n");
 }
 
 /**

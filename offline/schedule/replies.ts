@@ -5,6 +5,7 @@
  */
 import { languageOf, say, stepStatusInChinese, type Language } from "../../contracts/language.js";
 import { whyOpenInChinese } from "../../contracts/why-open.js";
+import { reportLineInChinese, stopReasonInChinese } from "../../contracts/report-words.js";
 import { chatLanguage, goalOf, latestMessage, section, userLanguage, type PromptView } from "../prompt-reading.js";
 import { readTaskAccount, type StepOutcome } from "../stage-state.js";
 import {
@@ -262,9 +263,11 @@ export function finalAnswer(input: {
     ),
     ...(input.stillPending ?? []).map((line) => (zh ? stillPendingInChinese(line) : line)),
   ];
-  if (note) lines.push(zh ? `备注：${note}` : `Note: ${note}`);
+  if (note) lines.push(zh ? `备注：${stopReasonInChinese(note)}` : `Note: ${note}`);
+  // The report's own words the steps carried along (a failed step's reason, the writes applied and not) in Chinese.
+  const text = zh ? lines.join("\n").split("\n").map(reportLineInChinese).join("\n") : lines.join("\n");
   // Tasks by name and places by date and time, as the cards say them (the summaries are the tools' words).
-  return readableScheduleText(lines.join("\n"), input.language ?? "en");
+  return readableScheduleText(text, input.language ?? "en");
 }
 
 /** A result quoted as the answer's own sentence loses its full stop, so the sentence ends once (not "…characters.."). */
@@ -272,11 +275,19 @@ function withoutFullStop(text: string): string {
   return text.replace(/[.。]\s*$/, "");
 }
 
-/** A report's "Still pending: name (id) — why" line in Chinese, as far as its usual reasons go. */
+/**
+ * A report's "Still pending: name (id) — why" line in Chinese, as far as its usual reasons go: the report's own, the
+ * arrangement's, and the reasons a step's summary gives in brackets (a standing preference, another session of the
+ * same task), said as the step summaries say them.
+ */
 function stillPendingInChinese(line: string): string {
   return whyOpenInChinese(line)
     .replace(/^Still pending: /, "仍待安排：")
-    .replace(/ — (.+)$/, (whole, why: string) => (LEFT_OUT_ZH[why] ? ` — ${LEFT_OUT_ZH[why]}` : whole));
+    .replace(/ — (.+)$/, (whole, why: string) => {
+      if (LEFT_OUT_ZH[why]) return ` — ${LEFT_OUT_ZH[why]}`;
+      const bracketed = /^（(.*)）$/s.exec(summaryInChinese(` (${why})`))?.[1];
+      return bracketed === undefined ? whole : ` — ${bracketed}`;
+    });
 }
 
 /** Why the arrangement left a review out (`arrangement.ts` `whyLeftOut`), as a step's summary states it, in Chinese. */
