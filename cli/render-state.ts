@@ -4,6 +4,8 @@
  * Pure functions from values to text.
  */
 import { stepStatusInChinese, type Language } from "../contracts/language.js";
+import { outcomeReasonInChinese, stopReasonInChinese } from "../contracts/report-words.js";
+import { whyOpenInChinese } from "../contracts/why-open.js";
 import type { ExecutionState, StepSnapshot } from "../server/execution-state.js";
 import type { Preference } from "../contracts/preferences.js";
 import { renderPreferenceList } from "../memory/preferences.js";
@@ -11,12 +13,25 @@ import { PREFERENCE_WORDS, STATE_WORDS as W, statusInChinese, tell } from "./cha
 import type { ThreadEntry } from "./thread-registry.js";
 
 /**
- * The ExecutionState as a labelled block: status, goal, the plan with each step's status, tool calls, answer — its
- * labels and statuses in the user's `language` (the goal, steps and answer are the thread's own words).
+ * The tools' words in a Chinese user's `/state`: a step's summary and a tool's result, as the chat says them (names and
+ * dates for ids and day numbers). Absent, they are shown as the thread keeps them.
  */
-export function renderExecutionState(state: ExecutionState, language: Language = "en"): string {
+export interface StateWords {
+  summary(text: string): string;
+  result(text: string): string;
+}
+
+/**
+ * The ExecutionState as a labelled block: status, goal, the plan with each step's status, tool calls, answer — its
+ * labels and statuses in the user's `language` (the goal, steps and answer are the thread's own words); for a Chinese
+ * user the report's own words too (the outcome's reason, why an item is still open, why the task stopped), and the
+ * tools' words through `words`.
+ */
+export function renderExecutionState(state: ExecutionState, language: Language = "en", words?: StateWords): string {
   const say = (words: readonly [string, string]) => tell(language, words);
   const zh = language === "zh";
+  const summaryOf = (text: string) => (zh && words ? words.summary(text) : text);
+  const resultOf = (text: string) => (zh && words ? words.result(text) : firstLine(text));
   const status = W.statusText[state.status];
   const lines = [
     `${say(W.thread)}${state.sessionId}${state.userId ? say(W.user(state.userId)) : ""}`,
@@ -28,7 +43,7 @@ export function renderExecutionState(state: ExecutionState, language: Language =
     for (const [index, step] of state.steps.entries()) {
       const current = step.id === state.currentStepId ? say(W.current) : "";
       lines.push(`  ${index + 1}. [${zh ? stepStatusInChinese(step.status) : step.status}] ${step.content}${current}`);
-      if (step.summary) lines.push(`     ${step.summary}`);
+      if (step.summary) lines.push(`     ${summaryOf(step.summary)}`);
     }
   } else {
     lines.push(`${say(W.plan)}${say(W.none)}`);
@@ -36,19 +51,22 @@ export function renderExecutionState(state: ExecutionState, language: Language =
   const toolCalls = state.observations.filter((observation) => observation.kind === "tool");
   const last = toolCalls.at(-1);
   lines.push(
-    `${say(W.tools(toolCalls.length))}${last ? `${say(W.lastTool)}${last.tool} → ${firstLine(last.result)}` : ""}`,
+    // A Chinese user reads the last call by what came back, without the tool's name.
+    `${say(W.tools(toolCalls.length))}${last ? `${say(W.lastTool)}${zh && words ? "" : `${last.tool} → `}${resultOf(last.result)}` : ""}`,
   );
   for (const reply of state.observations.filter((observation) => observation.kind === "user_reply")) {
     lines.push(`${say(W.asked)}${reply.question} → ${reply.answer}`);
   }
   if (state.outcome) {
     const kind = zh ? statusInChinese(state.outcome.kind) : state.outcome.kind;
-    lines.push(`${say(W.ended)}${kind} — ${state.outcome.reason}`);
-    for (const item of state.outcome.stillOpen ?? [])
-      lines.push(`${say(W.stillOpen)}${item.name} (${item.id}) — ${item.why}`);
+    lines.push(`${say(W.ended)}${kind} — ${zh ? outcomeReasonInChinese(state.outcome.reason) : state.outcome.reason}`);
+    for (const item of state.outcome.stillOpen ?? []) {
+      const line = `${item.name} (${item.id}) — ${item.why}`;
+      lines.push(`${say(W.stillOpen)}${zh ? whyOpenInChinese(line) : line}`);
+    }
   }
   if (state.finalAnswer) lines.push(`${say(W.answer)}${indentRest(state.finalAnswer, "         ")}`);
-  if (state.lastError) lines.push(`${say(W.error)}${state.lastError}`);
+  if (state.lastError) lines.push(`${say(W.error)}${zh ? stopReasonInChinese(state.lastError) : state.lastError}`);
   if (state.updatedAt) lines.push(`${say(W.updated)}${state.updatedAt}`);
   if (state.workflowVersion) lines.push(`${say(W.version)}${state.workflowVersion}`);
   return lines.join("\n");

@@ -42,7 +42,16 @@ import {
 import { isCommand, parseCommand, type ChatCommand } from "./commands.js";
 import { readCalendarFile, writeCalendarFile } from "./calendar-files.js";
 import { calendarImportMessage } from "../contracts/attached-calendar.js";
-import { renderExecutionState, renderPreferences, renderStepSnapshots, renderThreads } from "./render-state.js";
+import {
+  renderExecutionState,
+  renderPreferences,
+  renderStepSnapshots,
+  renderThreads,
+  type StateWords,
+} from "./render-state.js";
+import { describeToolResult } from "./tool-words.js";
+import { readableScheduleText } from "../tools/schedule/readable.js";
+import { summaryInChinese } from "../tools/schedule/summary-words.js";
 import { cardPrompt, renderCard, renderEditInstructions, renderError, renderHelp } from "./render.js";
 import { CHAT, PREFERENCE_WORDS, PROMPTS, tell, type Words } from "./chat-words.js";
 import { newChatThreadId, savedLanguage } from "./starting-thread.js";
@@ -337,7 +346,13 @@ export class ChatSession {
         this.print(command.message);
         break;
       case "state":
-        this.print(renderExecutionState(await readExecutionState(this.options.graph, this.config()), this.language));
+        this.print(
+          renderExecutionState(
+            await readExecutionState(this.options.graph, this.config()),
+            this.language,
+            await this.stateWords(),
+          ),
+        );
         break;
       case "history":
         this.print(renderStepSnapshots(await stepSnapshots(this.options.graph, this.config()), this.language));
@@ -438,6 +453,15 @@ export class ChatSession {
     await this.runGraph({
       messages: [new HumanMessage(calendarImportMessage(reading.fileName, reading.ics, this.language))],
     });
+  }
+
+  /** The tools' words in `/state` as the chat says them, with the user's week for names and dates. */
+  private async stateWords(): Promise<StateWords> {
+    const { schedule } = await this.scheduleForWords();
+    return {
+      summary: (text) => readableScheduleText(summaryInChinese(text), this.language, schedule),
+      result: (text) => describeToolResult(text, undefined, this.language, schedule),
+    };
   }
 
   /** The user's week as a run begins, so tool lines name tasks and places (nothing when there is no schedule). */

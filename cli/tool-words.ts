@@ -203,6 +203,8 @@ const CHINESE_RESULTS: ReadonlyArray<readonly [RegExp, string | ((...groups: str
  */
 const CHINESE_FAILURES: ReadonlyArray<readonly [RegExp, string | ((...groups: string[]) => string)]> = [
   [/^Not applied: the user rejected this change\. Their feedback: /, "未执行：你拒绝了这项修改。你的理由："],
+  // A write its run was cancelled before (`CANCELLED_WRITE_RESULT`).
+  [/^Not applied: the run was cancelled before this change was made\.$/, "未执行：这次运行在做这项修改之前被取消了。"],
   [
     /^Not applied: the user rejected this change without comment\. Choose a different action\.$/,
     "未执行：你拒绝了这项修改（没有说明理由）。",

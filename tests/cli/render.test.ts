@@ -247,6 +247,43 @@ describe("state, history and threads", () => {
     );
   });
 
+  test("/state for a Chinese user: the report's reasons and the tools' words in Chinese, as the chat says them", () => {
+    const stopped: ExecutionState = {
+      ...state,
+      status: "failed",
+      currentStepId: null,
+      steps: [{ ...PLAN[0]!, summary: "undid the last change: placed task rev-1 on day 2 slots 7-8" }],
+      observations: [
+        {
+          kind: "tool",
+          toolCallId: "c9",
+          tool: "place",
+          arguments: {},
+          result: "Not applied: the run was cancelled before this change was made.",
+        },
+      ],
+      outcome: {
+        kind: "failed",
+        reason: "every step finished, but 1 item(s) are still pending: Calculus",
+        stillOpen: [
+          { id: "rev-1", name: "Calculus", why: "it fits as the week stands, but this task did not place it" },
+        ],
+      },
+      lastError: "The task stopped: the run was cancelled while it applied the approved changes.",
+    };
+    const words = { summary: (text: string) => `«${text}»`, result: (text: string) => `«${text}»` };
+    const text = renderExecutionState(stopped, "zh", words);
+    expect(text).toContain("     «undid the last change: placed task rev-1 on day 2 slots 7-8»");
+    expect(text).toContain("最后一次：«Not applied: the run was cancelled before this change was made.»");
+    expect(text).toContain("结束：  失败 — 每个步骤都完成了，但还有 1 项未完成：Calculus");
+    expect(text).toContain("仍未完成：Calculus (rev-1) — 按目前的日程放得下，但这次任务没有安排它");
+    expect(text).toContain("错误：  任务已停止：应用已批准的修改时，这次运行被取消了。");
+    // In English, as the thread keeps it.
+    expect(renderExecutionState(stopped, "en", words)).toContain(
+      "last: place → Not applied: the run was cancelled before this change was made.",
+    );
+  });
+
   test("/history prints one line per step snapshot, or says there are none", () => {
     const snapshot: StepSnapshot = {
       checkpointId: "ck-1",

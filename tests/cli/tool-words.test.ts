@@ -13,6 +13,7 @@ import { moveTool } from "../../tools/schedule/tools/move.js";
 import { NO_PLACE_BEFORE, NO_PLACE_FITS, NOTHING_MISSED } from "../../tools/schedule/tools/reschedule.js";
 import { unplaceTool } from "../../tools/schedule/tools/unplace.js";
 import { NO_RECOVERY } from "../../tools/schedule/tools/recovery.js";
+import { CANCELLED_WRITE_RESULT } from "../../tools/runner.js";
 import { halfPlacedWeek } from "../graph/support/offline-conversation.js";
 
 describe("a tool call", () => {
@@ -161,6 +162,7 @@ describe("the reads and restores a Chinese term meets", () => {
   test.each([
     ["day 3 week 1 Wed 2024-03-13 slots 1-12:\n- slots 1-2: free", "3月13日周三 第 1-12 节： …"],
     ["health score 99.5/100\nrhythm: …", "健康分 99.5/100 …"],
+    [CANCELLED_WRITE_RESULT, "未执行：这次运行在做这项修改之前被取消了。"],
     ['imported 1 event(s): ev-1 "History seminar"', '已导入 1 个日程："History seminar"'],
     [
       'restored task matrix-review "Matrix operations review"; it is placed',
