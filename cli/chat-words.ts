@@ -217,10 +217,14 @@ export const CALENDAR_FILE_WORDS = {
     `it is too large to send: ${size.toLocaleString("en")} ${unit}, and a message holds at most ${limit.toLocaleString("en")} characters (the maxMessageCharacters setting), the request's own words included, so the file may have at most ${room.toLocaleString("en")}`,
     `它太大，无法发送：${size.toLocaleString("en")} ${unit === "bytes" ? "字节" : "个字符"}，而一条消息最多 ${limit.toLocaleString("en")} 个字符（maxMessageCharacters 设置），包括请求本身的文字，所以文件最多只能有 ${room.toLocaleString("en")} 个字符`,
   ],
-  notIcs: (problem: string): Words => [
-    `it is not a valid iCalendar (.ics) file (${problem})`,
-    `它不是有效的 iCalendar（.ics）文件（${problem}）`,
-  ],
+  // The parser's (ical.js) diagnostic is English: a Chinese user is shown the line of their file it quotes, if any.
+  notIcs: (problem: string): Words => {
+    const quoted = /"([^"\n]*)"\s*$/.exec(problem)?.[1];
+    return [
+      `it is not a valid iCalendar (.ics) file (${problem})`,
+      `它不是有效的 iCalendar（.ics）文件（无法解析${quoted ? `：“${quoted}”` : ""}）`,
+    ];
+  },
   wrote: (file: string): Words => [`Wrote your week to ${file}.`, `已把你的一周写入 ${file}。`],
   cannotWrite: (file: string, message: string): Words => [
     `Cannot write ${file}: ${message}.`,

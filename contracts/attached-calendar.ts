@@ -71,15 +71,19 @@ export function attachedCalendars(text: string): AttachedCalendar[] {
   return calendars;
 }
 
-/** How big a calendar is, for a person: "6 events, 2.6 KB" (events are its VEVENTs, not their occurrences). */
-export function calendarSize(ics: string): string {
+/**
+ * How big a calendar is, for a person: "6 events, 2.6 KB", or "6 个日程，2.6 KB" (events are its VEVENTs, not their
+ * occurrences).
+ */
+export function calendarSize(ics: string, language: Language = "en"): string {
   const events = ics.match(/^[ \t]*BEGIN:VEVENT[ \t]*\r?$/gim)?.length ?? 0;
-  return `${events} event${events === 1 ? "" : "s"}, ${byteSize(Buffer.byteLength(ics, "utf8"))}`;
+  const size = byteSize(Buffer.byteLength(ics, "utf8"), language);
+  return language === "zh" ? `${events} 个日程，${size}` : `${events} event${events === 1 ? "" : "s"}, ${size}`;
 }
 
-/** Bytes as a person reads them: "230 bytes", "2.6 KB", "1.0 MB". */
-function byteSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
+/** Bytes as a person reads them: "230 bytes" (230 字节), "2.6 KB", "1.0 MB". */
+function byteSize(bytes: number, language: Language): string {
+  if (bytes < 1024) return language === "zh" ? `${bytes} 字节` : `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
@@ -88,7 +92,9 @@ function byteSize(bytes: number): string {
  * The text with every calendar's text replaced by a mention of it: `/import`'s message becomes
  * "Import my timetable from the calendar file term.ics (6 events, 2.6 KB)" (and any words after the calendar), a
  * pasted calendar "[calendar file: 6 events, 2.6 KB]", a calendar cut short "[part of a calendar file: N characters]".
- * What the task's goal, displays and memory keep of a message.
+ * What the task's goal, displays and memory keep of a message. The mention is in the message's language: the Chinese
+ * prefix's `/import` ("从日历文件导入我的课表 term.ics（6 个日程，2.6 KB）"), or a text with Chinese words around a
+ * pasted calendar.
  */
 export function withoutCalendarText(text: string): string {
   const header = IMPORT_HEADER.exec(text);
@@ -97,15 +103,27 @@ export function withoutCalendarText(text: string): string {
     const first = new RegExp(CALENDAR_BLOCK.source, "im").exec(rest);
     if (first && first.index === 0 && isWhole(first[0])) {
       const after = withoutCalendarText(rest.slice(first[0].length)).trim();
-      return `${header[1]!} ${header[2]!.trim()} (${calendarSize(first[0])})${after ? `\n\n${after}` : ""}`;
+      const size =
+        header[1] === CALENDAR_IMPORT_PREFIX_ZH
+          ? `（${calendarSize(first[0], "zh")}）`
+          : ` (${calendarSize(first[0])})`;
+      return `${header[1]!} ${header[2]!.trim()}${size}${after ? `\n\n${after}` : ""}`;
     }
   }
+  const zh = CJK.test(text.replace(CALENDAR_BLOCK, ""));
   return text.replace(CALENDAR_BLOCK, (block) =>
     isWhole(block)
-      ? `[calendar file: ${calendarSize(block.trim())}]`
-      : `[part of a calendar file: ${block.length} characters]`,
+      ? zh
+        ? `[日历文件：${calendarSize(block.trim(), "zh")}]`
+        : `[calendar file: ${calendarSize(block.trim())}]`
+      : zh
+        ? `[部分日历文件：${block.length} 个字符]`
+        : `[part of a calendar file: ${block.length} characters]`,
   );
 }
+
+/** Chinese characters (as `languageOf` reads them). */
+const CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
 
 /**
  * A value (a tool call's arguments) with every string in it passed through `withoutCalendarText`: what a prompt or a
@@ -121,7 +139,9 @@ export function withCalendarsNamed<T>(value: T): T {
 
 /** The file's name a calendar request names ("Import my timetable from the calendar file term.ics (…)"), or undefined. */
 export function requestedCalendarFile(request: string): string | undefined {
-  return new RegExp(`^${ANY_PREFIX} (.+?)(?: \\(\\d+ events?, [^)]*\\))?(?::|$|\\n)`).exec(request)?.[1];
+  return new RegExp(`^${ANY_PREFIX} (.+?)(?: \\(\\d+ events?, [^)]*\\)|（\\d+ 个日程，[^）]*）)?(?::|$|\\n)`).exec(
+    request,
+  )?.[1];
 }
 
 /** The prompt section, and the key of its structured data, that carries the current request's calendar files. */

@@ -11,6 +11,7 @@ import ICAL from "ical.js";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { ThreadRegistry } from "../../cli/thread-registry.js";
 import { typedChat } from "./support/typed-chat.js";
+import { readCalendarFile } from "../../cli/calendar-files.js";
 import { exportCalendar } from "../../tools/schedule/calendar-files.js";
 import { calendarImportMessage, requestedCalendarFile } from "../../contracts/attached-calendar.js";
 import {
@@ -244,7 +245,7 @@ describe("/import and /export in the terminal chat", () => {
     const afterClear = output.slice(output.indexOf(`/import ${file}`));
     expect(afterClear).toContain("正在发送 seminar.ics 以便导入");
     expect(afterClear).toContain("┌─ 计划");
-    expect(afterClear).toContain("从日历文件导入我的课表 seminar.ics (1 event, 216 bytes)");
+    expect(afterClear).toContain("从日历文件导入我的课表 seminar.ics（1 个日程，216 字节）");
     expect(afterClear).toContain("┌─ 确认修改：import_calendar");
     expect(afterClear).toContain("从日历文件导入 1 个日程：History seminar — 3月17日周日 14:00–15:40");
     expect(afterClear).toMatch(/tempo> 完成：已导入 1 个日程：“History seminar”。/);
@@ -363,5 +364,17 @@ describe("/import and /export in the terminal chat", () => {
     expect(output).not.toContain("Sending");
     expect(output).not.toContain("characters; the limit is");
     expect(schedule).toEqual(halfPlacedWeek());
+  });
+});
+
+describe("a file that is not a calendar, for a Chinese user", () => {
+  test("is told in Chinese, quoting the line of the file the parser stopped at, not the parser's English", async () => {
+    const file = path.join(directory, "notes.ics");
+    await fs.writeFile(file, "hello");
+    const reading = await readCalendarFile(file, { maxMessageCharacters: 100_000 }, "zh");
+    expect(reading).toEqual({
+      ok: false,
+      message: `无法导入 ${file}：它不是有效的 iCalendar（.ics）文件（无法解析：“hello”）。没有做任何修改。`,
+    });
   });
 });

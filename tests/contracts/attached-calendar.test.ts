@@ -51,7 +51,14 @@ describe("a calendar in a message", () => {
     expect(message.startsWith("从日历文件导入我的课表 term.ics:")).toBe(true);
     expect(isCalendarRequest(message)).toBe(true);
     expect(withoutCalendarText(message)).toBe(
-      `从日历文件导入我的课表 term.ics (2 events, ${Buffer.byteLength(TRICKY)} bytes)`,
+      `从日历文件导入我的课表 term.ics（2 个日程，${Buffer.byteLength(TRICKY)} 字节）`,
+    );
+    // A calendar pasted among Chinese words is mentioned in Chinese; among English words, in English.
+    expect(withoutCalendarText(`这是我的课表：\n${TRICKY}`)).toBe(
+      `这是我的课表：\n[日历文件：2 个日程，${Buffer.byteLength(TRICKY)} 字节]`,
+    );
+    expect(withoutCalendarText(`my timetable:\n${TRICKY}`)).toBe(
+      `my timetable:\n[calendar file: 2 events, ${Buffer.byteLength(TRICKY)} bytes]`,
     );
     expect(attachedCalendars(message)).toEqual([{ fileName: "term.ics", ics: TRICKY }]);
     expect(requestedCalendarFile(withoutCalendarText(message))).toBe("term.ics");
