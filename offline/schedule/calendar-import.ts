@@ -52,7 +52,7 @@ export function calendarPlan(view: PromptView): Decision | undefined {
         done_when: say(
           language,
           "import_calendar reports the events added, or why none can be",
-          "import_calendar 报告导入的日程，或无法导入的原因",
+          "日程已导入，或已说明无法导入的原因",
         ),
       },
     ],

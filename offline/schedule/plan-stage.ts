@@ -503,7 +503,7 @@ const RECOVER_STEP = {
 /** The step that judges the week (its text reads back as a health question). */
 const HEALTH_STEP = {
   en: { content: "Judge the week's health", done_when: "analyze_health has judged the week" },
-  zh: { content: "检查这一周的健康分", done_when: "analyze_health 已评估这一周" },
+  zh: { content: "检查这一周的健康分", done_when: "已评估这一周的健康分" },
 } as const;
 
 /** The health judge is in the optimize pack, which a question's steps start without. */
@@ -562,7 +562,7 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
       return [
         {
           content: `把 ${quoted(request.task)} 移到 ${where || "另一个空闲时段"}`,
-          done_when: "move 报告任务的新时段，或无法移动的原因",
+          done_when: "任务有了新时段，或已说明无法移动的原因",
         },
       ];
     }
@@ -570,7 +570,7 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
       return [
         {
           content: `交换 ${quoted(request.first)} 和 ${quoted(request.second)}`,
-          done_when: "swap 报告两个任务的新时段，或无法交换的原因",
+          done_when: "两个任务都有了新时段，或已说明无法交换的原因",
         },
       ];
     case "mark": {
@@ -588,16 +588,16 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
         },
       ];
     case "left_before":
-      return [{ content: `${request.event}之前还剩什么`, done_when: "list_tasks 已列出它之前要完成的任务及其状态" }];
+      return [{ content: `${request.event}之前还剩什么`, done_when: "已列出它之前要完成的任务及其状态" }];
     case "unplace":
       return [
-        { content: `取消安排 ${quoted(request.task)}`, done_when: "unplace 报告任务重新待安排，或无法撤下的原因" },
+        { content: `取消安排 ${quoted(request.task)}`, done_when: "任务已重新待安排，或已说明无法撤下的原因" },
       ];
     case "remove_event":
       return [
         {
           content: `删除课表活动 ${quoted(request.event)}`,
-          done_when: "remove_event 报告活动已删除，或无法删除的原因",
+          done_when: "活动已删除，或已说明无法删除的原因",
           packs: [...CALENDAR_PACKS],
         },
       ];
@@ -605,26 +605,26 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
       const length = request.minLength > 1 ? `，至少 ${request.minLength} 节` : "";
       const where = chineseWhere(request.where, facts);
       return [
-        { content: `查找空闲时间${where ? `：${where}` : "（整周）"}${length}`, done_when: "find_free 已列出空闲时段" },
+        { content: `查找空闲时间${where ? `：${where}` : "（整周）"}${length}`, done_when: "已列出空闲时段" },
       ];
     }
     case "day":
       return [
-        { content: `查看 ${chineseWhere(request.where, facts)} 有什么安排`, done_when: "query_range 已逐节显示这一天" },
+        { content: `查看 ${chineseWhere(request.where, facts)} 有什么安排`, done_when: "已逐节显示这一天" },
       ];
     case "next":
-      return [{ content: "查看接下来的安排", done_when: "query_range 已显示从现在起的几天" }];
+      return [{ content: "查看接下来的安排", done_when: "已显示从现在起的几天" }];
     case "list": {
       const which = request.status === "all" ? "所有复习任务" : `${TASK_STATUS_ZH[request.status]}的复习任务`;
-      return [{ content: `列出${which}`, done_when: "list_tasks 已列出它们" }];
+      return [{ content: `列出${which}`, done_when: "已列出它们" }];
     }
     case "explain":
-      return [{ content: `解释 ${quoted(request.task)}`, done_when: "get_task_info 已显示这个任务" }];
+      return [{ content: `解释 ${quoted(request.task)}`, done_when: "已显示这个任务" }];
     case "add_habit":
       return [
         {
           content: `添加习惯 ${quoted(request.name)}，每周 ${request.perWeek} 次${request.minutes ? `，每次 ${request.minutes} 分钟` : ""}${request.part ? `，${PART_ZH[request.part]}` : ""}`,
-          done_when: "add_habit 报告习惯的各次安排，或无法添加的原因",
+          done_when: "习惯的各次已安排，或已说明无法添加的原因",
           packs: [...CLASS_PACKS],
         },
       ];
@@ -632,7 +632,7 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
       return [
         {
           content: `添加长任务 ${quoted(request.name)}（分次），${request.minutes}分钟，周${WEEKDAY_ZH[request.dueWeekday - 1]}前`,
-          done_when: "add_task 报告任务的各次安排，或无法添加的原因",
+          done_when: "任务的各次已安排，或已说明无法添加的原因",
           packs: [...CLASS_PACKS],
         },
         {
@@ -644,7 +644,7 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
       return [
         {
           content: `给 ${quoted(request.classPhrase)} 添加任务 ${quoted(request.name)}，${request.duration}节${request.dueEvent ? `，在${request.dueEvent}之前完成` : ""}`,
-          done_when: "add_task 报告新任务，或无法添加的原因",
+          done_when: "新任务已添加，或已说明无法添加的原因",
           packs: [...CLASS_PACKS],
         },
       ];
@@ -658,7 +658,7 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
       return [
         {
           content: `设置课程 ${quoted(request.classPhrase)}：${rules.join("，")}`,
-          done_when: "upsert_task_class 报告课程已修改，或无法修改的原因",
+          done_when: "课程已修改，或已说明无法修改的原因",
           packs: [...CLASS_PACKS],
         },
       ];

@@ -9,7 +9,7 @@ import { finalAnswer } from "../../offline/schedule/replies.js";
 import { reportLineInChinese } from "../../contracts/report-words.js";
 import { CANCELLED_BATCH_REASON } from "../../review/apply.js";
 import { sampleWeek } from "../../tools/schedule/index.js";
-import { converse, offlineTempo } from "./support/offline-conversation.js";
+import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
 
 /** The sample week's names (tasks, events, classes): the student's own, not Tempo's words. */
 const NAMES = [...sampleWeek().tasks.map((task) => task.name), ...sampleWeek().categories.map((entry) => entry.name)];
@@ -95,5 +95,22 @@ describe("the factual answer deliver gives a Chinese student", () => {
     const outcome = await converse(tempo, "我完成了矩阵复习");
     expect(outcome.finalAnswer).toContain("记为已完成（原为待安排）");
     expect(english(outcome.finalAnswer!)).toEqual([]);
+  });
+});
+
+describe("a Chinese plan card's steps", () => {
+  test.each([
+    "把二叉树复习移到周四",
+    "交换极限复习和矩阵复习",
+    "取消安排矩阵复习",
+    "我错过了哪些复习",
+    "期中考试前还剩什么",
+    "我这周安排得怎么样",
+    "删除周五的辅导课",
+  ])("%s: what each step is done when is said without a tool's name", async (request) => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }));
+    const outcome = await converse(tempo, request, () => ({ type: "ignore", args: null }));
+    const plans = outcome.cards.filter((card) => card.action === "confirm_plan");
+    for (const plan of plans) expect(english(String(plan.args.steps))).toEqual([]);
   });
 });
