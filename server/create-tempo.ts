@@ -153,6 +153,8 @@ export async function createServedGraph(settings: TempoSettings): Promise<Served
       settings: settings.workflow,
       refusedAnswers: "ask_again",
       invalidConfigurable: "ignore",
+      // A client's recursion_limit neither stops a task midway nor unbounds a looping run: the round budget's applies.
+      callerRecursionLimit: "ignore",
       runGate,
       // The tools keep to the system clock (`configurable.now` overrides it per run): nothing goes into the past.
       now: () => new Date(),

@@ -58,6 +58,7 @@ import {
   inputConfigurable,
   savesInputFirst,
   withDurability,
+  withoutCallerRecursionLimit,
   withoutInvalidConfigurable,
   withRecursionLimit,
   type RunOptions,
@@ -107,7 +108,18 @@ export interface RunGuard {
    * `withoutInvalidConfigurable`).
    */
   invalidConfigurable?: InvalidConfigurable;
+  /**
+   * A caller's own recursion limit (`recursionLimit`; the LangGraph server's `config.recursion_limit`): `honour` it
+   * (the default: code that runs the graph itself, benches and tests, may raise it), or `ignore` it, so every run is
+   * bounded by the round budget's own limit (`withRecursionLimit`; the served graph: a client sending 1 would stop a
+   * task midway with a raw GraphRecursionError, one sending 10^9 would let a looping run go on without bound — a
+   * client sets the budget with `configurable.max_rounds`, 1 to MAX_ROUNDS_LIMIT, instead).
+   */
+  callerRecursionLimit?: CallerRecursionLimit;
 }
+
+/** What a caller's own recursion limit does: see {@link RunGuard.callerRecursionLimit}. */
+export type CallerRecursionLimit = "honour" | "ignore";
 
 /** What a configurable value that cannot work does: see {@link RunGuard.invalidConfigurable}. */
 export type InvalidConfigurable = "refuse" | "ignore";
@@ -380,9 +392,12 @@ export class TempoCompiledGraph extends CompiledStateGraph<
 
   /**
    * The run's options as the graph takes them: with `invalidConfigurable: "ignore"` (the served graph), without the
-   * stored configurable values that cannot work, each noted on the server's log (`withoutInvalidConfigurable`).
+   * stored configurable values that cannot work, each noted on the server's log (`withoutInvalidConfigurable`); with
+   * `callerRecursionLimit: "ignore"` (the served graph too), without the caller's recursion limit, so the round
+   * budget's applies (`withoutCallerRecursionLimit`).
    */
-  private usableOptions(options: RunOptions | undefined): RunOptions | undefined {
+  private usableOptions(given: RunOptions | undefined): RunOptions | undefined {
+    const options = this.runGuard.callerRecursionLimit === "ignore" ? withoutCallerRecursionLimit(given) : given;
     if (this.runGuard.invalidConfigurable !== "ignore") return options;
     const threadId = (options?.configurable as { thread_id?: unknown } | undefined)?.thread_id;
     return withoutInvalidConfigurable(options, (problem) =>

@@ -28,6 +28,19 @@ export function withRecursionLimit(options: RunOptions | undefined, settings: Wo
 }
 
 /**
+ * The options without the caller's `recursionLimit`, so `withRecursionLimit` sets the round budget's: the served
+ * graph's way with a client's `config.recursion_limit` (`RunGuard.callerRecursionLimit`). Too low, a task would stop
+ * midway on a GraphRecursionError with its plan half done; too high, a run looping past its round budget would not be
+ * stopped by the limit. A client bounds its run with `configurable.max_rounds` (checked at admission). Options
+ * without one are returned as they are.
+ */
+export function withoutCallerRecursionLimit(options: RunOptions | undefined): RunOptions | undefined {
+  if (options?.recursionLimit === undefined) return options;
+  const { recursionLimit: _ignored, ...rest } = options;
+  return rest;
+}
+
+/**
  * The run's options for a resume checked against checkpoint `checkpointId`: it runs from the thread's head, read
  * through a checkpointer lent to the run that refuses a head other than `checkpointId` (`headCheckedSaver`), so a
  * resume that lost a race to another answer is refused (ALREADY_RESUMED) before it writes anything, instead of running

@@ -5,7 +5,13 @@
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import { DEFAULT_WORKFLOW_SETTINGS } from "../config/configuration.js";
 import { createTempoBuilder, type TempoBuilderOptions } from "../graphs/tempo.js";
-import { TempoCompiledGraph, type CompiledTempo, type InvalidConfigurable, type RefusedAnswers } from "./run-guard.js";
+import {
+  TempoCompiledGraph,
+  type CallerRecursionLimit,
+  type CompiledTempo,
+  type InvalidConfigurable,
+  type RefusedAnswers,
+} from "./run-guard.js";
 import { LocalThreadLock, type ThreadLock } from "./thread-lock.js";
 import type { RunGate } from "./run-gate.js";
 import { MemoryExecutionLog } from "../tools/memory-execution-log.js";
@@ -30,6 +36,8 @@ export interface TempoGraphOptions extends TempoBuilderOptions {
   refusedAnswers?: RefusedAnswers;
   /** What a configurable value that cannot work does (run-guard.ts `RunGuard.invalidConfigurable`): `refuse` (default) or `ignore` (served). */
   invalidConfigurable?: InvalidConfigurable;
+  /** A caller's own recursion limit (run-guard.ts `RunGuard.callerRecursionLimit`): `honour` (default) or `ignore` (served). */
+  callerRecursionLimit?: CallerRecursionLimit;
 }
 
 /**
@@ -66,5 +74,6 @@ export function buildTempoGraph(given: TempoGraphOptions): TempoGraph {
     runGate: options.runGate,
     refusedAnswers: options.refusedAnswers ?? "throw",
     invalidConfigurable: options.invalidConfigurable ?? "refuse",
+    callerRecursionLimit: options.callerRecursionLimit ?? "honour",
   });
 }

@@ -1,5 +1,5 @@
 /** Helpers for driving the graph with scripted models. */
-import type { InvalidConfigurable, RefusedAnswers } from "../../server/run-guard.js";
+import type { CallerRecursionLimit, InvalidConfigurable, RefusedAnswers } from "../../server/run-guard.js";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { RunnableLambda } from "@langchain/core/runnables";
@@ -54,6 +54,8 @@ export function scriptedGraph(options: {
   refusedAnswers?: RefusedAnswers;
   /** What a configurable value that cannot work does (`RunGuard.invalidConfigurable`). */
   invalidConfigurable?: InvalidConfigurable;
+  /** What a caller's own recursion limit does (`RunGuard.callerRecursionLimit`; the served graph's `ignore`). */
+  callerRecursionLimit?: CallerRecursionLimit;
   /** The clock the stages' "now" is read from (default the system clock). */
   now?: () => Date;
 }) {
@@ -75,6 +77,7 @@ export function scriptedGraph(options: {
     store: options.store,
     refusedAnswers: options.refusedAnswers,
     invalidConfigurable: options.invalidConfigurable,
+    callerRecursionLimit: options.callerRecursionLimit,
     now: options.now,
   });
   return { graph, models, checkpointer };
