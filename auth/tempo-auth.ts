@@ -18,7 +18,8 @@
  *   the thread's owner, and the graph's run guard refuses all but ending the
  *   thread (values null, as END: Agent Inbox's "Mark as resolved"); a run's
  *   `configurable.user_id` naming someone else is refused before the run
- *   exists, and so is one whose `max_rounds`, `time_zone` or `now` cannot work (`422`, INVALID_CONFIGURATION),
+ *   exists, and so is one whose `max_rounds`, `time_zone` or `now` cannot work, or whose `now` is off the
+ *   server's clock while the server takes no client clock (`TEMPO_CLIENT_CLOCK`) (`422`, INVALID_CONFIGURATION),
  *   before the server stores it in the thread's config; so is an input message that is not the user's own (an
  *   assistant, tool or system message: `422`, INVALID_INPUT).
  * - Assistants are shared configurations: anyone may list and read them, only
@@ -36,7 +37,7 @@
  *   are guarded by path in `authenticate`: see `served-routes.ts`.
  */
 import { Auth, HTTPException, isStudioUser } from "@langchain/langgraph-sdk/auth";
-import { checkConfigurable } from "../config/configuration.js";
+import { checkConfigurable, clientClockProblem } from "../config/configuration.js";
 import type { AuthSettings } from "../config/environment.js";
 import { ConfigurationError, TempoError } from "../errors/index.js";
 import { CARRY_ON_ONLY_KEY, SEEN_CHECKPOINT_KEY } from "../server/run-options.js";
@@ -114,7 +115,7 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
         });
         refuseOthersMessages(kwargs.input);
         refuseOtherUser(kwargs.config?.configurable?.user_id, user);
-        refuseInvalidConfigurable(kwargs.config?.configurable);
+        refuseInvalidConfigurable(kwargs.config?.configurable, settings);
         if (!hasValue(value.thread_id)) {
           throw forbidden(
             "Tempo runs on a thread (a card is answered on it): create one with POST /threads and run on /threads/{thread_id}/runs; stateless runs (/runs, /runs/wait, /runs/stream, /runs/batch) are refused.",
@@ -144,7 +145,7 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
         signedIn(user, verify);
         refuseDeepNesting({ config: value.config, metadata: value.metadata });
         refuseOtherUser(value.config?.configurable?.user_id, user);
-        refuseInvalidConfigurable(value.config?.configurable);
+        refuseInvalidConfigurable(value.config?.configurable, settings);
         value.metadata = { ...(value.metadata ?? {}), [OWNER_KEY]: user.identity };
         return ownedBy(user);
       })
@@ -152,7 +153,7 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
         signedIn(user, verify);
         refuseDeepNesting({ config: value.config, metadata: value.metadata });
         refuseOtherUser(value.config?.configurable?.user_id, user);
-        refuseInvalidConfigurable(value.config?.configurable);
+        refuseInvalidConfigurable(value.config?.configurable, settings);
         refuseOwnerChange(value.metadata, user);
         return ownedBy(user);
       })
@@ -262,10 +263,18 @@ function refuseOtherUser(userId: unknown, user: User): void {
  * checked here because this is before the server stores anything: it keeps a run's `configurable` in the thread's
  * config and merges it into every later run, so a bad value the graph refused would fail every later run of the
  * thread. Refused with `422` and the typed error as JSON (`INVALID_CONFIGURATION`, the field, the form it takes).
+ * So is a `now` off the server's clock (`clientClockProblem`) unless the server takes a client clock
+ * (`TEMPO_CLIENT_CLOCK=on`): the run's moment rolls the user's week on, with no card.
  */
-function refuseInvalidConfigurable(configurable: Record<string, unknown> | null | undefined): void {
+function refuseInvalidConfigurable(
+  configurable: Record<string, unknown> | null | undefined,
+  settings: Pick<AuthSettings, "clientClock">,
+): void {
   try {
     checkConfigurable(configurable ?? undefined);
+    // The run's moment is the server's unless the server takes a client clock (config/configuration.ts).
+    const offClock = settings.clientClock ? undefined : clientClockProblem(configurable ?? undefined, new Date());
+    if (offClock) throw offClock;
   } catch (error) {
     if (!(error instanceof ConfigurationError)) throw error;
     throw unprocessable({

@@ -219,6 +219,36 @@ export function configurableProblems(configurable: Record<string, unknown> | Tem
   return problems;
 }
 
+/**
+ * How far a served run's `configurable.now` may be from the server's clock when the server takes no client clock
+ * (`TEMPO_CLIENT_CLOCK` unset): a client that stamps its own clock passes; one that moves it does not.
+ */
+export const CLIENT_CLOCK_TOLERANCE_MS = 5 * 60_000;
+
+/**
+ * The ConfigurationError for a `configurable.now` more than `CLIENT_CLOCK_TOLERANCE_MS` from `serverNow`, or
+ * undefined (none, or close enough; a `now` that is not a date-time is `configurableProblems`' to name). A served
+ * run's moment decides what has passed and rolls the schedule's window on (`tools/schedule/clock-roll.ts`): a client
+ * moving it would roll its week forward, the old days gone to history, with no card — so a server takes it only when
+ * told to (`TEMPO_CLIENT_CLOCK=on`: tests, replays, the served check-in's `--now`).
+ */
+export function clientClockProblem(
+  configurable: Record<string, unknown> | undefined,
+  serverNow: Date,
+): ConfigurationError | undefined {
+  const now = configurable?.now;
+  if (!VALID_CONFIGURABLE.now(now)) return undefined;
+  const offMs = new Date(now as string).getTime() - serverNow.getTime();
+  if (Math.abs(offMs) <= CLIENT_CLOCK_TOLERANCE_MS) return undefined;
+  return new ConfigurationError(
+    `configurable.now (${String(now)}) is ${Math.round(Math.abs(offMs) / 60_000)} minutes ${offMs > 0 ? "ahead of" : "behind"} this server's clock (${serverNow.toISOString()}); this server keeps runs to its own clock, so a client cannot roll its week or place into the past by moving it. Send the run without now (or a server started with TEMPO_CLIENT_CLOCK=on for tests and replays takes it).`,
+    {
+      field: "configurable.now",
+      expected: `the server's clock, within ${CLIENT_CLOCK_TOLERANCE_MS / 60_000} minutes (TEMPO_CLIENT_CLOCK=on takes any)`,
+    },
+  );
+}
+
 /** Whether each checked value can work. */
 const VALID_CONFIGURABLE: Record<CheckedConfigurableKey, (value: unknown) => boolean> = {
   max_rounds: (value) => Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_ROUNDS_LIMIT,

@@ -120,6 +120,12 @@ export interface TempoSettings {
   domains: string[];
   sampleData: boolean;
   userId: string;
+  /**
+   * Whether the served graph takes a client's `configurable.now` as the run's moment (`TEMPO_CLIENT_CLOCK=on`: tests,
+   * replays, the served check-in's `--now`); otherwise one more than `CLIENT_CLOCK_TOLERANCE_MS` off the server's
+   * clock is refused at admission and ignored in the graph.
+   */
+  clientClock?: boolean;
 }
 
 type Environment = Record<string, string | undefined>;
@@ -203,7 +209,15 @@ export function readSettings(environment: Environment = process.env): TempoSetti
       .filter((name) => name !== ""),
     sampleData: (value("TEMPO_SAMPLE_DATA") ?? "true") !== "false",
     userId: value("TEMPO_USER_ID") ?? DEFAULT_USER_ID,
+    clientClock: clientClockFrom(value("TEMPO_CLIENT_CLOCK")),
   };
+}
+
+/** `TEMPO_CLIENT_CLOCK`: `on` takes a client's `configurable.now`; `off` (the default) keeps to the server's clock. */
+function clientClockFrom(raw: string | undefined): boolean {
+  if (raw === undefined || raw === "off") return false;
+  if (raw === "on") return true;
+  throw new ConfigurationError(`TEMPO_CLIENT_CLOCK must be on or off, got "${raw}".`);
 }
 
 /** A duration given in seconds (decimals allowed, 0 for none), in whole milliseconds. */
@@ -240,6 +254,8 @@ export interface AuthSettings {
   audience?: string;
   /** The one user of open (single-user) development mode, when neither secret nor JWKS is set. */
   userId: string;
+  /** A client's `configurable.now` is taken (`TEMPO_CLIENT_CLOCK=on`); otherwise refused off the server's clock. */
+  clientClock?: boolean;
 }
 
 /**
@@ -273,5 +289,6 @@ export function readAuthSettings(environment: Environment = process.env): AuthSe
     issuer: value("TEMPO_AUTH_ISSUER"),
     audience: value("TEMPO_AUTH_AUDIENCE"),
     userId: value("TEMPO_USER_ID") ?? DEFAULT_USER_ID,
+    clientClock: clientClockFrom(value("TEMPO_CLIENT_CLOCK")),
   };
 }

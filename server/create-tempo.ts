@@ -155,6 +155,9 @@ export async function createServedGraph(settings: TempoSettings): Promise<Served
       invalidConfigurable: "ignore",
       // A client's recursion_limit neither stops a task midway nor unbounds a looping run: the round budget's applies.
       callerRecursionLimit: "ignore",
+      // A client's configurable.now moves the run's moment (its week rolls on by it): taken only when the server is
+      // told to (TEMPO_CLIENT_CLOCK=on: tests, replays); otherwise one off the server's clock is ignored.
+      clientClock: settings.clientClock ? "honour" : "server",
       runGate,
       // The tools keep to the system clock (`configurable.now` overrides it per run): nothing goes into the past.
       now: () => new Date(),

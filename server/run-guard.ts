@@ -59,6 +59,7 @@ import {
   savesInputFirst,
   withDurability,
   withoutCallerRecursionLimit,
+  withoutClientClock,
   withoutInvalidConfigurable,
   withRecursionLimit,
   type RunOptions,
@@ -116,7 +117,20 @@ export interface RunGuard {
    * client sets the budget with `configurable.max_rounds`, 1 to MAX_ROUNDS_LIMIT, instead).
    */
   callerRecursionLimit?: CallerRecursionLimit;
+  /**
+   * A caller's `configurable.now` (the run's moment): `honour` it (the default: code that runs the graph itself, tests
+   * and replays; the served graph with `TEMPO_CLIENT_CLOCK=on`), or keep to the `server` clock — one more than
+   * `CLIENT_CLOCK_TOLERANCE_MS` off `clock` is dropped, noted on the server's log, so the run's moment is the
+   * server's (the served graph: the auth handler refuses such a `now` at admission, and this drops one stored in a
+   * thread's config or an assistant before that, or stored close to the clock and since left behind by it).
+   */
+  clientClock?: ClientClock;
+  /** The server's clock `clientClock: "server"` compares a caller's `now` with (default the system clock). */
+  clock?: () => Date;
 }
+
+/** What a caller's `configurable.now` does: see {@link RunGuard.clientClock}. */
+export type ClientClock = "honour" | "server";
 
 /** What a caller's own recursion limit does: see {@link RunGuard.callerRecursionLimit}. */
 export type CallerRecursionLimit = "honour" | "ignore";
@@ -397,9 +411,17 @@ export class TempoCompiledGraph extends CompiledStateGraph<
    * budget's applies (`withoutCallerRecursionLimit`).
    */
   private usableOptions(given: RunOptions | undefined): RunOptions | undefined {
-    const options = this.runGuard.callerRecursionLimit === "ignore" ? withoutCallerRecursionLimit(given) : given;
+    const threadId = (given?.configurable as { thread_id?: unknown } | undefined)?.thread_id;
+    const { callerRecursionLimit, clientClock, clock } = this.runGuard;
+    let options = callerRecursionLimit === "ignore" ? withoutCallerRecursionLimit(given) : given;
+    if (clientClock === "server") {
+      options = withoutClientClock(options, (clock ?? (() => new Date()))(), (problem) =>
+        console.warn(
+          `[tempo] thread ${String(threadId)}: ignored the run's now, the server's clock applies: ${problem.message}`,
+        ),
+      );
+    }
     if (this.runGuard.invalidConfigurable !== "ignore") return options;
-    const threadId = (options?.configurable as { thread_id?: unknown } | undefined)?.thread_id;
     return withoutInvalidConfigurable(options, (problem) =>
       console.warn(
         `[tempo] thread ${String(threadId)}: ignored a stored configurable value, its default applies instead: ${problem.message}`,

@@ -5,7 +5,12 @@
  */
 import type { BaseCheckpointSaver, StateSnapshot } from "@langchain/langgraph";
 import { isCommand } from "@langchain/langgraph";
-import { configurableProblems, reservedKeyProblems, type WorkflowSettings } from "../config/configuration.js";
+import {
+  clientClockProblem,
+  configurableProblems,
+  reservedKeyProblems,
+  type WorkflowSettings,
+} from "../config/configuration.js";
 import type { ConfigurationError } from "../errors/index.js";
 import { inputMessages } from "./input-check.js";
 import { BRANCH_RUN_KEY } from "../checkpoints/tempo-saver.js";
@@ -84,6 +89,24 @@ export function withoutInvalidConfigurable(
     delete usable[String(problem.details?.field).replace(/^configurable\./, "")];
     ignored(problem);
   }
+  return { ...options, configurable: usable };
+}
+
+/**
+ * The run's options without a `configurable.now` more than `CLIENT_CLOCK_TOLERANCE_MS` off `serverNow`
+ * (`clientClockProblem`), told to `ignored`: the served graph's way with a client clock when the server takes none
+ * (`RunGuard.clientClock`), so the run's moment is the server's. Options with nothing to drop are returned as they are.
+ */
+export function withoutClientClock(
+  options: RunOptions | undefined,
+  serverNow: Date,
+  ignored: (problem: ConfigurationError) => void,
+): RunOptions | undefined {
+  const configurable = options?.configurable as Record<string, unknown> | undefined;
+  const problem = clientClockProblem(configurable, serverNow);
+  if (!problem) return options;
+  const { now: _ignored, ...usable } = configurable!;
+  ignored(problem);
   return { ...options, configurable: usable };
 }
 

@@ -8,6 +8,7 @@ import { createTempoBuilder, type TempoBuilderOptions } from "../graphs/tempo.js
 import {
   TempoCompiledGraph,
   type CallerRecursionLimit,
+  type ClientClock,
   type CompiledTempo,
   type InvalidConfigurable,
   type RefusedAnswers,
@@ -38,6 +39,8 @@ export interface TempoGraphOptions extends TempoBuilderOptions {
   invalidConfigurable?: InvalidConfigurable;
   /** A caller's own recursion limit (run-guard.ts `RunGuard.callerRecursionLimit`): `honour` (default) or `ignore` (served). */
   callerRecursionLimit?: CallerRecursionLimit;
+  /** A caller's `configurable.now` (run-guard.ts `RunGuard.clientClock`): `honour` (default) or `server`. */
+  clientClock?: ClientClock;
 }
 
 /**
@@ -75,5 +78,7 @@ export function buildTempoGraph(given: TempoGraphOptions): TempoGraph {
     refusedAnswers: options.refusedAnswers ?? "throw",
     invalidConfigurable: options.invalidConfigurable ?? "refuse",
     callerRecursionLimit: options.callerRecursionLimit ?? "honour",
+    clientClock: options.clientClock ?? "honour",
+    clock: options.now,
   });
 }

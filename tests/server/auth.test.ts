@@ -236,6 +236,7 @@ describe("settings", () => {
       issuer: undefined,
       audience: undefined,
       userId: "local-user",
+      clientClock: false,
     });
   });
 
@@ -430,8 +431,9 @@ describe("resource actions", () => {
         authorize(auth, "assistants:update", "bob", { assistant_id: "a", config: { configurable } }),
       ).rejects.toMatchObject({ status: 422 });
     }
+    // A `now` off the server's clock is refused too unless the server takes a client clock (client-clock.test.ts).
     const good = {
-      config: { configurable: { time_zone: "Europe/Berlin", now: "2024-03-14T14:30:00+08:00", max_rounds: 5 } },
+      config: { configurable: { time_zone: "Europe/Berlin", now: new Date().toISOString(), max_rounds: 5 } },
     };
     expect(await authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", kwargs: good })).toEqual({
       owner: "bob",

@@ -32,7 +32,8 @@ const SECRET = "served-checkin-test-secret-0123456789abcdef";
 const MONDAY = "2024-03-18T07:00:00+08:00";
 const ZONE = "Asia/Shanghai";
 
-const served = useServedOnPostgres(SECRET, startEmbeddedTestPostgres);
+// The check-in replays a Monday of 2024 (`--now`): a server takes a client's clock only when told to.
+const served = useServedOnPostgres(SECRET, startEmbeddedTestPostgres, { TEMPO_CLIENT_CLOCK: "on" });
 
 /** The actions of the card a thread waits on. */
 const waitingOnCard = (state: { tasks?: Array<{ interrupts: Array<{ value?: unknown }> }> }) =>

@@ -44,9 +44,14 @@ export interface ServedOnPostgres {
 
 /**
  * Registers the beforeAll / afterAll that start Postgres (`startPostgres`), a pool on it and `langgraph dev` with
- * TEMPO_AUTH_JWT_SECRET=`secret` and DATABASE_URL on it (the schedules and the execution log there), and stop them.
+ * TEMPO_AUTH_JWT_SECRET=`secret` and DATABASE_URL on it (the schedules and the execution log there), and `environment`
+ * on top (`TEMPO_CLIENT_CLOCK: "on"` for a test that sets the runs' clock), and stop them.
  */
-export function useServedOnPostgres(secret: string, startPostgres: () => Promise<TestPostgres>): ServedOnPostgres {
+export function useServedOnPostgres(
+  secret: string,
+  startPostgres: () => Promise<TestPostgres>,
+  environment: Record<string, string> = {},
+): ServedOnPostgres {
   let postgres: TestPostgres | undefined;
   let pool: pg.Pool | undefined;
   let server: LangGraphDevServer | undefined;
@@ -56,7 +61,7 @@ export function useServedOnPostgres(secret: string, startPostgres: () => Promise
     // A client the pool is still closing when the server stops gets 57P01 ("terminating connection due to
     // administrator command"); without a listener, pg throws it as an uncaught error after the tests passed.
     pool.on("error", () => undefined);
-    server = await startLangGraphDev({ TEMPO_AUTH_JWT_SECRET: secret, DATABASE_URL: postgres.url });
+    server = await startLangGraphDev({ ...environment, TEMPO_AUTH_JWT_SECRET: secret, DATABASE_URL: postgres.url });
   });
   afterAll(async () => {
     await server?.stop();

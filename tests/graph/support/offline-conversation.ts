@@ -4,6 +4,7 @@
  * batch card on its own (accept unless an answer is scripted) — collecting the cards, the final answer and the
  * schedule afterwards.
  */
+import type { ClientClock } from "../../../server/run-guard.js";
 import { HumanMessage, type AIMessage } from "@langchain/core/messages";
 import { MemorySaver, type BaseStore } from "@langchain/langgraph";
 import { buildTempoGraph } from "../../../server/tempo-graph.js";
@@ -115,7 +116,7 @@ export const SAMPLE_WEEK_EVE = new Date("2024-03-10T20:00:00+08:00");
 export async function offlineTempo(
   week: ScheduleState,
   now: () => Date = () => SAMPLE_WEEK_EVE,
-  options: { store?: BaseStore; policy?: ScheduleOfflinePolicy } = {},
+  options: { store?: BaseStore; policy?: ScheduleOfflinePolicy; clientClock?: ClientClock } = {},
 ) {
   const repository = new InMemoryScheduleRepository();
   await repository.seed("student", week);
@@ -126,6 +127,7 @@ export async function offlineTempo(
     checkpointer: new MemorySaver(),
     now,
     ...(options.store ? { store: options.store } : {}),
+    ...(options.clientClock ? { clientClock: options.clientClock } : {}),
   });
   return { graph, repository };
 }
