@@ -21,7 +21,8 @@
  *   exists, and so is one whose `max_rounds`, `time_zone` or `now` cannot work, or whose `now` is off the
  *   server's clock while the server takes no client clock (`TEMPO_CLIENT_CLOCK`) (`422`, INVALID_CONFIGURATION),
  *   before the server stores it in the thread's config; so is an input message that is not the user's own (an
- *   assistant, tool or system message: `422`, INVALID_INPUT).
+ *   assistant, tool or system message), one removing a message, one over the size limits, and text Postgres cannot
+ *   store (NUL, an unpaired surrogate) in the input, the configurable or the metadata (`422`, INVALID_INPUT).
  * - Assistants are shared configurations: anyone may list and read them, only
  *   the owner may change or delete one, and none may carry another user's
  *   `user_id`.
@@ -37,7 +38,7 @@
  *   are guarded by path in `authenticate`: see `served-routes.ts`.
  */
 import { Auth, HTTPException, isStudioUser } from "@langchain/langgraph-sdk/auth";
-import { checkConfigurable, clientClockProblem } from "../config/configuration.js";
+import { checkConfigurable, clientClockProblem, DEFAULT_WORKFLOW_SETTINGS } from "../config/configuration.js";
 import type { AuthSettings } from "../config/environment.js";
 import { ConfigurationError, TempoError } from "../errors/index.js";
 import { CARRY_ON_ONLY_KEY, SEEN_CHECKPOINT_KEY } from "../server/run-options.js";
@@ -46,7 +47,13 @@ import type { AppliedCards } from "./applied-cards.js";
 import { guardServedRoute, RunOwners } from "./served-routes.js";
 import { AuthenticationError, createTokenVerifier, tokensRequired, type TokenVerifier } from "./tokens.js";
 import { endsThread } from "../server/end-thread.js";
-import { checkMessageKinds, deeperThanAllowed, MAX_INPUT_DEPTH } from "../server/input-check.js";
+import {
+  checkConfigurableIds,
+  checkInputContent,
+  checkRunMetadata,
+  deeperThanAllowed,
+  MAX_INPUT_DEPTH,
+} from "../server/input-check.js";
 
 /** The metadata key that records a thread's (or an assistant's) owner. */
 export const OWNER_KEY = "owner";
@@ -113,7 +120,11 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
           config: kwargs.config,
           metadata: value.metadata,
         });
-        refuseOthersMessages(kwargs.input);
+        refuseUnusableInput(() => {
+          checkInputContent(kwargs.input, DEFAULT_WORKFLOW_SETTINGS);
+          checkConfigurableIds(kwargs.config?.configurable);
+          checkRunMetadata(value.metadata, DEFAULT_WORKFLOW_SETTINGS);
+        });
         refuseOtherUser(kwargs.config?.configurable?.user_id, user);
         refuseInvalidConfigurable(kwargs.config?.configurable, settings);
         if (!hasValue(value.thread_id)) {
@@ -144,6 +155,7 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
       .on("assistants:create", ({ user, value }) => {
         signedIn(user, verify);
         refuseDeepNesting({ config: value.config, metadata: value.metadata });
+        refuseUnusableInput(() => checkConfigurableIds(value.config?.configurable ?? undefined));
         refuseOtherUser(value.config?.configurable?.user_id, user);
         refuseInvalidConfigurable(value.config?.configurable, settings);
         value.metadata = { ...(value.metadata ?? {}), [OWNER_KEY]: user.identity };
@@ -152,6 +164,7 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
       .on("assistants:update", ({ user, value }) => {
         signedIn(user, verify);
         refuseDeepNesting({ config: value.config, metadata: value.metadata });
+        refuseUnusableInput(() => checkConfigurableIds(value.config?.configurable ?? undefined));
         refuseOtherUser(value.config?.configurable?.user_id, user);
         refuseInvalidConfigurable(value.config?.configurable, settings);
         refuseOwnerChange(value.metadata, user);
@@ -304,12 +317,17 @@ function refuseDeepNesting(parts: Record<string, unknown>): void {
 }
 
 /**
- * A run's input messages are the user's own (`checkMessageKinds`): an assistant, tool or system message is refused
- * (422) before the server stores the run, so no run fails on it and the thread keeps its status.
+ * A run's input, configurable and metadata pass the graph's own input checks (`server/input-check.ts`) before the
+ * server stores the run (422, the typed error as JSON), so no run fails on them and the thread keeps its status: input
+ * messages are the user's own (an assistant, tool or system message is refused: `checkMessageKinds`), none removes a
+ * message, each within the size limits, with no text Postgres cannot store (a NUL, an unpaired surrogate); the same
+ * for the configurable's strings and keys — which the server keeps in the thread's config and merges into every later
+ * run, so one the graph refused failed every later run of the thread — and the run's metadata. A card's answer
+ * (`command.resume`) is left to the graph, which raises the card again with the reason.
  */
-function refuseOthersMessages(input: unknown): void {
+function refuseUnusableInput(check: () => void): void {
   try {
-    checkMessageKinds(input);
+    check();
   } catch (error) {
     if (!(error instanceof TempoError)) throw error;
     throw unprocessable({ error: error.name, code: error.code, message: error.message, ...error.details });

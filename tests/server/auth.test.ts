@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createTempoAuth } from "../../auth/tempo-auth.js";
 import { readAuthSettings, type AuthSettings } from "../../config/environment.js";
 import { CARRY_ON_ONLY_KEY, SEEN_CHECKPOINT_KEY } from "../../server/run-options.js";
+import { DEFAULT_WORKFLOW_SETTINGS } from "../../config/configuration.js";
 import { approvalsNamespace } from "../../review/approvals.js";
 import { preferencesNamespace } from "../../memory/namespaces.js";
 
@@ -360,6 +361,53 @@ describe("resource actions", () => {
     expect(
       await authorize(auth, "threads:create_run", "bob", run([standIn, { role: "user", content: "yes" }])),
     ).toEqual({ owner: "bob" });
+  });
+
+  test("a run the graph's input check would refuse is refused (422, INVALID_INPUT) before the server stores it: unstorable text in the input, the configurable (kept in the thread's config for every later run) or the metadata, a remove message, a message over the limit", async () => {
+    const auth = createTempoAuth(readAuthSettings({ TEMPO_AUTH_JWT_SECRET: SECRET }));
+    const user = (content: string) => ({ messages: [{ role: "user", content }] });
+    const refusedWith = (value: Record<string, unknown>) =>
+      Promise.resolve()
+        .then(() => authorize(auth, "threads:create_run", "bob", { thread_id: "t1", run_id: "r", ...value }))
+        .then(
+          () => undefined,
+          (error: { status: number; message: string }) => ({
+            status: error.status,
+            ...(JSON.parse(error.message) as { code: string; message: string }),
+          }),
+        );
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ kwargs: { input: user("arrange\u0000it") } }, /a NUL character .* at input/],
+      [{ kwargs: { input: user("later\udc00") } }, /unpaired UTF-16 surrogate/],
+      [{ kwargs: { input: { messages: [{ type: "remove", id: "m-1" }] } } }, /Removing messages/],
+      [{ kwargs: { input: user("x".repeat(DEFAULT_WORKFLOW_SETTINGS.maxMessageCharacters + 1)) } }, /the limit is/],
+      [{ kwargs: { input: user("hi"), config: { configurable: { note: "a\u0000b" } } } }, /configurable\.note/],
+      [{ kwargs: { input: user("hi"), config: { configurable: { ["k\u0000"]: 1 } } } }, /configurable \(a key/],
+      [{ kwargs: { input: user("hi") }, metadata: { source: "x\u0000" } }, /metadata\.source/],
+    ];
+    for (const [value, message] of cases) {
+      expect(await refusedWith(value), message.source).toMatchObject({
+        status: 422,
+        code: "INVALID_INPUT",
+        message: expect.stringMatching(message),
+      });
+    }
+    await expect(
+      authorize(auth, "assistants:create", "bob", {
+        graph_id: "tempo",
+        config: { configurable: { note: "a\u0000b" } },
+      }),
+    ).rejects.toMatchObject({ status: 422 });
+    await expect(
+      authorize(auth, "assistants:update", "bob", { assistant_id: "a", config: { configurable: { note: "a\u0000" } } }),
+    ).rejects.toMatchObject({ status: 422 });
+    // A card's answer is the graph's to check: the served graph raises the card again with the reason.
+    expect(
+      await refusedWith({ kwargs: { command: { resume: { type: "response", args: "later\udc00" } } } }),
+    ).toBeUndefined();
+    expect(
+      await refusedWith({ kwargs: { input: user("Arrange my week") }, metadata: { source: "chat" } }),
+    ).toBeUndefined();
   });
 
   test("a body nested deeper than the input check allows is refused (422) before the server stores it; 64 levels pass", async () => {
