@@ -590,9 +590,7 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
     case "left_before":
       return [{ content: `${request.event}之前还剩什么`, done_when: "已列出它之前要完成的任务及其状态" }];
     case "unplace":
-      return [
-        { content: `取消安排 ${quoted(request.task)}`, done_when: "任务已重新待安排，或已说明无法撤下的原因" },
-      ];
+      return [{ content: `取消安排 ${quoted(request.task)}`, done_when: "任务已重新待安排，或已说明无法撤下的原因" }];
     case "remove_event":
       return [
         {
@@ -604,14 +602,10 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
     case "free": {
       const length = request.minLength > 1 ? `，至少 ${request.minLength} 节` : "";
       const where = chineseWhere(request.where, facts);
-      return [
-        { content: `查找空闲时间${where ? `：${where}` : "（整周）"}${length}`, done_when: "已列出空闲时段" },
-      ];
+      return [{ content: `查找空闲时间${where ? `：${where}` : "（整周）"}${length}`, done_when: "已列出空闲时段" }];
     }
     case "day":
-      return [
-        { content: `查看 ${chineseWhere(request.where, facts)} 有什么安排`, done_when: "已逐节显示这一天" },
-      ];
+      return [{ content: `查看 ${chineseWhere(request.where, facts)} 有什么安排`, done_when: "已逐节显示这一天" }];
     case "next":
       return [{ content: "查看接下来的安排", done_when: "已显示从现在起的几天" }];
     case "list": {
