@@ -50,6 +50,7 @@ import { endsThread } from "../server/end-thread.js";
 import {
   checkConfigurableIds,
   checkInputContent,
+  checkMessageInput,
   checkRunMetadata,
   deeperThanAllowed,
   MAX_INPUT_DEPTH,
@@ -122,6 +123,7 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
         });
         refuseUnusableInput(() => {
           checkInputContent(kwargs.input, DEFAULT_WORKFLOW_SETTINGS);
+          checkMessageInput(kwargs.input);
           checkConfigurableIds(kwargs.config?.configurable);
           checkRunMetadata(value.metadata, DEFAULT_WORKFLOW_SETTINGS);
         });
@@ -319,8 +321,9 @@ function refuseDeepNesting(parts: Record<string, unknown>): void {
 /**
  * A run's input, configurable and metadata pass the graph's own input checks (`server/input-check.ts`) before the
  * server stores the run (422, the typed error as JSON), so no run fails on them and the thread keeps its status: input
- * messages are the user's own (an assistant, tool or system message is refused: `checkMessageKinds`), none removes a
- * message, each within the size limits, with no text Postgres cannot store (a NUL, an unpaired surrogate); the same
+ * messages are the user's own (an assistant, tool or system message is refused: `checkMessageKinds`), the input is
+ * a `{ messages }` object whose last message has text (`checkMessageInput`: not a number or a string, not an empty or
+ * content-less message, not an unknown slash command), none removes a message, each within the size limits, with no text Postgres cannot store (a NUL, an unpaired surrogate); the same
  * for the configurable's strings and keys — which the server keeps in the thread's config and merges into every later
  * run, so one the graph refused failed every later run of the thread — and the run's metadata. A card's answer
  * (`command.resume`) is left to the graph, which raises the card again with the reason.

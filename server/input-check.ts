@@ -28,6 +28,7 @@ import type { WorkflowSettings } from "../config/configuration.js";
 import { TempoError } from "../errors/index.js";
 import { isHiddenId, messageText } from "../contracts/message-text.js";
 import { escapedText, unstorable } from "../contracts/storable-text.js";
+import { assertKnownCommand } from "../kernel/commands.js";
 
 /** LangChain serialisation mirrors of a message's own fields: walked once, through the fields. */
 const MIRROR_KEYS = new Set(["lc_kwargs", "lc_serializable", "lc_namespace", "lc_runnable"]);
@@ -89,6 +90,28 @@ export function checkInputContent(input: unknown, settings: WorkflowSettings): v
       { length: total, limit: settings.maxInputCharacters },
     );
   }
+}
+
+/**
+ * Throws INVALID_INPUT for an input the graph cannot take as a message: a value that is not an object (a number, a
+ * string, a list — LangGraph refused it with a raw InvalidUpdateError), or a `{ messages }` input whose last message
+ * (Agent Chat UI's stand-in tool answers left out) has no text (no content, a number, an object) or is an unknown
+ * slash command. Sizes and kinds are checked with the whole input (`checkInputContent`). A null input (carry on) and a
+ * Command pass.
+ */
+export function checkMessageInput(input: unknown): void {
+  if (input === null || input === undefined || isCommand(input)) return;
+  if (typeof input !== "object" || Array.isArray(input)) {
+    throw new TempoError(
+      "INVALID_INPUT",
+      `The input must be { messages: [{ role: "user", content: "…" }] }, not ${Array.isArray(input) ? "a list" : `a ${typeof input}`}; nothing was changed.`,
+    );
+  }
+  if (!("messages" in input)) return;
+  const messages = inputMessages(withoutStandInAnswers(input));
+  const text = (messages.length === 0 ? "" : messageText(messages.at(-1))).trim();
+  if (text === "") throw new TempoError("INVALID_INPUT", "The message is empty; nothing was changed.");
+  if (text.startsWith("/")) assertKnownCommand(text);
 }
 
 /**

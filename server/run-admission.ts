@@ -29,20 +29,14 @@ import { Command, isCommand, type StateSnapshot } from "@langchain/langgraph";
 import { ensureConfiguration, reservedKeyProblems, type WorkflowSettings } from "../config/configuration.js";
 import { messageText } from "../contracts/message-text.js";
 import { asDatabaseError } from "../database/driver-errors.js";
-import {
-  InvalidResumeError,
-  StaleResumeError,
-  StateChangeRefusedError,
-  TempoError,
-  ThreadBusyError,
-} from "../errors/index.js";
+import { InvalidResumeError, StaleResumeError, StateChangeRefusedError, ThreadBusyError } from "../errors/index.js";
 import { isRetryPhrase } from "../kernel/commands.js";
 import { runCreatedAt, sentBeforeCard } from "./card-seen.js";
-import { assertKnownCommand } from "../kernel/commands.js";
 import {
   checkConfigurableIds,
   checkInputContent,
   checkMessageIds,
+  checkMessageInput,
   checkRunMetadata,
   inputMessages,
 } from "./input-check.js";
@@ -147,9 +141,7 @@ export function checkInput(input: unknown, options: RunOptions | undefined, sett
     throw new InvalidResumeError('A resume needs a value: a HumanResponse such as { type: "accept", args: null }.');
   }
   checkInputContent(input, settings);
-  const messages = inputMessages(input);
-  if (input !== null && typeof input === "object" && "messages" in input)
-    checkMessage(messages.length === 0 ? "" : messageText(messages.at(-1)));
+  checkMessageInput(input);
 }
 
 /**
@@ -289,11 +281,4 @@ export async function inputAfterCarryOn(
 
 function hasValue(value: unknown): boolean {
   return value !== undefined && value !== null;
-}
-
-/** Refuses empty and unknown-command messages (sizes are checked with the whole input). */
-function checkMessage(text: string): void {
-  const trimmed = text.trim();
-  if (trimmed === "") throw new TempoError("INVALID_INPUT", "The message is empty; nothing was changed.");
-  if (trimmed.startsWith("/")) assertKnownCommand(trimmed);
 }

@@ -384,6 +384,13 @@ describe("resource actions", () => {
       [{ kwargs: { input: user("hi"), config: { configurable: { note: "a\u0000b" } } } }, /configurable\.note/],
       [{ kwargs: { input: user("hi"), config: { configurable: { ["k\u0000"]: 1 } } } }, /configurable \(a key/],
       [{ kwargs: { input: user("hi") }, metadata: { source: "x\u0000" } }, /metadata\.source/],
+      // Numbers where strings go, and inputs that are no message: the graph refused them only inside the run.
+      [{ kwargs: { input: 5 } }, /The input must be \{ messages/],
+      [{ kwargs: { input: "hello" } }, /The input must be \{ messages/],
+      [{ kwargs: { input: { messages: [{ role: "user", content: 5 }] } } }, /The message is empty/],
+      [{ kwargs: { input: { messages: [{ role: "user", content: { text: "hi" } }] } } }, /The message is empty/],
+      [{ kwargs: { input: { messages: [] } } }, /The message is empty/],
+      [{ kwargs: { input: user("/wipe-everything") } }, /wipe-everything/],
     ];
     for (const [value, message] of cases) {
       expect(await refusedWith(value), message.source).toMatchObject({

@@ -6,6 +6,9 @@ import { Command } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { DEFAULT_WORKFLOW_SETTINGS } from "../../config/configuration.js";
 import { checkInputContent } from "../../server/input-check.js";
+import { createNotesDomain } from "../support/notes-domain.js";
+import { scriptedGraph, threadConfig } from "../support/scripted.js";
+import { thrownBy } from "../reliability/support/thread-state.js";
 
 /** A resume whose one feedback string counts how often it is read. */
 function countedResume(text: string) {
@@ -39,5 +42,14 @@ describe("the input check", () => {
         ),
       }),
     );
+  });
+
+  test("an input that is not a message object is INVALID_INPUT, not LangGraph's raw InvalidUpdateError, and writes nothing", async () => {
+    const { graph, checkpointer } = scriptedGraph({ domain: createNotesDomain() });
+    for (const input of [5, "hello", [{ role: "user", content: "hi" }], { messages: [{ role: "user", content: 7 }] }]) {
+      const error = await thrownBy(graph.invoke(input as never, threadConfig("odd")));
+      expect(error, JSON.stringify(input)).toMatchObject({ code: "INVALID_INPUT" });
+    }
+    expect(await checkpointer.getTuple(threadConfig("odd"))).toBeUndefined();
   });
 });
