@@ -112,6 +112,16 @@ describe("every review of a day, skipped or cleared", () => {
       kind: "clear_day",
       how: "unplace",
     });
+    // A reason said first ("I'm sick", "不想复习了", "有事") before the whole day goes.
+    for (const said of ["今天不想复习了，全部跳过", "我今天有事，全部跳过", "今晚的复习都跳过"])
+      expect(parseScheduleRequest(said)).toMatchObject({ kind: "clear_day", how: "skip" });
+    for (const said of ["remove everything tomorrow", "delete all my reviews on Friday"])
+      expect(parseScheduleRequest(said)).toMatchObject({ kind: "clear_day", how: "unplace" });
+    // An event named with its day is still an event to remove.
+    expect(parseScheduleRequest("remove the Friday tutorial")).toMatchObject({
+      kind: "unplace",
+      task: "friday tutorial",
+    });
     // One review of a day, and a task named with a day, stay what they were.
     expect(parseScheduleRequest("skip today's review")).toMatchObject({ kind: "mark", to: "skipped", daysAgo: 0 });
     expect(parseScheduleRequest("skip the vocabulary list this week")).toMatchObject({ kind: "mark" });

@@ -1236,14 +1236,14 @@ function withoutDayWords(text: string): string {
 
 /** "skip all my reviews", "I'm sick, skip everything", "clear", "cancel everything", `Skip every review placed on`: the verb. */
 const CLEAR_DAY_EN =
-  /^(?:(?:i'?m|i am|i feel|i'?m feeling|feeling|i got|i'?ve got|i have)\s+(?:(?:so|really|too|a bit)\s+)?(?:sick|ill|unwell|not well|not feeling well|tired|exhausted|a cold|a fever|the flu)\b[^,;]*[,;]?\s*(?:so\s+)?)?(?:(?:please|just|can you|could you|let's|i want to|i'd like to)\s+)*(skip|clear|cancel|unplace|unschedule|drop|wipe|empty|free up)\s*(?:out\s+)?(?:(?:all|everything|it all|every (?:review|task|session)s?(?: placed)?|(?:all\s+(?:of\s+)?)?(?:my|the)\s+(?:reviews|tasks|sessions|study sessions|studying|schedule|day|plans?|calendar)|all\s+(?:reviews|tasks|sessions)|reviews|tasks)\s*)?(?:on|for|the)?$/;
+  /^(?:(?:i'?m|i am|i feel|i'?m feeling|feeling|i got|i'?ve got|i have)\s+(?:(?:so|really|too|a bit)\s+)?(?:sick|ill|unwell|not well|not feeling well|tired|exhausted|a cold|a fever|the flu)\b[^,;]*[,;]?\s*(?:so\s+)?)?(?:(?:please|just|can you|could you|let's|i want to|i'd like to)\s+)*(skip|clear|cancel|unplace|unschedule|drop|wipe|empty|free up|remove|delete)\s*(?:out\s+)?(?:(?:all|everything|it all|every (?:review|task|session)s?(?: placed)?|(?:all\s+(?:of\s+)?)?(?:my|the)\s+(?:reviews|tasks|sessions|study sessions|studying|schedule|day|plans?|calendar)|all\s+(?:reviews|tasks|sessions)|reviews|tasks)\s*)?(?:on|for|the)?$/;
 
 /**
  * "今天的复习都跳过", "我今天病了，全部跳过", "把明天清空", "取消明天的所有复习", `跳过周一（第1天）的所有复习`: the verb,
  * once the days are gone (`withoutDayWords`) and the punctuation.
  */
 const CLEAR_DAY_ZH =
-  /^(?:我|我的)?(?:(?:生)?病了|生病|不舒服了?|身体不舒服|身体不好|发烧了|感冒了|太累了|很累)?(?:请|帮我|麻烦)?(?:把|将)?我?的?(?:所有|全部|全)?的?(?:复习|任务|安排|日程|计划|东西)?(?:都|全都|全部|全)?(?:给我)?(跳过|清空|清掉|取消|撤下|撤掉)(?:了|掉)?(?:安排)?的?(?:所有|全部)?的?(?:复习|任务|安排|日程|计划)?(?:吧|了)?$/;
+  /^(?:我|我的)?(?:(?:生)?病了|生病|不舒服了?|身体不舒服|身体不好|发烧了|感冒了|太累了|很累|累了|有事|不想(?:复习|学习|学)?了?)?(?:请|帮我|麻烦)?(?:把|将)?我?的?(?:所有|全部|全)?的?(?:复习|任务|安排|日程|计划|东西)?(?:都|全都|全部|全)?(?:给我)?(跳过|清空|清掉|取消|撤下|撤掉)(?:了|掉)?(?:安排)?的?(?:所有|全部)?的?(?:复习|任务|安排|日程|计划)?(?:吧|了)?$/;
 
 /** Every review of a day skipped or taken off ("skip all my reviews today", "clear tomorrow", "把明天清空"), or undefined. */
 function readClearDay(body: string): ScheduleRequest | undefined {
