@@ -15,6 +15,9 @@ import { datingOf, dayName, placeWords, resolveDays, slotRangeOf, type WeekFacts
 
 type ClearDay = Extract<ScheduleRequest, { kind: "clear_day" }>;
 
+/** The step's summary heads its writes with these (`summaryInChinese` says each write in Chinese after it). */
+const HEADING = { skip: "skipped the day's reviews", unplace: "cleared the day" } as const;
+
 /** True when the clock has reached a range's first slot (a dated window with clock times and a now only). */
 function hasStarted(range: SlotRange, facts: WeekFacts): boolean {
   const date = facts.dates.get(range.day);
@@ -79,7 +82,9 @@ export function clearDayStep(
     return finish(
       end,
       none,
-      `nothing to do: ${placed.length === 0 ? `no review is placed on ${daysWords(days, facts, "en")}` : "every review there has started"}`,
+      placed.length === 0
+        ? say(language, `nothing to do: no review is placed on ${when}`, `无需操作：${when}没有安排复习`)
+        : say(language, "nothing to do: every review there has started", "无需操作：那里的复习都已经开始"),
     );
   }
   const names = chosen
@@ -106,7 +111,7 @@ export function clearDayStep(
     `${speak}${startedNote}`,
     chosen.map((task) => ({ name: tool, arguments: { task_id: task.id } })),
     say(language, `every review placed on ${when}, as asked`, `按要求：${when}安排的每个复习`),
-    { action: end, goalCheck: expected.join("; ") },
+    { action: end, goalCheck: `${HEADING[request.how]}: ${expected.join("; ")}` },
   );
 }
 
@@ -144,8 +149,13 @@ function ending(
     return finish(
       end,
       say(language, "Understood: I left the day as it was.", "好的，这一天保持原样。"),
-      `not carried out: you declined ${request.how === "skip" ? "the skips" : "clearing the day"}`,
+      `not carried out: ${say(
+        language,
+        `you declined ${request.how === "skip" ? "skipping the day's reviews" : "clearing the day"}`,
+        `你拒绝了${request.how === "skip" ? "跳过这一天的复习" : "清空这一天"}`,
+      )}`,
       "the user declined the change",
     );
-  return finish(end, "", parts.join("; "));
+  // Only writes the user declined or the week refused: the summary says so without the heading of a change made.
+  return finish(end, "", applied.length > 0 ? `${HEADING[request.how]}: ${parts.join("; ")}` : parts.join("; "));
 }

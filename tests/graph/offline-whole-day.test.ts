@@ -50,6 +50,11 @@ describe("every review of a day, skipped or cleared", () => {
       expect(statusOf(outcome.schedule.tasks, id)).toBe(tool === "skip" ? "skipped" : "pending");
     // The rest of the week is untouched.
     expect(statusOf(outcome.schedule.tasks, "matrix-review")).toBe("placed");
+    // The answer is in the user's language: a Chinese one tells each write in Chinese, by name.
+    if (/[\u4e00-\u9fff]/.test(message)) {
+      expect(outcome.finalAnswer ?? "").toMatch(tool === "skip" ? /已跳过这一天的复习/ : /已清空这一天/);
+      expect(outcome.finalAnswer ?? "").not.toMatch(/marked|unplaced|binary-tree-review/);
+    }
   });
 
   test("a cleared day keeps a review that has started: the past is marked, not undone", async () => {

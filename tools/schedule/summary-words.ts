@@ -80,6 +80,8 @@ const REPORT_HEADINGS_ZH: Readonly<Record<string, string>> = {
   "not rescheduled": "没有补排",
   "nothing to reschedule": "无需补排",
   recovered: "已补救",
+  "skipped the day's reviews": "已跳过这一天的复习",
+  "cleared the day": "已清空这一天",
 };
 
 /** A task status in Chinese ("已安排"); an unknown one as it is. */
@@ -105,9 +107,10 @@ export function summaryInChinese(english: string): string {
   for (const [words, chinese] of Object.entries({ ...NO_RESCHEDULE_ZH, ...NO_PLACE_BEFORE_ZH }))
     if (words !== NO_PLACE_BEFORE.passed) summary = summary.split(words).join(chinese);
   // A step that reports its writes ("undid the last change: …; …"): the heading, then each write on its own.
-  const reported = /^(undid the last change|rescheduled|not rescheduled|nothing to reschedule|recovered): (.*)$/s.exec(
-    summary,
-  );
+  const reported =
+    /^(undid the last change|rescheduled|not rescheduled|nothing to reschedule|recovered|skipped the day's reviews|cleared the day): (.*)$/s.exec(
+      summary,
+    );
   if (reported)
     return `${REPORT_HEADINGS_ZH[reported[1]!]}：${reported[2]!
       .split(/; (?!it is pending again)/)
