@@ -17,12 +17,7 @@ import {
   type RescheduleListing,
   type UndoListing,
 } from "../../tools/schedule/tools/index.js";
-import {
-  NO_PLACE_BEFORE,
-  NO_PLACE_FITS,
-  NOTHING_MISSED,
-  rescheduleEmptyText,
-} from "../../tools/schedule/tools/reschedule.js";
+import { NO_PLACE_FITS, NOTHING_MISSED, rescheduleEmptyText } from "../../tools/schedule/tools/reschedule.js";
 import { NO_PLACE_BEFORE_ZH } from "../../tools/schedule/summary-words.js";
 import type { Dating } from "../../tools/schedule/format.js";
 import { dayOfWeekNumber, TASK_STATUS_ZH, type TaskStatus } from "../../tools/schedule/state.js";
@@ -287,7 +282,13 @@ export function rescheduleStep(
   if (!candidate) {
     const why = listing?.empty ?? failureOf(listedRound);
     // Said from the listing's data: each review no place fits, by name, with why, in the user's language.
-    const reasons = (listing?.unplaced ?? []).map((entry) => staysMissed(entry, language));
+    const reasons = (listing?.unplaced ?? []).map((entry) =>
+      say(
+        language,
+        `"${entry.name}" stays missed: ${entry.why}.`,
+        `“${entry.name}”保持错过：${NO_PLACE_BEFORE_ZH[entry.why] ?? entry.why}。`,
+      ),
+    );
     const found =
       listing?.empty === NO_PLACE_FITS
         ? say(
@@ -308,7 +309,13 @@ export function rescheduleStep(
     );
   }
   // The missed reviews no place fits any more are named beside the card, not left unsaid.
-  const stays = (listing?.unplaced ?? []).map((entry) => staysMissed(entry, language));
+  const stays = (listing?.unplaced ?? []).map((entry) =>
+    say(
+      language,
+      `"${entry.name}" stays missed: ${entry.why}.`,
+      `“${entry.name}”保持错过：${NO_PLACE_BEFORE_ZH[entry.why] ?? entry.why}。`,
+    ),
+  );
   return {
     speak: [
       say(
@@ -424,16 +431,6 @@ function letGo(report: HealthReport, language: Language): string {
       ),
     )
     .join("");
-}
-
-/** A reschedule's words for a review it leaves missed: why, and — when its deadline has passed — how to let it go. */
-function staysMissed(entry: { name: string; why: string }, language: Language): string {
-  const passed = entry.why === NO_PLACE_BEFORE.passed;
-  return say(
-    language,
-    `"${entry.name}" stays missed: ${entry.why}.${passed ? ` Nothing can make it up now; say "skip ${entry.name}" to let it go.` : ""}`,
-    `“${entry.name}”保持错过：${NO_PLACE_BEFORE_ZH[entry.why] ?? entry.why}。${passed ? `已无法补做；说“跳过${entry.name}”即可放下它。` : ""}`,
-  );
 }
 
 /** The status words of a task item, in the user's language. */
