@@ -30,9 +30,9 @@ import {
 } from "./class-steps.js";
 import { isRefineStep, refineStep } from "./refine-step.js";
 import { clearDayStep } from "./clear-day-step.js";
-import { healthStep, leftBeforeStep, recoverStep, rescheduleStep, undoStep } from "./life-steps.js";
+import { healthStep, leftBeforeStep, letGoStep, recoverStep, rescheduleStep, undoStep } from "./life-steps.js";
 import { arrangedHeading, missedClause } from "../../tools/schedule/domain.js";
-import { isRescheduleStep } from "./plan-stage.js";
+import { isLetGoStep, isRescheduleStep } from "./plan-stage.js";
 import { finish, propose, read, readAll, type Decision, type Finish, type Then } from "../decisions.js";
 import { feedbackOfResult, parseFeedback } from "../../tools/schedule/feedback.js";
 import {
@@ -178,6 +178,8 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
   const facts = weekFactsOf(view);
   if (isRescheduleStep(step.content))
     return rescheduleStep(view.rounds, missedByEarlierStep(view), end, datingOf(facts), language);
+  if (isLetGoStep(step.content))
+    return letGoStep(view.rounds, missedByEarlierStep(view), end, datingOf(facts), language);
   const request = parseScheduleRequest(step.content);
   const asked: Asked = { answer: questionAnswer(view), language };
   switch (request.kind) {

@@ -5,7 +5,7 @@
  * an exam (the tasks due before it, and how each stands).
  */
 import { say, weekdayName, type Language } from "../../contracts/language.js";
-import { finish, read, type Decision, type Finish } from "../decisions.js";
+import { finish, proposeAll, read, type Decision, type Finish } from "../decisions.js";
 import type { RoundView } from "../prompt-reading.js";
 import type { HealthIssueKind, HealthReport } from "../../tools/schedule/health.js";
 import {
@@ -22,6 +22,7 @@ import { NO_PLACE_BEFORE_ZH } from "../../tools/schedule/summary-words.js";
 import type { Dating } from "../../tools/schedule/format.js";
 import { dayOfWeekNumber, TASK_STATUS_ZH, type TaskStatus } from "../../tools/schedule/state.js";
 import { appliedWriteText, callResultOf, failureOf } from "./tool-data.js";
+import { writeRejectionFeedback } from "../../contracts/rejections.js";
 import { matchTask } from "./task-matching.js";
 import { dayName, placeWords, type WeekFacts } from "./week-facts.js";
 
@@ -232,6 +233,119 @@ function stillMissedPart(entry: { name: string; why: string }): string {
 const RESCHEDULED = { done: "rescheduled", none: "the new place" } as const;
 
 /**
+ * Feedback on a missed review's new place that says not to make it up at all ("don't reschedule it", "no need to make
+ * it up", "leave it missed", "不用重新安排", "不用补了"), rather than "not there" or a plain "no".
+ */
+const SAYS_LET_GO =
+  /\b(?:don'?t|do not|no need to|never|won'?t|not going to)\s+(?:re-?schedule|re-?place|re-?arrange|make (?:it |them )?up|do (?:it|them))\b|\b(?:leave|keep) (?:it|them) missed\b|\blet (?:it|them) go\b|(?:不要|不用|别|无需|不必)(?:再)?(?:重新|补)(?:安排|排|做)?|不补了/;
+
+/**
+ * After the reschedule's card: a new place the user declined with "don't reschedule it" is kept, not forgotten. A
+ * missed review stays work to place — the daily check-in proposes it again every morning, and the health judge counts
+ * it — until it is placed, done or skipped, so such a review is offered a `skip` card (one write each, on one card):
+ * approved, it is let go and never proposed again; rejected, it stays missed, and the next check-in proposes it again,
+ * as the card says. A plain "no" leaves it missed, as the reschedule's card says. Undefined while the reschedule's
+ * card is unanswered, or none of its places was declined so; else the skip card, or — once it is answered — the end.
+ */
+function letGoStage(
+  rounds: readonly RoundView[],
+  end: Finish,
+  dating: Dating,
+  language: Language,
+): Decision | undefined {
+  // Found summarised too: the skip card's rounds can push the listing's out of the rounds kept whole.
+  const index = rounds.findLastIndex((round) => round.name === "propose_reschedule");
+  if (index === -1) return undefined;
+  const listing = rounds[index]!.data as RescheduleListing | undefined;
+  const later = rounds.slice(index + 1);
+  const declined = later
+    .filter(
+      (round) =>
+        round.name === "place" &&
+        callResultOf(round) === "rejected" &&
+        SAYS_LET_GO.test(writeRejectionFeedback(round.result).toLowerCase()),
+    )
+    .map((round) => round.arguments.task_id)
+    .filter((id): id is string => typeof id === "string");
+  if (declined.length === 0) return undefined;
+  const skips = later.filter((round) => round.name === "skip");
+  if (skips.length === 0)
+    return proposeAll(
+      say(
+        language,
+        `You declined the new place. Let ${declined.length === 1 ? "it" : "them"} go? Skipping keeps ${declined.length === 1 ? "it" : "them"} off the schedule, and the daily check-in stops proposing ${declined.length === 1 ? "it" : "them"}; reject this card to keep ${declined.length === 1 ? "it" : "them"} missed (proposed again at the next check-in).`,
+        "你拒绝了新的时段。要放下它吗？跳过后它不再排进日程，每日检查也不会再提议补排；拒绝这张卡片则保持错过（下次检查会再次提议）。",
+      ),
+      declined.map((id) => ({ name: "skip", arguments: { task_id: id } })),
+      // The card's "Why": what approving and rejecting it each mean.
+      say(
+        language,
+        "you declined its new place: skipped, it is let go and not proposed again; reject to keep it missed (proposed again at the next check-in)",
+        "你拒绝了它的新时段：跳过即放下，不再提议补排；拒绝则保持错过（下次检查会再次提议）",
+      ),
+    );
+  const placed = later.filter((round) => round.name === "place" && callResultOf(round) === "applied");
+  const skipped = skips.filter((round) => callResultOf(round) === "applied");
+  const note = (Array.isArray(listing?.unplaced) ? listing.unplaced : []).map(stillMissedPart);
+  const parts = [
+    ...placed.map((round) => appliedWriteText(round, dating)),
+    ...skipped.map((round) => `${LET_GO} ${appliedWriteText(round, dating)}`),
+    ...note,
+  ];
+  if (placed.length > 0) return finish(end, "", `${RESCHEDULED.done}: ${parts.join("; ")}`);
+  if (skipped.length > 0)
+    return finish(end, "", `not ${RESCHEDULED.done}: you declined ${RESCHEDULED.none}; ${parts.join("; ")}`);
+  return finish(
+    end,
+    say(language, "Understood: it stays missed.", "好的，它保持错过。"),
+    `not carried out: you declined ${RESCHEDULED.none}`,
+    "the user declined the change",
+  );
+}
+
+/**
+ * "I missed it, don't reschedule it": the reviews the earlier step marked missed are let go — one `skip` card — so the
+ * daily check-in does not propose them again; rejected, they stay missed (and are proposed again), as the card says.
+ */
+export function letGoStep(
+  rounds: readonly RoundView[],
+  taskIds: readonly string[] | undefined,
+  end: Finish,
+  dating: Dating,
+  language: Language,
+): Decision {
+  if (taskIds === undefined || taskIds.length === 0)
+    return finish(end, "", "nothing to let go: no review was marked missed");
+  const skips = rounds.filter((round) => round.name === "skip");
+  if (skips.length === 0)
+    return proposeAll(
+      say(language, "Letting it go, as you said.", "按你说的，放下它。"),
+      taskIds.map((id) => ({ name: "skip", arguments: { task_id: id } })),
+      say(
+        language,
+        "you said not to make it up: skipped, it is let go and not proposed again; reject to keep it missed (the next check-in proposes it again)",
+        "你说不用补排：跳过即放下，不再提议补排；拒绝则保持错过（下次检查会再次提议）",
+      ),
+    );
+  const skipped = skips.filter((round) => callResultOf(round) === "applied");
+  if (skipped.length > 0)
+    return finish(
+      end,
+      "",
+      `not ${RESCHEDULED.done}: ${skipped.map((round) => `${LET_GO} ${appliedWriteText(round, dating)}`).join("; ")}`,
+    );
+  return finish(
+    end,
+    say(language, "Understood: it stays missed.", "好的，它保持错过。"),
+    `not carried out: you kept it missed`,
+    "the user declined the change",
+  );
+}
+
+/** How a reschedule's summary names a missed review the user let go (skipped) instead of making it up. */
+const LET_GO = "let go:";
+
+/**
  * The first line of the answer to a missed review's plan, from how its reschedule step ended (`rescheduleStep`'s
  * summaries): the missed reviews have new places, or it stays missed; undefined when the plan has no such step.
  */
@@ -241,9 +355,18 @@ export function rescheduledHeading(steps: readonly { summary: string }[], langua
     (step) => /^(?:not )?rescheduled: /.test(step.summary) || step.summary === declined,
   )?.summary;
   if (ended === undefined) return undefined;
+  const parts = ended.split("; ");
   if (!ended.startsWith(`${RESCHEDULED.done}: `))
-    return say(language, "Marked missed; it has no new place (below).", "已记为错过，但没有补排到新的时段（见下）。");
-  const placed = ended.split("; ").filter((part) => !part.startsWith(STILL_MISSED)).length;
+    return ended.includes(`${LET_GO} `)
+      ? say(
+          language,
+          "Marked missed, and let go at your word: it is not proposed again (below).",
+          "已记为错过，并按你的意思放下：之后不会再提议补排（见下）。",
+        )
+      : say(language, "Marked missed; it has no new place (below).", "已记为错过，但没有补排到新的时段（见下）。");
+  const placed = parts.filter(
+    (part, index) => index === 0 || (!part.startsWith(STILL_MISSED) && !part.startsWith(LET_GO)),
+  ).length;
   return placed > 1
     ? say(language, `The ${placed} missed reviews have new places.`, `${placed} 个错过的复习已补排到新的时段。`)
     : say(language, "The missed review has a new place.", "错过的复习已补排到新的时段。");
@@ -259,6 +382,8 @@ export function rescheduleStep(
 ): Decision {
   // The earlier step marked nothing missed (its card was declined, or the tool refused): nothing to propose again.
   if (taskIds === undefined) return finish(end, "", "nothing to reschedule: no review was marked missed");
+  const letGo = letGoStage(rounds, end, dating, language);
+  if (letGo) return letGo;
   const stage = listingStage<RescheduleListing>(rounds, end, dating, language, {
     tool: "propose_reschedule",
     speak: say(language, "Looking for the best place to make it up.", "正在寻找补做的最佳时段。"),

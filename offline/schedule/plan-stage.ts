@@ -290,9 +290,10 @@ function stepsIn(language: Language, request: ScheduleRequest, facts: WeekFacts)
   if (request.kind === "recover") return [RECOVER_STEP[language]];
   if (request.kind === "health") return [{ ...HEALTH_STEP[language], packs: [...HEALTH_PACKS] }];
   const steps = language === "zh" ? chineseSteps(request, facts) : englishSteps(request, facts);
-  // A missed review is proposed again at the candidates' best place, unless the user said not to.
-  const reschedule = request.kind === "mark" && request.to === "missed" && request.reschedule !== false;
-  return reschedule ? [...steps, RESCHEDULE_STEP[language]] : steps;
+  // A missed review is proposed again at the candidates' best place, unless the user said not to: then it is let go
+  // (skipped), so that the daily check-in does not propose it again the next morning.
+  if (request.kind !== "mark" || request.to !== "missed") return steps;
+  return [...steps, request.reschedule === false ? LET_GO_STEP[language] : RESCHEDULE_STEP[language]];
 }
 
 /**
@@ -484,6 +485,26 @@ export const RESCHEDULE_STEP = {
     done_when: "错过的复习有了新时段，或用户不补排，或没有合适的时段",
   },
 } as const;
+
+/**
+ * The step that lets a missed review go when the user said not to make it up ("I missed it, don't reschedule it"): its
+ * `skip` card, so it is kept from the daily check-in's proposals (its text reads back: `isLetGoStep`).
+ */
+export const LET_GO_STEP = {
+  en: {
+    content: "Let the missed review go: skip it, so it is not proposed again",
+    done_when: "the missed review is skipped, or the user kept it missed",
+  },
+  zh: {
+    content: "放下错过的复习：跳过它，之后不再提议补排",
+    done_when: "错过的复习已跳过，或用户保持错过",
+  },
+} as const;
+
+/** True for the text of the step that lets a missed review go, in either language. */
+export function isLetGoStep(content: string): boolean {
+  return content === LET_GO_STEP.en.content || content === LET_GO_STEP.zh.content;
+}
 
 /** The step that undoes the last change (its text reads back as an undo request). */
 const UNDO_STEP = {

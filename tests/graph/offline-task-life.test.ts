@@ -6,6 +6,7 @@
 import { describe, expect, test } from "vitest";
 import { canonicalScheduleState, type TaskItem } from "../../tools/schedule/index.js";
 import { analyzeHealth } from "../../tools/schedule/health.js";
+import { runCheckin } from "../../cli/checkin.js";
 import {
   converse,
   crowdedMondayWeek,
@@ -13,6 +14,18 @@ import {
   offlineTempo,
   type ConversationOutcome,
 } from "./support/offline-conversation.js";
+
+/** Wednesday 13 March 2024, 09:00 in Shanghai (the sample week's), and the next morning's check-in time. */
+const WEDNESDAY = new Date("2024-03-13T09:00:00+08:00");
+const THURSDAY_MORNING = new Date("2024-03-14T07:00:00+08:00");
+
+/** The task ids the card waiting on `threadId` would write. */
+async function waitingTasks(tempo: Awaited<ReturnType<typeof offlineTempo>>, threadId: string): Promise<unknown[]> {
+  const state = await tempo.graph.getState({ configurable: { thread_id: threadId, user_id: "student" } });
+  const card = state.tasks.flatMap((task) => task.interrupts)[0]?.value as
+    { action_requests: Array<{ args: { task_id?: unknown } }> } | undefined;
+  return (card?.action_requests ?? []).map((request) => request.args.task_id);
+}
 
 const statusOf = (outcome: ConversationOutcome, id: string) =>
   (outcome.schedule.tasks.find((task) => task.id === id) as TaskItem).status;
@@ -190,14 +203,56 @@ describe("a missed review is proposed again (issue 47 item 4)", () => {
   });
 
   test.each(["I missed Tuesday's review, don't reschedule it", "我周二的复习没做，不用重新安排"])(
-    "%s: marked missed, no new place proposed",
+    "%s: marked missed, no new place proposed, and let go so no later check-in proposes it",
     async (request) => {
-      const tempo = await offlineTempo(halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) }));
+      const tempo = await offlineTempo(halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) }), () => WEDNESDAY);
       const outcome = await converse(tempo, request);
-      expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "mark_missed"]);
-      expect(statusOf(outcome, "matrix-review")).toBe("missed");
+      // No new place: the missed review is let go (skipped) on its own card, which says what rejecting it keeps.
+      expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "mark_missed", "skip"]);
+      expect(outcome.cards[2]?.args).toEqual({ task_id: "matrix-review" });
+      expect(statusOf(outcome, "matrix-review")).toBe("skipped");
+      expect(outcome.finalAnswer).toMatch(
+        /^(?:Marked missed, and let go at your word: it is not proposed again \(below\)\.|已记为错过，并按你的意思放下：之后不会再提议补排（见下）。)\n/,
+      );
+      // The next morning's check-in proposes nothing for it.
+      const checkin = await runCheckin(tempo.graph, "student", THURSDAY_MORNING, "Asia/Shanghai");
+      expect(await waitingTasks(tempo, checkin.threadId)).not.toContain("matrix-review");
     },
   );
+
+  test("rejecting the new place with \"don't reschedule it\" is kept: the next day's check-in does not propose it again", async () => {
+    let now = WEDNESDAY;
+    const tempo = await offlineTempo(halfPlacedWeek(), () => now);
+    const outcome = await converse(tempo, "I missed Tuesday's review", (card) =>
+      card.action === "place" ? { type: "response", args: "don't reschedule it" } : { type: "accept", args: null },
+    );
+    // The decline is followed by the card that keeps it: let go (skipped), never proposed again.
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "mark_missed", "place", "skip"]);
+    expect(statusOf(outcome, "matrix-review")).toBe("skipped");
+    expect(outcome.finalAnswer).toMatch(
+      /^Marked missed, and let go at your word: it is not proposed again \(below\)\.\n/,
+    );
+    now = THURSDAY_MORNING;
+    const checkin = await runCheckin(tempo.graph, "student", now, "Asia/Shanghai");
+    expect(checkin.said.join("\n")).toContain("No review is missed: nothing to make up.");
+    expect(await waitingTasks(tempo, checkin.threadId)).not.toContain("matrix-review");
+  });
+
+  test("rejecting the let-go card too keeps it missed, and the next check-in proposes it again, as the card said", async () => {
+    let now = WEDNESDAY;
+    const tempo = await offlineTempo(halfPlacedWeek(), () => now);
+    const outcome = await converse(tempo, "I missed Tuesday's review", (card) =>
+      card.action === "place" || card.action === "skip"
+        ? { type: "response", args: "don't reschedule it" }
+        : { type: "accept", args: null },
+    );
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "mark_missed", "place", "skip"]);
+    expect(statusOf(outcome, "matrix-review")).toBe("missed");
+    now = THURSDAY_MORNING;
+    const checkin = await runCheckin(tempo.graph, "student", now, "Asia/Shanghai");
+    expect(checkin.waiting).toEqual(["place"]);
+    expect(await waitingTasks(tempo, checkin.threadId)).toEqual(["matrix-review"]);
+  });
 });
 
 describe("undo, health and what is left, said offline (issue 47 items 4 and 8)", () => {

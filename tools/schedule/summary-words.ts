@@ -116,7 +116,11 @@ export function summaryInChinese(english: string): string {
       .split(/; (?!it is pending again)/)
       .map((part) => {
         const missed = stillMissedInChinese(part);
-        return missed !== part ? missed : summaryInChinese(part);
+        if (missed !== part) return missed;
+        // A missed review whose new place the user declined, and the skip that let it go (`offline/.../life-steps.ts`).
+        if (part === "you declined the new place") return "你拒绝了新的时段";
+        if (part.startsWith("let go: ")) return `已放下：${summaryInChinese(part.slice("let go: ".length))}`;
+        return summaryInChinese(part);
       })
       .join("；")}`;
   // Dated places first, by date and clock time; what is left undated is said by day and slots below.
@@ -173,10 +177,19 @@ export function summaryInChinese(english: string): string {
           `已把任务 ${id} 记为${markWord(to)}（原为${statusWord(from)}）${freed ? "，原来的时段空出来了" : ""}`,
       )
       .replace(
+        /^marked ("(?:[^"\\]|\\.)*") (done|missed|skipped) \(it was (\w+)\)(; its place is free again)?$/,
+        (_, name: string, to: string, from: string, freed?: string) =>
+          `已把${quoted(name)}记为${markWord(to)}（原为${statusWord(from)}）${freed ? "，原来的时段空出来了" : ""}`,
+      )
+      .replace(
         /^reopened task (\S+): it was (\w+), it is pending again$/,
         (_, id: string, from: string) => `已把任务 ${id} 重新设为待安排（原为${statusWord(from)}）`,
       )
       .replace(/^no review was marked missed$/, "没有复习被记为错过")
+      // A missed review the user declined to make up (`offline/schedule/life-steps.ts`).
+      .replace(/you declined the new place$/, "你拒绝了新的时段")
+      .replace(/you kept it missed$/, "你保持了错过")
+      .replace(/^nothing to let go: no review was marked missed$/, "无需放下：没有复习被记为错过")
       .replace(/^no review is missed$/, "没有错过的复习")
       .replace(/\bmoved (\d+) tasks\b/g, "移动了 $1 个任务")
       .replace(/task (\S+) now on /g, "任务 $1 现在在 ")
