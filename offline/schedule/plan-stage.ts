@@ -130,7 +130,38 @@ export function decidePlan(view: PromptView): Record<string, unknown> {
       plan_steps: placed.flatMap((task) => stepsIn(language, { kind: "explain", task: task.name }, facts)),
     };
   }
-  return planFor(withMissedMadeUp(grounding.request, overview), facts, dropped, language);
+  const week = nextWeekNote(goal, grounding.request, facts, language);
+  return planFor(withMissedMadeUp(grounding.request, overview), facts, `${week}${dropped}`, language);
+}
+
+/** "next week", "next week's", "下周", "下星期", "下个星期". */
+const NEXT_WEEK = /\bnext week\b|下周|下星期|下个星期/i;
+
+/**
+ * What "arrange … next week" arranges, said before the plan is approved, when today lies in the schedule's window: the
+ * window is this week (the clock moves it on only once its last day is over), so the week the student means — the one
+ * after it, whether asked on a Monday or on Sunday evening — is not on the schedule yet. On the window's last day the
+ * next week opens tomorrow (ask then; the morning check-in arranges it too), otherwise after this one ends; the plan
+ * arranges this week's days still ahead, and says so. "" when the request is not such an arrange, or the window lies
+ * ahead of today (then it is the coming week, and "next week" means it).
+ */
+function nextWeekNote(goal: string, request: ScheduleRequest, facts: WeekFacts, language: Language): string {
+  if (request.kind !== "arrange" || !NEXT_WEEK.test(goal)) return "";
+  const dates = windowDates(facts);
+  const today = facts.now?.date;
+  if (dates === undefined || today === undefined || today < dates.first || today > dates.last) return "";
+  const after = addDays(dates.last, 1);
+  if (today === dates.last)
+    return say(
+      language,
+      `Next week (from ${formatDate(after)}) is not on your schedule yet: it shows this week until today, ${formatDate(today)}, is over, and moves on by itself tomorrow — ask me then, or let the morning check-in arrange it. This plan arranges only what is left of today. `,
+      `下周（从${formatDate(after, "zh")}起）还不在日程里：日程显示本周，到今天（${formatDate(today, "zh")}）结束，明天会自动换到下周——请明天再让我安排，或交给早上的每日检查。这个计划只安排今天剩下的时间。`,
+    );
+  return say(
+    language,
+    `Your schedule holds this week, ${formatDate(dates.first)} – ${formatDate(dates.last)}: the week after it opens on ${formatDate(after)}, once this one is over. This plan arranges this week, from today (${formatDate(today)}). `,
+    `日程显示的是本周（${formatDate(dates.first, "zh")}至${formatDate(dates.last, "zh")}）：下一周要到${formatDate(after, "zh")}本周结束后才会出现。这个计划安排本周，从今天（${formatDate(today, "zh")}）起。`,
+  );
 }
 
 /**

@@ -316,3 +316,35 @@ describe("a roll that puts a deadline at risk", () => {
     expect(second.said.at(-1)).not.toMatch(/At risk|A new week/);
   });
 });
+
+describe('"arrange my reviews for next week" says which week it arranges', () => {
+  /** The plan's first words, with the plan card left unanswered. */
+  const planSaid = async (now: Date, request = "Arrange my reviews for next week") => {
+    const tempo = await offlineTempo(halfPlacedWeek(), () => now);
+    const outcome = await converse(tempo, request, [{ type: "ignore", args: null }]);
+    return outcome.said[0] ?? "";
+  };
+
+  it("on the Sunday evening before the window, the window is next week: nothing to add", async () => {
+    expect(await planSaid(new Date("2024-03-10T20:00:00+08:00"))).toMatch(/^Here is the plan: /);
+  });
+
+  it("on the window's Monday, next week is not on the schedule: the plan says it arranges this week", async () => {
+    expect(await planSaid(new Date("2024-03-11T09:00:00+08:00"))).toMatch(
+      /^Your schedule holds this week, Mon 11 Mar – Sun 17 Mar: the week after it opens on Mon 18 Mar, once this one is over\. This plan arranges this week, from today \(Mon 11 Mar\)\. Here is the plan: /,
+    );
+  });
+
+  it("on the window's Sunday evening, next week opens tomorrow: the plan says so, and that it arranges only today", async () => {
+    expect(await planSaid(new Date("2024-03-17T20:00:00+08:00"))).toMatch(
+      /^Next week \(from Mon 18 Mar\) is not on your schedule yet: .* moves on by itself tomorrow — ask me then, or let the morning check-in arrange it\. This plan arranges only what is left of today\. /,
+    );
+    expect(await planSaid(new Date("2024-03-17T20:00:00+08:00"), "帮我安排下周的复习")).toMatch(
+      /^下周（从3月18日周一起）还不在日程里：.*这个计划只安排今天剩下的时间。/,
+    );
+  });
+
+  it('"arrange my reviews" with no week named says nothing of weeks', async () => {
+    expect(await planSaid(new Date("2024-03-11T09:00:00+08:00"), "Arrange my reviews")).toMatch(/^Here is the plan: /);
+  });
+});
