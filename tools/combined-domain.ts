@@ -251,6 +251,9 @@ function clockOf(domains: readonly ToolDomain[]): Pick<ToolDomain<CombinedState>
     clock: {
       due: (state: CombinedState, now: Date) => clock.due(state[owner.name], now),
       told: (after: CombinedState, results, language) => clock.told(after[owner.name], results, language),
+      ...(clock.behind
+        ? { behind: (state: CombinedState, now: Date, language) => clock.behind!(state[owner.name], now, language) }
+        : {}),
     },
   };
 }

@@ -240,6 +240,12 @@ export interface ClockWrites<TState> {
   due(state: TState, now: Date): { name: string; arguments: Record<string, unknown> } | undefined;
   /** What the clock's writes did (their tools' `data`, in order), in `language`, from the state after them. */
   told(after: TState, results: readonly unknown[], language: Language): string;
+  /**
+   * Optional: when `now` is earlier than what `state` has already recorded (a later clock marked or rolled it: the
+   * user's machine clock went back), the words that say so in `language`, so no answer reads the past as the future
+   * unsaid; undefined when the clock is not behind.
+   */
+  behind?(state: TState, now: Date, language: Language): string | undefined;
 }
 
 /** What a domain's `atRisk` found: the items at risk, and the words that tell them. */

@@ -42,7 +42,13 @@ export async function catchUpWithClock(
   const { userId, threadId } = ensureConfiguration(config, dependencies.settings);
   const results: unknown[] = [];
   for (let written = 0; written < MAX_CLOCK_WRITES; written += 1) {
-    const call = domain.clock.due(await domain.load(userId), now);
+    const loaded = await domain.load(userId);
+    // A clock behind what the data already records (the machine's clock went back) moves nothing: it is said.
+    if (written === 0 && domain.clock.behind) {
+      const behind = domain.clock.behind(loaded, now, language);
+      if (behind !== undefined) return { text: behind };
+    }
+    const call = domain.clock.due(loaded, now);
     if (call === undefined) break;
     let outcome: Awaited<ReturnType<typeof runTool>>;
     try {

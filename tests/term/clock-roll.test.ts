@@ -3,7 +3,13 @@
  * now, and its answer says what moved to history and what became missed — through the whole graph, offline.
  */
 import { describe, expect, it } from "vitest";
-import { ClockGapError, daysBehindClock, MAX_CLOCK_GAP_DAYS, rollDueByClock } from "../../tools/schedule/clock-roll.js";
+import {
+  ClockGapError,
+  clockBehindText,
+  daysBehindClock,
+  MAX_CLOCK_GAP_DAYS,
+  rollDueByClock,
+} from "../../tools/schedule/clock-roll.js";
 import {
   canonicalScheduleState,
   datedWindow,
@@ -346,5 +352,26 @@ describe('"arrange my reviews for next week" says which week it arranges', () =>
 
   it('"arrange my reviews" with no week named says nothing of weeks', async () => {
     expect(await planSaid(new Date("2024-03-11T09:00:00+08:00"), "Arrange my reviews")).toMatch(/^Here is the plan: /);
+  });
+});
+
+describe("a clock that went back (a machine's clock set wrong)", () => {
+  it("is said before the answer, and nothing moves back; a week never rolled has nothing to say", async () => {
+    let now = new Date("2024-03-19T09:00:00+08:00");
+    const tempo = await offlineTempo(halfPlacedWeek(), () => now);
+    const rolled = await converse(tempo, "which reviews did I miss?");
+    expect(rolled.finalAnswer).toMatch(/^A new week: /);
+    const week = rolled.schedule.window.days[0]!.date;
+    // Friday of the week before: the roll made missed a review placed on Saturday, still ahead by this clock.
+    now = new Date("2024-03-15T09:00:00+08:00");
+    const back = await converse(tempo, "which reviews did I miss?");
+    expect(back.finalAnswer).toMatch(
+      /^Your clock says Fri 15 Mar, 09:00, earlier than what your schedule has already recorded \(Sat 16 Mar, 08:00\): .*please set it right\.\n/,
+    );
+    expect(back.schedule.window.days[0]!.date).toBe(week);
+    now = new Date("2024-03-19T10:00:00+08:00");
+    expect((await converse(tempo, "which reviews did I miss?")).finalAnswer).not.toMatch(/Your clock says/);
+    // A week seeded ahead of the clock (the Sunday before it) records nothing later than now.
+    expect(clockBehindText(halfPlacedWeek(), new Date("2024-03-10T20:00:00+08:00"), "en")).toBeUndefined();
   });
 });

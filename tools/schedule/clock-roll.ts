@@ -66,6 +66,42 @@ export function rollDueByClock(
   return { name: "roll_window", arguments: { days: Math.min(behind, most) } };
 }
 
+/**
+ * When `moment` is earlier than what the schedule has already recorded — a review marked done, missed or skipped at a
+ * later moment, or made missed (by a later clock's roll) at a place that has not started yet by `moment` — the clock
+ * went back: a machine's clock set wrong, or a fixed one. Nothing is rolled back or unmarked: what was recorded was
+ * true at its own clock. The words say so, with the later moment in the window's time zone, so a "missed" is never
+ * read unsaid as a claim about a time still ahead; undefined when the clock is not behind, or the window has no time
+ * zone.
+ */
+export function clockBehindText(
+  state: Pick<ScheduleState, "window" | "tasks">,
+  moment: Date,
+  language: Language,
+): string | undefined {
+  const { timeZone, slotTimes } = state.window;
+  if (timeZone === undefined || Number.isNaN(moment.getTime())) return undefined;
+  const now = localClock(moment, timeZone);
+  /** The latest recorded moment, as local "YYYY-MM-DD HH:MM" (comparable as text). */
+  let latest = "";
+  for (const task of state.tasks) {
+    if (task.source !== "task_item") continue;
+    const marked = task.markedAt === undefined ? undefined : new Date(task.markedAt);
+    if (marked !== undefined && !Number.isNaN(marked.getTime())) {
+      const clock = localClock(marked, timeZone);
+      latest = [latest, `${clock.date} ${clock.time}`].sort().at(-1)!;
+    }
+    const was = task.status === "missed" ? task.was : undefined;
+    if (was?.date !== undefined)
+      latest = [latest, `${was.date} ${slotTimes?.[was.start - 1]?.start ?? "00:00"}`].sort().at(-1)!;
+  }
+  if (latest <= `${now.date} ${now.time}`) return undefined;
+  const [date = "", time = ""] = latest.split(" ");
+  return language === "zh"
+    ? `你的时钟显示 ${formatDate(now.date, "zh")} ${now.time}，早于日程已经记录到的时间（${formatDate(date, "zh")} ${time}）：之前记下的完成、错过和跳过保持不变，日程也不会往回退。如果电脑的时钟不对，请先校准。`
+    : `Your clock says ${formatDate(now.date)}, ${now.time}, earlier than what your schedule has already recorded (${formatDate(date)}, ${time}): what was marked done, missed or skipped stays as it was, and the week does not move back. If your computer's clock is wrong, please set it right.`;
+}
+
 /** What one roll did (`RollWindowData` of the `roll_window` tool): task ids by what became of them. */
 export interface RolledIds {
   days: number;

@@ -15,7 +15,7 @@ import type { ApplyResult, ScheduleRepository } from "./repository.js";
 import type { ScheduleState } from "./state.js";
 import { scheduleTools } from "./tools/index.js";
 import { atRiskNotice } from "./at-risk.js";
-import { movedOnText, rollDueByClock } from "./clock-roll.js";
+import { clockBehindText, movedOnText, rollDueByClock } from "./clock-roll.js";
 import { cardFrameOf, seenInCardFrame, staleCardReason } from "./card-frame.js";
 import type { RollWindowData } from "./tools/task-writes.js";
 import { readSchedulePreferences } from "./preferences.js";
@@ -245,6 +245,7 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
       },
       told: (after: ScheduleState, results: readonly unknown[], language: Language) =>
         movedOnText(after, results as RollWindowData[], language),
+      behind: (state: ScheduleState, now: Date, language: Language) => clockBehindText(state, now, language),
     },
     // A card is read against the week it was made on: approved after the window rolled on or a review it names
     // changed (a check-in, another thread), it applies nothing.
