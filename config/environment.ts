@@ -21,7 +21,8 @@
  * | TEMPO_DB_QUERY_TIMEOUT    | 15                   | seconds any database call waits for the server's answer, on the client (0: no limit) |
  * | TEMPO_DB_POOL_SIZE        | 10                   | connections of a process's pool (plus 1 thread-lock connection and the memory pool) |
  * | TEMPO_MEMORY_POOL_SIZE    | 8                    | connections of a process's memory-store pool              |
- * | TEMPO_MAX_RUNS            | TEMPO_DB_POOL_SIZE   | runs one process computes at once; the rest wait in FIFO order |
+ * | TEMPO_MAX_RUNS            | TEMPO_DB_POOL_SIZE   | runs one process computes at once; the rest wait, round-robin by user |
+ * | TEMPO_MAX_RUNS_PER_USER   | half TEMPO_MAX_RUNS  | runs of one user a process computes at once (at least 1)  |
  * | TEMPO_RUN_QUEUE_WAIT      | 600                  | seconds a run waits for its turn, then SERVER_BUSY        |
  * | TEMPO_THREAD_WAIT         | 10                   | seconds a message waits for the run before it on its thread |
  * | TEMPO_MAX_ROUNDS          | 60                   | execute rounds (model decisions) per task                |
@@ -104,8 +105,10 @@ export interface DatabaseSettings {
 
 /** How many runs one process computes at once (docs/operations.md#connection-plan). */
 export interface RunSettings {
-  /** Runs computing at once; the rest wait their turn in FIFO order. Default: the pool size. */
+  /** Runs computing at once; the rest wait their turn, round-robin by user. Default: the pool size. */
   maxConcurrentRuns?: number;
+  /** Runs of one user computing at once. Default: half of `maxConcurrentRuns`, at least 1 (`defaultMaxRunsPerUser`). */
+  maxRunsPerUser?: number;
   /** Longest a run waits for its turn before SERVER_BUSY, in ms. Default 600 000. */
   queueWaitMs: number;
 }
@@ -191,6 +194,7 @@ export function readSettings(environment: Environment = process.env): TempoSetti
     },
     runs: {
       maxConcurrentRuns: optionalInteger(value("TEMPO_MAX_RUNS"), "TEMPO_MAX_RUNS"),
+      maxRunsPerUser: optionalInteger(value("TEMPO_MAX_RUNS_PER_USER"), "TEMPO_MAX_RUNS_PER_USER"),
       queueWaitMs: seconds(value("TEMPO_RUN_QUEUE_WAIT"), "TEMPO_RUN_QUEUE_WAIT", DEFAULT_RUN_QUEUE_WAIT_MS),
     },
     workflow: {

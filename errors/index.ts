@@ -265,8 +265,8 @@ export class ThreadBusyError extends TempoError {
 }
 
 /**
- * This process runs as many runs at once as it is set to (`TEMPO_MAX_RUNS`) and the run waited its whole turn
- * (`TEMPO_RUN_QUEUE_WAIT`) without one; it was not started and nothing was written.
+ * This process runs as many runs at once as it is set to (`TEMPO_MAX_RUNS`, or `TEMPO_MAX_RUNS_PER_USER` of one user's)
+ * and the run waited its whole turn (`TEMPO_RUN_QUEUE_WAIT`) without one; it was not started and nothing was written.
  */
 export class ServerBusyError extends TempoError {
   constructor(message: string, details?: Record<string, unknown>) {

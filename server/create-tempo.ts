@@ -28,7 +28,7 @@ import { createThreadLock } from "./postgres-thread-lock.js";
 import { createMemoryStore } from "../memory/store.js";
 import { DEFAULT_MEMORY_POOL_SIZE, DEFAULT_RUN_QUEUE_WAIT_MS, type TempoSettings } from "../config/environment.js";
 import { DEFAULT_POOL_SIZE } from "../database/pool.js";
-import { RunGate } from "./run-gate.js";
+import { defaultMaxRunsPerUser, RunGate } from "./run-gate.js";
 import { buildTempoGraph, type TempoGraph } from "./tempo-graph.js";
 import { recoverThread, type Recovery } from "./carry-on.js";
 import { createStageModels } from "../models/create-models.js";
@@ -144,10 +144,7 @@ export async function createServedGraph(settings: TempoSettings): Promise<Served
     // configurable value is refused by the auth handler before the server stores it; one stored before is ignored.
     // The server runs several jobs at once; at most as many compute as the pool has connections, the rest wait their
     // turn (as in createTempo), so a burst never ends in the pool's connect timeout.
-    const runGate = new RunGate(
-      settings.runs?.maxConcurrentRuns ?? poolSize,
-      settings.runs?.queueWaitMs ?? DEFAULT_RUN_QUEUE_WAIT_MS,
-    );
+    const runGate = runGateOf(settings, poolSize);
     const graph = buildTempoGraph({
       ...dependencies,
       settings: settings.workflow,
@@ -197,7 +194,8 @@ export interface Tempo {
  * Opens the database and builds the graph for `settings`. The connection plan of the process
  * (docs/operations.md#connection-plan): the pool (`TEMPO_DB_POOL_SIZE`, 10), one thread-lock connection shared by
  * every run, the memory store's pool (`TEMPO_MEMORY_POOL_SIZE`, 8); at most as many runs compute at once as the pool
- * has connections (`TEMPO_MAX_RUNS`), the others wait their turn in FIFO order (`TEMPO_RUN_QUEUE_WAIT`, 600 s).
+ * has connections (`TEMPO_MAX_RUNS`), at most half of them one user's (`TEMPO_MAX_RUNS_PER_USER`); the others wait
+ * their turn, round-robin by user (`TEMPO_RUN_QUEUE_WAIT`, 600 s).
  */
 export async function createTempo(settings: TempoSettings): Promise<Tempo> {
   const poolSize = settings.database.poolSize ?? DEFAULT_POOL_SIZE;
@@ -218,10 +216,7 @@ export async function createTempo(settings: TempoSettings): Promise<Tempo> {
     closers.push(() => store.stop());
     const threadLock = createThreadLock(database);
     closers.push(async () => threadLock.close?.());
-    const runGate = new RunGate(
-      settings.runs?.maxConcurrentRuns ?? poolSize,
-      settings.runs?.queueWaitMs ?? DEFAULT_RUN_QUEUE_WAIT_MS,
-    );
+    const runGate = runGateOf(settings, poolSize);
     const dependencies = await createTempoDependencies(settings, { pool: database.pool, resumeGuard: checkpointer });
     const { models, domain, domains, offline } = dependencies;
     const executionLog = dependencies.executionLog!; // always built on a pool
@@ -271,4 +266,18 @@ export function repositoryOf<TRepository>(domains: ReadonlyMap<string, BuiltDoma
       `The ${name} domain is not served (served: ${[...domains.keys()].join(", ")}); add it to TEMPO_DOMAINS.`,
     );
   return built.repository as TRepository;
+}
+
+/**
+ * The process's run gate: as many runs at once as `TEMPO_MAX_RUNS` (the pool's size when unset), as many of one user's
+ * as `TEMPO_MAX_RUNS_PER_USER` (half of those, at least 1, when unset) — one user's burst of runs on many threads
+ * leaves turns for the others — the waiting runs admitted round-robin by user.
+ */
+export function runGateOf(settings: TempoSettings, poolSize: number): RunGate {
+  const maxRuns = settings.runs?.maxConcurrentRuns ?? poolSize;
+  return new RunGate(
+    maxRuns,
+    settings.runs?.queueWaitMs ?? DEFAULT_RUN_QUEUE_WAIT_MS,
+    settings.runs?.maxRunsPerUser ?? defaultMaxRunsPerUser(maxRuns),
+  );
 }

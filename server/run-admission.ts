@@ -17,8 +17,9 @@
  * - one run per thread at a time: the run holds its thread (`ThreadLock`) from these checks to its end. A new
  *   message waits up to `threadWaitMs` for the run before it; a resume does not wait. Either gets THREAD_BUSY past
  *   that;
- * - at most so many runs of the process compute at once (`RunGate`, when the graph has one): a run that holds its
- *   thread waits its turn in FIFO order, and gets SERVER_BUSY if none comes within the gate's wait;
+ * - at most so many runs of the process compute at once, and at most so many of one user's (`RunGate`, when the
+ *   graph has one): a run that holds its thread waits its turn, round-robin by user, and gets SERVER_BUSY if none
+ *   comes within the gate's wait;
  * - an answer only answers a card its sender could have seen: a message, or a resume that does not name its card,
  *   created before the checkpoint of the card it would answer, or that waited for the run that raised it, gets
  *   THREAD_BUSY (`card-seen.ts`; a served run dates from its UUIDv7 run id, so one queued behind the run that
@@ -99,7 +100,7 @@ export async function admitRun(
 ): Promise<AdmittedRun> {
   const admittedAt = Date.now();
   checkInput(input, options, settings);
-  const { threadId } = ensureConfiguration((options ?? {}) as RunnableConfig, settings);
+  const { threadId, userId } = ensureConfiguration((options ?? {}) as RunnableConfig, settings);
   const message = inputMessages(input).length > 0;
   const lease =
     threadId && threadLock ? await threadLock.acquire(threadId, message ? settings.threadWaitMs : 0) : undefined;
@@ -111,7 +112,9 @@ export async function admitRun(
     await lease?.release(failure);
   };
   try {
-    if (runGate) seat = new RunSeat(runGate, await runGate.enter());
+    // The run's user (the authenticated one on the server): one user's runs are capped, and wait round-robin with
+    // other users' (`RunGate`), its turns taken again after each model call too.
+    if (runGate) seat = new RunSeat(runGate, await runGate.enter(userId), userId);
     const createdAt = runCreatedAt((options as { runId?: unknown } | undefined)?.runId, admittedAt);
     const checked = await checkRun(graph, input, options, settings, { waited: lease?.waited ?? false, createdAt });
     return { ...checked, seat, carryingOn: async (on) => lease?.carryingOn(on), release };

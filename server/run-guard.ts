@@ -92,7 +92,7 @@ export interface RunGuard {
    * run — so the next run on the thread, in any process the thread lock spans, starts after it.
    */
   writeBatches?: WriteBatches;
-  /** At most so many runs of this process compute at once, the rest waiting in FIFO order (`run-gate.ts`); without one, no bound. */
+  /** At most so many runs of this process compute at once, the rest waiting round-robin by user (`run-gate.ts`); without one, no bound. */
   runGate?: RunGate;
   /**
    * A refused answer to a card: `throw` its typed error (INVALID_RESUME, STALE_RESUME; the default, for callers of

@@ -29,8 +29,8 @@ export interface TempoGraphOptions extends TempoBuilderOptions {
    */
   threadLock?: ThreadLock;
   /**
-   * At most `maxRuns` runs of this graph's process compute at once, the rest waiting in FIFO order (`run-gate.ts`):
-   * `createTempo` gives one as large as its pool. Default: no bound.
+   * At most `maxRuns` runs of this graph's process compute at once, `maxRunsPerUser` of one user's, the rest waiting
+   * round-robin by user (`run-gate.ts`): `createTempo` gives one as large as its pool. Default: no bound.
    */
   runGate?: RunGate;
   /** What a refused answer to a card does (run-guard.ts `RunGuard.refusedAnswers`): `throw` (default) or `ask_again` (served). */

@@ -6,6 +6,7 @@
 import { describe, expect, test } from "vitest";
 import { readSettings } from "../../config/environment.js";
 import { TempoError } from "../../errors/index.js";
+import { runGateOf } from "../../server/create-tempo.js";
 
 describe("connection plan settings", () => {
   test("defaults: the pool and the run gate left to createTempo (10 each), memory pool 8, 600 s of waiting for a turn", () => {
@@ -25,12 +26,26 @@ describe("connection plan settings", () => {
     expect(settings.runs).toEqual({ maxConcurrentRuns: 3, queueWaitMs: 2_500 });
   });
 
+  test("TEMPO_MAX_RUNS_PER_USER is read; unset, one user gets half the gate's turns (at least 1); above TEMPO_MAX_RUNS, all of them", () => {
+    const perUser = (environment: Record<string, string>, poolSize = 10) => {
+      const gate = runGateOf(readSettings(environment), poolSize);
+      return [gate.maxRuns, gate.maxRunsPerUser];
+    };
+    expect(readSettings({ TEMPO_MAX_RUNS_PER_USER: "3" }).runs?.maxRunsPerUser).toBe(3);
+    expect(perUser({})).toEqual([10, 5]);
+    expect(perUser({}, 5)).toEqual([5, 2]);
+    expect(perUser({ TEMPO_MAX_RUNS: "1" })).toEqual([1, 1]);
+    expect(perUser({ TEMPO_MAX_RUNS_PER_USER: "3" })).toEqual([10, 3]);
+    expect(perUser({ TEMPO_MAX_RUNS: "4", TEMPO_MAX_RUNS_PER_USER: "9" })).toEqual([4, 4]);
+  });
+
   test.each([
     ["TEMPO_DB_POOL_SIZE", "0"],
     ["TEMPO_DB_POOL_SIZE", "ten"],
     ["TEMPO_MEMORY_POOL_SIZE", "1"],
     ["TEMPO_MAX_RUNS", "2.5"],
     ["TEMPO_RUN_QUEUE_WAIT", "-1"],
+    ["TEMPO_MAX_RUNS_PER_USER", "0"],
   ])("%s=%s is refused with INVALID_CONFIGURATION naming it", (name, value) => {
     let failure: unknown;
     try {

@@ -64,6 +64,123 @@ describe("RunGate", () => {
   });
 });
 
+describe("RunGate between users", () => {
+  const settled = () => new Promise((resolve) => setImmediate(resolve));
+  /** Asks the gate for a turn for each of `names` as `user`; `admitted` lists them as they get one. */
+  const asker = (gate: RunGate) => {
+    const admitted: string[] = [];
+    const ends = new Map<string, () => void>();
+    const ask = (user: string, name: string) =>
+      gate.enter(user).then((end) => {
+        admitted.push(name);
+        ends.set(name, end);
+      });
+    return { admitted, ends, ask };
+  };
+
+  test("one user's burst on many threads takes at most their share of turns: another user's run is admitted at once", async () => {
+    const gate = new RunGate(4, 60_000, 2);
+    const { admitted, ends, ask } = asker(gate);
+    const burst = ["a1", "a2", "a3", "a4", "a5", "a6"].map((name) => ask("alice", name));
+    await settled();
+    expect(admitted).toEqual(["a1", "a2"]);
+    expect([gate.active, gate.queued, gate.activeOf("alice")]).toEqual([2, 4, 2]);
+    // Bob's run finds a turn free though four of Alice's wait: it waits behind none of them.
+    await ask("bob", "b1");
+    expect(admitted).toEqual(["a1", "a2", "b1"]);
+    expect([gate.active, gate.queued]).toEqual([3, 4]);
+    // Alice's runs go on two at a time as hers end, never past her cap.
+    for (const name of ["a1", "a2", "a3", "a4"]) {
+      ends.get(name)!();
+      await settled();
+      expect(gate.activeOf("alice")).toBe(2);
+    }
+    ends.get("b1")!();
+    await Promise.all(burst);
+    expect(admitted).toEqual(["a1", "a2", "b1", "a3", "a4", "a5", "a6"]);
+    for (const name of ["a5", "a6"]) ends.get(name)!();
+    expect([gate.active, gate.queued]).toEqual([0, 0]);
+  });
+
+  test("among the runs waiting, a second user's is admitted before the first user's next (the least busy user first, round-robin among equals)", async () => {
+    // No cap per user (the whole gate each): only the order of the waiting runs is at stake.
+    const gate = new RunGate(2, 60_000);
+    const { admitted, ends, ask } = asker(gate);
+    const asked = ["a1", "a2", "a3", "a4", "a5"].map((name) => ask("alice", name));
+    await settled();
+    const bobs = ["b1", "b2"].map((name) => ask("bob", name));
+    const carol = ask("carol", "c1");
+    await settled();
+    expect(admitted).toEqual(["a1", "a2"]);
+    // Each turn given back (the runs end in the order they were admitted) goes to the waiting user computing the
+    // fewest runs, the first of them in round-robin order: Bob's first before Alice's third, and Carol's before her
+    // fourth; a user served goes to the back of the order.
+    for (let ended = 0; ended < 7; ended += 1) {
+      ends.get(admitted[ended]!)!();
+      await settled();
+    }
+    await Promise.all([...asked, ...bobs, carol]);
+    expect(admitted).toEqual(["a1", "a2", "b1", "a3", "c1", "b2", "a4", "a5"]);
+    ends.get("a5")!();
+    expect([gate.active, gate.queued]).toEqual([0, 0]);
+  });
+
+  test("a run coming back from its model waits only for its own user's turns, ahead of that user's new runs, and is never refused", async () => {
+    vi.useFakeTimers();
+    const gate = new RunGate(3, 5_000, 1);
+    const seat = new RunSeat(gate, await gate.enter("alice"), "alice");
+    let answer: () => void = () => undefined;
+    const model = new Promise<void>((resolve) => (answer = resolve));
+    const coming = seat.without(() => model.then(() => "answer"));
+    // Away on its model, the run holds no turn: Alice's next run takes her one turn; a third of hers waits.
+    const second = await gate.enter("alice");
+    let thirdAdmitted = false;
+    const third = thrownBy(gate.enter("alice").then((end) => ((thirdAdmitted = true), end)));
+    answer();
+    // Back from its model, the run waits for Alice's turn (Bob's run still gets one of the free ones at once) —
+    // for longer than a new run may wait, without SERVER_BUSY.
+    const bob = await gate.enter("bob");
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect([gate.active, gate.queued, gate.activeOf("alice")]).toEqual([2, 2, 1]);
+    // Alice's turn is given back: it goes to the run already started, not to her new run that asked first.
+    second();
+    expect(await coming).toBe("answer");
+    expect([thirdAdmitted, gate.activeOf("alice")]).toEqual([false, 1]);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(await third).toMatchObject({
+      code: "SERVER_BUSY",
+      details: { maxRuns: 3, maxRunsPerUser: 1 },
+      message: expect.stringContaining("runs of this user at once"),
+    });
+    seat.end();
+    bob();
+    expect([gate.active, gate.queued]).toEqual([0, 0]);
+  });
+
+  test("a run whose overlapping model calls come back while its user is at the cap goes on once a turn of that user's is free, and leaks none", async () => {
+    const gate = new RunGate(2, 60_000, 1);
+    const seat = new RunSeat(gate, await gate.enter("alice"), "alice");
+    const calls = [0, 1].map(() => {
+      let answer: (text: string) => void = () => undefined;
+      const reply = new Promise<string>((resolve) => (answer = resolve));
+      return { reply, answer };
+    });
+    const waits = calls.map((call) => seat.without(() => call.reply));
+    const other = await gate.enter("alice");
+    calls[0]!.answer("first");
+    await settled();
+    expect([gate.active, gate.queued]).toEqual([1, 1]);
+    other();
+    expect(await waits[0]).toBe("first");
+    // The run holds Alice's one turn again; its other call coming back asks for none.
+    calls[1]!.answer("second");
+    expect(await waits[1]).toBe("second");
+    expect([gate.active, gate.queued, gate.activeOf("alice")]).toEqual([1, 0, 1]);
+    seat.end();
+    expect([gate.active, gate.queued]).toEqual([0, 0]);
+  });
+});
+
 describe("the graph behind a run gate", () => {
   test("with a gate of 1, runs on two threads both reach their model call at once (no turn held while waiting on it), and both end", async () => {
     const gate = new RunGate(1, 60_000);

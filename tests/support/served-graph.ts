@@ -11,8 +11,14 @@ import { readSettings } from "../../config/environment.js";
 import { createServedGraph, type ServedGraph } from "../../server/create-tempo.js";
 import type { TestPostgres } from "./postgres.js";
 
-/** Starts the served graph on the Postgres `start` gives, for the tests of the enclosing file or `describe`. */
-export function useServedGraph(start: () => Promise<TestPostgres>): {
+/**
+ * Starts the served graph on the Postgres `start` gives, for the tests of the enclosing file or `describe`;
+ * `environment`: more settings of the server (TEMPO_* variables), as the process would read them.
+ */
+export function useServedGraph(
+  start: () => Promise<TestPostgres>,
+  environment: Record<string, string> = {},
+): {
   readonly served: ServedGraph;
   readonly pool: pg.Pool;
 } {
@@ -23,7 +29,7 @@ export function useServedGraph(start: () => Promise<TestPostgres>): {
     postgres = await start();
     pool = new pg.Pool({ connectionString: postgres.url, max: 1 });
     pool.on("error", () => undefined); // a client still closing when the server stops (57P01) is not a test failure
-    served = await createServedGraph(readSettings({ DATABASE_URL: postgres.url }));
+    served = await createServedGraph(readSettings({ ...environment, DATABASE_URL: postgres.url }));
     Object.assign(served.graph, { checkpointer: new MemorySaver(), store: new InMemoryStore() });
   });
   afterAll(async () => {
