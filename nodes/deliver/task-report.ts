@@ -116,7 +116,8 @@ function notCarriedOut(step: PlanStep): string | undefined {
 }
 
 /**
- * The outcome of a task that changed nothing: a task that was to change something (not a question) is never completed
+ * The outcome once the task's writes are known. A task that failed with writes applied is partial (they stay). A task
+ * that changed nothing: a task that was to change something (not a question) is never completed
  * when nothing was applied — every write it proposed declined, or none proposed (the step says why) — and no task is
  * completed when none of its steps was carried out. A refinement that found nothing better (`global_reopt`, nothing
  * declined) did what it was asked. `applied` counts every write applied (the execution log's, crashes included).
@@ -127,7 +128,11 @@ export function unchangedOutcome(
   task: { readOnlyPlan: boolean; runMode: string | null },
   writes: { applied: number; declined: number },
 ): TaskOutcomeRecord {
-  if (writes.applied > 0 || outcome.kind === "failed" || outcome.kind === "dropped") return outcome;
+  // A task whose steps failed but whose applied writes stay (a run cancelled part-way through its batch, a step that
+  // failed after writing) did something: partial, as for some steps done — "failed" would say nothing changed, to the
+  // user, to a front end's status and to the episode memory keeps.
+  if (writes.applied > 0) return outcome.kind === "failed" ? { ...outcome, kind: "partial" } : outcome;
+  if (outcome.kind === "failed" || outcome.kind === "dropped") return outcome;
   // A partial task that applied nothing did nothing: it failed ("partial" would claim something was done).
   if (outcome.kind === "partial" && !task.readOnlyPlan)
     return {

@@ -156,6 +156,18 @@ describe("unchangedOutcome", () => {
     ).toBe(failed);
   });
 
+  test("a failed task whose applied writes stay is partial: something was done, and it stays", () => {
+    const failed = { kind: "failed" as const, reason: '0 of 3 step(s) done; step "place" failed: cancelled' };
+    expect(
+      unchangedOutcome(
+        failed,
+        [step("failed", "x")],
+        { readOnlyPlan: false, runMode: null },
+        { applied: 3, declined: 0 },
+      ),
+    ).toEqual({ ...failed, kind: "partial" });
+  });
+
   test("declined, none proposed, not carried out, a question, a refinement with nothing better", () => {
     const writing = { readOnlyPlan: false, runMode: null };
     expect(unchangedOutcome(completed, [step("done", "ok")], writing, { applied: 0, declined: 2 })).toEqual({

@@ -90,7 +90,8 @@ describe.each(postgresTargets())("on $kind Postgres", (target) => {
     expect(values.phase).not.toBe("executing");
     expect(unpairedToolCalls(values.messages)).toEqual([]);
     // The task ended there; its report says which changes applied and which approved ones did not.
-    expect(values.outcome).toMatchObject({ kind: "failed" });
+    // Three writes applied and stay: the task did part of its work.
+    expect(values.outcome).toMatchObject({ kind: "partial" });
     const report = values.messages
       .map((message) => String(message.content))
       .find((text) => text.startsWith("Finished"));
