@@ -21,6 +21,7 @@ import { capabilities } from "./replies.js";
 import { goalOf, section, userLanguage, userLines, type PromptView } from "../prompt-reading.js";
 import {
   dayLabel,
+  dayLabelIn,
   isAnywhere,
   isEmptySelection,
   normalizeText,
@@ -734,8 +735,7 @@ function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = 
   const parts: string[] = [];
   const only = resolveDays(where.only, facts);
   const days = purpose === "move" ? only.slice(0, 1) : only;
-  if (days.length > 0)
-    parts.push(days.map((day) => `${weekdayName(weekdayOf(facts, day), "zh")}（第${day}天）`).join("和"));
+  if (days.length > 0) parts.push(days.map((day) => stepDay(day, facts, "zh")).join("和"));
   const { slots } = where;
   if (purpose === "move" && slots.from !== undefined && !slots.part) {
     parts.push(slots.to === undefined ? `（第${slots.from}节）` : `（第${slots.from}-${slots.to}节）`);
@@ -751,13 +751,29 @@ function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = 
   return parts.join("，");
 }
 
-/** "on Monday (day 1), in the evening (slots 9-12), not on Tuesday (day 2)", or "" for anywhere. */
+const MONTHS_EN = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * A day a plan step names, as the student reads it: by weekday and date in a dated window — "Thursday, Mar 14",
+ * "3月14日周四", which the request reader takes back as that one date (`readDays`) — else by weekday and the day's
+ * number ("Thursday (day 4)", "周四（第4天）"), which it takes back as that day.
+ */
+function stepDay(day: number, facts: WeekFacts, language: Language): string {
+  const date = facts.dates.get(day);
+  if (date === undefined) return dayLabelIn(day, (candidate) => weekdayOf(facts, candidate), language);
+  if (language === "zh") return formatDate(date, "zh");
+  const [, month = 1, dayOfMonth = 1] = date.split("-").map(Number);
+  return `${weekdayName(dayOfWeekOfDate(date), "en")}, ${MONTHS_EN[month - 1]} ${dayOfMonth}`;
+}
+
+/** "on Monday, Mar 11, in the evening (slots 9-12), not on Tuesday", or "" for anywhere. */
 export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move" = "use"): string {
   const parts: string[] = [];
   const label = (day: number) => dayLabel(day, (candidate) => weekdayOf(facts, candidate));
   const only = resolveDays(where.only, facts);
   const days = purpose === "move" ? only.slice(0, 1) : only;
-  if (days.length > 0) parts.push(`${purpose === "move" ? "" : "on "}${days.map(label).join(" and ")}`);
+  if (days.length > 0)
+    parts.push(`${purpose === "move" ? "" : "on "}${days.map((day) => stepDay(day, facts, "en")).join(" and ")}`);
   const { slots } = where;
   if (purpose === "move" && slots.from !== undefined && !slots.part) {
     parts.push(slots.to === undefined ? `slot ${slots.from}` : `slots ${slots.from}-${slots.to}`);
@@ -767,8 +783,14 @@ export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move
       slots.part ? `in the ${slots.part} (slots ${range.from}-${range.to})` : `in slots ${range.from}-${range.to}`,
     );
   }
+  // Days to keep free by weekday, as the Chinese step says them, in a window of one week (where a weekday is one
+  // day); in a longer one by weekday and number, so that the step is read back as the days meant.
   const not = resolveDays(where.not, facts);
-  if (not.length > 0) parts.push(`not on ${not.map(label).join(" and ")}`);
+  const oneWeek = (facts.totalDays ?? 7) <= 7;
+  if (not.length > 0)
+    parts.push(
+      `not on ${[...new Set(not.map((day) => (oneWeek ? weekdayName(weekdayOf(facts, day), "en") : label(day))))].join(" and ")}`,
+    );
   if (where.before) parts.push(`before the ${where.before}`);
   // "Move X to the evening": no day, so no "in".
   if (purpose === "move" && days.length === 0 && parts[0]?.startsWith("in the "))

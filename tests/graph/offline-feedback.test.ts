@@ -86,7 +86,7 @@ describe("feedback on the offline policy's cards", () => {
       action: "confirm_plan",
       args: {
         steps: expect.stringMatching(
-          /^1\. Place each pending review task into a free slot that fits it, not on Monday \(day 1\) — done when: .+\n2\. /,
+          /^1\. Place each pending review task into a free slot that fits it, not on Monday — done when: .+\n2\. /,
         ),
       },
     });

@@ -41,7 +41,7 @@ const ROWS: Row[] = [
   {
     request: "Move my matrix review to Thursday",
     cards: [
-      planStep('Move "matrix review" to Thursday (day 4)'),
+      planStep('Move "matrix review" to Thursday, Mar 14'),
       ["move", { task_id: "matrix-review", day: 4, slot_start: 7 }],
     ],
     then: (outcome) => {
@@ -56,7 +56,7 @@ const ROWS: Row[] = [
     // Friday evening: before Saturday's calculus midterm, which the review is due before.
     request: "move review-limits to Friday slot 9",
     cards: [
-      planStep('Move "review-limits" to Friday (day 5), slot 9'),
+      planStep('Move "review-limits" to Friday, Mar 15, slot 9'),
       ["move", { task_id: "review-limits", day: 5, slot_start: 9 }],
     ],
     then: (outcome) => expect(placeOf(outcome.schedule, "review-limits")).toBe("day 5 slots 9-10"),
@@ -65,7 +65,7 @@ const ROWS: Row[] = [
     // After the midterm: the move is refused with the deadline named, and the review stays where it was.
     request: "move review-limits to Saturday slot 7",
     // Tried before any card: the write is refused, so no move card is shown.
-    cards: [planStep('Move "review-limits" to Saturday (day 6), slot 7')],
+    cards: [planStep('Move "review-limits" to Saturday, Mar 16, slot 7')],
     then: (outcome) => {
       expect(placeOf(outcome.schedule, "review-limits")).toBe("day 1 slots 5-6");
       // The exam by name and its start by date and time; the refusal said once, in the answer alone.
@@ -111,7 +111,7 @@ const ROWS: Row[] = [
     cards: [["confirm_plan"], ["place", { task_id: "linked-list-exercises", day: 5, slot_start: 9 }]],
     then: (outcome) => {
       expect(outcome.planSteps[0]).toBe(
-        'Place the pending review tasks "linked list exercises" into free slots that fit them, on Friday (day 5), in the evening (slots 9-12)',
+        'Place the pending review tasks "linked list exercises" into free slots that fit them, on Friday, Mar 15, in the evening (slots 9-12)',
       );
       expect(placeOf(outcome.schedule, "linked-list-exercises")).toBe("day 5 slots 9-10");
       expect(placeOf(outcome.schedule, "derivative-drills")).toBe("pending");
@@ -131,7 +131,7 @@ const ROWS: Row[] = [
     ],
     then: (outcome) => {
       expect(outcome.planSteps[0]).toBe(
-        "Place each pending review task into a free slot that fits it, on Wednesday (day 3)",
+        "Place each pending review task into a free slot that fits it, on Wednesday, Mar 13",
       );
       // The four pending reviews (five slots) all fit on Wednesday: two free runs and the study hall.
       const placedOnWednesday = outcome.schedule.tasks.filter(
@@ -146,7 +146,7 @@ const ROWS: Row[] = [
     cards: [["confirm_plan"], ["place"], ["place"], ["place"], ["place"]],
     then: (outcome) => {
       expect(outcome.planSteps[0]).toBe(
-        "Place each pending review task into a free slot that fits it, not on Monday (day 1) and Sunday (day 7)",
+        "Place each pending review task into a free slot that fits it, not on Monday and Sunday",
       );
       const days = outcome.cards.slice(1).map((card) => card.args.day);
       expect(days).not.toContain(1);
@@ -241,7 +241,7 @@ const ROWS: Row[] = [
     request: "把矩阵复习移到周四下午",
     chinese: true,
     cards: [
-      planStep('把 "矩阵复习" 移到 周四（第4天），下午（第5-8节）'),
+      planStep('把 "矩阵复习" 移到 3月14日周四，下午（第5-8节）'),
       ["move", { task_id: "matrix-review", day: 4, slot_start: 7 }],
     ],
     then: (outcome) => {
@@ -279,7 +279,7 @@ const ROWS: Row[] = [
       ["place", { day: 3 }],
       ["place", { day: 3 }],
     ],
-    then: (outcome) => expect(outcome.planSteps[0]).toBe("把所有待安排的复习任务放进能容纳它们的时段，周三（第3天）"),
+    then: (outcome) => expect(outcome.planSteps[0]).toBe("把所有待安排的复习任务放进能容纳它们的时段，3月13日周三"),
   },
   {
     request: "周六下午什么时候有空？",

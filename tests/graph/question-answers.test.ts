@@ -65,7 +65,7 @@ describe("a question card takes a plain answer, in every client's shape", () => 
         const doneWhen = text === "周五" ? "完成标志：" : "done when: ";
         expect(cardOf(planned)).toMatchObject({
           action: "confirm_plan",
-          args: { steps: expect.stringContaining(`1. Move "matrix review" to Friday (day 5) — ${doneWhen}`) },
+          args: { steps: expect.stringContaining(`1. Move "matrix review" to Friday, Mar 15 — ${doneWhen}`) },
         });
         const proposed = await send(tempo, config, accept);
         expect(cardOf(proposed)).toMatchObject({ action: "move", args: { task_id: "matrix-review", day: 5 } });
@@ -94,7 +94,7 @@ describe("a question card takes a plain answer, in every client's shape", () => 
       const planned = await send(tempo, config, answer("matrix review"));
       expect(cardOf(planned)).toMatchObject({
         action: "confirm_plan",
-        args: { steps: expect.stringContaining('1. Move "matrix review" to Friday (day 5) — ') },
+        args: { steps: expect.stringContaining('1. Move "matrix review" to Friday, Mar 15 — ') },
       });
       const proposed = await send(tempo, config, accept);
       expect(cardOf(proposed)).toMatchObject({ action: "move", args: { task_id: "matrix-review", day: 5 } });
@@ -110,7 +110,7 @@ describe("a question card takes a plain answer, in every client's shape", () => 
     const planned = await send(tempo, config, CLIENTS[0]![1]("move review-limits to Thursday"));
     expect(cardOf(planned)).toMatchObject({
       action: "confirm_plan",
-      args: { steps: expect.stringContaining('1. Move "review-limits" to Thursday (day 4) — done when: ') },
+      args: { steps: expect.stringContaining('1. Move "review-limits" to Thursday, Mar 14 — done when: ') },
     });
   });
 
@@ -125,7 +125,7 @@ describe("a question card takes a plain answer, in every client's shape", () => 
     const planned = await send(tempo, config, CLIENTS[1]![1]("Saturday"));
     expect(cardOf(planned)).toMatchObject({
       action: "confirm_plan",
-      args: { steps: expect.stringContaining('1. Move "matrix review" to Saturday (day 6) — done when: ') },
+      args: { steps: expect.stringContaining('1. Move "matrix review" to Saturday, Mar 16 — done when: ') },
     });
   });
 
@@ -205,14 +205,14 @@ describe("Tempo answers in the user's language", () => {
     const planned = await send(tempo, config, CLIENTS[3]![1]("周五"));
     expect(cardOf(planned)).toMatchObject({
       action: "confirm_plan",
-      args: { steps: expect.stringContaining('1. 把 "矩阵运算复习" 移到 周五（第5天） — 完成标志：') },
+      args: { steps: expect.stringContaining('1. 把 "矩阵运算复习" 移到 3月15日周五 — 完成标志：') },
     });
     expect(
       planned.messages
         .filter((message) => message.getType() === "ai")
         .map(messageText)
         .at(-1),
-    ).toBe('计划：把 "矩阵运算复习" 移到 周五（第5天）。');
+    ).toBe('计划：把 "矩阵运算复习" 移到 3月15日周五。');
     await send(tempo, config, accept);
     const done = await send(tempo, config, accept);
     expect(done.finalAnswer).toMatch(

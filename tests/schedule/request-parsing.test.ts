@@ -9,6 +9,7 @@ import {
   readSlots,
   readWhere,
   resolveSlotWindow,
+  type Where,
 } from "../../tools/schedule/request-parsing.js";
 import { resolveDays, unresolvedDates, type WeekFacts } from "../../offline/schedule/week-facts.js";
 import { parseFeedback } from "../../tools/schedule/feedback.js";
@@ -378,5 +379,37 @@ describe("requests as people phrase them (issue 31)", () => {
         expect(step.packs).toEqual(["schedule.read", "schedule.calendar"]);
       }
     }
+  });
+});
+
+describe("the day a plan step names (a student reads the day, not its index)", () => {
+  /** Two weeks from Monday 11 March 2024: every weekday comes twice. */
+  const facts: WeekFacts = {
+    totalDays: 14,
+    slotsPerDay: 12,
+    weekdays: new Map(),
+    dates: new Map(
+      Array.from({ length: 14 }, (_, index) => [index + 1, `2024-03-${String(11 + index).padStart(2, "0")}`]),
+    ),
+  };
+
+  test("is the weekday and the date, in English and Chinese, and is read back as that one date", () => {
+    const request = parseScheduleRequest("move the matrix review to day 11");
+    const english = stepsFor(request, facts)[0]!.content;
+    const chinese = chineseStepsFor(request, facts)[0]!.content;
+    expect(english).toBe('Move "matrix review" to Thursday, Mar 21');
+    expect(chinese).toBe('把 "matrix review" 移到 3月21日周四');
+    for (const step of [english, chinese]) {
+      expect(step).not.toMatch(/day \d|第\d+天/);
+      const read = parseScheduleRequest(step) as { where: Where };
+      // Thursday the 21st, not Thursday the 14th as well.
+      expect(resolveDays(read.where.only, facts)).toEqual([11]);
+    }
+  });
+
+  test("a weekday beside a date, as a person writes it, names that date only", () => {
+    for (const text of ["Thu 21 Mar", "Thursday, March 21", "3月21日周四", "周四（3月21日）"])
+      expect(resolveDays(readWhere(normalizeText(text)).only, facts)).toEqual([11]);
+    expect(resolveDays(readWhere(normalizeText("Thursday")).only, facts)).toEqual([4, 11]);
   });
 });

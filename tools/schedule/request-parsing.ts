@@ -329,10 +329,23 @@ function validDateSpec(spec: DateSpec): boolean {
   return true;
 }
 
+/**
+ * A weekday beside a date ("Thu, Mar 14", "Thursday (14 Mar)", "3月14日周四", "周四（3月14日）"): the date, written
+ * as the plan's steps write a day, names that one day — not every Thursday of the window as well.
+ */
+const WEEKDAY_BESIDE_DATE = new RegExp(
+  String.raw`\b${WEEKDAY_WORD}\s*,?\s*\(?((?:${MONTH}\.?\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+${MONTH_AFTER_NUMBER})\b)\)?` +
+    String.raw`|(?:周|星期|礼拜)[一二三四五六日天]\s*[（(]?(${NUMBER}月${NUMBER}[日号])[)）]?` +
+    String.raw`|(${NUMBER}月${NUMBER}[日号])\s*[（(]?(?:周|星期|礼拜)[一二三四五六日天][)）]?`,
+  "gi",
+);
+
 /** Reads the day selection of a fragment; a weekday annotated "(day N)" (or "（第N天）") counts as day N. */
 export function readDays(fragment: string): DaySelection {
   const selection: DaySelection = { weekdays: [], days: [] };
-  const calendar = readDates(fragment);
+  const calendar = readDates(
+    fragment.replace(WEEKDAY_BESIDE_DATE, (...groups: string[]) => ` ${groups.slice(2).find((group) => group) ?? ""} `),
+  );
   let text = calendar.rest.replace(
     /\b[a-z]+day\s*\(day (\d+)\)|(?:周|星期|礼拜)[一二三四五六日天1-7]\s*(?:\(day (\d+)\)|[（(]第(\d+)天[)）])/g,
     (_, english?: string, chinese?: string, annotated?: string) => {
