@@ -127,14 +127,26 @@ export function resolveDays(selection: DaySelection, facts: WeekFacts): number[]
   if (weekdays.length > 0) {
     for (let day = 1; day <= total; day += 1) if (weekdays.includes(weekdayOf(facts, day))) days.add(day);
   }
-  for (const spec of selection.dates ?? []) for (const day of daysOfDate(spec, facts)) days.add(day);
+  for (const spec of selection.dates ?? []) {
+    const dated = daysOfDate(spec, facts);
+    // A date a plan step wrote beside its weekday, once the window has moved past it: that weekday.
+    const fallback = dated.length === 0 && spec.kind === "date" ? spec.weekday : undefined;
+    if (fallback !== undefined)
+      for (let day = 1; day <= total; day += 1) if (weekdayOf(facts, day) === fallback) days.add(day);
+    for (const day of dated) days.add(day);
+  }
   return [...days].sort((a, b) => a - b);
 }
 
 /** The calendar days of a selection the window does not cover (or cannot place: no dates, no now), as the user wrote them. */
 export function unresolvedDates(selection: DaySelection, facts: WeekFacts): string[] {
   return (selection.dates ?? [])
-    .filter((spec) => daysOfDate(spec, facts).length === 0 && !(spec.kind === "weekday" && !facts.now))
+    .filter(
+      (spec) =>
+        daysOfDate(spec, facts).length === 0 &&
+        !(spec.kind === "weekday" && !facts.now) &&
+        !(spec.kind === "date" && spec.weekday !== undefined),
+    )
     .map((spec) => spec.text);
 }
 

@@ -407,6 +407,22 @@ describe("the day a plan step names (a student reads the day, not its index)", (
     }
   });
 
+  test("once the window has moved past the step's date, the step's weekday names the day (a card made before a roll)", () => {
+    const rolled: WeekFacts = {
+      totalDays: 7,
+      slotsPerDay: 12,
+      weekdays: new Map(),
+      dates: new Map(Array.from({ length: 7 }, (_, index) => [index + 1, `2024-03-${String(18 + index)}`])),
+    };
+    const read = parseScheduleRequest(
+      'Place the pending review tasks "linked list exercises" into free slots that fit them, on Sunday, Mar 17',
+    ) as {
+      where: Where;
+    };
+    expect(resolveDays(read.where.only, rolled)).toEqual([7]);
+    expect(unresolvedDates(read.where.only, rolled)).toEqual([]);
+  });
+
   test("a weekday beside a date, as a person writes it, names that date only", () => {
     for (const text of ["Thu 21 Mar", "Thursday, March 21", "3月21日周四", "周四（3月21日）"])
       expect(resolveDays(readWhere(normalizeText(text)).only, facts)).toEqual([11]);

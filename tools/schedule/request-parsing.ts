@@ -49,7 +49,8 @@ export function readNotBeforeHour(fragment: string): number | undefined {
 export type DateSpec =
   | { kind: "offset"; days: number; text: string }
   | { kind: "weekday"; weekday: number; weeks: number; text: string }
-  | { kind: "date"; year?: number; month?: number; day: number; text: string };
+  /** `weekday`: the weekday written beside it ("Thursday, Mar 14"), the day it names once the window has moved past it. */
+  | { kind: "date"; year?: number; month?: number; day: number; text: string; weekday?: number };
 
 /** The days a request names: weekdays (1 = Mon … 7 = Sun), day indices of the window, and calendar days. */
 export interface DaySelection {
@@ -334,18 +335,31 @@ function validDateSpec(spec: DateSpec): boolean {
  * as the plan's steps write a day, names that one day — not every Thursday of the window as well.
  */
 const WEEKDAY_BESIDE_DATE = new RegExp(
-  String.raw`\b${WEEKDAY_WORD}\s*,?\s*\(?((?:${MONTH}\.?\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+${MONTH_AFTER_NUMBER})\b)\)?` +
-    String.raw`|(?:周|星期|礼拜)[一二三四五六日天]\s*[（(]?(${NUMBER}月${NUMBER}[日号])[)）]?` +
-    String.raw`|(${NUMBER}月${NUMBER}[日号])\s*[（(]?(?:周|星期|礼拜)[一二三四五六日天][)）]?`,
+  String.raw`\b(?<en>mon|tue|wed|thu|fri|sat|sun)[a-z]*\s*,?\s*\(?(?<enDate>(?:${MONTH}\.?\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+${MONTH_AFTER_NUMBER}))\)?` +
+    String.raw`|(?:周|星期|礼拜)(?<zh>[一二三四五六日天])\s*[（(]?(?<zhDate>${NUMBER}月${NUMBER}[日号])[)）]?` +
+    String.raw`|(?<zhDateFirst>${NUMBER}月${NUMBER}[日号])\s*[（(]?(?:周|星期|礼拜)(?<zhAfter>[一二三四五六日天])[)）]?`,
   "gi",
 );
 
 /** Reads the day selection of a fragment; a weekday annotated "(day N)" (or "（第N天）") counts as day N. */
 export function readDays(fragment: string): DaySelection {
   const selection: DaySelection = { weekdays: [], days: [] };
+  // A weekday beside a date: the date, remembering the weekday (the day meant once the window moves past the date).
+  const besides = new Map<string, number>();
   const calendar = readDates(
-    fragment.replace(WEEKDAY_BESIDE_DATE, (...groups: string[]) => ` ${groups.slice(2).find((group) => group) ?? ""} `),
+    fragment.replace(WEEKDAY_BESIDE_DATE, (...args: unknown[]) => {
+      const found = args.at(-1) as Record<string, string | undefined>;
+      const date = (found.enDate ?? found.zhDate ?? found.zhDateFirst ?? "").trim();
+      const weekday = found.en
+        ? WEEKDAY_PREFIXES.indexOf(found.en.toLowerCase())
+        : (ZH_WEEKDAY_NUMBER[found.zh ?? found.zhAfter ?? ""] ?? 0);
+      if (weekday > 0) besides.set(date.toLowerCase(), weekday);
+      return ` ${date} `;
+    }),
   );
+  for (const spec of calendar.dates)
+    if (spec.kind === "date" && besides.has(spec.text.toLowerCase()))
+      spec.weekday = besides.get(spec.text.toLowerCase());
   let text = calendar.rest.replace(
     /\b[a-z]+day\s*\(day (\d+)\)|(?:周|星期|礼拜)[一二三四五六日天1-7]\s*(?:\(day (\d+)\)|[（(]第(\d+)天[)）])/g,
     (_, english?: string, chinese?: string, annotated?: string) => {
