@@ -25,6 +25,12 @@ describe("what comes next", () => {
       "When's my next review?",
       "接下来做什么",
       "下一个复习是什么时候",
+      // Before, "接下来是什么" / "下一个是什么" asked to explain a task named "接下来" / "下一个", and "接下来呢" was
+      // not understood.
+      "接下来是什么",
+      "接下来是什么？",
+      "接下来呢",
+      "下一个是什么",
     ])
       expect(parseScheduleRequest(said), said).toEqual({ kind: "next" });
     expect(parseScheduleRequest("what's next week look like?").kind).not.toBe("next");
@@ -51,6 +57,22 @@ describe("what comes next", () => {
   test("in Chinese", async () => {
     expect(await answerAt("2024-03-12T09:00:00+08:00", "接下来做什么")).toMatch(
       /^现在：.*接下来：Matrix operations review（3月12日周二，10:00–11:40）。$/,
+    );
+  });
+
+  test("'why is X there?' asks about a task's place: answered as the task's explanation", async () => {
+    // Before, each of these was not understood ("I can't tell what to do"); a pronoun or no place word stays so.
+    for (const [said, task] of [
+      ["why is the matrix review there?", "matrix review"],
+      ["Why did you put the matrix review on Tuesday?", "matrix review"],
+      ["为什么矩阵复习放在那里", "矩阵复习"],
+      ["为什么矩阵复习在周二", "矩阵复习"],
+    ] as const)
+      expect(parseScheduleRequest(said), said).toEqual({ kind: "explain", task });
+    expect(parseScheduleRequest("why is it there?").kind).toBe("unknown");
+    expect(parseScheduleRequest("why is my week so full?").kind).toBe("unknown");
+    expect(await answerAt("2024-03-12T08:00:00+08:00", "why is the matrix review there?")).toMatch(
+      /^"Matrix operations review" is a study task in the class .*placed on Tue 12 Mar, 10:00–11:40/,
     );
   });
 });

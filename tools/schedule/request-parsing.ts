@@ -830,7 +830,7 @@ function readLeftBefore(body: string): ScheduleRequest | undefined {
 /** A request not to do something ("don't reschedule it", "never move it", "不要重新安排"): no request of that verb. */
 /** "what's next?", "what should I study now?", "when's my next review?", "下一个复习是什么", "接下来做什么". */
 const NEXT_QUESTION =
-  /^(?:what'?s|what is|whats) (?:next|coming (?:up )?next|up next)\b(?! (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b)|^show what comes next$|^查看接下来的安排$|^(?:what|which) (?:should|do|shall) i (?:do|study|work on|review) (?:now|next)\b|^(?:when|what)(?:'s| is) (?:my )?next (?:review|task|session|thing)\b|^(?:我)?(?:接下来|下一步|现在)(?:该|要)?(?:做|干|学|复习)?(?:什么|啥)|^(?:我的)?下一个(?:复习|任务|安排)(?:是什么|是啥|在什么时候|什么时候)/;
+  /^(?:what'?s|what is|whats) (?:next|coming (?:up )?next|up next)\b(?! (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b)|^show what comes next$|^查看接下来的安排$|^(?:what|which) (?:should|do|shall) i (?:do|study|work on|review) (?:now|next)\b|^(?:when|what)(?:'s| is) (?:my )?next (?:review|task|session|thing)\b|^(?:我)?(?:接下来|下一步|现在)(?:该|要)?(?:做|干|学|复习|是)?(?:什么|啥)|^(?:我)?接下来(?:呢|有什么|有啥)|^(?:我的)?下一个(?:复习|任务|安排)?(?:是什么|是啥|在什么时候|什么时候)/;
 
 const NEGATED_REQUEST =
   /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|no need to|you don'?t need to)\s+(?:re-?schedule|move|place|arrange|schedule|swap|unplace|remove|put|plan|do)\s+(?:it|that|this|them)\b(?:\s+(?:again|back|anywhere))?$|^(?:请)?(?:不要|不用|别|无需|不必)(?:再)?(?:重新|再)(?:安排|重排|移动|挪|放|排)/;
@@ -1456,7 +1456,20 @@ function readList(quotedBody: string): ScheduleRequest | undefined {
   return all ? { kind: "list", status: "all" } : undefined;
 }
 
+/**
+ * "Why is the matrix review there?", "why is the matrix review on Tuesday?", "为什么矩阵复习放在那里": a question about
+ * a task's place, answered as an explain (where it is, in which class, inside which event).
+ */
+const WHY_THERE =
+  /^why (?:is|was|are|were|did you (?:put|place|schedule)|have you (?:put|placed|scheduled)) (?:my |the )?(.+?)(?: (?:placed|scheduled|put|arranged))? (?:there|then|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|at [0-9:.]+(?: ?[ap]m)?|in the (?:morning|afternoon|evening))\??$|^为什么(?:把|要把)?(.+?)(?:放|排|安排)?在(?:那里|那儿|那|这里|这儿|周[一二三四五六日天]|星期[一二三四五六日天]|(?:早上|上午|下午|晚上))/;
+
+/** Words that name no task to explain. */
+const PRONOUN_TASK = /^(?:you|this|that|it|they|them|tempo|这个|那个|它)$/;
+
 function readExplain(body: string): ScheduleRequest | undefined {
+  const why = WHY_THERE.exec(body);
+  const whyTask = why ? taskPhrase(why[1] ?? why[2] ?? "") : undefined;
+  if (whyTask && !PRONOUN_TASK.test(whyTask)) return { kind: "explain", task: whyTask };
   const english =
     /\b(?:explain|describe|tell me (?:more )?about|details? (?:of|for|about|on)|info(?:rmation)? (?:on|about|for)|what is|what's)\s+(.+)$/.exec(
       body,
@@ -1465,7 +1478,7 @@ function readExplain(body: string): ScheduleRequest | undefined {
   const match = english ?? chinese;
   if (!match) return undefined;
   const task = taskPhrase(match[1] ?? "");
-  if (!task || /^(?:you|this|that|it|tempo|这个|那个)$/.test(task)) return undefined;
+  if (!task || PRONOUN_TASK.test(task)) return undefined;
   return { kind: "explain", task };
 }
 
