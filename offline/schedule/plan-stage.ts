@@ -88,6 +88,18 @@ export function decidePlan(view: PromptView): Record<string, unknown> {
       complexity: "simple",
     };
   }
+  // "Clear everything" with no day: which day is asked (it may mean today or the whole week); the answer's day completes it.
+  if (request.kind === "clear_day" && isEmptySelection(request.where.only))
+    return {
+      speak: say(
+        language,
+        `${answer === undefined ? "" : `I could not read a day in your answer "${answer}". `}Which day should I clear? Answer with "today", "tomorrow", a weekday ("Friday") or a day number ("day 5"); each review placed that day goes back to pending, on one card.`,
+        `${answer === undefined ? "" : `我没能从你的回答“${answer}”中读出是哪一天。`}要清空哪一天？可以回答“今天”“明天”、星期几（如“周五”）或第几天（如“第5天”）；那天安排的每个复习都会重新待安排，在一张卡片上逐项确认。`,
+      ),
+      action: "ask_user",
+      reason: "clearing everything names no day",
+      complexity: "simple",
+    };
   const missing = missingDays(request, facts, answer, language);
   if (missing)
     return {

@@ -131,4 +131,51 @@ describe("every review of a day, skipped or cleared", () => {
     expect(parseScheduleRequest("skip today's review")).toMatchObject({ kind: "mark", to: "skipped", daysAgo: 0 });
     expect(parseScheduleRequest("skip the vocabulary list this week")).toMatchObject({ kind: "mark" });
   });
+  test.each([
+    ["skip everything", "skip"],
+    ["cancel everything", "unplace"],
+    ["全部跳过", "skip"],
+    ["取消所有复习", "unplace"],
+  ] as const)("%s, with no day: today's reviews", async (message, tool) => {
+    const tempo = await offlineTempo(crowdedMondayWeek());
+    const outcome = await converse(tempo, message, accept, undefined, "student", MONDAY_MORNING);
+    expect(outcome.cards[0]?.action).toBe("confirm_plan");
+    expect(outcome.cards.slice(1).every((card) => card.action === tool)).toBe(true);
+    expect(
+      outcome.cards
+        .slice(1)
+        .map((card) => String(card.args.task_id))
+        .sort(),
+    ).toEqual(MONDAY_REVIEWS);
+    expect(statusOf(outcome.schedule.tasks, "matrix-review")).toBe("placed");
+  });
+
+  test.each([
+    ["clear everything", "tomorrow", /Which day should I clear\?/],
+    ["全部清空", "明天", /要清空哪一天？/],
+  ] as const)("%s, with no day: asks which day, and the answer's day is cleared", async (message, day, question) => {
+    const tempo = await offlineTempo(crowdedMondayWeek());
+    const outcome = await converse(
+      tempo,
+      message,
+      (card) => (card.action === "ask_user" ? { type: "response", args: day } : accept()),
+      undefined,
+      "student",
+      SUNDAY_EVENING,
+    );
+    expect(outcome.cards[0]?.action).toBe("ask_user");
+    expect(outcome.said.join("\n")).toMatch(question);
+    expect(outcome.cards.slice(2).every((card) => card.action === "unplace")).toBe(true);
+    for (const id of MONDAY_REVIEWS) expect(statusOf(outcome.schedule.tasks, id)).toBe("pending");
+    expect(statusOf(outcome.schedule.tasks, "matrix-review")).toBe("placed");
+  });
+
+  test("no day and no word for everything stays one task", () => {
+    expect(parseScheduleRequest("skip the vocabulary list")).toMatchObject({ kind: "mark", to: "skipped" });
+    expect(parseScheduleRequest("clear everything")).toMatchObject({
+      kind: "clear_day",
+      how: "unplace",
+      where: { only: { weekdays: [], days: [] } },
+    });
+  });
 });

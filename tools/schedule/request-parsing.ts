@@ -1263,7 +1263,7 @@ function withoutDayWords(text: string): string {
 
 /** "skip all my reviews", "I'm sick, skip everything", "clear", "cancel everything", `Skip every review placed on`: the verb. */
 const CLEAR_DAY_EN =
-  /^(?:(?:i'?m|i am|i feel|i'?m feeling|feeling|i got|i'?ve got|i have)\s+(?:(?:so|really|too|a bit)\s+)?(?:sick|ill|unwell|not well|not feeling well|tired|exhausted|a cold|a fever|the flu)\b[^,;]*[,;]?\s*(?:so\s+)?)?(?:(?:please|just|can you|could you|let's|i want to|i'd like to)\s+)*(skip|clear|cancel|unplace|unschedule|drop|wipe|empty|free up|remove|delete)\s*(?:out\s+)?(?:(?:all|everything|it all|every (?:review|task|session)s?(?: placed)?|(?:all\s+(?:of\s+)?)?(?:my|the)\s+(?:reviews|tasks|sessions|study sessions|studying|schedule|day|plans?|calendar)|all\s+(?:reviews|tasks|sessions)|reviews|tasks)\s*)?(?:on|for|the)?$/;
+  /^(?:(?:i'?m|i am|i feel|i'?m feeling|feeling|i got|i'?ve got|i have)\s+(?:(?:so|really|too|a bit)\s+)?(?:sick|ill|unwell|not well|not feeling well|tired|exhausted|a cold|a fever|the flu)\b[^,;]*[,;]?\s*(?:so\s+)?)?(?:(?:please|just|can you|could you|let's|i want to|i'd like to)\s+)*(skip|clear|cancel|unplace|unschedule|drop|wipe|empty|free up|remove|delete)\s*(?:out\s+)?((?:all|everything|it all|every (?:review|task|session)s?(?: placed)?|(?:all\s+(?:of\s+)?)?(?:my|the)\s+(?:reviews|tasks|sessions|study sessions|studying|schedule|day|plans?|calendar)|all\s+(?:reviews|tasks|sessions)|reviews|tasks)\s*)?(?:on|for|the)?$/;
 
 /**
  * "今天的复习都跳过", "我今天病了，全部跳过", "把明天清空", "取消明天的所有复习", `跳过周一（第1天）的所有复习`: the verb,
@@ -1274,13 +1274,24 @@ const CLEAR_DAY_ZH =
 
 /** Every review of a day skipped or taken off ("skip all my reviews today", "clear tomorrow", "把明天清空"), or undefined. */
 function readClearDay(body: string): ScheduleRequest | undefined {
-  const only = readDays(body);
-  if (isEmptySelection(only)) return undefined;
+  let only = readDays(body);
   const rest = withoutDayWords(body).replace(/[\s,;.!]+$/, "");
-  const english = CLEAR_DAY_EN.exec(rest)?.[1];
-  const chinese = english ? undefined : CLEAR_DAY_ZH.exec(rest.replace(/[\s,.!?;:]/g, ""))?.[1];
+  const matched = CLEAR_DAY_EN.exec(rest);
+  const english = matched?.[1];
+  const compact = rest.replace(/[\s,.!?;:]/g, "");
+  const chinese = english ? undefined : CLEAR_DAY_ZH.exec(compact)?.[1];
   const verb = english ?? chinese;
   if (verb === undefined) return undefined;
+  if (isEmptySelection(only)) {
+    // No day said: only words for everything ("skip everything", "cancel it all", "全部跳过") read as a whole day.
+    const everything = english
+      ? /^(?:all|everything|it all)$/.test((matched?.[2] ?? "").trim())
+      : /所有|全部|全都|都|全/.test(compact);
+    if (!everything) return undefined;
+    // Skipping or cancelling everything is about today (what is still ahead of it); "clear everything" may as well
+    // mean the whole week, so its day is asked (`where.only` left empty).
+    if (/^(?:skip|cancel|跳过|取消)$/.test(verb)) only = readDays("today");
+  }
   const where: Where = { only, not: { weekdays: [], days: [] }, slots: readSlots(body) };
   return { kind: "clear_day", how: verb === "skip" || verb === "跳过" ? "skip" : "unplace", where };
 }
