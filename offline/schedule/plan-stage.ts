@@ -385,7 +385,10 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
         return [
           {
             content: `Move ${JSON.stringify(request.task)} ${shiftWords(request.shift, "en")}`,
-            done_when: "move reports the task's new slots, or why it cannot move",
+            done_when:
+              "days" in request.shift
+                ? `move puts the task ${shiftWords(request.shift, "en")} at its own time, else the nearest free time that day, or says why it cannot move`
+                : "move reports the task's new slots, or why it cannot move",
           },
         ];
       const where = whereText(request.where, facts, "move");
@@ -620,7 +623,10 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
         return [
           {
             content: `把 ${quoted(request.task)} ${shiftWords(request.shift, "zh")}`,
-            done_when: "move 报告任务的新时段，或无法移动的原因",
+            done_when:
+              "days" in request.shift
+                ? `任务${shiftWords(request.shift, "zh")}，仍在原来的时间，那个时间被占用时放到当天最近的空闲时间；或说明无法移动的原因`
+                : "move 报告任务的新时段，或无法移动的原因",
           },
         ];
       const where = chineseWhere(request.where, facts, "move");

@@ -64,5 +64,24 @@ describe("a move from where the task is", () => {
     const toFriday = parseScheduleRequest("push the matrix review back to Friday");
     expect(toFriday).toMatchObject({ kind: "move", task: "matrix review", where: { only: { weekdays: [5] } } });
     expect(toFriday).not.toHaveProperty("shift");
+    expect(parseScheduleRequest("推迟矩阵复习两天")).toMatchObject({ task: "矩阵复习", shift: { days: 2 } });
+    // A direction said is kept: "delay it to later" is later the same day, "往后推" alone too.
+    expect(parseScheduleRequest("delay the matrix review to later")).toMatchObject({ shift: { sameDay: "later" } });
+    expect(parseScheduleRequest("把矩阵复习往后推")).toMatchObject({ shift: { sameDay: "later" } });
+  });
+  test.each([
+    ["postpone the matrix review", false],
+    ["I can't make the matrix review today, delay it", false],
+    ["推迟矩阵运算复习", true],
+    ["把矩阵运算复习推迟", true],
+  ] as const)("%s, with no amount: to the next day, the plan step says so", async (message, chinese) => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese }));
+    const outcome = await converse(tempo, message, accept);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);
+    expect(outcome.cards[1]?.args).toEqual({ task_id: "matrix-review", day: 3, slot_start: 3 });
+    expect(outcome.descriptions[0] ?? "").toMatch(
+      chinese ? /往后推1天，仍在原来的时间.*最近的空闲时间/ : /1 day later at its own time, else the nearest free time/,
+    );
+    expect(placeOf(outcome.schedule, "matrix-review")).toBe("day 3 slots 3-4");
   });
 });

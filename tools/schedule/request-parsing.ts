@@ -1124,8 +1124,11 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
   }
   // "move X back" alone may mean where it was: a particle without an amount is a shift only after push / bring.
   if (!length && /^(?:back|forward|ahead)$/.test(particle) && !/^(?:push|bring)\b/.test(verb[0])) return undefined;
-  // "delay X a day", "postpone X an hour": the verb says which way.
-  if (direction === undefined && length && /^(?:delay|postpone|put off)\b/.test(verb[0])) direction = 1;
+  // "delay X a day", "postpone X an hour": the verb says which way; "postpone X", "delay it" alone: to the next day.
+  if (direction === undefined && /^(?:delay|postpone|put off)\b/.test(verb[0])) {
+    direction = 1;
+    length ??= { amount: 1, unit: "days" };
+  }
   if (direction === undefined) return undefined;
   if (!length && verb[0].startsWith("put off")) length = { amount: 1, unit: "days" };
   const phrase = words.join(" ");
@@ -1146,7 +1149,19 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
 const SHIFT_ZH =
   /^(?:请|帮我)?(?:把|将)?(.+?)\s*(?:(往后推|向后推|往后挪|向后挪|往后移|向后移|往后|向后|推迟|推后|延后|延迟|顺延|挪后|往前推|向前推|往前挪|向前挪|往前移|向前移|往前|向前|提前|挪前)(?:了)?\s*(\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)?\s*(?:个)?(天|小时|钟头|分钟)?|(?:挪|移|调|改|推|放|安排)?(?:到|得)?(?:当天)?(晚一点|晚一些|晚些时候|晚些|稍晚一点|稍晚|早一点|早一些|早些时候|早些|稍早一点|稍早)(?:的时候|的时间)?)(?:吧|再做)?$/;
 
+/**
+ * "推迟矩阵复习", "延后一下它", "推迟矩阵复习两天": the verb first (group 1), the task (2), an amount (3) — read as
+ * "把矩阵复习推迟两天"; no amount is the next day.
+ */
+const POSTPONE_ZH =
+  /^(?:请|帮我)?(推迟|延后|延迟|顺延)(?:一下)?(.+?)((?:\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(?:个)?(?:天|小时|钟头|分钟))?(?:吧)?$/;
+/** The Chinese verbs that put a task off: alone, to the next day ("把矩阵复习推迟"), where "往后推" alone is later that day. */
+const POSTPONE_VERB_ZH = /^(?:推迟|推后|延后|延迟|顺延)(?:了)?$/;
+
 function readShiftChinese(body: string): ScheduleRequest | undefined {
+  const postponed = POSTPONE_ZH.exec(body);
+  if (postponed && !/^(?:把|将)/.test(body) && !/到|至/.test(postponed[2] ?? ""))
+    return readShiftChinese(`把${postponed[2] ?? ""}${postponed[1] ?? ""}${postponed[3] ?? ""}`);
   const match = SHIFT_ZH.exec(body);
   if (!match) return undefined;
   const task = taskPhrase(match[1] ?? "");
@@ -1159,7 +1174,7 @@ function readShiftChinese(body: string): ScheduleRequest | undefined {
   if (word === undefined || unit === undefined) {
     // "往后推" alone is later the same day; "推迟一" without a unit is not read.
     if (word !== undefined) return undefined;
-    shift = { sameDay: later ? "later" : "earlier" };
+    shift = POSTPONE_VERB_ZH.test(match[2] ?? "") ? { days: 1 } : { sameDay: later ? "later" : "earlier" };
   } else {
     const amount = word === "半" ? 0.5 : /^\d/.test(word) ? Number(word) : readNumber(word);
     if (!Number.isFinite(amount) || amount <= 0 || (unit === "天" && !Number.isInteger(amount))) return undefined;
