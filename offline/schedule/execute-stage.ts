@@ -69,6 +69,7 @@ import {
   type Where,
 } from "../../tools/schedule/request-parsing.js";
 import { matchTask, matchTokens, namesKindOnly, type TaskMatch } from "./task-matching.js";
+import { isCurrentReview } from "./grounding.js";
 import {
   datingOf,
   dayName,
@@ -412,6 +413,71 @@ function moveSearchArguments(
   return args;
 }
 
+/**
+ * The review "it" stands for in a shift with no task named before it ("push it back a day"): the one review in
+ * progress now or still to come today by the run's clock. More than one, or none (or no clock), asks which, naming
+ * today's candidates; an answer to that question is the task (`namedTask` reads it).
+ */
+function currentReview(
+  tasks: ListedTask[],
+  request: Extract<ScheduleRequest, { kind: "move" }>,
+  facts: WeekFacts,
+  asked: Asked,
+): { name: string } | { question: Decision } | undefined {
+  if (asked.answer !== undefined) return undefined;
+  const now = facts.now;
+  const today = now
+    ? resolveDays({ weekdays: [], days: [], dates: [{ kind: "offset", days: 0, text: "today" }] }, facts)[0]
+    : undefined;
+  const timesOf = (task: ListedTask) => {
+    const range = task.kind === "placed" ? task.slots[0] : undefined;
+    const start = range ? facts.slotTimes?.[range.start - 1]?.start : undefined;
+    const end = range ? facts.slotTimes?.[range.end - 1]?.end : undefined;
+    return range?.day === today && start !== undefined && end !== undefined ? { start, end } : undefined;
+  };
+  const todays = now ? tasks.filter((task) => timesOf(task)) : [];
+  const inProgress = todays.filter((task) => timesOf(task)!.start <= now!.time && timesOf(task)!.end > now!.time);
+  const coming = todays
+    .filter((task) => timesOf(task)!.start > now!.time)
+    .sort((a, b) => timesOf(a)!.start.localeCompare(timesOf(b)!.start));
+  const next = coming.filter((task) => timesOf(task)!.start === timesOf(coming[0]!)?.start);
+  const ahead = [...inProgress, ...next];
+  if (ahead.length === 1) return { name: ahead[0]!.name };
+  const { language } = asked;
+  const move = shiftSaid(request.shift!, language);
+  const listed = (among: ListedTask[]) =>
+    among
+      .map((task) => `${JSON.stringify(task.name)} (${placeWords(task.slots[0]!, facts, language)})`)
+      .join(say(language, " and ", "和"));
+  const which = [
+    ...(inProgress.length > 0
+      ? [say(language, `in progress now: ${listed(inProgress)}`, `正在进行：${listed(inProgress)}`)]
+      : []),
+    ...(next.length > 0 ? [say(language, `next today: ${listed(next)}`, `今天接下来：${listed(next)}`)] : []),
+  ].join(say(language, "; ", "；"));
+  const speak =
+    ahead.length > 1
+      ? say(
+          language,
+          `Which review do you mean by "it"? ${which.charAt(0).toUpperCase()}${which.slice(1)}. Answer with its name, and I will move it ${move}.`,
+          `你说的“它”是哪个复习？${which}。请回答任务名称，我会把它${move}。`,
+        )
+      : say(
+          language,
+          `Which review do you mean by "it"? No review is in progress or still to come today. Answer with its name or id (${tasks
+            .filter((task) => task.kind === "placed")
+            .slice(0, 6)
+            .map((task) => task.name)
+            .join(", ")}), and I will move it ${move}.`,
+          `你说的“它”是哪个复习？今天没有正在进行或还没开始的复习。请回答任务名称或 id（${tasks
+            .filter((task) => task.kind === "placed")
+            .slice(0, 6)
+            .map((task) => task.name)
+            .join("、")}），我会把它${move}。`,
+        );
+  return { question: { speak, action: "ask_user", reason: 'no task was named before "it"' } };
+}
+
 /** Move: find the task and room where the step says (one round of reads), propose move (place for a pending task). */
 function moveStep(
   rounds: RoundView[],
@@ -457,7 +523,15 @@ function moveStep(
       "need the task's id, length and place, and room that fits it",
     );
   }
-  const named = namedTask(request.task, tasks.filter(movable), tasks, asked, "the step names no task the schedule has");
+  const meant = isCurrentReview(request.task) ? currentReview(tasks, request, facts, asked) : undefined;
+  if (meant && "question" in meant) return meant.question;
+  const named = namedTask(
+    meant?.name ?? request.task,
+    tasks.filter(movable),
+    tasks,
+    asked,
+    "the step names no task the schedule has",
+  );
   if ("question" in named) return named.question;
   if ("none" in named)
     return finish(end, noTaskMatching(named.none, language), `not carried out: I found no task matching ${named.none}`);

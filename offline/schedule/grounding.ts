@@ -37,6 +37,25 @@ function listsEverything(overview: GetOverviewData): boolean {
   return overview.pendingOmitted === 0 && Array.isArray(overview.placedTasks) && (overview.placedOmitted ?? 0) === 0;
 }
 
+/**
+ * The task a shift's "it" stands for when nothing said before names one ("push it back a day"): the review in
+ * progress now or the next one today, found by the execute stage from the listing and the run's clock. The plan
+ * step names it with these words (read back as the move's task).
+ */
+export const CURRENT_REVIEW = { en: "your current or next review", zh: "当前或下一个复习" } as const;
+
+/** True for the words of `CURRENT_REVIEW`, in either language. */
+export function isCurrentReview(phrase: string): boolean {
+  return phrase === CURRENT_REVIEW.en || phrase === CURRENT_REVIEW.zh;
+}
+
+/** A shift of "it" / "that" / "它" (no task named before it) as a shift of the review now or next today. */
+export function withCurrentReview(request: ScheduleRequest, language: Language): ScheduleRequest {
+  if (request.kind !== "move" || !request.shift) return request;
+  if (!/^(?:it|that|this|that one|this one|它|这个|那个)$/.test(request.task.trim())) return request;
+  return { ...request, task: CURRENT_REVIEW[language] };
+}
+
 /** The request with its task names checked against the week (`overview`: the live state's), in `language`. */
 export function groundRequest(
   request: ScheduleRequest,
@@ -67,7 +86,7 @@ export function groundRequest(
     case "move":
     case "unplace": {
       // ("explain" is not checked here: it may name an event, and the overview does not list every event.)
-      if (known(request.task, all)) return { kind: "grounded", request, unknown: [] };
+      if (known(request.task, all) || isCurrentReview(request.task)) return { kind: "grounded", request, unknown: [] };
       // A move may name an event ("move the mid-term to Saturday").
       if (request.kind === "move" && mayBeEvent(request.task)) return { kind: "grounded", request, unknown: [] };
       return {

@@ -46,7 +46,14 @@ import {
 } from "./week-facts.js";
 import { formatDate, TASK_STATUS_ZH } from "../../tools/schedule/state.js";
 import type { GetOverviewData } from "../../tools/schedule/tools/get-overview.js";
-import { groundRequest, meansAll, placedAlready, withoutClosingMark, type Grounding } from "./grounding.js";
+import {
+  groundRequest,
+  meansAll,
+  placedAlready,
+  withCurrentReview,
+  withoutClosingMark,
+  type Grounding,
+} from "./grounding.js";
 import { liveOverviewOf } from "./tool-data.js";
 
 /** The steps of an arrange plan: the place step without a scope, and the verify step. */
@@ -78,7 +85,10 @@ export function decidePlan(view: PromptView): Record<string, unknown> {
   const answer = /They replied: "([\s\S]*)"/.exec(section(view.context, "resume_context"))?.[1];
   const asked = parseScheduleRequest(goal);
   const overview = liveOverviewOf(view);
-  const request = withNamesAnswered(withAnswer(asked, answer), groundRequest(asked, overview, language), answer);
+  const request = withCurrentReview(
+    withNamesAnswered(withAnswer(asked, answer), groundRequest(asked, overview, language), answer),
+    language,
+  );
   if (!isPlannable(request)) {
     const which = language === "zh" ? "你想做哪一项？" : "Which of these do you want?";
     return {

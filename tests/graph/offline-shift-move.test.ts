@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
-import { converse, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
+import { converse, crowdedMondayWeek, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
 
 const accept = () => ({ type: "accept", args: null });
 
@@ -83,5 +83,47 @@ describe("a move from where the task is", () => {
       chinese ? /往后推1天，仍在原来的时间.*最近的空闲时间/ : /1 day later at its own time, else the nearest free time/,
     );
     expect(placeOf(outcome.schedule, "matrix-review")).toBe("day 3 slots 3-4");
+  });
+  // crowdedMondayWeek: Monday 11 March 2024 has the limits review at 14:00 (slot 5), then four reviews from 19:00
+  // (slots 9-12); "it" with nothing named before it is the review in progress now or next today, by the run's clock.
+  const mondayAt = (time: string) => ({ now: new Date(`2024-03-11T${time}:00+08:00`).toISOString() });
+
+  test.each([["push it back a day"], ["把它往后推一天"]])(
+    "%s, nothing named before: the one review next today",
+    async (message) => {
+      const tempo = await offlineTempo(crowdedMondayWeek());
+      const outcome = await converse(tempo, message, accept, undefined, "student", mondayAt("09:00"));
+      expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);
+      expect(outcome.cards[1]?.args).toMatchObject({ task_id: "review-limits", day: 2 });
+    },
+  );
+
+  test("a review in progress and the next one: asks which, naming both, and moves the one answered", async () => {
+    const tempo = await offlineTempo(crowdedMondayWeek());
+    const outcome = await converse(
+      tempo,
+      "push it back a day",
+      (card) => (card.action === "ask_user" ? { type: "response", args: "the vocabulary list" } : accept()),
+      undefined,
+      "student",
+      mondayAt("19:20"),
+    );
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "ask_user", "move"]);
+    const asked = outcome.said.join("\n");
+    expect(asked).toMatch(/In progress now: "Determinant exercises"/);
+    expect(asked).toMatch(/next today: "Vocabulary list unit 5"/);
+    expect(outcome.cards[2]?.args).toMatchObject({ task_id: "vocabulary-list", day: 2 });
+    expect(placeOf(outcome.schedule, "determinant-exercises")).toBe("day 1 slots 9-9");
+  });
+
+  test("no review today: asks which task, and moves the one answered", async () => {
+    const tempo = await offlineTempo(crowdedMondayWeek());
+    const outcome = await converse(tempo, "push it back a day", (card) =>
+      card.action === "ask_user" ? { type: "response", args: "the matrix review" } : accept(),
+    );
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "ask_user", "move"]);
+    expect(outcome.said.join("\n")).toMatch(/No review is in progress or still to come today/);
+    expect(outcome.cards[2]?.args).toMatchObject({ task_id: "matrix-review", day: 5 });
+    expect(placeOf(outcome.schedule, "review-limits")).toBe("day 1 slots 5-6");
   });
 });
