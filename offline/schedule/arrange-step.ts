@@ -308,21 +308,64 @@ function scopeOf(
   const chosen = new Set<string>();
   const leftOut: string[] = [];
   const alreadyPlaced: string[] = [];
+  const settled: ListedTask[] = [];
   for (const phrase of phrases) {
     const matches = matchTasks(phrase, pending);
     for (const task of matches) chosen.add(task.id);
     if (matches.length > 0) continue;
-    // A named task that is on the schedule already is not left pending.
-    const placed = matchTasks(phrase, listing)[0];
-    if (placed) alreadyPlaced.push(placed.id);
+    // A named task that is on the schedule already is not left pending; one skipped, missed or done is said as such.
+    const found = matchTasks(phrase, listing)[0];
+    if (found?.kind === "placed") alreadyPlaced.push(found.id);
+    else if (found && SETTLED.has(found.kind)) settled.push(found);
     else leftOut.push(`"${phrase}" (no pending task matches)`);
   }
   const taskIds = [...chosen].filter((id) => !exceptIds.includes(id));
+  if (settled.length > 0 && !started && taskIds.length === 0 && alreadyPlaced.length === 0) {
+    const said = settled.map((task) => settledWords(task, language)).join(" ");
+    return {
+      kind: "decided",
+      decision: finish(
+        end,
+        said,
+        `not carried out: ${settled.map((task) => `${task.id} is ${task.kind}`).join(", ")}, not pending`,
+        "the tasks named are not pending",
+      ),
+    };
+  }
+  leftOut.push(...settled.map((task) => `"${task.name}" (${task.kind}, not pending)`));
   if (taskIds.every((id) => memory.skip.includes(id))) {
     const note = alreadyPlaced.length > 0 && !started ? `${alreadyPlaced.join(", ")} already on the schedule` : "";
     return { kind: "decided", decision: finishArrange(memory, leftOut, end, language, names, note) };
   }
   return { kind: "scope", taskIds, leftOut, note: "", exceptIds };
+}
+
+/** The statuses a task to put back may have that no placing changes: it is first taken back or reopened. */
+const SETTLED: ReadonlySet<string> = new Set(["skipped", "missed", "done"]);
+
+/**
+ * What a task named to put back or place is, when it is skipped, missed or done — never "already on the schedule" —
+ * with the words that plan it again (what the offline reader understands).
+ */
+function settledWords(task: ListedTask, language: Language): string {
+  const name = JSON.stringify(task.name);
+  if (task.kind === "missed")
+    return say(
+      language,
+      `${name} was missed, so it is not put back as it is; say "reschedule my missed reviews" to give it a new place.`,
+      `“${task.name}”已错过，没有直接放回；说“补排错过的复习”可以给它安排新的时间。`,
+    );
+  if (task.kind === "skipped")
+    return say(
+      language,
+      `${name} was skipped this week, so it is not put back; to take the skip back, say "undo that" while the skip is the last change of this conversation.`,
+      `“${task.name}”本周已跳过，所以没有放回；要收回跳过，请在跳过仍是这段对话最近一次修改时说“撤销”。`,
+    );
+  return say(
+    language,
+    `${name} is done already, so there is nothing to put back; if that mark was a mistake, say "undo that" while it is the last change of this conversation.`,
+    `“${task.name}”已经完成，不用放回；如果是误记，请在它仍是这段对话最近一次修改时说“撤销”。`,
+  );
 }
 
 /** `propose_arrangement`'s arguments for the step: its tasks, days and slots, the user's limits, the card's size. */

@@ -78,6 +78,10 @@ export function groundRequest(
       const tasks = request.tasks.filter((phrase) => known(phrase, all));
       const except = (request.except ?? []).filter((phrase) => known(phrase, all));
       const unknown = [...request.tasks, ...(request.except ?? [])].filter((phrase) => !known(phrase, all));
+      // The overview names no skipped task (nor every done one): a week with settled tasks leaves the names to the
+      // execute stage's listing, which says a skipped, missed or done task's state (or asks, as here, when none matches).
+      if (unknown.length > 0 && overview.skipped + overview.missed > 0)
+        return { kind: "grounded", request, unknown: [] };
       if (request.tasks.length > 0 && tasks.length === 0)
         return { kind: "ask", question: whichTasks(unknown, pending, "pending", language), unknown };
       const { except: _dropped, ...rest } = request;

@@ -42,4 +42,18 @@ describe("putting a task back", () => {
     expect(parseScheduleRequest("put it back")).toEqual({ kind: "undo" });
     expect(parseScheduleRequest("put back the reviews I missed")).toEqual({ kind: "reschedule" });
   });
+  test.each([
+    ["skip the matrix review this week", "put back the matrix review", false, /was skipped this week.*say "undo that"/],
+    ["这周跳过矩阵运算复习", "把矩阵运算复习放回去", true, /“矩阵运算复习”本周已跳过.*说“撤销”/],
+    ["I did the matrix review", "place the matrix review", false, /is done already, so there is nothing to put back/],
+  ] as const)("%s, then %s: its state said, never 'already on the schedule'", async (first, then, chinese, said) => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese }));
+    const thread = `put-back-${Math.random().toString(36).slice(2)}`;
+    await converse(tempo, first, accept, thread);
+    const outcome = await converse(tempo, then, accept, thread);
+    const answer = `${outcome.said.join("\n")}\n${outcome.finalAnswer ?? ""}`;
+    expect(answer).toMatch(said);
+    expect(answer).not.toMatch(/already on the schedule|已在日程上|no pending task matching/);
+    expect(outcome.cards.filter((card) => card.action !== "confirm_plan")).toEqual([]);
+  });
 });
