@@ -742,7 +742,8 @@ test("a question answered with Agent Chat UI's exact resume body moves on: the p
   };
   expect(card.action_requests[0]).toMatchObject({
     name: "confirm_plan",
-    args: { steps: expect.stringMatching(/^1\. Move "matrix review" to Friday \(day 5\) — done when: /) },
+    // The step names the day by weekday and date (441262b), not "(day 5)".
+    args: { steps: expect.stringMatching(/^1\. Move "matrix review" to Friday, [A-Z][a-z]{2} \d{1,2} — done when: /) },
   });
   expect((await client.threads.get(thread.thread_id)).status).toBe("interrupted");
 });
