@@ -21,6 +21,7 @@ import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "..
 import { typedChat } from "./support/typed-chat.js";
 import { SEMINAR_CALENDAR } from "../support/calendars.js";
 import { threadConfig } from "../support/scripted.js";
+import { approveBatchCancelledAfter } from "../support/cancelled-batch.js";
 
 /**
  * What may stay in ASCII in a Chinese user's text besides the week's names and ids: the product's and the formats'
@@ -184,22 +185,7 @@ describe("a Chinese term in the terminal chat", () => {
     const config = { ...base, configurable: { ...base.configurable, now: clock.toISOString() } };
     await graph.invoke({ messages: [new HumanMessage("安排我这周的复习")] }, config);
     await graph.invoke(new Command({ resume: { decisions: [{ type: "approve" }] } }), config);
-    const card = (await graph.getState(config)).tasks.flatMap((task) => task.interrupts)[0]!.value as {
-      action_requests: unknown[];
-    };
-    const cancel = new AbortController();
-    const applyOnce = log.applyOnce.bind(log);
-    let claims = 0;
-    log.applyOnce = async (entry, apply) => {
-      const claimed = await applyOnce(entry, apply);
-      if ((claims += 1) === 3) cancel.abort("interrupt");
-      return claimed;
-    };
-    const decisions = card.action_requests.map(() => ({ type: "approve" }));
-    await graph
-      .invoke(new Command({ resume: { decisions } }), { ...config, signal: cancel.signal })
-      .catch(() => undefined);
-    log.applyOnce = applyOnce;
+    await approveBatchCancelledAfter(graph, log, config, 3);
     printed.push(
       await session("2024-03-10T20:05:00+08:00", ["谢谢", "/state"], { userId: "student2", threadId: "zh-cancel" }),
     );

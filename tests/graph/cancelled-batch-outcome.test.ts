@@ -12,6 +12,7 @@ import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
 import { MemoryExecutionLog } from "../../tools/memory-execution-log.js";
 import { threadConfig } from "../support/scripted.js";
+import { approveBatchCancelledAfter } from "../support/cancelled-batch.js";
 import { SAMPLE_WEEK_EVE } from "./support/offline-conversation.js";
 
 test("a batch cancelled after its third write ends partial, telling what applied and what did not", async () => {
@@ -28,21 +29,8 @@ test("a batch cancelled after its third write ends partial, telling what applied
   const config = threadConfig("cancelled-batch", "student");
   await graph.invoke({ messages: [new HumanMessage("Arrange my review week")] }, config);
   await graph.invoke(new Command({ resume: { decisions: [{ type: "approve" }] } }), config);
-  const card = (await graph.getState(config)).tasks.flatMap((task) => task.interrupts)[0]!.value as {
-    action_requests: unknown[];
-  };
-  expect(card.action_requests.length).toBeGreaterThan(4);
-  const cancel = new AbortController();
-  const applyOnce = log.applyOnce.bind(log);
-  let claims = 0;
-  log.applyOnce = async (entry, apply) => {
-    const claimed = await applyOnce(entry, apply);
-    if ((claims += 1) === 3) cancel.abort("interrupt");
-    return claimed;
-  };
-  const decisions = card.action_requests.map(() => ({ type: "approve" }));
-  await graph.invoke(new Command({ resume: { decisions } }), { ...config, signal: cancel.signal }).catch(() => null);
-  log.applyOnce = applyOnce;
+  const writes = await approveBatchCancelledAfter(graph, log, config, 3);
+  expect(writes).toBeGreaterThan(4);
   // The next message carries the cancelled run on to its end first.
   await graph.invoke({ messages: [new HumanMessage("thanks")] }, config);
 
@@ -56,5 +44,5 @@ test("a batch cancelled after its third write ends partial, telling what applied
     .map((message) => String(message.content))
     .find((text) => text.includes("Approved but not applied"));
   expect(report).toContain("Changes applied (they stay): 3 — ");
-  expect(report).toContain(`Approved but not applied: ${card.action_requests.length - 3} — `);
+  expect(report).toContain(`Approved but not applied: ${writes - 3} — `);
 });
