@@ -9,7 +9,7 @@
  *     afterAll(async () => { await server?.stop(); });
  *   });
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, promises as fs } from "node:fs";
 import { createServer } from "node:net";
@@ -144,6 +144,42 @@ export function realPostgresAvailable(): boolean {
 }
 
 /**
+ * A watchdog over a throwaway cluster in `dir`: a detached shell that reads its stdin — a pipe only this process
+ * holds — to its end, which comes when this process exits however it ends (SIGKILL and a crash too), and then stops
+ * the server running in `dataDir` (fast) and removes `dir`. Without it a test run or a bench killed before its
+ * `stop()` left a `postgres` running on its port and its directory in the temp dir, for good. `release()`, called
+ * once the server is stopped the normal way, ends the watchdog (its process group) so it does nothing.
+ */
+export function orphanGuard(dir: string, dataDir: string, asRoot: boolean): { pid: number; release(): void } {
+  const pgCtl = path.join(REAL_POSTGRES_BIN_DIR, "pg_ctl");
+  const stop = `${asRoot ? `runuser -u postgres -- ${pgCtl}` : pgCtl} stop -D "$1" -m fast -w -t 60`;
+  const watchdog = spawn(
+    "sh",
+    ["-c", `cat > /dev/null; ${stop} > /dev/null 2>&1; rm -rf "$2"`, "tempo-pg-guard", dataDir, dir],
+    {
+      detached: true,
+      stdio: ["pipe", "ignore", "ignore"],
+    },
+  );
+  // Neither the watchdog nor its pipe keeps this process alive; a broken pipe at exit is the signal, not an error.
+  watchdog.unref();
+  watchdog.stdin?.on("error", () => undefined);
+  (watchdog.stdin as unknown as { unref?(): void } | null)?.unref?.();
+  const pid = watchdog.pid ?? 0;
+  return {
+    pid,
+    release() {
+      try {
+        if (pid) process.kill(-pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+      watchdog.stdin?.destroy();
+    },
+  };
+}
+
+/**
  * Creates a throwaway PostgreSQL 15 cluster with `initdb` (trust authentication) in a temporary directory and starts
  * it with `pg_ctl` on a free loopback port, its unix socket inside that directory. As root the server runs as the
  * `postgres` user. `stop()` stops it (`pg_ctl stop`, smart for 5 s, then fast) and removes the directory. `maxConnections` sets the
@@ -167,6 +203,7 @@ export async function startRealTestPostgres(options: { maxConnections?: number }
       : run(path.join(REAL_POSTGRES_BIN_DIR, binary), args);
 
   let started = false;
+  let guard: ReturnType<typeof orphanGuard> | undefined;
   const stopServer = async () => {
     try {
       if (started) {
@@ -182,6 +219,7 @@ export async function startRealTestPostgres(options: { maxConnections?: number }
       }
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
+      guard?.release();
     }
   };
 
@@ -211,6 +249,7 @@ export async function startRealTestPostgres(options: { maxConnections?: number }
       "-c full_page_writes=off",
     ].join(" ");
     started = true;
+    guard = orphanGuard(dir, dataDir, asRoot);
     await pgCommand("pg_ctl", ["start", "-D", dataDir, "-l", logFile, "-w", "-t", "60", "-o", serverOptions]);
     const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
     await waitUntilReady(port, dir);

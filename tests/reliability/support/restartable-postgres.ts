@@ -10,7 +10,7 @@ import { promises as fs } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { freePort, REAL_POSTGRES_BIN_DIR, realPostgresAvailable } from "../../support/postgres.js";
+import { freePort, orphanGuard, REAL_POSTGRES_BIN_DIR, realPostgresAvailable } from "../../support/postgres.js";
 
 const run = promisify(execFile);
 
@@ -63,11 +63,14 @@ export async function startRestartablePostgres(): Promise<RestartablePostgres> {
     await pgCommand("pg_ctl", ["stop", "-D", dataDir, "-m", "fast", "-w", "-t", "60"]);
     running = false;
   };
+  // A run killed before `destroy` still stops the server and removes the directory.
+  const guard = orphanGuard(dir, dataDir, asRoot);
   let destroying: Promise<void> | undefined;
   const destroy = () => {
     destroying ??= stop()
       .catch(() => undefined)
-      .finally(() => fs.rm(dir, { recursive: true, force: true }));
+      .finally(() => fs.rm(dir, { recursive: true, force: true }))
+      .finally(() => guard.release());
     return destroying;
   };
 
