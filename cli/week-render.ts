@@ -1,7 +1,8 @@
 /**
  * The terminal's week (issue 48): the grid model of `tools/schedule/week-grid.ts` drawn with box-drawing characters —
  * one column a day, one row a slot with its clock time — in colour on a terminal that has it and plain on a pipe.
- * Text is measured by display width, so Chinese names (two columns a character) keep the columns straight.
+ * Text is measured by display width, so Chinese names (two columns a character) keep the columns straight; a name is
+ * written as one line that moves no cursor (`terminalText`), whatever it holds.
  */
 import { say, type Language } from "../contracts/language.js";
 import { placeName } from "../tools/schedule/calendar.js";
@@ -23,7 +24,8 @@ const MIN_COLUMN = 8;
 const MAX_COLUMN = 16;
 
 /** The grid as lines of text, then the legend, the proposal's changes in words, and what is still without a place. */
-export function renderWeekGrid(grid: WeekGrid, state: ScheduleState, options: WeekRenderOptions = {}): string {
+export function renderWeekGrid(drawn: WeekGrid, state: ScheduleState, options: WeekRenderOptions = {}): string {
+  const grid = withTerminalNames(drawn);
   const language = options.language ?? "en";
   const paint = painter(options.colour ?? false);
   const width = options.width ?? 120;
@@ -73,25 +75,79 @@ export function renderWeekGrid(grid: WeekGrid, state: ScheduleState, options: We
   return `${lines.join("\n")}\n`;
 }
 
-/** How many terminal columns `text` takes: wide East Asian characters two, combining marks none. */
+/**
+ * A name as the terminal writes it: one line that moves no cursor and draws no grid line. A line break is "⏎", any other
+ * control character its visible picture ("␛" for an escape: no colour, title or screen change reaches the terminal), the
+ * bidi controls left out (on a terminal that applies them they would turn the cells after the name around), and a
+ * character drawing a vertical grid line "¦", so a name cannot draw a column of its own.
+ */
+export function terminalText(name: string): string {
+  return (
+    name
+      .replace(/\r\n|[\n\r\u0085\u2028\u2029]/g, "⏎")
+      // eslint-disable-next-line no-control-regex -- control characters shown as their pictures, so they name them
+      .replace(/[\u0000-\u001f\u007f]/g, (character) =>
+        String.fromCodePoint(character === "\u007f" ? 0x2421 : 0x2400 + character.charCodeAt(0)),
+      )
+      .replace(/[\u0080-\u009f]/g, "\ufffd")
+      .replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "")
+      .replace(/[\u2502\u2503\u2506\u2507\u250a\u250b\u2551\u254e\u254f\u251c-\u254b\u255e-\u256c]/g, "¦")
+  );
+}
+
+/** `grid` with every name as the terminal writes it (`terminalText`). */
+function withTerminalNames(grid: WeekGrid): WeekGrid {
+  const named = <T extends { name: string }>(entry: T): T => ({ ...entry, name: terminalText(entry.name) });
+  return {
+    ...grid,
+    days: grid.days.map((day) => ({
+      ...day,
+      cells: day.cells.map((cell) => ({
+        ...cell,
+        ...(cell.event ? { event: named(cell.event) } : {}),
+        ...(cell.review ? { review: named(cell.review) } : {}),
+        ...(cell.change ? { change: named(cell.change) } : {}),
+      })),
+    })),
+    classes: grid.classes.map(named),
+    changes: grid.changes.map(named),
+    pending: grid.pending.map(named),
+    missed: grid.missed.map(named),
+  };
+}
+
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** How many terminal columns `text` takes: wide East Asian characters and emoji two, combining and format marks none. */
 export function displayWidth(text: string): number {
   let width = 0;
-  for (const character of text) width += characterWidth(character.codePointAt(0)!);
+  for (const { segment } of GRAPHEMES.segment(text)) width += clusterWidth(segment);
   return width;
 }
 
-/** `text` cut or padded to exactly `width` columns (a cut ends in "…"). */
+/** `text` cut or padded to exactly `width` columns (a cut ends in "…"), never splitting a character a person sees. */
 export function fit(text: string, width: number, pad = " "): string {
   if (displayWidth(text) <= width) return text + pad.repeat(width - displayWidth(text));
   let out = "";
   let used = 0;
-  for (const character of text) {
-    const size = characterWidth(character.codePointAt(0)!);
+  for (const { segment } of GRAPHEMES.segment(text)) {
+    const size = clusterWidth(segment);
     if (used + size > width - 1) break;
-    out += character;
+    out += segment;
     used += size;
   }
   return out + "…" + pad.repeat(width - used - 1);
+}
+
+/** The columns one grapheme cluster takes: none for marks and invisible format characters, two for an emoji. */
+function clusterWidth(cluster: string): number {
+  if (/^[\p{Mn}\p{Me}\p{Cf}]+$/u.test(cluster)) return 0;
+  if (
+    /\p{Emoji_Presentation}/u.test(cluster) ||
+    (/\p{Extended_Pictographic}/u.test(cluster) && cluster.includes("\ufe0f"))
+  )
+    return 2;
+  return characterWidth(cluster.codePointAt(0)!);
 }
 
 function characterWidth(code: number): number {

@@ -10,6 +10,7 @@ import type { Card } from "../../contracts/cards.js";
 import { weekGrid } from "../../tools/schedule/week-grid.js";
 import { halfPlacedWeek } from "../graph/support/offline-conversation.js";
 import { rollWindowTool } from "../../tools/schedule/tools/task-writes.js";
+import type { ScheduleState } from "../../tools/schedule/state.js";
 
 // eslint-disable-next-line no-control-regex -- the test looks for terminal escape sequences
 const ESCAPE = /\u001b\[/;
@@ -105,6 +106,64 @@ describe("the grid", () => {
       .split("\n")
       .find((text) => text.startsWith("尚未安排："));
     for (const task of missed) expect(chinese).toContain(`${task.name}（错过）`);
+  });
+});
+
+describe("names as people and adversaries write them", () => {
+  /** The half-placed week with its placed reviews renamed, in task order, and one pending review renamed too. */
+  function renamed(names: string[], pending: string): ScheduleState {
+    const week = halfPlacedWeek();
+    let next = 0;
+    week.tasks = week.tasks.map((task) => {
+      if (task.source !== "task_item") return task;
+      if (task.status === "pending" && pending) {
+        const named = { ...task, name: pending };
+        pending = "";
+        return named;
+      }
+      return task.status === "placed" && next < names.length ? { ...task, name: names[next++]! } : task;
+    });
+    return week;
+  }
+
+  test("a line break, an escape sequence or a bidi control in a name neither breaks a row nor reaches the terminal", () => {
+    const week = renamed(
+      ["Limits\nreview\r\nagain", "\u001b]0;owned\u0007\u001b[2JMatrix", "\u202eweiver stimil", "tab\there"],
+      "Essay\u001b[31m draft\nsecond line",
+    );
+    for (const colour of [false, true]) {
+      const text = stripColour(renderWeek(week, { width: 120, colour }));
+      const rows = gridRows(text);
+      expect(rows).toHaveLength(2 + week.window.slotsPerDay);
+      expect(new Set(rows.map(displayWidth)).size).toBe(1);
+      // eslint-disable-next-line no-control-regex -- the test looks for control characters
+      expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/);
+      // The characters are still there to read, as pictures: the name is not silently changed into another.
+      expect(text).toContain("●Limits⏎revie…");
+      expect(text).toContain("●␛]0;owned␇␛[…");
+      expect(text).toContain("Essay␛[31m draft⏎second line");
+    }
+  });
+
+  test("invisible characters take no column and emoji two: the grid keeps its columns", () => {
+    expect(displayWidth("a\u200bb\u200c\u2060c\ufeff")).toBe(3);
+    expect(displayWidth("📚🧑‍💻")).toBe(4);
+    expect(displayWidth("🚀✅")).toBe(4);
+    expect(displayWidth("👍🏽")).toBe(2);
+    expect(fit("🧑‍💻🧑‍💻🧑‍💻", 5)).toBe("🧑‍💻🧑‍💻…");
+    const week = renamed(
+      ["a\u200bb\u200bc\u200b\u200b\u200b\u200b", "📚🧑‍💻🚀 review", "מבחן בחשבון", "x".repeat(500)],
+      "",
+    );
+    const rows = gridRows(renderWeek(week, { width: 120 }));
+    expect(new Set(rows.map(displayWidth)).size).toBe(1);
+  });
+
+  test("a name cannot draw a column of its own", () => {
+    const text = renderWeek(renamed(["Fake │▌Calculus lecture"], ""), { width: 200 });
+    const rows = gridRows(text).filter((row) => row.includes("│"));
+    expect(new Set(rows.map((row) => row.split("│").length)).size).toBe(1);
+    expect(text).toContain("●Fake ¦▌Calcu");
   });
 });
 
