@@ -198,24 +198,45 @@ function paintHeader(text: string, today: boolean, paint: Painter): string {
   return today ? paint.bold(text) : text;
 }
 
-/** One cell's text, exactly `width` columns: what arrives or leaves first, then the review, the event, free time. */
+/**
+ * One cell's text, exactly `width` columns: what arrives or leaves first, then the review, the event, free time. The
+ * event's name is written where the grid names it (`eventNamed`): after the glyph of a review that goes on there, or
+ * beside the name that begins there too, each cut to its share.
+ */
 function drawCell(cell: GridCell, width: number, paint: Painter): string {
   const change = cell.change;
+  const ownArrival = change?.side === "to" && change.taskId === cell.event?.id;
+  const event = cell.eventNamed && cell.event && !ownArrival ? `▌${cell.event.name}` : undefined;
   if (change?.side === "to") {
     const mark = change.kind === "added" ? "+" : change.kind === "swapped" ? "⇄" : "→";
-    return paint.arrive(fit(cell.starts ? `${mark}${change.name}` : `${mark}┆`, width));
+    const begins = ownArrival ? cell.eventNamed === true : cell.starts;
+    return paint.arrive(beside(begins ? `${mark}${change.name}` : `${mark}┆`, begins, event, width));
   }
   if (cell.review) {
     // A review done there is history: ✓, where a placed one still to do is ●.
-    const text = fit(cell.starts ? `${cell.review.done ? "✓" : "●"}${cell.review.name}` : " ┆", width);
+    const text = beside(
+      cell.starts ? `${cell.review.done ? "✓" : "●"}${cell.review.name}` : " ┆",
+      cell.starts,
+      event,
+      width,
+    );
     return cell.past ? paint.past(text) : paint.review(cell.review.colour, text);
   }
-  if (change?.side === "from") return paint.leave(fit(cell.starts ? `×${change.name}` : " ┆", width));
+  if (change?.side === "from")
+    return paint.leave(beside(cell.starts ? `×${change.name}` : " ┆", cell.starts, event, width));
   if (cell.event) {
-    const text = fit(cell.starts ? `▌${cell.event.name}` : "▌", width);
+    const text = fit(event ?? "▌", width);
     return cell.past ? paint.past(text) : paint.event(text);
   }
   return cell.past ? paint.past(fit("", width, "░")) : " ".repeat(width);
+}
+
+/** `main`, then the event's name when the cell carries it: after a glyph, or beside a name, each cut to its share. */
+function beside(main: string, begins: boolean, event: string | undefined, width: number): string {
+  if (event === undefined) return fit(main, width);
+  if (!begins) return fit(`${main}${event}`, width);
+  const share = Math.min(displayWidth(main) + 1, Math.max(Math.ceil(width / 2), width - displayWidth(event)));
+  return fit(main, share) + fit(event, width - share);
 }
 
 function changeLine(change: GridChange, state: ScheduleState, language: Language, paint: Painter): string {

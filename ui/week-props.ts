@@ -22,6 +22,11 @@ export interface WeekRun {
   mark?: WeekMark;
   /** A timetable entry nothing may move. */
   locked?: boolean;
+  /**
+   * The slot where an event's name is written when it is not its first: the first a review's name does not take (a
+   * review sitting at a lecture's start). Where a name begins in every slot, the first, beside that name.
+   */
+  named?: number;
   /** A review marked done in this place (history, drawn with ✓). */
   done?: boolean;
 }

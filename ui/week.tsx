@@ -177,27 +177,42 @@ function stateOf(cell: Cell): CellState {
 /**
  * The occupant's name at the first slot of its run: a review's over the event that hosts it, and the ghost of a review
  * that leaves over the event it sat in (the proposal is what a person reads here; the entry's name is in the title).
+ * The event's name is written at its `named` slot (its first unless a review's name begins there), beside the name that
+ * begins there too when one does — each given half the cell, each cut with an ellipsis of its own.
  */
 function caption(cell: Cell, slot: number) {
   const review = cell.review;
+  const event = cell.event && (cell.event.named ?? cell.event.from) === slot ? cell.event : undefined;
+  const named = event ? (
+    <span>
+      {event.mark ? `${MARK_SIGN[event.mark]} ` : ""}
+      {event.name}
+    </span>
+  ) : null;
+  let main = null;
   if (review && review.from === slot)
-    return (
+    main = (
       <span style={{ fontWeight: 600 }}>
         {review.mark ? `${MARK_SIGN[review.mark]} ` : review.done ? "✓ " : ""}
         {review.name}
       </span>
     );
-  if (review) return null;
-  if (cell.left && cell.left.from === slot)
-    return <span style={{ textDecoration: "line-through", color: "#57606a" }}>{cell.left.name}</span>;
-  if (cell.event && cell.event.from === slot)
-    return (
-      <span>
-        {cell.event.mark ? `${MARK_SIGN[cell.event.mark]} ` : ""}
-        {cell.event.name}
-      </span>
-    );
-  return null;
+  else if (!review && cell.left && cell.left.from === slot)
+    main = <span style={{ textDecoration: "line-through", color: "#57606a" }}>{cell.left.name}</span>;
+  if (!main || !named) return main ?? named;
+  const half: CSSProperties = {
+    display: "inline-block",
+    maxWidth: "50%",
+    overflow: "hidden",
+    textOverflow: "ellipsis",
+    verticalAlign: "top",
+  };
+  return (
+    <>
+      <span style={half}>{main}</span>
+      <span style={{ ...half, marginLeft: 2 }}>{named}</span>
+    </>
+  );
 }
 
 function titleOf(cell: Cell, props: WeekViewProps): string {

@@ -133,8 +133,10 @@ export function weekViewProps(grid: WeekGrid, language: Language, title: string)
     day.cells.forEach((cell, index) => {
       const slot = index + 1;
       const found = cell.event;
-      if (found && event?.id === found.id) event.run.to = slot;
-      else if (!found) event = undefined;
+      if (found && event?.id === found.id) {
+        event.run.to = slot;
+        if (cell.eventNamed) event.run.named = slot;
+      } else if (!found) event = undefined;
       else {
         event = { id: found.id, run: { day: position, from: slot, to: slot, name: found.name } };
         if (found.locked) event.run.locked = true;

@@ -10,7 +10,8 @@ import type { Card } from "../../contracts/cards.js";
 import { weekGrid } from "../../tools/schedule/week-grid.js";
 import { halfPlacedWeek } from "../graph/support/offline-conversation.js";
 import { rollWindowTool } from "../../tools/schedule/tools/task-writes.js";
-import type { ScheduleState } from "../../tools/schedule/state.js";
+import type { EventTask, ScheduleState } from "../../tools/schedule/state.js";
+import { applyWrites } from "../../tools/schedule/candidates.js";
 
 // eslint-disable-next-line no-control-regex -- the test looks for terminal escape sequences
 const ESCAPE = /\u001b\[/;
@@ -88,6 +89,23 @@ describe("the grid", () => {
       expect(rows[2]!.split("│")[1]).toContain(`── ${time} ─`);
       expect(rows[3]!.startsWith(" 1 08:00")).toBe(true);
     }
+  });
+
+  test("a review at a study hall's first slot leaves the hall named below it; a one-slot hall holding one, beside it", () => {
+    const week = halfPlacedWeek();
+    const held = applyWrites(week, [
+      { name: "place", arguments: { task_id: "linked-list-exercises", day: 1, slot_start: 9 } },
+    ])!;
+    const cellOf = cellsOf(renderWeek(held, { width: 200 }));
+    expect(cellOf(9, 1)).toContain("●Linked list");
+    expect(cellOf(10, 1)).toContain("┆▌Evening self");
+    expect(cellOf(11, 1).trim()).toBe("▌");
+    const quiz = { ...(week.tasks.find((task) => task.id === "fri-english-quiz") as EventTask), canEmbed: true };
+    const small = applyWrites({ ...week, tasks: week.tasks.map((task) => (task.id === quiz.id ? quiz : task)) }, [
+      { name: "place", arguments: { task_id: "binary-tree-review", day: 5, slot_start: 3 } },
+    ])!;
+    // Both names, each cut to its share of the cell, each cut said.
+    expect(cellsOf(renderWeek(small, { width: 200 }))(3, 5)).toBe("●Binary…▌Englis…");
   });
 
   test("after the week rolls over, the missed reviews are named among those still without a place", () => {

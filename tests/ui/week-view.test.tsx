@@ -139,6 +139,30 @@ describe("the week view", () => {
     expect(cells.get(`${monday}/11`)).toMatchObject({ state: "event", mark: "left", text: "" });
   });
 
+  test("a review at a study hall's first slot leaves the hall named below it; a one-slot hall holding one, beside it", () => {
+    const week = halfPlacedWeek();
+    const hall = week.tasks.find((task) => task.id === "mon-study-hall")!;
+    // Monday's evening study hall (slots 9-11) holds a two-slot review from its first slot.
+    const held = applyWrites(week, [
+      { name: "place", arguments: { task_id: "linked-list-exercises", day: 1, slot_start: 9 } },
+    ])!;
+    expect(byId(held, "linked-list-exercises").embeddedIn).toBe(hall.id);
+    const monday = week.window.days[0]!.date!;
+    const cells = cellsOf(renderToString(<WeekView {...weekViewProps(weekGrid(held), "en", "Your week")} />));
+    expect(cells.get(`${monday}/9`)).toMatchObject({ state: "review", text: "Linked list exercises" });
+    expect(cells.get(`${monday}/10`)).toMatchObject({ state: "review", text: hall.name });
+    expect(cells.get(`${monday}/11`)).toMatchObject({ state: "event", text: "" });
+    // Friday's one-slot quiz made a hall that holds a one-slot review: both names in the one cell.
+    const quiz = { ...(week.tasks.find((task) => task.id === "fri-english-quiz") as EventTask), canEmbed: true };
+    const small = applyWrites({ ...week, tasks: week.tasks.map((task) => (task.id === quiz.id ? quiz : task)) }, [
+      { name: "place", arguments: { task_id: "binary-tree-review", day: 5, slot_start: 3 } },
+    ])!;
+    expect(byId(small, "binary-tree-review").embeddedIn).toBe(quiz.id);
+    const friday = week.window.days[4]!.date!;
+    const both = cellsOf(renderToString(<WeekView {...weekViewProps(weekGrid(small), "en", "Your week")} />));
+    expect(both.get(`${friday}/3`)).toMatchObject({ state: "review", text: `Binary tree review${quiz.name}` });
+  });
+
   test("the clock's now line sits in today's first slot not yet started, and the slots before it are dimmed", () => {
     const week = halfPlacedWeek();
     const now = new Date(`${week.window.days[2]!.date}T${week.window.slotTimes![3]!.start}:30`);

@@ -35,6 +35,12 @@ export interface GridCell {
   review?: { id: string; name: string; categoryId: string; colour: number; done?: boolean };
   /** The first slot of the occupant's run (the renderer writes the name there and continues below). */
   starts: boolean;
+  /**
+   * The cell where the event's name is written: the first of its run where no other name begins (a review, or the ghost
+   * of one leaving), so a review sitting at a lecture's start does not hide the lecture; the run's first cell when a
+   * name begins in every one (a one-slot hall holding a one-slot review), written beside that name.
+   */
+  eventNamed?: boolean;
   /** The clock has passed this slot's start. */
   past: boolean;
   /** What the proposal does here: a review arrives (`to`), or leaves (`from`, drawn as a ghost of the old place). */
@@ -124,6 +130,8 @@ export function weekGrid(state: ScheduleState, options: WeekGridOptions = {}): W
     if (task.source !== "event") continue;
     for (const range of task.slots) markRun(range, cellAt, (cell) => (cell.event = eventOf(task)));
   }
+  // The cells where a name other than an event's begins: a review's first slot, a leaving review's ghost's.
+  const otherNames = new Set<GridCell>();
   for (const task of shown.tasks) {
     if (task.source !== "task_item" || (task.status !== "placed" && task.status !== "done")) continue;
     const review = {
@@ -133,7 +141,11 @@ export function weekGrid(state: ScheduleState, options: WeekGridOptions = {}): W
       colour: colours.get(task.categoryId) ?? 0,
       ...(task.status === "done" ? { done: true } : {}),
     };
-    for (const range of task.slots ?? []) markRun(range, cellAt, (cell) => (cell.review = review));
+    for (const range of task.slots ?? []) {
+      markRun(range, cellAt, (cell) => (cell.review = review));
+      const first = cellAt(range.day, range.start);
+      if (first) otherNames.add(first);
+    }
   }
 
   const changes = options.after ? changesBetween(state, options.after) : [];
@@ -145,6 +157,22 @@ export function weekGrid(state: ScheduleState, options: WeekGridOptions = {}): W
         // A place that receives another review keeps that arrival; the departure shows where nothing arrives.
         if (cell.change?.side !== "to") cell.change = { ...mark, side: "from" };
       });
+  }
+  for (const change of changes) {
+    const first = change.from && cellAt(change.from.day, change.from.start);
+    if (first?.change?.side === "from" && first.change.taskId === change.taskId && !first.review) otherNames.add(first);
+  }
+  for (const task of shown.tasks) {
+    if (task.source !== "event") continue;
+    for (const range of task.slots) {
+      const run: GridCell[] = [];
+      for (let slot = range.start; slot <= range.end; slot++) {
+        const cell = cellAt(range.day, slot);
+        if (cell?.event?.id === task.id) run.push(cell);
+      }
+      const named = run.find((cell) => !otherNames.has(cell)) ?? run[0];
+      if (named) named.eventNamed = true;
+    }
   }
 
   const pending = shown.tasks
