@@ -110,8 +110,9 @@ function NowLine(props: { time: string; label: string }) {
 }
 
 function Legend(props: WeekViewProps) {
+  const names = [...props.reviews, ...props.events, ...props.departures].map((run) => run.name);
   return (
-    <div style={{ marginTop: 6, display: "flex", flexDirection: "column", gap: 2 }}>
+    <div style={{ marginTop: 6, display: "flex", flexDirection: "column", gap: 2, overflowWrap: "anywhere" }}>
       <div style={{ display: "flex", flexWrap: "wrap", gap: 8 }}>
         {props.classes.map((entry) => (
           <span key={entry.colour}>
@@ -124,7 +125,7 @@ function Legend(props: WeekViewProps) {
                 background: colourOf(entry.colour),
               }}
             />
-            {entry.name}
+            <bdi>{entry.name}</bdi>
           </span>
         ))}
         <span>
@@ -138,14 +139,21 @@ function Legend(props: WeekViewProps) {
         <ul data-tempo="changes" style={{ margin: 0, paddingLeft: 16 }}>
           {props.changes.map((change, index) => (
             <li key={index} data-mark={change.mark}>
-              <b>{MARK_SIGN[change.mark]}</b> {props.labels[change.mark]}: {change.text}
+              <b>{MARK_SIGN[change.mark]}</b> {props.labels[change.mark]}:{" "}
+              <ChangeText text={change.text} names={names} />
             </li>
           ))}
         </ul>
       ) : null}
       {props.pending.length > 0 ? (
         <div data-tempo="pending">
-          {props.labels.pending}: {props.pending.join(", ")}
+          {props.labels.pending}:{" "}
+          {props.pending.map((name, index) => (
+            <span key={index}>
+              {index > 0 ? ", " : ""}
+              <bdi>{name}</bdi>
+            </span>
+          ))}
         </div>
       ) : null}
     </div>
@@ -186,7 +194,7 @@ function caption(cell: Cell, slot: number) {
   const named = event ? (
     <span>
       {event.mark ? `${MARK_SIGN[event.mark]} ` : ""}
-      {event.name}
+      <bdi>{event.name}</bdi>
     </span>
   ) : null;
   let main = null;
@@ -194,11 +202,15 @@ function caption(cell: Cell, slot: number) {
     main = (
       <span style={{ fontWeight: 600 }}>
         {review.mark ? `${MARK_SIGN[review.mark]} ` : review.done ? "✓ " : ""}
-        {review.name}
+        <bdi>{review.name}</bdi>
       </span>
     );
   else if (!review && cell.left && cell.left.from === slot)
-    main = <span style={{ textDecoration: "line-through", color: "#57606a" }}>{cell.left.name}</span>;
+    main = (
+      <span style={{ textDecoration: "line-through", color: "#57606a" }}>
+        <bdi>{cell.left.name}</bdi>
+      </span>
+    );
   if (!main || !named) return main ?? named;
   const half: CSSProperties = {
     display: "inline-block",
@@ -215,9 +227,39 @@ function caption(cell: Cell, slot: number) {
   );
 }
 
+/**
+ * A name inside the tooltip's text, bidi-isolated (FSI … PDI), as `<bdi>` isolates it on the page: a name's own
+ * direction marks (a right-to-left override) turn only the name, never the words and times beside it.
+ */
+function isolated(name: string): string {
+  return `\u2068${name}\u2069`;
+}
+
+/**
+ * A change in words, the name it opens with isolated (`<bdi>`) from the places after it: the longest name of a run
+ * drawn (an arrival's or a ghost's) that the text starts with, followed by ": ".
+ */
+function ChangeText(props: { text: string; names: readonly string[] }) {
+  const name = props.names
+    .filter((entry) => props.text.startsWith(`${entry}: `))
+    .reduce<string | undefined>(
+      (longest, entry) => (longest && longest.length >= entry.length ? longest : entry),
+      undefined,
+    );
+  if (name === undefined) return <>{props.text}</>;
+  return (
+    <>
+      <bdi>{name}</bdi>
+      {props.text.slice(name.length)}
+    </>
+  );
+}
+
 function titleOf(cell: Cell, props: WeekViewProps): string {
-  const names = [cell.event?.name, cell.review?.name].filter((name): name is string => name !== undefined);
-  if (cell.left && !cell.review) names.push(`${props.labels[cell.left.mark ?? "moved"]}: ${cell.left.name}`);
+  const names = [cell.event?.name, cell.review?.name]
+    .filter((name): name is string => name !== undefined)
+    .map(isolated);
+  if (cell.left && !cell.review) names.push(`${props.labels[cell.left.mark ?? "moved"]}: ${isolated(cell.left.name)}`);
   return names.length > 0 ? names.join(" · ") : props.labels.free;
 }
 

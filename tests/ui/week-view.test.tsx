@@ -163,6 +163,41 @@ describe("the week view", () => {
     expect(both.get(`${friday}/3`)).toMatchObject({ state: "review", text: `Binary tree review${quiz.name}` });
   });
 
+  test("a name's direction marks turn only the name: each name is isolated from the times and words beside it", () => {
+    // A right-to-left override left open in a name would turn "Sat 16 Mar 16:55–19:45" after it around, in the
+    // changes, the tooltip, and the other name of a shared cell.
+    const week = halfPlacedWeek();
+    const evil = "\u202eweiver xirtaM";
+    const named: ScheduleState = {
+      ...week,
+      tasks: week.tasks.map((task) =>
+        task.id === "matrix-review" || task.id === "binary-tree-review" ? { ...task, name: evil } : task,
+      ),
+    };
+    const after = applyWrites(named, [
+      { name: "move", arguments: { task_id: "matrix-review", day: 6, slot_start: 8 } },
+    ])!;
+    const html = renderToString(<WeekView {...weekViewProps(weekGrid(named, { after }), "en", "Proposed week")} />);
+    const change = /<li data-mark="moved">(.*?)<\/li>/.exec(html)![1]!.replace(/<!-- -->/g, "");
+    expect(change).toMatch(new RegExp(`: <bdi>${evil}</bdi>: Tue 12 Mar 10:00–11:40 → Sat 16 Mar 16:55–19:45$`));
+    expect(html).toContain(`<bdi>${evil}</bdi></span></td>`);
+    expect(html).toMatch(new RegExp(`data-tempo="pending">.*<bdi>${evil}</bdi>`));
+    expect(html).toContain(`title="\u2068${evil}\u2069"`);
+    expect(html).toContain(`title="moved: \u2068${evil}\u2069"`);
+  });
+
+  test("a 500-character name without a space wraps under the grid instead of widening the chat", () => {
+    const week = halfPlacedWeek();
+    const long = "x".repeat(500);
+    const named: ScheduleState = {
+      ...week,
+      tasks: week.tasks.map((task) => (task.id === "binary-tree-review" ? { ...task, name: long } : task)),
+    };
+    const html = renderToString(<WeekView {...weekViewProps(weekGrid(named), "en", "Your week")} />);
+    // The grid's cells cut a name with an ellipsis (the whole name in the tooltip); the lines under it wrap anywhere.
+    expect(html).toMatch(/<div style="[^"]*overflow-wrap:anywhere[^"]*">.*data-tempo="pending"/);
+  });
+
   test("the clock's now line sits in today's first slot not yet started, and the slots before it are dimmed", () => {
     const week = halfPlacedWeek();
     const now = new Date(`${week.window.days[2]!.date}T${week.window.slotTimes![3]!.start}:30`);
