@@ -183,6 +183,27 @@ const PHRASINGS: Phrasing[] = [
     expect: { write: "remove_event", args: { event_id: "fri-calculus-tutorial" } },
   },
   { say: "把作文挪到周日", halfPlaced: true, expect: { write: "move", args: { task_id: "essay-draft", day: 7 } } },
+  // A postponement names its day, or none (a day later); "put off" is no placing of a task named "off …".
+  {
+    say: "postpone the matrix review to Friday",
+    halfPlaced: true,
+    expect: { write: "move", args: { task_id: "matrix-review", day: 5 } },
+  },
+  {
+    say: "put off the matrix review",
+    halfPlaced: true,
+    expect: { write: "move", args: { task_id: "matrix-review", day: 3 } },
+  },
+  {
+    say: "pls put the matrix review off till Thursday",
+    halfPlaced: true,
+    expect: { write: "move", args: { task_id: "matrix-review", day: 4 } },
+  },
+  {
+    say: "把矩阵复习延后到周五",
+    halfPlaced: true,
+    expect: { write: "move", args: { task_id: "matrix-review", day: 5 } },
+  },
   {
     say: "move the quantum physics review to Friday",
     halfPlaced: true,

@@ -991,7 +991,8 @@ const LEADING_VERBS: Record<string, (body: string) => ScheduleRequest | undefine
   place: (body) => readArrange(body),
   schedule: (body) => readArrange(body),
   plan: (body) => readArrange(body),
-  put: (body) => readArrange(body),
+  // "put off X", "put X off till Friday": a postponement, not a placing (it was read as a task named "off X").
+  put: (body) => (PUT_OFF.test(body) ? readMove(body) : readArrange(body)),
   organize: (body) => readArrange(body),
   organise: (body) => readArrange(body),
   move: (body) => readMove(body),
@@ -1043,12 +1044,22 @@ function swapVerbAfterPair(body: string): boolean {
   return pair.length > 0 && Math.min(...pair) + 2 <= verb;
 }
 
-function readMove(body: string): ScheduleRequest | undefined {
+/** "put off X", "put X off", "put it off till Friday": group 1 holds what is put off when the particle follows it. */
+const PUT_OFF =
+  /^(?:(?:please|can you|could you|would you|just|let's|i want to|i'd like to)\s+)*put\s+(?:off\b|(.+?)\s+off\b)/;
+
+function readMove(said: string): ScheduleRequest | undefined {
+  // "put the matrix review off till Friday" reads as "put off the matrix review till Friday".
+  const body = said.replace(PUT_OFF, (whole, object?: string) =>
+    object === undefined ? whole : whole.replace(/put\s+.+?\s+off\b/, `put off ${object}`),
+  );
   const shifted = readShift(body);
   if (shifted) return shifted;
-  const english = /\b(?:move|reschedule|shift|push|bring)\s+(.+?)(?:\s+(?:to|onto|into|until|till)\s+(.+))?$/.exec(
-    body,
-  );
+  // "postpone the matrix review to Friday", "delay it until Thursday": a move to the day named.
+  const english =
+    /\b(?:move|reschedule|shift|push|bring|postpone|delay|put off)\s+(.+?)(?:\s+(?:to|onto|into|until|till)\s+(.+))?$/.exec(
+      body,
+    );
   if (english) {
     // "push it back to Friday", "bring X forward to Monday": the particle is no part of the name.
     const subject = (english[1] ?? "").replace(/^(?:back|forward)\s+/, "").replace(/\s+(?:back|forward)$/, "");
@@ -1056,7 +1067,10 @@ function readMove(body: string): ScheduleRequest | undefined {
     const task = PRONOUN.test(said) ? (taskNamedBefore(body.slice(0, english.index)) ?? said) : said;
     return task ? { kind: "move", task, where: readWhere(where) } : undefined;
   }
-  const chinese = /(?:把|将)?(.+?)(?:移到|挪到|调到|改到|换到|移至|改成|调整到|推迟到|提前到)(.+)$/.exec(body);
+  const chinese =
+    /(?:把|将)?(.+?)(?:移到|挪到|调到|改到|换到|移至|改成|调整到|推迟到|推后到|延后到|延迟到|顺延到|提前到)(.+)$/.exec(
+      body,
+    );
   if (chinese) {
     const task = taskPhrase(chinese[1] ?? "");
     return task ? { kind: "move", task, where: readWhere(chinese[2] ?? "") } : undefined;
