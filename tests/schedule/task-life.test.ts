@@ -227,6 +227,29 @@ describe("rolling on without loss", () => {
     expect(json(rollWindow(rollWindow(state, 3), 4))).toBe(json(after));
   });
 
+  it("with a clock, a roll takes only the days that are over: a review still ahead is never made missed", () => {
+    let state = write("place", sampleWeek(), { task_id: "matrix-review", day: 2, slot_start: 9 });
+    state = write("place", state, { task_id: "vocabulary-list", day: 4, slot_start: 1 });
+    // Wednesday 13 March 2024, 09:00 in Shanghai: Monday and Tuesday are over; Thursday's review is still ahead.
+    const wednesday = { ...state, now: "2024-03-13T09:00:00+08:00" };
+    const refused = runTool("roll_window", wednesday, { days: 7 });
+    expect(refused.ok).toBe(false);
+    expect(refused.state).toBeUndefined();
+    expect(refused.content).toBe(
+      "error: Wed 13 Mar has not passed yet (it is Wed 13 Mar, 09:00 now): the window moves on only by days that are over, 2 day(s) at most now; it moves on by itself once its last day has passed",
+    );
+    // The days that are over go: Tuesday's review, passed unmarked, is missed; Thursday's stays placed.
+    const rolled = write("roll_window", wednesday, { days: 2 });
+    expect(item(rolled, "matrix-review")).toMatchObject({ status: "missed", was: { date: "2024-03-12" } });
+    expect(item(rolled, "vocabulary-list")).toMatchObject({ status: "placed", slots: [{ day: 2, start: 1, end: 1 }] });
+    // A clock before the window leaves no day to take; one past its end, every day.
+    const sunday = runTool("roll_window", { ...state, now: "2024-03-10T20:00:00+08:00" }, { days: 1 });
+    expect(sunday.content).toMatch(/^error: Mon 11 Mar has not passed yet .*, 0 day\(s\) at most now;/);
+    expect(write("roll_window", { ...state, now: "2024-03-18T07:00:00+08:00" }, { days: 7 }).window.days[0]!.date).toBe(
+      "2024-03-18",
+    );
+  });
+
   it("after a roll, every missed review a place fits is proposed again, each at its own place", () => {
     const places: Array<[string, number, number]> = [
       ["matrix-review", 4, 7],

@@ -33,6 +33,8 @@ import {
   type ImportedOccurrence,
 } from "../calendar-files.js";
 import { rollWindow, settleTasksOnRoll } from "../calendar.js";
+import { localClock } from "../../../contracts/clock.js";
+import { clockOfState } from "../window-clock.js";
 import { buildOccupancyIndex, cellOf, FREE } from "../occupancy-index.js";
 import { taskIdField } from "./argument-fields.js";
 
@@ -831,13 +833,33 @@ export function rolledText(data: RollWindowData, span: string): string {
 }
 
 /**
+ * Why a roll by `days` would take a day that is not over by the run's clock, or undefined when every day it takes is
+ * over (or the run has no clock). A roll settles the days it takes as the past — a placed review on them becomes
+ * missed, "passed without being marked done" — so a day still to come, today included, is not the roll's to take: the
+ * window moves on by itself once its last day has passed (`clock-roll.ts`), and only by days that are over.
+ */
+function dayNotOver(state: ScheduleState, days: number): string | undefined {
+  const clock = clockOfState(state);
+  if (clock === undefined) return undefined;
+  const over = Math.max(0, Math.min(clock.dayIndex - 1, state.window.totalDays));
+  if (days <= over) return undefined;
+  const firstNotOver = state.window.days[over]?.date;
+  const today = localClock(new Date(state.now!), state.window.timeZone!);
+  return (
+    `${firstNotOver === undefined ? `day ${over + 1}` : formatDate(firstNotOver)} has not passed yet ` +
+    `(it is ${formatDate(today.date)}, ${today.time} now): the window moves on only by days that are over, ` +
+    `${over} day(s) at most now; it moves on by itself once its last day has passed`
+  );
+}
+
+/**
  * Moves the window on: the past days go, the events on them with them; the task items on them stay on record (done
  * ones as history, placed ones as missed), the rest shifts, new days come after. The answer names each.
  */
 export const rollWindowTool: DomainTool<ScheduleState, z.infer<typeof rollWindowArgumentsSchema>> = {
   name: "roll_window",
   description:
-    "Moves the window on by some days (default a week): the first days go with the events on them, everything else keeps its date, new empty days come at the end. Pending tasks stay pending; a done task on the old days stays on record as history, a placed one that was not marked done becomes missed.",
+    "Moves the window on by some days (default a week), only by days that are over by the clock (it moves on by itself once its last day has passed): the first days go with the events on them, everything else keeps its date, new empty days come at the end. Pending tasks stay pending; a done task on the old days stays on record as history, a placed one that was not marked done becomes missed.",
   schema: rollWindowArgumentsSchema,
   kind: "write",
   run(state, args) {
@@ -849,6 +871,8 @@ export const rollWindowTool: DomainTool<ScheduleState, z.infer<typeof rollWindow
       return failure(
         `a window of ${state.window.totalDays} days moves on by 1 to ${state.window.totalDays} days, not ${args.days}`,
       );
+    const notOver = dayNotOver(state, args.days);
+    if (notOver !== undefined) return failure(notOver);
     const next = rollWindow(state, args.days);
     const settled = settleTasksOnRoll(state, args.days);
     const idsWith = (status: string) =>
