@@ -375,3 +375,41 @@ describe("a clock that went back (a machine's clock set wrong)", () => {
     expect(clockBehindText(halfPlacedWeek(), new Date("2024-03-10T20:00:00+08:00"), "en")).toBeUndefined();
   });
 });
+
+describe("the night the clocks go back (America/New_York, Sun 1 Nov 2026: 02:00 EDT is 01:00 EST)", () => {
+  /** A week of Mon 26 Oct – Sun 1 Nov in New York with one review placed on Saturday, 21:45. */
+  function newYorkWeek(): ScheduleState {
+    const review: TaskItem = {
+      id: "limits-review",
+      name: "Limits review",
+      source: "task_item",
+      duration: 1,
+      categoryId: "calculus",
+      status: "placed",
+      slots: [{ day: 6, start: 12, end: 12 }],
+    };
+    return {
+      window: datedWindow({ firstDate: "2026-10-26", days: 7, timeZone: "America/New_York" }),
+      categories: [{ id: "calculus", name: "Calculus" }],
+      tasks: [review],
+    };
+  }
+
+  it("a review marked at 01:30 before the change is not later than 01:10 after it: the clock did not go back", async () => {
+    const marked = new Date("2026-11-01T01:30:00-04:00");
+    const after = new Date("2026-11-01T01:10:00-05:00");
+    let now = marked;
+    const tempo = await offlineTempo(newYorkWeek(), () => now);
+    const done = await converse(tempo, "I did the Limits review");
+    expect(item(done.schedule, "limits-review")).toMatchObject({ status: "done", markedAt: marked.toISOString() });
+    // Forty minutes later, the wall clock reads 01:10 again.
+    now = after;
+    const next = await converse(tempo, "what's next?");
+    expect(next.finalAnswer).not.toMatch(/Your clock says/);
+    expect(clockBehindText(next.schedule, after, "en")).toBeUndefined();
+    // Ten minutes before the mark (01:20 EDT), the clock is behind it, and that is said with the local times.
+    expect(clockBehindText(next.schedule, new Date("2026-11-01T01:20:00-04:00"), "en")).toMatch(
+      /^Your clock says Sun 1 Nov, 01:20, earlier than what your schedule has already recorded \(Sun 1 Nov, 01:30\)/,
+    );
+  });
+});

@@ -10,6 +10,7 @@
 import { daysBetween, localClock } from "../../contracts/clock.js";
 import type { Language } from "../../contracts/language.js";
 import { TempoError } from "../../errors/index.js";
+import { instantOf } from "./event-series.js";
 import { formatDate } from "./state.js";
 import type { ScheduleState, ScheduleWindow, TaskItem } from "./state.js";
 
@@ -81,22 +82,22 @@ export function clockBehindText(
 ): string | undefined {
   const { timeZone, slotTimes } = state.window;
   if (timeZone === undefined || Number.isNaN(moment.getTime())) return undefined;
-  const now = localClock(moment, timeZone);
-  /** The latest recorded moment, as local "YYYY-MM-DD HH:MM" (comparable as text). */
-  let latest = "";
+  // Compared as instants to the minute (as a person reads a clock), never as wall-clock text: on the night the clocks
+  // go back an hour, 01:10 after the change comes after 01:30 before it.
+  let latest: number | undefined;
   for (const task of state.tasks) {
     if (task.source !== "task_item") continue;
-    const marked = task.markedAt === undefined ? undefined : new Date(task.markedAt);
-    if (marked !== undefined && !Number.isNaN(marked.getTime())) {
-      const clock = localClock(marked, timeZone);
-      latest = [latest, `${clock.date} ${clock.time}`].sort().at(-1)!;
-    }
+    const marked = task.markedAt === undefined ? Number.NaN : Date.parse(task.markedAt);
+    if (!Number.isNaN(marked)) latest = Math.max(latest ?? marked, marked);
     const was = task.status === "missed" ? task.was : undefined;
-    if (was?.date !== undefined)
-      latest = [latest, `${was.date} ${slotTimes?.[was.start - 1]?.start ?? "00:00"}`].sort().at(-1)!;
+    if (was?.date !== undefined) {
+      const start = instantOf(was.date, slotTimes?.[was.start - 1]?.start ?? "00:00", timeZone).getTime();
+      latest = Math.max(latest ?? start, start);
+    }
   }
-  if (latest <= `${now.date} ${now.time}`) return undefined;
-  const [date = "", time = ""] = latest.split(" ");
+  if (latest === undefined || Math.floor(latest / 60_000) <= Math.floor(moment.getTime() / 60_000)) return undefined;
+  const now = localClock(moment, timeZone);
+  const { date, time } = localClock(new Date(latest), timeZone);
   return language === "zh"
     ? `你的时钟显示 ${formatDate(now.date, "zh")} ${now.time}，早于日程已经记录到的时间（${formatDate(date, "zh")} ${time}）：之前记下的完成、错过和跳过保持不变，日程也不会往回退。如果电脑的时钟不对，请先校准。`
     : `Your clock says ${formatDate(now.date)}, ${now.time}, earlier than what your schedule has already recorded (${formatDate(date)}, ${time}): what was marked done, missed or skipped stays as it was, and the week does not move back. If your computer's clock is wrong, please set it right.`;
