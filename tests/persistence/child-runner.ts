@@ -11,6 +11,8 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const CHILD_SCRIPT = fileURLToPath(new URL("./tempo-child.ts", import.meta.url));
+/** The child that answers a batch card with given decisions (batch-child.ts). */
+export const BATCH_CHILD_SCRIPT = fileURLToPath(new URL("./batch-child.ts", import.meta.url));
 /** The child that serves every registered domain through their plug-ins (domains-child.ts). */
 export const DOMAINS_CHILD_SCRIPT = fileURLToPath(new URL("./domains-child.ts", import.meta.url));
 const PROJECT_ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -50,7 +52,7 @@ export function bundled(script: string): Promise<string> {
 export interface ChildArguments {
   url: string;
   threadId: string;
-  mode: "start" | "arrange" | "continue" | "resume-at";
+  mode: "start" | "arrange" | "continue" | "resume-at" | "answer";
   checkpointId?: string;
   untilNextCard?: boolean;
   startAt?: number;
@@ -60,6 +62,10 @@ export interface ChildArguments {
   refine?: boolean;
   /** The user's request (domains-child.ts's start). */
   request?: string;
+  /** The decisions that answer the open card (batch-child.ts's answer), one a write. */
+  decisions?: unknown[];
+  /** The run's clock, ISO (`configurable.now`; batch-child.ts). */
+  now?: string;
   /** Print the checkpointer's saves (`saves` in the output), to count a run's kill points. */
   reportSaves?: boolean;
 }
@@ -79,6 +85,9 @@ export interface ChildResult {
     phase?: string | null;
     message?: string;
     saves?: SaveKind[];
+    /** Writes the child's domain was asked to persist, and writes it applied (batch-child.ts). */
+    persists?: number;
+    applied?: number;
   };
   stderr: string;
 }
