@@ -590,9 +590,26 @@ function moveStep(
   }
   const lastWrite = rounds.findLastIndex((round) => round.name === "move" || round.name === "place");
   const search = rounds.slice(lastWrite + 1).findLast((round) => round.name === "find_free" && !round.summarised);
-  // The free runs of the step's days, when a search since the last proposal shows them all.
-  const found = toolDataOf(search, "find_free");
+  // Where the task may go is read for it (`task_id`): every rule its write checks kept, its own slots free — a free
+  // run alone may break its class's buffer, its deadline or a standing preference, and counts its own slots as taken.
+  const forTask = search?.arguments.task_id === task.id ? search : undefined;
+  // A review whose place has started goes nowhere: the search says so, as the move would.
+  if (forTask && callResultOf(forTask) === "failed")
+    return finish(end, REFUSAL_TOLD_IN_ANSWER, `not carried out: ${refusalOf(forTask, language, datingOf(facts))}`);
+  // The places of the step's days, when a search for the task since the last proposal shows them all.
+  const found = toolDataOf(forTask, "find_free");
   const runs = found && found.omitted === 0 ? found.runs.filter((run) => !days || days.includes(run.day)) : undefined;
+  // The plainly free runs (the first search's): where no place of the day takes the task, the first free one is still
+  // proposed, so that the write's refusal names the rule that keeps it out ("your standing preference … rules Mon
+  // out") rather than a bare "no free time".
+  const general = toolDataOf(
+    rounds
+      .slice(lastWrite + 1)
+      .findLast((round) => round.name === "find_free" && round.arguments.task_id === undefined),
+    "find_free",
+  );
+  const freeRuns =
+    general && general.omitted === 0 ? general.runs.filter((run) => !days || days.includes(run.day)) : [];
   // What the write reports once it applies as proposed: the step's summary, so the step ends with no further turn.
   const then = (day: number, start: number, hostId: string | undefined): Then => {
     const to = { day, start, end: start + task.duration - 1 };
@@ -611,7 +628,9 @@ function moveStep(
       : undefined;
   if (exactStart !== undefined && days && days.length > 0) {
     const day = days[0]!;
-    const room = runs?.find(
+    // The write's own check decides an exact start; a search shown (for the task or not) only foretells its ending.
+    const shown = runs ?? toolDataOf(search, "find_free")?.runs;
+    const room = shown?.find(
       (run) => run.day === day && run.start <= exactStart && exactStart + task.duration - 1 <= run.end,
     );
     return propose(
@@ -628,7 +647,7 @@ function moveStep(
   }
   const window = resolveSlotWindow(constraints.where.slots, facts.slotsPerDay);
   if (!runs) {
-    const args: Record<string, unknown> = { min_length: task.duration, limit: 100 };
+    const args: Record<string, unknown> = { min_length: task.duration, task_id: task.id, limit: 100 };
     if (days) args.days = days;
     return read(
       say(
@@ -642,7 +661,9 @@ function moveStep(
     );
   }
   if (shift && current && shiftedDay !== undefined) {
-    const landed = shiftedSpot(runs, shift, current, task.duration, shiftedDay, facts);
+    const landed =
+      shiftedSpot(runs, shift, current, task.duration, shiftedDay, facts) ??
+      shiftedSpot(freeRuns, shift, current, task.duration, shiftedDay, facts);
     if (!landed) {
       const passed = found?.pastLeftOut === true;
       return finish(
@@ -680,13 +701,10 @@ function moveStep(
       then(landed.day, landed.start, landed.hostId),
     );
   }
-  const spot = firstFit(
-    runs,
-    task.duration,
-    { ...window, from: Math.max(window.from, constraints.from), to: Math.min(window.to, constraints.to) },
-    constraints.notDays,
-    current,
-  );
+  const within = { ...window, from: Math.max(window.from, constraints.from), to: Math.min(window.to, constraints.to) };
+  const spot =
+    firstFit(runs, task.duration, within, constraints.notDays, current) ??
+    firstFit(freeRuns, task.duration, within, constraints.notDays, current);
   if (!spot) {
     // Time that has started is not free (find_free leaves it out): said, so "Monday" at 19:00 is not a mystery.
     const passed = found?.pastLeftOut === true;

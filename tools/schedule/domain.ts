@@ -23,7 +23,7 @@ import { SCHEDULE_TASK_DECISIONS, withCandidateLimits } from "./task-limits.js";
 import type { Preference } from "../../contracts/preferences.js";
 
 /** Version of the tools and their result formats; bump it whenever either changes. */
-export const SCHEDULE_DOMAIN_VERSION = "schedule-6";
+export const SCHEDULE_DOMAIN_VERSION = "schedule-7";
 
 /** What the domain is about, for the system prompt. */
 export const SCHEDULE_DOMAIN_DESCRIPTION =

@@ -2,6 +2,9 @@
  * `find_free`: runs of consecutive free slots of at least a given length.
  * Slots inside an embeddable event that no task item uses yet are free for
  * embedding; they are reported as separate runs, marked with their host.
+ * Asked for one task (`task_id`), it lists where that task may go: each run's
+ * starts are places a `place` (pending, missed) or `move` (placed, an event)
+ * of it alone takes — every rule its write checks kept, its own slots free.
  */
 import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
@@ -15,8 +18,12 @@ import {
   readResult,
 } from "../format.js";
 import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "../occupancy-index.js";
+import { resolvePlacements } from "../placement.js";
+import { fixedProblem, pastRefusal } from "../rules.js";
+import { rangeFrom, rangesEqual } from "../slot-range.js";
 import type { ScheduleState, SlotRange } from "../state.js";
 import { limitField, optionalSlotField } from "./argument-fields.js";
+import { findTask, movableRange, taskDuration } from "./task-checks.js";
 import { clockOfState, hasStarted, type WindowClock } from "../window-clock.js";
 
 /** Arguments of find_free. */
@@ -26,6 +33,11 @@ export const findFreeArgumentsSchema = z.object({
   slot_start: optionalSlotField("From this slot on."),
   slot_end: optionalSlotField("Up to this slot."),
   include_embeddable: z.boolean().optional().describe("Room inside embeddable events too (default true)."),
+  task_id: z
+    .string()
+    .max(200)
+    .optional()
+    .describe("Only where this task may go: each start a place or move of it takes (its rules kept, its slots free)."),
   limit: limitField(RUN_LINE_LIMIT),
 });
 
@@ -115,22 +127,31 @@ export const findFreeTool: DomainTool<ScheduleState, FindFreeArguments> = {
 
     // With the run's clock, time that has started is not free: nothing can be placed there (issue 47 item 1).
     const clock = clockOfState(state);
-    const runs = findFreeRuns(index, days, slotStart, slotEnd, minLength, args.include_embeddable ?? true, clock);
+    const forTask = args.task_id === undefined ? undefined : taskRoom(index, args.task_id);
+    if (forTask && "problem" in forTask) return failure(forTask.problem, forTask.refusal);
+    const runs = forTask
+      ? taskRuns(index, forTask, days, slotStart, slotEnd, args.include_embeddable ?? true)
+      : findFreeRuns(index, days, slotStart, slotEnd, minLength, args.include_embeddable ?? true, clock);
     const left =
       ruledOut.length > 0 ? ` (days ${formatDayList(ruledOut)} left out: your standing preferences rule them out)` : "";
     const past = days.some((day) => hasStarted(day, slotStart, clock)) ? " (time that has started left out)" : "";
-    const where = `on days ${formatDayList(days)} slots ${slotStart}-${slotEnd}${left}${past}`;
+    const whose = forTask
+      ? ` (where task ${forTask.id} may start: every rule of its write kept, its own slots free)`
+      : "";
+    const where = `on days ${formatDayList(days)} slots ${slotStart}-${slotEnd}${whose}${left}${past}`;
     const lastDay = days[days.length - 1] as number;
     const cut = past ? { pastLeftOut: true as const } : {};
     if (runs.length === 0)
-      return readResult([`no free run with min_length=${minLength} ${where}`], {
+      return readResult([`no free run with min_length=${forTask?.duration ?? minLength} ${where}`], {
         runs: [],
         found: 0,
         omitted: 0,
         lastDay,
         ...cut,
       } satisfies FindFreeData);
-    const lines = [`free runs with min_length=${minLength} ${where}: ${formatCount(runs.length)} found`];
+    const lines = [
+      `free runs with min_length=${forTask?.duration ?? minLength} ${where}: ${formatCount(runs.length)} found`,
+    ];
     const shown = appendCapped(
       lines,
       runs,
@@ -148,6 +169,72 @@ export const findFreeTool: DomainTool<ScheduleState, FindFreeArguments> = {
     return readResult(lines, data);
   },
 };
+
+/** The task a search is for: its position, length and place now; or why no write of it can go anywhere. */
+type TaskRoom =
+  { id: string; position: number; duration: number; current?: SlotRange } | { problem: string; refusal?: unknown };
+
+/** What `task_id` names for a search of where it may go (a write of it alone: place or move). */
+function taskRoom(index: OccupancyIndex, taskId: string): TaskRoom {
+  const found = findTask(index, taskId);
+  if (!found.ok) return { problem: found.problem };
+  const { task, position } = found.value;
+  const duration = taskDuration(task);
+  if (task.source === "task_item" && (task.status === "pending" || task.status === "missed"))
+    return { id: task.id, position, duration };
+  const movable = movableRange(task, "move alone");
+  if (!movable.ok) return { problem: movable.problem };
+  // A place that has started is fixed: no write of it goes anywhere (the move's own refusal, as data too).
+  const fixed = fixedProblem(task, index.rules);
+  if (fixed !== undefined) return { problem: fixed, refusal: pastRefusal(task, index.rules, "move") };
+  return { id: task.id, position, duration, current: movable.value };
+}
+
+/**
+ * Where the task of `room` may start on `days` within slots `slotStart`-`slotEnd`, as runs: a run's starts (its first
+ * slot to its last less the task's length) are each a place the write of it alone takes — the placement engine's own
+ * check, so every rule it keeps — in day then slot order, a run apart per host; its place now is left out.
+ */
+function taskRuns(
+  index: OccupancyIndex,
+  room: Extract<TaskRoom, { position: number }>,
+  days: readonly number[],
+  slotStart: number,
+  slotEnd: number,
+  includeEmbeddable: boolean,
+): FreeRun[] {
+  const runs: FreeRun[] = [];
+  for (const day of days) {
+    let open: { start: number; last: number; hostId?: string } | undefined;
+    const close = () => {
+      if (open) {
+        const range = { day, start: open.start, end: open.last + room.duration - 1 };
+        runs.push(open.hostId === undefined ? { range } : { range, hostId: open.hostId });
+      }
+      open = undefined;
+    };
+    for (let start = slotStart; start + room.duration - 1 <= slotEnd; start += 1) {
+      const range = rangeFrom(day, start, room.duration);
+      const outcome =
+        room.current && rangesEqual(range, room.current)
+          ? undefined
+          : resolvePlacements(index, [{ position: room.position, range }]);
+      const host = outcome?.ok ? outcome.placements[0]?.hostPosition : undefined;
+      const hostId = host === undefined ? undefined : index.tasks[host]?.id;
+      if (!outcome?.ok || (hostId !== undefined && !includeEmbeddable)) {
+        close();
+        continue;
+      }
+      if (open && open.hostId === hostId && open.last === start - 1) open.last = start;
+      else {
+        close();
+        open = hostId === undefined ? { start, last: start } : { start, last: start, hostId };
+      }
+    }
+    close();
+  }
+  return runs;
+}
 
 /** Day indices 1..totalDays. */
 function allDays(totalDays: number): number[] {
