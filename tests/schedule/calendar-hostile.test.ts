@@ -10,7 +10,13 @@ import { describe, expect, test } from "vitest";
 import { datedWindow } from "../../tools/schedule/calendar.js";
 import { CalendarFileError, importTimetable, plainEventName } from "../../tools/schedule/calendar-files.js";
 import { DEFAULT_CALENDAR_READ_LIMITS } from "../../tools/schedule/calendar-reader.js";
-import { describeTaskWrite, importCalendarTool, type ScheduleState } from "../../tools/schedule/index.js";
+import {
+  describeTaskWrite,
+  importCalendarTool,
+  parseScheduleState,
+  type EventTask,
+  type ScheduleState,
+} from "../../tools/schedule/index.js";
 
 const window = datedWindow({ firstDate: "2024-03-25", days: 7, timeZone: "Asia/Shanghai" });
 
@@ -156,6 +162,46 @@ describe("hostile calendar files", () => {
     expect(refusalOf(longAgo, { ...patient, maxIterations: 20_000 }).message).toBe(
       "The file's recurrence rules give more than 20,000 occurrences before the window ends",
     );
+  });
+
+  /** The lecture of `shanghai-lecture.ics` as a weekly series on Mondays, with `lines` added to its VEVENT. */
+  const weeklyWith = (...lines: string[]) =>
+    fixture("shanghai-lecture.ics").replace(
+      "END:VEVENT",
+      ["RRULE:FREQ=WEEKLY;BYDAY=MO", ...lines, "END:VEVENT"].join("\r\n"),
+    );
+  /** `count` UTC date-times a day apart from 1990, at 01:00: none of them a Monday 10:00 in Shanghai. */
+  const dates = (count: number) =>
+    Array.from({ length: count }, (_, day) =>
+      new Date(Date.UTC(1990, 0, 1, 1) + day * 86_400_000).toISOString().replace(/[-:]|\.\d+/g, ""),
+    ).join(",");
+
+  test("EXDATE and RDATE storms are refused by the reader, before any date is mapped; a series keeps what it can store", () => {
+    // 50,000 EXDATEs were read, each mapped to the window's zone on the main thread (seconds outside the worker's
+    // deadline), and stored: a series of 50,000 cancelled dates that every later expansion walked again.
+    const storm = weeklyWith(`EXDATE:${dates(50_000)}`);
+    expect(storm.length).toBeLessThan(DEFAULT_CALENDAR_READ_LIMITS.maxCharacters);
+    expect(refusalOf(storm).message).toBe(
+      '"Linear algebra lecture" lists more than 1,000 cancelled dates (EXDATE), more than a timetable has',
+    );
+    expect(refusalOf(weeklyWith(`RDATE:${dates(1_001)}`)).message).toBe(
+      '"Linear algebra lecture" lists more than 1,000 added dates (RDATE), more than a timetable has',
+    );
+    const week = emptyWeek();
+    expect(importCalendarTool.run(week, { ics: storm })).toMatchObject({ ok: false });
+    expect(week).toEqual(emptyWeek());
+    // Past the reader's count (a caller's own limits), the series is refused for what its stored form cannot keep:
+    // 1,001 cancelled dates were imported, a schedule its own schema (`eventSeriesSchema`) refuses to read back.
+    const many = { ...DEFAULT_CALENDAR_READ_LIMITS, maxDates: 100_000 };
+    expect(refusalOf(weeklyWith(`EXDATE:${dates(1_001)}`), many).message).toBe(
+      '"Linear algebra lecture" cannot be a timetable: it has more than the 1000 cancelled occurrences (EXDATE) a series may have. Nothing was imported.',
+    );
+    // 1,000 is what a series keeps: imported, and the schedule it makes is one the store reads back.
+    const imported = importCalendarTool.run(emptyWeek(), { ics: weeklyWith(`EXDATE:${dates(1_000)}`) });
+    expect(imported.ok, imported.content).toBe(true);
+    const lecture = imported.state!.tasks.at(-1) as EventTask;
+    expect(lecture.series!.cancelled).toHaveLength(1_000);
+    expect(() => parseScheduleState(imported.state)).not.toThrow();
   });
 
   test("a lecture series that began more than 1,000 occurrences before the window still reaches it", () => {

@@ -9,7 +9,7 @@
  * (`Component.getTimeZoneByID`), never through `TimezoneService.register`, and the thread ends with the file.
  *
  * workerData: { signal, port }. The one file comes on `port` as { text, from, to, limits: { maxIterations,
- * maxOccurrences } }; `signal[0]` goes 0 → 1 when ical.js is loaded (the deadline starts then) → 2 when the answer is
+ * maxOccurrences, maxDates } }; `signal[0]` goes 0 → 1 when ical.js is loaded (the deadline starts then) → 2 when the answer is
  * on `port`: { ok: true, events } or { ok: false, message }. One file, then the thread is ended. A recurring event
  * (RRULE or RDATE) also comes with its rule, added dates and exceptions as written (`series`), for the reader to keep
  * as a series (issue 47), and with its CATEGORIES (Tempo's export marks a review and an event's flags there).
@@ -193,13 +193,29 @@ function read({ text, from, to, limits }) {
   const masters = new Set(
     components.filter((component) => !component.hasProperty("recurrence-id")).map((component) => uidOf(component)),
   );
+  // The moved occurrences of each UID, gathered once (one pass, not one pass per event).
+  const movedByUid = new Map();
+  for (const component of components) {
+    if (!component.hasProperty("recurrence-id")) continue;
+    const uid = uidOf(component);
+    movedByUid.set(uid, [...(movedByUid.get(uid) ?? []), component]);
+  }
   for (const component of components) {
     if (component.hasProperty("recurrence-id") && masters.has(uidOf(component))) continue;
-    const exceptions = component.hasProperty("recurrence-id")
-      ? undefined
-      : components.filter((other) => other.hasProperty("recurrence-id") && uidOf(other) === uidOf(component));
+    const exceptions = component.hasProperty("recurrence-id") ? undefined : (movedByUid.get(uidOf(component)) ?? []);
     const event = new ICAL.Event(component, { exceptions: exceptions ?? [] });
     const summary = String(event.summary || "(untitled event)");
+    // Counted as written, before any is read as a date: a file of 50,000 EXDATEs is refused here, not mapped.
+    for (const [name, what] of [
+      ["exdate", "cancelled dates (EXDATE)"],
+      ["rdate", "added dates (RDATE)"],
+    ]) {
+      const dates = component.getAllProperties(name).reduce((sum, property) => sum + property.jCal.length - 3, 0);
+      if (dates > limits.maxDates)
+        throw new Refusal(
+          `"${summary.slice(0, 60)}" lists more than ${limits.maxDates.toLocaleString("en-US")} ${what}, more than a timetable has`,
+        );
+    }
     const startZone = zoneOf(component, "dtstart", calendar, summary);
     const endZone = zoneOf(component, "dtend", calendar, summary) ?? startZone;
     if (!event.startDate) throw new Refusal(`"${summary.slice(0, 60)}" has no start (DTSTART)`);

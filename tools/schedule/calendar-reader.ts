@@ -39,6 +39,8 @@ export interface CalendarReadLimits {
   maxIterations: number;
   /** Most occurrences kept in the window, over the whole file. */
   maxOccurrences: number;
+  /** Most dates one event's EXDATEs may list, and most its RDATEs may: a series keeps no more (`MAX_CANCELLED_OCCURRENCES`). */
+  maxDates: number;
   /** Milliseconds the worker has to read and expand the file once it is running. */
   deadlineMs: number;
   /** Megabytes of heap the worker may use. */
@@ -55,6 +57,7 @@ export const DEFAULT_CALENDAR_READ_LIMITS: CalendarReadLimits = {
   maxProperties: 200,
   maxIterations: 100_000,
   maxOccurrences: 5_000,
+  maxDates: 1_000,
   deadlineMs: 2_000,
   maxMemoryMb: 128,
   startupMs: 20_000,
@@ -226,7 +229,11 @@ export function readCalendarEvents(
     text,
     from,
     to,
-    limits: { maxIterations: limits.maxIterations, maxOccurrences: limits.maxOccurrences },
+    limits: {
+      maxIterations: limits.maxIterations,
+      maxOccurrences: limits.maxOccurrences,
+      maxDates: limits.maxDates,
+    },
   });
   try {
     // The worker's start (loading ical.js) is not the file's doing; the deadline counts from when it is ready.

@@ -20,13 +20,20 @@
  */
 import { addDays, isIsoDate, isTimeZone, localClock } from "../../contracts/clock.js";
 import { TempoError } from "../../errors/index.js";
-import type { EventSeries, ScheduleWindow, SeriesRule, SlotRange } from "./state.js";
+import {
+  MAX_ADDED_OCCURRENCES,
+  MAX_CANCELLED_OCCURRENCES,
+  MAX_MOVED_OCCURRENCES,
+  type EventSeries,
+  type ScheduleWindow,
+  type SeriesRule,
+  type SlotRange,
+} from "./state.js";
+
+export { MAX_ADDED_OCCURRENCES, MAX_CANCELLED_OCCURRENCES, MAX_MOVED_OCCURRENCES } from "./state.js";
 
 /** Most occurrences a series' COUNT may give (a 16-week term of daily sessions is 112). */
 export const MAX_SERIES_COUNT = 10_000;
-
-/** Most occurrences added to a series' rule (RDATE). */
-export const MAX_ADDED_OCCURRENCES = 1_000;
 
 /** Most days, weeks or months between two occurrences (INTERVAL). */
 export const MAX_SERIES_INTERVAL = 520;
@@ -164,6 +171,10 @@ export function seriesProblems(series: EventSeries): string[] {
     problems.push(`the date ${outside.slice(0, 32)} is not a date of ${SERIES_YEARS.first}–${SERIES_YEARS.last}`);
   else if (problems.length === 0 && !startMayBeOffRule(series) && !occursByRule(series, series.firstDate))
     problems.push(`its first date ${series.firstDate} is not a day of its rule`);
+  if (series.cancelled.length > MAX_CANCELLED_OCCURRENCES)
+    problems.push(`it has more than the ${MAX_CANCELLED_OCCURRENCES} cancelled occurrences (EXDATE) a series may have`);
+  if (series.moved.length > MAX_MOVED_OCCURRENCES)
+    problems.push(`it has more than the ${MAX_MOVED_OCCURRENCES} moved occurrences (RECURRENCE-ID) a series may have`);
   for (const moved of series.moved)
     if (moved.end <= moved.start) problems.push(`the occurrence moved from ${moved.from} ends before it starts`);
   if ((series.added?.length ?? 0) > MAX_ADDED_OCCURRENCES)

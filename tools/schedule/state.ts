@@ -442,6 +442,16 @@ export const seriesRuleSchema = z.strictObject({
   until: isoDate.optional().describe("UNTIL: the last local date an occurrence may fall on."),
 }) satisfies z.ZodType<SeriesRule>;
 
+/** Most occurrences added to a series' rule (RDATE). */
+export const MAX_ADDED_OCCURRENCES = 1_000;
+
+/**
+ * Most cancelled (EXDATE) and most moved (RECURRENCE-ID) occurrences of a series: `seriesProblems` refuses more, so a
+ * series an import accepts is one the stored form (`eventSeriesSchema`) reads back.
+ */
+export const MAX_CANCELLED_OCCURRENCES = 1_000;
+export const MAX_MOVED_OCCURRENCES = 1_000;
+
 /** Validates an `AddedOccurrence`. */
 export const addedOccurrenceSchema = z.strictObject({
   date: isoDate.describe("The local date of the added occurrence (RDATE)."),
@@ -465,9 +475,13 @@ export const eventSeriesSchema = z.strictObject({
   start: clockTime.describe("Local start time of each occurrence."),
   end: clockTime.describe("Local end time of each occurrence."),
   timeZone: z.string().min(1).max(64).describe("IANA time zone of its dates and times."),
-  cancelled: z.array(isoDate).max(1_000).describe("Local dates of cancelled occurrences."),
-  moved: z.array(movedOccurrenceSchema).max(1_000).describe("Occurrences moved elsewhere."),
-  added: z.array(addedOccurrenceSchema).max(1_000).optional().describe("Occurrences added to the rule's (RDATE)."),
+  cancelled: z.array(isoDate).max(MAX_CANCELLED_OCCURRENCES).describe("Local dates of cancelled occurrences."),
+  moved: z.array(movedOccurrenceSchema).max(MAX_MOVED_OCCURRENCES).describe("Occurrences moved elsewhere."),
+  added: z
+    .array(addedOccurrenceSchema)
+    .max(MAX_ADDED_OCCURRENCES)
+    .optional()
+    .describe("Occurrences added to the rule's (RDATE)."),
 }) satisfies z.ZodType<EventSeries>;
 
 /** Validates a `PastPlace`. */
