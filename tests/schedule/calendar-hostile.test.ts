@@ -204,6 +204,51 @@ describe("hostile calendar files", () => {
     expect(() => parseScheduleState(imported.state)).not.toThrow();
   });
 
+  test("what only the deadline ended is refused before any rule is expanded: a huge INTERVAL, a zone's non-yearly rule", () => {
+    // A deadline far past what these take when refused: the refusal, not the clock, is what ends them. Without the
+    // checks a huge weekly INTERVAL spun inside ical.js until the deadline, and a VTIMEZONE's daily rule (or a
+    // yearly one of 336 dates) from 1601 took seconds of it, holding the process all that time.
+    const patient = { ...DEFAULT_CALENDAR_READ_LIMITS, deadlineMs: 15_000 };
+    // From the Monday before the window, so that ical.js has to step past its first occurrence to reach the window:
+    // its work grows with the INTERVAL (100,000 weeks took a second), and 10,000,000 did not end within 30 s.
+    const weekBefore = weeklyWith().replaceAll("20240325T", "20240318T");
+    for (const interval of ["10000000", "99999999999999999999"])
+      expect(refusalOf(weekBefore.replace("FREQ=WEEKLY", `FREQ=WEEKLY;INTERVAL=${interval}`), patient).message).toBe(
+        `The recurrence rule of "Linear algebra lecture" cannot be used: INTERVAL=${Number(interval)} is more than the 1,000 the calendar reader steps by`,
+      );
+    const zoned = (rule: string) =>
+      fixture("shanghai-lecture.ics")
+        .replace(
+          "BEGIN:VEVENT",
+          [
+            "BEGIN:VTIMEZONE",
+            "TZID:Campus",
+            "BEGIN:STANDARD",
+            "DTSTART:16010101T000000",
+            rule,
+            "TZOFFSETFROM:+0800",
+            "TZOFFSETTO:+0800",
+            "END:STANDARD",
+            "END:VTIMEZONE",
+            "BEGIN:VEVENT",
+          ].join("\r\n"),
+        )
+        .replaceAll("TZID=Asia/Shanghai", "TZID=Campus");
+    expect(refusalOf(zoned("RRULE:FREQ=DAILY"), patient).message).toBe(
+      `The time zone "Campus" changes by a DAILY rule; a time zone's changes are yearly (FREQ=YEARLY)`,
+    );
+    const days = Array.from({ length: 28 }, (_, day) => day + 1).join(",");
+    expect(
+      refusalOf(zoned(`RRULE:FREQ=YEARLY;BYMONTH=1,2,3,4,5,6,7,8,9,10,11,12;BYMONTHDAY=${days}`), patient).message,
+    ).toBe(`The time zone "Campus" has a rule of more than 31 dates a year; a time zone changes once or twice a year`);
+    // A zone's rule as Outlook and older writers give it (a day among seven, its hour and minute) is read.
+    const outlook = zoned("RRULE:FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=8,9,10,11,12,13,14;BYDAY=SU;BYHOUR=2;BYMINUTE=0");
+    expect(importCalendarTool.run(emptyWeek(), { ics: outlook }).state!.tasks.at(-1)).toMatchObject({
+      name: "Linear algebra lecture",
+      slots: [{ day: 1, start: 3, end: 4 }],
+    });
+  });
+
   test("a lecture series that began more than 1,000 occurrences before the window still reaches it", () => {
     // The count of occurrences stepped through is what is tested, not the clock: a busy machine may take longer than
     // the default 2 s to step through them.

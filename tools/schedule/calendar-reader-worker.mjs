@@ -177,6 +177,58 @@ const ITERATOR_PROBLEMS = new Map([
   ],
 ]);
 
+/**
+ * Most steps between two occurrences (INTERVAL) a rule may take. ical.js steps a rule with a huge INTERVAL
+ * (FREQ=WEEKLY;INTERVAL=100000) through dates it cannot reach and spins until the deadline ends it; a timetable
+ * skips at most 520 weeks (`MAX_SERIES_INTERVAL`), a rule kept as occurrences (FREQ=HOURLY) no more than this.
+ */
+const MAX_INTERVAL = 1_000;
+
+/**
+ * Most candidate dates a time zone's rule may give a year (the product of its BY… parts' counts): a real one gives
+ * one change a year, written at most as BYMONTH=3;BYMONTHDAY=8,…,14;BYDAY=SU (7). ical.js expands a zone's rules
+ * from their DTSTART (1601 in Outlook's files) to five years past the present, so a rule of 336 dates a year, or a
+ * daily one, takes seconds of a reader's deadline before anything is read.
+ */
+const MAX_ZONE_DATES_A_YEAR = 31;
+
+/**
+ * Refuses, before any rule is expanded, what only the deadline would otherwise end: a rule whose INTERVAL is past
+ * `MAX_INTERVAL`, and a VTIMEZONE whose changes are not yearly or are more than `MAX_ZONE_DATES_A_YEAR` dates a year.
+ */
+function checkRules(calendar) {
+  for (const zone of calendar.getAllSubcomponents("vtimezone")) {
+    const tzid = String(zone.getFirstPropertyValue("tzid") ?? "").slice(0, 60);
+    for (const observance of zone.getAllSubcomponents())
+      for (const property of observance.getAllProperties("rrule")) {
+        const recur = property.getFirstValue();
+        if (String(recur.freq).toUpperCase() !== "YEARLY")
+          throw new Refusal(
+            `the time zone "${tzid}" changes by a ${String(recur.freq).slice(0, 16)} rule; a time zone's changes are yearly (FREQ=YEARLY)`,
+          );
+        const dates = Object.values(recur.parts ?? {}).reduce((product, values) => product * values.length, 1);
+        if (dates > MAX_ZONE_DATES_A_YEAR || Number(recur.interval ?? 1) > MAX_INTERVAL)
+          throw new Refusal(
+            `the time zone "${tzid}" has a rule of more than ${MAX_ZONE_DATES_A_YEAR} dates a year; a time zone changes once or twice a year`,
+          );
+      }
+  }
+  for (const component of calendar.getAllSubcomponents("vevent"))
+    for (const property of component.getAllProperties("rrule")) {
+      const summary = String(component.getFirstPropertyValue("summary") || "(untitled event)").slice(0, 60);
+      let interval;
+      try {
+        interval = Number(property.getFirstValue().interval ?? 1);
+      } catch (error) {
+        throw new Refusal(`the recurrence rule of "${summary}" cannot be used: ${error?.message ?? String(error)}`);
+      }
+      if (interval > MAX_INTERVAL)
+        throw new Refusal(
+          `the recurrence rule of "${summary}" cannot be used: INTERVAL=${String(interval).slice(0, 24)} is more than the ${MAX_INTERVAL.toLocaleString("en-US")} the calendar reader steps by`,
+        );
+    }
+}
+
 function read({ text, from, to, limits }) {
   let calendar;
   try {
@@ -185,6 +237,12 @@ function read({ text, from, to, limits }) {
     throw new Refusal(`The calendar file cannot be read: ${error.message}.`);
   }
   if (calendar.name !== "vcalendar") throw new Refusal("The calendar file cannot be read: it is not a VCALENDAR.");
+  try {
+    checkRules(calendar);
+  } catch (error) {
+    if (error instanceof Refusal) throw error;
+    throw new Refusal(`The calendar file cannot be read: ${error?.message ?? String(error)}.`);
+  }
   let iterations = 0;
   let kept = 0;
   const events = [];
