@@ -249,6 +249,16 @@ describe("hostile calendar files", () => {
     });
   });
 
+  test("a file that starts with a byte order mark is read as without it", () => {
+    // ical.js took the mark as part of the first line and failed with "Cannot read properties of undefined".
+    const outcome = importCalendarTool.run(emptyWeek(), { ics: `\ufeff${fixture("shanghai-lecture.ics")}` });
+    expect(outcome.ok, outcome.content).toBe(true);
+    expect(outcome.state!.tasks.at(-1)).toMatchObject({
+      name: "Linear algebra lecture",
+      slots: [{ day: 1, start: 3, end: 4 }],
+    });
+  });
+
   test("a lecture series that began more than 1,000 occurrences before the window still reaches it", () => {
     // The count of occurrences stepped through is what is tested, not the clock: a busy machine may take longer than
     // the default 2 s to step through them.

@@ -223,6 +223,9 @@ export function readCalendarEvents(
   to: string,
   limits: CalendarReadLimits = DEFAULT_CALENDAR_READ_LIMITS,
 ): CalendarEventRead[] {
+  // A byte order mark (Windows editors and Outlook write one) is not part of the text: ical.js took it as the first
+  // line's name, and refused the file with a TypeError of its own ("reading 'propertyGroups'").
+  text = text.replace(/^\ufeff/, "");
   measure(text, limits);
   const { worker, signal, port } = takeThread(limits.maxMemoryMb);
   port.postMessage({
