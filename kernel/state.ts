@@ -58,6 +58,11 @@ export interface StepEnding {
   action: "next_plan" | "done";
   goalCheck: string;
   answer: string;
+  /**
+   * The week the proposal's writes would leave (`CardFrame.week`), when the domain tells one: the ending is taken only
+   * when the stored week is that once they applied — not when another thread changed it meanwhile.
+   */
+  week?: string;
 }
 
 /**

@@ -148,6 +148,16 @@ async function applyBatch(
   // with no model turn.
   const ending = state.stepEnding;
   if (!ending || !allApplied) return applied;
+  // Judged on the week the card showed: when another change (another thread, the check-in) made the week another
+  // one meanwhile, the step is not ended on that judgement — the model looks at the week as it is (a day cleared
+  // while a review was put on it is not cleared).
+  const { cardFrame } = dependencies.domain;
+  if (
+    ending.week !== undefined &&
+    cardFrame?.week &&
+    cardFrame.week(await dependencies.domain.load(context.userId)) !== ending.week
+  )
+    return applied;
   const after = { ...state, stepSetbacks: { toolErrors: 0, rejections: 0 } };
   return { ...applied, ...steps.endStep(after, ending, [...workspaceMessages(state), ...results]) };
 }

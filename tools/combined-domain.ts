@@ -152,6 +152,14 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
                 ? { ...state, [owner.name]: owner.cardFrame.seenIn(state[owner.name], tool, frame) }
                 : state;
             },
+            // Every domain's part that has a week.
+            week(state: CombinedState) {
+              return JSON.stringify(
+                domains.flatMap((domain) =>
+                  domain.cardFrame?.week ? [[domain.name, domain.cardFrame.week(state[domain.name])]] : [],
+                ),
+              );
+            },
           },
         }
       : {}),

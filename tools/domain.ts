@@ -232,6 +232,13 @@ export interface CardFrame<TState> {
   stale(state: TState, call: { name: string; arguments: Record<string, unknown> }, frame: string): string | undefined;
   /** `state` as seen in `frame` (the schedule's window dated as it was), to name a `tool` write as its card did. */
   seenIn(state: TState, tool: string, frame: string): TState;
+  /**
+   * Optional: the whole state as its cards bear on it (the schedule's window dates and where every task stands), as
+   * one comparable text. A proposal that ends its step keeps the week its writes would leave; the ending is taken
+   * only when the week is that once they applied, so a step judged done on a week another thread changed meanwhile
+   * is looked at again (`StepEnding.week`).
+   */
+  week?(state: TState): string;
 }
 
 /** The writes a domain's clock makes due (`ToolDomain.clock`). */

@@ -64,8 +64,15 @@ export async function applyDecision(
     // Writes: always through confirm, whatever action the model chose — several at once as one batch card. The
     // proposal is an assistant message with their calls, unanswered until the card is; it carries the decision's
     // speech unless a read or memory call of the same decision did.
+    // It keeps the week its writes would leave: judged on that week, it holds only on that week.
+    const week = ran.tried ? dependencies.domain.cardFrame?.week?.(ran.tried.after) : undefined;
     const then: StepEnding | undefined = decision.then
-      ? { action: decision.then, goalCheck: decision.goal_check, answer: decision.answer }
+      ? {
+          action: decision.then,
+          goalCheck: decision.goal_check,
+          answer: decision.answer,
+          ...(week !== undefined ? { week } : {}),
+        }
       : undefined;
     // A write whose card shows words (a candidate's record) shows them in its call too (kernel/call-records.ts).
     // Each write keeps the frame its card is made in (`ToolDomain.cardFrame`): it applies only while that holds.

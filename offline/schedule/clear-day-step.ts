@@ -40,27 +40,37 @@ export function clearDayStep(
   language: Language,
 ): Decision {
   const tool = request.how === "skip" ? "skip" : "unplace";
-  const dating = datingOf(facts);
   const listed = rounds.findLastIndex((round) => round.name === "list_tasks" && !round.summarised);
-  const writes = rounds.slice(listed + 1).filter((round) => round.name === tool);
+  // The step's writes so far, over all its cards.
+  const writes = rounds.filter((round) => round.name === tool && !round.summarised);
   const listing = listed === -1 ? undefined : toolDataOf(rounds[listed], "list_tasks");
-  if (writes.length > 0) return ending(writes, listing?.tasks ?? [], request, end, language, facts);
   const days = resolveDays(request.where.only, facts);
   const when = daysWords(days, facts, language);
-  if (!listing)
+  // The card's writes are answered: the day is looked at again as it is now (another thread may have put a review on
+  // it meanwhile; the code ends the step itself when the week is the one the card showed).
+  const lastWrite = rounds.findLastIndex((round) => round.name === tool);
+  if (writes.length > 0 && listed > lastWrite) {
+    const decided = new Set(writes.map((round) => String(round.arguments.task_id)));
+    const since = (listing?.tasks ?? []).filter(
+      (task) => !decided.has(task.id) && onTheDay(task, request, days, facts) && !startedToStay(task, tool, facts),
+    );
+    if (since.length === 0) return ending(writes, listing?.tasks ?? [], request, end, language, facts);
+    return proposeDay(since, [], tool, request, when, end, language, facts);
+  }
+  if (!listing || writes.length > 0)
     return read(
-      say(language, `Looking up what is placed on ${when}.`, `正在查找${when}安排的复习。`),
+      writes.length > 0
+        ? say(language, `Checking ${when} again as it is now.`, `再看一下${when}现在的安排。`)
+        : say(language, `Looking up what is placed on ${when}.`, `正在查找${when}安排的复习。`),
       "list_tasks",
       { limit: 100 },
-      "need the reviews placed on the day",
+      writes.length > 0
+        ? "the card is answered: is anything still placed on the day?"
+        : "need the reviews placed on the day",
     );
-  const window = slotRangeOf(request.where.slots, facts);
-  const on = (task: ListedTask) =>
-    task.kind === "placed" &&
-    task.slots.some((range) => days.includes(range.day) && range.start <= window.to && range.end >= window.from);
-  const placed = listing.tasks.filter(on);
+  const placed = listing.tasks.filter((task) => onTheDay(task, request, days, facts));
   // An unplace leaves a review whose place has started (the past is fixed: it is marked done or missed instead).
-  const started = tool === "unplace" ? placed.filter((task) => hasStarted(task.slots[0]!, facts)) : [];
+  const started = placed.filter((task) => startedToStay(task, tool, facts));
   const chosen = placed.filter((task) => !started.includes(task));
   const startedNote =
     started.length > 0
@@ -87,6 +97,43 @@ export function clearDayStep(
         : say(language, "nothing to do: every review there has started", "无需操作：那里的复习都已经开始"),
     );
   }
+  return proposeDay(chosen, started, tool, request, when, end, language, facts);
+}
+
+/** A review listed as placed on the request's days (and within its slots, when it names some). */
+function onTheDay(task: ListedTask, request: ClearDay, days: readonly number[], facts: WeekFacts): boolean {
+  const window = slotRangeOf(request.where.slots, facts);
+  return (
+    task.kind === "placed" &&
+    task.slots.some((range) => days.includes(range.day) && range.start <= window.to && range.end >= window.from)
+  );
+}
+
+/** A review an unplace leaves where it is: its place has started (the past is marked done or missed instead). */
+function startedToStay(task: ListedTask, tool: "skip" | "unplace", facts: WeekFacts): boolean {
+  return tool === "unplace" && task.kind === "placed" && hasStarted(task.slots[0]!, facts);
+}
+
+/** The batch card of a write for each of `chosen` (`started`: reviews left where they are, said as such). */
+function proposeDay(
+  chosen: readonly ListedTask[],
+  started: readonly ListedTask[],
+  tool: "skip" | "unplace",
+  request: ClearDay,
+  when: string,
+  end: Finish,
+  language: Language,
+  facts: WeekFacts,
+): Decision {
+  const dating = datingOf(facts);
+  const startedNote =
+    started.length > 0
+      ? say(
+          language,
+          ` ${started.map((task) => JSON.stringify(task.name)).join(", ")} has started, so it stays (mark it done or missed instead).`,
+          `${started.map((task) => `“${task.name}”`).join("、")}已经开始，保留不动（可以记为已完成或错过）。`,
+        )
+      : "";
   const names = chosen
     .map((task) => `${JSON.stringify(task.name)} (${placeWords(task.slots[0]!, facts, language)})`)
     .join(say(language, ", ", "、"));

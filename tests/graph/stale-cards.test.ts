@@ -172,3 +172,41 @@ describe("a write card approved after a review it names changed on another threa
     expect(lost!.finalAnswer).toMatch(/^Your schedule is unchanged: cannot move .*overlaps/);
   });
 });
+
+describe("a day's card answered after another thread put a review on that day", () => {
+  // halfPlacedWeek: on Monday only the limits review (14:00); the binary tree review pending, put on Monday 19:00 by
+  // thread B while thread A's card for the day waits.
+  test.each([
+    ["clear tomorrow", new Date("2024-03-10T20:00:00+08:00"), "Take", "pending"],
+    ["skip all my reviews today", new Date("2024-03-11T09:00:00+08:00"), "Skip", "skipped"],
+  ] as const)(
+    "%s: the day is looked at again and the new review comes on a card of its own",
+    async (request, now, verb, after) => {
+      const tempo = await offlineTempo(halfPlacedWeek(), () => now);
+      const threadA = threadConfig("thread-a", "student");
+      await tempo.graph.invoke({ messages: [new HumanMessage(request)] }, threadA);
+      let result = await tempo.graph.invoke(resume({ type: "accept", args: null }), threadA);
+      expect(cardLines(result)).toEqual([expect.stringMatching(new RegExp(`^${verb} "Review limits and continuity"`))]);
+
+      const onB = await converse(tempo, "put the binary tree review on Monday", [], "thread-b");
+      expect(onB.cards.map((card) => card.action)).toEqual(["confirm_plan", "place"]);
+      expect(placeOf(await tempo.repository.load("student"), "binary-tree-review")).toBe("day 1 slots 9-9");
+
+      // A's card still applies as it showed; the day is not said to be cleared while the binary tree review is on it.
+      const before = result.messages.length;
+      result = await tempo.graph.invoke(resume({ type: "accept", args: null }), threadA);
+      const week = await tempo.repository.load("student");
+      expect(week.tasks.find((task) => task.id === "review-limits")).toMatchObject({ status: after });
+      expect(result.finalAnswer ?? null).toBeNull();
+      expect(saidFrom(result, before)).toContain("again as it is now");
+      expect(cardLines(result)).toEqual([
+        expect.stringMatching(new RegExp(`^${verb} "Binary tree review" .*Mon 11 Mar, 19:00`)),
+      ]);
+      result = await tempo.graph.invoke(resume({ type: "accept", args: null }), threadA);
+      expect(interruptsOf(result)).toEqual([]);
+      expect(
+        (await tempo.repository.load("student")).tasks.find((task) => task.id === "binary-tree-review"),
+      ).toMatchObject({ status: after });
+    },
+  );
+});

@@ -6,6 +6,7 @@
  * Its frame keeps both; the write applies only while both still hold, else it is refused with the reason, nothing is
  * changed, and the step proposes again on the week as it is now.
  */
+import { createHash } from "node:crypto";
 import { addDays, daysBetween } from "../../contracts/clock.js";
 import { formatRange } from "./format.js";
 import { formatDate, type ScheduleState, type ScheduleTask, type SlotRange } from "./state.js";
@@ -75,6 +76,20 @@ export function cardFrameOf(state: ScheduleState, call: Call): string | undefine
     ...(Object.keys(tasks).length > 0 ? { tasks } : {}),
   };
   return Object.keys(frame).length === 0 ? undefined : JSON.stringify(frame);
+}
+
+/**
+ * The week as a card bears on it: the window's dates and how every task stands (status and place), in id order, as
+ * a digest (it rides on the checkpointed step ending). Riders of a loaded state (the clock, standing preferences, the
+ * last change) are no part of it.
+ */
+export function weekOf(state: ScheduleState): string {
+  const tasks = state.tasks
+    .map((task) => [task.id, standing(state, task.id)] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash("sha256")
+    .update(JSON.stringify({ window: windowDates(state) ?? null, tasks }))
+    .digest("base64url");
 }
 
 /** A frame as kept; an unreadable one reads as none (it holds nothing to check). */
