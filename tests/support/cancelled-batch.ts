@@ -10,14 +10,15 @@ import type { MemoryExecutionLog } from "../../tools/memory-execution-log.js";
 import type { buildTempoGraph } from "../../server/tempo-graph.js";
 
 /**
- * Approves every write of the thread's open card in a run cancelled after its `afterClaims`-th write; returns how many
- * writes the card held. The log is restored afterwards.
+ * Approves every write of the thread's open card (or answers it with `decisions`, one a write) in a run cancelled after
+ * its `afterClaims`-th write; returns how many writes the card held. The log is restored afterwards.
  */
 export async function approveBatchCancelledAfter(
   graph: ReturnType<typeof buildTempoGraph>,
   log: MemoryExecutionLog,
   config: RunnableConfig,
   afterClaims: number,
+  decisions?: unknown[],
 ): Promise<number> {
   const card = (await graph.getState(config)).tasks.flatMap((task) => task.interrupts)[0]!.value as {
     action_requests: unknown[];
@@ -30,9 +31,11 @@ export async function approveBatchCancelledAfter(
     if ((claims += 1) === afterClaims) cancel.abort("interrupt");
     return claimed;
   };
-  const decisions = card.action_requests.map(() => ({ type: "approve" }));
+  const answer = decisions ?? card.action_requests.map(() => ({ type: "approve" }));
   try {
-    await graph.invoke(new Command({ resume: { decisions } }), { ...config, signal: cancel.signal }).catch(() => null);
+    await graph
+      .invoke(new Command({ resume: { decisions: answer } }), { ...config, signal: cancel.signal })
+      .catch(() => null);
   } finally {
     log.applyOnce = applyOnce;
   }
