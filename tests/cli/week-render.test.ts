@@ -215,6 +215,39 @@ describe("a write card's proposal", () => {
     expect(text).toContain("→ Matrix operations review: Tue 12 Mar, 10:00–11:40 → Sat 16 Mar, 16:55–19:45");
   });
 
+  test("a review arriving over the old place of another that leaves is named once, at its first slot", () => {
+    // Saturday: linked-list exercises at 16:00-17:40 (slots 7-8) leave for Sunday, the essay moves in at slots 6-7.
+    const week = applyWrites(halfPlacedWeek(), [
+      { name: "place", arguments: { task_id: "linked-list-exercises", day: 6, slot_start: 7 } },
+    ])!;
+    const text = renderCardProposal(
+      card([
+        { name: "move", args: { task_id: "linked-list-exercises", day: 7, slot_start: 10 } },
+        { name: "move", args: { task_id: "essay-draft", day: 6, slot_start: 6 } },
+      ]),
+      week,
+    )!;
+    const cellOf = cellsOf(text);
+    expect(cellOf(6, 6)).toContain("→Draft the");
+    expect(cellOf(7, 6).trim()).toBe("→┆");
+    expect(cellOf(8, 6).trim()).toBe("┆");
+    expect(gridRows(text).filter((row) => row.includes("→Draft the"))).toHaveLength(1);
+    // The other way round: the review that leaves (the essay, Saturday slots 8-9) comes first in the week's tasks.
+    const moved = applyWrites(halfPlacedWeek(), [
+      { name: "move", arguments: { task_id: "essay-draft", day: 6, slot_start: 8 } },
+    ])!;
+    const other = renderCardProposal(
+      card([
+        { name: "move", args: { task_id: "essay-draft", day: 7, slot_start: 10 } },
+        { name: "place", args: { task_id: "linked-list-exercises", day: 6, slot_start: 7 } },
+      ]),
+      moved,
+    )!;
+    expect(cellsOf(other)(7, 6)).toContain("+Linked list");
+    expect(cellsOf(other)(8, 6).trim()).toBe("+┆");
+    expect(gridRows(other).filter((row) => row.includes("+Linked list"))).toHaveLength(1);
+  });
+
   test("a removal is drawn too: the event's place marked as left, told in words; a review marked done draws nothing", () => {
     const week = halfPlacedWeek();
     const text = renderCardProposal(

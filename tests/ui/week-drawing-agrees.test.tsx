@@ -8,7 +8,8 @@
 import fc from "fast-check";
 import { renderToString } from "react-dom/server";
 import { describe, expect, test } from "vitest";
-import { displayWidth } from "../../cli/week-render.js";
+import { displayWidth, renderWeekGrid } from "../../cli/week-render.js";
+import { applyWrites } from "../../tools/schedule/candidates.js";
 import { renderWeek } from "../../cli/week-view.js";
 import { weekViewProps } from "../../nodes/shared/week-ui.js";
 import type { EventTask, ScheduleState, TaskItem, TaskStatus } from "../../tools/schedule/state.js";
@@ -240,7 +241,7 @@ function terminalCells(text: string): { cells: Map<string, string>; passed: Set<
   return { cells, passed, rest: lines.slice(grid).join("\n") };
 }
 
-const RUNS = { numRuns: 30, seed: 4807 };
+const RUNS = { numRuns: 40, seed: 4807 };
 
 describe("the drawn week agrees with the data", () => {
   test("Agent Chat UI's week: each placed review and event once at its day and time, nothing else; passed as the clock says", () => {
@@ -283,6 +284,129 @@ describe("the drawn week agrees with the data", () => {
           // eslint-disable-next-line no-control-regex -- the test looks for control characters
           expect(plain).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
         }
+      }),
+      RUNS,
+    );
+  });
+});
+
+const writesArbitrary = fc.array(
+  fc.record({
+    kind: fc.constantFrom("place", "move", "move", "unplace", "swap"),
+    first: fc.nat({ max: 99 }),
+    second: fc.nat({ max: 99 }),
+    day: fc.integer({ min: 1, max: 7 }),
+    slot: fc.integer({ min: 1, max: 12 }),
+  }),
+  { minLength: 1, maxLength: 8 },
+);
+
+/** `state` after each of `writes` that applies (resolved against the week it meets), and whether any did. */
+function proposed(state: ScheduleState, writes: WriteValue[]) {
+  let after = state;
+  for (const write of writes) {
+    const items = after.tasks.filter((task): task is TaskItem => task.source === "task_item");
+    const placed = items.filter((task) => task.status === "placed");
+    const pending = items.filter((task) => task.status === "pending");
+    const pick = (among: TaskItem[], index: number) => among[index % Math.max(1, among.length)]?.id;
+    const call =
+      write.kind === "place"
+        ? { name: "place", arguments: { task_id: pick(pending, write.first), day: write.day, slot_start: write.slot } }
+        : write.kind === "move"
+          ? { name: "move", arguments: { task_id: pick(placed, write.first), day: write.day, slot_start: write.slot } }
+          : write.kind === "unplace"
+            ? { name: "unplace", arguments: { task_id: pick(placed, write.first) } }
+            : {
+                name: "swap",
+                arguments: { first_task_id: pick(placed, write.first), second_task_id: pick(placed, write.second) },
+              };
+    after = applyWrites(after, [call]) ?? after;
+  }
+  return after;
+}
+
+type WriteValue = typeof writesArbitrary extends fc.Arbitrary<Array<infer T>> ? T : never;
+
+const tagOf = (name: string) => /^[RE]\d+/.exec(name)![0];
+const placeOf = (state: ScheduleState, id: string) => {
+  const task = state.tasks.find((entry) => entry.id === id);
+  return task?.source === "task_item" && (task.status === "placed" || task.status === "done")
+    ? task.slots?.[0]
+    : undefined;
+};
+
+/**
+ * Checks a proposal's drawing: each review placed after it once at its new first slot; a review that left a place, its
+ * ghost at the old first slot when no review stands there now (at most once); each event once in its time; nothing
+ * else in the grid; under it, each changed review once and each review without a place once.
+ */
+function expectProposalAgreement(
+  before: ScheduleState,
+  after: ScheduleState,
+  cells: Map<string, string>,
+  rest: string,
+): void {
+  const places = tagPlaces(cells);
+  const covered = new Set(
+    after.tasks.flatMap((task) => {
+      const place = placeOf(after, task.id);
+      if (!place) return [];
+      return Array.from({ length: place.end - place.start + 1 }, (_, offset) => `${place.day}/${place.start + offset}`);
+    }),
+  );
+  const changed: string[] = [];
+  for (const task of after.tasks) {
+    const tag = tagOf(task.name);
+    const at = places.get(tag) ?? [];
+    if (task.source === "event") {
+      expect(at, `event ${tag} drawn once`).toHaveLength(1);
+      const [day, slot] = at[0]!.split("/").map(Number);
+      const range = task.slots.find((entry) => entry.day === day)!;
+      expect(slot! >= range.start && slot! <= range.end, `${tag} inside its time`).toBe(true);
+      continue;
+    }
+    const was = task.status === "done" ? undefined : placeOf(before, task.id);
+    const is = task.status === "done" ? undefined : placeOf(after, task.id);
+    const done = task.status === "done" ? placeOf(after, task.id) : undefined;
+    const left = was && (!is || was.day !== is.day || was.start !== is.start) ? was : undefined;
+    if (left || (is && !was)) changed.push(tag);
+    const expected = [is ?? done].filter((place) => place !== undefined).map((place) => `${place.day}/${place.start}`);
+    if (left && !covered.has(`${left.day}/${left.start}`)) expected.push(`${left.day}/${left.start}`);
+    expect([...at].sort(), `review ${tag}'s cells`).toEqual(expected.sort());
+  }
+  const unplaced = after.tasks
+    .filter(
+      (task) => task.source === "task_item" && (task.status === "pending" || (task.status === "missed" && !task.slots)),
+    )
+    .map((task) => tagOf(task.name));
+  expect(tagsIn(rest).sort(), "under the grid: the changes and what is without a place").toEqual(
+    [...changed, ...unplaced].sort(),
+  );
+}
+
+describe("a proposal's drawing agrees with the weeks before and after it", () => {
+  const proposalArbitrary = fc.record({ layout: layoutArbitrary, writes: writesArbitrary });
+
+  test("Agent Chat UI's proposed week", () => {
+    fc.assert(
+      fc.property(proposalArbitrary, ({ layout, writes }) => {
+        const before = randomWeek(layout).state;
+        const after = proposed(before, writes);
+        const props = weekViewProps(weekGrid(before, { after }), "en", "Proposed week");
+        const { cells, rest } = webCells(renderToString(<WeekView {...props} />));
+        expectProposalAgreement(before, after, cells, rest);
+      }),
+      RUNS,
+    );
+  });
+
+  test("the terminal's proposal under a write card", () => {
+    fc.assert(
+      fc.property(proposalArbitrary, ({ layout, writes }) => {
+        const before = randomWeek(layout).state;
+        const after = proposed(before, writes);
+        const { cells, rest } = terminalCells(renderWeekGrid(weekGrid(before, { after }), before, { width: 140 }));
+        expectProposalAgreement(before, after, cells, rest);
       }),
       RUNS,
     );

@@ -128,7 +128,7 @@ export function weekGrid(state: ScheduleState, options: WeekGridOptions = {}): W
 
   for (const task of shown.tasks) {
     if (task.source !== "event") continue;
-    for (const range of task.slots) markRun(range, cellAt, (cell) => (cell.event = eventOf(task)));
+    for (const range of task.slots) markRun(range, cellAt, (cell) => void (cell.event = eventOf(task)));
   }
   // The cells where a name other than an event's begins: a review's first slot, a leaving review's ghost's.
   const otherNames = new Set<GridCell>();
@@ -142,22 +142,26 @@ export function weekGrid(state: ScheduleState, options: WeekGridOptions = {}): W
       ...(task.status === "done" ? { done: true } : {}),
     };
     for (const range of task.slots ?? []) {
-      markRun(range, cellAt, (cell) => (cell.review = review));
+      markRun(range, cellAt, (cell) => void (cell.review = review));
       const first = cellAt(range.day, range.start);
       if (first) otherNames.add(first);
     }
   }
 
   const changes = options.after ? changesBetween(state, options.after) : [];
-  for (const change of changes) {
-    const mark = { kind: change.kind, taskId: change.taskId, name: change.name };
-    if (change.to) markRun(change.to, cellAt, (cell) => (cell.change = { ...mark, side: "to" }));
+  const markOf = (change: GridChange) => ({ kind: change.kind, taskId: change.taskId, name: change.name });
+  // Every arrival first, then the departures: a place that receives another review keeps that arrival (and its run
+  // goes on there: no start of the departure's is marked on it), whichever change comes first; the departure shows
+  // where nothing arrives.
+  for (const change of changes)
+    if (change.to) markRun(change.to, cellAt, (cell) => void (cell.change = { ...markOf(change), side: "to" }));
+  for (const change of changes)
     if (change.from)
       markRun(change.from, cellAt, (cell) => {
-        // A place that receives another review keeps that arrival; the departure shows where nothing arrives.
-        if (cell.change?.side !== "to") cell.change = { ...mark, side: "from" };
+        if (cell.change?.side === "to") return false;
+        cell.change = { ...markOf(change), side: "from" };
+        return true;
       });
-  }
   for (const change of changes) {
     const first = change.from && cellAt(change.from.day, change.from.start);
     if (first?.change?.side === "from" && first.change.taskId === change.taskId && !first.review) otherNames.add(first);
@@ -286,16 +290,17 @@ function eventOf(task: EventTask): NonNullable<GridCell["event"]> {
   return { id: task.id, name: task.name, locked: task.locked, canEmbed: task.canEmbed };
 }
 
+/** Marks the cells of `range`, and its first as a start unless `mark` left it (returned false). */
 function markRun(
   range: SlotRange,
   cellAt: (day: number, slot: number) => GridCell | undefined,
-  mark: (cell: GridCell) => void,
+  mark: (cell: GridCell) => boolean | void,
 ): void {
   for (let slot = range.start; slot <= range.end; slot++) {
     const cell = cellAt(range.day, slot);
     if (!cell) continue;
-    mark(cell);
-    if (slot === range.start) cell.starts = true;
+    const marked = mark(cell);
+    if (slot === range.start && marked !== false) cell.starts = true;
   }
 }
 
