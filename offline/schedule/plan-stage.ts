@@ -15,7 +15,7 @@
 import { callResultOf } from "./tool-data.js";
 import { currentPlanSteps, planCardFeedback, type StepDraft } from "../stage-state.js";
 import { languageOf, say, weekdayName, type Language } from "../../contracts/language.js";
-import { addDays, dayOfWeekOfDate } from "../../contracts/clock.js";
+import { addDays, dayOfWeekOfDate, mondayOf } from "../../contracts/clock.js";
 import { SCHEDULE_REFINEMENT } from "../../tools/schedule/domain.js";
 import { capabilities } from "./replies.js";
 import { goalOf, section, userLanguage, userLines, type PromptView } from "../prompt-reading.js";
@@ -31,6 +31,7 @@ import {
   taskPhrase,
   OPTIMIZE_REQUEST,
   READ_REQUEST_KINDS,
+  type DateSpec,
   type MoveShift,
   type ScheduleRequest,
   type Where,
@@ -55,6 +56,7 @@ import {
   type Grounding,
 } from "./grounding.js";
 import { liveOverviewOf } from "./tool-data.js";
+import { followUpOf } from "./follow-up.js";
 
 /** The steps of an arrange plan: the place step without a scope, and the verify step. */
 export const OFFLINE_PLAN_STEPS: readonly StepDraft[] = [
@@ -83,7 +85,8 @@ export function decidePlan(view: PromptView): Record<string, unknown> {
   if (OPTIMIZE_REQUEST.test(goal)) return optimizePlan(language);
   // An answer to the planner's own question completes the request it asked about (or is a new request of its own).
   const answer = /They replied: "([\s\S]*)"/.exec(section(view.context, "resume_context"))?.[1];
-  const asked = parseScheduleRequest(goal);
+  // "What about next week?" after "what's on today?": the question before it, asked of the days it names.
+  const asked = followUpOf(goal, view) ?? parseScheduleRequest(goal);
   const overview = liveOverviewOf(view);
   const request = withCurrentReview(
     withNamesAnswered(withAnswer(asked, answer), groundRequest(asked, overview, language), answer),
@@ -838,6 +841,8 @@ function missingDays(
 ): string | undefined {
   const where = "where" in request ? request.where : undefined;
   const outside = where ? [...unresolvedDates(where.only, facts), ...unresolvedDates(where.not, facts)] : [];
+  const week = where?.only.dates?.find((spec) => spec.kind === "week" && outside.includes(spec.text));
+  if (week?.kind === "week") return weekOutsideWindow(week, facts, language);
   if (where && outside.length > 0) return outsideWindow(outside, facts, language);
   if (!where || isEmptySelection(where.only) || resolveDays(where.only, facts).length > 0) return undefined;
   const total = facts.totalDays ?? 7;
@@ -847,6 +852,22 @@ function missingDays(
   }
   const unread = answer === undefined ? "" : `I could not read a day of your schedule in your answer "${answer}". `;
   return `${unread}Your schedule has no such day (it covers ${total} days: day 1 to day ${total}). Which day do you mean? Answer with a weekday ("Friday") or a day number ("day 5").`;
+}
+
+/**
+ * A week asked about that the window does not reach ("what's on next week?" while the window is this week): its dates,
+ * and that the schedule moves on to it only once the window's last day is over; which day of the window is meant.
+ */
+function weekOutsideWindow(week: Extract<DateSpec, { kind: "week" }>, facts: WeekFacts, language: Language): string {
+  const dates = windowDates(facts);
+  if (!dates || !facts.now) return outsideWindow([week.text], facts, language);
+  const monday = addDays(mondayOf(facts.now.date), week.weeks * 7);
+  const ahead = monday > dates.last;
+  return say(
+    language,
+    `Your schedule covers ${formatDate(dates.first)} to ${formatDate(dates.last)}; "${week.text}" (${formatDate(monday)} to ${formatDate(addDays(monday, 6))}) is not on it${ahead ? " yet: the schedule moves on to the next week once its last day is over" : ""}, so I have planned nothing. Which day of your schedule do you mean? Answer with a weekday ("Friday"), "today" or "tomorrow".`,
+    `你的日程覆盖 ${formatDate(dates.first, "zh")} 到 ${formatDate(dates.last, "zh")}；“${week.text}”（${formatDate(monday, "zh")} 到 ${formatDate(addDays(monday, 6), "zh")}）${ahead ? "还不在日程里：日程要等最后一天过完才会换到下一周" : "不在日程里"}，所以我没有做任何计划。你指的是日程里的哪一天？可以回答星期几（如“周五”）、“今天”或“明天”。`,
+  );
 }
 
 /** "Your schedule covers Mon 11 Mar to Sun 17 Mar (day 1 to day 7); "the 20th" is not in it. …" (or, undated, that days have no dates). */

@@ -20,6 +20,7 @@ import { describeRule, PREFERENCES_TAG } from "../../contracts/preferences.js";
 import { arrangedHeading, missedIn } from "../../tools/schedule/domain.js";
 import { rescheduledHeading } from "./life-steps.js";
 import { summaryInChinese } from "../../tools/schedule/summary-words.js";
+import { followUpOf } from "./follow-up.js";
 
 // The step summaries' Chinese moved to the schedule domain (`stepSummary`); its callers here import it still.
 export { summaryInChinese };
@@ -94,6 +95,8 @@ export function decideChat(view: PromptView): Record<string, unknown> {
   // turn's end; the reply says so, instead of "I can't tell what to do" beside the memory's "Remembered".
   const stated = request.kind === "unknown" ? statedPreference(message, language, view) : undefined;
   if (stated) return { intent: "chat", reply: stated, reason: "a standing preference, kept by the memory" };
+  if (request.kind === "unknown" && followUpOf(message, view))
+    return { intent: "task", reply: "", reason: "a follow-up of the question before it" };
   if (request.kind === "unknown") {
     const preface =
       language === "zh" ? `离线模式下我理解不了“${message}”。` : `Offline, I can't tell what to do with "${message}".`;

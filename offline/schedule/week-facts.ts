@@ -119,10 +119,14 @@ export function weekdayOf(facts: WeekFacts, day: number): number {
 export function resolveDays(selection: DaySelection, facts: WeekFacts): number[] {
   const total = facts.totalDays ?? Math.max(7, ...facts.weekdays.keys(), ...selection.days);
   const days = new Set(selection.days.filter((day) => day <= total));
-  // "this Thursday" without a now to count from is any Thursday, as "Thursday" is.
+  // "this Thursday" without a now to count from is any Thursday, as "Thursday" is; "this week" every day.
   const weekdays = [
     ...selection.weekdays,
-    ...(facts.now ? [] : (selection.dates ?? []).flatMap((spec) => (spec.kind === "weekday" ? [spec.weekday] : []))),
+    ...(facts.now
+      ? []
+      : (selection.dates ?? []).flatMap((spec) =>
+          spec.kind === "weekday" ? [spec.weekday] : spec.kind === "week" ? [1, 2, 3, 4, 5, 6, 7] : [],
+        )),
   ];
   if (weekdays.length > 0) {
     for (let day = 1; day <= total; day += 1) if (weekdays.includes(weekdayOf(facts, day))) days.add(day);
@@ -144,7 +148,7 @@ export function unresolvedDates(selection: DaySelection, facts: WeekFacts): stri
     .filter(
       (spec) =>
         daysOfDate(spec, facts).length === 0 &&
-        !(spec.kind === "weekday" && !facts.now) &&
+        !((spec.kind === "weekday" || spec.kind === "week") && !facts.now) &&
         !(spec.kind === "date" && spec.weekday !== undefined),
     )
     .map((spec) => spec.text);
@@ -169,6 +173,12 @@ function daysOfDate(spec: DateSpec, facts: WeekFacts): number[] {
   if (spec.kind === "offset") return facts.now ? dayOf(addDays(facts.now.date, spec.days)) : [];
   if (spec.kind === "weekday")
     return facts.now ? dayOf(addDays(mondayOf(facts.now.date), spec.weeks * 7 + spec.weekday - 1)) : [];
+  // A week: the window's days from its Monday to its Sunday.
+  if (spec.kind === "week") {
+    if (!facts.now) return [];
+    const monday = addDays(mondayOf(facts.now.date), spec.weeks * 7);
+    return Array.from({ length: 7 }, (_, offset) => dayOf(addDays(monday, offset))).flat();
+  }
   // A date: the window's day of that day of the month (and month, and year, when said).
   const days: number[] = [];
   for (let day = 1; day <= daysBetween(window.first, window.last) + 1; day += 1) {

@@ -49,6 +49,12 @@ export function readNotBeforeHour(fragment: string): number | undefined {
 export type DateSpec =
   | { kind: "offset"; days: number; text: string }
   | { kind: "weekday"; weekday: number; weeks: number; text: string }
+  /**
+   * A whole week ("this week", "next week", "下周"), `weeks` after this one: read only by the questions about days
+   * ("what's on next week?", "下周什么时候有空"), where it names the window's days in that week — none for a week the
+   * window does not reach, which is then said. An arrangement's "next week" is the window, as before.
+   */
+  | { kind: "week"; weeks: number; text: string }
   /** `weekday`: the weekday written beside it ("Thursday, Mar 14"), the day it names once the window has moved past it. */
   | { kind: "date"; year?: number; month?: number; day: number; text: string; weekday?: number };
 
@@ -1447,20 +1453,40 @@ function readFree(body: string): ScheduleRequest | undefined {
   const minLength = length ? readNumber(length[1] ?? length[2] ?? "1") : 1;
   return {
     kind: "free",
-    where: readWhere(body),
+    where: withWeekNamed(readWhere(body), body),
     minLength: Number.isFinite(minLength) && minLength > 0 ? minLength : 1,
   };
 }
 
+/** "this week", "next week", "the week after next", "这周", "本周", "下周", "下下周" (not "这周六": a weekday). */
+const WEEK_NAMED =
+  /\b(?:(this|the current)\s+week|(next|the coming|the following)\s+week|(the week after next))\b|(这|本|下下|下)个?(?:周|星期|礼拜)(?![一二三四五六日天1-7末])/;
+
+/** The week a question names ("what's on next week?"), `weeks` after this one, or undefined. */
+export function readWeekNamed(fragment: string): DateSpec | undefined {
+  const match = WEEK_NAMED.exec(fragment);
+  if (!match) return undefined;
+  const zh = match[4];
+  const weeks = match[3] ? 2 : match[2] ? 1 : zh === "下下" ? 2 : zh === "下" ? 1 : 0;
+  return { kind: "week", weeks, text: match[0] };
+}
+
+/** A question's where with the week it names, when it names no day ("when am I free next week?"). */
+function withWeekNamed(where: Where, body: string): Where {
+  const week = isEmptySelection(where.only) ? readWeekNamed(body) : undefined;
+  return week ? { ...where, only: { ...where.only, dates: [week] } } : where;
+}
+
 function readDayContents(body: string): ScheduleRequest | undefined {
   const english =
-    /\bwhat(?:'s| is| do i have| have i got)\b.*\b(?:on|planned|scheduled|happening)\b|\bwhat (?:do i have|have i got)\b|\b(?:is there|do i have|have i got) anything\b|\bshow\b.*\b(?:what is on|day \d+|[a-z]+day)\b|\bschedule (?:for|on)\b|\bagenda\b|\btimetable (?:for|on)\b/.test(
+    /\bwhat(?:'s| is| do i have| have i got)\b.*\b(?:on|planned|scheduled|happening)\b|\bwhat (?:do i have|have i got)\b|\bshow (?:me )?(?:my |the )?(?:this|next) week\b|\b(?:is there|do i have|have i got) anything\b|\bshow\b.*\b(?:what is on|day \d+|[a-z]+day)\b|\bschedule (?:for|on)\b|\bagenda\b|\btimetable (?:for|on)\b/.test(
       body,
     );
   const chinese = /(?:有什么|有哪些|有啥)(?:安排|课|事|任务)|安排了(?:什么|啥)|课表|日程/.test(body);
   if (!english && !chinese) return undefined;
   // "what do I have tomorrow?" asks what is on the day; `readWhere` reads "I have … tomorrow" as a day that is busy.
-  const where = readWhere(body.replace(/\bwhat (?:do i have|have i got)\b/, "what is on"));
+  // A week named ("what's on next week?", "这周有什么安排") is its days.
+  const where = withWeekNamed(readWhere(body.replace(/\bwhat (?:do i have|have i got)\b/, "what is on")), body);
   if (isEmptySelection(where.only)) return undefined;
   return { kind: "day", where };
 }
@@ -1691,4 +1717,41 @@ export function dayLabelIn(day: number, weekdayOf: (day: number) => number | und
   const weekday = weekdayOf(day);
   if (language === "zh") return weekday === undefined ? `第${day}天` : `${weekdayName(weekday, "zh")}（第${day}天）`;
   return weekday === undefined ? `day ${day}` : `${weekdayName(weekday, "en")} (day ${day})`;
+}
+
+/**
+ * A follow-up that only names another day or time ("what about next week?", "and Friday?", "how about tomorrow
+ * evening?", "下周呢", "那明天呢"): group 1 or 2 holds what it names.
+ */
+const FOLLOW_UP =
+  /^(?:(?:and|but|ok|okay|so|then)[\s,]+)?(?:(?:what|how)\s+about|what of|and)\s+(.+?)[\s?!.]*$|^(?:那|那么|还有)?(.+?)呢[\s?!.]*$/;
+
+/**
+ * A question asked again of another day or time (a follow-up, FOLLOW_UP) as the question before it, `previous`: "when
+ * am I free on Monday?" then "what about Tuesday?" is "when am I free on Tuesday?"; "what's on today?" then "下周呢"
+ * asks about next week. Only a question about days (what's on, when am I free) is followed up, and only by words that
+ * name days or times and nothing else; undefined otherwise.
+ */
+export function readFollowUp(message: string, previous: ScheduleRequest): ScheduleRequest | undefined {
+  if (previous.kind !== "day" && previous.kind !== "free") return undefined;
+  const named = FOLLOW_UP.exec(withoutPoliteness(normalizeText(message)));
+  const words = (named?.[1] ?? named?.[2] ?? "").trim();
+  if (words === "" || words.length > 60) return undefined;
+  const week = readWeekNamed(words);
+  const said = readWhere(words.replace(WEEK_NAMED, " "));
+  // Nothing but days and times: "the essay?" is no follow-up of a question about days.
+  const rest = readTaskWords(words.replace(WEEK_NAMED, " ")).replace(/\b(?:for|about|of|then|instead)\b|[\s,.?!]/g, "");
+  if (rest !== "" || (isAnywhere(said) && !week)) return undefined;
+  const only = week && isEmptySelection(said.only) ? { ...said.only, dates: [week] } : said.only;
+  const dayNamed = !isEmptySelection(only);
+  const slotsNamed = said.slots.part !== undefined || said.slots.from !== undefined;
+  return {
+    ...previous,
+    where: {
+      ...previous.where,
+      only: dayNamed ? only : previous.where.only,
+      // A day alone keeps the part of the day asked before ("Monday afternoon?" then "and Tuesday?").
+      slots: slotsNamed ? said.slots : previous.where.slots,
+    },
+  };
 }
