@@ -23,7 +23,7 @@ function toolsFingerprint(tools: ReadonlyArray<{ name: string; kind: string; sch
  */
 const VERSIONS: Record<string, string> = {
   "schedule-6": "e17cbd4395358450",
-  "schedule-7": "5712547ab395f56f",
+  "schedule-7": "4524f06060c19bc0",
   "todo-1": "c37c7477cb0a1693",
 };
 

@@ -28,16 +28,12 @@ import { clockOfState, hasStarted, type WindowClock } from "../window-clock.js";
 
 /** Arguments of find_free. */
 export const findFreeArgumentsSchema = z.object({
-  min_length: z.number().int().min(1).optional().describe("Shortest run, in slots (a task's duration)."),
+  min_length: z.number().int().min(1).optional().describe("Shortest run (slots)."),
   days: z.array(z.number().int()).max(400).optional().describe("Only these days."),
   slot_start: optionalSlotField("From this slot on."),
   slot_end: optionalSlotField("Up to this slot."),
   include_embeddable: z.boolean().optional().describe("Room inside embeddable events too (default true)."),
-  task_id: z
-    .string()
-    .max(200)
-    .optional()
-    .describe("Only where this task may go: each start a place or move of it takes (its rules kept, its slots free)."),
+  task_id: z.string().optional().describe("Only this task's places."),
   limit: limitField(RUN_LINE_LIMIT),
 });
 
@@ -91,8 +87,7 @@ function freeRunEntry(run: FreeRun): FreeRunEntry {
 /** Finds runs of free consecutive slots. */
 export const findFreeTool: DomainTool<ScheduleState, FindFreeArguments> = {
   name: "find_free",
-  description:
-    "Finds runs of free slots (`embeddable host <id>`: inside that event); a run's day and first slot suit place.",
+  description: "Finds free runs (`embeddable host <id>`: inside that event) to place or move into.",
   schema: findFreeArgumentsSchema,
   kind: "read",
   run(state, args) {
