@@ -9,7 +9,10 @@ import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
 import { searchPlacements } from "../../tools/schedule/placement-search.js";
 import {
+  applyScheduleChanges,
+  canonicalScheduleState,
   consecutiveDays,
+  diffScheduleState,
   rollWindowTool,
   sampleWeek,
   type ScheduleState,
@@ -127,6 +130,28 @@ describe("habits", () => {
       { status: "pending", dueBefore: { day: 7 } },
       { status: "pending", dueBefore: { day: 7 } },
     ]);
+  });
+
+  test("a clock three weeks past the window: one roll to the week of now, the habit carried on, persisted as one roll", () => {
+    const state = write("add_habit", emptyWeek(), { name: "Vocabulary", times_per_week: 3, duration: 1 });
+    const first = state.window.days[0]!.week;
+    // Wednesday of the third week after the window's (sample week: Mon 11 Mar 2024, Shanghai).
+    const away = { ...state, now: "2024-04-03T09:00:00+08:00" };
+    // A day not over is still refused; the 21 days that are, taken at once (more than the window's 7).
+    expect(runTool("roll_window", away, { days: 28 }).content).toMatch(/^error: a window of 7 days moves on by 1 to 7/);
+    const rolled = runTool("roll_window", away, { days: 21 });
+    expect(rolled.ok, rolled.content).toBe(true);
+    const after = rolled.state!;
+    expect(after.window.days[0]!.date).toBe("2024-04-01");
+    const weeks = ofGroup(after, "vocabulary").map((task) => [task.group!.week, task.status]);
+    // The first week's three missed; none for the two weeks the clock passed whole; the week of now's, from today.
+    expect(weeks.filter(([week]) => week === first)).toEqual(Array(3).fill([first, "missed"]));
+    expect(weeks.filter(([week]) => week !== first && week !== first + 3)).toEqual([]);
+    expect(weeks.filter(([week]) => week === first + 3)).toEqual(Array(3).fill([first + 3, "pending"]));
+    // Persisted as one roll change, replayed to the same schedule.
+    const changes = diffScheduleState(away, after);
+    expect(changes).toMatchObject([{ kind: "roll", days: 21 }]);
+    expect(JSON.stringify(applyScheduleChanges(away, changes))).toBe(JSON.stringify(canonicalScheduleState(after)));
   });
 
   test("a habit whose shown week's occurrences were all removed has ended: the roll makes none", () => {

@@ -41,12 +41,12 @@ describe("how far the window is behind the clock", () => {
     expect(rollDueByClock({ window }, new Date("2024-03-13T10:00:00+08:00"))).toBeUndefined();
   });
 
-  it("moves by whole weeks so today is in its first week, a gap longer than the window in several rolls", () => {
+  it("moves by whole weeks so today is in its first week, a gap longer than the window in one roll", () => {
     expect(daysBehindClock(window, new Date("2024-03-20T10:00:00+08:00"))).toBe(7);
     expect(daysBehindClock(window, new Date("2024-04-03T10:00:00+08:00"))).toBe(21);
     expect(rollDueByClock({ window }, new Date("2024-04-03T10:00:00+08:00"))).toEqual({
       name: "roll_window",
-      arguments: { days: 7 },
+      arguments: { days: 21 },
     });
     const term = datedWindow({ firstDate: "2024-03-11", days: 28, timeZone: "Asia/Shanghai" });
     expect(rollDueByClock({ window: term }, new Date("2024-04-09T10:00:00+08:00"))).toEqual({
@@ -411,5 +411,45 @@ describe("the night the clocks go back (America/New_York, Sun 1 Nov 2026: 02:00 
     expect(clockBehindText(next.schedule, new Date("2026-11-01T01:20:00-04:00"), "en")).toMatch(
       /^Your clock says Sun 1 Nov, 01:20, earlier than what your schedule has already recorded \(Sun 1 Nov, 01:30\)/,
     );
+  });
+});
+
+describe("a habit across three weeks away", () => {
+  it("carries on to the week of now: the weeks away get no sessions, and the habit is not taken for ended", async () => {
+    let now = new Date("2026-11-30T07:00:00-05:00");
+    const week: ScheduleState = {
+      window: datedWindow({ firstDate: "2026-11-30", days: 7, timeZone: "America/New_York" }),
+      categories: [],
+      tasks: [],
+    };
+    const tempo = await offlineTempo(week, () => now);
+    const added = await converse(tempo, "vocabulary three times a week, 30 min, mornings");
+    expect(added.cards.map((card) => card.action)).toEqual(["confirm_plan", "add_habit"]);
+    // The winter break: no use for three weeks, then a message on Monday 21 December.
+    now = new Date("2026-12-21T09:00:00-05:00");
+    const back = await converse(tempo, "what's next?");
+    expect(back.finalAnswer).toMatch(
+      /^A new week: the window moved on by 21 day\(s\) and now runs Mon 21 Dec – Sun 27 Dec\./,
+    );
+    const sessions = back.schedule.tasks.filter(
+      (task): task is TaskItem => task.source === "task_item" && task.group?.id === "vocabulary",
+    );
+    const weekOf = (task: TaskItem) => task.group!.week!;
+    // The first week's three, missed and told; none for the two weeks away; three pending for the week of now.
+    expect(sessions.filter((task) => weekOf(task) === 1).map((task) => task.status)).toEqual([
+      "missed",
+      "missed",
+      "missed",
+    ]);
+    expect(sessions.filter((task) => weekOf(task) === 2 || weekOf(task) === 3)).toEqual([]);
+    expect(sessions.filter((task) => weekOf(task) === 4).map((task) => task.status)).toEqual([
+      "pending",
+      "pending",
+      "pending",
+    ]);
+    // And the week after, by the clock as usual, brings its three too.
+    now = new Date("2026-12-28T09:00:00-05:00");
+    const next = await converse(tempo, "what's next?");
+    expect(next.schedule.tasks.filter((task) => task.source === "task_item" && task.group?.week === 5)).toHaveLength(3);
   });
 });

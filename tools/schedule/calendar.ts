@@ -14,7 +14,7 @@ import { weekdayName, type Language } from "../../contracts/language.js";
 import { TempoError } from "../../errors/index.js";
 import { buildEventTask, buildTaskItem, canonicalCategory } from "./canonical-form.js";
 import { expandSeries } from "./event-series.js";
-import { rolledHabitOccurrences, weeksOf } from "./habits.js";
+import { activeHabits, rolledHabitOccurrences, weeksOf, type HabitTemplate } from "./habits.js";
 import {
   dayOfWeekName,
   formatDate,
@@ -211,7 +211,11 @@ export function placeNote(
  * `earliestDay` and the task classes' `blockedDays`. Pending task items stay pending. A deadline that has passed
  * (a day or an event among the dropped ones) becomes "before day 1": the task is overdue, and the write tools say so.
  */
-export function rollWindow(state: ScheduleState, days = 7): ScheduleState {
+export function rollWindow(
+  state: ScheduleState,
+  days = 7,
+  carried?: ReadonlyMap<string, HabitTemplate>,
+): ScheduleState {
   const { window } = state;
   if (!Number.isInteger(days) || days < 1 || days > window.totalDays) {
     throw calendarError(
@@ -287,8 +291,28 @@ export function rollWindow(state: ScheduleState, days = 7): ScheduleState {
     return canonicalCategory(blockedDays.length > 0 ? { ...rest, blockedDays } : rest);
   });
   // A habit carries on: the weeks the roll brought in get its occurrences (history keeps the old ones).
-  const habits = rolledHabitOccurrences(state, { window: rolled, tasks });
+  const habits = rolledHabitOccurrences(state, { window: rolled, tasks }, carried);
   return { window: rolled, categories, tasks: [...tasks, ...habits] };
+}
+
+/**
+ * The schedule `days` days later, `days` past the window's length too (a clock weeks past the window): in steps of at
+ * most the window's length, each at the run's clock (`state.now`), the habits `state` carries on carried through every
+ * step. A week the clock passed whole gets no habit occurrences, and the habit is not lost for having none there: it
+ * carries on to the week of now, as one roll of a longer window carries it.
+ */
+export function rollWindowBy(state: ScheduleState, days: number): ScheduleState {
+  const { totalDays } = state.window;
+  if (!Number.isInteger(days) || days <= totalDays) return rollWindow(state, days);
+  const carried = activeHabits(state);
+  let rolled = state;
+  for (let left = days; left > 0; left -= Math.min(left, totalDays))
+    rolled = rollWindow(
+      state.now === undefined ? rolled : { ...rolled, now: state.now },
+      Math.min(left, totalDays),
+      carried,
+    );
+  return rolled;
 }
 
 /**

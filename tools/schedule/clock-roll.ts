@@ -53,8 +53,10 @@ function rollStep(window: Pick<ScheduleWindow, "totalDays">): number {
 }
 
 /**
- * The roll the clock makes due now, as the `roll_window` call that makes it (at most the window's length, a whole
- * number of steps; the next call makes the rest), or undefined when the window is in time.
+ * The roll the clock makes due now, as the `roll_window` call that makes it — the whole gap in one roll, so that a
+ * habit carries on across weeks the clock passed whole (a roll by at most the window's length left such a week with
+ * no occurrences, and the next roll took the habit for ended); a whole number of steps, at most
+ * `MAX_ROLL_DAYS` (the next call makes the rest) — or undefined when the window is in time.
  */
 export function rollDueByClock(
   state: Pick<ScheduleState, "window">,
@@ -63,9 +65,12 @@ export function rollDueByClock(
   const behind = daysBehindClock(state.window, moment);
   if (behind === 0) return undefined;
   const step = rollStep(state.window);
-  const most = Math.floor(state.window.totalDays / step) * step;
+  const most = Math.max(Math.floor(state.window.totalDays / step), Math.floor(MAX_ROLL_DAYS / step)) * step;
   return { name: "roll_window", arguments: { days: Math.min(behind, most) } };
 }
+
+/** The most days one `roll_window` call moves on by (its argument's bound). */
+export const MAX_ROLL_DAYS = 366;
 
 /**
  * When `moment` is earlier than what the schedule has already recorded — a review marked done, missed or skipped at a

@@ -8,7 +8,8 @@
  * Hosts' `embeds` lists are not part of a change: they follow from the task
  * items' `embeddedIn`, and are rebuilt for every host a change touches.
  */
-import { rollWindow } from "./calendar.js";
+import { daysBetween } from "../../contracts/clock.js";
+import { rollWindow, rollWindowBy } from "./calendar.js";
 import {
   buildEventTask,
   buildTaskItem,
@@ -296,6 +297,11 @@ function rolledBy(before: ScheduleState, after: ScheduleState): number | undefin
   for (let days = 1; days <= before.window.totalDays; days += 1) {
     if (JSON.stringify(canonicalScheduleState(rollWindow(before, days))) === wanted) return days;
   }
+  // Past the window's length (a clock weeks past it, `rollWindowBy`): the days its first date moved.
+  const [from, to] = [before.window.days[0]?.date, after.window.days[0]?.date];
+  const days = from === undefined || to === undefined ? 0 : daysBetween(from, to);
+  if (days > before.window.totalDays && JSON.stringify(canonicalScheduleState(rollWindowBy(before, days))) === wanted)
+    return days;
   return undefined;
 }
 
@@ -372,7 +378,7 @@ export function applyScheduleChanges(state: ScheduleState, changes: readonly Sch
     if (change.kind === "roll") {
       if (JSON.stringify(state.window.days[0]) !== JSON.stringify(change.from) || changes.length > 1)
         throw new ScheduleConflictError("The window is no longer where the roll expects it.", { change });
-      return rollWindow(change.now ? { ...state, now: change.now } : state, change.days);
+      return rollWindowBy(change.now ? { ...state, now: change.now } : state, change.days);
     }
     if (change.kind === "class") {
       const index = categories.findIndex((category) => category.id === change.classId);

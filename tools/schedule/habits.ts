@@ -109,13 +109,16 @@ export function activeHabits(state: Pick<ScheduleState, "window" | "tasks">): Ma
 
 /**
  * The rolled schedule's new occurrences: each active habit's, for the weeks the roll brought in that it has none in —
- * by the run's clock (`before.now`), only what still fits in what is left of a week the clock is already in.
+ * by the run's clock (`before.now`), only what still fits in what is left of a week the clock is already in. `carried`
+ * stands in for `before`'s active habits in a step of a longer roll (`rollWindowBy`): a week the clock passed whole
+ * gets none, and the habit still carries on to the week of now.
  */
 export function rolledHabitOccurrences(
   before: Pick<ScheduleState, "window" | "tasks" | "now">,
   after: Pick<ScheduleState, "window" | "tasks">,
+  carried?: ReadonlyMap<string, HabitTemplate>,
 ): TaskItem[] {
-  const habits = activeHabits(before);
+  const habits = carried ?? activeHabits(before);
   if (habits.size === 0) return [];
   const clock = before.now === undefined ? undefined : clockIn(after.window, new Date(before.now));
   const shownBefore = new Set(before.window.days.map((day) => day.week));

@@ -74,6 +74,7 @@ export {
   DEFAULT_SLOT_TIMES,
   placeName,
   rollWindow,
+  rollWindowBy,
   slotClock,
   type DatedWindowOptions,
 } from "./calendar.js";

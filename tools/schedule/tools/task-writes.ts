@@ -32,8 +32,8 @@ import {
   type PassedEvent,
   type ImportedOccurrence,
 } from "../calendar-files.js";
-import { rollWindow, settleTasksOnRoll } from "../calendar.js";
-import { localClock } from "../../../contracts/clock.js";
+import { rollWindowBy, settleTasksOnRoll } from "../calendar.js";
+import { daysBetween, localClock } from "../../../contracts/clock.js";
 import { clockOfState } from "../window-clock.js";
 import { buildOccupancyIndex, cellOf, FREE } from "../occupancy-index.js";
 import { taskIdField } from "./argument-fields.js";
@@ -832,6 +832,15 @@ export function rolledText(data: RollWindowData, span: string): string {
   );
 }
 
+/** The days from the window's first that are over by the run's clock (past its end too), or undefined without one. */
+function daysOver(state: ScheduleState): number | undefined {
+  const clock = clockOfState(state);
+  const first = state.window.days[0]?.date;
+  if (clock === undefined || first === undefined) return undefined;
+  if (clock.dayIndex <= state.window.totalDays) return Math.max(0, clock.dayIndex - 1);
+  return daysBetween(first, localClock(new Date(state.now!), state.window.timeZone!).date);
+}
+
 /**
  * Why a roll by `days` would take a day that is not over by the run's clock, or undefined when every day it takes is
  * over (or the run has no clock). A roll settles the days it takes as the past — a placed review on them becomes
@@ -839,10 +848,8 @@ export function rolledText(data: RollWindowData, span: string): string {
  * window moves on by itself once its last day has passed (`clock-roll.ts`), and only by days that are over.
  */
 function dayNotOver(state: ScheduleState, days: number): string | undefined {
-  const clock = clockOfState(state);
-  if (clock === undefined) return undefined;
-  const over = Math.max(0, Math.min(clock.dayIndex - 1, state.window.totalDays));
-  if (days <= over) return undefined;
+  const over = daysOver(state);
+  if (over === undefined || days <= over) return undefined;
   const firstNotOver = state.window.days[over]?.date;
   const today = localClock(new Date(state.now!), state.window.timeZone!);
   return (
@@ -867,13 +874,14 @@ export const rollWindowTool: DomainTool<ScheduleState, z.infer<typeof rollWindow
     const firstDate = state.window.days[0]?.date;
     if (args.from_date !== undefined && args.from_date !== firstDate)
       return failure(`the window starts on ${firstDate ?? "no date"}, not ${args.from_date}: it has moved already`);
-    if (args.days > state.window.totalDays)
+    // Past the window's length only by days the clock has passed (a clock weeks past the window: one roll to it).
+    if (args.days > state.window.totalDays && (daysOver(state) ?? 0) < args.days)
       return failure(
         `a window of ${state.window.totalDays} days moves on by 1 to ${state.window.totalDays} days, not ${args.days}`,
       );
     const notOver = dayNotOver(state, args.days);
     if (notOver !== undefined) return failure(notOver);
-    const next = rollWindow(state, args.days);
+    const next = rollWindowBy(state, args.days);
     const settled = settleTasksOnRoll(state, args.days);
     const idsWith = (status: string) =>
       [...settled.values()].filter((task) => task.status === status).map((task) => task.id);
