@@ -35,7 +35,7 @@ export function escapedText(text: string): string {
 /**
  * The first unstorable text in `value` — a string, or a key or string anywhere below it in arrays and objects, in
  * document order — or a value nested more than `MAX_DEPTH` levels deep; undefined when there is none. Iterative: no
- * nesting overflows the stack.
+ * nesting or width overflows the stack.
  */
 export function unstorableTextIn(value: unknown): UnstorableText | undefined {
   const pending: Array<{ value: unknown; where: string; depth: number }> = [{ value, where: "", depth: 0 }];
@@ -61,8 +61,9 @@ export function unstorableTextIn(value: unknown): UnstorableText | undefined {
         children.push({ value: item, where, depth: next.depth + 1 });
       }
     }
-    // Last pushed, first looked at: in reverse, so the first in the document is found first.
-    pending.push(...children.reverse());
+    // Last pushed, first looked at: in reverse, so the first in the document is found first. One at a time, not
+    // spread into one call: a list of 200,000 items is more arguments than a call takes (a RangeError).
+    for (let index = children.length - 1; index >= 0; index -= 1) pending.push(children[index]!);
   }
   return undefined;
 }

@@ -37,6 +37,11 @@ describe("finding unstorable text", () => {
     let deep: unknown = "bottom";
     for (let level = 0; level < 100_000; level += 1) deep = [deep];
     expect(unstorableTextIn(deep)?.problem).toBe("values nested more than 64 levels deep");
+    // Nor a very wide one: a list of 200,000 items was spread into one call, more arguments than a call takes.
+    const wide = Array.from({ length: 200_000 }, () => "ok");
+    expect(unstorableTextIn(wide)).toBeUndefined();
+    wide.push(`late${NUL}`);
+    expect(unstorableTextIn({ wide })).toEqual({ where: "wide[200000]", problem: "a NUL character (\\u0000)" });
   });
 
   test("a storable copy replaces each NUL and lone surrogate with U+FFFD; a clean value is returned as it is", () => {
@@ -84,6 +89,32 @@ describe("every tool of every domain refuses it in its argument check", () => {
           // The message says where and what, escaped: it holds no unstorable text itself.
           expect(unstorableTextIn(outcome.content)).toBeUndefined();
         }
+      }
+      expect(await domain.load("student")).toEqual(before);
+    });
+  }
+});
+
+describe("a model's huge argument is a tool error, never a thrown RangeError", () => {
+  for (const plugin of DOMAIN_PLUGINS) {
+    test(`${plugin.name}: every tool, a list of 200,000 items as its first argument is an error result; nothing changes`, async () => {
+      const { domain } = await plugin.build({ sampleData: true });
+      const before = structuredClone(await domain.load("student"));
+      const huge = Array.from({ length: 200_000 }, (_, index) => index);
+      for (const tool of domain.tools) {
+        const [first] = Object.keys((tool.schema as unknown as { shape?: object }).shape ?? {});
+        // A tool of no arguments (get_overview) drops a key it does not know: nothing to send the list in.
+        if (first === undefined) continue;
+        const outcome = await runTool(
+          domain,
+          { userId: "student", threadId: "t", stepId: null },
+          { id: `huge-${tool.name}`, name: tool.name, arguments: { [first]: huge } },
+        );
+        expect(outcome, `${tool.name}.${first}`).toMatchObject({
+          ok: false,
+          applied: false,
+          content: expect.stringMatching(/^Error: invalid arguments for/),
+        });
       }
       expect(await domain.load("student")).toEqual(before);
     });
