@@ -62,7 +62,7 @@ export interface WeekViewProps {
   departures: WeekRun[];
   /** How many cells, day by day and slot by slot from the first, the clock has passed. */
   past?: number;
-  /** The clock: the day position, the first slot not yet started, the time. */
+  /** The clock: the day position, the first slot not yet started (`slots.length + 1` once all have), the time. */
   now?: { day: number; slot: number; time: string };
   /** The proposal's changes as a person reads them ("Limits review: Fri 4 Dec 19:00 → Sat 5 Dec 09:00"). */
   changes: Array<{ mark: WeekMark; text: string }>;

@@ -72,7 +72,10 @@ export function WeekView(props: WeekViewProps) {
                   {props.days.map((day, position) => {
                     const cell = cells[position]![index]!;
                     const past = props.past !== undefined && position * slotCount + index < props.past;
-                    const isNow = props.now !== undefined && props.now.day === position && props.now.slot === slot;
+                    // The line above today's first slot not yet started; below its last once every slot has.
+                    const after = props.now !== undefined && props.now.slot > slotCount && slot === slotCount;
+                    const isNow =
+                      props.now !== undefined && props.now.day === position && (props.now.slot === slot || after);
                     return (
                       <td
                         key={position}
@@ -83,7 +86,7 @@ export function WeekView(props: WeekViewProps) {
                         title={titleOf(cell, props)}
                         style={cellStyle(cell, slot, past, isNow)}
                       >
-                        {isNow ? <NowLine time={props.now!.time} label={props.labels.now} /> : null}
+                        {isNow ? <NowLine time={props.now!.time} label={props.labels.now} below={after} /> : null}
                         {caption(cell, slot)}
                       </td>
                     );
@@ -99,12 +102,19 @@ export function WeekView(props: WeekViewProps) {
   );
 }
 
-function NowLine(props: { time: string; label: string }) {
+function NowLine(props: { time: string; label: string; below: boolean }) {
   return (
     <div
       data-now={props.time}
       title={`${props.label} ${props.time}`}
-      style={{ position: "absolute", left: 0, right: 0, top: 0, borderTop: "2px solid #d1242f" }}
+      style={{
+        position: "absolute",
+        left: 0,
+        right: 0,
+        ...(props.below
+          ? { bottom: 0, borderBottom: "2px solid #d1242f" }
+          : { top: 0, borderTop: "2px solid #d1242f" }),
+      }}
     />
   );
 }

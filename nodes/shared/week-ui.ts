@@ -178,7 +178,6 @@ export function weekViewProps(grid: WeekGrid, language: Language, title: string)
         ? `${change.name}: ${where(change.from)} → ${where(change.to)}`
         : `${change.name}: ${where(change.to ?? change.from)}`,
   }));
-  const slotCount = grid.slots.length;
   const past = grid.days.flatMap((day) => day.cells).filter((cell) => cell.past).length;
   const now = grid.now;
   return {
@@ -195,7 +194,8 @@ export function weekViewProps(grid: WeekGrid, language: Language, title: string)
     reviews,
     departures,
     ...(past > 0 ? { past } : {}),
-    ...(now && now.slot <= slotCount ? { now: { day: now.dayIndex - first, slot: now.slot, time: now.time } } : {}),
+    // Past today's last slot too (slot: slotCount + 1): the line is drawn under it, as the terminal draws it.
+    ...(now ? { now: { day: now.dayIndex - first, slot: now.slot, time: now.time } } : {}),
     changes,
     pending: [
       ...grid.pending.map((task) => task.name),

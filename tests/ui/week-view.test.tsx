@@ -16,6 +16,7 @@ import { StatusLine } from "../../ui/status.js";
 import components from "../../ui/index.js";
 import { WeekView } from "../../ui/week.js";
 import { halfPlacedWeek } from "../graph/support/offline-conversation.js";
+import { renderWeek } from "../../cli/week-view.js";
 
 /** The cells of a rendered week: `date/slot` → the cell's state, mark and text. */
 function cellsOf(html: string): Map<string, { state: string; mark?: string; text: string }> {
@@ -206,6 +207,17 @@ describe("the week view", () => {
     const html = renderToString(<WeekView {...props} />);
     expect(html).toMatch(/data-now="\d\d:\d\d"/);
     expect(props.past).toBeGreaterThan(2 * week.window.slotsPerDay);
+  });
+
+  test("late in the evening, once today's last slot has started, the now line is under it, as the terminal draws it", () => {
+    const week = halfPlacedWeek();
+    const now = new Date(`${week.window.days[2]!.date}T23:10:00+08:00`);
+    const html = renderToString(<WeekView {...weekViewProps(weekGrid(week, { now }), "en", "Your week")} />);
+    const last = week.window.slotsPerDay;
+    expect(html).toMatch(
+      new RegExp(`data-day="${week.window.days[2]!.date}" data-slot="${last}"[^>]*><div data-now="23:10"[^>]*bottom:0`),
+    );
+    expect(renderWeek(week, { now })).toMatch(/\n12 21:45 [^\n]*\n now +│[^\n]*── 23:10/);
   });
 
   test("a Chinese thread gets Chinese dates and words", () => {
