@@ -5,9 +5,9 @@
  * written as one line that moves no cursor (`terminalText`), whatever it holds.
  */
 import { say, type Language } from "../contracts/language.js";
-import { placeName } from "../tools/schedule/calendar.js";
+import { dayName, placeName } from "../tools/schedule/calendar.js";
 import type { GridCell, GridChange, WeekGrid } from "../tools/schedule/week-grid.js";
-import type { ScheduleState } from "../tools/schedule/state.js";
+import type { ScheduleState, SlotRange } from "../tools/schedule/state.js";
 
 export interface WeekRenderOptions {
   /** ANSI colours (a terminal that has them); plain text otherwise. */
@@ -50,9 +50,14 @@ export function renderWeekGrid(drawn: WeekGrid, state: ScheduleState, options: W
     lines.push(`${fit(say(language, " now", " 现在"), TIME_COLUMN)}│${marks.join("│")}`);
   };
   nowLine(1);
+  const cuts: Cut[] = [];
   for (const slot of grid.slots) {
     const time = fit(`${String(slot.slot).padStart(2)} ${slot.start ?? ""}`, TIME_COLUMN);
-    const cells = days.map((day) => drawCell(day.cells[slot.slot - 1]!, column, paint));
+    const cells = days.map((day) =>
+      drawCell(day.cells[slot.slot - 1]!, column, paint, (shown, whole) =>
+        cuts.push({ shown, whole, place: { day: day.dayIndex, start: slot.slot, end: slot.slot } }),
+      ),
+    );
     lines.push(`${time}│${cells.join("│")}`);
     nowLine(slot.slot + 1);
   }
@@ -64,6 +69,7 @@ export function renderWeekGrid(drawn: WeekGrid, state: ScheduleState, options: W
   if (grid.days.some((day) => day.cells.some((cell) => cell.past)))
     legend.push(`${paint.past("░")}${say(language, "passed", "已过去")}`);
   lines.push(legend.join("  "));
+  lines.push(...cutAlike(cuts, state, language));
   for (const change of grid.changes) lines.push(changeLine(change, state, language, paint));
   // The missed reviews not made up are without a place too: named with the pending ones, marked missed.
   const unplaced = [
@@ -203,7 +209,9 @@ function paintHeader(text: string, today: boolean, paint: Painter): string {
  * event's name is written where the grid names it (`eventNamed`): after the glyph of a review that goes on there, or
  * beside the name that begins there too, each cut to its share.
  */
-function drawCell(cell: GridCell, width: number, paint: Painter): string {
+function drawCell(cell: GridCell, width: number, paint: Painter, cut: CutNote): string {
+  const beside = (main: string, begins: boolean, event: string | undefined, room: number) =>
+    besideNoting(main, begins, event, room, cut);
   const change = cell.change;
   const ownArrival = change?.side === "to" && change.taskId === cell.event?.id;
   const event = cell.eventNamed && cell.event && !ownArrival ? `▌${cell.event.name}` : undefined;
@@ -225,18 +233,63 @@ function drawCell(cell: GridCell, width: number, paint: Painter): string {
   if (change?.side === "from")
     return paint.leave(beside(cell.starts ? `×${change.name}` : " ┆", cell.starts, event, width));
   if (cell.event) {
-    const text = fit(event ?? "▌", width);
+    const text = event === undefined ? fit("▌", width) : noted(event, width, cut);
     return cell.past ? paint.past(text) : paint.event(text);
   }
   return cell.past ? paint.past(fit("", width, "░")) : " ".repeat(width);
 }
 
 /** `main`, then the event's name when the cell carries it: after a glyph, or beside a name, each cut to its share. */
-function beside(main: string, begins: boolean, event: string | undefined, width: number): string {
-  if (event === undefined) return fit(main, width);
-  if (!begins) return fit(`${main}${event}`, width);
+function besideNoting(main: string, begins: boolean, event: string | undefined, width: number, cut: CutNote): string {
+  if (event === undefined) return begins ? noted(main, width, cut) : fit(main, width);
+  if (!begins) {
+    const text = fit(`${main}${event}`, width);
+    if (displayWidth(main + event) > width) cut(text.slice(main.length).trimEnd(), event);
+    return text;
+  }
   const share = Math.min(displayWidth(main) + 1, Math.max(Math.ceil(width / 2), width - displayWidth(event)));
-  return fit(main, share) + fit(event, width - share);
+  return noted(main, share, cut) + noted(event, width - share, cut);
+}
+
+/** "Wed 13 Mar 08:00" / "3月13日周三 08:00": the day and the clock time a cell starts at (its slot without times). */
+function whenOf(state: ScheduleState, place: SlotRange, language: Language): string {
+  const start = state.window.slotTimes?.[place.start - 1]?.start;
+  return `${dayName(state.window, place.day, language)} ${start ?? say(language, `slot ${place.start}`, `第${place.start}节`)}`;
+}
+
+/** Where a name was cut: what the cell shows of it, the whole of it (each after its mark), the cell. */
+interface Cut {
+  shown: string;
+  whole: string;
+  /** The cell (a one-slot range). */
+  place: SlotRange;
+}
+
+type CutNote = (shown: string, whole: string) => void;
+
+/** `name` (after its mark) fitted to `width`, noting it when it is cut. */
+function noted(name: string, width: number, cut: CutNote): string {
+  const text = fit(name, width);
+  if (displayWidth(name) > width) cut(text.trimEnd(), name);
+  return text;
+}
+
+/**
+ * Names cut to the same text in the grid although they differ ("●Calculus rev…" for "Calculus review 3" and "Calculus
+ * review 9"), each named whole with its place: the cut is said by its "…", and no review passes for another.
+ */
+function cutAlike(cuts: readonly Cut[], state: ScheduleState, language: Language): string[] {
+  const byShown = new Map<string, Cut[]>();
+  for (const cut of cuts) byShown.set(cut.shown, [...(byShown.get(cut.shown) ?? []), cut]);
+  const lines: string[] = [];
+  for (const [shown, alike] of byShown) {
+    if (new Set(alike.map((cut) => cut.whole)).size < 2) continue;
+    const named = [...alike]
+      .sort((a, b) => a.place.day - b.place.day || a.place.start - b.place.start)
+      .map((cut) => `${[...cut.whole].slice(1).join("")} (${whenOf(state, cut.place, language)})`);
+    lines.push(`${shown} = ${named.join(say(language, "; ", "；"))}`);
+  }
+  return lines;
 }
 
 function changeLine(change: GridChange, state: ScheduleState, language: Language, paint: Painter): string {

@@ -56,10 +56,14 @@ function englishIn(line: string, names: readonly string[]): string[] {
 /** A row of the week drawn under a write card: its cells cut names short ("Calculus lec…"). */
 const WEEK_ROW = /^ *\d+ \d\d:\d\d +│|^ *现在 +│|^ +│|^─+┼/;
 
+/** The name cut short that opens a line under the week naming the names cut alike ("▌Data Structu… = …"). */
+const CUT_ALIKE = /^[▌●✓+→⇄×][^=│]*… = /;
+
 /** The lines of `output` that hold English of Tempo's own, each with the words found. */
 function englishLines(output: string, names: readonly string[]): string[] {
   return output
     .split("\n")
+    .map((line) => line.replace(CUT_ALIKE, ""))
     .filter((line) => !WEEK_ROW.test(line) && englishIn(line, names).length > 0)
     .map((line) => `${line.trim()}   <- ${englishIn(line, names).join(", ")}`);
 }

@@ -177,6 +177,26 @@ describe("names as people and adversaries write them", () => {
     expect(new Set(rows.map(displayWidth)).size).toBe(1);
   });
 
+  test("names cut to the same text in the grid are named whole under it, each with its place", () => {
+    const week = renamed(
+      ["Calculus review, chapter 3", "Calculus review, chapter 9", "Calculus review, chapter 9"],
+      "",
+    );
+    const text = renderWeek(week, { width: 120 });
+    expect(cellsOf(text)(5, 1)).toContain("●Calculus rev…");
+    expect(cellsOf(text)(3, 2)).toContain("●Calculus rev…");
+    expect(text).toContain(
+      "●Calculus rev… = Calculus review, chapter 3 (Mon 11 Mar 14:00); Calculus review, chapter 9 (Tue 12 Mar 10:00); " +
+        "Calculus review, chapter 9 (Thu 14 Mar 08:00)",
+    );
+    // The sample week's lectures too: "Data Structures lecture" and "Data Structures programming lab".
+    expect(text).toContain(
+      "▌Data Structu… = Data Structures lecture (Mon 11 Mar 16:00); Data Structures programming lab",
+    );
+    // A name cut alike to no other lists nothing.
+    expect(renderWeek(renamed(["Calculus review, chapter 3"], ""), { width: 120 })).not.toContain("●Calculus rev… =");
+  });
+
   test("a name cannot draw a column of its own", () => {
     const text = renderWeek(renamed(["Fake │▌Calculus lecture"], ""), { width: 200 });
     const rows = gridRows(text).filter((row) => row.includes("│"));
