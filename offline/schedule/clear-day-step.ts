@@ -52,7 +52,7 @@ export function clearDayStep(
   if (writes.length > 0 && listed > lastWrite) {
     const decided = new Set(writes.map((round) => String(round.arguments.task_id)));
     const since = (listing?.tasks ?? []).filter(
-      (task) => !decided.has(task.id) && onTheDay(task, request, days, facts) && !startedToStay(task, tool, facts),
+      (task) => !decided.has(task.id) && onTheDay(task, request, days, facts) && !startedToStay(task, facts),
     );
     if (since.length === 0) return ending(writes, listing?.tasks ?? [], request, end, language, facts);
     return proposeDay(since, [], tool, request, when, end, language, facts);
@@ -69,17 +69,11 @@ export function clearDayStep(
         : "need the reviews placed on the day",
     );
   const placed = listing.tasks.filter((task) => onTheDay(task, request, days, facts));
-  // An unplace leaves a review whose place has started (the past is fixed: it is marked done or missed instead).
-  const started = placed.filter((task) => startedToStay(task, tool, facts));
+  // A review whose place has started is left as it is, skipped or cleared alike (the past is fixed: it is marked done
+  // or missed instead): "skip all my reviews today" at 19:10 is about the reviews still ahead.
+  const started = startedAmong(placed, facts);
   const chosen = placed.filter((task) => !started.includes(task));
-  const startedNote =
-    started.length > 0
-      ? say(
-          language,
-          ` ${started.map((task) => JSON.stringify(task.name)).join(", ")} has started, so it stays (mark it done or missed instead).`,
-          `${started.map((task) => `“${task.name}”`).join("、")}已经开始，保留不动（可以记为已完成或错过）。`,
-        )
-      : "";
+  const startedNote = started.length > 0 ? ` ${startedWords(started, language)}` : "";
   if (chosen.length === 0) {
     const none =
       placed.length === 0
@@ -109,9 +103,9 @@ function onTheDay(task: ListedTask, request: ClearDay, days: readonly number[], 
   );
 }
 
-/** A review an unplace leaves where it is: its place has started (the past is marked done or missed instead). */
-function startedToStay(task: ListedTask, tool: "skip" | "unplace", facts: WeekFacts): boolean {
-  return tool === "unplace" && task.kind === "placed" && hasStarted(task.slots[0]!, facts);
+/** A review a day's clear or skip leaves where it is: its place has started (the past is marked done or missed instead). */
+function startedToStay(task: ListedTask, facts: WeekFacts): boolean {
+  return task.kind === "placed" && hasStarted(task.slots[0]!, facts);
 }
 
 /** The batch card of a write for each of `chosen` (`started`: reviews left where they are, said as such). */
@@ -158,7 +152,25 @@ function proposeDay(
     `${speak}${startedNote}`,
     chosen.map((task) => ({ name: tool, arguments: { task_id: task.id } })),
     say(language, `every review placed on ${when}, as asked`, `按要求：${when}安排的每个复习`),
-    { action: end, goalCheck: `${HEADING[request.how]}: ${expected.join("; ")}` },
+    {
+      action: end,
+      // The reviews that had started are named in the answer too (the card's speech is not all a chat shows).
+      goalCheck: `${HEADING[request.how]}: ${[...expected, ...(started.length > 0 ? [startedWords(started, language).replace(/[.。]\s*$/, "")] : [])].join("; ")}`,
+    },
+  );
+}
+
+/** The reviews among `placed` whose place has started by the prompt's clock: left as they are. */
+function startedAmong(placed: readonly ListedTask[], facts: WeekFacts): ListedTask[] {
+  return placed.filter((task) => startedToStay(task, facts));
+}
+
+/** "“X” has started, so it stays (mark it done or missed instead)." in the user's language. */
+function startedWords(started: readonly ListedTask[], language: Language): string {
+  return say(
+    language,
+    `${started.map((task) => JSON.stringify(task.name)).join(", ")} has started, so it stays (mark it done or missed instead).`,
+    `${started.map((task) => `“${task.name}”`).join("、")}已经开始，保留不动（可以记为已完成或错过）。`,
   );
 }
 
@@ -192,6 +204,16 @@ function ending(
       : []),
     ...refused.map((round) => `not carried out: ${refusalOf(round, language, dating)}`),
   ];
+  // The reviews of the day that had started were left out of the card: the answer says so, not only the card's speech.
+  const days = resolveDays(request.where.only, facts);
+  const started = startedAmong(
+    tasks.filter(
+      (task) =>
+        !writes.some((round) => String(round.arguments.task_id) === task.id) && onTheDay(task, request, days, facts),
+    ),
+    facts,
+  );
+  if (started.length > 0) parts.push(startedWords(started, language).replace(/[.。]\s*$/, ""));
   if (applied.length === 0 && refused.length === 0)
     return finish(
       end,

@@ -66,6 +66,19 @@ describe("every review of a day, skipped or cleared", () => {
     expect(outcome.said.join("\n")).toMatch(/"Review limits and continuity" has started/);
   });
 
+  test.each([
+    ["skip all my reviews today", /"Review limits and continuity" has started, so it stays/],
+    ["今天的复习都跳过", /“Review limits and continuity”已经开始，保留不动/],
+    ["clear today", /"Review limits and continuity" has started, so it stays/],
+  ])("%s at 15:00: the review that has started is left out, and the answer says so", async (message, said) => {
+    const tempo = await offlineTempo(crowdedMondayWeek());
+    const outcome = await converse(tempo, message, accept, undefined, "student", at("2024-03-11T15:00:00+08:00"));
+    const ids = outcome.cards.slice(1).map((card) => String(card.args.task_id));
+    expect(ids.sort()).toEqual(MONDAY_REVIEWS.filter((id) => id !== "review-limits"));
+    expect(statusOf(outcome.schedule.tasks, "review-limits")).toBe("placed");
+    expect(outcome.finalAnswer ?? "").toMatch(said);
+  });
+
   test("a day with no review placed proposes nothing and says so", async () => {
     const tempo = await offlineTempo(crowdedMondayWeek());
     const outcome = await converse(tempo, "clear Tuesday", accept);
