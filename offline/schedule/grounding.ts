@@ -247,3 +247,29 @@ export function withoutClosingMark(text: string, mark: RegExp): string {
   const trimmed = trimEdges(text, /\s/);
   return mark.test(trimmed.at(-1) ?? "") ? trimEdges(trimmed.slice(0, -1), /\s/, "end") : trimmed;
 }
+
+/**
+ * True when a request to put tasks back ("put the matrix review back", "把矩阵复习放回去") names just what the
+ * conversation's last change moved or took off the week: the student means where it was, so it is that change undone
+ * (`propose_undo`, through its card) — not "already on your schedule", nor a new place for it. The last change is the
+ * last run of applied writes the conversation shows (`conversation`: its lines), each a move or an unplace of a named
+ * task; a change that did anything else (a batch placing others too) is not undone for it.
+ */
+export function putBackUndoes(
+  request: ScheduleRequest,
+  overview: GetOverviewData | undefined,
+  conversation: string,
+): boolean {
+  if (request.kind !== "arrange" || !request.putBack || !overview || request.tasks.length === 0) return false;
+  const lines = conversation.split("\n");
+  const applied = /^tool result: (?:moved|unplaced|swapped|placed|marked|skipped|added|removed|updated|imported)\b/;
+  const last = lines.findLastIndex((line) => applied.test(line));
+  if (last === -1) return false;
+  let first = last;
+  while (first > 0 && lines[first - 1]!.startsWith("tool result: ")) first -= 1;
+  const ids = lines.slice(first, last + 1).map((line) => /^tool result: (?:moved|unplaced) task (\S+)/.exec(line)?.[1]);
+  if (ids.some((id) => id === undefined)) return false;
+  const { all } = listedOf(overview);
+  const named = new Set(request.tasks.flatMap((phrase) => matchTasks(phrase, all).map((task) => task.id)));
+  return ids.every((id) => named.has(id!));
+}

@@ -51,6 +51,7 @@ import {
   groundRequest,
   meansAll,
   placedAlready,
+  putBackUndoes,
   withCurrentReview,
   withoutClosingMark,
   type Grounding,
@@ -138,6 +139,9 @@ export function decidePlan(view: PromptView): Record<string, unknown> {
           `我没有找到与 ${grounding.unknown.map((name) => JSON.stringify(name)).join("、")} 匹配的任务，已略过。`,
         )
       : "";
+  // "Put the matrix review back" just after it was moved or taken off: where it was, so that change undone.
+  if (putBackUndoes(grounding.request, overview, section(view.context, "conversation")))
+    return planFor({ kind: "undo" }, facts, "", language);
   // "Put back the matrix review" when it is on the week already: nothing to change — said, with where it is (a read).
   const placed = placedAlready(grounding.request, overview);
   if (placed) {

@@ -33,6 +33,27 @@ describe("putting a task back", () => {
     expect(placeOf(outcome.schedule, "binary-tree-review")).not.toBe("pending");
   });
 
+  test.each([
+    ["move the matrix review to Thursday", "put the matrix review back", false],
+    ["move the matrix review to Thursday", "put it back where it was", false],
+    ["把矩阵运算复习移到周四", "把矩阵运算复习放回去", true],
+    ["把矩阵运算复习移到周四", "放回去", true],
+    ["unplace the matrix review", "put the matrix review back", false],
+  ] as const)("%s, then %s: where it was, by undoing that change on its card", async (first, then, chinese) => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese }));
+    const thread = `put-back-${Math.random().toString(36).slice(2)}`;
+    const moved = await converse(tempo, first, accept, thread);
+    expect(placeOf(moved.schedule, "matrix-review")).not.toBe("day 2 slots 3-4");
+    const outcome = await converse(tempo, then, accept, thread);
+    expect(outcome.planSteps).toEqual([chinese ? "撤销上一次的修改" : "Undo the last change"]);
+    expect(outcome.cards.map((card) => card.action)).toEqual([
+      "confirm_plan",
+      first.startsWith("unplace") ? "place" : "move",
+    ]);
+    expect(placeOf(outcome.schedule, "matrix-review")).toBe("day 2 slots 3-4");
+    expect(outcome.finalAnswer ?? "").not.toMatch(/already|已经在日程上|每个复习任务都安排好了/);
+  });
+
   test("the particle is no part of the name; a day said still counts", () => {
     expect(parseScheduleRequest("put back the matrix review")).toMatchObject({ tasks: ["matrix review"] });
     expect(parseScheduleRequest("put the matrix review back on Thursday")).toMatchObject({
@@ -40,6 +61,8 @@ describe("putting a task back", () => {
       where: { only: { weekdays: [4] } },
     });
     expect(parseScheduleRequest("put it back")).toEqual({ kind: "undo" });
+    expect(parseScheduleRequest("放回去")).toEqual({ kind: "undo" });
+    expect(parseScheduleRequest("把它放回去")).toEqual({ kind: "undo" });
     expect(parseScheduleRequest("put back the reviews I missed")).toEqual({ kind: "reschedule" });
   });
   test.each([

@@ -653,7 +653,7 @@ const RECOVER_REQUEST =
 
 /** "undo", "undo that", "udno", "revert that", "take that back", "撤销", "撤回刚才的修改" (a verb's typo is read too). */
 const UNDO_REQUEST =
-  /^(?:(?:oops|oh|no|wait|ok|okay|hey|please|can you|could you|actually)[\s,]+)*(?:(?:undo|udno|unod|undoo|indo|undp|revert|reverse|roll ?back)(?:\s+(?:that|it|this|(?:the |my )?(?:last|previous|latest) (?:change|one|thing|step|card|action|write)s?|what you (?:just )?did|(?:the )?last))?|cancel (?:that|the (?:last|previous) (?:change|one))|(?:take|put|change|set|turn)\s+(?:that|it|this|everything)\s+back(?:\s+(?:to )?(?:the way|how|as) it was)?|go back to (?:the way|how) it was)(?:\s+(?:please|now|again))?$|^(?:请|帮我|麻烦)?(?:撤销|撤消|撤回|撤销掉|还原|恢复)(?:一下)?(?:刚才|上一次|上次|刚刚|最后一次)?(?:的)?(?:操作|修改|更改|改动|那个|那一步|这个|一步)?(?:吧)?$|^(?:把)?(?:刚才|刚刚)(?:的)?(?:操作|修改|更改|改动)?(?:撤销|撤回|还原)(?:掉)?(?:吧)?$/;
+  /^(?:(?:oops|oh|no|wait|ok|okay|hey|please|can you|could you|actually)[\s,]+)*(?:(?:undo|udno|unod|undoo|indo|undp|revert|reverse|roll ?back)(?:\s+(?:that|it|this|(?:the |my )?(?:last|previous|latest) (?:change|one|thing|step|card|action|write)s?|what you (?:just )?did|(?:the )?last))?|cancel (?:that|the (?:last|previous) (?:change|one))|(?:take|put|change|set|turn|move)\s+(?:that|it|this|everything)\s+back(?:\s+(?:to )?(?:the way|how|as|where) it was)?|go back to (?:the way|how) it was)(?:\s+(?:please|now|again))?$|^(?:请|帮我|麻烦)?(?:撤销|撤消|撤回|撤销掉|还原|恢复)(?:一下)?(?:刚才|上一次|上次|刚刚|最后一次)?(?:的)?(?:操作|修改|更改|改动|那个|那一步|这个|一步)?(?:吧)?$|^(?:把)?(?:刚才|刚刚)(?:的)?(?:操作|修改|更改|改动)?(?:撤销|撤回|还原)(?:掉)?(?:吧)?$|^(?:请|帮我)?(?:(?:把|将)(?:它|这个|那个))?(?:放回|移回|挪回|改回|调回|排回)(?:去|来|原处|原位|原来的位置|原来的地方|原来那里)?(?:吧)?$/;
 
 /**
  * "how healthy is my week?", "how's my week looking?", "is my schedule healthy?", "check my week's health",
