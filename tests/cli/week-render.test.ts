@@ -223,16 +223,16 @@ describe("a write card's proposal", () => {
     const text = renderCardProposal(
       card([
         { name: "place", args: { task_id: "linked-list-exercises", day: 7, slot_start: 10 } },
-        { name: "move", args: { task_id: "matrix-review", day: 6, slot_start: 8 } },
+        { name: "move", args: { task_id: "matrix-review", day: 6, slot_start: 7 } },
       ]),
       week,
     )!;
     const cellOf = cellsOf(text);
     expect(cellOf(10, 7)).toContain("+Linked list");
-    expect(cellOf(8, 6)).toContain("→Matrix");
+    expect(cellOf(7, 6)).toContain("→Matrix");
     expect(cellOf(3, 2)).toContain("×Matrix");
     expect(text).toContain("+ Linked list exercises: Sun 17 Mar, 19:55–21:35");
-    expect(text).toContain("→ Matrix operations review: Tue 12 Mar, 10:00–11:40 → Sat 16 Mar, 16:55–19:45");
+    expect(text).toContain("→ Matrix operations review: Tue 12 Mar, 10:00–11:40 → Sat 16 Mar, 16:00–17:40");
   });
 
   test("a review arriving over the old place of another that leaves is named once, at its first slot", () => {

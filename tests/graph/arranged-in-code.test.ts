@@ -18,6 +18,7 @@ import {
 import { greedyPlacements } from "../support/openai-double/naive-brain.js";
 import { parseFreeRuns } from "../../offline/schedule/result-parsing.js";
 import { runTool } from "../schedule/support.js";
+import { breaksOf } from "../../tools/schedule/slot-range.js";
 import { approveCard, planDone, scripted, threadConfig } from "../support/scripted.js";
 import { halfPlacedWeek } from "./support/offline-conversation.js";
 
@@ -135,15 +136,29 @@ describe("an arranging step placed by hand", () => {
     const sunday = parseFreeRuns(runTool("find_free", { ...week, now }, { min_length: 1 }).content);
     expect(sunday.map((run) => run.day)).toEqual([7]);
     const run = sunday[0]!;
+    // A review's slots span no break of the day (dinner, 17:40–19:00): the run is filled by a block each side of one.
+    const breaks = breaksOf(week.window);
+    const parts: Array<{ start: number; end: number }> = [{ start: run.start, end: run.start }];
+    for (let slot = run.start + 1; slot <= run.end; slot += 1)
+      if (breaks?.[slot - 1] === 1) parts.push({ start: slot, end: slot });
+      else parts.at(-1)!.end = slot;
     week.tasks = [
       ...week.tasks.filter((task) => task.source !== "task_item"),
-      { ...rest, id: "sunday-block", name: "Sunday block", duration: run.end - run.start + 1 },
+      ...parts.map((part, index) => ({
+        ...rest,
+        id: `sunday-block-${index + 1}`,
+        name: `Sunday block ${index + 1}`,
+        duration: part.end - part.start + 1,
+      })),
       { ...rest, id: "short-review", name: "Short review", duration: 1 },
     ];
-    const place = { name: "place", arguments: { task_id: "sunday-block", day: run.day, slot_start: run.start } };
-    // One reply: the place. Without the clock the short review would fit on the days before (the model asked again,
+    const places = parts.map((part, index) => ({
+      name: "place",
+      arguments: { task_id: `sunday-block-${index + 1}`, day: run.day, slot_start: part.start },
+    }));
+    // One reply: the places. Without the clock the short review would fit on the days before (the model asked again,
     // and a second execute call finds the script empty).
-    const { result, executor, pending } = await arranging(week, [calling([place])], now);
+    const { result, executor, pending } = await arranging(week, [calling(places)], now);
     expect(pending.map((task) => task.id)).toEqual(["short-review"]);
     expect(executor.callCount).toBe(1);
     expect(result.planSteps[0]).toMatchObject({

@@ -149,7 +149,7 @@ describe("a proposal on the grid", () => {
     const byId = (id: string) => week.tasks.find((task): task is TaskItem => task.id === id)!;
     const [moved, removed, pending] = [byId("matrix-review"), byId("vocabulary-list"), byId("linked-list-exercises")];
     const free = { day: 7, slot_start: 10 };
-    const moveTo = { day: 6, slot_start: 8 };
+    const moveTo = { day: 6, slot_start: 7 };
     const after = apply(week, [
       { name: "place", arguments: { task_id: pending.id, ...free } },
       { name: "move", arguments: { task_id: moved!.id, ...moveTo } },
@@ -158,18 +158,18 @@ describe("a proposal on the grid", () => {
     const grid = weekGrid(week, { after });
     const byTask = Object.fromEntries(grid.changes.map((change) => [change.taskId, change]));
     expect(byTask[pending.id]).toMatchObject({ kind: "added", to: { day: 7, start: 10 } });
-    expect(byTask[moved!.id]).toMatchObject({ kind: "moved", from: moved!.slots![0], to: { day: 6, start: 8 } });
+    expect(byTask[moved!.id]).toMatchObject({ kind: "moved", from: moved!.slots![0], to: { day: 6, start: 7 } });
     expect(byTask[removed!.id]).toMatchObject({ kind: "removed", from: removed!.slots![0] });
     expect(grid.changes).toHaveLength(3);
 
     const cell = (day: number, slot: number) => grid.days[day - 1]!.cells[slot - 1]!;
     expect(cell(7, 10).change).toMatchObject({ kind: "added", side: "to", taskId: pending.id });
-    expect(cell(6, 8).change).toMatchObject({ kind: "moved", side: "to", taskId: moved!.id });
+    expect(cell(6, 7).change).toMatchObject({ kind: "moved", side: "to", taskId: moved!.id });
     const wasAt = moved!.slots![0]!;
     expect(cell(wasAt.day, wasAt.start).change).toMatchObject({ kind: "moved", side: "from" });
     // The grid is the week after: the moved review's old cell no longer holds it.
     expect(cell(wasAt.day, wasAt.start).review?.id).not.toBe(moved!.id);
-    expect(cell(6, 8).review?.id).toBe(moved!.id);
+    expect(cell(6, 7).review?.id).toBe(moved!.id);
   });
 
   test("two reviews that trade places are a swap, each naming the other", () => {

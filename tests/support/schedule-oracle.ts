@@ -12,6 +12,7 @@
  * - it is not before its earliest day, and ends before its deadline: an earlier day, or the event's first slot;
  * - its class's buffer (free slots on each side, within the day) holds nothing but the event it sits inside, and it
  *   lies in no buffer the class of a review with a place keeps (a placed one, or a done one: history keeps its place).
+ * - its slots span no break of the day's clock: no two of them more than 30 minutes apart (lunch, dinner);
  * - the clock (issue 47, `ScheduleState.now`): it starts in no slot that has started — read in the window's time zone,
  *   every slot of a day before today has started, and today's slots whose start time is at or before the clock's time
  *   (a window without clock times: none of today's); a window without dates or a time zone has no past.
@@ -136,6 +137,15 @@ export function oracle(state: ScheduleState): OracleAnswer {
   }
   const limits = standingLimits(state);
   const started = clockRule(state);
+  // A break of the day's clock: more than 30 minutes from one slot's end to the next one's start.
+  const minutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+  const times = state.window.slotTimes;
+  const spansBreak = (start: number, end: number) => {
+    if (!times || times.length !== slotsPerDay) return false;
+    for (let slot = start; slot < end; slot += 1)
+      if (minutes(times[slot]!.start) - minutes(times[slot - 1]!.end) > 30) return true;
+    return false;
+  };
   // A task group's reviews on the week now: "group:day" taken by a placed or done one.
   const groupOf = (task: TaskItem) => (task.group && !task.group.sameDay ? task.group.id : undefined);
   const groupDays = new Set<string>();
@@ -147,6 +157,7 @@ export function oracle(state: ScheduleState): OracleAnswer {
   const fitsAlone = (task: TaskItem, range: SlotRange): boolean => {
     const { day, start, end } = range;
     if (start < 1 || end > slotsPerDay || started(day, start)) return false;
+    if (spansBreak(start, end)) return false;
     const category = state.categories.find((entry) => entry.id === task.categoryId);
     if (category?.excludedDaysOfWeek?.includes(weekday(day)) || category?.blockedDays?.includes(day)) return false;
     if (limits.weekdays.has(weekday(day)) || start < limits.from || end > limits.to) return false;

@@ -79,7 +79,7 @@ describe("the week view", () => {
     );
     const after = applyWrites(week, [
       { name: "place", arguments: { task_id: pending!.id, day: 7, slot_start: 10 } },
-      { name: "move", arguments: { task_id: moved!.id, day: 6, slot_start: 8 } },
+      { name: "move", arguments: { task_id: moved!.id, day: 6, slot_start: 7 } },
       { name: "unplace", arguments: { task_id: removed!.id } },
     ])!;
     const props = weekViewProps(weekGrid(week, { after }), "en", "Proposed week");
@@ -87,7 +87,7 @@ describe("the week view", () => {
     const cells = cellsOf(html);
     const dateOf = (day: number) => week.window.days[day - 1]!.date!;
     expect(cells.get(`${dateOf(7)}/10`)).toMatchObject({ state: "review", mark: "added", text: `+ ${pending!.name}` });
-    expect(cells.get(`${dateOf(6)}/8`)).toMatchObject({ state: "review", mark: "moved", text: `→ ${moved!.name}` });
+    expect(cells.get(`${dateOf(6)}/7`)).toMatchObject({ state: "review", mark: "moved", text: `→ ${moved!.name}` });
     const was = moved!.slots![0]!;
     expect(cells.get(`${dateOf(was.day)}/${was.start}`)?.mark).toBe("left");
     const gone = removed!.slots![0]!;
@@ -132,7 +132,7 @@ describe("the week view", () => {
     const task = byId(week, "linked-list-exercises");
     // The Monday evening study hall (slots 9-11) can hold a review; the review sits in it, then moves to Saturday.
     const before = applyWrites(week, [{ name: "place", arguments: { task_id: task.id, day: 1, slot_start: 10 } }])!;
-    const after = applyWrites(before, [{ name: "move", arguments: { task_id: task.id, day: 6, slot_start: 8 } }])!;
+    const after = applyWrites(before, [{ name: "move", arguments: { task_id: task.id, day: 6, slot_start: 7 } }])!;
     const props = weekViewProps(weekGrid(before, { after }), "en", "Proposed week");
     const cells = cellsOf(renderToString(<WeekView {...props} />));
     const monday = before.window.days[0]!.date!;

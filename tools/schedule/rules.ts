@@ -13,6 +13,7 @@
 import { firstSlotFrom, placeName } from "./calendar.js";
 import { clockOfState, hasStarted, passedText, type WindowClock } from "./window-clock.js";
 import { dateNote, formatRange, type Dating } from "./format.js";
+import { breakInside } from "./slot-range.js";
 import { weekdayName, type Language } from "../../contracts/language.js";
 import {
   dayOfWeekName,
@@ -190,6 +191,7 @@ type BrokenRule =
   | "avoided_day"
   | "before_from"
   | "after_to"
+  | "across_break"
   | "same_day"
   | "too_early"
   | "due_day"
@@ -210,6 +212,7 @@ function brokenRule(task: TaskItem, range: SlotRange, book: RuleBook, slots: boo
   if (standing.avoid.get(weekday)) return "avoided_day";
   if (slots && standing.from && range.start < standing.from.slot) return "before_from";
   if (slots && standing.to && range.end > standing.to.slot) return "after_to";
+  if (slots && breakInside(range, book.window) !== undefined) return "across_break";
   if (sameDayOther(task, range, book) !== undefined) return "same_day";
   if (task.earliestDay !== undefined && range.day < task.earliestDay) return "too_early";
   const due = task.dueBefore;
@@ -246,6 +249,11 @@ function ruleText(broken: BrokenRule, task: TaskItem, range: SlotRange, book: Ru
         : `${label(task)} cannot start at slot ${range.start}: your standing preference ${JSON.stringify(standing.from!.rule.text)} allows slots ${standing.from!.slot}-${standing.to?.slot ?? "end"} only; ${liftHint(standing.from!.rule)}`;
     case "after_to":
       return `${label(task)} cannot end at slot ${range.end}: your standing preference ${JSON.stringify(standing.to!.rule.text)} allows slots up to ${standing.to!.slot} only; ${liftHint(standing.to!.rule)}`;
+    case "across_break": {
+      const slot = breakInside(range, book.window)!;
+      const times = book.window!.slotTimes!;
+      return `${label(task)} cannot take ${formatRange(range, book.window)}: its slots would span the break between ${times[slot - 1]!.end} and ${times[slot]!.start} (a session runs without a break)`;
+    }
     case "same_day": {
       const group = task.group!;
       const what = group.kind === "habit" ? `habit ${group.id}` : `task ${group.id}`;

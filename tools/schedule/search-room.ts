@@ -9,13 +9,15 @@
  *   edge there is nothing, so a session at the start or end of a day needs no room beyond it;
  * - its days, its slots (`from`, `to`), its deadline (`endBefore`: it ends before that day and slot) and the places
  *   rejected for it (`notAt`);
- * - it starts in no slot the clock has started (`opens`: the window's past, `window-clock.ts`).
+ * - it starts in no slot the clock has started (`opens`: the window's past, `window-clock.ts`);
+ * - its slots span no break of the day's clock (`breaks`: lunch, dinner).
  *
  * What tasks placed together owe each other is the search's: they do not overlap, and between two on one day lie at
  * least the larger of their buffers.
  */
 import { FREE, type OccupancyIndex } from "./occupancy-index.js";
 import { bufferOf, type SearchTask } from "./rules.js";
+import { breaksOf } from "./slot-range.js";
 import type { WindowClock } from "./window-clock.js";
 
 /** What a cell holds outside the runs of a room made of free runs: something busy. */
@@ -37,6 +39,8 @@ export interface SearchRoom {
   edgesFree: boolean;
   /** The first cell a task may start in: the cells before it have started by the clock (0 when nothing is past). */
   opens: number;
+  /** Per slot: 1 when a break of the day's clock follows it (`breaksOf`); no task's slots span one. */
+  breaks?: Uint8Array;
 }
 
 /** The room of a week: its occupancy, its hosts, and the buffers its placed reviews keep. */
@@ -72,7 +76,14 @@ export function searchRoomOf(index: OccupancyIndex): SearchRoom {
     hosts,
     edgesFree: true,
     opens: opensAt(index.rules.clock, days, slotsPerDay),
+    ...breaksOfWindow(index),
   };
+}
+
+/** The breaks of a week's clock, as a room keeps them (none without clock times). */
+function breaksOfWindow(index: OccupancyIndex): { breaks?: Uint8Array } {
+  const breaks = breaksOf(index.rules.window);
+  return breaks ? { breaks } : {};
 }
 
 /** The first cell not started by `clock` in a room of `days` × `slotsPerDay` (0 without a clock: nothing is past). */
@@ -127,6 +138,8 @@ export function fitsAt(task: SearchTask, room: SearchRoom, day: number, start: n
   const base = (day - 1) * slotsPerDay - 1;
   // The clock: nothing starts in a slot that has started (issue 47).
   if (base + start < room.opens) return false;
+  // A task's slots run without a break of the day between them.
+  if (room.breaks) for (let slot = start; slot < end; slot += 1) if (room.breaks[slot] === 1) return false;
   const key = room.holder[base + start]!;
   if (key !== FREE && !room.hosts.has(key)) return false;
   for (let slot = start; slot <= end; slot += 1)

@@ -56,3 +56,46 @@ export function windowProblem(
   }
   return undefined;
 }
+
+/**
+ * A break of the day's clock (lunch, dinner): more than this many minutes between one slot's end and the next one's
+ * start. The default grid's 10- and 20-minute pauses between sections are no break; its 11:40–14:00 and 17:40–19:00
+ * are.
+ */
+export const BREAK_MINUTES = 30;
+
+/** Minutes after midnight of "HH:MM". */
+function minutesOf(time: string): number {
+  return Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+}
+
+/**
+ * Per slot of a window with clock times: `breaks[slot]` is 1 when a break follows `slot` (slots 1 … slotsPerDay − 1);
+ * undefined without clock times (a grid of bare slots has no breaks).
+ */
+export function breaksOf(window: Pick<ScheduleWindow, "slotTimes"> | undefined): Uint8Array | undefined {
+  const times = window?.slotTimes;
+  if (!times || times.length < 2) return undefined;
+  const breaks = new Uint8Array(times.length + 1);
+  let any = false;
+  for (let slot = 1; slot < times.length; slot += 1)
+    if (minutesOf(times[slot]!.start) - minutesOf(times[slot - 1]!.end) > BREAK_MINUTES) {
+      breaks[slot] = 1;
+      any = true;
+    }
+  return any ? breaks : undefined;
+}
+
+/**
+ * The slot of `range` a break follows inside it, or undefined: a task item's slots run without a break between them
+ * (a two-slot review is not 10:55–11:40 and 14:00–14:45, told as "10:55–14:45").
+ */
+export function breakInside(
+  range: SlotRange,
+  window: Pick<ScheduleWindow, "slotTimes"> | undefined,
+): number | undefined {
+  const breaks = breaksOf(window);
+  if (!breaks) return undefined;
+  for (let slot = range.start; slot < range.end; slot += 1) if (breaks[slot] === 1) return slot;
+  return undefined;
+}
