@@ -252,19 +252,19 @@ describe("a write card's proposal", () => {
     expect(cellOf(7, 6).trim()).toBe("→┆");
     expect(cellOf(8, 6).trim()).toBe("┆");
     expect(gridRows(text).filter((row) => row.includes("→Draft the"))).toHaveLength(1);
-    // The other way round: the review that leaves (the essay, Saturday slots 8-9) comes first in the week's tasks.
+    // The other way round: the review that leaves (the essay, Saturday slots 7-8) comes first in the week's tasks.
     const moved = applyWrites(halfPlacedWeek(), [
-      { name: "move", arguments: { task_id: "essay-draft", day: 6, slot_start: 8 } },
+      { name: "move", arguments: { task_id: "essay-draft", day: 6, slot_start: 7 } },
     ])!;
     const other = renderCardProposal(
       card([
         { name: "move", args: { task_id: "essay-draft", day: 7, slot_start: 10 } },
-        { name: "place", args: { task_id: "linked-list-exercises", day: 6, slot_start: 7 } },
+        { name: "place", args: { task_id: "linked-list-exercises", day: 6, slot_start: 6 } },
       ]),
       moved,
     )!;
-    expect(cellsOf(other)(7, 6)).toContain("+Linked list");
-    expect(cellsOf(other)(8, 6).trim()).toBe("+┆");
+    expect(cellsOf(other)(6, 6)).toContain("+Linked list");
+    expect(cellsOf(other)(7, 6).trim()).toBe("+┆");
     expect(gridRows(other).filter((row) => row.includes("+Linked list"))).toHaveLength(1);
   });
 

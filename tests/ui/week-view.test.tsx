@@ -165,7 +165,7 @@ describe("the week view", () => {
   });
 
   test("a name's direction marks turn only the name: each name is isolated from the times and words beside it", () => {
-    // A right-to-left override left open in a name would turn "Sat 16 Mar 16:55–19:45" after it around, in the
+    // A right-to-left override left open in a name would turn "Sat 16 Mar 16:00–17:40" after it around, in the
     // changes, the tooltip, and the other name of a shared cell.
     const week = halfPlacedWeek();
     const evil = "\u202eweiver xirtaM";
@@ -176,11 +176,11 @@ describe("the week view", () => {
       ),
     };
     const after = applyWrites(named, [
-      { name: "move", arguments: { task_id: "matrix-review", day: 6, slot_start: 8 } },
+      { name: "move", arguments: { task_id: "matrix-review", day: 6, slot_start: 7 } },
     ])!;
     const html = renderToString(<WeekView {...weekViewProps(weekGrid(named, { after }), "en", "Proposed week")} />);
     const change = /<li data-mark="moved">(.*?)<\/li>/.exec(html)![1]!.replace(/<!-- -->/g, "");
-    expect(change).toMatch(new RegExp(`: <bdi>${evil}</bdi>: Tue 12 Mar 10:00–11:40 → Sat 16 Mar 16:55–19:45$`));
+    expect(change).toMatch(new RegExp(`: <bdi>${evil}</bdi>: Tue 12 Mar 10:00–11:40 → Sat 16 Mar 16:00–17:40$`));
     expect(html).toContain(`<bdi>${evil}</bdi></span></td>`);
     expect(html).toMatch(new RegExp(`data-tempo="pending">.*<bdi>${evil}</bdi>`));
     expect(html).toContain(`title="\u2068${evil}\u2069"`);
