@@ -271,14 +271,18 @@ function messageType(message: unknown): string | undefined {
 
 /**
  * Checks every string (keys too) under `value`; returns the characters counted. `resumeLength`, given at the top,
- * hears the characters of a Command's `resume` (a non-null one), counted on the way.
+ * hears the characters of a Command's `resume` (a non-null one), counted on the way. Every value that is stored
+ * counts at least one character — a number or a boolean as it is written, an empty string, list or object as one —
+ * so a list of three million zeros (6 MB of JSON, kept in the thread's checkpoints) is not an input of none.
  */
 function walk(value: unknown, where: string, depth: number, resumeLength?: (length: number) => void): number {
   if (typeof value === "string") {
     checkText(value, where);
-    return value.length;
+    return Math.max(1, value.length);
   }
-  if (value === null || typeof value !== "object") return 0;
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value).length;
+  if (value === null) return 1;
+  if (typeof value !== "object") return 0;
   if (depth > MAX_DEPTH)
     throw new TempoError(
       "INVALID_INPUT",
@@ -288,7 +292,7 @@ function walk(value: unknown, where: string, depth: number, resumeLength?: (leng
   let total = 0;
   if (Array.isArray(value)) {
     value.forEach((item, index) => (total += walk(item, `${where}[${index}]`, depth + 1)));
-    return total;
+    return Math.max(1, total);
   }
   const command = resumeLength !== undefined && isCommand(value);
   for (const [key, item] of Object.entries(value)) {
@@ -298,7 +302,7 @@ function walk(value: unknown, where: string, depth: number, resumeLength?: (leng
     if (command && key === "resume" && item !== null) resumeLength(length);
     total += key.length + length;
   }
-  return total;
+  return Math.max(1, total);
 }
 
 /** Throws INVALID_INPUT when `text` holds a NUL or an unpaired surrogate. */

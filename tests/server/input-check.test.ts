@@ -2,6 +2,7 @@
  * The input check walks a run's input once (issue 45: the resume was walked twice more, once with the input and once
  * on its own for its length): every string of a resume is read one time, and the answer's own limit still holds.
  */
+import { HumanMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { DEFAULT_WORKFLOW_SETTINGS } from "../../config/configuration.js";
@@ -42,6 +43,40 @@ describe("the input check", () => {
         ),
       }),
     );
+  });
+
+  test("numbers, booleans and empty values count: a resume or message padded with millions of them is over the limits", async () => {
+    // Each counted as no character at all: 6 MB of zeros in an edit, or in a message's additional_kwargs, passed the
+    // 100,000-character answer and 200,000-character input limits, and went into the thread's checkpoints.
+    const zeros = Array.from({ length: 3_000_000 }, () => 0);
+    const edit = { type: "edit", edited_action: { name: "move", args: { days: zeros } } };
+    expect(() => checkInputContent(new Command({ resume: { decisions: [edit] } }), DEFAULT_WORKFLOW_SETTINGS)).toThrow(
+      expect.objectContaining({
+        code: "INVALID_INPUT",
+        message: expect.stringMatching(/^The answer \(resume\) has 3000\d{3} characters; the limit is 100000/),
+      }),
+    );
+    for (const padding of [
+      Array.from({ length: 300_000 }, () => ""),
+      Array.from({ length: 300_000 }, () => ({})),
+      Array.from({ length: 300_000 }, () => false),
+    ])
+      expect(() =>
+        checkInputContent(new Command({ resume: { decisions: padding } }), DEFAULT_WORKFLOW_SETTINGS),
+      ).toThrow(
+        expect.objectContaining({
+          code: "INVALID_INPUT",
+          message: expect.stringMatching(/^The answer \(resume\) has \d+ characters; the limit is 100000/),
+        }),
+      );
+    const { graph, checkpointer } = scriptedGraph({ domain: createNotesDomain() });
+    const padded = new HumanMessage({ content: "hi", additional_kwargs: { padding: zeros } });
+    const error = await thrownBy(graph.invoke({ messages: [padded] }, threadConfig("padded")));
+    expect(error).toMatchObject({
+      code: "INVALID_INPUT",
+      message: expect.stringMatching(/^The input has 3000\d{3} characters in all; the limit is 200000/),
+    });
+    expect(await checkpointer.getTuple(threadConfig("padded"))).toBeUndefined();
   });
 
   test("an input that is not a message object is INVALID_INPUT, not LangGraph's raw InvalidUpdateError, and writes nothing", async () => {
