@@ -75,6 +75,10 @@ export const CHAT = {
     `New thread ${threadId} (the previous one, ${previous}, stays available: /resume ${previous}).`,
     `新对话 ${threadId}（之前的对话 ${previous} 仍然保留：/resume ${previous}）。`,
   ],
+  cardGone: [
+    "That card is no longer open: the thread moved on while it waited (answered elsewhere, or its run was stopped). Your answer was not sent; here is where the thread stands.",
+    "那张卡片已经不再有效：等待期间对话已经往下走了（在别处回答了，或者那次运行被停止了）。你的回答没有发送；下面是对话现在的情况。",
+  ],
   importWhileWaiting: [
     "This thread waits for your answer to the card above; answer it first (or /clear for a fresh thread). Nothing was imported.",
     "这个对话在等你回答上面的卡片；请先回答它（或用 /clear 开始新对话）。没有导入任何内容。",

@@ -161,6 +161,14 @@ export class ChatSession {
         if ((await this.runCommand(parseCommand(line, this.language))) === "quit") break;
         continue;
       }
+      // The card may have gone while the prompt waited (answered from another client, whose run was then cancelled):
+      // the line is not sent as its answer, and a run that stopped part-way is carried on, so its report is printed.
+      if (pending && (await this.pendingCard())?.key !== pending.key) {
+        this.print(this.say(CHAT.cardGone));
+        this.shownCardKey = undefined;
+        await this.carryOnStoppedRun();
+        continue;
+      }
       if (pending) {
         const answer = await this.answerCard(pending.card, line);
         if (answer.kind === "ended") break;
