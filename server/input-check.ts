@@ -29,6 +29,7 @@ import { TempoError } from "../errors/index.js";
 import { isHiddenId, messageText } from "../contracts/message-text.js";
 import { escapedText, unstorable } from "../contracts/storable-text.js";
 import { assertKnownCommand } from "../kernel/commands.js";
+import { languageOf, say, type Language } from "../contracts/language.js";
 
 /** LangChain serialisation mirrors of a message's own fields: walked once, through the fields. */
 const MIRROR_KEYS = new Set(["lc_kwargs", "lc_serializable", "lc_namespace", "lc_runnable"]);
@@ -55,7 +56,11 @@ export function checkConfigurableIds(configurable: Record<string, unknown> | und
 export function checkInputContent(input: unknown, settings: WorkflowSettings): void {
   // One walk of the whole input; a Command's resume is walked once within it, its own length kept.
   let answer = 0;
-  const total = walk(input, "input", 0, (length) => (answer = length));
+  // The sender's language, from the input's own text (nothing else is read before the check): a refusal of a Chinese
+  // message or answer is said in Chinese.
+  const heard = { chinese: false };
+  const total = walk(input, "input", 0, heard, (length) => (answer = length));
+  const language: Language = heard.chinese ? "zh" : "en";
   for (const message of inputMessages(input)) {
     if (messageType(message) !== "remove") continue;
     const id = idOf(message);
@@ -67,11 +72,16 @@ export function checkInputContent(input: unknown, settings: WorkflowSettings): v
   }
   checkMessageKinds(input);
   for (const [index, message] of inputMessages(input).entries()) {
-    const length = messageText(message).length;
+    const text = messageText(message);
+    const length = text.length;
     if (length > settings.maxMessageCharacters) {
       throw new TempoError(
         "INVALID_INPUT",
-        `The message has ${length} characters; the limit is ${settings.maxMessageCharacters}. Shorten it or attach the content another way; nothing was changed.`,
+        say(
+          languageOf(text),
+          `The message has ${length} characters; the limit is ${settings.maxMessageCharacters}. Shorten it or attach the content another way; nothing was changed.`,
+          `这条消息有 ${length} 个字符，上限是 ${settings.maxMessageCharacters}。请缩短，或换一种方式附上内容；什么也没有改。`,
+        ),
         { length, index },
       );
     }
@@ -79,14 +89,22 @@ export function checkInputContent(input: unknown, settings: WorkflowSettings): v
   if (answer > settings.maxMessageCharacters) {
     throw new TempoError(
       "INVALID_INPUT",
-      `The answer (resume) has ${answer} characters; the limit is ${settings.maxMessageCharacters}. Shorten it; nothing was changed and the card is still open.`,
+      say(
+        language,
+        `The answer (resume) has ${answer} characters; the limit is ${settings.maxMessageCharacters}. Shorten it; nothing was changed and the card is still open.`,
+        `这个回答有 ${answer} 个字符，上限是 ${settings.maxMessageCharacters}。请缩短；什么也没有改，卡片仍然有效。`,
+      ),
       { length: answer, limit: settings.maxMessageCharacters },
     );
   }
   if (total > settings.maxInputCharacters) {
     throw new TempoError(
       "INVALID_INPUT",
-      `The input has ${total} characters in all; the limit is ${settings.maxInputCharacters}. Send less at once; nothing was changed.`,
+      say(
+        language,
+        `The input has ${total} characters in all; the limit is ${settings.maxInputCharacters}. Send less at once; nothing was changed.`,
+        `这次输入共有 ${total} 个字符，上限是 ${settings.maxInputCharacters}。请一次少发一些；什么也没有改。`,
+      ),
       { length: total, limit: settings.maxInputCharacters },
     );
   }
@@ -275,9 +293,16 @@ function messageType(message: unknown): string | undefined {
  * counts at least one character — a number or a boolean as it is written, an empty string, list or object as one —
  * so a list of three million zeros (6 MB of JSON, kept in the thread's checkpoints) is not an input of none.
  */
-function walk(value: unknown, where: string, depth: number, resumeLength?: (length: number) => void): number {
+function walk(
+  value: unknown,
+  where: string,
+  depth: number,
+  heard: { chinese: boolean },
+  resumeLength?: (length: number) => void,
+): number {
   if (typeof value === "string") {
     checkText(value, where);
+    if (!heard.chinese && languageOf(value) === "zh") heard.chinese = true;
     return Math.max(1, value.length);
   }
   if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value).length;
@@ -291,14 +316,14 @@ function walk(value: unknown, where: string, depth: number, resumeLength?: (leng
     );
   let total = 0;
   if (Array.isArray(value)) {
-    value.forEach((item, index) => (total += walk(item, `${where}[${index}]`, depth + 1)));
+    value.forEach((item, index) => (total += walk(item, `${where}[${index}]`, depth + 1, heard)));
     return Math.max(1, total);
   }
   const command = resumeLength !== undefined && isCommand(value);
   for (const [key, item] of Object.entries(value)) {
     if (MIRROR_KEYS.has(key)) continue;
     checkText(key, `${where} (a key)`);
-    const length = walk(item, `${where}.${key}`, depth + 1);
+    const length = walk(item, `${where}.${key}`, depth + 1, heard);
     if (command && key === "resume" && item !== null) resumeLength(length);
     total += key.length + length;
   }

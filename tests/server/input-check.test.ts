@@ -79,6 +79,24 @@ describe("the input check", () => {
     expect(await checkpointer.getTuple(threadConfig("padded"))).toBeUndefined();
   });
 
+  test("a size refusal is said in the sender's language, read from the input's own text", () => {
+    const limit = DEFAULT_WORKFLOW_SETTINGS.maxMessageCharacters;
+    const refusal = (input: unknown) => {
+      try {
+        checkInputContent(input, DEFAULT_WORKFLOW_SETTINGS);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return "";
+    };
+    expect(refusal({ messages: [{ role: "user", content: "复习".repeat(limit) }] })).toMatch(
+      new RegExp(`^这条消息有 ${limit * 2} 个字符，上限是 ${limit}`),
+    );
+    expect(refusal({ messages: [{ role: "user", content: "x".repeat(limit + 1) }] })).toMatch(/^The message has/);
+    expect(refusal(countedResume("不要周一".repeat(limit)).resume)).toMatch(/^这个回答有 \d+ 个字符/);
+    expect(refusal(countedResume("x".repeat(limit + 1)).resume)).toMatch(/^The answer \(resume\) has/);
+  });
+
   test("an input that is not a message object is INVALID_INPUT, not LangGraph's raw InvalidUpdateError, and writes nothing", async () => {
     const { graph, checkpointer } = scriptedGraph({ domain: createNotesDomain() });
     for (const input of [5, "hello", [{ role: "user", content: "hi" }], { messages: [{ role: "user", content: 7 }] }]) {
