@@ -18,6 +18,7 @@ import {
   type GetTaskInfoData,
   type ListedTask,
   type RangeOccupant,
+  type RangeSegment,
 } from "../../tools/schedule/tools/index.js";
 import { arrangeStep } from "./arrange-step.js";
 import {
@@ -1297,7 +1298,12 @@ function freeStep(
     );
   }
   if (callResultOf(search) === "failed") return finish(end, "", couldNotLookUp(failureOf(search), language));
-  const runs = toolDataOf(search, "find_free")?.runs;
+  const found = toolDataOf(search, "find_free");
+  const runs = found?.runs;
+  // Time that has started is not free (find_free leaves it out, as the place tools refuse it): say so.
+  const past = found?.pastLeftOut
+    ? say(language, " Time that has already passed is not counted.", "已经过去的时间不算在内。")
+    : "";
   if (!runs)
     return read(
       say(language, "Looking for free time.", "正在查找空闲时间。"),
@@ -1322,7 +1328,7 @@ function freeStep(
         language,
         `You have no free run of ${request.minLength} slot(s)${slots}${days ? ` on ${where}` : " this week"}.`,
         `${days ? where : "本周"}${slots}没有连续 ${request.minLength} 节的空闲时间。`,
-      ),
+      ) + past,
     );
   }
   const byDay = new Map<number, string[]>();
@@ -1334,7 +1340,13 @@ function freeStep(
     ([day, texts]) =>
       `- ${dayName(day, facts, language)}${say(language, ": ", "：")}${texts.join(say(language, ", ", "，"))}`,
   );
-  return finish(end, "", [say(language, `You are free${slots}:`, `你有空的时间${slots}：`), ...lines].join("\n"));
+  return finish(
+    end,
+    "",
+    [say(language, `You are free${slots}:`, `你有空的时间${slots}：`), ...lines, ...(past ? [past.trim()] : [])].join(
+      "\n",
+    ),
+  );
 }
 
 /** "I could not look that up: …" for a read the tool refused (`why`, as it said it). */
@@ -1389,10 +1401,36 @@ function dayStep(
     );
     for (const segment of day.segments)
       lines.push(
-        `- ${slotWords(segment.start, segment.end, facts, language)}${say(language, ": ", "：")}${readableOccupant(segment.occupant, language)}`,
+        `- ${slotWords(segment.start, segment.end, facts, language)}${say(language, ": ", "：")}${segmentWords(segment, day.day, facts, language)}`,
       );
   }
   return finish(end, "", lines.join("\n"));
+}
+
+/**
+ * A segment of a day in a person's words. With the clock, started time is not offered as free ("passed, no longer
+ * free"), and a review whose time has started without being marked done says so (its time has passed, or it is under
+ * way): the place tools refuse started slots, and a review left unmarked is not silently counted as done.
+ */
+function segmentWords(segment: RangeSegment, day: number, facts: WeekFacts, language: Language): string {
+  const { occupant } = segment;
+  if (!segment.started) return readableOccupant(occupant, language);
+  if (occupant.kind === "free") return say(language, "passed, no longer free", "已过去，不再空闲");
+  const review = occupant.kind === "task" ? occupant : occupant.kind === "event" ? occupant.embedded : undefined;
+  const endTime = facts.slotTimes?.[segment.end - 1]?.end;
+  const today = facts.now
+    ? resolveDays({ weekdays: [], days: [], dates: [{ kind: "offset", days: 0, text: "today" }] }, facts)[0]
+    : undefined;
+  const ended =
+    today === undefined ||
+    day < today ||
+    (endTime !== undefined && facts.now !== undefined && endTime <= facts.now.time);
+  // A host whose time has passed without a review has no room left for one.
+  const text = readableOccupant(occupant, language, !ended);
+  if (review?.status !== "placed") return text;
+  return ended
+    ? say(language, `${text} — its time has passed and it is not marked done`, `${text}——时间已过，尚未标记完成`)
+    : say(language, `${text} — under way, not marked done yet`, `${text}——正在进行，尚未标记完成`);
 }
 
 /**
@@ -1485,9 +1523,10 @@ function nextStep(rounds: RoundView[], facts: WeekFacts, end: Finish, language: 
 
 /**
  * What occupies a run of slots, in a person's words: `Calculus lecture (locked)` (`微积分课（锁定）`). Ids stay out of the
- * answer (they are the tools' words, not the user's; `/debug` shows them).
+ * answer (they are the tools' words, not the user's; `/debug` shows them). `open`: false for a host whose time has
+ * started (it is no longer "free for embedding").
  */
-function readableOccupant(occupant: RangeOccupant, language: Language): string {
+function readableOccupant(occupant: RangeOccupant, language: Language, open = true): string {
   const named = (name: string, flags: string[] = []) =>
     flags.length === 0 ? name : language === "zh" ? `${name}（${flags.join("，")}）` : `${name} (${flags.join(", ")})`;
   if (occupant.kind === "free") return say(language, "free", "空闲");
@@ -1499,6 +1538,7 @@ function readableOccupant(occupant: RangeOccupant, language: Language): string {
   const event = named(occupant.name, flags);
   if (!occupant.canEmbed) return event;
   const guest = occupant.embedded;
+  if (!guest && !open) return event;
   return guest
     ? `${event}${say(language, "; inside it: ", "；其中：")}${named(guest.name)}`
     : `${event}${say(language, ", free for embedding", "，可嵌入复习任务")}`;

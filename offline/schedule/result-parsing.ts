@@ -609,10 +609,20 @@ function parseQueryRange(lines: readonly string[]): QueryRangeData | undefined {
       days.push(day);
       continue;
     }
-    const segment = /^- slots (\d+)-(\d+): (.*)$/.exec(line);
+    const segment = /^- slots (\d+)-(\d+): (.*?)(?: \(started(?:, (done|not marked done))?\))?$/.exec(line);
     const occupant = segment ? parseOccupant(segment[3] ?? "") : undefined;
     if (!segment || !occupant || days.length === 0) return undefined;
-    days.at(-1)!.segments.push({ start: Number(segment[1]), end: Number(segment[2]), occupant });
+    // A started segment (the clock's note, `query-range.ts`): its review's status, when it says one.
+    const started = line.endsWith(")") && /\(started(?:, (?:done|not marked done))?\)$/.test(line);
+    const status = segment[4] === "done" ? "done" : segment[4] === undefined ? undefined : "placed";
+    const review = occupant.kind === "task" ? occupant : occupant.kind === "event" ? occupant.embedded : undefined;
+    if (review && status) review.status = status;
+    days.at(-1)!.segments.push({
+      start: Number(segment[1]),
+      end: Number(segment[2]),
+      occupant,
+      ...(started ? { started: true as const } : {}),
+    });
   }
   return days.length > 0 ? { days } : undefined;
 }

@@ -35,7 +35,9 @@
  *   range segment       `- slots <a>-<b>: <occupant>` where <occupant> is `free`,
  *                        `task <id> "<name>" category=<categoryId>`, or
  *                        `event <id> "<name>"[ locked][ can_embed]` followed, for a host, by
- *                        `, free for embedding` or `, embedded task <id> "<name>" category=<categoryId>`
+ *                        `, free for embedding` or `, embedded task <id> "<name>" category=<categoryId>`; with the run's
+ *                        clock, a segment that has started ends ` (started)`, or for a review ` (started, done)` /
+ *                        ` (started, not marked done)` (a free run is cut where the clock is)
  *   move result         `- task <id> now on <place>[ embedded in host <hostId>]`
  *
  * Results

@@ -6,7 +6,8 @@ import { z } from "zod";
 import type { DomainTool } from "../../domain.js";
 import { failure, formatDay, quoteName, readResult } from "../format.js";
 import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "../occupancy-index.js";
-import type { ScheduleState } from "../state.js";
+import type { ScheduleState, TaskStatus } from "../state.js";
+import { clockOfState, hasStarted, type WindowClock } from "../window-clock.js";
 import { dayField, optionalDayField, optionalSlotField } from "./argument-fields.js";
 
 /** Most days one query_range call may cover. */
@@ -30,6 +31,8 @@ export interface SegmentTask {
   id: string;
   name: string;
   categoryId: string;
+  /** Its status (`placed`, or `done` once marked), given on a segment that has started. */
+  status?: TaskStatus;
 }
 
 /** What occupies a run of slots: nothing, a task item, or an event (a host, with the task item embedded in it if any). */
@@ -43,6 +46,11 @@ export interface RangeSegment {
   start: number;
   end: number;
   occupant: RangeOccupant;
+  /**
+   * True when its first slot has started by the run's clock (`window-clock.ts`): started free time is not free (nothing
+   * can be placed there), and a review in it not marked done has had its time. A free run is cut where the clock is.
+   */
+  started?: true;
 }
 
 /** One day of a query_range answer (a `day … slots a-b:` block). */
@@ -93,6 +101,7 @@ export const queryRangeTool: DomainTool<ScheduleState, QueryRangeArguments> = {
     }
 
     const index = buildOccupancyIndex(state);
+    const clock = clockOfState(state);
     const lines: string[] = [];
     const days: QueryRangeDay[] = [];
     for (let day = firstDay; day <= lastDay; day += 1) {
@@ -103,10 +112,13 @@ export const queryRangeTool: DomainTool<ScheduleState, QueryRangeArguments> = {
       let segmentStart = slotStart;
       for (let slot = slotStart; slot <= slotEnd; slot += 1) {
         const next = slot + 1;
-        if (next <= slotEnd && sameOccupants(index, day, slot, next)) continue;
-        const segment: RangeSegment = { start: segmentStart, end: slot, occupant: occupantOf(index, day, slot) };
+        if (next <= slotEnd && sameOccupants(index, day, slot, next) && !clockCuts(index, day, slot, next, clock))
+          continue;
+        const started = hasStarted(day, segmentStart, clock);
+        const occupant = occupantOf(index, day, segmentStart, started);
+        const segment: RangeSegment = { start: segmentStart, end: slot, occupant, ...(started ? { started } : {}) };
         segments.push(segment);
-        lines.push(`- slots ${segment.start}-${segment.end}: ${occupantText(segment.occupant)}`);
+        lines.push(`- slots ${segment.start}-${segment.end}: ${occupantText(occupant)}${startedText(segment)}`);
         segmentStart = next;
       }
       days.push(
@@ -134,13 +146,22 @@ function sameOccupants(index: OccupancyIndex, day: number, slot: number, other: 
   return index.primary[left] === index.primary[right] && index.embedded[left] === index.embedded[right];
 }
 
-/** What occupies a cell. */
-function occupantOf(index: OccupancyIndex, day: number, slot: number): RangeOccupant {
+/** True when the clock falls between two free cells of a day: time that has started is not free, so the run is cut. */
+function clockCuts(index: OccupancyIndex, day: number, slot: number, next: number, clock: WindowClock | undefined) {
+  return (
+    index.primary[cellOf(index, day, slot)] === FREE && hasStarted(day, slot, clock) !== hasStarted(day, next, clock)
+  );
+}
+
+/** What occupies a cell; `started`: the segment has started, and its task items say their status. */
+function occupantOf(index: OccupancyIndex, day: number, slot: number, started = false): RangeOccupant {
   const cell = cellOf(index, day, slot);
   const occupant = index.tasks[index.primary[cell] ?? FREE];
   if (occupant === undefined) return { kind: "free" };
+  const status = (task: { status?: TaskStatus }) =>
+    started && task.status !== undefined ? { status: task.status } : {};
   if (occupant.source === "task_item")
-    return { kind: "task", id: occupant.id, name: occupant.name, categoryId: occupant.categoryId };
+    return { kind: "task", id: occupant.id, name: occupant.name, categoryId: occupant.categoryId, ...status(occupant) };
   const event: Extract<RangeOccupant, { kind: "event" }> = {
     kind: "event",
     id: occupant.id,
@@ -151,7 +172,17 @@ function occupantOf(index: OccupancyIndex, day: number, slot: number): RangeOccu
   if (!occupant.canEmbed) return event;
   const guest = index.tasks[index.embedded[cell] ?? FREE];
   if (guest === undefined || guest.source !== "task_item") return event;
-  return { ...event, embedded: { id: guest.id, name: guest.name, categoryId: guest.categoryId } };
+  return { ...event, embedded: { id: guest.id, name: guest.name, categoryId: guest.categoryId, ...status(guest) } };
+}
+
+/** A started segment's note: ` (started)`, and whether its review was marked done (` (started, not marked done)`). */
+function startedText(segment: RangeSegment): string {
+  if (!segment.started) return "";
+  const { occupant } = segment;
+  const review = occupant.kind === "task" ? occupant : occupant.kind === "event" ? occupant.embedded : undefined;
+  if (review?.status === "placed") return " (started, not marked done)";
+  if (review?.status === "done") return " (started, done)";
+  return " (started)";
 }
 
 /** The occupant text of a segment, per the range segment format of format.ts. */
