@@ -65,3 +65,11 @@ export function remember<V>(map: Map<string, V>, key: string, value: V): void {
     if (oldest !== undefined) map.delete(oldest);
   }
 }
+
+/** `($1, $2), ($3, $4)`: the VALUES of `rows` rows of `columns` parameters each. */
+export function valuesList(rows: number, columns: number): string {
+  return Array.from(
+    { length: rows },
+    (_, row) => `(${Array.from({ length: columns }, (__, column) => `$${row * columns + column + 1}`).join(", ")})`,
+  ).join(", ");
+}

@@ -146,6 +146,11 @@ export class SaveTracker {
   /** Checkpoints this process failed to save because another run resumed first, by key. */
   private readonly lost = new Map<string, AlreadyResumedError>();
   /**
+   * Task writes being stored in this process, by thread prefix. LangGraph starts a checkpoint's save only once the
+   * delta-channel writes before it are stored, so until then a checkpoint coming looks like none (see `awaitSaved`).
+   */
+  private readonly writing = new Map<string, Set<Promise<void>>>();
+  /**
    * The last save this process lost on each thread (by thread prefix): the checkpoints a run makes after one it lost
    * are never saved (LangGraph saves them one after another), so a write waiting on one of them is refused too.
    */
@@ -175,6 +180,23 @@ export class SaveTracker {
     }
   }
 
+  /** Follows the storing `work` of task writes on the thread of `configurable` (started by the caller). */
+  async trackWrites(configurable: Record<string, unknown> | undefined, work: Promise<void>): Promise<void> {
+    const prefix = threadPrefix({
+      threadId: String(configurable?.thread_id),
+      checkpointNs: String(configurable?.checkpoint_ns ?? ""),
+    });
+    const onThread = this.writing.get(prefix) ?? new Set<Promise<void>>();
+    this.writing.set(prefix, onThread);
+    onThread.add(work);
+    try {
+      await work;
+    } finally {
+      onThread.delete(work);
+      if (onThread.size === 0 && this.writing.get(prefix) === onThread) this.writing.delete(prefix);
+    }
+  }
+
   /**
    * Resolves "saved" once the checkpoint is in the database, "unknown" when no save of it is under way in this
    * process and it is not stored (e.g. durability "exit"); throws `AlreadyResumedError` when its save lost the
@@ -194,10 +216,13 @@ export class SaveTracker {
         continue;
       }
       if (await this.isStored(ref)) return "saved";
-      // LangGraph saves a run's checkpoints one after the other: this one may be queued behind another of the thread.
-      const queued = [...this.saving.entries()]
-        .filter(([other]) => other.startsWith(threadPrefix(ref)))
-        .map(([, promise]) => promise);
+      // LangGraph saves a run's checkpoints one after the other, each once the task writes before it are stored: this
+      // one may be queued behind another save of the thread, or behind writes (under load they can take any time, so
+      // the grace below must not be what covers them: a run that lost the claim would apply its writes meanwhile).
+      const queued = [
+        ...[...this.saving.entries()].filter(([other]) => other.startsWith(threadPrefix(ref))).map(([, work]) => work),
+        ...(this.writing.get(threadPrefix(ref)) ?? []),
+      ];
       if (queued.length > 0) {
         idleSince = undefined;
         await Promise.race([Promise.allSettled(queued), sleep(Math.max(0, deadline - Date.now()))]);

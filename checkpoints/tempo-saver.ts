@@ -31,7 +31,7 @@ import { PLAN_CHANNEL } from "../kernel/channels.js";
 import { channelHistories, EMPTY_BLOB_TYPE, type DeltaChannelHistory, type DeltaChannelSpec } from "./delta-history.js";
 import { PlanSnapshots } from "./plan-snapshots.js";
 import { CheckpointSerializer } from "./plain-loads.js";
-import { currentRunCheckpoint, saverTables, type CheckpointRef, type SaverTables } from "./refs.js";
+import { currentRunCheckpoint, saverTables, valuesList, type CheckpointRef, type SaverTables } from "./refs.js";
 import { claimParent, createClaimsTable, isInterrupted, saveInOneStatement, SaveTracker } from "./resume-claims.js";
 
 export { PLAN_CHANNEL };
@@ -113,7 +113,12 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
    * trip and a socket write. One statement is atomic as the transaction was. For an upsert a later write of the same
    * index wins, as it did when they were stored one after another.
    */
-  override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
+  override putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
+    // Tracked: the next checkpoint's save waits for these writes, and a write of the run waits for that save.
+    return this.saves.trackWrites(config.configurable, this.storeWrites(config, writes, taskId));
+  }
+
+  private async storeWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
     if (writes.length === 0) return;
     if (writes.length > MAX_ROWS_A_STATEMENT) return super.putWrites(config, writes, taskId);
     const {
@@ -268,14 +273,6 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
 
 /** Rows of one multi-row INSERT at most (Postgres takes 65 535 parameters a statement; 8 a row at most here). */
 const MAX_ROWS_A_STATEMENT = 1_000;
-
-/** `($1, $2), ($3, $4)`: the VALUES of `rows` rows of `columns` parameters each. */
-function valuesList(rows: number, columns: number): string {
-  return Array.from(
-    { length: rows },
-    (_, row) => `(${Array.from({ length: columns }, (__, column) => `$${row * columns + column + 1}`).join(", ")})`,
-  ).join(", ");
-}
 
 /** Options of {@link createTempoCheckpointer}. */
 export type TempoCheckpointerOptions = TempoSaverOptions;

@@ -16,7 +16,8 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { TempoPostgresSaver } from "../../checkpoints/index.js";
+import type { PendingWrite } from "@langchain/langgraph-checkpoint";
+import { TempoPostgresSaver, type CheckpointRef } from "../../checkpoints/index.js";
 import { isTempoError } from "../../errors/index.js";
 import type { ScheduleState, TaskItem } from "../../tools/schedule/index.js";
 import { crowdedMondayWeek, halfPlacedWeek } from "../graph/support/offline-conversation.js";
@@ -59,8 +60,24 @@ class Gate {
 let gate: Gate | undefined;
 const gated = new WeakSet<object>();
 
-/** Tempo's saver whose `getTuple` waits at the armed gate, once per run (its config object). */
+/**
+ * The task writes `saver` stores on `threadId` are held in storing until `release`, as a loaded machine holds them
+ * (the checkpoint saved after a task waits for its writes); a step's write is let in with no grace, asked once the
+ * saver has answered whether the step's checkpoint is stored (`asking`, then `answered`).
+ */
+interface HeldWrites {
+  saver: TempoPostgresSaver;
+  threadId: string;
+  release: Promise<void>;
+  asking?: string;
+  answered: () => void;
+}
+let held: HeldWrites | undefined;
+
+/** Tempo's saver whose `getTuple` waits at the armed gate, once per run (its config object); it holds `held`'s writes. */
 class GatedSaver extends TempoPostgresSaver {
+  private holdNext = false;
+
   override async getTuple(config: RunnableConfig) {
     const tuple = await super.getTuple(config);
     const run = config.configurable?.gate_key as object | undefined;
@@ -69,6 +86,26 @@ class GatedSaver extends TempoPostgresSaver {
       await gate.pass();
     }
     return tuple;
+  }
+
+  override putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
+    // Taken by `_dumpWrites`, which `putWrites` calls before it first waits.
+    this.holdNext = held?.saver === this && config.configurable?.thread_id === held.threadId;
+    return super.putWrites(config, writes, taskId);
+  }
+
+  protected override async _dumpWrites(...args: Parameters<TempoPostgresSaver["_dumpWrites"]>) {
+    const hold = this.holdNext && held ? held.release : undefined;
+    this.holdNext = false;
+    const rows = await super._dumpWrites(...args);
+    await hold;
+    return rows;
+  }
+
+  override awaitCheckpointSaved(ref: CheckpointRef, graceMs?: number) {
+    if (!held || held.saver !== this) return super.awaitCheckpointSaved(ref, graceMs);
+    held.asking = ref.checkpointId;
+    return super.awaitCheckpointSaved(ref, 0);
   }
 }
 
@@ -201,6 +238,71 @@ describe(`${target.kind} postgres: races on a day's card`, () => {
     );
     expect(pendingNow).toHaveLength(loggedApplied.length);
     expect(await endingProblems(first, threadId)).toEqual([]);
+  });
+
+  test("thread lock false: the losing answer's writes wait for its checkpoint's save, however long its writes take", async () => {
+    // The first run wins the claim; the second's writes (which its checkpoint's save waits for) are held until the
+    // first has ended and the second's step has asked to write — a loaded machine's slow statements. Its step must
+    // wait for the save behind them and be refused, not take the checkpoint not saved yet for one never to be saved.
+    const [first, second] = pair(false);
+    const { threadId, ids } = await atClearCard(first);
+    const answers = [
+      [approve, approve, reject, reject, reject],
+      [reject, reject, approve, approve, approve],
+    ];
+    let firstEnded!: () => void;
+    const ended = new Promise<void>((resolve) => (firstEnded = resolve));
+    let secondEnded!: () => void;
+    const secondDone = new Promise<void>((resolve) => (secondEnded = resolve));
+    let answered!: () => void;
+    const asked = new Promise<void>((resolve) => (answered = resolve));
+    held = {
+      saver: second.checkpointer,
+      threadId,
+      // (Or once the second run has ended, so that a run refused early leaves nothing held.)
+      release: Promise.race([Promise.all([ended, asked]), secondDone]).then(() => undefined),
+      answered,
+    };
+    const pool = second.database.pool;
+    const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+    // Whether the second run's checkpoint is stored, answered: released after that (and after the first run ended).
+    (pool as { query: unknown }).query = (...args: unknown[]) => {
+      const [text, values] = args as [unknown, unknown[] | undefined];
+      const result = query(...args);
+      if (
+        typeof text === "string" &&
+        /^SELECT 1 FROM \S+\.checkpoints WHERE/.test(text) &&
+        values?.[2] === held?.asking
+      )
+        void result.then(
+          () => held?.answered(),
+          () => held?.answered(),
+        );
+      return result;
+    };
+    try {
+      const settled = await atOnce(
+        false,
+        [first, second].map((tempo, index) => (key: object) => {
+          const run = tempo.graph.invoke(new Command({ resume: { decisions: answers[index] } }), {
+            ...config(threadId),
+            configurable: { ...config(threadId).configurable, gate_key: key },
+          });
+          void run.finally(index === 0 ? firstEnded : secondEnded).catch(() => undefined);
+          return run;
+        }),
+      );
+      expect(refusalProblems(settled)).toEqual([]);
+      expect(settled.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected"]);
+      const { completedPerCall, loggedApplied } = await appliedWrites(first, threadId);
+      expect([...completedPerCall.values()].every((count) => count === 1)).toBe(true);
+      // The first answer's writes, and none of the second's.
+      expect(loggedApplied).toEqual([ids[0]!, ids[1]!].sort());
+      expect(await endingProblems(first, threadId)).toEqual([]);
+    } finally {
+      held = undefined;
+      (pool as { query: unknown }).query = query;
+    }
   });
 
   test.each([true, false])("thread lock %s: an answer races a new message on the thread", async (locked) => {
