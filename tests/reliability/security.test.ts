@@ -318,23 +318,36 @@ describe("SQL is parameterised", () => {
    * True when `expression` calls a same-file function of number parameters only that builds numbered placeholders
    * (`valuesList(rows.length, 8)` → `($1, $2), ($3, $4)`): a VALUES list of placeholders, its values passed apart.
    */
-  function isPlaceholderList(source: string, expression: string): boolean {
+  function isPlaceholderList(
+    source: string,
+    expression: string,
+    file?: string,
+    readSource?: (file: string) => string | undefined,
+  ): boolean {
     const name = /^([A-Za-z_$][\w$]*)\([\w.\s,]*\)$/.exec(expression)?.[1];
     if (!name) return false;
-    const definition = new RegExp(`(?:^|\\n)function ${name}\\(([^)]*)\\): string \\{\\n([\\s\\S]*?)\\n\\}`).exec(
-      source,
-    );
+    const defined = (text: string) =>
+      new RegExp(`(?:^|\\n)(?:export )?function ${name}\\(([^)]*)\\): string \\{\\n([\\s\\S]*?)\\n\\}`).exec(text);
+    // Defined in the file, or in a sibling module the file imports it from by name (`from "./refs.js"`).
+    const imported = new RegExp(`import \\{[^}]*\\b${name}\\b[^}]*\\} from "(\\./[\\w-]+)\\.js"`).exec(source)?.[1];
+    const sibling =
+      imported && file && readSource ? readSource(`${path.posix.dirname(file)}/${imported.slice(2)}.ts`) : undefined;
+    const definition = defined(source) ?? (sibling === undefined ? null : defined(sibling));
     if (!definition) return false;
     const parameters = definition[1]!.split(",").map((parameter) => parameter.trim());
     return parameters.every((parameter) => /^\w+: number$/.test(parameter)) && definition[2]!.includes("`$${");
   }
 
-  function disallowed(findings: SqlInterpolation[], readSource: (file: string) => string): string[] {
+  function disallowed(findings: SqlInterpolation[], readSource: (file: string) => string | undefined): string[] {
     return findings
       .filter((finding) => {
-        const source = readSource(finding.file);
+        const source = readSource(finding.file) ?? "";
         if (isStringConstant(source, finding.expression)) return false;
-        if (isFixedChoice(finding.expression) || isPlaceholderList(source, finding.expression)) return false;
+        if (
+          isFixedChoice(finding.expression) ||
+          isPlaceholderList(source, finding.expression, finding.file, readSource)
+        )
+          return false;
         const rule = ALLOWED.find((entry) => entry.file === finding.file && entry.expression.test(finding.expression));
         if (!rule) return true;
         return rule.validatesSchema === true && !/SCHEMA_PATTERN\.test\(/.test(source);
@@ -397,6 +410,31 @@ describe("SQL is parameterised", () => {
       "example.ts:10 interpolates ${namesList(names)}",
       'example.ts:11 interpolates ${lock ? `id = ${id}` : "true"}',
     ]);
+  });
+
+  test("a placeholder list imported from a sibling module passes only when that module's function builds placeholders", () => {
+    const user = [
+      'import { valuesList, namesList } from "./lists.js";',
+      "export async function insert(pool: any, rows: unknown[][], names: string[]) {",
+      "  await pool.query(`INSERT INTO notes (a, b) VALUES ${valuesList(rows.length, 2)}`, rows.flat());",
+      "  await pool.query(`INSERT INTO notes (name) VALUES ${namesList(names.length)}`);",
+      "}",
+    ].join("\n");
+    const lists = [
+      "export function valuesList(rows: number, columns: number): string {",
+      '  return Array.from({ length: rows }, (_, row) => `(${Array.from({ length: columns }, (__, column) => `$${row * columns + column + 1}`).join(", ")})`).join(", ");',
+      "}",
+      "export function namesList(count: number): string {",
+      "  return String(count);",
+      "}",
+    ].join("\n");
+    const files: Record<string, string> = { "store/user.ts": user, "store/lists.ts": lists };
+    const findings = sqlInterpolations("store/user.ts", user);
+    expect(disallowed(findings, (file) => files[file]).map((problem) => problem.split(" into SQL")[0])).toEqual([
+      "store/user.ts:4 interpolates ${namesList(names.length)}",
+    ]);
+    // The same call with no module to read the function from is not taken on trust.
+    expect(disallowed(findings, (file) => (file === "store/user.ts" ? user : undefined))).toHaveLength(2);
   });
 });
 
