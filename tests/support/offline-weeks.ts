@@ -10,7 +10,7 @@ import { withStandingPreferences } from "../../tools/schedule/domain.js";
 import type { ScheduleState } from "../../tools/schedule/state.js";
 import { offlineTempo } from "../graph/support/offline-conversation.js";
 import { clockedWeek, handPlaced, sessionWeek } from "./rule-weeks.js";
-import { oracle } from "./schedule-oracle.js";
+import { clockRule, oracle } from "./schedule-oracle.js";
 
 const NAMES = [
   "Alder",
@@ -43,22 +43,9 @@ export function namedWeek(seed: number): ScheduleState | undefined {
   };
 }
 
-/** True when (day, slot) of `state` has started by its clock (written here from docs/design.md#clock-rule). */
+/** True when (day, slot) of `state` has started by its clock: the oracle's clock rule (docs/design.md#clock-rule). */
 export function startedBy(state: ScheduleState, day: number, slot: number): boolean {
-  const { window } = state;
-  if (state.now === undefined || window.timeZone === undefined) return false;
-  const [today, time] = new Intl.DateTimeFormat("sv-SE", {
-    timeZone: window.timeZone,
-    dateStyle: "short",
-    timeStyle: "short",
-    hourCycle: "h23",
-  })
-    .format(new Date(state.now))
-    .split(" ") as [string, string];
-  const date = window.days[day - 1]!.date!;
-  if (date !== today) return date < today;
-  const start = window.slotTimes?.[slot - 1]?.start;
-  return window.slotTimes?.length === window.slotsPerDay && start !== undefined && start <= time;
+  return clockRule(state)(day, slot);
 }
 
 /** Where review `id` may go by a write of it alone, by the oracle: its own place left, every other review as it is. */

@@ -87,7 +87,7 @@ function standingLimits(state: ScheduleState): { weekdays: Set<number>; from: nu
 }
 
 /** The clock rule: true when (day, slot) has started by `state.now` (see the file's comment). */
-function clockRule(state: ScheduleState): (day: number, slot: number) => boolean {
+export function clockRule(state: ScheduleState): (day: number, slot: number) => boolean {
   const { window } = state;
   if (state.now === undefined || window.timeZone === undefined || window.days.some((day) => day.date === undefined))
     return () => false;
