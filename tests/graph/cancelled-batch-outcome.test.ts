@@ -5,27 +5,17 @@
  * nothing was done, with three reviews placed). The served, Postgres-backed path is tests/persistence/served-cancel.
  */
 import { HumanMessage } from "@langchain/core/messages";
-import { Command, MemorySaver } from "@langchain/langgraph";
+import { Command } from "@langchain/langgraph";
 import { expect, test } from "vitest";
-import { buildTempoGraph } from "../../server/tempo-graph.js";
-import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
-import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
+import { sampleWeek } from "../../tools/schedule/index.js";
 import { MemoryExecutionLog } from "../../tools/memory-execution-log.js";
 import { threadConfig } from "../support/scripted.js";
 import { approveBatchCancelledAfter } from "../support/cancelled-batch.js";
-import { SAMPLE_WEEK_EVE } from "./support/offline-conversation.js";
+import { offlineTempo, SAMPLE_WEEK_EVE } from "./support/offline-conversation.js";
 
 test("a batch cancelled after its third write ends partial, telling what applied and what did not", async () => {
-  const repository = new InMemoryScheduleRepository();
-  await repository.seed("student", sampleWeek());
   const log = new MemoryExecutionLog();
-  const graph = buildTempoGraph({
-    models: { default: new ScheduleOfflinePolicy() },
-    domain: createScheduleDomain({ repository }),
-    checkpointer: new MemorySaver(),
-    executionLog: log,
-    now: () => SAMPLE_WEEK_EVE,
-  });
+  const { graph, repository } = await offlineTempo(sampleWeek(), () => SAMPLE_WEEK_EVE, { executionLog: log });
   const config = threadConfig("cancelled-batch", "student");
   await graph.invoke({ messages: [new HumanMessage("Arrange my review week")] }, config);
   await graph.invoke(new Command({ resume: { decisions: [{ type: "approve" }] } }), config);

@@ -5,16 +5,14 @@
  * applied and which approved ones did not.
  */
 import { HumanMessage } from "@langchain/core/messages";
-import { Command, MemorySaver } from "@langchain/langgraph";
+import { Command } from "@langchain/langgraph";
 import { expect, test } from "vitest";
-import { buildTempoGraph } from "../../server/tempo-graph.js";
-import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
-import { createScheduleDomain, InMemoryScheduleRepository, type TaskItem } from "../../tools/schedule/index.js";
+import type { TaskItem } from "../../tools/schedule/index.js";
 import { MemoryExecutionLog } from "../../tools/memory-execution-log.js";
 import { threadConfig } from "../support/scripted.js";
 import { approveBatchCancelledAfter } from "../support/cancelled-batch.js";
 import { writesOnCard } from "../support/card-writes.js";
-import { crowdedMondayWeek } from "./support/offline-conversation.js";
+import { crowdedMondayWeek, offlineTempo } from "./support/offline-conversation.js";
 
 const approve = { type: "approve" };
 const reject = { type: "reject", message: "keep it" };
@@ -23,16 +21,8 @@ test.each([
   ["clear tomorrow", "2024-03-10T20:00:00+08:00", "pending", "unplaced"],
   ["skip all my reviews today", "2024-03-11T09:00:00+08:00", "skipped", "marked"],
 ] as const)("%s, answered in part and cancelled after its first write", async (request, now, changed, verb) => {
-  const repository = new InMemoryScheduleRepository();
-  await repository.seed("student", crowdedMondayWeek());
   const log = new MemoryExecutionLog();
-  const graph = buildTempoGraph({
-    models: { default: new ScheduleOfflinePolicy() },
-    domain: createScheduleDomain({ repository }),
-    checkpointer: new MemorySaver(),
-    executionLog: log,
-    now: () => new Date(now),
-  });
+  const { graph, repository } = await offlineTempo(crowdedMondayWeek(), () => new Date(now), { executionLog: log });
   const config = threadConfig(`cancelled-${verb}`, "student");
   await graph.invoke({ messages: [new HumanMessage(request)] }, config);
   await graph.invoke(new Command({ resume: { decisions: [approve] } }), config);

@@ -9,6 +9,7 @@ import { HumanMessage, type AIMessage } from "@langchain/core/messages";
 import { MemorySaver, type BaseStore } from "@langchain/langgraph";
 import { buildTempoGraph } from "../../../server/tempo-graph.js";
 import { ScheduleOfflinePolicy } from "../../../offline/schedule/policy.js";
+import type { ExecutionLog } from "../../../tools/runner.js";
 import {
   createScheduleDomain,
   InMemoryScheduleRepository,
@@ -116,7 +117,12 @@ export const SAMPLE_WEEK_EVE = new Date("2024-03-10T20:00:00+08:00");
 export async function offlineTempo(
   week: ScheduleState,
   now: () => Date = () => SAMPLE_WEEK_EVE,
-  options: { store?: BaseStore; policy?: ScheduleOfflinePolicy; clientClock?: ClientClock } = {},
+  options: {
+    store?: BaseStore;
+    policy?: ScheduleOfflinePolicy;
+    clientClock?: ClientClock;
+    executionLog?: ExecutionLog;
+  } = {},
 ) {
   const repository = new InMemoryScheduleRepository();
   await repository.seed("student", week);
@@ -128,6 +134,7 @@ export async function offlineTempo(
     now,
     ...(options.store ? { store: options.store } : {}),
     ...(options.clientClock ? { clientClock: options.clientClock } : {}),
+    ...(options.executionLog ? { executionLog: options.executionLog } : {}),
   });
   return { graph, repository };
 }
