@@ -25,7 +25,7 @@ import type { ScheduleState, TaskItem } from "../../tools/schedule/index.js";
 import { crowdedMondayWeek, halfPlacedWeek } from "../graph/support/offline-conversation.js";
 import { writesOnCard } from "../support/card-writes.js";
 import { postgresTargets, type TestPostgres } from "../support/postgres.js";
-import { BATCH_CHILD_SCRIPT, runChild, type ChildArguments } from "./child-runner.js";
+import { BATCH_CHILD_SCRIPT, inPool, runChild, type ChildArguments } from "./child-runner.js";
 import { appliedWrites } from "./exactly-once.js";
 import {
   interruptsOf,
@@ -179,20 +179,6 @@ async function untilThreadFree(tempo: TempoOnDatabase, threadId: string): Promis
   } finally {
     client.release();
   }
-}
-
-async function inPool<T>(jobs: Array<() => Promise<T>>, limit: number): Promise<T[]> {
-  const results: T[] = new Array(jobs.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < jobs.length) {
-        const index = next++;
-        results[index] = await jobs[index]!();
-      }
-    }),
-  );
-  return results;
 }
 
 describe(`${target.kind} postgres: the new write kinds' cards answered in part, crashed at each point`, () => {

@@ -137,3 +137,18 @@ export async function runChild(
     });
   });
 }
+
+/** Runs `jobs` at most `limit` at a time (the kill-point sweeps' children), their results in order. */
+export async function inPool<T>(jobs: Array<() => Promise<T>>, limit: number): Promise<T[]> {
+  const results: T[] = new Array(jobs.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < jobs.length) {
+        const index = next++;
+        results[index] = await jobs[index]!();
+      }
+    }),
+  );
+  return results;
+}

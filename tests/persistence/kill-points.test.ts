@@ -29,7 +29,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { readRunPoint } from "../../server/stopped-run.js";
 import { postgresTargets, type TestPostgres } from "../support/postgres.js";
-import { runChild, type ChildArguments, type SaveKind } from "./child-runner.js";
+import { inPool, runChild, type ChildArguments, type SaveKind } from "./child-runner.js";
 import { appliedWrites, approvedWriteProblems } from "./exactly-once.js";
 import {
   accept,
@@ -166,21 +166,6 @@ function killPoints(saves: SaveKind[]): string[] {
     for (let k = 1; k <= count; k += 1) points.push(`${kind}:${k}`);
   }
   return points;
-}
-
-/** Runs `jobs` at most `limit` at a time. */
-async function inPool<T>(jobs: Array<() => Promise<T>>, limit: number): Promise<T[]> {
-  const results: T[] = new Array(jobs.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < jobs.length) {
-        const index = next++;
-        results[index] = await jobs[index]!();
-      }
-    }),
-  );
-  return results;
 }
 
 describe(`${target.kind} postgres: a worker killed after each checkpoint save`, () => {
