@@ -2,12 +2,21 @@
  * What the offline policy knows about the window from its prompt: the number
  * of days and of slots per day, which weekday and date each day index is (from
  * the live state's and get_overview's and query_range's data, or the lines of
- * compressed rounds' summaries), and "now" (the prompt's now line).
+ * compressed rounds' summaries), and "now" (the prompt's now line, read in the window's own time zone).
  * Without them it assumes a window that starts on a Monday, as the sample
  * week and the generated schedules do. Calendar days ("tomorrow", "this Thursday", "the 14th") resolve through the
  * dates and now; a window without dates resolves none of them.
  */
-import { addDays, daysBetween, mondayOf, parseNowLine, type LocalClock } from "../../contracts/clock.js";
+import {
+  addDays,
+  daysBetween,
+  isTimeZone,
+  localClock,
+  mondayOf,
+  parseNowLine,
+  type LocalClock,
+} from "../../contracts/clock.js";
+import { instantOf } from "../../tools/schedule/event-series.js";
 import type { PromptView } from "../prompt-reading.js";
 import type { Dating } from "../../tools/schedule/format.js";
 import type { SlotTime } from "../../tools/schedule/state.js";
@@ -32,8 +41,13 @@ export interface WeekFacts {
   weekdays: Map<number, number>;
   /** Day index → date ("YYYY-MM-DD"), for the days of a dated window a tool result listed. */
   dates: Map<number, string>;
-  /** The prompt's "now", when it has one. */
+  /**
+   * The prompt's "now", when it has one: in the window's time zone when the facts know it (the zone the window's dates
+   * and slot times are in, and the clock rule reads), whatever zone the prompt's now line was written in.
+   */
   now?: LocalClock;
+  /** The window's time zone, when a tool result named it. */
+  timeZone?: string;
   /** Clock times of the slots, when an overview listed them. */
   slotTimes?: SlotTime[];
 }
@@ -43,10 +57,13 @@ const DOW = ["", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 /** Reads the window facts from tool-result text (the summaries of compressed rounds). */
 function readWeekFacts(text: string): WeekFacts {
   const facts: WeekFacts = { slotsPerDay: 12, weekdays: new Map(), dates: new Map() };
-  const header = /schedule: ([\d,]+) days.*?, (\d+) slots per day/.exec(text);
+  const header = /schedule: ([\d,]+) days(.*?), (\d+) slots per day/.exec(text);
   if (header) {
     facts.totalDays = Number((header[1] ?? "0").replaceAll(",", ""));
-    facts.slotsPerDay = Number(header[2]);
+    facts.slotsPerDay = Number(header[3]);
+    // "(week 1 Mon 2024-03-11 - week 1 Sun 2024-03-17, Asia/Shanghai)": the window's zone closes its span.
+    const zone = /, ([^\s,()]+)\)$/.exec(header[2] ?? "")?.[1];
+    if (zone !== undefined && isTimeZone(zone)) facts.timeZone = zone;
   }
   const times = /slot times: ((?:\d+ \d\d:\d\d-\d\d:\d\d(?:, )?)+)/.exec(text)?.[1];
   if (times)
@@ -77,6 +94,8 @@ export function weekFactsOf(view: PromptView): WeekFacts {
     if (overview && facts.totalDays === undefined)
       [facts.totalDays, facts.slotsPerDay] = [overview.totalDays, overview.slotsPerDay];
     if (overview?.slotTimes && facts.slotTimes === undefined) facts.slotTimes = overview.slotTimes;
+    if (overview?.timeZone && facts.timeZone === undefined && isTimeZone(overview.timeZone))
+      facts.timeZone = overview.timeZone;
     for (const day of overview?.days ?? []) {
       facts.weekdays.set(day.day, day.dayOfWeek);
       if (day.date !== undefined) facts.dates.set(day.day, day.date);
@@ -89,8 +108,18 @@ export function weekFactsOf(view: PromptView): WeekFacts {
     }
   }
   const now = parseNowLine(view.context);
-  if (now) facts.now = now;
+  if (now) facts.now = inZone(now, facts.timeZone);
   return facts;
+}
+
+/**
+ * A now line's clock read in the window's zone (`zone`): the prompt writes it in `configurable.time_zone` when the run
+ * names one, which may be on another day than the window's ("tomorrow" at 00:30 in Shanghai is still "today" in UTC);
+ * the window's days, slot times and clock rule are in its own zone. Unchanged without a zone or in the same one.
+ */
+function inZone(now: LocalClock, zone: string | undefined): LocalClock {
+  if (zone === undefined || zone === now.timeZone || !isTimeZone(now.timeZone)) return now;
+  return localClock(instantOf(now.date, now.time, now.timeZone), zone);
 }
 
 /**
