@@ -37,6 +37,7 @@
  *   cross-thread run streams and joins, useStream's protocol routes, crons)
  *   are guarded by path in `authenticate`: see `served-routes.ts`.
  */
+import { Command } from "@langchain/langgraph";
 import { Auth, HTTPException, isStudioUser } from "@langchain/langgraph-sdk/auth";
 import { checkConfigurable, clientClockProblem, DEFAULT_WORKFLOW_SETTINGS } from "../config/configuration.js";
 import type { AuthSettings } from "../config/environment.js";
@@ -123,6 +124,9 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
         });
         refuseUnusableInput(() => {
           checkInputContent(kwargs.input, DEFAULT_WORKFLOW_SETTINGS);
+          // A card's answer is held to the input's limits too: storable text, its size and the whole input's.
+          if (kwargs.command?.resume !== undefined && kwargs.command.resume !== null)
+            checkInputContent(new Command({ resume: kwargs.command.resume }), DEFAULT_WORKFLOW_SETTINGS);
           checkMessageInput(kwargs.input);
           checkConfigurableIds(kwargs.config?.configurable);
           checkRunMetadata(value.metadata, DEFAULT_WORKFLOW_SETTINGS);
@@ -207,7 +211,7 @@ function tokenOf(request: Request): string | undefined {
 
 type RunKwargs = {
   input?: unknown;
-  command?: { update?: unknown; goto?: unknown };
+  command?: { update?: unknown; goto?: unknown; resume?: unknown };
   config?: { configurable?: Record<string, unknown> };
 };
 
@@ -326,7 +330,9 @@ function refuseDeepNesting(parts: Record<string, unknown>): void {
  * content-less message, not an unknown slash command), none removes a message, each within the size limits, with no text Postgres cannot store (a NUL, an unpaired surrogate); the same
  * for the configurable's strings and keys — which the server keeps in the thread's config and merges into every later
  * run, so one the graph refused failed every later run of the thread — and the run's metadata. A card's answer
- * (`command.resume`) is left to the graph, which raises the card again with the reason.
+ * (`command.resume`) is held to the same text and size limits here (one over them was stored with the run and written
+ * into the thread as a refusal note); what it says (does it fit the card) is left to the graph, which raises the card
+ * again with the reason.
  */
 function refuseUnusableInput(check: () => void): void {
   try {

@@ -408,13 +408,55 @@ describe("resource actions", () => {
     await expect(
       authorize(auth, "assistants:update", "bob", { assistant_id: "a", config: { configurable: { note: "a\u0000" } } }),
     ).rejects.toMatchObject({ status: 422 });
-    // A card's answer is the graph's to check: the served graph raises the card again with the reason.
+    // What a card's answer says is the graph's to check (the served graph raises the card again with the reason);
+    // its text and size are held to the input's limits here, before the server stores the run or the thread changes.
     expect(
-      await refusedWith({ kwargs: { command: { resume: { type: "response", args: "later\udc00" } } } }),
+      await refusedWith({ kwargs: { command: { resume: { type: "response", args: "later, not now" } } } }),
     ).toBeUndefined();
+    expect(await refusedWith({ kwargs: { command: { resume: { cardId: { decisions: [{ type: "nope" }] } } } } })).toBe(
+      undefined,
+    );
     expect(
       await refusedWith({ kwargs: { input: user("Arrange my week") }, metadata: { source: "chat" } }),
     ).toBeUndefined();
+  });
+
+  test("a card's answer (command.resume) over the limits or holding unstorable text is refused (422, INVALID_INPUT) before the server stores the run", async () => {
+    const auth = createTempoAuth(readAuthSettings({ TEMPO_AUTH_JWT_SECRET: SECRET }));
+    const refusedWith = (resume: unknown) =>
+      Promise.resolve()
+        .then(() =>
+          authorize(auth, "threads:create_run", "bob", {
+            thread_id: "t1",
+            run_id: "r",
+            kwargs: { command: { resume } },
+          }),
+        )
+        .then(
+          () => undefined,
+          (error: { status: number; message: string }) => ({
+            status: error.status,
+            ...(JSON.parse(error.message) as { code: string; message: string }),
+          }),
+        );
+    const limit = DEFAULT_WORKFLOW_SETTINGS.maxMessageCharacters;
+    const decisions = (message: string) => ({ decisions: [{ type: "reject", message }] });
+    const cases: Array<[unknown, RegExp]> = [
+      [{ type: "response", args: "later\udc00" }, /unpaired UTF-16 surrogate.* at input\.resume\.args,/],
+      [decisions("no\u0000"), /a NUL character.* at input\.resume\.decisions\[0\]\.message/],
+      [{ ["k\u0000"]: decisions("no") }, /at input\.resume \(a key/],
+      [decisions("x".repeat(limit + 1)), /^The answer \(resume\) has \d+ characters; the limit is/],
+      [Array.from({ length: limit + 1 }, () => 0), /^The answer \(resume\) has \d+ characters; the limit is/],
+      [decisions("不要周一".repeat(limit)), /^这个回答有 \d+ 个字符/],
+    ];
+    for (const [resume, message] of cases) {
+      expect(await refusedWith(resume), message.source).toMatchObject({
+        status: 422,
+        code: "INVALID_INPUT",
+        message: expect.stringMatching(message),
+      });
+    }
+    expect(await refusedWith(decisions("x".repeat(limit - 100)))).toBeUndefined();
   });
 
   test("a body nested deeper than the input check allows is refused (422) before the server stores it; 64 levels pass", async () => {
