@@ -105,6 +105,7 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
       .on("threads:create", ({ user, value }) => {
         signedIn(user, verify);
         refuseDeepNesting({ metadata: value.metadata });
+        refuseUnusableInput(() => checkThreadMetadata(value.metadata));
         value.metadata = { ...(value.metadata ?? {}), [OWNER_KEY]: user.identity };
         return ownedBy(user);
       })
@@ -150,6 +151,7 @@ export function createTempoAuth(settings: AuthSettings, verifier?: TokenVerifier
         // server hands the graph: its run guard refuses every one but ending the thread (values null, as END), and
         // only the owner gets that far (the filter below).
         refuseDeepNesting({ metadata: value.metadata });
+        refuseUnusableInput(() => checkThreadMetadata(value.metadata));
         refuseOwnerChange(value.metadata, user);
         return ownedBy(user);
       })
@@ -340,6 +342,24 @@ function refuseUnusableInput(check: () => void): void {
   } catch (error) {
     if (!(error instanceof TempoError)) throw error;
     throw unprocessable({ error: error.name, code: error.code, message: error.message, ...error.details });
+  }
+}
+
+/**
+ * A thread's metadata (`threads:create`, `threads:update`) is held to the run metadata's bounds (`checkRunMetadata`:
+ * the input's size limit in all, storable text and keys): the server keeps it with the thread and returns it with every
+ * read and search, and merged an update's into it, so ten megabytes sent once were carried by each listing after.
+ */
+function checkThreadMetadata(metadata: unknown): void {
+  try {
+    checkRunMetadata(metadata, DEFAULT_WORKFLOW_SETTINGS);
+  } catch (error) {
+    if (!(error instanceof TempoError)) throw error;
+    throw new TempoError(
+      "INVALID_INPUT",
+      error.message.replace("The run metadata", "The thread's metadata"),
+      error.details,
+    );
   }
 }
 

@@ -576,6 +576,39 @@ describe("resource actions", () => {
     }
   });
 
+  test("a thread's metadata over the input's size limit, or holding unstorable text, is refused (422) when the thread is created or updated", async () => {
+    const limit = DEFAULT_WORKFLOW_SETTINGS.maxInputCharacters;
+    const refusal = (action: string, value: Record<string, unknown>) =>
+      Promise.resolve()
+        .then(() => authorize(auth, action, "bob", value))
+        .then(
+          () => undefined,
+          (error: { status: number; message: string }) => ({
+            status: error.status,
+            ...(JSON.parse(error.message) as { code: string; message: string }),
+          }),
+        );
+    const huge = { notes: "x".repeat(limit + 1) };
+    const many = Object.fromEntries(Array.from({ length: limit / 4 }, (_, index) => [`k${index}`, 0]));
+    for (const action of ["threads:create", "threads:update"])
+      for (const [metadata, message] of [
+        [huge, /^The thread's metadata has more than 200000 characters; send less/],
+        [many, /^The thread's metadata has more than 200000 characters; send less/],
+        [{ title: "a\u0000b" }, /a NUL character.* at metadata\.title/],
+        [{ ["t\udc00"]: 1 }, /unpaired UTF-16 surrogate.* at metadata \(a key\)/],
+      ] as const)
+        expect(await refusal(action, { thread_id: "t1", metadata }), `${action} ${message.source}`).toMatchObject({
+          status: 422,
+          code: "INVALID_INPUT",
+          message: expect.stringMatching(message),
+        });
+    const ordinary = { title: "Week of 25 March", graph_id: "tempo", tags: ["study"] };
+    expect(await authorize(auth, "threads:create", "bob", { metadata: ordinary })).toEqual({ owner: "bob" });
+    expect(await authorize(auth, "threads:update", "bob", { thread_id: "t1", metadata: ordinary })).toEqual({
+      owner: "bob",
+    });
+  });
+
   test("metadata edits and cancellations pass the owner filter; handing a thread over is refused", async () => {
     expect(await authorize(auth, "threads:update", "bob", { thread_id: "t1", metadata: { topic: "x" } })).toEqual({
       owner: "bob",
