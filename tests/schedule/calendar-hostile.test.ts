@@ -55,12 +55,20 @@ describe("hostile calendar files", () => {
   const CAP = "The file has more than 5,000 occurrences in the window";
   const either = (...messages: string[]) => new RegExp(`^(?:${messages.map(escaped).join("|")})$`);
 
+  /** The refusal of a rule the reader proves gives no date, before ical.js spins on it. */
+  const never = (rule: string, summary = "Leap lecture") =>
+    `The recurrence rule of "${summary}" cannot be used: ${rule} gives no date at all (no day of the 400 years after which the calendar repeats matches it)`;
+
   test.each([
-    ["never-occurs.ics", "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30", [DEADLINE]],
+    ["never-occurs.ics", "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30", [never("FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30")]],
     ["secondly-31.ics", "FREQ=SECONDLY;BYMONTHDAY=31", [DEADLINE, CAP]],
-    ["hourly-february-31.ics", "FREQ=HOURLY;BYMONTH=2;BYMONTHDAY=31", [DEADLINE]],
+    [
+      "hourly-february-31.ics",
+      "FREQ=HOURLY;BYMONTH=2;BYMONTHDAY=31",
+      [never("FREQ=HOURLY;BYMONTH=2;BYMONTHDAY=31", "Every hour")],
+    ],
   ])("%s (%s) is refused at a bound of the reader, through the tool too, the week unchanged", (name, _rule, bounds) => {
-    // A rule that never occurs can only end at the deadline; one that does is stopped by whichever bound comes first.
+    // A rule that never occurs is proved so before it is expanded; one that does is stopped by whichever bound comes first.
     expect(refusalOf(fixture(name)).message).toMatch(either(...bounds));
     const week = emptyWeek();
     const outcome = importCalendarTool.run(week, { ics: fixture(name) });
@@ -70,15 +78,63 @@ describe("hostile calendar files", () => {
     expect(week).toEqual(emptyWeek());
   });
 
+  /** A rule that does occur, next on 29 February 2028: ical.js steps through every minute until then. */
+  const farMinutely = fixture("never-occurs.ics").replace(
+    "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30",
+    "FREQ=MINUTELY;BYMONTH=2;BYMONTHDAY=29",
+  );
+
   test("the deadline is configurable", () => {
+    expect(refusalOf(farMinutely, { ...DEFAULT_CALENDAR_READ_LIMITS, deadlineMs: 500 }).message).toMatch(
+      /^The file's recurrence rules did not finish expanding within 0.5 s/,
+    );
+  });
+
+  test("a rule that gives no date is refused before it is expanded, in words that say so; rare rules that do occur are not", () => {
+    // A deadline far past what these take when refused: the proof, not the clock, is what ends them. Each spun inside
+    // ical.js until the deadline ended the reading.
+    const patient = { ...DEFAULT_CALENDAR_READ_LIMITS, deadlineMs: 15_000 };
+    const withRule = (rule: string, start = "20240301T020000Z") =>
+      fixture("never-occurs.ics")
+        .replace("RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30", `RRULE:${rule}`)
+        .replace("DTSTART:20240301T020000Z", `DTSTART:${start}`)
+        .replace("DTEND:20240301T034000Z", `DTEND:${start.replace("T02", "T03")}`);
+    const counted =
+      "; a count from the end, as BYMONTHDAY=-1, or an ordinal BYDAY, as 1TU, is read only where it picks days, as in a MONTHLY or YEARLY rule";
+    for (const [rule, note] of [
+      ["FREQ=DAILY;BYMONTH=4;BYMONTHDAY=31", ""],
+      ["FREQ=MINUTELY;BYMONTH=2;BYMONTHDAY=30", ""],
+      ["FREQ=MONTHLY;BYMONTH=6;BYMONTHDAY=31", ""],
+      ["FREQ=MONTHLY;BYDAY=MO;BYSETPOS=6", ""],
+      ["FREQ=YEARLY;BYMONTH=11;BYMONTHDAY=30;BYDAY=1TU", ""],
+      ["FREQ=YEARLY;BYWEEKNO=53;BYMONTH=6", ""],
+      ["FREQ=DAILY;BYMONTH=2;BYMONTHDAY=-30", counted],
+      ["FREQ=DAILY;BYMONTHDAY=-1", counted],
+      ["FREQ=HOURLY;BYDAY=1TU", counted],
+    ])
+      expect(refusalOf(withRule(rule!), patient).message, rule).toBe(
+        never(rule!).replace("matches it)", `matches it${note})`),
+      );
+    // An interval that keeps only years no 29 February falls in: 2025, 2029, 2033 … never a leap year.
     expect(
-      refusalOf(fixture("never-occurs.ics"), { ...DEFAULT_CALENDAR_READ_LIMITS, deadlineMs: 500 }).message,
-    ).toMatch(/^The file's recurrence rules did not finish expanding within 0.5 s/);
+      refusalOf(withRule("FREQ=YEARLY;INTERVAL=4;BYMONTH=2;BYMONTHDAY=29", "20250301T020000Z"), patient).message,
+    ).toBe(never("FREQ=YEARLY;INTERVAL=4;BYMONTH=2;BYMONTHDAY=29"));
+    // Rules whose dates are rare but real are read: a leap day, a fifth Monday of February (2044), a 53rd week.
+    for (const rule of [
+      "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29",
+      "FREQ=YEARLY;INTERVAL=4;BYMONTH=2;BYMONTHDAY=29",
+      "FREQ=MONTHLY;BYMONTH=2;BYDAY=5MO",
+      "FREQ=YEARLY;BYWEEKNO=53;BYDAY=TH",
+      "FREQ=MONTHLY;BYMONTHDAY=-1",
+      "FREQ=MONTHLY;BYDAY=FR;BYMONTHDAY=13",
+      "FREQ=DAILY;BYMONTH=3,4",
+    ])
+      expect(() => importTimetable(emptyWeek(), withRule(rule), patient), rule).not.toThrow(/gives no date/);
   });
 
   test("a hostile import and a good one sent together: the hostile one is refused, the good one imported", async () => {
     const [hostile, good] = await Promise.all([
-      Promise.resolve().then(() => importCalendarTool.run(emptyWeek(), { ics: fixture("never-occurs.ics") })),
+      Promise.resolve().then(() => importCalendarTool.run(emptyWeek(), { ics: farMinutely })),
       Promise.resolve().then(() => importCalendarTool.run(emptyWeek(), { ics: fixture("shanghai-lecture.ics") })),
     ]);
     expect(hostile).toMatchObject({ ok: false, content: expect.stringMatching(/did not finish expanding within 2 s/) });
