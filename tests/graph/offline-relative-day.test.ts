@@ -40,3 +40,20 @@ describe("a review named by a day counted from today", () => {
     expect(task.status).toBe(row.tool === "mark_done" ? "done" : "missed");
   });
 });
+
+describe("a day said as students type it, counted from the run's clock", () => {
+  // Tuesday 12 March, 09:00: "in 2 days" is Thursday (it planned a whole arrangement in Chinese, and asked which task
+  // "on in 2 days" was in English); "tmr" is Wednesday (it could not tell).
+  const TUESDAY = { now: new Date("2024-03-12T09:00:00+08:00").toISOString() };
+  test.each([
+    ["what's on in 2 days?", false, /^Thu 14 Mar, 08:00–22:30:/],
+    ["2天后有什么安排", true, /^3月14日周四，08:00–22:30：/],
+    ["wat's on tmr?", false, /^Wed 13 Mar, 08:00–22:30:/],
+    ["what do I have 2moro", false, /^Wed 13 Mar, 08:00–22:30:/],
+  ])("%s", async (request, chinese, answer) => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese }));
+    const outcome = await converse(tempo, request, [], undefined, "student", TUESDAY);
+    expect(outcome.cards).toEqual([]);
+    expect(outcome.finalAnswer).toMatch(answer);
+  });
+});

@@ -81,6 +81,12 @@ describe("request parsing", () => {
         where: { only: { dates: [{ kind: "offset", days: 1 }] }, not: { weekdays: [], days: [] } },
       },
     ],
+    // How students type it: "tmr", "tmrw", "2moro" are tomorrow, "wat's" is "what's" (each was "I can't tell").
+    ["what's on tmr?", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 1 }] } } }],
+    ["wat's on tmrw", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 1 }] } } }],
+    ["whats on 2moro", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 1 }] } } }],
+    ["what do I have in 2 days?", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 2 }] } } }],
+    ["2天后有什么安排", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 2 }] } } }],
     ["what's left to schedule?", { kind: "list", status: "pending" }],
     ["which reviews are already scheduled?", { kind: "list", status: "placed" }],
     ["还有哪些任务没安排", { kind: "list", status: "pending" }],
@@ -210,6 +216,13 @@ describe("calendar days", () => {
         { kind: "offset", days: 1 },
       ],
     ],
+    // A day counted from today ("in 2 days" once planned a whole arrangement, "2天后" too).
+    ["in 2 days", [{ kind: "offset", days: 2 }]],
+    ["in three days' time", [{ kind: "offset", days: 3 }]],
+    ["4 days from now", [{ kind: "offset", days: 4 }]],
+    ["2天后", [{ kind: "offset", days: 2 }]],
+    ["两天以后", [{ kind: "offset", days: 2 }]],
+    ["三天之后", [{ kind: "offset", days: 3 }]],
     // A part of today is today ("this morning" once read as any day's morning).
     ["this morning", [{ kind: "offset", days: 0 }]],
     ["this afternoon", [{ kind: "offset", days: 0 }]],

@@ -229,6 +229,8 @@ export function readNumber(text: string): number {
 export const MAX_READ_LENGTH = 500;
 
 const NUMBER = String.raw`(\d+|[一二两三四五六七八九十]+)`;
+/** A count in words ("three days"). */
+const COUNT_WORD = String.raw`one|two|three|four|five|six|seven|eight|nine|ten`;
 
 /** Lowercased text with full-width punctuation and curly quotes made plain. */
 export function normalizeText(text: string): string {
@@ -244,8 +246,21 @@ export function normalizeText(text: string): string {
     .replace(/）/g, ")")
     .replace(/\s+/g, " ")
     .trim()
-    .toLowerCase();
+    .toLowerCase()
+    .replace(TEXTING_WORDS, (word) => TEXTING_SPELLINGS.find(([pattern]) => pattern.test(word))?.[1] ?? word);
 }
+
+/**
+ * What students type for a few words the reader looks for: "tmr", "tmrw", "2moro", "tomorow" are "tomorrow"; "wat's",
+ * "wats", "whats" are "what's" and "wat" / "wut" "what" (each read as the word before anything else is).
+ */
+const TEXTING_SPELLINGS: ReadonlyArray<[RegExp, string]> = [
+  [/^(?:tmrw?|tmrow|tmoro|tomoz|2mor+ow?|2moro|tom+or+ow|tomoro)$/, "tomorrow"],
+  [/^(?:wh?at'?s|wuts?)$/, "what's"],
+  [/^(?:wat|wut)$/, "what"],
+];
+const TEXTING_WORDS =
+  /(?<![\w'-])(?:tmrw?|tmrow|tmoro|tomoz|2mor+ow?|2moro|tom+or+ow|tomoro|wh?at'?s|wuts?|wat|wut)(?![\w'-])/g;
 
 const MONTH = String.raw`(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
 const MONTH_NAMES = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
@@ -264,6 +279,18 @@ const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec
     (m) => ({ kind: "offset", days: m[0] === "大后天" ? 3 : 2, text: m[0] }),
   ],
   [/\btomorrow\b|明天|明晚|明早|明日/g, (m) => ({ kind: "offset", days: 1, text: m[0] })],
+  // "in 2 days", "in three days' time", "2 days from now", "2天后", "两天以后", "三天之后": that day, counted from today.
+  [
+    new RegExp(
+      String.raw`\bin\s+(\d+|${COUNT_WORD})\s+days?(?:'?\s+time)?\b|\b(\d+|${COUNT_WORD})\s+days?\s+from\s+(?:now|today)\b|(?<![第\d一二两三四五六七八九十])${NUMBER}\s*天(?:以后|之后|后)`,
+      "g",
+    ),
+    (m) => {
+      const said = m[1] ?? m[2] ?? m[3] ?? "";
+      const days = COUNT_WORDS[said] ?? readNumber(said);
+      return Number.isInteger(days) && days >= 0 && days <= 31 ? { kind: "offset", days, text: m[0] } : undefined;
+    },
+  ],
   [
     /\btoday\b|\btonight\b|\bthis\s+(?:morning|afternoon|evening)\b|今天|今晚|今早|今日/g,
     (m) => ({ kind: "offset", days: 0, text: m[0] }),
