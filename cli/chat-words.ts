@@ -52,8 +52,8 @@ export const CHAT = {
     `对话 ${threadId} 在等你的回答；继续请运行：npm start -- --thread ${threadId}`,
   ],
   carryingOn: (threadId: string): Words => [
-    `Thread ${threadId}: resuming — its last run stopped part-way (a crash or a restart); carrying it on now.`,
-    `对话 ${threadId}：继续运行 — 上一次运行中途停止了（崩溃或重启），现在接着完成。`,
+    `Thread ${threadId}: resuming — its last run stopped part-way (cancelled, or cut off); carrying it on now.`,
+    `对话 ${threadId}：继续运行 — 上一次运行中途停止了（被取消或被中断），现在接着完成。`,
   ],
   debugOn: [
     "Debug view on: tool names, ids and JSON arguments are shown.",
@@ -252,8 +252,8 @@ export const HELP_INTRO: Words = [
 export const STATE_WORDS = {
   statusText: {
     stopped: [
-      "stopped, will carry on (the last run stopped part-way; opening the thread, your next message or /continue finishes it first)",
-      "已停止，会接着完成（上一次运行中途停止了；打开对话、发送下一条消息或 /continue 会先完成它）",
+      "stopped, will carry on (the last run stopped part-way; opening the thread with /resume, or your next message, finishes it first)",
+      "已停止，会接着完成（上一次运行中途停止了；用 /resume 打开对话或发送下一条消息会先完成它）",
     ],
     resuming: [
       "resuming (the last run stopped part-way; it is being carried on now)",

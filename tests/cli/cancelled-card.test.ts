@@ -68,6 +68,9 @@ test.each([
     }).run();
     const after = output.slice(output.lastIndexOf(next));
     expect(after).toMatch(/That card is no longer open|那张卡片已经不再有效/);
+    // A run cancelled is carried on as one that stopped, not told as a crash (it said "(a crash or a restart)").
+    expect(after).toMatch(/resuming — its last run stopped part-way|继续运行 — 上一次运行中途停止了/);
+    expect(after).not.toMatch(/crash|restart|崩溃|重启/);
     expect(after).toMatch(applied);
     expect(after).toMatch(notApplied);
     expect(after).not.toMatch(/Answer with|请回答/);

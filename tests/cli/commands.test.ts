@@ -2,6 +2,7 @@
 import { describe, expect, test } from "vitest";
 import { ChatUsageError, parseChatArguments } from "../../cli/arguments.js";
 import { parseCommand } from "../../cli/commands.js";
+import * as chatWords from "../../cli/chat-words.js";
 
 describe("commands and flags", () => {
   test("slash commands parse; unknown ones and misuse say what to do", () => {
@@ -60,4 +61,34 @@ describe("commands and flags", () => {
     expect(() => parseChatArguments(["--thread", "--user", "x"])).toThrow("--thread needs a value.");
     expect(() => parseChatArguments(["--loud"])).toThrow("Unknown argument --loud.");
   });
+});
+
+/** Every string of a table of the chat's words (a function's, with sample arguments), in both languages. */
+function wordsOf(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (typeof value === "function") {
+    try {
+      return wordsOf((value as (...args: unknown[]) => unknown)("t-1", "u-1", "s", "g", 1));
+    } catch {
+      return [];
+    }
+  }
+  if (Array.isArray(value)) return value.flatMap(wordsOf);
+  if (value && typeof value === "object") return Object.values(value).flatMap(wordsOf);
+  return [];
+}
+
+test("every command the chat's words name is one it understands", () => {
+  // The /state line of a stopped run offered "/continue", which is no command ("Unknown command /continue").
+  const named = new Set(
+    Object.values(chatWords)
+      .flatMap(wordsOf)
+      .flatMap((text) => [...text.matchAll(/(?<![\w./<])\/([a-z]+)\b/g)].map((found) => `/${found[1]}`)),
+  );
+  named.delete("/command"); // "(or a /command)": any command
+  expect(named.size).toBeGreaterThanOrEqual(8);
+  const unknown = [...named].filter((command) =>
+    /^Unknown command/.test(String(Reflect.get(parseCommand(command), "message") ?? "")),
+  );
+  expect(unknown).toEqual([]);
 });
