@@ -15,6 +15,7 @@ import { promises as fs } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, test } from "vitest";
+import { savedIdle, savedStoreFile } from "../support/dev-store.js";
 import { startLangGraphDev, type LangGraphDevServer } from "../support/langgraph-dev.js";
 
 const THANKS = { messages: [{ role: "user", content: "thanks" }] };
@@ -31,25 +32,6 @@ async function start(on: string): Promise<{ server: LangGraphDevServer; client: 
   const server = await startLangGraphDev({}, { folder: on });
   servers.push(server);
   return { server, client: new Client({ apiUrl: server.apiUrl, callerOptions: { maxRetries: 0 } }) };
-}
-
-/** The dev server's saved threads, runs and assistants (superjson: `{ json, meta }`). */
-const opsFile = (on: string) => path.join(on, ".langgraph_api", ".langgraphjs_ops.json");
-type SavedOps = {
-  json: { threads: Record<string, { status: string; config?: { configurable?: Record<string, unknown> } }> };
-};
-
-/** Waits for the dev server to save its store with `threadId` idle (it saves 3 s after its last write). */
-async function savedIdle(on: string, threadId: string): Promise<SavedOps> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    const saved = await fs.readFile(opsFile(on), "utf8").then(
-      (text) => JSON.parse(text) as SavedOps,
-      () => undefined,
-    );
-    if (saved?.json.threads[threadId]?.status === "idle") return saved;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`the dev server did not save thread ${threadId} as idle`);
 }
 
 /** The last assistant message of the thread, and the thread's status. */
@@ -103,7 +85,7 @@ test("a run with a bad time zone is refused before it is stored (422, INVALID_CO
       max_rounds: -1,
     },
   };
-  await fs.writeFile(opsFile(folder), JSON.stringify(saved));
+  await fs.writeFile(savedStoreFile(folder), JSON.stringify(saved));
   ({ server, client } = await start(folder));
   expect((await client.threads.get(thread.thread_id)).config?.configurable).toMatchObject({
     time_zone: "Mars/Olympus",
