@@ -6,7 +6,7 @@
  * exactly that write, and finish with its result — or say plainly why not.
  * The arrange step is `arrange-step.ts`.
  */
-import { formatCount, formatRanges } from "../../tools/schedule/format.js";
+import { formatCount, formatRange, formatRanges } from "../../tools/schedule/format.js";
 import { readablePlaces } from "../../tools/schedule/readable.js";
 import { TASK_STATUS_ZH, type TaskStatus } from "../../tools/schedule/state.js";
 import {
@@ -647,6 +647,32 @@ function moveStep(
     );
   }
   const window = resolveSlotWindow(constraints.where.slots, facts.slotsPerDay);
+  const within = { ...window, from: Math.max(window.from, constraints.from), to: Math.min(window.to, constraints.to) };
+  // A review already where the request puts it ("move it to tomorrow afternoon" when it is there): said, never "no
+  // free slot" (its own place is no free time) nor a move elsewhere in that part of the day.
+  const alreadyThere =
+    tool === "move" &&
+    current !== undefined &&
+    !shift &&
+    rejected.length === 0 &&
+    days !== undefined &&
+    days.includes(current.day) &&
+    current.start >= within.from &&
+    current.end <= within.to;
+  const namesTime = constraints.where.slots.part !== undefined || constraints.where.slots.from !== undefined;
+  if (
+    alreadyThere &&
+    (namesTime || (runs !== undefined && !firstFit(runs, task.duration, within, constraints.notDays, current)))
+  )
+    return finish(
+      end,
+      say(
+        language,
+        `${label(task, language)} is already on ${placeWords(current, facts, language)}, where you asked; nothing to move.`,
+        `${label(task, language)}已经在${placeWords(current, facts, language)}，就是你要的时间；不用移动。`,
+      ),
+      `not carried out: ${label(task, "en")} is already on ${formatRange(current, datingOf(facts))}; nothing to move`,
+    );
   if (!runs) {
     const args: Record<string, unknown> = { min_length: task.duration, task_id: task.id, limit: 100 };
     if (days) args.days = days;
@@ -702,7 +728,6 @@ function moveStep(
       then(landed.day, landed.start, landed.hostId),
     );
   }
-  const within = { ...window, from: Math.max(window.from, constraints.from), to: Math.min(window.to, constraints.to) };
   const spot =
     firstFit(runs, task.duration, within, constraints.notDays, current) ??
     firstFit(freeRuns, task.duration, within, constraints.notDays, current);

@@ -221,6 +221,13 @@ export function summaryInChinese(english: string): string {
         /^("(?:[^"\\]|\\.)*") holds (.+?); move them out first; nothing was removed$/,
         "$1 里有 $2；请先把它们移出；没有删除任何内容",
       )
+      // A move to where the task already is (the move tool's refusal, and the offline policy's own).
+      .replace(/^(.+?) is already on (.+?); nothing to move$/, "$1 已经在$2，不用移动")
+      .replace(
+        /^no free time of (\d+) slot\(s\) fits (.+?) where asked( \(the time that has passed there is left out\))?$/,
+        (_, slots: string, name: string, passed?: string) =>
+          `要求的时间里没有能容纳${name}的 ${slots} 节空闲时间${passed ? "（那里已经过去的时间不算）" : ""}`,
+      )
       .replace(/the user rejected (?:the move|it|the swap)/, "你拒绝了这项修改")
       .replace(/^every placement the plan had room for was proposed/, "已为计划中放得下的每个任务提出了安排")
       .replace(/; skipped: /, "；跳过：")
