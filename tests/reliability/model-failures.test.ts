@@ -51,12 +51,17 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** Settings for the fake server: the JSON contract in text, no structured output, 1 s attempts, one retry. */
+/**
+ * A model-call bound no reply of the fake server comes near on any machine: for calls whose bound is not tested (a
+ * 1 s bound on every call tripped on a loaded machine, and a reply sent at once was retried: two chat requests).
+ */
+const UNBOUNDED_MS = 600_000;
+/** Settings for the fake server: the JSON contract in text, no structured output, unbounded attempts, one retry. */
 const settingsFor = (baseUrl: string, overrides: Partial<ModelSettings> = {}): ModelSettings =>
   openAISettings(baseUrl, {
     structuredOutput: "off",
     toolCalling: "json",
-    timeoutMs: 1_000,
+    timeoutMs: UNBOUNDED_MS,
     maxRetries: 1,
     ...overrides,
   });
@@ -101,11 +106,16 @@ async function streamed(
   return { events, error };
 }
 
-/** The thread after a failed run: still planning the same goal, nothing answered. */
-async function expectKeptPlanning(graph: ReturnType<typeof graphOn>["graph"], config: RunConfig, goal: string) {
+/** The thread after a failed run: still planning the same goal, nothing answered (`said`: the user's messages). */
+async function expectKeptPlanning(
+  graph: ReturnType<typeof graphOn>["graph"],
+  config: RunConfig,
+  goal: string,
+  said = 1,
+) {
   const kept = (await graph.getState(config)).values as TempoState;
   expect([kept.phase, kept.goal, kept.consecutiveCorrections, kept.planSteps]).toEqual(["planning", goal, 0, []]);
-  expect(kept.messages.map((entry) => entry.getType())).toEqual(["human"]);
+  expect(kept.messages.map((entry) => entry.getType())).toEqual(Array<string>(said).fill("human"));
 }
 
 describe("HTTP refusals: typed, told, never retried", () => {
@@ -250,12 +260,24 @@ describe("MODEL_UNAVAILABLE: after the retries, within the bound", () => {
   });
 
   test("a hung model: two attempts of the timeout, told as a timeout with the setting to raise, waiting statuses meanwhile", async () => {
-    server = await startFakeOpenAIServer(planFails({ hang: true }));
-    const { graph } = graphOn(settingsFor(server.baseUrl, { timeoutMs: 700, maxRetries: 1 }));
+    // The thread is brought to the plan stage first (a refused plan keeps it planning; "try again" plans again without
+    // the chat stage), so the run read calls the plan model alone and the 700 ms bound applies to the hung call only.
+    // Before, that run called the chat model too: quick, but on a loaded machine slower than the 250 ms interval (a
+    // "Waiting for the chat model" status among the plan's), at times even than the 700 ms bound (a chat retried).
+    server = await startFakeOpenAIServer(
+      planFails((index) => (index === 0 ? { status: 400, message: "refused once" } : { hang: true })),
+    );
+    const planning = graphOn(settingsFor(server.baseUrl));
     const config = statusEvery("hung", 250);
+    expect(await thrownBy(planning.graph.invoke(message("Add a note: call mom"), config))).toMatchObject({
+      code: "MODEL_REQUEST_REFUSED",
+    });
+    const { graph } = graphOn(settingsFor(server.baseUrl, { timeoutMs: 700, maxRetries: 1 }), planning);
+    const refused = requestsOf("plan").length;
     const started = Date.now();
-    const { events, error } = await streamed(graph, message("Add a note: call mom"), config);
+    const { events, error } = await streamed(graph, message("try again"), config);
     const took = Date.now() - started;
+    expect(requestsOf("chat")).toHaveLength(1);
     expect(error).toMatchObject({
       code: "MODEL_UNAVAILABLE",
       details: { stage: "plan", reason: "Request timed out." },
@@ -263,7 +285,7 @@ describe("MODEL_UNAVAILABLE: after the retries, within the bound", () => {
     expect((error as Error).message).toContain(
       "the model did not answer in time (1 s an attempt): a slow local model needs a larger TEMPO_MODEL_TIMEOUT_MS",
     );
-    expect(requestsOf("plan")).toHaveLength(2);
+    expect(requestsOf("plan").slice(refused)).toHaveLength(2);
     // Two attempts of 700 ms each, the second after the first timed out; no third (the count above). No upper bound on
     // the wall-clock time: a loaded machine may take longer, and the request count already shows no extra attempt.
     expect(took).toBeGreaterThanOrEqual(1_400);
@@ -278,7 +300,7 @@ describe("MODEL_UNAVAILABLE: after the retries, within the bound", () => {
     const elapsed = waiting.map((event) => event.elapsedMs!);
     expect(elapsed).toEqual([...elapsed].sort((a, b) => a - b));
     expect(elapsed[0]).toBeGreaterThanOrEqual(200);
-    await expectKeptPlanning(graph, config, "Add a note: call mom");
+    await expectKeptPlanning(graph, config, "Add a note: call mom", 2);
   });
 
   test("429 with a short Retry-After is waited for and retried; one longer than the limit ends at once, naming the wait", async () => {
@@ -468,19 +490,23 @@ describe("waiting statuses", () => {
     const onEvent = (event: TempoEvent) => {
       if (event.kind === "status" && event.text.startsWith("Waiting") && ++waitingSeen === 3) enoughSeen();
     };
+    // The run read is a "try again" after a refused plan: it calls the plan model alone (its chat call, quick but slower
+    // than 200 ms on a loaded machine, put a chat model's waiting status and the "Planning" status among the plan's).
+    let planRequests = 0;
     server = await startFakeOpenAIServer(async (request) => {
       if (request.stage !== "plan") return planFails(planDone)(request);
+      if (planRequests++ === 0) return { status: 400, message: "refused once" };
       await seen;
       return planDone;
     });
-    const { graph } = graphOn(settingsFor(server.baseUrl, { timeoutMs: 600_000 }));
-    const { events, error } = await streamed(
-      graph,
-      message("Add a note: call mom"),
-      statusEvery("slow-plan", 200),
-      onEvent,
-    );
+    const { graph } = graphOn(settingsFor(server.baseUrl));
+    const config = statusEvery("slow-plan", 200);
+    expect(await thrownBy(graph.invoke(message("Add a note: call mom"), config))).toMatchObject({
+      code: "MODEL_REQUEST_REFUSED",
+    });
+    const { events, error } = await streamed(graph, message("try again"), config, onEvent);
     expect(error).toBeUndefined();
+    expect([requestsOf("chat").length, requestsOf("plan").length]).toEqual([1, 2]);
     const kinds = events.map((event) =>
       event.kind === "status" && event.text.startsWith("Waiting") ? "waiting" : event.kind,
     );

@@ -25,12 +25,19 @@ export function openAISettings(baseUrl: string, overrides: Partial<ModelSettings
   };
 }
 
-/** The graph on ChatOpenAI models from `settings`, the notes domain (user-1, no notes) and a MemorySaver. */
-export function graphOnOpenAI(settings: ModelSettings) {
+/**
+ * The graph on ChatOpenAI models from `settings`, the notes domain (user-1, no notes) and a MemorySaver; or the
+ * `checkpointer` and `domain` of another such graph (the same threads, run on other model settings).
+ */
+export function graphOnOpenAI(
+  settings: ModelSettings,
+  on: { checkpointer?: MemorySaver; domain?: ReturnType<typeof createNotesDomain> } = {},
+) {
   const { models, offline } = createStageModels(settings, () => {
     throw new Error("the offline policy must not be used when a base URL is set");
   });
   if (offline) throw new Error("the models are offline although a base URL is set");
-  const domain = createNotesDomain({ "user-1": [] });
-  return { graph: buildTempoGraph({ models, domain, checkpointer: new MemorySaver() }), domain };
+  const domain = on.domain ?? createNotesDomain({ "user-1": [] });
+  const checkpointer = on.checkpointer ?? new MemorySaver();
+  return { graph: buildTempoGraph({ models, domain, checkpointer }), domain, checkpointer };
 }
