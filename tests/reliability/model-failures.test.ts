@@ -437,12 +437,19 @@ describe("MODEL_OUTPUT_INVALID: bodies that are not a completion", () => {
 });
 
 describe("waiting statuses", () => {
+  /** The events written, and `written(n)`: resolves once `n` have been. */
   const collect = () => {
     const events: TempoEvent[] = [];
+    const waiting: Array<{ count: number; resolve: () => void }> = [];
     return {
       events,
+      written: (count: number) =>
+        new Promise<void>((resolve) => (events.length >= count ? resolve() : waiting.push({ count, resolve }))),
       config: {
-        writer: (event: unknown) => events.push(event as TempoEvent),
+        writer: (event: unknown) => {
+          events.push(event as TempoEvent);
+          for (const entry of waiting) if (events.length >= entry.count) entry.resolve();
+        },
         configurable: { model_status_ms: 40 },
         metadata: { langgraph_node: "execute" },
       },
@@ -452,9 +459,11 @@ describe("waiting statuses", () => {
 
   test("every interval while the call runs, none after it ends — resolved, failed, or told in under one interval", async () => {
     for (const outcome of ["resolve", "reject"] as const) {
-      const { events, config } = collect();
+      const { events, written, config } = collect();
+      // The call runs until two statuses have come (before, a 150 ms sleep stood for it, and a loaded machine's
+      // stalled event loop let the 40 ms timer fire only once in it).
       const call = watchModelCall({ model: "m" }, "execute", config, async () => {
-        await sleep(150);
+        await written(2);
         if (outcome === "reject") throw Object.assign(new Error("500 down"), { status: 500 });
         return "ok";
       });
