@@ -376,6 +376,28 @@ describe("a clock that went back (a machine's clock set wrong)", () => {
   });
 });
 
+describe("a clock set back after a roll that recorded nothing else", () => {
+  it("is said, and the days the roll settled as past are not written into", async () => {
+    // Nothing placed: the roll settles no review, so only the window knows when it moved on.
+    let now = new Date("2024-03-20T10:00:00+08:00");
+    const tempo = await offlineTempo(sampleWeek(), () => now);
+    const rolled = await converse(tempo, "which reviews did I miss?");
+    expect(rolled.finalAnswer).toMatch(/^A new week: /);
+    expect(rolled.schedule.window.days[0]!.date).toBe("2024-03-18");
+    // The Friday before the new week: Monday 18 March and Tuesday had passed when the roll was made.
+    now = new Date("2024-03-15T09:00:00+08:00");
+    const back = await converse(tempo, "schedule the matrix review on Monday afternoon");
+    expect(back.finalAnswer).toMatch(
+      /^Your clock says Fri 15 Mar, 09:00, earlier than what your schedule has already recorded \(Wed 20 Mar, 10:00\)/,
+    );
+    expect(item(back.schedule, "matrix-review").status).toBe("pending");
+    expect(back.cards.map((card) => card.action)).not.toContain("place");
+    expect(back.schedule.window.days[0]!.date).toBe("2024-03-18");
+    // The roll's clock is stored with the window, so a repository loads it back.
+    expect(back.schedule.window.rolledAt).toBe(new Date("2024-03-20T10:00:00+08:00").toISOString());
+  });
+});
+
 describe("the night the clocks go back (America/New_York, Sun 1 Nov 2026: 02:00 EDT is 01:00 EST)", () => {
   /** A week of Mon 26 Oct – Sun 1 Nov in New York with one review placed on Saturday, 21:45. */
   function newYorkWeek(): ScheduleState {

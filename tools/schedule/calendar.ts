@@ -247,6 +247,9 @@ export function rollWindow(
   if (window.timeZone !== undefined) rolled.timeZone = window.timeZone;
   if (window.slotTimes !== undefined)
     rolled.slotTimes = window.slotTimes.map((time) => ({ start: time.start, end: time.end }));
+  // The roll's clock: the days it settled as past stay past for a clock set back after it (`clockBehindText`).
+  const rolledAt = state.now ?? window.rolledAt;
+  if (rolledAt !== undefined) rolled.rolledAt = rolledAt;
 
   const removed = new Set<string>();
   for (const task of state.tasks) {

@@ -162,6 +162,7 @@ export function canonicalScheduleState(state: ScheduleState): ScheduleState {
   if (state.window.timeZone !== undefined) window.timeZone = state.window.timeZone;
   if (state.window.slotTimes !== undefined)
     window.slotTimes = state.window.slotTimes.map((time) => ({ start: time.start, end: time.end }));
+  if (state.window.rolledAt !== undefined) window.rolledAt = state.window.rolledAt;
   return { window, categories: state.categories.map(canonicalCategory), tasks: state.tasks.map(canonicalTask) };
 }
 

@@ -74,7 +74,8 @@ export const MAX_ROLL_DAYS = 366;
 
 /**
  * When `moment` is earlier than what the schedule has already recorded — a review marked done, missed or skipped at a
- * later moment, or made missed (by a later clock's roll) at a place that has not started yet by `moment` — the clock
+ * later moment, made missed (by a later clock's roll) at a place that has not started yet by `moment`, or the window
+ * moved on by a roll at a later clock (`ScheduleWindow.rolledAt`: the days it settled as past) — the clock
  * went back: a machine's clock set wrong, or a fixed one. Nothing is rolled back or unmarked: what was recorded was
  * true at its own clock. The words say so, with the later moment in the window's time zone, so a "missed" is never
  * read unsaid as a claim about a time still ahead; undefined when the clock is not behind, or the window has no time
@@ -100,12 +101,31 @@ export function clockBehindText(
       latest = Math.max(latest ?? start, start);
     }
   }
-  if (latest === undefined || Math.floor(latest / 60_000) <= Math.floor(moment.getTime() / 60_000)) return undefined;
+  const minute = (ms: number) => Math.floor(ms / 60_000);
+  // The roll's clock when no review records a later moment than the clock (a roll that settled nothing, say).
+  const rolled = recordedClock(state.window);
+  if ((latest === undefined || minute(latest) <= minute(moment.getTime())) && rolled !== undefined) latest = rolled;
+  if (latest === undefined || minute(latest) <= minute(moment.getTime())) return undefined;
   const now = localClock(moment, timeZone);
   const { date, time } = localClock(new Date(latest), timeZone);
   return language === "zh"
     ? `你的时钟显示 ${formatDate(now.date, "zh")} ${now.time}，早于日程已经记录到的时间（${formatDate(date, "zh")} ${time}）：之前记下的完成、错过和跳过保持不变，日程也不会往回退。如果电脑的时钟不对，请先校准。`
     : `Your clock says ${formatDate(now.date)}, ${now.time}, earlier than what your schedule has already recorded (${formatDate(date)}, ${time}): what was marked done, missed or skipped stays as it was, and the week does not move back. If your computer's clock is wrong, please set it right.`;
+}
+
+/** The clock of the window's last roll, in ms (undefined before any roll with a clock). */
+function recordedClock(window: Pick<ScheduleWindow, "rolledAt">): number | undefined {
+  const at = window.rolledAt === undefined ? Number.NaN : Date.parse(window.rolledAt);
+  return Number.isNaN(at) ? undefined : at;
+}
+
+/**
+ * The clock the schedule's rules keep to at `moment`: `moment`, or the clock of the window's last roll when `moment`
+ * is earlier (a machine's clock set back): the days the roll settled as past are not offered, nor written into, again.
+ */
+export function clockNotBefore(window: Pick<ScheduleWindow, "rolledAt">, moment: Date): Date {
+  const rolled = recordedClock(window);
+  return rolled !== undefined && rolled > moment.getTime() ? new Date(rolled) : moment;
 }
 
 /** What one roll did (`RollWindowData` of the `roll_window` tool): task ids by what became of them. */

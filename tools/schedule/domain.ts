@@ -15,7 +15,7 @@ import type { ApplyResult, ScheduleRepository } from "./repository.js";
 import type { ScheduleState } from "./state.js";
 import { scheduleTools } from "./tools/index.js";
 import { atRiskNotice } from "./at-risk.js";
-import { clockBehindText, movedOnText, rollDueByClock } from "./clock-roll.js";
+import { clockBehindText, clockNotBefore, movedOnText, rollDueByClock } from "./clock-roll.js";
 import { cardFrameOf, seenInCardFrame, staleCardReason, weekOf } from "./card-frame.js";
 import type { RollWindowData } from "./tools/task-writes.js";
 import { readSchedulePreferences } from "./preferences.js";
@@ -235,7 +235,11 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     withPreferences: (state: ScheduleState, preferences: readonly Preference[]) =>
       withStandingPreferences(state, preferences),
     // The run's clock rides on the loaded state (never persisted): nothing goes into a slot that has started.
-    withClock: (state: ScheduleState, now: Date) => ({ ...state, now: now.toISOString() }),
+    // A clock set back before the window's last roll keeps to the roll's (and that is said: `clockBehindText`).
+    withClock: (state: ScheduleState, now: Date) => ({
+      ...state,
+      now: clockNotBefore(state.window, now).toISOString(),
+    }),
     // The first request after the window's last day shows the week of now: the window rolls on (a write, no card).
     clock: {
       due: (state: ScheduleState, now: Date) => {

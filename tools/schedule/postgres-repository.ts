@@ -36,7 +36,7 @@ interface WindowRow {
   slots_per_day: number;
   days: DayMapping[];
   categories: TaskCategory[];
-  calendar: { timeZone?: string; slotTimes?: SlotTime[] };
+  calendar: { timeZone?: string; slotTimes?: SlotTime[]; rolledAt?: string };
   /** The format the row was written in (`SCHEDULE_FORMAT_VERSION`). */
   format_version: number;
 }
@@ -345,10 +345,11 @@ function rowsToSchedule(window: WindowRow, rows: readonly TaskRow[]): ScheduleSt
   });
 }
 
-/** The window's calendar as stored: its time zone and the clock times of its slots. */
+/** The window's calendar as stored: its time zone, the clock times of its slots and the clock of its last roll. */
 function calendarOf(window: ScheduleWindow): WindowRow["calendar"] {
   return {
     ...(window.timeZone !== undefined ? { timeZone: window.timeZone } : {}),
     ...(window.slotTimes !== undefined ? { slotTimes: window.slotTimes } : {}),
+    ...(window.rolledAt !== undefined ? { rolledAt: window.rolledAt } : {}),
   };
 }

@@ -4,7 +4,7 @@
  * race on `CREATE TABLE`.
  *
  * - `tempo_schedule_windows`: one row per user — the window (its days with their dates, and in `calendar` its time
- *   zone and the clock times of its slots) and the task classes with their profiles.
+ *   zone, the clock times of its slots and the clock of its last roll) and the task classes with their profiles.
  * - `tempo_schedule_tasks`: one row per task, in list order (`ordinal`);
  *   placement columns (`slots`, `status`, `embedded_in`) are what changes write; a task item's deadline,
  *   priority, earliest day, when and where it was settled (`markedAt`, `was`) and the habit or long task it is part

@@ -62,6 +62,11 @@ export interface ScheduleWindow {
   timeZone?: string;
   /** Clock times of slots 1…slotsPerDay, in order; absent in a window made before dates. */
   slotTimes?: SlotTime[];
+  /**
+   * The run's clock (an ISO instant) when the window last moved on by a roll: the days the roll settled as past stay
+   * past, so a clock set back before it is said and kept to it (`clock-roll.ts`); absent before any roll with a clock.
+   */
+  rolledAt?: string;
 }
 
 /** A part of the day a task class prefers. */
@@ -370,6 +375,11 @@ export const scheduleWindowSchema = z.object({
   days: z.array(dayMappingSchema).describe("Day index → (week, day of week, date), in order."),
   timeZone: z.string().min(1).optional().describe("IANA time zone of the dates and clock times."),
   slotTimes: z.array(slotTimeSchema).optional().describe("Clock times of slots 1…slotsPerDay."),
+  rolledAt: z
+    .string()
+    .datetime({ offset: true })
+    .optional()
+    .describe("The clock when the window last moved on by a roll."),
 }) satisfies z.ZodType<ScheduleWindow>;
 
 /** Validates a `TaskCategory`. */
