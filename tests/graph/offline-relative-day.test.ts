@@ -50,6 +50,9 @@ describe("a day said as students type it, counted from the run's clock", () => {
     ["2天后有什么安排", true, /^3月14日周四，08:00–22:30：/],
     ["wat's on tmr?", false, /^Wed 13 Mar, 08:00–22:30:/],
     ["what do I have 2moro", false, /^Wed 13 Mar, 08:00–22:30:/],
+    // No day named: today's (it asked which task "on" was).
+    ["what's on?", false, /^Tue 12 Mar, 08:00–22:30:/],
+    ["有什么安排", true, /^3月12日周二，08:00–22:30：/],
   ])("%s", async (request, chinese, answer) => {
     const tempo = await offlineTempo(halfPlacedWeek({ chinese }));
     const outcome = await converse(tempo, request, [], undefined, "student", TUESDAY);

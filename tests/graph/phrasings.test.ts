@@ -136,6 +136,16 @@ const PHRASINGS: Phrasing[] = [
     expect: { write: "move", args: { task_id: "matrix-review", day: 4 } },
   },
   {
+    say: "I'm done with the matrix review",
+    halfPlaced: true,
+    expect: { write: "mark_done", args: { task_id: "matrix-review" } },
+  },
+  {
+    say: "reschedule the matrix review for Friday",
+    halfPlaced: true,
+    expect: { write: "move", args: { task_id: "matrix-review", day: 5 } },
+  },
+  {
     say: "could you move the limits review to Friday evening please?",
     halfPlaced: true,
     expect: { write: "move", args: { task_id: "review-limits", day: 5, slot_start: 9 } },

@@ -87,6 +87,25 @@ describe("request parsing", () => {
     ["whats on 2moro", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 1 }] } } }],
     ["what do I have in 2 days?", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 2 }] } } }],
     ["2天后有什么安排", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 2 }] } } }],
+    // A day after "for" is where, not part of the name (the plan read "binary tree review for", and moved "matrix
+    // review for friday" to another free slot).
+    [
+      "schedule the binary tree review for the day after tomorrow",
+      { kind: "arrange", tasks: ["binary tree review"], where: { only: { dates: [{ kind: "offset", days: 2 }] } } },
+    ],
+    ["reschedule the matrix review for Friday", { kind: "move", task: "matrix review", where: { only: days([5]) } }],
+    [
+      "move the review for calculus on Friday",
+      { kind: "move", task: "review for calculus", where: { only: days([5]) } },
+    ],
+    // A day of typical messages: "I'm done with X", "我做完X了" (both were "I can't tell"); "what's on?" with no day
+    // is today (it asked which task "on" was).
+    ["I'm done with the matrix review", { kind: "mark", task: "matrix review", to: "done" }],
+    ["im finished with the essay", { kind: "mark", task: "essay", to: "done" }],
+    ["我做完矩阵复习了", { kind: "mark", task: "矩阵复习", to: "done" }],
+    ["我已经完成了单词表了", { kind: "mark", task: "单词表", to: "done" }],
+    ["what's on?", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 0 }] } } }],
+    ["what do I have", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 0 }] } } }],
     ["what's left to schedule?", { kind: "list", status: "pending" }],
     ["which reviews are already scheduled?", { kind: "list", status: "placed" }],
     ["还有哪些任务没安排", { kind: "list", status: "pending" }],

@@ -1261,7 +1261,10 @@ function taskNamedBefore(clause: string): string | undefined {
 /** Splits "X on friday" (no "to") into the task and its target. */
 function splitTarget(subject: string, target: string | undefined): [string, string] {
   if (target !== undefined) return [taskPhrase(subject), target];
-  const at = /^(.+?)\s+(?:on|at|in)\s+(.+)$/.exec(subject);
+  // "reschedule the matrix review for Friday": "for" and only words of when (a "for" inside a name stays in it).
+  const forWhen = /^(.+)\s+for\s+(.+)$/.exec(subject);
+  const at =
+    forWhen && readTaskWords(forWhen[2] ?? "").trim() === "" ? forWhen : /^(.+?)\s+(?:on|at|in)\s+(.+)$/.exec(subject);
   return at ? [taskPhrase(at[1] ?? ""), at[2] ?? ""] : [taskPhrase(subject), ""];
 }
 
@@ -1283,6 +1286,8 @@ const MARK_PHRASES: ReadonlyArray<[RegExp, "done" | "missed" | "skipped"]> = [
   // The verb first ("我没做周二的复习", "我错过了周二的复习"), then the task first ("我周二的复习没做").
   [/^(?:我)?(?:这周|本周)?(?:没做完|没有做完|没做|没有做|没完成|没有完成|错过了|漏了|忘了做)(?:了)?(.+)$/, "missed"],
   [/^(?:我)?(.+?)(?:没做|没有做|没完成|没有完成|错过了|漏了|忘了做)/, "missed"],
+  // "我做完矩阵复习了", "我已经完成了单词表了": the verb, the task, then 了.
+  [/^(?:我)?(?:已经)?(?:做完|完成|做好|搞定)(?:了)?(.+?)了$/, "done"],
   [/^(?:我)?(?:已经)?(?:做完了|完成了|做了)(.+)$/, "done"],
   [/^(?:我)?(.+?)(?:已经)?(?:做完了|完成了|已完成)/, "done"],
 ];
@@ -1363,7 +1368,11 @@ function readMark(body: string): ScheduleRequest | undefined {
   const said = body.replace(/[.!。！]+$/, "").trim();
   const kept = said.replace(new RegExp(DONT_RESCHEDULE.source, "g"), "").trim();
   const keep = kept !== said ? { reschedule: false as const } : {};
-  const text = kept.replace(MARK_ADVERB_BEFORE, "$1").replace(/^i've\s+/, "i have ");
+  const text = kept
+    .replace(MARK_ADVERB_BEFORE, "$1")
+    .replace(/^i've\s+/, "i have ")
+    // "I'm done with X", "im finished with X", "I am done X": "done with X".
+    .replace(/^(?:i'?m|i am)\s+(?:(?:already|just|finally|all)\s+)?(?:done|finished)\s+(?:with\s+)?/, "done with ");
   for (const [pattern, to] of MARK_PHRASES) {
     const match = pattern.exec(text);
     if (!match) continue;
@@ -1504,6 +1513,10 @@ function withWeekNamed(where: Where, body: string): Where {
   return week ? { ...where, only: { ...where.only, dates: [week] } } : where;
 }
 
+/** A question of what is on that names no day: today's. */
+const ON_TODAY =
+  /^(?:so\s+|and\s+|ok\s+|hey\s+)?(?:what(?:'s| is) on|what(?:'s| is) (?:on )?(?:my |the )?(?:agenda|schedule|plan)(?: like)?|what (?:do i have|have i got)(?: on)?)(?: (?:for me|now|then))?\s*[?!.]*$|^(?:我)?(?:有什么|有哪些|有啥)(?:安排|课|事)[?？]?$/;
+
 function readDayContents(body: string): ScheduleRequest | undefined {
   const english =
     /\bwhat(?:'s| is| do i have| have i got)\b.*\b(?:on|planned|scheduled|happening)\b|\bwhat (?:do i have|have i got)\b|\bshow (?:me )?(?:my |the )?(?:this|next) week\b|\b(?:is there|do i have|have i got) anything\b|\bshow\b.*\b(?:what is on|day \d+|[a-z]+day)\b|\bschedule (?:for|on)\b|\bagenda\b|\btimetable (?:for|on)\b/.test(
@@ -1514,6 +1527,12 @@ function readDayContents(body: string): ScheduleRequest | undefined {
   // "what do I have tomorrow?" asks what is on the day; `readWhere` reads "I have … tomorrow" as a day that is busy.
   // A week named ("what's on next week?", "这周有什么安排") is its days.
   const where = withWeekNamed(readWhere(body.replace(/\bwhat (?:do i have|have i got)\b/, "what is on")), body);
+  // "what's on?", "what do I have?", "有什么安排" with no day: today (it asked which task "on" was).
+  if (isEmptySelection(where.only) && ON_TODAY.test(body))
+    return {
+      kind: "day",
+      where: { ...where, only: { ...where.only, dates: [{ kind: "offset", days: 0, text: "today" }] } },
+    };
   if (isEmptySelection(where.only)) return undefined;
   return { kind: "day", where };
 }
@@ -1675,7 +1694,8 @@ function namedTasks(rest: string): string[] {
     /^(?:(?:only|just|help me|can you|could you|please|for me|me|my|the|all|every|each|of|remaining|rest|too|also|as well|left|pending|review|reviews|review tasks?|tasks?|sessions?|study|studies|items?|week(?:'s)?|next|this|today|now|them|it|everything|anything|all of them|what is left|in|into|a|free|slots?|that|fits?|on|schedule|us|帮我|请|一下|把|所有|全部|的|复习|任务|时间|我|吧|给我|都|一周|待|每个|能容纳它们?的时段)\s*)*$/;
   const phrases = stripped
     .split(/\s*(?:,|\band\b|&|和|、|及|以及)\s*/)
-    .map((phrase) => phrase.trim())
+    // A day's preposition left behind once its day is read ("the essay for the day after tomorrow").
+    .map((phrase) => phrase.trim().replace(/\s+(?:on|for|in|at|by|during|over|to)$/, ""))
     .filter((phrase) => phrase !== "" && !generic.test(phrase))
     .map(taskPhrase)
     .filter(Boolean);
