@@ -4,7 +4,7 @@
  * Pure functions from values to text.
  */
 import { stepStatusInChinese, type Language } from "../contracts/language.js";
-import { outcomeReasonInChinese, stopReasonInChinese } from "../contracts/report-words.js";
+import { reasonIn, stopNoteIn } from "../contracts/report-words.js";
 import { whyOpenInChinese } from "../contracts/why-open.js";
 import type { ExecutionState, StepSnapshot } from "../server/execution-state.js";
 import type { Preference } from "../contracts/preferences.js";
@@ -59,14 +59,15 @@ export function renderExecutionState(state: ExecutionState, language: Language =
   }
   if (state.outcome) {
     const kind = zh ? statusInChinese(state.outcome.kind) : state.outcome.kind;
-    lines.push(`${say(W.ended)}${kind} — ${zh ? outcomeReasonInChinese(state.outcome.reason) : state.outcome.reason}`);
+    // The stored reason is the report's English: read back against the report's table (`reasonIn`).
+    lines.push(`${say(W.ended)}${kind} — ${reasonIn(state.outcome.reason, language)}`);
     for (const item of state.outcome.stillOpen ?? []) {
       const line = `${item.name} (${item.id}) — ${item.why}`;
       lines.push(`${say(W.stillOpen)}${zh ? whyOpenInChinese(line) : line}`);
     }
   }
   if (state.finalAnswer) lines.push(`${say(W.answer)}${indentRest(state.finalAnswer, "         ")}`);
-  if (state.lastError) lines.push(`${say(W.error)}${zh ? stopReasonInChinese(state.lastError) : state.lastError}`);
+  if (state.lastError) lines.push(`${say(W.error)}${stopNoteIn(state.lastError, language)}`);
   if (state.updatedAt) lines.push(`${say(W.updated)}${state.updatedAt}`);
   if (state.workflowVersion) lines.push(`${say(W.version)}${state.workflowVersion}`);
   return lines.join("\n");

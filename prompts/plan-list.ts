@@ -4,6 +4,8 @@
  * shows; the numbering and the order of the parts are the same everywhere.
  */
 import type { PlanStep } from "../kernel/state.js";
+import { stepStatusInChinese } from "../contracts/language.js";
+import { sayReport, stopNoteIn } from "../contracts/report-words.js";
 
 /** What each line of {@link renderPlan} shows besides "N. content". */
 export interface PlanListOptions {
@@ -15,7 +17,10 @@ export interface PlanListOptions {
   summary?: boolean;
   /** " — failed: reason" for a failed step with a reason. */
   failure?: boolean;
-  /** The words of the markdown done-when label (the card, read by a person): "en" unless the user writes Chinese. */
+  /**
+   * The words a person reads (the card's done-when label; the task report's statuses and failures): "en" unless the
+   * user writes Chinese.
+   */
   language?: "en" | "zh";
   /** A marker after the line (e.g. ">> current"); an empty marker leaves the line as it is. */
   marker?: (step: PlanStep) => string;
@@ -27,11 +32,14 @@ export function renderPlan(plan: readonly PlanStep[], options: PlanListOptions =
 }
 
 function planLine(step: PlanStep, index: number, options: PlanListOptions): string {
-  let line = `${index + 1}. ${options.status ? `[${step.status}] ` : ""}${step.content}`;
+  const language = options.language ?? "en";
+  const status = language === "zh" ? stepStatusInChinese(step.status) : step.status;
+  let line = `${index + 1}. ${options.status ? `[${status}] ` : ""}${step.content}`;
   if (options.doneWhen === "inline") line += ` (done when: ${step.doneWhen})`;
   if (options.doneWhen === "markdown")
-    line += options.language === "zh" ? `  \n   *完成标志*：${step.doneWhen}` : `  \n   *done when:* ${step.doneWhen}`;
+    line += language === "zh" ? `  \n   *完成标志*：${step.doneWhen}` : `  \n   *done when:* ${step.doneWhen}`;
   if (options.summary && step.summary) line += ` — ${step.summary}`;
-  if (options.failure && step.status === "failed" && step.reason) line += ` — failed: ${step.reason}`;
+  if (options.failure && step.status === "failed" && step.reason)
+    line += sayReport(language, "failedStep", { reason: stopNoteIn(step.reason, language) });
   return options.marker ? `${line} ${options.marker(step)}`.trimEnd() : line;
 }

@@ -26,7 +26,7 @@ import { languageOf, say } from "../contracts/language.js";
 import { messageText } from "../contracts/message-text.js";
 import { upgradeGraph2Answers } from "../kernel/migrations.js";
 import type { WriteBatches } from "./write-batches.js";
-import { STOP_REASONS } from "../contracts/report-words.js";
+import { sayReport } from "../contracts/report-words.js";
 
 /**
  * What settling needs of the graph: the tool domain (to name a failed change), the recorded approvals, and the
@@ -163,7 +163,7 @@ async function applyBatch(
 }
 
 /** Why a task whose batch was cancelled part-way ended (its report's note). */
-export const CANCELLED_BATCH_REASON = STOP_REASONS.cancelledBatch;
+export const CANCELLED_BATCH_REASON = sayReport("en", "cancelledBatch");
 
 /**
  * A batch whose run was cancelled part-way: the step fails and the task ends (the user stopped it); deliver's report
@@ -175,7 +175,7 @@ function cancelledBatch(state: TempoState, results: BaseMessage[]): TempoUpdate 
   const answered = {
     ...state,
     workspaceMessageIds: [...state.workspaceMessageIds, ...results.map((message) => message.id!)],
-    lastError: `The task stopped: ${CANCELLED_BATCH_REASON}.`,
+    lastError: sayReport("en", "taskStopped", { why: CANCELLED_BATCH_REASON }),
   };
   return {
     messages: results,

@@ -12,6 +12,7 @@ import { proposedWrites, unansweredCalls } from "../kernel/proposal.js";
 import { callArguments } from "../kernel/call-records.js";
 import { describeToolCall, findTool, readableText, type ToolDomain } from "../tools/domain.js";
 import type { Language } from "../contracts/language.js";
+import { sayReport } from "../contracts/report-words.js";
 import { isCancelledWrite, type ExecutionLog, type ToolOutcome } from "../tools/runner.js";
 import { callOutcomeOf } from "../kernel/tool-results.js";
 import { messageText } from "../contracts/message-text.js";
@@ -141,10 +142,10 @@ function describe(name: string, args: Record<string, unknown> | undefined): stri
 const NAMED = 5;
 
 /** The writes named in one phrase: "a; b; c and 5 more". */
-export function nameWrites(writes: readonly WriteFact[]): string {
+export function nameWrites(writes: readonly WriteFact[], language: Language = "en"): string {
   const named = writes.slice(0, NAMED).map((write) => write.summary);
   const more = writes.length - named.length;
-  return more > 0 ? `${named.join("; ")} and ${more} more` : named.join("; ");
+  return more > 0 ? sayReport(language, "andMore", { names: named.join("; "), more }) : named.join("; ");
 }
 
 /**
@@ -154,9 +155,9 @@ export function nameWrites(writes: readonly WriteFact[]): string {
 export function droppedWritesText(facts: WriteFacts, language: Language = "en"): string {
   const words = DROP_WORDS[language];
   const parts: string[] = [];
-  if (facts.applied.length > 0) parts.push(words.applied(facts.applied.length, nameWrites(facts.applied)));
+  if (facts.applied.length > 0) parts.push(words.applied(facts.applied.length, nameWrites(facts.applied, language)));
   if (facts.approvedNotApplied.length > 0)
-    parts.push(words.notApplied(facts.approvedNotApplied.length, nameWrites(facts.approvedNotApplied)));
+    parts.push(words.notApplied(facts.approvedNotApplied.length, nameWrites(facts.approvedNotApplied, language)));
   if (parts.length === 0) return words.nothing;
   return `${parts.join(" ")} ${words.noMore}`;
 }

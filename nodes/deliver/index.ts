@@ -13,7 +13,7 @@ import { answerMessage, deliver as deliverAnswer } from "../../kernel/transition
 import { extractJsonObject } from "../../contracts/json-extraction.js";
 import { languageOf, type Language } from "../../contracts/language.js";
 import { messageText } from "../../contracts/message-text.js";
-import { reportLineInChinese } from "../../contracts/report-words.js";
+import { reportLineIn } from "../../contracts/report-words.js";
 import { fitStagePrompt, watchModelCall } from "../../models/model-call.js";
 import { modelFor } from "../../models/stage-models.js";
 import { DELIVER_STAGE_PROMPT } from "../../prompts/deliver.js";
@@ -27,7 +27,7 @@ import {
   buildTaskReport,
   mechanicalSummary,
   overclaim,
-  unchangedOutcome,
+  unchangedJudged,
   declinedWrites,
   type TaskReport,
 } from "./task-report.js";
@@ -80,18 +80,24 @@ export function createDeliverNode(dependencies: NodeDependencies) {
     // (A task never reaches deliver with approved writes waiting: execute applies an answered card's calls first.)
     const language = languageOf(state.messages);
     const writes = await readWriteFacts(state, domain, dependencies.executionLog, threadId, userId, language);
-    const outcome = unchangedOutcome(judged.outcome, state.planSteps, state, {
-      applied: writes.applied.length,
-      declined: declinedWrites(taskMessages(state)),
-    });
-    const built = outcome === judged.outcome ? judged : { ...judged, outcome };
+    const outcome = unchangedJudged(
+      { record: judged.outcome, said: judged.said ?? { key: "note", text: judged.outcome.reason } },
+      state.planSteps,
+      state,
+      {
+        applied: writes.applied.length,
+        declined: declinedWrites(taskMessages(state)),
+      },
+    );
+    const built =
+      outcome.record === judged.outcome ? judged : { ...judged, outcome: outcome.record, said: outcome.said };
     const report = built.outcome.kind !== "completed" ? { ...built, writes } : built;
     const factual = mechanicalSummary(report);
-    // The facts as the user reads them, in their language (the model is given them in English, as the tools wrote
-    // them), with names and dates for the tools' ids and indices.
+    // The facts as the user reads them, said in their language from the report (the model is given them in English),
+    // with names and dates for the tools' ids and indices.
     const readable = (text: string) =>
       data !== undefined && domain.readable ? domain.readable(data, text, language) : text;
-    const told = readable(factsInLanguage(language === "en" ? factual : mechanicalSummary(reportIn(report)), language));
+    const told = readable(language === "en" ? factual : mechanicalSummary(reportIn(report), language));
     /** The report with the tools' words (step summaries, writes, reasons beside an item) in the user's language. */
     function reportIn(english: TaskReport & { writes?: WriteFacts }): TaskReport & { writes?: WriteFacts } {
       const tell = (text: string) => domain.stepSummary?.(text, language) ?? text;
@@ -222,8 +228,8 @@ export function plainText(text: string): string {
 }
 
 /**
- * Why an item is still open in the user's language: the report's own reasons are `reportLineInChinese`'s; a reason a
- * step's summary gave beside the item ("your standing preference … rules out …", "another session of …") is said as
+ * Why an item is still open in the user's language: the report's own reasons are said by `mechanicalSummary`; a reason
+ * a step's summary gave beside the item ("your standing preference … rules out …", "another session of …") is said as
  * the domain says it in brackets (`tell`, its `stepSummary`).
  */
 function reasonIn(why: string, tell: (text: string) => string): string {
@@ -232,12 +238,16 @@ function reasonIn(why: string, tell: (text: string) => string): string {
 }
 
 /**
- * The factual summary (`mechanicalSummary`) with its own words in the user's language (`reportLineInChinese`); what
- * the tools and the user wrote (the goal, step texts, item names, reasons) stays as it is. English is returned unchanged.
+ * The factual summary's English (`mechanicalSummary` as the model reads it) with its own words in the user's language,
+ * read back against the report's table (`reportLineIn`); what the tools and the user wrote (the goal, step texts, item
+ * names, reasons) stays as it is. English is returned unchanged. Deliver says its answer from the report itself.
  */
 export function factsInLanguage(factual: string, language: Language): string {
   if (language === "en") return factual;
-  return factual.split("\n").map(reportLineInChinese).join("\n");
+  return factual
+    .split("\n")
+    .map((line) => reportLineIn(line, language))
+    .join("\n");
 }
 
 /**

@@ -11,7 +11,17 @@ import { callOutcomeOf } from "../../kernel/tool-results.js";
 import { callArguments } from "../../kernel/call-records.js";
 import type { OpenItem } from "../../tools/domain.js";
 import { messageText } from "../../contracts/message-text.js";
-import { WHY_OPEN } from "../../contracts/why-open.js";
+import { WHY_OPEN, whyOpenIn } from "../../contracts/why-open.js";
+import type { Language } from "../../contracts/language.js";
+import {
+  reasonIn,
+  sayOutcomeKind,
+  sayOutcomeReason,
+  sayReport,
+  stopNoteIn,
+  type OutcomeReason,
+  type ReportKey,
+} from "../../contracts/report-words.js";
 import { renderPlan } from "../../prompts/plan-list.js";
 import { nameWrites, taskMessages, type WriteFacts } from "../../review/write-facts.js";
 
@@ -19,6 +29,11 @@ export interface TaskReport {
   goal: string;
   planSteps: PlanStep[];
   outcome: TaskOutcomeRecord;
+  /**
+   * The outcome's reason as data (its `reason` is this said in English), said in the user's language where the report
+   * is (`mechanicalSummary`). Absent for a report built from a stored outcome alone.
+   */
+  said?: OutcomeReason;
   /** Open domain items this task was about, still open, with why. */
   stillOpen: Array<OpenItem & { why: string }>;
   lastError: string | null;
@@ -26,26 +41,45 @@ export interface TaskReport {
   writes?: WriteFacts;
 }
 
+/** An outcome with its reason as data: `record` (what the state keeps) says `said` in English. */
+export interface JudgedOutcome {
+  record: TaskOutcomeRecord;
+  said: OutcomeReason;
+}
+
+/** An outcome of `kind` for `said` (with `rest` of the record it replaces kept). */
+function judged(kind: TaskOutcome, said: OutcomeReason, rest: Partial<TaskOutcomeRecord> = {}): JudgedOutcome {
+  return { record: { ...rest, kind, reason: sayOutcomeReason(said, "en") }, said };
+}
+
 /** The outcome the steps show: completed when every step is done or skipped, partial with some done, failed with none. */
 export function judgeOutcome(planSteps: PlanStep[], lastError: string | null): TaskOutcomeRecord {
+  return judgeSteps(planSteps, lastError).record;
+}
+
+/** `judgeOutcome`, with the reason as data. */
+function judgeSteps(planSteps: PlanStep[], lastError: string | null): JudgedOutcome {
   const done = planSteps.filter((step) => step.status === "done");
   const failed = planSteps.filter((step) => step.status === "failed");
   const left = planSteps.filter((step) => step.status === "pending" || step.status === "running");
   if (planSteps.length > 0 && failed.length === 0 && left.length === 0) {
-    return { kind: "completed", reason: `all ${done.length} step(s) done` };
+    return judged("completed", { key: "allDone", done: done.length });
   }
-  const why =
+  const why: OutcomeReason =
     failed.length > 0
-      ? `step "${failed[0]!.content}" failed: ${failed[0]!.reason ?? "no reason given"}`
-      : (lastError ?? `${left.length} step(s) were not run`);
+      ? { key: "stepFailed", step: failed[0]!.content, reason: failed[0]!.reason ?? null }
+      : lastError !== null
+        ? { key: "note", text: lastError }
+        : { key: "notRun", count: left.length };
   const kind: TaskOutcome = done.length > 0 ? "partial" : "failed";
-  return {
+  return judged(
     kind,
-    reason:
-      planSteps.length === 0
-        ? (lastError ?? "no plan was made")
-        : `${done.length} of ${planSteps.length} step(s) done; ${why}`,
-  };
+    planSteps.length === 0
+      ? lastError !== null
+        ? { key: "note", text: lastError }
+        : { key: "noPlan" }
+      : { key: "someDone", done: done.length, total: planSteps.length, why },
+  );
 }
 
 /**
@@ -62,7 +96,7 @@ export function buildTaskReport(
   openItems: OpenItem[] | undefined,
   openAtStart: OpenItem[] | undefined,
 ): TaskReport {
-  const outcome = judgeOutcome(state.planSteps, state.lastError);
+  const outcome = judgeSteps(state.planSteps, state.lastError);
   const messages = taskMessages(state);
   // What the task asked for, did or said it would do; not what its reads returned (a listing of the week names every
   // open item, whether or not the task was about it).
@@ -89,17 +123,15 @@ export function buildTaskReport(
     name: item.name,
     why: whyOpen(item, messages, state.planSteps),
   }));
-  const refined: TaskOutcomeRecord =
-    outcome.kind === "completed" && stillOpen.length > 0
-      ? {
-          kind: "partial",
-          reason: `every step finished, but ${stillOpen.length} item(s) are still pending: ${stillOpen.map((item) => item.name).join(", ")}`,
-        }
+  const refined =
+    outcome.record.kind === "completed" && stillOpen.length > 0
+      ? judged("partial", { key: "stillOpen", names: stillOpen.map((item) => item.name) })
       : outcome;
   return {
     goal: state.goal,
     planSteps: state.planSteps,
-    outcome: stillOpen.length > 0 ? { ...refined, stillOpen } : refined,
+    outcome: stillOpen.length > 0 ? { ...refined.record, stillOpen } : refined.record,
+    said: refined.said,
     stillOpen,
     lastError: state.lastError,
   };
@@ -128,64 +160,85 @@ export function unchangedOutcome(
   task: { readOnlyPlan: boolean; runMode: string | null },
   writes: { applied: number; declined: number },
 ): TaskOutcomeRecord {
+  return unchangedJudged({ record: outcome, said: { key: "note", text: outcome.reason } }, planSteps, task, writes)
+    .record;
+}
+
+/** `unchangedOutcome`, with the reason as data (deliver's: the report says it in the user's language). */
+export function unchangedJudged(
+  outcome: JudgedOutcome,
+  planSteps: readonly PlanStep[],
+  task: { readOnlyPlan: boolean; runMode: string | null },
+  writes: { applied: number; declined: number },
+): JudgedOutcome {
+  const { record } = outcome;
   // A task whose steps failed but whose applied writes stay (a run cancelled part-way through its batch, a step that
   // failed after writing) did something: partial, as for some steps done — "failed" would say nothing changed, to the
   // user, to a front end's status and to the episode memory keeps.
-  if (writes.applied > 0) return outcome.kind === "failed" ? { ...outcome, kind: "partial" } : outcome;
-  if (outcome.kind === "failed" || outcome.kind === "dropped") return outcome;
+  if (writes.applied > 0)
+    return record.kind === "failed" ? { record: { ...record, kind: "partial" }, said: outcome.said } : outcome;
+  if (record.kind === "failed" || record.kind === "dropped") return outcome;
   // A partial task that applied nothing did nothing: it failed ("partial" would claim something was done).
-  if (outcome.kind === "partial" && !task.readOnlyPlan)
-    return {
-      ...outcome,
-      kind: "failed",
-      reason: writes.declined > 0 ? declinedReason(writes.declined) : `nothing was changed: ${outcome.reason}`,
-    };
-  if (outcome.kind !== "completed") return outcome;
+  if (record.kind === "partial" && !task.readOnlyPlan)
+    return judged(
+      "failed",
+      writes.declined > 0 ? { key: "declined", count: writes.declined } : { key: "nothingChanged", why: outcome.said },
+      record,
+    );
+  if (record.kind !== "completed") return outcome;
   const reasons = planSteps.flatMap((step) => notCarriedOut(step) ?? []);
   const done = planSteps.filter((step) => step.status === "done");
   if (task.readOnlyPlan)
     return done.length > 0 && done.every((step) => notCarriedOut(step) !== undefined)
-      ? { kind: "failed", reason: `nothing was found: ${reasons.join("; ")}` }
+      ? judged("failed", { key: "nothingFound", reasons })
       : outcome;
-  if (writes.declined > 0) return { kind: "failed", reason: declinedReason(writes.declined) };
+  if (writes.declined > 0) return judged("failed", { key: "declined", count: writes.declined });
   if (task.runMode === "global_reopt" && reasons.length === 0) return outcome;
-  return {
-    kind: "failed",
-    reason: `nothing was changed: ${reasons.length > 0 ? reasons.join("; ") : "no change was proposed"}`,
-  };
+  return judged("failed", { key: "nothingChanged", why: { key: "stepReasons", reasons } });
 }
 
-function declinedReason(declined: number): string {
-  return `nothing was changed: you declined ${declined === 1 ? "the change" : `all ${declined} changes`} it proposed`;
+/** Each step with its status, and its summary or failure reason, one per line (the report's words in `language`). */
+export function stepReport(plan: PlanStep[], language: Language = "en"): string {
+  return renderPlan(plan, { status: true, summary: true, failure: true, language });
 }
 
-/** Each step with its status, and its summary or failure reason, one per line. */
-export function stepReport(plan: PlanStep[]): string {
-  return renderPlan(plan, { status: true, summary: true, failure: true });
-}
-
-/** The factual answer: the goal, the outcome when it is not a plain success, each step, what is still open and why. */
+/**
+ * The factual answer: the goal, the outcome when it is not a plain success, each step, what is still open and why —
+ * its own words in `language` (English for the model); what it quotes (the goal, the steps, the writes' and the
+ * items' words) as the report holds it.
+ */
 export function mechanicalSummary(
   report: Pick<TaskReport, "goal" | "planSteps" | "lastError"> &
-    Partial<Pick<TaskReport, "outcome" | "stillOpen" | "writes">>,
+    Partial<Pick<TaskReport, "outcome" | "said" | "stillOpen" | "writes">>,
+  language: Language = "en",
 ): string {
+  const say = (key: ReportKey, params: Record<string, string | number> = {}) => sayReport(language, key, params);
   const done = report.planSteps.filter((step) => step.status === "done").length;
-  const lines = [`Task: ${report.goal}`];
+  const lines = [say("task", { goal: report.goal })];
   if (report.outcome && report.outcome.kind !== "completed")
-    lines.push(`Outcome: ${report.outcome.kind} — ${report.outcome.reason}`);
+    lines.push(
+      say("outcome", {
+        kind: sayOutcomeKind(report.outcome.kind, language),
+        reason: report.said ? sayOutcomeReason(report.said, language) : reasonIn(report.outcome.reason, language),
+      }),
+    );
   if (report.planSteps.length > 0)
-    lines.push(`Finished ${done} of ${report.planSteps.length} steps:`, stepReport(report.planSteps));
-  for (const item of report.stillOpen ?? []) lines.push(`Still pending: ${item.name} (${item.id}) — ${item.why}`);
+    lines.push(say("finished", { done, total: report.planSteps.length }), stepReport(report.planSteps, language));
+  for (const item of report.stillOpen ?? [])
+    lines.push(say("stillPending", { name: item.name, id: item.id, why: whyOpenIn(item.why, language) }));
   const writes = report.writes;
   // A task that did not complete says what it changed all the same (the changes stay), and an approval it never applied.
   if (writes && writes.applied.length > 0 && report.outcome && report.outcome.kind !== "completed") {
-    lines.push(`Changes applied (they stay): ${writes.applied.length} — ${nameWrites(writes.applied)}`);
+    lines.push(say("applied", { count: writes.applied.length, names: nameWrites(writes.applied, language) }));
   }
   if (writes && writes.approvedNotApplied.length > 0)
     lines.push(
-      `Approved but not applied: ${writes.approvedNotApplied.length} — ${nameWrites(writes.approvedNotApplied)}`,
+      say("approvedNotApplied", {
+        count: writes.approvedNotApplied.length,
+        names: nameWrites(writes.approvedNotApplied, language),
+      }),
     );
-  if (report.lastError) lines.push(`Note: ${report.lastError}`);
+  if (report.lastError) lines.push(say("note", { note: stopNoteIn(report.lastError, language) }));
   // One paragraph a line (a blank line between): Markdown front ends (Agent Chat UI, Agent Inbox) join lines a single
   // newline apart into one paragraph, and lines after a numbered list into its last item. The step list stays a list.
   return lines.join("\n\n");

@@ -51,6 +51,7 @@ import { listForRefinement, passedOverInCode } from "./refinement-step.js";
 import { arrangedInCode, verifyInCode } from "./verification-step.js";
 import { toolClock } from "../shared/now.js";
 import { lastAppliedCard } from "../../kernel/applied-writes.js";
+import { sayReport } from "../../contracts/report-words.js";
 
 /** Builds the execute node. */
 export function createExecuteNode(dependencies: NodeDependencies, offers: ToolOffers) {
@@ -99,8 +100,9 @@ export function createExecuteNode(dependencies: NodeDependencies, offers: ToolOf
         `Round budget of ${state.maxRounds} spent; delivering`,
         `${state.maxRounds} 轮的预算已用完，正在总结`,
       );
-      const lastError = `The round budget (${state.maxRounds}) was spent before the plan finished.`;
-      return failStep({ ...state, lastError }, `the round budget (${state.maxRounds}) ran out during this step`);
+      // The report's own words (contracts/report-words.ts), said in the user's language where they are shown.
+      const lastError = sayReport("en", "roundBudgetSpent", { rounds: state.maxRounds });
+      return failStep({ ...state, lastError }, sayReport("en", "roundBudgetRanOut", { rounds: state.maxRounds }));
     }
     const { maxRejectionsPerStep } = dependencies.settings;
     if (state.stepSetbacks.rejections >= maxRejectionsPerStep) {

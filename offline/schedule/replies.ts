@@ -5,7 +5,7 @@
  */
 import { languageOf, say, stepStatusInChinese, type Language } from "../../contracts/language.js";
 import { whyOpenInChinese } from "../../contracts/why-open.js";
-import { reportLineInChinese, stopReasonInChinese } from "../../contracts/report-words.js";
+import { reportLineIn, stopNoteIn } from "../../contracts/report-words.js";
 import { chatLanguage, goalOf, latestMessage, section, userLanguage, type PromptView } from "../prompt-reading.js";
 import { readTaskAccount, type StepOutcome } from "../stage-state.js";
 import {
@@ -266,9 +266,16 @@ export function finalAnswer(input: {
     ),
     ...(input.stillPending ?? []).map((line) => (zh ? stillPendingInChinese(line) : line)),
   ];
-  if (note) lines.push(zh ? `备注：${stopReasonInChinese(note)}` : `Note: ${note}`);
+  if (note) lines.push(zh ? `备注：${stopNoteIn(note, "zh")}` : `Note: ${note}`);
   // The report's own words the steps carried along (a failed step's reason, the writes applied and not) in Chinese.
-  const text = zh ? lines.join("\n").split("\n").map(reportLineInChinese).join("\n") : lines.join("\n");
+  // (It is given the report's English, as a model is: read back against the report's table, `reportLineIn`.)
+  const text = zh
+    ? lines
+        .join("\n")
+        .split("\n")
+        .map((line) => reportLineIn(line, "zh"))
+        .join("\n")
+    : lines.join("\n");
   // Tasks by name and places by date and time, as the cards say them (the summaries are the tools' words).
   return readableScheduleText(text, input.language ?? "en");
 }

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { finalAnswer } from "../../offline/schedule/replies.js";
-import { reportLineInChinese } from "../../contracts/report-words.js";
+import { reportLineIn } from "../../contracts/report-words.js";
 import { CANCELLED_BATCH_REASON } from "../../review/apply.js";
 import { sampleWeek } from "../../tools/schedule/index.js";
 import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
@@ -77,11 +77,11 @@ describe("the report's own words, in Chinese", () => {
 
   test("the outcome line and the note of a cancelled run", () => {
     expect(
-      reportLineInChinese(`Outcome: partial — 0 of 3 step(s) done; step "安排" failed: ${CANCELLED_BATCH_REASON}`),
+      reportLineIn(`Outcome: partial — 0 of 3 step(s) done; step "安排" failed: ${CANCELLED_BATCH_REASON}`, "zh"),
     ).toBe(
       "结果：部分完成，未全部完成 — 完成了 3 个步骤中的 0 个；步骤“安排”失败：应用已批准的修改时，这次运行被取消了",
     );
-    expect(reportLineInChinese(`Note: The task stopped: ${CANCELLED_BATCH_REASON}.`)).toBe(
+    expect(reportLineIn(`Note: The task stopped: ${CANCELLED_BATCH_REASON}.`, "zh")).toBe(
       "备注：任务已停止：应用已批准的修改时，这次运行被取消了。",
     );
   });

@@ -126,7 +126,7 @@ export function summaryInChinese(english: string): string {
   // Dated places first, by date and clock time; what is left undated is said by day and slots below.
   return (
     readablePlaces(summary, "zh")
-      // A write the user turned down (the report's own words for it, `reportLineInChinese`).
+      // A write the user turned down (a step summary of the offline policy, `offline/schedule/life-steps.ts`).
       .replace(/^not carried out: you declined [^;]*$/, "未执行：你拒绝了这项修改")
       .replace(/^not carried out: /, "未执行：")
       // import_calendar's refusal when nothing can be added (what it imported is said from its data).
