@@ -104,8 +104,10 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
     stepSummary(summary: string, language) {
       return domains.reduce((told, domain) => domain.stepSummary?.(told, language) ?? told, summary);
     },
-    changesLine(state: CombinedState, results: readonly string[], language) {
-      const lines = domains.flatMap((domain) => domain.changesLine?.(state[domain.name], results, language) ?? []);
+    changesLine(state: CombinedState, results: readonly string[], language, answer) {
+      const lines = domains.flatMap(
+        (domain) => domain.changesLine?.(state[domain.name], results, language, answer) ?? [],
+      );
       return lines.length > 0 ? lines.join("\n\n") : undefined;
     },
     // Each domain folds the preferences into its own part, and reads them by its own rules.

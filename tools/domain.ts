@@ -349,9 +349,10 @@ export interface ToolDomain<TState = any> {
   /**
    * Optional: where a task's applied writes left things, in one compact line in `language` ("Where things are now:
    * …"), from their tool results and the state now; undefined when there is nothing to list. Deliver adds it to the
-   * answer of a task whose writes touched several items (a single write's answer says it already).
+   * answer of a task whose writes touched several items, or one whose place `answer` (the answer so far) does not
+   * say (a single write's answer says it already; a scoped request's answer told by its steps does not).
    */
-  changesLine?(state: TState, results: readonly string[], language: Language): string | undefined;
+  changesLine?(state: TState, results: readonly string[], language: Language, answer?: string): string | undefined;
   /**
    * Optional: the items still open in `state` (e.g. pending review tasks). Deliver names the ones a task
    * was about that are still open, so an answer never claims more than happened.

@@ -151,6 +151,7 @@ export function createDeliverNode(dependencies: NodeDependencies) {
             data,
             writes.applied.flatMap((write) => write.result ?? []),
             language,
+            summary,
           )
         : undefined;
     if (where && !summary.includes(where)) summary = `${summary}\n\n${where}`;

@@ -86,8 +86,9 @@ function judgeSteps(planSteps: PlanStep[], lastError: string | null): JudgedOutc
  * The report of the ended task: its outcome, judged here and only here (deliver stores it, memorize, ExecutionState and
  * the CLI read it). `openItems` are the domain's open items now (undefined for a domain that
  * has none); the task is about an item when it named it (goal, step summaries, its human and assistant
- * messages and tool calls — not tool results), or about all of its domain's when it closed some of them (closing a
- * to-do says nothing of the week's review tasks). A task whose steps all finished while items it was
+ * messages and tool calls — not tool results), or about all of its domain's when it closed one it was not asked for
+ * by name (closing a to-do says nothing of the week's review tasks; putting back one review, named in the request, a
+ * plan step or a read's selection, says nothing of the others). A task whose steps all finished while items it was
  * about are still open is partial, not completed.
  */
 export function buildTaskReport(
@@ -105,9 +106,30 @@ export function buildTaskReport(
     ...state.planSteps.map((step) => step.summary ?? ""),
     ...messages.filter((message) => message.getType() !== "tool").map(textWithCalls),
   ];
+  // What the task was asked to work on: the request, the plan's steps and the selections its reads made (a listing's
+  // or a search's arguments: "task_ids": ["matrix-review"]) — not its writes, which name whatever they close.
+  const answered = new Map(
+    messages.flatMap((message) => {
+      const outcome = callOutcomeOf(message);
+      return outcome ? [[(message as ToolMessage).tool_call_id, outcome] as const] : [];
+    }),
+  );
+  const asked = [
+    state.goal,
+    ...state.planSteps.map((step) => step.content),
+    ...messages.filter((message) => message.getType() === "human").map(messageText),
+    ...messages.flatMap((message) =>
+      ((message as AIMessage).tool_calls ?? [])
+        .filter((call) => call.id !== undefined && answered.get(call.id) === "done")
+        .map((call) => JSON.stringify(callArguments(message, call) ?? {})),
+    ),
+  ];
+  // A task that closed an item nobody asked for by name (arranging "my reviews") was about all of its domain's; one
+  // that closed only items it was asked for by name ("put back the matrix review") is about what it named.
   const closedIn = new Set(
     (openAtStart ?? [])
       .filter((item) => openItems !== undefined && !openItems.some((open) => open.id === item.id))
+      .filter((item) => !asked.some((text) => names(text, item)))
       .map((item) => item.domain),
   );
   // A question is about what it asks, never about closing items (its answer may name many of them).

@@ -76,7 +76,7 @@ describe("a write card approved after the week rolled on", () => {
     expect(cardLines(result)).toEqual(['Place "Linked list exercises" on Sun 24 Mar, 19:00–20:40']);
     result = await tempo.graph.invoke(resume({ type: "accept", args: null }), onMonday);
     expect(interruptsOf(result)).toEqual([]);
-    expect(result.finalAnswer).toContain('placed "Linked list exercises" on Sun 24 Mar, 19:00–20:40');
+    expect(result.finalAnswer).toContain('"Linked list exercises" — Sun 24 Mar, 19:00–20:40');
     expect(placeOf(await tempo.repository.load("student"), "linked-list-exercises")).toBe("day 7 slots 9-10");
   });
 
@@ -90,7 +90,7 @@ describe("a write card approved after the week rolled on", () => {
     result = await tempo.graph.invoke(resume({ type: "accept", args: null }), config);
     expect(cardLines(result)).toEqual(['Place "Linked list exercises" on Sun 17 Mar, 19:00–20:40']);
     result = await tempo.graph.invoke(resume({ type: "accept", args: null }), config);
-    expect(result.finalAnswer).toContain('placed "Linked list exercises" on Sun 17 Mar, 19:00–20:40');
+    expect(result.finalAnswer).toContain('"Linked list exercises" — Sun 17 Mar, 19:00–20:40');
     expect(placeOf(await tempo.repository.load("student"), "linked-list-exercises")).toBe("day 7 slots 9-10");
   });
 });
@@ -209,4 +209,31 @@ describe("a day's card answered after another thread put a review on that day", 
       ).toMatchObject({ status: after });
     },
   );
+});
+
+describe("a place card answered after another thread cleared the day it places on", () => {
+  test("it applies as it showed; the cleared review stays pending; neither thread's change is lost or made twice", async () => {
+    // Sunday evening before the week: thread A's card puts the binary tree review on Monday 19:00; thread B clears
+    // Monday (the limits review, 14:00) and applies it while A's card waits.
+    const tempo = await offlineTempo(halfPlacedWeek(), () => new Date("2024-03-10T20:00:00+08:00"));
+    const placeCard = await toWriteCard(tempo, "thread-a", "put the binary tree review on Monday");
+    expect(cardLines(placeCard)).toEqual(['Place "Binary tree review" on Mon 11 Mar, 19:00–19:45']);
+    const onB = await converse(tempo, "clear tomorrow", [], "thread-b");
+    expect(onB.cards.map((card) => card.action)).toEqual(["confirm_plan", "unplace"]);
+    expect(placeOf(await tempo.repository.load("student"), "review-limits")).toBe("pending");
+
+    // The card's review and its day are as it showed them: it applies, once, and B's clearing stays.
+    const answered = await tempo.graph.invoke(
+      resume({ type: "accept", args: null }),
+      threadConfig("thread-a", "student"),
+    );
+    expect(interruptsOf(answered)).toEqual([]);
+    const week = await tempo.repository.load("student");
+    expect(placeOf(week, "binary-tree-review")).toBe("day 1 slots 9-9");
+    expect(placeOf(week, "review-limits")).toBe("pending");
+    expect(answered.finalAnswer).toContain('Where things are now: "Binary tree review" — Mon 11 Mar, 19:00–19:45.');
+    // A's task was about the binary tree review: the review B took off is B's business, not left undone by A.
+    const state = await tempo.graph.getState(threadConfig("thread-a", "student"));
+    expect((state.values as { outcome?: { kind: string } }).outcome?.kind).toBe("completed");
+  });
 });

@@ -104,6 +104,46 @@ describe("buildTaskReport", () => {
     expect(unrelated.outcome).toEqual({ kind: "completed", reason: "all 1 step(s) done" });
   });
 
+  test("a task asked for one item by name is about that item: closing it says nothing of the others", () => {
+    // "put back the matrix review": the search is asked for it (a read's selection), the write places it, and an
+    // unrelated review pending elsewhere in the week keeps the task from nothing.
+    const putBack = [
+      new HumanMessage({ id: "start", content: "put back the matrix review" }),
+      new AIMessage({
+        id: "a1",
+        content: "",
+        tool_calls: [{ id: "call-1", name: "propose_arrangement", args: { task_ids: ["rev-1"] }, type: "tool_call" }],
+      }),
+      new ToolMessage({ id: "t1", content: "1 placement proposed", tool_call_id: "call-1" }),
+      new AIMessage({
+        id: "a2",
+        content: "",
+        tool_calls: [{ id: "call-2", name: "place", args: { task_id: "rev-1", day: 4 }, type: "tool_call" }],
+      }),
+      new ToolMessage({
+        id: "t2",
+        content: "placed rev-1",
+        tool_call_id: "call-2",
+        artifact: { outcome: "applied" },
+      }),
+    ];
+    const report = buildTaskReport(
+      { ...base, goal: "put back the matrix review", messages: putBack },
+      [open[1]!],
+      open,
+    );
+    expect(report.stillOpen).toEqual([]);
+    expect(report.outcome).toEqual({ kind: "completed", reason: "all 1 step(s) done" });
+    // Without the selection (arranging "my reviews"), the write alone names what it closed: the whole week is judged.
+    const arranged = buildTaskReport(
+      { ...base, goal: "arrange my reviews", messages: [putBack[0]!, putBack[3]!, putBack[4]!] },
+      [open[1]!],
+      open,
+    );
+    expect(arranged.stillOpen.map((item) => item.id)).toEqual(["rev-2"]);
+    expect(arranged.outcome.kind).toBe("partial");
+  });
+
   test("the factual summary tells the outcome, each step and what is still pending", () => {
     expect(mechanicalSummary(buildTaskReport(base, open, open))).toBe(
       [

@@ -259,7 +259,7 @@ describe.each([
 });
 
 test("a model that writes the final summary as JSON: the person reads text, as from a model that wrote text", async () => {
-  const message = "Move the matrix review to Thursday afternoon";
+  const message = "Arrange my reviews on Monday";
   const reference = await converse({ default: new ScheduleOfflinePolicy() }, sampleWeek(), [message], false);
   const { outcome, refused, stages } = await withImperfection("json-for-text", "native", sampleWeek(), message);
   expect(refused).toEqual([]);

@@ -181,13 +181,14 @@ const LISTED = 12;
 /**
  * Where the tasks that applied writes touched are now, in one line — `Where things are now: "Binary tree review" —
  * Mon 11 Mar, 19:00–19:45; "Essay draft" — pending` — read from the state (what the writes left, a later move over an
- * earlier place), in the order the writes first touched them; undefined when fewer than two tasks were touched (a
- * single write's answer names its place already).
+ * earlier place), in the order the writes first touched them; undefined when none was touched, or one whose place
+ * `answer` names already (a single write's answer does) or that has none.
  */
 export function whereThingsAre(
   state: ScheduleState,
   results: readonly string[],
   language: Language,
+  answer?: string,
 ): string | undefined {
   const ids = [
     ...new Set(
@@ -197,8 +198,12 @@ export function whereThingsAre(
     ),
   ];
   const tasks = ids.flatMap((id) => state.tasks.filter((task) => task.id === id && task.source === "task_item"));
-  if (tasks.length < 2) return undefined;
   const zh = language === "zh";
+  // One task: said only when it has a place the answer does not name (a scoped request's answer, told by its steps).
+  const only = tasks.length === 1 ? tasks[0]!.slots?.[0] : undefined;
+  if (tasks.length === 1 && (!only || answer === undefined || answer.includes(placeName(state.window, only, language))))
+    return undefined;
+  if (tasks.length === 0) return undefined;
   const entries = tasks.slice(0, LISTED).map((task) => {
     const range = task.slots?.[0];
     const where = range ? placeName(state.window, range, language) : zh ? "待安排" : "pending";
