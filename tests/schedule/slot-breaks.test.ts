@@ -9,10 +9,12 @@
  */
 import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
-import { applyWrites } from "../../tools/schedule/candidates.js";
+import { applyWrites, proposeCandidates } from "../../tools/schedule/candidates.js";
+import { analyzeHealth } from "../../tools/schedule/health.js";
 import { findFreeTool, placeTool, sampleWeek, type FindFreeData } from "../../tools/schedule/index.js";
 import { searchInputOf, searchPlacements } from "../../tools/schedule/placement-search.js";
 import { withRules } from "../../tools/schedule/rules.js";
+import { WeekModel } from "../../tools/schedule/week-model.js";
 import type { ScheduleState, SlotTime, TaskItem } from "../../tools/schedule/state.js";
 import { ruleWeek } from "../support/rule-weeks.js";
 import { oracle } from "../support/schedule-oracle.js";
@@ -119,5 +121,33 @@ describe("a review's slots span no break of the day", () => {
         });
       }
     }
+  });
+
+  test("a review stored across a break (placed before the rule) is named by the judge, and the refinement moves it", () => {
+    // A week stored before 2026-12-02: "Review limits and continuity" on Sat 16 Mar, 16:55–19:45, across dinner. No
+    // write makes such a place now, but nothing re-checked the stored one: the judge scored it clean and the
+    // refinement's candidates left it there.
+    const sample = sampleWeek();
+    const stored: ScheduleState = {
+      ...sample,
+      tasks: sample.tasks.map((task) =>
+        task.id === "review-limits"
+          ? { ...task, status: "placed" as const, slots: [{ day: 6, start: 8, end: 9 }] }
+          : task,
+      ),
+    };
+    const report = analyzeHealth(stored);
+    const issue = report.issues.find((entry) => entry.kind === "off_profile" && entry.tasks.includes("review-limits"));
+    expect(issue?.message).toBe(
+      '"Review limits and continuity" is across the break between 17:40 and 19:00 (a session runs without a break)',
+    );
+    // The incremental judge scores it as the judge does.
+    expect(new WeekModel(stored).score()).toBe(report.score);
+    // The refinement's best candidate takes it off the break, to a place that spans none.
+    const best = proposeCandidates(stored).candidates[0]!;
+    const moved = applyWrites(stored, best.writes)!;
+    const range = moved.tasks.find((task) => task.id === "review-limits")!.slots![0]!;
+    expect(range).not.toEqual({ day: 6, start: 8, end: 9 });
+    expect(spansBreak(moved, range)).toBe(false);
   });
 });

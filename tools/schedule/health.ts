@@ -26,6 +26,7 @@ import { placementSteps, searchInputOf, type SearchBudget, type SearchTask } fro
 import { finish, type Steps } from "./steps.js";
 import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "./occupancy-index.js";
 import { dayText, deadlinePassed, isFixedByClock, partsOf, withRules, type RuleBook } from "./rules.js";
+import { breakInside } from "./slot-range.js";
 import { hasStarted, type WindowClock } from "./window-clock.js";
 import type { ScheduleState, ScheduleWindow, SlotRange, TaskItem } from "./state.js";
 
@@ -463,8 +464,9 @@ function isBusy(index: OccupancyIndex, day: number, slot: number): boolean {
 }
 
 /**
- * Why a review on `range` is off the user's profile (a day they avoid, a day a standing preference rules out, outside
- * the preferred slots or the parts its class or the user prefer), or undefined when it is not.
+ * Why a review on `range` is off the user's profile (across a break of the day, a day they avoid, a day a standing
+ * preference rules out, outside the preferred slots or the parts its class or the user prefer), or undefined when it
+ * is not.
  */
 export function profileOf(
   state: ScheduleState,
@@ -476,18 +478,23 @@ export function profileOf(
   const window = preferences.preferredSlots;
   // The user's standing preferences: a day they rule out (a session placed before they said so), the parts they prefer.
   const { standing, weekdays } = rules;
+  const times = state.window.slotTimes;
   return (task, range) => {
     const preferred = categories.get(task.categoryId)?.preferredParts ?? standing.preferredParts;
     const ruledOut = standing.avoid.get(weekdays[range.day - 1] ?? 0);
-    return avoid.has(range.day)
-      ? `on ${dayText(range.day, rules)}, which you avoid`
-      : ruledOut
-        ? `on ${dayText(range.day, rules)}, which your standing preference ${JSON.stringify(ruledOut.text)} rules out`
-        : window && (range.start < window.from || range.end > window.to)
-          ? `outside slots ${window.from}-${window.to}`
-          : preferred.length > 0 && !partsOf(range, state.window).some((part) => preferred.includes(part))
-            ? `outside the ${preferred.join(" or ")} ${categories.get(task.categoryId)?.preferredParts ? "its class prefers" : "you prefer"}`
-            : undefined;
+    // A session stored across a break of the day (placed before the rule was kept): no write puts one there now.
+    const broken = breakInside(range, state.window);
+    return broken !== undefined
+      ? `across the break between ${times![broken - 1]!.end} and ${times![broken]!.start} (a session runs without a break)`
+      : avoid.has(range.day)
+        ? `on ${dayText(range.day, rules)}, which you avoid`
+        : ruledOut
+          ? `on ${dayText(range.day, rules)}, which your standing preference ${JSON.stringify(ruledOut.text)} rules out`
+          : window && (range.start < window.from || range.end > window.to)
+            ? `outside slots ${window.from}-${window.to}`
+            : preferred.length > 0 && !partsOf(range, state.window).some((part) => preferred.includes(part))
+              ? `outside the ${preferred.join(" or ")} ${categories.get(task.categoryId)?.preferredParts ? "its class prefers" : "you prefer"}`
+              : undefined;
   };
 }
 
