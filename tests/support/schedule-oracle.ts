@@ -19,7 +19,8 @@
  * Two reviews placed on one day do not overlap, and the slots between them are at least the larger of their buffers.
  * Two reviews of one task group (`TaskItem.group`: a habit's occurrences, a long task's sessions) are never on one day,
  * unless the group says `sameDay`: neither two pending ones, nor a pending one beside a placed or done one of it.
- * Preferred parts of the day and strategies are soft: they never decide what fits.
+ * Preferred parts of the day and strategies are soft: they never decide what fits. A place the user rejected for a
+ * review (`notAt`) is not one of its places.
  */
 import type { EventTask, ScheduleState, SlotRange, TaskItem } from "../../tools/schedule/index.js";
 
@@ -108,8 +109,8 @@ export function clockRule(state: ScheduleState): (day: number, slot: number) => 
   };
 }
 
-/** Answers for `state` (small weeks only). */
-export function oracle(state: ScheduleState): OracleAnswer {
+/** Answers for `state` (small weeks only); `notAt` holds places the user rejected, `day:start` by review id. */
+export function oracle(state: ScheduleState, notAt?: ReadonlyMap<string, ReadonlySet<string>>): OracleAnswer {
   const { totalDays, slotsPerDay } = state.window;
   const pending = state.tasks.filter(
     (task): task is TaskItem => task.source === "task_item" && task.status === "pending",
@@ -196,7 +197,11 @@ export function oracle(state: ScheduleState): OracleAnswer {
       const day = offset + 1;
       const starts: number[] = [];
       for (let start = 1; start <= slotsPerDay; start += 1)
-        if (fitsAlone(task, { day, start, end: start + task.duration - 1 })) starts.push(start);
+        if (
+          !notAt?.get(task.id)?.has(`${day}:${start}`) &&
+          fitsAlone(task, { day, start, end: start + task.duration - 1 })
+        )
+          starts.push(start);
       return starts;
     }),
   );
