@@ -193,7 +193,7 @@ describe("a Chinese term in the terminal chat", () => {
     printed.push(
       await session("2024-03-10T20:05:00+08:00", ["谢谢", "/state"], { userId: "student2", threadId: "zh-cancel" }),
     );
-  }, 120_000);
+  });
   afterAll(async () => {
     await fs.rm(directory, { recursive: true, force: true });
   });

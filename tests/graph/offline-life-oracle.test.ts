@@ -72,7 +72,7 @@ describe("offline whole-day writes, put back and reschedule against brute force"
     expect(seen.cleared).toBeGreaterThan(5);
     expect(seen.none).toBeGreaterThan(3);
     expect(seen.started).toBeGreaterThan(0);
-  }, 120_000);
+  });
 
   test("'put back X' for a pending X places it exactly when a place takes it, at such a place", async () => {
     const seen = { placed: 0, left: 0 };
@@ -102,7 +102,7 @@ describe("offline whole-day writes, put back and reschedule against brute force"
     );
     expect(seen.placed).toBeGreaterThan(5);
     expect(seen.left).toBeGreaterThan(0);
-  }, 120_000);
+  });
 
   test("'I missed X' proposes it again exactly when a place takes it, at such a place; else it stays missed", async () => {
     const seen = { placed: 0, missed: 0 };
@@ -139,5 +139,5 @@ describe("offline whole-day writes, put back and reschedule against brute force"
     );
     expect(seen.placed).toBeGreaterThan(5);
     expect(seen.missed).toBeGreaterThan(0);
-  }, 120_000);
+  });
 });
