@@ -114,22 +114,25 @@ export function buildTaskReport(
       return outcome ? [[(message as ToolMessage).tool_call_id, outcome] as const] : [];
     }),
   );
-  const asked = [
+  // The request and the plan, in words: a quoted short name there asks for its task too (`asksFor`).
+  const askedInWords = [
     state.goal,
     ...state.planSteps.map((step) => step.content),
     ...messages.filter((message) => message.getType() === "human").map(messageText),
-    ...messages.flatMap((message) =>
-      ((message as AIMessage).tool_calls ?? [])
-        .filter((call) => call.id !== undefined && answered.get(call.id) === "done")
-        .map((call) => JSON.stringify(callArguments(message, call) ?? {})),
-    ),
   ];
+  const selections = messages.flatMap((message) =>
+    ((message as AIMessage).tool_calls ?? [])
+      .filter((call) => call.id !== undefined && answered.get(call.id) === "done")
+      .map((call) => JSON.stringify(callArguments(message, call) ?? {})),
+  );
   // A task that closed an item nobody asked for by name (arranging "my reviews") was about all of its domain's; one
   // that closed only items it was asked for by name ("put back the matrix review") is about what it named.
   const closedIn = new Set(
     (openAtStart ?? [])
       .filter((item) => openItems !== undefined && !openItems.some((open) => open.id === item.id))
-      .filter((item) => !asked.some((text) => names(text, item)))
+      .filter(
+        (item) => !askedInWords.some((text) => asksFor(text, item)) && !selections.some((text) => names(text, item)),
+      )
       .map((item) => item.domain),
   );
   // A question is about what it asks, never about closing items (its answer may name many of them).
@@ -285,6 +288,25 @@ export function overclaim(text: string, report: TaskReport): string {
   if (missing.length > 0)
     return `it does not name what is still pending: ${missing.map((item) => item.name).join(", ")}`;
   return "";
+}
+
+/**
+ * True when a request's or a plan step's `text` asks for the item: names it (`names`), or quotes a short name of it —
+ * every word of a quoted phrase is a word of its name ('Mark "matrix review" done' for "Matrix operations review"), as
+ * a plan step calls a task by the words a student used. Not for a tool's arguments, whose quoted values are not names.
+ */
+function asksFor(text: string, item: OpenItem): boolean {
+  if (names(text, item)) return true;
+  const nameWords = new Set(wordsOf(item.name));
+  return [...text.matchAll(/"([^"\n]{1,80})"|“([^”\n]{1,80})”/g)].some((found) => {
+    const words = wordsOf(found[1] ?? found[2] ?? "");
+    return words.length > 0 && words.every((word) => nameWords.has(word));
+  });
+}
+
+/** The lowercase words (letters and digits) of a text. */
+function wordsOf(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
 /** True when `text` names the item, by id (as a word) or by name. */

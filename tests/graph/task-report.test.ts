@@ -144,6 +144,34 @@ describe("buildTaskReport", () => {
     expect(arranged.outcome.kind).toBe("partial");
   });
 
+  test("a task that quotes a short name of one item is about that item: marking it done says nothing of the others", () => {
+    // "I did the calculus review": the plan quotes the student's words, the mark names the task by its id only.
+    const marked = [
+      new HumanMessage({ id: "start", content: "I did the calculus review" }),
+      new AIMessage({
+        id: "a1",
+        content: "",
+        tool_calls: [
+          { id: "call-1", name: "mark_task", args: { task_id: "rev-1", status: "done" }, type: "tool_call" },
+        ],
+      }),
+      new ToolMessage({ id: "t1", content: "marked", tool_call_id: "call-1", artifact: { outcome: "applied" } }),
+    ];
+    const asked = (content: string) =>
+      buildTaskReport(
+        { ...base, goal: "I did the calculus review", messages: marked, planSteps: [step("1", "done", { content })] },
+        [open[1]!],
+        open,
+      );
+    const quoted = asked('Mark "calculus review" done');
+    expect(quoted.stillOpen).toEqual([]);
+    expect(quoted.outcome.kind).toBe("completed");
+    // A quoted phrase with a word the name lacks asks for nothing: the whole week is judged, as before.
+    const other = asked('Mark "calculus homework" done');
+    expect(other.stillOpen.map((item) => item.id)).toEqual(["rev-2"]);
+    expect(other.outcome.kind).toBe("partial");
+  });
+
   test("the factual summary tells the outcome, each step and what is still pending", () => {
     expect(mechanicalSummary(buildTaskReport(base, open, open))).toBe(
       [
