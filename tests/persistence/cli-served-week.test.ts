@@ -70,7 +70,7 @@ test("a day cleared in the chat while the served graph put a review on it: the c
   await graph.invoke({ messages: [new HumanMessage("put the binary tree review on Monday")] }, asServer);
   await graph.invoke(new Command({ resume: { decisions: [{ type: "approve" }] } }), asServer);
   const served = await graph.invoke(new Command({ resume: { decisions: [{ type: "approve" }] } }), asServer);
-  expect(served.finalAnswer).toContain('"Binary tree review" on Mon 11 Mar, 19:00');
+  expect(served.finalAnswer).toContain('Where things are now: "Binary tree review" — Mon 11 Mar, 19:00');
 
   chat.send("a");
   const again = await chat.waitFor("choice> ");

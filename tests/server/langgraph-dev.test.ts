@@ -483,17 +483,19 @@ test("hostile input through the server is refused by the run guard; the thread s
   }
   const after = await client.threads.getState(thread.thread_id);
   expect(after.checkpoint.checkpoint_id).toBe(before.checkpoint.checkpoint_id);
-  // An answer that cannot be stored is refused without failing the run: the card is raised again, saying why.
+  // An answer that cannot be stored is refused at admission, before the server stores its run (HTTP 422): the thread
+  // is as it was, the card still waiting.
+  const waiting = await client.threads.getState(thread.thread_id);
   for (const resume of [
     { type: "response", args: "later\udc00" },
     { type: "response", args: "x".repeat(200_001) },
   ]) {
-    await client.runs.wait(thread.thread_id, "tempo", { command: { resume }, config });
-    const card = (await client.threads.getState(thread.thread_id)).tasks[0]?.interrupts[0]?.value as Card;
-    expect(card.kind).toBe("confirm_plan");
-    expect(card.action_requests[0]!.description).toMatch(
-      /^Your last answer could not be used: .*(cannot be stored|limit is)/,
+    await expect(client.runs.wait(thread.thread_id, "tempo", { command: { resume }, config })).rejects.toThrow(
+      /INVALID_INPUT.*(cannot be stored|limit is)/,
     );
+    const now = await client.threads.getState(thread.thread_id);
+    expect(now.checkpoint.checkpoint_id).toBe(waiting.checkpoint.checkpoint_id);
+    expect((now.tasks[0]?.interrupts[0]?.value as Card).kind).toBe("confirm_plan");
     expect((await client.threads.get(thread.thread_id)).status).toBe("interrupted");
   }
   // An answer nested 3,000 deep is refused before the server stores its run (its runs file's serializer overflowed on
