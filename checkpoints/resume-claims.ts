@@ -207,15 +207,16 @@ export class SaveTracker {
     const deadline = Date.now() + this.saveWaitMs;
     let idleSince: number | undefined;
     for (;;) {
-      const lost = this.lost.get(key);
-      if (lost) throw lost;
-      if (this.saved.has(key)) return "saved";
+      if (this.outcomeOf(key) === "saved") return "saved";
       const own = this.saving.get(key);
       if (own) {
         await own.catch(() => undefined);
         continue;
       }
       if (await this.isStored(ref)) return "saved";
+      // Asked again: the save may have started and ended while the database was asked (LangGraph calls \`put\` a few
+      // ticks after the writes before it are stored), and with no grace left nothing else would tell it lost.
+      if (this.outcomeOf(key) === "saved") return "saved";
       // LangGraph saves a run's checkpoints one after the other, each once the task writes before it are stored: this
       // one may be queued behind another save of the thread, or behind writes (under load they can take any time, so
       // the grace below must not be what covers them: a run that lost the claim would apply its writes meanwhile).
@@ -247,6 +248,13 @@ export class SaveTracker {
         );
       }
     }
+  }
+
+  /** "saved" when this process saved the checkpoint of `key`; throws the claim's error when its save lost. */
+  private outcomeOf(key: string): "saved" | undefined {
+    const lost = this.lost.get(key);
+    if (lost) throw lost;
+    return this.saved.has(key) ? "saved" : undefined;
   }
 
   private async isStored(ref: CheckpointRef): Promise<boolean> {

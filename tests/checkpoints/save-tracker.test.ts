@@ -53,6 +53,37 @@ describe("SaveTracker after a lost claim", () => {
     await expect(tracker.awaitSaved(ref("0003"), 30)).resolves.toBe("saved");
   });
 
+  test("a checkpoint whose save starts and loses while the write asks whether it is stored is refused", async () => {
+    // The write asks after its step's writes are stored but before LangGraph has called \`put\`: the save then starts,
+    // and loses its claim, within the one question. With no grace left, only the save's outcome tells.
+    const tracker = new SaveTracker(
+      {
+        query: async () => {
+          await tracker.track(ref("0005"), Promise.reject(lost)).catch(() => undefined);
+          return { rowCount: 0, rows: [] };
+        },
+      } as unknown as pg.Pool,
+      saverTables("public"),
+      30_000,
+    );
+    const lost = new AlreadyResumedError(ref("0005"), "0000", "0009");
+    await expect(tracker.awaitSaved(ref("0005"), 0)).rejects.toBe(lost);
+  });
+
+  test("a checkpoint whose save starts and ends while the write asks whether it is stored is saved", async () => {
+    const tracker = new SaveTracker(
+      {
+        query: async () => {
+          await tracker.track(ref("0006"), Promise.resolve());
+          return { rowCount: 0, rows: [] };
+        },
+      } as unknown as pg.Pool,
+      saverTables("public"),
+      30_000,
+    );
+    await expect(tracker.awaitSaved(ref("0006"), 0)).resolves.toBe("saved");
+  });
+
   test("a checkpoint stored by another process is saved, whatever this process lost", async () => {
     const { tracker } = await trackerAfterLoss(poolOf(new Set(["0004"])));
     await expect(tracker.awaitSaved(ref("0004"), 30)).resolves.toBe("saved");
