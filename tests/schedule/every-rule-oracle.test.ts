@@ -23,6 +23,7 @@ import { isFixedByClock, ruleBookOf } from "../../tools/schedule/rules.js";
 import { mulberry32 } from "../../tools/schedule/sample-data.js";
 import type { ScheduleState, SlotTime, TaskItem } from "../../tools/schedule/state.js";
 import { proposeReschedule } from "../../tools/schedule/tools/reschedule.js";
+import { healthClaimsAgainst } from "../support/health-claims.js";
 import { clockedWeek, handPlaced, sessionWeek } from "../support/rule-weeks.js";
 import { oracle } from "../support/schedule-oracle.js";
 
@@ -267,15 +268,9 @@ describe("every rule at once: the tools' answers and claims against the oracle",
     for (const seed of SEEDS) {
       const week = everyRuleWeek(seed);
       const answer = oracle(week);
-      const report = analyzeHealth(week);
-      const fitting = report.issues.flatMap((issue) => (issue.kind === "unplaced" ? issue.tasks : []));
-      if (report.feasibility.placeable !== answer.most || !answer.fitsTogether(fitting))
-        problems.push(`week ${seed}: ${report.feasibility.placeable} fit by the judge, the oracle fits ${answer.most}`);
-      for (const issue of report.issues)
-        for (const id of issue.kind === "cannot_fit" && issue.forced ? issue.tasks : []) {
-          forced += 1;
-          if (answer.fitsTogether([...fitting, id])) problems.push(`week ${seed}: ${id} forced, yet it fits`);
-        }
+      const claims = healthClaimsAgainst(analyzeHealth(week), answer);
+      problems.push(...claims.problems.map((problem) => `week ${seed}: ${problem}`));
+      forced += claims.forced.length;
     }
     expect(problems).toEqual([]);
     expect(forced).toBeGreaterThan(10);

@@ -32,6 +32,7 @@ import { searchInputOf, searchPlacements, type SearchResult } from "../../tools/
 import { isFixedByClock, ruleBookOf, withRules } from "../../tools/schedule/rules.js";
 import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { NO_PLACE_BEFORE, proposeReschedule } from "../../tools/schedule/tools/reschedule.js";
+import { healthClaimsAgainst } from "../support/health-claims.js";
 import { livedWeek, MOMENTS, type LivedKind } from "../support/midweek-weeks.js";
 import { reopened } from "../support/rule-weeks.js";
 import { oracle } from "../support/schedule-oracle.js";
@@ -196,27 +197,13 @@ function healthClaims(week: ScheduleState): string[] {
   const answer = oracle(toPlace);
   const report = analyzeHealth(week);
   const text = formatHealth(report);
-  const fitting = report.issues.flatMap((issue) => (issue.kind === "unplaced" ? issue.tasks : []));
   const byId = (id: string) => toPlace.tasks.find((task) => task.id === id) as TaskItem;
-  if (report.feasibility.placeable !== answer.most)
-    problems.push(`the judge says ${report.feasibility.placeable} fit, the oracle ${answer.most}`);
-  if (!answer.fitsTogether(fitting))
-    problems.push(`the reviews said to fit (${fitting.join(",")}) do not fit together`);
-  if (report.feasibility.placeable + report.feasibility.cannotFit !== answer.ids.length)
-    problems.push(
-      `${report.feasibility.placeable} fit and ${report.feasibility.cannotFit} cannot, of ${answer.ids.length}`,
-    );
+  const claims = healthClaimsAgainst(report, answer, (id) => deadlineGone(week, byId(id)));
+  problems.push(...claims.problems);
   if (report.feasibility.missed) meet("health: missed reviews to place");
-  for (const issue of report.issues) {
-    if (issue.kind !== "cannot_fit") continue;
-    meet(issue.message.endsWith("(deadline passed)") ? "health: deadline passed" : "health: cannot fit (proved)");
-    for (const id of issue.tasks) {
-      if (issue.message.endsWith("(deadline passed)")) {
-        if (!deadlineGone(week, byId(id))) problems.push(`${id}: "${issue.message}", yet its deadline has not passed`);
-      } else if ((issue.forced || issue.message.includes("proved")) && answer.fitsTogether([...fitting, id]))
-        problems.push(`${id}: "${issue.message}", yet it fits beside the others`);
-    }
-  }
+  for (const issue of report.issues)
+    if (issue.kind === "cannot_fit")
+      meet(issue.message.endsWith("(deadline passed)") ? "health: deadline passed" : "health: cannot fit (proved)");
   if (text.includes("(proved)") && !report.feasibility.proved) problems.push("the text says proved, the report not");
   const forced = forcedText(report, week) ?? "";
   for (const [, id] of forced.matchAll(/(\S+) \(deadline passed\)/g))
