@@ -7,6 +7,7 @@
  * sequences, Persian and Indic script) is text and passes. Names stored before are read as they are: only a tool's
  * arguments are held to this.
  */
+import { z } from "zod";
 
 /** Bidi controls: marks, embeddings, overrides and isolates. */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
@@ -31,4 +32,20 @@ export function plainNameProblem(name: string): string | undefined {
     return `a name is plain text on one line; this one holds ${code} (${kind}) at character ${index + 1}: write it without control, bidi or invisible characters`;
   }
   return undefined;
+}
+
+/**
+ * A name the model writes (a task's, a class's, a habit's, a to-do's title) as a tool's argument: trimmed, 1 to `max`
+ * characters, plain text on one line (`plainNameProblem`), else a tool error naming the character.
+ */
+export function plainNameField(max: number) {
+  return z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .superRefine((name, context) => {
+      const problem = plainNameProblem(name);
+      if (problem) context.addIssue({ code: "custom", message: problem });
+    });
 }

@@ -4,7 +4,7 @@
  * (`ToolRun.data`) for programs: the offline policy reads the data.
  */
 import { z } from "zod";
-import { plainNameProblem } from "../../contracts/plain-name.js";
+import { plainNameField } from "../../contracts/plain-name.js";
 import type { DomainTool, ToolRun } from "../domain.js";
 import { MAX_TODO_ITEMS, MAX_TODO_TITLE_LENGTH, nextTodoId, type TodoItem, type TodoState } from "./state.js";
 
@@ -76,16 +76,9 @@ export const addTodoTool: DomainTool<TodoState, { title: string }> = {
   name: "add_todo",
   description: "Adds an open item to the user's to-do list; the list gives it its id.",
   schema: z.object({
-    title: z
-      .string()
-      .trim()
-      .min(1)
-      .max(MAX_TODO_TITLE_LENGTH)
-      .superRefine((title, context) => {
-        const problem = plainNameProblem(title);
-        if (problem) context.addIssue({ code: "custom", message: problem });
-      })
-      .describe(`What is to be done, as the user said it (at most ${MAX_TODO_TITLE_LENGTH} characters).`),
+    title: plainNameField(MAX_TODO_TITLE_LENGTH).describe(
+      `What is to be done, as the user said it (at most ${MAX_TODO_TITLE_LENGTH} characters).`,
+    ),
   }),
   kind: "write",
   run(state, args) {

@@ -4,7 +4,6 @@
  * out-of-window value gets a clear one-line error instead of a schema failure.
  */
 import { z } from "zod";
-import { plainNameProblem } from "../../../contracts/plain-name.js";
 
 /** A task id as the model sends it. */
 export function taskIdField(description: string) {
@@ -34,20 +33,4 @@ export function optionalSlotField(description: string) {
 /** An optional cap on the lines a list shows. */
 export function limitField(defaultLimit: number) {
   return z.number().int().min(1).max(100).optional().describe(`Most lines (default ${defaultLimit}).`);
-}
-
-/**
- * A name the model writes (a task's, a class's, a habit's): trimmed, 1 to `max` characters, plain text on one line
- * (`plainNameProblem`: no control, bidi or invisible characters), else a tool error naming the character.
- */
-export function plainNameField(max: number) {
-  return z
-    .string()
-    .trim()
-    .min(1)
-    .max(max)
-    .superRefine((name, context) => {
-      const problem = plainNameProblem(name);
-      if (problem) context.addIssue({ code: "custom", message: problem });
-    });
 }

@@ -11,7 +11,7 @@ import { failure, quoteName } from "../format.js";
 import { habitOccurrences } from "../habits.js";
 import type { ScheduleState, TaskCategory, TaskItem } from "../state.js";
 import { clockOfState } from "../window-clock.js";
-import { plainNameField } from "./argument-fields.js";
+import { plainNameField } from "../../../contracts/plain-name.js";
 import { idFrom } from "./task-writes.js";
 
 const addHabitArgumentsSchema = z.object({

@@ -36,7 +36,8 @@ import { rollWindowBy, settleTasksOnRoll } from "../calendar.js";
 import { daysBetween, localClock } from "../../../contracts/clock.js";
 import { clockOfState } from "../window-clock.js";
 import { buildOccupancyIndex, cellOf, FREE } from "../occupancy-index.js";
-import { plainNameField, taskIdField } from "./argument-fields.js";
+import { plainNameField } from "../../../contracts/plain-name.js";
+import { taskIdField } from "./argument-fields.js";
 
 const dayList = (description: string) => z.array(z.number().int().min(1)).max(400).optional().describe(description);
 
