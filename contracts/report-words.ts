@@ -289,3 +289,16 @@ export function reportLineIn(line: string, language: Language): string {
         })}`;
   return step ? `${step[1]}. [${stepStatusInChinese(step[2]!)}] ${told}` : told;
 }
+
+/**
+ * The factual summary's English (`mechanicalSummary` as the model reads it) with its own words in `language`, line by
+ * line (`reportLineIn`); what the tools and the user wrote (the goal, step texts, item names, reasons) stays as it is.
+ * English is returned unchanged. The offline policy reads the report so, as it is given the prompt's English.
+ */
+export function factsInLanguage(factual: string, language: Language): string {
+  if (language === "en") return factual;
+  return factual
+    .split("\n")
+    .map((line) => reportLineIn(line, language))
+    .join("\n");
+}

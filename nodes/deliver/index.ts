@@ -11,9 +11,8 @@ import { ensureConfiguration } from "../../config/configuration.js";
 import { promptMessages, type TempoState, type TempoUpdate } from "../../kernel/state.js";
 import { answerMessage, deliver as deliverAnswer } from "../../kernel/transitions.js";
 import { extractJsonObject } from "../../contracts/json-extraction.js";
-import { languageOf, type Language } from "../../contracts/language.js";
+import { languageOf } from "../../contracts/language.js";
 import { messageText } from "../../contracts/message-text.js";
-import { reportLineIn } from "../../contracts/report-words.js";
 import { fitStagePrompt, watchModelCall } from "../../models/model-call.js";
 import { modelFor } from "../../models/stage-models.js";
 import { DELIVER_STAGE_PROMPT } from "../../prompts/deliver.js";
@@ -236,19 +235,6 @@ export function plainText(text: string): string {
 function reasonIn(why: string, tell: (text: string) => string): string {
   const bracketed = /^[（(](.*)[）)]$/s.exec(tell(` (${why})`).trim())?.[1];
   return bracketed ?? why;
-}
-
-/**
- * The factual summary's English (`mechanicalSummary` as the model reads it) with its own words in the user's language,
- * read back against the report's table (`reportLineIn`); what the tools and the user wrote (the goal, step texts, item
- * names, reasons) stays as it is. English is returned unchanged. Deliver says its answer from the report itself.
- */
-export function factsInLanguage(factual: string, language: Language): string {
-  if (language === "en") return factual;
-  return factual
-    .split("\n")
-    .map((line) => reportLineIn(line, language))
-    .join("\n");
 }
 
 /**

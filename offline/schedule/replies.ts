@@ -5,7 +5,7 @@
  */
 import { languageOf, say, stepStatusInChinese, type Language } from "../../contracts/language.js";
 import { whyOpenInChinese } from "../../contracts/why-open.js";
-import { reportLineIn, stopNoteIn } from "../../contracts/report-words.js";
+import { factsInLanguage, stopNoteIn } from "../../contracts/report-words.js";
 import { chatLanguage, goalOf, latestMessage, section, userLanguage, type PromptView } from "../prompt-reading.js";
 import { readTaskAccount, type StepOutcome } from "../stage-state.js";
 import {
@@ -268,14 +268,8 @@ export function finalAnswer(input: {
   ];
   if (note) lines.push(zh ? `备注：${stopNoteIn(note, "zh")}` : `Note: ${note}`);
   // The report's own words the steps carried along (a failed step's reason, the writes applied and not) in Chinese.
-  // (It is given the report's English, as a model is: read back against the report's table, `reportLineIn`.)
-  const text = zh
-    ? lines
-        .join("\n")
-        .split("\n")
-        .map((line) => reportLineIn(line, "zh"))
-        .join("\n")
-    : lines.join("\n");
+  // (It is given the report's English, as a model is: read back against the report's table, `factsInLanguage`.)
+  const text = factsInLanguage(lines.join("\n"), zh ? "zh" : "en");
   // Tasks by name and places by date and time, as the cards say them (the summaries are the tools' words).
   return readableScheduleText(text, input.language ?? "en");
 }

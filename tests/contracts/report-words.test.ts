@@ -6,11 +6,11 @@
  */
 import { describe, expect, test } from "vitest";
 import {
+  factsInLanguage,
   REPORT_WORDS,
   placesOf,
   readBack,
   reasonIn,
-  reportLineIn,
   sayOutcomeReason,
   sayReport,
   type OutcomeReason,
@@ -160,12 +160,7 @@ describe("the factual answer, said in the user's language", () => {
     expect(zh).toContain("已应用的修改（保留）：7 — 甲; 乙; 丙; 丁; 戊 等（另有 2 项）");
     expect(zh).toContain("备注：任务已停止：应用已批准的修改时，这次运行被取消了。");
     const english_ = mechanicalSummary(report);
-    expect(
-      english_
-        .split("\n")
-        .map((line) => reportLineIn(line, "zh"))
-        .join("\n"),
-    ).toBe(zh);
+    expect(factsInLanguage(english_, "zh")).toBe(zh);
   });
 
   test("/state says the stored reason in the user's language, read back against the table", () => {

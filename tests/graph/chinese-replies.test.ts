@@ -10,7 +10,7 @@ import { planStepsText } from "../../contracts/plan.js";
 import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
 import { SCHEDULE_REFINEMENT } from "../../tools/schedule/domain.js";
 import { describe, expect, test } from "vitest";
-import { factsInLanguage } from "../../nodes/deliver/index.js";
+import { factsInLanguage } from "../../contracts/report-words.js";
 import { answeredProposalText, cardDecisions, decisionsLine } from "../../review/card-answers.js";
 import { describeToolCall } from "../../tools/domain.js";
 import { describeScheduleCall } from "../../tools/schedule/describe-call.js";

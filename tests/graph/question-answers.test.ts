@@ -7,7 +7,7 @@
 import { HumanMessage, AIMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
 import { languageOf } from "../../contracts/language.js";
-import { factsInLanguage } from "../../nodes/deliver/index.js";
+import { factsInLanguage } from "../../contracts/report-words.js";
 import { buildStageMessages } from "../../prompts/stage-messages.js";
 import { messageText } from "../../contracts/message-text.js";
 import { halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
