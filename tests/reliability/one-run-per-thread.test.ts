@@ -197,7 +197,10 @@ describe("in one process", () => {
   test("a resume on a busy thread never waits: THREAD_BUSY at once", async () => {
     let open: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (open = resolve));
+    let reached: () => void = () => undefined;
+    const holding = new Promise<void>((resolve) => (reached = resolve));
     const execute = new AsyncScriptedModel(async () => {
+      reached();
       await gate;
       return JSON.stringify({ action: "done", goal_check: "nothing to do" });
     });
@@ -214,10 +217,14 @@ describe("in one process", () => {
     const config = threadConfig("resume-busy");
     await graph.invoke(message("Add a note"), config);
     const running = graph.invoke(accept, config);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const started = Date.now();
-    expect(await thrownBy(graph.invoke(accept, config))).toMatchObject({ code: "THREAD_BUSY" });
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // The first resume holds the thread once its execute call is reached (it waits there until the gate opens).
+    await holding;
+    // Refused without waiting: asked with no wait (a message would wait threadWaitMs, 10 s by default), before the
+    // first run has gone on.
+    let settled = false;
+    void running.finally(() => (settled = true));
+    expect(await thrownBy(graph.invoke(accept, config))).toMatchObject({ code: "THREAD_BUSY", details: { waitMs: 0 } });
+    expect(settled).toBe(false);
     open();
     expect((await running).phase).toBe("done");
     expect(interruptsOf(await graph.getState(config))).toEqual([]);
