@@ -359,8 +359,8 @@ export interface ToolDomain<TState = any> {
    */
   openItems?(state: TState): OpenItem[];
   /**
-   * Optional: the time zone the user's data lives in (the schedule window's), the default of the "now" every stage
-   * prompt carries when the thread's configuration names none (`configurable.time_zone`). Asked on every stage call:
+   * Optional: the time zone the user's data lives in (the schedule window's), the zone of the "now" every stage prompt
+   * carries — before the thread's configuration's (`configurable.time_zone`, for data without one). Asked on every stage call:
    * answer it without loading the whole state.
    */
   timeZone?(userId: string): Promise<string | undefined>;

@@ -1,8 +1,10 @@
 /**
  * The "now" every stage prompt carries (one line: `Now: Thu 2024-03-14 14:30 (Asia/Shanghai)`), so that "today",
  * "tomorrow" and "this Thursday" have something to anchor to. The moment is `configurable.now` (an ISO date-time, for
- * tests and replays), else the graph's clock (`NodeDependencies.now`), else the system clock; the time zone is
- * `configurable.time_zone`, else the domain's (`ToolDomain.timeZone`: the schedule window's), else UTC.
+ * tests and replays), else the graph's clock (`NodeDependencies.now`), else the system clock; the time zone is the
+ * domain's (`ToolDomain.timeZone`: the schedule window's), else `configurable.time_zone`, else UTC. The window's zone
+ * wins over the run's: its dates, slot times and clock rule are in it, and the offline policy reads the line in it
+ * (`offline/schedule/week-facts.ts`), so "today" and "tomorrow" are the window's days whatever zone the run names.
  */
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { isTimeZone, localClock, nowLine } from "../../contracts/clock.js";
@@ -13,7 +15,7 @@ import type { NodeDependencies } from "./dependencies.js";
 export async function stageNow(dependencies: NodeDependencies, config: LangGraphRunnableConfig): Promise<string> {
   const { userId, timeZone } = ensureConfiguration(config, dependencies.settings);
   const moment = runMoment(dependencies, config);
-  return nowLine(localClock(moment, timeZone ?? (await domainTimeZone(dependencies, userId)) ?? "UTC"));
+  return nowLine(localClock(moment, (await domainTimeZone(dependencies, userId)) ?? timeZone ?? "UTC"));
 }
 
 /** The moment this run takes as now: `configurable.now`, else the graph's clock, else the system clock. */

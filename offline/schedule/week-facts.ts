@@ -113,8 +113,9 @@ export function weekFactsOf(view: PromptView): WeekFacts {
 }
 
 /**
- * A now line's clock read in the window's zone (`zone`): the prompt writes it in `configurable.time_zone` when the run
- * names one, which may be on another day than the window's ("tomorrow" at 00:30 in Shanghai is still "today" in UTC);
+ * A now line's clock read in the window's zone (`zone`): the stage prompts write it there, but a prompt written in
+ * another zone (a replayed one, a domain without a zone) may be on another day than the window's ("tomorrow" at 00:30
+ * in Shanghai is still "today" in UTC);
  * the window's days, slot times and clock rule are in its own zone. Unchanged without a zone or in the same one.
  */
 function inZone(now: LocalClock, zone: string | undefined): LocalClock {

@@ -1,7 +1,8 @@
 /**
  * Every stage prompt carries "now" (nodes/shared/now.ts): one line with the date, weekday, time and time zone — the
- * zone from the thread's configuration (`configurable.time_zone`), else the schedule window's, else UTC; the moment
- * from `configurable.now`, else the graph's clock. Checked through the graph, on the prompts scripted models record.
+ * schedule window's zone (its dates and slot times are in it), else the thread's configuration's
+ * (`configurable.time_zone`), else UTC; the moment from `configurable.now`, else the graph's clock. Checked through the
+ * graph, on the prompts scripted models record.
  */
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { describe, expect, test, vi } from "vitest";
@@ -74,29 +75,27 @@ describe("every stage prompt carries now", () => {
     expect(String(models.plan.calls[0]!.messages[0]!.content)).not.toContain("2024-03-14");
   });
 
-  test("the thread's time zone and moment win; a window without one is told in UTC", async () => {
+  test("the thread's moment wins, and its time zone where the window has none; a window without one is told in UTC", async () => {
+    const ask = (graph: ReturnType<typeof wholeTask>["graph"], thread: string, configurable: Record<string, string>) =>
+      graph.invoke(
+        { messages: [new HumanMessage("Which reviews are still pending?")] },
+        { configurable: { ...threadConfig(thread).configurable, ...configurable } },
+      );
+    // Mon 18 Mar 01:05 UTC is Mon 09:05 in the window's Shanghai but Sun 18:05 in Los Angeles: the window's days,
+    // slot times and clock rule are in Shanghai, so "today" must be its Monday, not the run's Sunday.
     const zoned = wholeTask(sampleWeek());
-    await zoned.graph.invoke(
-      { messages: [new HumanMessage("Which reviews are still pending?")] },
-      {
-        configurable: {
-          ...threadConfig("now-zone").configurable,
-          time_zone: "America/Los_Angeles",
-          now: "2024-03-18T01:05:00Z",
-        },
-      },
-    );
-    expect(lastMessages(zoned.models.chat)[0]!.split("\n")[0]).toBe("Now: Sun 2024-03-17 18:05 (America/Los_Angeles)");
-    expect(lastMessages(zoned.models.deliver)[0]!.split("\n")[0]).toBe(
-      "Now: Sun 2024-03-17 18:05 (America/Los_Angeles)",
-    );
+    await ask(zoned.graph, "now-zone", { time_zone: "America/Los_Angeles", now: "2024-03-18T01:05:00Z" });
+    for (const stage of ["chat", "plan", "execute", "deliver"] as const)
+      for (const prompt of lastMessages(zoned.models[stage]))
+        expect(prompt.split("\n")[0], stage).toBe("Now: Mon 2024-03-18 09:05 (Asia/Shanghai)");
 
     const undated = wholeTask(generateSchedule({ days: 7, taskCount: 10 }));
-    await undated.graph.invoke(
-      { messages: [new HumanMessage("Which reviews are still pending?")] },
-      threadConfig("now-utc"),
-    );
+    await ask(undated.graph, "now-utc", {});
     expect(lastMessages(undated.models.plan)[0]!.split("\n")[0]).toBe("Now: Thu 2024-03-14 06:30 (UTC)");
+    // A window without a zone: the thread's zone tells now.
+    const named = wholeTask(generateSchedule({ days: 7, taskCount: 10 }));
+    await ask(named.graph, "now-named", { time_zone: "America/Los_Angeles", now: "2024-03-18T01:05:00Z" });
+    expect(lastMessages(named.models.chat)[0]!.split("\n")[0]).toBe("Now: Sun 2024-03-17 18:05 (America/Los_Angeles)");
   });
 
   test("a time zone or a moment that cannot be read is refused with a typed error before anything runs", async () => {

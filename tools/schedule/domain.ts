@@ -224,7 +224,7 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     stepSummary: (summary: string, language: Language) => (language === "zh" ? summaryInChinese(summary) : summary),
     // An arranging task's answer lists where each review went.
     changesLine: whereThingsAre,
-    // "Now" in the prompts is told in the window's time zone unless the thread's configuration names one.
+    // "Now" in the prompts is told in the window's time zone, whatever zone the thread's configuration names.
     timeZone: (userId: string) => repository.timeZone(userId),
     // Review tasks still pending: what an arranging task may leave open.
     openItems: (state: ScheduleState) =>
