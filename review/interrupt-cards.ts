@@ -280,8 +280,20 @@ export function questionInterrupt(question: string): Card {
  * would strand the thread): the reason opens its first description — what Agent Inbox shows — and the legacy one.
  */
 export function withRefusal(card: Card, refusal: string | undefined, language: Language = "en"): Card {
-  if (!refusal) return card;
-  const note = `${WORDS[language].refused}${refusal}`;
+  return refusal ? withNote(card, `${WORDS[language].refused}${refusal}`) : card;
+}
+
+/**
+ * `card` with what the clock did at the start of this request (`TempoState.movedOn`: the window moved on to the week
+ * of now, or the clock is behind what the schedule recorded) opening its first description and the legacy one: the
+ * person reads it before deciding a card made on that clock, not only in the answer after it. Unchanged without one.
+ */
+export function withClockNote(card: Card, movedOn: string | null | undefined): Card {
+  return movedOn ? withNote(card, movedOn) : card;
+}
+
+/** `card` with `note` opening its first description — what Agent Inbox shows — and the legacy one. */
+function withNote(card: Card, note: string): Card {
   const requests = card.action_requests.map((request, index) =>
     index === 0 ? { ...request, description: `${note}\n\n${request.description}` } : request,
   );

@@ -28,7 +28,7 @@ import { checkToolArguments, droppedArgumentKeys, stateForRun, type ExecutionLog
 import type { HeldWrite, WriteApprovals } from "./approvals.js";
 import { answeredProposal } from "./card-answers.js";
 import { awaitHuman, namedKeys, rejectResume } from "./human-response.js";
-import { withRefusal, writeCard, writeCardOutline } from "./interrupt-cards.js";
+import { withClockNote, withRefusal, writeCard, writeCardOutline } from "./interrupt-cards.js";
 import { ACCEPT_EVERY_ACTION, type AnswerVerdict } from "./resume.js";
 import { loggedOutcomes } from "./write-facts.js";
 
@@ -92,7 +92,16 @@ export async function answerWriteCard(
   const tools = writes as [ProposedWrite, ...ProposedWrite[]];
   const card = {
     outline: writeCardOutline(tools, dependencies.domain),
-    build: () => withRefusal(writeCard(tools, state, dependencies.domain, language), pending.refusal, language),
+    // A task that raised no plan card (a question's plan) says the clock's note on its write card instead.
+    build: () =>
+      withRefusal(
+        withClockNote(
+          writeCard(tools, state, dependencies.domain, language),
+          state.readOnlyPlan ? state.movedOn : null,
+        ),
+        pending.refusal,
+        language,
+      ),
   };
   const answers = awaitHuman(
     card,

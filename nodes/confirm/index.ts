@@ -17,7 +17,7 @@ import type { PlanStep, TempoState, TempoUpdate } from "../../kernel/state.js";
 import { emitAssistantText, emitStatus } from "../../streaming/events.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { awaitHuman, withRefusalNoteRemoved } from "../../review/human-response.js";
-import { planInterrupt, withRefusal } from "../../review/interrupt-cards.js";
+import { planInterrupt, withClockNote, withRefusal } from "../../review/interrupt-cards.js";
 import { readPlanAnswer, type PlanVerdict } from "../../review/plan-answers.js";
 import { answerWriteCard } from "../../review/write-answers.js";
 import { newId } from "../../kernel/ids.js";
@@ -51,7 +51,11 @@ export function createConfirmNode(dependencies: NodeDependencies) {
     const language = languageOf(state.messages);
     if (pending.kind === "confirm_plan") {
       const verdict = awaitHuman(
-        withRefusal(planInterrupt(state.goal, state.planSteps, language), pending.refusal, language),
+        withRefusal(
+          withClockNote(planInterrupt(state.goal, state.planSteps, language), state.movedOn),
+          pending.refusal,
+          language,
+        ),
         state.pendingAnswer,
         readPlanAnswer,
         config,

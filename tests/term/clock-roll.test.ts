@@ -12,14 +12,18 @@ import {
 } from "../../tools/schedule/clock-roll.js";
 import {
   canonicalScheduleState,
+  createScheduleDomain,
   datedWindow,
+  InMemoryScheduleRepository,
   sampleWeek,
   type ScheduleState,
   type TaskItem,
 } from "../../tools/schedule/index.js";
 import { rollWindowTool } from "../../tools/schedule/tools/task-writes.js";
 import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import { HumanMessage } from "@langchain/core/messages";
 import { converse, crowdedMondayWeek, halfPlacedWeek, offlineTempo } from "../graph/support/offline-conversation.js";
+import { interruptsOf, json, planDone, scriptedGraph, stepsOf, threadConfig } from "../support/scripted.js";
 
 /** The sample week (Mon 11 – Sun 17 Mar 2024, Shanghai) with the matrix review done on Tuesday, the rest as placed. */
 function weekWithOneDone(): ScheduleState {
@@ -395,6 +399,62 @@ describe("a clock set back after a roll that recorded nothing else", () => {
     expect(back.schedule.window.days[0]!.date).toBe("2024-03-18");
     // The roll's clock is stored with the window, so a repository loads it back.
     expect(back.schedule.window.rolledAt).toBe(new Date("2024-03-20T10:00:00+08:00").toISOString());
+  });
+});
+
+describe("what the clock did is said on the request's first card, before anything is decided on it", () => {
+  it("a clock set back before the roll: the plan card opens with it, and the answer still says it", async () => {
+    let now = new Date("2024-03-20T10:00:00+08:00");
+    const tempo = await offlineTempo(sampleWeek(), () => now);
+    await converse(tempo, "which reviews did I miss?");
+    now = new Date("2024-03-15T09:00:00+08:00");
+    const back = await converse(tempo, "vocabulary three times a week, 30 min, mornings");
+    expect(back.cards.map((card) => card.action)).toEqual(["confirm_plan", "add_habit"]);
+    const behind = /^Your clock says Fri 15 Mar, 09:00, earlier than what your schedule has already recorded/;
+    expect(back.descriptions[0]).toMatch(behind);
+    expect(back.descriptions[0]).toMatch(/\n\nPlan for: vocabulary three times a week/);
+    // Said once before the decisions: the write card under the confirmed plan does not repeat it.
+    expect(back.descriptions[1]).not.toMatch(behind);
+    expect(back.finalAnswer).toMatch(behind);
+  });
+
+  it("a window moved on by the clock: the plan card opens with the new week", async () => {
+    const tempo = await offlineTempo(sampleWeek(), () => new Date("2024-03-19T09:00:00+08:00"));
+    const rolled = await converse(tempo, "vocabulary three times a week, 30 min, mornings");
+    expect(rolled.cards[0]?.action).toBe("confirm_plan");
+    expect(rolled.descriptions[0]).toMatch(/^A new week: the window moved on by 7 day\(s\) and now runs Mon 18 Mar/);
+    // The next request, the clock where it was: nothing moved, nothing said on its card.
+    const next = await converse(tempo, "vocabulary three times a week, 30 min, evenings");
+    expect(next.descriptions[0]).toMatch(/^Plan for: /);
+  });
+
+  it("a question's plan raises no plan card: its first write card opens with it", async () => {
+    const markDone = json({
+      action: "continue",
+      reason: "done",
+      tool_call: { name: "mark_done", arguments: { task_id: "matrix-review" } },
+    });
+    // The window rolled on at Sat 16 Mar 10:00 (Shanghai); the clock now says Fri 15 Mar 09:00.
+    const week = halfPlacedWeek();
+    week.window = { ...week.window, rolledAt: new Date("2024-03-16T10:00:00+08:00").toISOString() };
+    const repository = new InMemoryScheduleRepository();
+    await repository.seed("student", week);
+    const { graph } = scriptedGraph({
+      domain: createScheduleDomain({ repository }),
+      now: () => new Date("2024-03-15T09:00:00+08:00"),
+      plan: [
+        planDone(stepsOf("Look up the matrix review"), { read_only: true }),
+        json({ speak: "", action: "continue", reason: "the step is done" }),
+      ],
+      execute: [markDone, json({ speak: "", action: "done", reason: "marked", goal_check: "the review is marked" })],
+    });
+    const config = threadConfig("behind-read-only", "student");
+    const first = await graph.invoke({ messages: [new HumanMessage("did I do the matrix review?")] }, config);
+    const card = interruptsOf(first)[0]?.value as { action_requests: Array<{ name: string; description: string }> };
+    expect(card.action_requests[0]?.name).toBe("mark_done");
+    expect(card.action_requests[0]?.description).toMatch(
+      /^Your clock says Fri 15 Mar, 09:00, earlier than what your schedule has already recorded/,
+    );
   });
 });
 
