@@ -77,7 +77,7 @@ export const MAX_ROLL_DAYS = 366;
  * later moment, made missed (by a later clock's roll) at a place that has not started yet by `moment`, or the window
  * moved on by a roll at a later clock (`ScheduleWindow.rolledAt`: the days it settled as past) — the clock
  * went back: a machine's clock set wrong, or a fixed one. Nothing is rolled back or unmarked: what was recorded was
- * true at its own clock. The words say so, with the later moment in the window's time zone, so a "missed" is never
+ * true at its own clock. The words say so, with the latest moment recorded in the window's time zone, so a "missed" is never
  * read unsaid as a claim about a time still ahead; undefined when the clock is not behind, or the window has no time
  * zone.
  */
@@ -102,9 +102,10 @@ export function clockBehindText(
     }
   }
   const minute = (ms: number) => Math.floor(ms / 60_000);
-  // The roll's clock when no review records a later moment than the clock (a roll that settled nothing, say).
+  // The roll's clock counts too: a roll that settled nothing, or one made later than every review it settled (a review
+  // missed on Saturday morning, the roll on the next Wednesday) — the latest moment recorded is named.
   const rolled = recordedClock(state.window);
-  if ((latest === undefined || minute(latest) <= minute(moment.getTime())) && rolled !== undefined) latest = rolled;
+  if (rolled !== undefined) latest = Math.max(latest ?? rolled, rolled);
   if (latest === undefined || minute(latest) <= minute(moment.getTime())) return undefined;
   const now = localClock(moment, timeZone);
   const { date, time } = localClock(new Date(latest), timeZone);
