@@ -12,7 +12,7 @@
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { openerRemoval, showStatus } from "../../streaming/progress-ui.js";
-import { languageOf } from "../../contracts/language.js";
+import { languageOf, type Language } from "../../contracts/language.js";
 import type { PlanStep, TempoState, TempoUpdate } from "../../kernel/state.js";
 import { emitAssistantText, emitStatus } from "../../streaming/events.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
@@ -30,6 +30,7 @@ import { ensureConfiguration } from "../../config/configuration.js";
 import { withPreferencesHeard } from "../preference-extraction.js";
 import { planRejectionText } from "../../contracts/rejections.js";
 import { runMoment, toolMoment } from "../shared/now.js";
+import { catchUpWithClock } from "../shared/clock-writes.js";
 
 /** Builds the confirm node. */
 export function createConfirmNode(dependencies: NodeDependencies) {
@@ -60,6 +61,12 @@ export function createConfirmNode(dependencies: NodeDependencies) {
         readPlanAnswer,
         config,
       );
+      // The plan was made on a week the clock has since left (the card answered a week later): the window moves on to
+      // the week of now, and the plan is made again there, on a card that says so — never run on the week that is gone.
+      if (verdict.kind === "go") {
+        const moved = await weekLeftUnderCard(state, config, language);
+        if (moved) return moved;
+      }
       // What a dropped task leaves is read only when the answer drops it (one log read per write).
       const leaves = () =>
         droppedLeavesText(state, dependencies.domain, dependencies.executionLog, { userId, threadId }, language);
@@ -86,6 +93,33 @@ export function createConfirmNode(dependencies: NodeDependencies) {
           )
         : undefined;
     return heard ? { ...update, recalled: heard } : update;
+  }
+
+  /**
+   * When the clock makes a write due (the window's last day passed while the plan card waited): the clock's writes,
+   * then the task back to planning with what they did as the request's note (`movedOn`); undefined otherwise. Only a
+   * write due counts — a clock behind what the schedule recorded moves nothing, and is said on the card already.
+   */
+  async function weekLeftUnderCard(
+    state: TempoState,
+    config: LangGraphRunnableConfig,
+    language: Language,
+  ): Promise<TempoUpdate | undefined> {
+    const { domain } = dependencies;
+    const now = toolMoment(dependencies, config);
+    if (!domain.clock || now === undefined) return undefined;
+    const { userId } = ensureConfiguration(config, dependencies.settings);
+    if (domain.clock.due(await domain.load(userId), now) === undefined) return undefined;
+    const moved = await catchUpWithClock(dependencies, config, language, state.atRiskTold);
+    if (moved === undefined) return undefined;
+    emitStatus(config, "confirm", state.messages, "A new week began; planning again", "新的一周开始了，重新制定计划");
+    return {
+      pending: null,
+      pendingAnswer: null,
+      ...sendToPlanner(state, "revise"),
+      movedOn: moved.text,
+      ...(moved.atRisk ? { atRiskTold: moved.atRisk } : {}),
+    };
   }
 }
 

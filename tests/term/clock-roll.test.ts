@@ -463,6 +463,33 @@ describe("what the clock did is said on the request's first card, before anythin
   });
 });
 
+describe("a plan card answered after the window's week has passed", () => {
+  it("moves the window on and plans again on the week of now, on a card that says so; nothing runs on the old week", async () => {
+    // Raised on the window's last evening (Sun 17 Mar 20:00, Shanghai), approved the next morning.
+    let now = new Date("2024-03-17T20:00:00+08:00");
+    const tempo = await offlineTempo(sampleWeek(), () => now);
+    const answered = await converse(tempo, "arrange my reviews", (card) => {
+      now = new Date("2024-03-18T09:00:00+08:00");
+      return card.action === "confirm_plan" || card.action === "place"
+        ? { type: "accept", args: null }
+        : { type: "ignore", args: null };
+    });
+    expect(answered.cards.slice(0, 2).map((card) => card.action)).toEqual(["confirm_plan", "confirm_plan"]);
+    expect(answered.descriptions[0]).toMatch(/^Plan for: arrange my reviews/);
+    expect(answered.descriptions[1]).toMatch(
+      /^A new week: the window moved on by 7 day\(s\) and now runs Mon 18 Mar – Sun 24 Mar\.[^]*\n\nPlan for: arrange my reviews/,
+    );
+    expect(answered.schedule.window.days[0]!.date).toBe("2024-03-18");
+    // The reviews went into the week of now, each place told by its date there.
+    const places = answered.descriptions.filter((text) => /^Change \d+ of \d+: Place /.test(text));
+    expect(places.length).toBeGreaterThan(0);
+    for (const text of places) expect(text).toMatch(/^Change \d+ of \d+: Place "[^"]+" on \w{3} (1[89]|2[0-4]) Mar,/);
+    expect(
+      answered.schedule.tasks.filter((task) => task.source === "task_item" && task.status === "placed").length,
+    ).toBe(places.length);
+  });
+});
+
 describe("the night the clocks go back (America/New_York, Sun 1 Nov 2026: 02:00 EDT is 01:00 EST)", () => {
   /** A week of Mon 26 Oct – Sun 1 Nov in New York with one review placed on Saturday, 21:45. */
   function newYorkWeek(): ScheduleState {
