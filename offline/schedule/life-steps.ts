@@ -18,7 +18,7 @@ import {
   type UndoListing,
 } from "../../tools/schedule/tools/index.js";
 import { NO_PLACE_FITS, NOTHING_MISSED, rescheduleEmptyText } from "../../tools/schedule/tools/reschedule.js";
-import { NO_PLACE_BEFORE_ZH } from "../../tools/schedule/summary-words.js";
+import { missedReasonIn } from "../../tools/schedule/summary-words.js";
 import type { Dating } from "../../tools/schedule/format.js";
 import { dayOfWeekNumber, TASK_STATUS_ZH, type TaskStatus } from "../../tools/schedule/state.js";
 import { appliedWriteText, callResultOf, failureOf } from "./tool-data.js";
@@ -411,7 +411,7 @@ export function rescheduleStep(
       say(
         language,
         `"${entry.name}" stays missed: ${entry.why}.`,
-        `“${entry.name}”保持错过：${NO_PLACE_BEFORE_ZH[entry.why] ?? entry.why}。`,
+        `“${entry.name}”保持错过：${missedReasonIn(entry.why, "zh")}。`,
       ),
     );
     const found =
@@ -438,7 +438,7 @@ export function rescheduleStep(
     say(
       language,
       `"${entry.name}" stays missed: ${entry.why}.`,
-      `“${entry.name}”保持错过：${NO_PLACE_BEFORE_ZH[entry.why] ?? entry.why}。`,
+      `“${entry.name}”保持错过：${missedReasonIn(entry.why, "zh")}。`,
     ),
   );
   return {

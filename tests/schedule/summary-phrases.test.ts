@@ -1,0 +1,99 @@
+/**
+ * The schedule steps' summary phrases (tools/schedule/summary-phrases.ts): one table a language, as the report's
+ * words are (tests/contracts/report-words.test.ts). Every phrase has its Chinese with the same places; every English
+ * phrase is read back as it is written (the reader is built from the phrase); a summary read back says what the table
+ * says; and a summary the table does not know (a model's own words) is shown as it is.
+ */
+import { describe, expect, test } from "vitest";
+import { placesOf } from "../../contracts/report-words.js";
+import { readSummary, saySummary, SUMMARY_WORDS, type SummaryKey } from "../../tools/schedule/summary-phrases.js";
+import { summaryInChinese } from "../../tools/schedule/summary-words.js";
+
+const KEYS = Object.keys(SUMMARY_WORDS.en) as SummaryKey[];
+
+/** Runs of 3+ ASCII letters: English left in a Chinese phrase (its places and the commands `/prefs`, `/forget` aside). */
+function english(text: string): string[] {
+  return (
+    text
+      .replace(/\{\w+\}/g, " ")
+      .replace(/\/\w+/g, " ")
+      .match(/[A-Za-z]{3,}/g) ?? []
+  );
+}
+
+/** A value of each place, as a tool would write it (read back by the place's pattern). */
+const SAMPLE: Readonly<Record<string, string>> = {
+  id: "matrix-review",
+  other: "essay-2",
+  host: "study-hall",
+  group: "vocab",
+  what: "habit",
+  mark: "missed",
+  status: "placed",
+  said: '"Matrix review"',
+  heading: "recovered",
+  names: '"Matrix review", "Essay draft"',
+  limits: "outside Friday, in slots 9-12",
+};
+
+function sample(key: SummaryKey): Record<string, string> {
+  return Object.fromEntries(
+    placesOf(SUMMARY_WORDS.en[key]).map((place, index) => [place, SAMPLE[place] ?? `${index + 3}`]),
+  );
+}
+
+describe("the summary phrases table", () => {
+  test("every phrase has its Chinese, with the same places, and no Chinese phrase lacks its English", () => {
+    expect(Object.keys(SUMMARY_WORDS.zh).sort()).toEqual([...KEYS].sort());
+    for (const key of KEYS) {
+      expect(SUMMARY_WORDS.zh[key].trim(), key).not.toBe("");
+      expect(english(SUMMARY_WORDS.zh[key]), key).toEqual([]);
+      expect(placesOf(SUMMARY_WORDS.zh[key]).sort(), key).toEqual(placesOf(SUMMARY_WORDS.en[key]).sort());
+    }
+  });
+
+  test("every English phrase is read back as it is written (the reader is built from the phrase)", () => {
+    for (const key of KEYS) {
+      const params = sample(key);
+      expect(readSummary(key, saySummary("en", key, params)), key).toEqual(params);
+    }
+  });
+
+  test("a summary read back is said with the same phrase's Chinese, its places as the Chinese says them", () => {
+    const cases: Array<[SummaryKey, Record<string, string>, Record<string, string>]> = [
+      ["placed", { id: "t1", where: "day 2 slots 3-4" }, { id: "t1", where: "第2天第3-4节" }],
+      [
+        "moved",
+        { id: "t1", was: "day 1 slots 1-2", where: "day 5 slots 9-10" },
+        { id: "t1", was: "第1天第1-2节", where: "第5天第9-10节" },
+      ],
+      [
+        "unplacedFromHost",
+        { id: "t1", was: "day 1 slots 1-2", host: "hall" },
+        { id: "t1", was: "第1天第1-2节", host: "hall" },
+      ],
+      ["markedFreed", { id: "t1", mark: "done", status: "placed" }, { id: "t1", mark: "已完成", status: "已安排" }],
+      [
+        "markedNamed",
+        { said: '"积分"', mark: "skipped", status: "pending" },
+        { said: "“积分”", mark: "跳过", status: "待安排" },
+      ],
+      ["reopened", { id: "t1", status: "missed" }, { id: "t1", status: "已错过" }],
+      ["classCreated", { id: "calc", said: '"微积分"' }, { id: "calc", said: "“微积分”" }],
+      ["verified", { pending: "2" }, { pending: "2" }],
+      ["nothingMissed", {}, {}],
+      ["nothingToLetGo", {}, {}],
+    ];
+    for (const [key, english_, chinese] of cases)
+      expect(summaryInChinese(saySummary("en", key, english_)), key).toBe(saySummary("zh", key, chinese));
+  });
+
+  test("a summary the table does not know (a model's own words) is shown as it is", () => {
+    for (const free of [
+      "I looked at the week and everything is fine.",
+      "Checked the overview; nothing to change.",
+      "我看了一下，这周都安排好了。",
+    ])
+      expect(summaryInChinese(free)).toBe(free);
+  });
+});

@@ -1,0 +1,245 @@
+/**
+ * The schedule steps' summary phrases, one table a language (issue 45): each phrase a template with `{named}` places,
+ * as `contracts/report-words.ts` is for the task report. The tools and the closing check write their English from it
+ * (`saySummary("en", …)`: the text the model reads and the thread stores); the Chinese is said from the same facts
+ * where they are at hand, and stored English is read back against the same English templates (`readSummary`,
+ * `readSummaryIn`): the pattern is built from the phrase, so a reworded phrase is read back as it is now written, and
+ * the table check (tests/schedule/summary-phrases.test.ts) fails when a phrase lacks its Chinese or its places.
+ *
+ * A leaf: it imports nothing of the schedule, so every tool can write from it. How a place is read back (its pattern)
+ * is set here by its name; how it is said in Chinese (a task status, a weekday) is given by the reader
+ * (`tools/schedule/summary-words.ts`).
+ */
+import { fill, placesOf } from "../../contracts/report-words.js";
+import type { Language } from "../../contracts/language.js";
+
+const EN = {
+  // A write's result (`tools/place.ts`, `move.ts`, `unplace.ts`, `swap.ts`, `batch-move.ts`, `format.ts`).
+  placed: "placed task {id} on {where}",
+  moved: "moved task {id} from {was} to {where}",
+  unplaced: "unplaced task {id} from {was}; it is pending again",
+  unplacedFromHost: "unplaced task {id} from {was} (was embedded in host {host}); it is pending again",
+  swapped: "swapped task {id} and task {other}",
+  movedMany: "moved {count} tasks",
+  nowOn: "- task {id} now on {where}",
+  wasOn: "; was on {where}",
+  embedded: " embedded in host {host}",
+  range: "day {day} slots {start}-{end}",
+  alreadyOn: "{what} is already on {where}; nothing to move",
+  // A task's life (`tools/task-life.ts`; the offline policy names a task by its name).
+  marked: "marked task {id} {mark} (it was {status})",
+  markedFreed: "marked task {id} {mark} (it was {status}); its place is free again",
+  markedNamed: "marked {said} {mark} (it was {status})",
+  markedNamedFreed: "marked {said} {mark} (it was {status}); its place is free again",
+  reopened: "reopened task {id}: it was {status}, it is pending again",
+  // A class written (`tools/task-writes.ts`).
+  classCreated: "created task class {id} {said}",
+  classUpdated: "updated task class {id} {said}",
+  // The closing check (`domain.ts` `SCHEDULE_VERIFICATION`).
+  verified: "the schedule shows {pending} review task(s) still pending",
+  verifiedFitting: "; {fitting} of them fit somewhere free as the week stands",
+  missedNoPlace: "; {missed} missed review task(s) have no place",
+  missedNoPlaceNamed: "; {missed} missed review task(s) have no place: {names}",
+  namesAndMore: "{names} and {more} more",
+  // Why the arrangement left a review out (`arrangement.ts` `whyLeftOut`), in brackets after its id.
+  deadlinePassed: "its deadline has passed",
+  noFreeSlot: "no free slot fits",
+  noFreeSlotRestPassed: "no free slot fits in what is left of the week (the rest has passed)",
+  noFreeSlotWithin: "no free slot fits {limits}",
+  noRoomBeside: "no room left beside the other placements",
+  notFoundInBudget: "no place beside the other placements found within the search budget",
+  classRules: "its class's rules or its deadline leave no free slot that fits",
+  classRulesApart:
+    "its class's rules or its deadline leave no free slot that fits on a day without another session of {what} {group}",
+  sessionEachDay: "another session of {what} {group} is on each day with room for it",
+  standingRulesOut:
+    "your standing preference {rules} rules out the free time it fits in (/prefs lists your preferences, /forget removes one)",
+  // propose_reschedule's reasons for a review left missed (`tools/reschedule.ts`), and its empty listings.
+  noPlaceBeforeDeadline: "no free place that keeps its rules is left before its deadline",
+  noPlaceBeforeWindowEnd: "no free place that keeps its rules is left before the window's end",
+  notBesideOthers:
+    "it fits on its own, but not beside the other missed reviews placed: no arrangement places more of them",
+  notFoundBesideOthers: "no place beside the others was found within the search's budget (not proved)",
+  noPlaceForMissed: "no free place fits the missed review(s)",
+  missedPastDeadline: "the missed review(s) are past their deadline",
+  nothingMissed: "no review is missed",
+  stillMissed: "still missed: {said} ({why})",
+  // The offline policy's steps that report their writes (`offline/schedule/life-steps.ts`, `clear-day-step.ts`): a
+  // heading, then each write.
+  undone: "undid the last change",
+  rescheduled: "rescheduled",
+  notRescheduled: "not rescheduled",
+  nothingToReschedule: "nothing to reschedule",
+  recovered: "recovered",
+  skippedDay: "skipped the day's reviews",
+  clearedDay: "cleared the day",
+  reported: "{heading}: {writes}",
+  letGo: "let go: {write}",
+  declinedNewPlace: "you declined the new place",
+  keptMissed: "you kept it missed",
+  noneMarkedMissed: "no review was marked missed",
+  nothingToLetGo: "nothing to let go: no review was marked missed",
+} as const;
+
+/** A summary phrase, by its key. */
+export type SummaryKey = keyof typeof EN;
+
+const ZH: Readonly<Record<SummaryKey, string>> = {
+  placed: "已把任务 {id} 安排在{where}",
+  moved: "已把任务 {id} 从{was}移到{where}",
+  unplaced: "已把任务 {id} 从{was}撤下，它重新待安排",
+  unplacedFromHost: "已把任务 {id} 从{was}撤下（原嵌入 {host}），它重新待安排",
+  swapped: "已交换任务 {id} 和任务 {other}",
+  movedMany: "移动了 {count} 个任务",
+  nowOn: "- 任务 {id} 现在在 {where}",
+  wasOn: "，原在 {where}",
+  embedded: "（嵌入 {host}）",
+  range: "第{day}天第{start}-{end}节",
+  alreadyOn: "{what} 已经在{where}，不用移动",
+  marked: "已把任务 {id} 记为{mark}（原为{status}）",
+  markedFreed: "已把任务 {id} 记为{mark}（原为{status}），原来的时段空出来了",
+  markedNamed: "已把{said}记为{mark}（原为{status}）",
+  markedNamedFreed: "已把{said}记为{mark}（原为{status}），原来的时段空出来了",
+  reopened: "已把任务 {id} 重新设为待安排（原为{status}）",
+  classCreated: "已创建课程 {id}{said}",
+  classUpdated: "已更新课程 {id}{said}",
+  verified: "日程显示还有 {pending} 个复习任务待安排",
+  verifiedFitting: "，其中 {fitting} 个按目前的日程放得下",
+  missedNoPlace: "；另有 {missed} 个错过的复习任务没有安排",
+  missedNoPlaceNamed: "；另有 {missed} 个错过的复习任务没有安排：{names}",
+  namesAndMore: "{names} 等（另有 {more} 项）",
+  deadlinePassed: "截止时间已过",
+  noFreeSlot: "没有能容纳它的空闲时段",
+  noFreeSlotRestPassed: "本周剩下的时间里没有能容纳它的空闲时段（其余的已经过去）",
+  noFreeSlotWithin: "{limits}：没有能容纳它的空闲时段",
+  noRoomBeside: "能容纳它的时段已留给其他安排",
+  notFoundInBudget: "在搜索预算内没有找到能放下它的位置",
+  classRules: "它的课程规则或截止时间排除了所有空闲时段",
+  classRulesApart: "在没有{what} {group} 其他一次的日子里，它的课程规则或截止时间排除了所有空闲时段",
+  sessionEachDay: "能容纳它的每一天都已有{what} {group} 的另一次，同一任务一天只安排一次",
+  standingRulesOut: "你的长期偏好 {rules} 排除了能容纳它的时段；/prefs 查看偏好，/forget 删除一条",
+  noPlaceBeforeDeadline: "截止之前已没有符合规则的空闲时段",
+  noPlaceBeforeWindowEnd: "本窗口结束之前已没有符合规则的空闲时段",
+  notBesideOthers: "单独放得下，但和已放回的其他错过的复习放不到一起：没有能放回更多的安排",
+  notFoundBesideOthers: "在搜索预算内没有找到和其他复习一起的位置（未证明）",
+  noPlaceForMissed: "没有能容纳错过的复习的空闲时段",
+  missedPastDeadline: "错过的复习已过了截止时间",
+  nothingMissed: "没有错过的复习",
+  stillMissed: "仍为错过：{said}（{why}）",
+  undone: "已撤销上一次的修改",
+  rescheduled: "已补排",
+  notRescheduled: "没有补排",
+  nothingToReschedule: "无需补排",
+  recovered: "已补救",
+  skippedDay: "已跳过这一天的复习",
+  clearedDay: "已清空这一天",
+  reported: "{heading}：{writes}",
+  letGo: "已放下：{write}",
+  declinedNewPlace: "你拒绝了新的时段",
+  keptMissed: "你保持了错过",
+  noneMarkedMissed: "没有复习被记为错过",
+  nothingToLetGo: "无需放下：没有复习被记为错过",
+};
+
+/** The summary phrases, a table a language. */
+export const SUMMARY_WORDS: Readonly<Record<Language, Readonly<Record<SummaryKey, string>>>> = { en: EN, zh: ZH };
+
+/** A phrase's place values. */
+export type SummaryParams = Readonly<Record<string, string | number>>;
+
+/** The phrase `key` in `language`, its places filled from `params`. */
+export function saySummary(language: Language, key: SummaryKey, params: SummaryParams = {}): string {
+  return fill(SUMMARY_WORDS[language][key], params);
+}
+
+/** A schedule id (a task's, an event's, a host's): what `readable.ts` names. */
+const ID = "[A-Za-z0-9_][A-Za-z0-9_.:-]*";
+/** A JSON-quoted text (a name, a preference in the user's words). */
+const JSON_TEXT = '"(?:[^"\\\\]|\\\\.)*"';
+
+/** What each place is read back as, by its name; any other place is any text (as little as the phrase allows). */
+const PLACE_PATTERNS: Readonly<Record<string, string>> = {
+  id: ID,
+  other: ID,
+  host: `${ID}[A-Za-z0-9_]|[A-Za-z0-9_]`,
+  group: "\\S+",
+  what: "task|habit",
+  count: "\\d[\\d,]*",
+  pending: "\\d[\\d,]*",
+  fitting: "\\d[\\d,]*",
+  missed: "\\d[\\d,]*",
+  more: "\\d+",
+  day: "\\d+",
+  start: "\\d+",
+  end: "\\d+",
+  said: JSON_TEXT,
+  mark: "done|missed|skipped",
+  status: "\\w+",
+  heading: ["undone", "rescheduled", "notRescheduled", "nothingToReschedule", "recovered", "skippedDay", "clearedDay"]
+    .map((key) => EN[key as SummaryKey].replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join("|"),
+  writes: "[\\s\\S]*",
+  write: "[\\s\\S]*",
+  names: "[^\\n]*",
+  limits: "[^)]*",
+};
+
+/** Where a phrase is read in a text: the whole text, its start, its end, or anywhere (every time it occurs). */
+export type ReadMode = "whole" | "start" | "end" | "anywhere";
+
+const patterns = new Map<string, RegExp>();
+
+/** The pattern of English phrase `key` read in `mode` (built from the phrase). */
+export function summaryPattern(key: SummaryKey, mode: ReadMode): RegExp {
+  const cacheKey = `${key}\u0000${mode}`;
+  let pattern = patterns.get(cacheKey);
+  if (pattern) return pattern;
+  const template = EN[key];
+  const places = placesOf(template);
+  const parts = template.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  const source = parts.reduce((whole, part, index) => {
+    const place = places[index - 1]!;
+    return `${whole}(${PLACE_PATTERNS[place] ?? ".*?"})${part}`;
+  });
+  const anchored = { whole: `^${source}$`, start: `^${source}`, end: `${source}$`, anywhere: source }[mode];
+  pattern = new RegExp(anchored, mode === "anywhere" ? "g" : "");
+  patterns.set(cacheKey, pattern);
+  return pattern;
+}
+
+/** The values of phrase `key`'s places when `text` is that phrase (written in English), else undefined. */
+export function readSummary(key: SummaryKey, text: string): Record<string, string> | undefined {
+  const match = summaryPattern(key, "whole").exec(text);
+  if (!match) return undefined;
+  return Object.fromEntries(placesOf(EN[key]).map((place, index) => [place, match[index + 1] ?? ""]));
+}
+
+/** How a place's value is said in another language (the value as the English has it); a place not named stays. */
+export type PlaceReaders = Readonly<Record<string, (value: string) => string>>;
+
+/**
+ * `text` with English phrase `key` read in `mode` and said in `language` from its places (each through `readers`);
+ * `text` as it is where the phrase is not found.
+ */
+export function readSummaryIn(
+  text: string,
+  key: SummaryKey,
+  mode: ReadMode,
+  language: Language,
+  readers: PlaceReaders = {},
+): string {
+  if (language === "en") return text;
+  const places = placesOf(EN[key]);
+  return text.replace(summaryPattern(key, mode), (...match: unknown[]) =>
+    saySummary(
+      language,
+      key,
+      Object.fromEntries(
+        places.map((place, index) => {
+          const value = String(match[index + 1] ?? "");
+          return [place, readers[place] ? readers[place](value) : value];
+        }),
+      ),
+    ),
+  );
+}
