@@ -93,9 +93,10 @@ export interface Verification<TState> {
   domain?: string;
   /**
    * What the data shows: the step's summary (in the words the domain's offline policy and reports read) and the
-   * answer's first line, in `language`, never claiming more than the data shows.
+   * answer's first line, in `language`, never claiming more than the data shows; `told`, the summary said in
+   * `language` from the same data (without it, an answer tells the summary through `stepSummary`).
    */
-  check(data: TState, language: Language): { summary: string; heading: string };
+  check(data: TState, language: Language): { summary: string; heading: string; told?: string };
   /**
    * Placing by hand: an arranging step whose writes were all of `tools` (they only place what is open,
    * `ToolDomain.openItems`), every one applied, is ended by the code once no open item fits as the data stands —

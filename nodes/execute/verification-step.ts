@@ -45,7 +45,8 @@ export async function verifyInCode(
   const { facts } = await writeFactsOf(state, dependencies, config);
   if (facts.applied.length !== writes.length || facts.approvedNotApplied.length > 0) return undefined;
   const language = languageOf(state.messages);
-  const { summary, heading } = domain.verification.check(await stateAsRun(state, dependencies, config), language);
+  const checked = domain.verification.check(await stateAsRun(state, dependencies, config), language);
+  const { summary, heading } = checked;
   emitStatus(config, "execute", state.messages, `Checked in code: ${summary}`, `已按存储的日程核对：${heading}`);
   const done = state.planSteps.map((each) => (each === step ? { ...each, status: "done" as const, summary } : each));
   const last = nextPendingIndex(done) === -1;
@@ -58,7 +59,9 @@ export async function verifyInCode(
   const answer = [
     heading,
     ...done.map((each) => {
-      const summary = each.summary ? told(each.summary) : "";
+      // The check's own summary is said from its data where the domain says it (`told`).
+      const summary =
+        each === step && checked.told !== undefined ? checked.told : each.summary ? told(each.summary) : "";
       return `- [${zh ? stepStatusInChinese(each.status) : each.status}] ${each.content}${summary ? ` — ${summary}` : ""}`;
     }),
   ].join("\n");

@@ -12,11 +12,12 @@ import { markedText, unplacedText, type ListedTask } from "../../tools/schedule/
 import type { SlotRange } from "../../tools/schedule/state.js";
 import { appliedWriteSummary, callResultOf, refusalOf, toolDataOf } from "./tool-data.js";
 import { datingOf, dayName, placeWords, resolveDays, slotRangeOf, type WeekFacts } from "./week-facts.js";
+import { SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
 
 type ClearDay = Extract<ScheduleRequest, { kind: "clear_day" }>;
 
 /** The step's summary heads its writes with these (`summaryInChinese` says each write in Chinese after it). */
-const HEADING = { skip: "skipped the day's reviews", unplace: "cleared the day" } as const;
+const HEADING = { skip: SUMMARY_WORDS.en.skippedDay, unplace: SUMMARY_WORDS.en.clearedDay } as const;
 
 /** True when the clock has reached a range's first slot (a dated window with clock times and a now only). */
 function hasStarted(range: SlotRange, facts: WeekFacts): boolean {

@@ -83,6 +83,7 @@ import {
   type WeekFacts,
 } from "./week-facts.js";
 import type { Dating } from "../../tools/schedule/format.js";
+import { saySummary } from "../../tools/schedule/summary-phrases.js";
 
 /**
  * The execute stage's decision. A decision that ends the task (done, or a proposal with then=done) carries the
@@ -288,11 +289,7 @@ function overviewStep(view: PromptView, action: Finish, language: Language): Dec
       : "";
   // What the final answer says of the check: what the schedule shows, not the tool that read it.
   const named = (overview.missedTasks ?? []).map((task) => task.name);
-  return finish(
-    action,
-    speak,
-    `the schedule shows ${pending} review task(s) still pending${missedClause(missed, named)}`,
-  );
+  return finish(action, speak, `${saySummary("en", "verified", { pending })}${missedClause(missed, named)}`);
 }
 
 /** The user's answer to the step's own question, when the workspace ends with one, and the user's language. */

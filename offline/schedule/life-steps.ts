@@ -25,6 +25,7 @@ import { appliedWriteText, callResultOf, failureOf } from "./tool-data.js";
 import { writeRejectionFeedback } from "../../contracts/rejections.js";
 import { matchTask } from "./task-matching.js";
 import { dayName, placeWords, type WeekFacts } from "./week-facts.js";
+import { saySummary, SUMMARY_WORDS, type SummaryKey } from "../../tools/schedule/summary-phrases.js";
 
 /** The writes an undo or a reschedule card is made of: any inverse an undo offers, and a reschedule's place. */
 const CARD_WRITES: ReadonlySet<string> = new Set([...UNDO_WRITES, "place"]);
@@ -130,7 +131,7 @@ export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dati
     speak: say(language, "Looking up the last change.", "正在查找上一次的修改。"),
     arguments: {},
     reason: "the undo of the last change is listed by the backend",
-    done: "undid the last change",
+    done: SUMMARY_WORDS.en.undone,
     none: "the undo",
   });
   if ("decision" in stage) return stage.decision;
@@ -180,7 +181,7 @@ export function recoverStep(rounds: readonly RoundView[], end: Finish, dating: D
     speak: say(language, "Looking for the change that recovers the most.", "正在查找补救最多的修改。"),
     arguments: {},
     reason: "the change that recovers the reviews at risk is listed by the backend",
-    done: "recovered",
+    done: SUMMARY_WORDS.en.recovered,
     none: "the recovery",
   });
   if ("decision" in stage) return stage.decision;
@@ -222,15 +223,20 @@ export function recoverStep(rounds: readonly RoundView[], end: Finish, dating: D
 }
 
 /** How a reschedule's summary names a missed review it found no place for, after the ones it placed. */
-const STILL_MISSED = "still missed:";
+const STILL_MISSED = SUMMARY_WORDS.en.stillMissed.slice(0, SUMMARY_WORDS.en.stillMissed.indexOf(" {"));
 
 /** A `still missed: "X" (why)` part of a reschedule's summary: the review by name (its id is the model's word, never the person's). */
 function stillMissedPart(entry: { name: string; why: string }): string {
-  return `${STILL_MISSED} "${entry.name}" (${entry.why})`;
+  return saySummary("en", "stillMissed", { said: `"${entry.name}"`, why: entry.why });
 }
 
 /** How a reschedule's card ended, in its step's summary: applied, or declined. */
-const RESCHEDULED = { done: "rescheduled", none: "the new place" } as const;
+const RESCHEDULED = { done: SUMMARY_WORDS.en.rescheduled, none: "the new place" } as const;
+
+/** A step's summary that reports its writes under `heading` (`reported`). */
+function reported(heading: SummaryKey, writes: readonly string[]): string {
+  return saySummary("en", "reported", { heading: SUMMARY_WORDS.en[heading], writes: writes.join("; ") });
+}
 
 /**
  * Feedback on a missed review's new place that says not to make it up at all ("don't reschedule it", "no need to make
@@ -289,12 +295,12 @@ function letGoStage(
   const note = (Array.isArray(listing?.unplaced) ? listing.unplaced : []).map(stillMissedPart);
   const parts = [
     ...placed.map((round) => appliedWriteText(round, dating)),
-    ...skipped.map((round) => `${LET_GO} ${appliedWriteText(round, dating)}`),
+    ...skipped.map((round) => saySummary("en", "letGo", { write: appliedWriteText(round, dating) })),
     ...note,
   ];
-  if (placed.length > 0) return finish(end, "", `${RESCHEDULED.done}: ${parts.join("; ")}`);
+  if (placed.length > 0) return finish(end, "", reported("rescheduled", parts));
   if (skipped.length > 0)
-    return finish(end, "", `not ${RESCHEDULED.done}: you declined ${RESCHEDULED.none}; ${parts.join("; ")}`);
+    return finish(end, "", reported("notRescheduled", [SUMMARY_WORDS.en.declinedNewPlace, ...parts]));
   return finish(
     end,
     say(language, "Understood: it stays missed.", "好的，它保持错过。"),
@@ -314,8 +320,7 @@ export function letGoStep(
   dating: Dating,
   language: Language,
 ): Decision {
-  if (taskIds === undefined || taskIds.length === 0)
-    return finish(end, "", "nothing to let go: no review was marked missed");
+  if (taskIds === undefined || taskIds.length === 0) return finish(end, "", SUMMARY_WORDS.en.nothingToLetGo);
   const skips = rounds.filter((round) => round.name === "skip");
   if (skips.length === 0)
     return proposeAll(
@@ -332,18 +337,21 @@ export function letGoStep(
     return finish(
       end,
       "",
-      `not ${RESCHEDULED.done}: ${skipped.map((round) => `${LET_GO} ${appliedWriteText(round, dating)}`).join("; ")}`,
+      reported(
+        "notRescheduled",
+        skipped.map((round) => saySummary("en", "letGo", { write: appliedWriteText(round, dating) })),
+      ),
     );
   return finish(
     end,
     say(language, "Understood: it stays missed.", "好的，它保持错过。"),
-    `not carried out: you kept it missed`,
+    `not carried out: ${SUMMARY_WORDS.en.keptMissed}`,
     "the user declined the change",
   );
 }
 
 /** How a reschedule's summary names a missed review the user let go (skipped) instead of making it up. */
-const LET_GO = "let go:";
+const LET_GO = SUMMARY_WORDS.en.letGo.slice(0, SUMMARY_WORDS.en.letGo.indexOf(" {"));
 
 /**
  * The first line of the answer to a missed review's plan, from how its reschedule step ended (`rescheduleStep`'s
@@ -381,7 +389,8 @@ export function rescheduleStep(
   language: Language,
 ): Decision {
   // The earlier step marked nothing missed (its card was declined, or the tool refused): nothing to propose again.
-  if (taskIds === undefined) return finish(end, "", "nothing to reschedule: no review was marked missed");
+  if (taskIds === undefined)
+    return finish(end, "", reported("nothingToReschedule", [SUMMARY_WORDS.en.noneMarkedMissed]));
   const letGo = letGoStage(rounds, end, dating, language);
   if (letGo) return letGo;
   const stage = listingStage<RescheduleListing>(rounds, end, dating, language, {
@@ -402,7 +411,7 @@ export function rescheduleStep(
     return finish(
       end,
       say(language, "No review is missed: nothing to make up.", "没有错过的复习，无需补排。"),
-      "nothing to reschedule: no review is missed",
+      reported("nothingToReschedule", [SUMMARY_WORDS.en.nothingMissed]),
     );
   if (!candidate) {
     const why = listing?.empty ?? failureOf(listedRound);
@@ -426,12 +435,7 @@ export function rescheduleStep(
             `I found no place to make it up: ${why}.`,
             `没有找到可以补做的时段：${rescheduleEmptyText(why, "zh")}。`,
           );
-    return finish(
-      end,
-      [found, ...reasons].join("\n"),
-      `not rescheduled: ${[why, ...left].join("; ")}`,
-      "no place fits",
-    );
+    return finish(end, [found, ...reasons].join("\n"), reported("notRescheduled", [why, ...left]), "no place fits");
   }
   // The missed reviews no place fits any more are named beside the card, not left unsaid.
   const stays = (listing?.unplaced ?? []).map((entry) =>

@@ -8,6 +8,9 @@ import { describe, expect, test } from "vitest";
 import { placesOf } from "../../contracts/report-words.js";
 import { readSummary, saySummary, SUMMARY_WORDS, type SummaryKey } from "../../tools/schedule/summary-phrases.js";
 import { summaryInChinese } from "../../tools/schedule/summary-words.js";
+import { missedClause, SCHEDULE_VERIFICATION } from "../../tools/schedule/domain.js";
+import { sampleWeek } from "../../tools/schedule/sample-data.js";
+import type { ScheduleState } from "../../tools/schedule/state.js";
 
 const KEYS = Object.keys(SUMMARY_WORDS.en) as SummaryKey[];
 
@@ -95,5 +98,38 @@ describe("the summary phrases table", () => {
       "我看了一下，这周都安排好了。",
     ])
       expect(summaryInChinese(free)).toBe(free);
+  });
+});
+
+describe("the closing check, said from its facts", () => {
+  /** The sample week with the first `missed` of its reviews marked missed. */
+  function week(missed: number): ScheduleState {
+    const state = sampleWeek();
+    let count = 0;
+    return {
+      ...state,
+      tasks: state.tasks.map((task) =>
+        task.source === "task_item" && count++ < missed ? { ...task, status: "missed" as const } : task,
+      ),
+    };
+  }
+
+  test.each([0, 2, 8])(
+    "%i missed: its Chinese said from the week equals its English read back, with none of the phrases' English",
+    (missed) => {
+      const state = week(missed);
+      const english = SCHEDULE_VERIFICATION.check(state, "en");
+      const chinese = SCHEDULE_VERIFICATION.check(state, "zh");
+      expect(english.told).toBe(english.summary);
+      expect(chinese.summary).toBe(english.summary);
+      expect(chinese.told).toBe(summaryInChinese(english.summary));
+      expect(chinese.told).not.toMatch(/review task|missed|more|pending|fit somewhere/);
+    },
+  );
+
+  test("more missed reviews than it names: the Chinese said from the names equals the English read back", () => {
+    const names = Array.from({ length: 11 }, (_, index) => `复习 ${index + 1}`);
+    expect(missedClause(11, names, "zh")).toBe(summaryInChinese(missedClause(11, names)));
+    expect(missedClause(11, names, "zh")).toContain("等（另有 3 项）");
   });
 });

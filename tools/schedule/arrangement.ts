@@ -30,6 +30,7 @@ import { fitsAnywhere, type SearchRoom } from "./search-room.js";
 import { deadlinePassed, standingBookOf, withRules, type RuleBook } from "./rules.js";
 import { finish, finishAsync, type Steps } from "./steps.js";
 import type { ScheduleState, StandingRule, TaskItem } from "./state.js";
+import { saySummary, type SummaryKey, type SummaryParams } from "./summary-phrases.js";
 
 /** One task's limits, as the user gave them (feedback on a card, or the request). */
 export interface TaskLimits {
@@ -346,15 +347,13 @@ function whyLeftOut(
   book: RuleBook,
   stop: StopReason,
 ): string {
-  if (deadlinePassed(task, book)) return "its deadline has passed";
+  const say = (key: SummaryKey, params?: SummaryParams) => saySummary("en", key, params);
+  if (deadlinePassed(task, book)) return say("deadlinePassed");
   const whole: StepLimits = { days: [], notDays: [], from: 1, to: state.window.slotsPerDay };
   const within = (searchTask: SearchTask, notAt = true) =>
     fitsAnywhere(stepped(notAt ? searchTask : { ...searchTask, notAt: new Set() }, step ?? whole), room);
   const own = searchTaskOf(task, limits);
-  if (within(withRules(own, task, book)))
-    return stop === "budget"
-      ? "no place beside the other placements found within the search budget"
-      : "no room left beside the other placements";
+  if (within(withRules(own, task, book))) return stop === "budget" ? say("notFoundInBudget") : say("noRoomBeside");
   // Room there is, but the rules rule it out: the user's standing preferences (named), or the task's own rules.
   if (within(own)) {
     const withoutStanding: RuleBook = { ...book, standing: { avoid: new Map(), preferredParts: [] } };
@@ -362,15 +361,14 @@ function whyLeftOut(
       // The task's own rules: its class's and its deadline's, its group's (another session on each day with room for
       // it), or both together — each named only when it is what blocks it.
       const group = task.group && !task.group.sameDay ? task.group : undefined;
-      const classRules = "its class's rules or its deadline leave no free slot that fits";
+      const classRules = say("classRules");
       if (!group) return classRules;
       const { group: _group, ...ungrouped } = task;
       const what = group.kind === "habit" ? "habit" : "task";
-      if (within(withRules(own, ungrouped, withoutStanding)))
-        return `another session of ${what} ${group.id} is on each day with room for it`;
+      if (within(withRules(own, ungrouped, withoutStanding))) return say("sessionEachDay", { what, group: group.id });
       const { dueBefore: _due, earliestDay: _earliest, ...unruled } = task;
       if (within(withRules(own, { ...unruled, categoryId: "" }, withoutStanding))) return classRules;
-      return `${classRules} on a day without another session of ${what} ${group.id}`;
+      return say("classRulesApart", { what, group: group.id });
     }
     const binding = [
       ...new Set(
@@ -388,13 +386,13 @@ function whyLeftOut(
     const standing = (lifting.length > 0 ? lifting : alone.length > 0 ? alone : binding).map((rule) =>
       JSON.stringify(rule.text),
     );
-    return `your standing preference ${standing.join(", ")} rules out the free time it fits in (/prefs lists your preferences, /forget removes one)`;
+    return say("standingRulesOut", { rules: standing.join(", ") });
   }
   const bare: SearchTask = { id: task.id, duration: task.duration };
   if (!fitsAnywhere(bare, room))
     return room.opens > 0 && fitsAnywhere(bare, { ...room, opens: 0 })
-      ? "no free slot fits in what is left of the week (the rest has passed)"
-      : "no free slot fits";
+      ? say("noFreeSlotRestPassed")
+      : say("noFreeSlot");
   const blocking =
     step && !within(bare)
       ? limitsText({ task_id: task.id, days: step.days, not_days: step.notDays, from: step.from, to: step.to }, state)
@@ -405,7 +403,9 @@ function whyLeftOut(
     if (within(own, false)) blocking.push("away from the places you rejected");
   }
   // A limit given twice (a day off for the step and for the task) is said once.
-  return blocking.length > 0 ? `no free slot fits ${[...new Set(blocking)].join(", ")}` : "no free slot fits";
+  return blocking.length > 0
+    ? say("noFreeSlotWithin", { limits: [...new Set(blocking)].join(", ") })
+    : say("noFreeSlot");
 }
 
 /** Days as the limits name them: weekday names in a window of a week, day numbers in a longer one. */

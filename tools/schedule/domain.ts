@@ -21,6 +21,7 @@ import type { RollWindowData } from "./tools/task-writes.js";
 import { readSchedulePreferences } from "./preferences.js";
 import { SCHEDULE_TASK_DECISIONS, withCandidateLimits } from "./task-limits.js";
 import type { Preference } from "../../contracts/preferences.js";
+import { saySummary, summaryPattern, type SummaryKey, type SummaryParams } from "./summary-phrases.js";
 
 /** Version of the tools and their result formats; bump it whenever either changes. */
 export const SCHEDULE_DOMAIN_VERSION = "schedule-7";
@@ -140,27 +141,50 @@ export const SCHEDULE_VERIFICATION: Verification<ScheduleState> = {
     const missed = missedNames.length;
     // Those that fit somewhere free as the week stands are told: the step's words never read "none fits" over them.
     const fitting = pending > 0 ? pendingFitting(state).length : 0;
+    const facts = { pending, fitting, missedNames };
     return {
-      summary: `the schedule shows ${pending} review task(s) still pending${fitting > 0 ? `; ${fitting} of them fit somewhere free as the week stands` : ""}${missedClause(missed, missedNames)}`,
+      summary: closingCheckSummary(facts, "en"),
       heading: arrangedHeading(String(pending), language, missed),
+      told: closingCheckSummary(facts, language),
     };
   },
 };
+
+/** What the closing check found: the reviews still pending, how many of them fit, the missed ones without a place. */
+export interface ClosingCheckFacts {
+  pending: number;
+  fitting: number;
+  missedNames: readonly string[];
+}
+
+/**
+ * The closing check's summary in `language`, from its facts (the English is the step's summary the model and the
+ * offline policy read; `summaryInChinese` reads it back to the same Chinese).
+ */
+export function closingCheckSummary(facts: ClosingCheckFacts, language: Language): string {
+  const say = (key: SummaryKey, params?: SummaryParams) => saySummary(language, key, params);
+  return `${say("verified", { pending: facts.pending })}${facts.fitting > 0 ? say("verifiedFitting", { fitting: facts.fitting }) : ""}${missedClause(facts.missedNames.length, facts.missedNames, language)}`;
+}
 
 /**
  * The closing check's words for `missed` reviews without a place, named (`names`, the first few) — "" for none; read
  * back by `missedIn`.
  */
-export function missedClause(missed: number, names: readonly string[] = []): string {
+export function missedClause(missed: number, names: readonly string[] = [], language: Language = "en"): string {
   if (missed === 0) return "";
-  const shown = names.slice(0, 8).map((name) => JSON.stringify(name));
-  const more = names.length > shown.length ? ` and ${names.length - shown.length} more` : "";
-  return `; ${missed} missed review task(s) have no place${shown.length > 0 ? `: ${shown.join(", ")}${more}` : ""}`;
+  const say = (key: SummaryKey, params?: SummaryParams) => saySummary(language, key, params);
+  const quote = (name: string) => (language === "zh" ? `“${name}”` : JSON.stringify(name));
+  const shown = names
+    .slice(0, 8)
+    .map(quote)
+    .join(language === "zh" ? "、" : ", ");
+  const listed = names.length > 8 ? say("namesAndMore", { names: shown, more: names.length - 8 }) : shown;
+  return names.length > 0 ? say("missedNoPlaceNamed", { missed, names: listed }) : say("missedNoPlace", { missed });
 }
 
 /** The missed reviews a closing check's summary names (`missedClause`), 0 when it names none. */
 export function missedIn(summary: string): number {
-  return Number(/; (\d+) missed review task\(s\) have no place/.exec(summary)?.[1] ?? 0);
+  return Number(new RegExp(summaryPattern("missedNoPlace", "anywhere").source).exec(summary)?.[1] ?? 0);
 }
 
 /**

@@ -84,6 +84,7 @@ import {
   type SlotRange,
   type TaskItem,
 } from "./state.js";
+import { saySummary } from "./summary-phrases.js";
 
 /** Lines of tasks shown before a list is cut. */
 export const TASK_LINE_LIMIT = 20;
@@ -115,7 +116,7 @@ export type Dating = Pick<ScheduleWindow, "days" | "slotTimes"> | undefined;
 
 /** `day <d> slots <a>-<b>`, and in a dated window with clock times ` (<Dow> <d> <Mon> <yyyy>, <HH:MM>–<HH:MM>)`. */
 export function formatRange(range: SlotRange, window?: Dating): string {
-  return `day ${range.day} slots ${range.start}-${range.end}${dateNote(range, window)}`;
+  return `${saySummary("en", "range", { day: range.day, start: range.start, end: range.end })}${dateNote(range, window)}`;
 }
 
 /** ` (Thu 14 Mar 2024, 14:00–15:40)` beside a range in a dated window (`calendar.ts` `placeNote`), else "". */
@@ -217,13 +218,13 @@ export function movedTaskLine(
   window?: Dating,
   from?: SlotRange,
 ): string {
-  const was = from === undefined ? "" : `; was on ${formatRange(from, window)}`;
-  return `- task ${taskId} now on ${formatRange(range, window)}${hostSuffix(hostId)}${was}`;
+  const was = from === undefined ? "" : saySummary("en", "wasOn", { where: formatRange(from, window) });
+  return `${saySummary("en", "nowOn", { id: taskId, where: formatRange(range, window) })}${hostSuffix(hostId)}${was}`;
 }
 
 /** ` embedded in host <hostId>`, or nothing without a host. */
 export function hostSuffix(hostId: string | undefined): string {
-  return hostId === undefined ? "" : ` embedded in host ${hostId}`;
+  return hostId === undefined ? "" : saySummary("en", "embedded", { host: hostId });
 }
 
 /** `... and <count> more; <hint>`. */

@@ -12,6 +12,7 @@ import type { ScheduleState } from "../state.js";
 import { dayField, slotField, taskIdField } from "./argument-fields.js";
 import { moveAtomically, movesText, type MovedTask } from "../atomic-moves.js";
 import { findTask, movableRange, taskDuration } from "./task-checks.js";
+import { saySummary } from "../summary-phrases.js";
 
 /** Most moves in one batch_move call. */
 export const BATCH_MOVE_LIMIT = 50;
@@ -43,7 +44,7 @@ export interface BatchMoveData {
 
 /** batch_move's text: `moved <n> tasks` + one move result line per task. */
 function batchMovedText(data: BatchMoveData, window?: Dating): string {
-  return movesText(`moved ${data.moved.length} tasks`, data.moved, window);
+  return movesText(saySummary("en", "movedMany", { count: data.moved.length }), data.moved, window);
 }
 
 /** Moves several tasks atomically. */

@@ -12,6 +12,7 @@ import { copyRange, rangeFrom, rangesEqual } from "../slot-range.js";
 import type { ScheduleState, SlotRange } from "../state.js";
 import { dayField, slotField, taskIdField } from "./argument-fields.js";
 import { findTask, movableRange, taskDuration } from "./task-checks.js";
+import { saySummary } from "../summary-phrases.js";
 
 /** Arguments of move. */
 export const moveArgumentsSchema = z.object({
@@ -35,7 +36,12 @@ export interface MoveData {
 
 /** move's text: `moved task <id> from day <d> slots <a>-<b> to day <d> slots <a>-<b>[ embedded in host <hostId>]`, each range dated from `window`. */
 export function movedText(data: MoveData, window?: Dating): string {
-  return `moved task ${data.id} from ${formatRange(data.from, window)} to ${formatRange(data.to, window)}${hostSuffix(data.hostId)}`;
+  const moved = saySummary("en", "moved", {
+    id: data.id,
+    was: formatRange(data.from, window),
+    where: formatRange(data.to, window),
+  });
+  return `${moved}${hostSuffix(data.hostId)}`;
 }
 
 /** Moves one task. */
@@ -53,7 +59,9 @@ export const moveTool: DomainTool<ScheduleState, MoveArguments> = {
     if (!current.ok) return failure(current.problem);
     const range = rangeFrom(args.day, args.slot_start, taskDuration(task));
     if (rangesEqual(range, current.value))
-      return failure(`task ${task.id} is already on ${formatRange(range, state.window)}; nothing to move`);
+      return failure(
+        saySummary("en", "alreadyOn", { what: `task ${task.id}`, where: formatRange(range, state.window) }),
+      );
     const outcome = resolvePlacements(index, [{ position, range }]);
     if (!outcome.ok) return failure(`cannot move task ${task.id}: ${outcome.problem}`, outcome.refusal);
     const next = commitPlacements(state, index, outcome.placements);

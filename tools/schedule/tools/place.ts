@@ -12,6 +12,7 @@ import type { ScheduleState, TaskItem } from "../state.js";
 import type { MovedTask } from "../atomic-moves.js";
 import { dayField, slotField, taskIdField } from "./argument-fields.js";
 import { findTask } from "./task-checks.js";
+import { saySummary } from "../summary-phrases.js";
 
 /** Arguments of place. */
 export const placeArgumentsSchema = z.object({
@@ -33,7 +34,7 @@ export type PlaceData = MovedTask & { missed?: Pick<TaskItem, "markedAt" | "was"
 
 /** place's text: `placed task <id> on day <d> slots <a>-<b>[ (<date and time>)][ embedded in host <hostId>]` (dated from `window`). */
 export function placedText(data: PlaceData, window?: Dating): string {
-  return `placed task ${data.id} on ${formatRange(data, window)}${hostSuffix(data.hostId)}`;
+  return `${saySummary("en", "placed", { id: data.id, where: formatRange(data, window) })}${hostSuffix(data.hostId)}`;
 }
 
 /** Places a pending task item. */

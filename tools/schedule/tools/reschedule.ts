@@ -26,6 +26,7 @@ import { withRules } from "../rules.js";
 import type { ScheduleState, TaskItem } from "../state.js";
 import { taskIdField } from "./argument-fields.js";
 import { placeTool } from "./place.js";
+import { SUMMARY_WORDS } from "../summary-phrases.js";
 
 /** A write call: a tool name and its arguments. */
 type Write = ProposedCandidate["writes"][number];
@@ -45,12 +46,12 @@ export interface RescheduleListing extends CandidateListing {
  * the ones placed; `unproved`: the search stopped at its budget before it could say.
  */
 export const NO_PLACE_BEFORE = {
-  deadline: "no free place that keeps its rules is left before its deadline",
-  window: "no free place that keeps its rules is left before the window's end",
-  beside: "it fits on its own, but not beside the other missed reviews placed: no arrangement places more of them",
-  unproved: "no place beside the others was found within the search's budget (not proved)",
+  deadline: SUMMARY_WORDS.en.noPlaceBeforeDeadline,
+  window: SUMMARY_WORDS.en.noPlaceBeforeWindowEnd,
+  beside: SUMMARY_WORDS.en.notBesideOthers,
+  unproved: SUMMARY_WORDS.en.notFoundBesideOthers,
   /** Its deadline has passed by the clock: no place is before it, whatever the room. */
-  passed: "its deadline has passed",
+  passed: SUMMARY_WORDS.en.deadlinePassed,
 } as const;
 
 /** Arguments of propose_reschedule. */
@@ -63,13 +64,13 @@ export const rescheduleArgumentsSchema = z.object({
 });
 
 /** What a reschedule listing says when no review is missed. */
-export const NOTHING_MISSED = "no review is missed";
+export const NOTHING_MISSED = SUMMARY_WORDS.en.nothingMissed;
 
 /** What a reschedule listing says when no missed review fits anywhere (each is in `unplaced`, with why). */
-export const NO_PLACE_FITS = "no free place fits the missed review(s)";
+export const NO_PLACE_FITS = SUMMARY_WORDS.en.noPlaceForMissed;
 
 /** What a reschedule listing with no candidate says: no place fits, or every review left is past its deadline. */
-export const NO_RESCHEDULE = { room: NO_PLACE_FITS, passed: "the missed review(s) are past their deadline" } as const;
+export const NO_RESCHEDULE = { room: NO_PLACE_FITS, passed: SUMMARY_WORDS.en.missedPastDeadline } as const;
 
 /** A reschedule listing's `empty` (`NOTHING_MISSED`, `NO_PLACE_FITS`) in `language`; another text as it is. */
 export function rescheduleEmptyText(empty: string, language: Language): string {

@@ -10,6 +10,7 @@ import type { ScheduleState } from "../state.js";
 import { taskIdField } from "./argument-fields.js";
 import { moveAtomically, movesText, request, taskLabel, type MovedTask } from "../atomic-moves.js";
 import { findTask, movableRange, taskDuration } from "./task-checks.js";
+import { saySummary } from "../summary-phrases.js";
 
 /** Arguments of swap. */
 export const swapArgumentsSchema = z.object({
@@ -28,7 +29,7 @@ export interface SwapData {
 
 /** swap's text: `swapped task <id> and task <id>` + two move result lines. */
 export function swappedText(data: SwapData, window?: Dating): string {
-  return movesText(`swapped task ${data.swapped[0]} and task ${data.swapped[1]}`, data.moved, window);
+  return movesText(saySummary("en", "swapped", { id: data.swapped[0], other: data.swapped[1] }), data.moved, window);
 }
 
 /** Swaps two tasks of equal length. */

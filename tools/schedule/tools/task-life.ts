@@ -15,6 +15,7 @@ import { isSettled, type PastPlace, type ScheduleState, type TaskItem, type Task
 import { taskIdField } from "./argument-fields.js";
 import { findTask } from "./task-checks.js";
 import { clockOfState, hasStarted } from "../window-clock.js";
+import { saySummary } from "../summary-phrases.js";
 
 /** Arguments of mark_done, mark_missed and skip. */
 export const markArgumentsSchema = z.object({
@@ -70,8 +71,8 @@ export function doneAhead(state: Pick<ScheduleState, "window" | "now">, task: Ta
 
 /** A mark's text: `marked task <id> done (it was placed)`, and `; its place is free again` when done ahead of it. */
 export function markedText(data: TaskLifeData): string {
-  if (data.to === "pending") return `reopened task ${data.id}: it was ${data.from}, it is pending again`;
-  return `marked task ${data.id} ${data.to} (it was ${data.from})${data.freed ? "; its place is free again" : ""}`;
+  if (data.to === "pending") return saySummary("en", "reopened", { id: data.id, status: data.from });
+  return saySummary("en", data.freed ? "markedFreed" : "marked", { id: data.id, mark: data.to, status: data.from });
 }
 
 /** Runs a mark on `state`: the task item settled as `to`, or why it cannot be. */

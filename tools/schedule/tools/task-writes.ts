@@ -38,6 +38,7 @@ import { clockOfState } from "../window-clock.js";
 import { buildOccupancyIndex, cellOf, FREE } from "../occupancy-index.js";
 import { plainNameField } from "../../../contracts/plain-name.js";
 import { taskIdField } from "./argument-fields.js";
+import { saySummary } from "../summary-phrases.js";
 
 const dayList = (description: string) => z.array(z.number().int().min(1)).max(400).optional().describe(description);
 
@@ -391,7 +392,10 @@ export interface ImportCalendarData {
 
 /** The text upsert_task_class gives for its data. */
 export function taskClassText(data: TaskClassData): string {
-  return `${data.created ? "created" : "updated"} task class ${data.class.id} ${quoteName(data.class.name)}`;
+  return saySummary("en", data.created ? "classCreated" : "classUpdated", {
+    id: data.class.id,
+    said: quoteName(data.class.name),
+  });
 }
 
 /** The text add_task gives for its data. */

@@ -12,6 +12,7 @@ import { copyRange } from "../slot-range.js";
 import type { ScheduleState, SlotRange } from "../state.js";
 import { taskIdField } from "./argument-fields.js";
 import { findTask } from "./task-checks.js";
+import { saySummary } from "../summary-phrases.js";
 
 /** Arguments of unplace. */
 export const unplaceArgumentsSchema = z.object({
@@ -32,8 +33,10 @@ export interface UnplaceData {
 
 /** unplace's text: `unplaced task <id> from day <d> slots <a>-<b>[ (was embedded in host <hostId>)]; it is pending again`. */
 export function unplacedText(data: UnplaceData, window?: Dating): string {
-  const host = data.hostId === undefined ? "" : ` (was embedded in host ${data.hostId})`;
-  return `unplaced task ${data.id} from ${formatRange(data.from, window)}${host}; it is pending again`;
+  const was = formatRange(data.from, window);
+  return data.hostId === undefined
+    ? saySummary("en", "unplaced", { id: data.id, was })
+    : saySummary("en", "unplacedFromHost", { id: data.id, was, host: data.hostId });
 }
 
 /** Returns a placed task item to pending. */
