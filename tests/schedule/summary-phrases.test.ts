@@ -84,6 +84,11 @@ describe("the summary phrases table", () => {
       ["reopened", { id: "t1", status: "missed" }, { id: "t1", status: "已错过" }],
       ["classCreated", { id: "calc", said: '"微积分"' }, { id: "calc", said: "“微积分”" }],
       ["verified", { pending: "2" }, { pending: "2" }],
+      [
+        "alreadyOn",
+        { subject: '"矩阵运算复习"', where: "day 2 slots 3-4" },
+        { subject: '"矩阵运算复习"', where: "第2天第3-4节" },
+      ],
       ["nothingMissed", {}, {}],
       ["nothingToLetGo", {}, {}],
     ];

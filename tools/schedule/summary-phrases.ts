@@ -25,7 +25,7 @@ const EN = {
   wasOn: "; was on {where}",
   embedded: " embedded in host {host}",
   range: "day {day} slots {start}-{end}",
-  alreadyOn: "{what} is already on {where}; nothing to move",
+  alreadyOn: "{subject} is already on {where}; nothing to move",
   // A task's life (`tools/task-life.ts`; the offline policy names a task by its name).
   marked: "marked task {id} {mark} (it was {status})",
   markedFreed: "marked task {id} {mark} (it was {status}); its place is free again",
@@ -95,7 +95,7 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   wasOn: "，原在 {where}",
   embedded: "（嵌入 {host}）",
   range: "第{day}天第{start}-{end}节",
-  alreadyOn: "{what} 已经在{where}，不用移动",
+  alreadyOn: "{subject} 已经在{where}，不用移动",
   marked: "已把任务 {id} 记为{mark}（原为{status}）",
   markedFreed: "已把任务 {id} 记为{mark}（原为{status}），原来的时段空出来了",
   markedNamed: "已把{said}记为{mark}（原为{status}）",

@@ -60,7 +60,7 @@ export const moveTool: DomainTool<ScheduleState, MoveArguments> = {
     const range = rangeFrom(args.day, args.slot_start, taskDuration(task));
     if (rangesEqual(range, current.value))
       return failure(
-        saySummary("en", "alreadyOn", { what: `task ${task.id}`, where: formatRange(range, state.window) }),
+        saySummary("en", "alreadyOn", { subject: `task ${task.id}`, where: formatRange(range, state.window) }),
       );
     const outcome = resolvePlacements(index, [{ position, range }]);
     if (!outcome.ok) return failure(`cannot move task ${task.id}: ${outcome.problem}`, outcome.refusal);
