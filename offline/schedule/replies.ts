@@ -4,8 +4,8 @@
  * (the answer to a read request, or the summary of a task as it went).
  */
 import { languageOf, say, stepStatusInChinese, type Language } from "../../contracts/language.js";
-import { whyOpenInChinese } from "../../contracts/why-open.js";
-import { factsInLanguage, stopNoteIn } from "../../contracts/report-words.js";
+import { whyOpenIn } from "../../contracts/why-open.js";
+import { factsInLanguage, readBack, REPORT_WORDS, stopNoteIn } from "../../contracts/report-words.js";
 import { chatLanguage, goalOf, latestMessage, section, userLanguage, type PromptView } from "../prompt-reading.js";
 import { readTaskAccount, type StepOutcome } from "../stage-state.js";
 import {
@@ -19,7 +19,8 @@ import { readSchedulePreferences } from "../../tools/schedule/preferences.js";
 import { describeRule, PREFERENCES_TAG } from "../../contracts/preferences.js";
 import { arrangedHeading, missedIn } from "../../tools/schedule/domain.js";
 import { rescheduledHeading } from "./life-steps.js";
-import { summaryInChinese } from "../../tools/schedule/summary-words.js";
+import { leftOutIn, summaryInChinese } from "../../tools/schedule/summary-words.js";
+import { summaryPattern } from "../../tools/schedule/summary-phrases.js";
 import { followUpOf } from "./follow-up.js";
 
 // The step summaries' Chinese moved to the schedule domain (`stepSummary`); its callers here import it still.
@@ -201,7 +202,7 @@ export function finalAnswer(input: {
   }
   const done = steps.filter((step) => step.status === "done").length;
   const verify = steps.at(-1)?.summary ?? "";
-  const pending = /shows (\d[\d,]*) review task\(s\) still pending/.exec(verify)?.[1];
+  const pending = new RegExp(summaryPattern("verified", "anywhere").source).exec(verify)?.[1];
   // Missed reviews without a place: the week is not arranged while they are there (`missedClause`).
   const missed = missedIn(verify);
   const place = steps.find((step) => /^place\b|^把.*放进/i.test(step.content));
@@ -280,30 +281,16 @@ function withoutFullStop(text: string): string {
 }
 
 /**
- * A report's "Still pending: name (id) — why" line in Chinese, as far as its usual reasons go: the report's own, the
- * arrangement's, and the reasons a step's summary gives in brackets (a standing preference, another session of the
- * same task), said as the step summaries say them.
+ * A report's "Still pending: name (id) — why" line in Chinese: the report's own reasons (`whyOpenIn`), and the
+ * arrangement's reasons a step's summary gives in brackets, read back against the summary phrases' table
+ * (`leftOutIn`). A reason neither knows stays as it is.
  */
 function stillPendingInChinese(line: string): string {
-  return whyOpenInChinese(line)
-    .replace(/^Still pending: /, "仍待安排：")
-    .replace(/ — (.+)$/, (whole, why: string) => {
-      if (LEFT_OUT_ZH[why]) return ` — ${LEFT_OUT_ZH[why]}`;
-      const bracketed = /^（(.*)）$/s.exec(summaryInChinese(` (${why})`))?.[1];
-      return bracketed === undefined ? whole : ` — ${bracketed}`;
-    });
+  const read = readBack(REPORT_WORDS.en.stillPending, line);
+  if (!read) return line;
+  const why = leftOutIn(read.why!, "zh") ?? whyOpenIn(read.why!, "zh");
+  return `仍待安排：${read.name} (${read.id}) — ${why}`;
 }
-
-/** Why the arrangement left a review out (`arrangement.ts` `whyLeftOut`), as a step's summary states it, in Chinese. */
-const LEFT_OUT_ZH: Readonly<Record<string, string>> = {
-  "its deadline has passed": "截止时间已过",
-  "no free slot fits": "没有能容纳它的空闲时段",
-  "no free slot fits in what is left of the week (the rest has passed)":
-    "本周剩下的时间里没有能容纳它的空闲时段（其余的已经过去）",
-  "its class's rules or its deadline leave no free slot that fits": "它的课程规则或截止时间排除了所有空闲时段",
-  "no room left beside the other placements": "能容纳它的时段已留给其他安排",
-  "no place beside the other placements found within the search budget": "在搜索预算内没有找到能放下它的位置",
-};
 
 const OUTCOME_ZH: Readonly<Record<string, string>> = {
   completed: "已完成",

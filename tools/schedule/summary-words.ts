@@ -139,6 +139,39 @@ export function summaryInChinese(english: string): string {
   return STEPS.reduce((text, step) => step(text), readablePlaces(summary, "zh"));
 }
 
+/** Why the arrangement left a review out (`arrangement.ts` `whyLeftOut`), as their table keys. */
+const LEFT_OUT: readonly SummaryKey[] = [
+  "deadlinePassed",
+  "noFreeSlot",
+  "noFreeSlotRestPassed",
+  "noFreeSlotWithin",
+  "noRoomBeside",
+  "notFoundInBudget",
+  "classRules",
+  "classRulesApart",
+  "sessionEachDay",
+  "standingRulesOut",
+];
+
+/**
+ * A reason the arrangement gives for a review it left out (`whyLeftOut`, as a step's summary and the report's "Still
+ * pending" line state it) in `language`, read back against the table; undefined when it is none of them.
+ */
+export function leftOutIn(why: string, language: Language): string | undefined {
+  for (const key of LEFT_OUT) {
+    const read = readSummary(key, why);
+    if (read)
+      return saySummary(
+        language,
+        key,
+        language === "en"
+          ? read
+          : Object.fromEntries(Object.entries(read).map(([place, value]) => [place, READERS[place]?.(value) ?? value])),
+      );
+  }
+  return undefined;
+}
+
 /** Phrase `key` of the table read in `mode` and said in Chinese, each place through its Chinese reader. */
 function read(key: SummaryKey, mode: ReadMode): (text: string) => string {
   return (text) => readSummaryIn(text, key, mode, "zh", READERS);
