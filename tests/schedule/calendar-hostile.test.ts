@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { datedWindow } from "../../tools/schedule/calendar.js";
 import { CalendarFileError, importTimetable, plainEventName } from "../../tools/schedule/calendar-files.js";
-import { DEFAULT_CALENDAR_READ_LIMITS } from "../../tools/schedule/calendar-reader.js";
+import { DEFAULT_CALENDAR_READ_LIMITS, readCalendarEvents } from "../../tools/schedule/calendar-reader.js";
 import {
   describeTaskWrite,
   importCalendarTool,
@@ -49,8 +49,6 @@ function refusalOf(text: string, limits = DEFAULT_CALENDAR_READ_LIMITS): Calenda
 }
 
 describe("hostile calendar files", () => {
-  const DEADLINE =
-    "The file's recurrence rules did not finish expanding within 2 s (or needed more than 128 MB); nothing was imported.";
   /** Every second of 31 March (in the window) is an occurrence: a fast reader reaches them and stops at its cap first. */
   const CAP = "The file has more than 5,000 occurrences in the window";
   const either = (...messages: string[]) => new RegExp(`^(?:${messages.map(escaped).join("|")})$`);
@@ -61,7 +59,8 @@ describe("hostile calendar files", () => {
 
   test.each([
     ["never-occurs.ics", "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30", [never("FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30")]],
-    ["secondly-31.ics", "FREQ=SECONDLY;BYMONTHDAY=31", [DEADLINE, CAP]],
+    // Stepped over to 31 March at once: every second of it is an occurrence, and the cap ends them.
+    ["secondly-31.ics", "FREQ=SECONDLY;BYMONTHDAY=31", [CAP]],
     [
       "hourly-february-31.ics",
       "FREQ=HOURLY;BYMONTH=2;BYMONTHDAY=31",
@@ -79,14 +78,42 @@ describe("hostile calendar files", () => {
   });
 
   /**
-   * A rule that does occur, next on 29 February 2028: ical.js steps through every second until then (about a minute
-   * on a quiet 2-core machine; stepping by the minute took 1.5 s there, inside the 2 s deadline, so only a loaded
-   * machine reached the deadline with it).
+   * A rule that does occur, next in the 53rd week of 2026 (28 December): ical.js steps through every second until then
+   * (about 90 million steps), and its week numbers are ical.js's own, so the reader does not step over the weeks it
+   * rules out. Only the deadline ends it.
    */
   const farSecondly = fixture("never-occurs.ics").replace(
     "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30",
-    "FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29",
+    "FREQ=SECONDLY;BYWEEKNO=53",
   );
+
+  test("a rare rule finer than a day steps over the days it cannot occur on, to its next date years away", () => {
+    // Each stepped second by second (or minute by minute) to 29 February 2028 inside ical.js, and the deadline ended
+    // the reading (the secondly ones on any machine) although the rule occurs.
+    const withRule = (rule: string) => fixture("never-occurs.ics").replace("FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30", rule);
+    const leapDay = (rule: string) => readCalendarEvents(withRule(rule), "2028-02-28", "2028-03-01")[0]!.occurrences;
+    const at = (minutes: number) => expect.objectContaining({ date: "2028-02-29", minutes, zone: "UTC" });
+    const hourOfSeconds = leapDay("FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29;BYHOUR=3");
+    expect(hourOfSeconds).toHaveLength(3_600);
+    expect(hourOfSeconds[0]!.start).toEqual(at(180));
+    expect(hourOfSeconds.at(-1)!.start).toEqual(expect.objectContaining({ instant: Date.UTC(2028, 1, 29, 3, 59, 59) }));
+    const dayOfMinutes = leapDay("FREQ=MINUTELY;BYMONTH=2;BYMONTHDAY=29");
+    expect(dayOfMinutes).toHaveLength(1_440);
+    expect([dayOfMinutes[0]!.start, dayOfMinutes.at(-1)!.start]).toEqual([at(0), at(1_439)]);
+    // Every 7 minutes from 02:00 on 1 March 2024: the steps skipped keep the rule's own rhythm.
+    const sevenMinutes = leapDay("FREQ=MINUTELY;INTERVAL=7;BYMONTH=2;BYMONTHDAY=29;BYHOUR=9");
+    const first = Date.UTC(2024, 2, 1, 2);
+    expect(sevenMinutes.length).toBeGreaterThan(0);
+    for (const { start } of sevenMinutes) {
+      expect(start.date).toBe("2028-02-29");
+      expect(Math.floor(start.minutes / 60)).toBe(9);
+      expect((start.instant! - first) % (7 * 60_000)).toBe(0);
+    }
+    // Every second of the leap day is more than the window keeps: refused by the cap, not by the deadline.
+    expect(() => leapDay("FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29")).toThrow(CAP);
+    // In the week imported (2024), the rule has no occurrence: it is read, and nothing of it is kept.
+    expect(importTimetable(emptyWeek(), withRule("FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29")).events).toEqual([]);
+  });
 
   test("the deadline is configurable", () => {
     expect(refusalOf(farSecondly, { ...DEFAULT_CALENDAR_READ_LIMITS, deadlineMs: 500 }).message).toMatch(

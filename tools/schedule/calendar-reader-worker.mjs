@@ -3,7 +3,8 @@
  * recurrences, in a worker thread of its own that `calendar-reader.ts` starts for this one file, gives a memory limit
  * and a deadline, and terminates afterwards. A rule that never occurs (`FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30`) spins
  * inside ical.js's iterator, out of reach of any counter here, so it is proved empty before any rule is expanded
- * (`checkOccurs`) and refused at once; the deadline ends what is left (a rule whose next date is years of steps away).
+ * (`checkOccurs`) and refused at once; a rule finer than a day steps over the days it cannot occur on
+ * (`skippingDaysItCannotOccurOn`), and the deadline ends what is left (a BYWEEKNO rule stepped by the second).
  *
  * Plain JavaScript because a worker thread starts without the TypeScript loader of the process that starts it.
  * Nothing here is registered anywhere: a file's VTIMEZONEs are read by ical.js from that file's own component tree
@@ -16,7 +17,7 @@
  * as a series (issue 47), and with its CATEGORIES (Tempo's export marks a review and an event's flags there).
  */
 import { workerData } from "node:worker_threads";
-import { filtersOnly, neverOccurs } from "./rule-proof.mjs";
+import { dayFacts, dayFilter, filtersOnly, neverOccurs } from "./rule-proof.mjs";
 
 const { signal, port } = workerData;
 
@@ -230,6 +231,93 @@ function checkRules(calendar) {
         );
     }
 }
+
+/** Seconds in each of the units a rule finer than a day steps by. */
+const UNIT_SECONDS = { second: 1, minute: 60, hour: 3_600 };
+
+/**
+ * What a rule finer than a day steps by in ical.js's iterator: the unit its main field moves in and by how much each
+ * time its finer parts' values (an expanded BYSECOND of a MINUTELY rule) come round again. A rule whose own part is
+ * given (SECONDLY;BYSECOND=0) cycles through it and moves the next unit by one. Null for a rule that steps by days or
+ * more (HOURLY;BYHOUR=3, DAILY …): no more than a day of steps a day, 146,097 over a whole cycle.
+ */
+function mainStep(iterator) {
+  const interval = Math.max(1, Number(iterator.rule.interval ?? 1) || 1);
+  const own = (part) => part in iterator.by_data;
+  switch (String(iterator.rule.freq).toUpperCase()) {
+    case "SECONDLY":
+      return own("BYSECOND") ? { unit: "minute", step: 1 } : { unit: "second", step: interval };
+    case "MINUTELY":
+      return own("BYMINUTE") ? { unit: "hour", step: 1 } : { unit: "minute", step: interval };
+    case "HOURLY":
+      return own("BYHOUR") ? null : { unit: "hour", step: interval };
+    default:
+      return null;
+  }
+}
+
+/**
+ * Makes a rule finer than a day (SECONDLY, MINUTELY, HOURLY) step over the days it cannot occur on at once, instead
+ * of second by second: `FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29` took ical.js tens of millions of steps to reach its
+ * next leap day, and the worker's deadline ended it although the rule occurs. Its day parts (BYMONTH, BYMONTHDAY,
+ * BYDAY), and a BYHOUR or BYMINUTE coarser than its step, only filter its times (ical.js compares each time against
+ * them), so every time of a day they rule out is skipped anyway: when a time is refused, the iterator's main field is
+ * moved in one increment as far as the last of its steps before the first time the parts allow — never past the
+ * month's end, where ical.js's own step does its month arithmetic (a BYMONTH jumps to the next month listed). One
+ * increment of k steps is what k steps do, each cycle of the finer parts' values moving the main field once, so the
+ * occurrences are the same ones ical.js lists, only found sooner. Day parts are read as `dayFilter` reads them, a
+ * superset of what ical.js allows (BYWEEKNO is left aside: its week numbering is ical.js's own).
+ */
+function skippingDaysItCannotOccurOn(iterator) {
+  const step = mainStep(iterator);
+  if (!step) return iterator;
+  const parts = iterator.rule.parts ?? {};
+  const freq = String(iterator.rule.freq).toUpperCase();
+  const allowsDay = dayFilter({ ...parts, BYWEEKNO: undefined }, freq);
+  const given = (part) =>
+    Array.isArray(parts[part]) && parts[part].length > 0 ? new Set(parts[part].map(Number)) : undefined;
+  // A part filters every time within the main unit alike only when it is no finer than that unit.
+  const hours = step.unit !== "hour" ? given("BYHOUR") : undefined;
+  const minutes = step.unit === "second" ? given("BYMINUTE") : undefined;
+  const unitSeconds = UNIT_SECONDS[step.unit];
+  const stepSeconds = step.step * unitSeconds;
+  const check = iterator.check_contracting_rules.bind(iterator);
+  iterator.check_contracting_rules = () => {
+    if (check()) return true;
+    const last = iterator.last;
+    const wall = Date.UTC(last.year, last.month - 1, last.day, last.hour, last.minute, last.second) / 1000;
+    if (!Number.isFinite(wall)) return false;
+    const now = wall - (wall % unitSeconds);
+    const monthEnd = Date.UTC(last.year, last.month, 1) / 1000;
+    const next = firstAllowed(now, monthEnd, allowsDay, hours, minutes);
+    const steps = Math.ceil((next - now) / stepSeconds) - 1;
+    if (steps > 0) iterator[`increment_${step.unit}`](steps * step.step);
+    return false;
+  };
+  return iterator;
+}
+
+/** The first second from `now` (a wall time in seconds, as if UTC) that the parts allow, or `limit` if none is before it. */
+function firstAllowed(now, limit, allowsDay, hours, minutes) {
+  for (let day = Math.floor(now / 86_400); day * 86_400 < limit; day += 1) {
+    if (!allowsDay(dayFacts(day, 1, undefined))) continue;
+    const dayStart = day * 86_400;
+    for (let hour = Math.max(0, Math.floor((now - dayStart) / 3_600)); hour < 24; hour += 1) {
+      if (hours && !hours.has(hour)) continue;
+      const hourStart = dayStart + hour * 3_600;
+      if (!minutes) return Math.min(limit, Math.max(now, hourStart));
+      for (let minute = Math.max(0, Math.floor((now - hourStart) / 60)); minute < 60; minute += 1)
+        if (minutes.has(minute)) return Math.min(limit, Math.max(now, hourStart + minute * 60));
+    }
+  }
+  return limit;
+}
+
+// Every rule iterator of this thread — each event's expansion, through RecurExpansion — steps over impossible days.
+const plainIterator = ICAL.Recur.prototype.iterator;
+ICAL.Recur.prototype.iterator = function iterator(start) {
+  return skippingDaysItCannotOccurOn(plainIterator.call(this, start));
+};
 
 /** Refuses, before expanding, a VEVENT rule that gives no occurrence at all (`neverOccurs`). */
 function checkOccurs(calendar) {

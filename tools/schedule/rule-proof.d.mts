@@ -15,3 +15,9 @@ export function filtersOnly(freq: string, part: string): boolean;
 
 /** Whether `rule`, from the date `start`, gives no occurrence at all (proved over a 400-year Gregorian cycle). */
 export function neverOccurs(rule: ParsedRule, start: { year: number; month: number; day: number }): boolean;
+
+/** The civil date of a day number (days since 1970-01-01), with what a rule's BY… parts ask of it. */
+export function dayFacts(dayNumber: number, weekStart: number, weekCache: Map<number, number> | undefined): unknown;
+
+/** Whether a day (its `dayFacts`) can hold an occurrence of a rule with these BY… parts: a superset of ical.js's days. */
+export function dayFilter(parts: ParsedRule["parts"], freq: string): (facts: unknown) => boolean;

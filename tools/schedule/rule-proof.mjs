@@ -37,7 +37,7 @@ function civilOf(dayNumber) {
 }
 
 /** The civil date of a day number, with what a rule's BY… parts ask of it. */
-function dayFacts(dayNumber, weekStart, weekCache) {
+export function dayFacts(dayNumber, weekStart, weekCache) {
   const { year, month, day } = civilOf(dayNumber);
   const leap = isLeap(year);
   const daysInMonth = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
@@ -86,7 +86,7 @@ export function filtersOnly(freq, part) {
  * days ical.js gives — an ordinal BYDAY counts within the month (MONTHLY, or YEARLY with BYMONTH) or the year (YEARLY
  * without BYMONTH or BYWEEKNO), and anywhere else is taken as its weekday alone — never fewer.
  */
-function dayFilter(parts, freq) {
+export function dayFilter(parts, freq) {
   // A part that only filters a finer rule's dates (BYMONTHDAY of a DAILY rule) is compared by ical.js as written, with
   // the day's own positive number: a count from the end (-1) or an ordinal BYDAY (1TU) there matches no day.
   const numbers = (name) =>
