@@ -180,6 +180,17 @@ describe("hostile calendar files", () => {
     expect(refusalOf(fixture("weekly-bymonthday.ics")).message).toBe(
       'The recurrence rule of "Seminar" cannot be used: For WEEKLY recurrences neither BYMONTHDAY nor BYYEARDAY may appear',
     );
+    // A numbered weekday in a WEEKLY rule: ical.js read "the second Monday" as every Monday and imported it so.
+    for (const [byDay, told] of [
+      ["2MO", "2MO"],
+      ["TU,-1FR", "-1FR"],
+    ])
+      expect(
+        refusalOf(fixture("weekly-bymonthday.ics").replace("FREQ=WEEKLY;BYMONTHDAY=3", `FREQ=WEEKLY;BYDAY=${byDay}`))
+          .message,
+      ).toBe(
+        `The recurrence rule of "Seminar" cannot be used: a WEEKLY rule numbers a weekday (BYDAY=${told}), which RFC 5545 allows only in a MONTHLY or YEARLY rule (FREQ=MONTHLY;BYDAY=2MO is the second Monday of each month)`,
+      );
     expect(refusalOf(fixture("bad-byyearday.ics")).message).toMatch(
       /^The calendar file cannot be read: BYYEARDAY: invalid value "400"|^The recurrence rule of "Yearly talk" cannot be used: BYYEARDAY: invalid value "400"/,
     );

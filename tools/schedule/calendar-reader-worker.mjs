@@ -229,6 +229,14 @@ function checkRules(calendar) {
         throw new Refusal(
           `the recurrence rule of "${summary}" cannot be used: INTERVAL=${String(interval).slice(0, 24)} is more than the ${MAX_INTERVAL.toLocaleString("en-US")} the calendar reader steps by`,
         );
+      // RFC 5545 §3.3.10: a numbered BYDAY (2MO, -1FR) only in a MONTHLY or YEARLY rule. ical.js reads one in a
+      // WEEKLY rule as its weekday alone, every Monday for "the second Monday": the file does not say what it means.
+      const recur = property.getFirstValue();
+      const numbered = (recur.parts?.BYDAY ?? []).find((day) => /^[+-]?\d/.test(String(day)));
+      if (String(recur.freq).toUpperCase() === "WEEKLY" && numbered !== undefined)
+        throw new Refusal(
+          `the recurrence rule of "${summary}" cannot be used: a WEEKLY rule numbers a weekday (BYDAY=${String(numbered).slice(0, 8)}), which RFC 5545 allows only in a MONTHLY or YEARLY rule (FREQ=MONTHLY;BYDAY=2MO is the second Monday of each month)`,
+        );
     }
 }
 
