@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  InvalidScheduleError,
   ScheduleConflictError,
   diffScheduleState,
   canonicalScheduleState,
@@ -261,6 +262,35 @@ describe.each(postgresTargets())("PostgresScheduleRepository on $kind postgres",
       "SELECT 1 FROM information_schema.tables WHERE table_name = 'tempo_schedule_tasks'",
     );
     expect(tables.rowCount).toBe(1);
+  });
+
+  it("a stored week whose rules no tool writes is refused on load, naming them, and a change to it applies nothing", async () => {
+    const repository = new PostgresScheduleRepository(pool);
+    const week = sampleWeek();
+    const user = "hand-edited-user";
+    await repository.seed(user, week);
+    const [first, ...rest] = week.categories;
+    // As a hand edit or an older Tempo could leave it: blockedDays null (a TypeError on load before), minSession 0
+    // and a day of the week 9 (loaded as they were before, for the search to read).
+    const broken = [{ ...first, blockedDays: null, minSession: 0, excludedDaysOfWeek: [9] }, ...rest];
+    await pool.query("UPDATE tempo_schedule_windows SET categories = $1 WHERE user_id = $2", [
+      JSON.stringify(broken),
+      user,
+    ]);
+    const refusal = await repository.load(user).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(InvalidScheduleError);
+    expect((refusal as InvalidScheduleError).code).toBe("INVALID_INPUT");
+    expect((refusal as InvalidScheduleError).problems).toEqual([
+      expect.stringMatching(/^as stored for hand-edited-user, categories\.0\.minSession: /),
+      expect.stringMatching(/^as stored for hand-edited-user, categories\.0\.excludedDaysOfWeek\.0: /),
+      expect.stringMatching(/^as stored for hand-edited-user, categories\.0\.blockedDays: /),
+    ]);
+    const placed = write("place", week, { task_id: "review-limits", day: 1, slot_start: 9 });
+    await expect(
+      repository.applyChanges(user, diffScheduleState(week, placed), { applyId: "hand-edited-1" }),
+    ).rejects.toBeInstanceOf(InvalidScheduleError);
+    const stored = await pool.query("SELECT categories FROM tempo_schedule_windows WHERE user_id = $1", [user]);
+    expect(stored.rows[0].categories).toEqual(broken);
   });
 
   it("reads what another pool wrote (the database, not a cache, is the source of truth)", async () => {

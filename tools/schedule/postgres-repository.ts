@@ -9,7 +9,7 @@
 import type pg from "pg";
 import { inTransaction, onceUntilFailure } from "../../database/index.js";
 import type { PersistOptions } from "../domain.js";
-import { canonicalScheduleState, sortIds } from "./canonical-form.js";
+import { sortIds } from "./canonical-form.js";
 import { applyScheduleChanges, type ScheduleChange } from "./diff.js";
 import { InvalidScheduleError, ScheduleConflictError } from "./errors.js";
 import { migrateScheduleTables, SCHEDULE_FORMAT_VERSION } from "./postgres-schema.js";
@@ -105,7 +105,7 @@ export class PostgresScheduleRepository implements ScheduleRepository {
         });
       }
       const storedRows = await readTaskRows(client, userId);
-      const next = applyScheduleChanges(rowsToSchedule(window, storedRows), changes);
+      const next = applyScheduleChanges(rowsToSchedule(window, storedRows, userId), changes);
       // A roll changes every row: the schedule is written whole, in this transaction.
       if (changes.some((change) => change.kind === "roll")) {
         await writeSchedule(client, userId, next);
@@ -231,7 +231,7 @@ async function readSchedule(queryable: Queryable, userId: string): Promise<Sched
   const row = result.rows[0];
   if (row === undefined) return undefined;
   const { tasks, ...window } = checkedFormat(row, userId);
-  return rowsToSchedule(window, tasks);
+  return rowsToSchedule(window, tasks, userId);
 }
 
 /** Reads a user's window row (optionally locking it until the transaction ends), or undefined. */
@@ -305,14 +305,22 @@ function taskToRow(task: ScheduleTask, ordinal: number): TaskRow {
   };
 }
 
-/** Rebuilds the schedule from its rows, in canonical form (hosts' `embeds` derived from `embedded_in`). */
-function rowsToSchedule(window: WindowRow, rows: readonly TaskRow[]): ScheduleState {
+/**
+ * Rebuilds the schedule from its rows, in canonical form (hosts' `embeds` derived from `embedded_in`), checked as a
+ * schedule given to `seed` is (`parseScheduleState`): a row written by hand or by an older Tempo with a rule no tool
+ * writes (a task class's `minSession` of 0, `blockedDays` of null, a slot range that is no list) is refused with an
+ * `InvalidScheduleError` naming the user and each problem, instead of a TypeError on load or a search that reads it.
+ */
+function rowsToSchedule(window: WindowRow, rows: readonly TaskRow[], userId: string): ScheduleState {
   const guests = new Map<string, string[]>();
   for (const row of rows) {
     if (row.embedded_in !== null) guests.set(row.embedded_in, [...(guests.get(row.embedded_in) ?? []), row.task_id]);
   }
   const tasks = rows.map((row): ScheduleTask => {
-    const slots = row.slots.map((range) => ({ day: range.day, start: range.start, end: range.end }));
+    // Not a list: left as it is for the check below to name.
+    const slots = Array.isArray(row.slots)
+      ? row.slots.map((range) => ({ day: range?.day, start: range?.start, end: range?.end }) as SlotRange)
+      : (row.slots as SlotRange[]);
     if (row.source === "event") {
       const event: EventTask = {
         id: row.task_id,
@@ -338,11 +346,17 @@ function rowsToSchedule(window: WindowRow, rows: readonly TaskRow[]): ScheduleSt
     if (item.slots !== undefined && row.embedded_in !== null) item.embeddedIn = row.embedded_in;
     return { ...item, ...row.attributes };
   });
-  return canonicalScheduleState({
+  const state = {
     window: { totalDays: window.total_days, slotsPerDay: window.slots_per_day, days: window.days, ...window.calendar },
     categories: window.categories,
     tasks,
-  });
+  };
+  try {
+    return parseScheduleState(state);
+  } catch (error) {
+    if (!(error instanceof InvalidScheduleError)) throw error;
+    throw new InvalidScheduleError(error.problems.map((problem) => `as stored for ${userId}, ${problem}`));
+  }
 }
 
 /** The window's calendar as stored: its time zone, the clock times of its slots and the clock of its last roll. */
