@@ -9,6 +9,12 @@
  */
 import { z } from "zod";
 
+/**
+ * The rule in the words of a name argument's description, so the model knows it before it writes a name (and the
+ * tools' schemas, and with them their fingerprint and the domains' versions, say that it holds).
+ */
+export const PLAIN_NAME_RULE = "Plain text on one line: no control, bidi or invisible characters.";
+
 /** Bidi controls: marks, embeddings, overrides and isolates. */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 const HIDDEN = /[\p{Cc}\p{Cf}\p{Co}\u2028\u2029]/u;

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
+import { PLAIN_NAME_RULE } from "../../contracts/plain-name.js";
 import { SCHEDULE_DOMAIN_VERSION } from "../../tools/schedule/domain.js";
 import { scheduleTools } from "../../tools/schedule/tools/index.js";
 import { TODO_DOMAIN_VERSION } from "../../tools/todo/domain.js";
@@ -24,7 +25,10 @@ function toolsFingerprint(tools: ReadonlyArray<{ name: string; kind: string; sch
 const VERSIONS: Record<string, string> = {
   "schedule-6": "e17cbd4395358450",
   "schedule-7": "4524f06060c19bc0",
+  // A name the model writes is plain text on one line (contracts/plain-name.ts), said in the name's description.
+  "schedule-8": "1c7e5e9b289e97ee",
   "todo-1": "c37c7477cb0a1693",
+  "todo-2": "38a6ee68972a1bcc",
 };
 
 /** The check: the domain's version is the one recorded for its tools, and no other version has the same tools. */
@@ -45,6 +49,26 @@ describe("domain versions", () => {
 
   test("the to-do domain's version changes with its tools' names and arguments", () => {
     expectVersionOf(TODO_DOMAIN_VERSION, todoTools);
+  });
+
+  test("a name's plain-text rule is in the schema the model sees, so the fingerprint moves with it", () => {
+    // The rule was a refinement alone: the tools refused names they had taken, their fingerprint and versions unmoved,
+    // and a plan saved with such a name was not planned again.
+    const described = (tools: typeof scheduleTools | typeof todoTools, tool: string, field: string) => {
+      const found = tools.find((each) => each.name === tool)!;
+      const schema = z.toJSONSchema(found.schema, { io: "input" }) as {
+        properties: Record<string, { description?: string }>;
+      };
+      return schema.properties[field]?.description ?? "";
+    };
+    for (const [tool, field] of [
+      ["add_task", "name"],
+      ["update_task", "name"],
+      ["upsert_task_class", "name"],
+      ["add_habit", "name"],
+    ])
+      expect(described(scheduleTools, tool!, field!), tool).toContain(PLAIN_NAME_RULE);
+    expect(described(todoTools, "add_todo", "title")).toContain(PLAIN_NAME_RULE);
   });
 
   test("the fingerprint sees a tool's arguments change", () => {

@@ -24,7 +24,7 @@ import type { Preference } from "../../contracts/preferences.js";
 import { saySummary, summaryPattern, type SummaryKey, type SummaryParams } from "./summary-phrases.js";
 
 /** Version of the tools and their result formats; bump it whenever either changes. */
-export const SCHEDULE_DOMAIN_VERSION = "schedule-7";
+export const SCHEDULE_DOMAIN_VERSION = "schedule-8";
 
 /** What the domain is about, for the system prompt. */
 export const SCHEDULE_DOMAIN_DESCRIPTION =

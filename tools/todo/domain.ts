@@ -6,7 +6,7 @@ import { diffTodoState, type TodoState } from "./state.js";
 import { todoTools } from "./tools.js";
 
 /** Version of the tools and their results; bump it whenever either changes (saved threads then replan). */
-export const TODO_DOMAIN_VERSION = "todo-1";
+export const TODO_DOMAIN_VERSION = "todo-2";
 
 /** What the domain is about, for the system prompt. */
 export const TODO_DOMAIN_DESCRIPTION =

@@ -4,7 +4,7 @@
  * (`ToolRun.data`) for programs: the offline policy reads the data.
  */
 import { z } from "zod";
-import { plainNameField } from "../../contracts/plain-name.js";
+import { PLAIN_NAME_RULE, plainNameField } from "../../contracts/plain-name.js";
 import type { DomainTool, ToolRun } from "../domain.js";
 import { MAX_TODO_ITEMS, MAX_TODO_TITLE_LENGTH, nextTodoId, type TodoItem, type TodoState } from "./state.js";
 
@@ -77,7 +77,7 @@ export const addTodoTool: DomainTool<TodoState, { title: string }> = {
   description: "Adds an open item to the user's to-do list; the list gives it its id.",
   schema: z.object({
     title: plainNameField(MAX_TODO_TITLE_LENGTH).describe(
-      `What is to be done, as the user said it (at most ${MAX_TODO_TITLE_LENGTH} characters).`,
+      `What is to be done, as the user said it (at most ${MAX_TODO_TITLE_LENGTH} characters). ${PLAIN_NAME_RULE}`,
     ),
   }),
   kind: "write",

@@ -11,11 +11,11 @@ import { failure, quoteName } from "../format.js";
 import { habitOccurrences } from "../habits.js";
 import type { ScheduleState, TaskCategory, TaskItem } from "../state.js";
 import { clockOfState } from "../window-clock.js";
-import { plainNameField } from "../../../contracts/plain-name.js";
+import { PLAIN_NAME_RULE, plainNameField } from "../../../contracts/plain-name.js";
 import { idFrom } from "./task-writes.js";
 
 const addHabitArgumentsSchema = z.object({
-  name: plainNameField(120).describe("The habit's name."),
+  name: plainNameField(120).describe(`The habit's name. ${PLAIN_NAME_RULE}`),
   times_per_week: z.number().int().describe("Sessions a week, 1-7."),
   duration: z.number().int().describe("Slots one session takes."),
   part: z.enum(["morning", "afternoon", "evening"]).optional().describe("Preferred part of the day."),

@@ -36,7 +36,7 @@ import { rollWindowBy, settleTasksOnRoll } from "../calendar.js";
 import { daysBetween, localClock } from "../../../contracts/clock.js";
 import { clockOfState } from "../window-clock.js";
 import { buildOccupancyIndex, cellOf, FREE } from "../occupancy-index.js";
-import { plainNameField } from "../../../contracts/plain-name.js";
+import { PLAIN_NAME_RULE, plainNameField } from "../../../contracts/plain-name.js";
 import { taskIdField } from "./argument-fields.js";
 import { saySummary } from "../summary-phrases.js";
 
@@ -48,7 +48,7 @@ const upsertTaskClassArgumentsSchema = z.object({
     .min(1)
     .optional()
     .describe("Id of the class to change; omit to create one (its id is made from the name)."),
-  name: plainNameField(80).describe("The class's name (a course or subject)."),
+  name: plainNameField(80).describe(`The class's name (a course or subject). ${PLAIN_NAME_RULE}`),
   preferred_parts: z
     .array(z.enum(["morning", "afternoon", "evening"]))
     .max(3)
@@ -83,7 +83,7 @@ const dueFields = {
 };
 
 const addTaskArgumentsSchema = z.object({
-  name: plainNameField(120).describe("The task's name."),
+  name: plainNameField(120).describe(`The task's name. ${PLAIN_NAME_RULE}`),
   class_id: taskIdField("Id of its class."),
   duration: z.number().int().min(1).max(96).describe("Consecutive slots it needs (with sessions: in all)."),
   sessions: z.boolean().optional().describe("true: split into sessions of its class's length, one a day."),
@@ -93,7 +93,7 @@ const addTaskArgumentsSchema = z.object({
 
 const updateTaskArgumentsSchema = z.object({
   task_id: taskIdField("Id of the task item."),
-  name: plainNameField(120).optional().describe("A new name."),
+  name: plainNameField(120).optional().describe(`A new name. ${PLAIN_NAME_RULE}`),
   class_id: z.string().min(1).optional().describe("A new class."),
   duration: z
     .number()
