@@ -1058,11 +1058,40 @@ function markStep(
     ...markable.filter((task) => task.kind === "placed" || task.kind === "pending"),
     ...markable.filter((task) => task.kind !== "placed" && task.kind !== "pending"),
   ];
+  // A task the words name that the mark cannot take ("I did the matrix review" once it is done): its state is said,
+  // never "which task?" — the name was plain.
+  const settled = matchTask(request.task, inWorkFirst) ? undefined : matchTask(request.task, tasks);
+  if (settled && settled.task.kind !== "event" && asked.answer === undefined)
+    return finish(
+      end,
+      `${unmarkable(settled.task, request.to, language)}${language === "zh" ? "。" : "."}`,
+      `not carried out: ${unmarkable(settled.task, request.to, "en")}`,
+    );
   const named = namedTask(request.task, inWorkFirst, inWorkFirst, asked, "the step names no task the schedule has");
   if ("question" in named) return named.question;
   if ("none" in named)
     return finish(end, noTaskMatching(named.none, language), `not carried out: I found no task matching ${named.none}`);
   return proposeMark(named.match.task, named.match, request, end, language);
+}
+
+/**
+ * Why `task` (a task item) takes no mark `to` from its state: already so ("… is already done; nothing to mark"), or a
+ * state the mark does not follow (a pending review was never on the week to be missed).
+ */
+function unmarkable(task: ListedTask, to: keyof typeof MARK_WRITES, language: Language): string {
+  const status = task.kind as TaskStatus;
+  const english = status === "skipped" ? "skipped this week" : status;
+  if (status === to)
+    return say(
+      language,
+      `${label(task, language)} is already ${english}; nothing to mark`,
+      `${label(task, language)}已经是${TASK_STATUS_ZH[status]}状态，不用再记`,
+    );
+  return say(
+    language,
+    `${label(task, language)} is ${english}, so it cannot be marked ${to}`,
+    `${label(task, language)}现在是${TASK_STATUS_ZH[status]}状态，不能记为${{ done: "已完成", missed: "错过", skipped: "跳过" }[to]}`,
+  );
 }
 
 /**

@@ -87,6 +87,42 @@ describe("the offline policy reads a task's life", () => {
     expect(outcome.said.at(-1)).toMatch(/I understand these schedule requests|能理解这些日程请求/);
   });
 
+  // A mark the task's state does not take: it said "I found no task matching …" and asked which, of a task it named
+  // plainly. It says the state, proposes no write, and the week stays as it was.
+  test.each([
+    [
+      "I did the matrix review",
+      "done",
+      /^Your schedule is unchanged: "Matrix operations review" is already done; nothing to mark\.$/,
+    ],
+    ["矩阵运算复习做完了", "done", /^日程没有改动："矩阵运算复习" 已经是已完成状态，不用再记。$/],
+    [
+      "skip the matrix review this week",
+      "skipped",
+      /^Your schedule is unchanged: "Matrix operations review" is already skipped this week; nothing to mark\.$/,
+    ],
+    [
+      "I missed the derivative practice set",
+      "pending",
+      /\n- \[done\] Mark "derivative practice set" missed — not carried out: "Derivative practice set" is pending, so it cannot be marked missed\n/,
+    ],
+  ] as const)("%s, when it is %s already: its state is said, no card", async (request, status, answer) => {
+    const chinese = /[\u4e00-\u9fff]/.test(request);
+    const week = halfPlacedWeek({ chinese });
+    if (status !== "pending")
+      week.tasks = week.tasks.map((task) =>
+        task.id === "matrix-review" && task.source === "task_item"
+          ? { ...task, status, ...(status === "skipped" ? { slots: undefined } : {}) }
+          : task,
+      );
+    const tempo = await offlineTempo(week);
+    const outcome = await converse(tempo, request);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    expect(outcome.said.join("\n")).not.toMatch(/Which task do you mean|你指的是哪个任务/);
+    expect(outcome.finalAnswer).toMatch(answer);
+    expect(JSON.stringify(canonicalScheduleState(outcome.schedule))).toBe(JSON.stringify(canonicalScheduleState(week)));
+  });
+
   test.each([
     ["vocabulary three times a week, 30 min, mornings", "vocabulary"],
     ["vocabulary three tiems a week, 30 minuets, mornigns", "vocabulary"],

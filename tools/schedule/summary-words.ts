@@ -309,6 +309,18 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
     ),
   // A move to where the task already is (the move tool's refusal, and the offline policy's own).
   read("alreadyOn", "whole"),
+  // A mark the task's state does not take (the offline policy's `markStep`).
+  (text) =>
+    text.replace(
+      /^(.+?) is already (done|missed|skipped this week); nothing to mark$/,
+      (_, name: string, state: string) => `${name} 已经是${statusWord(state.split(" ")[0]!)}状态，不用再记`,
+    ),
+  (text) =>
+    text.replace(
+      /^(.+?) is (pending|placed|done|missed|skipped this week), so it cannot be marked (done|missed|skipped)$/,
+      (_, name: string, state: string, mark: string) =>
+        `${name} 现在是${statusWord(state.split(" ")[0]!)}状态，不能记为${markWord(mark)}`,
+    ),
   (text) =>
     text.replace(
       /^no free time of (\d+) slot\(s\) fits (.+?) where asked( \(the time that has passed there is left out\))?$/,
