@@ -72,6 +72,7 @@ export function groundRequest(
   // remove that event (`remove_event`: the execute stage's listing finds it, or asks which) — never an unplace refused.
   if (request.kind === "unplace" && overview.events > 0 && namesAnEvent(request.task) && !known(request.task, all))
     return { kind: "grounded", request: { kind: "remove_event", event: request.task }, unknown: [] };
+  if (request.kind === "arrange") request = withWholeNames(request, all);
   if (!listsEverything(overview)) return { kind: "grounded", request, unknown: [] };
   switch (request.kind) {
     case "arrange": {
@@ -140,6 +141,43 @@ export function groundRequest(
     default:
       return { kind: "grounded", request, unknown: [] };
   }
+}
+
+/**
+ * An arrangement's task phrases with a name the reader split at its "and" made whole again: "schedule review limits
+ * and continuity" is one task, "Review limits and continuity", never "review limits" and "continuity". Two phrases
+ * side by side are one when, joined by "and", they are a task's name, or each names that one task alone.
+ */
+function withWholeNames(
+  request: Extract<ScheduleRequest, { kind: "arrange" }>,
+  all: readonly ListedTask[],
+): Extract<ScheduleRequest, { kind: "arrange" }> {
+  const join = (phrases: readonly string[]): string[] => {
+    const joined: string[] = [];
+    for (const phrase of phrases) {
+      const before = joined.at(-1);
+      if (before !== undefined && oneName(before, phrase, all)) joined[joined.length - 1] = `${before} and ${phrase}`;
+      else joined.push(phrase);
+    }
+    return joined;
+  };
+  return {
+    ...request,
+    tasks: join(request.tasks),
+    ...(request.except ? { except: join(request.except) } : {}),
+  };
+}
+
+/** True when `first` and `second` are halves of one task's name split at "and". */
+function oneName(first: string, second: string, all: readonly ListedTask[]): boolean {
+  const whole = `${first} and ${second}`.toLowerCase();
+  if (all.some((task) => task.name.toLowerCase() === whole)) return true;
+  const only = (phrase: string) => {
+    const found = matchTasks(phrase, all);
+    return found.length === 1 ? found[0]!.id : undefined;
+  };
+  const id = only(first);
+  return id !== undefined && id === only(second) && matchTasks(whole, all)[0]?.id === id;
 }
 
 /**

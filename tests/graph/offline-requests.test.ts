@@ -13,6 +13,7 @@ import {
   type ConversationOutcome,
 } from "./support/offline-conversation.js";
 import { SCHEDULE_REFINEMENT } from "../../tools/schedule/domain.js";
+import { sampleWeek } from "../../tools/schedule/index.js";
 
 interface Row {
   /** What the user types. */
@@ -338,5 +339,41 @@ describe("the offline policy understands the schedule's requests", () => {
     });
     if (row.cards.length > 0 || outcome.planSteps.length > 0) expect(outcome.phase).toBe("done");
     row.then(outcome);
+  });
+});
+
+describe("a task's name with an 'and' in it", () => {
+  // "Review limits and continuity" was split at its "and": the plan card said 'the pending review tasks "review
+  // limits", "continuity"', two tasks where the user named one.
+  test.each([
+    [
+      "schedule review limits and continuity on Wednesday",
+      'Place the pending review tasks "review limits and continuity" into free slots that fit them, on Wednesday, Mar 13',
+      ["review-limits"],
+    ],
+    [
+      "schedule the matrix review and review limits and continuity",
+      'Place the pending review tasks "matrix review", "review limits and continuity" into free slots that fit them',
+      ["matrix-review", "review-limits"],
+    ],
+    [
+      "arrange everything except review limits and continuity",
+      'Place each pending review task into a free slot that fits it, except "review limits and continuity"',
+      [
+        "derivative-drills",
+        "matrix-review",
+        "determinant-exercises",
+        "vocabulary-list",
+        "essay-draft",
+        "linked-list-exercises",
+        "binary-tree-review",
+      ],
+    ],
+  ])("%s: the plan names it whole", async (request, step, placed) => {
+    const tempo = await offlineTempo(sampleWeek());
+    const outcome = await converse(tempo, request);
+    expect(outcome.planSteps[0]).toBe(step);
+    const nowPlaced = outcome.schedule.tasks.filter((task) => task.source === "task_item" && task.status === "placed");
+    expect(nowPlaced.map((task) => task.id).sort()).toEqual([...placed].sort());
   });
 });
