@@ -70,7 +70,7 @@ import {
   type Where,
 } from "../../tools/schedule/request-parsing.js";
 import { matchTask, matchTokens, namesKindOnly, type TaskMatch } from "./task-matching.js";
-import { isCurrentReview } from "./grounding.js";
+import { isCurrentReview, isLatestReview } from "./grounding.js";
 import {
   datingOf,
   dayName,
@@ -411,6 +411,19 @@ function moveSearchArguments(
   return args;
 }
 
+/** The clock times of a placed review today by the run's clock (undefined for any other task, or with no clock). */
+function todaysTimesOf(facts: WeekFacts): (task: ListedTask) => { start: string; end: string } | undefined {
+  const today = facts.now
+    ? resolveDays({ weekdays: [], days: [], dates: [{ kind: "offset", days: 0, text: "today" }] }, facts)[0]
+    : undefined;
+  return (task) => {
+    const range = task.kind === "placed" ? task.slots[0] : undefined;
+    const start = range ? facts.slotTimes?.[range.start - 1]?.start : undefined;
+    const end = range ? facts.slotTimes?.[range.end - 1]?.end : undefined;
+    return range?.day === today && start !== undefined && end !== undefined ? { start, end } : undefined;
+  };
+}
+
 /**
  * The review "it" stands for in a shift with no task named before it ("push it back a day"): the one review in
  * progress now or still to come today by the run's clock. More than one, or none (or no clock), asks which, naming
@@ -424,15 +437,7 @@ function currentReview(
 ): { name: string } | { question: Decision } | undefined {
   if (asked.answer !== undefined) return undefined;
   const now = facts.now;
-  const today = now
-    ? resolveDays({ weekdays: [], days: [], dates: [{ kind: "offset", days: 0, text: "today" }] }, facts)[0]
-    : undefined;
-  const timesOf = (task: ListedTask) => {
-    const range = task.kind === "placed" ? task.slots[0] : undefined;
-    const start = range ? facts.slotTimes?.[range.start - 1]?.start : undefined;
-    const end = range ? facts.slotTimes?.[range.end - 1]?.end : undefined;
-    return range?.day === today && start !== undefined && end !== undefined ? { start, end } : undefined;
-  };
+  const timesOf = todaysTimesOf(facts);
   const todays = now ? tasks.filter((task) => timesOf(task)) : [];
   const inProgress = todays.filter((task) => timesOf(task)!.start <= now!.time && timesOf(task)!.end > now!.time);
   const coming = todays
@@ -1055,6 +1060,22 @@ function markStep(
     ...markable.filter((task) => task.kind === "placed" || task.kind === "pending"),
     ...markable.filter((task) => task.kind !== "placed" && task.kind !== "pending"),
   ];
+  // "I'm done": the review in progress now, else the last one today — or the question which.
+  if (isLatestReview(request.task)) {
+    const latest = latestReview(tasks, facts, asked);
+    if ("question" in latest) return latest.question;
+    if ("task" in latest)
+      return proposeMark(latest.task, { task: latest.task, alsoMatching: [] }, request, end, language);
+    const named = namedTask(latest.answer, inWorkFirst, inWorkFirst, asked, "no task was named");
+    if ("question" in named) return named.question;
+    if ("none" in named)
+      return finish(
+        end,
+        noTaskMatching(named.none, language),
+        `not carried out: I found no task matching ${named.none}`,
+      );
+    return proposeMark(named.match.task, named.match, request, end, language);
+  }
   // A task the words name that the mark cannot take ("I did the matrix review" once it is done): its state is said,
   // never "which task?" — the name was plain.
   const settled = matchTask(request.task, inWorkFirst) ? undefined : matchTask(request.task, tasks);
@@ -1069,6 +1090,52 @@ function markStep(
   if ("none" in named)
     return finish(end, noTaskMatching(named.none, language), `not carried out: I found no task matching ${named.none}`);
   return proposeMark(named.match.task, named.match, request, end, language);
+}
+
+/**
+ * The review "I'm done" (no task named) means: the one placed review in progress now by the run's clock, else the one
+ * of today that ended last (still placed: not marked yet). None, or several at once, asks which, naming today's
+ * reviews so far; an answer to that question is the task (`answer`).
+ */
+function latestReview(
+  tasks: ListedTask[],
+  facts: WeekFacts,
+  asked: Asked,
+): { task: ListedTask } | { question: Decision } | { answer: string } {
+  if (asked.answer !== undefined) return { answer: taskPhrase(asked.answer) };
+  const { language } = asked;
+  const now = facts.now;
+  const timesOf = todaysTimesOf(facts);
+  const started = now ? tasks.filter((task) => (timesOf(task)?.start ?? "99:99") <= now.time) : [];
+  const inProgress = started.filter((task) => timesOf(task)!.end > now!.time);
+  const lastEnd = started
+    .map((task) => timesOf(task)!.end)
+    .sort()
+    .at(-1);
+  const meant = inProgress.length > 0 ? inProgress : started.filter((task) => timesOf(task)!.end === lastEnd);
+  if (meant.length === 1) return { task: meant[0]! };
+  const listed = (among: ListedTask[]) =>
+    among
+      .map((task) => `${JSON.stringify(task.name)} (${placeWords(task.slots[0]!, facts, language)})`)
+      .join(say(language, ", ", "、"));
+  const placed = tasks
+    .filter((task) => task.kind === "placed")
+    .slice(0, 6)
+    .map((task) => task.name)
+    .join(say(language, ", ", "、"));
+  const speak =
+    meant.length > 1
+      ? say(
+          language,
+          `Which review are you done with? Today so far: ${listed(meant)}. Answer with its name, and I will mark it done.`,
+          `你完成的是哪个复习？今天到现在：${listed(meant)}。请回答任务名称，我会把它记为已完成。`,
+        )
+      : say(
+          language,
+          `Which review are you done with? None of today's has started yet. Answer with its name or id (${placed}), and I will mark it done.`,
+          `你完成的是哪个复习？今天还没有开始的复习。请回答任务名称或 id（${placed}），我会把它记为已完成。`,
+        );
+  return { question: { speak, action: "ask_user", reason: "no task was named" } };
 }
 
 /**

@@ -49,10 +49,27 @@ export function isCurrentReview(phrase: string): boolean {
   return phrase === CURRENT_REVIEW.en || phrase === CURRENT_REVIEW.zh;
 }
 
-/** A shift of "it" / "that" / "它" (no task named before it) as a shift of the review now or next today. */
+/**
+ * The task "I'm done" (no task named) stands for: the review in progress now, else the one that ended last today,
+ * found by the execute stage from the listing and the run's clock. The plan step names it with these words.
+ */
+export const LATEST_REVIEW = { en: "your current or latest review", zh: "当前或刚结束的复习" } as const;
+
+/** True for the words of `LATEST_REVIEW`, in either language. */
+export function isLatestReview(phrase: string): boolean {
+  return phrase === LATEST_REVIEW.en || phrase === LATEST_REVIEW.zh;
+}
+
+/**
+ * A shift of "it" / "that" / "它" (no task named before it) as a shift of the review now or next today; a mark of
+ * done of "it" ("I'm done") as one of the review now or last today.
+ */
 export function withCurrentReview(request: ScheduleRequest, language: Language): ScheduleRequest {
+  const pronoun = (task: string) => /^(?:it|that|this|that one|this one|它|这个|那个)$/.test(task.trim());
+  if (request.kind === "mark" && request.to === "done" && pronoun(request.task))
+    return { ...request, task: LATEST_REVIEW[language] };
   if (request.kind !== "move" || !request.shift) return request;
-  if (!/^(?:it|that|this|that one|this one|它|这个|那个)$/.test(request.task.trim())) return request;
+  if (!pronoun(request.task)) return request;
   return { ...request, task: CURRENT_REVIEW[language] };
 }
 

@@ -123,6 +123,37 @@ describe("the offline policy reads a task's life", () => {
     expect(JSON.stringify(canonicalScheduleState(outcome.schedule))).toBe(JSON.stringify(canonicalScheduleState(week)));
   });
 
+  // "I'm done" with no task named was "I can't tell what to do with "I'm done"": it is the review in progress now, or
+  // the one that ended last today (review-limits: Monday 14:00–15:40); before any has started, it asks which.
+  test.each([
+    ["I'm done", "2024-03-11T15:00:00+08:00"],
+    ["done with it", "2024-03-11T16:30:00+08:00"],
+    ["我做完了", "2024-03-11T15:00:00+08:00"],
+  ])("%s at %s marks the review in progress or just ended", async (request, now) => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) }));
+    const outcome = await converse(tempo, request, [], undefined, "student", { now: new Date(now).toISOString() });
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "mark_done"]);
+    expect(outcome.cards[1]?.args).toEqual({ task_id: "review-limits" });
+    expect(statusOf(outcome, "review-limits")).toBe("done");
+  });
+
+  test('"I\'m done" before any review today has started asks which, and the answer is marked', async () => {
+    const tempo = await offlineTempo(halfPlacedWeek());
+    const outcome = await converse(
+      tempo,
+      "I'm done",
+      (card) =>
+        card.action === "ask_user" ? { type: "response", args: "the matrix review" } : { type: "accept", args: null },
+      undefined,
+      "student",
+      { now: new Date("2024-03-11T09:00:00+08:00").toISOString() },
+    );
+    expect(outcome.said.join("\n")).toMatch(/Which review are you done with\? None of today's has started yet/);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "ask_user", "mark_done"]);
+    expect(statusOf(outcome, "matrix-review")).toBe("done");
+    expect(statusOf(outcome, "review-limits")).toBe("placed");
+  });
+
   test.each([
     ["vocabulary three times a week, 30 min, mornings", "vocabulary"],
     ["vocabulary three tiems a week, 30 minuets, mornigns", "vocabulary"],

@@ -1292,6 +1292,10 @@ const MARK_PHRASES: ReadonlyArray<[RegExp, "done" | "missed" | "skipped"]> = [
   [/^(?:我)?(.+?)(?:已经)?(?:做完了|完成了|已完成)/, "done"],
 ];
 
+/** A mark of done that names no task: "I'm done", "all done", "finished", "done with it", "我做完了", "搞定了". */
+const DONE_ALONE =
+  /^(?:(?:i'?m|i am|i'?ve|i have)\s+)?(?:(?:already|just|finally|all)\s+)?(?:done|finished|completed)(?:\s+(?:with\s+)?(?:it|that|this))?(?:\s+now)?$|^(?:i\s+)?(?:did|finished|completed)\s+(?:it|that|this)$|^(?:我)?(?:已经|刚|刚刚)?(?:做完|完成|搞定|写完|复习完)了$/;
+
 /** "…, don't reschedule it", "no need to reschedule", "不用重新安排": a missed task is not to be proposed again. */
 const DONT_RESCHEDULE =
   /[,;]?\s*(?:but\s+|and\s+|so\s+)?(?:please\s+)?(?:don'?t|do not|no need to|never)\s+(?:re-?schedule|re-?place|re-?arrange|move|put back|make up)(?:\s+(?:it|that|them|for it))?(?:\s+again)?|[,，]?\s*(?:但是?|所以)?(?:不要|不用|别|无需|不必)(?:再)?(?:重新|补)(?:安排|排|做)?(?:了)?/;
@@ -1373,6 +1377,9 @@ function readMark(body: string): ScheduleRequest | undefined {
     .replace(/^i've\s+/, "i have ")
     // "I'm done with X", "im finished with X", "I am done X": "done with X".
     .replace(/^(?:i'?m|i am)\s+(?:(?:already|just|finally|all)\s+)?(?:done|finished)\s+(?:with\s+)?/, "done with ");
+  // "I'm done", "finished!", "做完了": no task named — "it", the review the run's clock makes current (the offline
+  // policy's execute stage finds it, or asks which).
+  if (DONE_ALONE.test(text)) return { kind: "mark", task: "it", to: "done", ...keep };
   for (const [pattern, to] of MARK_PHRASES) {
     const match = pattern.exec(text);
     if (!match) continue;
