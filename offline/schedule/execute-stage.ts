@@ -650,9 +650,8 @@ function moveStep(
   }
   const window = resolveSlotWindow(constraints.where.slots, facts.slotsPerDay);
   const within = { ...window, from: Math.max(window.from, constraints.from), to: Math.min(window.to, constraints.to) };
-  // A review already where the request puts it ("move it to tomorrow afternoon" when it is there, "move it to Tuesday"
-  // when it is on Tuesday): said, never "no free slot" (its own place is no free time) nor a move elsewhere in that
-  // part of the day or that day — another part of the day it is on ("to Tuesday evening") still moves it.
+  // A review already where the request puts it ("move it to tomorrow afternoon" when it is there): said, never "no
+  // free slot" (its own place is no free time) nor a move elsewhere in that part of the day.
   const alreadyThere =
     tool === "move" &&
     current !== undefined &&
@@ -662,7 +661,11 @@ function moveStep(
     days.includes(current.day) &&
     current.start >= within.from &&
     current.end <= within.to;
-  if (alreadyThere)
+  const namesTime = constraints.where.slots.part !== undefined || constraints.where.slots.from !== undefined;
+  if (
+    alreadyThere &&
+    (namesTime || (runs !== undefined && !firstFit(runs, task.duration, within, constraints.notDays, current)))
+  )
     return finish(
       end,
       say(
