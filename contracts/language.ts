@@ -81,3 +81,18 @@ export function languageInstruction(language: Language): string {
     "plan step texts, reasons shown to the user and the final summary. Keep tool names, action names, JSON keys and ids exactly as they are (ASCII).\n</language>"
   );
 }
+
+/** The values of a template's named places (`{name}`), by name. */
+export type Params = Readonly<Record<string, string | number>>;
+
+/** `template` with each `{name}` filled from `params` (a place with no value stays as it is). */
+export function fill(template: string, params: Params = {}): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    params[name] === undefined ? whole : String(params[name]),
+  );
+}
+
+/** The names of a template's places, in order. */
+export function placesOf(template: string): string[] {
+  return [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+}

@@ -11,7 +11,9 @@
  * fails when a phrase lacks its Chinese. What the report quotes (the goal, step texts, names, a tool's refusal) stays
  * as it is.
  */
-import { stepStatusInChinese, type Language } from "./language.js";
+import { fill, placesOf, stepStatusInChinese, type Language, type Params } from "./language.js";
+
+export { fill, placesOf };
 import { whyOpenIn } from "./why-open.js";
 
 const EN = {
@@ -88,23 +90,9 @@ const ZH: Readonly<Record<ReportKey, string>> = {
 /** The report's words, a table a language. */
 export const REPORT_WORDS: Readonly<Record<Language, Readonly<Record<ReportKey, string>>>> = { en: EN, zh: ZH };
 
-type Params = Readonly<Record<string, string | number>>;
-
-/** `template` with each `{name}` filled from `params` (a place with no value stays as it is). */
-export function fill(template: string, params: Params = {}): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    params[name] === undefined ? whole : String(params[name]),
-  );
-}
-
 /** The phrase `key` of the report in `language`, its places filled from `params`. */
 export function sayReport(language: Language, key: ReportKey, params: Params = {}): string {
   return fill(REPORT_WORDS[language][key], params);
-}
-
-/** The names of a template's places, in order. */
-export function placesOf(template: string): string[] {
-  return [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
 }
 
 /** The places that hold a number (read back as digits only, so a count never swallows a phrase before it). */

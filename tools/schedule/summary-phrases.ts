@@ -10,7 +10,7 @@
  * is set here by its name; how it is said in Chinese (a task status, a weekday) is given by the reader
  * (`tools/schedule/summary-words.ts`).
  */
-import { fill, placesOf } from "../../contracts/report-words.js";
+import { fill, placesOf } from "../../contracts/language.js";
 import type { Language } from "../../contracts/language.js";
 
 const EN = {
