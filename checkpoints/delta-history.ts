@@ -3,7 +3,8 @@
  * (`kernel/channels.ts`): most checkpoints store no value for it, only the writes of each step. A channel's history —
  * its writes along a checkpoint's parent chain back to the nearest ancestor that stores its value (the seed) — is
  * read here in one recursive query instead of one `getTuple` per ancestor, so loading a thread costs the same on turn
- * 200 as on turn 2.
+ * 200 as on turn 2. Of a parent's rows, a task its child's claim names is read only at the keys the claim keeps: the
+ * claiming run's, not those of a run that went on from the same checkpoint and lost (`contested-writes.ts`).
  */
 import type { SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import type { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
@@ -66,7 +67,7 @@ export async function channelHistories(
     writes: Array<[Buffer, Buffer, Buffer]> | null;
   }>(
     `WITH RECURSIVE chain AS (
-       SELECT wanted.channel, cp.checkpoint_id, cp.parent_checkpoint_id, 0 AS depth,
+       SELECT wanted.channel, cp.checkpoint_id, cp.parent_checkpoint_id, NULL::text AS child_id, 0 AS depth,
               $5::boolean AND EXISTS (SELECT 1 FROM ${tables.blobs} bl
                                        WHERE bl.thread_id = $1 AND bl.checkpoint_ns = $2 AND bl.channel = wanted.channel
                                          AND bl.version = cp.checkpoint -> 'channel_versions' ->> wanted.channel
@@ -75,7 +76,7 @@ export async function channelHistories(
          JOIN ${tables.checkpoints} cp
            ON cp.thread_id = $1 AND cp.checkpoint_ns = $2 AND cp.checkpoint_id = $3
        UNION ALL
-       SELECT chain.channel, parent.checkpoint_id, parent.parent_checkpoint_id, chain.depth + 1,
+       SELECT chain.channel, parent.checkpoint_id, parent.parent_checkpoint_id, chain.checkpoint_id, chain.depth + 1,
               EXISTS (SELECT 1 FROM ${tables.blobs} bl
                        WHERE bl.thread_id = $1 AND bl.checkpoint_ns = $2 AND bl.channel = chain.channel
                          AND bl.version = parent.checkpoint -> 'channel_versions' ->> chain.channel
@@ -89,8 +90,13 @@ export async function channelHistories(
             seed.type AS seed_type, seed.blob AS seed,
             (SELECT array_agg(array[cw.task_id::bytea, cw.type::bytea, cw.blob] ORDER BY cw.task_id, cw.idx)
                FROM ${tables.writes} cw
+               LEFT JOIN ${tables.claims} claim
+                 ON claim.thread_id = $1 AND claim.checkpoint_ns = $2
+                AND claim.parent_checkpoint_id = chain.checkpoint_id AND claim.checkpoint_id = chain.child_id
               WHERE cw.thread_id = $1 AND cw.checkpoint_ns = $2 AND cw.checkpoint_id = chain.checkpoint_id
-                AND cw.channel = chain.channel) AS writes
+                AND cw.channel = chain.channel
+                AND (claim.task_ids IS NULL OR NOT (cw.task_id = ANY (claim.task_ids))
+                     OR cw.task_id || ':' || cw.idx = ANY (claim.write_keys))) AS writes
        FROM chain
        LEFT JOIN ${tables.checkpoints} cp
          ON chain.seeded AND cp.thread_id = $1 AND cp.checkpoint_ns = $2 AND cp.checkpoint_id = chain.checkpoint_id

@@ -8,6 +8,7 @@ import { INTERRUPT } from "@langchain/langgraph";
 import type pg from "pg";
 
 import { TempoError } from "../errors/index.js";
+import { overwriteWrites, WRITE_COLUMNS, writeRowsList, type ClaimedWrites } from "./contested-writes.js";
 import { keyOf, remember, threadPrefix, type CheckpointRef, type SaverTables } from "./refs.js";
 
 /** The error a run gets when another run resumed the same interrupt (or went on from the same checkpoint) first. */
@@ -30,7 +31,7 @@ export class AlreadyResumedError extends TempoError {
   }
 }
 
-/** Creates the claims table; idempotent. */
+/** Creates the claims table; idempotent. A claim keeps its run's writes on the parent (`contested-writes.ts`). */
 export async function createClaimsTable(db: pg.Pool, tables: SaverTables): Promise<void> {
   await db.query(
     `CREATE TABLE IF NOT EXISTS ${tables.claims} (
@@ -41,6 +42,9 @@ export async function createClaimsTable(db: pg.Pool, tables: SaverTables): Promi
       claimed_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (thread_id, checkpoint_ns, parent_checkpoint_id)
     )`,
+  );
+  await db.query(
+    `ALTER TABLE ${tables.claims} ADD COLUMN IF NOT EXISTS task_ids text[], ADD COLUMN IF NOT EXISTS write_keys text[]`,
   );
 }
 
@@ -53,16 +57,18 @@ export async function claimParent(
   tables: SaverTables,
   ref: CheckpointRef,
   parentId: string,
+  written?: ClaimedWrites,
 ): Promise<void> {
   const claim = await client.query<{ checkpoint_id: string }>(
-    `INSERT INTO ${tables.claims} AS claim (thread_id, checkpoint_ns, parent_checkpoint_id, checkpoint_id)
-     VALUES ($1, $2, $3, $4)
+    `INSERT INTO ${tables.claims} AS claim (thread_id, checkpoint_ns, parent_checkpoint_id, checkpoint_id, task_ids, write_keys)
+     VALUES ($1, $2, $3, $4, $5::text[], $6::text[])
      ON CONFLICT (thread_id, checkpoint_ns, parent_checkpoint_id) DO UPDATE SET checkpoint_id = claim.checkpoint_id
      RETURNING checkpoint_id`,
-    [ref.threadId, ref.checkpointNs, parentId, ref.checkpointId],
+    [ref.threadId, ref.checkpointNs, parentId, ref.checkpointId, written?.taskIds ?? null, written?.writeKeys ?? null],
   );
   const winner = claim.rows[0]?.checkpoint_id ?? "";
   if (winner !== ref.checkpointId) throw new AlreadyResumedError(ref, parentId, winner);
+  await overwriteWrites(client, tables, written?.overwrite ?? []);
 }
 
 /**
@@ -70,6 +76,8 @@ export async function claimParent(
  * and the checkpoint only when the claim holds — else nothing is stored and `AlreadyResumedError` is thrown, as
  * `claimParent` throws inside the save's transaction. `blobs` are PostgresSaver's blob rows (thread, namespace,
  * channel, version, type, blob), at least one; `checkpoint` and `metadata` its serialised checkpoint and metadata.
+ * `written`, the claiming run's writes on the parent: kept with the claim, and its rows that found another run's in
+ * place written over them when the claim holds (`contested-writes.ts`).
  */
 export async function saveInOneStatement(
   db: pg.Pool,
@@ -80,11 +88,14 @@ export async function saveInOneStatement(
   checkpoint: unknown,
   metadata: unknown,
   blobs: ReadonlyArray<readonly unknown[]>,
+  written?: ClaimedWrites,
 ): Promise<void> {
+  const overwrite = claimedParent !== undefined ? (written?.overwrite ?? []) : [];
+  const firstOverwrite = FIRST_BLOB_PARAMETER + blobs.length * 4;
   const result = await db.query<{ winner: string | null }>(
     `WITH claim AS (
-       INSERT INTO ${tables.claims} AS claim (thread_id, checkpoint_ns, parent_checkpoint_id, checkpoint_id)
-       SELECT $1, $2, $7, $3 WHERE $7::text IS NOT NULL
+       INSERT INTO ${tables.claims} AS claim (thread_id, checkpoint_ns, parent_checkpoint_id, checkpoint_id, task_ids, write_keys)
+       SELECT $1, $2, $7, $3, $8::text[], $9::text[] WHERE $7::text IS NOT NULL
        ON CONFLICT (thread_id, checkpoint_ns, parent_checkpoint_id) DO UPDATE SET checkpoint_id = claim.checkpoint_id
        RETURNING checkpoint_id
      ), held AS (
@@ -99,7 +110,17 @@ export async function saveInOneStatement(
        SELECT $1, $2, $3, $4, $5::jsonb, $6::jsonb WHERE EXISTS (SELECT 1 FROM held)
        ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
        DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata
-     )
+     )${
+       overwrite.length === 0
+         ? ""
+         : `, overwritten AS (
+       INSERT INTO ${tables.writes} (${WRITE_COLUMNS})
+       SELECT * FROM (VALUES ${writeRowsList(overwrite.length, firstOverwrite)}) AS row (${WRITE_COLUMNS})
+        WHERE EXISTS (SELECT 1 FROM held)
+       ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
+       DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob
+     )`
+     }
      SELECT (SELECT checkpoint_id FROM claim) AS winner`,
     [
       ref.threadId,
@@ -109,7 +130,10 @@ export async function saveInOneStatement(
       checkpoint,
       metadata,
       claimedParent ?? null,
+      written?.taskIds ?? null,
+      written?.writeKeys ?? null,
       ...blobs.flatMap((blob) => blob.slice(2)),
+      ...overwrite.flat(),
     ],
   );
   const winner = result.rows[0]?.winner ?? "";
@@ -117,13 +141,16 @@ export async function saveInOneStatement(
     throw new AlreadyResumedError(ref, claimedParent, winner);
 }
 
+/** The parameter of `saveInOneStatement`'s first blob row: the statement's own come before it. */
+const FIRST_BLOB_PARAMETER = 10;
+
 /**
  * The VALUES of `rows` blob rows of `saveInOneStatement`: the thread and namespace are $1 and $2, each row's channel,
- * version, type and blob four parameters of its own after the statement's first seven.
+ * version, type and blob four parameters of its own after the statement's own.
  */
 function blobRowsList(rows: number): string {
   return Array.from({ length: rows }, (_, row) => {
-    const first = 8 + row * 4;
+    const first = FIRST_BLOB_PARAMETER + row * 4;
     return `($1, $2, ${[`$${first}`, `$${first + 1}`, `$${first + 2}`, `$${first + 3}::bytea`].join(", ")})`;
   }).join(", ");
 }

@@ -11,6 +11,9 @@
  *    write, never applies a write.
  * 3. Delta channels (`delta-history.ts`): `getDeltaChannelHistory` walks the parent chain in one recursive query, and
  *    a channel without a value in a checkpoint gets no blob row (PostgresSaver writes an "empty" one its reads skip).
+ * 4. The claiming run's writes (`contested-writes.ts`): two runs from one checkpoint write their step's writes on the
+ *    same rows; the claim keeps the winner's keys (a delta channel's history reads only those of its tasks) and
+ *    writes its rows over a loser's found in place.
  *
  * `refs.ts` says where a checkpoint is. The save is PostgresSaver 1.0.5's own rows (blobs, checkpoint) plus the claim,
  * in ONE statement (`saveInOneStatement`), atomic as its transaction was; a task's writes are PostgresSaver's
@@ -33,6 +36,7 @@ import { PlanSnapshots } from "./plan-snapshots.js";
 import { CheckpointSerializer } from "./plain-loads.js";
 import { currentRunCheckpoint, saverTables, valuesList, type CheckpointRef, type SaverTables } from "./refs.js";
 import { claimParent, createClaimsTable, isInterrupted, saveInOneStatement, SaveTracker } from "./resume-claims.js";
+import { RunWrites, storeWriteRows, type ClaimedWrites, type WriteRow } from "./contested-writes.js";
 
 export { PLAN_CHANNEL };
 export { AlreadyResumedError } from "./resume-claims.js";
@@ -61,6 +65,8 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
   private readonly saves: SaveTracker;
   /** The plans of this process's recent saves, for the step-snapshot metadata. */
   private readonly snapshots: PlanSnapshots;
+  /** This process's runs' writes on the checkpoints they run from, for their claims. */
+  private readonly runWrites = new RunWrites();
 
   constructor(pool: pg.Pool, options: TempoSaverOptions = {}) {
     const schema = options.schema ?? DEFAULT_CHECKPOINT_SCHEMA;
@@ -102,7 +108,8 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
     // A missing thread id is passed through as PostgresSaver does: the database refuses it (thread_id is NOT NULL).
     const ref: CheckpointRef = { threadId: threadId as string, checkpointNs, checkpointId: checkpoint.id };
     const branch = (config.configurable as Record<string, unknown>)[BRANCH_RUN_KEY] === true;
-    await this.saves.track(ref, this.save(ref, parentId, checkpoint, metadata, newVersions, branch));
+    const written = parentId ? this.runWrites.take(config, { ...ref, checkpointId: parentId }) : undefined;
+    await this.saves.track(ref, this.save(ref, parentId, checkpoint, metadata, newVersions, branch, written));
     return { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpoint.id } };
   }
 
@@ -120,30 +127,18 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
 
   private async storeWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
     if (writes.length === 0) return;
-    if (writes.length > MAX_ROWS_A_STATEMENT) return super.putWrites(config, writes, taskId);
-    const {
-      thread_id: threadId,
-      checkpoint_ns: checkpointNs,
-      checkpoint_id: checkpointId,
-    } = (config.configurable ?? {}) as Record<string, string | undefined>;
+    if (writes.length > MAX_ROWS_A_STATEMENT) {
+      this.runWrites.unknownOn(config);
+      return super.putWrites(config, writes, taskId);
+    }
+    const { thread_id, checkpoint_ns, checkpoint_id } = (config.configurable ?? {}) as Record<string, string>;
     const upsert = writes.every(([channel]) => channel in WRITES_IDX_MAP);
-    let rows = await this._dumpWrites(
-      threadId as string,
-      checkpointNs as string,
-      checkpointId as string,
-      taskId,
-      writes,
-    );
+    let rows = await this._dumpWrites(thread_id!, checkpoint_ns!, checkpoint_id!, taskId, writes);
     // Rows of one index once (Postgres refuses to update a row twice in one statement): the last, as stored in turn.
     if (upsert) rows = [...new Map(rows.map((row) => [row[4], row])).values()];
-    await this.db.query(
-      `INSERT INTO ${this.tables.writes} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
-       VALUES ${valuesList(rows.length, 8)}
-       ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) ${
-         upsert ? "DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob" : "DO NOTHING"
-       }`,
-      rows.flat(),
-    );
+    const kept = await storeWriteRows(this.db, this.tables, rows as WriteRow[], upsert);
+    // A kept write's row may be another run's, from the same checkpoint: the claim writes over it (point 4).
+    if (kept) this.runWrites.note(config, rows as WriteRow[], kept);
   }
 
   /** Deletes the thread's checkpoints, writes, blobs and resume claims. */
@@ -218,6 +213,7 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
     metadata: CheckpointMetadata,
     newVersions: Record<string, string | number>,
     branch = false,
+    written?: ClaimedWrites,
   ): Promise<void> {
     const parentRef = parentId ? { ...ref, checkpointId: parentId } : undefined;
     // A branch from an earlier checkpoint (a run addressed to it, a fork) is deliberate, unless it branches off an
@@ -238,7 +234,7 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
     if (blobs.length > 0 && blobs.length <= MAX_ROWS_A_STATEMENT) {
       const claimed = claims ? parentId : undefined;
       const dumped = this._dumpCheckpoint(checkpoint);
-      return saveInOneStatement(this.db, this.tables, ref, claimed, parentId, dumped, dumpedMetadata, blobs);
+      return saveInOneStatement(this.db, this.tables, ref, claimed, parentId, dumped, dumpedMetadata, blobs, written);
     }
     const client = await this.db.connect();
     try {
@@ -253,7 +249,7 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
           some.flat(),
         );
       }
-      if (parentId && claims) await claimParent(client, this.tables, ref, parentId);
+      if (parentId && claims) await claimParent(client, this.tables, ref, parentId, written);
       await client.query(
         `INSERT INTO ${this.tables.checkpoints} (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata)
          VALUES ($1, $2, $3, $4, $5, $6)

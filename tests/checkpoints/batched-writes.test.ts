@@ -5,12 +5,13 @@
  * and its claim on its parent) in one, and reads back exactly what PostgresSaver stored: a special channel's write
  * upserted (the last of an index wins), any other write kept when stored again.
  */
-import { emptyCheckpoint, INTERRUPT, type Checkpoint } from "@langchain/langgraph-checkpoint";
+import { INTERRUPT } from "@langchain/langgraph-checkpoint";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 
 import { createTempoCheckpointer, type TempoPostgresSaver } from "../../checkpoints/tempo-saver.js";
 import { openDatabase, type Database } from "../../database/index.js";
+import { checkpointWith } from "../support/checkpoints.js";
 import { postgresTargets, type TestPostgres } from "../support/postgres.js";
 
 /** The statements sent to the server while `action` runs (every pooled client's `query`). */
@@ -24,14 +25,6 @@ async function statementsOf(action: () => Promise<unknown>): Promise<string[]> {
   } finally {
     query.mockRestore();
   }
-}
-
-/** A checkpoint with `values` in new channels, at version 1 each. */
-function checkpointWith(values: Record<string, unknown>): Checkpoint {
-  const checkpoint = emptyCheckpoint();
-  checkpoint.channel_values = values;
-  checkpoint.channel_versions = Object.fromEntries(Object.keys(values).map((channel) => [channel, 1]));
-  return checkpoint;
 }
 
 describe.each(postgresTargets())("Tempo's saver on $kind Postgres: statements a save sends", (target) => {

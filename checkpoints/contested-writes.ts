@@ -1,0 +1,176 @@
+/**
+ * Two runs going on from one checkpoint write the same task writes on it (tempo-saver.ts, point 4). LangGraph names
+ * a task by its checkpoint, step and node, so both runs' writes of a step land on the same rows — (checkpoint, task,
+ * index) — and PostgresSaver keeps the first stored: the loser's, when it stored first. Only the winner's checkpoint
+ * is saved (`resume-claims.ts`), but a delta channel's value there (the message list) is rebuilt from its parent's
+ * writes, so it read the loser's messages: a losing answer's "rejected" replies in the winning thread, its calls
+ * answered twice or never.
+ *
+ * So each run's writes on a checkpoint are noted here, by run (LangGraph's per-run `config.control`), and its claim of
+ * that checkpoint carries them:
+ * - the keys (task, index) of its rows: the claim row stores them, and a delta channel's history reads a claimed
+ *   parent's rows of those tasks only at those keys — a loser's rows at other keys, stored before or after the claim,
+ *   are never read (`delta-history.ts`);
+ * - its rows that found another run's row in place (the insert kept the stored one): the claim's statement writes
+ *   them over, in the same statement as the claim, so the keys hold the winner's writes.
+ *
+ * A run's rows whose run is not known (no `config.control`, e.g. `updateState`) are noted by checkpoint; if two such
+ * writers wrote one key, nothing is noted for that checkpoint and its reads are as PostgresSaver's.
+ */
+import type { RunnableConfig } from "@langchain/core/runnables";
+import type pg from "pg";
+import { keyOf, remember, valuesList, type CheckpointRef, type SaverTables } from "./refs.js";
+
+/** One `checkpoint_writes` row as Tempo's saver stores it: thread, namespace, checkpoint, task, index, channel, type, blob. */
+export type WriteRow = [string, string, string, string, number, string, string, Uint8Array];
+
+/** What a claim of a parent carries of the claiming run's writes on it. */
+export interface ClaimedWrites {
+  /** The tasks the run wrote on the parent. */
+  taskIds: string[];
+  /** `task:index` of each row the run wrote there. */
+  writeKeys: string[];
+  /** The run's rows that found another's in place, to write over it with the claim. */
+  overwrite: WriteRow[];
+}
+
+interface Noted {
+  rows: Map<string, WriteRow>;
+  overwrite: Set<string>;
+  /** Two writers of one key could not be told apart: note nothing for this checkpoint. */
+  unknown: boolean;
+}
+
+/** The key of a row within its checkpoint. */
+export function writeKey(taskId: string, idx: number): string {
+  return `${taskId}:${idx}`;
+}
+
+/** The columns of a `checkpoint_writes` row as Tempo's saver writes them, in `WriteRow`'s order. */
+export const WRITE_COLUMNS = "thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob";
+
+/**
+ * Writes `rows` over the rows in place at their keys: a claiming run's writes that found another run's row there
+ * (`contested-writes.ts`). In the claim's transaction on `client`.
+ */
+export async function overwriteWrites(client: pg.PoolClient, tables: SaverTables, rows: readonly WriteRow[]) {
+  if (rows.length === 0) return;
+  await client.query(
+    `INSERT INTO ${tables.writes} (${WRITE_COLUMNS}) VALUES ${valuesList(rows.length, 8)}
+     ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
+     DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob`,
+    rows.flat(),
+  );
+}
+
+/** The VALUES of `rows` write rows (eight parameters each, `WRITE_COLUMNS`) from parameter `first` on. */
+export function writeRowsList(rows: number, first: number): string {
+  return Array.from({ length: rows }, (_, row) => {
+    const at = first + row * 8;
+    const types = ["text", "text", "text", "text", "integer", "text", "text", "bytea"];
+    return `(${types.map((type, column) => `$${at + column}::${type}`).join(", ")})`;
+  }).join(", ");
+}
+
+/**
+ * Stores a task's write rows in ONE statement: upserted when `upsert` (every write a special channel), else inserted
+ * keeping a row in place. Resolves the keys of the rows the insert stored (undefined for an upsert).
+ */
+export async function storeWriteRows(
+  db: pg.Pool,
+  tables: SaverTables,
+  rows: readonly WriteRow[],
+  upsert: boolean,
+): Promise<Set<string> | undefined> {
+  const stored = await db.query<{ task_id: string; idx: number }>(
+    `INSERT INTO ${tables.writes} (${WRITE_COLUMNS})
+     VALUES ${valuesList(rows.length, 8)}
+     ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) ${
+       upsert
+         ? "DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob"
+         : "DO NOTHING RETURNING task_id, idx"
+     }`,
+    rows.flat(),
+  );
+  return upsert ? undefined : new Set(stored.rows.map((row) => writeKey(row.task_id, Number(row.idx))));
+}
+
+/** This process's runs' writes on the checkpoints they run from, until each claims the checkpoint. */
+export class RunWrites {
+  private readonly byRun = new WeakMap<object, Map<string, Noted>>();
+  /** Writes of runs without a run object, by checkpoint (recent ones). */
+  private readonly unowned = new Map<string, Noted>();
+
+  /**
+   * Notes rows a run stored (or tried to) on the checkpoint of `config`; `kept` are the keys of rows the insert
+   * stored, the rest found a row in place. Rows of an unknown outcome (`kept` undefined) make the checkpoint unknown.
+   */
+  note(config: RunnableConfig, rows: readonly WriteRow[], kept: ReadonlySet<string> | undefined): void {
+    const ref = refOf(config);
+    if (!ref || rows.length === 0) return;
+    const noted = this.notedFor(config, keyOf(ref));
+    if (kept === undefined) noted.unknown = true;
+    const owned = runOf(config) !== undefined;
+    for (const row of rows) {
+      const key = writeKey(row[3], row[4]);
+      const before = noted.rows.get(key);
+      // One run writes a key once (a re-put carries the same write); two writers of one key are two runs.
+      if (before && !owned) noted.unknown = true;
+      noted.rows.set(key, row);
+      if (kept && !kept.has(key)) noted.overwrite.add(key);
+      else noted.overwrite.delete(key);
+    }
+  }
+
+  /** Marks the checkpoint of `config` as written by the run in a way not noted: its claim carries nothing. */
+  unknownOn(config: RunnableConfig): void {
+    const ref = refOf(config);
+    if (ref) this.notedFor(config, keyOf(ref)).unknown = true;
+  }
+
+  /** The writes the run of `config` made on `parent`, for its claim; forgotten once taken. */
+  take(config: RunnableConfig, parent: CheckpointRef): ClaimedWrites | undefined {
+    const key = keyOf(parent);
+    const run = runOf(config);
+    const noted = run ? this.byRun.get(run)?.get(key) : this.unowned.get(key);
+    if (run) this.byRun.get(run)?.delete(key);
+    else this.unowned.delete(key);
+    if (!noted || noted.unknown) return undefined;
+    return {
+      taskIds: [...new Set([...noted.rows.values()].map((row) => row[3]))],
+      writeKeys: [...noted.rows.keys()],
+      overwrite: [...noted.overwrite].map((rowKey) => noted.rows.get(rowKey)!),
+    };
+  }
+
+  private notedFor(config: RunnableConfig, key: string): Noted {
+    const run = runOf(config);
+    let runs = run ? this.byRun.get(run) : this.unowned;
+    if (!runs) {
+      runs = new Map();
+      this.byRun.set(run!, runs);
+    }
+    const existing = runs.get(key);
+    if (existing) return existing;
+    const fresh: Noted = { rows: new Map(), overwrite: new Set(), unknown: false };
+    if (run) runs.set(key, fresh);
+    else remember(runs, key, fresh);
+    return fresh;
+  }
+}
+
+/** The run a LangGraph call belongs to: its `RunControl`, one object a run (LangGraph sets it on every run's config). */
+function runOf(config: RunnableConfig): object | undefined {
+  const run = (config as { control?: unknown }).control;
+  return typeof run === "object" && run !== null ? run : undefined;
+}
+
+function refOf(config: RunnableConfig): CheckpointRef | undefined {
+  const {
+    thread_id: threadId,
+    checkpoint_ns: checkpointNs = "",
+    checkpoint_id: checkpointId,
+  } = (config.configurable ?? {}) as Record<string, unknown>;
+  if (typeof threadId !== "string" || typeof checkpointId !== "string") return undefined;
+  return { threadId, checkpointNs: String(checkpointNs), checkpointId };
+}
