@@ -8,9 +8,9 @@
  *
  * So each run's writes on a checkpoint are noted here, by run (LangGraph's per-run `config.control`), and its claim of
  * that checkpoint carries them:
- * - the keys (task, index) of its rows: the claim row stores them, and a delta channel's history reads a claimed
- *   parent's rows of those tasks only at those keys — a loser's rows at other keys, stored before or after the claim,
- *   are never read (`delta-history.ts`);
+ * - the tasks it wrote and the keys (task, index) of its rows on delta channels: the claim row stores them, and a
+ *   delta channel's history reads a claimed parent's rows of those tasks only at those keys — a loser's rows at other
+ *   keys, stored before or after the claim, are never read (`delta-history.ts`);
  * - its rows that found another run's row in place (the insert kept the stored one): the claim's statement writes
  *   them over, in the same statement as the claim, so the keys hold the winner's writes.
  *
@@ -28,15 +28,20 @@ export type WriteRow = [string, string, string, string, number, string, string, 
 export interface ClaimedWrites {
   /** The tasks the run wrote on the parent. */
   taskIds: string[];
-  /** `task:index` of each row the run wrote there. */
+  /** `task:index` of each of its rows on the channels a claim keeps (the delta channels). */
   writeKeys: string[];
   /** The run's rows that found another's in place, to write over it with the claim. */
   overwrite: WriteRow[];
 }
 
 interface Noted {
-  rows: Map<string, WriteRow>;
-  overwrite: Set<string>;
+  /** The tasks the run wrote. */
+  tasks: Set<string>;
+  /** Every row's key, and the keys of its rows on the channels a claim keeps. */
+  seen: Set<string>;
+  kept: Set<string>;
+  /** Its rows that found another's in place, by key. */
+  overwrite: Map<string, WriteRow>;
   /** Two writers of one key could not be told apart: note nothing for this checkpoint. */
   unknown: boolean;
 }
@@ -101,24 +106,27 @@ export class RunWrites {
   /** Writes of runs without a run object, by checkpoint (recent ones). */
   private readonly unowned = new Map<string, Noted>();
 
+  /** `channels`: the channels whose rows a claim keeps the keys of (those a delta channel's history reads). */
+  constructor(private readonly channels: ReadonlySet<string>) {}
+
   /**
-   * Notes rows a run stored (or tried to) on the checkpoint of `config`; `kept` are the keys of rows the insert
-   * stored, the rest found a row in place. Rows of an unknown outcome (`kept` undefined) make the checkpoint unknown.
+   * Notes rows a run stored (or tried to) on the checkpoint of `config`; `stored` are the keys of rows the insert
+   * stored, the rest found a row in place.
    */
-  note(config: RunnableConfig, rows: readonly WriteRow[], kept: ReadonlySet<string> | undefined): void {
+  note(config: RunnableConfig, rows: readonly WriteRow[], stored: ReadonlySet<string>): void {
     const ref = refOf(config);
     if (!ref || rows.length === 0) return;
     const noted = this.notedFor(config, keyOf(ref));
-    if (kept === undefined) noted.unknown = true;
     const owned = runOf(config) !== undefined;
     for (const row of rows) {
       const key = writeKey(row[3], row[4]);
-      const before = noted.rows.get(key);
       // One run writes a key once (a re-put carries the same write); two writers of one key are two runs.
-      if (before && !owned) noted.unknown = true;
-      noted.rows.set(key, row);
-      if (kept && !kept.has(key)) noted.overwrite.add(key);
-      else noted.overwrite.delete(key);
+      if (noted.seen.has(key) && !owned) noted.unknown = true;
+      noted.seen.add(key);
+      noted.tasks.add(row[3]);
+      if (this.channels.has(row[5])) noted.kept.add(key);
+      if (stored.has(key)) noted.overwrite.delete(key);
+      else noted.overwrite.set(key, row);
     }
   }
 
@@ -136,11 +144,7 @@ export class RunWrites {
     if (run) this.byRun.get(run)?.delete(key);
     else this.unowned.delete(key);
     if (!noted || noted.unknown) return undefined;
-    return {
-      taskIds: [...new Set([...noted.rows.values()].map((row) => row[3]))],
-      writeKeys: [...noted.rows.keys()],
-      overwrite: [...noted.overwrite].map((rowKey) => noted.rows.get(rowKey)!),
-    };
+    return { taskIds: [...noted.tasks], writeKeys: [...noted.kept], overwrite: [...noted.overwrite.values()] };
   }
 
   private notedFor(config: RunnableConfig, key: string): Noted {
@@ -152,7 +156,7 @@ export class RunWrites {
     }
     const existing = runs.get(key);
     if (existing) return existing;
-    const fresh: Noted = { rows: new Map(), overwrite: new Set(), unknown: false };
+    const fresh: Noted = { tasks: new Set(), seen: new Set(), kept: new Set(), overwrite: new Map(), unknown: false };
     if (run) runs.set(key, fresh);
     else remember(runs, key, fresh);
     return fresh;

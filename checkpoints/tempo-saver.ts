@@ -30,7 +30,7 @@ import { ConfigurationError } from "../errors/index.js";
 import { SCHEMA_PATTERN, withAdvisoryLock, type Database } from "../database/index.js";
 import type { ResumeGuard } from "./execution-log.js";
 import { checkpointSetupFailed, DEFAULT_CHECKPOINT_SCHEMA } from "./saver.js";
-import { PLAN_CHANNEL } from "../kernel/channels.js";
+import { DELTA_CHANNELS, PLAN_CHANNEL } from "../kernel/channels.js";
 import { channelHistories, EMPTY_BLOB_TYPE, type DeltaChannelHistory, type DeltaChannelSpec } from "./delta-history.js";
 import { PlanSnapshots } from "./plan-snapshots.js";
 import { CheckpointSerializer } from "./plain-loads.js";
@@ -66,7 +66,7 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
   /** The plans of this process's recent saves, for the step-snapshot metadata. */
   private readonly snapshots: PlanSnapshots;
   /** This process's runs' writes on the checkpoints they run from, for their claims. */
-  private readonly runWrites = new RunWrites();
+  private readonly runWrites = new RunWrites(new Set(Object.keys(DELTA_CHANNELS)));
 
   constructor(pool: pg.Pool, options: TempoSaverOptions = {}) {
     const schema = options.schema ?? DEFAULT_CHECKPOINT_SCHEMA;
@@ -136,9 +136,9 @@ export class TempoPostgresSaver extends PostgresSaver implements ResumeGuard {
     let rows = await this._dumpWrites(thread_id!, checkpoint_ns!, checkpoint_id!, taskId, writes);
     // Rows of one index once (Postgres refuses to update a row twice in one statement): the last, as stored in turn.
     if (upsert) rows = [...new Map(rows.map((row) => [row[4], row])).values()];
-    const kept = await storeWriteRows(this.db, this.tables, rows as WriteRow[], upsert);
-    // A kept write's row may be another run's, from the same checkpoint: the claim writes over it (point 4).
-    if (kept) this.runWrites.note(config, rows as WriteRow[], kept);
+    const stored = await storeWriteRows(this.db, this.tables, rows as WriteRow[], upsert);
+    // A row found in place may be another run's, from the same checkpoint: the claim writes over it (point 4).
+    if (stored) this.runWrites.note(config, rows as WriteRow[], stored);
   }
 
   /** Deletes the thread's checkpoints, writes, blobs and resume claims. */
