@@ -84,6 +84,7 @@ import {
 } from "./week-facts.js";
 import type { Dating } from "../../tools/schedule/format.js";
 import { saySummary } from "../../tools/schedule/summary-phrases.js";
+import { markInChinese } from "../../tools/schedule/summary-words.js";
 
 /**
  * The execute stage's decision. A decision that ends the task (done, or a proposal with then=done) carries the
@@ -1145,20 +1146,13 @@ function latestReview(
  * Why `task` (a task item) takes no mark `to` from its state: already so ("… is already done; nothing to mark"), or a
  * state the mark does not follow (a pending review was never on the week to be missed).
  */
-function unmarkable(task: ListedTask, to: keyof typeof MARK_WRITES, language: Language): string {
+export function unmarkable(task: ListedTask, to: keyof typeof MARK_WRITES, language: Language): string {
   const status = task.kind as TaskStatus;
-  const english = status === "skipped" ? "skipped this week" : status;
-  if (status === to)
-    return say(
-      language,
-      `${label(task, language)} is already ${english}; nothing to mark`,
-      `${label(task, language)}已经是${TASK_STATUS_ZH[status]}状态，不用再记`,
-    );
-  return say(
-    language,
-    `${label(task, language)} is ${english}, so it cannot be marked ${to}`,
-    `${label(task, language)}现在是${TASK_STATUS_ZH[status]}状态，不能记为${{ done: "已完成", missed: "错过", skipped: "跳过" }[to]}`,
-  );
+  const places =
+    language === "zh"
+      ? { subject: label(task, language), state: TASK_STATUS_ZH[status], mark: markInChinese(to) }
+      : { subject: label(task, language), state: status === "skipped" ? "skipped this week" : status, mark: to };
+  return saySummary(language, status === to ? "alreadyMarked" : "notMarkable", places);
 }
 
 /**

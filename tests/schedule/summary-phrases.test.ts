@@ -10,7 +10,9 @@ import { readSummary, saySummary, SUMMARY_WORDS, type SummaryKey } from "../../t
 import { summaryInChinese } from "../../tools/schedule/summary-words.js";
 import { missedClause, SCHEDULE_VERIFICATION } from "../../tools/schedule/domain.js";
 import { sampleWeek } from "../../tools/schedule/sample-data.js";
-import type { ScheduleState } from "../../tools/schedule/state.js";
+import type { ScheduleState, TaskStatus } from "../../tools/schedule/state.js";
+import { listedTask } from "../../tools/schedule/tools/list-tasks.js";
+import { unmarkable } from "../../offline/schedule/execute-stage.js";
 
 const KEYS = Object.keys(SUMMARY_WORDS.en) as SummaryKey[];
 
@@ -33,6 +35,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
   what: "habit",
   mark: "missed",
   status: "placed",
+  state: "skipped this week",
   said: '"Matrix review"',
   heading: "recovered",
   names: '"Matrix review", "Essay draft"',
@@ -137,4 +140,25 @@ describe("the closing check, said from its facts", () => {
     expect(missedClause(11, names, "zh")).toBe(summaryInChinese(missedClause(11, names)));
     expect(missedClause(11, names, "zh")).toContain("等（另有 3 项）");
   });
+});
+
+describe("a mark the task's state does not take (the offline policy's mark step)", () => {
+  const review = sampleWeek().tasks.find((task) => task.source === "task_item")!;
+  const states: TaskStatus[] = ["pending", "placed", "done", "missed", "skipped"];
+  test.each(states.flatMap((state) => (["done", "missed", "skipped"] as const).map((to) => [state, to] as const)))(
+    "%s, marked %s: the English read back says the table's Chinese",
+    (state, to) => {
+      const task = { ...listedTask(review), kind: state };
+      const english = unmarkable(task, to, "en");
+      expect(english).toBe(
+        saySummary("en", state === to ? "alreadyMarked" : "notMarkable", {
+          subject: JSON.stringify(review.name),
+          state: state === "skipped" ? "skipped this week" : state,
+          mark: to,
+        }),
+      );
+      expect(summaryInChinese(english)).toBe(unmarkable(task, to, "zh"));
+      expect(unmarkable(task, to, "zh").replace(JSON.stringify(review.name), "")).not.toMatch(/[A-Za-z]{3,}/);
+    },
+  );
 });

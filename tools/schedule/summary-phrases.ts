@@ -32,6 +32,9 @@ const EN = {
   markedNamed: "marked {said} {mark} (it was {status})",
   markedNamedFreed: "marked {said} {mark} (it was {status}); its place is free again",
   reopened: "reopened task {id}: it was {status}, it is pending again",
+  // A mark the task's state does not take (the offline policy's mark step, `offline/schedule/execute-stage.ts`).
+  alreadyMarked: "{subject} is already {state}; nothing to mark",
+  notMarkable: "{subject} is {state}, so it cannot be marked {mark}",
   // A class written (`tools/task-writes.ts`).
   classCreated: "created task class {id} {said}",
   classUpdated: "updated task class {id} {said}",
@@ -101,6 +104,8 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   markedNamed: "已把{said}记为{mark}（原为{status}）",
   markedNamedFreed: "已把{said}记为{mark}（原为{status}），原来的时段空出来了",
   reopened: "已把任务 {id} 重新设为待安排（原为{status}）",
+  alreadyMarked: "{subject} 已经是{state}状态，不用再记",
+  notMarkable: "{subject} 现在是{state}状态，不能记为{mark}",
   classCreated: "已创建课程 {id}{said}",
   classUpdated: "已更新课程 {id}{said}",
   verified: "日程显示还有 {pending} 个复习任务待安排",
@@ -175,6 +180,7 @@ const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   said: JSON_TEXT,
   mark: "done|missed|skipped",
   status: "\\w+",
+  state: "pending|placed|done|missed|skipped this week",
   heading: ["undone", "rescheduled", "notRescheduled", "nothingToReschedule", "recovered", "skippedDay", "clearedDay"]
     .map((key) => EN[key as SummaryKey].replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
     .join("|"),

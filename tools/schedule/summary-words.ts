@@ -98,8 +98,8 @@ function statusWord(status: string): string {
   return TASK_STATUS_ZH[status as TaskStatus] ?? status;
 }
 
-/** What a mark makes a task ("完成", "错过", "跳过"). */
-function markWord(to: string): string {
+/** What a mark makes a task ("已完成", "错过", "跳过"); another word as it is. */
+export function markInChinese(to: string): string {
   return { done: "已完成", missed: "错过", skipped: "跳过" }[to] ?? to;
 }
 
@@ -189,8 +189,9 @@ function bracketed(key: SummaryKey): (text: string) => string {
 /** How each place of a phrase is said in Chinese (a place not named stays as the English has it). */
 const READERS: PlaceReaders = {
   said: quoted,
-  mark: markWord,
+  mark: markInChinese,
   status: statusWord,
+  state: (state) => statusWord(state.split(" ")[0]!),
   what: (what) => (what === "habit" ? "习惯" : "任务"),
   limits: limitsInChinese,
   names: (names) => {
@@ -310,17 +311,8 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   // A move to where the task already is (the move tool's refusal, and the offline policy's own).
   read("alreadyOn", "whole"),
   // A mark the task's state does not take (the offline policy's `markStep`).
-  (text) =>
-    text.replace(
-      /^(.+?) is already (done|missed|skipped this week); nothing to mark$/,
-      (_, name: string, state: string) => `${name} 已经是${statusWord(state.split(" ")[0]!)}状态，不用再记`,
-    ),
-  (text) =>
-    text.replace(
-      /^(.+?) is (pending|placed|done|missed|skipped this week), so it cannot be marked (done|missed|skipped)$/,
-      (_, name: string, state: string, mark: string) =>
-        `${name} 现在是${statusWord(state.split(" ")[0]!)}状态，不能记为${markWord(mark)}`,
-    ),
+  read("alreadyMarked", "whole"),
+  read("notMarkable", "whole"),
   (text) =>
     text.replace(
       /^no free time of (\d+) slot\(s\) fits (.+?) where asked( \(the time that has passed there is left out\))?$/,
