@@ -30,6 +30,7 @@ import {
   type ScheduleRequest,
 } from "../../tools/schedule/request-parsing.js";
 import { say, type Language } from "../../contracts/language.js";
+import { saySummary } from "../../tools/schedule/summary-phrases.js";
 import { matchTasks } from "./task-matching.js";
 import { datingOf, resolveDays, slotRangeOf, weekdayOf, type WeekFacts } from "./week-facts.js";
 import { placeName } from "../../tools/schedule/calendar.js";
@@ -317,7 +318,7 @@ function scopeOf(
     const found = matchTasks(phrase, listing)[0];
     if (found?.kind === "placed") alreadyPlaced.push(found.id);
     else if (found && SETTLED.has(found.kind)) settled.push(found);
-    else leftOut.push(`"${phrase}" (no pending task matches)`);
+    else leftOut.push(`"${phrase}"${saySummary("en", "noPendingMatch")}`);
   }
   const taskIds = [...chosen].filter((id) => !exceptIds.includes(id));
   if (settled.length > 0 && !started && taskIds.length === 0 && alreadyPlaced.length === 0) {
@@ -334,7 +335,10 @@ function scopeOf(
   }
   leftOut.push(...settled.map((task) => `"${task.name}" (${task.kind}, not pending)`));
   if (taskIds.every((id) => memory.skip.includes(id))) {
-    const note = alreadyPlaced.length > 0 && !started ? `${alreadyPlaced.join(", ")} already on the schedule` : "";
+    const note =
+      alreadyPlaced.length > 0 && !started
+        ? saySummary("en", "alreadyOnSchedule", { ids: alreadyPlaced.join(", ") })
+        : "";
     return { kind: "decided", decision: finishArrange(memory, leftOut, end, language, names, note) };
   }
   return { kind: "scope", taskIds, leftOut, note: "", exceptIds };
@@ -765,12 +769,18 @@ function afterRejection(
   };
 }
 
-/** The step's summary at its end: what was proposed, skipped and left out (and, when nothing was to do, what was already placed). */
-function arrangeSummary(memory: ArrangeMemory, leftOutEntries: readonly string[], note = ""): string {
-  const skipped = memory.skip.length ? `; skipped: ${memory.skip.join(", ")}` : "";
-  const leftOut = leftOutEntries.length ? `; left pending: ${leftOutEntries.join("; ")}` : "";
-  const already = note ? `; ${note}` : "";
-  return `every placement the plan had room for was proposed${skipped}${leftOut}${already}`;
+/**
+ * The step's summary at its end: what was proposed, skipped and left out (and, when nothing was to do, what was already
+ * placed), in English from the summary phrases (`summaryInChinese` reads it back).
+ */
+export function arrangeSummary(
+  memory: Pick<ArrangeMemory, "skip">,
+  leftOutEntries: readonly string[],
+  note = "",
+): string {
+  const skipped = memory.skip.length ? `${saySummary("en", "proposedSkipped")}${memory.skip.join(", ")}` : "";
+  const leftOut = leftOutEntries.length ? `${saySummary("en", "proposedLeftPending")}${leftOutEntries.join("; ")}` : "";
+  return `${saySummary("en", "everyProposed")}${skipped}${leftOut}${note}`;
 }
 
 /** The end of the step, with its summary. */
@@ -783,7 +793,7 @@ function finishArrange(
   note = "",
 ): Decision {
   const summary = arrangeSummary(memory, leftOut, note);
-  const rest = summary.slice("every placement the plan had room for was proposed".length);
+  const rest = summary.slice(saySummary("en", "everyProposed").length);
   // The summary keeps ids (it is parsed back); what is said names the tasks.
   const speak = withNames(
     language === "zh"

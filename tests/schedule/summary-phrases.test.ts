@@ -13,6 +13,7 @@ import { sampleWeek } from "../../tools/schedule/sample-data.js";
 import type { ScheduleState, TaskStatus } from "../../tools/schedule/state.js";
 import { listedTask } from "../../tools/schedule/tools/list-tasks.js";
 import { unmarkable } from "../../offline/schedule/execute-stage.js";
+import { arrangeSummary } from "../../offline/schedule/arrange-step.js";
 
 const KEYS = Object.keys(SUMMARY_WORDS.en) as SummaryKey[];
 
@@ -161,4 +162,26 @@ describe("a mark the task's state does not take (the offline policy's mark step)
       expect(unmarkable(task, to, "zh").replace(JSON.stringify(review.name), "")).not.toMatch(/[A-Za-z]{3,}/);
     },
   );
+});
+
+describe("the arrange step's summary (what propose_arrangement's cards left)", () => {
+  const zh = (key: SummaryKey, places: Record<string, string> = {}) => saySummary("zh", key, places);
+
+  test("proposed, skipped, left pending with why, already placed: the English read back says the table's Chinese", () => {
+    const english = arrangeSummary(
+      { skip: ["essay-2", "vocab-1"] },
+      [`matrix-review (${saySummary("en", "noFreeSlot")})`, `"calc"${saySummary("en", "noPendingMatch")}`],
+      saySummary("en", "alreadyOnSchedule", { ids: "review-limits" }),
+    );
+    expect(english).toBe(
+      'every placement the plan had room for was proposed; skipped: essay-2, vocab-1; left pending: matrix-review (no free slot fits); "calc" (no pending task matches); review-limits already on the schedule',
+    );
+    expect(summaryInChinese(english)).toBe(
+      `${zh("everyProposed")}${zh("proposedSkipped")}essay-2, vocab-1${zh("proposedLeftPending")}matrix-review（${zh("noFreeSlot")}）; "calc"${zh("noPendingMatch")}${zh("alreadyOnSchedule", { ids: "review-limits" })}`,
+    );
+  });
+
+  test("nothing skipped or left: the heading alone", () => {
+    expect(summaryInChinese(arrangeSummary({ skip: [] }, []))).toBe(zh("everyProposed"));
+  });
 });

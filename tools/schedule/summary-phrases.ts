@@ -67,6 +67,13 @@ const EN = {
   missedPastDeadline: "the missed review(s) are past their deadline",
   nothingMissed: "no review is missed",
   stillMissed: "still missed: {said} ({why})",
+  // The offline policy's arrange step (`offline/schedule/arrange-step.ts`, what propose_arrangement's cards left): the
+  // heading, the ids skipped, the reviews left pending (each with why, in brackets), the ones already placed.
+  everyProposed: "every placement the plan had room for was proposed",
+  proposedSkipped: "; skipped: ",
+  proposedLeftPending: "; left pending: ",
+  noPendingMatch: " (no pending task matches)",
+  alreadyOnSchedule: "; {ids} already on the schedule",
   // The offline policy's steps that report their writes (`offline/schedule/life-steps.ts`, `clear-day-step.ts`): a
   // heading, then each write.
   undone: "undid the last change",
@@ -131,6 +138,11 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   missedPastDeadline: "错过的复习已过了截止时间",
   nothingMissed: "没有错过的复习",
   stillMissed: "仍为错过：{said}（{why}）",
+  everyProposed: "已为计划中放得下的每个任务提出了安排",
+  proposedSkipped: "；跳过：",
+  proposedLeftPending: "；仍待安排：",
+  noPendingMatch: "（没有匹配的待安排任务）",
+  alreadyOnSchedule: "；{ids} 已在日程上",
   undone: "已撤销上一次的修改",
   rescheduled: "已补排",
   notRescheduled: "没有补排",
@@ -181,6 +193,7 @@ const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   mark: "done|missed|skipped",
   status: "\\w+",
   state: "pending|placed|done|missed|skipped this week",
+  ids: "[^;]*?",
   heading: ["undone", "rescheduled", "notRescheduled", "nothingToReschedule", "recovered", "skippedDay", "clearedDay"]
     .map((key) => EN[key as SummaryKey].replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
     .join("|"),

@@ -320,9 +320,10 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
         `要求的时间里没有能容纳${name}的 ${slots} 节空闲时间${passed ? "（那里已经过去的时间不算）" : ""}`,
     ),
   (text) => text.replace(/the user rejected (?:the move|it|the swap)/, "你拒绝了这项修改"),
-  (text) => text.replace(/^every placement the plan had room for was proposed/, "已为计划中放得下的每个任务提出了安排"),
-  (text) => text.replace(/; skipped: /, "；跳过："),
-  (text) => text.replace(/; left pending: /, "；仍待安排："),
+  // The arrange step's summary (`offline/schedule/arrange-step.ts` `arrangeSummary`); its left-out reasons follow.
+  read("everyProposed", "start"),
+  read("proposedSkipped", "anywhere"),
+  read("proposedLeftPending", "anywhere"),
   bracketed("noFreeSlot"),
   bracketed("noFreeSlotRestPassed"),
   bracketed("deadlinePassed"),
@@ -336,8 +337,8 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   bracketed("standingRulesOut"),
   (text) => text.replace(/no pending task matches /g, "没有匹配的待安排任务："),
   (text) => text.replace(/" or "/g, '" 或 "'),
-  (text) => text.replace(/ \(no pending task matches\)/g, "（没有匹配的待安排任务）"),
-  (text) => text.replace(/; ([^;]*?) already on the schedule/, "；$1 已在日程上"),
+  read("noPendingMatch", "anywhere"),
+  read("alreadyOnSchedule", "anywhere"),
   // A write the rules refused (`move.ts`, `place.ts`): what it would have done, then why.
   // (A refusal about the task itself names it once: the prefix goes, as `readableScheduleText` drops it.)
   (text) => text.replace(/^cannot (?:move|place) task (\S+): (?=task \1 )/, ""),
