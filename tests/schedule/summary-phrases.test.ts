@@ -14,6 +14,7 @@ import type { ScheduleState, TaskStatus } from "../../tools/schedule/state.js";
 import { listedTask } from "../../tools/schedule/tools/list-tasks.js";
 import { unmarkable } from "../../offline/schedule/execute-stage.js";
 import { arrangeSummary } from "../../offline/schedule/arrange-step.js";
+import { sayReport } from "../../contracts/report-words.js";
 
 const KEYS = Object.keys(SUMMARY_WORDS.en) as SummaryKey[];
 
@@ -184,4 +185,25 @@ describe("the arrange step's summary (what propose_arrangement's cards left)", (
   test("nothing skipped or left: the heading alone", () => {
     expect(summaryInChinese(arrangeSummary({ skip: [] }, []))).toBe(zh("everyProposed"));
   });
+});
+
+describe("the report's lists of writes, within a summary", () => {
+  test.each(["applied", "approvedNotApplied"] as const)(
+    "%s, past the writes it names: read back against the report's table",
+    (key) => {
+      const writes = [
+        saySummary("en", "placed", { id: "a", where: "day 1 slots 1-2" }),
+        saySummary("en", "placed", { id: "b", where: "day 2 slots 1-2" }),
+      ];
+      const line = (language: "en" | "zh", named: string[]) =>
+        sayReport(language, key, {
+          count: 6,
+          names: sayReport(language, "andMore", { names: named.join("; "), more: 4 }),
+        });
+      const chinese = writes.map((write) => summaryInChinese(write));
+      expect(summaryInChinese(`the week\n${line("en", writes)}\nNext`)).toBe(`the week\n${line("zh", chinese)}\nNext`);
+      // The report's own line, not a step's summary, stays as it is when it opens the text.
+      expect(summaryInChinese(line("en", ["x"]))).toBe(line("en", ["x"]));
+    },
+  );
 });

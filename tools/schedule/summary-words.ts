@@ -12,6 +12,7 @@
  * matching words.
  */
 import { weekdayName, type Language } from "../../contracts/language.js";
+import { readBack, REPORT_WORDS, reportLineIn, type ReportKey } from "../../contracts/report-words.js";
 import { readablePlaces } from "./readable.js";
 import {
   readSummary,
@@ -201,6 +202,9 @@ const READERS: PlaceReaders = {
   },
 };
 
+/** The task report's lines that list writes (`contracts/report-words.ts`). */
+const REPORT_WRITES: readonly ReportKey[] = ["applied", "approvedNotApplied"];
+
 /** The headings of a step that reports its writes. */
 const HEADINGS: readonly SummaryKey[] = [
   "undone",
@@ -256,11 +260,17 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("moved", "whole"),
   read("placed", "anywhere"),
 
-  (text) => text.replace(/\nChanges applied \(they stay\): (\d+) — /, "\n已应用的修改（保留）：$1 — "),
-  (text) => text.replace(/\nApproved but not applied: (\d+) — /, "\n已批准但未应用：$1 — "),
-  // The report's lists of writes end "and N more" past the ones they name (`nameWrites`).
+  // The report's lists of writes (a line after the first: "Changes applied (they stay): N — …", ending "and N more"
+  // past the ones they name), read back against the report's own table; the writes in them are said above.
   (text) =>
-    text.replace(/(\n(?:已应用的修改（保留）|已批准但未应用)：[^\n]*?) and (\d+) more(?=\n|$)/g, "$1 等（另有 $2 项）"),
+    text
+      .split("\n")
+      .map((line, index) =>
+        index > 0 && REPORT_WRITES.some((key) => readBack(REPORT_WORDS.en[key], line))
+          ? reportLineIn(line, "zh")
+          : line,
+      )
+      .join("\n"),
   read("unplacedFromHost", "whole"),
   read("unplaced", "whole"),
   (text) =>
