@@ -6,7 +6,7 @@
 import { finish, propose, type Decision, type Finish } from "../decisions.js";
 import { say, weekdayName, type Language } from "../../contracts/language.js";
 import type { PromptView, RoundView } from "../prompt-reading.js";
-import { addedTaskInChinese, appliedWriteSummary, callResultOf, failureOf, liveOverviewOf } from "./tool-data.js";
+import { addedTaskIn, appliedWriteSummary, callResultOf, failureOf, liveOverviewOf } from "./tool-data.js";
 import { editDistance, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { matchClass } from "./task-matching.js";
 import { eventNamed } from "./arrange-step.js";
@@ -68,11 +68,7 @@ export function addTaskStep(
     say(language, "the task the request adds", "请求添加的任务"),
     {
       action: end,
-      goalCheck: say(
-        language,
-        `added task "${request.name}" to class ${category.id}`,
-        addedTaskInChinese(request.name, category.id),
-      ),
+      goalCheck: addedTaskIn(language, request.name, category.id),
     },
   );
 }

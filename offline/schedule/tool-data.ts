@@ -34,6 +34,7 @@ import {
 } from "../../tools/schedule/tools/index.js";
 import type { ScheduleListing } from "../../tools/schedule/candidates.js";
 import type { Dating } from "../../tools/schedule/format.js";
+import { saySummary } from "../../tools/schedule/summary-phrases.js";
 import { isRejected } from "../../tools/schedule/feedback.js";
 import { isPastRefusal, pastRefusalText } from "../../tools/schedule/rules.js";
 import { alreadyThereText, passedEventText, reviewsLeftOutText } from "../../tools/schedule/calendar-files.js";
@@ -168,7 +169,7 @@ const WRITE_TEXTS_ZH: {
   readonly [N in "upsert_task_class" | "add_task" | "import_calendar" | "remove_event"]: (data: ToolData[N]) => string;
 } = {
   upsert_task_class: (data) => `已${data.created ? "创建" : "更新"}课程 ${data.class.id}“${data.class.name}”`,
-  add_task: (data) => addedTaskInChinese(data.task.name, data.task.categoryId),
+  add_task: (data) => addedTaskIn("zh", data.task.name, data.task.categoryId),
   // What the clock left out, what was there already and the placed reviews in Chinese from its data; any other event
   // left out (a clash) as the tool said it.
   import_calendar: (data) => {
@@ -196,9 +197,9 @@ const WRITE_TEXTS_ZH: {
       : `已从课表删除“${data.event.name}”还没到的时间${data.event.series ? "，连同这个系列以后的所有重复" : ""}；已经开始的 ${data.kept.slots?.length ?? 0} 次保留：过去的不改`,
 };
 
-/** "已在课程 calculus 中添加任务“积分复习”": a task added to a class, in Chinese. */
-export function addedTaskInChinese(name: string, classId: string): string {
-  return `已在课程 ${classId} 中添加任务“${name}”`;
+/** A task added to a class ("added task \"Integrals\" to class calculus", "已在课程 calculus 中添加任务“Integrals”"). */
+export function addedTaskIn(language: Language, name: string, classId: string): string {
+  return saySummary(language, "addedToClass", { name, class: classId });
 }
 
 /**

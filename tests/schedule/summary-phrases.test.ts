@@ -15,6 +15,7 @@ import { listedTask } from "../../tools/schedule/tools/list-tasks.js";
 import { unmarkable } from "../../offline/schedule/execute-stage.js";
 import { arrangeSummary } from "../../offline/schedule/arrange-step.js";
 import { sayReport } from "../../contracts/report-words.js";
+import { addedTaskIn } from "../../offline/schedule/tool-data.js";
 
 const KEYS = Object.keys(SUMMARY_WORDS.en) as SummaryKey[];
 
@@ -206,4 +207,26 @@ describe("the report's lists of writes, within a summary", () => {
       expect(summaryInChinese(line("en", ["x"]))).toBe(line("en", ["x"]));
     },
   );
+});
+
+describe("a task added to a class (the offline policy's add step)", () => {
+  test.each(["Integrals review", "积分复习", 'The "hard" set'])(
+    "%s: the English read back says the step's Chinese",
+    (name) => {
+      const english = addedTaskIn("en", name, "calculus");
+      expect(english).toBe(`added task "${name}" to class calculus`);
+      expect(summaryInChinese(english)).toBe(addedTaskIn("zh", name, "calculus"));
+      expect(addedTaskIn("zh", name, "calculus")).toBe(saySummary("zh", "addedToClass", { name, class: "calculus" }));
+    },
+  );
+
+  test("by id, as older threads stored it: read back too", () => {
+    const places = { id: "integrals-1", name: "Integrals review", class: "calculus" };
+    expect(summaryInChinese(saySummary("en", "addedIdToClass", places))).toBe(
+      saySummary("zh", "addedIdToClass", places),
+    );
+    expect(saySummary("zh", "addedIdToClass", places)).toBe(
+      "已在课程 calculus 中添加任务 integrals-1“Integrals review”",
+    );
+  });
 });

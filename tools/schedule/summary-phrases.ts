@@ -38,6 +38,9 @@ const EN = {
   // A class written (`tools/task-writes.ts`).
   classCreated: "created task class {id} {said}",
   classUpdated: "updated task class {id} {said}",
+  // A task added to a class (the offline policy's add step, `offline/schedule/class-steps.ts`; by id in older threads).
+  addedToClass: 'added task "{name}" to class {class}',
+  addedIdToClass: 'added task {id} "{name}" to class {class}',
   // The closing check (`domain.ts` `SCHEDULE_VERIFICATION`).
   verified: "the schedule shows {pending} review task(s) still pending",
   verifiedFitting: "; {fitting} of them fit somewhere free as the week stands",
@@ -115,6 +118,8 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   notMarkable: "{subject} 现在是{state}状态，不能记为{mark}",
   classCreated: "已创建课程 {id}{said}",
   classUpdated: "已更新课程 {id}{said}",
+  addedToClass: "已在课程 {class} 中添加任务“{name}”",
+  addedIdToClass: "已在课程 {class} 中添加任务 {id}“{name}”",
   verified: "日程显示还有 {pending} 个复习任务待安排",
   verifiedFitting: "，其中 {fitting} 个按目前的日程放得下",
   missedNoPlace: "；另有 {missed} 个错过的复习任务没有安排",
@@ -194,6 +199,8 @@ const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   status: "\\w+",
   state: "pending|placed|done|missed|skipped this week",
   ids: "[^;]*?",
+  name: ".+?",
+  class: "\\S+",
   heading: ["undone", "rescheduled", "notRescheduled", "nothingToReschedule", "recovered", "skippedDay", "clearedDay"]
     .map((key) => EN[key as SummaryKey].replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
     .join("|"),

@@ -232,8 +232,8 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
     ),
   (text) => text.replace(/^no event of the file can be added: /, "文件里没有能添加的日程："),
   (text) => text.replace(/^nothing new to import: /, "文件里没有新的日程可导入："),
-  (text) => text.replace(/^added task (\S+) "(.+?)" to class (\S+)/, "已在课程 $3 中添加任务 $1“$2”"),
-  (text) => text.replace(/^added task "(.+?)" to class (\S+)/, "已在课程 $2 中添加任务“$1”"),
+  read("addedIdToClass", "start"),
+  read("addedToClass", "start"),
   read("classCreated", "start"),
   read("classUpdated", "start"),
   (text) =>
