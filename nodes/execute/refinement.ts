@@ -8,7 +8,8 @@
  */
 import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { writeRejectionFeedback } from "../../contracts/rejections.js";
-import type { Language } from "../../contracts/language.js";
+import type { Language, Params } from "../../contracts/language.js";
+import { sayRefinement, type RefinementKey } from "../../contracts/refinement-words.js";
 import type { Optimization, PlanStep, TempoState } from "../../kernel/state.js";
 import { callOutcomeOf } from "../../kernel/tool-results.js";
 import {
@@ -105,7 +106,8 @@ function closedBy(optimization: Optimization): number {
 /**
  * The step's summary once the loop ended: what it gained and why it stopped (what is forced, named by id); for a
  * person's status line (`audience`), what is forced said in general, and in Chinese for a Chinese-speaking user (the
- * step's summary, which the offline policy reads, stays English).
+ * step's summary, which the offline policy reads, stays English). Said from the refinement's phrases
+ * (`contracts/refinement-words.ts`), which a domain reads the English back against.
  */
 export function refinementSummary(
   optimization: Optimization,
@@ -113,50 +115,41 @@ export function refinementSummary(
   language: Language = "en",
   audience: "model" | "person" = "model",
 ): string {
-  if (language === "zh") return refinementSummaryInChinese(optimization, refinement);
-  const why = {
-    running: "",
-    forced: "no change raises the score any more",
-    stagnant: `no gain of ${refinement.minGain} or more in ${refinement.stagnantRounds} rounds in a row`,
-    budget: `the budget of ${refinement.maxRounds} rounds is spent`,
-    passed: `none of the listed changes was taken in ${refinement.stagnantRounds} turns in a row`,
-  }[optimization.verdict];
-  // The model reads what is forced by id; a person's status line says it in general, as the Chinese one does.
+  const say = (key: RefinementKey, params: Params = {}) => sayRefinement(language, key, params);
+  const why =
+    optimization.verdict === "running"
+      ? ""
+      : say(optimization.verdict, {
+          gain: refinement.minGain,
+          rounds: optimization.verdict === "budget" ? refinement.maxRounds : refinement.stagnantRounds,
+          turns: refinement.stagnantRounds,
+        });
+  // The model reads what is forced by id; a person's status line (and a Chinese one) says it in general.
   const forced = !optimization.forced
     ? ""
-    : audience === "model"
-      ? `; forced, no change can fix: ${optimization.forced}`
-      : "; some problems are proved beyond any change";
+    : audience === "model" && language === "en"
+      ? `${say("forcedNamed")}${optimization.forced}`
+      : say("forcedInGeneral");
+  const from = optimization.startScore;
   const closed = closedBy(optimization);
-  if (closed > 0)
-    return `refined in ${optimization.rounds} round(s): ${closed} more placed; health score ${optimization.startScore} → ${optimization.score ?? optimization.bestScore}; stopped: ${why}${forced}`;
-  // Changes were listed and the model passed them over: the week could be better, and the summary does not say otherwise.
-  if (optimization.verdict === "passed" && optimization.bestScore <= optimization.startScore)
-    return `not refined: health score ${optimization.startScore}, ${optimization.offered ?? "the"} listed change(s) not taken; stopped: ${why}${forced}`;
-  // Nothing gained (a week already as good as single changes make it): said as such, not as a refinement.
-  if (optimization.bestScore <= optimization.startScore)
-    return `nothing to refine: health score ${optimization.startScore}; stopped: ${why}${forced}`;
-  return `refined in ${optimization.rounds} round(s): health score ${optimization.startScore} → ${optimization.bestScore}; stopped: ${why}${forced}`;
-}
-
-/** {@link refinementSummary} in Chinese, for the status line (what the domain proved cannot be fixed, said in general). */
-function refinementSummaryInChinese(optimization: Optimization, refinement: Refinement): string {
-  const why = {
-    running: "",
-    forced: "没有调整能再提高分数",
-    stagnant: `连续 ${refinement.stagnantRounds} 轮提升不足 ${refinement.minGain}`,
-    budget: `${refinement.maxRounds} 轮的优化预算已用完`,
-    passed: `连续 ${refinement.stagnantRounds} 轮没有选择列出的调整`,
-  }[optimization.verdict];
-  const forced = optimization.forced ? "；有些问题已证明无法通过调整改善" : "";
-  const closed = closedBy(optimization);
-  if (closed > 0)
-    return `优化了 ${optimization.rounds} 轮：多安排了 ${closed} 项；健康分 ${optimization.startScore} → ${optimization.score ?? optimization.bestScore}；停止原因：${why}${forced}`;
-  if (optimization.verdict === "passed" && optimization.bestScore <= optimization.startScore)
-    return `未优化：健康分 ${optimization.startScore}，列出的${optimization.offered === undefined ? "" : ` ${optimization.offered} 项`}调整没有采用；停止原因：${why}${forced}`;
-  if (optimization.bestScore <= optimization.startScore)
-    return `无需优化：健康分 ${optimization.startScore}；停止原因：${why}${forced}`;
-  return `优化了 ${optimization.rounds} 轮：健康分 ${optimization.startScore} → ${optimization.bestScore}；停止原因：${why}${forced}`;
+  const head =
+    closed > 0
+      ? say("refinedPlaced", {
+          rounds: optimization.rounds,
+          placed: closed,
+          from,
+          to: optimization.score ?? optimization.bestScore,
+        })
+      : // Changes were listed and the model passed them over: the week could be better, and the summary does not say otherwise.
+        optimization.verdict === "passed" && optimization.bestScore <= from
+        ? optimization.offered === undefined
+          ? say("notRefinedAny", { from })
+          : say("notRefined", { from, offered: optimization.offered })
+        : // Nothing gained (a week already as good as single changes make it): said as such, not as a refinement.
+          optimization.bestScore <= from
+          ? say("nothingToRefine", { from })
+          : say("refined", { rounds: optimization.rounds, from, to: optimization.bestScore });
+  return `${head}${why}${forced}`;
 }
 
 /**

@@ -8,7 +8,10 @@ import { describe, expect, test } from "vitest";
 import { placesOf } from "../../contracts/report-words.js";
 import { readSummary, saySummary, SUMMARY_WORDS, type SummaryKey } from "../../tools/schedule/summary-phrases.js";
 import { summaryInChinese } from "../../tools/schedule/summary-words.js";
-import { missedClause, SCHEDULE_VERIFICATION } from "../../tools/schedule/domain.js";
+import { missedClause, SCHEDULE_REFINEMENT, SCHEDULE_VERIFICATION } from "../../tools/schedule/domain.js";
+import { refinementSummary } from "../../nodes/execute/refinement.js";
+import { sayRefinement } from "../../contracts/refinement-words.js";
+import type { Optimization } from "../../kernel/state.js";
 import { sampleWeek } from "../../tools/schedule/sample-data.js";
 import type { ScheduleState, TaskStatus } from "../../tools/schedule/state.js";
 import { listedTask } from "../../tools/schedule/tools/list-tasks.js";
@@ -227,6 +230,47 @@ describe("a task added to a class (the offline policy's add step)", () => {
     );
     expect(saySummary("zh", "addedIdToClass", places)).toBe(
       "已在课程 calculus 中添加任务 integrals-1“Integrals review”",
+    );
+  });
+});
+
+describe("the refinement's summary (its own table, contracts/refinement-words.ts)", () => {
+  const loop = (more: Partial<Optimization>): Optimization => ({
+    stepId: "step-1",
+    rounds: 3,
+    startScore: 70,
+    bestScore: 74.5,
+    stagnantRounds: 2,
+    verdict: "stagnant",
+    ...more,
+  });
+  const loops: Array<[string, Optimization]> = [
+    ["refined, stagnant", loop({})],
+    ["refined, budget spent", loop({ verdict: "budget" })],
+    ["one more placed, forced", loop({ startOpen: 2, open: 1, score: 66, verdict: "forced" })],
+    ["not refined, 4 changes passed over", loop({ bestScore: 70, verdict: "passed", offered: 4 })],
+    ["not refined, the changes passed over", loop({ bestScore: 70, verdict: "passed" })],
+    ["nothing to refine", loop({ bestScore: 70, verdict: "forced" })],
+  ];
+
+  test.each(loops)("%s: the English read back says the refinement's Chinese", (_, optimization) => {
+    const english = refinementSummary(optimization, SCHEDULE_REFINEMENT);
+    expect(summaryInChinese(english)).toBe(refinementSummary(optimization, SCHEDULE_REFINEMENT, "zh"));
+    const { minGain, maxRounds, stagnantRounds } = SCHEDULE_REFINEMENT;
+    const why = { gain: minGain, rounds: optimization.verdict === "budget" ? maxRounds : stagnantRounds };
+    expect(summaryInChinese(english)).toContain(
+      `停止原因：${sayRefinement("zh", optimization.verdict as "stagnant", { ...why, turns: stagnantRounds })}`,
+    );
+    expect(summaryInChinese(english)).not.toMatch(/[A-Za-z]{3,}/);
+  });
+
+  test.each(loops)("%s, with reviews forced: each said by id, why in the schedule's words", (_, optimization) => {
+    const forced = `review-limits${saySummary("en", "forcedApart")}, essay-2${saySummary("en", "forcedPassed")}`;
+    const english = refinementSummary({ ...optimization, forced }, SCHEDULE_REFINEMENT);
+    const general = refinementSummary({ ...optimization, forced }, SCHEDULE_REFINEMENT, "zh");
+    const head = general.slice(0, -sayRefinement("zh", "forcedInGeneral").length);
+    expect(summaryInChinese(english)).toBe(
+      `${head}${sayRefinement("zh", "forcedNamed")}review-limits${saySummary("zh", "forcedApart")}, essay-2${saySummary("zh", "forcedPassed")}`,
     );
   });
 });

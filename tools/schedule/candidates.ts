@@ -11,6 +11,7 @@
  * A candidate is the real tool calls it stands for (`writes`), applied through the batch card like any write; its
  * score is what the judge gives the week once they apply. Nothing here changes the week.
  */
+import { saySummary } from "./summary-phrases.js";
 import { placeName } from "./calendar.js";
 import { describeScheduleCall } from "./describe-call.js";
 import { analyzeHealth, healthSteps, type HealthPreferences } from "./health.js";
@@ -361,7 +362,7 @@ export function forcedText(
     return task?.source === "task_item" && deadlinePassed(task, book);
   };
   const text = proved.flatMap((issue) =>
-    issue.tasks.map((id) => `${id} (${passed(id) ? "deadline passed" : "fits nowhere beside the others, proved"})`),
+    issue.tasks.map((id) => `${id}${saySummary("en", passed(id) ? "forcedPassed" : "forcedApart")}`),
   );
   return text.length > 0 ? text.join(", ") : undefined;
 }

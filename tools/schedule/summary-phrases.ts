@@ -60,6 +60,9 @@ const EN = {
   sessionEachDay: "another session of {what} {group} is on each day with room for it",
   standingRulesOut:
     "your standing preference {rules} rules out the free time it fits in (/prefs lists your preferences, /forget removes one)",
+  // Why the candidates' listing says a review is forced, after its id (`candidates.ts`).
+  forcedPassed: " (deadline passed)",
+  forcedApart: " (fits nowhere beside the others, proved)",
   // propose_reschedule's reasons for a review left missed (`tools/reschedule.ts`), and its empty listings.
   noPlaceBeforeDeadline: "no free place that keeps its rules is left before its deadline",
   noPlaceBeforeWindowEnd: "no free place that keeps its rules is left before the window's end",
@@ -135,6 +138,8 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   classRulesApart: "在没有{what} {group} 其他一次的日子里，它的课程规则或截止时间排除了所有空闲时段",
   sessionEachDay: "能容纳它的每一天都已有{what} {group} 的另一次，同一任务一天只安排一次",
   standingRulesOut: "你的长期偏好 {rules} 排除了能容纳它的时段；/prefs 查看偏好，/forget 删除一条",
+  forcedPassed: "（截止时间已过）",
+  forcedApart: "（已证明与其他安排放不到一起）",
   noPlaceBeforeDeadline: "截止之前已没有符合规则的空闲时段",
   noPlaceBeforeWindowEnd: "本窗口结束之前已没有符合规则的空闲时段",
   notBesideOthers: "单独放得下，但和已放回的其他错过的复习放不到一起：没有能放回更多的安排",
@@ -200,6 +205,14 @@ const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   state: "pending|placed|done|missed|skipped this week",
   ids: "[^;]*?",
   name: ".+?",
+  // The refinement's (`contracts/refinement-words.ts`).
+  rounds: "\\d+",
+  placed: "\\d+",
+  offered: "\\d+",
+  turns: "\\d+",
+  gain: "[\\d.]+",
+  from: "[\\d.]+",
+  to: "[\\d.]+",
   class: "\\S+",
   heading: ["undone", "rescheduled", "notRescheduled", "nothingToReschedule", "recovered", "skippedDay", "clearedDay"]
     .map((key) => EN[key as SummaryKey].replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
@@ -215,12 +228,15 @@ export type ReadMode = "whole" | "start" | "end" | "anywhere";
 
 const patterns = new Map<string, RegExp>();
 
-/** The pattern of English phrase `key` read in `mode` (built from the phrase). */
-export function summaryPattern(key: SummaryKey, mode: ReadMode): RegExp {
-  const cacheKey = `${key}\u0000${mode}`;
+/**
+ * The pattern of English template `template` read in `mode` (built from the template, each place by its name): a
+ * phrase of this table, or of another table whose English a schedule summary carries (the refinement's,
+ * `contracts/refinement-words.ts`).
+ */
+export function templatePattern(template: string, mode: ReadMode): RegExp {
+  const cacheKey = `${template}\u0000${mode}`;
   let pattern = patterns.get(cacheKey);
   if (pattern) return pattern;
-  const template = EN[key];
   const places = placesOf(template);
   const parts = template.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   const source = parts.reduce((whole, part, index) => {
@@ -231,6 +247,11 @@ export function summaryPattern(key: SummaryKey, mode: ReadMode): RegExp {
   pattern = new RegExp(anchored, mode === "anywhere" ? "g" : "");
   patterns.set(cacheKey, pattern);
   return pattern;
+}
+
+/** The pattern of English phrase `key` read in `mode` (built from the phrase). */
+export function summaryPattern(key: SummaryKey, mode: ReadMode): RegExp {
+  return templatePattern(EN[key], mode);
 }
 
 /** The values of phrase `key`'s places when `text` is that phrase (written in English), else undefined. */
@@ -244,6 +265,31 @@ export function readSummary(key: SummaryKey, text: string): Record<string, strin
 export type PlaceReaders = Readonly<Record<string, (value: string) => string>>;
 
 /**
+ * `text` with English template `english` read in `mode` and said as template `said` from its places (each through
+ * `readers`); `text` as it is where the template is not found.
+ */
+export function readTemplateIn(
+  text: string,
+  english: string,
+  said: string,
+  mode: ReadMode,
+  readers: PlaceReaders = {},
+): string {
+  const places = placesOf(english);
+  return text.replace(templatePattern(english, mode), (...match: unknown[]) =>
+    fill(
+      said,
+      Object.fromEntries(
+        places.map((place, index) => {
+          const value = String(match[index + 1] ?? "");
+          return [place, readers[place] ? readers[place](value) : value];
+        }),
+      ),
+    ),
+  );
+}
+
+/**
  * `text` with English phrase `key` read in `mode` and said in `language` from its places (each through `readers`);
  * `text` as it is where the phrase is not found.
  */
@@ -255,17 +301,5 @@ export function readSummaryIn(
   readers: PlaceReaders = {},
 ): string {
   if (language === "en") return text;
-  const places = placesOf(EN[key]);
-  return text.replace(summaryPattern(key, mode), (...match: unknown[]) =>
-    saySummary(
-      language,
-      key,
-      Object.fromEntries(
-        places.map((place, index) => {
-          const value = String(match[index + 1] ?? "");
-          return [place, readers[place] ? readers[place](value) : value];
-        }),
-      ),
-    ),
-  );
+  return readTemplateIn(text, EN[key], SUMMARY_WORDS[language][key], mode, readers);
 }

@@ -12,11 +12,18 @@
  * matching words.
  */
 import { weekdayName, type Language } from "../../contracts/language.js";
+import {
+  REFINEMENT_HEADS,
+  REFINEMENT_STOPS,
+  REFINEMENT_WORDS,
+  type RefinementKey,
+} from "../../contracts/refinement-words.js";
 import { readBack, REPORT_WORDS, reportLineIn, type ReportKey } from "../../contracts/report-words.js";
 import { readablePlaces } from "./readable.js";
 import {
   readSummary,
   readSummaryIn,
+  readTemplateIn,
   saySummary,
   SUMMARY_WORDS,
   summaryPattern,
@@ -178,6 +185,11 @@ function read(key: SummaryKey, mode: ReadMode): (text: string) => string {
   return (text) => readSummaryIn(text, key, mode, "zh", READERS);
 }
 
+/** Phrase `key` of the refinement's table (`contracts/refinement-words.ts`) read in `mode` and said in Chinese. */
+function refinement(key: RefinementKey, mode: ReadMode): (text: string) => string {
+  return (text) => readTemplateIn(text, REFINEMENT_WORDS.en[key], REFINEMENT_WORDS.zh[key], mode);
+}
+
 /** A left-out reason in brackets after an id (`whyLeftOut`), in Chinese brackets. */
 function bracketed(key: SummaryKey): (text: string) => string {
   return (text) =>
@@ -236,27 +248,13 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("addedToClass", "start"),
   read("classCreated", "start"),
   read("classUpdated", "start"),
-  (text) =>
-    text.replace(
-      /^refined in (\d+) round\(s\): (?:(\d+) more placed; )?health score ([\d.]+) → ([\d.]+); stopped: /,
-      (_, rounds: string, placed: string | undefined, from: string, to: string) =>
-        `优化了 ${rounds} 轮：${placed ? `多安排了 ${placed} 项；` : ""}健康分 ${from} → ${to}；停止原因：`,
-    ),
-  (text) => text.replace(/^nothing to refine: health score ([\d.]+); stopped: /, "无需优化：健康分 $1；停止原因："),
-  (text) =>
-    text.replace(
-      /^not refined: health score ([\d.]+), (?:(\d+)|the) listed change\(s\) not taken; stopped: /,
-      (_, score: string, offered: string | undefined) =>
-        `未优化：健康分 ${score}，列出的${offered ? ` ${offered} 项` : ""}调整没有采用；停止原因：`,
-    ),
-  (text) => text.replace(/no change raises the score any more/, "没有调整能再提高分数"),
-  (text) => text.replace(/no gain of ([\d.]+) or more in (\d+) rounds in a row/, "连续 $2 轮提升不足 $1"),
-  (text) => text.replace(/the budget of (\d+) rounds is spent/, "$1 轮的优化预算已用完"),
-  (text) =>
-    text.replace(/none of the listed changes was taken in (\d+) turns in a row/, "连续 $1 轮没有选择列出的调整"),
-  (text) => text.replace(/; forced, no change can fix: /, "；无法改善（已证明）："),
-  (text) => text.replace(/ \(fits nowhere beside the others, proved\)/g, "（已证明与其他安排放不到一起）"),
-  (text) => text.replace(/ \(deadline passed\)/g, "（截止时间已过）"),
+  // The refinement's summary (`nodes/execute/refinement.ts`): its head, why it stopped, what is forced, each read
+  // back against the refinement's own table (`contracts/refinement-words.ts`); why each review is forced is ours.
+  ...REFINEMENT_HEADS.map((key) => refinement(key, "start")),
+  ...REFINEMENT_STOPS.map((key) => refinement(key, "anywhere")),
+  refinement("forcedNamed", "anywhere"),
+  read("forcedApart", "anywhere"),
+  read("forcedPassed", "anywhere"),
   read("moved", "whole"),
   read("placed", "anywhere"),
 
@@ -337,7 +335,6 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   bracketed("noFreeSlot"),
   bracketed("noFreeSlotRestPassed"),
   bracketed("deadlinePassed"),
-  (text) => text.replace(/ \(fits nowhere beside the others, proved\)/g, "（已证明：和其他安排放在一起时没有位置）"),
   bracketed("noFreeSlotWithin"),
   bracketed("noRoomBeside"),
   bracketed("classRulesApart"),
