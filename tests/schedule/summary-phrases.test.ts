@@ -19,6 +19,8 @@ import { unmarkable } from "../../offline/schedule/execute-stage.js";
 import { arrangeSummary } from "../../offline/schedule/arrange-step.js";
 import { sayReport } from "../../contracts/report-words.js";
 import { addedTaskIn } from "../../offline/schedule/tool-data.js";
+import { runTool } from "./support.js";
+import { datedWindow } from "../../tools/schedule/calendar.js";
 
 const KEYS = Object.keys(SUMMARY_WORDS.en) as SummaryKey[];
 
@@ -42,6 +44,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
   mark: "missed",
   status: "placed",
   state: "skipped this week",
+  event: '"Evening self-study hall"',
   said: '"Matrix review"',
   heading: "recovered",
   names: '"Matrix review", "Essay draft"',
@@ -272,5 +275,71 @@ describe("the refinement's summary (its own table, contracts/refinement-words.ts
     expect(summaryInChinese(english)).toBe(
       `${head}${sayRefinement("zh", "forcedNamed")}review-limits${saySummary("zh", "forcedApart")}, essay-2${saySummary("zh", "forcedPassed")}`,
     );
+  });
+});
+
+describe("remove_event's and import_calendar's refusals, driven through the tools", () => {
+  /** The tool's refusal, without the "error: " the result opens with. */
+  function refusal(name: string, state: ScheduleState, args: Record<string, unknown>): string {
+    const outcome = runTool(name, state, args);
+    expect(outcome.ok).toBe(false);
+    return outcome.content.replace(/^error: /, "");
+  }
+
+  test("an event a review sits inside, an event a deadline names: each read back as the table says it", () => {
+    const placed = runTool("place", sampleWeek(), { task_id: "derivative-drills", day: 1, slot_start: 9 });
+    const week = placed.state as ScheduleState;
+    const host = week.tasks.find((task) => task.source === "event" && task.embeds.includes("derivative-drills"))!;
+    const holds = refusal("remove_event", week, { event_id: host.id });
+    expect(holds).toBe(saySummary("en", "eventHolds", { event: JSON.stringify(host.name), ids: "derivative-drills" }));
+    expect(summaryInChinese(holds)).toBe(
+      saySummary("zh", "eventHolds", { event: JSON.stringify(host.name), ids: "derivative-drills" }),
+    );
+    const exam = week.tasks.find(
+      (task) =>
+        task.source === "event" &&
+        week.tasks.some(
+          (each) =>
+            each.source === "task_item" &&
+            each.dueBefore !== undefined &&
+            "eventId" in each.dueBefore &&
+            each.dueBefore.eventId === task.id,
+        ),
+    )!;
+    const deadline = refusal("remove_event", week, { event_id: exam.id });
+    const ids = /^the deadline of (.+) is "/.exec(deadline)![1]!;
+    expect(summaryInChinese(deadline)).toBe(
+      saySummary("zh", "eventIsDeadline", { ids, event: JSON.stringify(exam.name) }),
+    );
+  });
+
+  test("a file with nothing to add, or nothing new: the refusal's head read back as the table says it", () => {
+    const week: ScheduleState = {
+      window: datedWindow({ firstDate: "2024-03-25", days: 7, timeZone: "Asia/Shanghai" }),
+      now: "2024-03-25T00:00:00.000Z",
+      categories: [{ id: "calculus", name: "Calculus" }],
+      tasks: [],
+    };
+    const file = (date: string) =>
+      [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//university//EN",
+        "BEGIN:VEVENT",
+        "UID:physics@university",
+        "SUMMARY:Physics lecture",
+        `DTSTART;TZID=Asia/Shanghai:${date}T100000`,
+        `DTEND;TZID=Asia/Shanghai:${date}T114000`,
+        "END:VEVENT",
+        "END:VCALENDAR",
+      ].join("\n");
+    const outside = refusal("import_calendar", week, { ics: file("20240415") });
+    expect(outside).toBe(saySummary("en", "importNoneInWindow"));
+    expect(summaryInChinese(outside)).toBe(saySummary("zh", "importNoneInWindow"));
+    const imported = runTool("import_calendar", week, { ics: file("20240327") });
+    const again = refusal("import_calendar", imported.state as ScheduleState, { ics: file("20240327") });
+    const skipped = again.slice(saySummary("en", "importNothingNew", { skipped: "" }).length);
+    expect(again).toBe(saySummary("en", "importNothingNew", { skipped }));
+    expect(summaryInChinese(again).startsWith(saySummary("zh", "importNothingNew", { skipped: "" }))).toBe(true);
   });
 });

@@ -60,6 +60,13 @@ const EN = {
   sessionEachDay: "another session of {what} {group} is on each day with room for it",
   standingRulesOut:
     "your standing preference {rules} rules out the free time it fits in (/prefs lists your preferences, /forget removes one)",
+  // remove_event's and import_calendar's refusals (`tools/remove-event.ts`, `task-writes.ts`): what the week still
+  // depends on, and a file with nothing to add (its reasons, after the colon, are read by the phrases below).
+  eventHolds: "{event} holds {ids}; move them out first; nothing was removed",
+  eventIsDeadline: "the deadline of {ids} is {event}; change it first; nothing was removed",
+  importNoneInWindow: "no event of the file can be added (none falls in the window)",
+  importNone: "no event of the file can be added: {skipped}",
+  importNothingNew: "nothing new to import: {skipped}",
   // Why the candidates' listing says a review is forced, after its id (`candidates.ts`).
   forcedPassed: " (deadline passed)",
   forcedApart: " (fits nowhere beside the others, proved)",
@@ -138,6 +145,11 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   classRulesApart: "在没有{what} {group} 其他一次的日子里，它的课程规则或截止时间排除了所有空闲时段",
   sessionEachDay: "能容纳它的每一天都已有{what} {group} 的另一次，同一任务一天只安排一次",
   standingRulesOut: "你的长期偏好 {rules} 排除了能容纳它的时段；/prefs 查看偏好，/forget 删除一条",
+  eventHolds: "{event} 里有 {ids}；请先把它们移出；没有删除任何内容",
+  eventIsDeadline: "{ids} 的截止时间是 {event}；请先修改截止时间；没有删除任何内容",
+  importNoneInWindow: "文件里没有能添加的日程（都不在日程窗口内）",
+  importNone: "文件里没有能添加的日程：{skipped}",
+  importNothingNew: "文件里没有新的日程可导入：{skipped}",
   forcedPassed: "（截止时间已过）",
   forcedApart: "（已证明与其他安排放不到一起）",
   noPlaceBeforeDeadline: "截止之前已没有符合规则的空闲时段",
@@ -205,6 +217,7 @@ const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   state: "pending|placed|done|missed|skipped this week",
   ids: "[^;]*?",
   name: ".+?",
+  event: JSON_TEXT,
   // The refinement's (`contracts/refinement-words.ts`).
   rounds: "\\d+",
   placed: "\\d+",

@@ -237,13 +237,10 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   (text) => text.replace(/^not carried out: you declined [^;]*$/, "未执行：你拒绝了这项修改"),
   (text) => text.replace(/^not carried out: /, "未执行："),
   // import_calendar's refusal when nothing can be added (what it imported is said from its data).
-  (text) =>
-    text.replace(
-      /^no event of the file can be added \(none falls in the window\)/,
-      "文件里没有能添加的日程（都不在日程窗口内）",
-    ),
-  (text) => text.replace(/^no event of the file can be added: /, "文件里没有能添加的日程："),
-  (text) => text.replace(/^nothing new to import: /, "文件里没有新的日程可导入："),
+  // (Read at the start: what follows the colon stays for the phrases below.)
+  read("importNoneInWindow", "start"),
+  read("importNone", "start"),
+  read("importNothingNew", "start"),
   read("addedIdToClass", "start"),
   read("addedToClass", "start"),
   read("classCreated", "start"),
@@ -306,16 +303,8 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   (text) => text.replace(/(?:list_tasks shows|I found) no event matching /, "找不到匹配的活动："),
   (text) => text.replace(/ (?:still )?matches (\d+) events \((.+?)\)$/, " 匹配 $1 个活动（$2）"),
   // remove_event's refusals (`tools/remove-event.ts`): what the week still depends on.
-  (text) =>
-    text.replace(
-      /^the deadline of (.+?) is ("(?:[^"\\]|\\.)*"); change it first; nothing was removed$/,
-      "$1 的截止时间是 $2；请先修改截止时间；没有删除任何内容",
-    ),
-  (text) =>
-    text.replace(
-      /^("(?:[^"\\]|\\.)*") holds (.+?); move them out first; nothing was removed$/,
-      "$1 里有 $2；请先把它们移出；没有删除任何内容",
-    ),
+  read("eventIsDeadline", "whole"),
+  read("eventHolds", "whole"),
   // A move to where the task already is (the move tool's refusal, and the offline policy's own).
   read("alreadyOn", "whole"),
   // A mark the task's state does not take (the offline policy's `markStep`).

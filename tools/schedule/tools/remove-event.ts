@@ -13,6 +13,7 @@ import type { DomainTool } from "../../domain.js";
 import { buildEventTask } from "../canonical-form.js";
 import { occursAfter } from "../event-series.js";
 import { failure, quoteName, someIds } from "../format.js";
+import { saySummary } from "../summary-phrases.js";
 import { dateOfDay } from "../calendar.js";
 import type { DayMapping, EventTask, ScheduleState, ScheduleTask, SlotRange } from "../state.js";
 import type { PastRefusal } from "../rules.js";
@@ -72,9 +73,7 @@ export const removeEventTool: DomainTool<ScheduleState, z.infer<typeof removeEve
     if (event.source !== "event")
       return failure(`${event.id} ${quoteName(event.name)} is a task, not an event; remove_task removes tasks`);
     if (event.embeds.length > 0)
-      return failure(
-        `${quoteName(event.name)} holds ${someIds(event.embeds)}; move them out first; nothing was removed`,
-      );
+      return failure(saySummary("en", "eventHolds", { event: quoteName(event.name), ids: someIds(event.embeds) }));
     const due = state.tasks.flatMap((task) =>
       task.source === "task_item" &&
       task.dueBefore !== undefined &&
@@ -84,9 +83,7 @@ export const removeEventTool: DomainTool<ScheduleState, z.infer<typeof removeEve
         : [],
     );
     if (due.length > 0)
-      return failure(
-        `the deadline of ${someIds(due)} is ${quoteName(event.name)}; change it first; nothing was removed`,
-      );
+      return failure(saySummary("en", "eventIsDeadline", { ids: someIds(due), event: quoteName(event.name) }));
     // The past is fixed: the times that have started stay; an event with no time ahead is not removed at all.
     const started = startedTimes(state, event);
     const from = { ...state.window.days[0]! };

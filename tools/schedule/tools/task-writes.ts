@@ -764,9 +764,11 @@ export const importCalendarTool: DomainTool<ScheduleState, z.infer<typeof import
       // Each event of the file already there (its own export imported again), or a placed review: nothing is new.
       const known = (found.present.length > 0 ? 1 : 0) + (found.reviews.length > 0 ? 1 : 0);
       if (found.present.length > 0 && skipped.length === known)
-        return failure(`nothing new to import: ${skipped.join("; ")}`);
+        return failure(saySummary("en", "importNothingNew", { skipped: skipped.join("; ") }));
       return failure(
-        `no event of the file can be added${skipped.length > 0 ? `: ${skipped.join("; ")}` : " (none falls in the window)"}`,
+        skipped.length > 0
+          ? saySummary("en", "importNone", { skipped: skipped.join("; ") })
+          : saySummary("en", "importNoneInWindow"),
       );
     }
     const problems = checkScheduleInvariants(next);
