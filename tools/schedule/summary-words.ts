@@ -6,10 +6,14 @@
  * step's summary in the user's language as the offline policy's answer does. A summary it does not know (a model's
  * own words) stays as it is.
  *
- * Not in the table yet (read by the patterns at the end of the chain, in the order they always were): the
- * refinement's summary (`nodes/execute/refinement.ts`), the arrangement proposal's lists, the rules' and the standing
- * preferences' refusals, remove_event's and import_calendar's refusals, the offline policy's "not carried out" and
- * matching words.
+ * Besides the table, the chain reads the refinement loop's words against their own table
+ * (`contracts/refinement-words.ts`: the loop is domain-neutral) and the task report's lists of writes against the
+ * report's (`contracts/report-words.ts`).
+ *
+ * Not in a table yet (read by the patterns left in the chain, in the order they always were): the rules' and the
+ * standing preferences' refusals (`rules.ts`, `find-free.ts`, `move.ts`, `place.ts`), the offline policy's "not
+ * carried out" and its matching words ("I found no task matching …", "… matches 2 events (…)"), a locked event a
+ * swap never moves, the "no free time … fits … where asked" refusal, and "the user rejected the move".
  */
 import { weekdayName, type Language } from "../../contracts/language.js";
 import {
