@@ -561,7 +561,9 @@ function moveStep(
   if (
     isEmptySelection(constraints.where.only) &&
     current &&
-    (constraints.where.slots.part || constraints.where.slots.from !== undefined)
+    (constraints.where.slots.part ||
+      constraints.where.slots.from !== undefined ||
+      constraints.where.slots.at !== undefined)
   )
     days = [current.day].filter((day) => !constraints.notDays.has(day));
   // A shift ("back a day", "an hour later", "往后推一天") starts from the task's own place, on the day it lands on; after
@@ -626,10 +628,21 @@ function moveStep(
           : placedText({ id: task.id, ...to, ...host }, datingOf(facts)),
     };
   };
+  // A clock time named ("to Sunday 14:00", "下午两点"): the slot that starts then, or why none does — never a search
+  // elsewhere in the day, which would put the review at another hour than asked.
+  const at = rejected.length === 0 && !shift ? request.where.slots.at : undefined;
+  const timed = at === undefined ? undefined : slotStartingAt(at, facts);
+  if (at !== undefined && (timed === undefined || "why" in timed || !days || days.length === 0)) {
+    const why =
+      timed !== undefined && "why" in timed ? timed.why : `name a day with the time (such as "on Friday at ${at}")`;
+    return finish(end, "", `not carried out: ${why}; nothing was ${tool === "place" ? "placed" : "moved"}`);
+  }
   const exactStart =
-    request.where.slots.from !== undefined && !request.where.slots.part && rejected.length === 0
-      ? request.where.slots.from
-      : undefined;
+    timed !== undefined && "slot" in timed
+      ? timed.slot
+      : request.where.slots.from !== undefined && !request.where.slots.part && rejected.length === 0
+        ? request.where.slots.from
+        : undefined;
   if (exactStart !== undefined && days && days.length > 0) {
     const day = days[0]!;
     // The write's own check decides an exact start; a search shown (for the task or not) only foretells its ending.
@@ -759,6 +772,25 @@ function moveStep(
     say(language, `a free run fits its ${task.duration} slot(s)`, `有能容纳它 ${task.duration} 节的空闲时段`),
     then(spot.day, spot.start, spot.hostId),
   );
+}
+
+/**
+ * The slot a clock time names: the one that starts then (a review starts with a slot); else why none does — the time
+ * outside the day's slots, between two starts (the nearest starts named), or a window without clock times.
+ */
+function slotStartingAt(at: string, facts: WeekFacts): { slot: number } | { why: string } {
+  const times = facts.slotTimes;
+  if (times === undefined || times.length === 0)
+    return { why: `your schedule's slots have no clock times, so ${at} names no slot (name a slot, such as "slot 5")` };
+  const index = times.findIndex((time) => time.start === at);
+  if (index !== -1) return { slot: index + 1 };
+  const first = times[0]!.start;
+  const last = times.at(-1)!.end;
+  if (at < first || at >= last) return { why: `${at} is outside the day's slots (${first}–${last})` };
+  const before = times.findLast((time) => time.start < at)?.start;
+  const after = times.find((time) => time.start > at)?.start;
+  const near = [before, after].filter((time) => time !== undefined).join(" and ");
+  return { why: `no slot starts at ${at} (the slots near it start at ${near})` };
 }
 
 /** A shift as a person reads it: "a day later", "2 days earlier", "60 minutes later", "later the same day" (往后推1天 …). */

@@ -772,7 +772,10 @@ function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = 
   const days = purpose === "move" ? only.slice(0, 1) : only;
   if (days.length > 0) parts.push(days.map((day) => stepDay(day, facts, "zh")).join("和"));
   const { slots } = where;
-  if (purpose === "move" && slots.from !== undefined && !slots.part) {
+  // A clock time named ("周日14点"): the time itself, read back as it is ("3月17日周日，14:00").
+  if (purpose === "move" && slots.at !== undefined) {
+    parts.push(slots.at);
+  } else if (purpose === "move" && slots.from !== undefined && !slots.part) {
     parts.push(slots.to === undefined ? `（第${slots.from}节）` : `（第${slots.from}-${slots.to}节）`);
   } else if (slots.part || slots.from !== undefined || slots.to !== undefined || slots.notBeforeHour !== undefined) {
     const range = slotRangeOf(slots, facts);
@@ -810,7 +813,10 @@ export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move
   if (days.length > 0)
     parts.push(`${purpose === "move" ? "" : "on "}${days.map((day) => stepDay(day, facts, "en")).join(" and ")}`);
   const { slots } = where;
-  if (purpose === "move" && slots.from !== undefined && !slots.part) {
+  // A clock time named ("to Sunday 14:00", "at 2pm"): the time itself ("Sunday, Mar 17, at 14:00").
+  if (purpose === "move" && slots.at !== undefined) {
+    parts.push(`at ${slots.at}`);
+  } else if (purpose === "move" && slots.from !== undefined && !slots.part) {
     parts.push(slots.to === undefined ? `slot ${slots.from}` : `slots ${slots.from}-${slots.to}`);
   } else if (slots.part || slots.from !== undefined || slots.to !== undefined || slots.notBeforeHour !== undefined) {
     const range = slotRangeOf(slots, facts);
@@ -830,6 +836,9 @@ export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move
   // "Move X to the evening": no day, so no "in".
   if (purpose === "move" && days.length === 0 && parts[0]?.startsWith("in the "))
     parts[0] = parts[0].slice("in ".length);
+  // "Move X to 14:00": no day, no "at".
+  if (purpose === "move" && days.length === 0 && slots.at !== undefined && parts[0] === `at ${slots.at}`)
+    parts[0] = slots.at;
   return parts.join(", ");
 }
 

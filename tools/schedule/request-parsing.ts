@@ -27,6 +27,11 @@ export interface SlotWindow {
   part?: PartOfDay;
   /** "not before 10": no slot that starts before this hour, resolved through the window's slot clock times. */
   notBeforeHour?: number;
+  /**
+   * A clock time named ("at 14:00", "2pm", "下午两点", "周日14点"), "HH:MM": the slot that starts then, resolved through
+   * the window's slot clock times (`readClockTime`).
+   */
+  at?: string;
 }
 
 /** "not before 10", "nothing before 10am", "no earlier than 9", "10点以前不要", "早上10点前别": group 1 or 3 holds the hour. */
@@ -38,6 +43,55 @@ export function readNotBeforeHour(fragment: string): number | undefined {
   const match = NOT_BEFORE_HOUR.exec(fragment);
   const hour = Number(match?.[1] ?? match?.[3]);
   return match && Number.isInteger(hour) && hour >= 0 && hour <= 23 ? hour : undefined;
+}
+
+/**
+ * A clock time in English: "14:00", "2:30pm", "2pm", "2 p.m.", "at 14", "8 o'clock", "noon" (groups: hour and minutes
+ * of "H:MM", the marker after it; the hour and marker of "2pm"; the hour of "o'clock"; the hour after "at"; noon).
+ * A time after "before", "after", "until", "by" is a limit, not when (group "limit").
+ */
+const CLOCK_EN =
+  /(?<limit>\b(?:before|after|until|till|by|earlier than|later than)\s+)?(?:(?<![\d:])(?<h1>\d{1,2}):(?<m1>\d{2})(?![\d:])\s*(?<x1>[ap]\.?m\b\.?)?|\b(?<h2>\d{1,2})\s*(?<x2>[ap]\.?m\b\.?)|\b(?<h3>\d{1,2})\s*o'?clock\b|\bat\s+(?<h4>\d{1,2})\b(?![:\d]|\s*(?:slots?|days?|sections?|periods?|hours?|minutes?|mins?)\b)|\b(?<noon>noon|midday)\b)/;
+/**
+ * A clock time in Chinese: "14点", "下午两点", "下午2点半", "14点30分", "晚上八点钟" (a part of the day before it turns
+ * 1–11 into the afternoon or evening). Not "晚一点" / "早一点" (a little later / earlier), nor a limit ("10点以前").
+ */
+const CLOCK_ZH =
+  /(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<![晚早快慢多少有差好一])(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:\s*(?<half>半)|\s*(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分?)?(?!\s*(?:以前|之前|前|以后|之后|后|儿|点))/;
+
+/**
+ * The clock time a fragment names ("at 14:00", "2pm", "下午两点", "周日14点"), as "HH:MM", or undefined. An hour of 1–7
+ * with no "am", "pm" or part of the day is the afternoon ("at 2" is 14:00: nobody studies at 2 at night); 8–11 the
+ * morning, unless the fragment names the afternoon or the evening.
+ */
+export function readClockTime(fragment: string): string | undefined {
+  const evening = /\b(?:afternoon|evening|tonight|night)\b/.test(fragment);
+  const english = CLOCK_EN.exec(fragment.replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " "));
+  if (english?.groups && !english.groups.limit) {
+    const { h1, m1, x1, h2, x2, h3, h4, noon } = english.groups;
+    if (noon) return "12:00";
+    const marker = (x1 ?? x2 ?? "").replace(/\./g, "");
+    return clockText(
+      Number(h1 ?? h2 ?? h3 ?? h4),
+      Number(m1 ?? 0),
+      marker === "pm" ? "pm" : marker === "am" ? "am" : evening ? "pm" : undefined,
+    );
+  }
+  const chinese = CLOCK_ZH.exec(fragment);
+  if (!chinese?.groups) return undefined;
+  const { part, hour, half, minutes } = chinese.groups;
+  const marker = part === undefined ? undefined : /上午|早上|早晨/.test(part) ? "am" : "pm";
+  return clockText(readNumber(hour ?? ""), half ? 30 : minutes ? readNumber(minutes) : 0, marker);
+}
+
+function clockText(hour: number, minute: number, marker: "am" | "pm" | undefined): string | undefined {
+  if (!Number.isInteger(hour) || !Number.isInteger(minute) || minute < 0 || minute > 59 || hour < 0 || hour > 23)
+    return undefined;
+  let hours = hour;
+  if (marker === "pm" && hour < 12) hours = hour + 12;
+  else if (marker === "am" && hour === 12) hours = 0;
+  else if (marker === undefined && hour >= 1 && hour <= 7) hours = hour + 12;
+  return `${String(hours).padStart(2, "0")}:${String(minute).padStart(2, "0")}`;
 }
 
 /**
@@ -503,9 +557,11 @@ const CLAUSE_BREAK =
  * avoid, and so are the days of a clause that is negative as a whole ("Friday is my day off", "周五我休息"); slots
  * are read from the clauses that are not negative.
  */
-export function readWhere(fragment: string): Where {
-  if (fragment.length > MAX_READ_LENGTH)
+export function readWhere(said: string): Where {
+  if (said.length > MAX_READ_LENGTH)
     return { only: { weekdays: [], days: [] }, not: { weekdays: [], days: [] }, slots: {} };
+  // "2 p.m." is "2 pm": its full stops end no clause.
+  const fragment = said.replace(/\b([ap])\.m\b\.?/g, "$1m");
   const negated: string[] = [];
   const rest = fragment
     .replace(KEEP_FREE, (_, english?: string, stays?: string, chinese?: string, chineseAfter?: string) => {
@@ -524,7 +580,12 @@ export function readWhere(fragment: string): Where {
   const kept = positive.join(" , ");
   const before = readBefore(fragment);
   const notBeforeHour = readNotBeforeHour(fragment);
-  const slots = { ...readSlots(kept), ...(notBeforeHour === undefined ? {} : { notBeforeHour }) };
+  const at = readClockTime(kept);
+  const slots = {
+    ...readSlots(kept),
+    ...(notBeforeHour === undefined ? {} : { notBeforeHour }),
+    ...(at === undefined ? {} : { at }),
+  };
   return { only: readDays(kept), not: readDays(negated.join(" , ")), slots, ...(before ? { before } : {}) };
 }
 
@@ -555,7 +616,8 @@ export function isAnywhere(where: Where): boolean {
     where.slots.from === undefined &&
     where.slots.to === undefined &&
     !where.slots.part &&
-    where.slots.notBeforeHour === undefined
+    where.slots.notBeforeHour === undefined &&
+    where.slots.at === undefined
   );
 }
 
@@ -664,7 +726,8 @@ function mergeWheres(base: Where, extra: Where): Where {
     extra.slots.part ||
     extra.slots.from !== undefined ||
     extra.slots.to !== undefined ||
-    extra.slots.notBeforeHour !== undefined
+    extra.slots.notBeforeHour !== undefined ||
+    extra.slots.at !== undefined
       ? { ...base.slots, ...extra.slots }
       : base.slots;
   const before = extra.before ?? base.before;
