@@ -664,8 +664,9 @@ function moveStep(
   }
   const window = resolveSlotWindow(constraints.where.slots, facts.slotsPerDay);
   const within = { ...window, from: Math.max(window.from, constraints.from), to: Math.min(window.to, constraints.to) };
-  // A review already where the request puts it ("move it to tomorrow afternoon" when it is there): said, never "no
-  // free slot" (its own place is no free time) nor a move elsewhere in that part of the day.
+  // A review already where the request puts it ("move it to tomorrow afternoon" when it is there, "move it to Tuesday"
+  // when it is on Tuesday): said, never "no free slot" (its own place is no free time) nor a move elsewhere in that
+  // part of the day or that day — another part of the day it is on ("to Tuesday evening") still moves it.
   const alreadyThere =
     tool === "move" &&
     current !== undefined &&
@@ -675,11 +676,7 @@ function moveStep(
     days.includes(current.day) &&
     current.start >= within.from &&
     current.end <= within.to;
-  const namesTime = constraints.where.slots.part !== undefined || constraints.where.slots.from !== undefined;
-  if (
-    alreadyThere &&
-    (namesTime || (runs !== undefined && !firstFit(runs, task.duration, within, constraints.notDays, current)))
-  )
+  if (alreadyThere)
     return finish(
       end,
       say(

@@ -2,7 +2,7 @@
  * The offline moves' placement claims against the brute-force oracle (tests/support/schedule-oracle.ts, which shares
  * no code with the tools or the policy): "push the X review back a day" lands "at its own time, else the nearest free
  * time that day"; "an hour later" at the free start nearest that time, past its own start; "to later" at the nearest
- * free start that way; "move X to Thursday" at the first free start of Thursday — and "no free time fits" only when
+ * free start that way; "move X to Thursday" at the first free start of Thursday (X on Thursday already: no move, it says so) — and "no free time fits" only when
  * no place of that day is one a write of X may take (else, with free time there, the write's refusal names the rule
  * that keeps X out, and nothing moves). Over small generated weeks with every rule kind (class days and
  * buffers, deadlines, earliest days, hosts, standing preferences, task groups), placed by hand or not, and a clock
@@ -50,7 +50,7 @@ function expected(
   state: ScheduleState,
   task: TaskItem,
   message: string,
-): { to: { day: number; start: number } } | { none: true } | { outside: true } | { fixed: true } {
+): { to: { day: number; start: number } } | { none: true } | { outside: true } | { fixed: true } | { already: true } {
   const request = parseScheduleRequest(message);
   if (request?.kind !== "move") throw new Error(`not a move: ${message}`);
   const own = task.slots![0]!;
@@ -60,9 +60,10 @@ function expected(
       (a, b) => distance(a.start) - distance(b.start) || (later ? b.start - a.start : a.start - b.start),
     )[0];
   if (!request.shift) {
-    // A weekday named: the first place of that day (its own place excepted).
+    // A weekday named: the first place of that day (its own place excepted); the day it is on already, no move.
     const day = state.window.days.findIndex((entry) => request.where.only.weekdays.includes(entry.dayOfWeek)) + 1;
     if (startedBy(state, own.day, own.start)) return { fixed: true };
+    if (day === own.day) return { already: true };
     const first = places.find((place) => place.day === day && !(day === own.day && place.start === own.start));
     return first ? { to: first } : { none: true };
   }
@@ -90,7 +91,7 @@ const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Satur
 
 describe("offline moves against the brute-force oracle", () => {
   test("a shift or a move to a day lands where the documented rule says, and 'no free time' is true", async () => {
-    const seen = { moved: 0, none: 0, fixed: 0, nearest: 0 };
+    const seen = { moved: 0, none: 0, fixed: 0, nearest: 0, already: 0 };
     await fc.assert(
       fc.asyncProperty(
         fc.integer({ min: 1, max: 4000 }),
@@ -137,10 +138,13 @@ describe("offline moves against the brute-force oracle", () => {
                 ? /./
                 : "outside" in want
                   ? /outside your schedule/
-                  : /has passed|has started|the past is fixed/;
+                  : "already" in want
+                    ? /is already on .+; nothing to move/
+                    : /has passed|has started|the past is fixed/;
             expect({ ...where, said: because.test(said) ? "true" : said }).toEqual({ ...where, said: "true" });
             if ("none" in want) seen.none += 1;
             if ("fixed" in want) seen.fixed += 1;
+            if ("already" in want) seen.already += 1;
           }
         },
       ),
@@ -151,5 +155,6 @@ describe("offline moves against the brute-force oracle", () => {
     expect(seen.nearest).toBeGreaterThan(3);
     expect(seen.none).toBeGreaterThan(3);
     expect(seen.fixed).toBeGreaterThan(1);
+    expect(seen.already).toBeGreaterThan(0);
   });
 });
