@@ -343,3 +343,15 @@ describe("remove_event's and import_calendar's refusals, driven through the tool
     expect(summaryInChinese(again).startsWith(saySummary("zh", "importNothingNew", { skipped: "" }))).toBe(true);
   });
 });
+
+describe("a left-out reason's limits in Chinese", () => {
+  // The limits' reader ended them with "：" and the phrase puts one after them: "只在周三：：没有能容纳它的空闲时段".
+  test("one colon after the limits", () => {
+    expect(summaryInChinese('left pending: "Binary tree review" (no free slot fits only on Wednesday)')).toContain(
+      "（只在周三：没有能容纳它的空闲时段）",
+    );
+    expect(summaryInChinese('left pending: "Essay" (no free slot fits outside Friday, in slots 9-12)')).toContain(
+      "（周五以外，第9-12节：没有能容纳它的空闲时段）",
+    );
+  });
+});

@@ -87,7 +87,7 @@ function limitsInChinese(limits: string): string {
       .replace(/^in slots (\d+)-(\d+)$/, "第$1-$2节")
       .replace(/^away from the places you rejected$/, "避开你拒绝的位置"),
   );
-  return `${parts.join("，")}：`;
+  return parts.join("，");
 }
 
 /** A JSON-quoted text in Chinese quotation marks. */
