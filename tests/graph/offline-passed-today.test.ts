@@ -56,3 +56,33 @@ describe("today, once its time has passed", () => {
     expect(lines).toContain("- 14:00–15:40: Review limits and continuity");
   });
 });
+
+describe("a review put on today once today's time has passed", () => {
+  // Wednesday 13 March 2024, 23:50 in Shanghai: Wednesday's free time has all passed. The left-out reason said "no
+  // free slot fits only on Wednesday", as if Wednesday had no room; it says the time that would fit it has passed.
+  const lateWednesday = { now: new Date("2024-03-13T23:50:00+08:00").toISOString() };
+
+  test.each([
+    [
+      "put the binary tree review today",
+      false,
+      '"Binary tree review" (no free slot fits only on Wednesday: the time there that would fit it has passed)',
+    ],
+    ["把二叉树复习安排在今天", true, '"二叉树复习"（只在周三：能容纳它的时间已经过去了）'],
+  ])("%s: nothing placed, and it says the day's time has passed", async (request, chinese, reason) => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese }));
+    const outcome = await converse(tempo, request, [], undefined, "student", lateWednesday);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    expect(outcome.finalAnswer).toContain(reason);
+    const review = outcome.schedule.tasks.find((task) => task.id === "binary-tree-review");
+    expect(review && "status" in review ? review.status : undefined).toBe("pending");
+  });
+
+  test("at noon the same request places it that day", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek());
+    const noon = { now: new Date("2024-03-13T12:00:00+08:00").toISOString() };
+    const outcome = await converse(tempo, "put the binary tree review today", [], undefined, "student", noon);
+    expect(outcome.finalAnswer).not.toMatch(/has passed/);
+    expect(outcome.schedule.tasks.find((task) => task.id === "binary-tree-review")?.slots?.[0]?.day).toBe(3);
+  });
+});

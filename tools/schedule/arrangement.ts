@@ -402,9 +402,12 @@ function whyLeftOut(
     blocking.push(...limitsText({ ...limits, not_at: [] }, state));
     if (within(own, false)) blocking.push("away from the places you rejected");
   }
+  // Where the step's days would fit it but their time has passed ("put it today" at 23:50): said, never as if those
+  // days had no room.
+  const passed = step !== undefined && room.opens > 0 && fitsAnywhere(stepped(bare, step), { ...room, opens: 0 });
   // A limit given twice (a day off for the step and for the task) is said once.
   return blocking.length > 0
-    ? say("noFreeSlotWithin", { limits: [...new Set(blocking)].join(", ") })
+    ? say(passed ? "noFreeSlotWithinPassed" : "noFreeSlotWithin", { limits: [...new Set(blocking)].join(", ") })
     : say("noFreeSlot");
 }
 
