@@ -2,8 +2,8 @@
  * Hostile calendar files (issue 44): every reading of a user's .ics is bounded in time, memory, occurrences, size,
  * nesting and counts, and every refusal is a typed CalendarFileError naming the limit hit, the week unchanged; no file
  * changes how another is read (time zones per file, IANA names from Intl). The fixtures are in tests/fixtures/ics.
- * A rule that never occurs would spin for ever inside ical.js: these tests end because the reader's worker deadline
- * ends them, and assert the typed refusal, not a duration.
+ * A rule that never occurs would spin for ever inside ical.js: these tests end because the reader's step budget (or,
+ * last, its worker deadline) ends them, and assert the typed refusal, not a duration.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
@@ -80,7 +80,7 @@ describe("hostile calendar files", () => {
   /**
    * A rule that does occur, next in the 53rd week of 2026 (28 December): ical.js steps through every second until then
    * (about 90 million steps), and its week numbers are ical.js's own, so the reader does not step over the weeks it
-   * rules out. Only the deadline ends it.
+   * rules out. The step budget ends it (only the deadline did before).
    */
   const farSecondly = fixture("never-occurs.ics").replace(
     "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30",
@@ -115,8 +115,38 @@ describe("hostile calendar files", () => {
     expect(importTimetable(emptyWeek(), withRule("FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29")).events).toEqual([]);
   });
 
+  /** The refusal of a file whose rules take more steps than the reader's budget. */
+  const steps = (count: string) =>
+    `The file's recurrence rules take more than ${count} steps to list their dates up to the window's end, more than the calendar reader takes for one file`;
+
+  test("a rule that steps millions of times to its next date is refused for the steps it takes, not the time", () => {
+    // A deadline far past what these take when refused: the count of ical.js's steps, not the clock of a busy machine,
+    // is what ends them, so the same file gets the same answer on any machine. Only the deadline ended them before.
+    const patient = { ...DEFAULT_CALENDAR_READ_LIMITS, deadlineMs: 60_000 };
+    expect(refusalOf(farSecondly, patient).message).toBe(steps("250,000"));
+    expect(refusalOf(farSecondly, { ...patient, maxSteps: 10_000 }).message).toBe(steps("10,000"));
+    // Every second of every 31st from 2020: stepped through a second at a time, it reaches the count of occurrences
+    // before the window at its 100,000th, before the step budget.
+    const everySecondOf31st = fixture("secondly-31.ics").replace(
+      "DTSTART:20240301T020000Z",
+      "DTSTART:20200101T000000Z",
+    );
+    expect(refusalOf(everySecondOf31st, patient).message).toBe(
+      "The file's recurrence rules give more than 100,000 occurrences before the window ends",
+    );
+    // A rare rule stepped by the day from 1900 (45,000 steps to 2024's leap day) is within the budget, and read.
+    const leapDays = fixture("never-occurs.ics")
+      .replace("FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30", "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29")
+      .replace("DTSTART:20240301T020000Z", "DTSTART:19000301T020000Z");
+    expect(readCalendarEvents(leapDays, "2024-02-28", "2024-03-01", patient)[0]!.occurrences).toEqual([
+      { start: expect.objectContaining({ date: "2024-02-29", minutes: 120, zone: "UTC" }), end: expect.anything() },
+    ]);
+  });
+
   test("the deadline is configurable", () => {
-    expect(refusalOf(farSecondly, { ...DEFAULT_CALENDAR_READ_LIMITS, deadlineMs: 500 }).message).toMatch(
+    // Without the step budget, only the deadline ends the rule.
+    const unbudgeted = { ...DEFAULT_CALENDAR_READ_LIMITS, maxSteps: Number.POSITIVE_INFINITY, deadlineMs: 500 };
+    expect(refusalOf(farSecondly, unbudgeted).message).toMatch(
       /^The file's recurrence rules did not finish expanding within 0.5 s/,
     );
   });
@@ -168,7 +198,7 @@ describe("hostile calendar files", () => {
       Promise.resolve().then(() => importCalendarTool.run(emptyWeek(), { ics: farSecondly })),
       Promise.resolve().then(() => importCalendarTool.run(emptyWeek(), { ics: fixture("shanghai-lecture.ics") })),
     ]);
-    expect(hostile).toMatchObject({ ok: false, content: expect.stringMatching(/did not finish expanding within 2 s/) });
+    expect(hostile).toMatchObject({ ok: false, content: `error: ${steps("250,000")}` });
     expect(good.ok, good.content).toBe(true);
     expect(good.state!.tasks.at(-1)).toMatchObject({
       name: "Linear algebra lecture",

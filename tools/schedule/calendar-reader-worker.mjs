@@ -11,7 +11,7 @@
  * (`Component.getTimeZoneByID`), never through `TimezoneService.register`, and the thread ends with the file.
  *
  * workerData: { signal, port }. The one file comes on `port` as { text, from, to, limits: { maxIterations,
- * maxOccurrences, maxDates } }; `signal[0]` goes 0 → 1 when ical.js is loaded (the deadline starts then) → 2 when the answer is
+ * maxOccurrences, maxDates, maxSteps } }; `signal[0]` goes 0 → 1 when ical.js is loaded (the deadline starts then) → 2 when the answer is
  * on `port`: { ok: true, events } or { ok: false, message }. One file, then the thread is ended. A recurring event
  * (RRULE or RDATE) also comes with its rule, added dates and exceptions as written (`series`), for the reader to keep
  * as a series (issue 47), and with its CATEGORIES (Tempo's export marks a review and an event's flags there).
@@ -321,10 +321,35 @@ function firstAllowed(now, limit, allowsDay, hours, minutes) {
   return limit;
 }
 
-// Every rule iterator of this thread — each event's expansion, through RecurExpansion — steps over impossible days.
+/**
+ * The steps every rule iterator of this file has taken, and the most it may take (`limits.maxSteps`, set when the file
+ * comes). A step is one pass of ical.js's own loop in `RecurIterator.next` — one candidate time tried, whether or not
+ * it is an occurrence — which calls `check_contracting_rules` once a pass; each pass does a bounded amount of work
+ * (an INTERVAL is at most `MAX_INTERVAL`). Counting them is what makes a rule that steps through millions of times to
+ * reach its next date (`FREQ=SECONDLY;BYWEEKNO=53`) refused for the work it causes, the same on any machine, however
+ * busy, where only the deadline ended it before. A time zone's rules (expanded through the same iterator) count too.
+ */
+const budget = { steps: 0, maxSteps: Infinity };
+
+/** Counts each pass of `iterator`'s loop against the file's `budget`, refusing the file at the first pass past it. */
+function countingSteps(iterator) {
+  const check = iterator.check_contracting_rules.bind(iterator);
+  iterator.check_contracting_rules = () => {
+    budget.steps += 1;
+    if (budget.steps > budget.maxSteps)
+      throw new Refusal(
+        `the file's recurrence rules take more than ${budget.maxSteps.toLocaleString("en-US")} steps to list their dates up to the window's end, more than the calendar reader takes for one file`,
+      );
+    return check();
+  };
+  return iterator;
+}
+
+// Every rule iterator of this thread — each event's expansion, through RecurExpansion, and each time zone's — counts
+// its steps and steps over impossible days.
 const plainIterator = ICAL.Recur.prototype.iterator;
 ICAL.Recur.prototype.iterator = function iterator(start) {
-  return skippingDaysItCannotOccurOn(plainIterator.call(this, start));
+  return skippingDaysItCannotOccurOn(countingSteps(plainIterator.call(this, start)));
 };
 
 /** Refuses, before expanding, a VEVENT rule that gives no occurrence at all (`neverOccurs`). */
@@ -358,6 +383,7 @@ function checkOccurs(calendar) {
 }
 
 function read({ text, from, to, limits }) {
+  budget.maxSteps = limits.maxSteps;
   let calendar;
   try {
     calendar = new ICAL.Component(ICAL.parse(text));

@@ -39,6 +39,11 @@ export interface CalendarReadLimits {
   maxIterations: number;
   /** Most occurrences kept in the window, over the whole file. */
   maxOccurrences: number;
+  /**
+   * Most steps the file's rules may take in ical.js's iterator (every candidate time tried, occurrence or not, time
+   * zones' rules included): the work a file causes, counted the same on any machine, however busy.
+   */
+  maxSteps: number;
   /** Most dates one event's EXDATEs may list, and most its RDATEs may: a series keeps no more (`MAX_CANCELLED_OCCURRENCES`). */
   maxDates: number;
   /** Milliseconds the worker has to read and expand the file once it is running. */
@@ -57,6 +62,7 @@ export const DEFAULT_CALENDAR_READ_LIMITS: CalendarReadLimits = {
   maxProperties: 200,
   maxIterations: 100_000,
   maxOccurrences: 5_000,
+  maxSteps: 250_000,
   maxDates: 1_000,
   deadlineMs: 2_000,
   maxMemoryMb: 128,
@@ -236,6 +242,7 @@ export function readCalendarEvents(
       maxIterations: limits.maxIterations,
       maxOccurrences: limits.maxOccurrences,
       maxDates: limits.maxDates,
+      maxSteps: limits.maxSteps,
     },
   });
   try {
