@@ -11,15 +11,29 @@
  * (`Component.getTimeZoneByID`), never through `TimezoneService.register`, and the thread ends with the file.
  *
  * workerData: { signal, port }. The one file comes on `port` as { text, from, to, limits: { maxIterations,
- * maxOccurrences, maxDates, maxSteps } }; `signal[0]` goes 0 → 1 when ical.js is loaded (the deadline starts then) → 2 when the answer is
- * on `port`: { ok: true, events } or { ok: false, message }. One file, then the thread is ended. A recurring event
+ * maxOccurrences, maxDates, maxSteps } }; `signal[1]` holds this thread's id in the operating system (0 if unknown)
+ * before `signal[0]` goes 0 → 1 when ical.js is loaded (the deadline starts then) → 2 when the answer is on `port`:
+ * { ok: true, events } or { ok: false, message }. One file, then the thread is ended. A recurring event
  * (RRULE or RDATE) also comes with its rule, added dates and exceptions as written (`series`), for the reader to keep
  * as a series (issue 47), and with its CATEGORIES (Tempo's export marks a review and an event's flags there).
  */
+import { readlinkSync } from "node:fs";
 import { workerData } from "node:worker_threads";
 import { dayFacts, dayFilter, filtersOnly, neverOccurs } from "./rule-proof.mjs";
 
 const { signal, port } = workerData;
+
+/** This thread's id in the operating system (Linux's /proc/thread-self), 0 where it cannot be told. */
+function ownThreadId() {
+  try {
+    return Number(readlinkSync("/proc/thread-self").split("/").pop()) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+// Told before anything else, so that the reader can count this thread's own CPU time against the deadline.
+Atomics.store(signal, 1, ownThreadId());
 
 /** Tells the waiting thread that the state moved on. */
 function raise(value) {

@@ -8,12 +8,15 @@
  * Tools are synchronous pure functions (`run(state, args)`, run as a trial, for the card and when applying), so the
  * reader waits synchronously: the worker answers on a MessagePort and raises a shared flag; this thread blocks in
  * `Atomics.wait` with a timeout and takes the answer with `receiveMessageOnPort`. The wait is bounded by the deadline
- * (2 s by default), so the worst a file can do is hold the process that long once per reading, and is refused.
+ * (2 s of the worker's own CPU time by default, `waitForWorker`), so the worst a file can do is hold the process that
+ * long once per reading — longer only when the machine is busy, and never past the ceiling (30 s) — and is refused.
+ * The work a rule causes inside ical.js is counted too (a budget of steps, in the worker), the same on any machine.
  * A fresh thread per file also means nothing one file defines (a VTIMEZONE) outlives it or reaches another file; the
  * next file's thread is started in advance (it has read nothing), so a reading does not wait for ical.js to load.
  *
  * Every refusal is a `CalendarFileError` (INVALID_INPUT) whose message names what was wrong or the limit hit.
  */
+import { readFileSync } from "node:fs";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { TempoError } from "../../errors/index.js";
 
@@ -46,8 +49,17 @@ export interface CalendarReadLimits {
   maxSteps: number;
   /** Most dates one event's EXDATEs may list, and most its RDATEs may: a series keeps no more (`MAX_CANCELLED_OCCURRENCES`). */
   maxDates: number;
-  /** Milliseconds the worker has to read and expand the file once it is running. */
+  /**
+   * Milliseconds of its own CPU time the worker has to read and expand the file once it is running: the time the
+   * machine gives other work does not count (where the system tells a thread's CPU time, Linux's /proc; elsewhere,
+   * milliseconds of wall-clock time).
+   */
   deadlineMs: number;
+  /**
+   * Milliseconds of wall-clock time the reader waits for the worker at most, however little CPU time it got: the last
+   * guard, so that a worker the machine hardly runs does not hold the reading for ever.
+   */
+  ceilingMs: number;
   /** Megabytes of heap the worker may use. */
   maxMemoryMb: number;
   /** Milliseconds the worker may take to start (load ical.js) before the deadline begins; not in the file's control. */
@@ -65,6 +77,7 @@ export const DEFAULT_CALENDAR_READ_LIMITS: CalendarReadLimits = {
   maxSteps: 250_000,
   maxDates: 1_000,
   deadlineMs: 2_000,
+  ceilingMs: 30_000,
   maxMemoryMb: 128,
   startupMs: 20_000,
 };
@@ -138,7 +151,7 @@ let nextThread: ReaderThread | undefined;
 
 /** A new reader thread with a memory limit. */
 function startThread(maxMemoryMb: number): ReaderThread {
-  const signal = new Int32Array(new SharedArrayBuffer(4));
+  const signal = new Int32Array(new SharedArrayBuffer(8));
   const { port1, port2 } = new MessageChannel();
   const worker = new Worker(WORKER_URL, {
     // None of the process's own flags: the worker is plain ESM and needs no loader, and a loader's hooks (the
@@ -180,6 +193,49 @@ export function waitWhile(signal: Int32Array, value: number, ms: number): boolea
     const left = deadline - performance.now();
     if (left <= 0) return false;
     Atomics.wait(signal, 0, value, left);
+  }
+}
+
+/**
+ * Milliseconds of CPU time a thread of this process (by its id in the operating system) has had, from Linux's
+ * /proc (`schedstat`, in nanoseconds); undefined where the system does not tell it or the thread has ended.
+ */
+export function threadCpuMs(threadId: number): number | undefined {
+  if (!Number.isInteger(threadId) || threadId <= 0) return undefined;
+  try {
+    const ms = Number(readFileSync(`/proc/self/task/${threadId}/schedstat`, "utf8").split(" ")[0]) / 1e6;
+    return Number.isFinite(ms) ? ms : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Waits while `signal[0]` is `value` — the worker reading — until it moves on ("answered"), until the worker has used
+ * `deadlineMs` of its own CPU time ("deadline"), or until `ceilingMs` of wall-clock time have passed ("ceiling").
+ * `cpuMs` tells the worker's CPU time so far; where it tells nothing, the deadline is wall-clock time. A thread uses
+ * no more CPU time than the time that passes, so each wait lasts what is left of its budget and is then measured
+ * again: on an idle machine the deadline ends a spinning worker as soon as the wall clock would, and on a busy one
+ * a legitimate file is not refused for the time the machine gave others. A worker that has ended (its memory
+ * limit) tells no CPU time either: "deadline" then, at once.
+ */
+export function waitForWorker(
+  signal: Int32Array,
+  value: number,
+  limits: Pick<CalendarReadLimits, "deadlineMs" | "ceilingMs">,
+  cpuMs: () => number | undefined,
+): "answered" | "deadline" | "ceiling" {
+  const started = cpuMs();
+  if (started === undefined) return waitWhile(signal, value, limits.deadlineMs) ? "answered" : "deadline";
+  const ceiling = performance.now() + Math.max(limits.ceilingMs, limits.deadlineMs);
+  for (;;) {
+    const used = cpuMs();
+    if (used === undefined) return Atomics.load(signal, 0) !== value ? "answered" : "deadline";
+    const left = limits.deadlineMs - (used - started);
+    const wallLeft = ceiling - performance.now();
+    if (left <= 0) return Atomics.load(signal, 0) !== value ? "answered" : "deadline";
+    if (wallLeft <= 0) return Atomics.load(signal, 0) !== value ? "answered" : "ceiling";
+    if (waitWhile(signal, value, Math.min(left, wallLeft))) return "answered";
   }
 }
 
@@ -249,7 +305,12 @@ export function readCalendarEvents(
     // The worker's start (loading ical.js) is not the file's doing; the deadline counts from when it is ready.
     if (!waitWhile(signal, 0, limits.startupMs))
       throw new CalendarFileError(`The calendar reader did not start within ${limits.startupMs / 1000} s; try again.`);
-    waitWhile(signal, 1, limits.deadlineMs);
+    const threadId = Atomics.load(signal, 1);
+    const waited = waitForWorker(signal, 1, limits, () => threadCpuMs(threadId));
+    if (waited === "ceiling")
+      throw new CalendarFileError(
+        `The calendar reader was given too little time to read the file within ${limits.ceilingMs / 1000} s (the machine is busy); nothing was imported, try again.`,
+      );
     const answer = receiveMessageOnPort(port)?.message as
       { ok: true; events: CalendarEventRead[] } | { ok: false; message: string } | undefined;
     // No answer: the expansion is still spinning, or the worker was ended for using more than its memory.
