@@ -68,15 +68,6 @@ export async function overwriteWrites(client: pg.PoolClient, tables: SaverTables
   );
 }
 
-/** The VALUES of `rows` write rows (eight parameters each, `WRITE_COLUMNS`) from parameter `first` on. */
-export function writeRowsList(rows: number, first: number): string {
-  return Array.from({ length: rows }, (_, row) => {
-    const at = first + row * 8;
-    const types = ["text", "text", "text", "text", "integer", "text", "text", "bytea"];
-    return `(${types.map((type, column) => `$${at + column}::${type}`).join(", ")})`;
-  }).join(", ");
-}
-
 /**
  * Stores a task's write rows in ONE statement: upserted when `upsert` (every write a special channel), else inserted
  * keeping a row in place. Resolves the keys of the rows the insert stored (undefined for an upsert).
@@ -91,10 +82,9 @@ export async function storeWriteRows(
     `INSERT INTO ${tables.writes} (${WRITE_COLUMNS})
      VALUES ${valuesList(rows.length, 8)}
      ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) ${
-       upsert
-         ? "DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob"
-         : "DO NOTHING RETURNING task_id, idx"
-     }`,
+       upsert ? "DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob" : "DO NOTHING"
+     }
+     RETURNING task_id, idx`,
     rows.flat(),
   );
   return upsert ? undefined : new Set(stored.rows.map((row) => writeKey(row.task_id, Number(row.idx))));

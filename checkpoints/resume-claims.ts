@@ -8,7 +8,7 @@ import { INTERRUPT } from "@langchain/langgraph";
 import type pg from "pg";
 
 import { TempoError } from "../errors/index.js";
-import { overwriteWrites, WRITE_COLUMNS, writeRowsList, type ClaimedWrites } from "./contested-writes.js";
+import { overwriteWrites, type ClaimedWrites } from "./contested-writes.js";
 import { keyOf, remember, threadPrefix, type CheckpointRef, type SaverTables } from "./refs.js";
 
 /** The error a run gets when another run resumed the same interrupt (or went on from the same checkpoint) first. */
@@ -91,7 +91,6 @@ export async function saveInOneStatement(
   written?: ClaimedWrites,
 ): Promise<void> {
   const overwrite = claimedParent !== undefined ? (written?.overwrite ?? []) : [];
-  const firstOverwrite = FIRST_BLOB_PARAMETER + blobs.length * 4;
   const result = await db.query<{ winner: string | null }>(
     `WITH claim AS (
        INSERT INTO ${tables.claims} AS claim (thread_id, checkpoint_ns, parent_checkpoint_id, checkpoint_id, task_ids, write_keys)
@@ -110,17 +109,14 @@ export async function saveInOneStatement(
        SELECT $1, $2, $3, $4, $5::jsonb, $6::jsonb WHERE EXISTS (SELECT 1 FROM held)
        ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
        DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata
-     )${
-       overwrite.length === 0
-         ? ""
-         : `, overwritten AS (
-       INSERT INTO ${tables.writes} (${WRITE_COLUMNS})
-       SELECT * FROM (VALUES ${writeRowsList(overwrite.length, firstOverwrite)}) AS row (${WRITE_COLUMNS})
+     ), overwritten AS (
+       INSERT INTO ${tables.writes} (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
+       SELECT $1, $2, $7, row.* FROM unnest($10::text[], $11::integer[], $12::text[], $13::text[], $14::bytea[])
+           AS row (task_id, idx, channel, type, blob)
         WHERE EXISTS (SELECT 1 FROM held)
        ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
        DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob
-     )`
-     }
+     )
      SELECT (SELECT checkpoint_id FROM claim) AS winner`,
     [
       ref.threadId,
@@ -132,8 +128,9 @@ export async function saveInOneStatement(
       claimedParent ?? null,
       written?.taskIds ?? null,
       written?.writeKeys ?? null,
+      // The overwritten rows by column (on the claimed parent: $1, $2, $7).
+      ...[3, 4, 5, 6, 7].map((column) => overwrite.map((row) => row[column])),
       ...blobs.flatMap((blob) => blob.slice(2)),
-      ...overwrite.flat(),
     ],
   );
   const winner = result.rows[0]?.winner ?? "";
@@ -142,7 +139,7 @@ export async function saveInOneStatement(
 }
 
 /** The parameter of `saveInOneStatement`'s first blob row: the statement's own come before it. */
-const FIRST_BLOB_PARAMETER = 10;
+const FIRST_BLOB_PARAMETER = 15;
 
 /**
  * The VALUES of `rows` blob rows of `saveInOneStatement`: the thread and namespace are $1 and $2, each row's channel,

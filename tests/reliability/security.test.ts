@@ -253,13 +253,16 @@ describe("SQL is parameterised", () => {
       reason: "table names built from the validated schema name",
       validatesSchema: true,
     },
-    ...["checkpoints/delta-history.ts", "checkpoints/resume-claims.ts", "checkpoints/plan-snapshots.ts"].map(
-      (file) => ({
-        file,
-        expression: /^(this\.)?tables\.\w+$/,
-        reason: "the saver's SaverTables (refs.ts), built by TempoPostgresSaver from the schema name it validates",
-      }),
-    ),
+    ...[
+      "checkpoints/delta-history.ts",
+      "checkpoints/resume-claims.ts",
+      "checkpoints/plan-snapshots.ts",
+      "checkpoints/contested-writes.ts",
+    ].map((file) => ({
+      file,
+      expression: /^(this\.)?tables\.\w+$/,
+      reason: "the saver's SaverTables (refs.ts), built by TempoPostgresSaver from the schema name it validates",
+    })),
     {
       file: "checkpoints/retention.ts",
       expression: /^tables\.\w+$/,
