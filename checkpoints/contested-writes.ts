@@ -52,28 +52,15 @@ export function writeKey(taskId: string, idx: number): string {
 }
 
 /** The columns of a `checkpoint_writes` row as Tempo's saver writes them, in `WriteRow`'s order. */
-export const WRITE_COLUMNS = "thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob";
+const WRITE_COLUMNS = "thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob";
 
 /**
- * Writes `rows` over the rows in place at their keys: a claiming run's writes that found another run's row there
- * (`contested-writes.ts`). In the claim's transaction on `client`.
- */
-export async function overwriteWrites(client: pg.PoolClient, tables: SaverTables, rows: readonly WriteRow[]) {
-  if (rows.length === 0) return;
-  await client.query(
-    `INSERT INTO ${tables.writes} (${WRITE_COLUMNS}) VALUES ${valuesList(rows.length, 8)}
-     ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
-     DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob`,
-    rows.flat(),
-  );
-}
-
-/**
- * Stores a task's write rows in ONE statement: upserted when `upsert` (every write a special channel), else inserted
- * keeping a row in place. Resolves the keys of the rows the insert stored (undefined for an upsert).
+ * Stores write rows in ONE statement: upserted when `upsert` (a task's writes all on special channels, or a claiming
+ * run's rows written over another's), else inserted keeping a row in place. Resolves the keys of the rows the insert
+ * stored (undefined for an upsert).
  */
 export async function storeWriteRows(
-  db: pg.Pool,
+  db: pg.Pool | pg.PoolClient,
   tables: SaverTables,
   rows: readonly WriteRow[],
   upsert: boolean,
@@ -139,16 +126,13 @@ export class RunWrites {
 
   private notedFor(config: RunnableConfig, key: string): Noted {
     const run = runOf(config);
-    let runs = run ? this.byRun.get(run) : this.unowned;
-    if (!runs) {
-      runs = new Map();
-      this.byRun.set(run!, runs);
-    }
-    const existing = runs.get(key);
+    const runs = run ? this.byRun.get(run) : this.unowned;
+    const existing = runs?.get(key);
     if (existing) return existing;
     const fresh: Noted = { tasks: new Set(), seen: new Set(), kept: new Set(), overwrite: new Map(), unknown: false };
-    if (run) runs.set(key, fresh);
-    else remember(runs, key, fresh);
+    if (!run) remember(this.unowned, key, fresh);
+    else if (runs) runs.set(key, fresh);
+    else this.byRun.set(run, new Map([[key, fresh]]));
     return fresh;
   }
 }

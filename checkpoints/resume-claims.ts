@@ -8,7 +8,7 @@ import { INTERRUPT } from "@langchain/langgraph";
 import type pg from "pg";
 
 import { TempoError } from "../errors/index.js";
-import { overwriteWrites, type ClaimedWrites } from "./contested-writes.js";
+import { storeWriteRows, type ClaimedWrites } from "./contested-writes.js";
 import { keyOf, remember, threadPrefix, type CheckpointRef, type SaverTables } from "./refs.js";
 
 /** The error a run gets when another run resumed the same interrupt (or went on from the same checkpoint) first. */
@@ -68,7 +68,8 @@ export async function claimParent(
   );
   const winner = claim.rows[0]?.checkpoint_id ?? "";
   if (winner !== ref.checkpointId) throw new AlreadyResumedError(ref, parentId, winner);
-  await overwriteWrites(client, tables, written?.overwrite ?? []);
+  // Its rows that found another run's in place, written over it (`contested-writes.ts`).
+  if (written && written.overwrite.length > 0) await storeWriteRows(client, tables, written.overwrite, true);
 }
 
 /**
