@@ -10,6 +10,7 @@ import {
   halfPlacedWeek,
   offlineTempo,
   placeOf,
+  reviewsExcept,
   type ConversationOutcome,
 } from "./support/offline-conversation.js";
 import { SCHEDULE_REFINEMENT } from "../../tools/schedule/domain.js";
@@ -359,15 +360,7 @@ describe("a task's name with an 'and' in it", () => {
     [
       "arrange everything except review limits and continuity",
       'Place each pending review task into a free slot that fits it, except "review limits and continuity"',
-      [
-        "derivative-drills",
-        "matrix-review",
-        "determinant-exercises",
-        "vocabulary-list",
-        "essay-draft",
-        "linked-list-exercises",
-        "binary-tree-review",
-      ],
+      reviewsExcept("review-limits"),
     ],
   ])("%s: the plan names it whole", async (request, step, placed) => {
     const tempo = await offlineTempo(sampleWeek());

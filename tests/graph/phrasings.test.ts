@@ -7,21 +7,18 @@
  */
 import { HumanMessage, type AIMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
-import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
+import {
+  converse,
+  halfPlacedWeek,
+  offlineTempo,
+  reviewsExcept,
+  SAMPLE_REVIEWS,
+} from "./support/offline-conversation.js";
 import { sampleWeek, type ScheduleState, type TaskItem } from "../../tools/schedule/index.js";
 import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
 
-const ALL_TASKS = [
-  "review-limits",
-  "derivative-drills",
-  "matrix-review",
-  "determinant-exercises",
-  "vocabulary-list",
-  "essay-draft",
-  "linked-list-exercises",
-  "binary-tree-review",
-];
-const except = (...ids: string[]) => ALL_TASKS.filter((id) => !ids.includes(id));
+const ALL_TASKS = [...SAMPLE_REVIEWS];
+const except = reviewsExcept;
 
 /** What a phrasing must give. */
 type Expected =

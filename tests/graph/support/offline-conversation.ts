@@ -44,6 +44,21 @@ export interface ConversationOutcome {
   schedule: ScheduleState;
 }
 
+/** The sample week's pending reviews, by id, in the week's order. */
+export const SAMPLE_REVIEWS = [
+  "review-limits",
+  "derivative-drills",
+  "matrix-review",
+  "determinant-exercises",
+  "vocabulary-list",
+  "essay-draft",
+  "linked-list-exercises",
+  "binary-tree-review",
+] as const;
+
+/** The sample week's pending reviews but `ids`. */
+export const reviewsExcept = (...ids: string[]): string[] => SAMPLE_REVIEWS.filter((id) => !ids.includes(id));
+
 /** Where the sample week's tasks sit in the "half placed" week: id → [day, first slot]. */
 export const HALF_PLACED: Readonly<Record<string, [number, number]>> = {
   "review-limits": [1, 5],
