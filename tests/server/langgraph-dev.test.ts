@@ -414,16 +414,22 @@ test("two runs at once with the default multitask strategy (reject): the second 
   const client = new Client({ apiUrl, defaultHeaders: await bearer("multitask-reject") });
   const config = { configurable: { user_id: "multitask-reject" } };
   const thread = await client.threads.create();
-  const results = await Promise.allSettled([
-    client.runs.create(thread.thread_id, "tempo", { input: userMessage("Arrange my review week"), config }),
-    client.runs.create(thread.thread_id, "tempo", { input: userMessage("hello"), config }),
-  ]);
-  const created = results.filter((result) => result.status === "fulfilled");
-  const refused = results.filter((result): result is PromiseRejectedResult => result.status === "rejected");
-  expect(created).toHaveLength(1);
-  expect(refused).toHaveLength(1);
-  expect(String(refused[0]!.reason)).toMatch(/422|already running/i);
-  await client.runs.join(thread.thread_id, (created[0] as PromiseFulfilledResult<{ run_id: string }>).value.run_id);
+  // The first run must still be in flight when the second arrives. Sent together, the first could reach its card
+  // before a loaded server read the second (then the second is rightly created): the first waits in the queue
+  // instead (`afterSeconds`), in flight until the test cancels it, so the refusal does not depend on the machine.
+  const first = await client.runs.create(thread.thread_id, "tempo", {
+    input: userMessage("Arrange my review week"),
+    config,
+    afterSeconds: 3600,
+  });
+  await expect(client.runs.create(thread.thread_id, "tempo", { input: userMessage("hello"), config })).rejects.toThrow(
+    /422|already running/i,
+  );
+  expect((await client.runs.list(thread.thread_id)).map((run) => run.run_id)).toEqual([first.run_id]);
+  // The refused run left nothing; the queued one is let go, and the message it carried is sent again.
+  await client.runs.cancel(thread.thread_id, first.run_id);
+  expect(await humanTexts(client, thread.thread_id)).toEqual([]);
+  await client.runs.wait(thread.thread_id, "tempo", { input: userMessage("Arrange my review week"), config });
   expect((await humanTexts(client, thread.thread_id)).length).toBe(1);
   expect(await forksOf(client, thread.thread_id)).toBe(0);
 });
