@@ -161,29 +161,7 @@ export function neverOccurs(recur, start) {
       if (matches(dayFacts(day, weekStart, weekCache))) return false;
     return true;
   }
-  // The periods the INTERVAL keeps, over a whole cycle: [first day, days] each. With BYWEEKNO a year's weeks cross
-  // into the next, so every day from the start is taken (INTERVAL left aside).
-  const periods = [];
-  if (freq === "DAILY" || (freq === "YEARLY" && Array.isArray(parts.BYWEEKNO) && parts.BYWEEKNO.length > 0)) {
-    const step = freq === "DAILY" ? interval : 1;
-    for (let index = 0; index < GREGORIAN_CYCLE_DAYS; index += 1) periods.push([startDay + index * step, 1]);
-  } else if (freq === "WEEKLY") {
-    const first = startDay - ((((((startDay + 4) % 7) + 7) % 7) - weekStart + 7) % 7);
-    for (let index = 0; index < GREGORIAN_CYCLE_DAYS / 7; index += 1) periods.push([first + index * 7 * interval, 7]);
-  } else if (freq === "MONTHLY") {
-    for (let index = 0; index < 4_800; index += 1) {
-      const month = start.month - 1 + index * interval;
-      const first = dayNumberOf(start.year, month + 1, 1);
-      periods.push([first, dayNumberOf(start.year, month + 2, 1) - first]);
-    }
-  } else {
-    for (let index = 0; index < 400; index += 1) {
-      const year = start.year + index * interval;
-      const first = dayNumberOf(year, 1, 1);
-      periods.push([first, dayNumberOf(year + 1, 1, 1) - first]);
-    }
-  }
-  for (const [first, days] of periods) {
+  for (const [first, days] of periodsOf(freq, parts, interval, start, startDay, weekStart)) {
     let candidates = 0;
     for (let day = Math.max(first, startDay); day < first + days; day += 1)
       if (matches(dayFacts(day, weekStart, weekCache))) candidates += 1;
@@ -193,4 +171,31 @@ export function neverOccurs(recur, start) {
     if (candidates > 0 && candidates >= fewestPosition) return false;
   }
   return true;
+}
+
+/**
+ * The periods a rule's INTERVAL keeps, over a whole cycle: [first day, days] each, made one at a time, so a rule that
+ * occurs in its first period is answered without making the rest (a DAILY rule has 146,097 of them). With BYWEEKNO a
+ * year's weeks cross into the next, so every day from the start is taken (INTERVAL left aside).
+ */
+function* periodsOf(freq, parts, interval, start, startDay, weekStart) {
+  if (freq === "DAILY" || (freq === "YEARLY" && Array.isArray(parts.BYWEEKNO) && parts.BYWEEKNO.length > 0)) {
+    const step = freq === "DAILY" ? interval : 1;
+    for (let index = 0; index < GREGORIAN_CYCLE_DAYS; index += 1) yield [startDay + index * step, 1];
+  } else if (freq === "WEEKLY") {
+    const first = startDay - ((((((startDay + 4) % 7) + 7) % 7) - weekStart + 7) % 7);
+    for (let index = 0; index < GREGORIAN_CYCLE_DAYS / 7; index += 1) yield [first + index * 7 * interval, 7];
+  } else if (freq === "MONTHLY") {
+    for (let index = 0; index < 4_800; index += 1) {
+      const month = start.month - 1 + index * interval;
+      const first = dayNumberOf(start.year, month + 1, 1);
+      yield [first, dayNumberOf(start.year, month + 2, 1) - first];
+    }
+  } else {
+    for (let index = 0; index < 400; index += 1) {
+      const year = start.year + index * interval;
+      const first = dayNumberOf(year, 1, 1);
+      yield [first, dayNumberOf(year + 1, 1, 1) - first];
+    }
+  }
 }
