@@ -355,3 +355,74 @@ describe("a left-out reason's limits in Chinese", () => {
     );
   });
 });
+
+describe("the rules' and the standing preferences' refusals, driven through the tools", () => {
+  /**
+   * The sample week with rules drawn on it: Calculus keeps one free slot around a session, never on Sunday nor on
+   * day 4; derivative-drills not before day 3; matrix-review due before day 5 (review-limits is due before the exam).
+   */
+  function ruledWeek(): ScheduleState {
+    const week = sampleWeek();
+    return {
+      ...week,
+      categories: week.categories.map((category) =>
+        category.id === "calculus"
+          ? { ...category, bufferSlots: 1, excludedDaysOfWeek: [7], blockedDays: [4] }
+          : category,
+      ),
+      tasks: week.tasks.map((task) =>
+        task.id === "derivative-drills" && task.source === "task_item"
+          ? { ...task, earliestDay: 3 }
+          : task.id === "matrix-review" && task.source === "task_item"
+            ? { ...task, dueBefore: { day: 5 } }
+            : task,
+      ),
+    };
+  }
+
+  /** The tool's refusal, without the "error: " the result opens with. */
+  function refusal(name: string, state: ScheduleState, args: Record<string, unknown>): string {
+    const outcome = runTool(name, state, args);
+    expect(outcome.ok).toBe(false);
+    return outcome.content.replace(/^error: /, "");
+  }
+
+  /** `week` after each of `writes` (a tool and its arguments) succeeded. */
+  function after(week: ScheduleState, ...writes: Array<[string, Record<string, unknown>]>): ScheduleState {
+    return writes.reduce((state, [name, args]) => {
+      const outcome = runTool(name, state, args);
+      expect(outcome.ok, outcome.content).toBe(true);
+      return outcome.state as ScheduleState;
+    }, week);
+  }
+
+  test("a move or place refused over another task: its head said as the table says it; over the task itself: gone", () => {
+    // review-limits on Friday evening keeps slot 12 free; determinant-exercises asked there.
+    const week = after(
+      ruledWeek(),
+      ["place", { task_id: "review-limits", day: 5, slot_start: 10 }],
+      ["place", { task_id: "determinant-exercises", day: 3, slot_start: 7 }],
+    );
+    const head = (language: "en" | "zh", key: "cannotMove" | "cannotPlace", id: string, duration?: number) =>
+      saySummary(language, key, { id, ...(duration === undefined ? {} : { duration }) });
+    const moved = refusal("move", week, { task_id: "determinant-exercises", day: 5, slot_start: 12 });
+    expect(moved.startsWith(head("en", "cannotMove", "determinant-exercises"))).toBe(true);
+    const movedWhy = moved.slice(head("en", "cannotMove", "determinant-exercises").length);
+    expect(movedWhy.startsWith("task review-limits ")).toBe(true);
+    expect(summaryInChinese(moved)).toBe(
+      `${head("zh", "cannotMove", "determinant-exercises")}${summaryInChinese(movedWhy)}`,
+    );
+    const placed = refusal("place", week, { task_id: "vocabulary-list", day: 5, slot_start: 12 });
+    const placeHead = head("en", "cannotPlace", "vocabulary-list", 1);
+    expect(placed.startsWith(placeHead)).toBe(true);
+    expect(summaryInChinese(placed)).toBe(
+      `${head("zh", "cannotPlace", "vocabulary-list", 1)}${summaryInChinese(placed.slice(placeHead.length))}`,
+    );
+    // About the task itself (derivative-drills before its earliest day): the refusal names it once.
+    const early = refusal("place", week, { task_id: "derivative-drills", day: 2, slot_start: 3 });
+    const earlyHead = head("en", "cannotPlace", "derivative-drills", 1);
+    expect(early.startsWith(`${earlyHead}task derivative-drills "`)).toBe(true);
+    expect(summaryInChinese(early)).toBe(summaryInChinese(early.slice(earlyHead.length)));
+    expect(summaryInChinese(early)).not.toContain("cannot place");
+  });
+});

@@ -68,6 +68,11 @@ const EN = {
   importNoneInWindow: "no event of the file can be added (none falls in the window)",
   importNone: "no event of the file can be added: {skipped}",
   importNothingNew: "nothing new to import: {skipped}",
+  // The rules' refusals of a write (`rules.ts`, surfaced by `tools/move.ts` and `place.ts`): what the write would have
+  // done, then why in the rules' words (a refusal about the task itself names it once: the prefix goes, as
+  // `readableScheduleText` drops it).
+  cannotMove: "cannot move task {id}: ",
+  cannotPlace: "cannot place task {id} (duration {duration}): ",
   // Why the candidates' listing says a review is forced, after its id (`candidates.ts`).
   forcedPassed: " (deadline passed)",
   forcedApart: " (fits nowhere beside the others, proved)",
@@ -152,6 +157,8 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   importNoneInWindow: "文件里没有能添加的日程（都不在日程窗口内）",
   importNone: "文件里没有能添加的日程：{skipped}",
   importNothingNew: "文件里没有新的日程可导入：{skipped}",
+  cannotMove: "无法移动任务 {id}：",
+  cannotPlace: "无法安排任务 {id}（时长 {duration} 节）：",
   forcedPassed: "（截止时间已过）",
   forcedApart: "（已证明与其他安排放不到一起）",
   noPlaceBeforeDeadline: "截止之前已没有符合规则的空闲时段",
@@ -220,6 +227,8 @@ const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   ids: "[^;]*?",
   name: ".+?",
   event: JSON_TEXT,
+  // The rules' refusals (`rules.ts`).
+  duration: "\\d+",
   // The refinement's (`contracts/refinement-words.ts`).
   rounds: "\\d+",
   placed: "\\d+",

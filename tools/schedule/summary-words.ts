@@ -11,9 +11,10 @@
  * report's (`contracts/report-words.ts`).
  *
  * Not in a table yet (read by the patterns left in the chain, in the order they always were): the rules' and the
- * standing preferences' refusals (`rules.ts`, `find-free.ts`, `move.ts`, `place.ts`), the offline policy's "not
- * carried out" and its matching words ("I found no task matching …", "… matches 2 events (…)"), a locked event a
- * swap never moves, the "no free time … fits … where asked" refusal, and "the user rejected the move".
+ * standing preferences' refusals (`rules.ts`, `find-free.ts`; the head `move.ts` and `place.ts` put before them is in
+ * the table), the offline policy's "not carried out" and its matching words ("I found no task matching …", "…
+ * matches 2 events (…)"), a locked event a swap never moves, the "no free time … fits … where asked" refusal, and "the
+ * user rejected the move".
  */
 import { weekdayName, type Language } from "../../contracts/language.js";
 import {
@@ -204,6 +205,24 @@ function bracketed(key: SummaryKey): (text: string) => string {
     );
 }
 
+/** The heads of a write the rules refused (`tools/move.ts`, `place.ts`), as their table keys. */
+const REFUSED_WRITES: readonly SummaryKey[] = ["cannotMove", "cannotPlace"];
+
+/**
+ * A write the rules refused, its head said in Chinese ("cannot move task x: " → "无法移动任务 x："); when the refusal
+ * is about the task itself (`task x "…"` follows), the head goes: the refusal names the task once, as
+ * `readableScheduleText` has it.
+ */
+function refusedWrite(text: string): string {
+  for (const key of REFUSED_WRITES) {
+    const head = summaryPattern(key, "start").exec(text);
+    if (!head) continue;
+    const rest = text.slice(head[0].length);
+    return rest.startsWith(`task ${head[1]!} `) ? rest : `${readSummaryIn(head[0], key, "whole", "zh")}${rest}`;
+  }
+  return text;
+}
+
 /** How each place of a phrase is said in Chinese (a place not named stays as the English has it). */
 const READERS: PlaceReaders = {
   said: quoted,
@@ -362,13 +381,7 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("noPendingMatch", "anywhere"),
   read("alreadyOnSchedule", "anywhere"),
   // A write the rules refused (`move.ts`, `place.ts`): what it would have done, then why.
-  // (A refusal about the task itself names it once: the prefix goes, as `readableScheduleText` drops it.)
-  (text) => text.replace(/^cannot (?:move|place) task (\S+): (?=task \1 )/, ""),
-  (text) =>
-    text.replace(
-      /^cannot (move|place) task (\S+): /,
-      (_, verb: string, id: string) => `无法${verb === "move" ? "移动" : "安排"}任务 ${id}：`,
-    ),
+  refusedWrite,
   // The buffer a class keeps around its reviews (`rules.ts`).
   (text) =>
     text.replace(

@@ -63,7 +63,8 @@ export const moveTool: DomainTool<ScheduleState, MoveArguments> = {
         saySummary("en", "alreadyOn", { subject: `task ${task.id}`, where: formatRange(range, state.window) }),
       );
     const outcome = resolvePlacements(index, [{ position, range }]);
-    if (!outcome.ok) return failure(`cannot move task ${task.id}: ${outcome.problem}`, outcome.refusal);
+    if (!outcome.ok)
+      return failure(`${saySummary("en", "cannotMove", { id: task.id })}${outcome.problem}`, outcome.refusal);
     const next = commitPlacements(state, index, outcome.placements);
     const hostPosition = outcome.placements[0]?.hostPosition;
     const hostId = hostPosition === undefined ? undefined : state.tasks[hostPosition]?.id;

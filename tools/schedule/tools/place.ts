@@ -64,7 +64,8 @@ export const placeTool: DomainTool<ScheduleState, PlaceArguments> = {
     }
     const range = rangeFrom(args.day, args.slot_start, task.duration);
     const outcome = resolvePlacements(index, [{ position, range }]);
-    if (!outcome.ok) return failure(`cannot place task ${task.id} (duration ${task.duration}): ${outcome.problem}`);
+    if (!outcome.ok)
+      return failure(`${saySummary("en", "cannotPlace", { id: task.id, duration: task.duration })}${outcome.problem}`);
     const next = commitPlacements(state, index, outcome.placements);
     const placed = outcome.placements[0];
     const hostId = placed?.hostPosition === undefined ? undefined : state.tasks[placed.hostPosition]?.id;
