@@ -21,6 +21,7 @@ import { sayReport } from "../../contracts/report-words.js";
 import { addedTaskIn } from "../../offline/schedule/tool-data.js";
 import { runTool } from "./support.js";
 import { datedWindow } from "../../tools/schedule/calendar.js";
+import { readablePlaces } from "../../tools/schedule/readable.js";
 
 const KEYS = Object.keys(SUMMARY_WORDS.en) as SummaryKey[];
 
@@ -49,6 +50,8 @@ const SAMPLE: Readonly<Record<string, string>> = {
   heading: "recovered",
   names: '"Matrix review", "Essay draft"',
   limits: "outside Friday, in slots 9-12",
+  className: '"Calculus"',
+  neighbour: 'event fri-english-quiz "English quiz"',
 };
 
 function sample(key: SummaryKey): Record<string, string> {
@@ -424,5 +427,36 @@ describe("the rules' and the standing preferences' refusals, driven through the 
     expect(early.startsWith(`${earlyHead}task derivative-drills "`)).toBe(true);
     expect(summaryInChinese(early)).toBe(summaryInChinese(early.slice(earlyHead.length)));
     expect(summaryInChinese(early)).not.toContain("cannot place");
+  });
+
+  /** `english` read back, `key`'s English in it said as the table's Chinese from `chinese` (the rest read as ever). */
+  function readAround(english: string, key: SummaryKey, places: Record<string, string | number>, chinese = places) {
+    const phrase = saySummary("en", key, places);
+    expect(english).toContain(phrase);
+    const [before, after] = [
+      english.slice(0, english.indexOf(phrase)),
+      english.slice(english.indexOf(phrase) + phrase.length),
+    ];
+    expect(summaryInChinese(english)).toBe(
+      `${summaryInChinese(before)}${saySummary("zh", key, chinese)}${readablePlaces(after, "zh")}`,
+    );
+  }
+
+  test("the buffer a class keeps, broken by a task or by an event: read back as the table says it", () => {
+    const week = after(ruledWeek(), ["place", { task_id: "review-limits", day: 5, slot_start: 10 }]);
+    const name = (id: string) => JSON.stringify(week.tasks.find((task) => task.id === id)!.name);
+    const byTask = refusal("place", week, { task_id: "vocabulary-list", day: 5, slot_start: 12 });
+    const task = { buffer: 1, className: '"Calculus"', neighbour: `task vocabulary-list ${name("vocabulary-list")}` };
+    readAround(byTask, "bufferHeld", task, { ...task, neighbour: `任务 vocabulary-list ${name("vocabulary-list")}` });
+    const byEvent = refusal("place", week, { task_id: "derivative-drills", day: 5, slot_start: 4 });
+    const event = {
+      buffer: 1,
+      className: '"Calculus"',
+      neighbour: `event fri-english-quiz ${name("fri-english-quiz")}`,
+    };
+    readAround(byEvent, "bufferHeld", event, {
+      ...event,
+      neighbour: `活动 fri-english-quiz ${name("fri-english-quiz")}`,
+    });
   });
 });

@@ -14,6 +14,7 @@ import { firstSlotFrom, placeName } from "./calendar.js";
 import { clockOfState, hasStarted, passedText, type WindowClock } from "./window-clock.js";
 import { dateNote, formatRange, type Dating } from "./format.js";
 import { breakInside } from "./slot-range.js";
+import { saySummary } from "./summary-phrases.js";
 import { weekdayName, type Language } from "../../contracts/language.js";
 import {
   dayOfWeekName,
@@ -467,7 +468,12 @@ export function bufferProblem(
         const hosts = neighbour !== undefined && isHostOf(neighbour, range);
         if (other === position || !neighbour || hosts || (!landed.has(position) && !landed.has(other))) continue;
         const category = book.categories.get(task.categoryId);
-        return `${label(task)} keeps ${buffer} free slot(s) around it (its class ${JSON.stringify(category?.name ?? task.categoryId)}), but ${neighbour.source === "event" ? "event" : "task"} ${neighbour.id} ${JSON.stringify(neighbour.name)} is at day ${range.day} slot ${slot}${dateNote({ day: range.day, start: slot, end: slot }, book.window)}`;
+        const held = saySummary("en", "bufferHeld", {
+          buffer,
+          className: JSON.stringify(category?.name ?? task.categoryId),
+          neighbour: label(neighbour),
+        });
+        return `${label(task)}${held}day ${range.day} slot ${slot}${dateNote({ day: range.day, start: slot, end: slot }, book.window)}`;
       }
     }
   }

@@ -73,6 +73,8 @@ const EN = {
   // `readableScheduleText` drops it).
   cannotMove: "cannot move task {id}: ",
   cannotPlace: "cannot place task {id} (duration {duration}): ",
+  // The buffer a class keeps around its sessions, after the buffered task's label; where the other is follows.
+  bufferHeld: " keeps {buffer} free slot(s) around it (its class {className}), but {neighbour} is at ",
   // Why the candidates' listing says a review is forced, after its id (`candidates.ts`).
   forcedPassed: " (deadline passed)",
   forcedApart: " (fits nowhere beside the others, proved)",
@@ -159,6 +161,7 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   importNothingNew: "文件里没有新的日程可导入：{skipped}",
   cannotMove: "无法移动任务 {id}：",
   cannotPlace: "无法安排任务 {id}（时长 {duration} 节）：",
+  bufferHeld: " 前后要留出 {buffer} 节空闲（它的课程 {className}），但{neighbour} 在",
   forcedPassed: "（截止时间已过）",
   forcedApart: "（已证明与其他安排放不到一起）",
   noPlaceBeforeDeadline: "截止之前已没有符合规则的空闲时段",
@@ -229,6 +232,9 @@ const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   event: JSON_TEXT,
   // The rules' refusals (`rules.ts`).
   duration: "\\d+",
+  buffer: "\\d+",
+  className: JSON_TEXT,
+  neighbour: `(?:event|task) ${ID} ${JSON_TEXT}`,
   // The refinement's (`contracts/refinement-words.ts`).
   rounds: "\\d+",
   placed: "\\d+",

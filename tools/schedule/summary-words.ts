@@ -231,6 +231,7 @@ const READERS: PlaceReaders = {
   state: (state) => statusWord(state.split(" ")[0]!),
   what: (what) => (what === "habit" ? "习惯" : "任务"),
   limits: limitsInChinese,
+  neighbour: (neighbour) => neighbour.replace(/^event /, "活动 ").replace(/^task /, "任务 "),
   names: (names) => {
     const list = (text: string) => text.replace(/"([^"]*)"/g, "“$1”").replace(/, /g, "、");
     const more = readSummary("namesAndMore", names);
@@ -383,12 +384,7 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   // A write the rules refused (`move.ts`, `place.ts`): what it would have done, then why.
   refusedWrite,
   // The buffer a class keeps around its reviews (`rules.ts`).
-  (text) =>
-    text.replace(
-      / keeps (\d+) free slot\(s\) around it \(its class ("(?:[^"\\]|\\.)*")\), but (event|task) (\S+ "(?:[^"\\]|\\.)*") is at /g,
-      (_, buffer: string, name: string, kind: string, neighbour: string) =>
-        ` 前后要留出 ${buffer} 节空闲（它的课程 ${name}），但${kind === "event" ? "活动" : "任务"} ${neighbour} 在`,
-    ),
+  read("bufferHeld", "anywhere"),
   // The hard rules' refusals (`rules.ts`), their places already by date and time above.
   (text) =>
     text.replace(
