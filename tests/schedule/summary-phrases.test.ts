@@ -52,6 +52,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
   limits: "outside Friday, in slots 9-12",
   className: '"Calculus"',
   neighbour: 'event fri-english-quiz "English quiz"',
+  deadline: 'event sat-calculus-midterm "Calculus midterm exam"',
 };
 
 function sample(key: SummaryKey): Record<string, string> {
@@ -458,5 +459,46 @@ describe("the rules' and the standing preferences' refusals, driven through the 
       ...event,
       neighbour: `活动 fri-english-quiz ${name("fri-english-quiz")}`,
     });
+  });
+
+  test("a deadline (a day, an event), an earliest day, a class's day: each read back as the table says it", () => {
+    const week = ruledWeek();
+    const zh = (places: Record<string, string>) =>
+      Object.fromEntries(Object.entries(places).map(([place, value]) => [place, readablePlaces(value, "zh")]));
+    const cases: Array<[SummaryKey, string, number, number, Record<string, string>, Record<string, string>?]> = [
+      [
+        "dueBeforeEvent",
+        "derivative-drills",
+        6,
+        9,
+        {
+          deadline: 'event sat-calculus-midterm "Calculus midterm exam"',
+          at: "day 6 slot 3 (Sat 16 Mar 2024, 10:00)",
+          where: "day 6 slots 9-9 (Sat 16 Mar 2024, 19:00–19:45)",
+        },
+      ],
+      ["dueBeforeDay", "matrix-review", 6, 9, { due: "day 5 (Fri 15 Mar 2024)", where: "day 6 (Sat 16 Mar 2024)" }],
+      [
+        "notBeforeEarliest",
+        "derivative-drills",
+        2,
+        3,
+        { earliest: "day 3 (Wed 13 Mar 2024)", where: "day 2 (Tue 12 Mar 2024)" },
+      ],
+      [
+        "classExcludesDay",
+        "derivative-drills",
+        7,
+        6,
+        { where: "day 7 (Sun 17 Mar 2024)", className: '"Calculus"', weekday: "Sun" },
+        { where: "3月17日周日", className: '"Calculus"', weekday: "周日" },
+      ],
+      ["classBlocksDay", "derivative-drills", 4, 1, { where: "day 4 (Thu 14 Mar 2024)", className: '"Calculus"' }],
+    ];
+    for (const [key, id, day, slot, places, chinese] of cases) {
+      const english = refusal("place", week, { task_id: id, day, slot_start: slot });
+      expect(english.startsWith(`cannot place task ${id} `), key).toBe(true);
+      readAround(english, key, places, chinese ?? zh(places));
+    }
   });
 });

@@ -237,9 +237,13 @@ function ruleText(broken: BrokenRule, task: TaskItem, range: SlotRange, book: Ru
   const { standing } = book;
   switch (broken) {
     case "excluded_day":
-      return `${label(task)} cannot go on ${weekdayText(range.day, weekday, book)}: its class ${classNameOf(category)} excludes ${dayOfWeekName(weekday)}`;
+      return `${label(task)}${saySummary("en", "classExcludesDay", {
+        where: weekdayText(range.day, weekday, book),
+        className: classNameOf(category),
+        weekday: dayOfWeekName(weekday),
+      })}`;
     case "blocked_day":
-      return `${label(task)} cannot go on ${dayText(range.day, book)}: the whole day is blocked for its class ${classNameOf(category)}`;
+      return `${label(task)}${saySummary("en", "classBlocksDay", { where: dayText(range.day, book), className: classNameOf(category) })}`;
     case "avoided_day": {
       const day = standing.avoid.get(weekday)!;
       return `${label(task)} cannot go on ${weekdayText(range.day, weekday, book)}: your standing preference ${JSON.stringify(day.text)} rules ${dayOfWeekName(weekday)} out; ${liftHint(day)}`;
@@ -261,16 +265,23 @@ function ruleText(broken: BrokenRule, task: TaskItem, range: SlotRange, book: Ru
       return `${label(task)} cannot go on ${dayText(range.day, book)}: ${sameDayOther(task, range, book)}, another session of ${what}, is on that day already (no two sessions of one ${group.kind === "habit" ? "habit" : "task"} on one day)`;
     }
     case "too_early":
-      return `${label(task)} cannot go before ${dayText(task.earliestDay!, book)} (its earliest day); ${dayText(range.day, book)} is too early`;
+      return `${label(task)}${saySummary("en", "notBeforeEarliest", {
+        earliest: dayText(task.earliestDay!, book),
+        where: dayText(range.day, book),
+      })}`;
     case "due_day": {
       const due = task.dueBefore as { day: number };
-      return `${label(task)} is due before ${dayText(due.day, book)}; ${dayText(range.day, book)} is too late`;
+      return `${label(task)}${saySummary("en", "dueBeforeDay", { due: dayText(due.day, book), where: dayText(range.day, book) })}`;
     }
     case "due_event": {
       const due = task.dueBefore as { eventId: string };
       const event = dueEventPassed(due.eventId, range, book)!;
       const starts = { day: event.range.day, start: event.range.start, end: event.range.start };
-      return `${label(task)} must be done before event ${due.eventId} ${JSON.stringify(event.name)} (day ${event.range.day} slot ${event.range.start}${dateNote(starts, book.window, { startOnly: true })}); ${formatRange(range, book.window)} is too late`;
+      return `${label(task)}${saySummary("en", "dueBeforeEvent", {
+        deadline: `event ${due.eventId} ${JSON.stringify(event.name)}`,
+        at: `day ${event.range.day} slot ${event.range.start}${dateNote(starts, book.window, { startOnly: true })}`,
+        where: formatRange(range, book.window),
+      })}`;
     }
   }
 }

@@ -75,6 +75,12 @@ const EN = {
   cannotPlace: "cannot place task {id} (duration {duration}): ",
   // The buffer a class keeps around its sessions, after the buffered task's label; where the other is follows.
   bufferHeld: " keeps {buffer} free slot(s) around it (its class {className}), but {neighbour} is at ",
+  // The hard rules of a class and a task, after the task's label (`ruleText`).
+  dueBeforeEvent: " must be done before {deadline} ({at}); {where} is too late",
+  dueBeforeDay: " is due before {due}; {where} is too late",
+  notBeforeEarliest: " cannot go before {earliest} (its earliest day); {where} is too early",
+  classExcludesDay: " cannot go on {where}: its class {className} excludes {weekday}",
+  classBlocksDay: " cannot go on {where}: the whole day is blocked for its class {className}",
   // Why the candidates' listing says a review is forced, after its id (`candidates.ts`).
   forcedPassed: " (deadline passed)",
   forcedApart: " (fits nowhere beside the others, proved)",
@@ -162,6 +168,11 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   cannotMove: "无法移动任务 {id}：",
   cannotPlace: "无法安排任务 {id}（时长 {duration} 节）：",
   bufferHeld: " 前后要留出 {buffer} 节空闲（它的课程 {className}），但{neighbour} 在",
+  dueBeforeEvent: " 必须在{deadline}（{at}）之前完成；{where} 太晚了",
+  dueBeforeDay: " 必须在{due}之前完成；{where} 太晚了",
+  notBeforeEarliest: " 不能早于{earliest}（它的最早日期）；{where} 太早了",
+  classExcludesDay: " 不能安排在{where}：它的课程 {className} 不排{weekday}",
+  classBlocksDay: " 不能安排在{where}：这一整天对它的课程 {className} 不可用",
   forcedPassed: "（截止时间已过）",
   forcedApart: "（已证明与其他安排放不到一起）",
   noPlaceBeforeDeadline: "截止之前已没有符合规则的空闲时段",
@@ -235,6 +246,11 @@ const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   buffer: "\\d+",
   className: JSON_TEXT,
   neighbour: `(?:event|task) ${ID} ${JSON_TEXT}`,
+  deadline: `(?:event|task) ${ID} ${JSON_TEXT}`,
+  at: "[^()]*(?:\\([^()]*\\))?",
+  due: ".+?",
+  earliest: ".+?",
+  weekday: "\\w+",
   // The refinement's (`contracts/refinement-words.ts`).
   rounds: "\\d+",
   placed: "\\d+",

@@ -231,6 +231,7 @@ const READERS: PlaceReaders = {
   state: (state) => statusWord(state.split(" ")[0]!),
   what: (what) => (what === "habit" ? "习惯" : "任务"),
   limits: limitsInChinese,
+  weekday: weekdayInChinese,
   neighbour: (neighbour) => neighbour.replace(/^event /, "活动 ").replace(/^task /, "任务 "),
   names: (names) => {
     const list = (text: string) => text.replace(/"([^"]*)"/g, "“$1”").replace(/, /g, "、");
@@ -386,27 +387,11 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   // The buffer a class keeps around its reviews (`rules.ts`).
   read("bufferHeld", "anywhere"),
   // The hard rules' refusals (`rules.ts`), their places already by date and time above.
-  (text) =>
-    text.replace(
-      / must be done before ((?:event|task) \S+ "(?:[^"\\]|\\.)*") \(([^()]*(?:\([^()]*\))?)\); (.+?) is too late/g,
-      " 必须在$1（$2）之前完成；$3 太晚了",
-    ),
-  (text) => text.replace(/ is due before (.+?); (.+?) is too late/g, " 必须在$1之前完成；$2 太晚了"),
-  (text) =>
-    text.replace(
-      / cannot go before (.+?) \(its earliest day\); (.+?) is too early/g,
-      " 不能早于$1（它的最早日期）；$2 太早了",
-    ),
-  (text) =>
-    text.replace(
-      / cannot go on (.+?): its class ("(?:[^"\\]|\\.)*") excludes \w+/g,
-      " 不能安排在$1：它的课程 $2 不排这一天",
-    ),
-  (text) =>
-    text.replace(
-      / cannot go on (.+?): the whole day is blocked for its class ("(?:[^"\\]|\\.)*")/g,
-      " 不能安排在$1：这一整天对它的课程 $2 不可用",
-    ),
+  read("dueBeforeEvent", "anywhere"),
+  read("dueBeforeDay", "anywhere"),
+  read("notBeforeEarliest", "anywhere"),
+  read("classExcludesDay", "anywhere"),
+  read("classBlocksDay", "anywhere"),
   // The standing preferences' refusals (`rules.ts`, `find-free.ts`): the preference in the user's own words.
   (text) =>
     text.replace(
