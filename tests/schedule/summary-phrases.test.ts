@@ -22,6 +22,8 @@ import { addedTaskIn } from "../../offline/schedule/tool-data.js";
 import { runTool } from "./support.js";
 import { datedWindow } from "../../tools/schedule/calendar.js";
 import { readablePlaces } from "../../tools/schedule/readable.js";
+import { placementRuleProblem, ruleBookOf } from "../../tools/schedule/rules.js";
+import type { StandingRule, TaskItem } from "../../tools/schedule/state.js";
 
 const KEYS = Object.keys(SUMMARY_WORDS.en) as SummaryKey[];
 
@@ -500,5 +502,82 @@ describe("the rules' and the standing preferences' refusals, driven through the 
       expect(english.startsWith(`cannot place task ${id} `), key).toBe(true);
       readAround(english, key, places, chinese ?? zh(places));
     }
+  });
+
+  describe("the standing preferences'", () => {
+    const MONDAY: StandingRule = { kind: "avoid_day", value: 1, text: "never on Monday", id: "p-1" };
+    const AFTERNOONS: StandingRule = {
+      kind: "only_part_of_day",
+      value: "afternoon",
+      text: "afternoons only",
+      id: "p-3",
+    };
+    const MORNINGS: StandingRule = { kind: "only_part_of_day", value: "morning", text: "mornings only", id: "p-5" };
+    const LATE: StandingRule = { kind: "not_before_hour", value: 14, text: "never before 14", id: "p-4" };
+    const under = (...standing: StandingRule[]): ScheduleState => ({ ...sampleWeek(), standing });
+    const lift = (rule: StandingRule) =>
+      rule.kind === "avoid_day"
+        ? (["liftStandingDay", { rule: rule.id, weekday: "Monday" }, { rule: rule.id, weekday: "周一" }] as const)
+        : (["liftStanding", { rule: rule.id }, { rule: rule.id }] as const);
+
+    test.each([
+      [
+        "a day ruled out",
+        [MONDAY],
+        "review-limits",
+        1,
+        5,
+        "standingDayOut",
+        { where: "day 1 (Mon 11 Mar 2024)", weekday: "Mon" },
+      ],
+      ["a start too early", [AFTERNOONS], "vocabulary-list", 2, 3, "standingStartRange", { slot: 3, from: 5, to: 8 }],
+      ["an end too late", [AFTERNOONS], "vocabulary-list", 2, 12, "standingEndBy", { slot: 12, to: 8 }],
+      ["no slot of the day left", [MORNINGS, LATE], "vocabulary-list", 2, 3, "standingStartNone", { slot: 3 }],
+    ] as const)(
+      "%s: the refusal and how to lift it read back as the table says them",
+      (_, rules, id, day, slot, key, places) => {
+        const english = refusal("place", under(...rules), { task_id: id, day, slot_start: slot });
+        const rule = key === "standingStartNone" ? LATE : key === "standingDayOut" ? MONDAY : AFTERNOONS;
+        const said = JSON.stringify(rule.text);
+        const [liftKey, liftEnglish, liftChinese] = lift(rule);
+        expect(english.endsWith(saySummary("en", liftKey, liftEnglish))).toBe(true);
+        const zh = summaryInChinese(english);
+        expect(zh.endsWith(saySummary("zh", liftKey, liftChinese))).toBe(true);
+        readAround(
+          english.slice(0, -saySummary("en", liftKey, liftEnglish).length),
+          key,
+          { ...places, said },
+          {
+            ...places,
+            said: `“${rule.text}”`,
+            ...("where" in places ? { where: readablePlaces(places.where, "zh"), weekday: "周一" } : {}),
+          },
+        );
+        expect(zh).not.toMatch(/standing preference|to change it|fine now|cannot/);
+      },
+    );
+
+    test("no end to the slots allowed: the start's refusal says from which slot", () => {
+      const week = under(AFTERNOONS);
+      const book = ruleBookOf(week);
+      const open = { ...book, standing: { ...book.standing, to: undefined } };
+      const task = week.tasks.find((each): each is TaskItem => each.id === "vocabulary-list")!;
+      const english = placementRuleProblem(task, { day: 2, start: 3, end: 3 }, open)!;
+      const places = { slot: 3, said: JSON.stringify(AFTERNOONS.text), from: 5 };
+      expect(english).toContain(saySummary("en", "standingStartFrom", places));
+      expect(summaryInChinese(english)).toContain(
+        saySummary("zh", "standingStartFrom", { ...places, said: `“${AFTERNOONS.text}”` }),
+      );
+    });
+
+    test("find_free: the days they leave out, and a window they rule out whole", () => {
+      const free = runTool("find_free", under(MONDAY), { min_length: 1 });
+      expect(free.content).toContain(saySummary("en", "standingDaysLeftOut", { days: "1" }));
+      expect(summaryInChinese(free.content)).toContain(saySummary("zh", "standingDaysLeftOut", { days: "1" }));
+      const wednesdays: StandingRule = { kind: "only_days", value: [3], text: "only Wednesdays", id: "p-6" };
+      const none = refusal("find_free", under(wednesdays, { ...MONDAY, value: 3, text: "never on Wednesday" }), {});
+      expect(none).toBe(saySummary("en", "standingEveryDay"));
+      expect(summaryInChinese(none)).toBe(saySummary("zh", "standingEveryDay"));
+    });
   });
 });

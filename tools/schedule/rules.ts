@@ -151,8 +151,9 @@ export function standingBookOf(
 
 /** What a person does to lift a standing preference, said after a refusal. */
 function liftHint(rule: StandingRule): string {
-  const say = rule.kind === "avoid_day" ? ` or tell me "${weekdayName(rule.value, "en")}s are fine now"` : "";
-  return `to change it, remove it (/prefs lists your preferences, /forget ${rule.id} removes this one)${say}`;
+  return rule.kind === "avoid_day"
+    ? saySummary("en", "liftStandingDay", { rule: rule.id, weekday: weekdayName(rule.value, "en") })
+    : saySummary("en", "liftStanding", { rule: rule.id });
 }
 
 /** `task <id> "<name>"`, or `event <id> "<name>"` for an event. */
@@ -246,14 +247,29 @@ function ruleText(broken: BrokenRule, task: TaskItem, range: SlotRange, book: Ru
       return `${label(task)}${saySummary("en", "classBlocksDay", { where: dayText(range.day, book), className: classNameOf(category) })}`;
     case "avoided_day": {
       const day = standing.avoid.get(weekday)!;
-      return `${label(task)} cannot go on ${weekdayText(range.day, weekday, book)}: your standing preference ${JSON.stringify(day.text)} rules ${dayOfWeekName(weekday)} out; ${liftHint(day)}`;
+      const where = weekdayText(range.day, weekday, book);
+      return `${label(task)}${saySummary("en", "standingDayOut", { where, said: JSON.stringify(day.text), weekday: dayOfWeekName(weekday) })}${liftHint(day)}`;
     }
-    case "before_from":
-      return standing.from!.slot > (standing.to?.slot ?? book.window?.slotTimes?.length ?? Infinity)
-        ? `${label(task)} cannot start at slot ${range.start}: your standing preference ${JSON.stringify(standing.from!.rule.text)} leaves no slot of the day (the day's slots have none it allows); ${liftHint(standing.from!.rule)}`
-        : `${label(task)} cannot start at slot ${range.start}: your standing preference ${JSON.stringify(standing.from!.rule.text)} allows slots ${standing.from!.slot}-${standing.to?.slot ?? "end"} only; ${liftHint(standing.from!.rule)}`;
-    case "after_to":
-      return `${label(task)} cannot end at slot ${range.end}: your standing preference ${JSON.stringify(standing.to!.rule.text)} allows slots up to ${standing.to!.slot} only; ${liftHint(standing.to!.rule)}`;
+    case "before_from": {
+      const { slot: from, rule } = standing.from!;
+      const places = {
+        slot: range.start,
+        said: JSON.stringify(rule.text),
+        from,
+        ...(standing.to ? { to: standing.to.slot } : {}),
+      };
+      const key =
+        from > (standing.to?.slot ?? book.window?.slotTimes?.length ?? Infinity)
+          ? "standingStartNone"
+          : standing.to
+            ? "standingStartRange"
+            : "standingStartFrom";
+      return `${label(task)}${saySummary("en", key, places)}${liftHint(rule)}`;
+    }
+    case "after_to": {
+      const { slot: to, rule } = standing.to!;
+      return `${label(task)}${saySummary("en", "standingEndBy", { slot: range.end, said: JSON.stringify(rule.text), to })}${liftHint(rule)}`;
+    }
     case "across_break": {
       const slot = breakInside(range, book.window)!;
       const times = book.window!.slotTimes!;

@@ -81,6 +81,19 @@ const EN = {
   notBeforeEarliest: " cannot go before {earliest} (its earliest day); {where} is too early",
   classExcludesDay: " cannot go on {where}: its class {className} excludes {weekday}",
   classBlocksDay: " cannot go on {where}: the whole day is blocked for its class {className}",
+  // The standing preferences' refusals (`rules.ts`, after the task's label; `tools/find-free.ts`): the preference in
+  // the user's words, and how to lift it.
+  standingDayOut: " cannot go on {where}: your standing preference {said} rules {weekday} out; ",
+  standingStartNone:
+    " cannot start at slot {slot}: your standing preference {said} leaves no slot of the day (the day's slots have none it allows); ",
+  standingStartFrom: " cannot start at slot {slot}: your standing preference {said} allows slots {from}-end only; ",
+  standingStartRange: " cannot start at slot {slot}: your standing preference {said} allows slots {from}-{to} only; ",
+  standingEndBy: " cannot end at slot {slot}: your standing preference {said} allows slots up to {to} only; ",
+  liftStandingDay:
+    'to change it, remove it (/prefs lists your preferences, /forget {rule} removes this one) or tell me "{weekday}s are fine now"',
+  liftStanding: "to change it, remove it (/prefs lists your preferences, /forget {rule} removes this one)",
+  standingEveryDay: "your standing preferences rule out every day of the window",
+  standingDaysLeftOut: " (days {days} left out: your standing preferences rule them out)",
   // Why the candidates' listing says a review is forced, after its id (`candidates.ts`).
   forcedPassed: " (deadline passed)",
   forcedApart: " (fits nowhere beside the others, proved)",
@@ -173,6 +186,15 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   notBeforeEarliest: " 不能早于{earliest}（它的最早日期）；{where} 太早了",
   classExcludesDay: " 不能安排在{where}：它的课程 {className} 不排{weekday}",
   classBlocksDay: " 不能安排在{where}：这一整天对它的课程 {className} 不可用",
+  standingDayOut: " 不能安排在{where}：你的长期偏好{said}排除了{weekday}；",
+  standingStartNone: " 不能从第{slot}节开始：你的长期偏好{said}排除了一天中的每个时段；",
+  standingStartFrom: " 不能从第{slot}节开始：你的长期偏好{said}只允许第{from}节起；",
+  standingStartRange: " 不能从第{slot}节开始：你的长期偏好{said}只允许第{from}-{to}节；",
+  standingEndBy: " 不能在第{slot}节结束：你的长期偏好{said}只允许到第{to}节；",
+  liftStandingDay: "要改变它，请删除它（/prefs 查看偏好，/forget {rule} 删除这一条），或者告诉我“{weekday}可以了”",
+  liftStanding: "要改变它，请删除它（/prefs 查看偏好，/forget {rule} 删除这一条）",
+  standingEveryDay: "你的长期偏好排除了日程窗口中的每一天",
+  standingDaysLeftOut: "（已略过第 {days} 天：你的长期偏好排除了它们）",
   forcedPassed: "（截止时间已过）",
   forcedApart: "（已证明与其他安排放不到一起）",
   noPlaceBeforeDeadline: "截止之前已没有符合规则的空闲时段",
@@ -251,6 +273,9 @@ const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   due: ".+?",
   earliest: ".+?",
   weekday: "\\w+",
+  slot: "\\d+",
+  rule: "\\S+",
+  days: ".+?",
   // The refinement's (`contracts/refinement-words.ts`).
   rounds: "\\d+",
   placed: "\\d+",

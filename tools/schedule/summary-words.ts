@@ -10,11 +10,9 @@
  * (`contracts/refinement-words.ts`: the loop is domain-neutral) and the task report's lists of writes against the
  * report's (`contracts/report-words.ts`).
  *
- * Not in a table yet (read by the patterns left in the chain, in the order they always were): the rules' and the
- * standing preferences' refusals (`rules.ts`, `find-free.ts`; the head `move.ts` and `place.ts` put before them is in
- * the table), the offline policy's "not carried out" and its matching words ("I found no task matching …", "…
- * matches 2 events (…)"), a locked event a swap never moves, the "no free time … fits … where asked" refusal, and "the
- * user rejected the move".
+ * Not in a table yet (read by the patterns left in the chain, in the order they always were): the offline policy's
+ * "not carried out" and its matching words ("I found no task matching …", "… matches 2 events (…)"), a locked event a
+ * swap never moves, the "no free time … fits … where asked" refusal, and "the user rejected the move".
  */
 import { weekdayName, type Language } from "../../contracts/language.js";
 import {
@@ -393,37 +391,15 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("classExcludesDay", "anywhere"),
   read("classBlocksDay", "anywhere"),
   // The standing preferences' refusals (`rules.ts`, `find-free.ts`): the preference in the user's own words.
-  (text) =>
-    text.replace(
-      / cannot go on (.+?): your standing preference ("(?:[^"\\]|\\.)*") rules (\w+) out; /g,
-      (_, day: string, text: string, weekday: string) =>
-        ` 不能安排在${day}：你的长期偏好${quoted(text)}排除了${weekdayInChinese(weekday)}；`,
-    ),
-  (text) =>
-    text.replace(
-      / cannot start at slot (\d+): your standing preference ("(?:[^"\\]|\\.)*") allows slots (\d+)-(\d+|end) only; /g,
-      (_, slot: string, text: string, from: string, to: string) =>
-        ` 不能从第${slot}节开始：你的长期偏好${quoted(text)}只允许第${from}${to === "end" ? "节起" : `-${to}节`}；`,
-    ),
-  (text) =>
-    text.replace(
-      / cannot end at slot (\d+): your standing preference ("(?:[^"\\]|\\.)*") allows slots up to (\d+) only; /g,
-      (_, slot: string, text: string, to: string) =>
-        ` 不能在第${slot}节结束：你的长期偏好${quoted(text)}只允许到第${to}节；`,
-    ),
-  (text) =>
-    text.replace(
-      /to change it, remove it \(\/prefs lists your preferences, \/forget (\S+) removes this one\)(?: or tell me "(\w+?)s are fine now")?/g,
-      (_, id: string, weekday?: string) =>
-        `要改变它，请删除它（/prefs 查看偏好，/forget ${id} 删除这一条）${weekday ? `，或者告诉我“${weekdayInChinese(weekday)}可以了”` : ""}`,
-    ),
-  (text) =>
-    text.replace(/your standing preferences rule out every day of the window/g, "你的长期偏好排除了日程窗口中的每一天"),
-  (text) =>
-    text.replace(
-      / \(days (.+?) left out: your standing preferences rule them out\)/g,
-      "（已略过第 $1 天：你的长期偏好排除了它们）",
-    ),
+  read("standingDayOut", "anywhere"),
+  read("standingStartNone", "anywhere"),
+  read("standingStartFrom", "anywhere"),
+  read("standingStartRange", "anywhere"),
+  read("standingEndBy", "anywhere"),
+  read("liftStandingDay", "anywhere"),
+  read("liftStanding", "anywhere"),
+  read("standingEveryDay", "anywhere"),
+  read("standingDaysLeftOut", "anywhere"),
   read("range", "anywhere"),
   read("embedded", "anywhere"),
 ];

@@ -21,6 +21,7 @@ import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "../occup
 import { resolvePlacements } from "../placement.js";
 import { fixedProblem, pastRefusal } from "../rules.js";
 import { rangeFrom, rangesEqual } from "../slot-range.js";
+import { saySummary } from "../summary-phrases.js";
 import type { ScheduleState, SlotRange } from "../state.js";
 import { limitField, optionalSlotField } from "./argument-fields.js";
 import { findTask, movableRange, taskDuration } from "./task-checks.js";
@@ -115,9 +116,7 @@ export const findFreeTool: DomainTool<ScheduleState, FindFreeArguments> = {
     if (outside !== undefined) return failure(`day ${outside} is outside the window (days 1-${window.totalDays})`);
     if (days.length === 0)
       return failure(
-        ruledOut.length > 0
-          ? "your standing preferences rule out every day of the window"
-          : "days is empty; leave it out to search every day",
+        ruledOut.length > 0 ? saySummary("en", "standingEveryDay") : "days is empty; leave it out to search every day",
       );
 
     // With the run's clock, time that has started is not free: nothing can be placed there (issue 47 item 1).
@@ -127,8 +126,7 @@ export const findFreeTool: DomainTool<ScheduleState, FindFreeArguments> = {
     const runs = forTask
       ? taskRuns(index, forTask, days, slotStart, slotEnd, args.include_embeddable ?? true)
       : findFreeRuns(index, days, slotStart, slotEnd, minLength, args.include_embeddable ?? true, clock);
-    const left =
-      ruledOut.length > 0 ? ` (days ${formatDayList(ruledOut)} left out: your standing preferences rule them out)` : "";
+    const left = ruledOut.length > 0 ? saySummary("en", "standingDaysLeftOut", { days: formatDayList(ruledOut) }) : "";
     const past = days.some((day) => hasStarted(day, slotStart, clock)) ? " (time that has started left out)" : "";
     const whose = forTask
       ? ` (where task ${forTask.id} may start: every rule of its write kept, its own slots free)`
