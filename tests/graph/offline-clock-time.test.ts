@@ -30,6 +30,11 @@ describe("a clock time is read as part of the request", () => {
     ["把矩阵复习移到周日下午两点", "14:00"],
     ["把矩阵复习移到周日14点", "14:00"],
     ["把矩阵复习移到周日下午2点半", "14:30"],
+    // A weekday's numeral ("周一") is no part of the hour after it.
+    ["把矩阵复习移到周一14点", "14:00"],
+    ["把矩阵复习移到周一8点", "08:00"],
+    ["把矩阵复习移到周一两点", "14:00"],
+    ["把矩阵复习移到星期三三点", "15:00"],
   ])("%s: at %s", (request, at) => {
     const read = parseScheduleRequest(request);
     expect(read.kind).toBe("move");
@@ -87,6 +92,13 @@ describe("a move to a named clock time", () => {
     const { outcome, slots } = await moveSaid("move the matrix review to Monday 14:00");
     expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
     expect(outcome.finalAnswer).toMatch(/overlaps "Review limits and continuity" on Mon 11 Mar, 14:00–15:40/);
+    expect(slots).toEqual([{ day: 2, start: 3, end: 4 }]);
+  });
+
+  test("周一14点 is Monday 14:00, not 16:00 (the weekday's 一 read into the hour)", async () => {
+    const { outcome, slots } = await moveSaid("把矩阵运算复习移到周一14点", true);
+    expect(outcome.planSteps[0]).toMatch(/3月11日周一，14:00$/);
+    expect(outcome.finalAnswer).toMatch(/3月11日周一 14:00–15:40 overlaps "极限与连续复习"/);
     expect(slots).toEqual([{ day: 2, start: 3, end: 4 }]);
   });
 

@@ -54,10 +54,11 @@ const CLOCK_EN =
   /(?<limit>\b(?:before|after|until|till|by|earlier than|later than)\s+)?(?:(?<![\d:])(?<h1>\d{1,2}):(?<m1>\d{2})(?![\d:])\s*(?<x1>[ap]\.?m\b\.?)?|\b(?<h2>\d{1,2})\s*(?<x2>[ap]\.?m\b\.?)|\b(?<h3>\d{1,2})\s*o'?clock\b|\bat\s+(?<h4>\d{1,2})\b(?![:\d]|\s*(?:slots?|days?|sections?|periods?|hours?|minutes?|mins?)\b)|\b(?<noon>noon|midday)\b)/;
 /**
  * A clock time in Chinese: "14点", "下午两点", "下午2点半", "14点30分", "晚上八点钟" (a part of the day before it turns
- * 1–11 into the afternoon or evening). Not "晚一点" / "早一点" (a little later / earlier), nor a limit ("10点以前").
+ * 1–11 into the afternoon or evening). Not "晚一点" / "早一点" (a little later / earlier), nor a limit ("10点以前"). A
+ * weekday's numeral is no hour, and an hour may follow it: "周一14点" is 14:00, "周一两点" 14:00, "周三三点" 15:00.
  */
 const CLOCK_ZH =
-  /(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<![晚早快慢多少有差好一])(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:\s*(?<half>半)|\s*(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分?)?(?!\s*(?:以前|之前|前|以后|之后|后|儿|点))/;
+  /(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<![晚早快慢多少有差好])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:\s*(?<half>半)|\s*(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分?)?(?!\s*(?:以前|之前|前|以后|之后|后|儿|点))/;
 
 /**
  * The clock time a fragment names ("at 14:00", "2pm", "下午两点", "周日14点"), as "HH:MM", or undefined. An hour of 1–7
