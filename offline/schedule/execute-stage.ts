@@ -65,6 +65,7 @@ import {
   resolveSlotWindow,
   splitWeekday,
   taskPhrase,
+  timedPlacement,
   type MoveShift,
   type ScheduleRequest,
   type Where,
@@ -188,6 +189,13 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
   const asked: Asked = { answer: questionAnswer(view), language };
   switch (request.kind) {
     case "arrange":
+      // One task at a clock time ("Place "binary tree review" on Sunday, Mar 17, at 14:00"): the slot that starts
+      // then, or why not, as a move to that time (`moveStep` places a pending task).
+      {
+        const timed = timedPlacement(request);
+        if (timed !== undefined)
+          return moveStep(view.rounds, { kind: "move", task: timed, where: request.where }, facts, end, asked);
+      }
       // A long task's sessions step after its add did not apply: nothing to place, said, never asked about.
       return (
         (isSessionsStep(step.content) ? noSessionsStep(view, request.tasks, end, language) : undefined) ??

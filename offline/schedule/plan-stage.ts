@@ -29,6 +29,7 @@ import {
   readNumber,
   readWhere,
   taskPhrase,
+  timedPlacement,
   OPTIMIZE_REQUEST,
   READ_REQUEST_KINDS,
   type DateSpec,
@@ -378,6 +379,16 @@ function markTaskWords(request: Extract<ScheduleRequest, { kind: "mark" }>, lang
 function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
   switch (request.kind) {
     case "arrange": {
+      const timed = timedPlacement(request);
+      if (timed !== undefined) {
+        const where = whereText(request.where, facts, "move");
+        return [
+          {
+            content: `Place ${JSON.stringify(timed)} ${/^\d/.test(where) ? "at " : "on "}${where}`,
+            done_when: "place reports the task's slots, or why it cannot be placed there",
+          },
+        ];
+      }
       const scope =
         request.tasks.length > 0
           ? `Place the pending review tasks ${request.tasks.map((task) => JSON.stringify(task)).join(", ")} into free slots that fit them`
@@ -619,6 +630,14 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
   const quoted = (task: string) => JSON.stringify(task);
   switch (request.kind) {
     case "arrange": {
+      const timed = timedPlacement(request);
+      if (timed !== undefined)
+        return [
+          {
+            content: `把 ${quoted(timed)} 安排在 ${chineseWhere(request.where, facts, "move")}`,
+            done_when: "任务有了时段，或已说明无法安排在那里的原因",
+          },
+        ];
       const scope =
         request.tasks.length > 0
           ? `把复习任务 ${request.tasks.map(quoted).join("、")} 放进能容纳它们的时段`

@@ -85,6 +85,17 @@ export function readClockTime(fragment: string): string | undefined {
   return clockText(readNumber(hour ?? ""), half ? 30 : minutes ? readNumber(minutes) : 0, marker);
 }
 
+/**
+ * `fragment` without the clock times it names ("at 14:00", "2 p.m.", "8 o'clock", "noon"): words of when, no part
+ * of a task's name. A limit ("before 17:00") stays: it is no time to place at.
+ */
+function withoutClockTimes(fragment: string): string {
+  return fragment.replace(new RegExp(String.raw`(?:\b(?:at|around)\s+)?(?:${CLOCK_EN.source})`, "g"), (...found) => {
+    const groups = found.at(-1) as { limit?: string };
+    return groups.limit ? String(found[0]) : " ";
+  });
+}
+
 function clockText(hour: number, minute: number, marker: "am" | "pm" | undefined): string | undefined {
   if (!Number.isInteger(hour) || !Number.isInteger(minute) || minute < 0 || minute > 59 || hour < 0 || hour > 23)
     return undefined;
@@ -1732,6 +1743,17 @@ function arrangeOf(body: string, object: string): ScheduleRequest {
   return { kind: "arrange", tasks, where, ...(except.length > 0 ? { except: [...new Set(except)] } : {}) };
 }
 
+/**
+ * The one task an arrange request puts at a clock time ("schedule the binary tree review on Sunday at 14:00",
+ * "周日14点安排二叉树复习"): it goes to the slot that starts then, as a move to that time does, or is told why not —
+ * never to another hour of the day. Undefined for any other request, and for several tasks (one time is one slot).
+ */
+export function timedPlacement(request: ScheduleRequest): string | undefined {
+  if (request.kind !== "arrange" || request.where.slots.at === undefined || request.tasks.length !== 1)
+    return undefined;
+  return request.tasks[0];
+}
+
 /** Task phrases of a list ("the essay and the vocabulary list", "单词表和作文"). */
 function splitPhrases(text: string): string[] {
   const quoted = [...text.matchAll(/"([^"]+)"/g)].map((found) => (found[1] ?? "").trim()).filter(Boolean);
@@ -1745,7 +1767,8 @@ function splitPhrases(text: string): string[] {
 /** Task phrases named after an arrange verb; empty when it means every pending task. */
 function namedTasks(rest: string): string[] {
   const stripped = withoutConstraints(
-    readDates(rest.replace(KEEP_FREE, " ").replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " ")).rest,
+    readDates(withoutClockTimes(rest.replace(KEEP_FREE, " ").replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " ")))
+      .rest,
   )
     .replace(new RegExp(BEFORE_EVENT.source, "g"), " ")
     .replace(NEGATED_DAYS, " ")
