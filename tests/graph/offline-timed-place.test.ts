@@ -127,6 +127,22 @@ describe("a placing request with a clock time places there or says why not", () 
   });
 });
 
+describe("why not, to a Chinese user, in Chinese", () => {
+  test.each([
+    [
+      "把二叉树复习安排在周日下午两点半",
+      "没有从 14:30 开始的时段（附近的时段从 14:00 和 14:55 开始）；没有安排任何任务",
+    ],
+    ["把二叉树复习移到周日下午两点半", "没有从 14:30 开始的时段（附近的时段从 14:00 和 14:55 开始）；没有安排任何任务"],
+    ["把二叉树复习安排在周日晚上11点", "23:00 不在一天的时段内（08:00–22:30）；没有安排任何任务"],
+  ])("%s: the reason in the report is Chinese", async (request, why) => {
+    const { outcome, slots } = await placeSaid(request, true);
+    expect(slots).toBeUndefined();
+    expect(outcome.finalAnswer).toContain(`未执行：${why}`);
+    expect(outcome.finalAnswer).not.toMatch(/no slot starts|outside the day's slots/);
+  });
+});
+
 /**
  * The independent check: for each day and each slot start of the sample week, whether a one-slot review may start
  * then, computed from the week's grid alone (its slot times, its events, the reviews placed, the clock) — none of the
