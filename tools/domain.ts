@@ -269,6 +269,11 @@ export interface OpenItem {
   /** The domain it belongs to, when several are served (`tools/combined-domain.ts` sets it). */
   domain?: string;
   /**
+   * Other names people call it by (the sample week's Chinese names, `SAMPLE_ALIASES`): a request that uses one asks
+   * for the item as its name would ("把二叉树复习安排在周日下午两点" asks for "Binary tree review").
+   */
+  aliases?: readonly string[];
+  /**
    * True when the item could be closed as the data stands (`Verification.placing.stillFit`: a pending review that
    * fits somewhere free): why it is still open is then not that it cannot be, whatever a refusal on the way said.
    */

@@ -291,12 +291,15 @@ export function overclaim(text: string, report: TaskReport): string {
 }
 
 /**
- * True when a request's or a plan step's `text` asks for the item: names it (`names`), or quotes a short name of it —
+ * True when a request's or a plan step's `text` asks for the item: names it (`names`) or one of its other names
+ * (`aliases`: a Chinese request for an English-named task), or quotes a short name of it —
  * every word of a quoted phrase is a word of its name ('Mark "matrix review" done' for "Matrix operations review"), as
  * a plan step calls a task by the words a student used. Not for a tool's arguments, whose quoted values are not names.
  */
 function asksFor(text: string, item: OpenItem): boolean {
   if (names(text, item)) return true;
+  const lower = text.toLowerCase();
+  if (item.aliases?.some((alias) => lower.includes(alias.toLowerCase()))) return true;
   const nameWords = new Set(wordsOf(item.name));
   return [...text.matchAll(/"([^"\n]{1,80})"|“([^”\n]{1,80})”/g)].some((found) => {
     const words = wordsOf(found[1] ?? found[2] ?? "");

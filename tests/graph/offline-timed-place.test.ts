@@ -8,6 +8,7 @@
  * 17:00", "10点以前", "nothing before 10:00") is no time to place at.
  */
 import { describe, expect, test } from "vitest";
+import { sampleWeek } from "../../tools/schedule/index.js";
 import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
 
@@ -195,4 +196,26 @@ describe("a placing request at each slot start of the week agrees with the week'
       expect(seen.length).toBe(times.length);
     },
   );
+});
+
+describe("a Chinese request for an English-named review is about that review alone", () => {
+  // The sample week's names are English; "二叉树复习" is another name of "Binary tree review" (`SAMPLE_ALIASES`). The
+  // report took a task that closed an item nobody named for one about every pending review: the placed review came
+  // with "部分完成 … 还有 7 项未完成" listing the seven others, where the English request said "Done".
+  test.each([
+    ["把二叉树复习安排在周日下午两点", '完成：已把"Binary tree review" 安排在3月17日周日 14:00–14:45'],
+    [
+      "schedule the binary tree review on Sunday at 14:00",
+      'Done: placed "Binary tree review" on Sun 17 Mar, 14:00–14:45',
+    ],
+  ])("%s: the answer says it is done, and names no other review", async (request, answer) => {
+    const tempo = await offlineTempo(sampleWeek());
+    const outcome = await converse(tempo, request, [], undefined, "student", { now: new Date(NOW).toISOString() });
+    expect(outcome.schedule.tasks.find((task) => task.id === "binary-tree-review")?.slots).toEqual([
+      { day: 7, start: 5, end: 5 },
+    ]);
+    expect(outcome.finalAnswer).toContain(answer);
+    const others = sampleWeek().tasks.filter((task) => task.source === "task_item" && task.id !== "binary-tree-review");
+    for (const task of others) expect(outcome.finalAnswer).not.toContain(task.name);
+  });
 });

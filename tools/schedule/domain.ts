@@ -10,6 +10,7 @@ import { describeScheduleCall } from "./describe-call.js";
 import { isPastRefusal, pastRefusalText } from "./rules.js";
 import { readableScheduleText, whereThingsAre } from "./readable.js";
 import { summaryInChinese } from "./summary-words.js";
+import { SAMPLE_ALIASES } from "./sample-data.js";
 import type { Language } from "../../contracts/language.js";
 import type { ApplyResult, ScheduleRepository } from "./repository.js";
 import type { ScheduleState } from "./state.js";
@@ -254,7 +255,10 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     openItems: (state: ScheduleState) =>
       state.tasks
         .filter((task) => task.source === "task_item" && task.status === "pending")
-        .map((task) => ({ id: task.id, name: task.name })),
+        .map((task) => {
+          const aliases = SAMPLE_ALIASES[task.id];
+          return aliases ? { id: task.id, name: task.name, aliases } : { id: task.id, name: task.name };
+        }),
     // Standing preferences become rules of the loaded state (never persisted: the diff leaves `standing` out).
     withPreferences: (state: ScheduleState, preferences: readonly Preference[]) =>
       withStandingPreferences(state, preferences),
