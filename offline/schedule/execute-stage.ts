@@ -641,9 +641,12 @@ function moveStep(
   const at = rejected.length === 0 && !shift ? request.where.slots.at : undefined;
   const timed = at === undefined ? undefined : slotStartingAt(at, facts);
   if (at !== undefined && (timed === undefined || "why" in timed || !days || days.length === 0)) {
-    const why =
-      timed !== undefined && "why" in timed ? timed.why : `name a day with the time (such as "on Friday at ${at}")`;
-    return finish(end, "", `not carried out: ${why}; nothing was ${tool === "place" ? "placed" : "moved"}`);
+    const why = timed !== undefined && "why" in timed ? timed.why : saySummary("en", "nameADay", { at });
+    return finish(
+      end,
+      "",
+      `not carried out: ${why}${saySummary("en", tool === "place" ? "nothingPlaced" : "nothingMoved")}`,
+    );
   }
   const exactStart =
     timed !== undefined && "slot" in timed
@@ -783,19 +786,18 @@ function moveStep(
  * The slot a clock time names: the one that starts then (a review starts with a slot); else why none does — the time
  * outside the day's slots, between two starts (the nearest starts named), or a window without clock times.
  */
-function slotStartingAt(at: string, facts: WeekFacts): { slot: number } | { why: string } {
+export function slotStartingAt(at: string, facts: Pick<WeekFacts, "slotTimes">): { slot: number } | { why: string } {
   const times = facts.slotTimes;
-  if (times === undefined || times.length === 0)
-    return { why: `your schedule's slots have no clock times, so ${at} names no slot (name a slot, such as "slot 5")` };
+  if (times === undefined || times.length === 0) return { why: saySummary("en", "noClockTimes", { at }) };
   const index = times.findIndex((time) => time.start === at);
   if (index !== -1) return { slot: index + 1 };
   const first = times[0]!.start;
   const last = times.at(-1)!.end;
-  if (at < first || at >= last) return { why: `${at} is outside the day's slots (${first}–${last})` };
+  if (at < first || at >= last) return { why: saySummary("en", "outsideDaySlots", { at, first, last }) };
   const before = times.findLast((time) => time.start < at)?.start;
   const after = times.find((time) => time.start > at)?.start;
   const near = [before, after].filter((time) => time !== undefined).join(" and ");
-  return { why: `no slot starts at ${at} (the slots near it start at ${near})` };
+  return { why: saySummary("en", "noSlotStartsAt", { at, near }) };
 }
 
 /** A shift as a person reads it: "a day later", "2 days earlier", "60 minutes later", "later the same day" (往后推1天 …). */

@@ -15,7 +15,7 @@ import type { Optimization } from "../../kernel/state.js";
 import { sampleWeek } from "../../tools/schedule/sample-data.js";
 import type { ScheduleState, TaskStatus } from "../../tools/schedule/state.js";
 import { listedTask } from "../../tools/schedule/tools/list-tasks.js";
-import { unmarkable } from "../../offline/schedule/execute-stage.js";
+import { slotStartingAt, unmarkable } from "../../offline/schedule/execute-stage.js";
 import { arrangeSummary } from "../../offline/schedule/arrange-step.js";
 import { sayReport } from "../../contracts/report-words.js";
 import { addedTaskIn } from "../../offline/schedule/tool-data.js";
@@ -55,6 +55,10 @@ const SAMPLE: Readonly<Record<string, string>> = {
   className: '"Calculus"',
   neighbour: 'event fri-english-quiz "English quiz"',
   deadline: 'event sat-calculus-midterm "Calculus midterm exam"',
+  at: "14:30",
+  first: "08:00",
+  last: "22:30",
+  near: "14:00 and 14:55",
 };
 
 function sample(key: SummaryKey): Record<string, string> {
@@ -475,7 +479,7 @@ describe("the rules' and the standing preferences' refusals, driven through the 
         9,
         {
           deadline: 'event sat-calculus-midterm "Calculus midterm exam"',
-          at: "day 6 slot 3 (Sat 16 Mar 2024, 10:00)",
+          deadlineAt: "day 6 slot 3 (Sat 16 Mar 2024, 10:00)",
           where: "day 6 slots 9-9 (Sat 16 Mar 2024, 19:00–19:45)",
         },
       ],
@@ -579,5 +583,43 @@ describe("the rules' and the standing preferences' refusals, driven through the 
       expect(none).toBe(saySummary("en", "standingEveryDay"));
       expect(summaryInChinese(none)).toBe(saySummary("zh", "standingEveryDay"));
     });
+  });
+});
+
+describe("the offline policy's own refusals and matching words, said from the table", () => {
+  const zh = (key: SummaryKey, places: Record<string, string> = {}) => saySummary("zh", key, places);
+  const slotTimes = sampleWeek().window.slotTimes!;
+
+  test.each([
+    ["between two starts", "08:30", "noSlotStartsAt", { at: "08:30", near: "08:00 and 08:55" }],
+    ["after the last start", slotTimes.at(-1)!.start.replace(/:(\d)/, ":5"), "noSlotStartsAt", undefined],
+    ["before the day's first slot", "06:00", "outsideDaySlots", undefined],
+    ["after the day's last slot", "23:00", "outsideDaySlots", undefined],
+  ] as const)("a clock time %s: the move step's English read back says the table's Chinese", (_, at, key, places) => {
+    const timed = slotStartingAt(at, { slotTimes });
+    expect("why" in timed).toBe(true);
+    const why = (timed as { why: string }).why;
+    const read = readSummary(key, why)!;
+    expect(read).toBeDefined();
+    if (places) expect(read).toEqual(places);
+    for (const [tool, after] of [
+      ["nothingMoved", "nothingMoved"],
+      ["nothingPlaced", "nothingPlaced"],
+    ] as const) {
+      const summary = `${why}${saySummary("en", tool)}`;
+      const near = read.near?.replace(" and ", " 和 ");
+      expect(summaryInChinese(summary)).toBe(`${zh(key, { ...read, ...(near ? { near } : {}) })}${zh(after)}`);
+    }
+  });
+
+  test("a window without clock times, and a time with no day: the English read back says the table's Chinese", () => {
+    const untimed = slotStartingAt("14:00", { slotTimes: [] }) as { why: string };
+    expect(untimed.why).toBe(saySummary("en", "noClockTimes", { at: "14:00" }));
+    expect(summaryInChinese(untimed.why)).toBe(zh("noClockTimes", { at: "14:00" }));
+    const noDay = saySummary("en", "nameADay", { at: "14:00" });
+    expect(noDay).toBe('name a day with the time (such as "on Friday at 14:00")');
+    expect(summaryInChinese(`${noDay}; nothing was placed`)).toBe(
+      `${zh("nameADay", { at: "14:00" })}${zh("nothingPlaced")}`,
+    );
   });
 });

@@ -295,7 +295,7 @@ function ruleText(broken: BrokenRule, task: TaskItem, range: SlotRange, book: Ru
       const starts = { day: event.range.day, start: event.range.start, end: event.range.start };
       return `${label(task)}${saySummary("en", "dueBeforeEvent", {
         deadline: `event ${due.eventId} ${JSON.stringify(event.name)}`,
-        at: `day ${event.range.day} slot ${event.range.start}${dateNote(starts, book.window, { startOnly: true })}`,
+        deadlineAt: `day ${event.range.day} slot ${event.range.start}${dateNote(starts, book.window, { startOnly: true })}`,
         where: formatRange(range, book.window),
       })}`;
     }

@@ -231,6 +231,7 @@ const READERS: PlaceReaders = {
   limits: limitsInChinese,
   weekday: weekdayInChinese,
   neighbour: (neighbour) => neighbour.replace(/^event /, "活动 ").replace(/^task /, "任务 "),
+  near: (near) => near.replace(" and ", " 和 "),
   names: (names) => {
     const list = (text: string) => text.replace(/"([^"]*)"/g, "“$1”").replace(/, /g, "、");
     const more = readSummary("namesAndMore", names);
@@ -331,30 +332,13 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("eventHolds", "whole"),
   // A move to where the task already is (the move tool's refusal, and the offline policy's own).
   read("alreadyOn", "whole"),
-  // A clock time that names no slot (the offline policy's `moveStep`), alone or after the step's "未执行：" (a step
-  // summary read in a report).
-  (text) =>
-    text
-      .replace(
-        /(?<=^(?:未执行：)?)no slot starts at (\d\d:\d\d) \(the slots near it start at (\d\d:\d\d)(?: and (\d\d:\d\d))?\)/,
-        (_, at: string, first: string, second?: string) =>
-          `没有从 ${at} 开始的时段（附近的时段从 ${first}${second ? ` 和 ${second}` : ""} 开始）`,
-      )
-      .replace(
-        /(?<=^(?:未执行：)?)(\d\d:\d\d) is outside the day's slots \((\d\d:\d\d)–(\d\d:\d\d)\)/,
-        "$1 不在一天的时段内（$2–$3）",
-      )
-      .replace(
-        /(?<=^(?:未执行：)?)your schedule's slots have no clock times, so (\d\d:\d\d) names no slot \(name a slot, such as "slot 5"\)/,
-        "你的日程时段没有钟点时间，无法确定 $1 是哪一节（请说第几节，如“第5节”）",
-      )
-      .replace(
-        /(?<=^(?:未执行：)?)name a day with the time \(such as "on Friday at (\d\d:\d\d)"\)/,
-        "请连同时间说出哪一天（如“周五 $1”）",
-      )
-      .replace(/; nothing was (moved|placed)$/, (_, what: string) =>
-        what === "moved" ? "；没有移动任何任务" : "；没有安排任何任务",
-      ),
+  // A clock time that names no slot (the offline policy's `moveStep`), and what it did not do.
+  read("noSlotStartsAt", "start"),
+  read("outsideDaySlots", "start"),
+  read("noClockTimes", "start"),
+  read("nameADay", "start"),
+  read("nothingMoved", "end"),
+  read("nothingPlaced", "end"),
   // A mark the task's state does not take (the offline policy's `markStep`).
   read("alreadyMarked", "whole"),
   read("notMarkable", "whole"),
