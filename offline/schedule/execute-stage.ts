@@ -765,7 +765,7 @@ function moveStep(
         `No free slot fits ${label(task, language)} there${passed ? "; the time that has passed there is no longer free" : ""}.`,
         `那里没有能容纳${label(task, language)}的空闲时段${passed ? "；那里已经过去的时间不能再安排" : ""}。`,
       ),
-      `not carried out: no free time of ${task.duration} slot(s) fits ${label(task, "en")} where asked${passed ? " (the time that has passed there is left out)" : ""}`,
+      `not carried out: ${noFreeTimeWhereAsked(task, passed)}`,
     );
   }
   const where = placeWords({ day: spot.day, start: spot.start, end: spot.start + task.duration - 1 }, facts, language);
@@ -780,6 +780,14 @@ function moveStep(
     say(language, `a free run fits its ${task.duration} slot(s)`, `有能容纳它 ${task.duration} 节的空闲时段`),
     then(spot.day, spot.start, spot.hostId),
   );
+}
+
+/** Why the move step proposes nothing: no free time where asked fits `task` (the time that has passed left out). */
+export function noFreeTimeWhereAsked(task: ListedTask, passed: boolean): string {
+  return saySummary("en", passed ? "noFreeTimeAskedPassed" : "noFreeTimeAsked", {
+    length: task.duration,
+    subject: label(task, "en"),
+  });
 }
 
 /**

@@ -15,7 +15,7 @@ import type { Optimization } from "../../kernel/state.js";
 import { sampleWeek } from "../../tools/schedule/sample-data.js";
 import type { ScheduleState, TaskStatus } from "../../tools/schedule/state.js";
 import { listedTask } from "../../tools/schedule/tools/list-tasks.js";
-import { slotStartingAt, unmarkable } from "../../offline/schedule/execute-stage.js";
+import { noFreeTimeWhereAsked, slotStartingAt, unmarkable } from "../../offline/schedule/execute-stage.js";
 import { arrangeSummary } from "../../offline/schedule/arrange-step.js";
 import { sayReport } from "../../contracts/report-words.js";
 import { addedTaskIn } from "../../offline/schedule/tool-data.js";
@@ -622,4 +622,16 @@ describe("the offline policy's own refusals and matching words, said from the ta
       `${zh("nameADay", { at: "14:00" })}${zh("nothingPlaced")}`,
     );
   });
+
+  test.each([false, true])(
+    "no free time where asked (the time passed left out: %s): read back as the table says it",
+    (passed) => {
+      const review = listedTask(sampleWeek().tasks.find((task) => task.source === "task_item")!);
+      const english = noFreeTimeWhereAsked(review, passed);
+      const key = passed ? "noFreeTimeAskedPassed" : "noFreeTimeAsked";
+      const places = { length: String(review.duration), subject: JSON.stringify(review.name) };
+      expect(english).toBe(saySummary("en", key, places));
+      expect(summaryInChinese(english)).toBe(zh(key, places));
+    },
+  );
 });

@@ -122,6 +122,10 @@ const EN = {
   nameADay: 'name a day with the time (such as "on Friday at {at}")',
   nothingMoved: "; nothing was moved",
   nothingPlaced: "; nothing was placed",
+  // No free time where the move step was asked to put a task (the time that has started is not free).
+  noFreeTimeAsked: "no free time of {length} slot(s) fits {subject} where asked",
+  noFreeTimeAskedPassed:
+    "no free time of {length} slot(s) fits {subject} where asked (the time that has passed there is left out)",
   // The offline policy's steps that report their writes (`offline/schedule/life-steps.ts`, `clear-day-step.ts`): a
   // heading, then each write.
   undone: "undid the last change",
@@ -224,6 +228,8 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   nameADay: "请连同时间说出哪一天（如“周五 {at}”）",
   nothingMoved: "；没有移动任何任务",
   nothingPlaced: "；没有安排任何任务",
+  noFreeTimeAsked: "要求的时间里没有能容纳{subject}的 {length} 节空闲时间",
+  noFreeTimeAskedPassed: "要求的时间里没有能容纳{subject}的 {length} 节空闲时间（那里已经过去的时间不算）",
   undone: "已撤销上一次的修改",
   rescheduled: "已补排",
   notRescheduled: "没有补排",
@@ -295,6 +301,7 @@ const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   first: "\\d\\d:\\d\\d",
   last: "\\d\\d:\\d\\d",
   near: "\\d\\d:\\d\\d(?: and \\d\\d:\\d\\d)?",
+  length: "\\d+",
   // The refinement's (`contracts/refinement-words.ts`).
   rounds: "\\d+",
   placed: "\\d+",

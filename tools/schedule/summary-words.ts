@@ -342,12 +342,9 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   // A mark the task's state does not take (the offline policy's `markStep`).
   read("alreadyMarked", "whole"),
   read("notMarkable", "whole"),
-  (text) =>
-    text.replace(
-      /^no free time of (\d+) slot\(s\) fits (.+?) where asked( \(the time that has passed there is left out\))?$/,
-      (_, slots: string, name: string, passed?: string) =>
-        `要求的时间里没有能容纳${name}的 ${slots} 节空闲时间${passed ? "（那里已经过去的时间不算）" : ""}`,
-    ),
+  // No free time where the move step was asked to put a task.
+  read("noFreeTimeAskedPassed", "whole"),
+  read("noFreeTimeAsked", "whole"),
   (text) => text.replace(/the user rejected (?:the move|it|the swap)/, "你拒绝了这项修改"),
   // The arrange step's summary (`offline/schedule/arrange-step.ts` `arrangeSummary`); its left-out reasons follow.
   read("everyProposed", "start"),
