@@ -17,6 +17,7 @@ import {
 import { currentStepOf, goalOf, latestMessage, section, userLanguage, type PromptView } from "../prompt-reading.js";
 import { finish, propose, type Decision, type Finish } from "../decisions.js";
 import { appliedWriteSummary, callResultOf, failureOf } from "./tool-data.js";
+import { SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
 
 const STEP = { en: "Import the timetable from the calendar file", zh: "从日历文件导入课表" } as const;
 
@@ -73,7 +74,7 @@ export function calendarExecute(view: PromptView): Decision | undefined {
     return finish(
       end,
       "",
-      `not carried out: ${result === "failed" ? failureOf(last) : "the user rejected the import"}`,
+      `not carried out: ${result === "failed" ? failureOf(last) : SUMMARY_WORDS.en.rejectedImport}`,
     );
   }
   // Only the file attached to this request is imported, never one the conversation or memory mentions.

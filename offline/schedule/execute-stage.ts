@@ -84,7 +84,7 @@ import {
   type WeekFacts,
 } from "./week-facts.js";
 import type { Dating } from "../../tools/schedule/format.js";
-import { saySummary } from "../../tools/schedule/summary-phrases.js";
+import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
 import { markInChinese } from "../../tools/schedule/summary-words.js";
 
 /**
@@ -516,7 +516,7 @@ function moveStep(
       return finish(
         end,
         unchangedBecause(feedback, language),
-        `not carried out: the user rejected the move${feedback.kind === "unclear" ? ` ("${feedback.text}")` : ""}`,
+        `not carried out: ${SUMMARY_WORDS.en.rejectedMove}${feedback.kind === "unclear" ? ` ("${feedback.text}")` : ""}`,
       );
   }
   const tasks = listingOf(rounds);
@@ -974,7 +974,7 @@ function swapStep(
   language: Language,
   dating: Dating,
 ): Decision {
-  const answered = writeEnding(rounds, ["swap"], end, dating, language, "the user rejected the swap");
+  const answered = writeEnding(rounds, ["swap"], end, dating, language, SUMMARY_WORDS.en.rejectedSwap);
   if (answered) return answered;
   const tasks = listingOf(rounds);
   if (!tasks)
@@ -1248,13 +1248,13 @@ function proposeMark(
  * — the result, its lines joined —, refused by the tool (the answer tells it), or rejected (the user's feedback said
  * back: why nothing changed).
  */
-function writeEnding(
+export function writeEnding(
   rounds: RoundView[],
   tools: readonly string[],
   end: Finish,
   dating: Dating,
   language: Language,
-  rejected = "the user rejected it",
+  rejected: string = SUMMARY_WORDS.en.rejectedIt,
 ): Decision | undefined {
   const outcome = lastWriteOutcome(rounds, tools);
   if (!outcome) return undefined;

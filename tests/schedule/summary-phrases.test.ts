@@ -15,7 +15,7 @@ import type { Optimization } from "../../kernel/state.js";
 import { sampleWeek } from "../../tools/schedule/sample-data.js";
 import type { ScheduleState, TaskStatus } from "../../tools/schedule/state.js";
 import { listedTask } from "../../tools/schedule/tools/list-tasks.js";
-import { noFreeTimeWhereAsked, slotStartingAt, unmarkable } from "../../offline/schedule/execute-stage.js";
+import { noFreeTimeWhereAsked, slotStartingAt, unmarkable, writeEnding } from "../../offline/schedule/execute-stage.js";
 import { arrangeSummary } from "../../offline/schedule/arrange-step.js";
 import { sayReport } from "../../contracts/report-words.js";
 import { addedTaskIn } from "../../offline/schedule/tool-data.js";
@@ -632,6 +632,31 @@ describe("the offline policy's own refusals and matching words, said from the ta
       const places = { length: String(review.duration), subject: JSON.stringify(review.name) };
       expect(english).toBe(saySummary("en", key, places));
       expect(summaryInChinese(english)).toBe(zh(key, places));
+    },
+  );
+
+  test.each([
+    ["unplace", undefined, "rejectedIt"],
+    ["swap", SUMMARY_WORDS.en.rejectedSwap, "rejectedSwap"],
+    ["move", SUMMARY_WORDS.en.rejectedMove, "rejectedMove"],
+    ["import_calendar", SUMMARY_WORDS.en.rejectedImport, "rejectedImport"],
+  ] as const)(
+    "%s rejected on its card: the step's ending read back says the table's Chinese",
+    (tool, rejected, key) => {
+      const round = {
+        name: tool,
+        arguments: {},
+        speak: "",
+        result: "Not applied: the user rejected this change without comment. Choose a different action.",
+        summarised: false,
+        outcome: "declined" as const,
+      };
+      const ended = writeEnding([round], [tool], "done", undefined, "en", rejected)!;
+      const reason = String(ended.goal_check).replace(/^not carried out: /, "");
+      expect(reason).toBe(saySummary("en", key));
+      expect(summaryInChinese(reason)).toBe(zh(key));
+      // The move's ending may add the user's unclear words in brackets: they stay as written.
+      expect(summaryInChinese(`${reason} ("maybe later")`)).toBe(`${zh(key)} ("maybe later")`);
     },
   );
 });

@@ -126,6 +126,11 @@ const EN = {
   noFreeTimeAsked: "no free time of {length} slot(s) fits {subject} where asked",
   noFreeTimeAskedPassed:
     "no free time of {length} slot(s) fits {subject} where asked (the time that has passed there is left out)",
+  // A write the user rejected on its card (the step's ending; the move's may add their words in brackets).
+  rejectedMove: "the user rejected the move",
+  rejectedSwap: "the user rejected the swap",
+  rejectedImport: "the user rejected the import",
+  rejectedIt: "the user rejected it",
   // The offline policy's steps that report their writes (`offline/schedule/life-steps.ts`, `clear-day-step.ts`): a
   // heading, then each write.
   undone: "undid the last change",
@@ -230,6 +235,10 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   nothingPlaced: "；没有安排任何任务",
   noFreeTimeAsked: "要求的时间里没有能容纳{subject}的 {length} 节空闲时间",
   noFreeTimeAskedPassed: "要求的时间里没有能容纳{subject}的 {length} 节空闲时间（那里已经过去的时间不算）",
+  rejectedMove: "你拒绝了这项修改",
+  rejectedSwap: "你拒绝了这项修改",
+  rejectedImport: "你拒绝了这次导入",
+  rejectedIt: "你拒绝了这项修改",
   undone: "已撤销上一次的修改",
   rescheduled: "已补排",
   notRescheduled: "没有补排",

@@ -345,7 +345,11 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   // No free time where the move step was asked to put a task.
   read("noFreeTimeAskedPassed", "whole"),
   read("noFreeTimeAsked", "whole"),
-  (text) => text.replace(/the user rejected (?:the move|it|the swap)/, "你拒绝了这项修改"),
+  // A write the user rejected on its card.
+  read("rejectedMove", "anywhere"),
+  read("rejectedSwap", "anywhere"),
+  read("rejectedImport", "anywhere"),
+  read("rejectedIt", "anywhere"),
   // The arrange step's summary (`offline/schedule/arrange-step.ts` `arrangeSummary`); its left-out reasons follow.
   read("everyProposed", "start"),
   read("proposedSkipped", "anywhere"),
