@@ -966,6 +966,11 @@ function noTaskMatching(names: string, language: Language): string {
   return say(language, `I found no task matching ${names}.`, `我没有找到与 ${names} 匹配的任务。`);
 }
 
+/** Why a swap leaves `event` alone: it is locked (only its own move records a time that really changed). */
+export function lockedFromSwap(event: ListedTask): string {
+  return saySummary("en", "lockedEvent", { event: nameOf(event) });
+}
+
 /** Swap: find both tasks, propose swap. */
 function swapStep(
   rounds: RoundView[],
@@ -1007,7 +1012,7 @@ function swapStep(
         `${label(locked, language)} is locked: a swap never moves it. If its time really changed, ask me to move it.`,
         `${label(locked, language)} 已锁定：交换不会移动它。如果它的时间确实改了，请让我移动它。`,
       ),
-      `not carried out: ${label(locked, "en")} is locked, and a swap never moves it; if its time really changed, ask me to move it`,
+      `not carried out: ${lockedFromSwap(locked)}`,
     );
   // What swap reports once it applies as proposed (each task on the other's range, inside the other's host).
   const [a, b] = [first.task, second.task];

@@ -15,7 +15,13 @@ import type { Optimization } from "../../kernel/state.js";
 import { sampleWeek } from "../../tools/schedule/sample-data.js";
 import type { ScheduleState, TaskStatus } from "../../tools/schedule/state.js";
 import { listedTask } from "../../tools/schedule/tools/list-tasks.js";
-import { noFreeTimeWhereAsked, slotStartingAt, unmarkable, writeEnding } from "../../offline/schedule/execute-stage.js";
+import {
+  lockedFromSwap,
+  noFreeTimeWhereAsked,
+  slotStartingAt,
+  unmarkable,
+  writeEnding,
+} from "../../offline/schedule/execute-stage.js";
 import { arrangeSummary } from "../../offline/schedule/arrange-step.js";
 import { sayReport } from "../../contracts/report-words.js";
 import { addedTaskIn } from "../../offline/schedule/tool-data.js";
@@ -659,4 +665,18 @@ describe("the offline policy's own refusals and matching words, said from the ta
       expect(summaryInChinese(`${reason} ("maybe later")`)).toBe(`${zh(key)} ("maybe later")`);
     },
   );
+
+  test("a locked event a swap never moves: the swap step's English, and older threads' shapes, read back", () => {
+    const event = sampleWeek().tasks.find((task) => task.source === "event")!;
+    const english = lockedFromSwap({ ...listedTask(event), locked: true });
+    const said = JSON.stringify(event.name);
+    expect(english).toBe(
+      `the event ${said} is locked, and a swap never moves it; if its time really changed, ask me to move it`,
+    );
+    expect(summaryInChinese(english)).toBe(zh("lockedEvent", { event: said }));
+    expect(summaryInChinese(english.replace("the event ", ""))).toBe(zh("lockedBare", { event: said }));
+    expect(summaryInChinese(english.replace("the event ", `event ${event.id} `))).toBe(
+      zh("lockedEventId", { id: event.id, event: said }),
+    );
+  });
 });

@@ -131,6 +131,11 @@ const EN = {
   rejectedSwap: "the user rejected the swap",
   rejectedImport: "the user rejected the import",
   rejectedIt: "the user rejected it",
+  // A locked event a swap never moves (the swap step; older threads stored the event bare, or by id).
+  lockedEvent: "the event {event} is locked, and a swap never moves it; if its time really changed, ask me to move it",
+  lockedEventId:
+    "event {id} {event} is locked, and a swap never moves it; if its time really changed, ask me to move it",
+  lockedBare: "{event} is locked, and a swap never moves it; if its time really changed, ask me to move it",
   // The offline policy's steps that report their writes (`offline/schedule/life-steps.ts`, `clear-day-step.ts`): a
   // heading, then each write.
   undone: "undid the last change",
@@ -239,6 +244,9 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   rejectedSwap: "你拒绝了这项修改",
   rejectedImport: "你拒绝了这次导入",
   rejectedIt: "你拒绝了这项修改",
+  lockedEvent: "{event} 已锁定，交换不会移动它；如果它的时间确实改了，请让我移动它",
+  lockedEventId: "{event}（{id}）已锁定，交换不会移动它；如果它的时间确实改了，请让我移动它",
+  lockedBare: "{event} 已锁定，交换不会移动它；如果它的时间确实改了，请让我移动它",
   undone: "已撤销上一次的修改",
   rescheduled: "已补排",
   notRescheduled: "没有补排",

@@ -320,11 +320,9 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   (text) => text.replace(/(?:list_tasks shows|I found) no task matching /, "找不到匹配的任务："),
   (text) => text.replace(/(?:list_tasks shows|I found) no placed task matching /, "找不到匹配的已安排任务："),
   // A swap never takes a locked event (`execute-stage.ts` swapStep).
-  (text) =>
-    text.replace(
-      /^(?:the event |event \S+ )?("(?:[^"\\]|\\.)*") is locked, and a swap never moves it; if its time really changed, ask me to move it$/,
-      "$1 已锁定，交换不会移动它；如果它的时间确实改了，请让我移动它",
-    ),
+  read("lockedEvent", "whole"),
+  read("lockedEventId", "whole"),
+  read("lockedBare", "whole"),
   (text) => text.replace(/(?:list_tasks shows|I found) no event matching /, "找不到匹配的活动："),
   (text) => text.replace(/ (?:still )?matches (\d+) events \((.+?)\)$/, " 匹配 $1 个活动（$2）"),
   // remove_event's refusals (`tools/remove-event.ts`): what the week still depends on.
