@@ -300,7 +300,7 @@ function scopeOf(
             `I found no pending task matching ${both}, so nothing was placed.`,
             `我没有找到与 ${both} 匹配的待安排任务，所以没有安排任何任务。`,
           ),
-          `not carried out: no pending task matches ${both}`,
+          `not carried out: ${saySummary("en", "noPendingTaskMatches", { matching: both })}`,
           "the step names no task the schedule has",
         ),
       };

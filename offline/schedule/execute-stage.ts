@@ -546,7 +546,7 @@ function moveStep(
   );
   if ("question" in named) return named.question;
   if ("none" in named)
-    return finish(end, noTaskMatching(named.none, language), `not carried out: I found no task matching ${named.none}`);
+    return finish(end, noTaskMatching(named.none, language), `not carried out: ${noTaskFound(named.none)}`);
   const { match } = named;
   const { task } = match;
   if (task.kind === "event" && !movable(task)) {
@@ -963,7 +963,12 @@ const REFUSAL_TOLD_IN_ANSWER = "";
 
 /** "I found no task matching …". */
 function noTaskMatching(names: string, language: Language): string {
-  return say(language, `I found no task matching ${names}.`, `我没有找到与 ${names} 匹配的任务。`);
+  return say(language, `${noTaskFound(names)}.`, `我没有找到与 ${names} 匹配的任务。`);
+}
+
+/** A step's ending when the phrases it was given (`matching`: quoted, joined by ", " and " or ") name no task. */
+export function noTaskFound(matching: string): string {
+  return saySummary("en", "noTaskFound", { matching });
 }
 
 /** Why a swap leaves `event` alone: it is locked (only its own move records a time that really changed). */
@@ -1000,7 +1005,7 @@ function swapStep(
     return finish(
       end,
       say(language, `I found no placed task matching "${missing}".`, `我没有找到与“${missing}”匹配的已安排任务。`),
-      `not carried out: I found no placed task matching "${missing}"`,
+      `not carried out: ${saySummary("en", "noPlacedTaskFound", { matching: `"${missing}"` })}`,
     );
   // A locked event is never swapped (a swap makes room); its own move records a time that really changed.
   const locked = [first.task, second.task].find((task) => !swappable(task));
@@ -1088,11 +1093,7 @@ function markStep(
       const answer = taskPhrase(asked.answer);
       const answered = matchTask(answer, markable) ?? matchTask(answer, tasks);
       if (answered) return proposeMark(answered.task, answered, request, end, language);
-      return finish(
-        end,
-        noTaskMatching(`"${answer}"`, language),
-        `not carried out: I found no task matching "${answer}"`,
-      );
+      return finish(end, noTaskMatching(`"${answer}"`, language), `not carried out: ${noTaskFound(`"${answer}"`)}`);
     }
     if (only && others.length === 0) return proposeMark(only, { task: only, alsoMatching: [] }, request, end, language);
     if (only) {
@@ -1125,11 +1126,7 @@ function markStep(
     const named = namedTask(latest.answer, inWorkFirst, inWorkFirst, asked, "no task was named");
     if ("question" in named) return named.question;
     if ("none" in named)
-      return finish(
-        end,
-        noTaskMatching(named.none, language),
-        `not carried out: I found no task matching ${named.none}`,
-      );
+      return finish(end, noTaskMatching(named.none, language), `not carried out: ${noTaskFound(named.none)}`);
     return proposeMark(named.match.task, named.match, request, end, language);
   }
   // A task the words name that the mark cannot take ("I did the matrix review" once it is done): its state is said,
@@ -1144,7 +1141,7 @@ function markStep(
   const named = namedTask(request.task, inWorkFirst, inWorkFirst, asked, "the step names no task the schedule has");
   if ("question" in named) return named.question;
   if ("none" in named)
-    return finish(end, noTaskMatching(named.none, language), `not carried out: I found no task matching ${named.none}`);
+    return finish(end, noTaskMatching(named.none, language), `not carried out: ${noTaskFound(named.none)}`);
   return proposeMark(named.match.task, named.match, request, end, language);
 }
 
@@ -1293,7 +1290,7 @@ function unplaceStep(
   );
   if ("question" in named) return named.question;
   if ("none" in named)
-    return finish(end, noTaskMatching(named.none, language), `not carried out: I found no task matching ${named.none}`);
+    return finish(end, noTaskMatching(named.none, language), `not carried out: ${noTaskFound(named.none)}`);
   const { match } = named;
   if (match.task.kind !== "placed") {
     const why =
@@ -1379,7 +1376,7 @@ function removeEventStep(
       ? finish(
           end,
           say(language, `I found no event matching ${phrase}.`, `我没有找到与 ${phrase} 匹配的活动。`),
-          `not carried out: I found no event matching ${phrase}`,
+          `not carried out: ${saySummary("en", "noEventFound", { matching: phrase })}`,
         )
       : finish(
           end,
@@ -1388,7 +1385,7 @@ function removeEventStep(
             `${phrase} still matches ${chosen.length} events (${ids}); name one by its id to remove it.`,
             `${phrase} 仍匹配 ${chosen.length} 个活动（${ids}）；请用 id 指明要删除哪一个。`,
           ),
-          `not carried out: ${phrase} matches ${chosen.length} events (${ids})`,
+          `not carried out: ${saySummary("en", "matchesEvents", { matching: phrase, count: chosen.length, ids })}`,
         );
   }
   // Several match ("the linear algebra lecture" on Tuesday and Thursday), or none: which one, by its day or id.

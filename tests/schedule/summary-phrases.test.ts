@@ -18,6 +18,7 @@ import { listedTask } from "../../tools/schedule/tools/list-tasks.js";
 import {
   lockedFromSwap,
   noFreeTimeWhereAsked,
+  noTaskFound,
   slotStartingAt,
   unmarkable,
   writeEnding,
@@ -65,6 +66,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
   first: "08:00",
   last: "22:30",
   near: "14:00 and 14:55",
+  matching: '"matrix" or "矩阵"',
 };
 
 function sample(key: SummaryKey): Record<string, string> {
@@ -678,5 +680,28 @@ describe("the offline policy's own refusals and matching words, said from the ta
     expect(summaryInChinese(english.replace("the event ", `event ${event.id} `))).toBe(
       zh("lockedEventId", { id: event.id, event: said }),
     );
+  });
+
+  test('what a step\'s words name matches nothing, or too much: each shape read back, its " or " said with 或', () => {
+    const asked = '"the matrix thing" or "矩阵"';
+    const said = '"the matrix thing" 或 "矩阵"';
+    expect(noTaskFound(asked)).toBe(`I found no task matching ${asked}`);
+    expect(summaryInChinese(noTaskFound(asked))).toBe(zh("noTaskFound", { matching: said }));
+    // The task step's ending as the explain step writes it, with a full stop.
+    expect(summaryInChinese(`${noTaskFound(asked)}.`)).toBe(`${zh("noTaskFound", { matching: said })}.`);
+    const cases: Array<[SummaryKey, Record<string, string>]> = [
+      ["noTaskListed", { matching: '"calc"' }],
+      ["noPlacedTaskFound", { matching: '"calc"' }],
+      ["noPlacedTaskListed", { matching: '"calc"' }],
+      ["noEventFound", { matching: asked }],
+      ["noEventListed", { matching: asked }],
+      ["matchesEvents", { matching: asked, count: "2", ids: "lecture-tue, lecture-thu" }],
+      ["stillMatchesEvents", { matching: asked, count: "2", ids: "lecture-tue, lecture-thu" }],
+      ["noPendingTaskMatches", { matching: '"calc", "essay" or "微积分"' }],
+    ];
+    for (const [key, places] of cases) {
+      const chinese = { ...places, matching: places.matching!.replace(/" or "/g, '" 或 "') };
+      expect(summaryInChinese(saySummary("en", key, places)), key).toBe(zh(key, chinese));
+    }
   });
 });

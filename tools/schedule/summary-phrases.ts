@@ -136,6 +136,16 @@ const EN = {
   lockedEventId:
     "event {id} {event} is locked, and a swap never moves it; if its time really changed, ask me to move it",
   lockedBare: "{event} is locked, and a swap never moves it; if its time really changed, ask me to move it",
+  // What a step's words name matches nothing, or too much (older threads said "list_tasks shows" for "I found").
+  noTaskFound: "I found no task matching {matching}",
+  noTaskListed: "list_tasks shows no task matching {matching}",
+  noPlacedTaskFound: "I found no placed task matching {matching}",
+  noPlacedTaskListed: "list_tasks shows no placed task matching {matching}",
+  noEventFound: "I found no event matching {matching}",
+  noEventListed: "list_tasks shows no event matching {matching}",
+  matchesEvents: "{matching} matches {count} events ({ids})",
+  stillMatchesEvents: "{matching} still matches {count} events ({ids})",
+  noPendingTaskMatches: "no pending task matches {matching}",
   // The offline policy's steps that report their writes (`offline/schedule/life-steps.ts`, `clear-day-step.ts`): a
   // heading, then each write.
   undone: "undid the last change",
@@ -247,6 +257,15 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   lockedEvent: "{event} 已锁定，交换不会移动它；如果它的时间确实改了，请让我移动它",
   lockedEventId: "{event}（{id}）已锁定，交换不会移动它；如果它的时间确实改了，请让我移动它",
   lockedBare: "{event} 已锁定，交换不会移动它；如果它的时间确实改了，请让我移动它",
+  noTaskFound: "找不到匹配的任务：{matching}",
+  noTaskListed: "找不到匹配的任务：{matching}",
+  noPlacedTaskFound: "找不到匹配的已安排任务：{matching}",
+  noPlacedTaskListed: "找不到匹配的已安排任务：{matching}",
+  noEventFound: "找不到匹配的活动：{matching}",
+  noEventListed: "找不到匹配的活动：{matching}",
+  matchesEvents: "{matching} 匹配 {count} 个活动（{ids}）",
+  stillMatchesEvents: "{matching} 匹配 {count} 个活动（{ids}）",
+  noPendingTaskMatches: "没有匹配的待安排任务：{matching}",
   undone: "已撤销上一次的修改",
   rescheduled: "已补排",
   notRescheduled: "没有补排",
@@ -319,6 +338,8 @@ const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   last: "\\d\\d:\\d\\d",
   near: "\\d\\d:\\d\\d(?: and \\d\\d:\\d\\d)?",
   length: "\\d+",
+  // The phrases a step's words were read as, quoted, joined by ", " and " or ".
+  matching: `${JSON_TEXT}(?:(?:, | or )${JSON_TEXT})*`,
   // The refinement's (`contracts/refinement-words.ts`).
   rounds: "\\d+",
   placed: "\\d+",

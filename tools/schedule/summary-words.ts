@@ -232,6 +232,7 @@ const READERS: PlaceReaders = {
   weekday: weekdayInChinese,
   neighbour: (neighbour) => neighbour.replace(/^event /, "活动 ").replace(/^task /, "任务 "),
   near: (near) => near.replace(" and ", " 和 "),
+  matching: (matching) => matching.replace(/" or "/g, '" 或 "'),
   names: (names) => {
     const list = (text: string) => text.replace(/"([^"]*)"/g, "“$1”").replace(/, /g, "、");
     const more = readSummary("namesAndMore", names);
@@ -317,14 +318,19 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("verifiedFitting", "anywhere"),
   read("missedNoPlaceNamed", "anywhere"),
   read("missedNoPlace", "anywhere"),
-  (text) => text.replace(/(?:list_tasks shows|I found) no task matching /, "找不到匹配的任务："),
-  (text) => text.replace(/(?:list_tasks shows|I found) no placed task matching /, "找不到匹配的已安排任务："),
+  // What a step's words name matches nothing, or too much (`execute-stage.ts`, `arrange-step.ts`).
+  read("noTaskFound", "anywhere"),
+  read("noTaskListed", "anywhere"),
+  read("noPlacedTaskFound", "anywhere"),
+  read("noPlacedTaskListed", "anywhere"),
   // A swap never takes a locked event (`execute-stage.ts` swapStep).
   read("lockedEvent", "whole"),
   read("lockedEventId", "whole"),
   read("lockedBare", "whole"),
-  (text) => text.replace(/(?:list_tasks shows|I found) no event matching /, "找不到匹配的活动："),
-  (text) => text.replace(/ (?:still )?matches (\d+) events \((.+?)\)$/, " 匹配 $1 个活动（$2）"),
+  read("noEventFound", "anywhere"),
+  read("noEventListed", "anywhere"),
+  read("matchesEvents", "end"),
+  read("stillMatchesEvents", "end"),
   // remove_event's refusals (`tools/remove-event.ts`): what the week still depends on.
   read("eventIsDeadline", "whole"),
   read("eventHolds", "whole"),
@@ -363,8 +369,7 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   bracketed("sessionEachDay"),
   bracketed("notFoundInBudget"),
   bracketed("standingRulesOut"),
-  (text) => text.replace(/no pending task matches /g, "没有匹配的待安排任务："),
-  (text) => text.replace(/" or "/g, '" 或 "'),
+  read("noPendingTaskMatches", "anywhere"),
   read("noPendingMatch", "anywhere"),
   read("alreadyOnSchedule", "anywhere"),
   // A write the rules refused (`move.ts`, `place.ts`): what it would have done, then why.
