@@ -20,7 +20,7 @@ import { parseTaskListing } from "./result-parsing.js";
 import type { ListedTask, ListTasksData } from "../../tools/schedule/tools/index.js";
 import { finish, propose, read, type Call, type Decision, type Finish, type Then } from "../decisions.js";
 import { daysOffIn, feedbackOfResult, parseFeedback } from "../../tools/schedule/feedback.js";
-import { callResultOf, failureOf, liveOverviewOf, toolDataOf } from "./tool-data.js";
+import { callResultOf, failureOf, liveOverviewOf, toolDataOf, notCarriedOut } from "./tool-data.js";
 import { questionAnswer, section, userLanguage, type PromptView, type RoundView } from "../prompt-reading.js";
 import { cannotActOn, summaryInChinese } from "./replies.js";
 import {
@@ -300,7 +300,7 @@ function scopeOf(
             `I found no pending task matching ${both}, so nothing was placed.`,
             `我没有找到与 ${both} 匹配的待安排任务，所以没有安排任何任务。`,
           ),
-          `not carried out: ${saySummary("en", "noPendingTaskMatches", { matching: both })}`,
+          notCarriedOut(saySummary("en", "noPendingTaskMatches", { matching: both })),
           "the step names no task the schedule has",
         ),
       };
@@ -328,7 +328,7 @@ function scopeOf(
       decision: finish(
         end,
         said,
-        `not carried out: ${settled.map((task) => `${task.id} is ${task.kind}`).join(", ")}, not pending`,
+        notCarriedOut(`${settled.map((task) => `${task.id} is ${task.kind}`).join(", ")}, not pending`),
         "the tasks named are not pending",
       ),
     };
@@ -430,7 +430,7 @@ function listArrangement(
           `No day of the window comes before the ${request.where.before}, so nothing was placed.`,
           `窗口里没有在${request.where.before}之前的日子，所以没有安排任何任务。`,
         ),
-        `not carried out: no day comes before the ${request.where.before}`,
+        notCarriedOut(`no day comes before the ${request.where.before}`),
         "no day before the event",
       );
   }
@@ -497,7 +497,7 @@ export function eventNamed(
         `I found no event matching "${phrase}", so nothing was ${done}.`,
         `我没有找到与“${phrase}”匹配的日程，所以没有${zhDone}。`,
       ),
-      `not carried out: no event matches "${phrase}"`,
+      notCarriedOut(`no event matches "${phrase}"`),
       "the step names an event the schedule does not have",
     ),
   };
@@ -533,7 +533,7 @@ export function arrangeStep(
       return finish(
         end,
         say(language, `I could not arrange the tasks: ${failureOf(last)}`, `无法安排这些任务：${failureOf(last)}`),
-        `not carried out: ${failureOf(last)}`,
+        notCarriedOut(failureOf(last)),
         "the backend could not arrange",
       );
     const listing = toolDataOf(last, "propose_arrangement");
@@ -545,7 +545,7 @@ export function arrangeStep(
           "I could not read the proposed arrangement, so nothing was placed.",
           "无法读取建议的安排，所以没有安排任何任务。",
         ),
-        "not carried out: the arrangement could not be read",
+        notCarriedOut("the arrangement could not be read"),
         "no data",
       );
     return chooseArrangement(view, listing, request, memory, facts, end, language, names);
@@ -561,7 +561,7 @@ export function arrangeStep(
       return finish(
         end,
         say(language, `I could not choose the arrangement: ${failureOf(last)}`, `无法选择这个安排：${failureOf(last)}`),
-        `not carried out: ${failureOf(last)}`,
+        notCarriedOut(failureOf(last)),
         "choosing failed twice",
       );
     return list(say(language, "Listing the arrangement again.", "正在重新列出安排。"));

@@ -16,7 +16,7 @@ import {
 } from "../../contracts/attached-calendar.js";
 import { currentStepOf, goalOf, latestMessage, section, userLanguage, type PromptView } from "../prompt-reading.js";
 import { finish, propose, type Decision, type Finish } from "../decisions.js";
-import { appliedWriteSummary, callResultOf, failureOf } from "./tool-data.js";
+import { appliedWriteSummary, callResultOf, failureOf, notCarriedOut } from "./tool-data.js";
 import { SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
 
 const STEP = { en: "Import the timetable from the calendar file", zh: "从日历文件导入课表" } as const;
@@ -71,11 +71,7 @@ export function calendarExecute(view: PromptView): Decision | undefined {
     const result = callResultOf(last);
     if (result === "applied") return finish(end, "", appliedWriteSummary(last, language));
     // A refusal (or a declined card) is told once, in the answer.
-    return finish(
-      end,
-      "",
-      `not carried out: ${result === "failed" ? failureOf(last) : SUMMARY_WORDS.en.rejectedImport}`,
-    );
+    return finish(end, "", notCarriedOut(result === "failed" ? failureOf(last) : SUMMARY_WORDS.en.rejectedImport));
   }
   // Only the file attached to this request is imported, never one the conversation or memory mentions.
   // Beside the prompt in process; over a model server's wire only the prompt's text carries it.
@@ -89,7 +85,7 @@ export function calendarExecute(view: PromptView): Decision | undefined {
       "",
       say(
         language,
-        "not carried out: the calendar file is no longer attached to this request; send it again (/import <file.ics>)",
+        notCarriedOut("the calendar file is no longer attached to this request; send it again (/import <file.ics>)"),
         "未执行：这次请求已不再附带日历文件，请重新发送（/import <文件.ics>）",
       ),
     );

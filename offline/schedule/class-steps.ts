@@ -6,9 +6,17 @@
 import { finish, propose, type Decision, type Finish } from "../decisions.js";
 import { say, weekdayName, type Language } from "../../contracts/language.js";
 import type { PromptView, RoundView } from "../prompt-reading.js";
-import { addedTaskIn, appliedWriteSummary, callResultOf, failureOf, liveOverviewOf } from "./tool-data.js";
+import {
+  addedTaskIn,
+  appliedWriteSummary,
+  callResultOf,
+  failureOf,
+  liveOverviewOf,
+  notCarriedOut,
+} from "./tool-data.js";
 import { editDistance, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { matchClass } from "./task-matching.js";
+import { SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
 import { eventNamed } from "./arrange-step.js";
 import type { OverviewCategory } from "../../tools/schedule/tools/get-overview.js";
 
@@ -23,11 +31,11 @@ function answered(rounds: readonly RoundView[], tool: string, end: Finish, langu
   if (!round) return undefined;
   const result = callResultOf(round);
   if (result === "applied") return finish(end, "", appliedWriteSummary(round, language));
-  const why = result === "failed" ? failureOf(round) : "you declined the change";
+  const why = result === "failed" ? failureOf(round) : SUMMARY_WORDS.en.declinedChange;
   return finish(
     end,
     say(language, `Nothing was changed: ${why}.`, `没有改动：${why}。`),
-    `not carried out: ${why}`,
+    notCarriedOut(why),
     "the write did not apply",
   );
 }
@@ -50,7 +58,7 @@ export function addTaskStep(
         `I found no class matching "${request.classPhrase}", so nothing was added.`,
         `我没有找到与“${request.classPhrase}”匹配的课程，所以没有添加任务。`,
       ),
-      `not carried out: no class matches "${request.classPhrase}"`,
+      notCarriedOut(`no class matches "${request.classPhrase}"`),
       "the step names a class the schedule does not have",
     );
   // Due before an event the request names: the event read from a listing of the events, by its id.
@@ -190,7 +198,7 @@ export function addLongTaskStep(
     return finish(
       end,
       say(language, `Nothing was added: ${why}.`, `没有添加：${why}。`),
-      `not carried out: ${why}`,
+      notCarriedOut(String(why)),
       "the step's task has no class or its deadline no day in the window",
     );
   const duration = Math.max(1, Math.ceil(request.minutes / SLOT_MINUTES));
@@ -235,7 +243,7 @@ export function noSessionsStep(
   return finish(
     end,
     say(language, `Nothing to place: ${what} was not added.`, `没有可安排的：${what} 没有添加。`),
-    `not carried out: ${what} has no sessions to place`,
+    notCarriedOut(`${what} has no sessions to place`),
     "the long task was not added",
   );
 }
@@ -258,7 +266,7 @@ export function classRulesStep(
         `I found no class matching "${request.classPhrase}", so nothing was changed.`,
         `我没有找到与“${request.classPhrase}”匹配的课程，所以没有改动。`,
       ),
-      `not carried out: no class matches "${request.classPhrase}"`,
+      notCarriedOut(`no class matches "${request.classPhrase}"`),
       "the step names a class the schedule does not have",
     );
   // A day ruled out now is added to the days the class already excludes ("never on Monday", then "never on

@@ -10,9 +10,9 @@ import type { RoundView } from "../prompt-reading.js";
 import type { ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { markedText, unplacedText, type ListedTask } from "../../tools/schedule/tools/index.js";
 import type { SlotRange } from "../../tools/schedule/state.js";
-import { appliedWriteSummary, callResultOf, refusalOf, toolDataOf } from "./tool-data.js";
+import { appliedWriteSummary, callResultOf, refusalOf, toolDataOf, notCarriedOut } from "./tool-data.js";
 import { datingOf, dayName, placeWords, resolveDays, slotRangeOf, type WeekFacts } from "./week-facts.js";
-import { SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
+import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
 
 type ClearDay = Extract<ScheduleRequest, { kind: "clear_day" }>;
 
@@ -203,7 +203,7 @@ function ending(
           ),
         ]
       : []),
-    ...refused.map((round) => `not carried out: ${refusalOf(round, language, dating)}`),
+    ...refused.map((round) => notCarriedOut(refusalOf(round, language, dating))),
   ];
   // The reviews of the day that had started were left out of the card: the answer says so, not only the card's speech.
   const days = resolveDays(request.where.only, facts);
@@ -219,11 +219,7 @@ function ending(
     return finish(
       end,
       say(language, "Understood: I left the day as it was.", "好的，这一天保持原样。"),
-      `not carried out: ${say(
-        language,
-        `you declined ${request.how === "skip" ? "skipping the day's reviews" : "clearing the day"}`,
-        `你拒绝了${request.how === "skip" ? "跳过这一天的复习" : "清空这一天"}`,
-      )}`,
+      notCarriedOut(saySummary(language, request.how === "skip" ? "declinedSkipDay" : "declinedClearDay")),
       "the user declined the change",
     );
   // Only writes the user declined or the week refused: the summary says so without the heading of a change made.

@@ -44,6 +44,7 @@ import {
   failureOf,
   liveOverviewOf,
   toolDataOf,
+  notCarriedOut,
 } from "./tool-data.js";
 import { addDays, dayOfWeekOfDate, daysBetween } from "../../contracts/clock.js";
 import { say, weekdayName, type Language } from "../../contracts/language.js";
@@ -248,7 +249,7 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
           `Offline, I can't carry out the step "${step.content}"; a model key unlocks free-form steps.`,
           `离线模式下我无法执行步骤“${step.content}”（配置模型密钥后可执行自由表述的步骤）。`,
         ),
-        `not carried out: the offline policy does not understand the step "${step.content}"`,
+        notCarriedOut(`the offline policy does not understand the step "${step.content}"`),
         "the step is not one the offline policy understands",
       );
   }
@@ -502,11 +503,7 @@ function moveStep(
   const outcome = lastWriteOutcome(rounds, ["move", "place"]);
   if (outcome?.outcome === "applied") return finish(end, "", appliedWriteText(outcome.round, datingOf(facts)));
   if (outcome?.outcome === "failed")
-    return finish(
-      end,
-      REFUSAL_TOLD_IN_ANSWER,
-      `not carried out: ${refusalOf(outcome.round, language, datingOf(facts))}`,
-    );
+    return finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(refusalOf(outcome.round, language, datingOf(facts))));
   const rejected = rounds.filter(
     (round) => (round.name === "move" || round.name === "place") && callResultOf(round) === "rejected",
   );
@@ -516,7 +513,7 @@ function moveStep(
       return finish(
         end,
         unchangedBecause(feedback, language),
-        `not carried out: ${SUMMARY_WORDS.en.rejectedMove}${feedback.kind === "unclear" ? ` ("${feedback.text}")` : ""}`,
+        notCarriedOut(`${SUMMARY_WORDS.en.rejectedMove}${feedback.kind === "unclear" ? ` ("${feedback.text}")` : ""}`),
       );
   }
   const tasks = listingOf(rounds);
@@ -545,8 +542,7 @@ function moveStep(
     "the step names no task the schedule has",
   );
   if ("question" in named) return named.question;
-  if ("none" in named)
-    return finish(end, noTaskMatching(named.none, language), `not carried out: ${noTaskFound(named.none)}`);
+  if ("none" in named) return finish(end, noTaskMatching(named.none, language), notCarriedOut(noTaskFound(named.none)));
   const { match } = named;
   const { task } = match;
   if (task.kind === "event" && !movable(task)) {
@@ -558,7 +554,7 @@ function moveStep(
         `${label(task, language)} cannot move: ${why}.`,
         `${label(task, language)} 不能移动：它不在单一的连续时段上。`,
       ),
-      `not carried out: ${label(task, "en")} cannot move (${why})`,
+      notCarriedOut(`${label(task, "en")} cannot move (${why})`),
     );
   }
   const tool = task.kind === "pending" ? "place" : "move";
@@ -585,7 +581,7 @@ function moveStep(
         `${label(task, language)} has no place yet, so there is nothing to move ${shiftSaid(shift, "en")}; say where to put it ("schedule ${task.name} on Friday").`,
         `${label(task, language)} 还没有安排时间，没法${shiftSaid(shift, "zh")}；请说要放在哪里（如“把${task.name}安排到周五”）。`,
       ),
-      `not carried out: ${label(task, "en")} has no place to move from`,
+      notCarriedOut(`${label(task, "en")} has no place to move from`),
     );
   const shiftedDay = shift && current ? current.day + ("days" in shift ? shift.days : 0) : undefined;
   if (shiftedDay !== undefined) {
@@ -598,7 +594,7 @@ function moveStep(
           `${label(task, language)} is on ${placeWords(current!, facts, language)}; ${shiftSaid(shift!, "en")} is outside your schedule (day 1 to day ${total}), so it stays where it is.`,
           `从${placeWords(current!, facts, language)}${shiftSaid(shift!, "zh")}就超出了日程范围（第1天到第${total}天），${label(task, language)}保持不动。`,
         ),
-        `not carried out: ${shiftSaid(shift!, "en")} is outside the schedule`,
+        notCarriedOut(`${shiftSaid(shift!, "en")} is outside the schedule`),
       );
     days = [shiftedDay];
   }
@@ -609,7 +605,7 @@ function moveStep(
   const forTask = search?.arguments.task_id === task.id ? search : undefined;
   // A review whose place has started goes nowhere: the search says so, as the move would.
   if (forTask && callResultOf(forTask) === "failed")
-    return finish(end, REFUSAL_TOLD_IN_ANSWER, `not carried out: ${refusalOf(forTask, language, datingOf(facts))}`);
+    return finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(refusalOf(forTask, language, datingOf(facts))));
   // The places of the step's days, when a search for the task since the last proposal shows them all.
   const found = toolDataOf(forTask, "find_free");
   const runs = found && found.omitted === 0 ? found.runs.filter((run) => !days || days.includes(run.day)) : undefined;
@@ -645,7 +641,7 @@ function moveStep(
     return finish(
       end,
       "",
-      `not carried out: ${why}${saySummary("en", tool === "place" ? "nothingPlaced" : "nothingMoved")}`,
+      notCarriedOut(`${why}${saySummary("en", tool === "place" ? "nothingPlaced" : "nothingMoved")}`),
     );
   }
   const exactStart =
@@ -695,7 +691,7 @@ function moveStep(
         `${label(task, language)} is already on ${placeWords(current, facts, language)}, where you asked; nothing to move.`,
         `${label(task, language)}已经在${placeWords(current, facts, language)}，就是你要的时间；不用移动。`,
       ),
-      `not carried out: ${label(task, "en")} is already on ${formatRange(current, datingOf(facts))}; nothing to move`,
+      notCarriedOut(`${label(task, "en")} is already on ${formatRange(current, datingOf(facts))}; nothing to move`),
     );
   if (!runs) {
     const args: Record<string, unknown> = { min_length: task.duration, task_id: task.id, limit: 100 };
@@ -724,7 +720,7 @@ function moveStep(
           `No free time fits ${label(task, language)} ${shiftSaid(shift, "en")} (on ${dayName(shiftedDay, facts, language)})${passed ? "; the time that has passed is no longer free" : ""}, so it stays where it is.`,
           `${dayName(shiftedDay, facts, language)}没有能容纳${label(task, language)}的空闲时间（${shiftSaid(shift, "zh")}）${passed ? "；已经过去的时间不能再安排" : ""}，保持不动。`,
         ),
-        `not carried out: no free time fits ${label(task, "en")} ${shiftSaid(shift, "en")}`,
+        notCarriedOut(`no free time fits ${label(task, "en")} ${shiftSaid(shift, "en")}`),
       );
     }
     const to = placeWords(
@@ -765,7 +761,7 @@ function moveStep(
         `No free slot fits ${label(task, language)} there${passed ? "; the time that has passed there is no longer free" : ""}.`,
         `那里没有能容纳${label(task, language)}的空闲时段${passed ? "；那里已经过去的时间不能再安排" : ""}。`,
       ),
-      `not carried out: ${noFreeTimeWhereAsked(task, passed)}`,
+      notCarriedOut(noFreeTimeWhereAsked(task, passed)),
     );
   }
   const where = placeWords({ day: spot.day, start: spot.start, end: spot.start + task.duration - 1 }, facts, language);
@@ -1005,7 +1001,7 @@ function swapStep(
     return finish(
       end,
       say(language, `I found no placed task matching "${missing}".`, `我没有找到与“${missing}”匹配的已安排任务。`),
-      `not carried out: ${saySummary("en", "noPlacedTaskFound", { matching: `"${missing}"` })}`,
+      notCarriedOut(`${saySummary("en", "noPlacedTaskFound", { matching: `"${missing}"` })}`),
     );
   // A locked event is never swapped (a swap makes room); its own move records a time that really changed.
   const locked = [first.task, second.task].find((task) => !swappable(task));
@@ -1017,7 +1013,7 @@ function swapStep(
         `${label(locked, language)} is locked: a swap never moves it. If its time really changed, ask me to move it.`,
         `${label(locked, language)} 已锁定：交换不会移动它。如果它的时间确实改了，请让我移动它。`,
       ),
-      `not carried out: ${lockedFromSwap(locked)}`,
+      notCarriedOut(lockedFromSwap(locked)),
     );
   // What swap reports once it applies as proposed (each task on the other's range, inside the other's host).
   const [a, b] = [first.task, second.task];
@@ -1093,7 +1089,7 @@ function markStep(
       const answer = taskPhrase(asked.answer);
       const answered = matchTask(answer, markable) ?? matchTask(answer, tasks);
       if (answered) return proposeMark(answered.task, answered, request, end, language);
-      return finish(end, noTaskMatching(`"${answer}"`, language), `not carried out: ${noTaskFound(`"${answer}"`)}`);
+      return finish(end, noTaskMatching(`"${answer}"`, language), notCarriedOut(`${noTaskFound(`"${answer}"`)}`));
     }
     if (only && others.length === 0) return proposeMark(only, { task: only, alsoMatching: [] }, request, end, language);
     if (only) {
@@ -1126,7 +1122,7 @@ function markStep(
     const named = namedTask(latest.answer, inWorkFirst, inWorkFirst, asked, "no task was named");
     if ("question" in named) return named.question;
     if ("none" in named)
-      return finish(end, noTaskMatching(named.none, language), `not carried out: ${noTaskFound(named.none)}`);
+      return finish(end, noTaskMatching(named.none, language), notCarriedOut(noTaskFound(named.none)));
     return proposeMark(named.match.task, named.match, request, end, language);
   }
   // A task the words name that the mark cannot take ("I did the matrix review" once it is done): its state is said,
@@ -1136,12 +1132,11 @@ function markStep(
     return finish(
       end,
       `${unmarkable(settled.task, request.to, language)}${language === "zh" ? "。" : "."}`,
-      `not carried out: ${unmarkable(settled.task, request.to, "en")}`,
+      notCarriedOut(unmarkable(settled.task, request.to, "en")),
     );
   const named = namedTask(request.task, inWorkFirst, inWorkFirst, asked, "the step names no task the schedule has");
   if ("question" in named) return named.question;
-  if ("none" in named)
-    return finish(end, noTaskMatching(named.none, language), `not carried out: ${noTaskFound(named.none)}`);
+  if ("none" in named) return finish(end, noTaskMatching(named.none, language), notCarriedOut(noTaskFound(named.none)));
   return proposeMark(named.match.task, named.match, request, end, language);
 }
 
@@ -1263,9 +1258,9 @@ export function writeEnding(
   if (outcome.outcome === "applied")
     return finish(end, "", appliedWriteSummary(outcome.round, language, dating).replace(/\n- /g, "; "));
   if (outcome.outcome === "failed")
-    return finish(end, REFUSAL_TOLD_IN_ANSWER, `not carried out: ${refusalOf(outcome.round, language, dating)}`);
+    return finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(refusalOf(outcome.round, language, dating)));
   const feedback = parseFeedback(feedbackOfResult(outcome.round.result));
-  return finish(end, unchangedBecause(feedback, language), `not carried out: ${rejected}`);
+  return finish(end, unchangedBecause(feedback, language), notCarriedOut(rejected));
 }
 
 /** Unplace: find the placed task item, propose unplace. */
@@ -1289,8 +1284,7 @@ function unplaceStep(
     "the step names no task the schedule has",
   );
   if ("question" in named) return named.question;
-  if ("none" in named)
-    return finish(end, noTaskMatching(named.none, language), `not carried out: ${noTaskFound(named.none)}`);
+  if ("none" in named) return finish(end, noTaskMatching(named.none, language), notCarriedOut(noTaskFound(named.none)));
   const { match } = named;
   if (match.task.kind !== "placed") {
     const why =
@@ -1306,7 +1300,7 @@ function unplaceStep(
         `${label(match.task, language)} cannot be unplaced: ${why}.`,
         `${label(match.task, language)} 不能撤下：${whyZh}。`,
       ),
-      `not carried out: ${label(match.task, "en")} — ${why}`,
+      notCarriedOut(`${label(match.task, "en")} — ${why}`),
     );
   }
   const { task } = match;
@@ -1376,7 +1370,7 @@ function removeEventStep(
       ? finish(
           end,
           say(language, `I found no event matching ${phrase}.`, `我没有找到与 ${phrase} 匹配的活动。`),
-          `not carried out: ${saySummary("en", "noEventFound", { matching: phrase })}`,
+          notCarriedOut(saySummary("en", "noEventFound", { matching: phrase })),
         )
       : finish(
           end,
@@ -1385,7 +1379,7 @@ function removeEventStep(
             `${phrase} still matches ${chosen.length} events (${ids}); name one by its id to remove it.`,
             `${phrase} 仍匹配 ${chosen.length} 个活动（${ids}）；请用 id 指明要删除哪一个。`,
           ),
-          `not carried out: ${saySummary("en", "matchesEvents", { matching: phrase, count: chosen.length, ids })}`,
+          notCarriedOut(saySummary("en", "matchesEvents", { matching: phrase, count: chosen.length, ids })),
         );
   }
   // Several match ("the linear algebra lecture" on Tuesday and Thursday), or none: which one, by its day or id.
@@ -1851,7 +1845,7 @@ function explainStep(
   if (!tasks) return lookUpTask(request.task, language);
   const named = namedTask(request.task, tasks, tasks, asked, "the step names no task the schedule has");
   if ("question" in named) return named.question;
-  if ("none" in named) return finish(end, "", `not carried out: ${noTaskMatching(named.none, "en")}`);
+  if ("none" in named) return finish(end, "", notCarriedOut(noTaskMatching(named.none, "en")));
   const { match } = named;
   return read(
     say(

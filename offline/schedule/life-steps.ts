@@ -21,7 +21,7 @@ import { NO_PLACE_FITS, NOTHING_MISSED, rescheduleEmptyText } from "../../tools/
 import { missedReasonIn } from "../../tools/schedule/summary-words.js";
 import type { Dating } from "../../tools/schedule/format.js";
 import { dayOfWeekNumber, TASK_STATUS_ZH, type TaskStatus } from "../../tools/schedule/state.js";
-import { appliedWriteText, callResultOf, failureOf } from "./tool-data.js";
+import { appliedWriteText, callResultOf, failureOf, notCarriedOut } from "./tool-data.js";
 import { writeRejectionFeedback } from "../../contracts/rejections.js";
 import { matchTask } from "./task-matching.js";
 import { dayName, placeWords, type WeekFacts } from "./week-facts.js";
@@ -52,11 +52,11 @@ function cardEnding(
   end: Finish,
   dating: Dating,
   language: Language,
-  what: { done: string; none: string; note?: readonly string[] },
+  what: { done: string; none: SummaryKey; note?: readonly string[] },
 ): Decision | undefined {
   const later = rounds.slice(after + 1);
   const chosen = later.find((round) => round.name === "choose_candidate");
-  if (chosen && callResultOf(chosen) === "failed") return finish(end, "", `not carried out: ${failureOf(chosen)}`);
+  if (chosen && callResultOf(chosen) === "failed") return finish(end, "", notCarriedOut(failureOf(chosen)));
   const writes = later.filter((round) => CARD_WRITES.has(round.name));
   if (writes.length === 0) return undefined;
   const applied = writes.filter((round) => callResultOf(round) === "applied");
@@ -70,10 +70,10 @@ function cardEnding(
     return finish(
       end,
       say(language, "Understood: I left the week as it was.", "好的，这一周保持原样。"),
-      `not carried out: you declined ${what.none}`,
+      notCarriedOut(SUMMARY_WORDS.en[what.none]),
       "the user declined the change",
     );
-  return finish(end, "", `not carried out: ${writes.map(failureOf).join("; ")}`);
+  return finish(end, "", notCarriedOut(writes.map(failureOf).join("; ")));
 }
 
 /** What a listing step asks for first, and how it tells its card's ending. */
@@ -82,9 +82,9 @@ interface ListingAsk<T = unknown> {
   speak: string;
   arguments: Record<string, unknown>;
   reason: string;
-  /** The ending's words: what was done when applied, what was declined when not. */
+  /** The ending's words: what was done when applied, what was declined when not (a summary phrase). */
   done: string;
-  none: string;
+  none: SummaryKey;
   /** What the applied ending says after the writes, read from the listing (the reviews a reschedule left missed). */
   endingNote?: (listing: T | undefined) => string[];
 }
@@ -132,7 +132,7 @@ export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dati
     arguments: {},
     reason: "the undo of the last change is listed by the backend",
     done: SUMMARY_WORDS.en.undone,
-    none: "the undo",
+    none: "declinedUndo",
   });
   if ("decision" in stage) return stage.decision;
   const { listing, round: listedRound } = stage;
@@ -153,7 +153,7 @@ export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dati
     return finish(
       end,
       "",
-      `not carried out: ${say(language, `there is nothing I can undo — ${reasons}`, `没有可以撤销的修改——${reasons}`)}`,
+      notCarriedOut(`${say(language, `there is nothing I can undo — ${reasons}`, `没有可以撤销的修改——${reasons}`)}`),
       "nothing to undo",
     );
   }
@@ -182,7 +182,7 @@ export function recoverStep(rounds: readonly RoundView[], end: Finish, dating: D
     arguments: {},
     reason: "the change that recovers the reviews at risk is listed by the backend",
     done: SUMMARY_WORDS.en.recovered,
-    none: "the recovery",
+    none: "declinedRecovery",
   });
   if ("decision" in stage) return stage.decision;
   const { listing, round: listedRound } = stage;
@@ -193,7 +193,7 @@ export function recoverStep(rounds: readonly RoundView[], end: Finish, dating: D
     return finish(
       end,
       "",
-      `not carried out: ${say(language, `there is no change to recover — ${reason}`, `没有可以补救的修改——${reason}`)}`,
+      notCarriedOut(`${say(language, `there is no change to recover — ${reason}`, `没有可以补救的修改——${reason}`)}`),
       "nothing to recover",
     );
   }
@@ -231,7 +231,7 @@ function stillMissedPart(entry: { name: string; why: string }): string {
 }
 
 /** How a reschedule's card ended, in its step's summary: applied, or declined. */
-const RESCHEDULED = { done: SUMMARY_WORDS.en.rescheduled, none: "the new place" } as const;
+const RESCHEDULED = { done: SUMMARY_WORDS.en.rescheduled, none: "declinedNewPlace" } as const;
 
 /** A step's summary that reports its writes under `heading` (`reported`). */
 function reported(heading: SummaryKey, writes: readonly string[]): string {
@@ -304,7 +304,7 @@ function letGoStage(
   return finish(
     end,
     say(language, "Understood: it stays missed.", "好的，它保持错过。"),
-    `not carried out: you declined ${RESCHEDULED.none}`,
+    notCarriedOut(SUMMARY_WORDS.en[RESCHEDULED.none]),
     "the user declined the change",
   );
 }
@@ -345,7 +345,7 @@ export function letGoStep(
   return finish(
     end,
     say(language, "Understood: it stays missed.", "好的，它保持错过。"),
-    `not carried out: ${SUMMARY_WORDS.en.keptMissed}`,
+    notCarriedOut(SUMMARY_WORDS.en.keptMissed),
     "the user declined the change",
   );
 }
@@ -358,7 +358,7 @@ const LET_GO = SUMMARY_WORDS.en.letGo.slice(0, SUMMARY_WORDS.en.letGo.indexOf(" 
  * summaries): the missed reviews have new places, or it stays missed; undefined when the plan has no such step.
  */
 export function rescheduledHeading(steps: readonly { summary: string }[], language: Language): string | undefined {
-  const declined = `not carried out: you declined ${RESCHEDULED.none}`;
+  const declined = notCarriedOut(SUMMARY_WORDS.en[RESCHEDULED.none]);
   const ended = steps.find(
     (step) => /^(?:not )?rescheduled: /.test(step.summary) || step.summary === declined,
   )?.summary;
@@ -511,7 +511,7 @@ export function healthStep(rounds: readonly RoundView[], facts: WeekFacts, end: 
     );
   const report = round.data as HealthReport | undefined;
   if (!report || typeof report.score !== "number" || !Array.isArray(report.issues))
-    return finish(end, "", `not carried out: ${failureOf(round)}`);
+    return finish(end, "", notCarriedOut(failureOf(round)));
   const top = report.issues.slice(0, 3);
   const pending = report.feasibility.pending;
   // Missed reviews without a place are still to place, as the pending ones are (a report stored before: none).

@@ -11,7 +11,8 @@ import { arrangeLimits } from "./arrange-step.js";
 import { tasksOf, type AvoidedPlace } from "../../tools/schedule/candidates.js";
 import { isRefinementStep } from "../../tools/domain.js";
 import { SCHEDULE_REFINEMENT } from "../../tools/schedule/domain.js";
-import { callResultOf, toolDataOf } from "./tool-data.js";
+import { callResultOf, toolDataOf, notCarriedOut } from "./tool-data.js";
+import { SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
 
 /** True for the text of the schedule's refinement step. */
 export function isRefineStep(content: string): boolean {
@@ -33,7 +34,7 @@ export function refineStep(view: PromptView, end: Finish, language: Language): D
     return finish(
       end,
       say(language, "Understood: the week stays as it is.", "好的，这一周保持现状。"),
-      "not carried out: you declined the refinement; the week stays as arranged",
+      notCarriedOut(SUMMARY_WORDS.en.declinedRefinement),
       "the user declined the change",
     );
   }

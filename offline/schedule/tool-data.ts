@@ -214,3 +214,8 @@ export function appliedWriteSummary(round: RoundView, language: Language, window
   }
   return appliedWriteText(round, window);
 }
+
+/** A step's summary when it ended without doing it: "not carried out: <reason>" (the summary phrases' `notCarriedOut`). */
+export function notCarriedOut(reason: string): string {
+  return saySummary("en", "notCarriedOut", { reason });
+}

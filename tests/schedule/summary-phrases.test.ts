@@ -25,7 +25,7 @@ import {
 } from "../../offline/schedule/execute-stage.js";
 import { arrangeSummary } from "../../offline/schedule/arrange-step.js";
 import { sayReport } from "../../contracts/report-words.js";
-import { addedTaskIn } from "../../offline/schedule/tool-data.js";
+import { addedTaskIn, notCarriedOut } from "../../offline/schedule/tool-data.js";
 import { runTool } from "./support.js";
 import { datedWindow } from "../../tools/schedule/calendar.js";
 import { readablePlaces } from "../../tools/schedule/readable.js";
@@ -67,6 +67,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
   last: "22:30",
   near: "14:00 and 14:55",
   matching: '"matrix" or "矩阵"',
+  reason: "no slot starts at 14:30 (the slots near it start at 14:00 and 14:55)",
 };
 
 function sample(key: SummaryKey): Record<string, string> {
@@ -703,5 +704,43 @@ describe("the offline policy's own refusals and matching words, said from the ta
       const chinese = { ...places, matching: places.matching!.replace(/" or "/g, '" 或 "') };
       expect(summaryInChinese(saySummary("en", key, places)), key).toBe(zh(key, chinese));
     }
+  });
+
+  test("a step not carried out: its reason read as a summary of its own, even where read from its start", () => {
+    const reasons = [
+      slotStartingAt("08:30", { slotTimes }) as { why: string },
+      {
+        why: lockedFromSwap({
+          ...listedTask(sampleWeek().tasks.find((task) => task.source === "event")!),
+          locked: true,
+        }),
+      },
+    ].map(({ why }) => why);
+    for (const reason of reasons) {
+      const english = notCarriedOut(reason);
+      expect(english).toBe(`not carried out: ${reason}`);
+      expect(summaryInChinese(english)).toBe(zh("notCarriedOut", { reason: summaryInChinese(reason) }));
+      expect(summaryInChinese(english).replace(/"[^"]*"/g, "")).not.toMatch(/[A-Za-z]{3,}/);
+    }
+  });
+
+  test.each([
+    ["declinedUndo", "the undo"],
+    ["declinedRecovery", "the recovery"],
+    ["declinedChange", "the change"],
+    ["declinedSkipDay", "skipping the day's reviews"],
+    ["declinedClearDay", "clearing the day"],
+  ] as const)("a card declined (%s): the stored English, and its reason alone, read back", (key, what) => {
+    const english = notCarriedOut(saySummary("en", key));
+    expect(english).toBe(`not carried out: you declined ${what}`);
+    expect(summaryInChinese(english)).toBe(zh("notCarriedOut", { reason: zh(key) }));
+    // The single step's answer says the reason alone (`finalAnswer`): in Chinese too.
+    expect(summaryInChinese(saySummary("en", key))).toBe(zh(key));
+  });
+
+  test("the refinement declined: the stored English read back", () => {
+    const english = notCarriedOut(saySummary("en", "declinedRefinement"));
+    expect(english).toBe("not carried out: you declined the refinement; the week stays as arranged");
+    expect(summaryInChinese(english)).toBe(zh("notCarriedOut", { reason: zh("declinedRefinement") }));
   });
 });

@@ -146,6 +146,15 @@ const EN = {
   matchesEvents: "{matching} matches {count} events ({ids})",
   stillMatchesEvents: "{matching} still matches {count} events ({ids})",
   noPendingTaskMatches: "no pending task matches {matching}",
+  // A step the offline policy ended without doing it: why (its reason read as a summary of its own), and the card
+  // the user declined (each its own phrase: the Chinese of most says only that a change was declined).
+  notCarriedOut: "not carried out: {reason}",
+  declinedUndo: "you declined the undo",
+  declinedRecovery: "you declined the recovery",
+  declinedChange: "you declined the change",
+  declinedSkipDay: "you declined skipping the day's reviews",
+  declinedClearDay: "you declined clearing the day",
+  declinedRefinement: "you declined the refinement; the week stays as arranged",
   // The offline policy's steps that report their writes (`offline/schedule/life-steps.ts`, `clear-day-step.ts`): a
   // heading, then each write.
   undone: "undid the last change",
@@ -266,6 +275,13 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   matchesEvents: "{matching} 匹配 {count} 个活动（{ids}）",
   stillMatchesEvents: "{matching} 匹配 {count} 个活动（{ids}）",
   noPendingTaskMatches: "没有匹配的待安排任务：{matching}",
+  notCarriedOut: "未执行：{reason}",
+  declinedUndo: "你拒绝了这项修改",
+  declinedRecovery: "你拒绝了这项修改",
+  declinedChange: "你拒绝了这项修改",
+  declinedSkipDay: "你拒绝了跳过这一天的复习",
+  declinedClearDay: "你拒绝了清空这一天",
+  declinedRefinement: "你拒绝了这次优化；这一周保持原来的安排",
   undone: "已撤销上一次的修改",
   rescheduled: "已补排",
   notRescheduled: "没有补排",
@@ -340,6 +356,7 @@ const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   length: "\\d+",
   // The phrases a step's words were read as, quoted, joined by ", " and " or ".
   matching: `${JSON_TEXT}(?:(?:, | or )${JSON_TEXT})*`,
+  reason: "[\\s\\S]*",
   // The refinement's (`contracts/refinement-words.ts`).
   rounds: "\\d+",
   placed: "\\d+",

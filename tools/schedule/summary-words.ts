@@ -10,9 +10,8 @@
  * (`contracts/refinement-words.ts`: the loop is domain-neutral) and the task report's lists of writes against the
  * report's (`contracts/report-words.ts`).
  *
- * Not in a table yet (read by the patterns left in the chain, in the order they always were): the offline policy's
- * "not carried out" and its matching words ("I found no task matching …", "… matches 2 events (…)"), a locked event a
- * swap never moves, the "no free time … fits … where asked" refusal, and "the user rejected the move".
+ * Every step of the chain reads a phrase of a table; none is a pattern of its own. What patterns are left read the
+ * values in a phrase's places (a left-out reason's limits, `limitsInChinese`: "only on Friday", "in slots 9-12").
  */
 import { weekdayName, type Language } from "../../contracts/language.js";
 import {
@@ -121,6 +120,9 @@ export function markInChinese(to: string): string {
  * below are for the English summaries of threads saved before it did.
  */
 export function summaryInChinese(english: string): string {
+  // A step the offline policy ended without doing it: its reason is read as a summary of its own.
+  const notDone = readSummary("notCarriedOut", english);
+  if (notDone) return saySummary("zh", "notCarriedOut", { reason: summaryInChinese(notDone.reason!) });
   // propose_reschedule's reasons, wherever the summary quotes them.
   // ("its deadline has passed" is left to the shapes below, which say it in Chinese punctuation with what it is of.)
   let summary = english;
@@ -259,9 +261,13 @@ const HEADINGS: readonly SummaryKey[] = [
  * pattern that always read it.
  */
 const STEPS: ReadonlyArray<(text: string) => string> = [
-  // A write the user turned down (a step summary of the offline policy, `offline/schedule/life-steps.ts`).
-  (text) => text.replace(/^not carried out: you declined [^;]*$/, "未执行：你拒绝了这项修改"),
-  (text) => text.replace(/^not carried out: /, "未执行："),
+  // A card the user declined (the offline policy's steps; "you declined the new place" is read below).
+  read("declinedUndo", "whole"),
+  read("declinedRecovery", "whole"),
+  read("declinedChange", "whole"),
+  read("declinedSkipDay", "whole"),
+  read("declinedClearDay", "whole"),
+  read("declinedRefinement", "whole"),
   // import_calendar's refusal when nothing can be added (what it imported is said from its data).
   // (Read at the start: what follows the colon stays for the phrases below.)
   read("importNoneInWindow", "start"),
