@@ -11,6 +11,7 @@ import { isPastRefusal, pastRefusalText } from "../tools/schedule/rules.js";
 import { isRescheduleListing, rescheduleEmptyText } from "../tools/schedule/tools/reschedule.js";
 import { isRecoveryListing, recoveryEmptyText } from "../tools/schedule/tools/recovery.js";
 import { formatDate } from "../tools/schedule/state.js";
+import { summaryInChinese } from "../tools/schedule/summary-words.js";
 import type { ScheduleListing } from "../tools/schedule/candidates.js";
 import type { CandidateListing, ProposedCandidate } from "../tools/domain.js";
 import type { ScheduleState } from "../tools/schedule/state.js";
@@ -106,9 +107,20 @@ export function describeToolResult(content: string, data: unknown, language: Lan
   const readable =
     proposal !== undefined && first.startsWith(`${candidates![0]!.id}: `)
       ? `${candidates![0]!.id}：${proposal}`
-      : readableScheduleText(first, language, state);
+      : readableScheduleText(language === "zh" ? refusalInChinese(first) : first, language, state);
   const said = language === "zh" ? chineseResult(readable) : readable;
   return rest.length > 0 ? `${said} …` : said;
+}
+
+/**
+ * A refusal (`error: …`) with the words the schedule's summary table has — the rules' refusals, a refused write's head
+ * — said from the table (`summaryInChinese`, as a step's summary tells them): one Chinese for them, the answers' and
+ * the terminal's. Said before the text is made readable, since the table reads the tools' own English (ids, dates);
+ * what the table does not know is left for `chineseResult`. Any other line as it is.
+ */
+function refusalInChinese(line: string): string {
+  const head = /^error: /i.exec(line)?.[0];
+  return head === undefined ? line : `${head}${summaryInChinese(line.slice(head.length))}`;
 }
 
 /** A schedule listing (propose_arrangement, propose_candidates), or undefined for any other data. */
@@ -138,9 +150,6 @@ function chineseSummary(best: ProposedCandidate, state: ScheduleState | undefine
   const said = state === undefined ? undefined : describedWrites(best, state);
   return said === undefined ? "" : `（${said}）`;
 }
-
-/** A weekday's short English name (`Mon` … `Sun`), as the refusals write it. */
-const WEEKDAY = "Mon|Tue|Wed|Thu|Fri|Sat|Sun";
 
 /** A quoted name or a Chinese date and time, as the readable text has them. */
 const NAME = `"(?:[^"\\\\]|\\\\.)*"`;
@@ -199,7 +208,8 @@ const CHINESE_RESULTS: ReadonlyArray<readonly [RegExp, string | ((...groups: str
 /**
  * A failed call's fixed words in Chinese (a refusal `error: …`, a write the user turned down `Not applied: …`), over
  * the readable text: names, dates and the user's own feedback are kept. A refusal no rule knows keeps its English
- * reason after the Chinese label.
+ * reason after the Chinese label. The words of the schedule's summary table (the rules' refusals, a refused write's
+ * head) are not here: `refusalInChinese` said them from the table before.
  */
 const CHINESE_FAILURES: ReadonlyArray<readonly [RegExp, string | ((...groups: string[]) => string)]> = [
   [/^Not applied: the user rejected this change\. Their feedback: /, "未执行：你拒绝了这项修改。你的理由："],
@@ -225,8 +235,6 @@ const CHINESE_FAILURES: ReadonlyArray<readonly [RegExp, string | ((...groups: st
       `你在这个任务里拒绝了把 ${task} 放在${chineseDay(place)}${said ? `（${said}）` : ""}，所以它不会放在那里。没有做任何修改。`,
   ],
   [/\. Nothing was changed\.$/, "。没有做任何修改。"],
-  [new RegExp(`cannot place (${NAME}) \\(duration (\\d+)\\): `), "无法安排 $1（时长 $2 节）："],
-  [new RegExp(`cannot move (${NAME}): `), "无法移动 $1："],
   [new RegExp(`([^：；]+?) overlaps (?:locked )?(${NAME}) on ([^;]+)`), "$1 与 $2（$3）时间冲突"],
   [/day (\d+) is outside the window \(days 1-(\d+)\)/, "第 $1 天不在日程范围内（第 1–$2 天）"],
   [new RegExp(`(${NAME}) is already placed on ([^;]+); use move to change it`), "$1 已经安排在 $2；要换时间请移动它"],
@@ -238,31 +246,6 @@ const CHINESE_FAILURES: ReadonlyArray<readonly [RegExp, string | ((...groups: st
   [new RegExp(`(${NAME}) is already pending; nothing to unplace`), "$1 本来就是待安排的，没有可撤下的"],
   [new RegExp(`(${NAME}) is already on ([^;]+); nothing to move`), "$1 已经在 $2，不用移动"],
   [/; nothing was moved$/, "；没有移动任何任务"],
-  [
-    new RegExp(`(${NAME}) cannot go on ([^:]+): its class (${NAME}) excludes (${WEEKDAY})`),
-    (_, task, day, category, weekday) =>
-      `${task} 不能放在 ${day}：它的课程 ${category} 不安排在${chineseWeekday(weekday)}`,
-  ],
-  [
-    new RegExp(`(${NAME}) cannot go on ([^:]+): the whole day is blocked for its class (${NAME})`),
-    "$1 不能放在 $2：这一天整天不给它的课程 $3 安排",
-  ],
-  [
-    new RegExp(
-      `(${NAME}) cannot go on ([^:]+): your standing preference (${NAME}) rules (${WEEKDAY}) out; to change it, remove it \\(/prefs lists your preferences, /forget (\\S+) removes this one\\)( or tell me "\\w+ are fine now")?`,
-    ),
-    (_, task, day, preference, weekday, id, fine) =>
-      `${task} 不能放在 ${day}：你的长期偏好 ${preference} 排除了${chineseWeekday(weekday)}；要改变它，请删除它（/prefs 列出你的偏好，/forget ${id} 删除这一条）${fine ? `，或者告诉我“${chineseWeekday(weekday)}现在可以了”` : ""}`,
-  ],
-  [new RegExp(`(${NAME}) is due before ([^;]+); ([^;]+) is too late`), "$1 要在 $2 之前完成；$3 太晚了"],
-  [
-    new RegExp(`(${NAME}) cannot go before ([^;]+?) \\(its earliest day\\); ([^;]+) is too early`),
-    "$1 最早只能放在 $2；$3 太早了",
-  ],
-  [
-    new RegExp(`(${NAME}) must be done before (${NAME}) \\(([^()]+)\\); ([^;]+) is too late`),
-    "$1 必须在 $2（$3）之前完成；$4 太晚了",
-  ],
 ];
 
 /** A day as the decisions' refusals name it — `Friday`, `day 3`, `day 3 from slot 5` — in Chinese. */
@@ -271,11 +254,6 @@ function chineseDay(day: string): string {
   if (slot) return slot[2] === undefined ? `第 ${slot[1]} 天` : `第 ${slot[1]} 天第 ${slot[2]} 节起`;
   const weekday = [1, 2, 3, 4, 5, 6, 7].find((index) => weekdayName(index, "en") === day);
   return weekday === undefined ? day : weekdayName(weekday, "zh");
-}
-
-/** `Sun` as `周日`. */
-function chineseWeekday(short: string): string {
-  return weekdayName(WEEKDAY.split("|").indexOf(short) + 1, "zh") || short;
 }
 
 /** Chinese words for a task's settled state (`marked … done`). */

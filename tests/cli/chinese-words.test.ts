@@ -29,6 +29,7 @@ import { findFreeTool } from "../../tools/schedule/tools/find-free.js";
 import { listTasksTool } from "../../tools/schedule/tools/list-tasks.js";
 import { moveTool } from "../../tools/schedule/tools/move.js";
 import { placeTool } from "../../tools/schedule/tools/place.js";
+import { saySummary } from "../../tools/schedule/summary-phrases.js";
 import { unplaceTool } from "../../tools/schedule/tools/unplace.js";
 import type { ToolRun } from "../../tools/domain.js";
 import { decisionUndone } from "../../tools/schedule/task-limits.js";
@@ -235,7 +236,7 @@ describe("a Chinese conversation's failed and declined calls", () => {
     // Ids stay as the tools write them (the decisions' refusals name the review by its id).
     for (const line of lines) expect(englishRuns(line.replace(/linked-list-exercises/g, "id")), line).toEqual([]);
     expect(lines[0]).toBe(
-      '  ✗ 未能完成：无法安排 "Linked list exercises"（时长 2 节）：3月11日周一 08:00–09:40 与 "Calculus lecture"（3月11日周一 08:00–09:40）时间冲突\n',
+      '  ✗ 未能完成：无法安排"Linked list exercises"（时长 2 节）：3月11日周一 08:00–09:40 与 "Calculus lecture"（3月11日周一 08:00–09:40）时间冲突\n',
     );
     expect(lines[1]).toBe(
       '  ✗ 未能完成："Matrix operations review" 已经安排在 3月12日周二 10:00–11:40；要换时间请移动它\n',
@@ -245,16 +246,34 @@ describe("a Chinese conversation's failed and declined calls", () => {
     expect(lines[7]).toBe("  ✗ 未执行：你拒绝了这项修改。你的理由：周五我休息\n");
     expect(lines[8]).toBe("  ✗ 未执行：你拒绝了这项修改（没有说明理由）。\n");
     expect(lines.slice(9)).toEqual([
-      '  ✗ 未能完成："Linked list exercises" 不能放在 3月17日周日：它的课程 "Data Structures" 不安排在周日\n',
-      '  ✗ 未能完成："Linked list exercises" 要在 3月15日周五 之前完成；3月16日周六 太晚了\n',
-      '  ✗ 未能完成："Linked list exercises" 最早只能放在 3月12日周二；3月11日周一 太早了\n',
-      '  ✗ 未能完成："Linked list exercises" 不能放在 3月13日周三：你的长期偏好 "周三不要排" 排除了周三；要改变它，请删除它（/prefs 列出你的偏好，/forget p-1 删除这一条），或者告诉我“周三现在可以了”\n',
-      '  ✗ 未能完成："Linked list exercises" 必须在 "Calculus midterm exam"（3月16日周六 10:00）之前完成；3月16日周六 19:00–20:40 太晚了\n',
+      '  ✗ 未能完成："Linked list exercises" 不能安排在3月17日周日：它的课程 "Data Structures" 不排周日\n',
+      '  ✗ 未能完成："Linked list exercises" 必须在3月15日周五之前完成；3月16日周六 太晚了\n',
+      '  ✗ 未能完成："Linked list exercises" 不能早于3月12日周二（它的最早日期）；3月11日周一 太早了\n',
+      '  ✗ 未能完成："Linked list exercises" 不能安排在3月13日周三：你的长期偏好“周三不要排”排除了周三；要改变它，请删除它（/prefs 查看偏好，/forget p-1 删除这一条），或者告诉我“周三可以了”\n',
+      '  ✗ 未能完成："Linked list exercises" 必须在"Calculus midterm exam"（3月16日周六 10:00）之前完成；3月16日周六 19:00–20:40 太晚了\n',
       '  ✗ 未能完成：周五是你的休息日（你在这个任务里说过："周五我休息"），所以第 5 天不安排复习。没有做任何修改。\n',
       '  ✗ 未能完成：你在这个任务里拒绝了把 linked-list-exercises 放在周一（"not Monday"），所以它不会放在那里。没有做任何修改。\n',
       "  ✗ 未能完成：你在这个任务里拒绝了把 linked-list-exercises 放在第 3 天第 7 节起，所以它不会放在那里。没有做任何修改。\n",
       "  ✗ 未能完成：你在这个任务里亲手把 linked-list-exercises 放在第 3 天第 7 节起（改过它的卡片），所以它留在那里。没有做任何修改。\n",
     ]);
+  });
+
+  test("a rule's refusal is told from the schedule's table, a shape the terminal had no words of its own for too", () => {
+    const afternoons: ScheduleState = {
+      ...week,
+      standing: [{ kind: "only_part_of_day", value: "afternoon", text: "只要下午", id: "p-3" }],
+    };
+    const said = "“只要下午”";
+    const lift = saySummary("zh", "liftStanding", { rule: "p-3" });
+    const cases = [
+      [3, saySummary("zh", "standingStartRange", { slot: 3, said, from: 5, to: 8 })],
+      [8, saySummary("zh", "standingEndBy", { slot: 9, said, to: 8 })],
+    ] as const;
+    for (const [slot, chinese] of cases) {
+      const run = placeTool.run(afternoons, { task_id: "linked-list-exercises", day: 7, slot_start: slot });
+      expect(run.ok, run.content).toBe(false);
+      expect(failureLine("place", run, "zh")).toBe(`  ✗ 未能完成："Linked list exercises"${chinese}${lift}\n`);
+    }
   });
 
   test("an English conversation's failure lines stay as they were", () => {
