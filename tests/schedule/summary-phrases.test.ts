@@ -63,6 +63,8 @@ const SAMPLE: Readonly<Record<string, string>> = {
   neighbour: 'event fri-english-quiz "English quiz"',
   deadline: 'event sat-calculus-midterm "Calculus midterm exam"',
   at: "14:30",
+  breakStart: "11:40",
+  breakEnd: "14:00",
   first: "08:00",
   last: "22:30",
   near: "14:00 and 14:55",
@@ -514,6 +516,43 @@ describe("the rules' and the standing preferences' refusals, driven through the 
       const english = refusal("place", week, { task_id: id, day, slot_start: slot });
       expect(english.startsWith(`cannot place task ${id} `), key).toBe(true);
       readAround(english, key, places, chinese ?? zh(places));
+    }
+  });
+
+  test("a session across a break, a second session of a habit or long task on a day: the table's, read back", () => {
+    // (Driven through the rule itself: the English as rules.ts always wrote it, byte for byte.)
+    const week = sampleWeek();
+    const item = (id: string) => week.tasks.find((each): each is TaskItem => each.id === id)!;
+    const across = placementRuleProblem(item("matrix-review"), { day: 2, start: 4, end: 5 }, ruleBookOf(week))!;
+    expect(across).toBe(
+      'task matrix-review "Matrix operations review" cannot take day 2 slots 4-5 (Tue 12 Mar 2024, 10:55–14:45): its slots would span the break between 11:40 and 14:00 (a session runs without a break)',
+    );
+    const where = "day 2 slots 4-5 (Tue 12 Mar 2024, 10:55–14:45)";
+    const times = { breakStart: "11:40", breakEnd: "14:00" };
+    readAround(across, "acrossBreak", { where, ...times }, { where: readablePlaces(where, "zh"), ...times });
+
+    for (const [kind, what, zh] of [
+      ["habit", "habit", "习惯"],
+      ["sessions", "task", "任务"],
+    ] as const) {
+      const group = { id: "algebra-drill", kind };
+      const grouped: ScheduleState = {
+        ...week,
+        tasks: week.tasks.map((task) =>
+          task.id === "matrix-review" && task.source === "task_item"
+            ? { ...task, group, status: "placed", slots: [{ day: 3, start: 1, end: 2 }] }
+            : task.id === "determinant-exercises" && task.source === "task_item"
+              ? { ...task, group }
+              : task,
+        ),
+      };
+      const second = grouped.tasks.find((each): each is TaskItem => each.id === "determinant-exercises")!;
+      const english = placementRuleProblem(second, { day: 3, start: 7, end: 7 }, ruleBookOf(grouped))!;
+      expect(english, kind).toBe(
+        `task determinant-exercises "Determinant exercises" cannot go on day 3 (Wed 13 Mar 2024): matrix-review, another session of ${what} algebra-drill, is on that day already (no two sessions of one ${what} on one day)`,
+      );
+      const places = { where: "day 3 (Wed 13 Mar 2024)", other: "matrix-review", what, group: "algebra-drill" };
+      readAround(english, "sameDaySession", places, { ...places, where: readablePlaces(places.where, "zh"), what: zh });
     }
   });
 

@@ -273,12 +273,20 @@ function ruleText(broken: BrokenRule, task: TaskItem, range: SlotRange, book: Ru
     case "across_break": {
       const slot = breakInside(range, book.window)!;
       const times = book.window!.slotTimes!;
-      return `${label(task)} cannot take ${formatRange(range, book.window)}: its slots would span the break between ${times[slot - 1]!.end} and ${times[slot]!.start} (a session runs without a break)`;
+      return `${label(task)}${saySummary("en", "acrossBreak", {
+        where: formatRange(range, book.window),
+        breakStart: times[slot - 1]!.end,
+        breakEnd: times[slot]!.start,
+      })}`;
     }
     case "same_day": {
       const group = task.group!;
-      const what = group.kind === "habit" ? `habit ${group.id}` : `task ${group.id}`;
-      return `${label(task)} cannot go on ${dayText(range.day, book)}: ${sameDayOther(task, range, book)}, another session of ${what}, is on that day already (no two sessions of one ${group.kind === "habit" ? "habit" : "task"} on one day)`;
+      return `${label(task)}${saySummary("en", "sameDaySession", {
+        where: dayText(range.day, book),
+        other: sameDayOther(task, range, book)!,
+        what: group.kind === "habit" ? "habit" : "task",
+        group: group.id,
+      })}`;
     }
     case "too_early":
       return `${label(task)}${saySummary("en", "notBeforeEarliest", {

@@ -81,6 +81,11 @@ const EN = {
   notBeforeEarliest: " cannot go before {earliest} (its earliest day); {where} is too early",
   classExcludesDay: " cannot go on {where}: its class {className} excludes {weekday}",
   classBlocksDay: " cannot go on {where}: the whole day is blocked for its class {className}",
+  // A session's slots across a break of the day's clock, and a second session of one habit or long task on a day.
+  acrossBreak:
+    " cannot take {where}: its slots would span the break between {breakStart} and {breakEnd} (a session runs without a break)",
+  sameDaySession:
+    " cannot go on {where}: {other}, another session of {what} {group}, is on that day already (no two sessions of one {what} on one day)",
   // The standing preferences' refusals (`rules.ts`, after the task's label; `tools/find-free.ts`): the preference in
   // the user's words, and how to lift it.
   standingDayOut: " cannot go on {where}: your standing preference {said} rules {weekday} out; ",
@@ -227,6 +232,8 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   notBeforeEarliest: " 不能早于{earliest}（它的最早日期）；{where} 太早了",
   classExcludesDay: " 不能安排在{where}：它的课程 {className} 不排{weekday}",
   classBlocksDay: " 不能安排在{where}：这一整天对它的课程 {className} 不可用",
+  acrossBreak: " 不能占用{where}：这些时段会跨过 {breakStart}–{breakEnd} 的休息（一次安排要连续进行，中间不休息）",
+  sameDaySession: " 不能安排在{where}：{what} {group} 的另一次 {other} 已在这一天（同一{what}一天只安排一次）",
   standingDayOut: " 不能安排在{where}：你的长期偏好{said}排除了{weekday}；",
   standingStartNone: " 不能从第{slot}节开始：你的长期偏好{said}排除了一天中的每个时段；",
   standingStartFrom: " 不能从第{slot}节开始：你的长期偏好{said}只允许第{from}节起；",
@@ -346,6 +353,8 @@ const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   earliest: ".+?",
   weekday: "\\w+",
   slot: "\\d+",
+  breakStart: "\\d\\d:\\d\\d",
+  breakEnd: "\\d\\d:\\d\\d",
   rule: "\\S+",
   days: ".+?",
   // The offline policy's refusals and matching words: clock times.

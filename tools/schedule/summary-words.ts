@@ -388,6 +388,8 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("notBeforeEarliest", "anywhere"),
   read("classExcludesDay", "anywhere"),
   read("classBlocksDay", "anywhere"),
+  read("acrossBreak", "anywhere"),
+  read("sameDaySession", "anywhere"),
   // The standing preferences' refusals (`rules.ts`, `find-free.ts`): the preference in the user's own words.
   read("standingDayOut", "anywhere"),
   read("standingStartNone", "anywhere"),
