@@ -497,7 +497,7 @@ export function eventNamed(
         `I found no event matching "${phrase}", so nothing was ${done}.`,
         `我没有找到与“${phrase}”匹配的日程，所以没有${zhDone}。`,
       ),
-      notCarriedOut(`no event matches "${phrase}"`),
+      notCarriedOut(saySummary("en", "noEventMatches", { phrase })),
       "the step names an event the schedule does not have",
     ),
   };

@@ -23,7 +23,8 @@ import {
   unmarkable,
   writeEnding,
 } from "../../offline/schedule/execute-stage.js";
-import { arrangeSummary } from "../../offline/schedule/arrange-step.js";
+import { arrangeSummary, eventNamed } from "../../offline/schedule/arrange-step.js";
+import type { PromptView, RoundView } from "../../offline/prompt-reading.js";
 import { sayReport } from "../../contracts/report-words.js";
 import { addedTaskIn, notCarriedOut } from "../../offline/schedule/tool-data.js";
 import { runTool } from "./support.js";
@@ -781,5 +782,44 @@ describe("the offline policy's own refusals and matching words, said from the ta
     const english = notCarriedOut(saySummary("en", "declinedRefinement"));
     expect(english).toBe("not carried out: you declined the refinement; the week stays as arranged");
     expect(summaryInChinese(english)).toBe(zh("notCarriedOut", { reason: zh("declinedRefinement") }));
+  });
+});
+
+describe("a step not carried out: the reasons the offline steps write, said from the table", () => {
+  const zh = (key: SummaryKey, places: Record<string, string> = {}) => saySummary("zh", key, places);
+  /** A view with the rounds `rounds` and the live overview of `state` (as the preflight's get_overview gives it). */
+  const viewOf = (state: ScheduleState, rounds: RoundView[] = []): PromptView => ({
+    stage: "execute",
+    system: "",
+    context: "",
+    workspace: [],
+    rounds,
+    contextData: { live_state: runTool("get_overview", state).data },
+  });
+  /** A tool's round as the prompt shows it, with its data. */
+  const roundOf = (name: string, state: ScheduleState, args: Record<string, unknown>): RoundView => {
+    const run = runTool(name, state, args);
+    return { name, arguments: args, speak: "", result: run.content, summarised: false, data: run.data };
+  };
+  /** The reason of a finish after "not carried out: ", and its whole summary and the reason alone, in Chinese. */
+  const reasonOf = (decision: { goal_check?: string }) => {
+    const summary = String(decision.goal_check);
+    expect(summary.startsWith("not carried out: ")).toBe(true);
+    return summary.slice("not carried out: ".length);
+  };
+  const readsBack = (reason: string, chinese: string) => {
+    expect(summaryInChinese(reason)).toBe(chinese);
+    expect(summaryInChinese(notCarriedOut(reason))).toBe(zh("notCarriedOut", { reason: chinese }));
+  };
+
+  test('an event the step names that the schedule does not have: "no event matches" read back', () => {
+    const week = sampleWeek();
+    const listed = roundOf("list_tasks", week, { source: "event", limit: 100 });
+    const named = eventNamed(viewOf(week, [listed]), "Chemistry", "done", "en", "placed");
+    expect("decision" in named).toBe(true);
+    const reason = reasonOf((named as { decision: { goal_check?: string } }).decision);
+    expect(reason).toBe('no event matches "Chemistry"');
+    expect(reason).toBe(saySummary("en", "noEventMatches", { phrase: "Chemistry" }));
+    readsBack(reason, zh("noEventMatches", { phrase: "Chemistry" }));
   });
 });

@@ -160,6 +160,9 @@ const EN = {
   declinedSkipDay: "you declined skipping the day's reviews",
   declinedClearDay: "you declined clearing the day",
   declinedRefinement: "you declined the refinement; the week stays as arranged",
+  // Why a step was not carried out, as the offline policy's steps write it after "not carried out: " (issue 45): what
+  // its words name is not in the schedule (`arrange-step.ts` `eventNamed`; the phrase as the step said it, in quotes).
+  noEventMatches: 'no event matches "{phrase}"',
   // The offline policy's steps that report their writes (`offline/schedule/life-steps.ts`, `clear-day-step.ts`): a
   // heading, then each write.
   undone: "undid the last change",
@@ -289,6 +292,7 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   declinedSkipDay: "你拒绝了跳过这一天的复习",
   declinedClearDay: "你拒绝了清空这一天",
   declinedRefinement: "你拒绝了这次优化；这一周保持原来的安排",
+  noEventMatches: "没有与“{phrase}”匹配的日程",
   undone: "已撤销上一次的修改",
   rescheduled: "已补排",
   notRescheduled: "没有补排",
