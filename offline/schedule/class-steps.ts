@@ -16,7 +16,7 @@ import {
 } from "./tool-data.js";
 import { editDistance, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { matchClass } from "./task-matching.js";
-import { SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
+import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
 import { eventNamed } from "./arrange-step.js";
 import type { OverviewCategory } from "../../tools/schedule/tools/get-overview.js";
 
@@ -58,7 +58,7 @@ export function addTaskStep(
         `I found no class matching "${request.classPhrase}", so nothing was added.`,
         `我没有找到与“${request.classPhrase}”匹配的课程，所以没有添加任务。`,
       ),
-      notCarriedOut(`no class matches "${request.classPhrase}"`),
+      notCarriedOut(saySummary("en", "noClassMatches", { phrase: request.classPhrase })),
       "the step names a class the schedule does not have",
     );
   // Due before an event the request names: the event read from a listing of the events, by its id.
@@ -243,7 +243,7 @@ export function noSessionsStep(
   return finish(
     end,
     say(language, `Nothing to place: ${what} was not added.`, `没有可安排的：${what} 没有添加。`),
-    notCarriedOut(`${what} has no sessions to place`),
+    notCarriedOut(saySummary("en", "noSessionsToPlace", { names: what })),
     "the long task was not added",
   );
 }
@@ -266,7 +266,7 @@ export function classRulesStep(
         `I found no class matching "${request.classPhrase}", so nothing was changed.`,
         `我没有找到与“${request.classPhrase}”匹配的课程，所以没有改动。`,
       ),
-      notCarriedOut(`no class matches "${request.classPhrase}"`),
+      notCarriedOut(saySummary("en", "noClassMatches", { phrase: request.classPhrase })),
       "the step names a class the schedule does not have",
     );
   // A day ruled out now is added to the days the class already excludes ("never on Monday", then "never on

@@ -25,6 +25,7 @@ import {
 } from "../../offline/schedule/execute-stage.js";
 import { arrangeSummary, eventNamed } from "../../offline/schedule/arrange-step.js";
 import type { PromptView, RoundView } from "../../offline/prompt-reading.js";
+import { addTaskStep, classRulesStep, noSessionsStep } from "../../offline/schedule/class-steps.js";
 import { sayReport } from "../../contracts/report-words.js";
 import { addedTaskIn, notCarriedOut } from "../../offline/schedule/tool-data.js";
 import { runTool } from "./support.js";
@@ -821,5 +822,33 @@ describe("a step not carried out: the reasons the offline steps write, said from
     expect(reason).toBe('no event matches "Chemistry"');
     expect(reason).toBe(saySummary("en", "noEventMatches", { phrase: "Chemistry" }));
     readsBack(reason, zh("noEventMatches", { phrase: "Chemistry" }));
+  });
+
+  test('a class the add and rules steps name that the schedule does not have: "no class matches" read back', () => {
+    const view = viewOf(sampleWeek());
+    const steps = [
+      addTaskStep(view, { kind: "add_task", name: "Lab report", classPhrase: "Chemistry", duration: 2 }, "done", "en"),
+      classRulesStep(
+        view,
+        { kind: "class_rules", classPhrase: "Chemistry", parts: ["morning"], excludedWeekdays: [] },
+        "done",
+        "en",
+      ),
+    ];
+    for (const step of steps) {
+      const reason = reasonOf(step);
+      expect(reason).toBe('no class matches "Chemistry"');
+      expect(reason).toBe(saySummary("en", "noClassMatches", { phrase: "Chemistry" }));
+      readsBack(reason, zh("noClassMatches", { phrase: "Chemistry" }));
+    }
+  });
+
+  test('a long task that was not added: "has no sessions to place" read back, its names in Chinese quotes', () => {
+    const step = noSessionsStep(viewOf(sampleWeek()), ["Lab report", "Essay outline"], "done", "en");
+    expect(step).toBeDefined();
+    const reason = reasonOf(step!);
+    expect(reason).toBe('"Lab report", "Essay outline" has no sessions to place');
+    expect(reason).toBe(saySummary("en", "noSessionsToPlace", { names: '"Lab report", "Essay outline"' }));
+    readsBack(reason, zh("noSessionsToPlace", { names: "“Lab report”、“Essay outline”" }));
   });
 });

@@ -163,6 +163,9 @@ const EN = {
   // Why a step was not carried out, as the offline policy's steps write it after "not carried out: " (issue 45): what
   // its words name is not in the schedule (`arrange-step.ts` `eventNamed`; the phrase as the step said it, in quotes).
   noEventMatches: 'no event matches "{phrase}"',
+  // (`class-steps.ts`: a class the add or rules step names; a long task whose add was refused or declined.)
+  noClassMatches: 'no class matches "{phrase}"',
+  noSessionsToPlace: "{names} has no sessions to place",
   // The offline policy's steps that report their writes (`offline/schedule/life-steps.ts`, `clear-day-step.ts`): a
   // heading, then each write.
   undone: "undid the last change",
@@ -293,6 +296,8 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   declinedClearDay: "你拒绝了清空这一天",
   declinedRefinement: "你拒绝了这次优化；这一周保持原来的安排",
   noEventMatches: "没有与“{phrase}”匹配的日程",
+  noClassMatches: "没有与“{phrase}”匹配的课程",
+  noSessionsToPlace: "{names} 没有可安排的分次",
   undone: "已撤销上一次的修改",
   rescheduled: "已补排",
   notRescheduled: "没有补排",

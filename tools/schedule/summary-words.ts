@@ -270,6 +270,8 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("declinedRefinement", "whole"),
   // Why a step was not carried out (the reason after "not carried out: "), each its whole reason.
   read("noEventMatches", "whole"),
+  read("noClassMatches", "whole"),
+  read("noSessionsToPlace", "whole"),
   // import_calendar's refusal when nothing can be added (what it imported is said from its data).
   // (Read at the start: what follows the colon stays for the phrases below.)
   read("importNoneInWindow", "start"),
