@@ -380,8 +380,8 @@ function swappable(task: ListedTask): boolean {
 /** `"Name"`, or `the event "Name"` (活动"Name"), as messages a person reads name a task or an event. */
 function label(task: ListedTask, language: Language): string {
   // A person reads names: an event is called one ("the event "Calculus tutorial""); ids stay in the card's arguments.
-  const kind = task.kind === "event" ? say(language, "the event ", "活动") : "";
-  return `${kind}${JSON.stringify(task.name)}`;
+  const name = JSON.stringify(task.name);
+  return task.kind === "event" ? saySummary(language, "theEvent", { event: name }) : name;
 }
 
 /** A task as a person reads it: its name ("Matrix operations review"); its id is in the card's arguments. */
@@ -546,15 +546,14 @@ function moveStep(
   const { match } = named;
   const { task } = match;
   if (task.kind === "event" && !movable(task)) {
-    const why = "it is not on a single slot range";
     return finish(
       end,
       say(
         language,
-        `${label(task, language)} cannot move: ${why}.`,
+        `${label(task, language)} cannot move: it is not on a single slot range.`,
         `${label(task, language)} 不能移动：它不在单一的连续时段上。`,
       ),
-      notCarriedOut(`${label(task, "en")} cannot move (${why})`),
+      notCarriedOut(cannotMoveSpread(task)),
     );
   }
   const tool = task.kind === "pending" ? "place" : "move";
@@ -581,7 +580,7 @@ function moveStep(
         `${label(task, language)} has no place yet, so there is nothing to move ${shiftSaid(shift, "en")}; say where to put it ("schedule ${task.name} on Friday").`,
         `${label(task, language)} 还没有安排时间，没法${shiftSaid(shift, "zh")}；请说要放在哪里（如“把${task.name}安排到周五”）。`,
       ),
-      notCarriedOut(`${label(task, "en")} has no place to move from`),
+      notCarriedOut(noPlaceToMoveFrom(task)),
     );
   const shiftedDay = shift && current ? current.day + ("days" in shift ? shift.days : 0) : undefined;
   if (shiftedDay !== undefined) {
@@ -720,7 +719,7 @@ function moveStep(
           `No free time fits ${label(task, language)} ${shiftSaid(shift, "en")} (on ${dayName(shiftedDay, facts, language)})${passed ? "; the time that has passed is no longer free" : ""}, so it stays where it is.`,
           `${dayName(shiftedDay, facts, language)}没有能容纳${label(task, language)}的空闲时间（${shiftSaid(shift, "zh")}）${passed ? "；已经过去的时间不能再安排" : ""}，保持不动。`,
         ),
-        notCarriedOut(`no free time fits ${label(task, "en")} ${shiftSaid(shift, "en")}`),
+        notCarriedOut(noFreeTimeShifted(task, shift)),
       );
     }
     const to = placeWords(
@@ -804,17 +803,41 @@ export function slotStartingAt(at: string, facts: Pick<WeekFacts, "slotTimes">):
   return { why: saySummary("en", "noSlotStartsAt", { at, near }) };
 }
 
+/** Why the move step does not move event `task`: it is on several ranges. */
+export function cannotMoveSpread(task: ListedTask): string {
+  return saySummary("en", "cannotMoveSpread", { subject: label(task, "en") });
+}
+
+/** Why the move step does not shift `task`: it has no place to shift from. */
+export function noPlaceToMoveFrom(task: ListedTask): string {
+  return saySummary("en", "noPlaceToMoveFrom", { subject: label(task, "en") });
+}
+
+/** Why the move step proposes nothing for a shift: no free time fits `task` where `shift` lands it. */
+export function noFreeTimeShifted(task: ListedTask, shift: MoveShift): string {
+  return saySummary("en", "noFreeTimeShifted", { subject: label(task, "en"), shift: shiftSaid(shift, "en") });
+}
+
 /** A shift as a person reads it: "a day later", "2 days earlier", "60 minutes later", "later the same day" (往后推1天 …). */
 function shiftSaid(shift: MoveShift, language: Language): string {
   if ("sameDay" in shift)
-    return shift.sameDay === "later"
-      ? say(language, "later the same day", "挪到当天晚些时候")
-      : say(language, "earlier the same day", "挪到当天早些时候");
+    return saySummary(language, shift.sameDay === "later" ? "shiftLaterSameDay" : "shiftEarlierSameDay");
   const amount = "days" in shift ? shift.days : shift.minutes;
-  const size = Math.abs(amount);
-  if (language === "zh") return `${amount > 0 ? "往后推" : "提前"}${size}${"days" in shift ? "天" : "分钟"}`;
-  const unit = "days" in shift ? (size === 1 ? "a day" : `${size} days`) : `${size} minutes`;
-  return `${unit} ${amount > 0 ? "later" : "earlier"}`;
+  const count = Math.abs(amount);
+  const later = amount > 0;
+  const key =
+    "minutes" in shift
+      ? later
+        ? "shiftMinutesLater"
+        : "shiftMinutesEarlier"
+      : count === 1
+        ? later
+          ? "shiftDayLater"
+          : "shiftDayEarlier"
+        : later
+          ? "shiftDaysLater"
+          : "shiftDaysEarlier";
+  return saySummary(language, key, { count });
 }
 
 /** Minutes after midnight of a slot's start, from the window's clock times (else an hour a slot, to order them). */

@@ -16,7 +16,10 @@ import { sampleWeek } from "../../tools/schedule/sample-data.js";
 import type { ScheduleState, TaskStatus } from "../../tools/schedule/state.js";
 import { listedTask } from "../../tools/schedule/tools/list-tasks.js";
 import {
+  cannotMoveSpread,
   lockedFromSwap,
+  noFreeTimeShifted,
+  noPlaceToMoveFrom,
   noFreeTimeWhereAsked,
   noTaskFound,
   slotStartingAt,
@@ -72,6 +75,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
   near: "14:00 and 14:55",
   matching: '"matrix" or "矩阵"',
   reason: "no slot starts at 14:30 (the slots near it start at 14:00 and 14:55)",
+  shift: "2 days later",
 };
 
 function sample(key: SummaryKey): Record<string, string> {
@@ -851,4 +855,50 @@ describe("a step not carried out: the reasons the offline steps write, said from
     expect(reason).toBe(saySummary("en", "noSessionsToPlace", { names: '"Lab report", "Essay outline"' }));
     readsBack(reason, zh("noSessionsToPlace", { names: "“Lab report”、“Essay outline”" }));
   });
+
+  test("the move step: an event on several ranges, a task with no place to shift from, read back", () => {
+    const week = sampleWeek();
+    const event = listedTask(week.tasks.find((task) => task.source === "event")!);
+    const spread = cannotMoveSpread({ ...event, slots: [...event.slots, ...event.slots] });
+    expect(spread).toBe(`the event ${JSON.stringify(event.name)} cannot move (it is not on a single slot range)`);
+    const subject = zh("theEvent", { event: JSON.stringify(event.name) });
+    expect(subject).toBe(`活动${JSON.stringify(event.name)}`);
+    readsBack(spread, zh("cannotMoveSpread", { subject }));
+    const pending = listedTask(week.tasks.find((task) => task.source === "task_item" && task.status === "pending")!);
+    const unplaced = noPlaceToMoveFrom(pending);
+    expect(unplaced).toBe(`${JSON.stringify(pending.name)} has no place to move from`);
+    readsBack(unplaced, zh("noPlaceToMoveFrom", { subject: JSON.stringify(pending.name) }));
+  });
+
+  test.each([
+    [{ days: 1 }, "a day later", "shiftDayLater", {}],
+    [{ days: -1 }, "a day earlier", "shiftDayEarlier", {}],
+    [{ days: 2 }, "2 days later", "shiftDaysLater", { count: "2" }],
+    [{ days: -3 }, "3 days earlier", "shiftDaysEarlier", { count: "3" }],
+    [{ minutes: 60 }, "60 minutes later", "shiftMinutesLater", { count: "60" }],
+    [{ minutes: -1 }, "1 minutes earlier", "shiftMinutesEarlier", { count: "1" }],
+    [{ sameDay: "later" }, "later the same day", "shiftLaterSameDay", {}],
+    [{ sameDay: "earlier" }, "earlier the same day", "shiftEarlierSameDay", {}],
+  ] as const)(
+    "no free time fits a shift (%o): read back, the shift and an event said in Chinese",
+    (shift, said, key, places) => {
+      const week = sampleWeek();
+      const tasks = [
+        listedTask(week.tasks.find((task) => task.source === "task_item")!),
+        listedTask(week.tasks.find((task) => task.source === "event")!),
+      ];
+      for (const task of tasks) {
+        const name = JSON.stringify(task.name);
+        const english = noFreeTimeShifted(task, shift);
+        const subject = task.kind === "event" ? `the event ${name}` : name;
+        expect(english).toBe(`no free time fits ${subject} ${said}`);
+        const chinese = zh("noFreeTimeShifted", {
+          subject: task.kind === "event" ? zh("theEvent", { event: name }) : name,
+          shift: zh(key, places),
+        });
+        readsBack(english, chinese);
+        expect(summaryInChinese(english).replace(/"[^"]*"/g, "")).not.toMatch(/[A-Za-z]{3,}/);
+      }
+    },
+  );
 });

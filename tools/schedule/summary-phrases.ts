@@ -166,6 +166,20 @@ const EN = {
   // (`class-steps.ts`: a class the add or rules step names; a long task whose add was refused or declined.)
   noClassMatches: 'no class matches "{phrase}"',
   noSessionsToPlace: "{names} has no sessions to place",
+  // (`execute-stage.ts` moveStep: an event on several ranges, a task with no place to shift from, a shift that lands on
+  // no free time; the subject named as people read it — an event as "the event …" — and the shift as the step said it.)
+  cannotMoveSpread: "{subject} cannot move (it is not on a single slot range)",
+  noPlaceToMoveFrom: "{subject} has no place to move from",
+  noFreeTimeShifted: "no free time fits {subject} {shift}",
+  theEvent: "the event {event}",
+  shiftLaterSameDay: "later the same day",
+  shiftEarlierSameDay: "earlier the same day",
+  shiftDayLater: "a day later",
+  shiftDayEarlier: "a day earlier",
+  shiftDaysLater: "{count} days later",
+  shiftDaysEarlier: "{count} days earlier",
+  shiftMinutesLater: "{count} minutes later",
+  shiftMinutesEarlier: "{count} minutes earlier",
   // The offline policy's steps that report their writes (`offline/schedule/life-steps.ts`, `clear-day-step.ts`): a
   // heading, then each write.
   undone: "undid the last change",
@@ -185,6 +199,18 @@ const EN = {
 
 /** A summary phrase, by its key. */
 export type SummaryKey = keyof typeof EN;
+
+/** A move's shift as the move step says it ("a day later", "60 minutes earlier"), as their table keys. */
+export const SHIFT_KEYS: readonly SummaryKey[] = [
+  "shiftLaterSameDay",
+  "shiftEarlierSameDay",
+  "shiftDayLater",
+  "shiftDayEarlier",
+  "shiftDaysLater",
+  "shiftDaysEarlier",
+  "shiftMinutesLater",
+  "shiftMinutesEarlier",
+];
 
 const ZH: Readonly<Record<SummaryKey, string>> = {
   placed: "已把任务 {id} 安排在{where}",
@@ -298,6 +324,18 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   noEventMatches: "没有与“{phrase}”匹配的日程",
   noClassMatches: "没有与“{phrase}”匹配的课程",
   noSessionsToPlace: "{names} 没有可安排的分次",
+  cannotMoveSpread: "{subject} 不能移动（它不在单一的连续时段上）",
+  noPlaceToMoveFrom: "{subject} 还没有安排时间，无从移动",
+  noFreeTimeShifted: "没有能容纳{subject}的空闲时间（{shift}）",
+  theEvent: "活动{event}",
+  shiftLaterSameDay: "挪到当天晚些时候",
+  shiftEarlierSameDay: "挪到当天早些时候",
+  shiftDayLater: "往后推1天",
+  shiftDayEarlier: "提前1天",
+  shiftDaysLater: "往后推{count}天",
+  shiftDaysEarlier: "提前{count}天",
+  shiftMinutesLater: "往后推{count}分钟",
+  shiftMinutesEarlier: "提前{count}分钟",
   undone: "已撤销上一次的修改",
   rescheduled: "已补排",
   notRescheduled: "没有补排",
@@ -391,6 +429,10 @@ const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   write: "[\\s\\S]*",
   names: "[^\\n]*",
   limits: "[^)]*",
+  // A move's shift: one of the shift phrases, its count a number.
+  shift: SHIFT_KEYS.map((key) => EN[key].replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\\\{count\\\}/g, "\\d+")).join(
+    "|",
+  ),
 };
 
 /** Where a phrase is read in a text: the whole text, its start, its end, or anywhere (every time it occurs). */

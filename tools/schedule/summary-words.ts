@@ -27,6 +27,7 @@ import {
   readSummaryIn,
   readTemplateIn,
   saySummary,
+  SHIFT_KEYS,
   SUMMARY_WORDS,
   summaryPattern,
   type PlaceReaders,
@@ -235,6 +236,18 @@ const READERS: PlaceReaders = {
   neighbour: (neighbour) => neighbour.replace(/^event /, "活动 ").replace(/^task /, "任务 "),
   near: (near) => near.replace(" and ", " 和 "),
   matching: (matching) => matching.replace(/" or "/g, '" 或 "'),
+  // A task or an event as the offline policy names it (`"Name"`, or `the event "Name"`).
+  subject: (subject) => {
+    const event = readSummary("theEvent", subject);
+    return event ? saySummary("zh", "theEvent", event) : subject;
+  },
+  shift: (shift) => {
+    for (const key of SHIFT_KEYS) {
+      const read = readSummary(key, shift);
+      if (read) return saySummary("zh", key, read);
+    }
+    return shift;
+  },
   names: (names) => {
     const list = (text: string) => text.replace(/"([^"]*)"/g, "“$1”").replace(/, /g, "、");
     const more = readSummary("namesAndMore", names);
@@ -272,6 +285,9 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("noEventMatches", "whole"),
   read("noClassMatches", "whole"),
   read("noSessionsToPlace", "whole"),
+  read("cannotMoveSpread", "whole"),
+  read("noPlaceToMoveFrom", "whole"),
+  read("noFreeTimeShifted", "whole"),
   // import_calendar's refusal when nothing can be added (what it imported is said from its data).
   // (Read at the start: what follows the colon stays for the phrases below.)
   read("importNoneInWindow", "start"),
