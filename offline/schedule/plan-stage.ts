@@ -769,6 +769,17 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
   }
 }
 
+/** True when a window limits the slots of a day: a part of it, slot numbers, or a limit by the clock. */
+function limitsSlots(slots: Where["slots"]): boolean {
+  return Boolean(
+    slots.part ||
+    slots.from !== undefined ||
+    slots.to !== undefined ||
+    slots.notBeforeHour !== undefined ||
+    slots.endsBy !== undefined,
+  );
+}
+
 const PART_ZH = { morning: "上午", afternoon: "下午", evening: "晚上" } as const;
 
 /** A move's shift in a step's words, read back by the request parser: "1 day later", "往后推1天", "later the same day". */
@@ -796,7 +807,7 @@ function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = 
     parts.push(slots.at);
   } else if (purpose === "move" && slots.from !== undefined && !slots.part) {
     parts.push(slots.to === undefined ? `（第${slots.from}节）` : `（第${slots.from}-${slots.to}节）`);
-  } else if (slots.part || slots.from !== undefined || slots.to !== undefined || slots.notBeforeHour !== undefined) {
+  } else if (limitsSlots(slots)) {
     const range = slotRangeOf(slots, facts);
     parts.push(`${slots.part ? PART_ZH[slots.part] : ""}（第${range.from}-${range.to}节）`);
   }
@@ -837,7 +848,7 @@ export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move
     parts.push(`at ${slots.at}`);
   } else if (purpose === "move" && slots.from !== undefined && !slots.part) {
     parts.push(slots.to === undefined ? `slot ${slots.from}` : `slots ${slots.from}-${slots.to}`);
-  } else if (slots.part || slots.from !== undefined || slots.to !== undefined || slots.notBeforeHour !== undefined) {
+  } else if (limitsSlots(slots)) {
     const range = slotRangeOf(slots, facts);
     parts.push(
       slots.part ? `in the ${slots.part} (slots ${range.from}-${range.to})` : `in slots ${range.from}-${range.to}`,

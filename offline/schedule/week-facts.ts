@@ -228,9 +228,18 @@ function daysOfDate(spec: DateSpec, facts: WeekFacts): number[] {
 /** The slot range a window allows, for these facts. */
 export function slotRangeOf(window: SlotWindow, facts: WeekFacts): { from: number; to: number } {
   const range = resolveSlotWindow(window, facts.slotsPerDay);
-  if (window.notBeforeHour === undefined || facts.slotTimes === undefined) return range;
-  // "not before 10": the first slot that starts at 10:00 or later (without clock times the hour cannot be read).
-  return { from: Math.max(range.from, firstSlotFrom(facts.slotTimes, window.notBeforeHour)), to: range.to };
+  // Without clock times neither limit can be read.
+  if (facts.slotTimes === undefined) return range;
+  // "not before 10": the first slot that starts at 10:00 or later.
+  const from =
+    window.notBeforeHour === undefined
+      ? range.from
+      : Math.max(range.from, firstSlotFrom(facts.slotTimes, window.notBeforeHour));
+  // "before 17:00", "10点以前": the last slot that ends by then (0 when none does).
+  const endsBy = window.endsBy;
+  const to =
+    endsBy === undefined ? range.to : Math.min(range.to, facts.slotTimes.filter((time) => time.end <= endsBy).length);
+  return { from, to };
 }
 
 /** "Thu 14 Mar" in a dated window, else "Monday (day 1)" (周一（第1天）) for a day index. */

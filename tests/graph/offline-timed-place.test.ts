@@ -219,3 +219,37 @@ describe("a Chinese request for an English-named review is about that review alo
     for (const task of others) expect(outcome.finalAnswer).not.toContain(task.name);
   });
 });
+
+/**
+ * A time limit in a placing request ("before 17:00", "周日10点以前") was no part of where: "10点以前" made "周日10点" an
+ * EVENT to be done before (the plan said "在周日10点之前", nothing was placed: no event matches "周日10点"), and
+ * "before 17:00" stayed in the task's name ("binary tree review before 17:00", so the plan asked which task). The
+ * limit is now read as one: the review goes in a slot that ends by then.
+ */
+describe("a placing request with a time limit places the review in a slot that ends by then", () => {
+  const times = halfPlacedWeek().window.slotTimes!;
+
+  test.each([
+    ["把二叉树复习安排在周日10点以前", true, "3月17日周日 08:00–08:45"],
+    ["schedule the binary tree review before 10:00 on Sunday", false, "Sun 17 Mar, 08:00–08:45"],
+    ["schedule the binary tree review on Sunday by 10am", false, "Sun 17 Mar, 08:00–08:45"],
+  ])("%s: on Sunday, ending by 10:00", async (request, chinese, place) => {
+    const { outcome, slots } = await placeSaid(request, chinese);
+    expect(outcome.planSteps.join("\n")).not.toMatch(/之前|before the/);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "place"]);
+    expect(slots).toEqual([{ day: 7, start: 1, end: 1 }]);
+    expect(outcome.finalAnswer).toContain(place);
+  });
+
+  test("schedule the binary tree review before 17:00: the task is named, the limit kept", async () => {
+    expect(parseScheduleRequest("schedule the binary tree review before 17:00")).toMatchObject({
+      kind: "arrange",
+      tasks: ["binary tree review"],
+      where: { slots: { endsBy: "17:00" } },
+    });
+    const { outcome, slots } = await placeSaid("schedule the binary tree review before 17:00");
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "place"]);
+    expect(slots).toHaveLength(1);
+    expect(times[slots![0]!.end - 1]!.end <= "17:00").toBe(true);
+  });
+});

@@ -32,6 +32,11 @@ export interface SlotWindow {
    * the window's slot clock times (`readClockTime`).
    */
   at?: string;
+  /**
+   * A time limit ("before 17:00", "by 5pm", "周日10点以前"), "HH:MM": only slots that end by then, resolved through the
+   * window's slot clock times (`readEndsBy`). No time to place at, and no event to be done before.
+   */
+  endsBy?: string;
 }
 
 /** "not before 10", "nothing before 10am", "no earlier than 9", "10点以前不要", "早上10点前别": group 1 or 3 holds the hour. */
@@ -43,6 +48,29 @@ export function readNotBeforeHour(fragment: string): number | undefined {
   const match = NOT_BEFORE_HOUR.exec(fragment);
   const hour = Number(match?.[1] ?? match?.[3]);
   return match && Number.isInteger(hour) && hour >= 0 && hour <= 23 ? hour : undefined;
+}
+
+/**
+ * A time limit a fragment names: "before 17:00", "by 5pm", "until noon", "no later than 16:30" (group "en": the clock
+ * words after it), "10点以前", "下午五点前", "10点半之前" (groups "part", "hour", "half"). Not "nothing before 10"
+ * (`NOT_BEFORE_HOUR`, read first), nor "10点以前不要".
+ */
+const ENDS_BY =
+  /\b(?:before|by|until|till|no later than|earlier than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<![晚早快慢多少有差好])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?<half>半)?\s*(?:以前|之前|前)(?!\s*(?:不要|不|别|从不))/;
+
+/** The time limit a fragment names ("before 17:00", "周日10点以前"), as "HH:MM", or undefined. */
+export function readEndsBy(fragment: string): string | undefined {
+  const match = ENDS_BY.exec(fragment.replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " "));
+  if (!match?.groups) return undefined;
+  const { en, part, hour, half } = match.groups;
+  if (en !== undefined) return readClockTime(en);
+  const marker = part === undefined ? undefined : /上午|早上|早晨/.test(part) ? "am" : "pm";
+  return clockText(readNumber(hour ?? ""), half ? 30 : 0, marker);
+}
+
+/** `fragment` without the time limits it names ("before 17:00", "10点以前"): no part of a task's name. */
+function withoutEndsBy(fragment: string): string {
+  return fragment.replace(new RegExp(ENDS_BY.source, "g"), " ");
 }
 
 /**
@@ -590,13 +618,16 @@ export function readWhere(said: string): Where {
     (negative ? negated : positive).push(clause);
   }
   const kept = positive.join(" , ");
-  const before = readBefore(fragment);
+  // "在周日10点以前" is a time limit (`readEndsBy`), no event to be done before.
+  const before = readBefore(withoutEndsBy(fragment));
   const notBeforeHour = readNotBeforeHour(fragment);
   const at = readClockTime(kept);
+  const endsBy = readEndsBy(kept);
   const slots = {
     ...readSlots(kept),
     ...(notBeforeHour === undefined ? {} : { notBeforeHour }),
     ...(at === undefined ? {} : { at }),
+    ...(endsBy === undefined ? {} : { endsBy }),
   };
   return { only: readDays(kept), not: readDays(negated.join(" , ")), slots, ...(before ? { before } : {}) };
 }
@@ -629,7 +660,8 @@ export function isAnywhere(where: Where): boolean {
     where.slots.to === undefined &&
     !where.slots.part &&
     where.slots.notBeforeHour === undefined &&
-    where.slots.at === undefined
+    where.slots.at === undefined &&
+    where.slots.endsBy === undefined
   );
 }
 
@@ -739,7 +771,8 @@ function mergeWheres(base: Where, extra: Where): Where {
     extra.slots.from !== undefined ||
     extra.slots.to !== undefined ||
     extra.slots.notBeforeHour !== undefined ||
-    extra.slots.at !== undefined
+    extra.slots.at !== undefined ||
+    extra.slots.endsBy !== undefined
       ? { ...base.slots, ...extra.slots }
       : base.slots;
   const before = extra.before ?? base.before;
@@ -1767,8 +1800,11 @@ function splitPhrases(text: string): string[] {
 /** Task phrases named after an arrange verb; empty when it means every pending task. */
 function namedTasks(rest: string): string[] {
   const stripped = withoutConstraints(
-    readDates(withoutClockTimes(rest.replace(KEEP_FREE, " ").replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " ")))
-      .rest,
+    readDates(
+      withoutClockTimes(
+        withoutEndsBy(rest.replace(KEEP_FREE, " ").replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " ")),
+      ),
+    ).rest,
   )
     .replace(new RegExp(BEFORE_EVENT.source, "g"), " ")
     .replace(NEGATED_DAYS, " ")
