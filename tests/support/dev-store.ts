@@ -32,9 +32,17 @@ function parsedStore(text: string): SavedOps | undefined {
   }
 }
 
-/** Waits for the dev server in `folder` to save its store with `threadId` idle, and resolves with that store. */
-export async function savedIdle(folder: string, threadId: string, read: ReadStore = readFile): Promise<SavedOps> {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
+/**
+ * Waits for the dev server in `folder` to save its store with `threadId` idle, and resolves with that store; reads it
+ * at most `attempts` times, 200 ms apart (one read: what a stopped server left).
+ */
+export async function savedIdle(
+  folder: string,
+  threadId: string,
+  read: ReadStore = readFile,
+  attempts = 100,
+): Promise<SavedOps> {
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
     const saved = await read(savedStoreFile(folder)).then(parsedStore, () => undefined);
     if (saved?.json.threads[threadId]?.status === "idle") return saved;
     await new Promise((resolve) => setTimeout(resolve, 200));
