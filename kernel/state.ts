@@ -295,8 +295,11 @@ export const TempoAnnotation = Annotation.Root({
    * reads it again, fresh.
    */
   liveState: runOnly<LiveState | null>(() => null),
-  /** The domain's open items when the task's plan was first drafted (see `ToolDomain.openItems`). */
-  openItemsAtStart: lastValue<Array<{ id: string; name: string }> | null>(() => null),
+  /**
+   * The domain's open items when the task's plan was first drafted (see `ToolDomain.openItems`), with the other names
+   * a request may call them by (a thread saved before they were kept has none).
+   */
+  openItemsAtStart: lastValue<Array<{ id: string; name: string; aliases?: readonly string[] }> | null>(() => null),
   /** Id of the message that started the current task; the task's own messages follow it. */
   taskStartMessageId: lastValue<string | null>(() => null),
   /**
