@@ -21,6 +21,7 @@ import { arrangedHeading, missedIn } from "../../tools/schedule/domain.js";
 import { rescheduledHeading } from "./life-steps.js";
 import { leftOutIn, summaryInChinese } from "../../tools/schedule/summary-words.js";
 import { summaryPattern } from "../../tools/schedule/summary-phrases.js";
+import { notCarriedOutReason } from "./tool-data.js";
 import { followUpOf } from "./follow-up.js";
 
 // The step summaries' Chinese moved to the schedule domain (`stepSummary`); its callers here import it still.
@@ -168,7 +169,8 @@ export function finalAnswer(input: {
     (READ_REQUEST_KINDS.has(request.kind) || READ_REQUEST_KINDS.has(parseScheduleRequest(only.content).kind))
   ) {
     // A question the step could not answer says so ("not carried out: I found no task matching …").
-    const unanswered = /^not carried out: (.+?)\.?$/s.exec(only.summary ?? "")?.[1];
+    const reason = notCarriedOutReason(only.summary ?? "");
+    const unanswered = reason ? withoutFullStop(reason) : undefined;
     if (only.status === "done" && unanswered)
       return readableScheduleText(
         zh ? `无法回答：${summaryInChinese(unanswered)}。` : `I could not answer that: ${unanswered}.`,
@@ -181,8 +183,9 @@ export function finalAnswer(input: {
       : `I could not answer that: ${note ?? "the step did not finish"}.`;
   }
   if (only && only.status === "done") {
-    if (only.summary.startsWith("not carried out")) {
-      const why = withoutFullStop(only.summary.replace(/^not carried out: /, ""));
+    const reason = notCarriedOutReason(only.summary);
+    if (reason !== undefined) {
+      const why = withoutFullStop(reason);
       return readableScheduleText(
         zh ? `日程没有改动：${summaryInChinese(why)}。` : `Your schedule is unchanged: ${why}.`,
         input.language ?? "en",

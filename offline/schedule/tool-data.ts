@@ -34,7 +34,7 @@ import {
 } from "../../tools/schedule/tools/index.js";
 import type { ScheduleListing } from "../../tools/schedule/candidates.js";
 import type { Dating } from "../../tools/schedule/format.js";
-import { saySummary } from "../../tools/schedule/summary-phrases.js";
+import { readSummary, saySummary } from "../../tools/schedule/summary-phrases.js";
 import { isRejected } from "../../tools/schedule/feedback.js";
 import { isPastRefusal, pastRefusalText } from "../../tools/schedule/rules.js";
 import { alreadyThereText, passedEventText, reviewsLeftOutText } from "../../tools/schedule/calendar-files.js";
@@ -218,4 +218,9 @@ export function appliedWriteSummary(round: RoundView, language: Language, window
 /** A step's summary when it ended without doing it: "not carried out: <reason>" (the summary phrases' `notCarriedOut`). */
 export function notCarriedOut(reason: string): string {
   return saySummary("en", "notCarriedOut", { reason });
+}
+
+/** Why a step ended without doing it, read back from its summary (`notCarriedOut`); undefined for any other summary. */
+export function notCarriedOutReason(summary: string): string | undefined {
+  return readSummary("notCarriedOut", summary)?.reason;
 }
