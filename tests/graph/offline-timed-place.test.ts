@@ -253,3 +253,25 @@ describe("a placing request with a time limit places the review in a slot that e
     expect(times[slots![0]!.end - 1]!.end <= "17:00").toBe(true);
   });
 });
+
+describe("a week half over: the clock on Thursday afternoon", () => {
+  // Thursday 14 March 2024, 15:00 in Shanghai: Monday to Wednesday and Thursday's early afternoon have passed.
+  const THURSDAY = new Date("2024-03-14T15:00:00+08:00").toISOString();
+  const placeAt = async (request: string) => {
+    const tempo = await offlineTempo(sampleWeek());
+    const outcome = await converse(tempo, request, [], undefined, "student", { now: THURSDAY });
+    const slots = outcome.schedule.tasks.find((task) => task.id === "binary-tree-review")?.slots;
+    return { slots, said: `${outcome.said.join("\n")}\n${outcome.finalAnswer ?? ""}` };
+  };
+
+  test("a time on a day already past is refused as passed; nothing is placed", async () => {
+    const { slots, said } = await placeAt("schedule the binary tree review on Wednesday at 14:00");
+    expect(slots ?? []).toEqual([]);
+    expect(said).toMatch(/has passed/);
+  });
+
+  test("a time later in the week goes to the slot starting then", async () => {
+    const { slots } = await placeAt("schedule the binary tree review on Sunday at 14:00");
+    expect(slots).toEqual([{ day: 7, start: 5, end: 5 }]);
+  });
+});
