@@ -12,6 +12,8 @@ import {
   isAnywhere,
   OPTIMIZE_REQUEST,
   parseScheduleRequest,
+  timedPlacement,
+  type ScheduleRequest,
   READ_REQUEST_KINDS,
 } from "../../tools/schedule/request-parsing.js";
 import { readableScheduleText } from "../../tools/schedule/readable.js";
@@ -269,6 +271,7 @@ export function finalAnswer(input: {
       (step) => `- [${status(step.status)}] ${step.content}${step.summary ? ` — ${summaryText(step.summary)}` : ""}`,
     ),
     ...(input.stillPending ?? []).map((line) => (zh ? stillPendingInChinese(line) : line)),
+    ...unusedClockTime(request, zh),
   ];
   if (note) lines.push(zh ? `备注：${stopNoteIn(note, "zh")}` : `Note: ${note}`);
   // The report's own words the steps carried along (a failed step's reason, the writes applied and not) in Chinese.
@@ -276,6 +279,22 @@ export function finalAnswer(input: {
   const text = factsInLanguage(lines.join("\n"), zh ? "zh" : "en");
   // Tasks by name and places by date and time, as the cards say them (the summaries are the tools' words).
   return readableScheduleText(text, input.language ?? "en");
+}
+
+/**
+ * A clock time asked of an arrangement of several tasks or none ("schedule the essay and the binary tree review on
+ * Sunday at 14:00", "arrange my reviews on Sunday at 14:00"): one time is one slot (`timedPlacement`), so it was not
+ * used; the answer says so rather than drop it unsaid.
+ */
+function unusedClockTime(request: ScheduleRequest, zh: boolean): string[] {
+  if (request.kind !== "arrange" || request.where.slots.at === undefined || timedPlacement(request) !== undefined)
+    return [];
+  const at = request.where.slots.at;
+  return [
+    zh
+      ? `${at} 这个时间没有用上：一个时间只能放一个任务，这次要安排的不止一个，所以它们放在了所说日子里放得下的地方。`
+      : `${at} was not used: one time fits one task, and this asked for more than one, so they went where they fit on the days asked.`,
+  ];
 }
 
 /** A result quoted as the answer's own sentence loses its full stop, so the sentence ends once (not "…characters.."). */

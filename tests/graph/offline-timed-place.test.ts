@@ -275,3 +275,31 @@ describe("a week half over: the clock on Thursday afternoon", () => {
     expect(slots).toEqual([{ day: 7, start: 5, end: 5 }]);
   });
 });
+
+/**
+ * A clock time asked of several tasks or none ("schedule the binary tree review and the determinant exercises on
+ * Sunday at 14:00", "arrange my reviews on Sunday at 14:00") was dropped unsaid: the tasks went anywhere on Sunday and
+ * the answer never mentioned 14:00. One time is one slot, so the time is not used; the answer now says so.
+ */
+describe("a clock time for several tasks or none is said not to be used", () => {
+  test.each([
+    [
+      "schedule the binary tree review and the determinant exercises on Sunday at 14:00",
+      false,
+      "14:00 was not used: one time fits one task",
+    ],
+    ["arrange my reviews on Sunday at 14:00", false, "14:00 was not used: one time fits one task"],
+    ["把二叉树复习和行列式习题安排在周日14点", true, "14:00 这个时间没有用上：一个时间只能放一个任务"],
+    ["周日下午两点安排我的复习", true, "14:00 这个时间没有用上：一个时间只能放一个任务"],
+  ])("%s: the answer says the time was not used", async (request, chinese, words) => {
+    const { outcome, slots } = await placeSaid(request, chinese);
+    expect(outcome.finalAnswer).toContain(words);
+    // The reviews are still arranged on the day asked.
+    expect(slots?.[0]?.day).toBe(7);
+  });
+
+  test("one task at that time says nothing of it", async () => {
+    const { outcome } = await placeSaid("schedule the binary tree review on Sunday at 14:00");
+    expect(outcome.finalAnswer).not.toContain("was not used");
+  });
+});
