@@ -259,6 +259,18 @@ const PHRASINGS: Phrasing[] = [
   { say: "我周三有什么安排？", expect: { answers: /Calculus lecture/ } },
   { say: "Is there anything on Saturday?", expect: { answers: /Calculus midterm exam/ } },
   { say: "show my calendar for Thursday", expect: { answers: /Robotics club meeting/ } },
+  // A look at the whole week names no day: this week's days, never a plan ("show me the schedule" was an arrangement).
+  {
+    say: "show me the schedule",
+    halfPlaced: true,
+    expect: { answers: /Mon 11 Mar[\s\S]*Matrix operations review[\s\S]*Sun 17 Mar/ },
+  },
+  {
+    say: "what does my week look like?",
+    expect: { answers: /Mon 11 Mar[\s\S]*Calculus midterm exam[\s\S]*Sun 17 Mar/ },
+  },
+  { say: "show my week", expect: { answers: /Mon 11 Mar[\s\S]*Robotics club meeting[\s\S]*Sun 17 Mar/ } },
+  { say: "看看我的日程", expect: { answers: /3月11日周一[\s\S]*3月17日周日/ } },
   {
     say: "explain the matrix review",
     expect: { answers: /^"Matrix operations review" is a study task in the class "Linear Algebra"/ },

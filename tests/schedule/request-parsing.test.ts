@@ -82,6 +82,14 @@ describe("request parsing", () => {
       },
     ],
     // How students type it: "tmr", "tmrw", "2moro" are tomorrow, "wat's" is "what's" (each was "I can't tell").
+    // A look at the whole week names every day, and is never an arrangement ("show me the schedule" raised a plan card);
+    // a day named after it is still that day, and "schedule" followed by a task is still an arrangement.
+    ["show me the schedule", { kind: "day", where: { only: days([1, 2, 3, 4, 5, 6, 7]) } }],
+    ["what does my week look like?", { kind: "day", where: { only: days([1, 2, 3, 4, 5, 6, 7]) } }],
+    ["display my timetable", { kind: "day", where: { only: days([1, 2, 3, 4, 5, 6, 7]) } }],
+    ["看看我的日程", { kind: "day", where: { only: days([1, 2, 3, 4, 5, 6, 7]) } }],
+    ["show me the schedule for Friday", { kind: "day", where: { only: days([5]) } }],
+    ["schedule the matrix review", { kind: "arrange", tasks: ["matrix review"] }],
     ["what's on tmr?", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 1 }] } } }],
     ["wat's on tmrw", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 1 }] } } }],
     ["whats on 2moro", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 1 }] } } }],

@@ -1632,7 +1632,19 @@ function withWeekNamed(where: Where, body: string): Where {
 const ON_TODAY =
   /^(?:so\s+|and\s+|ok\s+|hey\s+)?(?:what(?:'s| is) on|what(?:'s| is) (?:on )?(?:my |the )?(?:agenda|schedule|plan)(?: like)?|what (?:do i have|have i got)(?: on)?)(?: (?:for me|now|then))?\s*[?!.]*$|^(?:我)?(?:有什么|有哪些|有啥)(?:安排|课|事)[?？]?$/;
 
+/**
+ * A look at the whole week that names no day ("show my week", "show me the schedule", "what does my week look like",
+ * "看看我的日程"): every day of the schedule. Before, "show me the schedule" read as an arrangement (its "schedule" a
+ * verb) and raised a plan card, and the rest were not understood. "plan" is not among the nouns: "show the plan" may
+ * ask for the plan a card shows.
+ */
+const WHOLE_WEEK =
+  /^(?:(?:please|can you|could you|let me|i want to|i'd like to)\s+)*(?:show|display|view|see|draw|print|open)\s+(?:me\s+)?(?:(?:my|the|our)\s+)?(?:(?:whole|full|current|weekly)\s+)?(?:week(?:ly)?(?:'s)?\s*)?(?:week|schedule|timetable|calendar|agenda|grid)\s*[?!.]*$|^(?:what|how)(?:'s| is| does) (?:my |the )?(?:week|schedule|timetable)(?: look)?(?: like)?\s*[?!.]*$|^(?:我想|帮我|请)?(?:看看|看一下|查看|显示|打开)(?:一下)?(?:我的|我)?(?:日程|课表|安排|周表|这周|本周)(?:表)?[?？。]?$|^(?:我的)?(?:日程|课表)(?:表)?(?:是什么样|怎么样|长什么样)?[?？。]?$/;
+
 function readDayContents(body: string): ScheduleRequest | undefined {
+  // Every weekday: the schedule's days, whichever week the clock is in (the week a person looks at is the one shown).
+  if (WHOLE_WEEK.test(body))
+    return { kind: "day", where: { ...readWhere(""), only: { weekdays: [1, 2, 3, 4, 5, 6, 7], days: [] } } };
   const english =
     /\bwhat(?:'s| is| do i have| have i got)\b.*\b(?:on|planned|scheduled|happening)\b|\bwhat (?:do i have|have i got)\b|\bshow (?:me )?(?:my |the )?(?:this|next) week\b|\b(?:is there|do i have|have i got) anything\b|\bshow\b.*\b(?:what is on|day \d+|[a-z]+day)\b|\bschedule (?:for|on)\b|\bagenda\b|\btimetable (?:for|on)\b/.test(
       body,
