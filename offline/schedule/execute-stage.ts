@@ -72,7 +72,7 @@ import {
   type Where,
 } from "../../tools/schedule/request-parsing.js";
 import { matchTask, matchTokens, namesKindOnly, type TaskMatch } from "./task-matching.js";
-import { isCurrentReview, isLatestReview } from "./grounding.js";
+import { isCurrentReview, isLatestReview, namesAnEvent } from "./grounding.js";
 import {
   datingOf,
   dayName,
@@ -195,7 +195,7 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
       {
         const timed = timedPlacement(request);
         if (timed !== undefined)
-          return moveStep(view.rounds, { kind: "move", task: timed, where: request.where }, facts, end, asked);
+          return moveStep(view.rounds, { kind: "move", task: timed, where: request.where }, facts, end, asked, true);
       }
       // A long task's sessions step after its add did not apply: nothing to place, said, never asked about.
       return (
@@ -498,6 +498,7 @@ function moveStep(
   facts: WeekFacts,
   end: Finish,
   asked: Asked,
+  placing = false,
 ): Decision {
   const { language } = asked;
   const outcome = lastWriteOutcome(rounds, ["move", "place"]);
@@ -534,10 +535,16 @@ function moveStep(
   }
   const meant = isCurrentReview(request.task) ? currentReview(tasks, request, facts, asked) : undefined;
   if (meant && "question" in meant) return meant.question;
+  const phrase = meant?.name ?? request.task;
+  // A review's name that shares a word with an event's ("vocabulary list", "English listening") names the review: an
+  // event is looked at first only when the words read as one ("the vocabulary quiz"), and a request to place a review
+  // (`placing`: one at a clock time) never takes an event.
+  const eventsFirst = !placing && namesAnEvent(phrase);
+  const reviews = tasks.filter((task) => task.kind !== "event");
   const named = namedTask(
-    meant?.name ?? request.task,
-    tasks.filter(movable),
-    tasks,
+    phrase,
+    tasks.filter((task) => movable(task) && (eventsFirst || task.kind !== "event")),
+    placing || (!eventsFirst && matchTask(phrase, reviews)) ? reviews : tasks,
     asked,
     "the step names no task the schedule has",
   );
