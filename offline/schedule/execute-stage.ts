@@ -563,7 +563,8 @@ function moveStep(
       notCarriedOut(cannotMoveSpread(task)),
     );
   }
-  const tool = task.kind === "pending" ? "place" : "move";
+  // A review without a place — pending, or missed (its time passed) — is placed where the move says.
+  const tool = task.kind === "pending" || task.kind === "missed" ? "place" : "move";
   const constraints = constraintsFrom(rejected, request.where);
   const current = task.slots[0];
   let days = allowedDays(constraints.where, facts);

@@ -109,8 +109,10 @@ export function groundRequest(
     case "unplace": {
       // ("explain" is not checked here: it may name an event, and the overview does not list every event.)
       if (known(request.task, all) || isCurrentReview(request.task)) return { kind: "grounded", request, unknown: [] };
-      // A move may name an event ("move the mid-term to Saturday").
-      if (request.kind === "move" && mayBeEvent(request.task)) return { kind: "grounded", request, unknown: [] };
+      // A move may name an event ("move the mid-term to Saturday"), or a review the overview does not name (a missed
+      // one: the execute stage's listing finds it, and places it again where the student says).
+      if (request.kind === "move" && (mayBeEvent(request.task) || overview.skipped + overview.missed > 0))
+        return { kind: "grounded", request, unknown: [] };
       return {
         kind: "ask",
         question: whichTasks(
