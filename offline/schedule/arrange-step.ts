@@ -30,7 +30,7 @@ import {
   type ScheduleRequest,
 } from "../../tools/schedule/request-parsing.js";
 import { say, type Language } from "../../contracts/language.js";
-import { saySummary } from "../../tools/schedule/summary-phrases.js";
+import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
 import { matchTasks } from "./task-matching.js";
 import { datingOf, resolveDays, slotRangeOf, weekdayOf, type WeekFacts } from "./week-facts.js";
 import { placeName } from "../../tools/schedule/calendar.js";
@@ -328,7 +328,13 @@ function scopeOf(
       decision: finish(
         end,
         said,
-        notCarriedOut(`${settled.map((task) => `${task.id} is ${task.kind}`).join(", ")}, not pending`),
+        notCarriedOut(
+          saySummary("en", "settledNotPending", {
+            settled: settled
+              .map((task) => saySummary("en", "settledAs", { id: task.id, status: task.kind }))
+              .join(", "),
+          }),
+        ),
         "the tasks named are not pending",
       ),
     };
@@ -430,7 +436,7 @@ function listArrangement(
           `No day of the window comes before the ${request.where.before}, so nothing was placed.`,
           `窗口里没有在${request.where.before}之前的日子，所以没有安排任何任务。`,
         ),
-        notCarriedOut(`no day comes before the ${request.where.before}`),
+        notCarriedOut(saySummary("en", "noDayBefore", { phrase: request.where.before! })),
         "no day before the event",
       );
   }
@@ -545,7 +551,7 @@ export function arrangeStep(
           "I could not read the proposed arrangement, so nothing was placed.",
           "无法读取建议的安排，所以没有安排任何任务。",
         ),
-        notCarriedOut("the arrangement could not be read"),
+        notCarriedOut(SUMMARY_WORDS.en.arrangementUnread),
         "no data",
       );
     return chooseArrangement(view, listing, request, memory, facts, end, language, names);

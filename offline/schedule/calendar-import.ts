@@ -79,16 +79,7 @@ export function calendarExecute(view: PromptView): Decision | undefined {
     ...attachedCalendarsIn(view.contextData),
     ...attachedCalendars(section(view.context, ATTACHED_FILES_SECTION)),
   ];
-  if (!attached)
-    return finish(
-      end,
-      "",
-      say(
-        language,
-        notCarriedOut("the calendar file is no longer attached to this request; send it again (/import <file.ics>)"),
-        "未执行：这次请求已不再附带日历文件，请重新发送（/import <文件.ics>）",
-      ),
-    );
+  if (!attached) return finish(end, "", notCarriedOut(SUMMARY_WORDS.en.calendarGone));
   const fileName = attached.fileName ?? say(language, "the calendar you sent", "你发来的日历");
   return propose(
     say(language, `Importing the timetable from ${fileName}.`, `正在从 ${fileName} 导入课表。`),

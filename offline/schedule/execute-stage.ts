@@ -249,7 +249,7 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
           `Offline, I can't carry out the step "${step.content}"; a model key unlocks free-form steps.`,
           `离线模式下我无法执行步骤“${step.content}”（配置模型密钥后可执行自由表述的步骤）。`,
         ),
-        notCarriedOut(`the offline policy does not understand the step "${step.content}"`),
+        notCarriedOut(saySummary("en", "notUnderstood", { step: step.content })),
         "the step is not one the offline policy understands",
       );
   }
@@ -601,7 +601,7 @@ function moveStep(
           `${label(task, language)} is on ${placeWords(current!, facts, language)}; ${shiftSaid(shift!, "en")} is outside your schedule (day 1 to day ${total}), so it stays where it is.`,
           `从${placeWords(current!, facts, language)}${shiftSaid(shift!, "zh")}就超出了日程范围（第1天到第${total}天），${label(task, language)}保持不动。`,
         ),
-        notCarriedOut(`${shiftSaid(shift!, "en")} is outside the schedule`),
+        notCarriedOut(saySummary("en", "outsideSchedule", { shift: shiftSaid(shift!, "en") })),
       );
     days = [shiftedDay];
   }
@@ -698,7 +698,9 @@ function moveStep(
         `${label(task, language)} is already on ${placeWords(current, facts, language)}, where you asked; nothing to move.`,
         `${label(task, language)}已经在${placeWords(current, facts, language)}，就是你要的时间；不用移动。`,
       ),
-      notCarriedOut(`${label(task, "en")} is already on ${formatRange(current, datingOf(facts))}; nothing to move`),
+      notCarriedOut(
+        saySummary("en", "alreadyOn", { subject: label(task, "en"), where: formatRange(current, datingOf(facts)) }),
+      ),
     );
   if (!runs) {
     const args: Record<string, unknown> = { min_length: task.duration, task_id: task.id, limit: 100 };
@@ -1318,20 +1320,17 @@ function unplaceStep(
   if ("none" in named) return finish(end, noTaskMatching(named.none, language), notCarriedOut(noTaskFound(named.none)));
   const { match } = named;
   if (match.task.kind !== "placed") {
-    const why =
-      match.task.kind === "pending"
-        ? "it is pending already, not on the schedule"
-        : "it is a timetable event; only review tasks can be unplaced";
-    const whyZh =
-      match.task.kind === "pending" ? "它本来就待安排，不在日程上" : "它是课表上的活动，只有复习任务可以撤下";
+    const why = match.task.kind === "pending" ? "pendingAlready" : "onlyReviewsUnplaced";
     return finish(
       end,
       say(
         language,
-        `${label(match.task, language)} cannot be unplaced: ${why}.`,
-        `${label(match.task, language)} 不能撤下：${whyZh}。`,
+        `${label(match.task, language)} cannot be unplaced: ${saySummary("en", why)}.`,
+        `${label(match.task, language)} 不能撤下：${saySummary("zh", why)}。`,
       ),
-      notCarriedOut(`${label(match.task, "en")} — ${why}`),
+      notCarriedOut(
+        saySummary("en", "cannotUnplace", { subject: label(match.task, "en"), unplaceWhy: saySummary("en", why) }),
+      ),
     );
   }
   const { task } = match;

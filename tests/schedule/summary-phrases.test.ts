@@ -26,7 +26,10 @@ import {
   unmarkable,
   writeEnding,
 } from "../../offline/schedule/execute-stage.js";
-import { arrangeSummary, eventNamed } from "../../offline/schedule/arrange-step.js";
+import { arrangeStep, arrangeSummary, eventNamed } from "../../offline/schedule/arrange-step.js";
+import { calendarExecute } from "../../offline/schedule/calendar-import.js";
+import { weekFactsOf } from "../../offline/schedule/week-facts.js";
+import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import type { PromptView, RoundView } from "../../offline/prompt-reading.js";
 import { addTaskStep, classRulesStep, noSessionsStep } from "../../offline/schedule/class-steps.js";
 import { sayReport } from "../../contracts/report-words.js";
@@ -76,6 +79,7 @@ const SAMPLE: Readonly<Record<string, string>> = {
   matching: '"matrix" or "矩阵"',
   reason: "no slot starts at 14:30 (the slots near it start at 14:00 and 14:55)",
   shift: "2 days later",
+  unplaceWhy: "it is pending already, not on the schedule",
 };
 
 function sample(key: SummaryKey): Record<string, string> {
@@ -901,4 +905,71 @@ describe("a step not carried out: the reasons the offline steps write, said from
       }
     },
   );
+
+  /** A view of the execute stage at step `content` (the only step), asked in Chinese as `goal`. */
+  const stepView = (content: string, state: ScheduleState, rounds: RoundView[], goal: string): PromptView => ({
+    ...viewOf(state, rounds),
+    context: `Goal: ${goal}\nCurrent step (1 of 1): ${content}`,
+  });
+  /** `readsBack`, and no English left in the Chinese (names in quotes, ids and commands such as /import aside). */
+  const readsBackInChinese = (reason: string, chinese: string) => {
+    readsBack(reason, chinese);
+    expect(english(chinese.replace(/"[^"]*"/g, "").replace(/[\w-]+-[\w-]+/g, ""))).toEqual([]);
+  };
+
+  test("an arrangement the step cannot read (a listing without its data): read back", () => {
+    const week = sampleWeek();
+    const listing: RoundView = {
+      name: "propose_arrangement",
+      arguments: {},
+      speak: "",
+      result: "arrangement listed",
+      summarised: false,
+      outcome: "done",
+    };
+    const request = parseScheduleRequest("place the essay draft");
+    expect(request.kind).toBe("arrange");
+    const view = stepView("Place the essay draft", week, [listing], "安排英语作文草稿");
+    const step = arrangeStep(view, request as Extract<typeof request, { kind: "arrange" }>, weekFactsOf(view), "done");
+    const reason = reasonOf(step);
+    expect(reason).toBe("the arrangement could not be read");
+    readsBackInChinese(reason, zh("arrangementUnread"));
+  });
+
+  test("an import step run again without its calendar file: read back, the stored summary in English", () => {
+    const view = stepView("从日历文件导入课表 week.ics", sampleWeek(), [], "导入课表");
+    const reason = reasonOf(calendarExecute(view)!);
+    expect(reason).toBe("the calendar file is no longer attached to this request; send it again (/import <file.ics>)");
+    readsBackInChinese(reason, zh("calendarGone"));
+  });
+
+  test("the tasks named are done or skipped; an unplace of what is not placed; a shift past the window: read back", () => {
+    const settled = saySummary("en", "settledNotPending", {
+      settled: ["essay-draft is done", "matrix-review is skipped"].join(", "),
+    });
+    expect(settled).toBe("essay-draft is done, matrix-review is skipped, not pending");
+    readsBackInChinese(
+      settled,
+      zh("settledNotPending", {
+        settled: `${zh("settledAs", { id: "essay-draft", status: "已完成" })}，${zh("settledAs", { id: "matrix-review", status: "已跳过" })}`,
+      }),
+    );
+    for (const [subject, chineseSubject, why] of [
+      ['"Derivative practice set"', '"Derivative practice set"', "pendingAlready"],
+      ['the event "Physics lab"', zh("theEvent", { event: '"Physics lab"' }), "onlyReviewsUnplaced"],
+    ] as const)
+      readsBackInChinese(
+        saySummary("en", "cannotUnplace", { subject, unplaceWhy: saySummary("en", why) }),
+        zh("cannotUnplace", { subject: chineseSubject, unplaceWhy: zh(why) }),
+      );
+    const shifted = saySummary("en", "outsideSchedule", { shift: saySummary("en", "shiftDayLater") });
+    expect(shifted).toBe("a day later is outside the schedule");
+    readsBackInChinese(shifted, zh("outsideSchedule", { shift: zh("shiftDayLater") }));
+    const before = saySummary("en", "noDayBefore", { phrase: "calculus lecture" });
+    expect(before).toBe("no day comes before the calculus lecture");
+    expect(summaryInChinese(before)).toBe(zh("noDayBefore", { phrase: "calculus lecture" }));
+    const step = saySummary("en", "notUnderstood", { step: '给"妈妈"打电话' });
+    expect(step).toBe('the offline policy does not understand the step "给"妈妈"打电话"');
+    readsBackInChinese(step, zh("notUnderstood", { step: '给"妈妈"打电话' }));
+  });
 });

@@ -180,6 +180,21 @@ const EN = {
   shiftDaysEarlier: "{count} days earlier",
   shiftMinutesLater: "{count} minutes later",
   shiftMinutesEarlier: "{count} minutes earlier",
+  // (`execute-stage.ts` moveStep: a shift of days past the window's ends; unplaceStep: a task that is not placed.)
+  outsideSchedule: "{shift} is outside the schedule",
+  cannotUnplace: "{subject} — {unplaceWhy}",
+  pendingAlready: "it is pending already, not on the schedule",
+  onlyReviewsUnplaced: "it is a timetable event; only review tasks can be unplaced",
+  // (`execute-stage.ts`, `offline/todo/policy.ts`: a step the offline policy cannot read, edited by hand, say.)
+  notUnderstood: 'the offline policy does not understand the step "{step}"',
+  // (`arrange-step.ts`: the tasks named are history, not work to place; no day of the window before the event named;
+  // an arrangement without its data.)
+  settledNotPending: "{settled}, not pending",
+  settledAs: "{id} is {status}",
+  noDayBefore: "no day comes before the {phrase}",
+  arrangementUnread: "the arrangement could not be read",
+  // (`calendar-import.ts`: a later run of the request without its file.)
+  calendarGone: "the calendar file is no longer attached to this request; send it again (/import <file.ics>)",
   // The offline policy's steps that report their writes (`offline/schedule/life-steps.ts`, `clear-day-step.ts`): a
   // heading, then each write.
   undone: "undid the last change",
@@ -336,6 +351,16 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   shiftDaysEarlier: "提前{count}天",
   shiftMinutesLater: "往后推{count}分钟",
   shiftMinutesEarlier: "提前{count}分钟",
+  outsideSchedule: "{shift}就超出了日程范围",
+  cannotUnplace: "{subject} 不能撤下：{unplaceWhy}",
+  pendingAlready: "它本来就待安排，不在日程上",
+  onlyReviewsUnplaced: "它是课表上的活动，只有复习任务可以撤下",
+  notUnderstood: "离线模式下无法理解步骤“{step}”",
+  settledNotPending: "{settled}，不是待安排的任务",
+  settledAs: "{id} 是{status}状态",
+  noDayBefore: "窗口里没有在{phrase}之前的日子",
+  arrangementUnread: "无法读取建议的安排",
+  calendarGone: "这次请求已不再附带日历文件，请重新发送（/import <日历文件>）",
   undone: "已撤销上一次的修改",
   rescheduled: "已补排",
   notRescheduled: "没有补排",
@@ -429,6 +454,10 @@ const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   write: "[\\s\\S]*",
   names: "[^\\n]*",
   limits: "[^)]*",
+  // Why a task cannot be unplaced: one of its phrases.
+  unplaceWhy: (["pendingAlready", "onlyReviewsUnplaced"] as const)
+    .map((key) => EN[key].replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join("|"),
   // A move's shift: one of the shift phrases, its count a number.
   shift: SHIFT_KEYS.map((key) => EN[key].replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\\\{count\\\}/g, "\\d+")).join(
     "|",

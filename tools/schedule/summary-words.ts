@@ -248,6 +248,14 @@ const READERS: PlaceReaders = {
     }
     return shift;
   },
+  unplaceWhy: (why) =>
+    saySummary("zh", why === SUMMARY_WORDS.en.pendingAlready ? "pendingAlready" : "onlyReviewsUnplaced"),
+  // The tasks an arrange step names that are history ("essay-draft is done, missed-one is missed").
+  settled: (settled) =>
+    settled
+      .split(", ")
+      .map((each) => readSummaryIn(each, "settledAs", "whole", "zh", { status: statusWord }))
+      .join("，"),
   names: (names) => {
     const list = (text: string) => text.replace(/"([^"]*)"/g, "“$1”").replace(/, /g, "、");
     const more = readSummary("namesAndMore", names);
@@ -288,6 +296,13 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("cannotMoveSpread", "whole"),
   read("noPlaceToMoveFrom", "whole"),
   read("noFreeTimeShifted", "whole"),
+  read("outsideSchedule", "whole"),
+  read("cannotUnplace", "whole"),
+  read("notUnderstood", "whole"),
+  read("settledNotPending", "whole"),
+  read("noDayBefore", "whole"),
+  read("arrangementUnread", "whole"),
+  read("calendarGone", "whole"),
   // import_calendar's refusal when nothing can be added (what it imported is said from its data).
   // (Read at the start: what follows the colon stays for the phrases below.)
   read("importNoneInWindow", "start"),

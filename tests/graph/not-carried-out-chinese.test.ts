@@ -1,0 +1,117 @@
+/**
+ * Issue 45, through the graph: why a step was not carried out, in a Chinese conversation, is said from the summary
+ * phrases' table (`tools/schedule/summary-phrases.ts`) — no English reason is left after "没有改动：" or "未执行：" —
+ * and the English conversation's answer is as it was.
+ */
+import { describe, expect, test } from "vitest";
+import { saySummary, type SummaryKey } from "../../tools/schedule/summary-phrases.js";
+import type { ScheduleState } from "../../tools/schedule/state.js";
+import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
+
+const zh = (key: SummaryKey, places: Record<string, string> = {}) => saySummary("zh", key, places);
+
+/** English left in a Chinese answer: runs of 3+ ASCII letters outside quoted names and ids (`essay-draft`). */
+function englishIn(answer: string): string[] {
+  return answer.replace(/"[^"]*"/g, "").match(/(?<![\w-])[A-Za-z]{3,}(?![\w-])/g) ?? [];
+}
+
+/** The half-placed week with "Draft the English essay" (placed on Saturday) done. */
+function essayDone(chinese: boolean): ScheduleState {
+  const week = halfPlacedWeek({ chinese });
+  week.tasks = week.tasks.map((task) => (task.id === "essay-draft" ? { ...task, status: "done" } : task));
+  return week;
+}
+
+/** The half-placed week; in Chinese, with Monday's first lecture named in Chinese ("微积分讲座"). */
+function mondayLecture(chinese: boolean): ScheduleState {
+  const week = halfPlacedWeek({ chinese });
+  if (chinese)
+    week.tasks = week.tasks.map((task) => (task.id === "mon-calculus" ? { ...task, name: "微积分讲座" } : task));
+  return week;
+}
+
+/** A plan card answered by editing its steps into `steps`. */
+const editedTo = (steps: string) => [{ type: "edit", args: { action: "confirm_plan", args: { steps } } }];
+
+describe("a step not carried out, in a Chinese conversation: its reason said from the table", () => {
+  test.each([
+    {
+      what: "a shift of days past the window's end",
+      week: (chinese: boolean) => halfPlacedWeek({ chinese }),
+      zhAsk: "把英语作文草稿推迟两天",
+      enAsk: "move the essay draft two days later",
+      said: zh("outsideSchedule", { shift: zh("shiftDaysLater", { count: "2" }) }),
+      english: "Your schedule is unchanged: 2 days later is outside the schedule.",
+      whole: true,
+    },
+    {
+      what: "a pending task asked to be unplaced",
+      week: (chinese: boolean) => halfPlacedWeek({ chinese }),
+      zhAsk: "撤下导数练习",
+      enAsk: "unplace the derivative practice set",
+      said: zh("cannotUnplace", { subject: '"导数练习"', unplaceWhy: zh("pendingAlready") }),
+      english: 'Your schedule is unchanged: "Derivative practice set" — it is pending already, not on the schedule.',
+      whole: true,
+    },
+    {
+      what: "a timetable event asked to be unplaced (the plan edited so)",
+      week: (chinese: boolean) => halfPlacedWeek({ chinese }),
+      zhAsk: "撤下导数练习",
+      zhEdit: '取消安排 "物理实验"',
+      enAsk: "unplace the derivative practice set",
+      enEdit: 'Unplace "physics lab"',
+      said: zh("cannotUnplace", {
+        subject: zh("theEvent", { event: '"Physics lab"' }),
+        unplaceWhy: zh("onlyReviewsUnplaced"),
+      }),
+      english:
+        '— not carried out: the event "Physics lab" — it is a timetable event; only review tasks can be unplaced\n',
+    },
+    {
+      what: "a task named to place that is done",
+      week: essayDone,
+      zhAsk: "安排英语作文草稿",
+      enAsk: "place the essay draft",
+      said: zh("notCarriedOut", {
+        reason: zh("settledNotPending", { settled: zh("settledAs", { id: "essay-draft", status: "已完成" }) }),
+      }),
+      english: '"essay draft" into free slots that fit them — not carried out: essay-draft is done, not pending',
+    },
+    {
+      what: "no day of the window before the event named",
+      week: mondayLecture,
+      zhAsk: "在微积分讲座之前安排行列式习题",
+      enAsk: "place the determinant exercises before the calculus lecture",
+      said: zh("notCarriedOut", { reason: zh("noDayBefore", { phrase: "微积分讲座" }) }),
+      english: "— not carried out: no day comes before the calculus lecture",
+    },
+    {
+      what: "a step edited into one the offline policy does not understand",
+      week: (chinese: boolean) => halfPlacedWeek({ chinese }),
+      zhAsk: "把英语作文草稿推迟两天",
+      zhEdit: "给妈妈打电话",
+      enAsk: "move the essay draft two days later",
+      enEdit: "call mum",
+      said: zh("notUnderstood", { step: "给妈妈打电话" }),
+      english: 'Your schedule is unchanged: the offline policy does not understand the step "call mum".',
+      whole: true,
+    },
+  ])("$what: the Chinese answer says the table's Chinese; the English answer is as it was", async (each) => {
+    const chinese = await converse(
+      await offlineTempo(each.week(true)),
+      each.zhAsk,
+      each.zhEdit ? editedTo(each.zhEdit) : [],
+    );
+    // Nothing was written: the step ended at its reason.
+    expect(chinese.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    expect(chinese.finalAnswer).toContain(each.said);
+    expect(englishIn(chinese.finalAnswer!)).toEqual([]);
+    const english = await converse(
+      await offlineTempo(each.week(false)),
+      each.enAsk,
+      each.enEdit ? editedTo(each.enEdit) : [],
+    );
+    if (each.whole) expect(english.finalAnswer).toBe(each.english);
+    else expect(english.finalAnswer).toContain(each.english);
+  });
+});
