@@ -209,7 +209,8 @@ const CHINESE_RESULTS: ReadonlyArray<readonly [RegExp, string | ((...groups: str
  * A failed call's fixed words in Chinese (a refusal `error: …`, a write the user turned down `Not applied: …`), over
  * the readable text: names, dates and the user's own feedback are kept. A refusal no rule knows keeps its English
  * reason after the Chinese label. The words of the schedule's summary table (the rules' refusals, a refused write's
- * head) are not here: `refusalInChinese` said them from the table before.
+ * head, a move to where the task already is, "; nothing was moved") are not here: `refusalInChinese` said them from
+ * the table before.
  */
 const CHINESE_FAILURES: ReadonlyArray<readonly [RegExp, string | ((...groups: string[]) => string)]> = [
   [/^Not applied: the user rejected this change\. Their feedback: /, "未执行：你拒绝了这项修改。你的理由："],
@@ -235,7 +236,8 @@ const CHINESE_FAILURES: ReadonlyArray<readonly [RegExp, string | ((...groups: st
       `你在这个任务里拒绝了把 ${task} 放在${chineseDay(place)}${said ? `（${said}）` : ""}，所以它不会放在那里。没有做任何修改。`,
   ],
   [/\. Nothing was changed\.$/, "。没有做任何修改。"],
-  [new RegExp(`([^：；]+?) overlaps (?:locked )?(${NAME}) on ([^;]+)`), "$1 与 $2（$3）时间冲突"],
+  // (The overlapped place ends at a semicolon, or at the table's Chinese one: "；没有移动任何任务" is said before.)
+  [new RegExp(`([^：；]+?) overlaps (?:locked )?(${NAME}) on ([^;；]+)`), "$1 与 $2（$3）时间冲突"],
   [/day (\d+) is outside the window \(days 1-(\d+)\)/, "第 $1 天不在日程范围内（第 1–$2 天）"],
   [new RegExp(`(${NAME}) is already placed on ([^;]+); use move to change it`), "$1 已经安排在 $2；要换时间请移动它"],
   [
@@ -244,8 +246,6 @@ const CHINESE_FAILURES: ReadonlyArray<readonly [RegExp, string | ((...groups: st
   ],
   [new RegExp(`(${NAME}) is pending, not on the schedule; use place to put it there`), "$1 还没有安排，不在日程上"],
   [new RegExp(`(${NAME}) is already pending; nothing to unplace`), "$1 本来就是待安排的，没有可撤下的"],
-  [new RegExp(`(${NAME}) is already on ([^;]+); nothing to move`), "$1 已经在 $2，不用移动"],
-  [/; nothing was moved$/, "；没有移动任何任务"],
 ];
 
 /** A day as the decisions' refusals name it — `Friday`, `day 3`, `day 3 from slot 5` — in Chinese. */

@@ -27,6 +27,7 @@ import { proposeArrangement } from "../../tools/schedule/arrangement.js";
 import { formatListing } from "../../tools/schedule/candidates.js";
 import { findFreeTool } from "../../tools/schedule/tools/find-free.js";
 import { listTasksTool } from "../../tools/schedule/tools/list-tasks.js";
+import { batchMoveTool } from "../../tools/schedule/tools/batch-move.js";
 import { moveTool } from "../../tools/schedule/tools/move.js";
 import { placeTool } from "../../tools/schedule/tools/place.js";
 import { saySummary } from "../../tools/schedule/summary-phrases.js";
@@ -274,6 +275,31 @@ describe("a Chinese conversation's failed and declined calls", () => {
       expect(run.ok, run.content).toBe(false);
       expect(failureLine("place", run, "zh")).toBe(`  ✗ 未能完成："Linked list exercises"${chinese}${lift}\n`);
     }
+  });
+
+  test("a move to where the task already is, and a batch that moved nothing, are said in the schedule's table's words", () => {
+    const lines = [
+      ["move", moveTool.run(week, { task_id: "matrix-review", day: 2, slot_start: 3 })],
+      ["batch_move", batchMoveTool.run(week, { moves: [{ task_id: "matrix-review", day: 1, slot_start: 1 }] })],
+      ["batch_move", batchMoveTool.run(week, { moves: [{ task_id: "linked-list-exercises", day: 3, slot_start: 1 }] })],
+    ].map(([name, run]) => failureLine(name as string, run as ToolRun<unknown>, "zh"));
+    // The table's alreadyOn and nothingMoved ("{subject} 已经在{where}，不用移动", "；没有移动任何任务").
+    expect(lines[0]).toBe('  ✗ 未能完成："Matrix operations review" 已经在3月12日周二 10:00–11:40，不用移动\n');
+    // The overlap's bracket closes on its place: the table's "；没有移动任何任务" follows it, not inside it.
+    expect(lines[1]!.slice(lines[1]!.indexOf(" 与 "))).toBe(
+      ' 与 "Calculus lecture"（3月11日周一 08:00–09:40）时间冲突；没有移动任何任务\n',
+    );
+    expect(lines[2]).toBe(
+      '  ✗ 未能完成：move 1 of 1: "Linked list exercises" 还没有安排，不在日程上；没有移动任何任务\n',
+    );
+    // The English the tools write (from the same table) stays as it was.
+    expect([
+      moveTool.run(week, { task_id: "matrix-review", day: 2, slot_start: 3 }).content,
+      batchMoveTool.run(week, { moves: [{ task_id: "linked-list-exercises", day: 3, slot_start: 1 }] }).content,
+    ]).toEqual([
+      "error: task matrix-review is already on day 2 slots 3-4 (Tue 12 Mar 2024, 10:00–11:40); nothing to move",
+      'error: move 1 of 1: task linked-list-exercises "Linked list exercises" is pending, not on the schedule; use place to put it there; nothing was moved',
+    ]);
   });
 
   test("an English conversation's failure lines stay as they were", () => {

@@ -7,6 +7,7 @@ import { failure, movedTaskLine, quoteName, type Dating } from "./format.js";
 import type { OccupancyIndex } from "./occupancy-index.js";
 import { commitPlacements, resolvePlacements, type PlacementRequest } from "./placement.js";
 import type { ScheduleState, ScheduleTask, SlotRange } from "./state.js";
+import { saySummary } from "./summary-phrases.js";
 import type { ToolRun } from "../domain.js";
 
 /** A task a write put somewhere: place's data, and each `- task <id> now on …` line of a multi-task move. */
@@ -46,7 +47,7 @@ export function moveAtomically<TData>(
   if (!outcome.ok) {
     const task = state.tasks[requests[outcome.requestIndex]?.position ?? -1];
     const which = task === undefined ? "" : ` (task ${task.id})`;
-    return failure(`${failurePrefix}${which}: ${outcome.problem}; nothing was moved`, outcome.refusal);
+    return failure(`${failurePrefix}${which}: ${outcome.problem}${saySummary("en", "nothingMoved")}`, outcome.refusal);
   }
   const next = commitPlacements(state, index, outcome.placements);
   const moved = outcome.placements.map((placement): MovedTask => {

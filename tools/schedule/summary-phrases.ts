@@ -125,6 +125,7 @@ const EN = {
   outsideDaySlots: "{at} is outside the day's slots ({first}–{last})",
   noClockTimes: 'your schedule\'s slots have no clock times, so {at} names no slot (name a slot, such as "slot 5")',
   nameADay: 'name a day with the time (such as "on Friday at {at}")',
+  // (Also the end of swap's and batch_move's refusals, `atomic-moves.ts`, `tools/batch-move.ts`: none of them moved.)
   nothingMoved: "; nothing was moved",
   nothingPlaced: "; nothing was placed",
   // No free time where the move step was asked to put a task (the time that has started is not free).

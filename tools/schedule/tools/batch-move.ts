@@ -14,6 +14,9 @@ import { moveAtomically, movesText, type MovedTask } from "../atomic-moves.js";
 import { findTask, movableRange, taskDuration } from "./task-checks.js";
 import { saySummary } from "../summary-phrases.js";
 
+/** The end of a refusal: no move of the batch was made (the table's, read back in Chinese). */
+const NOTHING_MOVED = saySummary("en", "nothingMoved");
+
 /** Most moves in one batch_move call. */
 export const BATCH_MOVE_LIMIT = 50;
 
@@ -67,15 +70,13 @@ export const batchMoveTool: DomainTool<ScheduleState, BatchMoveArguments> = {
     for (const [moveIndex, move] of args.moves.entries()) {
       const prefix = `move ${moveIndex + 1} of ${args.moves.length}`;
       if (seen.has(move.task_id))
-        return failure(
-          `${prefix}: task ${move.task_id} appears more than once; move each task once; nothing was moved`,
-        );
+        return failure(`${prefix}: task ${move.task_id} appears more than once; move each task once${NOTHING_MOVED}`);
       seen.add(move.task_id);
       const found = findTask(index, move.task_id, known);
-      if (!found.ok) return failure(`${prefix}: ${found.problem}; nothing was moved`);
+      if (!found.ok) return failure(`${prefix}: ${found.problem}${NOTHING_MOVED}`);
       const { task, position } = found.value;
       const current = movableRange(task);
-      if (!current.ok) return failure(`${prefix}: ${current.problem}; nothing was moved`);
+      if (!current.ok) return failure(`${prefix}: ${current.problem}${NOTHING_MOVED}`);
       const range = rangeFrom(move.day, move.slot_start, taskDuration(task));
       if (!rangesEqual(range, current.value)) changes += 1;
       requests.push({ position, range });
