@@ -45,6 +45,8 @@ export const INTEGRATION_TESTS = [
   "tests/graph/offline-feedback.test.ts",
   "tests/graph/refinement-decisions.test.ts",
   "tests/graph/kept-messages.test.ts",
+  // The clock moved day by day over a week and its turn, each moment's requests through the graph.
+  "tests/graph/clock-sweep-oracle.test.ts",
   // A term lived day by day through the graph, on PGlite and PostgreSQL 15.
   "tests/term/term-simulation.test.ts",
   "tests/schedule/event-series-stored.test.ts",

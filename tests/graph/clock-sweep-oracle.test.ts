@@ -1,0 +1,329 @@
+/**
+ * The clock as it really moves: day by day from the eve of the sample week, through it and on into the next (the
+ * window rolls by the clock), at five times of day (+08:00), the real offline graph is asked to put the matrix review
+ * or the vocabulary list at a clock time the student names ("at 14:00 tomorrow", "Friday 10:00", "周五下午3点") or
+ * somewhere today / tonight, in English and Chinese.
+ *
+ * The oracle is written apart from the code under test — no placement, validation, clock, parsing or matching code is
+ * imported: from the sample week's timetable (the fixture's data), its slot grid, the clock and the request alone it
+ * computes where the review may start — a slot start, after the clock, in the week shown, on free slots or inside one
+ * host that takes reviews, without running past the day's end or across a break — and, when it may not, every true
+ * reason why. The graph's outcome must agree: placed exactly there (for a day alone: at one of the starts that fit),
+ * or nothing placed and the reply naming one of the true reasons in words, never a raw error. And always: no review
+ * starts before the clock, nothing but the asked review moves, and the timetable stays the timetable (the next week's
+ * too: its weekly events again, not the one-off quiz and midterm).
+ *
+ * To keep the run short each moment runs a third of the requests, another third at the next moment, so that every
+ * request meets every time of day on several days and the days about the week's turn.
+ */
+import { HumanMessage } from "@langchain/core/messages";
+import { describe, expect, test } from "vitest";
+import { sampleWeek, type ScheduleState, type TaskItem } from "../../tools/schedule/index.js";
+import { offlineTempo } from "./support/offline-conversation.js";
+import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
+
+// ── The fixture, read as data ──────────────────────────────────────────────────────────────────────────────────────
+
+/** The sample week, its timetable repeating weekly (the locked quiz and midterm are one-offs), every review pending. */
+const pendingWeek = () => sampleWeek({ weekly: true });
+/** Where "move" finds the matrix review: Sunday 19:00–20:40 (slots 9-10) of the sample week. */
+const MOVED_FROM = { day: 7, start: 9, end: 10 };
+function matrixPlacedWeek(): ScheduleState {
+  const week = pendingWeek();
+  week.tasks = week.tasks.map((task) =>
+    task.id === "matrix-review" ? ({ ...task, status: "placed", slots: [{ ...MOVED_FROM }] } as TaskItem) : task,
+  );
+  return week;
+}
+
+const FIXTURE = pendingWeek();
+const FIRST_MONDAY = FIXTURE.window.days[0]!.date!;
+const LAST_DAY = FIXTURE.window.days.at(-1)!.date!;
+const TIMES = FIXTURE.window.slotTimes!;
+const DURATION = new Map(
+  FIXTURE.tasks.flatMap((task) => (task.source === "task_item" ? [[task.id, task.duration]] : [])),
+);
+
+// ── Calendar arithmetic of its own: dates "YYYY-MM-DD", the sample week's +08:00 ──────────────────────────────────────
+
+const ZONE = "+08:00";
+const DAY_MS = 86_400_000;
+const dayNumber = (date: string) => Date.UTC(+date.slice(0, 4), +date.slice(5, 7) - 1, +date.slice(8, 10)) / DAY_MS;
+const plusDays = (date: string, days: number) => new Date((dayNumber(date) + days) * DAY_MS).toISOString().slice(0, 10);
+/** 1 = Monday … 7 = Sunday (1 January 1970 was a Thursday). */
+const weekdayOf = (date: string) => ((dayNumber(date) + 3) % 7) + 1;
+const instant = (date: string, time: string) => new Date(`${date}T${time}:00${ZONE}`).getTime();
+const minutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+
+/** The Monday-to-Sunday week shown at `today`: the sample week until its last day, then the week of today. */
+function windowAt(today: string): string[] {
+  const monday = today <= LAST_DAY ? FIRST_MONDAY : plusDays(today, 1 - weekdayOf(today));
+  return Array.from({ length: 7 }, (_, index) => plusDays(monday, index));
+}
+
+interface Occupant {
+  name: string;
+  start: number;
+  end: number;
+  hosts: boolean;
+}
+
+/** The timetable on `date`: a weekly event on its weekday from its first date on, a one-off on its own date only. */
+function eventsOn(date: string): Occupant[] {
+  return FIXTURE.tasks.flatMap((task) => {
+    if (task.source !== "event") return [];
+    const { day, start, end } = task.slots[0]!;
+    const own = plusDays(FIRST_MONDAY, day - 1);
+    const on = task.series ? date >= own && weekdayOf(date) === weekdayOf(own) : date === own;
+    return on ? [{ name: task.name, start, end, hosts: task.canEmbed }] : [];
+  });
+}
+
+/** A break of the day's clock (lunch, dinner): more than half an hour between a slot's end and the next one's start. */
+const breakAfter = (slot: number) => minutes(TIMES[slot]!.start) - minutes(TIMES[slot - 1]!.end) > 30;
+
+type Reason =
+  | { kind: "passed" | "day-end" | "break" | "partly-in-host" | "not-a-start" | "outside-day" | "outside-window" }
+  | { kind: "no-room" }
+  | { kind: "started" }
+  | { kind: "taken"; by: string };
+
+/** Why a review of `duration` slots may not start at `slot` on `date` at `now` (none: it may). */
+function reasonsAt(date: string, slot: number, duration: number, now: number): Reason[] {
+  const reasons: Reason[] = [];
+  if (instant(date, TIMES[slot - 1]!.start) <= now) reasons.push({ kind: "passed" });
+  const end = slot + duration - 1;
+  if (end > TIMES.length) return [...reasons, { kind: "day-end" }];
+  for (let at = slot; at < end; at += 1) if (breakAfter(at)) reasons.push({ kind: "break" });
+  const events = eventsOn(date);
+  // Inside one host (a study hall) it is embedded there; else every one of its slots must be free of events — partly
+  // inside a host is neither.
+  if (!events.some((event) => event.hosts && event.start <= slot && end <= event.end))
+    for (const event of events)
+      if (event.start <= end && slot <= event.end)
+        reasons.push(event.hosts ? { kind: "partly-in-host" } : { kind: "taken", by: event.name });
+  return reasons;
+}
+
+// ── The requests ───────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** When a request puts its review: a day ("today", "tomorrow", "friday") at a time, or today's slots from–to. */
+type When = { day: "today" | "tomorrow" | "friday"; time: string } | { day: "today"; slots: [number, number] };
+
+interface Ask {
+  say: string;
+  task: "matrix-review" | "vocabulary-list";
+  /** From the week with the matrix review on Sunday evening (a move), else every review pending. */
+  placed: boolean;
+  when: When;
+}
+
+const ask = (say: string, task: Ask["task"], placed: boolean, when: When): Ask => ({ say, task, placed, when });
+const MATRIX = "matrix-review";
+const VOCABULARY = "vocabulary-list";
+const WHOLE_DAY: [number, number] = [1, TIMES.length];
+const EVENING: [number, number] = [9, TIMES.length];
+
+const ASKS: Ask[] = [
+  ask("schedule the matrix review at 14:00 tomorrow", MATRIX, false, { day: "tomorrow", time: "14:00" }),
+  ask("schedule the matrix review tomorrow 10am", MATRIX, false, { day: "tomorrow", time: "10:00" }),
+  ask("move the matrix review to Friday 10:00", MATRIX, true, { day: "friday", time: "10:00" }),
+  ask("move the matrix review to Friday 19:55", MATRIX, true, { day: "friday", time: "19:55" }),
+  ask("schedule the matrix review on Friday at 7pm", MATRIX, false, { day: "friday", time: "19:00" }),
+  ask("schedule the matrix review tomorrow at 10:55", MATRIX, false, { day: "tomorrow", time: "10:55" }),
+  ask("schedule the matrix review today", MATRIX, false, { day: "today", slots: WHOLE_DAY }),
+  ask("put the vocabulary list tonight", VOCABULARY, false, { day: "today", slots: EVENING }),
+  ask("put the vocabulary list today at 21:45", VOCABULARY, false, { day: "today", time: "21:45" }),
+  ask("put the vocabulary list tonight at 11pm", VOCABULARY, false, { day: "today", time: "23:00" }),
+  ask("schedule the vocabulary list on Friday at 19:00", VOCABULARY, false, { day: "friday", time: "19:00" }),
+  ask("明天下午两点安排矩阵复习", MATRIX, false, { day: "tomorrow", time: "14:00" }),
+  ask("把矩阵复习移到周五上午10点", MATRIX, true, { day: "friday", time: "10:00" }),
+  ask("把矩阵复习移到周五晚上7点", MATRIX, true, { day: "friday", time: "19:00" }),
+  ask("把矩阵复习安排在周五下午3点", MATRIX, false, { day: "friday", time: "15:00" }),
+  ask("今天安排矩阵复习", MATRIX, false, { day: "today", slots: WHOLE_DAY }),
+  ask("今晚安排单词表", VOCABULARY, false, { day: "today", slots: EVENING }),
+  ask("今天晚上9点45安排单词表", VOCABULARY, false, { day: "today", time: "21:45" }),
+  ask("明天早上8点55安排单词表", VOCABULARY, false, { day: "tomorrow", time: "08:55" }),
+  ask("明天晚上9点45安排矩阵复习", MATRIX, false, { day: "tomorrow", time: "21:45" }),
+];
+
+/** What the oracle expects: placed exactly there, at one of these starts, or refused for one of these reasons. */
+type Verdict = { at: string[] } | { refuse: Reason[] };
+
+const placeName = (date: string, slot: number) => `${date} slot ${slot}`;
+
+/** The oracle: where `ask` may put its review at `local` ("YYYY-MM-DDTHH:MM:00+08:00"), or every true reason not. */
+function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
+  const now = new Date(local).getTime();
+  const today = local.slice(0, 10);
+  const window = windowAt(today);
+  const duration = DURATION.get(task)!;
+  // A placed review whose time has started is fixed while its week is shown; once the window has rolled past it, it
+  // is missed — without a place, to be put where the student now says.
+  const from = plusDays(FIRST_MONDAY, MOVED_FROM.day - 1);
+  if (placed && window.includes(from) && instant(from, TIMES[MOVED_FROM.start - 1]!.start) <= now)
+    return { refuse: [{ kind: "started" }] };
+  // A weekday names that day of the week shown: the coming one on the eve of the window, a passed one late in it.
+  const date = when.day === "today" ? today : when.day === "tomorrow" ? plusDays(today, 1) : window[4]!;
+  if (!window.includes(date)) return { refuse: [{ kind: "outside-window" }] };
+  if ("slots" in when) {
+    const fits: string[] = [];
+    let roomBeforeTheClock = false;
+    for (let slot = when.slots[0]; slot + duration - 1 <= when.slots[1]; slot += 1) {
+      const reasons = reasonsAt(date, slot, duration, now);
+      if (reasons.length === 0) fits.push(placeName(date, slot));
+      else if (reasons.every((reason) => reason.kind === "passed")) roomBeforeTheClock = true;
+    }
+    if (fits.length > 0) return { at: fits };
+    return { refuse: [{ kind: roomBeforeTheClock ? "passed" : "no-room" }] };
+  }
+  const slot = TIMES.findIndex((time) => time.start === when.time) + 1;
+  if (slot > 0) {
+    const reasons = reasonsAt(date, slot, duration, now);
+    return reasons.length === 0 ? { at: [placeName(date, slot)] } : { refuse: reasons };
+  }
+  const reasons: Reason[] = instant(date, when.time) <= now ? [{ kind: "passed" }] : [];
+  const outside = when.time < TIMES[0]!.start || when.time >= TIMES.at(-1)!.end;
+  return { refuse: [...reasons, { kind: outside ? "outside-day" : "not-a-start" }] };
+}
+
+/** True when `reply` says `reason` in words, English or Chinese. */
+function says(reason: Reason, reply: string): boolean {
+  switch (reason.kind) {
+    case "passed":
+      return /has passed|已经过去/.test(reply);
+    case "started":
+      return /has already started|已经开始了/.test(reply);
+    case "taken":
+      return new RegExp(`overlaps (?:locked )?"${reason.by}"`).test(reply);
+    case "partly-in-host":
+      return /is only partly inside/.test(reply);
+    case "not-a-start":
+      return /no slot starts at|没有从 \S+ 开始的时段/.test(reply);
+    case "outside-day":
+      return /outside the day's slots|不在一天的时段内/.test(reply);
+    case "day-end":
+      return /past the end of the day/.test(reply);
+    case "break":
+      return /break|休息/.test(reply);
+    case "outside-window":
+      return /Your schedule covers .* is not (?:in|on) it|你的日程覆盖 .*不在(?:其中|日程里)/.test(reply);
+    case "no-room":
+      return /no free slot|没有.*空闲/.test(reply);
+  }
+}
+
+// ── Driving the graph ──────────────────────────────────────────────────────────────────────────────────────────────
+
+/** Sends `say` at `now` and accepts every card, up to a question back: the conversation ends there, the question said. */
+async function talk(tempo: Awaited<ReturnType<typeof offlineTempo>>, say: string, now: string) {
+  const config = { configurable: { ...threadConfig("sweep", "student").configurable, now } };
+  let result = await tempo.graph.invoke({ messages: [new HumanMessage(say)] }, config);
+  for (let turn = 0; turn < 10 && interruptsOf(result).length > 0; turn += 1) {
+    const requests = (interruptsOf(result)[0]!.value as { action_requests: Array<{ name: string }> }).action_requests;
+    if (requests.some((request) => request.name === "ask_user")) break;
+    const accept = requests.map(() => ({ type: "accept", args: null }));
+    result = await tempo.graph.invoke(resume(accept.length === 1 ? accept[0] : accept), config);
+  }
+  const said = result.messages
+    .filter((message) => message.getType() === "ai")
+    .map((message) => String(message.content))
+    .filter(Boolean);
+  return { reply: [...said, result.finalAnswer ?? ""].join("\n"), week: await tempo.repository.load("student") };
+}
+
+/** Where the graph disagrees with the oracle for `ask` at `local`, or undefined when it agrees. */
+async function disagreement(ask: Ask, local: string): Promise<Record<string, string> | undefined> {
+  const start = ask.placed ? matrixPlacedWeek() : pendingWeek();
+  const now = new Date(local).getTime();
+  const { reply, week } = await talk(await offlineTempo(start), ask.say, new Date(now).toISOString());
+  const dateOf = (day: number) => week.window.days[day - 1]!.date!;
+  const broken: string[] = [];
+  // The timetable of every day shown is the fixture's, untouched (none of these requests moves an event).
+  for (const date of week.window.days.map((day) => day.date!)) {
+    const shown = week.tasks.flatMap((task) =>
+      task.source === "event" && dateOf(task.slots[0]!.day) === date
+        ? [`${task.name} ${task.slots[0]!.start}-${task.slots[0]!.end}`]
+        : [],
+    );
+    const expected = eventsOn(date).map((event) => `${event.name} ${event.start}-${event.end}`);
+    if (shown.sort().join("; ") !== expected.sort().join("; "))
+      broken.push(`timetable of ${date}: ${shown.join("; ")}`);
+  }
+  // No review starts before the clock, and no review but the asked one has moved.
+  let landed: string | undefined;
+  for (const task of week.tasks) {
+    if (task.source !== "task_item" || !task.slots?.[0]) continue;
+    const before = start.tasks.find((other) => other.id === task.id) as TaskItem;
+    const range = task.slots[0];
+    if (JSON.stringify(before.slots) === JSON.stringify(task.slots) && dateOf(1) === FIRST_MONDAY) continue;
+    if (instant(dateOf(range.day), TIMES[range.start - 1]!.start) <= now) broken.push(`${task.id} starts in the past`);
+    if (task.id === ask.task) landed = placeName(dateOf(range.day), range.start);
+    else broken.push(`${task.id} moved unasked`);
+  }
+  const verdict = verdictOf(ask, local);
+  const agrees =
+    "at" in verdict
+      ? landed !== undefined && verdict.at.includes(landed)
+      : landed === undefined &&
+        verdict.refuse.some((reason) => says(reason, reply)) &&
+        !/Error\b|INVALID_|undefined|\n\s+at /.test(reply);
+  if (agrees && broken.length === 0) return undefined;
+  return {
+    at: local,
+    say: ask.say,
+    want:
+      "at" in verdict
+        ? `placed at ${verdict.at.join(" or ")}`
+        : `refused: ${verdict.refuse.map((reason) => ("by" in reason ? `taken by ${reason.by}` : reason.kind)).join(" | ")}`,
+    got: `${landed ? `placed at ${landed}` : "nothing placed"}${broken.length ? ` (${broken.join("; ")})` : ""}: ${reply.slice(-300)}`,
+  };
+}
+
+/** The eve of the sample week, its seven days, and the first two of the next. */
+const DAYS = Array.from({ length: 10 }, (_, index) => plusDays(FIRST_MONDAY, index - 1));
+const CLOCK_TIMES = ["08:30", "12:00", "15:00", "21:00", "23:30"];
+
+describe("a named time or a day, as the clock moves day by day", () => {
+  test("the oracle's verdicts cover every kind of outcome the sweep checks", () => {
+    const kinds = new Set<string>();
+    DAYS.forEach((date) =>
+      CLOCK_TIMES.forEach((time) =>
+        ASKS.forEach((each) => {
+          const verdict = verdictOf(each, `${date}T${time}:00${ZONE}`);
+          if ("at" in verdict) kinds.add(verdict.at.length === 1 ? "exact" : "a day");
+          else verdict.refuse.forEach((reason) => kinds.add(reason.kind));
+        }),
+      ),
+    );
+    expect([...kinds].sort()).toEqual(
+      [
+        "a day",
+        "break",
+        "day-end",
+        "exact",
+        "not-a-start",
+        "outside-day",
+        "outside-window",
+        "partly-in-host",
+        "passed",
+        "started",
+        "taken",
+      ].sort(),
+    );
+  });
+
+  test.each(DAYS.map((date, index) => [date, index] as const))(
+    "%s: a third of the requests at each time of day",
+    async (date, dayIndex) => {
+      const wrong: Array<Record<string, string>> = [];
+      for (const [timeIndex, time] of CLOCK_TIMES.entries())
+        for (const [askIndex, each] of ASKS.entries()) {
+          if ((askIndex + dayIndex + timeIndex) % 3 !== 0) continue;
+          const seen = await disagreement(each, `${date}T${time}:00${ZONE}`);
+          if (seen) wrong.push(seen);
+        }
+      expect(wrong).toEqual([]);
+    },
+  );
+});
