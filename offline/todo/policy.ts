@@ -20,6 +20,7 @@ import { currentPlanSteps, planCardFeedback, readTaskAccount } from "../stage-st
 import { NAMES_TODO_LIST, parseTodoRequest, stepText, type TodoRequest } from "./request-parsing.js";
 import type { TodoItem } from "../../tools/todo/state.js";
 import type { TodoListData, TodoWriteData } from "../../tools/todo/tools.js";
+import { readSummary, saySummary } from "../../tools/schedule/summary-phrases.js";
 
 type KnownRequest = Exclude<TodoRequest, { kind: "unknown" }>;
 type ItemRequest = Extract<TodoRequest, { title: string }>;
@@ -152,7 +153,7 @@ function execute(view: PromptView): Decision {
         `Offline, I can't carry out the step "${step.content}".`,
         `离线模式下我无法执行步骤“${step.content}”。`,
       ),
-      `not carried out: the offline policy does not understand the step "${step.content}"`,
+      notUnderstood(step.content),
       "the step is not one the offline policy understands",
     );
   }
@@ -230,6 +231,20 @@ function execute(view: PromptView): Decision {
     `the step changes ${item.id}`,
     then(end, changed(request.kind, item.title, language), language),
   );
+}
+
+/**
+ * A step the policy does not understand, as its summary says it: in English from the summary phrases (as the schedule's
+ * policy says it), so a Chinese answer says it from the same phrase (`reasonInChinese`).
+ */
+function notUnderstood(step: string): string {
+  return `not carried out: ${saySummary("en", "notUnderstood", { step })}`;
+}
+
+/** A reason after "not carried out: " in Chinese: the step not understood read back from its phrase; the rest are said in the user's language already. */
+function reasonInChinese(reason: string): string {
+  const read = readSummary("notUnderstood", reason);
+  return read ? saySummary("zh", "notUnderstood", read) : reason;
 }
 
 /** What a write did, as the step's summary and the answer say it. */
@@ -357,12 +372,14 @@ function deliver(view: PromptView): string {
   const account = readTaskAccount(view);
   const only = account.steps.length === 1 ? account.steps[0] : undefined;
   if (only && only.status === "done" && only.summary) {
-    if (only.summary.startsWith("not carried out: "))
+    if (only.summary.startsWith("not carried out: ")) {
+      const reason = only.summary.slice("not carried out: ".length);
       return say(
         language,
-        `Your to-do list is unchanged: ${only.summary.slice("not carried out: ".length)}.`,
-        `待办清单没有改动：${only.summary.slice("not carried out: ".length)}。`,
+        `Your to-do list is unchanged: ${reason}.`,
+        `待办清单没有改动：${reasonInChinese(reason)}。`,
       );
+    }
     return /\n/.test(only.summary) ? only.summary : doneAnswer(only.summary, language);
   }
   const lines = account.steps.map(

@@ -3,9 +3,16 @@
  * phrases' table (`tools/schedule/summary-phrases.ts`) — no English reason is left after "没有改动：" or "未执行：" —
  * and the English conversation's answer is as it was.
  */
+import { HumanMessage } from "@langchain/core/messages";
+import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
+import { readSettings } from "../../config/environment.js";
+import { asCard } from "../../contracts/cards.js";
+import { createTempoDependencies } from "../../server/create-tempo.js";
+import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { saySummary, type SummaryKey } from "../../tools/schedule/summary-phrases.js";
 import type { ScheduleState } from "../../tools/schedule/state.js";
+import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
 import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
 
 const zh = (key: SummaryKey, places: Record<string, string> = {}) => saySummary("zh", key, places);
@@ -114,4 +121,38 @@ describe("a step not carried out, in a Chinese conversation: its reason said fro
     if (each.whole) expect(english.finalAnswer).toBe(each.english);
     else expect(english.finalAnswer).toContain(each.english);
   });
+});
+
+describe("the to-do list's step the offline policy does not understand", () => {
+  /** The answer to `text` on Tempo serving `domains`, its plan card edited into `steps`, every later card approved. */
+  async function editedInto(domains: string, text: string, steps: string): Promise<string | null> {
+    const settings = readSettings({ TEMPO_DOMAINS: domains });
+    const dependencies = await createTempoDependencies(settings);
+    const graph = buildTempoGraph({
+      models: dependencies.models,
+      domain: dependencies.domain,
+      checkpointer: new MemorySaver(),
+      settings: settings.workflow,
+    });
+    const config = threadConfig(`todo-edit-${Math.random().toString(36).slice(2)}`, "student");
+    let result: object = await graph.invoke({ messages: [new HumanMessage(text)] }, config);
+    for (let turn = 0; turn < 6 && interruptsOf(result).length > 0; turn += 1) {
+      const card = asCard(interruptsOf(result)[0]!.value)!;
+      // The plan card's steps edited (as Agent Chat UI sends an edit), each later card approved.
+      const decision =
+        turn === 0 ? { type: "edit", edited_action: { name: "confirm_plan", args: { steps } } } : { type: "approve" };
+      result = await graph.invoke(resume({ decisions: card.action_requests.map(() => decision) }), config);
+    }
+    return ((await graph.getState(config)).values as { finalAnswer: string | null }).finalAnswer;
+  }
+
+  test.each(["todo", "schedule,todo"])(
+    "served as %s: said in Chinese from the table, in English as before",
+    async (domains) => {
+      const chinese = await editedInto(domains, "把“交房租”加到待办清单", "给妈妈打电话");
+      expect(chinese).toBe(`待办清单没有改动：${zh("notUnderstood", { step: "给妈妈打电话" })}。`);
+      const english = await editedInto(domains, 'Add "Pay rent" to my to-do list', "call mum");
+      expect(english).toBe('Your to-do list is unchanged: the offline policy does not understand the step "call mum".');
+    },
+  );
 });
