@@ -185,22 +185,17 @@ export function addLongTaskStep(
   if (done) return done;
   const category = classOfTask(view, request.name);
   const due = liveOverviewOf(view)?.days.find((day) => day.dayOfWeek === request.dueWeekday)?.day;
-  const why = !category
-    ? say(
-        language,
-        `I could not tell which class "${request.name}" belongs to; say it with the class, as "add a 2-slot task "${request.name}" to English"`,
-        `我无法判断“${request.name}”属于哪门课程；请带上课程说，例如“给英语添加任务“${request.name}”，2节”`,
-      )
-    : due === undefined
-      ? say(language, "that weekday is not in the week shown", "所显示的这一周里没有那一天")
-      : undefined;
-  if (!category || due === undefined)
+  if (!category || due === undefined) {
+    // Stored in English from the summary phrases; said here, and in an answer, in the user's language from them.
+    const why = (words: Language) =>
+      category ? saySummary(words, "weekdayNotShown") : saySummary(words, "longTaskNoClass", { name: request.name });
     return finish(
       end,
-      say(language, `Nothing was added: ${why}.`, `没有添加：${why}。`),
-      notCarriedOut(String(why)),
+      say(language, `Nothing was added: ${why("en")}.`, `没有添加：${why("zh")}。`),
+      notCarriedOut(why("en")),
       "the step's task has no class or its deadline no day in the window",
     );
+  }
   const duration = Math.max(1, Math.ceil(request.minutes / SLOT_MINUTES));
   return propose(
     say(

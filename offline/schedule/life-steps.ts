@@ -10,7 +10,6 @@ import type { RoundView } from "../prompt-reading.js";
 import type { HealthIssueKind, HealthReport } from "../../tools/schedule/health.js";
 import {
   NOTHING_TO_UNDO,
-  recoveryEmptyText,
   UNDO_WRITES,
   type RecoveryListing,
   type ListedTask,
@@ -108,22 +107,6 @@ function listingStage<T>(
   return { listing: listed.data, round: listed.round };
 }
 
-/** propose_undo's reasons for an empty listing (`tools/undo.ts`), in Chinese. */
-const EMPTY_UNDO_ZH: Readonly<Record<string, string>> = {
-  [NOTHING_TO_UNDO.none]: "这次对话里还没有应用过任何修改",
-  [NOTHING_TO_UNDO.gone]: "上一次修改中已没有可以撤销的部分",
-};
-
-/** The last change was another domain's (`tools`: its writes' tools): said with them, in `language`. */
-function notScheduleChange(tools: readonly string[], language: Language): string {
-  const named = tools.join(", ");
-  return say(
-    language,
-    `the last change (${named}) was not to your schedule, and I can take back schedule changes only`,
-    `上一次的修改（${named}）不是对日程的修改，这里只能撤销日程的修改`,
-  );
-}
-
 /** "Undo that": list the undo, choose it (its card), and say how it ended. */
 export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dating, language: Language): Decision {
   const stage = listingStage<UndoListing>(rounds, end, dating, language, {
@@ -142,20 +125,13 @@ export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dati
   const candidate = listing?.candidates[0];
   if (!candidate) {
     // Said once, by the answer (the step's summary is what it reads): a line spoken here as well said it twice.
+    // Stored in English from the summary phrases; an answer says it in the user's language from the same phrases.
     const why = listing?.empty ?? failureOf(listedRound);
-    const reasons =
+    const undoReasons =
       why === NOTHING_TO_UNDO.elsewhere
-        ? notScheduleChange(listing?.elsewhere ?? [], language)
-        : [
-            language === "zh" ? (EMPTY_UNDO_ZH[why] ?? why) : why,
-            ...(listing?.kept ?? []).map((entry) => `${entry.write}: ${entry.why}`),
-          ].join(language === "zh" ? "；" : "; ");
-    return finish(
-      end,
-      "",
-      notCarriedOut(`${say(language, `there is nothing I can undo — ${reasons}`, `没有可以撤销的修改——${reasons}`)}`),
-      "nothing to undo",
-    );
+        ? saySummary("en", "lastChangeElsewhere", { tools: (listing?.elsewhere ?? []).join(", ") })
+        : [why, ...(listing?.kept ?? []).map((entry) => `${entry.write}: ${entry.why}`)].join("; ");
+    return finish(end, "", notCarriedOut(saySummary("en", "nothingToUndo", { undoReasons })), "nothing to undo");
   }
   return {
     speak: [
@@ -188,14 +164,8 @@ export function recoverStep(rounds: readonly RoundView[], end: Finish, dating: D
   const { listing, round: listedRound } = stage;
   const candidate = listing?.candidates[0];
   if (!candidate) {
-    const why = listing?.empty ?? failureOf(listedRound);
-    const reason = recoveryEmptyText(why, language);
-    return finish(
-      end,
-      "",
-      notCarriedOut(`${say(language, `there is no change to recover — ${reason}`, `没有可以补救的修改——${reason}`)}`),
-      "nothing to recover",
-    );
+    const recoveryWhy = listing?.empty ?? failureOf(listedRound);
+    return finish(end, "", notCarriedOut(saySummary("en", "noChangeToRecover", { recoveryWhy })), "nothing to recover");
   }
   const names = (listing?.recovers ?? []).map((entry) => entry.name);
   const off = (listing?.displaces ?? []).map((entry) => entry.name);

@@ -31,7 +31,9 @@ import { calendarExecute } from "../../offline/schedule/calendar-import.js";
 import { weekFactsOf } from "../../offline/schedule/week-facts.js";
 import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import type { PromptView, RoundView } from "../../offline/prompt-reading.js";
-import { addTaskStep, classRulesStep, noSessionsStep } from "../../offline/schedule/class-steps.js";
+import { addLongTaskStep, addTaskStep, classRulesStep, noSessionsStep } from "../../offline/schedule/class-steps.js";
+import { recoverStep, undoStep } from "../../offline/schedule/life-steps.js";
+import { NO_RECOVERY, NOTHING_TO_UNDO } from "../../tools/schedule/tools/index.js";
 import { sayReport } from "../../contracts/report-words.js";
 import { addedTaskIn, notCarriedOut } from "../../offline/schedule/tool-data.js";
 import { runTool } from "./support.js";
@@ -971,5 +973,112 @@ describe("a step not carried out: the reasons the offline steps write, said from
     const step = saySummary("en", "notUnderstood", { step: '给"妈妈"打电话' });
     expect(step).toBe('the offline policy does not understand the step "给"妈妈"打电话"');
     readsBackInChinese(step, zh("notUnderstood", { step: '给"妈妈"打电话' }));
+  });
+});
+
+describe("reasons stored in English, said in the user's language from the table (the undo, recovery and long-task steps)", () => {
+  const zh = (key: SummaryKey, places: Record<string, string> = {}) => saySummary("zh", key, places);
+  /** A listing round of `tool` with `data`, as the prompt shows it. */
+  const listed = (name: string, data: unknown): RoundView => ({
+    name,
+    arguments: {},
+    speak: "",
+    result: "listed",
+    summarised: false,
+    outcome: "done",
+    data,
+  });
+  /** The summary a step stored: English, the same in a Chinese conversation as in an English one. */
+  const stored = (decide: (language: "en" | "zh") => { goal_check?: string }) => {
+    const [english, chinese] = (["en", "zh"] as const).map((language) => String(decide(language).goal_check));
+    expect(chinese).toBe(english);
+    return english!;
+  };
+
+  test.each([
+    {
+      what: "nothing applied yet",
+      listing: { empty: NOTHING_TO_UNDO.none },
+      english: "there is nothing I can undo — no change was applied in this conversation yet",
+      chinese: "没有可以撤销的修改——这次对话里还没有应用过任何修改",
+    },
+    {
+      what: "the last change another domain's",
+      listing: { empty: NOTHING_TO_UNDO.elsewhere, elsewhere: ["add_todo", "complete_todo"] },
+      english:
+        "there is nothing I can undo — the last change (add_todo, complete_todo) was not to your schedule, and I can take back schedule changes only",
+      chinese: "没有可以撤销的修改——上一次的修改（add_todo, complete_todo）不是对日程的修改，这里只能撤销日程的修改",
+    },
+    {
+      what: "none of its writes can be undone, a reason holding a semicolon",
+      listing: {
+        empty: NOTHING_TO_UNDO.gone,
+        kept: [
+          { write: "mark_missed t1", why: "a task is missed only from its place, which has passed; reopen it" },
+          { write: "place t2", why: "it has been removed since" },
+        ],
+      },
+      english:
+        "there is nothing I can undo — nothing of the last change can be undone now; mark_missed t1: a task is missed only from its place, which has passed; reopen it; place t2: it has been removed since",
+      chinese:
+        "没有可以撤销的修改——上一次修改中已没有可以撤销的部分；mark_missed t1: a task is missed only from its place, which has passed; reopen it；place t2: it has been removed since",
+    },
+  ])(
+    "the undo, $what: stored in English, said in Chinese as the step said it before",
+    ({ listing, english, chinese }) => {
+      const round = listed("propose_undo", { candidates: [], undone: [], kept: [], ...listing });
+      const summary = stored((language) => undoStep([round], "done", undefined, language));
+      expect(summary).toBe(notCarriedOut(english));
+      expect(summaryInChinese(summary)).toBe(zh("notCarriedOut", { reason: chinese }));
+      // A thread saved while the step stored its reason in Chinese reads back as it did.
+      expect(summaryInChinese(notCarriedOut(chinese))).toBe(zh("notCarriedOut", { reason: chinese }));
+    },
+  );
+
+  test("the recovery with nothing to recover: stored in English, said in Chinese as the step said it before", () => {
+    const round = listed("propose_recovery", { candidates: [], recovers: [], displaces: [], empty: NO_RECOVERY.safe });
+    const summary = stored((language) => recoverStep([round], "done", undefined, language));
+    expect(summary).toBe(notCarriedOut("there is no change to recover — no review with a deadline is at risk"));
+    const chinese = "没有可以补救的修改——没有有截止日期的复习处于风险中";
+    expect(summaryInChinese(summary)).toBe(zh("notCarriedOut", { reason: chinese }));
+    expect(summaryInChinese(notCarriedOut(chinese))).toBe(zh("notCarriedOut", { reason: chinese }));
+  });
+
+  test.each([
+    {
+      what: "no class it belongs to",
+      name: "写报告",
+      dueWeekday: 5,
+      english:
+        'I could not tell which class "写报告" belongs to; say it with the class, as "add a 2-slot task "写报告" to English"',
+      chinese: "我无法判断“写报告”属于哪门课程；请带上课程说，例如“给英语添加任务“写报告”，2节”",
+    },
+    {
+      what: "a weekday the week does not show",
+      name: "English essay",
+      dueWeekday: 8,
+      english: "that weekday is not in the week shown",
+      chinese: "所显示的这一周里没有那一天",
+    },
+  ])("a long task with $what: stored in English, said in Chinese as the step said it before", (each) => {
+    const view: PromptView = {
+      stage: "execute",
+      system: "",
+      context: "",
+      workspace: [],
+      rounds: [],
+      contextData: { live_state: runTool("get_overview", sampleWeek()).data },
+    };
+    const request = { kind: "add_long_task" as const, name: each.name, minutes: 240, dueWeekday: each.dueWeekday };
+    const steps = (["en", "zh"] as const).map((language) => addLongTaskStep(view, request, "done", language));
+    const summary = stored((language) => steps[language === "en" ? 0 : 1]!);
+    expect(summary).toBe(notCarriedOut(each.english));
+    expect(summaryInChinese(summary)).toBe(zh("notCarriedOut", { reason: each.chinese }));
+    expect(summaryInChinese(notCarriedOut(each.chinese))).toBe(zh("notCarriedOut", { reason: each.chinese }));
+    // What the step says: each language its own, from the same phrase.
+    expect(steps.map((step) => step.speak)).toEqual([
+      `Nothing was added: ${each.english}.`,
+      `没有添加：${each.chinese}。`,
+    ]);
   });
 });

@@ -196,6 +196,17 @@ const EN = {
   arrangementUnread: "the arrangement could not be read",
   // (`calendar-import.ts`: a later run of the request without its file.)
   calendarGone: "the calendar file is no longer attached to this request; send it again (/import <file.ics>)",
+  // (`class-steps.ts` addLongTaskStep: a long task whose class or deadline day the step cannot tell.)
+  longTaskNoClass:
+    'I could not tell which class "{name}" belongs to; say it with the class, as "add a 2-slot task "{name}" to English"',
+  weekdayNotShown: "that weekday is not in the week shown",
+  // (`life-steps.ts`: an undo or a recovery with nothing to offer; why, as propose_undo's and propose_recovery's
+  // listings say it, the undo's reasons joined by "; ".)
+  nothingToUndo: "there is nothing I can undo — {undoReasons}",
+  undoNoneYet: "no change was applied in this conversation yet",
+  undoGone: "nothing of the last change can be undone now",
+  lastChangeElsewhere: "the last change ({tools}) was not to your schedule, and I can take back schedule changes only",
+  noChangeToRecover: "there is no change to recover — {recoveryWhy}",
   // The offline policy's steps that report their writes (`offline/schedule/life-steps.ts`, `clear-day-step.ts`): a
   // heading, then each write.
   undone: "undid the last change",
@@ -362,6 +373,13 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   noDayBefore: "窗口里没有在{phrase}之前的日子",
   arrangementUnread: "无法读取建议的安排",
   calendarGone: "这次请求已不再附带日历文件，请重新发送（/import <日历文件>）",
+  longTaskNoClass: "我无法判断“{name}”属于哪门课程；请带上课程说，例如“给英语添加任务“{name}”，2节”",
+  weekdayNotShown: "所显示的这一周里没有那一天",
+  nothingToUndo: "没有可以撤销的修改——{undoReasons}",
+  undoNoneYet: "这次对话里还没有应用过任何修改",
+  undoGone: "上一次修改中已没有可以撤销的部分",
+  lastChangeElsewhere: "上一次的修改（{tools}）不是对日程的修改，这里只能撤销日程的修改",
+  noChangeToRecover: "没有可以补救的修改——{recoveryWhy}",
   undone: "已撤销上一次的修改",
   rescheduled: "已补排",
   notRescheduled: "没有补排",

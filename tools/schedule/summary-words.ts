@@ -35,6 +35,7 @@ import {
   type SummaryKey,
 } from "./summary-phrases.js";
 import { rescheduleEmptyText } from "./tools/reschedule.js";
+import { recoveryEmptyText } from "./tools/recovery.js";
 import { dayOfWeekNumber, TASK_STATUS_ZH, type TaskStatus } from "./state.js";
 
 /** propose_reschedule's reasons for a review it left missed (`NO_PLACE_BEFORE`), as their table keys. */
@@ -256,12 +257,29 @@ const READERS: PlaceReaders = {
       .split(", ")
       .map((each) => readSummaryIn(each, "settledAs", "whole", "zh", { status: statusWord }))
       .join("，"),
+  // Why there is nothing to undo: the last change another domain's, else why the listing is empty, then each write
+  // of it that cannot be undone ("place t1: …"), joined by "; " (a write's reason may hold "; " of its own).
+  undoReasons: (reasons) => {
+    const elsewhere = readSummary("lastChangeElsewhere", reasons);
+    if (elsewhere) return saySummary("zh", "lastChangeElsewhere", elsewhere);
+    return reasons
+      .split(/; (?=[a-z_]+(?: [A-Za-z0-9_][A-Za-z0-9_.:-]*)*: )/)
+      .map((reason) => {
+        const key = EMPTY_UNDO.find((each) => SUMMARY_WORDS.en[each] === reason);
+        return key ? saySummary("zh", key) : reason;
+      })
+      .join("；");
+  },
+  recoveryWhy: (why) => recoveryEmptyText(why, "zh"),
   names: (names) => {
     const list = (text: string) => text.replace(/"([^"]*)"/g, "“$1”").replace(/, /g, "、");
     const more = readSummary("namesAndMore", names);
     return more ? saySummary("zh", "namesAndMore", { names: list(more.names!), more: more.more! }) : list(names);
   },
 };
+
+/** Why propose_undo's listing is empty (`NOTHING_TO_UNDO`), as their table keys. */
+const EMPTY_UNDO: readonly SummaryKey[] = ["undoNoneYet", "undoGone"];
 
 /** The task report's lines that list writes (`contracts/report-words.ts`). */
 const REPORT_WRITES: readonly ReportKey[] = ["applied", "approvedNotApplied"];
@@ -303,6 +321,10 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("noDayBefore", "whole"),
   read("arrangementUnread", "whole"),
   read("calendarGone", "whole"),
+  read("longTaskNoClass", "whole"),
+  read("weekdayNotShown", "whole"),
+  read("nothingToUndo", "whole"),
+  read("noChangeToRecover", "whole"),
   // import_calendar's refusal when nothing can be added (what it imported is said from its data).
   // (Read at the start: what follows the colon stays for the phrases below.)
   read("importNoneInWindow", "start"),

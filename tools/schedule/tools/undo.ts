@@ -19,6 +19,7 @@ import {
   type TaskItem,
   type TaskStatus,
 } from "../state.js";
+import { SUMMARY_WORDS } from "../summary-phrases.js";
 import { dayOfDate } from "../calendar.js";
 import { clockOfState, hasStarted } from "../window-clock.js";
 import { markDoneTool, reopenTool, skipTool, type TaskLifeData } from "./task-life.js";
@@ -534,9 +535,9 @@ function tryWrites(
  * nothing of it can be undone any more.
  */
 export const NOTHING_TO_UNDO = {
-  none: "no change was applied in this conversation yet",
+  none: SUMMARY_WORDS.en.undoNoneYet,
   elsewhere: "the last change was not to the schedule",
-  gone: "nothing of the last change can be undone now",
+  gone: SUMMARY_WORDS.en.undoGone,
 } as const;
 
 /** Why a write of the last card that another domain made is not undone here. */
