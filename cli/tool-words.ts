@@ -11,6 +11,7 @@ import { isPastRefusal, pastRefusalText } from "../tools/schedule/rules.js";
 import { isRescheduleListing, rescheduleEmptyText } from "../tools/schedule/tools/reschedule.js";
 import { isRecoveryListing, recoveryEmptyText } from "../tools/schedule/tools/recovery.js";
 import { formatDate } from "../tools/schedule/state.js";
+import { summaryPattern, type SummaryKey } from "../tools/schedule/summary-phrases.js";
 import { summaryInChinese } from "../tools/schedule/summary-words.js";
 import type { ScheduleListing } from "../tools/schedule/candidates.js";
 import type { CandidateListing, ProposedCandidate } from "../tools/domain.js";
@@ -107,20 +108,35 @@ export function describeToolResult(content: string, data: unknown, language: Lan
   const readable =
     proposal !== undefined && first.startsWith(`${candidates![0]!.id}: `)
       ? `${candidates![0]!.id}：${proposal}`
-      : readableScheduleText(language === "zh" ? refusalInChinese(first) : first, language, state);
+      : readableScheduleText(language === "zh" ? tableInChinese(first) : first, language, state);
   const said = language === "zh" ? chineseResult(readable) : readable;
   return rest.length > 0 ? `${said} …` : said;
 }
 
+/** A write's result as the schedule's summary table writes it (`tools/place.ts`, `move.ts`, …), as its table keys. */
+const WRITE_RESULTS: readonly SummaryKey[] = [
+  "placed",
+  "moved",
+  "unplacedFromHost",
+  "unplaced",
+  "swapped",
+  "movedMany",
+  "marked",
+  "markedFreed",
+  "reopened",
+];
+
 /**
- * A refusal (`error: …`) with the words the schedule's summary table has — the rules' refusals, a refused write's head
- * — said from the table (`summaryInChinese`, as a step's summary tells them): one Chinese for them, the answers' and
- * the terminal's. Said before the text is made readable, since the table reads the tools' own English (ids, dates);
- * what the table does not know is left for `chineseResult`. Any other line as it is.
+ * A line with the words the schedule's summary table has — a write's result ("placed task x on …", "marked task x
+ * done …"), a refusal's (`error: …`: the rules', a refused write's head, a move to where the task already is) — said
+ * from the table (`summaryInChinese`, as a step's summary tells them): one Chinese for them, the answers' and the
+ * terminal's. Said before the text is made readable, since the table reads the tools' own English (ids, dated and
+ * undated places); what the table does not know is left for `chineseResult`. Any other line (a read's) as it is.
  */
-function refusalInChinese(line: string): string {
+function tableInChinese(line: string): string {
   const head = /^error: /i.exec(line)?.[0];
-  return head === undefined ? line : `${head}${summaryInChinese(line.slice(head.length))}`;
+  if (head !== undefined) return `${head}${summaryInChinese(line.slice(head.length))}`;
+  return WRITE_RESULTS.some((key) => summaryPattern(key, "start").test(line)) ? summaryInChinese(line) : line;
 }
 
 /** A schedule listing (propose_arrangement, propose_candidates), or undefined for any other data. */
@@ -156,20 +172,10 @@ const NAME = `"(?:[^"\\\\]|\\\\.)*"`;
 
 /**
  * The schedule tools' fixed result words (tools/schedule/format.ts) in Chinese, over the readable text: names (quoted),
- * dates, ids and numbers are kept. A line no rule knows is left as it is.
+ * dates, ids and numbers are kept. A line no rule knows is left as it is. A write's result the summary table has
+ * (placed, moved, unplaced, swapped, marked, reopened) is not here: `tableInChinese` said it from the table before.
  */
 const CHINESE_RESULTS: ReadonlyArray<readonly [RegExp, string | ((...groups: string[]) => string)]> = [
-  [
-    new RegExp(`unplaced (${NAME}) from ([^;()]+?) \\(was inside (${NAME})\\); it is pending again`, "g"),
-    "已把 $1 从 $2 撤下（原在 $3 内），它重新待安排",
-  ],
-  [new RegExp(`unplaced (${NAME}) from ([^;()]+?); it is pending again`, "g"), "已把 $1 从 $2 撤下，它重新待安排"],
-  [new RegExp(`^placed (${NAME}) on (.+?) inside (${NAME})$`), "已把 $1 安排到 $2（在 $3 内）"],
-  [new RegExp(`^placed (${NAME}) on (.+)$`), "已把 $1 安排到 $2"],
-  [new RegExp(`^moved (${NAME}) from (.+?) to (.+?) inside (${NAME})$`), "已把 $1 从 $2 移到 $3（在 $4 内）"],
-  [new RegExp(`^moved (${NAME}) from (.+?) to (.+)$`), "已把 $1 从 $2 移到 $3"],
-  [/^moved (\d+) tasks$/, "已移动 $1 个任务"],
-  [new RegExp(`^swapped (${NAME}) and (${NAME})$`), "已交换 $1 和 $2"],
   [
     /^free runs with min_length=(\d+) on days (\S+) slots (\d+-\d+): ([\d,]+) found$/,
     "第 $2 天第 $3 节中至少 $1 节的空闲时段：找到 $4 段",
@@ -177,12 +183,6 @@ const CHINESE_RESULTS: ReadonlyArray<readonly [RegExp, string | ((...groups: str
   [/^no free run with min_length=(\d+) on days (\S+) slots (\d+-\d+)$/, "第 $2 天第 $3 节中没有至少 $1 节的空闲时段"],
   [/^tasks matching all: ([\d,]+) of ([\d,]+)$/, "全部任务：共 $2 个中的 $1 个"],
   [/^tasks matching (.+): ([\d,]+) of ([\d,]+)$/, "符合条件（$1）的任务：共 $3 个中的 $2 个"],
-  [new RegExp(`^marked (${NAME}) (done|missed|skipped) \\(it was (\\w+)\\)$`), "已把 $1 标记为 $2（原为 $3）"],
-  [
-    new RegExp(`^marked (${NAME}) done \\(it was (\\w+)\\); its place is free again$`),
-    "已把 $1 标记为 done（原为 $2），原来的时段空出来了",
-  ],
-  [new RegExp(`^reopened (${NAME}): it was (\\w+), it is pending again$`), "已重新打开 $1（原为 $2），它重新待安排"],
   [new RegExp(`^removed (${NAME})$`), "已删除 $1"],
   [
     new RegExp(`^added (${NAME}) \\(([\\d,]+) slot\\(s\\), class (\\S+)\\); it is pending$`),
@@ -209,8 +209,8 @@ const CHINESE_RESULTS: ReadonlyArray<readonly [RegExp, string | ((...groups: str
  * A failed call's fixed words in Chinese (a refusal `error: …`, a write the user turned down `Not applied: …`), over
  * the readable text: names, dates and the user's own feedback are kept. A refusal no rule knows keeps its English
  * reason after the Chinese label. The words of the schedule's summary table (the rules' refusals, a refused write's
- * head, a move to where the task already is, "; nothing was moved") are not here: `refusalInChinese` said them from
- * the table before.
+ * head, a move to where the task already is, "; nothing was moved") are not here: `tableInChinese` said them from the
+ * table before.
  */
 const CHINESE_FAILURES: ReadonlyArray<readonly [RegExp, string | ((...groups: string[]) => string)]> = [
   [/^Not applied: the user rejected this change\. Their feedback: /, "未执行：你拒绝了这项修改。你的理由："],
@@ -256,7 +256,7 @@ function chineseDay(day: string): string {
   return weekday === undefined ? day : weekdayName(weekday, "zh");
 }
 
-/** Chinese words for a task's settled state (`marked … done`). */
+/** Chinese words for a task's state (a restored task's, list_tasks' filters). */
 const SETTLED_ZH: Readonly<Record<string, string>> = {
   done: "完成",
   missed: "错过",
@@ -282,9 +282,7 @@ function chineseResult(line: string): string {
         ? said.replace(pattern, chinese)
         : said.replace(pattern, (...match: string[]) => chinese(...match));
   said = said.replace(/^符合条件（(.+?)）/, (_, filters: string) => `符合条件（${chineseFilters(filters)}）`);
-  return said.replace(/（原为 (\w+)）|标记为 (\w+)|（原为 (\w+)），|（现在为(\w+)）/g, (whole) =>
-    whole.replace(/[a-z]+/g, (word) => SETTLED_ZH[word] ?? word),
-  );
+  return said.replace(/（现在为(\w+)）/g, (whole) => whole.replace(/[a-z]+/g, (word) => SETTLED_ZH[word] ?? word));
 }
 
 /** list_tasks' filters (`status=pending source=event day=3`) in Chinese; a filter it does not know stays as it is. */

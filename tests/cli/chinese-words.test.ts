@@ -32,6 +32,9 @@ import { moveTool } from "../../tools/schedule/tools/move.js";
 import { placeTool } from "../../tools/schedule/tools/place.js";
 import { saySummary } from "../../tools/schedule/summary-phrases.js";
 import { unplaceTool } from "../../tools/schedule/tools/unplace.js";
+import { markDoneTool } from "../../tools/schedule/tools/task-life.js";
+import { scheduleTools } from "../../tools/schedule/index.js";
+import { smallSchedule } from "../schedule/support.js";
 import type { ToolRun } from "../../tools/domain.js";
 import { decisionUndone } from "../../tools/schedule/task-limits.js";
 import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
@@ -122,8 +125,63 @@ describe("a Chinese conversation in the terminal", () => {
       });
     });
     for (const line of lines) expect(englishRuns(line), line).toEqual([]);
-    expect(lines[1]).toContain('已把 "Linked list exercises" 安排到 3月15日周五 19:00–20:40');
+    expect(lines[1]).toContain('已把"Linked list exercises" 安排在3月15日周五 19:00–20:40');
     expect(lines[4]).toMatch(/全部任务：共 \d+ 个中的 \d+ 个/);
+  });
+
+  test("a write's result is told in the schedule's table's words, as the answers tell it", () => {
+    const week = halfPlacedWeek();
+    const line = (state: ScheduleState, name: string, args: Record<string, unknown>, language: "en" | "zh" = "zh") => {
+      const tool = scheduleTools.find((each) => each.name === name)!;
+      const run = tool.run(state, tool.schema.parse(args));
+      expect(run.ok, run.content).toBe(true);
+      const printer = new StreamPrinter({ language, schedule: state });
+      return printer.print({ kind: "tool_result", node: "execute", id: "c1", name, ok: true, content: run.content });
+    };
+    const done = markDoneTool.run(week, { task_id: "matrix-review" }).state!;
+    // Before the week begins, a review marked done frees its place.
+    const early = { ...week, now: "2024-03-10T02:00:00.000Z" };
+    expect([
+      line(week, "place", { task_id: "linked-list-exercises", day: 5, slot_start: 9 }),
+      line(week, "move", { task_id: "matrix-review", day: 4, slot_start: 7 }),
+      line(week, "unplace", { task_id: "matrix-review" }),
+      line(week, "swap", { first_task_id: "review-limits", second_task_id: "matrix-review" }),
+      line(week, "batch_move", { moves: [{ task_id: "matrix-review", day: 4, slot_start: 7 }] }),
+      line(week, "mark_done", { task_id: "matrix-review" }),
+      line(early, "mark_done", { task_id: "matrix-review" }),
+      line(week, "skip", { task_id: "linked-list-exercises" }),
+      line(done, "reopen", { task_id: "matrix-review" }),
+    ]).toEqual([
+      '  ← 已把"Linked list exercises" 安排在3月15日周五 19:00–20:40\n',
+      '  ← 已把"Matrix operations review" 从3月12日周二 10:00–11:40移到3月14日周四 16:00–17:40\n',
+      '  ← 已把"Matrix operations review" 从3月12日周二 10:00–11:40撤下，它重新待安排\n',
+      '  ← 已交换"Review limits and continuity" 和"Matrix operations review" …\n',
+      "  ← 移动了 1 个任务 …\n",
+      '  ← 已把"Matrix operations review" 记为已完成（原为已安排）\n',
+      '  ← 已把"Matrix operations review" 记为已完成（原为已安排），原来的时段空出来了\n',
+      '  ← 已把"Linked list exercises" 记为跳过（原为待安排）\n',
+      '  ← 已把"Matrix operations review" 重新设为待安排（原为已完成）\n',
+    ]);
+    // A week without dates, a review inside a host: its places by day and slot in Chinese too (they stayed English).
+    const small = smallSchedule();
+    const hosted = placeTool.run(small, { task_id: "a", day: 1, slot_start: 4 }).state!;
+    expect([
+      line(small, "place", { task_id: "a", day: 1, slot_start: 4 }),
+      line(hosted, "unplace", { task_id: "a" }),
+    ]).toEqual([
+      '  ← 已把"Task a" 安排在第1天第4-5节（嵌入 "Event hall"）\n',
+      '  ← 已把"Task a" 从第1天第4-5节撤下（原嵌入 "Event hall"），它重新待安排\n',
+    ]);
+    // An English conversation's lines as they were.
+    expect([
+      line(week, "move", { task_id: "matrix-review", day: 4, slot_start: 7 }, "en"),
+      line(hosted, "unplace", { task_id: "a" }, "en"),
+      line(early, "mark_done", { task_id: "matrix-review" }, "en"),
+    ]).toEqual([
+      '  ← moved "Matrix operations review" from Tue 12 Mar, 10:00–11:40 to Thu 14 Mar, 16:00–17:40\n',
+      '  ← unplaced "Task a" from day 1 slots 4-5 (was inside "Event hall"); it is pending again\n',
+      '  ← marked "Matrix operations review" done (it was placed); its place is free again\n',
+    ]);
   });
 
   test("an English conversation's lines stay as they were", () => {

@@ -362,6 +362,8 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
       new RegExp(`${summaryPattern("swapped", "start").source};`),
       (swapped: string) => `${readSummaryIn(swapped.slice(0, -1), "swapped", "whole", "zh")}；`,
     ),
+  // swap's result on its own (its first line, as the terminal shows it).
+  read("swapped", "whole"),
   // The life marks (`markedText`): what the task was, and what it is now.
   read("marked", "whole"),
   read("markedFreed", "whole"),
