@@ -7,7 +7,7 @@
 import { describe, expect, test } from "vitest";
 import { placesOf } from "../../contracts/report-words.js";
 import { readSummary, saySummary, SUMMARY_WORDS, type SummaryKey } from "../../tools/schedule/summary-phrases.js";
-import { summaryInChinese } from "../../tools/schedule/summary-words.js";
+import { leftOutIn, summaryInChinese } from "../../tools/schedule/summary-words.js";
 import { missedClause, SCHEDULE_REFINEMENT, SCHEDULE_VERIFICATION } from "../../tools/schedule/domain.js";
 import { refinementSummary } from "../../nodes/execute/refinement.js";
 import { sayRefinement } from "../../contracts/refinement-words.js";
@@ -40,7 +40,7 @@ import { runTool } from "./support.js";
 import { datedWindow } from "../../tools/schedule/calendar.js";
 import { readablePlaces } from "../../tools/schedule/readable.js";
 import { placementRuleProblem, ruleBookOf } from "../../tools/schedule/rules.js";
-import type { StandingRule, TaskItem } from "../../tools/schedule/state.js";
+import { consecutiveDays, type StandingRule, type TaskItem } from "../../tools/schedule/state.js";
 
 const KEYS = Object.keys(SUMMARY_WORDS.en) as SummaryKey[];
 
@@ -387,6 +387,68 @@ describe("a left-out reason's limits in Chinese", () => {
       "（周五以外，第9-12节：没有能容纳它的空闲时段）",
     );
   });
+});
+
+describe("a left-out review's limits, written from the table and read back by it", () => {
+  /** Why propose_arrangement left `id` pending, run with `args`. */
+  function whyLeft(state: ScheduleState, id: string, args: Record<string, unknown>): string {
+    const run = runTool("propose_arrangement", state, { task_ids: [id], ...args });
+    const left = (run.data as { left?: Array<{ id: string; why: string }> }).left ?? [];
+    expect(left.map((entry) => entry.id)).toEqual([id]);
+    return left[0]!.why;
+  }
+  /** A fortnight (a window longer than a week names its days by number), one review of two slots. */
+  const fortnight: ScheduleState = {
+    window: { totalDays: 14, slotsPerDay: 8, days: consecutiveDays(14) },
+    categories: [{ id: "math", name: "Math" }],
+    tasks: [{ id: "a", name: "Task a", source: "task_item", duration: 2, categoryId: "math", status: "pending" }],
+  };
+  const everySlot = (day: number) => Array.from({ length: 12 }, (_, index) => ({ day, slot_start: index + 1 }));
+  const en = (key: SummaryKey, params?: Record<string, string | number>) => saySummary("en", key, params);
+  const cases: Array<[string, string, string, string]> = [
+    [
+      whyLeft(sampleWeek(), "matrix-review", { limits: [{ task_id: "matrix-review", days: [5], from: 12 }] }),
+      "no free slot fits only on Friday, in slots 12-12",
+      `no free slot fits ${en("limitOnlyOn", { days: "Friday" })}${en("limitsAnd")}${en("limitSlots", { start: 12, end: 12 })}`,
+      "只在周五，第12-12节：没有能容纳它的空闲时段",
+    ],
+    [
+      whyLeft(sampleWeek(), "derivative-drills", {
+        days: [4, 5],
+        limits: [{ task_id: "derivative-drills", not_days: [4, 5] }],
+      }),
+      "no free slot fits outside Thursday and Friday",
+      `no free slot fits ${en("limitOutside", { days: `Thursday${en("limitDaysAnd")}Friday` })}`,
+      "周四、周五以外：没有能容纳它的空闲时段",
+    ],
+    [
+      whyLeft(sampleWeek(), "vocabulary-list", {
+        limits: [{ task_id: "vocabulary-list", days: [5], not_at: everySlot(5) }],
+      }),
+      "no free slot fits only on Friday, away from the places you rejected",
+      `no free slot fits ${en("limitOnlyOn", { days: "Friday" })}${en("limitsAnd")}${en("limitRejected")}`,
+      "只在周五，避开你拒绝的位置：没有能容纳它的空闲时段",
+    ],
+    [
+      whyLeft(fortnight, "a", { limits: [{ task_id: "a", days: [3, 9], from: 8 }] }),
+      "no free slot fits only on day 3 and day 9, in slots 8-8",
+      `no free slot fits ${en("limitOnlyOn", { days: `${en("limitDay", { day: 3 })}${en("limitDaysAnd")}${en("limitDay", { day: 9 })}` })}${en("limitsAnd")}${en("limitSlots", { start: 8, end: 8 })}`,
+      "只在第3天、第9天，第8-8节：没有能容纳它的空闲时段",
+    ],
+  ];
+
+  test.each(cases)(
+    "%s: its English as the table writes it, its Chinese as the table says it",
+    (why, english, written, chinese) => {
+      expect(why).toBe(english);
+      expect(why).toBe(written);
+      expect(leftOutIn(why, "zh")).toBe(chinese);
+      // As the arrange step's summary states it, in brackets after the review's id.
+      expect(summaryInChinese(arrangeSummary({ skip: [] }, [`review-limits (${why})`]))).toBe(
+        `已为计划中放得下的每个任务提出了安排；仍待安排：review-limits（${chinese}）`,
+      );
+    },
+  );
 });
 
 describe("the rules' and the standing preferences' refusals, driven through the tools", () => {

@@ -30,7 +30,7 @@ import { fitsAnywhere, type SearchRoom } from "./search-room.js";
 import { deadlinePassed, standingBookOf, withRules, type RuleBook } from "./rules.js";
 import { finish, finishAsync, type Steps } from "./steps.js";
 import type { ScheduleState, StandingRule, TaskItem } from "./state.js";
-import { saySummary, type SummaryKey, type SummaryParams } from "./summary-phrases.js";
+import { saySummary, SUMMARY_WORDS, type SummaryKey, type SummaryParams } from "./summary-phrases.js";
 
 /** One task's limits, as the user gave them (feedback on a card, or the request). */
 export interface TaskLimits {
@@ -400,32 +400,36 @@ function whyLeftOut(
   // The places rejected for it are named only when they are what blocks it.
   if (limits) {
     blocking.push(...limitsText({ ...limits, not_at: [] }, state));
-    if (within(own, false)) blocking.push("away from the places you rejected");
+    if (within(own, false)) blocking.push(say("limitRejected"));
   }
   // Where the step's days would fit it but their time has passed ("put it today" at 23:50): said, never as if those
   // days had no room.
   const passed = step !== undefined && room.opens > 0 && fitsAnywhere(stepped(bare, step), { ...room, opens: 0 });
   // A limit given twice (a day off for the step and for the task) is said once.
   return blocking.length > 0
-    ? say(passed ? "noFreeSlotWithinPassed" : "noFreeSlotWithin", { limits: [...new Set(blocking)].join(", ") })
+    ? say(passed ? "noFreeSlotWithinPassed" : "noFreeSlotWithin", {
+        limits: [...new Set(blocking)].join(SUMMARY_WORDS.en.limitsAnd),
+      })
     : say("noFreeSlot");
 }
 
-/** Days as the limits name them: weekday names in a window of a week, day numbers in a longer one. */
+/** Days as the limits name them: weekday names in a window of a week, day numbers in a longer one (`limitDay`). */
 function daysText(days: readonly number[], state: ScheduleState): string {
   const long = state.window.totalDays > 7;
   const weekday = (day: number) =>
     state.window.days.find((entry) => entry.dayIndex === day)?.dayOfWeek ?? ((day - 1) % 7) + 1;
-  return [...new Set(days.map((day) => (long ? `day ${day}` : weekdayName(weekday(day), "en"))))].join(" and ");
+  return [
+    ...new Set(days.map((day) => (long ? saySummary("en", "limitDay", { day }) : weekdayName(weekday(day), "en")))),
+  ].join(SUMMARY_WORDS.en.limitDaysAnd);
 }
 
-/** Limits in words ("only on Tuesday", "outside Friday", "in slots 9-12"). */
+/** Limits in words, each a phrase of the summary table ("only on Tuesday", "outside Friday", "in slots 9-12"). */
 function limitsText(limits: TaskLimits, state: ScheduleState): string[] {
   const parts: string[] = [];
   const slots = state.window.slotsPerDay;
-  if (limits.days?.length) parts.push(`only on ${daysText(limits.days, state)}`);
-  if (limits.not_days?.length) parts.push(`outside ${daysText(limits.not_days, state)}`);
+  if (limits.days?.length) parts.push(saySummary("en", "limitOnlyOn", { days: daysText(limits.days, state) }));
+  if (limits.not_days?.length) parts.push(saySummary("en", "limitOutside", { days: daysText(limits.not_days, state) }));
   if ((limits.from !== undefined && limits.from > 1) || (limits.to !== undefined && limits.to < slots))
-    parts.push(`in slots ${limits.from ?? 1}-${Math.min(limits.to ?? slots, slots)}`);
+    parts.push(saySummary("en", "limitSlots", { start: limits.from ?? 1, end: Math.min(limits.to ?? slots, slots) }));
   return parts;
 }

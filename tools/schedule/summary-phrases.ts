@@ -61,6 +61,15 @@ const EN = {
   sessionEachDay: "another session of {what} {group} is on each day with room for it",
   standingRulesOut:
     "your standing preference {rules} rules out the free time it fits in (/prefs lists your preferences, /forget removes one)",
+  // The limits in noFreeSlotWithin's {limits} (`arrangement.ts` `limitsText`), joined by limitsAnd: the days one names
+  // (weekday names in a week's window, limitDay in a longer one), joined by limitDaysAnd.
+  limitOnlyOn: "only on {days}",
+  limitOutside: "outside {days}",
+  limitSlots: "in slots {start}-{end}",
+  limitRejected: "away from the places you rejected",
+  limitDay: "day {day}",
+  limitDaysAnd: " and ",
+  limitsAnd: ", ",
   // remove_event's and import_calendar's refusals (`tools/remove-event.ts`, `task-writes.ts`): what the week still
   // depends on, and a file with nothing to add (its reasons, after the colon, are read by the phrases below).
   eventHolds: "{event} holds {ids}; move them out first; nothing was removed",
@@ -278,6 +287,13 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   classRulesApart: "在没有{what} {group} 其他一次的日子里，它的课程规则或截止时间排除了所有空闲时段",
   sessionEachDay: "能容纳它的每一天都已有{what} {group} 的另一次，同一任务一天只安排一次",
   standingRulesOut: "你的长期偏好 {rules} 排除了能容纳它的时段；/prefs 查看偏好，/forget 删除一条",
+  limitOnlyOn: "只在{days}",
+  limitOutside: "{days}以外",
+  limitSlots: "第{start}-{end}节",
+  limitRejected: "避开你拒绝的位置",
+  limitDay: "第{day}天",
+  limitDaysAnd: "、",
+  limitsAnd: "，",
   eventHolds: "{event} 里有 {ids}；请先把它们移出；没有删除任何内容",
   eventIsDeadline: "{ids} 的截止时间是 {event}；请先修改截止时间；没有删除任何内容",
   importNoneInWindow: "文件里没有能添加的日程（都不在日程窗口内）",

@@ -10,8 +10,9 @@
  * (`contracts/refinement-words.ts`: the loop is domain-neutral) and the task report's lists of writes against the
  * report's (`contracts/report-words.ts`).
  *
- * Every step of the chain reads a phrase of a table; none is a pattern of its own. What patterns are left read the
- * values in a phrase's places (a left-out reason's limits, `limitsInChinese`: "only on Friday", "in slots 9-12").
+ * Every step of the chain reads a phrase of a table; none is a pattern of its own, and a left-out reason's limits
+ * ("only on Friday", "in slots 9-12") are phrases of the table too (`limitsInChinese`). What patterns are left read the
+ * values in a phrase's places (a label's kind, the joints of a list).
  */
 import { weekdayName, type Language } from "../../contracts/language.js";
 import {
@@ -63,31 +64,31 @@ export function stillMissedInChinese(part: string): string {
   });
 }
 
-const WEEKDAYS_ZH: Readonly<Record<string, string>> = {
-  Monday: "周一",
-  Tuesday: "周二",
-  Wednesday: "周三",
-  Thursday: "周四",
-  Friday: "周五",
-  Saturday: "周六",
-  Sunday: "周日",
-};
+/** A left-out review's limits (`arrangement.ts` `limitsText`), as their table keys. */
+const LIMITS: readonly SummaryKey[] = ["limitOnlyOn", "limitOutside", "limitSlots", "limitRejected"];
 
-/** A left-out task's limits ("outside Friday, in slots 9-12") in Chinese ("周五以外，第9-12节"). */
+/**
+ * A left-out task's limits ("outside Friday, in slots 9-12") in Chinese ("周五以外，第9-12节"), each read back against
+ * the table; a limit it does not know stays as it is.
+ */
 function limitsInChinese(limits: string): string {
-  const days = (text: string) =>
-    text
-      .split(" and ")
-      .map((day) => WEEKDAYS_ZH[day] ?? day.replace(/^day (\d+)$/, "第$1天"))
-      .join("、");
-  const parts = limits.split(", ").map((part) =>
-    part
-      .replace(/^only on (.+)$/, (_, named: string) => `只在${days(named)}`)
-      .replace(/^outside (.+)$/, (_, named: string) => `${days(named)}以外`)
-      .replace(/^in slots (\d+)-(\d+)$/, "第$1-$2节")
-      .replace(/^away from the places you rejected$/, "避开你拒绝的位置"),
-  );
-  return parts.join("，");
+  return limits
+    .split(SUMMARY_WORDS.en.limitsAnd)
+    .map((limit) =>
+      LIMITS.reduce((said, key) => readSummaryIn(said, key, "whole", "zh", { days: daysInChinese }), limit),
+    )
+    .join(SUMMARY_WORDS.zh.limitsAnd);
+}
+
+/** The days a limit names ("Monday and Tuesday", "day 3 and day 9") in Chinese ("周一、周二", "第3天、第9天"). */
+function daysInChinese(days: string): string {
+  return days
+    .split(SUMMARY_WORDS.en.limitDaysAnd)
+    .map((day) => {
+      const numbered = readSummary("limitDay", day);
+      return numbered ? saySummary("zh", "limitDay", numbered) : weekdayInChinese(day);
+    })
+    .join(SUMMARY_WORDS.zh.limitDaysAnd);
 }
 
 /** A JSON-quoted text in Chinese quotation marks. */
