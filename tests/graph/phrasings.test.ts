@@ -271,6 +271,14 @@ const PHRASINGS: Phrasing[] = [
   },
   { say: "show my week", expect: { answers: /Mon 11 Mar[\s\S]*Robotics club meeting[\s\S]*Sun 17 Mar/ } },
   { say: "看看我的日程", expect: { answers: /3月11日周一[\s\S]*3月17日周日/ } },
+  // A question of where a task is, or where one could fit, is answered — it raised a plan card placing the task.
+  {
+    say: "where did you put the matrix review",
+    halfPlaced: true,
+    expect: { answers: /^"Matrix operations review" is a study task .* placed on Tue 12 Mar, 10:00–11:40/ },
+  },
+  { say: "矩阵复习在哪天", halfPlaced: true, expect: { answers: /已安排在3月12日周二 10:00–11:40/ } },
+  { say: "where can i fit 2 hours on wed", expect: { answers: /^You are free:[\s\S]*Wed 13 Mar/ } },
   {
     say: "explain the matrix review",
     expect: { answers: /^"Matrix operations review" is a study task in the class "Linear Algebra"/ },

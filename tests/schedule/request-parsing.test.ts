@@ -469,3 +469,26 @@ describe("the day a plan step names (a student reads the day, not its index)", (
     expect(resolveDays(readWhere(normalizeText("Thursday")).only, facts)).toEqual([4, 11]);
   });
 });
+
+/**
+ * Messages as students type them over a term (lower case, typos, no punctuation, polite wrappers, Chinese), each read
+ * as what it asks. A question read as a change raised a plan card for it; a wrong name or day changed the wrong thing.
+ */
+describe("messages as students type them", () => {
+  test.each([
+    // A question is answered, never planned: where or when a task is, is its explain; when one could fit, free time.
+    ["where did you put the matrix review", { kind: "explain", task: "matrix review" }],
+    ["whens my essay", { kind: "explain", task: "essay" }],
+    ["what time is the linked list exercises", { kind: "explain", task: "linked list exercises" }],
+    ["is the essay on friday?", { kind: "explain", task: "essay" }],
+    ["矩阵复习在哪天", { kind: "explain", task: "矩阵复习" }],
+    ["作文什么时候", { kind: "explain", task: "作文" }],
+    ["where can i fit 2 hours on wed", { kind: "free", minLength: 2, where: { only: days([3]) } }],
+    ["do i have time for the essay tmrw", { kind: "free", where: { only: { dates: [{ kind: "offset", days: 1 }] } } }],
+    ["should i move the essay to friday", { kind: "unknown" }],
+    // A suggestion asked as a question is the change.
+    ["why not move the essay to friday", { kind: "move", task: "essay", where: { only: days([5]) } }],
+  ])("%s", (text, expected) => {
+    expect(parseScheduleRequest(text)).toMatchObject(expected);
+  });
+});

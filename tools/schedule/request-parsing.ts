@@ -695,6 +695,9 @@ export function withoutPoliteness(text: string): string {
 const QUESTION_START =
   /^(?:what|which|when|where|how|who|why|whats|what's|do i|does|did i|is there|are there|is anything|am i|have i|will i|should i|anything)\b/;
 
+/** A question that asks for a change ("why not move it to Friday?", "why don't you swap them?"): read as the change. */
+const SUGGESTION = /^why (?:not|don'?t you|do not you|can'?t you|wouldn'?t you)\b/;
+
 /**
  * Reads a request from a message or a plan step. A new task's or habit's name keeps the case the message wrote it in
  * ("Past papers"); everything else is read lowercased.
@@ -993,6 +996,9 @@ function parseSentence(body: string): ScheduleRequest {
     const read = readFree(body) ?? readDayContents(body) ?? readList(body) ?? readExplain(body);
     if (read) return read;
     if (HELP.test(body)) return { kind: "help" };
+    // Nor is one no reader above reads: "where did you put the matrix review" raised a plan card placing it, "where
+    // can I fit 2 hours on Wednesday" one placing a task named "2 hours". Not understood is said; a card is never raised.
+    if (!SUGGESTION.test(body)) return { kind: "unknown" };
   }
   // An imperative's verb decides ("Place the linked list exercises…" is not a question about lists).
   const verb =
@@ -1594,7 +1600,12 @@ function readFree(body: string): ScheduleRequest | undefined {
   const text = body
     .replace(/\b(?:into|in|to|onto)\s+(?:a\s+|the\s+|another\s+)?free\s+(?:slots?|runs?|time)\b/g, " ")
     .replace(/(?:安排|排|放|塞|填)(?:到|进|入|在)[^,.?!]*?(?:有空|空闲|空余|空档|空着)[^,.?!]*/g, " ");
-  const english = /\bfree\b|\bavailab|\bspare time\b|\bopen slots?\b|\bgaps?\b/.test(text);
+  // "when can I fit the essay in?", "where could I squeeze 2 hours on Wednesday?", "do I have time for it tomorrow?":
+  // the free time is what is asked (a question is never a placing: the placing verb asks where one would go).
+  const english =
+    /\bfree\b|\bavailab|\bspare time\b|\bopen slots?\b|\bgaps?\b|^(?:when|where) (?:can|could|should|do) i (?:fit|squeeze|slot|put|schedule|do|study)\b|^(?:do|will) i have (?:any |enough )?time\b/.test(
+      text,
+    );
   const chinese = /有空|空闲|空余|空档|有时间|闲着|空着/.test(text);
   if (!english && !chinese) return undefined;
   // A length ("2节", "两个小时"), never a slot range the plan names ("（第5-8节）").
@@ -1705,10 +1716,31 @@ const WHY_THERE =
 /** Words that name no task to explain. */
 const PRONOUN_TASK = /^(?:you|this|that|it|they|them|tempo|这个|那个|它)$/;
 
+/**
+ * A question of where or when a task is, or how it stands: "where's the essay?", "when is my matrix review?", "where
+ * did you put the vocab list", "what time is the essay", "is the essay on Friday?", "作文在哪天", "矩阵复习什么时候",
+ * "作文安排在哪". Answered as an explain (its class, its place, its status): they were "I can't tell", and "where did
+ * you put X" a plan placing X.
+ */
+const WHERE_IS =
+  /^(?:where|when)(?:'s|s| is| are| was| were| do i (?:have|do))\s+(.+?)(?:\s+(?:placed|scheduled|put|arranged|planned|happening|now|again))?$|^(?:where|when) (?:did|have) you (?:put|place|schedule|move|arrange)d?\s+(.+?)(?:\s+(?:to|on|at))?$|^what time (?:is|are|was|do i have|do i do)\s+(.+)$|^is (?:my |the )(.+?)\s+(?:on|at|in|done|finished|placed|scheduled)\b.*$|^(?!.*(?:有空|空闲|有时间))(.{2,20}?)(?:被)?(?:安排|排|放)?(?:是|在)?(?:哪天|哪一天|哪里|哪儿|哪|什么时候|几点)(?:了|呢|啊|吗)?$/;
+
+/** The task a where-or-when question names (`WHERE_IS`), or undefined when it names none (a day, "it"). */
+function readWhereIs(body: string): ScheduleRequest | undefined {
+  const match = WHERE_IS.exec(body);
+  if (!match) return undefined;
+  const said = match.slice(1).find((group) => group !== undefined) ?? "";
+  const task = taskPhrase(said.replace(/(?:的复习|的任务)$/, "").replace(/^(?:我的|我)/, ""));
+  if (!task || PRONOUN_TASK.test(task) || readTaskWords(task).trim() === "" || namesEverything(task)) return undefined;
+  return { kind: "explain", task };
+}
+
 function readExplain(body: string): ScheduleRequest | undefined {
   const why = WHY_THERE.exec(body);
   const whyTask = why ? taskPhrase(why[1] ?? why[2] ?? "") : undefined;
   if (whyTask && !PRONOUN_TASK.test(whyTask)) return { kind: "explain", task: whyTask };
+  const whereIs = readWhereIs(body);
+  if (whereIs) return whereIs;
   const english =
     /\b(?:explain|describe|tell me (?:more )?about|details? (?:of|for|about|on)|info(?:rmation)? (?:on|about|for)|what is|what's)\s+(.+)$/.exec(
       body,
