@@ -271,6 +271,11 @@ const PHRASINGS: Phrasing[] = [
   },
   { say: "show my week", expect: { answers: /Mon 11 Mar[\s\S]*Robotics club meeting[\s\S]*Sun 17 Mar/ } },
   { say: "看看我的日程", expect: { answers: /3月11日周一[\s\S]*3月17日周日/ } },
+  // A day's schedule asked as a noun is shown: "schedule for friday?" placed every pending review on Friday.
+  { say: "schedule for friday?", expect: { answers: /^Fri 15 Mar, 08:00–22:30:/ } },
+  { say: "明天的安排", expect: { answers: /^3月11日周一，08:00–22:30：/ } },
+  { say: "can i see my schedule", expect: { answers: /Mon 11 Mar[\s\S]*Calculus midterm exam[\s\S]*Sun 17 Mar/ } },
+  { say: "show the plan", expect: { nothing: /can't tell what to do with "show the plan"/ } },
   // A question of where a task is, or where one could fit, is answered — it raised a plan card placing the task.
   {
     say: "where did you put the matrix review",

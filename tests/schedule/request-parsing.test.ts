@@ -488,6 +488,18 @@ describe("messages as students type them", () => {
     ["should i move the essay to friday", { kind: "unknown" }],
     // A suggestion asked as a question is the change.
     ["why not move the essay to friday", { kind: "move", task: "essay", where: { only: days([5]) } }],
+    // A look at days is a look: the schedule as a noun, "安排" after "的", a look verb; never an arrangement.
+    ["can i see my schedule", { kind: "day", where: { only: days([1, 2, 3, 4, 5, 6, 7]) } }],
+    ["pls show tomorrows schedule", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 1 }] } } }],
+    ["show tmrw", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 1 }] } } }],
+    ["let me see friday", { kind: "day", where: { only: days([5]) } }],
+    ["schedule for friday?", { kind: "day", where: { only: days([5]) } }],
+    ["明天的安排", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 1 }] } } }],
+    ["这周的安排给我看看", { kind: "day", where: { only: { dates: [{ kind: "week", weeks: 0 }] } } }],
+    ["show the plan", { kind: "unknown" }],
+    // The verb before a day or a task still arranges.
+    ["schedule friday", { kind: "arrange", tasks: [], where: { only: days([5]) } }],
+    ["schedule the essay for friday", { kind: "arrange", tasks: ["essay"], where: { only: days([5]) } }],
   ])("%s", (text, expected) => {
     expect(parseScheduleRequest(text)).toMatchObject(expected);
   });

@@ -345,16 +345,18 @@ export function normalizeText(text: string): string {
 }
 
 /**
- * What students type for a few words the reader looks for: "tmr", "tmrw", "2moro", "tomorow" are "tomorrow"; "wat's",
+ * What students type for a few words the reader looks for: "tmr", "tmrw", "2moro", "tomorow" are "tomorrow" ("tomorrows",
+ * "tmrws" "tomorrow's"); "wat's",
  * "wats", "whats" are "what's" and "wat" / "wut" "what" (each read as the word before anything else is).
  */
 const TEXTING_SPELLINGS: ReadonlyArray<[RegExp, string]> = [
+  [/^(?:tmrws|tomorrows)$/, "tomorrow's"],
   [/^(?:tmrw?|tmrow|tmoro|tomoz|2mor+ow?|2moro|tom+or+ow|tomoro)$/, "tomorrow"],
   [/^(?:wh?at'?s|wuts?)$/, "what's"],
   [/^(?:wat|wut)$/, "what"],
 ];
 const TEXTING_WORDS =
-  /(?<![\w'-])(?:tmrw?|tmrow|tmoro|tomoz|2mor+ow?|2moro|tom+or+ow|tomoro|wh?at'?s|wuts?|wat|wut)(?![\w'-])/g;
+  /(?<![\w'-])(?:tmrws|tomorrows|tmrw?|tmrow|tmoro|tomoz|2mor+ow?|2moro|tom+or+ow|tomoro|wh?at'?s|wuts?|wat|wut)(?![\w'-])/g;
 
 const MONTH = String.raw`(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
 const MONTH_NAMES = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
@@ -1000,9 +1002,12 @@ function parseSentence(body: string): ScheduleRequest {
     // can I fit 2 hours on Wednesday" one placing a task named "2 hours". Not understood is said; a card is never raised.
     if (!SUGGESTION.test(body)) return { kind: "unknown" };
   }
+  // A look at named days is a look before any verb reads it: "schedule for friday?", "tomorrows schedule".
+  const look = readLook(body);
+  if (look) return look;
   // An imperative's verb decides ("Place the linked list exercises…" is not a question about lists).
   const verb =
-    /^(?:(?:please|can you|could you|would you|will you|help me|i want to|i'd like to|i would like to|i want you to|i'd like you to|let's|now|hey|hi|ok|okay|so)\s*,?\s+)*([a-z]+)/.exec(
+    /^(?:(?:please|can you|could you|would you|will you|can i|could i|may i|let me|help me|i want to|i'd like to|i would like to|i want you to|i'd like you to|let's|now|hey|hi|ok|okay|so)\s*,?\s+)*([a-z]+)/.exec(
       body,
     )?.[1] ?? "";
   // A question is never a mark ("did I do the matrix review?"), and a request not to do something never does it.
@@ -1161,10 +1166,22 @@ const LEADING_VERBS: Record<string, (body: string) => ScheduleRequest | undefine
   fit: (body) => readFindTimeFor(body) ?? readArrange(body),
   make: (body) => readFindTimeFor(body),
   list: (body) => readList(body),
-  show: (body) => readDayContents(body) ?? readList(body),
+  // A look is answered or not understood, never a change: "show the plan", "pls show tomorrows schedule" were plans
+  // arranging the week (their "plan" and "schedule" read as verbs).
+  show: readLookingAt,
+  see: readLookingAt,
+  view: readLookingAt,
+  display: readLookingAt,
+  check: readLookingAt,
+  look: readLookingAt,
   explain: (body) => readExplain(body),
   describe: (body) => readExplain(body),
 };
+
+/** What a look asks to see ("show …", "see …", "check …"): the days, the tasks, the free time or a task; else not understood. */
+function readLookingAt(body: string): ScheduleRequest {
+  return readDayContents(body) ?? readList(body) ?? readFree(body) ?? readExplain(body) ?? { kind: "unknown" };
+}
 
 function readSwap(body: string): ScheduleRequest | undefined {
   const english =
@@ -1650,7 +1667,37 @@ const ON_TODAY =
  * ask for the plan a card shows.
  */
 const WHOLE_WEEK =
-  /^(?:(?:please|can you|could you|let me|i want to|i'd like to)\s+)*(?:show|display|view|see|draw|print|open)\s+(?:me\s+)?(?:(?:my|the|our)\s+)?(?:(?:whole|full|current|weekly)\s+)?(?:week(?:ly)?(?:'s)?\s*)?(?:week|schedule|timetable|calendar|agenda|grid)\s*[?!.]*$|^(?:what|how)(?:'s| is| does) (?:my |the )?(?:week|schedule|timetable)(?: look)?(?: like)?\s*[?!.]*$|^(?:我想|帮我|请)?(?:看看|看一下|查看|显示|打开)(?:一下)?(?:我的|我)?(?:日程|课表|安排|周表|这周|本周)(?:表)?[?？。]?$|^(?:我的)?(?:日程|课表)(?:表)?(?:是什么样|怎么样|长什么样)?[?？。]?$/;
+  /^(?:(?:please|can you|could you|can i|could i|may i|let me|i want to|i'd like to)\s+)*(?:show|display|view|see|look at|check|draw|print|open)\s+(?:me\s+)?(?:(?:my|the|our)\s+)?(?:(?:whole|full|current|weekly)\s+)?(?:week(?:ly)?(?:'s)?\s*)?(?:week|schedule|timetable|calendar|agenda|grid)\s*[?!.]*$|^(?:what|how)(?:'s| is| does) (?:my |the )?(?:week|schedule|timetable)(?: look)?(?: like)?\s*[?!.]*$|^(?:我想|帮我|请)?(?:看看|看一下|看下|查看|显示|打开)(?:一下)?(?:我的|我)?(?:日程|课表|安排|周表|这周|本周)(?:表)?[?？。]?$|^(?:我的)?(?:日程|课表)(?:表)?(?:是什么样|怎么样|长什么样)?[?？。]?$/;
+
+/**
+ * A look at named days and nothing else: a look verb ("show tmrw", "let me see friday", "can I check Thursday"), the
+ * schedule as a noun ("schedule for friday?", "tomorrows schedule", "my timetable on Monday"), "明天的安排",
+ * "这周的安排给我看看", "看看周五的课表" (group "rest": the words after the look verb). "安排" after "的" is the
+ * noun, no verb: these raised a plan card arranging the days named.
+ */
+const LOOK_AT =
+  /^(?:(?:please|can you|could you|can i|could i|may i|let me|i want to|i'd like to)\s+)*(?:show|display|view|see|look at|check|open)\s+(?:me\s+)?(?<rest>.+)$/;
+/** Words of a look that name no task: the schedule's nouns, determiners, "what's on". */
+const LOOK_WORDS =
+  /\b(?:my|the|our|what'?s|what is|whats|on|for|of|schedule|timetable|calendar|agenda|day|days|like|looks?|please)\b|'s\b|我想|我要|帮我|给我|请|我的|我|看看|看一下|看下|查看|查一下|瞧瞧|显示|一下|的?(?:安排|日程|课表)|[?？!。,]/g;
+/**
+ * A noun of the schedule, said with no look verb ("schedule for friday", "tomorrow's schedule", "明天的安排"). A bare
+ * "schedule for friday" may be either; read as a look, a wrong reading costs a rephrasing, where a plan costs a card.
+ */
+const SCHEDULE_NOUN =
+  /^(?:my |the )?(?:schedule|timetable|calendar|agenda) (?:for|on) |(?:'s|s) (?:schedule|timetable|calendar|agenda)$|的(?:安排|日程|课表)/;
+
+function readLook(body: string): ScheduleRequest | undefined {
+  const look = LOOK_AT.exec(body);
+  const said = look?.groups?.rest ?? body;
+  if (!look && !SCHEDULE_NOUN.test(body)) return undefined;
+  // "给我看看周五安排作文": "安排" but after "的" is the verb of a request of its own.
+  if (/(?<!的)安排/.test(said)) return undefined;
+  const where = withWeekNamed(readWhere(said), said);
+  const left = readTaskWords(said.replace(WEEK_NAMED, " ").replace(LOOK_WORDS, " "));
+  if (isEmptySelection(where.only) || left.replace(/[\s,.?!]/g, "") !== "") return undefined;
+  return { kind: "day", where };
+}
 
 function readDayContents(body: string): ScheduleRequest | undefined {
   // Every weekday: the schedule's days, whichever week the clock is in (the week a person looks at is the one shown).
