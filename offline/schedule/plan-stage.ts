@@ -776,7 +776,8 @@ function limitsSlots(slots: Where["slots"]): boolean {
     slots.from !== undefined ||
     slots.to !== undefined ||
     slots.notBeforeHour !== undefined ||
-    slots.endsBy !== undefined,
+    slots.endsBy !== undefined ||
+    slots.startsFrom !== undefined,
   );
 }
 

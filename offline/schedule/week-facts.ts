@@ -231,10 +231,16 @@ export function slotRangeOf(window: SlotWindow, facts: WeekFacts): { from: numbe
   // Without clock times neither limit can be read.
   if (facts.slotTimes === undefined) return range;
   // "not before 10": the first slot that starts at 10:00 or later.
-  const from =
+  const notBefore =
     window.notBeforeHour === undefined
       ? range.from
       : Math.max(range.from, firstSlotFrom(facts.slotTimes, window.notBeforeHour));
+  // "after 22:30", "晚上9点以后": the first slot that starts then or later (past the last slot when none does).
+  const startsFrom = window.startsFrom;
+  const from =
+    startsFrom === undefined
+      ? notBefore
+      : Math.max(notBefore, facts.slotTimes.findIndex((time) => time.start >= startsFrom) + 1 || facts.slotsPerDay + 1);
   // "before 17:00", "10点以前": the last slot that ends by then (0 when none does).
   const endsBy = window.endsBy;
   const to =

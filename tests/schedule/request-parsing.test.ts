@@ -504,3 +504,47 @@ describe("messages as students type them", () => {
     expect(parseScheduleRequest(text)).toMatchObject(expected);
   });
 });
+
+/**
+ * Limits of the clock besides "before 17:00": a start ("after 22:30", "after 12", "晚上9点以后"), a range ("between
+ * 9pm and 8am"), an hour alone after "before" ("before 8"). Each was left in the task's name, or read as a time to
+ * place at ("between 9pm …" was 21:00), so the window they leave empty was never seen.
+ */
+describe("the limits of the clock a request names", () => {
+  test.each([
+    ["schedule the matrix review on Friday after 22:30", { startsFrom: "22:30" }],
+    ["schedule the matrix review on Friday after 9pm", { startsFrom: "21:00" }],
+    ["schedule the matrix review in the morning after 12", { part: "morning", startsFrom: "12:00" }],
+    ["schedule the matrix review on Friday between 9pm and 8am", { startsFrom: "21:00", endsBy: "08:00" }],
+    ["schedule the matrix review on Friday between 14:00 and 16:00", { startsFrom: "14:00", endsBy: "16:00" }],
+    ["when am I free on Friday before 8?", { endsBy: "08:00" }],
+    ["schedule the matrix review today before 10", { endsBy: "10:00" }],
+    ["把矩阵复习安排在周五晚上9点以后", { part: "evening", startsFrom: "21:00" }],
+    ["周五8点前安排矩阵复习", { endsBy: "08:00" }],
+  ])("%s", (text, slots) => {
+    expect((parseScheduleRequest(normalizeText(text)) as { where: Where }).where.slots).toEqual(slots);
+  });
+
+  test("a limit is no part of a task's name, and no clock time to place at", () => {
+    for (const text of [
+      "schedule the matrix review on Friday after 22:30",
+      "schedule the matrix review in the morning after 12",
+      "schedule the matrix review on Friday between 9pm and 8am",
+      "schedule the matrix review today before 10",
+    ])
+      expect(parseScheduleRequest(text)).toMatchObject({ kind: "arrange", tasks: ["matrix review"] });
+    expect(readWhere("between 9pm and 8am").slots.at).toBeUndefined();
+  });
+
+  test("what stays as it was: no later than is a time limit, counts are no hours, nothing before is no start limit", () => {
+    expect(
+      (parseScheduleRequest("schedule the matrix review no later than 16:30") as { where: Where }).where.slots,
+    ).toEqual({ endsBy: "16:30" });
+    expect(readWhere("move it back by 2 days").slots).toEqual({});
+    expect(readWhere("after 2 slots").slots).toEqual({});
+    expect((parseScheduleRequest("arrange my reviews, nothing before 10:00") as { where: Where }).where.slots).toEqual({
+      notBeforeHour: 10,
+    });
+    expect(readWhere("10点以后不要").slots.startsFrom).toBeUndefined();
+  });
+});

@@ -37,6 +37,11 @@ export interface SlotWindow {
    * window's slot clock times (`readEndsBy`). No time to place at, and no event to be done before.
    */
   endsBy?: string;
+  /**
+   * A start limit ("after 22:30", "after 9pm", "晚上9点以后"), "HH:MM": only slots that start then or later, resolved
+   * through the window's slot clock times (`readStartsFrom`).
+   */
+  startsFrom?: string;
 }
 
 /** "not before 10", "nothing before 10am", "no earlier than 9", "10点以前不要", "早上10点前别": group 1 or 3 holds the hour. */
@@ -50,27 +55,82 @@ export function readNotBeforeHour(fragment: string): number | undefined {
   return match && Number.isInteger(hour) && hour >= 0 && hour <= 23 ? hour : undefined;
 }
 
+/** A bare hour after a limit word ("before 8", "after 12", "after 8 o'clock"): no count of slots, days or minutes. */
+const BARE_HOUR = String.raw`(?<![\d:])\d{1,2}(?:\s*o'?clock\b)?(?![\d:]|\s*(?:[ap]\.?m\b|slots?\b|sections?\b|periods?\b|days?\b|hours?\b|minutes?\b|mins?\b|weeks?\b|times?\b|tasks?\b|reviews?\b|st\b|nd\b|rd\b|th\b))`;
+
 /**
  * A time limit a fragment names: "before 17:00", "by 5pm", "until noon", "no later than 16:30" (group "en": the clock
- * words after it), "10点以前", "下午五点前", "10点半之前" (groups "part", "hour", "half"). Not "nothing before 10"
- * (`NOT_BEFORE_HOUR`, read first), nor "10点以前不要".
+ * words after it), "before 8", "until 10" (group "bare": an hour alone, read as `readClockTime` reads one — never after
+ * "by", which also counts: "by 2 slots"), "10点以前", "下午五点前", "10点半之前" (groups "part", "hour", "half").
+ * Not "nothing before 10" (`NOT_BEFORE_HOUR`, read first), nor "10点以前不要".
  */
-const ENDS_BY =
-  /\b(?:before|by|until|till|no later than|earlier than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<![晚早快慢多少有差好])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?<half>半)?\s*(?:以前|之前|前)(?!\s*(?:不要|不|别|从不))/;
+const ENDS_BY = new RegExp(
+  String.raw`\b(?:(?:before|by|until|till|no later than|earlier than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:before|until|till|no later than|earlier than)\s+(?<bare>${BARE_HOUR}))|(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<![晚早快慢多少有差好])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?<half>半)?\s*(?:以前|之前|前)(?!\s*(?:不要|不|别|从不))`,
+);
 
-/** The time limit a fragment names ("before 17:00", "周日10点以前"), as "HH:MM", or undefined. */
+/** The time limit a fragment names ("before 17:00", "before 8", "周日10点以前"), as "HH:MM", or undefined. */
 export function readEndsBy(fragment: string): string | undefined {
-  const match = ENDS_BY.exec(fragment.replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " "));
+  return clockOfLimit(ENDS_BY.exec(fragment.replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " ")), fragment);
+}
+
+/**
+ * A start limit a fragment names: "after 22:30", "after 9pm", "later than noon" (group "en"), "after 12", "after 8
+ * o'clock" (group "bare"), "晚上9点以后", "12点之后", "8点半后" (groups "part", "hour", "half"). Not "no later than 16:30"
+ * (a time limit, `ENDS_BY`), nor "10点以后不要".
+ */
+const STARTS_FROM = new RegExp(
+  String.raw`\b(?:(?:after|(?<!\b(?:no|not)\s)later than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:after|(?<!\b(?:no|not)\s)later than)\s+(?<bare>${BARE_HOUR}))|(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<![晚早快慢多少有差好])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?<half>半)?\s*(?:以后|之后|后)(?!\s*(?:不要|不|别|从不))`,
+);
+
+/** The start limit a fragment names ("after 22:30", "after 12", "晚上9点以后"), as "HH:MM", or undefined. */
+export function readStartsFrom(fragment: string): string | undefined {
+  return clockOfLimit(STARTS_FROM.exec(fragment), fragment);
+}
+
+/** "between 9pm and 8am", "between 14:00 and 16:00": a start limit and a time limit at once. */
+const BETWEEN = new RegExp(
+  String.raw`\bbetween\s+(?<from>(?<![\d:])\d{1,2}(?::\d{2})?(?:\s*[ap]\.?m\b\.?)?|noon|midday)\s+and\s+(?<to>(?<![\d:])\d{1,2}(?::\d{2})?(?:\s*[ap]\.?m\b\.?)?|noon|midday)(?![\d:]|\s*(?:slots?|sections?|periods?|days?|hours?|minutes?|mins?)\b)`,
+);
+
+/** The limits "between 9pm and 8am" names (a start and an end, "HH:MM" each), or undefined. */
+export function readBetween(fragment: string): { startsFrom: string; endsBy: string } | undefined {
+  const groups = BETWEEN.exec(fragment)?.groups;
+  if (!groups) return undefined;
+  const clock = (said: string) => readClockTime(/^\d{1,2}$/.test(said.trim()) ? `at ${said}` : said);
+  const startsFrom = clock(groups.from ?? "");
+  const endsBy = clock(groups.to ?? "");
+  return startsFrom !== undefined && endsBy !== undefined ? { startsFrom, endsBy } : undefined;
+}
+
+/** `fragment` without its "between … and …" limits: no part of a task's name, no two clock times to place at. */
+function withoutBetween(fragment: string): string {
+  return fragment.replace(new RegExp(BETWEEN.source, "g"), " ");
+}
+
+/**
+ * The clock time of a limit found by `ENDS_BY` or `STARTS_FROM`: its English clock words, its bare hour (in the
+ * afternoon or the evening when the fragment names one: "before 8 in the evening" is 20:00), or its Chinese hour.
+ */
+function clockOfLimit(match: RegExpExecArray | null, fragment: string): string | undefined {
   if (!match?.groups) return undefined;
-  const { en, part, hour, half } = match.groups;
+  const { en, bare, part, hour, half } = match.groups;
   if (en !== undefined) return readClockTime(en);
+  if (bare !== undefined) {
+    const evening = /\b(?:afternoon|evening|tonight|night)\b/.test(fragment);
+    return clockText(Number(/\d+/.exec(bare)?.[0]), 0, evening ? "pm" : undefined);
+  }
   const marker = part === undefined ? undefined : /上午|早上|早晨/.test(part) ? "am" : "pm";
   return clockText(readNumber(hour ?? ""), half ? 30 : 0, marker);
 }
 
-/** `fragment` without the time limits it names ("before 17:00", "10点以前"): no part of a task's name. */
+/**
+ * `fragment` without the limits of the clock it names ("before 17:00", "10点以前", "after 22:30", "between 9pm and
+ * 8am"): no part of a task's name.
+ */
 function withoutEndsBy(fragment: string): string {
-  return fragment.replace(new RegExp(ENDS_BY.source, "g"), " ");
+  return withoutBetween(fragment)
+    .replace(new RegExp(ENDS_BY.source, "g"), " ")
+    .replace(new RegExp(STARTS_FROM.source, "g"), " ");
 }
 
 /**
@@ -623,13 +683,17 @@ export function readWhere(said: string): Where {
   // "在周日10点以前" is a time limit (`readEndsBy`), no event to be done before.
   const before = readBefore(withoutEndsBy(fragment));
   const notBeforeHour = readNotBeforeHour(fragment);
-  const at = readClockTime(kept);
-  const endsBy = readEndsBy(kept);
+  // "between 9pm and 8am" is a start and a time limit, no clock time to place at.
+  const between = readBetween(kept);
+  const at = readClockTime(withoutBetween(kept));
+  const endsBy = between?.endsBy ?? readEndsBy(kept);
+  const startsFrom = between?.startsFrom ?? readStartsFrom(kept);
   const slots = {
     ...readSlots(kept),
     ...(notBeforeHour === undefined ? {} : { notBeforeHour }),
     ...(at === undefined ? {} : { at }),
     ...(endsBy === undefined ? {} : { endsBy }),
+    ...(startsFrom === undefined ? {} : { startsFrom }),
   };
   return { only: readDays(kept), not: readDays(negated.join(" , ")), slots, ...(before ? { before } : {}) };
 }
@@ -663,7 +727,8 @@ export function isAnywhere(where: Where): boolean {
     !where.slots.part &&
     where.slots.notBeforeHour === undefined &&
     where.slots.at === undefined &&
-    where.slots.endsBy === undefined
+    where.slots.endsBy === undefined &&
+    where.slots.startsFrom === undefined
   );
 }
 
