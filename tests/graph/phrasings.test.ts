@@ -211,6 +211,17 @@ const PHRASINGS: Phrasing[] = [
     halfPlaced: true,
     expect: { write: "move", args: { task_id: "matrix-review", day: 5 } },
   },
+  // The task's own words only: a day with no "to", "能不能" were read as part of its name (no task matched).
+  {
+    say: "reschedule essay tmr",
+    halfPlaced: true,
+    expect: { write: "move", args: { task_id: "essay-draft", day: 1 } },
+  },
+  {
+    say: "能不能把矩阵复习挪到明天",
+    halfPlaced: true,
+    expect: { write: "move", args: { task_id: "matrix-review", day: 1 } },
+  },
   {
     say: "move the quantum physics review to Friday",
     halfPlaced: true,

@@ -500,6 +500,13 @@ describe("messages as students type them", () => {
     // The verb before a day or a task still arranges.
     ["schedule friday", { kind: "arrange", tasks: [], where: { only: days([5]) } }],
     ["schedule the essay for friday", { kind: "arrange", tasks: ["essay"], where: { only: days([5]) } }],
+    // A day's short name, a day with no preposition, a wrapper before 把: words of when or politeness, no name.
+    ["put the matrix review on fri", { kind: "arrange", tasks: ["matrix review"], where: { only: days([5]) } }],
+    [
+      "reschedule essay tmr",
+      { kind: "move", task: "essay", where: { only: { dates: [{ kind: "offset", days: 1 }] } } },
+    ],
+    ["能不能把矩阵复习挪到明天", { kind: "move", task: "矩阵复习", where: { only: { dates: [{ days: 1 }] } } }],
   ])("%s", (text, expected) => {
     expect(parseScheduleRequest(text)).toMatchObject(expected);
   });

@@ -1297,7 +1297,7 @@ function readMove(said: string): ScheduleRequest | undefined {
     return task ? { kind: "move", task, where: readWhere(where) } : undefined;
   }
   const chinese =
-    /(?:把|将)?(.+?)(?:移到|挪到|调到|改到|换到|移至|改成|调整到|推迟到|推后到|延后到|延迟到|顺延到|提前到)(.+)$/.exec(
+    /^(?:.*?(?:把|将))?(.+?)(?:移到|挪到|调到|改到|换到|移至|改成|调整到|推迟到|推后到|延后到|延迟到|顺延到|提前到)(.+)$/.exec(
       body,
     );
   if (chinese) {
@@ -1461,7 +1461,22 @@ function splitTarget(subject: string, target: string | undefined): [string, stri
   const forWhen = /^(.+)\s+for\s+(.+)$/.exec(subject);
   const at =
     forWhen && readTaskWords(forWhen[2] ?? "").trim() === "" ? forWhen : /^(.+?)\s+(?:on|at|in)\s+(.+)$/.exec(subject);
-  return at ? [taskPhrase(at[1] ?? ""), at[2] ?? ""] : [taskPhrase(subject), ""];
+  return at ? [taskPhrase(at[1] ?? ""), at[2] ?? ""] : (trailingWhen(subject) ?? [taskPhrase(subject), ""]);
+}
+
+/**
+ * "essay tomorrow", "essay fri evening": a task, then words of when with no preposition between them, split into the
+ * task and its target ("reschedule essay tmr" sought a task named "essay tomorrow", the day lost); undefined when no
+ * word of the phrase starts the words of when alone.
+ */
+function trailingWhen(subject: string): [string, string] | undefined {
+  const words = subject.split(" ");
+  for (let at = 1; at < words.length; at += 1) {
+    const when = words.slice(at).join(" ");
+    if (readTaskWords(when).trim() === "" && !isAnywhere(readWhere(when)))
+      return [taskPhrase(words.slice(0, at).join(" ")), when];
+  }
+  return undefined;
 }
 
 /** How people say a task's life, each with the status it settles as (a typo of a verb is read too: "finsihed"). */
@@ -1970,6 +1985,8 @@ function namedTasks(rest: string): string[] {
       " ",
     )
     .replace(/\b(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?)\b/g, " ")
+    // "put the matrix review on fri": a weekday's short name after its preposition ("sat" alone may be an exam's).
+    .replace(/\b(?:on|for|by|this|next)\s+(?:mon|tues?|wed|thu|thurs?|fri|sat|sun)\b/g, " ")
     .replace(
       /(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|上午|下午|晚上|早上|第\d+天|下周|这周|本周|下星期|这星期/g,
       " ",
