@@ -31,6 +31,7 @@ import {
 } from "../../tools/schedule/request-parsing.js";
 import { say, type Language } from "../../contracts/language.js";
 import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
+import { emptyWindowEnding, emptyWindowWhy } from "./empty-window.js";
 import { matchTasks } from "./task-matching.js";
 import { datingOf, resolveDays, slotRangeOf, weekdayOf, type WeekFacts } from "./week-facts.js";
 import { placeName } from "../../tools/schedule/calendar.js";
@@ -420,6 +421,16 @@ function listArrangement(
   names: Names,
   speak: string,
 ): Decision {
+  // A step whose words name a window with no slot of the day ("in slots 1-0", "before 8:30"): said, and no tool called
+  // (`propose_arrangement` takes no empty slot range).
+  const noSlot = emptyWindowWhy(request.where.slots, facts, "en");
+  if (noSlot !== undefined)
+    return finish(
+      end,
+      emptyWindowEnding(request.where.slots, facts, language, "nothingPlaced"),
+      notCarriedOut(noSlot),
+      "the time asked for holds no slot of the day",
+    );
   const scope = scopeOf(view, request, memory, end, language, names);
   if (scope.kind === "decided") return scope.decision;
   const before = daysBefore(view, request, facts, end, language);

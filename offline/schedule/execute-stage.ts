@@ -86,6 +86,7 @@ import {
 } from "./week-facts.js";
 import type { Dating } from "../../tools/schedule/format.js";
 import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
+import { emptyWindowEnding, emptyWindowWhy } from "./empty-window.js";
 import { markInChinese } from "../../tools/schedule/summary-words.js";
 
 /**
@@ -641,6 +642,15 @@ function moveStep(
   };
   // A clock time named ("to Sunday 14:00", "下午两点"): the slot that starts then, or why none does — never a search
   // elsewhere in the day, which would put the review at another hour than asked.
+  // A step whose words name a window with no slot of the day ("Friday, slots 1-0"): said, and nothing proposed.
+  const noSlot = rejected.length === 0 && !shift ? emptyWindowWhy(request.where.slots, facts, "en") : undefined;
+  if (noSlot !== undefined)
+    return finish(
+      end,
+      emptyWindowEnding(request.where.slots, facts, language, tool === "place" ? "nothingPlaced" : "nothingMoved"),
+      notCarriedOut(noSlot),
+      "the time asked for holds no slot of the day",
+    );
   const at = rejected.length === 0 && !shift ? request.where.slots.at : undefined;
   const timed = at === undefined ? undefined : slotStartingAt(at, facts);
   if (at !== undefined && (timed === undefined || "why" in timed || !days || days.length === 0)) {
@@ -1469,6 +1479,10 @@ function freeStep(
 ): Decision {
   const days = allowedDays(request.where, facts);
   const window = slotRangeOf(request.where.slots, facts);
+  // A window with no slot of the day ("before 8"): said, and no search (find_free takes no empty slot range).
+  const noSlot = emptyWindowWhy(request.where.slots, facts, "en");
+  if (noSlot !== undefined)
+    return finish(end, emptyWindowEnding(request.where.slots, facts, language), notCarriedOut(noSlot));
   const search = rounds.findLast((round) => round.name === "find_free" && !round.summarised);
   if (!search) {
     const args: Record<string, unknown> = { min_length: request.minLength, limit: 100 };
@@ -1549,6 +1563,10 @@ function dayStep(
 ): Decision {
   const days = allowedDays(request.where, facts) ?? [1];
   const window = slotRangeOf(request.where.slots, facts);
+  // A window with no slot of the day: said, and no query (query_range takes no empty slot range).
+  const noSlot = emptyWindowWhy(request.where.slots, facts, "en");
+  if (noSlot !== undefined)
+    return finish(end, emptyWindowEnding(request.where.slots, facts, language), notCarriedOut(noSlot));
   const query = rounds.findLast((round) => round.name === "query_range" && !round.summarised);
   if (!query) {
     const first = days[0] ?? 1;

@@ -59,6 +59,8 @@ import {
 } from "./grounding.js";
 import { liveOverviewOf } from "./tool-data.js";
 import { followUpOf } from "./follow-up.js";
+import { emptyWindowQuestion, emptyWindowWhy, limitsSlots } from "./empty-window.js";
+import { saySummary } from "../../tools/schedule/summary-phrases.js";
 
 /** The steps of an arrange plan: the place step without a scope, and the verify step. */
 export const OFFLINE_PLAN_STEPS: readonly StepDraft[] = [
@@ -121,6 +123,17 @@ export function decidePlan(view: PromptView): Record<string, unknown> {
       speak: missing,
       action: "ask_user",
       reason: "the request names a day outside the schedule",
+      complexity: "simple",
+    };
+  // A time that holds no slot of the day ("before 8:30" when the first slot ends at 08:45, "after 22:30", "in the
+  // morning after 12"), or none left today ("today before 10" at 09:00): said, and another time asked for — never a
+  // plan with an empty window ("slots 1-0").
+  const noSlot = "where" in request ? emptyWindowQuestion(request.where, facts, language) : undefined;
+  if (noSlot)
+    return {
+      speak: noSlot,
+      action: "ask_user",
+      reason: "the time asked for holds no slot of the day",
       complexity: "simple",
     };
   // Only names of real tasks and classes are planned: a name that matches nothing is said, and asked about.
@@ -769,18 +782,6 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
   }
 }
 
-/** True when a window limits the slots of a day: a part of it, slot numbers, or a limit by the clock. */
-function limitsSlots(slots: Where["slots"]): boolean {
-  return Boolean(
-    slots.part ||
-    slots.from !== undefined ||
-    slots.to !== undefined ||
-    slots.notBeforeHour !== undefined ||
-    slots.endsBy !== undefined ||
-    slots.startsFrom !== undefined,
-  );
-}
-
 const PART_ZH = { morning: "上午", afternoon: "下午", evening: "晚上" } as const;
 
 /** A move's shift in a step's words, read back by the request parser: "1 day later", "往后推1天", "later the same day". */
@@ -974,7 +975,14 @@ function revise(view: PromptView, current: StepDraft[]): Record<string, unknown>
     extra &&
     !isAnywhere(extra)
   ) {
-    const merged = { ...planned, where: mergeWhere(planned.where, extra) } as ScheduleRequest;
+    const where = mergeWhere(planned.where, extra);
+    const merged = { ...planned, where } as ScheduleRequest;
+    // A time that holds no slot of the day: said, and the plan kept (a step never names an empty window).
+    const noSlot = emptyWindowWhy(where.slots, facts, language);
+    if (noSlot !== undefined) {
+      const kept = saySummary(language, "noSlotPlanKept", { why: noSlot });
+      return keep(`${kept.charAt(0).toUpperCase()}${kept.slice(1)}`, "the time asked for holds no slot of the day");
+    }
     return planFor(
       merged,
       facts,
@@ -998,7 +1006,8 @@ function mergeWhere(base: Where, extra: Where): Where {
       days: [...base.not.days, ...extra.not.days],
       ...(base.not.dates || extra.not.dates ? { dates: [...(base.not.dates ?? []), ...(extra.not.dates ?? [])] } : {}),
     },
-    slots: extra.slots.part || extra.slots.from !== undefined ? extra.slots : base.slots,
+    // A time said again ("before 10:00" after "before 8:30") takes the place of the time the request named.
+    slots: limitsSlots(extra.slots) || extra.slots.at !== undefined ? extra.slots : base.slots,
     ...((extra.before ?? base.before) ? { before: (extra.before ?? base.before)! } : {}),
   };
 }

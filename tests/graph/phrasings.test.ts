@@ -102,6 +102,33 @@ const PHRASINGS: Phrasing[] = [
   },
   { say: "arrange my reviews, not before 10", expect: { places: ALL_TASKS, atLeast: 6, slots: [3, 12] } },
   { say: "安排复习，10点以前不要", expect: { places: ALL_TASKS, atLeast: 6, slots: [3, 12] } },
+  // ── A time that leaves no slot of the day is said, and another asked for: no plan with "slots 1-0" ──
+  {
+    say: "schedule the matrix review on Friday before 8:30",
+    expect: {
+      nothing: /^No slot of the day ends by 08:30: the first one runs 08:00–08:45\. Which time do you mean instead\?$/,
+    },
+  },
+  {
+    say: "schedule the matrix review on Friday after 22:30",
+    expect: { nothing: /^No slot of the day starts at 22:30 or later: the last one runs 21:45–22:30\. Which time/ },
+  },
+  {
+    say: "schedule the matrix review on Friday between 9pm and 8am",
+    expect: { nothing: /^No slot of the day is starting at 21:00 or later and ending by 08:00\. Which time/ },
+  },
+  {
+    say: "schedule the matrix review in the morning after 12",
+    expect: { nothing: /^No slot of the day is in the morning \(slots 1-4\) and starting at 12:00 or later\./ },
+  },
+  { say: "arrange my reviews, not before 23", expect: { nothing: /^No slot of the day starts at 23:00 or later/ } },
+  { say: "周五8点前安排矩阵复习", expect: { nothing: /^一天中没有在 08:00 之前结束的时段：第一节是 08:00–08:45。/ } },
+  {
+    say: "move the matrix review to Friday before 8am",
+    halfPlaced: true,
+    expect: { nothing: /^No slot of the day ends by 08:00: the first one runs 08:00–08:45\./ },
+  },
+  { say: "when am I free on Friday before 8?", expect: { nothing: /^No slot of the day ends by 08:00/ } },
   // ── What does not exist is said, never planned ──
   {
     say: "arrange the quantum physics review",

@@ -226,6 +226,14 @@ function refusedWrite(text: string): string {
   return text;
 }
 
+/** The limits a window that holds no slot names (`noSlotWithin`), as their table keys. */
+const WINDOW_LIMITS: readonly SummaryKey[] = ["windowPart", "windowSlots", "windowStartsFrom", "windowEndsBy"];
+
+/** A part of the day in Chinese ("上午"); another word as it is. */
+export function partInChinese(part: string): string {
+  return { morning: "上午", afternoon: "下午", evening: "晚上" }[part] ?? part;
+}
+
 /** How each place of a phrase is said in Chinese (a place not named stays as the English has it). */
 const READERS: PlaceReaders = {
   said: quoted,
@@ -272,6 +280,18 @@ const READERS: PlaceReaders = {
       .join("；");
   },
   recoveryWhy: (why) => recoveryEmptyText(why, "zh"),
+  // The limits of a window that holds no slot, each its own phrase (`noSlotWithin`).
+  window: (window) =>
+    window
+      .split(" and ")
+      .map((limit) => {
+        for (const key of WINDOW_LIMITS) {
+          const read = readSummary(key, limit);
+          if (read) return saySummary("zh", key, { ...read, ...(read.part ? { part: partInChinese(read.part) } : {}) });
+        }
+        return limit;
+      })
+      .join("、"),
   names: (names) => {
     const list = (text: string) => text.replace(/"([^"]*)"/g, "“$1”").replace(/, /g, "、");
     const more = readSummary("namesAndMore", names);
@@ -326,6 +346,11 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("weekdayNotShown", "whole"),
   read("nothingToUndo", "whole"),
   read("noChangeToRecover", "whole"),
+  // A window of the day that holds no slot (`offline/schedule/empty-window.ts`).
+  read("noSlotEndsBy", "whole"),
+  read("noSlotStartsFrom", "whole"),
+  read("noSlotInSlots", "whole"),
+  read("noSlotWithin", "whole"),
   // import_calendar's refusal when nothing can be added (what it imported is said from its data).
   // (Read at the start: what follows the colon stays for the phrases below.)
   read("importNoneInWindow", "start"),
