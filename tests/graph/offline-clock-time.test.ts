@@ -98,7 +98,9 @@ describe("a move to a named clock time", () => {
   test("周一14点 is Monday 14:00, not 16:00 (the weekday's 一 read into the hour)", async () => {
     const { outcome, slots } = await moveSaid("把矩阵运算复习移到周一14点", true);
     expect(outcome.planSteps[0]).toMatch(/3月11日周一，14:00$/);
-    expect(outcome.finalAnswer).toMatch(/3月11日周一 14:00–15:40 overlaps "极限与连续复习"/);
+    expect(outcome.finalAnswer).toMatch(
+      /3月11日周一 14:00–15:40 与 "极限与连续复习"（3月11日周一 14:00–15:40）时间冲突/,
+    );
     expect(slots).toEqual([{ day: 2, start: 3, end: 4 }]);
   });
 

@@ -82,6 +82,9 @@ const SAMPLE: Readonly<Record<string, string>> = {
   reason: "no slot starts at 14:30 (the slots near it start at 14:00 and 14:55)",
   shift: "2 days later",
   unplaceWhy: "it is pending already, not on the schedule",
+  span: "day 5 slots 7-8 (Fri 15 Mar 2024, 16:00–17:40)",
+  occupantSpan: "day 5 slots 5-8",
+  occupant: 'locked event fri-english-quiz "English vocabulary quiz"',
 };
 
 function sample(key: SummaryKey): Record<string, string> {
@@ -1142,5 +1145,116 @@ describe("reasons stored in English, said in the user's language from the table 
       `Nothing was added: ${each.english}.`,
       `没有添加：${each.chinese}。`,
     ]);
+  });
+});
+
+describe("where a write does not fit (issue 45), driven through the tools: said from the table", () => {
+  /** The tool's refusal, without the "error: " the result opens with. */
+  function refusal(name: string, state: ScheduleState, args: Record<string, unknown>): string {
+    const outcome = runTool(name, state, args);
+    expect(outcome.ok).toBe(false);
+    return outcome.content.replace(/^error: /, "");
+  }
+  const zh = (key: SummaryKey, places: Record<string, string | number>) => saySummary("zh", key, places);
+  const moveHead = (id: string) => zh("cannotMove", { id });
+  /** The sample week, the matrix review placed on Tuesday 10:00–11:40 (day 2 slots 3-4), so it can be moved. */
+  function placedWeek(): ScheduleState {
+    const placed = runTool("place", sampleWeek(), { task_id: "matrix-review", day: 2, slot_start: 3 });
+    expect(placed.ok, placed.content).toBe(true);
+    return placed.state as ScheduleState;
+  }
+  /** The English words of the reasons, none of which may be left in the Chinese. */
+  const REASON_WORDS = /overlaps|outside|past the end|partly|embeddable|embedded|only task items|entirely/;
+
+  test("a day outside the window, a slot outside the day, slots past its end: read back as the table says it", () => {
+    const week = placedWeek();
+    const cases: Array<[Record<string, unknown>, string, string]> = [
+      [
+        { task_id: "matrix-review", day: 9, slot_start: 3 },
+        "cannot move task matrix-review: day 9 is outside the window (days 1-7)",
+        zh("outsideWindow", { day: 9, lastDay: 7 }),
+      ],
+      [
+        { task_id: "matrix-review", day: 5, slot_start: 13 },
+        "cannot move task matrix-review: slot 13 is outside the day (slots 1-12)",
+        zh("outsideDay", { slot: 13, lastSlot: 12 }),
+      ],
+      [
+        { task_id: "matrix-review", day: 5, slot_start: 12 },
+        "cannot move task matrix-review: slots 12-13 run past the end of the day (slots 1-12)",
+        zh("pastDayEnd", { start: 12, end: 13, lastSlot: 12 }),
+      ],
+    ];
+    for (const [args, english, chinese] of cases) {
+      const said = refusal("move", week, args);
+      expect(said).toBe(english);
+      expect(summaryInChinese(said)).toBe(`${moveHead("matrix-review")}${chinese}`);
+      expect(summaryInChinese(said)).not.toMatch(REASON_WORDS);
+    }
+  });
+
+  test("over an event, a locked one, a task: the English as it was, the Chinese the table's", () => {
+    const week = placedWeek();
+    const lab = refusal("move", week, { task_id: "matrix-review", day: 5, slot_start: 7 });
+    expect(lab).toBe(
+      'cannot move task matrix-review: day 5 slots 7-8 (Fri 15 Mar 2024, 16:00–17:40) overlaps event fri-physics-lab "Physics lab" on day 5 slots 5-8 (Fri 15 Mar 2024, 14:00–17:40)',
+    );
+    expect(summaryInChinese(lab)).toBe(
+      `${moveHead("matrix-review")}${zh("overlapsOccupant", {
+        span: "3月15日周五 16:00–17:40",
+        occupant: '活动 fri-physics-lab "Physics lab"',
+        occupantSpan: "3月15日周五 14:00–17:40",
+      })}`,
+    );
+    const quiz = refusal("move", week, { task_id: "matrix-review", day: 5, slot_start: 3 });
+    expect(quiz).toContain('overlaps locked event fri-english-quiz "English vocabulary quiz" on day 5 slots 3-3');
+    expect(summaryInChinese(quiz)).toContain(
+      ' 与 已锁定的活动 fri-english-quiz "English vocabulary quiz"（3月15日周五',
+    );
+    const placed = runTool("place", week, { task_id: "determinant-exercises", day: 3, slot_start: 7 });
+    expect(placed.ok, placed.content).toBe(true);
+    const task = refusal("move", placed.state as ScheduleState, { task_id: "matrix-review", day: 3, slot_start: 7 });
+    expect(task).toContain('overlaps task determinant-exercises "Determinant exercises" on day 3 slots 7-7');
+    expect(summaryInChinese(task)).toContain(' 与 任务 determinant-exercises "Determinant exercises"（3月13日周三');
+    for (const said of [lab, quiz, task]) expect(summaryInChinese(said)).not.toMatch(REASON_WORDS);
+  });
+
+  test("an embeddable event: an event moved over it, a review partly inside, one over a review inside — its name said", () => {
+    const week = placedWeek();
+    const library = { id: "sun-library", event: '"Library study block"' };
+    const event = refusal("move", week, { task_id: "fri-physics-lab", day: 7, slot_start: 1 });
+    expect(event).toBe(
+      'cannot move task fri-physics-lab: day 7 slots 1-4 (Sun 17 Mar 2024, 08:00–11:40) overlaps embeddable event sun-library "Library study block"; only task items can sit inside it',
+    );
+    expect(summaryInChinese(event)).toBe(
+      `${moveHead("fri-physics-lab")}${zh("overlapsEmbeddable", { span: "3月17日周日 08:00–11:40", ...library })}`,
+    );
+    // (The event's name beside its id: before, "embeddable event sun-library (…)" named the id alone.)
+    const partly = refusal("move", week, { task_id: "matrix-review", day: 7, slot_start: 4 });
+    expect(partly).toBe(
+      'cannot move task matrix-review: day 7 slots 4-5 (Sun 17 Mar 2024, 10:55–14:45) is only partly inside embeddable event sun-library "Library study block" (day 7 slots 1-4 (Sun 17 Mar 2024, 08:00–11:40)); place it entirely inside or entirely outside',
+    );
+    expect(summaryInChinese(partly)).toBe(
+      `${moveHead("matrix-review")}${zh("partlyInside", {
+        span: "3月17日周日 10:55–14:45",
+        ...library,
+        occupantSpan: "3月17日周日 08:00–11:40",
+      })}`,
+    );
+    const inside = runTool("place", week, { task_id: "determinant-exercises", day: 7, slot_start: 2 });
+    expect(inside.ok, inside.content).toBe(true);
+    const over = refusal("move", inside.state as ScheduleState, { task_id: "matrix-review", day: 7, slot_start: 1 });
+    expect(over).toBe(
+      'cannot move task matrix-review: day 7 slots 1-2 (Sun 17 Mar 2024, 08:00–09:40) overlaps task determinant-exercises "Determinant exercises" already embedded in event sun-library "Library study block" on day 7 slots 2-2 (Sun 17 Mar 2024, 08:55–09:40)',
+    );
+    expect(summaryInChinese(over)).toBe(
+      `${moveHead("matrix-review")}${zh("overlapsEmbedded", {
+        span: "3月17日周日 08:00–09:40",
+        occupant: '任务 determinant-exercises "Determinant exercises"',
+        ...library,
+        occupantSpan: "3月17日周日 08:55–09:40",
+      })}`,
+    );
+    for (const said of [event, partly, over]) expect(summaryInChinese(said)).not.toMatch(REASON_WORDS);
   });
 });

@@ -80,11 +80,11 @@ describe("place", () => {
     ],
     [
       { task_id: "a", day: 1, slot_start: 3 },
-      "error: cannot place task a (duration 2): day 1 slots 3-4 is only partly inside embeddable event hall (day 1 slots 4-7); place it entirely inside or entirely outside",
+      'error: cannot place task a (duration 2): day 1 slots 3-4 is only partly inside embeddable event hall "Event hall" (day 1 slots 4-7); place it entirely inside or entirely outside',
     ],
     [
       { task_id: "d", day: 1, slot_start: 6 },
-      "error: cannot place task d (duration 3): day 1 slots 6-8 is only partly inside embeddable event hall (day 1 slots 4-7); place it entirely inside or entirely outside",
+      'error: cannot place task d (duration 3): day 1 slots 6-8 is only partly inside embeddable event hall "Event hall" (day 1 slots 4-7); place it entirely inside or entirely outside',
     ],
   ])("rejects %j", (args, message) => {
     expect(runTool("place", smallSchedule(), args)).toEqual({ ok: false, content: message });
@@ -100,7 +100,7 @@ describe("place", () => {
     );
     const embedded = write("place", smallSchedule(), { task_id: "a", day: 1, slot_start: 4 });
     expect(runTool("place", embedded, { task_id: "b", day: 1, slot_start: 5 }).content).toBe(
-      'error: cannot place task b (duration 1): day 1 slots 5-5 overlaps task a "Task a" already embedded in event hall on day 1 slots 4-5',
+      'error: cannot place task b (duration 1): day 1 slots 5-5 overlaps task a "Task a" already embedded in event hall "Event hall" on day 1 slots 4-5',
     );
   });
 

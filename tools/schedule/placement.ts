@@ -30,6 +30,7 @@ import {
 } from "./rules.js";
 import { windowProblem } from "./slot-range.js";
 import type { ScheduleState, ScheduleTask, SlotRange, TaskItem } from "./state.js";
+import { saySummary } from "./summary-phrases.js";
 
 /** Put the task at `position` (in the task list) on `range`. */
 export interface PlacementRequest {
@@ -161,21 +162,31 @@ function landOne(
     return { ...request };
   }
   const occupant = work.tasks[firstOccupant] as ScheduleTask;
-  const where = formatRange(range, work.rules.window);
+  const span = formatRange(range, work.rules.window);
+  const spanOf = (task: ScheduleTask, position: number) =>
+    occupantRangeText(task, position, range, landed, work.rules.window);
   if (occupant.source !== "event" || !occupant.canEmbed) {
-    return `${where} overlaps ${occupantLabel(occupant)} on ${occupantRangeText(occupant, firstOccupant, range, landed, work.rules.window)}`;
+    return saySummary("en", "overlapsOccupant", {
+      span,
+      occupant: occupantLabel(occupant),
+      occupantSpan: spanOf(occupant, firstOccupant),
+    });
   }
-  if (task.source === "event") {
-    return `${where} overlaps embeddable event ${occupant.id} ${quoteName(occupant.name)}; only task items can sit inside it`;
-  }
+  const host = { id: occupant.id, event: quoteName(occupant.name) };
+  if (task.source === "event") return saySummary("en", "overlapsEmbeddable", { span, ...host });
   if (anyFree || !sameOccupantEverywhere) {
-    return `${where} is only partly inside embeddable event ${occupant.id} (${occupantRangeText(occupant, firstOccupant, range, landed, work.rules.window)}); place it entirely inside or entirely outside`;
+    return saySummary("en", "partlyInside", { span, ...host, occupantSpan: spanOf(occupant, firstOccupant) });
   }
   for (let slot = range.start; slot <= range.end; slot += 1) {
     const embedded = work.embedded[cellOf(work, range.day, slot)] ?? FREE;
     if (embedded !== FREE) {
       const other = work.tasks[embedded] as ScheduleTask;
-      return `${where} overlaps ${occupantLabel(other)} already embedded in event ${occupant.id} on ${occupantRangeText(other, embedded, range, landed, work.rules.window)}`;
+      return saySummary("en", "overlapsEmbedded", {
+        span,
+        occupant: occupantLabel(other),
+        ...host,
+        occupantSpan: spanOf(other, embedded),
+      });
     }
   }
   fillRange(work, work.embedded, range, request.position);

@@ -3,6 +3,7 @@
  * window bounds check every write tool runs before it looks for conflicts.
  */
 import type { ScheduleWindow, SlotRange } from "./state.js";
+import { saySummary } from "./summary-phrases.js";
 
 /** Number of slots in a range. */
 export function rangeLength(range: SlotRange): number {
@@ -46,13 +47,13 @@ export function windowProblem(
   range: SlotRange,
 ): string | undefined {
   if (!Number.isInteger(range.day) || range.day < 1 || range.day > window.totalDays) {
-    return `day ${range.day} is outside the window (days 1-${window.totalDays})`;
+    return saySummary("en", "outsideWindow", { day: range.day, lastDay: window.totalDays });
   }
   if (!Number.isInteger(range.start) || range.start < 1 || range.start > window.slotsPerDay) {
-    return `slot ${range.start} is outside the day (slots 1-${window.slotsPerDay})`;
+    return saySummary("en", "outsideDay", { slot: range.start, lastSlot: window.slotsPerDay });
   }
   if (!Number.isInteger(range.end) || range.end < range.start || range.end > window.slotsPerDay) {
-    return `slots ${range.start}-${range.end} run past the end of the day (slots 1-${window.slotsPerDay})`;
+    return saySummary("en", "pastDayEnd", { start: range.start, end: range.end, lastSlot: window.slotsPerDay });
   }
   return undefined;
 }

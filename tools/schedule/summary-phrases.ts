@@ -82,6 +82,16 @@ const EN = {
   // `readableScheduleText` drops it).
   cannotMove: "cannot move task {id}: ",
   cannotPlace: "cannot place task {id} (duration {duration}): ",
+  // Why a write does not fit where it was asked (`slot-range.ts` `windowProblem`, `placement.ts` `landOne`): a place
+  // outside the window or the day, and what is there already (an embeddable event named by its id and its name).
+  outsideWindow: "day {day} is outside the window (days 1-{lastDay})",
+  outsideDay: "slot {slot} is outside the day (slots 1-{lastSlot})",
+  pastDayEnd: "slots {start}-{end} run past the end of the day (slots 1-{lastSlot})",
+  overlapsOccupant: "{span} overlaps {occupant} on {occupantSpan}",
+  overlapsEmbeddable: "{span} overlaps embeddable event {id} {event}; only task items can sit inside it",
+  partlyInside:
+    "{span} is only partly inside embeddable event {id} {event} ({occupantSpan}); place it entirely inside or entirely outside",
+  overlapsEmbedded: "{span} overlaps {occupant} already embedded in event {id} {event} on {occupantSpan}",
   // The buffer a class keeps around its sessions, after the buffered task's label; where the other is follows.
   bufferHeld: " keeps {buffer} free slot(s) around it (its class {className}), but {neighbour} is at ",
   // The hard rules of a class and a task, after the task's label (`ruleText`).
@@ -315,6 +325,13 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   importNothingNew: "文件里没有新的日程可导入：{skipped}",
   cannotMove: "无法移动任务 {id}：",
   cannotPlace: "无法安排任务 {id}（时长 {duration} 节）：",
+  outsideWindow: "第 {day} 天不在日程范围内（第 1–{lastDay} 天）",
+  outsideDay: "第 {slot} 节不在一天的时段内（第 1–{lastSlot} 节）",
+  pastDayEnd: "第 {start}-{end} 节超出了一天的最后一节（第 1–{lastSlot} 节）",
+  overlapsOccupant: "{span} 与 {occupant}（{occupantSpan}）时间冲突",
+  overlapsEmbeddable: "{span} 与可嵌入的活动 {id} {event} 时间冲突；只有任务可以放在它里面",
+  partlyInside: "{span} 只有一部分在可嵌入的活动 {id} {event}（{occupantSpan}）里；请整个放在它里面或整个放在外面",
+  overlapsEmbedded: "{span} 与已嵌入活动 {id} {event} 的 {occupant}（{occupantSpan}）时间冲突",
   bufferHeld: " 前后要留出 {buffer} 节空闲（它的课程 {className}），但{neighbour} 在",
   dueBeforeEvent: " 必须在{deadline}（{deadlineAt}）之前完成；{where} 太晚了",
   dueBeforeDay: " 必须在{due}之前完成；{where} 太晚了",
@@ -452,6 +469,10 @@ const ID = "[A-Za-z0-9_][A-Za-z0-9_.:-]*";
 /** A JSON-quoted text (a name, a preference in the user's words). */
 const JSON_TEXT = '"(?:[^"\\\\]|\\\\.)*"';
 
+/** A range as the tools write it (`day 5 slots 7-8`, with its date note), or its date in Chinese (`3月15日周五 16:00–17:40`). */
+const PLACED_SPAN =
+  "day \\d+ slots \\d+-\\d+(?: \\([^()]*\\))?|day \\d+|\\d+月\\d+日周[一二三四五六日](?: \\d\\d:\\d\\d(?:–\\d\\d:\\d\\d)?)?";
+
 /** What each place is read back as, by its name; any other place is any text (as little as the phrase allows). */
 const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   id: ID,
@@ -489,6 +510,13 @@ const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   breakEnd: "\\d\\d:\\d\\d",
   rule: "\\S+",
   days: ".+?",
+  // Where a write does not fit (`windowProblem`, `landOne`): a range as the tools write it (or its date as
+  // `readablePlaces` says it in Chinese), and what is there.
+  lastDay: "\\d+",
+  lastSlot: "\\d+",
+  span: PLACED_SPAN,
+  occupantSpan: PLACED_SPAN,
+  occupant: `(?:locked )?event ${ID} ${JSON_TEXT}|task ${ID} ${JSON_TEXT}`,
   // The offline policy's refusals and matching words: clock times.
   at: "\\d\\d:\\d\\d",
   first: "\\d\\d:\\d\\d",

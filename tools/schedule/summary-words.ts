@@ -244,6 +244,11 @@ const READERS: PlaceReaders = {
   limits: limitsInChinese,
   weekday: weekdayInChinese,
   neighbour: (neighbour) => neighbour.replace(/^event /, "活动 ").replace(/^task /, "任务 "),
+  occupant: (occupant) =>
+    occupant
+      .replace(/^locked event /, "已锁定的活动 ")
+      .replace(/^event /, "活动 ")
+      .replace(/^task /, "任务 "),
   near: (near) => near.replace(" and ", " 和 "),
   matching: (matching) => matching.replace(/" or "/g, '" 或 "'),
   // A task or an event as the offline policy names it (`"Name"`, or `the event "Name"`).
@@ -465,6 +470,14 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("alreadyOnSchedule", "anywhere"),
   // A write the rules refused (`move.ts`, `place.ts`): what it would have done, then why.
   refusedWrite,
+  // Why a write does not fit where it was asked (`slot-range.ts` `windowProblem`, `placement.ts` `landOne`).
+  read("outsideWindow", "anywhere"),
+  read("outsideDay", "anywhere"),
+  read("pastDayEnd", "anywhere"),
+  read("overlapsEmbedded", "anywhere"),
+  read("overlapsOccupant", "anywhere"),
+  read("overlapsEmbeddable", "anywhere"),
+  read("partlyInside", "anywhere"),
   // The buffer a class keeps around its reviews (`rules.ts`).
   read("bufferHeld", "anywhere"),
   // The hard rules' refusals (`rules.ts`), their places already by date and time above.
