@@ -83,14 +83,22 @@ export function limitsSlots(window: SlotWindow): boolean {
 }
 
 /**
- * Why a window the request limits has no slot left by the clock, in `language`, or undefined: the only day it names is
+ * Why a window the request limits by the clock has no slot left by the clock, in `language`, or undefined: the only day it names is
  * today, and every slot the window allows that day has started ("today before 10" at 09:00, when the slots that end
  * by 10:00 start at 08:00 and 08:55). A slot has started once the clock is at its start
  * (`tools/schedule/window-clock.ts`).
  */
 export function passedWindowWhy(where: Where, facts: WeekFacts, language: Language): string | undefined {
   const { now, slotTimes } = facts;
-  if (now === undefined || slotTimes === undefined || !limitsSlots(where.slots)) return undefined;
+  // A limit by the clock only: a part of the day or slot numbers that have passed are planned, and the passed time is
+  // left out, as before ("move it to this morning" at 14:30).
+  const { endsBy, startsFrom, notBeforeHour } = where.slots;
+  if (
+    now === undefined ||
+    slotTimes === undefined ||
+    [endsBy, startsFrom, notBeforeHour].every((at) => at === undefined)
+  )
+    return undefined;
   const days = resolveDays(where.only, facts);
   if (days.length === 0 || days.some((day) => facts.dates.get(day) !== now.date)) return undefined;
   const range = slotRangeOf(where.slots, facts);
