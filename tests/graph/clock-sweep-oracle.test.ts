@@ -195,15 +195,17 @@ function says(reason: Reason, reply: string): boolean {
     case "started":
       return /has already started|已经开始了/.test(reply);
     case "taken":
-      return new RegExp(`overlaps (?:locked )?"${reason.by}"`).test(reply);
+      return new RegExp(`overlaps (?:locked )?"${reason.by}"|与 (?:[^"\\s]+ ?)?"${reason.by}"（[^）]*）时间冲突`).test(
+        reply,
+      );
     case "partly-in-host":
-      return /is only partly inside/.test(reply);
+      return /is only partly inside|只有一部分在可嵌入的/.test(reply);
     case "not-a-start":
       return /no slot starts at|没有从 \S+ 开始的时段/.test(reply);
     case "outside-day":
       return /outside the day's slots|不在一天的时段内/.test(reply);
     case "day-end":
-      return /past the end of the day/.test(reply);
+      return /past the end of the day|超出了一天的最后一节/.test(reply);
     case "break":
       return /break|休息/.test(reply);
     case "outside-window":
