@@ -22,6 +22,14 @@ function hourText(hour: number): string {
   return `${String(hour).padStart(2, "0")}:00`;
 }
 
+/** The limits of the clock a window names ("before 10", "after 22:30", "not before 9"). */
+function clockLimitsOf(window: SlotWindow): string[] {
+  const { endsBy, startsFrom, notBeforeHour } = window;
+  return [endsBy, startsFrom, notBeforeHour === undefined ? undefined : hourText(notBeforeHour)].filter(
+    (limit) => limit !== undefined,
+  );
+}
+
 /**
  * Why `window` holds no slot of the day, in `language` (a phrase of the table, lower-case first), or undefined when it
  * holds one. A single limit that no slot meets is named with the slot nearest to it; limits that only clash are named
@@ -30,7 +38,7 @@ function hourText(hour: number): string {
 export function emptyWindowWhy(window: SlotWindow, facts: WeekFacts, language: Language): string | undefined {
   if (!isEmptyRange(slotRangeOf(window, facts), facts.slotsPerDay)) return undefined;
   const times = facts.slotTimes;
-  const clockLimits = [window.endsBy, window.startsFrom, window.notBeforeHour].filter((limit) => limit !== undefined);
+  const clockLimits = clockLimitsOf(window);
   // One limit of the clock that no slot meets: named with the slot nearest to it ("between 9pm and 8am" names both).
   if (times !== undefined && times.length > 0 && clockLimits.length === 1) {
     const first = times[0]!;
@@ -83,7 +91,7 @@ export function limitsSlots(window: SlotWindow): boolean {
 }
 
 /**
- * Why a window the request limits by the clock has no slot left by the clock, in `language`, or undefined: the only day it names is
+ * Why a window the request limits by the clock has no slot left, in `language`, or undefined: the only day it names is
  * today, and every slot the window allows that day has started ("today before 10" at 09:00, when the slots that end
  * by 10:00 start at 08:00 and 08:55). A slot has started once the clock is at its start
  * (`tools/schedule/window-clock.ts`).
@@ -92,13 +100,7 @@ export function passedWindowWhy(where: Where, facts: WeekFacts, language: Langua
   const { now, slotTimes } = facts;
   // A limit by the clock only: a part of the day or slot numbers that have passed are planned, and the passed time is
   // left out, as before ("move it to this morning" at 14:30).
-  const { endsBy, startsFrom, notBeforeHour } = where.slots;
-  if (
-    now === undefined ||
-    slotTimes === undefined ||
-    [endsBy, startsFrom, notBeforeHour].every((at) => at === undefined)
-  )
-    return undefined;
+  if (now === undefined || slotTimes === undefined || clockLimitsOf(where.slots).length === 0) return undefined;
   const days = resolveDays(where.only, facts);
   if (days.length === 0 || days.some((day) => facts.dates.get(day) !== now.date)) return undefined;
   const range = slotRangeOf(where.slots, facts);
