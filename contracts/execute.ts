@@ -46,6 +46,12 @@ export const ExecuteDecisionSchema = z
       .describe(
         "With done (or then=done): the final answer to the user, as it is; leave empty to have the summary written after.",
       ),
+    not_carried_out: z
+      .string()
+      .default("")
+      .describe(
+        "With next_plan or done: when the step ends without doing what it asks (nothing matches, nothing fits), why, in one sentence; empty when it was done.",
+      ),
     then: z
       .enum(["next_plan", "done"])
       .nullish()
@@ -106,18 +112,19 @@ export type ExecuteDecision = z.infer<typeof ExecuteDecisionSchema>;
 export type ToolCallRequest = z.infer<typeof ToolCallRequestSchema>;
 
 /**
- * The decision's own text (speak, reason, goal_check, answer) holding text Postgres cannot store — a NUL, an unpaired
+ * The decision's own text (speak, reason, goal_check, answer, not_carried_out) holding text Postgres cannot store — a NUL, an unpaired
  * surrogate — which would fail where the step's summary and the answer are stored: an output to correct. Its tool
  * calls' arguments are not looked at here: each tool's argument check refuses them as that call's error.
  */
 function unstorableDecisionText(
-  decision: Pick<ExecuteDecision, "speak" | "reason" | "goal_check" | "answer">,
+  decision: Pick<ExecuteDecision, "speak" | "reason" | "goal_check" | "answer" | "not_carried_out">,
 ): { field: string; message: string } | undefined {
   const found = unstorableTextIn({
     speak: decision.speak,
     reason: decision.reason,
     goal_check: decision.goal_check,
     answer: decision.answer,
+    not_carried_out: decision.not_carried_out,
   });
   return found && { field: found.where, message: `holds ${found.problem}, which cannot be stored; write it without` };
 }
@@ -131,6 +138,10 @@ export function decisionCalls(decision: ExecuteDecision): ToolCallRequest[] {
 
 const SpeakSchema = z.string().optional().describe("Short text for the user.");
 const GoalCheckSchema = z.string().trim().min(1).describe("How it is met, citing tool results.");
+const NotCarriedOutSchema = z
+  .string()
+  .optional()
+  .describe("When the step ends without doing what it asks (nothing matches, nothing fits): why, in one sentence.");
 
 /**
  * The execute stage's control actions as tools, for models that call tools natively: the decision's
@@ -146,13 +157,14 @@ export const CONTROL_TOOLS = [
     name: "next_plan",
     description:
       "The step's done_when is met: next step. Beside writes, the step ends once they are approved unchanged and applied.",
-    schema: z.object({ goal_check: GoalCheckSchema, speak: SpeakSchema }),
+    schema: z.object({ goal_check: GoalCheckSchema, not_carried_out: NotCarriedOutSchema, speak: SpeakSchema }),
   },
   {
     name: "done",
     description: "The whole goal is met: the task ends. Beside writes, once they are approved unchanged and applied.",
     schema: z.object({
       goal_check: GoalCheckSchema,
+      not_carried_out: NotCarriedOutSchema,
       answer: z.string().optional().describe("The final answer; omit to have it written after."),
       speak: SpeakSchema,
     }),
@@ -210,7 +222,16 @@ function readToolCalls(
       : {};
     return {
       ok: true,
-      value: { speak, action: "continue", reason: "", goal_check: "", answer: "", ...then, tool_calls: toolCalls },
+      value: {
+        speak,
+        action: "continue",
+        reason: "",
+        goal_check: "",
+        answer: "",
+        not_carried_out: "",
+        ...then,
+        tool_calls: toolCalls,
+      },
     };
   }
   if (!control) {
@@ -233,7 +254,14 @@ function readToolCalls(
   if (control.name === "ask_user")
     return {
       ok: true,
-      value: { speak: args.question!, action: "ask_user", reason: speak, goal_check: "", answer: "" },
+      value: {
+        speak: args.question!,
+        action: "ask_user",
+        reason: speak,
+        goal_check: "",
+        answer: "",
+        not_carried_out: "",
+      },
     };
   return {
     ok: true,
@@ -243,6 +271,7 @@ function readToolCalls(
       reason: "",
       goal_check: args.goal_check!,
       answer: (args as { answer?: string }).answer?.trim() ?? "",
+      not_carried_out: (args as { not_carried_out?: string }).not_carried_out?.trim() ?? "",
     },
   };
 }

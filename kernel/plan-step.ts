@@ -2,6 +2,12 @@
 /** A plan step's lifecycle (docs/design.md#plan-steps): pending → running → done(summary) | failed; skipped when replanned away. */
 export type StepStatus = "pending" | "running" | "done" | "failed" | "skipped";
 
+/** A done step's end when it did not do what it asks (`PlanStep.outcome`). */
+export interface StepOutcome {
+  kind: "not_carried_out";
+  reason: string;
+}
+
 export interface PlanStep {
   /** Stable id within the plan, e.g. "step-1". */
   id: string;
@@ -14,6 +20,12 @@ export interface PlanStep {
   summary?: string;
   /** Why the step failed (repeated tool errors, the round budget spent mid-step, the user declining what it needs). */
   reason?: string;
+  /**
+   * How a done step ended, when not as asked: `not_carried_out` — it ended without doing what it asks (nothing
+   * matched, nothing fitted), with why (the execute decision's `not_carried_out`). Absent for a step carried out,
+   * and on steps saved before it (their summary says "not carried out: …").
+   */
+  outcome?: StepOutcome;
   /** The tool packs the planner named for the step (it starts with them instead of the domain's defaults). */
   packs?: string[];
 }

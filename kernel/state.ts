@@ -58,6 +58,8 @@ export interface StepEnding {
   action: "next_plan" | "done";
   goalCheck: string;
   answer: string;
+  /** Why the step ended without doing what it asks (the decision's `not_carried_out`); absent when it was carried out. */
+  notCarriedOut?: string;
   /**
    * The week the proposal's writes would leave (`CardFrame.week`), when the domain tells one: the ending is taken only
    * when the stored week is that once they applied — not when another thread changed it meanwhile.

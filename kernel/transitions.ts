@@ -285,10 +285,20 @@ export function resumeExecution(
   };
 }
 
-/** finish step: the current step is done with `summary`; the caller goes on (next step, replan, finish). */
-export function finishStep(state: ExecutionState, summary: string): TempoUpdate & { planSteps: PlanStep[] } {
+/**
+ * finish step: the current step is done with `summary` — not carried out, with why, when `notCarriedOut` says so;
+ * the caller goes on (next step, replan, finish).
+ */
+export function finishStep(
+  state: ExecutionState,
+  summary: string,
+  notCarriedOut?: string,
+): TempoUpdate & { planSteps: PlanStep[] } {
+  const outcome = notCarriedOut?.trim()
+    ? { outcome: { kind: "not_carried_out" as const, reason: notCarriedOut.trim() } }
+    : {};
   const planSteps = state.planSteps.map((step) =>
-    step.id === state.currentStepId ? { ...step, status: "done" as const, summary } : step,
+    step.id === state.currentStepId ? { ...step, status: "done" as const, summary, ...outcome } : step,
   );
   return {
     phase: nextPhase(state.phase, "finish_step"),

@@ -67,15 +67,36 @@ export function proposeAll(speak: string, calls: Call[], reason: string, then?: 
   return { speak, action: "confirm", reason, ...thenFields(then), tool_calls: calls };
 }
 
-/** The end of the step, with what was found or done as its summary; with `done`, `answer` is the final answer. */
+/**
+ * A step's end without doing what it asks (nothing matched, nothing fitted): the summary later steps see, and why —
+ * the decision's `not_carried_out`, which the task's report reads (never the summary's words).
+ */
+export interface NotCarriedOut {
+  summary: string;
+  reason: string;
+}
+
+/** A step not carried out because of `reason`; its summary "not carried out: <reason>" unless the domain words it. */
+export function notCarriedOutEnd(reason: string, summary = `not carried out: ${reason}`): NotCarriedOut {
+  return { summary, reason };
+}
+
+/**
+ * The end of the step, with what was found or done as its summary — or, given a `NotCarriedOut`, the step ended
+ * without doing it, and why; with `done`, `answer` is the final answer.
+ */
 export function finish(
   action: Finish,
   speak: string,
-  goalCheck: string,
+  goalCheck: string | NotCarriedOut,
   reason = "the step's condition is met",
   answer = "",
 ): Decision {
-  return { speak, action, reason, goal_check: goalCheck, ...(action === "done" && answer ? { answer } : {}) };
+  const ended =
+    typeof goalCheck === "string"
+      ? { goal_check: goalCheck }
+      : { goal_check: goalCheck.summary, not_carried_out: goalCheck.reason };
+  return { speak, action, reason, ...ended, ...(action === "done" && answer ? { answer } : {}) };
 }
 
 /** A domain's answer to each stage's prompt: the stage contract's JSON object, or (deliver) the final answer's text. */

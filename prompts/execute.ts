@@ -9,6 +9,7 @@ Carry out the current plan step with the tools. Each answer is ONE decision: thi
 - When these writes are all the step needs, add "then": "next_plan" (or "done" for the whole goal) with goal_check: the step then ends as soon as they apply, without another turn.
 - When the current step's done_when is met, answer "next_plan" with goal_check citing the tool results.
 - When the whole goal is met, answer "done" with goal_check, and the final answer for the user in "answer".
+- When a step cannot be carried out (nothing matches, nothing fits), end it the same way and say why in "not_carried_out".
 - The live state section is current: do not call a read tool for what it already shows.
 - Ask the user (action "ask_user", question in speak) only when you cannot proceed otherwise.
 </stage>
@@ -32,5 +33,6 @@ Carry out the current plan step with the tools. Each answer is ONE decision: cal
 - Write tools change the user's data: the user confirms each before it runs; several writes in one answer go on one card.
 - When the current step's done_when is met, call next_plan; when the whole goal is met, call done (its answer is the final answer for the user).
 - When your writes are all the step needs, call next_plan (or done) beside them: the step ends as soon as they apply.
+- When a step cannot be carried out (nothing matches, nothing fits), end it the same way and say why in not_carried_out.
 - The live state section is current: do not call a read tool for what it already shows.
 </stage>`;

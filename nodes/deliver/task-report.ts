@@ -167,8 +167,13 @@ export function declinedWrites(messages: readonly BaseMessage[]): number {
   return messages.filter((message) => callOutcomeOf(message) === "declined").length;
 }
 
-/** A step the policy ended without doing it ("not carried out: no pending task matches …"): its reason, or undefined. */
+/**
+ * A step that ended without doing what it asks: its reason (the execute decision's `not_carried_out`, kept as the
+ * step's `outcome`), or undefined. A step saved before the outcome was kept says so only in its summary ("not carried
+ * out: …", the offline policy's words then): read there, for those threads alone.
+ */
 function notCarriedOut(step: PlanStep): string | undefined {
+  if (step.outcome) return step.outcome.kind === "not_carried_out" ? step.outcome.reason : undefined;
   return /^not carried out: (.+)$/s.exec(step.summary ?? "")?.[1];
 }
 

@@ -113,7 +113,12 @@ export async function applyDecision(
   // A verification step's summary is what the data shows, whatever the model wrote.
   const ending = await checkedEnding(
     state,
-    { action: decision.action, goalCheck: decision.goal_check, answer: decision.answer },
+    {
+      action: decision.action,
+      goalCheck: decision.goal_check,
+      answer: decision.answer,
+      ...(decision.not_carried_out.trim() ? { notCarriedOut: decision.not_carried_out.trim() } : {}),
+    },
     dependencies,
     config,
   );

@@ -13,7 +13,8 @@ import { finishStep, finishTask, resumeExecution, sendToPlanner } from "../../ke
 import type { WorkflowSettings } from "../../config/configuration.js";
 
 /**
- * Ends the current step (next_plan) or the task (done) with `ending.goalCheck` as the step's summary. After a step
+ * Ends the current step (next_plan) or the task (done) with `ending.goalCheck` as the step's summary (and
+ * `ending.notCarriedOut` as why it was not carried out, when it says so). After a step
  * with steps left, the planner reviews the rest (docs/design.md#replanning) when `replanAfterStep` says so: "always",
  * or "when_needed" — only when the step met a setback (a write declined or failed, a tool error); otherwise the
  * next step starts without a planner call. A done's answer is kept as the task's closing words.
@@ -25,7 +26,7 @@ export function endStep(
   dependencies: NodeDependencies,
   config: LangGraphRunnableConfig,
 ): TempoUpdate {
-  const finished = finishStep(state, ending.goalCheck.trim());
+  const finished = finishStep(state, ending.goalCheck.trim(), ending.notCarriedOut);
   const planSteps = finished.planSteps;
   if (ending.action === "done") {
     // The goal is met: steps never started are skipped, not silently left pending.

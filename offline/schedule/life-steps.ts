@@ -328,7 +328,7 @@ const LET_GO = SUMMARY_WORDS.en.letGo.slice(0, SUMMARY_WORDS.en.letGo.indexOf(" 
  * summaries): the missed reviews have new places, or it stays missed; undefined when the plan has no such step.
  */
 export function rescheduledHeading(steps: readonly { summary: string }[], language: Language): string | undefined {
-  const declined = notCarriedOut(SUMMARY_WORDS.en[RESCHEDULED.none]);
+  const declined = notCarriedOut(SUMMARY_WORDS.en[RESCHEDULED.none]).summary;
   const ended = steps.find(
     (step) => /^(?:not )?rescheduled: /.test(step.summary) || step.summary === declined,
   )?.summary;

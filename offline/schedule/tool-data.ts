@@ -9,6 +9,7 @@
  */
 import type { Language } from "../../contracts/language.js";
 import type { PromptView, RoundView } from "../prompt-reading.js";
+import { notCarriedOutEnd, type NotCarriedOut } from "../decisions.js";
 import {
   addedTaskText,
   importedText,
@@ -215,9 +216,9 @@ export function appliedWriteSummary(round: RoundView, language: Language, window
   return appliedWriteText(round, window);
 }
 
-/** A step's summary when it ended without doing it: "not carried out: <reason>" (the summary phrases' `notCarriedOut`). */
-export function notCarriedOut(reason: string): string {
-  return saySummary("en", "notCarriedOut", { reason });
+/** A step ended without doing it: its summary "not carried out: <reason>" (the summary phrases' `notCarriedOut`), and why. */
+export function notCarriedOut(reason: string): NotCarriedOut {
+  return notCarriedOutEnd(reason, saySummary("en", "notCarriedOut", { reason }));
 }
 
 /** Why a step ended without doing it, read back from its summary (`notCarriedOut`); undefined for any other summary. */

@@ -4,7 +4,16 @@
  * structured results (`ToolRun.data`: the listed items, the item a write changed), never their text.
  */
 import { say, type Language } from "../../contracts/language.js";
-import { answerStage, finish, propose, read, type Decision, type Finish } from "../decisions.js";
+import {
+  answerStage,
+  finish,
+  notCarriedOutEnd,
+  propose,
+  read,
+  type Decision,
+  type Finish,
+  type NotCarriedOut,
+} from "../decisions.js";
 import {
   chatLanguage,
   currentStepOf,
@@ -211,7 +220,7 @@ function execute(view: PromptView): Decision {
         `I found no to-do matching ${JSON.stringify(request.title)}; your list is unchanged.`,
         `没有找到匹配“${request.title}”的待办，清单没有改动。`,
       ),
-      `not carried out: ${why}`,
+      notCarriedOutEnd(why),
       "nothing matches",
     );
   }
@@ -222,7 +231,7 @@ function execute(view: PromptView): Decision {
       `${JSON.stringify(item.title)} is already ${item.done ? "done" : "open"}`,
       `“${item.title}”已经是${item.done ? "完成" : "未完成"}状态`,
     );
-    return finish(end, "", `not carried out: ${why}`, "nothing to change");
+    return finish(end, "", notCarriedOutEnd(why), "nothing to change");
   }
   return propose(
     "",
@@ -237,8 +246,8 @@ function execute(view: PromptView): Decision {
  * A step the policy does not understand, as its summary says it: in English from the summary phrases (as the schedule's
  * policy says it), so a Chinese answer says it from the same phrase (`reasonInChinese`).
  */
-function notUnderstood(step: string): string {
-  return `not carried out: ${saySummary("en", "notUnderstood", { step })}`;
+function notUnderstood(step: string): NotCarriedOut {
+  return notCarriedOutEnd(saySummary("en", "notUnderstood", { step }));
 }
 
 /** A reason after "not carried out: " in Chinese: the step not understood read back from its phrase; the rest are said in the user's language already. */
@@ -284,7 +293,7 @@ function afterWrite(round: RoundView, request: ItemRequest, end: Finish, languag
     return finish(
       end,
       say(language, "Understood; your to-do list is unchanged.", "好的，待办清单没有改动。"),
-      `not carried out: ${why}`,
+      notCarriedOutEnd(why),
       "the user declined the write",
     );
   }
@@ -293,7 +302,7 @@ function afterWrite(round: RoundView, request: ItemRequest, end: Finish, languag
   return finish(
     end,
     say(language, `That did not work: ${reason}`, `没有成功：${reason}`),
-    `not carried out: ${reason}`,
+    notCarriedOutEnd(reason),
     "the write failed",
   );
 }

@@ -132,6 +132,7 @@ describe("strict structured-output schemas", () => {
       action: "confirm",
       reason: null,
       goal_check: null,
+      not_carried_out: null,
       tool_call: null,
       tool_calls: [{ name: "place", arguments: '{"task_id":"review-limits","day":1,"slot_start":5}' }],
     };
@@ -144,6 +145,7 @@ describe("strict structured-output schemas", () => {
         reason: "",
         goal_check: "",
         answer: "",
+        not_carried_out: "",
         tool_calls: [{ name: "place", arguments: { task_id: "review-limits", day: 1, slot_start: 5 } }],
       },
     });

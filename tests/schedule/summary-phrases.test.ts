@@ -833,7 +833,7 @@ describe("the offline policy's own refusals and matching words, said from the ta
       },
     ].map(({ why }) => why);
     for (const reason of reasons) {
-      const english = notCarriedOut(reason);
+      const english = notCarriedOut(reason).summary;
       expect(english).toBe(`not carried out: ${reason}`);
       expect(summaryInChinese(english)).toBe(zh("notCarriedOut", { reason: summaryInChinese(reason) }));
       expect(summaryInChinese(english).replace(/"[^"]*"/g, "")).not.toMatch(/[A-Za-z]{3,}/);
@@ -847,7 +847,7 @@ describe("the offline policy's own refusals and matching words, said from the ta
     ["declinedSkipDay", "skipping the day's reviews"],
     ["declinedClearDay", "clearing the day"],
   ] as const)("a card declined (%s): the stored English, and its reason alone, read back", (key, what) => {
-    const english = notCarriedOut(saySummary("en", key));
+    const english = notCarriedOut(saySummary("en", key)).summary;
     expect(english).toBe(`not carried out: you declined ${what}`);
     expect(summaryInChinese(english)).toBe(zh("notCarriedOut", { reason: zh(key) }));
     // The single step's answer says the reason alone (`finalAnswer`): in Chinese too.
@@ -855,7 +855,7 @@ describe("the offline policy's own refusals and matching words, said from the ta
   });
 
   test("the refinement declined: the stored English read back", () => {
-    const english = notCarriedOut(saySummary("en", "declinedRefinement"));
+    const english = notCarriedOut(saySummary("en", "declinedRefinement")).summary;
     expect(english).toBe("not carried out: you declined the refinement; the week stays as arranged");
     expect(summaryInChinese(english)).toBe(zh("notCarriedOut", { reason: zh("declinedRefinement") }));
   });
@@ -885,7 +885,7 @@ describe("a step not carried out: the reasons the offline steps write, said from
   };
   const readsBack = (reason: string, chinese: string) => {
     expect(summaryInChinese(reason)).toBe(chinese);
-    expect(summaryInChinese(notCarriedOut(reason))).toBe(zh("notCarriedOut", { reason: chinese }));
+    expect(summaryInChinese(notCarriedOut(reason).summary)).toBe(zh("notCarriedOut", { reason: chinese }));
   };
 
   test('an event the step names that the schedule does not have: "no event matches" read back', () => {
@@ -1093,20 +1093,20 @@ describe("reasons stored in English, said in the user's language from the table 
     ({ listing, english, chinese }) => {
       const round = listed("propose_undo", { candidates: [], undone: [], kept: [], ...listing });
       const summary = stored((language) => undoStep([round], "done", undefined, language));
-      expect(summary).toBe(notCarriedOut(english));
+      expect(summary).toBe(notCarriedOut(english).summary);
       expect(summaryInChinese(summary)).toBe(zh("notCarriedOut", { reason: chinese }));
       // A thread saved while the step stored its reason in Chinese reads back as it did.
-      expect(summaryInChinese(notCarriedOut(chinese))).toBe(zh("notCarriedOut", { reason: chinese }));
+      expect(summaryInChinese(notCarriedOut(chinese).summary)).toBe(zh("notCarriedOut", { reason: chinese }));
     },
   );
 
   test("the recovery with nothing to recover: stored in English, said in Chinese as the step said it before", () => {
     const round = listed("propose_recovery", { candidates: [], recovers: [], displaces: [], empty: NO_RECOVERY.safe });
     const summary = stored((language) => recoverStep([round], "done", undefined, language));
-    expect(summary).toBe(notCarriedOut("there is no change to recover — no review with a deadline is at risk"));
+    expect(summary).toBe(notCarriedOut("there is no change to recover — no review with a deadline is at risk").summary);
     const chinese = "没有可以补救的修改——没有有截止日期的复习处于风险中";
     expect(summaryInChinese(summary)).toBe(zh("notCarriedOut", { reason: chinese }));
-    expect(summaryInChinese(notCarriedOut(chinese))).toBe(zh("notCarriedOut", { reason: chinese }));
+    expect(summaryInChinese(notCarriedOut(chinese).summary)).toBe(zh("notCarriedOut", { reason: chinese }));
   });
 
   test.each([
@@ -1137,9 +1137,9 @@ describe("reasons stored in English, said in the user's language from the table 
     const request = { kind: "add_long_task" as const, name: each.name, minutes: 240, dueWeekday: each.dueWeekday };
     const steps = (["en", "zh"] as const).map((language) => addLongTaskStep(view, request, "done", language));
     const summary = stored((language) => steps[language === "en" ? 0 : 1]!);
-    expect(summary).toBe(notCarriedOut(each.english));
+    expect(summary).toBe(notCarriedOut(each.english).summary);
     expect(summaryInChinese(summary)).toBe(zh("notCarriedOut", { reason: each.chinese }));
-    expect(summaryInChinese(notCarriedOut(each.chinese))).toBe(zh("notCarriedOut", { reason: each.chinese }));
+    expect(summaryInChinese(notCarriedOut(each.chinese).summary)).toBe(zh("notCarriedOut", { reason: each.chinese }));
     // What the step says: each language its own, from the same phrase.
     expect(steps.map((step) => step.speak)).toEqual([
       `Nothing was added: ${each.english}.`,

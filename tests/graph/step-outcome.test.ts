@@ -1,0 +1,148 @@
+/**
+ * A step that ended without doing what it asks (issue 45, item 2: data, not text read back): the execute decision's
+ * `not_carried_out` — a JSON field, or an argument of the native next_plan / done tools — is kept as the step's
+ * `outcome`, and the task's report reads that, never the step summary's words. The offline policy says it the same
+ * way. A step saved before the outcome was kept still reads from its summary.
+ */
+import { AIMessage, HumanMessage } from "@langchain/core/messages";
+import { describe, expect, test } from "vitest";
+import { ExecuteDecisionSchema, decisionFromToolCalls } from "../../contracts/execute.js";
+import { strictJsonSchema } from "../../contracts/strict-schema.js";
+import type { PlanStep } from "../../kernel/state.js";
+import { unchangedOutcome } from "../../nodes/deliver/task-report.js";
+import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
+import { interruptsOf, json, planDone, resume, scriptedGraph, threadConfig } from "../support/scripted.js";
+import { halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
+
+const REASON = 'no pending task matches "zebra"';
+/** The model's own words for the step's end: nothing in them says "not carried out". */
+const WORDS = "There is no zebra review in the week, so nothing was moved.";
+
+const PLAN = planDone([{ content: "Move the zebra review to Friday", done_when: "it is on Friday" }], {
+  speak: "One step.",
+  reason: "clear",
+  complexity: "simple",
+});
+
+/** Runs one task whose single step the scripted execute model ends with `ending`, in `mode`. */
+async function endedBy(ending: AIMessage, mode: "native" | "json") {
+  const repository = new InMemoryScheduleRepository();
+  await repository.seed("user-1", sampleWeek());
+  const { graph } = scriptedGraph({
+    domain: createScheduleDomain({ repository }),
+    plan: [PLAN],
+    execute: [ending],
+    settings: { replanAfterStep: "never" },
+    toolCalling: mode,
+  });
+  const config = threadConfig(`outcome-${mode}-${Math.random().toString(36).slice(2)}`);
+  await graph.invoke({ messages: [new HumanMessage("move the zebra review to friday")] }, config);
+  const done = await graph.invoke(resume({ type: "accept", args: null }), config);
+  expect(interruptsOf(done)).toEqual([]);
+  return done;
+}
+
+const nativeDone = (args: Record<string, unknown>) =>
+  new AIMessage({ content: "", tool_calls: [{ name: "done", args, id: "done-1", type: "tool_call" }] });
+
+describe("a step not carried out is the step's data", () => {
+  test("native tools: done's not_carried_out becomes the step's outcome and the task's reason", async () => {
+    const done = await endedBy(nativeDone({ goal_check: WORDS, not_carried_out: REASON }), "native");
+    expect(done.planSteps).toMatchObject([
+      { status: "done", summary: WORDS, outcome: { kind: "not_carried_out", reason: REASON } },
+    ]);
+    expect(done.outcome).toMatchObject({ kind: "failed", reason: `nothing was changed: ${REASON}` });
+  });
+
+  test("the JSON contract: the same field, the same outcome", async () => {
+    const done = await endedBy(
+      json({ speak: "", action: "done", reason: "", goal_check: WORDS, not_carried_out: REASON }),
+      "json",
+    );
+    expect(done.planSteps[0]).toMatchObject({ outcome: { kind: "not_carried_out", reason: REASON } });
+    expect(done.outcome).toMatchObject({ kind: "failed", reason: `nothing was changed: ${REASON}` });
+  });
+
+  test("without the field the step was carried out: no outcome, and no reason taken from its words", async () => {
+    const done = await endedBy(nativeDone({ goal_check: WORDS }), "native");
+    expect(done.planSteps[0]!.outcome).toBeUndefined();
+    // Nothing was proposed, so nothing changed; but the step's own words are not read as a reason.
+    expect(done.outcome).toMatchObject({ kind: "failed", reason: "nothing was changed: no change was proposed" });
+  });
+
+  test("the offline policy ends a step it could not carry out with the field, its summary as before", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek());
+    const config = threadConfig("outcome-offline", "student");
+    let result = await tempo.graph.invoke(
+      { messages: [new HumanMessage("unplace the derivative practice set")] },
+      config,
+    );
+    for (let turn = 0; turn < 5 && interruptsOf(result).length > 0; turn += 1)
+      result = await tempo.graph.invoke(resume({ type: "accept", args: null }), config);
+    const step = result.planSteps.at(-1)! as PlanStep;
+    expect(step.outcome?.kind).toBe("not_carried_out");
+    expect(step.summary).toBe(`not carried out: ${step.outcome!.reason}`);
+    expect(step.outcome!.reason).toMatch(/pending already/);
+    expect(result.outcome).toMatchObject({ kind: "failed" });
+  });
+});
+
+describe("the report reads the outcome, and old steps' summaries", () => {
+  const completed = { kind: "completed" as const, reason: "" };
+  const writing = { readOnlyPlan: false, runMode: null };
+  const none = { applied: 0, declined: 0 };
+  const step = (fields: Partial<PlanStep>): PlanStep => ({
+    id: "step-1",
+    content: "look for the zebra review",
+    doneWhen: "found",
+    status: "done",
+    ...fields,
+  });
+
+  test("an outcome says it, whatever the summary's words", () => {
+    expect(
+      unchangedOutcome(
+        completed,
+        [step({ summary: WORDS, outcome: { kind: "not_carried_out", reason: REASON } })],
+        { readOnlyPlan: true, runMode: null },
+        none,
+      ),
+    ).toEqual({ kind: "failed", reason: `nothing was found: ${REASON}` });
+    // A read-only step whose summary happens to begin like the old words, with no outcome kept and a newer shape:
+    expect(
+      unchangedOutcome(completed, [step({ summary: "3 pending" })], { readOnlyPlan: true, runMode: null }, none),
+    ).toBe(completed);
+  });
+
+  test("a step saved before the outcome was kept still reads from its summary", () => {
+    expect(unchangedOutcome(completed, [step({ summary: `not carried out: ${REASON}` })], writing, none)).toEqual({
+      kind: "failed",
+      reason: `nothing was changed: ${REASON}`,
+    });
+  });
+});
+
+describe("the contract", () => {
+  test("the field is optional in the JSON contract, nullable and listed in the strict schema", () => {
+    const parsed = ExecuteDecisionSchema.parse({ action: "next_plan", goal_check: "read" });
+    expect(parsed.not_carried_out).toBe("");
+    const strict = strictJsonSchema(ExecuteDecisionSchema) as {
+      required: string[];
+      properties: Record<string, { anyOf?: Array<{ type: string }> }>;
+    };
+    expect(strict.required).toContain("not_carried_out");
+    expect(strict.properties.not_carried_out!.anyOf?.map((each) => each.type)).toEqual(["string", "null"]);
+  });
+
+  test("next_plan's argument is read; text a database cannot store is refused", () => {
+    const read = decisionFromToolCalls("", [
+      { name: "next_plan", args: { goal_check: "looked", not_carried_out: `  ${REASON} ` } },
+    ]);
+    expect(read).toMatchObject({ ok: true, value: { action: "next_plan", not_carried_out: REASON } });
+    const bad = decisionFromToolCalls("", [
+      { name: "next_plan", args: { goal_check: "looked", not_carried_out: "a\u0000b" } },
+    ]);
+    expect(bad).toMatchObject({ ok: false });
+    expect(bad.ok ? "" : bad.problem).toMatch(/not_carried_out/);
+  });
+});
