@@ -233,9 +233,9 @@ describe("(b) the model times out or answers with HTTP errors", () => {
     server = await startFakeOpenAIServer(
       perStage({ plan: [{ status: 500 }, { status: 500 }] }, { chat: chatTask, plan: planDone }),
     );
-    // No hang is scripted here: a timeout long enough that a loaded machine's slow answer is never retried (with the
-    // default 400 ms the chat request was sent twice under load, and the count below read [2, 3]).
-    const { graph } = graphOn(settingsFor(server.baseUrl, { timeoutMs: 60_000 }));
+    // No hang is scripted here: the default timeout is long enough that a loaded machine's slow answer is never retried
+    // (with a 400 ms one the chat request was sent twice under load, and the count below read [2, 3]).
+    const { graph } = graphOn(settingsFor(server.baseUrl));
     const result = await graph.invoke(message("Add a note: call mom"), threadConfig("http-500"));
     expect(result.phase).toBe("waiting_confirm");
     expect(result.planSteps.map((step) => step.content)).toEqual(["Add the note"]);

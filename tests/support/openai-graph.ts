@@ -11,7 +11,11 @@ import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { createStageModels } from "../../models/create-models.js";
 import { createNotesDomain } from "./notes-domain.js";
 
-/** Model settings pointing at `baseUrl`: model "fake-model", a test key, the given overrides. */
+/**
+ * Model settings pointing at `baseUrl`: model "fake-model", a test key, the given overrides. The timeout is long (a
+ * loaded 2-core machine's slow answer is never abandoned and retried, which would change the requests a test counts);
+ * a test that scripts a hang sets its own short `timeoutMs`.
+ */
 export function openAISettings(baseUrl: string, overrides: Partial<ModelSettings> = {}): ModelSettings {
   return {
     apiKey: "test-key",
@@ -19,7 +23,7 @@ export function openAISettings(baseUrl: string, overrides: Partial<ModelSettings
     model: "fake-model",
     stageModels: {},
     structuredOutput: "auto",
-    timeoutMs: 400,
+    timeoutMs: 60_000,
     maxRetries: 2,
     ...overrides,
   };
