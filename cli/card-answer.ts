@@ -155,7 +155,9 @@ export function readCardReply(line: string, card: Card, language: Language = "en
   // The chat's short answers in either language ("是", "好的", "确认"; "不", "取消"), as a message to a card takes them.
   if (((rest.length === 0 && ACCEPT_WORDS.has(word)) || isShortConfirmation(text)) && allowed.includes("approve"))
     return { kind: "answer", response: decided(approveDecision(), card) };
-  if (isShortDismissal(text) && !REJECT_WORDS.has(word) && !IGNORE_WORDS.has(word) && allowed.includes("reject"))
+  // "r" / "no" alone asks for a reason; a dismissal of several words ("reject all", "none of them") does not.
+  const asksReason = rest.length === 0 && (REJECT_WORDS.has(word) || IGNORE_WORDS.has(word));
+  if (isShortDismissal(text) && !asksReason && allowed.includes("reject"))
     return { kind: "answer", response: decided(rejectDecision(), card) };
   if (rest.length === 0 && EDIT_WORDS.has(word) && allowed.includes("edit")) {
     // On a batch card, an edit names its change: one letter per change.

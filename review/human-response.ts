@@ -142,6 +142,15 @@ const SHORT_CONFIRMATIONS = new Set([
   "do it",
   "accept",
   "approve",
+  // A batch card's whole answer, as people type it rather than the letter "a".
+  "accept all",
+  "approve all",
+  "yes to all",
+  "yes all",
+  "all",
+  "all of them",
+  "looks good",
+  "sounds good",
   "continue",
   "proceed",
   "lgtm",
@@ -156,8 +165,31 @@ const SHORT_CONFIRMATIONS = new Set([
   "嗯",
   "对",
   "没问题",
+  "全部接受",
+  "全部同意",
+  "都同意",
+  "都可以",
 ]);
-const SHORT_DISMISSALS = new Set(["no", "n", "cancel", "stop", "skip", "ignore", "不", "不要", "取消", "算了", "跳过"]);
+const SHORT_DISMISSALS = new Set([
+  "no",
+  "n",
+  "cancel",
+  "stop",
+  "skip",
+  "ignore",
+  "reject all",
+  "ignore all",
+  "no to all",
+  "none",
+  "none of them",
+  "不",
+  "不要",
+  "取消",
+  "算了",
+  "跳过",
+  "全部拒绝",
+  "都不要",
+]);
 
 /**
  * Answers to a question that withdraw the request itself ("never mind", "算了"): narrower than the dismissals, since

@@ -77,6 +77,17 @@ describe("answers", () => {
     expect(readCardReply("是", QUESTION_CARD)).toMatchObject({ kind: "answer" });
   });
 
+  test("a batch card's whole answer as people type it: accept all, reject all (no reason asked)", () => {
+    const all = (decision: object) => ({ kind: "answer", response: { decisions: [decision, decision, decision] } });
+    for (const words of ["accept all", "Approve all!", "yes to all", "all of them", "全部接受"])
+      expect(readCardReply(words, BATCH_CARD), words).toEqual(all({ type: "approve" }));
+    for (const words of ["reject all", "ignore all", "none of them", "全部拒绝"])
+      expect(readCardReply(words, BATCH_CARD), words).toEqual(all({ type: "reject" }));
+    // A reason after "r" is still feedback, and "r" alone still asks for one.
+    expect(readCardReply("r all too early", BATCH_CARD)).toEqual(all({ type: "reject", message: "all too early" }));
+    expect(readCardReply("r", BATCH_CARD)).toEqual({ kind: "feedback" });
+  });
+
   test("edited tool arguments are one JSON object, sent as an edit of the card's action", () => {
     expect(readEditedArguments('{"text":"call dad"}', TOOL_CARD)).toEqual({
       ok: true,

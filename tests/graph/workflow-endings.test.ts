@@ -132,6 +132,33 @@ describe("dropping a plan", () => {
     expect(unpairedToolCalls(done.messages)).toEqual([]);
   });
 
+  test.each([
+    ["accept all", "applied", 8],
+    ["全部接受", "applied", 8],
+    ["approve all.", "applied", 8],
+    ["reject all", "declined", 0],
+    ["none of them", "declined", 0],
+    ["全部拒绝", "declined", 0],
+  ] as const)(
+    'a batch card answered by the message "%s": every write %s, none read as feedback',
+    async (reply, outcome, applied) => {
+      const { graph, pendingNames } = await setup();
+      const config = threadConfig(`batch-reply-${reply}`, "student");
+      await graph.invoke(message("Arrange my reviews"), config);
+      await graph.invoke(accept, config);
+      const calls = writesOnCard((await graph.getState(config)).values);
+      expect(calls).toHaveLength(8);
+      const after = (await graph.invoke(message(reply), config)) as Result;
+      const answers = (after.messages as ToolMessage[]).filter(
+        (item) => item.getType() === "tool" && calls.some((call) => call.id === item.tool_call_id),
+      );
+      expect(answers.map((item) => callOutcomeOf(item))).toEqual(calls.map(() => outcome));
+      expect(8 - (await pendingNames()).length).toBe(applied);
+      // Not feedback: no answer quotes the words typed.
+      expect(answers.some((item) => String(item.content).includes(reply))).toBe(false);
+    },
+  );
+
   test("a run whose command is goto END (Agent Chat UI's Mark as Resolved) ends the thread as updateState as END does; an update beside it is refused", async () => {
     const { graph } = await setup();
     const config = threadConfig("end-by-command", "student");
