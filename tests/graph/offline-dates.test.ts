@@ -1,6 +1,6 @@
 /**
  * The offline policy reads calendar days: dates ("the 14th", "14 March", "3月14日"), weekdays of this or next week
- * ("this Friday", "下周一") and relative days ("tomorrow", "明天", "后天") resolve to the window's days through its
+ * ("this Friday", "下周一") and relative days ("tomorrow", "明天", "后天"; "yesterday", "前天") resolve to the window's days through its
  * dates and the prompt's "now"; a day outside the window gets a clear answer naming the window's first and last
  * dates, and no plan. Driven through the whole graph; now is Wednesday 13 March 2024, 10:00 in Asia/Shanghai.
  */
@@ -116,5 +116,42 @@ describe("a day outside the window", () => {
     expect(undated.request.description).toMatch(
       /^Your schedule's days have no dates, so I can't tell which day "tomorrow" is \(it covers 7 days: day 1 to day 7\)/,
     );
+  });
+});
+
+describe("a day already gone", () => {
+  test.each([
+    ["move the essay draft to yesterday", /Tuesday, Mar 12/, /the time that has passed there is left out/],
+    [
+      "move the essay draft to the day before yesterday",
+      /Monday, Mar 11/,
+      /the time that has passed there is left out/,
+    ],
+    ["把英语作文草稿移到昨天", /3月12日周二/, /已经过去的时间/],
+    ["把英语作文草稿移到前天", /3月11日周一/, /已经过去的时间/],
+  ])("%s: planned for that day, and nothing moves into the past", async (request, day, why) => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: /[\u3400-\u9fff]/.test(request) }), WEDNESDAY);
+    const outcome = await converse(tempo, request);
+    expect(outcome.planSteps[0]).toMatch(day);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    expect(placeOf(outcome.schedule, "essay-draft")).toBe("day 6 slots 1-2");
+    expect(outcome.finalAnswer).toMatch(why);
+  });
+
+  test("yesterday before the window's first day is outside it, as any other day", async () => {
+    const monday = () => new Date("2024-03-11T02:00:00Z");
+    const tempo = await offlineTempo(halfPlacedWeek(), monday);
+    const outcome = await converse(tempo, "move the essay draft to yesterday", [
+      { type: "response", args: "never mind" },
+    ]);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["ask_user"]);
+    expect(outcome.said[0]).toMatch(/^Your schedule covers Mon 11 Mar to Sun 17 Mar .*"yesterday" is not in it/);
+    expect(placeOf(outcome.schedule, "essay-draft")).toBe("day 6 slots 1-2");
+  });
+
+  test("a review done yesterday is still marked done, not read as a move", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek(), WEDNESDAY);
+    const outcome = await converse(tempo, "I did the essay draft yesterday");
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "mark_done"]);
   });
 });

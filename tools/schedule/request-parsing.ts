@@ -435,6 +435,9 @@ const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec
     (m) => ({ kind: "offset", days: m[0] === "大后天" ? 3 : 2, text: m[0] }),
   ],
   [/\btomorrow\b|明天|明晚|明早|明日/g, (m) => ({ kind: "offset", days: 1, text: m[0] })],
+  // Days already gone: a place or move there is refused as passed (or outside the window), never read as no day.
+  [/\b(?:the )?day before yesterday\b|前天/g, (m) => ({ kind: "offset", days: -2, text: m[0] })],
+  [/\byesterday\b|昨天|昨晚|昨日/g, (m) => ({ kind: "offset", days: -1, text: m[0] })],
   // "in 2 days", "in three days' time", "2 days from now", "2天后", "两天以后", "三天之后": that day, counted from today.
   [
     new RegExp(
