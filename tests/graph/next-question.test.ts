@@ -36,6 +36,25 @@ describe("what comes next", () => {
     expect(parseScheduleRequest("what's next week look like?").kind).not.toBe("next");
   });
 
+  test("the next class asked for is the same question, not a task named 'next class'", async () => {
+    // Before, each asked to explain a task named "next class" / "下一节课", then which task that was.
+    for (const said of [
+      "what's my next class",
+      "When is my next lecture?",
+      "whats my next lesson",
+      "which class do I have next?",
+      "下一节课是什么",
+      "下节课几点",
+      "我的下一节课在什么时候？",
+    ])
+      expect(parseScheduleRequest(said), said).toEqual({ kind: "next" });
+    // Said as a limit of another request, it is not the question.
+    expect(parseScheduleRequest("下节课之前安排链表习题").kind).not.toBe("next");
+    expect(await answerAt("2024-03-13T09:00:00+08:00", "what's my next class")).toMatch(
+      /^Now: Calculus lecture \(Wed 13 Mar, 08:00–09:40\)\. Next: English listening \(Wed 13 Mar, 14:00–15:40\)\./,
+    );
+  });
+
   test("during a lecture: it now, the review after it next", async () => {
     expect(await answerAt("2024-03-12T09:00:00+08:00", "what's next?")).toBe(
       "Now: Linear Algebra lecture (Tue 12 Mar, 08:00–09:40). Next: Matrix operations review (Tue 12 Mar, 10:00–11:40).",

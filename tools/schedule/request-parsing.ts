@@ -1042,9 +1042,12 @@ function readLeftBefore(body: string): ScheduleRequest | undefined {
 }
 
 /** A request not to do something ("don't reschedule it", "never move it", "不要重新安排"): no request of that verb. */
-/** "what's next?", "what should I study now?", "when's my next review?", "下一个复习是什么", "接下来做什么". */
+/**
+ * "what's next?", "what should I study now?", "when's my next review?", "what's my next class?", "下一个复习是什么",
+ * "接下来做什么", "下一节课是什么".
+ */
 const NEXT_QUESTION =
-  /^(?:what'?s|what is|whats) (?:next|coming (?:up )?next|up next)\b(?! (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b)|^show what comes next$|^查看接下来的安排$|^(?:what|which) (?:should|do|shall) i (?:do|study|work on|review) (?:now|next)\b|^(?:when|what)(?:'s| is) (?:my )?next (?:review|task|session|thing)\b|^(?:我)?(?:接下来|下一步|现在)(?:该|要)?(?:做|干|学|复习|是)?(?:什么|啥)|^(?:我)?接下来(?:呢|有什么|有啥)|^(?:我的)?下一个(?:复习|任务|安排)?(?:是什么|是啥|在什么时候|什么时候)/;
+  /^(?:what'?s|what is|whats) (?:next|coming (?:up )?next|up next)\b(?! (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b)|^show what comes next$|^查看接下来的安排$|^(?:what|which) (?:should|do|shall) i (?:do|study|work on|review) (?:now|next)\b|^(?:when|what)(?:'s| is) (?:my )?next (?:review|task|session|thing|class|lecture|lesson|event)\b|^(?:what|which) class (?:do i have|is) next\b|^(?:我)?(?:接下来|下一步|现在)(?:该|要)?(?:做|干|学|复习|是)?(?:什么|啥)|^(?:我)?接下来(?:呢|有什么|有啥)|^(?:我的)?下一个(?:复习|任务|安排)?(?:是什么|是啥|在什么时候|什么时候)|^(?:我的)?下一?(?:节|堂)课(?:是什么|是啥|是哪节|在什么时候|什么时候|在哪天|几点|呢)?[?？]?$/;
 
 const NEGATED_REQUEST =
   /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|no need to|you don'?t need to)\s+(?:re-?schedule|move|place|arrange|schedule|swap|unplace|remove|put|plan|do)\s+(?:it|that|this|them)\b(?:\s+(?:again|back|anywhere))?$|^(?:请)?(?:不要|不用|别|无需|不必)(?:再)?(?:重新|再)(?:安排|重排|移动|挪|放|排)/;
