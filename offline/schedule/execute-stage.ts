@@ -73,6 +73,7 @@ import {
 } from "../../tools/schedule/request-parsing.js";
 import { matchTask, matchTokens, namesKindOnly, type TaskMatch } from "./task-matching.js";
 import { isCurrentReview, isLatestReview, namesAnEvent } from "./grounding.js";
+import { reviewsNamedByDay, whichReviewOfDay } from "./day-named.js";
 import {
   datingOf,
   dayName,
@@ -542,9 +543,25 @@ function moveStep(
   // (`placing`: one at a clock time) never takes an event.
   const eventsFirst = !placing && namesAnEvent(phrase);
   const reviews = tasks.filter((task) => task.kind !== "event");
+  // "Move Thursday's review to Friday", "明天的复习推迟一天": the review placed that day, or the question which of them.
+  const byDay = matchTask(phrase, tasks) ? undefined : reviewsNamedByDay(phrase, tasks, facts);
+  if (byDay?.reviews.length === 0) {
+    const weekday = weekdayName(byDay.weekday, language);
+    return finish(
+      end,
+      say(
+        language,
+        `No review is placed on ${weekday}, so nothing was moved.`,
+        `${weekday}没有安排复习，所以没有移动任何任务。`,
+      ),
+      notCarriedOut(saySummary("en", "noReviewOnDay", { weekday: weekdayName(byDay.weekday, "en") })),
+    );
+  }
+  if (byDay && byDay.reviews.length > 1 && asked.answer === undefined)
+    return whichReviewOfDay(byDay.weekday, byDay.reviews, language);
   const named = namedTask(
-    phrase,
-    tasks.filter((task) => movable(task) && (eventsFirst || task.kind !== "event")),
+    byDay?.reviews.length === 1 ? byDay.reviews[0]!.id : phrase,
+    byDay ? byDay.reviews : tasks.filter((task) => movable(task) && (eventsFirst || task.kind !== "event")),
     placing || (!eventsFirst && matchTask(phrase, reviews)) ? reviews : tasks,
     asked,
     "the step names no task the schedule has",
@@ -1135,19 +1152,7 @@ function markStep(
       return finish(end, noTaskMatching(`"${answer}"`, language), notCarriedOut(`${noTaskFound(`"${answer}"`)}`));
     }
     if (only && others.length === 0) return proposeMark(only, { task: only, alsoMatching: [] }, request, end, language);
-    if (only) {
-      const day = weekdayName(weekday, language);
-      const listed = markable.map((task) => `${task.name} (${task.id})`).join(language === "zh" ? "、" : ", ");
-      return {
-        speak: say(
-          language,
-          `${day} holds ${markable.length} reviews: ${listed}. Which one do you mean? Answer with its name or id.`,
-          `${day}有 ${markable.length} 个复习：${listed}。你指的是哪一个？请回答任务名称或 id。`,
-        ),
-        action: "ask_user",
-        reason: "the request names a weekday that holds several reviews",
-      };
-    }
+    if (only) return whichReviewOfDay(weekday, markable, language);
   }
   // Of tasks the words name alike — a habit's sessions of this week and of weeks past share their names — the ones
   // still in the work (placed, pending) come before history (missed, skipped): "I did the jogging" on Monday is this

@@ -8,7 +8,7 @@
 import { trimEdges } from "../../contracts/edge-trim.js";
 import { say, type Language } from "../../contracts/language.js";
 import type { GetOverviewData, ListedTask } from "../../tools/schedule/tools/index.js";
-import { editDistance, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import { editDistance, splitNamingDay, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { matchClass, matchTasks } from "./task-matching.js";
 
 /** A request grounded: the request with only known names, what was dropped, or the question to ask. */
@@ -109,6 +109,9 @@ export function groundRequest(
     case "unplace": {
       // ("explain" is not checked here: it may name an event, and the overview does not list every event.)
       if (known(request.task, all) || isCurrentReview(request.task)) return { kind: "grounded", request, unknown: [] };
+      // A review named by its day ("Thursday's review", "明天的复习"): the overview lists no task's day, so the
+      // execute stage's listing finds the review placed that day (or asks which, or says none is).
+      if (request.kind === "move" && splitNamingDay(request.task)) return { kind: "grounded", request, unknown: [] };
       // A move may name an event ("move the mid-term to Saturday"), or a review the overview does not name (a missed
       // one: the execute stage's listing finds it, and places it again where the student says).
       if (request.kind === "move" && (mayBeEvent(request.task) || overview.skipped + overview.missed > 0))

@@ -28,6 +28,7 @@ import {
   parseScheduleRequest,
   readNumber,
   readWhere,
+  splitNamingDay,
   taskPhrase,
   timedPlacement,
   OPTIMIZE_REQUEST,
@@ -46,6 +47,7 @@ import {
   windowDates,
   type WeekFacts,
 } from "./week-facts.js";
+import { namingWeekday } from "./day-named.js";
 import { formatDate, TASK_STATUS_ZH } from "../../tools/schedule/state.js";
 import type { GetOverviewData } from "../../tools/schedule/tools/get-overview.js";
 import {
@@ -92,9 +94,12 @@ export function decidePlan(view: PromptView): Record<string, unknown> {
   // "What about next week?" after "what's on today?": the question before it, asked of the days it names.
   const asked = followUpOf(goal, view) ?? parseScheduleRequest(goal);
   const overview = liveOverviewOf(view);
-  const request = withCurrentReview(
-    withNamesAnswered(withAnswer(asked, answer), groundRequest(asked, overview, language), answer),
-    language,
+  const request = withNamingWeekday(
+    withCurrentReview(
+      withNamesAnswered(withAnswer(asked, answer), groundRequest(asked, overview, language), answer),
+      language,
+    ),
+    facts,
   );
   if (!isPlannable(request)) {
     const which = language === "zh" ? "你想做哪一项？" : "Which of these do you want?";
@@ -379,6 +384,23 @@ function markWeekday(request: Extract<ScheduleRequest, { kind: "mark" }>, facts:
   if (request.weekday !== undefined) return request.weekday;
   if (request.daysAgo === undefined || !facts.now) return undefined;
   return dayOfWeekOfDate(addDays(facts.now.date, -request.daysAgo));
+}
+
+/**
+ * A move of a review named by its day from today ("tomorrow's review", "明天的复习") names it by the weekday the clock
+ * makes of it ("Thursday's review", "周四的复习"): the step reads the same whenever it runs.
+ */
+function withNamingWeekday(request: ScheduleRequest, facts: WeekFacts): ScheduleRequest {
+  if (request.kind !== "move") return request;
+  const named = splitNamingDay(request.task);
+  const weekday = namingWeekday(request.task, facts);
+  if (named?.fromToday === undefined || weekday === undefined) return request;
+  const chinese = /[\u4e00-\u9fff]/.test(request.task);
+  const rest = named.rest || (chinese ? "复习" : "review");
+  const task = chinese
+    ? `${weekdayName(weekday, "zh")}的${rest}`
+    : `${weekdayName(weekday, "en").toLowerCase()}'s ${rest}`;
+  return { ...request, task };
 }
 
 /** A mark's task in the user's words when no weekday could be told: the day said from today stays in them. */

@@ -1382,7 +1382,9 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
   if (!length && verb[0].startsWith("put off")) length = { amount: 1, unit: "days" };
   const phrase = words.join(" ");
   // "push it back to Friday": a day named is where it goes.
-  if (!isEmptySelection(readDays(phrase)) || /\b(?:to|onto|into)\b/.test(phrase)) return undefined;
+  // (A day that names the task is not where it goes: "push tomorrow's review back a day".)
+  const named = phrase.replace(/\b[a-z]+'s\b/g, (word) => (splitNamingDay(word) ? " " : word));
+  if (!isEmptySelection(readDays(named)) || /\b(?:to|onto|into)\b/.test(phrase)) return undefined;
   const said2 = taskPhrase(phrase);
   const task = PRONOUN.test(said2) ? (taskNamedBefore(body.slice(0, verb.index)) ?? said2) : said2;
   if (!task) return undefined;
@@ -1638,6 +1640,29 @@ export function splitRelativeDay(phrase: string): { daysAgo?: number; rest: stri
   const possessive = found[0].endsWith("'s") || found[4] !== undefined;
   if (!possessive) return { rest };
   return { daysAgo: found[1] !== undefined || found[3] !== undefined ? 1 : 0, rest };
+}
+
+/** A day said from today that names a task by its day: "tomorrow's", "today's", "yesterday's", "明天的", "昨天的". */
+const DAY_FROM_TODAY_NAMING = /\b(yesterday|today|tonight|tomorrow)'s\b|(昨天|昨晚|今天|今晚|明天|明晚)的/;
+
+/**
+ * The day a task phrase names its task by — a weekday ("thursday's review", "周四的复习") or a day from today
+ * ("tomorrow's review", "明天的复习": `fromToday` days on) — and the phrase without it; undefined when it names none.
+ * What a move of a review named by its day reads ("move thursday's review to friday").
+ */
+export function splitNamingDay(phrase: string): { weekday?: number; fromToday?: number; rest: string } | undefined {
+  const relative = DAY_FROM_TODAY_NAMING.exec(phrase);
+  if (relative) {
+    const word = relative[1] ?? relative[2] ?? "";
+    const fromToday = /^(?:yesterday|昨)/.test(word) ? -1 : /^(?:tomorrow|明)/.test(word) ? 1 : 0;
+    const rest = `${phrase.slice(0, relative.index)} ${phrase.slice(relative.index + relative[0].length)}`
+      .replace(/\s+/g, " ")
+      .trim();
+    return { fromToday, rest: taskPhrase(rest) };
+  }
+  if (!/'s\b|的/.test(phrase)) return undefined;
+  const { weekday, rest } = splitWeekday(phrase);
+  return weekday === undefined ? undefined : { weekday, rest };
 }
 
 /** A mark's task phrase that asks instead of naming: "哪些复习", "什么", "列出". */

@@ -233,6 +233,8 @@ const EN = {
   longTaskNoClass:
     'I could not tell which class "{name}" belongs to; say it with the class, as "add a 2-slot task "{name}" to English"',
   weekdayNotShown: "that weekday is not in the week shown",
+  // (`execute-stage.ts`: a move of "Thursday's review" when none is placed that day.)
+  noReviewOnDay: "no review is placed on {weekday}",
   // (`life-steps.ts`: an undo or a recovery with nothing to offer; why, as propose_undo's and propose_recovery's
   // listings say it, the undo's reasons joined by "; ".)
   nothingToUndo: "there is nothing I can undo — {undoReasons}",
@@ -433,6 +435,7 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   calendarGone: "这次请求已不再附带日历文件，请重新发送（/import <日历文件>）",
   longTaskNoClass: "我无法判断“{name}”属于哪门课程；请带上课程说，例如“给英语添加任务“{name}”，2节”",
   weekdayNotShown: "所显示的这一周里没有那一天",
+  noReviewOnDay: "{weekday}没有安排复习",
   nothingToUndo: "没有可以撤销的修改——{undoReasons}",
   undoNoneYet: "这次对话里还没有应用过任何修改",
   undoGone: "上一次修改中已没有可以撤销的部分",

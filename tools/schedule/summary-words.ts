@@ -349,6 +349,7 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("calendarGone", "whole"),
   read("longTaskNoClass", "whole"),
   read("weekdayNotShown", "whole"),
+  read("noReviewOnDay", "whole"),
   read("nothingToUndo", "whole"),
   read("noChangeToRecover", "whole"),
   // A window of the day that holds no slot (`offline/schedule/empty-window.ts`).

@@ -1,0 +1,60 @@
+/**
+ * Reviews named by their day ("Thursday's review", "tomorrow's review", "周四的复习", "明天的复习"): the placed reviews
+ * of that day the rest of the words name — each of them, when the words name only the kind of session — and the
+ * question which of them, when the day holds several.
+ */
+import { addDays, dayOfWeekOfDate } from "../../contracts/clock.js";
+import { say, weekdayName, type Language } from "../../contracts/language.js";
+import { splitNamingDay } from "../../tools/schedule/request-parsing.js";
+import type { ListedTask } from "../../tools/schedule/tools/index.js";
+import type { Decision } from "../decisions.js";
+import { matchTasks, namesKindOnly } from "./task-matching.js";
+import { weekdayOf, type WeekFacts } from "./week-facts.js";
+
+/** The weekday a phrase names its task by, the clock making one of a day from today; undefined when it names none. */
+export function namingWeekday(phrase: string, facts: Pick<WeekFacts, "now">): number | undefined {
+  const named = splitNamingDay(phrase);
+  if (!named) return undefined;
+  if (named.weekday !== undefined) return named.weekday;
+  return named.fromToday !== undefined && facts.now
+    ? dayOfWeekOfDate(addDays(facts.now.date, named.fromToday))
+    : undefined;
+}
+
+/**
+ * The placed reviews `phrase` names by their day, and that weekday; undefined when the phrase names no day, or no
+ * weekday can be told (a day from today with no clock).
+ */
+export function reviewsNamedByDay(
+  phrase: string,
+  tasks: readonly ListedTask[],
+  facts: WeekFacts,
+): { weekday: number; reviews: ListedTask[] } | undefined {
+  const weekday = namingWeekday(phrase, facts);
+  if (weekday === undefined) return undefined;
+  const rest = splitNamingDay(phrase)!.rest;
+  const onDay = tasks.filter(
+    (task) => task.kind === "placed" && task.slots.some((range) => weekdayOf(facts, range.day) === weekday),
+  );
+  return { weekday, reviews: rest === "" || namesKindOnly(rest) ? onDay : matchTasks(rest, onDay) };
+}
+
+/** The question which of a day's reviews is meant (its answer names one, by name or id). */
+export function whichReviewOfDay(
+  weekday: number,
+  reviews: readonly ListedTask[],
+  language: Language,
+  reason = "the request names a weekday that holds several reviews",
+): Decision {
+  const day = weekdayName(weekday, language);
+  const listed = reviews.map((task) => `${task.name} (${task.id})`).join(language === "zh" ? "、" : ", ");
+  return {
+    speak: say(
+      language,
+      `${day} holds ${reviews.length} reviews: ${listed}. Which one do you mean? Answer with its name or id.`,
+      `${day}有 ${reviews.length} 个复习：${listed}。你指的是哪一个？请回答任务名称或 id。`,
+    ),
+    action: "ask_user",
+    reason,
+  };
+}
