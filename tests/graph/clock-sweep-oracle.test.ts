@@ -108,7 +108,8 @@ function reasonsAt(date: string, slot: number, duration: number, now: number): R
 // ── The requests ───────────────────────────────────────────────────────────────────────────────────────────────────
 
 /** When a request puts its review: a day ("today", "tomorrow", "friday") at a time, or today's slots from–to. */
-type When = { day: "today" | "tomorrow" | "friday"; time: string } | { day: "today"; slots: [number, number] };
+type When =
+  { day: "yesterday" | "today" | "tomorrow" | "friday"; time: string } | { day: "today"; slots: [number, number] };
 
 interface Ask {
   say: string;
@@ -145,6 +146,9 @@ const ASKS: Ask[] = [
   ask("今天晚上9点45安排单词表", VOCABULARY, false, { day: "today", time: "21:45" }),
   ask("明天早上8点55安排单词表", VOCABULARY, false, { day: "tomorrow", time: "08:55" }),
   ask("明天晚上9点45安排矩阵复习", MATRIX, false, { day: "tomorrow", time: "21:45" }),
+  // A day already gone: the time has passed (or the day is outside the week shown), never another day.
+  ask("move the matrix review to yesterday at 14:00", MATRIX, true, { day: "yesterday", time: "14:00" }),
+  ask("昨天下午两点安排单词表", VOCABULARY, false, { day: "yesterday", time: "14:00" }),
 ];
 
 /** What the oracle expects: placed exactly there, at one of these starts, or refused for one of these reasons. */
@@ -164,7 +168,14 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
   if (placed && window.includes(from) && instant(from, TIMES[MOVED_FROM.start - 1]!.start) <= now)
     return { refuse: [{ kind: "started" }] };
   // A weekday names that day of the week shown: the coming one on the eve of the window, a passed one late in it.
-  const date = when.day === "today" ? today : when.day === "tomorrow" ? plusDays(today, 1) : window[4]!;
+  const date =
+    when.day === "today"
+      ? today
+      : when.day === "tomorrow"
+        ? plusDays(today, 1)
+        : when.day === "yesterday"
+          ? plusDays(today, -1)
+          : window[4]!;
   if (!window.includes(date)) return { refuse: [{ kind: "outside-window" }] };
   if ("slots" in when) {
     const fits: string[] = [];
