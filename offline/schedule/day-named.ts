@@ -39,20 +39,47 @@ export function reviewsNamedByDay(
   return { weekday, reviews: rest === "" || namesKindOnly(rest) ? onDay : matchTasks(rest, onDay) };
 }
 
-/** The question which of a day's reviews is meant (its answer names one, by name or id). */
+/**
+ * The placed reviews a phrase that names only the kind of session stands for ("the review", "my reviews", "复习"):
+ * every placed review — never the first whose name holds the word. Undefined for any other phrase, and for a task
+ * whose own name or id the phrase is.
+ */
+export function reviewsNamedByKind(phrase: string, tasks: readonly ListedTask[]): ListedTask[] | undefined {
+  const said = phrase.trim().toLowerCase();
+  if (said === "" || !namesKindOnly(said)) return undefined;
+  if (tasks.some((task) => task.name.toLowerCase() === said || task.id.toLowerCase() === said)) return undefined;
+  return tasks.filter((task) => task.kind === "placed");
+}
+
+/** The question which of a day's reviews (no day: of the placed ones) is meant; its answer names one, by name or id. */
 export function whichReviewOfDay(
-  weekday: number,
+  weekday: number | undefined,
   reviews: readonly ListedTask[],
   language: Language,
   reason = "the request names a weekday that holds several reviews",
 ): Decision {
-  const day = weekdayName(weekday, language);
   const listed = reviews.map((task) => `${task.name} (${task.id})`).join(language === "zh" ? "、" : ", ");
+  const ask = say(
+    language,
+    "Which one do you mean? Answer with its name or id.",
+    "你指的是哪一个？请回答任务名称或 id。",
+  );
+  if (weekday === undefined)
+    return {
+      speak: say(
+        language,
+        `You have ${reviews.length} reviews placed: ${listed}. ${ask}`,
+        `你有 ${reviews.length} 个已安排的复习：${listed}。${ask}`,
+      ),
+      action: "ask_user",
+      reason: "the request names the kind of session, not a review",
+    };
+  const day = weekdayName(weekday, language);
   return {
     speak: say(
       language,
-      `${day} holds ${reviews.length} reviews: ${listed}. Which one do you mean? Answer with its name or id.`,
-      `${day}有 ${reviews.length} 个复习：${listed}。你指的是哪一个？请回答任务名称或 id。`,
+      `${day} holds ${reviews.length} reviews: ${listed}. ${ask}`,
+      `${day}有 ${reviews.length} 个复习：${listed}。${ask}`,
     ),
     action: "ask_user",
     reason,

@@ -73,7 +73,7 @@ import {
 } from "../../tools/schedule/request-parsing.js";
 import { matchTask, matchTokens, namesKindOnly, type TaskMatch } from "./task-matching.js";
 import { isCurrentReview, isLatestReview, namesAnEvent } from "./grounding.js";
-import { reviewsNamedByDay, whichReviewOfDay } from "./day-named.js";
+import { reviewsNamedByDay, reviewsNamedByKind, whichReviewOfDay } from "./day-named.js";
 import {
   datingOf,
   dayName,
@@ -544,8 +544,14 @@ function moveStep(
   const eventsFirst = !placing && namesAnEvent(phrase);
   const reviews = tasks.filter((task) => task.kind !== "event");
   // "Move Thursday's review to Friday", "明天的复习推迟一天": the review placed that day, or the question which of them.
-  const byDay = matchTask(phrase, tasks) ? undefined : reviewsNamedByDay(phrase, tasks, facts);
-  if (byDay?.reviews.length === 0) {
+  // "Move the review to Friday", "把复习移到周五": which of the placed reviews (not the first whose name says "review").
+  const byKind = placing ? undefined : reviewsNamedByKind(phrase, tasks);
+  const byDay = byKind
+    ? { weekday: undefined, reviews: byKind }
+    : matchTask(phrase, tasks)
+      ? undefined
+      : reviewsNamedByDay(phrase, tasks, facts);
+  if (byDay?.reviews.length === 0 && byDay.weekday !== undefined) {
     const weekday = weekdayName(byDay.weekday, language);
     return finish(
       end,
@@ -559,8 +565,13 @@ function moveStep(
   }
   if (byDay && byDay.reviews.length > 1 && asked.answer === undefined)
     return whichReviewOfDay(byDay.weekday, byDay.reviews, language);
+  // The answer to which of them names one (the request's own words name none of them apart).
+  const answered =
+    byDay && byDay.reviews.length > 1 && asked.answer !== undefined
+      ? (matchTask(taskPhrase(asked.answer), byDay.reviews) ?? matchTask(taskPhrase(asked.answer), tasks))
+      : undefined;
   const named = namedTask(
-    byDay?.reviews.length === 1 ? byDay.reviews[0]!.id : phrase,
+    byDay?.reviews.length === 1 ? byDay.reviews[0]!.id : (answered?.task.id ?? phrase),
     byDay ? byDay.reviews : tasks.filter((task) => movable(task) && (eventsFirst || task.kind !== "event")),
     placing || (!eventsFirst && matchTask(phrase, reviews)) ? reviews : tasks,
     asked,

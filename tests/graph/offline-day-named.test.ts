@@ -3,7 +3,8 @@
  * 周五", "明天的复习推迟一天" — is the review placed that day: moved when it is the only one, asked about when the day
  * holds several, and "none is placed" said when it holds none. Before, each asked which task "thursday's review"
  * was, listing every placed task. Through the whole graph; now is Wednesday 13 March 2024, 09:00 in Shanghai, on the
- * half-placed sample week (the vocabulary list on Thursday 08:00, the essay draft on Saturday 08:00).
+ * half-placed sample week (the vocabulary list on Thursday 08:00, the essay draft on Saturday 08:00). Words that name
+ * only the kind of session ("the review", "my reviews", "复习") ask which placed review is meant.
  */
 import { describe, expect, test } from "vitest";
 import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
@@ -82,4 +83,27 @@ describe("a review named by its day", () => {
       where: { only: { weekdays: [5] } },
     });
   });
+
+  test.each([
+    [
+      "move the review to friday",
+      /^You have 4 reviews placed: Review limits and continuity \(review-limits\), .*Which one/,
+    ],
+    ["push all my reviews back a day", /^You have 4 reviews placed: /],
+    ["把复习移到周五", /^你有 4 个已安排的复习：极限与连续复习 \(review-limits\)、.*你指的是哪一个？/],
+  ])(
+    "%s: the kind of session names no review — which one is asked, never the first named so",
+    async (request, asked) => {
+      // Before, each moved (or tried to move) "Review limits and continuity": its name begins with "Review".
+      const tempo = await offlineTempo(halfPlacedWeek({ chinese: chinese(request) }), WEDNESDAY_MORNING);
+      const outcome = await converse(tempo, request, [
+        { type: "accept", args: null },
+        { type: "response", args: chinese(request) ? "英语作文" : "the essay" },
+      ]);
+      expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "ask_user", "move"]);
+      expect(outcome.said).toContainEqual(expect.stringMatching(asked));
+      expect(outcome.cards[2]!.args).toMatchObject({ task_id: "essay-draft" });
+      expect(placeOf(outcome.schedule, "review-limits")).toBe("day 1 slots 5-6");
+    },
+  );
 });
