@@ -136,12 +136,8 @@ export function decisionCalls(decision: ExecuteDecision): ToolCallRequest[] {
 
 // ── Native tool calling ─────────────────────────────────────────────────
 
-const SpeakSchema = z.string().optional().describe("Short text for the user.");
 const GoalCheckSchema = z.string().trim().min(1).describe("How it is met, citing tool results.");
-const NotCarriedOutSchema = z
-  .string()
-  .optional()
-  .describe("When the step ends without doing what it asks (nothing matches, nothing fits): why, in one sentence.");
+const NotCarriedOutSchema = z.string().optional().describe("Why, if the step ends undone.");
 
 /**
  * The execute stage's control actions as tools, for models that call tools natively: the decision's
@@ -155,18 +151,16 @@ export const CONTROL_TOOLS = [
   },
   {
     name: "next_plan",
-    description:
-      "The step's done_when is met: next step. Beside writes, the step ends once they are approved unchanged and applied.",
-    schema: z.object({ goal_check: GoalCheckSchema, not_carried_out: NotCarriedOutSchema, speak: SpeakSchema }),
+    description: "The step's done_when is met. Beside writes: once they are approved unchanged and applied.",
+    schema: z.object({ goal_check: GoalCheckSchema, not_carried_out: NotCarriedOutSchema }),
   },
   {
     name: "done",
-    description: "The whole goal is met: the task ends. Beside writes, once they are approved unchanged and applied.",
+    description: "The whole goal is met. Beside writes: once they are approved unchanged and applied.",
     schema: z.object({
       goal_check: GoalCheckSchema,
       not_carried_out: NotCarriedOutSchema,
       answer: z.string().optional().describe("The final answer; omit to have it written after."),
-      speak: SpeakSchema,
     }),
   },
 ] as const;
@@ -250,7 +244,9 @@ function readToolCalls(
       .join("; ");
     return { ok: false, problem: `the ${control.name} call's arguments did not fit its schema (${issues})` };
   }
-  const args = checked.data as { question?: string; goal_check?: string; speak?: string };
+  const args = checked.data as { question?: string; goal_check?: string };
+  // What the user is told is the reply's text; a `speak` argument (not in the schema) is read when a model sends one.
+  const spoken = (control.args as { speak?: unknown } | undefined)?.speak;
   if (control.name === "ask_user")
     return {
       ok: true,
@@ -266,7 +262,7 @@ function readToolCalls(
   return {
     ok: true,
     value: {
-      speak: (args.speak ?? speak).trim(),
+      speak: (typeof spoken === "string" ? spoken : speak).trim(),
       action: control.name as "next_plan" | "done",
       reason: "",
       goal_check: args.goal_check!,

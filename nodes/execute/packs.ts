@@ -56,7 +56,7 @@ const packsArgument = z.object({
 export const PACK_TOOLS: readonly MemoryTool[] = [
   {
     name: "context_tools_add",
-    description: "Adds tool packs: their tools are offered from the next round on.",
+    description: "Adds tool packs, offered from the next round on.",
     schema: packsArgument,
     run: (args, { state, domain }) =>
       changePacks(state, domain, args.packs as string[], (active, named) => [...new Set([...active, ...named])]),

@@ -6,7 +6,7 @@
  */
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
-import { ExecuteDecisionSchema, decisionFromToolCalls } from "../../contracts/execute.js";
+import { CONTROL_TOOLS, ExecuteDecisionSchema, decisionFromToolCalls } from "../../contracts/execute.js";
 import { strictJsonSchema } from "../../contracts/strict-schema.js";
 import type { PlanStep } from "../../kernel/state.js";
 import { unchangedOutcome } from "../../nodes/deliver/task-report.js";
@@ -144,5 +144,16 @@ describe("the contract", () => {
     ]);
     expect(bad).toMatchObject({ ok: false });
     expect(bad.ok ? "" : bad.problem).toMatch(/not_carried_out/);
+  });
+
+  test("what next_plan and done tell the user is the reply's text; a speak argument a model adds is still read", () => {
+    const fromText = decisionFromToolCalls(" Nothing matched. ", [{ name: "done", args: { goal_check: "looked" } }]);
+    expect(fromText).toMatchObject({ ok: true, value: { action: "done", speak: "Nothing matched." } });
+    const fromArgument = decisionFromToolCalls("", [
+      { name: "next_plan", args: { goal_check: "looked", speak: "On to the next." } },
+    ]);
+    expect(fromArgument).toMatchObject({ ok: true, value: { action: "next_plan", speak: "On to the next." } });
+    const tool = CONTROL_TOOLS.find((control) => control.name === "next_plan")!;
+    expect(Object.keys(tool.schema.shape)).toEqual(["goal_check", "not_carried_out"]);
   });
 });

@@ -114,6 +114,7 @@ interface ExecuteJson {
   reason?: string;
   goal_check?: string;
   answer?: string;
+  not_carried_out?: string;
   then?: "next_plan" | "done" | null;
   tool_call?: { name: string; arguments?: Record<string, unknown> } | null;
   tool_calls?: Array<{ name: string; arguments?: Record<string, unknown> }>;
@@ -138,14 +139,14 @@ function nativeExecute(decision: ExecuteJson): BrainReply {
     case "next_plan":
     case "done":
       return {
-        content: null,
+        content: speak || null,
         toolCalls: [
           {
             name: decision.action,
             arguments: {
               goal_check: decision.goal_check ?? "",
+              ...(decision.not_carried_out ? { not_carried_out: decision.not_carried_out } : {}),
               ...(decision.action === "done" && answer ? { answer } : {}),
-              ...(speak ? { speak } : {}),
             },
           },
         ],
