@@ -53,11 +53,21 @@ export type PreferenceOrigin = { kind: "message" } | { kind: "card_feedback"; to
 export const NO_PREFERENCE_CHANGE: PreferenceChange = { add: [], lift: [] };
 
 /**
+ * A rule about everything ("don't schedule anything on Friday", "don't put anything on Friday", "周五不要安排任何事"):
+ * nothing at all goes on the day, so it stands, never a request to arrange the rest elsewhere.
+ */
+export const BLANKET_CUE =
+  /\b(?:do ?n'?t|do not|never)\s+(?:ever\s+)?(?:schedule|put|plan|book|arrange|place|add)\s+anything\b|(?:不要|别|不用)(?:安排|放|排)任何|什么都(?:不要|别)(?:安排|放|排)/i;
+
+/**
  * Words that make a sentence a standing preference rather than a one-off ("Saturday instead", "周一不行" are
  * one-off): never, always, I prefer, don't ever, from now on, 我从不, 我喜欢, 总是, 以后都 …
  */
-export const STANDING_CUE =
-  /\b(?:never|always|prefer(?:s|red)?|don'?t ever|do not ever|not ever|from now on|in general|generally|as a rule|every (?:time|week)|usually|normally|i (?:like|love|hate)|rather not ever)\b|从不|从来不|永远|总是|一直|喜欢|习惯|以后|每次都|一律|都不要/i;
+export const STANDING_CUE = new RegExp(
+  String.raw`\b(?:never|always|prefer(?:s|red)?|don'?t ever|do not ever|not ever|from now on|in general|generally|as a rule|every (?:time|week)|usually|normally|i (?:like|love|hate)|rather not ever)\b|从不|从来不|永远|总是|一直|喜欢|习惯|以后|每次都|一律|都不要|` +
+    BLANKET_CUE.source,
+  "i",
+);
 
 /** Words that take a standing preference back: "Mondays are fine now", "I can do Mondays again", "周一可以了". */
 export const LIFT_CUE =

@@ -11,6 +11,7 @@ import { readTaskAccount, type StepOutcome } from "../stage-state.js";
 import {
   isAnywhere,
   OPTIMIZE_REQUEST,
+  normalizeText,
   parseScheduleRequest,
   timedPlacement,
   type ScheduleRequest,
@@ -18,7 +19,7 @@ import {
 } from "../../tools/schedule/request-parsing.js";
 import { readableScheduleText } from "../../tools/schedule/readable.js";
 import { readSchedulePreferences } from "../../tools/schedule/preferences.js";
-import { describeRule, PREFERENCES_TAG } from "../../contracts/preferences.js";
+import { BLANKET_CUE, describeRule, PREFERENCES_TAG } from "../../contracts/preferences.js";
 import { arrangedHeading, missedIn } from "../../tools/schedule/domain.js";
 import { rescheduledHeading } from "./life-steps.js";
 import { leftOutIn, summaryInChinese } from "../../tools/schedule/summary-words.js";
@@ -97,7 +98,9 @@ export function decideChat(view: PromptView): Record<string, unknown> {
   }
   // A standing preference and nothing else ("I never study on Sundays", "I prefer mornings"): the memory keeps it at the
   // turn's end; the reply says so, instead of "I can't tell what to do" beside the memory's "Remembered".
-  const stated = request.kind === "unknown" ? statedPreference(message, language, view) : undefined;
+  // "Don't schedule anything on Friday" is one too, though it names a day as a request does: nothing is arranged.
+  const stated =
+    request.kind === "unknown" || blanketRule(message) ? statedPreference(message, language, view) : undefined;
   if (stated) return { intent: "chat", reply: stated, reason: "a standing preference, kept by the memory" };
   if (request.kind === "unknown" && followUpOf(message, view))
     return { intent: "task", reply: "", reason: "a follow-up of the question before it" };
@@ -111,6 +114,12 @@ export function decideChat(view: PromptView): Record<string, unknown> {
     };
   }
   return { intent: "task", reply: "", reason: `a schedule request (${request.kind})` };
+}
+
+/** One sentence that rules out everything on a day ("don't put anything on Friday", "周五不要安排任何事"). */
+function blanketRule(message: string): boolean {
+  const sentences = message.split(/(?<=[.!?;。！？；\n])\s*/).filter((sentence) => sentence.trim() !== "");
+  return sentences.length === 1 && BLANKET_CUE.test(normalizeText(message));
 }
 
 /**

@@ -226,6 +226,33 @@ describe("a message that only states a preference", () => {
   });
 });
 
+describe("a day ruled out for everything", () => {
+  test("'don't schedule anything on friday', in either language, is kept as a preference and arranges nothing", async () => {
+    // Before, each of these raised a plan card to place every pending review elsewhere ("not on Friday"), or asked
+    // which task "任何事" was.
+    const { store, tempo } = await tempoWithMemory();
+    for (const [message, thread] of [
+      ["dont schedule anything on friday", "t-f1"],
+      ["don't put anything on friday", "t-f2"],
+    ]) {
+      const outcome = await converse(tempo, message!, [], thread);
+      expect(outcome.cards).toEqual([]);
+      expect(outcome.said.at(-1)).toBe(
+        "Noted as a standing preference (never on Friday): I'll keep to it whenever I arrange or move your reviews. /prefs lists your preferences.",
+      );
+      expect(pending(outcome.schedule)).toBe(pending(sampleWeek()));
+    }
+    const chinese = await converse(tempo, "周五不要安排任何事", [], "t-f3");
+    expect(chinese.cards).toEqual([]);
+    expect(chinese.said.at(-1)).toBe(
+      "记下了这条长期偏好：“周五不要安排任何事”。以后安排或移动复习时都会照此来（/prefs 可以查看）。",
+    );
+    expect((await loadPreferences(store, "student")).map(({ kind, value }) => ({ kind, value }))).toEqual([
+      { kind: "avoid_day", value: 5 },
+    ]);
+  });
+});
+
 describe("the user's own profile", () => {
   test("/prefs lists it and /forget removes the entry in the terminal chat: the next task proposes Monday again", async () => {
     const { store, tempo } = await tempoWithMemory();
