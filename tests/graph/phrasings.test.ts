@@ -174,6 +174,17 @@ const PHRASINGS: Phrasing[] = [
     halfPlaced: true,
     expect: { write: "move", args: { task_id: "review-limits", day: 5, slot_start: 9 } },
   },
+  // ── Lunch, the midday break: after it is from 13:00 (slots 5-12), before it ends by 12:00 (slots 1-4) ──
+  {
+    say: "schedule the matrix review on friday after lunch",
+    expect: { places: ["matrix-review"], onDays: [5], slots: [5, 12] },
+  },
+  { say: "周五午饭后安排矩阵复习", expect: { places: ["matrix-review"], onDays: [5], slots: [5, 12] } },
+  {
+    say: "schedule the matrix review on saturday before lunch",
+    expect: { places: ["matrix-review"], onDays: [6], slots: [1, 4] },
+  },
+  { say: "周六午饭前安排矩阵复习", expect: { places: ["matrix-review"], onDays: [6], slots: [1, 4] } },
   {
     say: "swap the matrix review and the essay",
     halfPlaced: true,
@@ -389,6 +400,21 @@ describe("tasks and class rules asked for in words are stored once approved, and
     const added = outcome.schedule.tasks.find((task) => task.name === "积分复习");
     expect(added).toMatchObject({ source: "task_item", categoryId: "calculus", duration: 2, status: "pending" });
     expect(outcome.finalAnswer).toBe("完成：已在课程 calculus 中添加任务“积分复习”。");
+  });
+
+  test("lunch bounds the plan: after it from 13:00 (slots 5-12), before it by 12:00 (slots 1-4), in both languages", async () => {
+    // Before, "after lunch" and "午饭后" bounded nothing: the plan placed anywhere in the day.
+    const tempo = await offlineTempo(sampleWeek());
+    for (const [message, bound] of [
+      ["schedule the matrix review on friday after lunch", "in slots 5-12"],
+      ["schedule the matrix review on saturday before lunch", "in slots 1-4"],
+      ["周五午饭后安排矩阵复习", "（第5-12节）"],
+      ["周六午饭前安排矩阵复习", "（第1-4节）"],
+    ]) {
+      const outcome = await converse(tempo, message!, [{ type: "ignore", args: null }]);
+      expect(outcome.cards[0]?.action).toBe("confirm_plan");
+      expect(String(outcome.cards[0]?.args.steps)).toContain(bound);
+    }
   });
 
   test("a second class rule adds to the first: Monday ruled out, then Tuesday, and both stay excluded", async () => {

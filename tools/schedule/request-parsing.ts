@@ -59,18 +59,35 @@ export function readNotBeforeHour(fragment: string): number | undefined {
 const BARE_HOUR = String.raw`(?<![\d:])\d{1,2}(?:\s*o'?clock\b)?(?![\d:]|\s*(?:[ap]\.?m\b|slots?\b|sections?\b|periods?\b|days?\b|hours?\b|minutes?\b|mins?\b|weeks?\b|times?\b|tasks?\b|reviews?\b|st\b|nd\b|rd\b|th\b))`;
 
 /**
+ * Lunch, the midday break: "before lunch" ends by {@link LUNCH_STARTS}, "after lunch" starts from {@link LUNCH_ENDS}
+ * (the hour a school's midday break gives back), read as "before noon" and "after 1pm" are.
+ */
+const LUNCH_STARTS = "12:00";
+const LUNCH_ENDS = "13:00";
+const LUNCH_WORD = String.raw`(?:the\s+)?(?:lunch\s*(?:time|break)?|midday\s+break)\b`;
+const LUNCH_WORD_ZH = String.raw`(?:午饭|午餐|中饭|中午饭|午休)\s*`;
+/** "before lunch", "by lunchtime", "午饭前", "午休之前" (group "lunch" or "lunchZh"). */
+const LUNCH_BEFORE = String.raw`\b(?:before|by|until|till)\s+(?<lunch>${LUNCH_WORD})|(?<lunchZh>${LUNCH_WORD_ZH})(?:以前|之前|前)`;
+/** "after lunch", "after the lunch break", "午饭后", "午休以后" (group "lunch" or "lunchZh"). */
+const LUNCH_AFTER = String.raw`\bafter\s+(?<lunch>${LUNCH_WORD})|(?<lunchZh>${LUNCH_WORD_ZH})(?:以后|之后|后)`;
+
+/**
  * A time limit a fragment names: "before 17:00", "by 5pm", "until noon", "no later than 16:30" (group "en": the clock
  * words after it), "before 8", "until 10" (group "bare": an hour alone, read as `readClockTime` reads one — never after
  * "by", which also counts: "by 2 slots"), "10点以前", "下午五点前", "10点半之前" (groups "part", "hour", "half").
  * Not "nothing before 10" (`NOT_BEFORE_HOUR`, read first), nor "10点以前不要".
  */
 const ENDS_BY = new RegExp(
-  String.raw`\b(?:(?:before|by|until|till|no later than|earlier than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:before|until|till|no later than|earlier than)\s+(?<bare>${BARE_HOUR}))|(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<![晚早快慢多少有差好])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?<half>半)?\s*(?:以前|之前|前)(?!\s*(?:不要|不|别|从不))`,
+  String.raw`\b(?:(?:before|by|until|till|no later than|earlier than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:before|until|till|no later than|earlier than)\s+(?<bare>${BARE_HOUR}))|(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<![晚早快慢多少有差好])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?<half>半)?\s*(?:以前|之前|前)(?!\s*(?:不要|不|别|从不))|${LUNCH_BEFORE}`,
 );
 
 /** The time limit a fragment names ("before 17:00", "before 8", "周日10点以前"), as "HH:MM", or undefined. */
 export function readEndsBy(fragment: string): string | undefined {
-  return clockOfLimit(ENDS_BY.exec(fragment.replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " ")), fragment);
+  return clockOfLimit(
+    ENDS_BY.exec(fragment.replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " ")),
+    fragment,
+    LUNCH_STARTS,
+  );
 }
 
 /**
@@ -79,12 +96,12 @@ export function readEndsBy(fragment: string): string | undefined {
  * (a time limit, `ENDS_BY`), nor "10点以后不要".
  */
 const STARTS_FROM = new RegExp(
-  String.raw`\b(?:(?:after|(?<!\b(?:no|not)\s)later than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:after|(?<!\b(?:no|not)\s)later than)\s+(?<bare>${BARE_HOUR}))|(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<![晚早快慢多少有差好])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?<half>半)?\s*(?:以后|之后|后)(?!\s*(?:不要|不|别|从不))`,
+  String.raw`\b(?:(?:after|(?<!\b(?:no|not)\s)later than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:after|(?<!\b(?:no|not)\s)later than)\s+(?<bare>${BARE_HOUR}))|(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<![晚早快慢多少有差好])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?<half>半)?\s*(?:以后|之后|后)(?!\s*(?:不要|不|别|从不))|${LUNCH_AFTER}`,
 );
 
 /** The start limit a fragment names ("after 22:30", "after 12", "晚上9点以后"), as "HH:MM", or undefined. */
 export function readStartsFrom(fragment: string): string | undefined {
-  return clockOfLimit(STARTS_FROM.exec(fragment), fragment);
+  return clockOfLimit(STARTS_FROM.exec(fragment), fragment, LUNCH_ENDS);
 }
 
 /** "between 9pm and 8am", "between 14:00 and 16:00": a start limit and a time limit at once. */
@@ -109,11 +126,13 @@ function withoutBetween(fragment: string): string {
 
 /**
  * The clock time of a limit found by `ENDS_BY` or `STARTS_FROM`: its English clock words, its bare hour (in the
- * afternoon or the evening when the fragment names one: "before 8 in the evening" is 20:00), or its Chinese hour.
+ * afternoon or the evening when the fragment names one: "before 8 in the evening" is 20:00), its Chinese hour, or
+ * `lunch` for lunch ("before lunch", "午饭后").
  */
-function clockOfLimit(match: RegExpExecArray | null, fragment: string): string | undefined {
+function clockOfLimit(match: RegExpExecArray | null, fragment: string, lunch: string): string | undefined {
   if (!match?.groups) return undefined;
   const { en, bare, part, hour, half } = match.groups;
+  if (match.groups.lunch !== undefined || match.groups.lunchZh !== undefined) return lunch;
   if (en !== undefined) return readClockTime(en);
   if (bare !== undefined) {
     const evening = /\b(?:afternoon|evening|tonight|night)\b/.test(fragment);
