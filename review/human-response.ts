@@ -182,10 +182,18 @@ const SHORT_DISMISSALS = new Set([
   "no to all",
   "none",
   "none of them",
+  "never mind",
+  "nevermind",
+  "nvm",
+  "forget it",
+  "cancel it",
+  "cancel that",
   "不",
   "不要",
   "取消",
   "算了",
+  "算了吧",
+  "不用了",
   "跳过",
   "全部拒绝",
   "都不要",
@@ -230,7 +238,7 @@ export function isWithdrawal(text: string): boolean {
   return WITHDRAWALS.has(normalise(text));
 }
 
-/** True for short dismissals ("no", "cancel", "取消"). */
+/** True for short dismissals ("no", "cancel", "never mind", "nvm", "取消", "算了"). */
 export function isShortDismissal(text: string): boolean {
   return SHORT_DISMISSALS.has(normalise(text));
 }

@@ -27,7 +27,7 @@ import { describeToolCall, findTool, type DomainTool, type ToolDomain } from "..
 import { checkToolArguments, droppedArgumentKeys, stateForRun, type ExecutionLog } from "../tools/runner.js";
 import type { HeldWrite, WriteApprovals } from "./approvals.js";
 import { answeredProposal } from "./card-answers.js";
-import { awaitHuman, namedKeys, rejectResume } from "./human-response.js";
+import { awaitHuman, isShortDismissal, namedKeys, rejectResume } from "./human-response.js";
 import { withClockNote, withRefusal, writeCard, writeCardOutline } from "./interrupt-cards.js";
 import { ACCEPT_EVERY_ACTION, type AnswerVerdict } from "./resume.js";
 import { loggedOutcomes } from "./write-facts.js";
@@ -213,6 +213,9 @@ async function reconcile(
 
 /** Validates the answer to one write of a card; edited arguments must fit the tool's schema. */
 function readToolAnswer(answer: AnswerVerdict, tool: ProposedWrite, domain: ToolDomain): ToolAnswer {
+  // A dismissal typed as feedback ("cancel", "nvm", "取消") declines as a reject without feedback does.
+  if (answer.verdict === "decline" && isShortDismissal(answer.feedback))
+    return { answer: { verdict: "decline", feedback: "" } };
   if (answer.verdict !== "go" || answer.args === undefined) return { answer };
   const definition = findTool(domain, tool.name);
   // Edit forms (Agent Inbox, Agent Chat UI) send every field as text ("5", "[1,2]"): the check reads such values as JSON.
