@@ -346,7 +346,7 @@ function scopeOf(
       alreadyPlaced.length > 0 && !started
         ? saySummary("en", "alreadyOnSchedule", { ids: alreadyPlaced.join(", ") })
         : "";
-    return { kind: "decided", decision: finishArrange(memory, leftOut, end, language, names, note) };
+    return { kind: "decided", decision: finishArrange(view, memory, leftOut, end, language, names, note) };
   }
   return { kind: "scope", taskIds, leftOut, note: "", exceptIds };
 }
@@ -570,7 +570,7 @@ export function arrangeStep(
   if (last.name === "list_tasks" || last.name === "update_working_memory") {
     // After a card with feedback: re-arrange only when the feedback constrained a task, a placement failed, or more fit.
     if (last.name === "update_working_memory" && !relistAfterCard(rounds.slice(0, -1)))
-      return finishArrange(memory, leftOutOf(view, request, memory, end, language, names), end, language, names);
+      return finishArrange(view, memory, leftOutOf(view, request, memory, end, language, names), end, language, names);
     return list(say(language, "Finding room for the tasks.", "正在为这些任务寻找位置。"));
   }
   if (last.name === "choose_candidate" && callResultOf(last) === "failed") {
@@ -596,7 +596,7 @@ export function arrangeStep(
       );
     if ((latestArrangement(view)?.later ?? 0) > 0)
       return list(say(language, "Finding room for the rest of the tasks.", "正在为其余任务寻找位置。"));
-    return finishArrange(memory, leftOutOf(view, request, memory, end, language, names), end, language, names);
+    return finishArrange(view, memory, leftOutOf(view, request, memory, end, language, names), end, language, names);
   }
   let next = memory;
   const said: string[] = [];
@@ -669,7 +669,7 @@ function chooseArrangement(
 ): Decision {
   const leftOut = leftOutOf(view, request, memory, end, language, names);
   const proposal = listing.candidates[0];
-  if (!proposal) return finishArrange(memory, leftOut, end, language, names);
+  if (!proposal) return finishArrange(view, memory, leftOut, end, language, names);
   const places =
     proposal.places ??
     proposal.writes.map((write) => ({
@@ -800,8 +800,13 @@ export function arrangeSummary(
   return `${saySummary("en", "everyProposed")}${skipped}${leftOut}${note}`;
 }
 
-/** The end of the step, with its summary. */
+/**
+ * The end of the step, with its summary. A step that placed nothing while the backend's arrangement left some of what
+ * it asked out (no room where asked: "tonight" when tonight has passed) ended without doing it: not carried out, as
+ * every such step is reported, with what it left pending (issue 45, item 3), never told as done.
+ */
 function finishArrange(
+  view: PromptView,
   memory: ArrangeMemory,
   leftOut: readonly string[],
   end: Finish,
@@ -823,5 +828,13 @@ function finishArrange(
     names,
     language,
   );
+  const placedAny = view.rounds.some((round) => round.name === "place" && callResultOf(round) === "applied");
+  if (!placedAny && leftOut.length > 0 && (latestArrangement(view)?.left?.length ?? 0) > 0)
+    return finish(
+      end,
+      speak,
+      notCarriedOut(`${saySummary("en", "placedNone")}${saySummary("en", "proposedLeftPending")}${leftOut.join("; ")}`),
+      "nothing the step asked for could be placed",
+    );
   return finish(end, speak, summary, "no placement is left to propose");
 }

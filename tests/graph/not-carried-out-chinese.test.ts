@@ -12,8 +12,10 @@ import { createTempoDependencies } from "../../server/create-tempo.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { saySummary, type SummaryKey } from "../../tools/schedule/summary-phrases.js";
 import type { ScheduleState } from "../../tools/schedule/state.js";
+import { sampleWeek } from "../../tools/schedule/sample-data.js";
+import type { PlanStep } from "../../kernel/plan-step.js";
 import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
-import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
+import { converse, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
 
 const zh = (key: SummaryKey, places: Record<string, string> = {}) => saySummary("zh", key, places);
 
@@ -155,4 +157,36 @@ describe("the to-do list's step the offline policy does not understand", () => {
       expect(english).toBe('Your to-do list is unchanged: the offline policy does not understand the step "call mum".');
     },
   );
+});
+
+/**
+ * Issue 45, item 3: "schedule the matrix review tonight" late at night, when tonight's slots have all started: the step
+ * places nothing, and it is reported as not carried out — the step's outcome, and its line in the answer — never as
+ * a step done whose summary only says what was "proposed".
+ */
+describe("a step that placed nothing because its time has passed is not carried out", () => {
+  // Monday 11 March 2024, 23:30 in Shanghai: the evening's slots (from 19:00) have all started.
+  const lateMonday = () => new Date("2024-03-11T23:30:00+08:00");
+
+  test.each([
+    {
+      ask: "schedule the matrix review tonight",
+      line: '— not carried out: nothing was placed; left pending: "Matrix operations review" (no free slot fits only on Monday, in slots 9-12: the time there that would fit it has passed)',
+    },
+    {
+      ask: "今晚安排矩阵复习",
+      line: `— ${zh("notCarriedOut", { reason: `${zh("placedNone")}${zh("proposedLeftPending")}` })}`,
+    },
+  ])("$ask", async ({ ask, line }) => {
+    const tempo = await offlineTempo(sampleWeek(), lateMonday);
+    const thread = `tonight-${Math.random().toString(36).slice(2)}`;
+    const outcome = await converse(tempo, ask, [], thread);
+    // Nothing was proposed: only the plan's card.
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    expect(placeOf(outcome.schedule, "matrix-review")).toBe("pending");
+    const state = await tempo.graph.getState(threadConfig(thread, "student"));
+    const steps = state.values.planSteps as PlanStep[];
+    expect(steps[0]!.outcome?.kind).toBe("not_carried_out");
+    expect(outcome.finalAnswer).toContain(line);
+  });
 });

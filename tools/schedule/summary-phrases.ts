@@ -134,6 +134,8 @@ const EN = {
   // The offline policy's arrange step (`offline/schedule/arrange-step.ts`, what propose_arrangement's cards left): the
   // heading, the ids skipped, the reviews left pending (each with why, in brackets), the ones already placed.
   everyProposed: "every placement the plan had room for was proposed",
+  // (A step that placed nothing of what it asked, the rest left pending after it: not carried out.)
+  placedNone: "nothing was placed",
   proposedSkipped: "; skipped: ",
   proposedLeftPending: "; left pending: ",
   noPendingMatch: " (no pending task matches)",
@@ -362,6 +364,7 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   nothingMissed: "没有错过的复习",
   stillMissed: "仍为错过：{said}（{why}）",
   everyProposed: "已为计划中放得下的每个任务提出了安排",
+  placedNone: "没有安排任何任务",
   proposedSkipped: "；跳过：",
   proposedLeftPending: "；仍待安排：",
   noPendingMatch: "（没有匹配的待安排任务）",

@@ -453,6 +453,7 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("rejectedIt", "anywhere"),
   // The arrange step's summary (`offline/schedule/arrange-step.ts` `arrangeSummary`); its left-out reasons follow.
   read("everyProposed", "start"),
+  read("placedNone", "start"),
   read("proposedSkipped", "anywhere"),
   read("proposedLeftPending", "anywhere"),
   bracketed("noFreeSlot"),
