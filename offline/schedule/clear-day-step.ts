@@ -203,7 +203,7 @@ function ending(
           ),
         ]
       : []),
-    ...refused.map((round) => notCarriedOut(refusalOf(round, language, dating)).summary),
+    ...refused.map((round) => notCarriedOut(refusalOf(round, "en", dating)).summary),
   ];
   // The reviews of the day that had started were left out of the card: the answer says so, not only the card's speech.
   const days = resolveDays(request.where.only, facts);

@@ -506,7 +506,7 @@ function moveStep(
   const outcome = lastWriteOutcome(rounds, ["move", "place"]);
   if (outcome?.outcome === "applied") return finish(end, "", appliedWriteText(outcome.round, datingOf(facts)));
   if (outcome?.outcome === "failed")
-    return finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(refusalOf(outcome.round, language, datingOf(facts))));
+    return finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(refusalOf(outcome.round, "en", datingOf(facts))));
   const rejected = rounds.filter(
     (round) => (round.name === "move" || round.name === "place") && callResultOf(round) === "rejected",
   );
@@ -641,7 +641,7 @@ function moveStep(
   const forTask = search?.arguments.task_id === task.id ? search : undefined;
   // A review whose place has started goes nowhere: the search says so, as the move would.
   if (forTask && callResultOf(forTask) === "failed")
-    return finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(refusalOf(forTask, language, datingOf(facts))));
+    return finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(refusalOf(forTask, "en", datingOf(facts))));
   // The places of the step's days, when a search for the task since the last proposal shows them all.
   const found = toolDataOf(forTask, "find_free");
   const runs = found && found.omitted === 0 ? found.runs.filter((run) => !days || days.includes(run.day)) : undefined;
@@ -1317,7 +1317,7 @@ export function writeEnding(
   if (outcome.outcome === "applied")
     return finish(end, "", appliedWriteSummary(outcome.round, language, dating).replace(/\n- /g, "; "));
   if (outcome.outcome === "failed")
-    return finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(refusalOf(outcome.round, language, dating)));
+    return finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(refusalOf(outcome.round, "en", dating)));
   const feedback = parseFeedback(feedbackOfResult(outcome.round.result));
   return finish(end, unchangedBecause(feedback, language), notCarriedOut(rejected));
 }

@@ -11,6 +11,7 @@ import { asCard } from "../../contracts/cards.js";
 import { createTempoDependencies } from "../../server/create-tempo.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { saySummary, type SummaryKey } from "../../tools/schedule/summary-phrases.js";
+import { summaryInChinese } from "../../tools/schedule/summary-words.js";
 import type { ScheduleState } from "../../tools/schedule/state.js";
 import { sampleWeek } from "../../tools/schedule/sample-data.js";
 import type { PlanStep } from "../../kernel/plan-step.js";
@@ -188,5 +189,41 @@ describe("a step that placed nothing because its time has passed is not carried 
     const steps = state.values.planSteps as PlanStep[];
     expect(steps[0]!.outcome?.kind).toBe("not_carried_out");
     expect(outcome.finalAnswer).toContain(line);
+  });
+});
+
+/**
+ * Issue 45, item 1: a write the clock refused (the past is fixed) is stored in English in a Chinese conversation too —
+ * the step's summary is the tools' English — and said in Chinese from the summary phrases, as it was said before; a
+ * thread saved while the Chinese was stored reads back as it did.
+ */
+describe("a refusal of the clock: stored in English, said in the user's language from the table", () => {
+  // Tuesday 12 March 2024, 10:00 in Shanghai: the limits review (Monday 14:00–15:40) has started.
+  const tuesday = () => new Date("2024-03-12T10:00:00+08:00");
+
+  test.each([
+    {
+      ask: "把极限与连续复习移到周四下午",
+      english: "the past is fixed, so it does not move",
+      chinese: "过去的安排不能改，所以不能移动",
+    },
+    {
+      ask: "取消安排极限与连续复习",
+      english: "the past is fixed, so it is not taken off; tell me you did it or missed it instead",
+      chinese: "过去的安排不能改，所以不能撤下；你可以告诉我它已经做完或者错过了",
+    },
+  ])("$ask", async ({ ask, english, chinese }) => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }), tuesday);
+    const thread = `past-${Math.random().toString(36).slice(2)}`;
+    const outcome = await converse(tempo, ask, [], thread);
+    const steps = (await tempo.graph.getState(threadConfig(thread, "student"))).values.planSteps as PlanStep[];
+    expect(steps[0]!.summary).toBe(
+      `not carried out: "极限与连续复习" (Mon 11 Mar, 14:00–15:40) has already started: ${english}`,
+    );
+    const said = `“极限与连续复习”（3月11日周一 14:00–15:40）已经开始了：${chinese}`;
+    expect(outcome.finalAnswer).toBe(`日程没有改动：${said}。`);
+    // A thread saved while the step stored the Chinese reads back as it did.
+    expect(summaryInChinese(`not carried out: ${said}`)).toBe(zh("notCarriedOut", { reason: said }));
+    expect(summaryInChinese(steps[0]!.summary!)).toBe(zh("notCarriedOut", { reason: said }));
   });
 });

@@ -39,7 +39,7 @@ import { addedTaskIn, notCarriedOut } from "../../offline/schedule/tool-data.js"
 import { runTool } from "./support.js";
 import { datedWindow } from "../../tools/schedule/calendar.js";
 import { readablePlaces } from "../../tools/schedule/readable.js";
-import { placementRuleProblem, ruleBookOf } from "../../tools/schedule/rules.js";
+import { pastRefusalText, placementRuleProblem, ruleBookOf } from "../../tools/schedule/rules.js";
 import { consecutiveDays, type StandingRule, type TaskItem } from "../../tools/schedule/state.js";
 
 const KEYS = Object.keys(SUMMARY_WORDS.en) as SummaryKey[];
@@ -1256,5 +1256,30 @@ describe("where a write does not fit (issue 45), driven through the tools: said 
       })}`,
     );
     for (const said of [event, partly, over]) expect(summaryInChinese(said)).not.toMatch(REASON_WORDS);
+  });
+});
+
+describe("a refusal of the clock, stored in English, said in Chinese from the table", () => {
+  const dated = sampleWeek().window;
+  const weekly = { days: consecutiveDays(7) };
+  const bare = { days: [] };
+  test.each([
+    ...(["move", "unplace", "remove"] as const).flatMap((write) => [
+      { write, window: dated, range: { day: 1, start: 5, end: 6 } },
+      { write, window: dated, range: { day: 3, start: 9, end: 9 } },
+      { write, window: weekly, range: { day: 2, start: 3, end: 4 } },
+      { write, window: bare, range: { day: 4, start: 7, end: 7 } },
+    ]),
+  ])("$write, on $range.day slots $range.start-$range.end", ({ write, window, range }) => {
+    const refusal = { refused: "past" as const, write, task: { id: "t1", name: "Matrix, review (x)" }, range };
+    const english = pastRefusalText(refusal, window, "en");
+    const chinese = pastRefusalText(refusal, window, "zh");
+    expect(summaryInChinese(notCarriedOut(english).summary)).toBe(
+      saySummary("zh", "notCarriedOut", { reason: chinese }),
+    );
+    // A thread saved while the step stored the Chinese reads back as it did.
+    expect(summaryInChinese(notCarriedOut(chinese).summary)).toBe(
+      saySummary("zh", "notCarriedOut", { reason: chinese }),
+    );
   });
 });

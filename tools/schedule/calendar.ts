@@ -17,6 +17,7 @@ import { expandSeries } from "./event-series.js";
 import { activeHabits, rolledHabitOccurrences, weeksOf, type HabitTemplate } from "./habits.js";
 import {
   dayOfWeekName,
+  dayOfWeekNumber,
   formatDate,
   type DayMapping,
   type EventTask,
@@ -182,6 +183,34 @@ export function placeName(
   return language === "zh"
     ? `${day}，第${slots}节`
     : `${day}, ${range.start === range.end ? "slot" : "slots"} ${slots}`;
+}
+
+const MONTH_NAMES = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * A place `placeName` said in English, said as it says it in `language` (a step's summary stores the English); a text
+ * it does not give stays as it is.
+ */
+export function placeNameIn(english: string, language: Language): string {
+  if (language === "en") return english;
+  const place = /^(.*), (?:slots? (\d+(?:–\d+)?)|(\d\d:\d\d–\d\d:\d\d))$/.exec(english);
+  if (!place) return english;
+  const [, dayWords = "", slots, clock] = place;
+  const weekday = (name: string) => weekdayName(dayOfWeekNumber(name), "zh");
+  const dated = /^(\w{3}) (\d{1,2}) (\w{3})$/.exec(dayWords);
+  const weekly = /^(\w+), week (\d+) \(day (\d+)\)$/.exec(dayWords);
+  const bare = /^day (\d+)$/.exec(dayWords);
+  const month = dated ? MONTH_NAMES.indexOf(dated[3]!) + 1 : 0;
+  const day =
+    dated && month > 0
+      ? `${month}月${dated[2]}日${weekday(dated[1]!)}`
+      : weekly
+        ? `${weekday(weekly[1]!)}，第${weekly[2]}周（第${weekly[3]}天）`
+        : bare
+          ? `第${bare[1]}天`
+          : undefined;
+  if (day === undefined) return english;
+  return clock !== undefined ? `${day} ${clock}` : `${day}，第${slots}节`;
 }
 
 /**

@@ -430,15 +430,13 @@ export function pastRefusalText(
   window: Pick<ScheduleWindow, "days" | "slotTimes">,
   language: Language = "en",
 ): string {
-  const where = placeName(window, refusal.range, language);
-  if (refusal.write === "remove")
-    return language === "zh"
-      ? `“${refusal.task.name}”已经没有还没到的时间了（最后一次：${where}）：过去的安排不能改，所以没有删除任何内容`
-      : `${JSON.stringify(refusal.task.name)} has no time ahead (its last: ${where}): the past is fixed, so nothing was removed`;
-  const unplace = refusal.write === "unplace";
-  if (language === "zh")
-    return `“${refusal.task.name}”（${where}）已经开始了：过去的安排不能改，所以${unplace ? "不能撤下；你可以告诉我它已经做完或者错过了" : "不能移动"}`;
-  return `${JSON.stringify(refusal.task.name)} (${where}) has already started: the past is fixed, so ${unplace ? "it is not taken off; tell me you did it or missed it instead" : "it does not move"}`;
+  // Said from the summary phrases, so a step that stores it in English is read back in Chinese (`summaryInChinese`).
+  const places = {
+    said: language === "zh" ? `“${refusal.task.name}”` : JSON.stringify(refusal.task.name),
+    place: placeName(window, refusal.range, language),
+  };
+  const key = { remove: "pastNoTimeAhead", unplace: "pastStartedKept", move: "pastStarted" } as const;
+  return saySummary(language, key[refusal.write], places);
 }
 
 /**

@@ -140,6 +140,12 @@ const EN = {
   proposedLeftPending: "; left pending: ",
   noPendingMatch: " (no pending task matches)",
   alreadyOnSchedule: "; {ids} already on the schedule",
+  // A write the clock refused (`rules.ts` `pastRefusalText`): the review by name ({said}), its place as `placeName`
+  // says it ({place}).
+  pastStarted: "{said} ({place}) has already started: the past is fixed, so it does not move",
+  pastStartedKept:
+    "{said} ({place}) has already started: the past is fixed, so it is not taken off; tell me you did it or missed it instead",
+  pastNoTimeAhead: "{said} has no time ahead (its last: {place}): the past is fixed, so nothing was removed",
   // The offline policy's own refusals and matching words (`offline/schedule/execute-stage.ts`, `life-steps.ts`,
   // `arrange-step.ts`): a clock time that names no slot (the move step's), and what was not done after it.
   noSlotStartsAt: "no slot starts at {at} (the slots near it start at {near})",
@@ -369,6 +375,9 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   proposedLeftPending: "；仍待安排：",
   noPendingMatch: "（没有匹配的待安排任务）",
   alreadyOnSchedule: "；{ids} 已在日程上",
+  pastStarted: "{said}（{place}）已经开始了：过去的安排不能改，所以不能移动",
+  pastStartedKept: "{said}（{place}）已经开始了：过去的安排不能改，所以不能撤下；你可以告诉我它已经做完或者错过了",
+  pastNoTimeAhead: "{said}已经没有还没到的时间了（最后一次：{place}）：过去的安排不能改，所以没有删除任何内容",
   noSlotStartsAt: "没有从 {at} 开始的时段（附近的时段从 {near} 开始）",
   outsideDaySlots: "{at} 不在一天的时段内（{first}–{last}）",
   noClockTimes: "你的日程时段没有钟点时间，无法确定 {at} 是哪一节（请说第几节，如“第5节”）",
@@ -523,6 +532,8 @@ const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   span: PLACED_SPAN,
   occupantSpan: PLACED_SPAN,
   occupant: `(?:locked )?event ${ID} ${JSON_TEXT}|task ${ID} ${JSON_TEXT}`,
+  // A place as `calendar.ts` `placeName` says it ("Mon 11 Mar, 14:00–15:40", "Mon, week 1 (day 1), slots 9–10").
+  place: "[^()]*(?:\\([^()]*\\)[^()]*)?",
   // The offline policy's refusals and matching words: clock times.
   at: "\\d\\d:\\d\\d",
   first: "\\d\\d:\\d\\d",

@@ -23,6 +23,7 @@ import {
 } from "../../contracts/refinement-words.js";
 import { readBack, REPORT_WORDS, reportLineIn, type ReportKey } from "../../contracts/report-words.js";
 import { readablePlaces } from "./readable.js";
+import { placeNameIn } from "./calendar.js";
 import {
   readSummary,
   readSummaryIn,
@@ -140,7 +141,7 @@ export function summaryInChinese(english: string): string {
         HEADINGS.find((key) => SUMMARY_WORDS.en[key] === reported.heading)!,
       ),
       writes: reported
-        .writes!.split(/; (?!it is pending again)/)
+        .writes!.split(/; (?!it is pending again|tell me you did it)/)
         .map((part) => {
           const missed = stillMissedInChinese(part);
           if (missed !== part) return missed;
@@ -285,6 +286,7 @@ const READERS: PlaceReaders = {
       .join("；");
   },
   recoveryWhy: (why) => recoveryEmptyText(why, "zh"),
+  place: (place) => placeNameIn(place, "zh"),
   // The limits of a window that holds no slot, each its own phrase (`noSlotWithin`).
   window: (window) =>
     window
@@ -352,6 +354,10 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("noReviewOnDay", "whole"),
   read("nothingToUndo", "whole"),
   read("noChangeToRecover", "whole"),
+  // A write the clock refused (`rules.ts` `pastRefusalText`).
+  read("pastStarted", "whole"),
+  read("pastStartedKept", "whole"),
+  read("pastNoTimeAhead", "whole"),
   // A window of the day that holds no slot (`offline/schedule/empty-window.ts`).
   read("noSlotEndsBy", "whole"),
   read("noSlotStartsFrom", "whole"),
