@@ -798,6 +798,11 @@ function moveStep(
   const spot =
     firstFit(runs, task.duration, within, constraints.notDays, current) ??
     firstFit(freeRuns, task.duration, within, constraints.notDays, current);
+  // "Earlier" on a card at the first slot of the day: said plainly, never a search of slots 1-0.
+  if (!spot && within.to < 1) {
+    const reason = (language: Language) => saySummary(language, "alreadyFirstSlot", { subject: label(task, language) });
+    return finish(end, `${reason(language)}.`, notCarriedOut(reason("en")));
+  }
   if (!spot) {
     // Time that has started is not free (find_free leaves it out): said, so "Monday" at 19:00 is not a mystery.
     const passed = found?.pastLeftOut === true;

@@ -173,6 +173,9 @@ const EN = {
   noFreeTimeAsked: "no free time of {length} slot(s) fits {subject} where asked",
   noFreeTimeAskedPassed:
     "no free time of {length} slot(s) fits {subject} where asked (the time that has passed there is left out)",
+  // "Earlier" said on a card proposing the first slot of the day: nothing that day is earlier.
+  alreadyFirstSlot:
+    "{subject} was proposed at the first slot of the day, so nothing on that day is earlier; name another day or a time",
   // A write the user rejected on its card (the step's ending; the move's may add their words in brackets).
   rejectedMove: "the user rejected the move",
   rejectedSwap: "the user rejected the swap",
@@ -397,6 +400,7 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   nothingPlaced: "；没有安排任何任务",
   noFreeTimeAsked: "要求的时间里没有能容纳{subject}的 {length} 节空闲时间",
   noFreeTimeAskedPassed: "要求的时间里没有能容纳{subject}的 {length} 节空闲时间（那里已经过去的时间不算）",
+  alreadyFirstSlot: "{subject}提议的已经是当天的第一节，当天没有更早的时段；请说另一天或一个时间",
   rejectedMove: "你拒绝了这项修改",
   rejectedSwap: "你拒绝了这项修改",
   rejectedImport: "你拒绝了这次导入",

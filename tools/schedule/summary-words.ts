@@ -452,6 +452,8 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   // No free time where the move step was asked to put a task.
   read("noFreeTimeAskedPassed", "whole"),
   read("noFreeTimeAsked", "whole"),
+  // "Earlier" on a card at the first slot of the day.
+  read("alreadyFirstSlot", "whole"),
   // A write the user rejected on its card.
   read("rejectedMove", "anywhere"),
   read("rejectedSwap", "anywhere"),
