@@ -227,3 +227,28 @@ describe("a refusal of the clock: stored in English, said in the user's language
     expect(summaryInChinese(steps[0]!.summary!)).toBe(zh("notCarriedOut", { reason: said }));
   });
 });
+
+/**
+ * Issue 45, item 2: swap's refusal of two tasks of different lengths is a phrase of the table: a Chinese answer says
+ * it in Chinese, and the tool's English (what the model reads, the English answer) is as it was.
+ */
+describe("a swap of two tasks of different lengths, refused in the user's language", () => {
+  test.each([
+    {
+      ask: "交换极限复习和单词表",
+      answer: '日程没有改动："极限与连续复习" 占 2 节，"第五单元单词表" 占 1 节；只有时长相同的任务才能交换。',
+      chinese: true,
+    },
+    {
+      ask: "swap the limits review and the vocabulary list",
+      answer:
+        'Your schedule is unchanged: "Review limits and continuity" takes 2 slots but "Vocabulary list unit 5" takes 1; only tasks of equal length can swap.',
+      chinese: false,
+    },
+  ])("$ask", async ({ ask, answer, chinese }) => {
+    const outcome = await converse(await offlineTempo(halfPlacedWeek({ chinese })), ask);
+    expect(placeOf(outcome.schedule, "review-limits")).toBe("day 1 slots 5-6");
+    expect(outcome.finalAnswer).toBe(answer);
+    if (chinese) expect(englishIn(outcome.finalAnswer!)).toEqual([]);
+  });
+});

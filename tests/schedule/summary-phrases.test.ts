@@ -71,6 +71,8 @@ const SAMPLE: Readonly<Record<string, string>> = {
   limits: "outside Friday, in slots 9-12",
   className: '"Calculus"',
   neighbour: 'event fri-english-quiz "English quiz"',
+  one: 'task review-limits "Review limits and continuity"',
+  two: 'task vocab-unit-5 "Vocabulary list unit 5"',
   deadline: 'event sat-calculus-midterm "Calculus midterm exam"',
   at: "14:30",
   breakStart: "11:40",

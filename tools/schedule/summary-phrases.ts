@@ -20,6 +20,8 @@ const EN = {
   unplaced: "unplaced task {id} from {was}; it is pending again",
   unplacedFromHost: "unplaced task {id} from {was} (was embedded in host {host}); it is pending again",
   swapped: "swapped task {id} and task {other}",
+  // swap's refusal of two tasks of different lengths (`tools/swap.ts`): each task by its label.
+  swapUnequal: "{one} takes {oneLength} slots but {two} takes {twoLength}; only tasks of equal length can swap",
   movedMany: "moved {count} tasks",
   nowOn: "- task {id} now on {where}",
   wasOn: "; was on {where}",
@@ -291,6 +293,7 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   unplaced: "已把任务 {id} 从{was}撤下，它重新待安排",
   unplacedFromHost: "已把任务 {id} 从{was}撤下（原嵌入 {host}），它重新待安排",
   swapped: "已交换任务 {id} 和任务 {other}",
+  swapUnequal: "{one} 占 {oneLength} 节，{two} 占 {twoLength} 节；只有时长相同的任务才能交换",
   movedMany: "移动了 {count} 个任务",
   nowOn: "- 任务 {id} 现在在 {where}",
   wasOn: "，原在 {where}",
@@ -519,6 +522,11 @@ const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   buffer: "\\d+",
   className: JSON_TEXT,
   neighbour: `(?:event|task) ${ID} ${JSON_TEXT}`,
+  // The two tasks of a swap, each by its label (`task <id> "<name>"`), and their lengths.
+  one: `(?:event|task|habit) ${ID} ${JSON_TEXT}`,
+  two: `(?:event|task|habit) ${ID} ${JSON_TEXT}`,
+  oneLength: "\\d+",
+  twoLength: "\\d+",
   deadline: `(?:event|task) ${ID} ${JSON_TEXT}`,
   deadlineAt: "[^()]*(?:\\([^()]*\\))?",
   due: ".+?",

@@ -235,6 +235,14 @@ export function partInChinese(part: string): string {
   return { morning: "上午", afternoon: "下午", evening: "晚上" }[part] ?? part;
 }
 
+/** A task's label (`task <id> "<name>"`, an event's, a habit's) with its kind in Chinese. */
+function labelInChinese(label: string): string {
+  return label
+    .replace(/^event /, "活动 ")
+    .replace(/^task /, "任务 ")
+    .replace(/^habit /, "习惯 ");
+}
+
 /** How each place of a phrase is said in Chinese (a place not named stays as the English has it). */
 const READERS: PlaceReaders = {
   said: quoted,
@@ -245,6 +253,8 @@ const READERS: PlaceReaders = {
   limits: limitsInChinese,
   weekday: weekdayInChinese,
   neighbour: (neighbour) => neighbour.replace(/^event /, "活动 ").replace(/^task /, "任务 "),
+  one: labelInChinese,
+  two: labelInChinese,
   occupant: (occupant) =>
     occupant
       .replace(/^locked event /, "已锁定的活动 ")
@@ -400,6 +410,8 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
       new RegExp(`${summaryPattern("swapped", "start").source};`),
       (swapped: string) => `${readSummaryIn(swapped.slice(0, -1), "swapped", "whole", "zh")}；`,
     ),
+  // swap's refusal of two tasks of different lengths.
+  read("swapUnequal", "whole"),
   // swap's result on its own (its first line, as the terminal shows it).
   read("swapped", "whole"),
   // The life marks (`markedText`): what the task was, and what it is now.

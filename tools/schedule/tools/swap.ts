@@ -56,7 +56,12 @@ export const swapTool: DomainTool<ScheduleState, SwapArguments> = {
     const secondLength = taskDuration(secondTask);
     if (firstLength !== secondLength) {
       return failure(
-        `${taskLabel(firstTask)} takes ${firstLength} slots but ${taskLabel(secondTask)} takes ${secondLength}; only tasks of equal length can swap`,
+        saySummary("en", "swapUnequal", {
+          one: taskLabel(firstTask),
+          oneLength: firstLength,
+          two: taskLabel(secondTask),
+          twoLength: secondLength,
+        }),
       );
     }
     return moveAtomically(
