@@ -9,23 +9,14 @@ import { finish, proposeAll, read, type Decision, type Finish } from "../decisio
 import type { RoundView } from "../prompt-reading.js";
 import type { ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { markedText, unplacedText, type ListedTask } from "../../tools/schedule/tools/index.js";
-import type { SlotRange } from "../../tools/schedule/state.js";
 import { appliedWriteSummary, callResultOf, refusalOf, toolDataOf, notCarriedOut } from "./tool-data.js";
-import { datingOf, dayName, placeWords, resolveDays, slotRangeOf, type WeekFacts } from "./week-facts.js";
+import { datingOf, dayName, hasStarted, placeWords, resolveDays, slotRangeOf, type WeekFacts } from "./week-facts.js";
 import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
 
 type ClearDay = Extract<ScheduleRequest, { kind: "clear_day" }>;
 
 /** The step's summary heads its writes with these (`summaryInChinese` says each write in Chinese after it). */
 const HEADING = { skip: SUMMARY_WORDS.en.skippedDay, unplace: SUMMARY_WORDS.en.clearedDay } as const;
-
-/** True when the clock has reached a range's first slot (a dated window with clock times and a now only). */
-function hasStarted(range: SlotRange, facts: WeekFacts): boolean {
-  const date = facts.dates.get(range.day);
-  const time = facts.slotTimes?.[range.start - 1]?.start;
-  if (!facts.now || date === undefined || time === undefined) return false;
-  return `${date} ${time}` <= `${facts.now.date} ${facts.now.time}`;
-}
 
 /** The days a step names, as a person reads them ("Mon 7 Dec and Tue 8 Dec"). */
 function daysWords(days: readonly number[], facts: WeekFacts, language: Language): string {

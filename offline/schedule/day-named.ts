@@ -9,7 +9,7 @@ import { splitNamingDay } from "../../tools/schedule/request-parsing.js";
 import type { ListedTask } from "../../tools/schedule/tools/index.js";
 import type { Decision } from "../decisions.js";
 import { matchTasks, namesKindOnly } from "./task-matching.js";
-import { weekdayOf, type WeekFacts } from "./week-facts.js";
+import { hasStarted, weekdayOf, type WeekFacts } from "./week-facts.js";
 
 /** The weekday a phrase names its task by, the clock making one of a day from today; undefined when it names none. */
 export function namingWeekday(phrase: string, facts: Pick<WeekFacts, "now">): number | undefined {
@@ -41,14 +41,21 @@ export function reviewsNamedByDay(
 
 /**
  * The placed reviews a phrase that names only the kind of session stands for ("the review", "my reviews", "复习"):
- * every placed review — never the first whose name holds the word. Undefined for any other phrase, and for a task
- * whose own name or id the phrase is.
+ * every placed review still ahead of the clock (one that has started stays where it is: the past is fixed), or every
+ * placed review when each has started — never the first whose name holds the word. Undefined for any other phrase,
+ * and for a task whose own name or id the phrase is.
  */
-export function reviewsNamedByKind(phrase: string, tasks: readonly ListedTask[]): ListedTask[] | undefined {
+export function reviewsNamedByKind(
+  phrase: string,
+  tasks: readonly ListedTask[],
+  facts: WeekFacts,
+): ListedTask[] | undefined {
   const said = phrase.trim().toLowerCase();
   if (said === "" || !namesKindOnly(said)) return undefined;
   if (tasks.some((task) => task.name.toLowerCase() === said || task.id.toLowerCase() === said)) return undefined;
-  return tasks.filter((task) => task.kind === "placed");
+  const placed = tasks.filter((task) => task.kind === "placed");
+  const ahead = placed.filter((task) => !hasStarted(task.slots[0]!, facts));
+  return ahead.length > 0 ? ahead : placed;
 }
 
 /** The question which of a day's reviews (no day: of the placed ones) is meant; its answer names one, by name or id. */

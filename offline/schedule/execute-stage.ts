@@ -545,7 +545,7 @@ function moveStep(
   const reviews = tasks.filter((task) => task.kind !== "event");
   // "Move Thursday's review to Friday", "明天的复习推迟一天": the review placed that day, or the question which of them.
   // "Move the review to Friday", "把复习移到周五": which of the placed reviews (not the first whose name says "review").
-  const byKind = placing ? undefined : reviewsNamedByKind(phrase, tasks);
+  const byKind = placing ? undefined : reviewsNamedByKind(phrase, tasks, facts);
   const byDay = byKind
     ? { weekday: undefined, reviews: byKind }
     : matchTask(phrase, tasks)

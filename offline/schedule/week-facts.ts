@@ -19,7 +19,7 @@ import {
 import { instantOf } from "../../tools/schedule/event-series.js";
 import type { PromptView } from "../prompt-reading.js";
 import type { Dating } from "../../tools/schedule/format.js";
-import type { SlotTime } from "../../tools/schedule/state.js";
+import type { SlotRange, SlotTime } from "../../tools/schedule/state.js";
 import { dayName as calendarDayName, firstSlotFrom, placeName, slotClock } from "../../tools/schedule/calendar.js";
 import { say, type Language } from "../../contracts/language.js";
 import {
@@ -275,4 +275,12 @@ export function placeWords(
     `${dayName(range.day, facts, language)}, slots ${range.start}-${range.end}`,
     `${dayName(range.day, facts, language)}第${range.start}-${range.end}节`,
   );
+}
+
+/** True when the clock has reached a range's first slot (a dated window with clock times and a now only). */
+export function hasStarted(range: SlotRange, facts: WeekFacts): boolean {
+  const date = facts.dates.get(range.day);
+  const time = facts.slotTimes?.[range.start - 1]?.start;
+  if (!facts.now || date === undefined || time === undefined) return false;
+  return `${date} ${time}` <= `${facts.now.date} ${facts.now.time}`;
 }
