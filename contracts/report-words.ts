@@ -50,6 +50,8 @@ const EN = {
   cancelledBatch: "the run was cancelled while it applied the approved changes",
   roundBudgetSpent: "The round budget ({rounds}) was spent before the plan finished.",
   roundBudgetRanOut: "the round budget ({rounds}) ran out during this step",
+  // A step an offline policy (any domain's) does not understand: why it was not carried out.
+  notUnderstood: 'the offline policy does not understand the step "{step}"',
 } as const;
 
 /** A phrase of the report, by its key. */
@@ -85,6 +87,7 @@ const ZH: Readonly<Record<ReportKey, string>> = {
   cancelledBatch: "应用已批准的修改时，这次运行被取消了",
   roundBudgetSpent: "计划完成之前，{rounds} 轮的预算已经用完。",
   roundBudgetRanOut: "这一步进行中 {rounds} 轮的预算用完了",
+  notUnderstood: "离线模式下无法理解步骤“{step}”",
 };
 
 /** The report's words, a table a language. */

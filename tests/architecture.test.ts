@@ -108,6 +108,22 @@ describe("the house", () => {
     expect(intoOffline.filter(({ from }) => folderOf(from) !== "server")).toEqual([]);
   });
 
+  test("each domain's offline policy reads its own domain's tools only, never another domain's", () => {
+    const domainOf = (file: string, folder: string) => {
+      const parts = file.split(path.sep);
+      return parts[0] === folder && parts.length > 2 ? parts[1] : undefined;
+    };
+    const crossing = all.filter(({ from, to }) => {
+      const policy = domainOf(from, "offline");
+      const tool = domainOf(to, "tools");
+      return policy !== undefined && tool !== undefined && tool !== policy;
+    });
+    expect(all.some(({ from, to }) => domainOf(from, "offline") === "todo" && domainOf(to, "tools") === "todo")).toBe(
+      true,
+    );
+    expect(crossing).toEqual([]);
+  });
+
   test("review/ sits between nodes/ and tools/: nodes call it, it imports no node, no builder and no tool calls it", () => {
     const reviewImports = all.filter(({ from }) => folderOf(from) === "review");
     expect(reviewImports.length).toBeGreaterThan(5);

@@ -29,7 +29,7 @@ import { currentPlanSteps, planCardFeedback, readTaskAccount } from "../stage-st
 import { NAMES_TODO_LIST, parseTodoRequest, stepText, type TodoRequest } from "./request-parsing.js";
 import type { TodoItem } from "../../tools/todo/state.js";
 import type { TodoListData, TodoWriteData } from "../../tools/todo/tools.js";
-import { readSummary, saySummary } from "../../tools/schedule/summary-phrases.js";
+import { readBack, REPORT_WORDS, sayReport } from "../../contracts/report-words.js";
 
 type KnownRequest = Exclude<TodoRequest, { kind: "unknown" }>;
 type ItemRequest = Extract<TodoRequest, { title: string }>;
@@ -243,17 +243,17 @@ function execute(view: PromptView): Decision {
 }
 
 /**
- * A step the policy does not understand, as its summary says it: in English from the summary phrases (as the schedule's
- * policy says it), so a Chinese answer says it from the same phrase (`reasonInChinese`).
+ * A step the policy does not understand, as its summary says it: in English from the report's phrases (as every
+ * domain's policy says it), so a Chinese answer says it from the same phrase (`reasonInChinese`).
  */
 function notUnderstood(step: string): NotCarriedOut {
-  return notCarriedOutEnd(saySummary("en", "notUnderstood", { step }));
+  return notCarriedOutEnd(sayReport("en", "notUnderstood", { step }));
 }
 
 /** A reason after "not carried out: " in Chinese: the step not understood read back from its phrase; the rest are said in the user's language already. */
 function reasonInChinese(reason: string): string {
-  const read = readSummary("notUnderstood", reason);
-  return read ? saySummary("zh", "notUnderstood", read) : reason;
+  const read = readBack(REPORT_WORDS.en.notUnderstood, reason);
+  return read ? sayReport("zh", "notUnderstood", read) : reason;
 }
 
 /** What a write did, as the step's summary and the answer say it. */

@@ -12,6 +12,7 @@
  */
 import { fill, placesOf } from "../../contracts/language.js";
 import type { Language } from "../../contracts/language.js";
+import { REPORT_WORDS } from "../../contracts/report-words.js";
 
 const EN = {
   // A write's result (`tools/place.ts`, `move.ts`, `unplace.ts`, `swap.ts`, `batch-move.ts`, `format.ts`).
@@ -233,7 +234,7 @@ const EN = {
   pendingAlready: "it is pending already, not on the schedule",
   onlyReviewsUnplaced: "it is a timetable event; only review tasks can be unplaced",
   // (`execute-stage.ts`, `offline/todo/policy.ts`: a step the offline policy cannot read, edited by hand, say.)
-  notUnderstood: 'the offline policy does not understand the step "{step}"',
+  notUnderstood: REPORT_WORDS.en.notUnderstood,
   // (`arrange-step.ts`: the tasks named are history, not work to place; no day of the window before the event named;
   // an arrangement without its data.)
   settledNotPending: "{settled}, not pending",
@@ -446,7 +447,7 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   cannotUnplace: "{subject} 不能撤下：{unplaceWhy}",
   pendingAlready: "它本来就待安排，不在日程上",
   onlyReviewsUnplaced: "它是课表上的活动，只有复习任务可以撤下",
-  notUnderstood: "离线模式下无法理解步骤“{step}”",
+  notUnderstood: REPORT_WORDS.zh.notUnderstood,
   settledNotPending: "{settled}，不是待安排的任务",
   settledAs: "{id} 是{status}状态",
   noDayBefore: "窗口里没有在{phrase}之前的日子",
