@@ -72,20 +72,19 @@ describe("the offline policy reads a task's life", () => {
   });
 
   // Near misses: each is declined with what the policy can do (or asked about), never carried out as something else.
-  test.each([
-    "did I do the matrix review?",
-    "I did not like the matrix review",
-    "don't reschedule it",
-    "how do I undo?",
-    "undo the matrix review",
-  ])("a near miss is declined and changes nothing: %s", async (request) => {
-    const week = halfPlacedWeek();
-    const tempo = await offlineTempo(week);
-    const outcome = await converse(tempo, request);
-    expect(outcome.cards).toEqual([]);
-    expect(JSON.stringify(canonicalScheduleState(outcome.schedule))).toBe(JSON.stringify(canonicalScheduleState(week)));
-    expect(outcome.said.at(-1)).toMatch(/I understand these schedule requests|能理解这些日程请求/);
-  });
+  test.each(["I did not like the matrix review", "don't reschedule it", "how do I undo?", "undo the matrix review"])(
+    "a near miss is declined and changes nothing: %s",
+    async (request) => {
+      const week = halfPlacedWeek();
+      const tempo = await offlineTempo(week);
+      const outcome = await converse(tempo, request);
+      expect(outcome.cards).toEqual([]);
+      expect(JSON.stringify(canonicalScheduleState(outcome.schedule))).toBe(
+        JSON.stringify(canonicalScheduleState(week)),
+      );
+      expect(outcome.said.at(-1)).toMatch(/I understand these schedule requests|能理解这些日程请求/);
+    },
+  );
 
   // A mark the task's state does not take: it said "I found no task matching …" and asked which, of a task it named
   // plainly. It says the state, proposes no write, and the week stays as it was.

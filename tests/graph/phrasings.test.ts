@@ -295,6 +295,23 @@ const PHRASINGS: Phrasing[] = [
   { say: "what do I still need to schedule?", expect: { answers: /^8 pending review task\(s\):/ } },
   { say: "which tasks are pending?", expect: { answers: /^8 pending review task\(s\):/ } },
   { say: "还有哪些任务没安排？", expect: { answers: /8 个待安排的复习任务|8 pending review task/ } },
+  // Whether a task was done is asked of it, never a mark: "我周二的复习没做吗？" planned marking it missed.
+  {
+    say: "did I finish the matrix review?",
+    halfPlaced: true,
+    expect: { answers: /^"Matrix operations review" is a study task .* placed on Tue 12 Mar, 10:00–11:40\.$/ },
+  },
+  {
+    say: "矩阵复习我做了吗？",
+    halfPlaced: true,
+    expect: { answers: /^"Matrix operations review"是.*的学习任务，2 节，已安排在3月12日周二/ },
+  },
+  { say: "我周二的复习没做吗？", halfPlaced: true, expect: { nothing: /^离线模式下我理解不了“我周二的复习没做吗？”/ } },
+  {
+    say: "我这周还有几个复习没做？",
+    halfPlaced: true,
+    expect: { nothing: /^离线模式下我理解不了“我这周还有几个复习没做？”/ },
+  },
   {
     say: "what have I already scheduled?",
     halfPlaced: true,

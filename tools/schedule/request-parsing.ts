@@ -1605,8 +1605,13 @@ function readClearDay(body: string): ScheduleRequest | undefined {
   return { kind: "clear_day", how: verb === "skip" || verb === "跳过" ? "skip" : "unplace", where };
 }
 
+/** A sentence about a task's life that asks rather than tells: a question mark, 吗 / 么 / 没有 at its end, a count. */
+const MARK_QUESTION = /[?？]\s*$|(?:吗|么|没有)\s*$|几个|几项|几门|多少|how many/;
+
 /** A task's life in words ("I did the matrix review", "我周二的复习没做"), or undefined. */
 function readMark(body: string): ScheduleRequest | undefined {
+  // A question is never a mark: "我周二的复习没做吗？", "有几个复习没完成？" ask, and a wrong write costs a card.
+  if (MARK_QUESTION.test(body)) return undefined;
   const said = body.replace(/[.!。！]+$/, "").trim();
   const kept = said.replace(new RegExp(DONT_RESCHEDULE.source, "g"), "").trim();
   const keep = kept !== said ? { reschedule: false as const } : {};
@@ -1902,6 +1907,10 @@ const PRONOUN_TASK = /^(?:you|this|that|it|they|them|tempo|这个|那个|它)$/;
 const WHERE_IS =
   /^(?:where|when)(?:'s|s| is| are| was| were| do i (?:have|do))\s+(.+?)(?:\s+(?:placed|scheduled|put|arranged|planned|happening|now|again))?$|^(?:where|when) (?:did|have) you (?:put|place|schedule|move|arrange)d?\s+(.+?)(?:\s+(?:to|on|at))?$|^what time (?:is|are|was|do i have|do i do)\s+(.+)$|^is (?:my |the )(.+?)\s+(?:on|at|in|done|finished|placed|scheduled)\b.*$|^(?!.*(?:有空|空闲|有时间))(.{2,20}?)(?:被)?(?:安排|排|放)?(?:是|在)?(?:哪天|哪一天|哪里|哪儿|哪|什么时候|几点)(?:了|呢|啊|吗)?$/;
 
+/** A question whether a task was done, missed or skipped (group 1, 2 or 3: the task). */
+const DID_I =
+  /^(?:did|have) i (?:already |ever |actually )?(?:do|done|finish(?:ed)?|complete(?:d)?|miss(?:ed)?|skip(?:ped)?)\s+(.+?)(?:\s+(?:yet|already|today|this week))?\s*\??$|^(?:我)?(?:已经)?(?:做完|完成|做|错过|跳过)了?(.+?)了?(?:吗|没有)[?？]?$|^(.+?)我?(?:已经)?(?:做完|完成|做|错过|跳过)了?(?:吗|没有)[?？]?$/;
+
 /** The task a where-or-when question names (`WHERE_IS`), or undefined when it names none (a day, "it"). */
 function readWhereIs(body: string): ScheduleRequest | undefined {
   const match = WHERE_IS.exec(body);
@@ -1918,6 +1927,17 @@ function readExplain(body: string): ScheduleRequest | undefined {
   if (whyTask && !PRONOUN_TASK.test(whyTask)) return { kind: "explain", task: whyTask };
   const whereIs = readWhereIs(body);
   if (whereIs) return whereIs;
+  // "Did I finish the matrix review?", "矩阵复习我做了吗": how the task stands, which its explanation says.
+  const asked = DID_I.exec(body);
+  const askedTask = asked ? taskPhrase(asked.slice(1).find((group) => group !== undefined) ?? "") : undefined;
+  if (
+    askedTask &&
+    !/没|不/.test(askedTask) &&
+    !PRONOUN_TASK.test(askedTask) &&
+    !namesEverything(askedTask) &&
+    readTaskWords(askedTask).trim()
+  )
+    return { kind: "explain", task: askedTask };
   const english =
     /\b(?:explain|describe|tell me (?:more )?about|details? (?:of|for|about|on)|info(?:rmation)? (?:on|about|for)|what is|what's)\s+(.+)$/.exec(
       body,
