@@ -4,6 +4,7 @@
  * Pure functions from values to text.
  */
 import { stepStatusInChinese, type Language } from "../contracts/language.js";
+import { shownStatus } from "../kernel/plan-step.js";
 import { reasonIn, stopNoteIn } from "../contracts/report-words.js";
 import { whyOpenInChinese } from "../contracts/why-open.js";
 import type { ExecutionState, StepSnapshot } from "../server/execution-state.js";
@@ -42,7 +43,9 @@ export function renderExecutionState(state: ExecutionState, language: Language =
     lines.push(`${say(W.plan)}${state.planId}`);
     for (const [index, step] of state.steps.entries()) {
       const current = step.id === state.currentStepId ? say(W.current) : "";
-      lines.push(`  ${index + 1}. [${zh ? stepStatusInChinese(step.status) : step.status}] ${step.content}${current}`);
+      lines.push(
+        `  ${index + 1}. [${zh ? stepStatusInChinese(shownStatus(step)) : shownStatus(step)}] ${step.content}${current}`,
+      );
       if (step.summary) lines.push(`     ${summaryOf(step.summary)}`);
     }
   } else {

@@ -53,6 +53,7 @@ export function stepStatusInChinese(status: string): string {
 
 const STEP_STATUS_ZH: Readonly<Record<string, string>> = {
   done: "完成",
+  "not carried out": "未执行",
   failed: "失败",
   skipped: "跳过",
   pending: "未开始",

@@ -269,7 +269,7 @@ export function reportLineIn(line: string, language: Language): string {
   );
   if (said !== undefined) return said;
   // A step's line: "N. [status] content — summary — failed: reason".
-  const step = /^(\d+)\. \[(\w+)\] ([\s\S]*)$/.exec(line);
+  const step = /^(\d+)\. \[(\w+(?: \w+)*)\] ([\s\S]*)$/.exec(line);
   const rest = step ? step[3]! : line;
   const failedAt = rest.lastIndexOf(fill(EN.failedStep, { reason: "" }));
   const told =

@@ -29,3 +29,16 @@ export interface PlanStep {
   /** The tool packs the planner named for the step (it starts with them instead of the domain's defaults). */
   packs?: string[];
 }
+
+/**
+ * A step's status as a person reads it: "not carried out" for a done step that ended without doing what it asks (its
+ * `outcome`), else its status. Only shown (the plan list, the terminal); the step's `status` stays "done".
+ */
+export function shownStatus(step: Pick<PlanStep, "status" | "outcome">): string {
+  return step.status === "done" && step.outcome?.kind === "not_carried_out" ? "not carried out" : step.status;
+}
+
+/** A step that was carried out: done, and not ended without doing what it asks. */
+export function carriedOut(step: Pick<PlanStep, "status" | "outcome">): boolean {
+  return shownStatus(step) === "done";
+}

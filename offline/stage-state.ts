@@ -49,6 +49,9 @@ export interface TaskAccount {
   note?: string;
 }
 
+/** The words the policy's summary of a step not carried out begins with (`notCarriedOutEnd`). */
+const NOT_CARRIED_OUT = "not carried out: ";
+
 /** Reads the deliver stage's state (`<stage_state>`). */
 export function readTaskAccount(view: PromptView): TaskAccount {
   const state = section(view.context, "stage_state");
@@ -60,14 +63,20 @@ export function readTaskAccount(view: PromptView): TaskAccount {
     .split("\n")
     .filter((line) => !line.startsWith("Still pending:"))
     .join("\n");
-  const steps = [...report.matchAll(/(?:^|\n)(\d+)\. \[(\w+)\] ([\s\S]*?)(?=\n\d+\. \[|$)/g)].map(
+  const steps = [...report.matchAll(/(?:^|\n)(\d+)\. \[(\w+(?: \w+)*)\] ([\s\S]*?)(?=\n\d+\. \[|$)/g)].map(
     ([, , status = "", rest = ""]) => {
       const split = rest.indexOf(" — ");
-      return {
-        status,
-        content: split === -1 ? rest : rest.slice(0, split),
-        summary: split === -1 ? "" : rest.slice(split + 3).trim(),
-      };
+      const content = split === -1 ? rest : rest.slice(0, split);
+      const summary = split === -1 ? "" : rest.slice(split + 3).trim();
+      // A step not carried out (its status so shown, `shownStatus`) is a done step whose summary says why: as the
+      // policy wrote it ("not carried out: <reason>"), which the list shows as the reason alone.
+      if (status === "not carried out")
+        return {
+          status: "done",
+          content,
+          summary: summary.startsWith(NOT_CARRIED_OUT) ? summary : NOT_CARRIED_OUT + summary,
+        };
+      return { status, content, summary };
     },
   );
   return { outcome, steps, stillPending, ...(note === undefined ? {} : { note }) };

@@ -4,6 +4,7 @@
  * shows; the numbering and the order of the parts are the same everywhere.
  */
 import type { PlanStep } from "../kernel/state.js";
+import { shownStatus } from "../kernel/plan-step.js";
 import { stepStatusInChinese } from "../contracts/language.js";
 import { sayReport, stopNoteIn } from "../contracts/report-words.js";
 
@@ -33,12 +34,17 @@ export function renderPlan(plan: readonly PlanStep[], options: PlanListOptions =
 
 function planLine(step: PlanStep, index: number, options: PlanListOptions): string {
   const language = options.language ?? "en";
-  const status = language === "zh" ? stepStatusInChinese(step.status) : step.status;
+  const shown = shownStatus(step);
+  const status = language === "zh" ? stepStatusInChinese(shown) : shown;
   let line = `${index + 1}. ${options.status ? `[${status}] ` : ""}${step.content}`;
   if (options.doneWhen === "inline") line += ` (done when: ${step.doneWhen})`;
   if (options.doneWhen === "markdown")
     line += language === "zh" ? `  \n   *完成标志*：${step.doneWhen}` : `  \n   *done when:* ${step.doneWhen}`;
-  if (options.summary && step.summary) line += ` — ${step.summary}`;
+  // A step not carried out says why; the offline policy's summary is that reason after "not carried out: " (as the
+  // status says so already, it is not said twice).
+  const summary =
+    step.outcome && step.summary === `not carried out: ${step.outcome.reason}` ? step.outcome.reason : step.summary;
+  if (options.summary && summary) line += ` — ${summary}`;
   if (options.failure && step.status === "failed" && step.reason)
     line += sayReport(language, "failedStep", { reason: stopNoteIn(step.reason, language) });
   return options.marker ? `${line} ${options.marker(step)}`.trimEnd() : line;

@@ -23,6 +23,7 @@ import {
   type ReportKey,
 } from "../../contracts/report-words.js";
 import { renderPlan } from "../../prompts/plan-list.js";
+import { carriedOut } from "../../kernel/plan-step.js";
 import { nameWrites, taskMessages, type WriteFacts } from "../../review/write-facts.js";
 
 export interface TaskReport {
@@ -243,7 +244,7 @@ export function mechanicalSummary(
   language: Language = "en",
 ): string {
   const say = (key: ReportKey, params: Record<string, string | number> = {}) => sayReport(language, key, params);
-  const done = report.planSteps.filter((step) => step.status === "done").length;
+  const done = report.planSteps.filter(carriedOut).length;
   const lines = [say("task", { goal: report.goal })];
   if (report.outcome && report.outcome.kind !== "completed")
     lines.push(

@@ -75,7 +75,8 @@ describe("a step not carried out, in a Chinese conversation: its reason said fro
         unplaceWhy: zh("onlyReviewsUnplaced"),
       }),
       english:
-        '— not carried out: the event "Physics lab" — it is a timetable event; only review tasks can be unplaced\n',
+        // The step's line: its status says it was not carried out (the step's outcome), its reason after it.
+        '1. [not carried out] Unplace "physics lab" — the event "Physics lab" — it is a timetable event; only review tasks can be unplaced\n',
     },
     {
       what: "a task named to place that is done",

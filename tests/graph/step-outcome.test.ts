@@ -9,7 +9,11 @@ import { describe, expect, test } from "vitest";
 import { CONTROL_TOOLS, ExecuteDecisionSchema, decisionFromToolCalls } from "../../contracts/execute.js";
 import { strictJsonSchema } from "../../contracts/strict-schema.js";
 import type { PlanStep } from "../../kernel/state.js";
-import { unchangedOutcome } from "../../nodes/deliver/task-report.js";
+import { mechanicalSummary, stepReport, unchangedOutcome } from "../../nodes/deliver/task-report.js";
+import { shownStatus } from "../../kernel/plan-step.js";
+import { reportLineIn } from "../../contracts/report-words.js";
+import { renderExecutionState } from "../../cli/render-state.js";
+import type { ExecutionState } from "../../server/execution-state.js";
 import { createScheduleDomain, InMemoryScheduleRepository, sampleWeek } from "../../tools/schedule/index.js";
 import { interruptsOf, json, planDone, resume, scriptedGraph, threadConfig } from "../support/scripted.js";
 import { halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
@@ -119,6 +123,87 @@ describe("the report reads the outcome, and old steps' summaries", () => {
       kind: "failed",
       reason: `nothing was changed: ${REASON}`,
     });
+  });
+});
+
+describe("the report and the terminal say a step not carried out as such", () => {
+  const failed = { kind: "failed" as const, reason: `nothing was changed: ${REASON}` };
+  const notCarriedOut: PlanStep = {
+    id: "step-1",
+    content: "Move the zebra review to Friday",
+    doneWhen: "it is on Friday",
+    status: "done",
+    summary: WORDS,
+    outcome: { kind: "not_carried_out", reason: REASON },
+  };
+  const carried: PlanStep = {
+    ...notCarriedOut,
+    id: "step-2",
+    content: "Verify",
+    summary: "checked",
+    outcome: undefined,
+  };
+
+  test("its line says 'not carried out', never 'done', and it is not counted as finished", () => {
+    const report = mechanicalSummary({
+      goal: "move it",
+      planSteps: [notCarriedOut, carried],
+      lastError: null,
+      outcome: failed,
+    });
+    expect(report).toContain("Finished 1 of 2 steps:");
+    expect(report).toContain(`1. [not carried out] Move the zebra review to Friday — ${WORDS}`);
+    expect(report).toContain("2. [done] Verify — checked");
+    expect(report).not.toContain("[done] Move the zebra review");
+  });
+
+  test("in Chinese, from the words and read back from the English line", () => {
+    const report = mechanicalSummary(
+      { goal: "挪一下", planSteps: [notCarriedOut], lastError: null, outcome: failed },
+      "zh",
+    );
+    expect(report).toContain("1. [未执行] Move the zebra review to Friday");
+    expect(reportLineIn(`1. [not carried out] Move it — ${WORDS}`, "zh")).toBe(`1. [未执行] Move it — ${WORDS}`);
+  });
+
+  test("the offline policy's summary (the reason after 'not carried out: ') is not said twice", () => {
+    const line = stepReport([{ ...notCarriedOut, summary: `not carried out: ${REASON}` }]);
+    expect(line).toBe(`1. [not carried out] Move the zebra review to Friday — ${REASON}`);
+  });
+
+  test("a step saved before the outcome was kept, and a step carried out, read as before", () => {
+    expect(stepReport([{ ...notCarriedOut, outcome: undefined }])).toBe(
+      `1. [done] Move the zebra review to Friday — ${WORDS}`,
+    );
+    expect(shownStatus(carried)).toBe("done");
+    expect(shownStatus({ status: "failed", outcome: notCarriedOut.outcome })).toBe("failed");
+  });
+
+  const executionStateOf = (steps: PlanStep[]): ExecutionState => ({
+    sessionId: "t1",
+    userId: "alice",
+    goal: "move it",
+    status: "failed",
+    planId: "plan-abc",
+    steps,
+    currentStepId: null,
+    observations: [],
+    finalAnswer: null,
+    outcome: failed,
+    lastError: null,
+    updatedAt: "2026-01-01T00:00:00.000Z",
+    workflowVersion: "graph@1/schedule@1",
+    runMode: null,
+    optimization: null,
+  });
+
+  test("the terminal's /state lists it so", () => {
+    const text = renderExecutionState(executionStateOf([notCarriedOut, carried]), "en");
+    expect(text).toContain("1. [not carried out] Move the zebra review to Friday");
+    expect(text).toContain("2. [done] Verify");
+    expect(renderExecutionState(executionStateOf([notCarriedOut]), "zh")).toContain(
+      "1. [未执行] Move the zebra review",
+    );
   });
 });
 
