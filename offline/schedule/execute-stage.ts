@@ -1785,7 +1785,9 @@ function listStep(
   // A listing that failed lists nothing; one without data (saved before tools gave data) is read again.
   if (!listing || (!listed && callResultOf(listing) !== "failed")) {
     const args: Record<string, unknown> =
-      request.status === "all" ? { source: "task_item", limit: 100 } : { status: request.status, limit: 100 };
+      request.status === "all" || request.status === "open"
+        ? { source: "task_item", limit: 100 }
+        : { status: request.status, limit: 100 };
     return read(
       say(language, "Listing the review tasks.", "正在列出复习任务。"),
       "list_tasks",
@@ -1818,15 +1820,23 @@ function listStep(
             `错过且没有安排的（${missed.length} 个）：${missed.map((task) => task.name).join("、")}——说“补排错过的复习”即可重新安排。`,
           ),
         ];
-  const tasks = (listed?.tasks ?? []).filter((task) => task.kind !== "event");
+  // Still to do: not done and not skipped, wherever it is (pending, placed, missed).
+  const stillToDo = (kind: string) => kind === "pending" || kind === "placed" || kind === "missed";
+  const tasks = (listed?.tasks ?? []).filter(
+    (task) => task.kind !== "event" && (request.status !== "open" || stillToDo(task.kind)),
+  );
   const which =
     language === "zh"
       ? request.status === "all"
         ? "复习任务"
-        : `${TASK_STATUS_ZH[request.status]}的复习任务`
+        : request.status === "open"
+          ? "还没做的复习任务"
+          : `${TASK_STATUS_ZH[request.status]}的复习任务`
       : request.status === "all"
         ? "review task(s)"
-        : `${request.status} review task(s)`;
+        : request.status === "open"
+          ? "review task(s) not done yet"
+          : `${request.status} review task(s)`;
   if (tasks.length === 0)
     return finish(end, "", [say(language, `You have no ${which}.`, `你没有${which}。`), ...missedLine].join("\n"));
   const lines = tasks.map((task) => {

@@ -530,7 +530,12 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
     case "next":
       return [{ content: "Show what comes next", done_when: "query_range has shown the days ahead from now" }];
     case "list": {
-      const which = request.status === "all" ? "all review tasks" : `the ${request.status} review tasks`;
+      const which =
+        request.status === "all"
+          ? "all review tasks"
+          : request.status === "open"
+            ? "the review tasks not done yet"
+            : `the ${request.status} review tasks`;
       return [{ content: `List ${which}`, done_when: "list_tasks has listed them" }];
     }
     case "explain":
@@ -751,7 +756,12 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
     case "next":
       return [{ content: "查看接下来的安排", done_when: "已显示从现在起的几天" }];
     case "list": {
-      const which = request.status === "all" ? "所有复习任务" : `${TASK_STATUS_ZH[request.status]}的复习任务`;
+      const which =
+        request.status === "all"
+          ? "所有复习任务"
+          : request.status === "open"
+            ? "还没做的复习任务"
+            : `${TASK_STATUS_ZH[request.status]}的复习任务`;
       return [{ content: `列出${which}`, done_when: "已列出它们" }];
     }
     case "explain":

@@ -423,6 +423,40 @@ describe("undo, health and what is left, said offline (issue 47 items 4 and 8)",
   });
 });
 
+describe("what is still to do, asked after a review is done", () => {
+  test.each([
+    ["how many reviews are left?", false],
+    ["what do I still have to do", false],
+    ["我这周还有几个复习没做？", true],
+  ])("%s lists the pending and placed reviews not done, never the done one", async (question, chinese) => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese }));
+    const done = await converse(tempo, chinese ? "矩阵复习做完了" : "I did the matrix review", [], "thread-left");
+    expect(statusOf(done, "matrix-review")).toBe("done");
+    const asked = await converse(tempo, question, [], "thread-left");
+    // A question: no card, nothing written.
+    expect(asked.cards.map((card) => card.action)).toEqual([]);
+    expect(canonicalScheduleState(asked.schedule)).toEqual(canonicalScheduleState(done.schedule));
+    const answer = asked.finalAnswer ?? "";
+    const names = chinese
+      ? {
+          heading: /7 个还没做的复习任务：/,
+          done: "矩阵运算复习",
+          placed: "第五单元单词表，1 节，在",
+          pending: "导数练习，1 节，待安排",
+        }
+      : {
+          heading: /7 review task\(s\) not done yet:/,
+          done: "Matrix operations review",
+          placed: "Vocabulary list unit 5, 1 slot(s), on",
+          pending: "Derivative practice set, 1 slot(s), pending",
+        };
+    expect(answer).toMatch(names.heading);
+    expect(answer).toContain(names.placed);
+    expect(answer).toContain(names.pending);
+    expect(answer).not.toContain(names.done);
+  });
+});
+
 describe("a weekday's review, said by its weekday alone", () => {
   test("the one review on that weekday is the one marked, whatever its name", async () => {
     // Thursday holds one review, the vocabulary list: "review" is not in its name.

@@ -307,10 +307,32 @@ const PHRASINGS: Phrasing[] = [
     expect: { answers: /^"Matrix operations review"是.*的学习任务，2 节，已安排在3月12日周二/ },
   },
   { say: "我周二的复习没做吗？", halfPlaced: true, expect: { nothing: /^离线模式下我理解不了“我周二的复习没做吗？”/ } },
+  // What is still to do, wherever it is: the placed reviews not done yet and the pending ones ("not understood" before).
   {
     say: "我这周还有几个复习没做？",
     halfPlaced: true,
-    expect: { nothing: /^离线模式下我理解不了“我这周还有几个复习没做？”/ },
+    expect: {
+      answers:
+        /^8 个还没做的复习任务：\n- Review limits and continuity，2 节，在3月11日周一 14:00–15:40\n- Derivative practice set，1 节，待安排/,
+    },
+  },
+  {
+    say: "how many reviews are left?",
+    halfPlaced: true,
+    expect: {
+      answers:
+        /^8 review task\(s\) not done yet:\n- Review limits and continuity, 2 slot\(s\), on Mon 11 Mar, 14:00–15:40\n- Derivative practice set, 1 slot\(s\), pending/,
+    },
+  },
+  {
+    say: "which reviews haven't I done yet?",
+    halfPlaced: true,
+    expect: { answers: /^8 review task\(s\) not done yet:/ },
+  },
+  {
+    say: "which reviews did I finish?",
+    halfPlaced: true,
+    expect: { answers: /^You have no done review task\(s\)\.$/ },
   },
   {
     say: "what have I already scheduled?",

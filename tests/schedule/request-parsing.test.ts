@@ -121,6 +121,13 @@ describe("request parsing", () => {
     ["which tasks are missed?", { kind: "list", status: "missed" }],
     ["哪些复习错过了", { kind: "list", status: "missed" }],
     ["我完成了哪些复习", { kind: "list", status: "done" }],
+    ["which reviews did I finish?", { kind: "list", status: "done" }],
+    // Still to do, wherever it is (pending, placed not done, missed): "left" alone, "not done", "没做".
+    ["how many reviews are left?", { kind: "list", status: "open" }],
+    ["which reviews haven't I done yet?", { kind: "list", status: "open" }],
+    ["what do I still have to do", { kind: "list", status: "open" }],
+    ["我这周还有几个复习没做？", { kind: "list", status: "open" }],
+    ["列出还没做的复习任务", { kind: "list", status: "open" }],
     ["I missed Tuesday's review", { kind: "mark", task: "review", to: "missed", weekday: 2 }],
     ["我错过了周二的复习", { kind: "mark", to: "missed", weekday: 2 }],
     ["explain binary-tree-review", { kind: "explain", task: "binary-tree-review" }],

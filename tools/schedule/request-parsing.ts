@@ -333,8 +333,12 @@ export type ScheduleRequest =
   | { kind: "day"; where: Where }
   /** "what's next?", "when is my next review?", "接下来做什么": what comes next from now, and the next review. */
   | { kind: "next" }
-  /** The review tasks of one status, or all: "which tasks are pending?", "which reviews did I miss?", "列出所有复习". */
-  | { kind: "list"; status: "pending" | "placed" | "missed" | "done" | "skipped" | "all" }
+  /**
+   * The review tasks of one status, or all: "which tasks are pending?", "which reviews did I miss?", "列出所有复习";
+   * `open`, the ones still to do whatever their place (pending, placed and not done, missed): "how many reviews are
+   * left?", "which reviews haven't I done?", "我这周还有几个复习没做".
+   */
+  | { kind: "list"; status: "pending" | "placed" | "missed" | "done" | "skipped" | "open" | "all" }
   | { kind: "explain"; task: string }
   /**
    * A new task item for a class: "add a 2-slot task "integrals review" to calculus", "给微积分添加任务"积分复习"，2节";
@@ -1873,15 +1877,22 @@ function readList(quotedBody: string): ScheduleRequest | undefined {
     ["missed", /\b(?:missed|did i miss|have i missed)\b|错过/],
     [
       "done",
-      /(?<!\bnot )\b(?:done|did i do|have i done|finished|completed)\b|(?<!没有?)(?:完成|做完)(?:了)?的|已完成|完成了哪些|做完了哪些/,
+      /(?<!\bnot )\b(?:done|did i (?:do|finish|complete)|have i done|finished|completed)\b|(?<!没有?)(?:完成|做完)(?:了)?的|已完成|完成了哪些|做完了哪些/,
     ],
     ["skipped", /\b(?:skipped|did i skip|have i skipped)\b|跳过/],
   ];
-  const asks = /\b(?:list|show|which|what|tell me|see|view)\b|列出|列一下|哪些|什么|看看|查看|显示/.test(body);
+  // Still to do, whatever the place: not done yet, or left ("how many reviews are left?", "还有几个复习没做").
+  const open =
+    /\b(?:(?:haven't|have not|hasn't|has not|didn't|did not)(?: i)?(?: yet)? (?:done|do|finished|finish|completed|complete)|not (?:yet )?(?:done|finished|completed)|still (?:have|need|got) to do|still to do|(?:are|is) (?:still )?left)\b|(?:还|仍)?没(?:有)?(?:做|完成|复习)|未完成/.test(
+      body,
+    );
+  const asks =
+    /\b(?:list|show|which|what|tell me|see|view|how many)\b|列出|列一下|哪些|什么|看看|查看|显示|几个|多少/.test(body);
   const all = /\b(?:list|show)\b.*\b(?:all|every|my)\b.*\b(?:tasks|reviews|items)\b|所有(?:的)?(?:任务|复习)/.test(
     body,
   );
   if (!asks) return undefined;
+  if (open) return { kind: "list", status: "open" };
   if (pending) return { kind: "list", status: "pending" };
   for (const [status, words] of settled) if (words.test(body)) return { kind: "list", status };
   if (placed) return { kind: "list", status: "placed" };
