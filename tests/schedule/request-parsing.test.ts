@@ -124,6 +124,9 @@ describe("request parsing", () => {
     ["which reviews did I finish?", { kind: "list", status: "done" }],
     // Still to do, wherever it is (pending, placed not done, missed): "left" alone, "not done", "没做".
     ["how many reviews are left?", { kind: "list", status: "open" }],
+    // Left to place is still the pending ones, however it is said.
+    ["what is left to schedule", { kind: "list", status: "pending" }],
+    ["which reviews are still left to place?", { kind: "list", status: "pending" }],
     ["which reviews haven't I done yet?", { kind: "list", status: "open" }],
     ["what do I still have to do", { kind: "list", status: "open" }],
     ["我这周还有几个复习没做？", { kind: "list", status: "open" }],

@@ -1883,7 +1883,7 @@ function readList(quotedBody: string): ScheduleRequest | undefined {
   ];
   // Still to do, whatever the place: not done yet, or left ("how many reviews are left?", "还有几个复习没做").
   const open =
-    /\b(?:(?:haven't|have not|hasn't|has not|didn't|did not)(?: i)?(?: yet)? (?:done|do|finished|finish|completed|complete)|not (?:yet )?(?:done|finished|completed)|still (?:have|need|got) to do|still to do|(?:are|is) (?:still )?left)\b|(?:还|仍)?没(?:有)?(?:做|完成|复习)|未完成/.test(
+    /\b(?:(?:haven't|have not|hasn't|has not|didn't|did not)(?: i)?(?: yet)? (?:done|do|finished|finish|completed|complete)|not (?:yet )?(?:done|finished|completed)|still (?:have|need|got) to do|still to do|(?:are|is) (?:still )?left\b(?! to (?:place|schedule|arrange|plan|fit)\b))|(?:还|仍)?没(?:有)?(?:做|完成|复习)|未完成/.test(
       body,
     );
   const asks =
