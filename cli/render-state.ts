@@ -43,9 +43,8 @@ export function renderExecutionState(state: ExecutionState, language: Language =
     lines.push(`${say(W.plan)}${state.planId}`);
     for (const [index, step] of state.steps.entries()) {
       const current = step.id === state.currentStepId ? say(W.current) : "";
-      lines.push(
-        `  ${index + 1}. [${zh ? stepStatusInChinese(shownStatus(step)) : shownStatus(step)}] ${step.content}${current}`,
-      );
+      const status = shownStatus(step);
+      lines.push(`  ${index + 1}. [${zh ? stepStatusInChinese(status) : status}] ${step.content}${current}`);
       if (step.summary) lines.push(`     ${summaryOf(step.summary)}`);
     }
   } else {

@@ -30,6 +30,14 @@ export interface PlanStep {
   packs?: string[];
 }
 
+/** The summary a step not carried out is given by the offline policies, and old steps' summaries said: "not carried out: R". */
+export const NOT_CARRIED_OUT_SUMMARY = "not carried out: ";
+
+/** The reason of a summary "not carried out: R" (`NOT_CARRIED_OUT_SUMMARY`), or undefined for any other summary. */
+export function notCarriedOutSummaryReason(summary: string | undefined): string | undefined {
+  return summary?.startsWith(NOT_CARRIED_OUT_SUMMARY) ? summary.slice(NOT_CARRIED_OUT_SUMMARY.length) : undefined;
+}
+
 /**
  * A step's status as a person reads it: "not carried out" for a done step that ended without doing what it asks (its
  * `outcome`), else its status. Only shown (the plan list, the terminal); the step's `status` stays "done".

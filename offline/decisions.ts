@@ -3,6 +3,7 @@
  * and builders of the execute decisions (the execute stage's JSON contract).
  */
 import type { PromptView } from "./prompt-reading.js";
+import { NOT_CARRIED_OUT_SUMMARY } from "../kernel/plan-step.js";
 
 /** An execute decision, as the contract reads it. */
 export type Decision = Record<string, unknown>;
@@ -77,7 +78,7 @@ export interface NotCarriedOut {
 }
 
 /** A step not carried out because of `reason`; its summary "not carried out: <reason>" unless the domain words it. */
-export function notCarriedOutEnd(reason: string, summary = `not carried out: ${reason}`): NotCarriedOut {
+export function notCarriedOutEnd(reason: string, summary = NOT_CARRIED_OUT_SUMMARY + reason): NotCarriedOut {
   return { summary, reason };
 }
 

@@ -4,6 +4,7 @@
  */
 import { latestUserLine, section, type PromptView } from "./prompt-reading.js";
 import { planRejectionFeedback } from "../contracts/rejections.js";
+import { NOT_CARRIED_OUT_SUMMARY, notCarriedOutSummaryReason } from "../kernel/plan-step.js";
 
 /** A plan step as the plan contract carries it. */
 export interface StepDraft {
@@ -49,9 +50,6 @@ export interface TaskAccount {
   note?: string;
 }
 
-/** The words the policy's summary of a step not carried out begins with (`notCarriedOutEnd`). */
-const NOT_CARRIED_OUT = "not carried out: ";
-
 /** Reads the deliver stage's state (`<stage_state>`). */
 export function readTaskAccount(view: PromptView): TaskAccount {
   const state = section(view.context, "stage_state");
@@ -74,7 +72,7 @@ export function readTaskAccount(view: PromptView): TaskAccount {
         return {
           status: "done",
           content,
-          summary: summary.startsWith(NOT_CARRIED_OUT) ? summary : NOT_CARRIED_OUT + summary,
+          summary: notCarriedOutSummaryReason(summary) === undefined ? NOT_CARRIED_OUT_SUMMARY + summary : summary,
         };
       return { status, content, summary };
     },

@@ -4,7 +4,7 @@
  * shows; the numbering and the order of the parts are the same everywhere.
  */
 import type { PlanStep } from "../kernel/state.js";
-import { shownStatus } from "../kernel/plan-step.js";
+import { notCarriedOutSummaryReason, shownStatus } from "../kernel/plan-step.js";
 import { stepStatusInChinese } from "../contracts/language.js";
 import { sayReport, stopNoteIn } from "../contracts/report-words.js";
 
@@ -43,7 +43,9 @@ function planLine(step: PlanStep, index: number, options: PlanListOptions): stri
   // A step not carried out says why; the offline policy's summary is that reason after "not carried out: " (as the
   // status says so already, it is not said twice).
   const summary =
-    step.outcome && step.summary === `not carried out: ${step.outcome.reason}` ? step.outcome.reason : step.summary;
+    step.outcome && notCarriedOutSummaryReason(step.summary) === step.outcome.reason
+      ? step.outcome.reason
+      : step.summary;
   if (options.summary && summary) line += ` — ${summary}`;
   if (options.failure && step.status === "failed" && step.reason)
     line += sayReport(language, "failedStep", { reason: stopNoteIn(step.reason, language) });

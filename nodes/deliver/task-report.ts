@@ -23,7 +23,7 @@ import {
   type ReportKey,
 } from "../../contracts/report-words.js";
 import { renderPlan } from "../../prompts/plan-list.js";
-import { carriedOut } from "../../kernel/plan-step.js";
+import { carriedOut, notCarriedOutSummaryReason } from "../../kernel/plan-step.js";
 import { nameWrites, taskMessages, type WriteFacts } from "../../review/write-facts.js";
 
 export interface TaskReport {
@@ -175,7 +175,7 @@ export function declinedWrites(messages: readonly BaseMessage[]): number {
  */
 function notCarriedOut(step: PlanStep): string | undefined {
   if (step.outcome) return step.outcome.kind === "not_carried_out" ? step.outcome.reason : undefined;
-  return /^not carried out: (.+)$/s.exec(step.summary ?? "")?.[1];
+  return notCarriedOutSummaryReason(step.summary) || undefined;
 }
 
 /**

@@ -30,6 +30,7 @@ import { NAMES_TODO_LIST, parseTodoRequest, stepText, type TodoRequest } from ".
 import type { TodoItem } from "../../tools/todo/state.js";
 import type { TodoListData, TodoWriteData } from "../../tools/todo/tools.js";
 import { readBack, REPORT_WORDS, sayReport } from "../../contracts/report-words.js";
+import { notCarriedOutSummaryReason } from "../../kernel/plan-step.js";
 
 type KnownRequest = Exclude<TodoRequest, { kind: "unknown" }>;
 type ItemRequest = Extract<TodoRequest, { title: string }>;
@@ -381,8 +382,8 @@ function deliver(view: PromptView): string {
   const account = readTaskAccount(view);
   const only = account.steps.length === 1 ? account.steps[0] : undefined;
   if (only && only.status === "done" && only.summary) {
-    if (only.summary.startsWith("not carried out: ")) {
-      const reason = only.summary.slice("not carried out: ".length);
+    const reason = notCarriedOutSummaryReason(only.summary);
+    if (reason !== undefined) {
       return say(
         language,
         `Your to-do list is unchanged: ${reason}.`,
