@@ -57,7 +57,7 @@ import {
   type PromptView,
   type RoundView,
 } from "../prompt-reading.js";
-import { cannotActOn, finalAnswer } from "./replies.js";
+import { cannotActOn, finalAnswer, listedReviews } from "./replies.js";
 import type { StepOutcome } from "../stage-state.js";
 import {
   isEmptySelection,
@@ -1825,18 +1825,7 @@ function listStep(
   const tasks = (listed?.tasks ?? []).filter(
     (task) => task.kind !== "event" && (request.status !== "open" || stillToDo(task.kind)),
   );
-  const which =
-    language === "zh"
-      ? request.status === "all"
-        ? "复习任务"
-        : request.status === "open"
-          ? "还没做的复习任务"
-          : `${TASK_STATUS_ZH[request.status]}的复习任务`
-      : request.status === "all"
-        ? "review task(s)"
-        : request.status === "open"
-          ? "review task(s) not done yet"
-          : `${request.status} review task(s)`;
+  const which = listedReviews(request.status, language, "review task(s)");
   if (tasks.length === 0)
     return finish(end, "", [say(language, `You have no ${which}.`, `你没有${which}。`), ...missedLine].join("\n"));
   const lines = tasks.map((task) => {

@@ -17,7 +17,7 @@ import { currentPlanSteps, planCardFeedback, type StepDraft } from "../stage-sta
 import { languageOf, say, weekdayName, type Language } from "../../contracts/language.js";
 import { addDays, dayOfWeekOfDate, mondayOf } from "../../contracts/clock.js";
 import { SCHEDULE_REFINEMENT } from "../../tools/schedule/domain.js";
-import { capabilities } from "./replies.js";
+import { capabilities, listedReviews } from "./replies.js";
 import { goalOf, section, userLanguage, userLines, type PromptView } from "../prompt-reading.js";
 import {
   dayLabel,
@@ -48,7 +48,7 @@ import {
   type WeekFacts,
 } from "./week-facts.js";
 import { namingWeekday } from "./day-named.js";
-import { formatDate, TASK_STATUS_ZH } from "../../tools/schedule/state.js";
+import { formatDate } from "../../tools/schedule/state.js";
 import type { GetOverviewData } from "../../tools/schedule/tools/get-overview.js";
 import {
   groundRequest,
@@ -530,12 +530,7 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
     case "next":
       return [{ content: "Show what comes next", done_when: "query_range has shown the days ahead from now" }];
     case "list": {
-      const which =
-        request.status === "all"
-          ? "all review tasks"
-          : request.status === "open"
-            ? "the review tasks not done yet"
-            : `the ${request.status} review tasks`;
+      const which = `${request.status === "all" ? "all" : "the"} ${listedReviews(request.status, "en", "review tasks")}`;
       return [{ content: `List ${which}`, done_when: "list_tasks has listed them" }];
     }
     case "explain":
@@ -756,12 +751,7 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
     case "next":
       return [{ content: "查看接下来的安排", done_when: "已显示从现在起的几天" }];
     case "list": {
-      const which =
-        request.status === "all"
-          ? "所有复习任务"
-          : request.status === "open"
-            ? "还没做的复习任务"
-            : `${TASK_STATUS_ZH[request.status]}的复习任务`;
+      const which = `${request.status === "all" ? "所有" : ""}${listedReviews(request.status, "zh", "")}`;
       return [{ content: `列出${which}`, done_when: "已列出它们" }];
     }
     case "explain":

@@ -18,6 +18,7 @@ import {
   READ_REQUEST_KINDS,
 } from "../../tools/schedule/request-parsing.js";
 import { readableScheduleText } from "../../tools/schedule/readable.js";
+import { TASK_STATUS_ZH } from "../../tools/schedule/state.js";
 import { readSchedulePreferences } from "../../tools/schedule/preferences.js";
 import { BLANKET_CUE, describeRule, PREFERENCES_TAG } from "../../contracts/preferences.js";
 import { arrangedHeading, missedIn } from "../../tools/schedule/domain.js";
@@ -329,3 +330,18 @@ const OUTCOME_ZH: Readonly<Record<string, string>> = {
   failed: "失败",
   dropped: "已放弃，未完成",
 };
+
+/**
+ * The review tasks a listing of `status` names, in `language`: "pending review tasks" / "待安排的复习任务"; the ones
+ * still to do (`open`) "review tasks not done yet" / "还没做的复习任务"; all of them the `noun` alone / "复习任务".
+ * `noun` is the English plural the caller wants ("review tasks" in a step, "review task(s)" beside a count).
+ */
+export function listedReviews(status: ListStatus, language: Language, noun: string): string {
+  if (language === "zh") return status === "all" ? "复习任务" : `${LISTED_ZH[status]}的复习任务`;
+  if (status === "all") return noun;
+  return status === "open" ? `${noun} not done yet` : `${status} ${noun}`;
+}
+
+type ListStatus = Extract<ScheduleRequest, { kind: "list" }>["status"];
+
+const LISTED_ZH: Readonly<Record<Exclude<ListStatus, "all">, string>> = { ...TASK_STATUS_ZH, open: "还没做" };
