@@ -410,6 +410,11 @@ describe("undo, health and what is left, said offline (issue 47 items 4 and 8)",
       /^Before Calculus midterm exam \(Sat 16 Mar, [^)]*\): 2 of 2 task\(s\) left to do\./,
     ],
     ["期中考试前还剩什么", /^Calculus midterm exam（.*）之前：2 个任务中还有 2 个要做。/],
+    [
+      "how many are left before the midterm?",
+      /^Before Calculus midterm exam \(Sat 16 Mar, [^)]*\): 2 of 2 task\(s\) left to do\./,
+    ],
+    ["期中考试前还有几个复习没做", /^Calculus midterm exam（.*）之前：2 个任务中还有 2 个要做。/],
   ])("%s: the tasks due before it, and how each stands", async (request, answer) => {
     const week = halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) });
     const tempo = await offlineTempo(week);

@@ -131,6 +131,11 @@ describe("request parsing", () => {
     ["what do I still have to do", { kind: "list", status: "open" }],
     ["我这周还有几个复习没做？", { kind: "list", status: "open" }],
     ["列出还没做的复习任务", { kind: "list", status: "open" }],
+    // Left before an event is what is due before it, however it is counted (it was the open list).
+    ["how many are left before the midterm", { kind: "left_before", event: "midterm" }],
+    ["how many reviews are still left before my exam?", { kind: "left_before", event: "exam" }],
+    ["期中考试前还有几个复习", { kind: "left_before", event: "期中考试" }],
+    ["how many reviews are left before friday?", { kind: "list", status: "open" }],
     ["I missed Tuesday's review", { kind: "mark", task: "review", to: "missed", weekday: 2 }],
     ["我错过了周二的复习", { kind: "mark", to: "missed", weekday: 2 }],
     ["explain binary-tree-review", { kind: "explain", task: "binary-tree-review" }],

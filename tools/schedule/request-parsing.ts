@@ -895,7 +895,7 @@ const HEALTH_REQUEST =
 
 /** "what's left before the midterm?", "what do I still have to do before the exam", "期中考试前还剩什么", "离期中考试还有哪些没做". */
 const LEFT_BEFORE =
-  /\b(?:what(?:'s| is)? (?:still )?left|what (?:do|must|should) i (?:still )?(?:have to |need to )?do|what remains|what(?:'s| is) remaining|anything left)\s+(?:to do\s+)?(?:before|ahead of|until|till)\s+(?:the\s+|my\s+)?([a-z][a-z0-9 -]*?)\s*$|^(?:在)?(.{2,12}?)(?:之前|以前|前)(?:还)?(?:剩|剩下|还有|有)(?:什么|哪些|啥)|^离(.{2,12}?)(?:还)(?:剩|剩下|有)(?:什么|哪些|啥)/;
+  /\b(?:what(?:'s| is)? (?:still )?left|how many(?: (?:reviews?|tasks?|things?))? (?:are|is) (?:still )?left|how much (?:is )?(?:still )?left|what (?:do|must|should) i (?:still )?(?:have to |need to )?do|what remains|what(?:'s| is) remaining|anything left)\s+(?:to do\s+)?(?:before|ahead of|until|till)\s+(?:the\s+|my\s+)?([a-z][a-z0-9 -]*?)\s*$|^(?:在)?(.{2,12}?)(?:之前|以前|前)(?:还)?(?:剩|剩下|还有|有)(?:什么|哪些|啥|几个)|^离(.{2,12}?)(?:还)(?:剩|剩下|有)(?:什么|哪些|啥|几个)/;
 
 /** A habit: a task to repeat ("three times a week", "every day", "每周三次", "每天背单词"). */
 const HABIT_REQUEST =
