@@ -4,7 +4,7 @@
  * Pure functions from values to text.
  */
 import { stepStatusInChinese, type Language } from "../contracts/language.js";
-import { shownStatus } from "../kernel/plan-step.js";
+import { shownStatus, shownSummary } from "../kernel/plan-step.js";
 import { reasonIn, stopNoteIn } from "../contracts/report-words.js";
 import { whyOpenInChinese } from "../contracts/why-open.js";
 import type { ExecutionState, StepSnapshot } from "../server/execution-state.js";
@@ -45,7 +45,9 @@ export function renderExecutionState(state: ExecutionState, language: Language =
       const current = step.id === state.currentStepId ? say(W.current) : "";
       const status = shownStatus(step);
       lines.push(`  ${index + 1}. [${zh ? stepStatusInChinese(status) : status}] ${step.content}${current}`);
-      if (step.summary) lines.push(`     ${summaryOf(step.summary)}`);
+      // A step not carried out: its status says so, its reason under it (never "not carried out" twice).
+      const summary = shownSummary(step);
+      if (summary) lines.push(`     ${summaryOf(summary)}`);
     }
   } else {
     lines.push(`${say(W.plan)}${say(W.none)}`);

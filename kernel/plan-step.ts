@@ -46,6 +46,15 @@ export function shownStatus(step: Pick<PlanStep, "status" | "outcome">): string 
   return step.status === "done" && step.outcome?.kind === "not_carried_out" ? "not carried out" : step.status;
 }
 
+/**
+ * A step's summary as shown beside its status: a step not carried out whose summary is the offline policy's "not
+ * carried out: R" (R its outcome's reason) shows R alone, as the status says the rest; any other summary as it is.
+ */
+export function shownSummary(step: Pick<PlanStep, "summary" | "outcome">): string | undefined {
+  const reason = notCarriedOutSummaryReason(step.summary);
+  return step.outcome?.kind === "not_carried_out" && reason === step.outcome.reason ? reason : step.summary;
+}
+
 /** A step that was carried out: done, and not ended without doing what it asks. */
 export function carriedOut(step: Pick<PlanStep, "status" | "outcome">): boolean {
   return shownStatus(step) === "done";

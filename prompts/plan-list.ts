@@ -4,7 +4,7 @@
  * shows; the numbering and the order of the parts are the same everywhere.
  */
 import type { PlanStep } from "../kernel/state.js";
-import { notCarriedOutSummaryReason, shownStatus } from "../kernel/plan-step.js";
+import { shownStatus, shownSummary } from "../kernel/plan-step.js";
 import { stepStatusInChinese } from "../contracts/language.js";
 import { sayReport, stopNoteIn } from "../contracts/report-words.js";
 
@@ -42,10 +42,7 @@ function planLine(step: PlanStep, index: number, options: PlanListOptions): stri
     line += language === "zh" ? `  \n   *完成标志*：${step.doneWhen}` : `  \n   *done when:* ${step.doneWhen}`;
   // A step not carried out says why; the offline policy's summary is that reason after "not carried out: " (as the
   // status says so already, it is not said twice).
-  const summary =
-    step.outcome && notCarriedOutSummaryReason(step.summary) === step.outcome.reason
-      ? step.outcome.reason
-      : step.summary;
+  const summary = shownSummary(step);
   if (options.summary && summary) line += ` — ${summary}`;
   if (options.failure && step.status === "failed" && step.reason)
     line += sayReport(language, "failedStep", { reason: stopNoteIn(step.reason, language) });

@@ -12,6 +12,7 @@ import { promptMessages, type TempoState, type TempoUpdate } from "../../kernel/
 import { answerMessage, deliver as deliverAnswer } from "../../kernel/transitions.js";
 import { extractJsonObject } from "../../contracts/json-extraction.js";
 import { languageOf } from "../../contracts/language.js";
+import { shownSummary } from "../../kernel/plan-step.js";
 import { messageText } from "../../contracts/message-text.js";
 import { fitStagePrompt, watchModelCall } from "../../models/model-call.js";
 import { modelFor } from "../../models/stage-models.js";
@@ -103,7 +104,9 @@ export function createDeliverNode(dependencies: NodeDependencies) {
       const writes = (list: WriteFact[]) => list.map((write) => ({ ...write, summary: tell(write.summary) }));
       return {
         ...english,
-        planSteps: english.planSteps.map((step) => (step.summary ? { ...step, summary: tell(step.summary) } : step)),
+        planSteps: english.planSteps.map((step) =>
+          step.summary ? { ...step, summary: tell(shownSummary(step) ?? step.summary) } : step,
+        ),
         stillOpen: english.stillOpen.map((item) => ({ ...item, why: reasonIn(item.why, tell) })),
         ...(english.writes
           ? {

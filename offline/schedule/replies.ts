@@ -222,7 +222,11 @@ export function finalAnswer(input: {
   const missed = missedIn(verify);
   const place = steps.find((step) => /^place\b|^把.*放进/i.test(step.content));
   const scoped = place ? parseScheduleRequest(place.content) : undefined;
-  const finished = zh ? `完成了 ${steps.length} 个步骤中的 ${done} 个。` : `Finished ${done} of ${steps.length} steps.`;
+  // Steps that did what they ask: one not carried out is never counted as finished.
+  const carried = steps.filter((step) => step.status === "done" && !notCarriedOutReason(step.summary ?? "")).length;
+  const finished = zh
+    ? `完成了 ${steps.length} 个步骤中的 ${carried} 个。`
+    : `Finished ${carried} of ${steps.length} steps.`;
   let heading = finished;
   let fullSuccess = false;
   if (
@@ -271,15 +275,19 @@ export function finalAnswer(input: {
   } else if (outcome !== "completed" && fullSuccess) {
     // Anything short of "completed" is never told as a full success.
     heading = zh
-      ? `完成了 ${steps.length} 个步骤中的 ${done} 个（${OUTCOME_ZH[outcome] ?? outcome}）。`
-      : `Finished ${done} of ${steps.length} steps (${outcome}).`;
+      ? `完成了 ${steps.length} 个步骤中的 ${carried} 个（${OUTCOME_ZH[outcome] ?? outcome}）。`
+      : `Finished ${carried} of ${steps.length} steps (${outcome}).`;
   }
   const status = (name: string) => (zh ? stepStatusInChinese(name) : name);
+  // A step not carried out is shown so, with its reason ("[not carried out] Mark … — the user rejected it").
+  const line = (step: StepOutcome) => {
+    const reason = step.status === "done" ? notCarriedOutReason(step.summary ?? "") : undefined;
+    const summary = reason ?? step.summary;
+    return `- [${status(reason === undefined ? step.status : "not carried out")}] ${step.content}${summary ? ` — ${summaryText(summary)}` : ""}`;
+  };
   const lines = [
     heading,
-    ...steps.map(
-      (step) => `- [${status(step.status)}] ${step.content}${step.summary ? ` — ${summaryText(step.summary)}` : ""}`,
-    ),
+    ...steps.map(line),
     ...(input.stillPending ?? []).map((line) => (zh ? stillPendingInChinese(line) : line)),
     ...unusedClockTime(request, zh),
   ];

@@ -43,6 +43,11 @@ function mondayLecture(chinese: boolean): ScheduleState {
 /** A plan card answered by editing its steps into `steps`. */
 const editedTo = (steps: string) => [{ type: "edit", args: { action: "confirm_plan", args: { steps } } }];
 
+/** The line of `answer` that holds `words` ("" when none does). */
+function lineSaying(answer: string, words: string): string {
+  return answer.split("\n").find((line) => line.includes(words.trimEnd())) ?? "";
+}
+
 describe("a step not carried out, in a Chinese conversation: its reason said from the table", () => {
   test.each([
     {
@@ -83,18 +88,16 @@ describe("a step not carried out, in a Chinese conversation: its reason said fro
       week: essayDone,
       zhAsk: "安排英语作文草稿",
       enAsk: "place the essay draft",
-      said: zh("notCarriedOut", {
-        reason: zh("settledNotPending", { settled: zh("settledAs", { id: "essay-draft", status: "已完成" }) }),
-      }),
-      english: '"essay draft" into free slots that fit them — not carried out: essay-draft is done, not pending',
+      said: `— ${zh("settledNotPending", { settled: zh("settledAs", { id: "essay-draft", status: "已完成" }) })}`,
+      english: '"essay draft" into free slots that fit them — essay-draft is done, not pending',
     },
     {
       what: "no day of the window before the event named",
       week: mondayLecture,
       zhAsk: "在微积分讲座之前安排行列式习题",
       enAsk: "place the determinant exercises before the calculus lecture",
-      said: zh("notCarriedOut", { reason: zh("noDayBefore", { phrase: "微积分讲座" }) }),
-      english: "— not carried out: no day comes before the calculus lecture",
+      said: `— ${zh("noDayBefore", { phrase: "微积分讲座" })}`,
+      english: "— no day comes before the calculus lecture",
     },
     {
       what: "a step edited into one the offline policy does not understand",
@@ -116,6 +119,10 @@ describe("a step not carried out, in a Chinese conversation: its reason said fro
     // Nothing was written: the step ended at its reason.
     expect(chinese.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
     expect(chinese.finalAnswer).toContain(each.said);
+    // The step's line is shown as not carried out (its reason after it), never as done.
+    if (!each.whole) expect(lineSaying(chinese.finalAnswer!, each.said)).toMatch(/^(?:- |\d+\. )\[未执行\] /);
+    // Said once: the status says it, the reason follows (the report said "未执行" twice).
+    expect(lineSaying(chinese.finalAnswer!, each.said)).not.toContain("未执行：");
     expect(englishIn(chinese.finalAnswer!)).toEqual([]);
     const english = await converse(
       await offlineTempo(each.week(false)),
@@ -123,7 +130,7 @@ describe("a step not carried out, in a Chinese conversation: its reason said fro
       each.enEdit ? editedTo(each.enEdit) : [],
     );
     if (each.whole) expect(english.finalAnswer).toBe(each.english);
-    else expect(english.finalAnswer).toContain(each.english);
+    else expect(lineSaying(english.finalAnswer!, each.english)).toMatch(/^(?:- |\d+\. )\[not carried out\] /);
   });
 });
 
@@ -173,11 +180,11 @@ describe("a step that placed nothing because its time has passed is not carried 
   test.each([
     {
       ask: "schedule the matrix review tonight",
-      line: '— not carried out: nothing was placed; left pending: "Matrix operations review" (no free slot fits only on Monday, in slots 9-12: the time there that would fit it has passed)',
+      line: '— nothing was placed; left pending: "Matrix operations review" (no free slot fits only on Monday, in slots 9-12: the time there that would fit it has passed)',
     },
     {
       ask: "今晚安排矩阵复习",
-      line: `— ${zh("notCarriedOut", { reason: `${zh("placedNone")}${zh("proposedLeftPending")}` })}`,
+      line: `— ${zh("placedNone")}${zh("proposedLeftPending")}`,
     },
   ])("$ask", async ({ ask, line }) => {
     const tempo = await offlineTempo(sampleWeek(), lateMonday);
@@ -190,6 +197,8 @@ describe("a step that placed nothing because its time has passed is not carried 
     const steps = state.values.planSteps as PlanStep[];
     expect(steps[0]!.outcome?.kind).toBe("not_carried_out");
     expect(outcome.finalAnswer).toContain(line);
+    // Its line is shown as not carried out, never as done.
+    expect(lineSaying(outcome.finalAnswer!, line)).toMatch(/^- \[(?:not carried out|未执行)\] /);
   });
 });
 

@@ -81,7 +81,9 @@ describe("a time that leaves no slot of the day", () => {
     expect(outcome.toolCalls).not.toContain("propose_arrangement");
     expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
     expect(outcome.said).toContain("No slot of the day is in slots 1-0 (a day has slots 1-12); nothing was placed.");
-    expect(outcome.finalAnswer).toContain("not carried out: no slot of the day is in slots 1-0 (a day has slots 1-12)");
+    expect(outcome.finalAnswer).toMatch(
+      /^- \[not carried out\] [^\n]* — no slot of the day is in slots 1-0 \(a day has slots 1-12\)/m,
+    );
     expect(outcome.finalAnswer).not.toMatch(/invalid arguments|Too small/);
   });
 
@@ -92,7 +94,7 @@ describe("a time that leaves no slot of the day", () => {
     );
     expect(outcome.toolCalls).not.toContain("propose_arrangement");
     expect(outcome.said).toContain("一天中没有第5-3节（一天有第1-12节）；没有安排任何任务。");
-    expect(outcome.finalAnswer).toContain("未执行：一天中没有第5-3节（一天有第1-12节）");
+    expect(outcome.finalAnswer).toMatch(/^- \[未执行\] [^\n]* — 一天中没有第5-3节（一天有第1-12节）/m);
   });
 
   test("a move step edited to an empty window proposes no move", async () => {

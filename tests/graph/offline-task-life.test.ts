@@ -103,7 +103,7 @@ describe("the offline policy reads a task's life", () => {
     [
       "I missed the derivative practice set",
       "pending",
-      /\n- \[done\] Mark "derivative practice set" missed — not carried out: "Derivative practice set" is pending, so it cannot be marked missed\n/,
+      /\n- \[not carried out\] Mark "derivative practice set" missed — "Derivative practice set" is pending, so it cannot be marked missed\n/,
     ],
   ] as const)("%s, when it is %s already: its state is said, no card", async (request, status, answer) => {
     const chinese = /[\u4e00-\u9fff]/.test(request);

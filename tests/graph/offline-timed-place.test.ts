@@ -139,7 +139,9 @@ describe("why not, to a Chinese user, in Chinese", () => {
   ])("%s: the reason in the report is Chinese", async (request, why) => {
     const { outcome, slots } = await placeSaid(request, true);
     expect(slots).toBeUndefined();
-    expect(outcome.finalAnswer).toContain(`未执行：${why}`);
+    // The step's line: shown as not carried out, its reason after it (said once).
+    const line = outcome.finalAnswer!.split("\n").find((each) => each.endsWith(` — ${why}`));
+    expect(line).toMatch(/^1\. \[未执行\] /);
     expect(outcome.finalAnswer).not.toMatch(/no slot starts|outside the day's slots/);
   });
 });

@@ -205,6 +205,15 @@ describe("the report and the terminal say a step not carried out as such", () =>
       "1. [未执行] Move the zebra review",
     );
   });
+
+  test("/state says 'not carried out' once: the offline policy's summary shows its reason alone", () => {
+    const offline: PlanStep = { ...notCarriedOut, summary: `not carried out: ${REASON}` };
+    const text = renderExecutionState(executionStateOf([offline]), "en");
+    expect(text).toContain(`1. [not carried out] Move the zebra review to Friday\n     ${REASON}`);
+    expect(text.match(/not carried out/g)).toHaveLength(1);
+    // A summary that is not the outcome's reason is shown whole.
+    expect(renderExecutionState(executionStateOf([notCarriedOut]), "en")).toContain(`\n     ${WORDS}`);
+  });
 });
 
 describe("the contract", () => {
