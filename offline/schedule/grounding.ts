@@ -105,6 +105,18 @@ export function groundRequest(
       const { except: _dropped, ...rest } = request;
       return { kind: "grounded", request: { ...rest, tasks, ...(except.length > 0 ? { except } : {}) }, unknown };
     }
+    case "mark": {
+      // "I finished the matrix review and the limits review": a step for each review it names.
+      const apart =
+        request.weekday === undefined && request.daysAgo === undefined ? namedApart(request.task, all) : undefined;
+      if (!apart) return { kind: "grounded", request, unknown: [] };
+      const { tasks, unknown } = apart;
+      return {
+        kind: "grounded",
+        request: tasks.length > 1 ? { ...request, tasks } : { ...request, task: tasks[0]! },
+        unknown,
+      };
+    }
     case "move":
     case "unplace": {
       // ("explain" is not checked here: it may name an event, and the overview does not list every event.)
@@ -188,6 +200,35 @@ function withWholeNames(
     tasks: join(request.tasks),
     ...(request.except ? { except: join(request.except) } : {}),
   };
+}
+
+/** Where a phrase lists several names: "a and b", "a, b and c", "a & b", "a和b", "a、b", "a以及b". */
+const NAME_LIST = /\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*|\s*(?:、|以及|和|跟)\s*/;
+
+/**
+ * The tasks a phrase names one by one ("the matrix review and the limits review" → both) when it lists several names,
+ * each naming one task alone and no two the same, and the names that name none ("… and the zebra notes": left out,
+ * and said); undefined when it is not such a list — a phrase that is one task's name ("review limits and continuity"),
+ * a part that names several tasks, or none that names one — and it is read as it is said.
+ */
+function namedApart(phrase: string, all: readonly ListedTask[]): { tasks: string[]; unknown: string[] } | undefined {
+  const parts = phrase.split(NAME_LIST).map((part) => part.trim().replace(/^(?:the|my)\s+/, ""));
+  if (parts.length < 2 || parts.some((part) => part === "")) return undefined;
+  const whole = phrase.trim().toLowerCase();
+  if (all.some((task) => task.name.toLowerCase() === whole)) return undefined;
+  const joined: string[] = [];
+  for (const part of parts) {
+    const before = joined.at(-1);
+    if (before !== undefined && oneName(before, part, all)) joined[joined.length - 1] = `${before} and ${part}`;
+    else joined.push(part);
+  }
+  if (joined.length < 2) return undefined;
+  const found = joined.map((part) => matchTasks(part, all));
+  const tasks = joined.filter((_, index) => found[index]!.length > 0);
+  const ids = found.filter((matched) => matched.length > 0).map((matched) => matched[0]!.id);
+  if (tasks.length === 0 || found.some((matched) => matched.length > 1) || new Set(ids).size < ids.length)
+    return undefined;
+  return { tasks, unknown: joined.filter((_, index) => found[index]!.length === 0) };
 }
 
 /** True when `first` and `second` are halves of one task's name split at "and". */

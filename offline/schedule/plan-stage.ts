@@ -470,6 +470,8 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
         },
       ];
     case "mark": {
+      if (request.tasks)
+        return request.tasks.flatMap((task) => englishSteps({ ...request, task, tasks: undefined }, facts));
       const weekday = markWeekday(request, facts);
       const task = weekday === undefined ? markTaskWords(request) : request.task;
       const on = weekday === undefined ? "" : ` on ${weekdayName(weekday, "en")}`;
@@ -716,6 +718,8 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
         },
       ];
     case "mark": {
+      if (request.tasks)
+        return request.tasks.flatMap((task) => chineseSteps({ ...request, task, tasks: undefined }, facts));
       const weekday = markWeekday(request, facts);
       const task = weekday === undefined ? markTaskWords(request, "zh") : request.task;
       const on = weekday === undefined ? "" : `${weekdayName(weekday, "zh")}的`;

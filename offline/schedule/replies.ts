@@ -257,7 +257,7 @@ export function finalAnswer(input: {
     fullSuccess = (pending === undefined || pending === "0") && missed === 0;
     heading = arrangedHeading(pending ?? "0", zh ? "zh" : "en", missed);
     // "I missed Tuesday's review" asked for no arranging: its answer tells the reschedule.
-    if (request.kind === "mark") heading = rescheduledHeading(steps, zh ? "zh" : "en") ?? heading;
+    if (request.kind === "mark") heading = rescheduledHeading(steps, zh ? "zh" : "en") ?? marksHeading(steps, zh);
   }
   if (outcome === "failed" && done === steps.length && steps.length > 0) {
     // A task that changed nothing (every change turned down, none proposed) says so, never "partly arranged"; with
@@ -297,6 +297,15 @@ export function finalAnswer(input: {
   const text = factsInLanguage(lines.join("\n"), zh ? "zh" : "en");
   // Tasks by name and places by date and time, as the cards say them (the summaries are the tools' words).
   return readableScheduleText(text, input.language ?? "en");
+}
+
+/** The first line of several marks ("I finished A and B"): done, or how many were and that the rest say why. */
+function marksHeading(steps: readonly StepOutcome[], zh: boolean): string {
+  const carried = steps.filter((step) => notCarriedOutReason(step.summary ?? "") === undefined).length;
+  if (carried === steps.length) return zh ? "完成：" : "Done:";
+  return zh
+    ? `完成了 ${steps.length} 项中的 ${carried} 项，其余没有执行（见下）。`
+    : `Done ${carried} of ${steps.length}; the others were not carried out (below).`;
 }
 
 /**

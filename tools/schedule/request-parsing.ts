@@ -296,6 +296,11 @@ export type ScheduleRequest =
       daysAgo?: number;
       /** False when the user said not to reschedule a missed task ("…, don't reschedule it", "不用重新安排"). */
       reschedule?: false;
+      /**
+       * The tasks `task` names one by one, when it lists several ("the matrix review and the limits review"): set by
+       * the planner once the week shows each part names one task (`offline/schedule/grounding.ts`), a step for each.
+       */
+      tasks?: string[];
     }
   /**
    * Every review placed on a day, at once: "skip all my reviews today", "I'm sick today, skip everything", "clear
