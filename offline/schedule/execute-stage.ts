@@ -75,6 +75,7 @@ import { matchTask, matchTokens, namesKindOnly, type TaskMatch } from "./task-ma
 import { isCurrentReview, isLatestReview, namesAnEvent } from "./grounding.js";
 import { reviewsNamedByDay, reviewsNamedByKind, whichReviewOfDay } from "./day-named.js";
 import {
+  aheadOfClock,
   datingOf,
   dayName,
   placeWords,
@@ -1164,10 +1165,11 @@ function markStep(
       // The answer to which of them: it names the task (the request's own words name none).
       const answer = taskPhrase(asked.answer);
       const answered = matchTask(answer, markable) ?? matchTask(answer, tasks);
-      if (answered) return proposeMark(answered.task, answered, request, end, language);
+      if (answered) return proposeMark(answered.task, answered, request, end, facts, language);
       return finish(end, noTaskMatching(`"${answer}"`, language), notCarriedOut(`${noTaskFound(`"${answer}"`)}`));
     }
-    if (only && others.length === 0) return proposeMark(only, { task: only, alsoMatching: [] }, request, end, language);
+    if (only && others.length === 0)
+      return proposeMark(only, { task: only, alsoMatching: [] }, request, end, facts, language);
     if (only) return whichReviewOfDay(weekday, markable, language);
   }
   // Of tasks the words name alike — a habit's sessions of this week and of weeks past share their names — the ones
@@ -1182,12 +1184,12 @@ function markStep(
     const latest = latestReview(tasks, facts, asked);
     if ("question" in latest) return latest.question;
     if ("task" in latest)
-      return proposeMark(latest.task, { task: latest.task, alsoMatching: [] }, request, end, language);
+      return proposeMark(latest.task, { task: latest.task, alsoMatching: [] }, request, end, facts, language);
     const named = namedTask(latest.answer, inWorkFirst, inWorkFirst, asked, "no task was named");
     if ("question" in named) return named.question;
     if ("none" in named)
       return finish(end, noTaskMatching(named.none, language), notCarriedOut(noTaskFound(named.none)));
-    return proposeMark(named.match.task, named.match, request, end, language);
+    return proposeMark(named.match.task, named.match, request, end, facts, language);
   }
   // A task the words name that the mark cannot take ("I did the matrix review" once it is done): its state is said,
   // never "which task?" — the name was plain.
@@ -1201,7 +1203,7 @@ function markStep(
   const named = namedTask(request.task, inWorkFirst, inWorkFirst, asked, "the step names no task the schedule has");
   if ("question" in named) return named.question;
   if ("none" in named) return finish(end, noTaskMatching(named.none, language), notCarriedOut(noTaskFound(named.none)));
-  return proposeMark(named.match.task, named.match, request, end, language);
+  return proposeMark(named.match.task, named.match, request, end, facts, language);
 }
 
 /**
@@ -1283,8 +1285,19 @@ function proposeMark(
   match: TaskMatch,
   request: Extract<ScheduleRequest, { kind: "mark" }>,
   end: Finish,
+  facts: WeekFacts,
   language: Language,
 ): Decision {
+  // "I didn't do the essay" while its place is still ahead: nothing is missed yet — said, no card.
+  const place = task.kind === "placed" ? task.slots[0] : undefined;
+  if (request.to === "missed" && place && aheadOfClock(place, facts)) {
+    const refusal = (words: Language) =>
+      saySummary(words, "notMissedYet", {
+        subject: label(task, words),
+        place: words === "en" ? formatRange(place, datingOf(facts)) : placeWords(place, facts, words),
+      });
+    return finish(end, `${refusal(language)}${language === "zh" ? "。" : "."}`, notCarriedOut(refusal("en")));
+  }
   const write = MARK_WRITES[request.to];
   const saying = {
     done: ["Marking", "done", "把", "记为已完成"],

@@ -277,6 +277,13 @@ export function placeWords(
   );
 }
 
+/** True when the clock tells that a range's first slot is still ahead (a dated window with clock times and a now only). */
+export function aheadOfClock(range: SlotRange, facts: WeekFacts): boolean {
+  const known =
+    facts.now && facts.dates.get(range.day) !== undefined && facts.slotTimes?.[range.start - 1] !== undefined;
+  return Boolean(known) && !hasStarted(range, facts);
+}
+
 /** True when the clock has reached a range's first slot (a dated window with clock times and a now only). */
 export function hasStarted(range: SlotRange, facts: WeekFacts): boolean {
   const date = facts.dates.get(range.day);

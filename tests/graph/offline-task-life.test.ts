@@ -48,7 +48,9 @@ const ROWS: Array<{ request: string; chinese?: boolean; tool: string; id: string
 
 describe("the offline policy reads a task's life", () => {
   test.each(ROWS.map((row) => [row.request, row] as const))("%s", async (_, row) => {
-    const tempo = await offlineTempo(halfPlacedWeek({ chinese: row.chinese }));
+    // A review is missed once its time has come: Tuesday's, asked about on Wednesday (on the week's eve it is ahead).
+    const now = row.tool === "mark_missed" ? () => WEDNESDAY : undefined;
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: row.chinese }), now);
     // A missed review is proposed again (its own describe below): here the new place is declined.
     const outcome = await converse(tempo, row.request, (card) =>
       card.action === "place" ? { type: "response", args: "no" } : { type: "accept", args: null },
@@ -216,7 +218,7 @@ describe("a missed review is proposed again (issue 47 item 4)", () => {
   const MISSED = ["I missed Tuesday's review", "我周二的复习没做"];
 
   test.each(MISSED)("%s: the mark's card, then a card placing it at the candidates' best place", async (request) => {
-    const tempo = await offlineTempo(halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) }));
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) }), () => WEDNESDAY);
     const outcome = await converse(tempo, request);
     expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "mark_missed", "place"]);
     expect(outcome.cards[2]?.args).toMatchObject({ task_id: "matrix-review" });
@@ -226,7 +228,7 @@ describe("a missed review is proposed again (issue 47 item 4)", () => {
         ? /\*\*原因\*\*：错过的复习按候选方案中最好的时段重新提出/
         : /missed review is proposed again/,
     );
-    // Placed after the clock (the eve of the week) and off Tuesday, where it was missed.
+    // Placed after the clock (Wednesday morning) and off Tuesday, where it was missed.
     const after = outcome.schedule.tasks.find((task) => task.id === "matrix-review") as TaskItem;
     expect(after.status).toBe("placed");
     expect(after.slots?.[0]).toEqual({
@@ -242,7 +244,7 @@ describe("a missed review is proposed again (issue 47 item 4)", () => {
   });
 
   test("rejecting the new place leaves the review missed, and says so", async () => {
-    const tempo = await offlineTempo(halfPlacedWeek());
+    const tempo = await offlineTempo(halfPlacedWeek(), () => WEDNESDAY);
     const outcome = await converse(tempo, "I missed Tuesday's review", (card) =>
       card.action === "place" ? { type: "response", args: "no, leave it" } : { type: "accept", args: null },
     );
@@ -464,8 +466,8 @@ describe("what is still to do, asked after a review is done", () => {
 
 describe("a weekday's review, said by its weekday alone", () => {
   test("the one review on that weekday is the one marked, whatever its name", async () => {
-    // Thursday holds one review, the vocabulary list: "review" is not in its name.
-    const tempo = await offlineTempo(halfPlacedWeek());
+    // Thursday holds one review, the vocabulary list: "review" is not in its name. Friday morning: its time has come.
+    const tempo = await offlineTempo(halfPlacedWeek(), () => new Date("2024-03-15T09:00:00+08:00"));
     const outcome = await converse(tempo, "I missed Thursday's review", (card) =>
       card.action === "place" ? { type: "response", args: "no" } : { type: "accept", args: null },
     );

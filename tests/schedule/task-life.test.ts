@@ -130,6 +130,33 @@ describe("a task's life through the write tools", () => {
     expectRoundTrip(missed, again);
   });
 
+  it("mark_missed refuses a review the clock has not reached: it is still ahead, nothing changes", () => {
+    // Matrix review: Tue 12 Mar 19:00–20:40. At 18:59 it is ahead; from 19:00 (it has begun) it can be missed.
+    const before = withMatrixPlaced();
+    for (const at of ["2024-03-12T18:59:00+08:00", "2024-03-11T21:00:00+08:00"]) {
+      const early = runTool("mark_missed", before, { task_id: "matrix-review", at });
+      expect(early.ok).toBe(false);
+      expect(early.content).toMatch(
+        /^error: task matrix-review is on day 2 slots 9-10 \(Tue 12 Mar 2024, 19:00–20:40\), still ahead, so it cannot be marked missed yet/,
+      );
+      expect(early.state).toBeUndefined();
+      // The run's clock, as the domain folds it in, refuses it the same way.
+      expect(runTool("mark_missed", { ...before, now: at }, { task_id: "matrix-review" }).ok).toBe(false);
+    }
+    expect(
+      item(write("mark_missed", before, { task_id: "matrix-review", at: "2024-03-12T19:00:00+08:00" }), "matrix-review")
+        .status,
+    ).toBe("missed");
+    // Without a clock nothing tells it is ahead: marked as asked (as before).
+    expect(item(write("mark_missed", before, { task_id: "matrix-review" }), "matrix-review").status).toBe("missed");
+    // Said in Chinese from the table.
+    expect(
+      summaryInChinese(
+        runTool("mark_missed", before, { task_id: "matrix-review", at: AT.replace("21:00", "08:00") }).content,
+      ),
+    ).toMatch(/时间还没到，还不能记为错过（这周不做的话，可以跳过它）$/);
+  });
+
   it("skip takes a placed review off; reopen makes any settled task pending again", () => {
     const skipped = write("skip", withMatrixPlaced(), { task_id: "matrix-review" });
     expect(item(skipped, "matrix-review")).toMatchObject({ status: "skipped", was: { date: "2024-03-12" } });

@@ -17,7 +17,7 @@ import {
 } from "./state.js";
 import { startedStayText, startedTimes } from "./tools/remove-event.js";
 import { describeTaskWrite } from "./tools/task-writes.js";
-import { doneAhead } from "./tools/task-life.js";
+import { stillAhead } from "./tools/task-life.js";
 
 /** What a move card adds for a locked event (`LockedEvents` in tools/task-checks.ts). */
 export const LOCKED_MOVE = " (a locked event: approve only if its time really changed)";
@@ -86,8 +86,8 @@ export function describeScheduleCall(
       const found = task(args.task_id);
       if (!found) return undefined;
       const call = lifeCall(tool, label(found), now(found), zh);
-      // Done ahead of its place: the card says the place is freed (`doneAhead`), as a miss's card does.
-      if (tool !== "mark_done" || found.source !== "task_item" || !doneAhead(state, found)) return call;
+      // Done ahead of its place: the card says the place is freed (`stillAhead`), as a miss's card does.
+      if (tool !== "mark_done" || found.source !== "task_item" || !stillAhead(state, found)) return call;
       return zh ? `${call}；提前完成，这个时段会空出来` : `${call}; done ahead of it, so its place is freed`;
     }
     case "restore_task": {

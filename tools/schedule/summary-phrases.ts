@@ -38,6 +38,9 @@ const EN = {
   // A mark the task's state does not take (the offline policy's mark step, `offline/schedule/execute-stage.ts`).
   alreadyMarked: "{subject} is already {state}; nothing to mark",
   notMarkable: "{subject} is {state}, so it cannot be marked {mark}",
+  // A placed review the clock has not reached: it cannot be missed yet (the mark tool's and the policy's refusal).
+  notMissedYet:
+    "{subject} is on {place}, still ahead, so it cannot be marked missed yet (to drop it this week, skip it)",
   // A class written (`tools/task-writes.ts`).
   classCreated: "created task class {id} {said}",
   classUpdated: "updated task class {id} {said}",
@@ -308,6 +311,7 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   reopened: "已把任务 {id} 重新设为待安排（原为{status}）",
   alreadyMarked: "{subject} 已经是{state}状态，不用再记",
   notMarkable: "{subject} 现在是{state}状态，不能记为{mark}",
+  notMissedYet: "{subject} 安排在{place}，时间还没到，还不能记为错过（这周不做的话，可以跳过它）",
   classCreated: "已创建课程 {id}{said}",
   classUpdated: "已更新课程 {id}{said}",
   addedToClass: "已在课程 {class} 中添加任务“{name}”",

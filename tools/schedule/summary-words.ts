@@ -461,6 +461,7 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   // A mark the task's state does not take (the offline policy's `markStep`).
   read("alreadyMarked", "whole"),
   read("notMarkable", "whole"),
+  read("notMissedYet", "whole"),
   // No free time where the move step was asked to put a task.
   read("noFreeTimeAskedPassed", "whole"),
   read("noFreeTimeAsked", "whole"),

@@ -62,8 +62,8 @@ function placeOf(state: ScheduleState, task: TaskItem): PastPlace | undefined {
   return range === undefined ? task.was : pastPlaceOf(state.window, range);
 }
 
-/** True for a placed task item the run's clock has not reached yet: done now, it was done ahead of its place. */
-export function doneAhead(state: Pick<ScheduleState, "window" | "now">, task: TaskItem): boolean {
+/** True for a placed task item the run's clock has not reached yet: done now, it was done ahead of its place; it cannot be missed yet. */
+export function stillAhead(state: Pick<ScheduleState, "window" | "now">, task: TaskItem): boolean {
   const range = task.status === "placed" ? task.slots?.[0] : undefined;
   const clock = clockOfState(state);
   return range !== undefined && clock !== undefined && !hasStarted(range.day, range.start, clock);
@@ -90,10 +90,18 @@ function mark(state: ScheduleState, args: MarkArguments, to: "done" | "missed" |
         (to === "missed" ? "; only a placed task can be missed" : ""),
     );
   }
+  // A review is missed once its time has come: one the run's clock has not reached yet is still ahead.
+  if (to === "missed" && stillAhead({ window: state.window, now: args.at ?? state.now }, task))
+    return failure(
+      saySummary("en", "notMissedYet", {
+        subject: `task ${task.id}`,
+        place: formatRanges(task.slots ?? [], state.window),
+      }),
+    );
   const was = placeOf(state, task);
   // A done task keeps its place (history); a missed or skipped one leaves it, and its host, free for others — and so
   // does one done ahead of its place (it was not done there: the place is free again, kept in `data` for an undo).
-  const early = to === "done" && doneAhead({ window: state.window, now: args.at ?? state.now }, task);
+  const early = to === "done" && stillAhead({ window: state.window, now: args.at ?? state.now }, task);
   const base = (to === "done" && !early) || task.status !== "placed" ? state : commitUnplace(state, index, position);
   const current = base.tasks[position] as TaskItem;
   const next: TaskItem = { ...current, status: to };
