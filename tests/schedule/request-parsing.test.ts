@@ -137,6 +137,18 @@ describe("request parsing", () => {
     ["期中考试前还有几个复习", { kind: "left_before", event: "期中考试" }],
     ["how many reviews are left before friday?", { kind: "list", status: "open" }],
     ["I missed Tuesday's review", { kind: "mark", task: "review", to: "missed", weekday: 2 }],
+    // Not done, said as people say it: "haven't done", "还没做" (it read "矩阵复习我还" as the task), a day after it.
+    ["i haven't done the matrix review", { kind: "mark", task: "matrix review", to: "missed" }],
+    ["I haven't finished the essay yet", { kind: "mark", task: "essay", to: "missed" }],
+    ["矩阵复习我还没做", { kind: "mark", task: "矩阵复习", to: "missed" }],
+    ["我还没做矩阵复习", { kind: "mark", task: "矩阵复习", to: "missed" }],
+    ["i didnt do my review yesterday", { kind: "mark", task: "review", to: "missed", daysAgo: 1 }],
+    ["我昨天没做复习", { kind: "mark", task: "复习", to: "missed", daysAgo: 1 }],
+    // A named review keeps its name; "yesterday" says when (as for a review done yesterday).
+    ["I didn't do the matrix review yesterday", { kind: "mark", task: "matrix review", to: "missed" }],
+    ["我今天没做矩阵复习", { kind: "mark", task: "矩阵复习", to: "missed" }],
+    ["I did the matrix review yesterday", { kind: "mark", task: "matrix review", to: "done" }],
+    ["which reviews haven't I done yet?", { kind: "list", status: "open" }],
     ["我错过了周二的复习", { kind: "mark", to: "missed", weekday: 2 }],
     ["explain binary-tree-review", { kind: "explain", task: "binary-tree-review" }],
     ["二叉树复习是什么", { kind: "explain", task: "二叉树复习" }],

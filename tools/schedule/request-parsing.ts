@@ -1521,7 +1521,10 @@ const MARK_PHRASES: ReadonlyArray<[RegExp, "done" | "missed" | "skipped"]> = [
   [/^mark\s+(.+?)\s+(?:as\s+)?missed$/, "missed"],
   [/^mark\s+(.+?)\s+(?:as\s+)?skipped$/, "skipped"],
   [/^(?:i\s+)?(?:want to\s+)?ski+p+(?:ped)?\s+(.+?)(?:\s+(?:for\s+)?this\s+week)?$/, "skipped"],
-  [/^(?:i\s+)?(?:mis+ed|didn'?t do|did not do|didn'?t get to|never did|forgot)\s+(.+)$/, "missed"],
+  [
+    /^(?:i\s+)?(?:mis+ed|didn'?t do|did not do|didn'?t get to|never did|forgot|(?:haven'?t|have not) (?:done|did|finished|gotten to|got to))\s+(.+)$/,
+    "missed",
+  ],
   [
     /^(?:i\s+)?(?:(?:have|'ve)\s+)?(?:did|done with|done|fini?sh?(?:ed)?|finsihed|compl?eted|completd)\s+(?!not\b|n'?t\b|never\b|nothing\b)(.+)$/,
     "done",
@@ -1554,8 +1557,8 @@ const DONT_RESCHEDULE =
  */
 const MARK_ADVERB_BEFORE = /^(i(?:'ve|\s+have)?\s+)(?:already|just|finally|actually|also)\s+/;
 const MARK_ADVERB_AFTER =
-  /\s+(?:already|just now|now|too|as well|today|earlier today|this (?:morning|afternoon|evening))$/;
-const MARK_WORDS_AFTER_ZH = /(?:我|都)?(?:今天|刚才|刚刚|早上|上午|中午|下午|晚上)?(?:已经|都|也)?$/;
+  /\s+(?:already|just now|now|too|as well|today|earlier today|this (?:morning|afternoon|evening)|yet)$/;
+const MARK_WORDS_AFTER_ZH = /(?:我|都)?(?:今天|刚才|刚刚|早上|上午|中午|下午|晚上)?(?:已经|都|也|还)?$/;
 
 /**
  * A sentence without the days it names (calendar days, weekdays, "day 3", "周一（第1天）") and the parts of the day
@@ -1617,6 +1620,9 @@ function readClearDay(body: string): ScheduleRequest | undefined {
 /** A sentence about a task's life that asks rather than tells: a question mark, 吗 / 么 / 没有 at its end, a count. */
 const MARK_QUESTION = /[?？]\s*$|(?:吗|么|没有)\s*$|几个|几项|几门|多少|how many/;
 
+/** A task phrase that names only the kind of session: "my review", "the reviews", "复习". */
+const KIND_ONLY = /^(?:(?:my|the)\s+)?(?:reviews?|review sessions?|study sessions?|sessions?)$|^(?:复习|复习任务)$/;
+
 /** A task's life in words ("I did the matrix review", "我周二的复习没做"), or undefined. */
 function readMark(body: string): ScheduleRequest | undefined {
   // A question is never a mark: "我周二的复习没做吗？", "有几个复习没完成？" ask, and a wrong write costs a card.
@@ -1628,7 +1634,14 @@ function readMark(body: string): ScheduleRequest | undefined {
     .replace(MARK_ADVERB_BEFORE, "$1")
     .replace(/^i've\s+/, "i have ")
     // "I'm done with X", "im finished with X", "I am done X": "done with X".
-    .replace(/^(?:i'?m|i am)\s+(?:(?:already|just|finally|all)\s+)?(?:done|finished)\s+(?:with\s+)?/, "done with ");
+    .replace(/^(?:i'?m|i am)\s+(?:(?:already|just|finally|all)\s+)?(?:done|finished)\s+(?:with\s+)?/, "done with ")
+    // "我还没做X": "我没做X"; "我昨天没做复习": "我没做昨天的复习" (the day names the review missed).
+    .replace(/^(我)?(?:还)(没|忘了|漏了)/, "$1$2")
+    .replace(
+      /^(我)?(昨天|昨晚|今天|今晚|今早)(?:还)?(没做|没有做|没完成|没有完成|忘了做|漏了)(?:了)?(复习(?:任务)?)$/,
+      "$1$3$2的$4",
+    )
+    .replace(/^(我)?(?:昨天|昨晚|今天|今晚|今早)(?:还)?(没做|没有做|没完成|没有完成|忘了做|漏了)/, "$1$2");
   // "I'm done", "finished!", "做完了": no task named — "it", the review the run's clock makes current (the offline
   // policy's execute stage finds it, or asks which).
   if (DONE_ALONE.test(text)) return { kind: "mark", task: "it", to: "done", ...keep };
@@ -1638,7 +1651,13 @@ function readMark(body: string): ScheduleRequest | undefined {
     // "我错过了哪些复习", "列出已完成的复习": a question about a status names no task (QUESTION_START reads English).
     if (ASKING_PHRASE.test(match[1] ?? "")) return undefined;
     const named = (match[1] ?? "").replace(MARK_ADVERB_AFTER, "").replace(MARK_WORDS_AFTER_ZH, "");
-    const { daysAgo, rest } = splitRelativeDay(named);
+    // A review missed yesterday, named by its kind alone, is yesterday's ("I didn't do my review yesterday", "我昨天没做
+    // 复习"); a named one keeps its name, and one done yesterday may be any.
+    const plain = splitRelativeDay(named);
+    const { daysAgo, rest } =
+      to === "missed" && plain.daysAgo === undefined && KIND_ONLY.test(plain.rest)
+        ? splitRelativeDay(named, true)
+        : plain;
     const { weekday, rest: task } = splitWeekday(rest);
     if (task)
       return {
@@ -1664,15 +1683,15 @@ const RELATIVE_DAY =
  * "review", "今天的复习" → 0 and "复习"; "the matrix review yesterday" → "the matrix review" and no day (it says when it
  * was done, not which review: a pending one has no day to match).
  */
-export function splitRelativeDay(phrase: string): { daysAgo?: number; rest: string } {
+export function splitRelativeDay(phrase: string, naming = false): { daysAgo?: number; rest: string } {
   const found = RELATIVE_DAY.exec(phrase);
   if (!found) return { rest: phrase };
   const rest = `${phrase.slice(0, found.index)} ${phrase.slice(found.index + found[0].length)}`
     .replace(/\s+/g, " ")
     .trim();
   const possessive = found[0].endsWith("'s") || found[4] !== undefined;
-  if (!possessive) return { rest };
-  return { daysAgo: found[1] !== undefined || found[3] !== undefined ? 1 : 0, rest };
+  if (!possessive && !naming) return { rest };
+  return { daysAgo: found[1] !== undefined || found[2] !== undefined || found[3] !== undefined ? 1 : 0, rest };
 }
 
 /** A day said from today that names a task by its day: "tomorrow's", "today's", "yesterday's", "明天的", "昨天的". */
