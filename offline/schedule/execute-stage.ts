@@ -31,6 +31,7 @@ import {
 } from "./class-steps.js";
 import { isRefineStep, refineStep } from "./refine-step.js";
 import { clearDayStep } from "./clear-day-step.js";
+import { shiftAllStep } from "./shift-all-step.js";
 import { healthStep, leftBeforeStep, letGoStep, recoverStep, rescheduleStep, undoStep } from "./life-steps.js";
 import { arrangedHeading, missedClause } from "../../tools/schedule/domain.js";
 import { isLetGoStep, isRescheduleStep } from "./plan-stage.js";
@@ -243,6 +244,8 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
       return leftBeforeStep(view.rounds, request.event, facts, end, language);
     case "clear_day":
       return clearDayStep(view.rounds, request, facts, end, language);
+    case "shift_all":
+      return shiftAllStep(view.rounds, request, facts, end, language);
     default:
       // A step the policy does not understand (edited by hand, say) is reported, never pretended done.
       return finish(

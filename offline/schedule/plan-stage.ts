@@ -94,10 +94,13 @@ export function decidePlan(view: PromptView): Record<string, unknown> {
   // "What about next week?" after "what's on today?": the question before it, asked of the days it names.
   const asked = followUpOf(goal, view) ?? parseScheduleRequest(goal);
   const overview = liveOverviewOf(view);
-  const request = withNamingWeekday(
-    withCurrentReview(
-      withNamesAnswered(withAnswer(asked, answer), groundRequest(asked, overview, language), answer),
-      language,
+  const request = withShiftDays(
+    withNamingWeekday(
+      withCurrentReview(
+        withNamesAnswered(withAnswer(asked, answer), groundRequest(asked, overview, language), answer),
+        language,
+      ),
+      facts,
     ),
     facts,
   );
@@ -403,6 +406,33 @@ function withNamingWeekday(request: ScheduleRequest, facts: WeekFacts): Schedule
   return { ...request, task };
 }
 
+/**
+ * A move of every review of a day said from today ("today's reviews") names that day by its weekday, and one to
+ * another day ("… to tomorrow") by the days between them, on the clock of the prompt's now line: the step reads the
+ * same whenever it runs. Without a clock to tell them, the request is left as it is (its step says why).
+ */
+function withShiftDays(request: ScheduleRequest, facts: WeekFacts): ScheduleRequest {
+  if (request.kind !== "shift_all") return request;
+  const today = facts.now?.date;
+  const weekday =
+    request.weekday ??
+    (request.fromToday !== undefined && today !== undefined
+      ? dayOfWeekOfDate(addDays(today, request.fromToday))
+      : undefined);
+  let days = request.days;
+  if (days === undefined && request.to && weekday !== undefined) {
+    const target = resolveDays(request.to.only, facts);
+    // The day the reviews are on: the one said from today, else the weekday's first day in the window.
+    const from =
+      request.fromToday !== undefined && today !== undefined
+        ? resolveDays({ weekdays: [], days: [], dates: [{ kind: "offset", days: request.fromToday, text: "" }] }, facts)
+        : resolveDays({ weekdays: [weekday], days: [], dates: [] }, facts);
+    if (target.length === 1 && from.length >= 1 && target[0] !== from[0]) days = target[0]! - from[0]!;
+  }
+  if (days === undefined || (request.fromToday !== undefined && weekday === undefined)) return request;
+  return { kind: "shift_all", days, ...(weekday !== undefined ? { weekday } : {}) };
+}
+
 /** A mark's task in the user's words when no weekday could be told: the day said from today stays in them. */
 function markTaskWords(request: Extract<ScheduleRequest, { kind: "mark" }>, language: Language = "en"): string {
   if (request.daysAgo === undefined) return request.task;
@@ -479,6 +509,17 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
         {
           content: `Mark ${JSON.stringify(task)}${on} ${request.to}`,
           done_when: `the task is marked ${request.to}, or it is told why it cannot be`,
+        },
+      ];
+    }
+    case "shift_all": {
+      // One step, one card: every review moved together (batch_move), each by the same days.
+      const whose =
+        request.weekday === undefined ? "all reviews" : `all of ${weekdayName(request.weekday, "en")}'s reviews`;
+      return [
+        {
+          content: `Push ${whose} ${request.days === undefined ? "to the day asked" : shiftWords({ days: request.days }, "en")}`,
+          done_when: "each review still ahead has moved by those days, or it is told why it stays",
         },
       ];
     }
@@ -725,6 +766,15 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
       const on = weekday === undefined ? "" : `${weekdayName(weekday, "zh")}的`;
       const as = { done: "已完成", missed: "错过", skipped: "跳过" }[request.to];
       return [{ content: `把 ${quoted(`${on}${task}`)} 记为${as}`, done_when: `任务已记为${as}，或说明原因` }];
+    }
+    case "shift_all": {
+      const whose = request.weekday === undefined ? "所有复习" : `${weekdayName(request.weekday, "zh")}的所有复习`;
+      return [
+        {
+          content: `把${whose}${request.days === undefined ? "挪到要求的那天" : shiftWords({ days: request.days }, "zh")}`,
+          done_when: "每个还没开始的复习都已按天数移动，或说明了为什么保留不动",
+        },
+      ];
     }
     case "clear_day":
       return [

@@ -30,6 +30,7 @@ import {
   type QueryRangeData,
   type RemoveEventData,
   type SwapData,
+  type BatchMoveData,
   type TaskClassData,
   type UnplaceData,
 } from "../../tools/schedule/tools/index.js";
@@ -86,6 +87,7 @@ interface ToolData {
   place: PlaceData;
   move: MoveData;
   swap: SwapData;
+  batch_move: BatchMoveData;
   unplace: UnplaceData;
   propose_candidates: ScheduleListing;
   propose_arrangement: ScheduleListing;
@@ -110,6 +112,7 @@ const SHAPES: { readonly [N in keyof ToolData]: (data: Record<string, unknown>) 
   place: (data) => typeof data.id === "string" && numeric(data.day) && numeric(data.start) && numeric(data.end),
   move: (data) => typeof data.id === "string" && isRecord(data.from) && isRecord(data.to),
   swap: (data) => Array.isArray(data.swapped) && Array.isArray(data.moved),
+  batch_move: (data) => Array.isArray(data.moved),
   unplace: (data) => typeof data.id === "string" && isRecord(data.from),
   propose_candidates: (data) => Array.isArray(data.candidates) && numeric(data.score),
   propose_arrangement: (data) => Array.isArray(data.candidates) && numeric(data.score),

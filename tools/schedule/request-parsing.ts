@@ -271,6 +271,13 @@ export type ScheduleRequest =
   | { kind: "arrange"; tasks: string[]; where: Where; except?: string[]; makeUp?: true; putBack?: true }
   /** `shift`: relative to the task's own place ("push it back a day", "an hour later", "往后推一天"), `where` empty. */
   | { kind: "move"; task: string; where: Where; shift?: MoveShift }
+  /**
+   * Every review still ahead, or every one of a day, moved by whole days at once: "push all my reviews back a day",
+   * "move today's reviews to tomorrow", "把所有复习往后推一天". `days` the shift; `weekday` the day whose reviews
+   * (absent: every review ahead); `fromToday` that day said from today ("today's", "tomorrow's"), `to` a target day
+   * said instead of a shift ("… to tomorrow") — the planner makes both a weekday and days with the clock.
+   */
+  | { kind: "shift_all"; days?: number; weekday?: number; fromToday?: number; to?: Where }
   | { kind: "swap"; first: string; second: string }
   | { kind: "unplace"; task: string }
   /**
@@ -1080,8 +1087,48 @@ const NEXT_QUESTION =
 const NEGATED_REQUEST =
   /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|no need to|you don'?t need to)\s+(?:re-?schedule|move|place|arrange|schedule|swap|unplace|remove|put|plan|do)\s+(?:it|that|this|them)\b(?:\s+(?:again|back|anywhere))?$|^(?:请)?(?:不要|不用|别|无需|不必)(?:再)?(?:重新|再)(?:安排|重排|移动|挪|放|排)/;
 
-/** Reads one sentence of a request. */
+/** Reads one sentence of a request: a move of every review (`shift_all`) is read from the move it reads as. */
 function parseSentence(body: string): ScheduleRequest {
+  return asShiftAll(readSentence(body));
+}
+
+/** Words that name every review: "all my reviews", "my reviews", "everything", "所有复习", "全部复习". */
+const EVERY_REVIEW =
+  /^(?:(?:all|every one|each)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions)$|^(?:everything|all of them|every review|each review)$|^(?:所有|全部|所有的|全部的)(?:复习|任务)(?:都)?$|^(?:复习|任务)(?:都|全部)$/;
+
+/**
+ * A day's reviews, all of them: "today's reviews", "all of friday's reviews", "今天的复习都", "周五的所有复习" ("周四的复习"
+ * alone may be one review: it stays a move, which asks which when the day holds several).
+ */
+const DAY_REVIEWS =
+  /^(?:(?:all|each|every one)\s+)?(?:of\s+)?(.+?'s)\s+reviews$|^(.+?的)(?:(?:所有|全部)(?:的)?复习(?:都|全部)?|复习(?:都|全部))$/;
+
+/**
+ * A move that names every review, or every review of a day, by whole days (a shift of days, or a day's reviews to
+ * another day) as `shift_all`; any other request as it is. A shift of minutes, or every review to one day, stays a move.
+ */
+function asShiftAll(request: ScheduleRequest): ScheduleRequest {
+  if (request.kind !== "move") return request;
+  const days = request.shift && "days" in request.shift ? request.shift.days : undefined;
+  if (request.shift && days === undefined) return request;
+  const task = request.task.trim();
+  if (EVERY_REVIEW.test(task)) return days === undefined ? request : { kind: "shift_all", days };
+  const dayReviews = DAY_REVIEWS.exec(task);
+  const named = dayReviews
+    ? splitNamingDay(dayReviews[1] !== undefined ? `${dayReviews[1]} reviews` : `${dayReviews[2]}复习`)
+    : undefined;
+  if (!named || (named.weekday === undefined && named.fromToday === undefined)) return request;
+  const of = named.weekday !== undefined ? { weekday: named.weekday } : { fromToday: named.fromToday! };
+  if (days !== undefined) return { kind: "shift_all", days, ...of };
+  // "… to tomorrow": one day to move them to.
+  const only = request.where.only;
+  const targets = only.weekdays.length + only.days.length + (only.dates?.length ?? 0);
+  if (targets !== 1 || !isEmptySelection(request.where.not)) return request;
+  return { kind: "shift_all", ...of, to: request.where };
+}
+
+/** Reads one sentence of a request. */
+function readSentence(body: string): ScheduleRequest {
   if (body === "" || body.length > MAX_READ_LENGTH) return { kind: "unknown" };
   if (UNDO_REQUEST.test(body)) return { kind: "undo" };
   if (RECOVER_REQUEST.test(body)) return { kind: "recover" };

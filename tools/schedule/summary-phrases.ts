@@ -268,6 +268,13 @@ const EN = {
   recovered: "recovered",
   skippedDay: "skipped the day's reviews",
   clearedDay: "cleared the day",
+  // Every review moved by whole days at once (`offline/schedule/shift-all-step.ts`).
+  shiftedReviews: "moved the reviews",
+  shiftDaysUnknown: "it could not be told how many days to move the reviews by",
+  declinedShift: "you kept the reviews where they are",
+  noReviewToShift: "no review still ahead to move",
+  staysBecause: "{subject} stays: {why}",
+  noRoomOnDay: "no free time fits it on {day}",
   reported: "{heading}: {writes}",
   letGo: "let go: {write}",
   declinedNewPlace: "you declined the new place",
@@ -472,6 +479,12 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   recovered: "已补救",
   skippedDay: "已跳过这一天的复习",
   clearedDay: "已清空这一天",
+  shiftedReviews: "已移动这些复习",
+  shiftDaysUnknown: "没能确定要把复习移动几天",
+  declinedShift: "你让复习保持原样",
+  noReviewToShift: "没有还没开始的复习可以移动",
+  staysBecause: "{subject} 保留不动：{why}",
+  noRoomOnDay: "{day}没有能容纳它的空闲时间",
   reported: "{heading}：{writes}",
   letGo: "已放下：{write}",
   declinedNewPlace: "你拒绝了新的时段",
@@ -499,6 +512,18 @@ const JSON_TEXT = '"(?:[^"\\\\]|\\\\.)*"';
 /** A range as the tools write it (`day 5 slots 7-8`, with its date note), or its date in Chinese (`3月15日周五 16:00–17:40`). */
 const PLACED_SPAN =
   "day \\d+ slots \\d+-\\d+(?: \\([^()]*\\))?|day \\d+|\\d+月\\d+日周[一二三四五六日](?: \\d\\d:\\d\\d(?:–\\d\\d:\\d\\d)?)?";
+
+/** The headings of an offline step that reports its writes (`{heading}: {writes}`, the phrase `reported`). */
+export const REPORT_HEADINGS: readonly SummaryKey[] = [
+  "undone",
+  "rescheduled",
+  "notRescheduled",
+  "nothingToReschedule",
+  "recovered",
+  "skippedDay",
+  "clearedDay",
+  "shiftedReviews",
+];
 
 /** What each place is read back as, by its name; any other place is any text (as little as the phrase allows). */
 const PLACE_PATTERNS: Readonly<Record<string, string>> = {
@@ -569,9 +594,7 @@ const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   from: "[\\d.]+",
   to: "[\\d.]+",
   class: "\\S+",
-  heading: ["undone", "rescheduled", "notRescheduled", "nothingToReschedule", "recovered", "skippedDay", "clearedDay"]
-    .map((key) => EN[key as SummaryKey].replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
-    .join("|"),
+  heading: REPORT_HEADINGS.map((key) => EN[key].replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"),
   writes: "[\\s\\S]*",
   write: "[\\s\\S]*",
   names: "[^\\n]*",

@@ -28,6 +28,7 @@ import {
   readSummary,
   readSummaryIn,
   readTemplateIn,
+  REPORT_HEADINGS,
   saySummary,
   SHIFT_KEYS,
   SUMMARY_WORDS,
@@ -138,11 +139,16 @@ export function summaryInChinese(english: string): string {
     return saySummary("zh", "reported", {
       heading: saySummary(
         "zh",
-        HEADINGS.find((key) => SUMMARY_WORDS.en[key] === reported.heading)!,
+        REPORT_HEADINGS.find((key) => SUMMARY_WORDS.en[key] === reported.heading)!,
       ),
       writes: reported
-        .writes!.split(/; (?!it is pending again|tell me you did it)/)
+        // (A reason's own "; day 5 … is too late" stays with it.)
+        .writes!.split(/; (?!it is pending again|tell me you did it|day \d)/)
         .map((part) => {
+          // A review a move of every review left where it was, and why (`offline/schedule/shift-all-step.ts`).
+          const stays = readSummary("staysBecause", part);
+          if (stays)
+            return saySummary("zh", "staysBecause", { subject: stays.subject!, why: summaryInChinese(stays.why!) });
           const missed = stillMissedInChinese(part);
           if (missed !== part) return missed;
           // A missed review whose new place the user declined, and the skip that let it go (`offline/.../life-steps.ts`).
@@ -322,17 +328,6 @@ const EMPTY_UNDO: readonly SummaryKey[] = ["undoNoneYet", "undoGone"];
 /** The task report's lines that list writes (`contracts/report-words.ts`). */
 const REPORT_WRITES: readonly ReportKey[] = ["applied", "approvedNotApplied"];
 
-/** The headings of a step that reports its writes. */
-const HEADINGS: readonly SummaryKey[] = [
-  "undone",
-  "rescheduled",
-  "notRescheduled",
-  "nothingToReschedule",
-  "recovered",
-  "skippedDay",
-  "clearedDay",
-];
-
 /**
  * The steps of the reading, in order: each a phrase of the table, or (for the summaries not in the table yet) the
  * pattern that always read it.
@@ -462,6 +457,11 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("alreadyMarked", "whole"),
   read("notMarkable", "whole"),
   read("notMissedYet", "whole"),
+  // Every review moved by days (the offline policy's shift step).
+  read("shiftDaysUnknown", "whole"),
+  read("declinedShift", "whole"),
+  read("noReviewToShift", "whole"),
+  read("noRoomOnDay", "whole"),
   // No free time where the move step was asked to put a task.
   read("noFreeTimeAskedPassed", "whole"),
   read("noFreeTimeAsked", "whole"),

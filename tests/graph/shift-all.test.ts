@@ -1,0 +1,163 @@
+/**
+ * "Push all my reviews back a day" (it asked which review): every review still ahead moves by the days said, on one
+ * card (`batch_move`), at its own time on its new day when that is free, else the free time nearest it; one whose new
+ * day is outside the schedule, or has no room, stays and is named. The clock moves day by day; the oracle reads the
+ * stored week alone (each review's start from its dates and slot times, the invariants' checker) — no policy code.
+ */
+import { describe, expect, test } from "vitest";
+import { checkScheduleInvariants, placeTool, type ScheduleState, type TaskItem } from "../../tools/schedule/index.js";
+import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
+
+/** When a placed task item starts, as the stored week says it (the sample week is in Shanghai). */
+function startOf(week: ScheduleState, task: TaskItem): number {
+  const range = task.slots![0]!;
+  const date = week.window.days.find((day) => day.dayIndex === range.day)!.date!;
+  return new Date(`${date}T${week.window.slotTimes![range.start - 1]!.start}:00+08:00`).getTime();
+}
+
+const reviews = (week: ScheduleState) =>
+  week.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "placed");
+
+/** Each day of the sample week at 09:00 in Shanghai. */
+const MORNINGS = [11, 12, 13, 14, 15, 16, 17].map((day) => `2024-03-${day}T09:00:00+08:00`);
+
+describe("every review moved by whole days at once", () => {
+  test("each morning, 'push all my reviews back a day': what was ahead is a day on, or named as staying", async () => {
+    let movedSeen = 0;
+    for (const now of MORNINGS) {
+      const week = halfPlacedWeek();
+      const tempo = await offlineTempo(week, () => new Date(now));
+      const outcome = await converse(tempo, "push all my reviews back a day", [], undefined, "student", { now });
+      const after = outcome.schedule;
+      expect(checkScheduleInvariants(after), now).toEqual([]);
+      // At most one card of writes, a single batch_move.
+      expect(
+        outcome.cards.filter((card) => card.action !== "confirm_plan").map((card) => card.action),
+        now,
+      ).toEqual(outcome.cards.length > 1 ? ["batch_move"] : []);
+      for (const review of reviews(week)) {
+        const moved = after.tasks.find((task) => task.id === review.id) as TaskItem;
+        const at = `${review.id} at ${now}`;
+        if (startOf(week, review) <= new Date(now).getTime()) {
+          // Begun before the request: the past is fixed.
+          expect(moved, at).toEqual(review);
+        } else if (moved.slots![0]!.day === review.slots![0]!.day + 1) {
+          movedSeen += 1;
+          expect(moved.status, at).toBe("placed");
+        } else {
+          // It stayed: where it was, and the answer says so by name.
+          expect(moved.slots, at).toEqual(review.slots);
+          expect(outcome.finalAnswer, at).toContain(`"${review.name}" stays`);
+        }
+      }
+    }
+    expect(movedSeen).toBeGreaterThan(3);
+  });
+
+  test("a review on the window's last day stays, named, with why; the rest move", async () => {
+    // The essay on Sunday evening, the window's last day (placed by the place tool).
+    const unplaced = halfPlacedWeek();
+    const essay = unplaced.tasks.find((task) => task.id === "essay-draft") as TaskItem;
+    essay.status = "pending";
+    delete essay.slots;
+    const ran = placeTool.run(unplaced, { task_id: "essay-draft", day: 7, slot_start: 9 });
+    const week = ran.state!;
+    const tempo = await offlineTempo(week, () => new Date(MORNINGS[1]!));
+    const outcome = await converse(tempo, "push all my reviews back a day");
+    expect(placeOf(outcome.schedule, "essay-draft")).toEqual({ day: 7, start: 9, end: 10 });
+    expect(placeOf(outcome.schedule, "matrix-review")?.day).toBe(3);
+    expect(outcome.finalAnswer).toContain('"Draft the English essay" stays: a day later is outside the schedule');
+  });
+
+  test("declined on its card: every review stays where it was", async () => {
+    const week = halfPlacedWeek();
+    const tempo = await offlineTempo(week, () => new Date(MORNINGS[1]!));
+    const outcome = await converse(tempo, "push all my reviews back a day", [
+      { type: "accept", args: null },
+      { type: "response", args: "no, leave them" },
+    ]);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "batch_move"]);
+    for (const review of reviews(week)) expect(placeOf(outcome.schedule, review.id)).toEqual(review.slots![0]);
+    expect(outcome.finalAnswer).toContain("you kept the reviews where they are");
+  });
+
+  test("a move the week refuses (a deadline) leaves that review where it is; the rest move on one card", async () => {
+    // The vocabulary list (Thursday) is due before Friday: a day later breaks its deadline.
+    const week = halfPlacedWeek();
+    (week.tasks.find((task) => task.id === "vocabulary-list") as TaskItem).dueBefore = { day: 5 };
+    const tempo = await offlineTempo(week, () => new Date(MORNINGS[1]!));
+    const outcome = await converse(tempo, "push all my reviews back a day");
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "batch_move"]);
+    expect((outcome.cards[1]!.args.moves as Array<{ task_id: string }>).map((move) => move.task_id)).not.toContain(
+      "vocabulary-list",
+    );
+    expect(placeOf(outcome.schedule, "vocabulary-list")).toEqual({ day: 4, start: 1, end: 1 });
+    expect(placeOf(outcome.schedule, "matrix-review")?.day).toBe(3);
+    expect(outcome.finalAnswer).toContain('"Vocabulary list unit 5" stays');
+    expect(checkScheduleInvariants(outcome.schedule)).toEqual([]);
+  });
+
+  test("in Chinese, the reviews that stay are said in Chinese: a deadline, the window's last day", async () => {
+    const week = halfPlacedWeek({ chinese: true });
+    (week.tasks.find((task) => task.id === "vocabulary-list") as TaskItem).dueBefore = { day: 5 };
+    const essay = week.tasks.find((task) => task.id === "essay-draft") as TaskItem;
+    essay.status = "pending";
+    delete essay.slots;
+    const tempo = await offlineTempo(
+      placeTool.run(week, { task_id: "essay-draft", day: 7, slot_start: 9 }).state!,
+      () => new Date(MORNINGS[1]!),
+    );
+    const outcome = await converse(tempo, "把所有复习往后推一天");
+    expect(placeOf(outcome.schedule, "matrix-review")?.day).toBe(3);
+    expect(outcome.finalAnswer).toMatch(/^完成：已移动这些复习：/);
+    expect(outcome.finalAnswer).toContain('"第五单元单词表" 保留不动：');
+    expect(outcome.finalAnswer).toContain('"英语作文草稿" 保留不动：');
+    expect(outcome.finalAnswer).not.toMatch(/stays|due before|too late|outside the schedule|[a-z]{4,}/);
+  });
+
+  test("one day's reviews to another: 'move today's reviews to tomorrow', 把今天的复习都挪到明天", async () => {
+    for (const [request, chinese] of [
+      ["move today's reviews to tomorrow", false],
+      ["把今天的复习都挪到明天", true],
+    ] as const) {
+      const week = halfPlacedWeek({ chinese });
+      const tempo = await offlineTempo(week, () => new Date(MORNINGS[1]!));
+      const outcome = await converse(tempo, request);
+      // Tuesday's one review moves to Wednesday; no other review moves.
+      expect(placeOf(outcome.schedule, "matrix-review")?.day).toBe(3);
+      for (const review of reviews(week).filter((task) => task.id !== "matrix-review"))
+        expect(placeOf(outcome.schedule, review.id)).toEqual(review.slots![0]);
+    }
+  });
+
+  test.each([
+    ["push all my reviews back a day", { kind: "shift_all", days: 1 }],
+    ["move all of my reviews a day later", { kind: "shift_all", days: 1 }],
+    ["push my reviews 2 days earlier", { kind: "shift_all", days: -2 }],
+    ["push everything back a day", { kind: "shift_all", days: 1 }],
+    ["把所有复习往后推一天", { kind: "shift_all", days: 1 }],
+    ["所有复习都推迟一天", { kind: "shift_all", days: 1 }],
+    ["push tomorrow's reviews back a day", { kind: "shift_all", days: 1, fromToday: 1 }],
+    ["把周五的所有复习往后推两天", { kind: "shift_all", days: 2, weekday: 5 }],
+    // The plan's own steps read back.
+    ["Push all of Tuesday's reviews 1 day later", { kind: "shift_all", days: 1, weekday: 2 }],
+    ["把周二的所有复习提前1天", { kind: "shift_all", days: -1, weekday: 2 }],
+  ])("%s reads as every review moved by days", (text, request) => {
+    expect(parseScheduleRequest(text)).toEqual(request);
+  });
+
+  test.each([
+    "push the matrix review back a day",
+    "push all my reviews back an hour",
+    "move all my reviews to friday",
+    "move thursday's review to friday",
+  ])("%s stays a move", (text) => {
+    expect(parseScheduleRequest(text).kind).toBe("move");
+  });
+});
+
+/** Where task `id` sits in `week`. */
+function placeOf(week: ScheduleState, id: string) {
+  return (week.tasks.find((task) => task.id === id) as TaskItem).slots?.[0];
+}
