@@ -78,6 +78,7 @@ import { reviewsNamedByDay, reviewsNamedByKind, whichReviewOfDay } from "./day-n
 import {
   aheadOfClock,
   datingOf,
+  shiftSaid,
   dayName,
   placeWords,
   resolveDays,
@@ -873,28 +874,6 @@ export function noPlaceToMoveFrom(task: ListedTask): string {
 /** Why the move step proposes nothing for a shift: no free time fits `task` where `shift` lands it. */
 export function noFreeTimeShifted(task: ListedTask, shift: MoveShift): string {
   return saySummary("en", "noFreeTimeShifted", { subject: label(task, "en"), shift: shiftSaid(shift, "en") });
-}
-
-/** A shift as a person reads it: "a day later", "2 days earlier", "60 minutes later", "later the same day" (往后推1天 …). */
-function shiftSaid(shift: MoveShift, language: Language): string {
-  if ("sameDay" in shift)
-    return saySummary(language, shift.sameDay === "later" ? "shiftLaterSameDay" : "shiftEarlierSameDay");
-  const amount = "days" in shift ? shift.days : shift.minutes;
-  const count = Math.abs(amount);
-  const later = amount > 0;
-  const key =
-    "minutes" in shift
-      ? later
-        ? "shiftMinutesLater"
-        : "shiftMinutesEarlier"
-      : count === 1
-        ? later
-          ? "shiftDayLater"
-          : "shiftDayEarlier"
-        : later
-          ? "shiftDaysLater"
-          : "shiftDaysEarlier";
-  return saySummary(language, key, { count });
 }
 
 /** Minutes after midnight of a slot's start, from the window's clock times (else an hour a slot, to order them). */

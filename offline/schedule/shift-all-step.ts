@@ -17,12 +17,17 @@ import { summaryInChinese } from "../../tools/schedule/summary-words.js";
 import { readableScheduleText } from "../../tools/schedule/readable.js";
 import { formatDate } from "../../tools/schedule/state.js";
 import { callResultOf, notCarriedOut, refusalOf, toolDataOf } from "./tool-data.js";
-import { datingOf, dayName, hasStarted, placeWords, weekdayOf, type WeekFacts } from "./week-facts.js";
+import { datingOf, dayName, hasStarted, placeWords, shiftSaid, weekdayOf, type WeekFacts } from "./week-facts.js";
 
 type ShiftAll = Extract<ScheduleRequest, { kind: "shift_all" }>;
 
 /** Most cards of refusals the step proposes again after (each leaves the review the week refused where it is). */
 const MOST_TRIES = 3;
+
+/** A review left where it is, as the step's summary says it: `"X" stays: why` (`staysBecause`). */
+function stayedLine(each: Staying): string {
+  return saySummary("en", "staysBecause", { subject: JSON.stringify(each.task.name), why: each.why.en });
+}
 
 /** A review the step moves: from where it is to where it lands. */
 interface Landing {
@@ -115,13 +120,7 @@ export function shiftAllStep(
         ? say(language, "There is no review still ahead to move.", "没有还没开始的复习可以移动。")
         : stays,
       notCarriedOut(
-        staying.length === 0
-          ? SUMMARY_WORDS.en.noReviewToShift
-          : staying
-              .map((each) =>
-                saySummary("en", "staysBecause", { subject: JSON.stringify(each.task.name), why: each.why.en }),
-              )
-              .join("; "),
+        staying.length === 0 ? SUMMARY_WORDS.en.noReviewToShift : staying.map((each) => stayedLine(each)).join("; "),
       ),
     );
   const names = landings
@@ -133,8 +132,8 @@ export function shiftAllStep(
   return propose(
     say(
       language,
-      `Moving ${landings.length} review(s) ${shiftSaid(days, "en")}, together on one card: ${names}.${stays ? ` ${stays}` : ""}`,
-      `把 ${landings.length} 个复习${shiftSaid(days, "zh")}，在一张卡片上一起确认：${names}。${stays}`,
+      `Moving ${landings.length} review(s) ${shiftSaid({ days }, "en")}, together on one card: ${names}.${stays ? ` ${stays}` : ""}`,
+      `把 ${landings.length} 个复习${shiftSaid({ days }, "zh")}，在一张卡片上一起确认：${names}。${stays}`,
     ),
     "batch_move",
     { moves: landings.map((landing) => ({ task_id: landing.task.id, day: landing.day, slot_start: landing.start })) },
@@ -153,9 +152,7 @@ export function shiftAllStep(
             dating,
           ),
         ),
-        ...staying.map((each) =>
-          saySummary("en", "staysBecause", { subject: JSON.stringify(each.task.name), why: each.why.en }),
-        ),
+        ...staying.map((each) => stayedLine(each)),
       ].join("; ")}`,
     },
   );
@@ -175,14 +172,6 @@ function movedLines(round: RoundView, facts: WeekFacts): string[] {
         ]
       : [],
   );
-}
-
-/** "a day later", "2 days earlier" (往后推1天, 提前2天). */
-function shiftSaid(days: number, language: Language): string {
-  const size = Math.abs(days);
-  return language === "zh"
-    ? `${days > 0 ? "往后推" : "提前"}${size}天`
-    : `${size === 1 ? "a day" : `${size} days`} ${days > 0 ? "later" : "earlier"}`;
 }
 
 /** "“X” stays on Mon 11 Mar, 14:00–15:40: no free time fits it on Tue 12 Mar." for each staying review. */
@@ -252,19 +241,18 @@ function plan(
     }
     if (day < 1 || day > total) {
       stay({
-        en: saySummary("en", "outsideSchedule", { shift: shiftSaid(days, "en") }),
-        zh: saySummary("zh", "outsideSchedule", { shift: shiftSaid(days, "zh") }),
+        en: saySummary("en", "outsideSchedule", { shift: shiftSaid({ days }, "en") }),
+        zh: saySummary("zh", "outsideSchedule", { shift: shiftSaid({ days }, "zh") }),
       });
       continue;
     }
     const fits = (start: number) => {
-      if (start < 1 || start + length - 1 > (facts.slotTimes?.length ?? 12)) return false;
+      if (start < 1 || start + length - 1 > facts.slotsPerDay) return false;
       if (hasStarted({ day, start, end: start + length - 1 }, facts)) return false;
       for (let slot = start; slot < start + length; slot += 1) if (!freeOn(day).has(slot)) return false;
       return true;
     };
-    const slots = facts.slotTimes?.length ?? 12;
-    const starts = Array.from({ length: slots }, (_, index) => index + 1)
+    const starts = Array.from({ length: facts.slotsPerDay }, (_, index) => index + 1)
       .filter(fits)
       .sort((a, b) => Math.abs(a - from.start) - Math.abs(b - from.start) || b - a);
     const start = starts[0];

@@ -22,11 +22,13 @@ import type { Dating } from "../../tools/schedule/format.js";
 import type { SlotRange, SlotTime } from "../../tools/schedule/state.js";
 import { dayName as calendarDayName, firstSlotFrom, placeName, slotClock } from "../../tools/schedule/calendar.js";
 import { say, type Language } from "../../contracts/language.js";
+import { saySummary } from "../../tools/schedule/summary-phrases.js";
 import {
   dayLabelIn,
   resolveSlotWindow,
   type DateSpec,
   type DaySelection,
+  type MoveShift,
   type SlotWindow,
 } from "../../tools/schedule/request-parsing.js";
 import { liveOverviewOf, toolDataOf } from "./tool-data.js";
@@ -279,15 +281,42 @@ export function placeWords(
 
 /** True when the clock tells that a range's first slot is still ahead (a dated window with clock times and a now only). */
 export function aheadOfClock(range: SlotRange, facts: WeekFacts): boolean {
-  const known =
-    facts.now && facts.dates.get(range.day) !== undefined && facts.slotTimes?.[range.start - 1] !== undefined;
-  return Boolean(known) && !hasStarted(range, facts);
+  const at = startOnClock(range, facts);
+  return at !== undefined && at.start > at.now;
+}
+
+/** A range's first slot and now, each "YYYY-MM-DD HH:MM", when the window dates it and the prompt says now. */
+function startOnClock(range: SlotRange, facts: WeekFacts): { start: string; now: string } | undefined {
+  const date = facts.dates.get(range.day);
+  const time = facts.slotTimes?.[range.start - 1]?.start;
+  if (!facts.now || date === undefined || time === undefined) return undefined;
+  return { start: `${date} ${time}`, now: `${facts.now.date} ${facts.now.time}` };
 }
 
 /** True when the clock has reached a range's first slot (a dated window with clock times and a now only). */
 export function hasStarted(range: SlotRange, facts: WeekFacts): boolean {
-  const date = facts.dates.get(range.day);
-  const time = facts.slotTimes?.[range.start - 1]?.start;
-  if (!facts.now || date === undefined || time === undefined) return false;
-  return `${date} ${time}` <= `${facts.now.date} ${facts.now.time}`;
+  const at = startOnClock(range, facts);
+  return at !== undefined && at.start <= at.now;
+}
+
+/** A shift as a person reads it: "a day later", "2 days earlier", "60 minutes later", "later the same day" (往后推1天 …). */
+export function shiftSaid(shift: MoveShift, language: Language): string {
+  if ("sameDay" in shift)
+    return saySummary(language, shift.sameDay === "later" ? "shiftLaterSameDay" : "shiftEarlierSameDay");
+  const amount = "days" in shift ? shift.days : shift.minutes;
+  const count = Math.abs(amount);
+  const later = amount > 0;
+  const key =
+    "minutes" in shift
+      ? later
+        ? "shiftMinutesLater"
+        : "shiftMinutesEarlier"
+      : count === 1
+        ? later
+          ? "shiftDayLater"
+          : "shiftDayEarlier"
+        : later
+          ? "shiftDaysLater"
+          : "shiftDaysEarlier";
+  return saySummary(language, key, { count });
 }
