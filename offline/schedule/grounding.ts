@@ -186,15 +186,7 @@ function withWholeNames(
   request: Extract<ScheduleRequest, { kind: "arrange" }>,
   all: readonly ListedTask[],
 ): Extract<ScheduleRequest, { kind: "arrange" }> {
-  const join = (phrases: readonly string[]): string[] => {
-    const joined: string[] = [];
-    for (const phrase of phrases) {
-      const before = joined.at(-1);
-      if (before !== undefined && oneName(before, phrase, all)) joined[joined.length - 1] = `${before} and ${phrase}`;
-      else joined.push(phrase);
-    }
-    return joined;
-  };
+  const join = (phrases: readonly string[]) => wholeNames(phrases, all);
   return {
     ...request,
     tasks: join(request.tasks),
@@ -216,12 +208,7 @@ function namedApart(phrase: string, all: readonly ListedTask[]): { tasks: string
   if (parts.length < 2 || parts.some((part) => part === "")) return undefined;
   const whole = phrase.trim().toLowerCase();
   if (all.some((task) => task.name.toLowerCase() === whole)) return undefined;
-  const joined: string[] = [];
-  for (const part of parts) {
-    const before = joined.at(-1);
-    if (before !== undefined && oneName(before, part, all)) joined[joined.length - 1] = `${before} and ${part}`;
-    else joined.push(part);
-  }
+  const joined = wholeNames(parts, all);
   if (joined.length < 2) return undefined;
   const found = joined.map((part) => matchTasks(part, all));
   const tasks = joined.filter((_, index) => found[index]!.length > 0);
@@ -229,6 +216,17 @@ function namedApart(phrase: string, all: readonly ListedTask[]): { tasks: string
   if (tasks.length === 0 || found.some((matched) => matched.length > 1) || new Set(ids).size < ids.length)
     return undefined;
   return { tasks, unknown: joined.filter((_, index) => found[index]!.length === 0) };
+}
+
+/** Phrases side by side joined again where, joined by "and", they are one task's name (`oneName`). */
+function wholeNames(phrases: readonly string[], all: readonly ListedTask[]): string[] {
+  const joined: string[] = [];
+  for (const phrase of phrases) {
+    const before = joined.at(-1);
+    if (before !== undefined && oneName(before, phrase, all)) joined[joined.length - 1] = `${before} and ${phrase}`;
+    else joined.push(phrase);
+  }
+  return joined;
 }
 
 /** True when `first` and `second` are halves of one task's name split at "and". */

@@ -223,7 +223,7 @@ export function finalAnswer(input: {
   const place = steps.find((step) => /^place\b|^把.*放进/i.test(step.content));
   const scoped = place ? parseScheduleRequest(place.content) : undefined;
   // Steps that did what they ask: one not carried out is never counted as finished.
-  const carried = steps.filter((step) => step.status === "done" && !notCarriedOutReason(step.summary ?? "")).length;
+  const carried = steps.filter((step) => step.status === "done" && notCarriedOutOf(step) === undefined).length;
   const finished = zh
     ? `完成了 ${steps.length} 个步骤中的 ${carried} 个。`
     : `Finished ${carried} of ${steps.length} steps.`;
@@ -281,7 +281,7 @@ export function finalAnswer(input: {
   const status = (name: string) => (zh ? stepStatusInChinese(name) : name);
   // A step not carried out is shown so, with its reason ("[not carried out] Mark … — the user rejected it").
   const line = (step: StepOutcome) => {
-    const reason = step.status === "done" ? notCarriedOutReason(step.summary ?? "") : undefined;
+    const reason = notCarriedOutOf(step);
     const summary = reason ?? step.summary;
     return `- [${status(reason === undefined ? step.status : "not carried out")}] ${step.content}${summary ? ` — ${summaryText(summary)}` : ""}`;
   };
@@ -299,9 +299,14 @@ export function finalAnswer(input: {
   return readableScheduleText(text, input.language ?? "en");
 }
 
+/** Why a step ended done without doing what it asks (its summary "not carried out: R"), else undefined. */
+function notCarriedOutOf(step: StepOutcome): string | undefined {
+  return step.status === "done" ? notCarriedOutReason(step.summary ?? "") : undefined;
+}
+
 /** The first line of several marks ("I finished A and B"): done, or how many were and that the rest say why. */
 function marksHeading(steps: readonly StepOutcome[], zh: boolean): string {
-  const carried = steps.filter((step) => notCarriedOutReason(step.summary ?? "") === undefined).length;
+  const carried = steps.filter((step) => notCarriedOutOf(step) === undefined).length;
   if (carried === steps.length) return zh ? "完成：" : "Done:";
   return zh
     ? `完成了 ${steps.length} 项中的 ${carried} 项，其余没有执行（见下）。`

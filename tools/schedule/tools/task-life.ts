@@ -91,7 +91,8 @@ function mark(state: ScheduleState, args: MarkArguments, to: "done" | "missed" |
     );
   }
   // A review is missed once its time has come: one the run's clock has not reached yet is still ahead.
-  if (to === "missed" && stillAhead({ window: state.window, now: args.at ?? state.now }, task))
+  const ahead = stillAhead({ window: state.window, now: args.at ?? state.now }, task);
+  if (to === "missed" && ahead)
     return failure(
       saySummary("en", "notMissedYet", {
         subject: `task ${task.id}`,
@@ -101,7 +102,7 @@ function mark(state: ScheduleState, args: MarkArguments, to: "done" | "missed" |
   const was = placeOf(state, task);
   // A done task keeps its place (history); a missed or skipped one leaves it, and its host, free for others — and so
   // does one done ahead of its place (it was not done there: the place is free again, kept in `data` for an undo).
-  const early = to === "done" && stillAhead({ window: state.window, now: args.at ?? state.now }, task);
+  const early = to === "done" && ahead;
   const base = (to === "done" && !early) || task.status !== "placed" ? state : commitUnplace(state, index, position);
   const current = base.tasks[position] as TaskItem;
   const next: TaskItem = { ...current, status: to };
