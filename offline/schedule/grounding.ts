@@ -194,6 +194,20 @@ function withWholeNames(
   };
 }
 
+/**
+ * A move or an unplace whose words name several tasks one by one ("unplace the matrix review and the essay", "move
+ * the matrix review and the essay to Friday") as one request for each, the same place or shift for all (a part that
+ * names no task is kept, so the planner asks about it); the request alone when it names one task, or the overview
+ * cannot tell (a cut listing).
+ */
+export function oneByOne(request: ScheduleRequest, overview: GetOverviewData | undefined): ScheduleRequest[] {
+  if ((request.kind !== "move" && request.kind !== "unplace") || !overview || !listsEverything(overview))
+    return [request];
+  const apart = namedApart(request.task, listedOf(overview).all);
+  if (!apart) return [request];
+  return apart.named.length < 2 ? [request] : apart.named.map((task) => ({ ...request, task }));
+}
+
 /** Where a phrase lists several names: "a and b", "a, b and c", "a & b", "a和b", "a、b", "a以及b". */
 const NAME_LIST = /\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*|\s*(?:、|以及|和|跟)\s*/;
 
@@ -203,7 +217,10 @@ const NAME_LIST = /\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*|\s*(?:、|以及|和|跟
  * and said); undefined when it is not such a list — a phrase that is one task's name ("review limits and continuity"),
  * a part that names several tasks, or none that names one — and it is read as it is said.
  */
-function namedApart(phrase: string, all: readonly ListedTask[]): { tasks: string[]; unknown: string[] } | undefined {
+function namedApart(
+  phrase: string,
+  all: readonly ListedTask[],
+): { tasks: string[]; unknown: string[]; named: string[] } | undefined {
   const parts = phrase.split(NAME_LIST).map((part) => part.trim().replace(/^(?:the|my)\s+/, ""));
   if (parts.length < 2 || parts.some((part) => part === "")) return undefined;
   const whole = phrase.trim().toLowerCase();
@@ -215,7 +232,7 @@ function namedApart(phrase: string, all: readonly ListedTask[]): { tasks: string
   const ids = found.filter((matched) => matched.length > 0).map((matched) => matched[0]!.id);
   if (tasks.length === 0 || found.some((matched) => matched.length > 1) || new Set(ids).size < ids.length)
     return undefined;
-  return { tasks, unknown: joined.filter((_, index) => found[index]!.length === 0) };
+  return { tasks, unknown: joined.filter((_, index) => found[index]!.length === 0), named: joined };
 }
 
 /** Phrases side by side joined again where, joined by "and", they are one task's name (`oneName`). */

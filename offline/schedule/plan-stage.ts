@@ -25,6 +25,7 @@ import {
   isAnywhere,
   isEmptySelection,
   normalizeText,
+  movesOf,
   parseScheduleRequest,
   readNumber,
   readWhere,
@@ -53,6 +54,7 @@ import type { GetOverviewData } from "../../tools/schedule/tools/get-overview.js
 import {
   groundRequest,
   meansAll,
+  oneByOne,
   placedAlready,
   putBackUndoes,
   withCurrentReview,
@@ -94,6 +96,97 @@ export function decidePlan(view: PromptView): Record<string, unknown> {
   // "What about next week?" after "what's on today?": the question before it, asked of the days it names.
   const asked = followUpOf(goal, view) ?? parseScheduleRequest(goal);
   const overview = liveOverviewOf(view);
+  const context = { facts, goal, language, overview, conversation: section(view.context, "conversation") };
+  // An answer that is a request of its own takes the place of the request asked about.
+  const own = answer !== undefined && answersWhole(answer) ? parseScheduleRequest(answer) : undefined;
+  const said = own ?? asked;
+  // "Move the matrix review to Thursday and the essay to Friday", "unplace the matrix review and the essay": each
+  // planned as if asked alone.
+  const several = said.kind === "move" && said.also ? movesOf(said) : oneByOne(said, overview);
+  if (several.length > 1)
+    return decided(planSeveral(several, own ? undefined : answer, questionOf(view), context), context);
+  return decided(planRequest(asked, answer, context), context);
+}
+
+/** The planner's question the user answered ("You asked the user: "…""), when the run resumed from one. */
+function questionOf(view: PromptView): string | undefined {
+  return /^You asked the user: "([\s\S]*?)"\nThey replied:/m.exec(section(view.context, "resume_context"))?.[1];
+}
+
+/**
+ * Several moves or unplaces said together ("move the matrix review to Thursday and the essay to Friday"), each planned
+ * as if asked alone, a step each. Before any answer, the first the planner must ask about is asked; the answer is
+ * that one's (the one whose question it answers), and one that would still ask another question is left out and
+ * said, so two questions never take turns.
+ */
+function planSeveral(
+  moves: readonly ScheduleRequest[],
+  answer: string | undefined,
+  question: string | undefined,
+  context: PlanContext,
+): Planned {
+  const alone = moves.map((move) => planRequest(move, undefined, context));
+  const asks = (planned: Planned) => ("decision" in planned ? planned.decision : undefined);
+  if (answer === undefined) {
+    const first = alone.find((planned) => asks(planned));
+    if (first) return first;
+  }
+  const asking = answer === undefined ? -1 : alone.findIndex((planned) => asks(planned)?.speak === question);
+  const answered = asking === -1 ? alone.findIndex((planned) => asks(planned)) : asking;
+  const planned = moves.map((move, index) => (index === answered ? planRequest(move, answer, context) : alone[index]!));
+  const again = planned[answered];
+  if (again && "decision" in again) return again;
+  const left = moves.filter((_, index) => "decision" in planned[index]!);
+  const kept = planned.flatMap((part) => ("request" in part ? [part] : []));
+  const leftOut = left
+    .map((move) => {
+      const task = "task" in move ? move.task : "";
+      return move.kind === "unplace"
+        ? say(
+            context.language,
+            `I left out taking ${JSON.stringify(task)} off: I could not tell what it means here; ask for it on its own. `,
+            `我略过了取消安排“${task}”：没能确定它指的是什么，请单独再说一次。`,
+          )
+        : say(
+            context.language,
+            `I left out moving ${JSON.stringify(task)}: I could not tell what it means here; ask for it on its own. `,
+            `我略过了移动“${task}”：没能确定它指的是什么，请单独再说一次。`,
+          );
+    })
+    .join("");
+  return {
+    request: kept[0]!.request,
+    preface: `${kept.map((part) => part.preface).join("")}${leftOut}`,
+    steps: kept.flatMap((part) => stepsIn(context.language, part.request, context.facts)),
+  };
+}
+
+/** What the planner knows of the week and the conversation while it plans a request. */
+type PlanContext = {
+  facts: WeekFacts;
+  goal: string;
+  language: Language;
+  overview: GetOverviewData | undefined;
+  conversation: string;
+};
+
+/**
+ * A request planned: the decision said at once (a question, a read), or the request to plan with what to say first
+ * (and its steps, when several requests make them).
+ */
+type Planned =
+  { decision: Record<string, unknown> } | { request: ScheduleRequest; preface: string; steps?: StepDraft[] };
+
+/** The plan stage's decision of a planned request. */
+function decided(planned: Planned, { facts, language }: PlanContext): Record<string, unknown> {
+  return "decision" in planned
+    ? planned.decision
+    : planFor(planned.request, facts, planned.preface, language, planned.steps);
+}
+
+/** One request, with the user's answer to the planner's question about it, grounded in the week. */
+function planRequest(asked: ScheduleRequest, answer: string | undefined, context: PlanContext): Planned {
+  const { facts, goal, language, overview } = context;
   const request = withShiftDays(
     withNamingWeekday(
       withCurrentReview(
@@ -107,31 +200,37 @@ export function decidePlan(view: PromptView): Record<string, unknown> {
   if (!isPlannable(request)) {
     const which = language === "zh" ? "你想做哪一项？" : "Which of these do you want?";
     return {
-      speak: `${capabilities(language)}\n${which}`,
-      action: "ask_user",
-      reason: "the request is not one the offline policy understands",
-      complexity: "simple",
+      decision: {
+        speak: `${capabilities(language)}\n${which}`,
+        action: "ask_user",
+        reason: "the request is not one the offline policy understands",
+        complexity: "simple",
+      },
     };
   }
   // "Clear everything" with no day: which day is asked (it may mean today or the whole week); the answer's day completes it.
   if (request.kind === "clear_day" && isEmptySelection(request.where.only))
     return {
-      speak: say(
-        language,
-        `${answer === undefined ? "" : `I could not read a day in your answer "${answer}". `}Which day should I clear? Answer with "today", "tomorrow", a weekday ("Friday") or a day number ("day 5"); each review placed that day goes back to pending, on one card.`,
-        `${answer === undefined ? "" : `我没能从你的回答“${answer}”中读出是哪一天。`}要清空哪一天？可以回答“今天”“明天”、星期几（如“周五”）或第几天（如“第5天”）；那天安排的每个复习都会重新待安排，在一张卡片上逐项确认。`,
-      ),
-      action: "ask_user",
-      reason: "clearing everything names no day",
-      complexity: "simple",
+      decision: {
+        speak: say(
+          language,
+          `${answer === undefined ? "" : `I could not read a day in your answer "${answer}". `}Which day should I clear? Answer with "today", "tomorrow", a weekday ("Friday") or a day number ("day 5"); each review placed that day goes back to pending, on one card.`,
+          `${answer === undefined ? "" : `我没能从你的回答“${answer}”中读出是哪一天。`}要清空哪一天？可以回答“今天”“明天”、星期几（如“周五”）或第几天（如“第5天”）；那天安排的每个复习都会重新待安排，在一张卡片上逐项确认。`,
+        ),
+        action: "ask_user",
+        reason: "clearing everything names no day",
+        complexity: "simple",
+      },
     };
   const missing = missingDays(request, facts, answer, language);
   if (missing)
     return {
-      speak: missing,
-      action: "ask_user",
-      reason: "the request names a day outside the schedule",
-      complexity: "simple",
+      decision: {
+        speak: missing,
+        action: "ask_user",
+        reason: "the request names a day outside the schedule",
+        complexity: "simple",
+      },
     };
   // A time that holds no slot of the day ("before 8:30" when the first slot ends at 08:45, "after 22:30", "in the
   // morning after 12"), or none left today ("today before 10" at 09:00): said, and another time asked for — never a
@@ -139,19 +238,23 @@ export function decidePlan(view: PromptView): Record<string, unknown> {
   const noSlot = "where" in request ? emptyWindowQuestion(request.where, facts, language) : undefined;
   if (noSlot)
     return {
-      speak: noSlot,
-      action: "ask_user",
-      reason: "the time asked for holds no slot of the day",
-      complexity: "simple",
+      decision: {
+        speak: noSlot,
+        action: "ask_user",
+        reason: "the time asked for holds no slot of the day",
+        complexity: "simple",
+      },
     };
   // Only names of real tasks and classes are planned: a name that matches nothing is said, and asked about.
   const grounding = groundRequest(request, overview, language);
   if (grounding.kind === "ask")
     return {
-      speak: grounding.question,
-      action: "ask_user",
-      reason: "the request names tasks the schedule does not have",
-      complexity: "simple",
+      decision: {
+        speak: grounding.question,
+        action: "ask_user",
+        reason: "the request names tasks the schedule does not have",
+        complexity: "simple",
+      },
     };
   const dropped =
     grounding.unknown.length > 0
@@ -162,28 +265,30 @@ export function decidePlan(view: PromptView): Record<string, unknown> {
         )
       : "";
   // "Put the matrix review back" just after it was moved or taken off: where it was, so that change undone.
-  if (putBackUndoes(grounding.request, overview, section(view.context, "conversation")))
-    return planFor({ kind: "undo" }, facts, "", language);
+  if (putBackUndoes(grounding.request, overview, context.conversation))
+    return { request: { kind: "undo" }, preface: "" };
   // "Put back the matrix review" when it is on the week already: nothing to change — said, with where it is (a read).
   const placed = placedAlready(grounding.request, overview);
   if (placed) {
     const names = placed.map((task) => JSON.stringify(task.name)).join(say(language, " and ", "和"));
     return {
-      speak: say(
-        language,
-        `${names} ${placed.length === 1 ? "is" : "are"} on your schedule already, so there is nothing to put back.`,
-        `${names}已经在日程上了，不用放回。`,
-      ),
-      action: "plan_done",
-      reason: "the tasks to put back are placed already: a read shows where",
-      complexity: "simple",
-      need_thinking: false,
-      read_only: true,
-      plan_steps: placed.flatMap((task) => stepsIn(language, { kind: "explain", task: task.name }, facts)),
+      decision: {
+        speak: say(
+          language,
+          `${names} ${placed.length === 1 ? "is" : "are"} on your schedule already, so there is nothing to put back.`,
+          `${names}已经在日程上了，不用放回。`,
+        ),
+        action: "plan_done",
+        reason: "the tasks to put back are placed already: a read shows where",
+        complexity: "simple",
+        need_thinking: false,
+        read_only: true,
+        plan_steps: placed.flatMap((task) => stepsIn(language, { kind: "explain", task: task.name }, facts)),
+      },
     };
   }
   const week = nextWeekNote(goal, grounding.request, facts, language);
-  return planFor(withMissedMadeUp(grounding.request, overview), facts, `${week}${dropped}`, language);
+  return { request: withMissedMadeUp(grounding.request, overview), preface: `${week}${dropped}` };
 }
 
 /** "next week", "next week's", "下周", "下星期", "下个星期". */
@@ -260,8 +365,8 @@ function withNamesAnswered(request: ScheduleRequest, asked: Grounding, answer: s
  */
 export function withAnswer(original: ScheduleRequest, answer: string | undefined): ScheduleRequest {
   if (answer === undefined || answer.trim() === "") return original;
+  if (answersWhole(answer)) return parseScheduleRequest(answer);
   const own = parseScheduleRequest(answer);
-  if (isPlannable(own) && !namesOnlyAPronoun(own)) return own;
   if (!isPlannable(original)) return isPlannable(own) ? own : original;
   if (!("where" in original)) return original;
   const where = readWhere(normalizeText(answer));
@@ -270,6 +375,12 @@ export function withAnswer(original: ScheduleRequest, answer: string | undefined
   if (bare !== undefined && isEmptySelection(where.only) && Number.isInteger(readNumber(bare)))
     where.only = { weekdays: [], days: [readNumber(bare)] };
   return isAnywhere(where) ? original : ({ ...original, where: mergeWhere(original.where, where) } as ScheduleRequest);
+}
+
+/** True when the user's answer is a request of its own, which takes the place of the one asked about. */
+function answersWhole(answer: string): boolean {
+  const own = parseScheduleRequest(answer);
+  return isPlannable(own) && !namesOnlyAPronoun(own);
 }
 
 /** True for a request whose task is only "it" / "that" ("move it to Friday"): the task is the one asked about. */
@@ -294,8 +405,8 @@ function planFor(
   facts: WeekFacts,
   preface: string,
   language: Language,
+  steps: StepDraft[] = stepsIn(language, request, facts),
 ): Record<string, unknown> {
-  const steps = stepsIn(language, request, facts);
   const readOnly = READ_REQUEST_KINDS.has(request.kind);
   const plan =
     language === "zh"

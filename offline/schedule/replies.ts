@@ -257,7 +257,9 @@ export function finalAnswer(input: {
     fullSuccess = (pending === undefined || pending === "0") && missed === 0;
     heading = arrangedHeading(pending ?? "0", zh ? "zh" : "en", missed);
     // "I missed Tuesday's review" asked for no arranging: its answer tells the reschedule.
-    if (request.kind === "mark") heading = rescheduledHeading(steps, zh ? "zh" : "en") ?? marksHeading(steps, zh);
+    if (request.kind === "mark") heading = rescheduledHeading(steps, zh ? "zh" : "en") ?? severalHeading(steps, zh);
+    // "Move the matrix review to Thursday and the essay to Friday" arranged nothing: each move is told.
+    if (request.kind === "move" || request.kind === "unplace") heading = severalHeading(steps, zh);
   }
   if (outcome === "failed" && done === steps.length && steps.length > 0) {
     // A task that changed nothing (every change turned down, none proposed) says so, never "partly arranged"; with
@@ -304,8 +306,11 @@ function notCarriedOutOf(step: StepOutcome): string | undefined {
   return step.status === "done" ? notCarriedOutReason(step.summary ?? "") : undefined;
 }
 
-/** The first line of several marks ("I finished A and B"): done, or how many were and that the rest say why. */
-function marksHeading(steps: readonly StepOutcome[], zh: boolean): string {
+/**
+ * The first line of several marks or moves ("I finished A and B", "move A to Thursday and B to Friday"): done, or how
+ * many were and that the rest say why.
+ */
+function severalHeading(steps: readonly StepOutcome[], zh: boolean): string {
   const carried = steps.filter((step) => notCarriedOutOf(step) === undefined).length;
   if (carried === steps.length) return zh ? "完成：" : "Done:";
   return zh

@@ -261,6 +261,13 @@ export interface Where {
 export type MoveShift = { days: number } | { minutes: number } | { sameDay: "later" | "earlier" };
 
 /** What a schedule request asks for. */
+/**
+ * A move of one task. `shift`: relative to the task's own place ("push it back a day", "an hour later", "往后推一天"),
+ * `where` empty. `also`: the moves said after it in the same request, each of its own task to its own place ("move the
+ * matrix review to Thursday and the essay to Friday", "把矩阵复习挪到周四，作文挪到周五"): the planner plans each.
+ */
+export type MoveRequest = { kind: "move"; task: string; where: Where; shift?: MoveShift; also?: MoveRequest[] };
+
 export type ScheduleRequest =
   /**
    * `except`: tasks named as left out ("everything except the essay", "除了二叉树复习"); absent when none. `makeUp`:
@@ -269,8 +276,7 @@ export type ScheduleRequest =
    * has nothing to do.
    */
   | { kind: "arrange"; tasks: string[]; where: Where; except?: string[]; makeUp?: true; putBack?: true }
-  /** `shift`: relative to the task's own place ("push it back a day", "an hour later", "往后推一天"), `where` empty. */
-  | { kind: "move"; task: string; where: Where; shift?: MoveShift }
+  | MoveRequest
   /**
    * Every review still ahead, or every one of a day, moved by whole days at once: "push all my reviews back a day",
    * "move today's reviews to tomorrow", "把所有复习往后推一天". `days` the shift; `weekday` the day whose reviews
@@ -853,11 +859,39 @@ function readRequest(text: string): ScheduleRequest {
   if (found.kind === "mark" && sentences.some((sentence, index) => index !== main && DONT_RESCHEDULE.test(sentence)))
     return { ...found, reschedule: false };
   if (!("where" in found)) return found;
+  // "Move the essay to Friday. Move the matrix review to Monday.": a move in each sentence (its days are its own).
+  const moves = sentences.map((sentence, index) =>
+    found.kind === "move" && index > main ? movesSaidAfter(sentence) : undefined,
+  );
+  const also = moves.flatMap((move) => (move?.kind === "move" && movesTo(move) ? movesOf(move) : []));
   const extra = sentences
-    .filter((_, index) => index !== main)
+    .filter((_, index) => index !== main && !(moves[index]?.kind === "move" && movesTo(moves[index])))
     .map((sentence) => readWhere(sentence))
     .reduce(mergeWheres, found.where);
-  return { ...found, where: extra } as ScheduleRequest;
+  return found.kind === "move" && also.length > 0
+    ? { ...found, where: extra, also: [...(found.also ?? []), ...also] }
+    : ({ ...found, where: extra } as ScheduleRequest);
+}
+
+/**
+ * The moves a sentence after a move says ("Move the matrix review to Monday.", "And the essay to Friday."), its verb
+ * left out only before "to" ("I prefer mornings." moves nothing).
+ */
+function movesSaidAfter(sentence: string): ScheduleRequest | undefined {
+  const piece = sentence.replace(/^(?:and|then|also)\s+/, "");
+  if (MOVE_VERB_EN.test(piece) || MOVE_ZH.test(piece)) return readMoves(piece);
+  return /\s(?:to|onto|into|until|till)\s/.test(piece) ? readMoves(`move ${piece}`) : undefined;
+}
+
+/** A move and the moves said with it, one by one (none holding others). */
+export function movesOf(move: MoveRequest): MoveRequest[] {
+  const { also, ...first } = move;
+  return [first, ...(also ?? [])];
+}
+
+/** True for a move of a named task to a place or by a shift. */
+function movesTo(reading: ScheduleRequest): boolean {
+  return reading.kind === "move" && !PRONOUN.test(reading.task) && (!!reading.shift || !isAnywhere(reading.where));
 }
 
 /** "Reschedule my missed reviews, then …", "补排（我）错过的复习，然后…": a request to make up the missed reviews first. */
@@ -1169,7 +1203,7 @@ function readSentence(body: string): ScheduleRequest {
     readAddTask(body) ??
     readClassRules(body) ??
     readSwap(body) ??
-    readMove(body) ??
+    readMoves(body) ??
     readFindTimeFor(body) ??
     readFree(body) ??
     readDayContents(body) ??
@@ -1290,16 +1324,16 @@ const LEADING_VERBS: Record<string, (body: string) => ScheduleRequest | undefine
   schedule: (body) => readArrange(body),
   plan: (body) => readArrange(body),
   // "put off X", "put X off till Friday": a postponement, not a placing (it was read as a task named "off X").
-  put: (body) => (PUT_OFF.test(body) ? readMove(body) : readArrange(body)),
+  put: (body) => (PUT_OFF.test(body) ? readMoves(body) : readArrange(body)),
   organize: (body) => readArrange(body),
   organise: (body) => readArrange(body),
-  move: (body) => readMove(body),
-  push: (body) => readMove(body),
-  bring: (body) => readMove(body),
-  delay: (body) => readMove(body),
-  postpone: (body) => readMove(body),
-  reschedule: (body) => readMove(body),
-  shift: (body) => readMove(body),
+  move: (body) => readMoves(body),
+  push: (body) => readMoves(body),
+  bring: (body) => readMoves(body),
+  delay: (body) => readMoves(body),
+  postpone: (body) => readMoves(body),
+  reschedule: (body) => readMoves(body),
+  shift: (body) => readMoves(body),
   swap: (body) => readSwap(body),
   switch: (body) => readSwap(body),
   exchange: (body) => readSwap(body),
@@ -1377,15 +1411,60 @@ function readMove(said: string): ScheduleRequest | undefined {
     const task = PRONOUN.test(said) ? (taskNamedBefore(body.slice(0, english.index)) ?? said) : said;
     return task ? { kind: "move", task, where: readWhere(where) } : undefined;
   }
-  const chinese =
-    /^(?:.*?(?:把|将))?(.+?)(?:移到|挪到|调到|改到|换到|移至|改成|调整到|推迟到|推后到|延后到|延迟到|顺延到|提前到)(.+)$/.exec(
-      body,
-    );
+  const chinese = MOVE_ZH.exec(body);
   if (chinese) {
     const task = taskPhrase(chinese[1] ?? "");
     return task ? { kind: "move", task, where: readWhere(chinese[2] ?? "") } : undefined;
   }
   return undefined;
+}
+
+const MOVE_ZH =
+  /^(?:.*?(?:把|将))?(.+?)(?:移到|挪到|调到|改到|换到|移至|改成|调整到|推迟到|推后到|延后到|延迟到|顺延到|提前到)(.+)$/;
+/** A verb that starts a move said after another ("…, and push the essay to Friday"). */
+const MOVE_VERB_EN = /^(?:move|reschedule|shift|push|bring|postpone|delay|put)\b/;
+/** What joins one move to the next: ", and", "and then", ";", "，", "，然后", "然后", "并且". */
+const MOVE_JOINS =
+  /\s*[,;，；]\s*(?:and\s+)?(?:then\s+)?(?:然后|再|并且|还有)?\s*|\s+(?:and|then)\s+(?:then\s+)?|然后|并且/g;
+
+/**
+ * A move, or several said together, each of its own task to its own place ("move the matrix review to Thursday and the
+ * essay to Friday", "push the essay back a day, then the limits review to Monday", "把矩阵复习挪到周四，作文挪到周五"):
+ * the words are cut at a join where what is before reads as a whole move (a task and a place or a shift) and what
+ * follows names a task ("… to Thursday and Friday" stays one move's target), and the last piece must be a whole move
+ * too; otherwise the words are one move. One pass: each join is read once, so a long list stays cheap.
+ */
+function readMoves(said: string): ScheduleRequest | undefined {
+  const joins = [...said.matchAll(MOVE_JOINS)];
+  const moves: MoveRequest[] = [];
+  let start = 0;
+  for (const [at, join] of joins.entries()) {
+    const next = said.slice(join.index + join[0].length, joins[at + 1]?.index ?? said.length);
+    if (readTaskWords(next).trim() === "") continue;
+    const move = wholeMove(said.slice(start, join.index), moves.length === 0);
+    if (!move) continue;
+    moves.push(move);
+    start = join.index + join[0].length;
+  }
+  const last = moves.length > 0 ? wholeMove(said.slice(start), false) : undefined;
+  if (!last) return readMove(said);
+  const [first, ...also] = [...moves, last];
+  return { ...first!, also };
+}
+
+/**
+ * One piece of several moves as a move of a task to a place or by a shift; undefined when it is not one. A piece
+ * after the first may leave its verb out ("… and the essay to Friday"), so it needs "to" or a shift ("… and make it
+ * the morning" is no move of a task "make it").
+ */
+function wholeMove(piece: string, first: boolean): MoveRequest | undefined {
+  const chinese = MOVE_ZH.test(piece) && /[\u4e00-\u9fff]/.test(piece);
+  const said = first || chinese || MOVE_VERB_EN.test(piece) ? piece : `move ${piece}`;
+  const move = readMove(said);
+  if (move?.kind !== "move" || (!move.shift && isAnywhere(move.where))) return undefined;
+  if (first) return move;
+  if (PRONOUN.test(move.task) || readTaskWords(move.task).trim() === "") return undefined;
+  return move.shift || chinese || /\s(?:to|onto|into|until|till)\s/.test(said) ? move : undefined;
 }
 
 /** How many of a unit a shift says: "a", "an", "one", "two", "half an", "2", "1.5"; Chinese numerals too. */
