@@ -79,6 +79,7 @@ import {
   aheadOfClock,
   datingOf,
   shiftSaid,
+  startMinute,
   dayName,
   placeWords,
   resolveDays,
@@ -874,14 +875,6 @@ export function noPlaceToMoveFrom(task: ListedTask): string {
 /** Why the move step proposes nothing for a shift: no free time fits `task` where `shift` lands it. */
 export function noFreeTimeShifted(task: ListedTask, shift: MoveShift): string {
   return saySummary("en", "noFreeTimeShifted", { subject: label(task, "en"), shift: shiftSaid(shift, "en") });
-}
-
-/** Minutes after midnight of a slot's start, from the window's clock times (else an hour a slot, to order them). */
-function startMinute(slot: number, facts: WeekFacts): number {
-  const time = facts.slotTimes?.[slot - 1]?.start;
-  if (time === undefined) return slot * 60;
-  const [hours = 0, minutes = 0] = time.split(":").map(Number);
-  return hours * 60 + minutes;
 }
 
 /**

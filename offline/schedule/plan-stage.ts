@@ -27,6 +27,7 @@ import {
   normalizeText,
   movesOf,
   parseScheduleRequest,
+  shiftAllBy,
   readNumber,
   readWhere,
   splitNamingDay,
@@ -540,8 +541,9 @@ function withShiftDays(request: ScheduleRequest, facts: WeekFacts): ScheduleRequ
         : resolveDays({ weekdays: [weekday], days: [], dates: [] }, facts);
     if (target.length === 1 && from.length >= 1 && target[0] !== from[0]) days = target[0]! - from[0]!;
   }
-  if (days === undefined || (request.fromToday !== undefined && weekday === undefined)) return request;
-  return { kind: "shift_all", days, ...(weekday !== undefined ? { weekday } : {}) };
+  if (request.fromToday !== undefined && weekday === undefined) return request;
+  const by = request.minutes !== undefined ? { minutes: request.minutes } : days !== undefined ? { days } : undefined;
+  return by === undefined ? request : { kind: "shift_all", ...by, ...(weekday !== undefined ? { weekday } : {}) };
 }
 
 /** A mark's task in the user's words when no weekday could be told: the day said from today stays in them. */
@@ -627,10 +629,11 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
       // One step, one card: every review moved together (batch_move), each by the same days.
       const whose =
         request.weekday === undefined ? "all reviews" : `all of ${weekdayName(request.weekday, "en")}'s reviews`;
+      const by = shiftAllBy(request);
       return [
         {
-          content: `Push ${whose} ${request.days === undefined ? "to the day asked" : shiftWords({ days: request.days }, "en")}`,
-          done_when: "each review still ahead has moved by those days, or it is told why it stays",
+          content: `Push ${whose} ${by === undefined ? "to the day asked" : shiftWords(by, "en")}`,
+          done_when: `each review still ahead has moved by ${by && "minutes" in by ? "that time" : "those days"}, or it is told why it stays`,
         },
       ];
     }
@@ -880,10 +883,11 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
     }
     case "shift_all": {
       const whose = request.weekday === undefined ? "所有复习" : `${weekdayName(request.weekday, "zh")}的所有复习`;
+      const by = shiftAllBy(request);
       return [
         {
-          content: `把${whose}${request.days === undefined ? "挪到要求的那天" : shiftWords({ days: request.days }, "zh")}`,
-          done_when: "每个还没开始的复习都已按天数移动，或说明了为什么保留不动",
+          content: `把${whose}${by === undefined ? "挪到要求的那天" : shiftWords(by, "zh")}`,
+          done_when: `每个还没开始的复习都已按${by && "minutes" in by ? "时间" : "天数"}移动，或说明了为什么保留不动`,
         },
       ];
     }

@@ -3,30 +3,117 @@
  * today's reviews to tomorrow", "把所有复习往后推一天"): list the tasks and the free time, then one card with one
  * `batch_move` — every review still ahead (or of the day named) on the day that many days on, at its own time when it
  * is free there, else the free time nearest it that day. A review with no room on its new day, or whose new day lies
- * outside the schedule, stays, and is named. The moves are checked together (a review may take another's old time);
+ * outside the schedule, stays, and is named. Moved by time ("push all my reviews back an hour"), each review stays on
+ * its day, at the free start nearest the time asked past its own start that way, or stays where it is, named. The moves are checked together (a review may take another's old time);
  * one the week refuses (a deadline, a class rule, a standing preference) is left where it is and the rest proposed
  * again.
  */
 import { say, type Language } from "../../contracts/language.js";
-import { finish, propose, read, type Decision, type Finish } from "../decisions.js";
+import { finish, propose, read, readAll, type Decision, type Finish } from "../decisions.js";
 import type { RoundView } from "../prompt-reading.js";
-import type { ScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import { shiftAllBy, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { movedText, type FindFreeData, type ListedTask } from "../../tools/schedule/tools/index.js";
 import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
 import { summaryInChinese } from "../../tools/schedule/summary-words.js";
 import { readableScheduleText } from "../../tools/schedule/readable.js";
 import { formatDate } from "../../tools/schedule/state.js";
-import { callResultOf, notCarriedOut, refusalOf, toolDataOf } from "./tool-data.js";
-import { datingOf, dayName, hasStarted, placeWords, shiftSaid, weekdayOf, type WeekFacts } from "./week-facts.js";
+import { callResultOf, failureOf, notCarriedOut, refusalOf, toolDataOf } from "./tool-data.js";
+import {
+  datingOf,
+  dayName,
+  hasStarted,
+  placeWords,
+  shiftSaid,
+  startMinute,
+  weekdayOf,
+  type WeekFacts,
+} from "./week-facts.js";
 
 type ShiftAll = Extract<ScheduleRequest, { kind: "shift_all" }>;
-
-/** Most cards of refusals the step proposes again after (each leaves the review the week refused where it is). */
-const MOST_TRIES = 3;
 
 /** A review left where it is, as the step's summary says it: `"X" stays: why` (`staysBecause`). */
 function stayedLine(each: Staying): string {
   return saySummary("en", "staysBecause", { subject: JSON.stringify(each.task.name), why: each.why.en });
+}
+
+/** How far a class's buffer reaches (slots each side): a place this near a review that leaves may be free after. */
+const BUFFER_REACH = 2;
+
+/** A review the week refused in a batch, and why. */
+interface Refusal {
+  id: string;
+  why: { en: string; zh: string };
+}
+
+/**
+ * What the plan keeps to: reviews that stay (the week refused them twice), with why; where each review may go on its
+ * own (`day:start`; undefined when unknown); the place the week refused a review once (`day:start`), left out.
+ */
+interface Bounds {
+  kept: ReadonlyMap<string, { en: string; zh: string }>;
+  allowed: ReadonlyMap<string, ReadonlySet<string> | undefined>;
+  refused: ReadonlyMap<string, string>;
+}
+
+/** The reason a refusal read back cut short is said with. */
+function weekRefused(): { en: string; zh: string } {
+  return { en: saySummary("en", "weekRefusedMove"), zh: saySummary("zh", "weekRefusedMove") };
+}
+
+/** The review a failed batch names and why ("move 2 of 3: …", "cannot apply batch_move (task <id>): …"). */
+function refusalIn(round: RoundView, dating: ReturnType<typeof datingOf>, laterShift?: boolean): Refusal | undefined {
+  const refusal = refusalOf(round, "en", dating);
+  const moves = Array.isArray(round.arguments.moves) ? (round.arguments.moves as Array<{ task_id?: unknown }>) : [];
+  const which = /^move (\d+) of \d+: /.exec(refusal);
+  // (A summarised round may have lost its arguments: the week's refusal names the review itself.)
+  const why = refusal
+    .replace(/^(?:move \d+ of \d+|cannot apply batch_move \([^)]*\)): /, "")
+    .replace(/;\s*(?:no move of the batch was made|nothing was moved)\.?$/, "");
+  // The review the reason is about: of the batch's reviews it names ("task review-1 "Birch review" keeps 1 free slot
+  // around it, but task review-4 … is at …", under the head of another), the one the plan placed last — it chose its
+  // place beside the other's. The batch lists the reviews in the week's order and the plan takes them from the end
+  // the shift moves toward (`laterShift`: the last first). Else the one the refusal's head names.
+  const batch = moves.map((move) => String(move.task_id));
+  const positions = [...why.matchAll(/\btask (\S+)/g)]
+    .map((match) => batch.indexOf(match[1]!))
+    .filter((position) => position !== -1);
+  const last = positions.length === 0 ? undefined : laterShift ? Math.min(...positions) : Math.max(...positions);
+  const named = last === undefined ? undefined : batch[last];
+  const id = which
+    ? moves[Number(which[1]) - 1]?.task_id
+    : (named ??
+      /^cannot apply batch_move \(task ([^)\s]+)\)/.exec(refusal)?.[1] ??
+      batch.find((each) => refusal.includes(`task ${each}`)));
+  if (typeof id !== "string") return undefined;
+  // A summarised round keeps the start of its result: a reason cut short is said plainly.
+  return { id, why: round.summarised && why.endsWith("…") ? weekRefused() : { en: why, zh: why } };
+}
+
+/** The latest refusal of review `id` the rounds still show. */
+function lastRefusalOf(rounds: readonly RoundView[], id: string, dating: ReturnType<typeof datingOf>) {
+  return rounds
+    .filter((round) => round.name === "batch_move" && callResultOf(round) === "failed")
+    .map((round) => refusalIn(round, dating))
+    .findLast((refusal) => refusal?.id === id);
+}
+
+/** The starts a task of `duration` slots may take, from a search for it (each run's starts). */
+function startsOf(found: FindFreeData, duration: number): Set<string> {
+  const starts = new Set<string>();
+  for (const run of found.runs)
+    for (let start = run.start; start + duration - 1 <= run.end; start += 1) starts.add(`${run.day}:${start}`);
+  return starts;
+}
+
+/** The reviews a shift moves: placed on one range, not started, of the weekday named (any, when none is). */
+function chosenOf(tasks: readonly ListedTask[], request: ShiftAll, facts: WeekFacts): ListedTask[] {
+  return tasks.filter(
+    (task) =>
+      task.kind === "placed" &&
+      task.slots.length === 1 &&
+      !hasStarted(task.slots[0]!, facts) &&
+      (request.weekday === undefined || weekdayOf(facts, task.slots[0]!.day) === request.weekday),
+  );
 }
 
 /** A review the step moves: from where it is to where it lands. */
@@ -50,8 +137,8 @@ export function shiftAllStep(
   end: Finish,
   language: Language,
 ): Decision {
-  const days = request.days;
-  if (days === undefined || days === 0)
+  const by = shiftAllBy(request);
+  if (by === undefined || ("days" in by ? by.days : by.minutes) === 0)
     return finish(
       end,
       say(
@@ -73,7 +160,51 @@ export function shiftAllStep(
       "the user declined the change",
     );
   if (answered) return finish(end, "", `${SUMMARY_WORDS.en.shiftedReviews}: ${movedLines(answered, facts).join("; ")}`);
-  const listed = rounds.findLastIndex((round) => round.name === "list_tasks" && !round.summarised);
+  // What the step reads, in one round so that it stays whole together: the listing, the free time, and where each
+  // review may go on its own (every rule its write checks kept). A review the week refused twice is read no more:
+  // the reads round itself says which reviews stay, so nothing rests on rounds that summarising cuts.
+  const reads = (ids: readonly string[], again: boolean) =>
+    readAll(
+      say(
+        language,
+        "Looking up the free time, and where each review may go.",
+        "正在查找空闲时间，以及每个复习可以去哪里。",
+      ),
+      [
+        ...(again ? [{ name: "list_tasks", arguments: { limit: 100 } }] : []),
+        { name: "find_free", arguments: { limit: 100 } },
+        ...ids.map((id) => ({ name: "find_free", arguments: { task_id: id, limit: 100 } })),
+      ],
+      "need the free time and each review's places",
+    );
+  const searched = rounds.findLastIndex(
+    (round) => round.name === "find_free" && round.arguments.task_id === undefined && !round.summarised,
+  );
+  let at = searched + 1;
+  while (at > 0 && rounds[at]?.name === "find_free" && rounds[at]!.arguments.task_id !== undefined) at += 1;
+  const perTask = searched === -1 ? [] : rounds.slice(searched + 1, at);
+  const dating = datingOf(facts);
+  // The week's refusals since the reads: the first leaves the review to its own places only; a second reads again
+  // (the listing with it) without the review refused last, which stays where it is.
+  const refusals: Refusal[] = [];
+  for (const round of rounds
+    .slice(at)
+    .filter((each) => each.name === "batch_move" && callResultOf(each) === "failed")) {
+    const refusal = refusalIn(round, dating, ("days" in by ? by.days : by.minutes) > 0);
+    if (!refusal || !perTask.some((each) => each.arguments.task_id === refusal.id))
+      return finish(end, "", notCarriedOut(refusal?.why.en ?? failureOf(round)));
+    refusals.push(refusal);
+  }
+  if (searched !== -1 && refusals.length >= 2) {
+    const last = refusals.at(-1)!.id;
+    return reads(
+      perTask.map((round) => String(round.arguments.task_id)).filter((id) => id !== last),
+      true,
+    );
+  }
+  const listed = rounds.findLastIndex(
+    (round, index) => round.name === "list_tasks" && !round.summarised && (searched === -1 || index < searched),
+  );
   const listing = listed === -1 ? undefined : toolDataOf(rounds[listed], "list_tasks");
   if (!listing)
     return read(
@@ -82,36 +213,40 @@ export function shiftAllStep(
       { limit: 100 },
       "need every placed review",
     );
-  const since = rounds.slice(listed + 1);
-  const searched = since.findLast((round) => round.name === "find_free" && round.arguments.task_id === undefined);
-  const free = toolDataOf(searched, "find_free");
+  const chosen = chosenOf(listing.tasks, request, facts);
+  const free = searched > listed ? toolDataOf(rounds[searched], "find_free") : undefined;
   if (!free)
-    return read(
-      say(language, "Looking up the free time.", "正在查找空闲时间。"),
-      "find_free",
-      { limit: 100 },
-      "need the free time the reviews may land in",
+    return reads(
+      chosen.map((task) => task.id),
+      false,
     );
-  const batches = since.filter((round) => round.name === "batch_move");
-  const dating = datingOf(facts);
-  // The week refused a move of a batch: that review stays (the refusal says why), the rest are proposed again.
-  const refused = new Map<string, string>();
-  const failed = batches.filter((round) => callResultOf(round) === "failed");
-  for (const round of failed) {
-    // "move 2 of 3: …" (the tool's) or "cannot apply batch_move (task <id>): …" (the week's rules): the review named.
-    const refusal = refusalOf(round, "en", dating);
-    const moves = Array.isArray(round.arguments.moves) ? (round.arguments.moves as Array<{ task_id?: unknown }>) : [];
-    const which = /^move (\d+) of \d+: /.exec(refusal);
-    const id = which
-      ? moves[Number(which[1]) - 1]?.task_id
-      : moves.map((move) => move.task_id).find((each) => refusal.includes(`task ${String(each)}`));
-    const why = refusal
-      .replace(/^(?:move \d+ of \d+|cannot apply batch_move \([^)]*\)): /, "")
-      .replace(/;\s*(?:no move of the batch was made|nothing was moved)\.?$/, "");
-    if (typeof id !== "string" || failed.length > MOST_TRIES) return finish(end, "", notCarriedOut(why));
-    refused.set(id, why);
+  // Each review read: its places (undefined when the read shows them not all); a review no write can move (its place
+  // has started, by the week's clock) stays, with the search's own words.
+  const allowed = new Map<string, Set<string> | undefined>();
+  const unmovable = new Map<string, { en: string; zh: string }>();
+  for (const round of perTask) {
+    const id = String(round.arguments.task_id);
+    const data = toolDataOf(round, "find_free");
+    const task = chosen.find((each) => each.id === id);
+    if (callResultOf(round) === "failed") {
+      const why = refusalOf(round, "en", dating);
+      unmovable.set(id, { en: why, zh: why });
+    } else allowed.set(id, data && task && data.omitted === 0 ? startsOf(data, task.duration) : undefined);
   }
-  const { landings, staying } = plan(listing.tasks, free, request, days, facts, refused);
+  // A review not read stays: the week refused it twice; why, as the latest refusal of it still shown says.
+  const kept = new Map<string, { en: string; zh: string }>(unmovable);
+  for (const task of chosen)
+    if (!allowed.has(task.id) && !kept.has(task.id))
+      kept.set(task.id, lastRefusalOf(rounds, task.id, dating)?.why ?? weekRefused());
+  // The place the week refused: where the batch before put that review, planned again as it was.
+  const refused = new Map<string, string>();
+  for (const { id } of refusals) {
+    const landed = plan(chosen, free, by, facts, { kept, allowed, refused }).landings.find(
+      (each) => each.task.id === id,
+    );
+    if (landed) refused.set(id, `${landed.day}:${landed.start}`);
+  }
+  const { landings, staying } = plan(chosen, free, by, facts, { kept, allowed, refused });
   const stays = staying.length > 0 ? stayingWords(staying, facts, language) : "";
   if (landings.length === 0)
     return finish(
@@ -132,12 +267,12 @@ export function shiftAllStep(
   return propose(
     say(
       language,
-      `Moving ${landings.length} review(s) ${shiftSaid({ days }, "en")}, together on one card: ${names}.${stays ? ` ${stays}` : ""}`,
-      `把 ${landings.length} 个复习${shiftSaid({ days }, "zh")}，在一张卡片上一起确认：${names}。${stays}`,
+      `Moving ${landings.length} review(s) ${shiftSaid(by, "en")}, together on one card: ${names}.${stays ? ` ${stays}` : ""}`,
+      `把 ${landings.length} 个复习${shiftSaid(by, "zh")}，在一张卡片上一起确认：${names}。${stays}`,
     ),
     "batch_move",
     { moves: landings.map((landing) => ({ task_id: landing.task.id, day: landing.day, slot_start: landing.start })) },
-    say(language, "every review moved by the days asked", "按要求移动每个复习"),
+    say(language, "every review moved by the shift asked", "按要求移动每个复习"),
     {
       action: end,
       // Approved and applied as proposed: what moved, then the reviews that stayed and why.
@@ -191,35 +326,43 @@ function stayingWords(staying: readonly Staying[], facts: WeekFacts, language: L
  * Where each review lands: the reviews still ahead (of the weekday named), taken from the end the shift moves toward
  * (a later shift moves the last one first, so each lands where the one after it left), each at its own time on its new
  * day when that is free — the free time listed, and the old time of a review that moved away — else the free start
- * nearest it that day (a later one on a tie). One refused by the week (`refused`) or without room stays, and its time
- * stays taken.
+ * nearest it that day (a later one on a tie), wholly inside one embeddable host or wholly outside, at one of its own
+ * places (`bounds.allowed`) or one another review leaves. One the week refused twice (`bounds.kept`) or without room
+ * stays, and its time stays taken.
  */
 function plan(
-  tasks: readonly ListedTask[],
+  chosen: readonly ListedTask[],
   found: FindFreeData,
-  request: ShiftAll,
-  days: number,
+  by: { days: number } | { minutes: number },
   facts: WeekFacts,
-  refused: ReadonlyMap<string, string>,
+  bounds: Bounds,
 ): { landings: Landing[]; staying: Staying[] } {
+  const days = "days" in by ? by.days : 0;
+  const later = ("days" in by ? by.days : by.minutes) > 0;
   const total = facts.totalDays ?? 7;
-  const chosen = tasks.filter(
-    (task) =>
-      task.kind === "placed" &&
-      task.slots.length === 1 &&
-      !hasStarted(task.slots[0]!, facts) &&
-      (request.weekday === undefined || weekdayOf(facts, task.slots[0]!.day) === request.weekday),
-  );
-  const free = new Map<number, Set<number>>();
-  const freeOn = (day: number) => free.get(day) ?? free.set(day, new Set()).get(day)!;
-  for (const run of found.runs) for (let slot = run.start; slot <= run.end; slot += 1) freeOn(run.day).add(slot);
+  // Each free slot, by day, with the embeddable host it lies in ("" outside any): a review lands wholly in one or
+  // wholly outside.
+  const free = new Map<number, Map<number, string>>();
+  const freeOn = (day: number) => free.get(day) ?? free.set(day, new Map()).get(day)!;
+  for (const run of found.runs)
+    for (let slot = run.start; slot <= run.end; slot += 1) freeOn(run.day).set(slot, run.hostId ?? "");
+  // Whether slots `start`…`start + length - 1` of `day` lie on or within a class's buffer (`BUFFER_REACH`) of slots
+  // another chosen review leaves (one found to stay does not).
+  const stayed = new Set<string>();
+  const nearLeaving = (day: number, start: number, length: number, id: string) =>
+    chosen.some((other) => {
+      const range = other.slots[0]!;
+      if (other.id === id || stayed.has(other.id) || range.day !== day) return false;
+      return start - BUFFER_REACH <= range.end && range.start <= start + length - 1 + BUFFER_REACH;
+    });
   // Every chosen review leaves its time: free for another to land in, unless it stays.
   for (const task of chosen)
-    for (let slot = task.slots[0]!.start; slot <= task.slots[0]!.end; slot += 1) freeOn(task.slots[0]!.day).add(slot);
+    for (let slot = task.slots[0]!.start; slot <= task.slots[0]!.end; slot += 1)
+      freeOn(task.slots[0]!.day).set(slot, task.hostId ?? "");
   const order = [...chosen].sort((a, b) => {
     const [x, y] = [a.slots[0]!, b.slots[0]!];
     const key = x.day - y.day || x.start - y.start;
-    return days > 0 ? -key : key;
+    return later ? -key : key;
   });
   const landings: Landing[] = [];
   const staying: Staying[] = [];
@@ -232,37 +375,73 @@ function plan(
     const day = from.day + days;
     const stay = (why: { en: string; zh: string }) => {
       staying.push({ task, why });
+      stayed.add(task.id);
       take(from.day, from.start, length);
     };
-    const refusal = refused.get(task.id);
+    const refusal = bounds.kept.get(task.id);
     if (refusal !== undefined) {
-      stay({ en: refusal, zh: refusal });
+      stay(refusal);
       continue;
     }
     if (day < 1 || day > total) {
       stay({
-        en: saySummary("en", "outsideSchedule", { shift: shiftSaid({ days }, "en") }),
-        zh: saySummary("zh", "outsideSchedule", { shift: shiftSaid({ days }, "zh") }),
+        en: saySummary("en", "outsideSchedule", { shift: shiftSaid(by, "en") }),
+        zh: saySummary("zh", "outsideSchedule", { shift: shiftSaid(by, "zh") }),
       });
       continue;
     }
-    const fits = (start: number) => {
+    const fits = (start: number, ruled = true) => {
       if (start < 1 || start + length - 1 > facts.slotsPerDay) return false;
       if (hasStarted({ day, start, end: start + length - 1 }, facts)) return false;
-      for (let slot = start; slot < start + length; slot += 1) if (!freeOn(day).has(slot)) return false;
-      return true;
+      // Its own places, read for it while every review sat where it was: a place by one another review leaves (its
+      // slots, or within a class's buffer of them) is tried too; never the place the week refused it.
+      const own = bounds.allowed.get(task.id);
+      if (ruled && bounds.refused.get(task.id) === `${day}:${start}`) return false;
+      if (ruled && own && !own.has(`${day}:${start}`) && !nearLeaving(day, start, length, task.id)) return false;
+      const host = freeOn(day).get(start);
+      for (let slot = start; slot < start + length; slot += 1) if (freeOn(day).get(slot) !== host) return false;
+      return host !== undefined;
     };
-    const starts = Array.from({ length: facts.slotsPerDay }, (_, index) => index + 1)
-      .filter(fits)
-      .sort((a, b) => Math.abs(a - from.start) - Math.abs(b - from.start) || b - a);
+    // By days: its own start, else the nearest; by time: the start nearest the time asked, past its own that way.
+    const target = "minutes" in by ? startMinute(from.start, facts) + by.minutes : 0;
+    const distance = (start: number) =>
+      "minutes" in by ? Math.abs(startMinute(start, facts) - target) : Math.abs(start - from.start);
+    const way = Array.from({ length: facts.slotsPerDay }, (_, index) => index + 1).filter(
+      (start) => !("minutes" in by) || (later ? start > from.start : start < from.start),
+    );
+    const starts = way
+      .filter((start) => fits(start))
+      .sort((a, b) => distance(a) - distance(b) || ("minutes" in by && !later ? a - b : b - a));
     const start = starts[0];
-    if (start === undefined) {
-      // Said with the day as the tools date it ("day 3 (Wed 13 Mar 2024)"), read in the user's language later.
-      const date = facts.dates.get(day);
-      const dated = date === undefined ? `day ${day}` : `day ${day} (${formatDate(date)} ${date.slice(0, 4)})`;
+    const date = facts.dates.get(day);
+    // Said with the day as the tools date it ("day 3 (Wed 13 Mar 2024)"), read in the user's language later.
+    const dated = date === undefined ? `day ${day}` : `day ${day} (${formatDate(date)} ${date.slice(0, 4)})`;
+    // Free time there that its own rules rule out: said so, not as no free time.
+    if (start === undefined && way.some((each) => fits(each, false))) {
+      stay(
+        "minutes" in by
+          ? {
+              en: saySummary("en", "noRuledTimeShifted", { shift: shiftSaid(by, "en") }),
+              zh: saySummary("zh", "noRuledTimeShifted", { shift: shiftSaid(by, "zh") }),
+            }
+          : {
+              en: saySummary("en", "noRuledRoomOnDay", { days: dated }),
+              zh: saySummary("zh", "noRuledRoomOnDay", { days: dayName(day, facts, "zh") }),
+            },
+      );
+      continue;
+    }
+    if (start === undefined && "minutes" in by) {
       stay({
-        en: saySummary("en", "noRoomOnDay", { day: dated }),
-        zh: saySummary("zh", "noRoomOnDay", { day: dayName(day, facts, "zh") }),
+        en: saySummary("en", "noFreeTimeShifted", { subject: "it", shift: shiftSaid(by, "en") }),
+        zh: saySummary("zh", "noFreeTimeShifted", { subject: "它", shift: shiftSaid(by, "zh") }),
+      });
+      continue;
+    }
+    if (start === undefined) {
+      stay({
+        en: saySummary("en", "noRoomOnDay", { days: dated }),
+        zh: saySummary("zh", "noRoomOnDay", { days: dayName(day, facts, "zh") }),
       });
       continue;
     }

@@ -285,18 +285,30 @@ export function aheadOfClock(range: SlotRange, facts: WeekFacts): boolean {
   return at !== undefined && at.start > at.now;
 }
 
-/** A range's first slot and now, each "YYYY-MM-DD HH:MM", when the window dates it and the prompt says now. */
+/**
+ * A range's first slot and now, each "YYYY-MM-DD HH:MM", when the window dates it and the prompt says now. In a window
+ * without clock times a day before today has started and today's slots have not (the clock rule), so its start is
+ * its day's first moment, or, today and after, one past its day's last.
+ */
 function startOnClock(range: SlotRange, facts: WeekFacts): { start: string; now: string } | undefined {
   const date = facts.dates.get(range.day);
-  const time = facts.slotTimes?.[range.start - 1]?.start;
-  if (!facts.now || date === undefined || time === undefined) return undefined;
+  if (!facts.now || date === undefined) return undefined;
+  const time = facts.slotTimes?.[range.start - 1]?.start ?? (date < facts.now.date ? "00:00" : "24:00");
   return { start: `${date} ${time}`, now: `${facts.now.date} ${facts.now.time}` };
 }
 
-/** True when the clock has reached a range's first slot (a dated window with clock times and a now only). */
+/** True when the clock has reached a range's first slot (a dated window and a now only). */
 export function hasStarted(range: SlotRange, facts: WeekFacts): boolean {
   const at = startOnClock(range, facts);
   return at !== undefined && at.start <= at.now;
+}
+
+/** Minutes after midnight of a slot's start, from the window's clock times (else an hour a slot, to order them). */
+export function startMinute(slot: number, facts: WeekFacts): number {
+  const time = facts.slotTimes?.[slot - 1]?.start;
+  if (time === undefined) return slot * 60;
+  const [hours = 0, minutes = 0] = time.split(":").map(Number);
+  return hours * 60 + minutes;
 }
 
 /** A shift as a person reads it: "a day later", "2 days earlier", "60 minutes later", "later the same day" (往后推1天 …). */

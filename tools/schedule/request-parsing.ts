@@ -281,9 +281,10 @@ export type ScheduleRequest =
    * Every review still ahead, or every one of a day, moved by whole days at once: "push all my reviews back a day",
    * "move today's reviews to tomorrow", "把所有复习往后推一天". `days` the shift; `weekday` the day whose reviews
    * (absent: every review ahead); `fromToday` that day said from today ("today's", "tomorrow's"), `to` a target day
-   * said instead of a shift ("… to tomorrow") — the planner makes both a weekday and days with the clock.
+   * said instead of a shift ("… to tomorrow") — the planner makes both a weekday and days with the clock. `minutes`
+   * a shift of time the same day instead ("push all my reviews back an hour", "把今天的复习都推迟一小时").
    */
-  | { kind: "shift_all"; days?: number; weekday?: number; fromToday?: number; to?: Where }
+  | { kind: "shift_all"; days?: number; minutes?: number; weekday?: number; fromToday?: number; to?: Where }
   | { kind: "swap"; first: string; second: string }
   | { kind: "unplace"; task: string }
   /**
@@ -883,6 +884,14 @@ function movesSaidAfter(sentence: string): ScheduleRequest | undefined {
   return /\s(?:to|onto|into|until|till)\s/.test(piece) ? readMoves(`move ${piece}`) : undefined;
 }
 
+/** What a move of every review moves them by: days, or minutes the same day; undefined before the planner knows. */
+export function shiftAllBy(
+  request: Extract<ScheduleRequest, { kind: "shift_all" }>,
+): { days: number } | { minutes: number } | undefined {
+  if (request.minutes !== undefined) return { minutes: request.minutes };
+  return request.days !== undefined ? { days: request.days } : undefined;
+}
+
 /** A move and the moves said with it, one by one (none holding others). */
 export function movesOf(move: MoveRequest): MoveRequest[] {
   const { also, ...first } = move;
@@ -1138,22 +1147,24 @@ const DAY_REVIEWS =
   /^(?:(?:all|each|every one)\s+)?(?:of\s+)?(.+?'s)\s+reviews$|^(.+?的)(?:(?:所有|全部)(?:的)?复习(?:都|全部)?|复习(?:都|全部))$/;
 
 /**
- * A move that names every review, or every review of a day, by whole days (a shift of days, or a day's reviews to
- * another day) as `shift_all`; any other request as it is. A shift of minutes, or every review to one day, stays a move.
+ * A move that names every review, or every review of a day, by whole days or by time the same day (a shift, or a
+ * day's reviews to another day) as `shift_all`; any other request as it is. Every review to one day, later or earlier
+ * without an amount, or a move said with others stays a move.
  */
 function asShiftAll(request: ScheduleRequest): ScheduleRequest {
-  if (request.kind !== "move") return request;
-  const days = request.shift && "days" in request.shift ? request.shift.days : undefined;
-  if (request.shift && days === undefined) return request;
+  if (request.kind !== "move" || request.also) return request;
+  const shift = request.shift;
+  if (shift && "sameDay" in shift) return request;
+  const by = shift ? ("days" in shift ? { days: shift.days } : { minutes: shift.minutes }) : undefined;
   const task = request.task.trim();
-  if (EVERY_REVIEW.test(task)) return days === undefined ? request : { kind: "shift_all", days };
+  if (EVERY_REVIEW.test(task)) return by === undefined ? request : { kind: "shift_all", ...by };
   const dayReviews = DAY_REVIEWS.exec(task);
   const named = dayReviews
     ? splitNamingDay(dayReviews[1] !== undefined ? `${dayReviews[1]} reviews` : `${dayReviews[2]}复习`)
     : undefined;
   if (!named || (named.weekday === undefined && named.fromToday === undefined)) return request;
   const of = named.weekday !== undefined ? { weekday: named.weekday } : { fromToday: named.fromToday! };
-  if (days !== undefined) return { kind: "shift_all", days, ...of };
+  if (by !== undefined) return { kind: "shift_all", ...by, ...of };
   // "… to tomorrow": one day to move them to.
   const only = request.where.only;
   const targets = only.weekdays.length + only.days.length + (only.dates?.length ?? 0);

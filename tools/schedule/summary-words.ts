@@ -462,6 +462,9 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("declinedShift", "whole"),
   read("noReviewToShift", "whole"),
   read("noRoomOnDay", "whole"),
+  read("noRuledRoomOnDay", "whole"),
+  read("noRuledTimeShifted", "whole"),
+  read("weekRefusedMove", "whole"),
   // No free time where the move step was asked to put a task.
   read("noFreeTimeAskedPassed", "whole"),
   read("noFreeTimeAsked", "whole"),
