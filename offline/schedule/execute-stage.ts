@@ -243,7 +243,7 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
     case "health":
       return healthStep(view.rounds, facts, end, language);
     case "left_before":
-      return leftBeforeStep(view.rounds, request.event, facts, end, language);
+      return leftBeforeStep(view.rounds, request.event, facts, end, language, request.when);
     case "clear_day":
       return clearDayStep(view.rounds, request, facts, end, language);
     case "shift_all":

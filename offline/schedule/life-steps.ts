@@ -23,7 +23,8 @@ import { dayOfWeekNumber, TASK_STATUS_ZH, type TaskStatus } from "../../tools/sc
 import { appliedWriteText, callResultOf, failureOf, notCarriedOut } from "./tool-data.js";
 import { writeRejectionFeedback } from "../../contracts/rejections.js";
 import { matchTask } from "./task-matching.js";
-import { dayName, placeWords, type WeekFacts } from "./week-facts.js";
+import { dayName, firstDayOf, hasStarted, placeWords, type WeekFacts } from "./week-facts.js";
+import type { Where } from "../../tools/schedule/request-parsing.js";
 import { saySummary, SUMMARY_WORDS, type SummaryKey } from "../../tools/schedule/summary-phrases.js";
 
 /** The writes an undo or a reschedule card is made of: any inverse an undo offers, and a reschedule's place. */
@@ -545,13 +546,18 @@ function statusWords(task: ListedTask, facts: WeekFacts, language: Language): st
   return say(language, task.kind === "pending" ? "not placed yet" : task.kind, zh);
 }
 
-/** "What's left before the midterm?": the tasks due before the event named, and how each stands. */
+/**
+ * "What's left before the midterm?": the tasks due before the event named, and how each stands. Before a day
+ * (`when`: "how many reviews are left before Friday?"): the reviews still to do before it — each placed on an earlier
+ * day that has not started, and each not placed (pending, missed) that is due before it.
+ */
 export function leftBeforeStep(
   rounds: readonly RoundView[],
   event: string,
   facts: WeekFacts,
   end: Finish,
   language: Language,
+  when?: Where,
 ): Decision {
   const round = rounds.findLast((candidate) => candidate.name === "list_tasks" && !candidate.summarised);
   const tasks = (round?.data as { tasks?: ListedTask[] } | undefined)?.tasks;
@@ -562,6 +568,7 @@ export function leftBeforeStep(
       { limit: 100 },
       "the question is about the tasks due before an event",
     );
+  if (when) return leftBeforeDay(tasks, event, when, facts, end, language);
   const found = matchTask(
     event,
     tasks.filter((task) => task.kind === "event"),
@@ -579,7 +586,7 @@ export function leftBeforeStep(
     if ("eventId" in task.dueBefore) return task.dueBefore.eventId === exam.id;
     return examDay !== undefined && task.dueBefore.day <= examDay;
   });
-  const when = exam.slots[0]
+  const at = exam.slots[0]
     ? say(
         language,
         ` (${placeWords(exam.slots[0], facts, language)})`,
@@ -590,7 +597,7 @@ export function leftBeforeStep(
     return finish(
       end,
       "",
-      say(language, `Nothing is due before ${exam.name}${when}.`, `${exam.name}${when}之前没有要完成的任务。`),
+      say(language, `Nothing is due before ${exam.name}${at}.`, `${exam.name}${at}之前没有要完成的任务。`),
     );
   const open = due.filter((task) => task.kind !== "done" && task.kind !== "skipped");
   // Named as a person names them; an id only where two share a name.
@@ -602,8 +609,61 @@ export function leftBeforeStep(
   );
   const head = say(
     language,
-    `Before ${exam.name}${when}: ${open.length} of ${due.length} task(s) left to do.`,
-    `${exam.name}${when}之前：${due.length} 个任务中还有 ${open.length} 个要做。`,
+    `Before ${exam.name}${at}: ${open.length} of ${due.length} task(s) left to do.`,
+    `${exam.name}${at}之前：${due.length} 个任务中还有 ${open.length} 个要做。`,
   );
   return finish(end, "", [head, ...lines].join("\n"));
+}
+
+/** The reviews still to do before the day `when` names, from the listing `tasks`. */
+function leftBeforeDay(
+  tasks: readonly ListedTask[],
+  said: string,
+  when: Where,
+  facts: WeekFacts,
+  end: Finish,
+  language: Language,
+): Decision {
+  const day = firstDayOf(when, facts);
+  if (day === undefined)
+    return finish(
+      end,
+      "",
+      say(language, `"${said}" names no day of your schedule.`, `“${said}”不是你日程里的某一天。`),
+    );
+  const eventDay = (id: string) => tasks.find((task) => task.id === id)?.slots[0]?.day;
+  const dueBy = (task: ListedTask) =>
+    !!task.dueBefore &&
+    ("day" in task.dueBefore ? task.dueBefore.day <= day : (eventDay(task.dueBefore.eventId) ?? Infinity) < day);
+  const left = tasks.filter((task) => {
+    const range = task.slots[0];
+    if (task.kind === "placed" && range) return range.day < day && !hasStarted(range, facts);
+    return (task.kind === "pending" || task.kind === "missed") && dueBy(task);
+  });
+  const named = dayName(day, facts, language);
+  // The reviews without a place that need not be done by then: said apart, so none is forgotten.
+  const later = tasks.filter((task) => task.kind === "pending" && !dueBy(task)).length;
+  const rest =
+    later === 0
+      ? []
+      : [
+          say(
+            language,
+            `${later} more review(s) are not placed yet and not due before ${named}.`,
+            `另有 ${later} 个复习还没安排，也不必在${named}之前完成。`,
+          ),
+        ];
+  if (left.length === 0)
+    return finish(
+      end,
+      "",
+      [say(language, `Nothing is left to do before ${named}.`, `${named}之前没有还要做的复习了。`), ...rest].join(" "),
+    );
+  const lines = left.map((task) => `- ${task.name}: ${statusWords(task, facts, language)}`);
+  const head = say(
+    language,
+    `Before ${named}: ${left.length} review(s) left to do.`,
+    `${named}之前：还有 ${left.length} 个复习要做。`,
+  );
+  return finish(end, "", [head, ...lines, ...rest].join("\n"));
 }

@@ -41,6 +41,7 @@ import {
   type Where,
 } from "../../tools/schedule/request-parsing.js";
 import {
+  firstDayOf,
   resolveDays,
   slotRangeOf,
   unresolvedDates,
@@ -645,13 +646,21 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
           done_when: `each review placed there is ${request.how === "skip" ? "skipped" : "pending again"}, or it is told why not`,
         },
       ];
-    case "left_before":
+    case "left_before": {
+      // Before a day: named by its weekday, however it was said ("tomorrow"), so the step reads the same whenever.
+      const day = firstDayOf(request.when, facts);
       return [
-        {
-          content: `Show what is left before the ${request.event}`,
-          done_when: "list_tasks has shown the tasks due before it and how each stands",
-        },
+        day === undefined
+          ? {
+              content: `Show what is left before the ${request.event}`,
+              done_when: "list_tasks has shown the tasks due before it and how each stands",
+            }
+          : {
+              content: `Show what is left before ${weekdayName(weekdayOf(facts, day), "en")}`,
+              done_when: "list_tasks has shown the reviews still to do before that day",
+            },
       ];
+    }
     case "unplace":
       return [
         {
@@ -898,8 +907,17 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
           done_when: `那里安排的每个复习都已${request.how === "skip" ? "跳过" : "重新待安排"}，或说明原因`,
         },
       ];
-    case "left_before":
-      return [{ content: `${request.event}之前还剩什么`, done_when: "已列出它之前要完成的任务及其状态" }];
+    case "left_before": {
+      const day = firstDayOf(request.when, facts);
+      return [
+        day === undefined
+          ? { content: `${request.event}之前还剩什么`, done_when: "已列出它之前要完成的任务及其状态" }
+          : {
+              content: `${weekdayName(weekdayOf(facts, day), "zh")}之前还剩什么`,
+              done_when: "已列出那天之前还要做的复习",
+            },
+      ];
+    }
     case "unplace":
       return [{ content: `取消安排 ${quoted(request.task)}`, done_when: "任务已重新待安排，或已说明无法撤下的原因" }];
     case "remove_event":

@@ -30,6 +30,7 @@ import {
   type DaySelection,
   type MoveShift,
   type SlotWindow,
+  type Where,
 } from "../../tools/schedule/request-parsing.js";
 import { liveOverviewOf, toolDataOf } from "./tool-data.js";
 
@@ -248,6 +249,13 @@ export function slotRangeOf(window: SlotWindow, facts: WeekFacts): { from: numbe
   const to =
     endsBy === undefined ? range.to : Math.min(range.to, facts.slotTimes.filter((time) => time.end <= endsBy).length);
   return { from, to };
+}
+
+/** The first day of the window `when` names (a weekday, "tomorrow" on the prompt's clock); undefined for none. */
+export function firstDayOf(when: Where | undefined, facts: WeekFacts): number | undefined {
+  if (!when) return undefined;
+  const days = resolveDays(when.only, facts);
+  return days.length === 0 ? undefined : Math.min(...days);
 }
 
 /** "Thu 14 Mar" in a dated window, else "Monday (day 1)" (周一（第1天）) for a day index. */

@@ -135,7 +135,15 @@ describe("request parsing", () => {
     ["how many are left before the midterm", { kind: "left_before", event: "midterm" }],
     ["how many reviews are still left before my exam?", { kind: "left_before", event: "exam" }],
     ["期中考试前还有几个复习", { kind: "left_before", event: "期中考试" }],
-    ["how many reviews are left before friday?", { kind: "list", status: "open" }],
+    // A day, not an event: what is left before it (it read as the open list; tests/graph/left-before-day.test.ts).
+    [
+      "how many reviews are left before friday?",
+      {
+        kind: "left_before",
+        event: "friday",
+        when: { only: { weekdays: [5], days: [] }, not: { weekdays: [], days: [] }, slots: {} },
+      },
+    ],
     ["I missed Tuesday's review", { kind: "mark", task: "review", to: "missed", weekday: 2 }],
     // Not done, said as people say it: "haven't done", "还没做" (it read "矩阵复习我还" as the task), a day after it.
     ["i haven't done the matrix review", { kind: "mark", task: "matrix review", to: "missed" }],

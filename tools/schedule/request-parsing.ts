@@ -331,8 +331,12 @@ export type ScheduleRequest =
   | { kind: "recover" }
   /** "how healthy is my week?", "我这周安排得怎么样": the health judge's score and findings (`analyze_health`). */
   | { kind: "health" }
-  /** "what's left before the midterm?", "期中考试前还剩什么": the tasks due before an event, and how each stands. */
-  | { kind: "left_before"; event: string }
+  /**
+   * "what's left before the midterm?", "期中考试前还剩什么": the tasks due before an event, and how each stands. `when`:
+   * the words name a day instead ("how many reviews are left before friday?", "周五前还剩什么", "before tomorrow"): the
+   * reviews still to do before it.
+   */
+  | { kind: "left_before"; event: string; when?: Where }
   /**
    * A habit ("vocabulary three times a week", "每周背三次单词"): recurring tasks are not built, so the policy declines it
    * with what it can do — never reads it as something else.
@@ -1114,8 +1118,12 @@ function readLongTask(body: string): ScheduleRequest | undefined {
 function readLeftBefore(body: string): ScheduleRequest | undefined {
   const match = LEFT_BEFORE.exec(body);
   const event = (match?.[1] ?? match?.[2] ?? match?.[3] ?? "").trim().replace(/^(?:the|my)\s+/, "");
-  if (!match || event === "" || /^(?:[a-z]+day|weekend|tomorrow|today|周.|星期.|这周|本周|下周)$/.test(event))
-    return undefined;
+  if (!match || event === "") return undefined;
+  if (/^(?:[a-z]+day|weekend|tomorrow|today|周.|星期.|这周|本周|下周)$/.test(event)) {
+    // A day: the reviews still to do before it ("this week" names no day before which).
+    const when = readWhere(event);
+    return isEmptySelection(when.only) ? undefined : { kind: "left_before", event, when };
+  }
   return { kind: "left_before", event };
 }
 
