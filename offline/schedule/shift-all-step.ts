@@ -214,6 +214,7 @@ export function shiftAllStep(
       "need every placed review",
     );
   const chosen = chosenOf(listing.tasks, request, facts);
+  const events = listing.tasks.filter((task) => task.kind === "event");
   const free = searched > listed ? toolDataOf(rounds[searched], "find_free") : undefined;
   if (!free)
     return reads(
@@ -241,12 +242,12 @@ export function shiftAllStep(
   // The place the week refused: where the batch before put that review, planned again as it was.
   const refused = new Map<string, string>();
   for (const { id } of refusals) {
-    const landed = plan(chosen, free, by, facts, { kept, allowed, refused }).landings.find(
+    const landed = plan(chosen, events, free, by, facts, { kept, allowed, refused }).landings.find(
       (each) => each.task.id === id,
     );
     if (landed) refused.set(id, `${landed.day}:${landed.start}`);
   }
-  const { landings, staying } = plan(chosen, free, by, facts, { kept, allowed, refused });
+  const { landings, staying } = plan(chosen, events, free, by, facts, { kept, allowed, refused });
   const stays = staying.length > 0 ? stayingWords(staying, facts, language) : "";
   if (landings.length === 0)
     return finish(
@@ -322,16 +323,35 @@ function stayingWords(staying: readonly Staying[], facts: WeekFacts, language: L
     .join(" ");
 }
 
+/** True when slots `start`…`start + length - 1` span a break of the day's clock (two more than 30 minutes apart). */
+function spansBreak(start: number, length: number, facts: WeekFacts): boolean {
+  const times = facts.slotTimes;
+  if (!times) return false;
+  for (let slot = start; slot < start + length - 1; slot += 1) {
+    const [end, next] = [times[slot - 1]?.end, times[slot]?.start];
+    if (end !== undefined && next !== undefined && minutesOf(next) - minutesOf(end) > 30) return true;
+  }
+  return false;
+}
+
+/** Minutes after midnight of "HH:MM". */
+function minutesOf(time: string): number {
+  const [hours = 0, minutes = 0] = time.split(":").map(Number);
+  return hours * 60 + minutes;
+}
+
 /**
  * Where each review lands: the reviews still ahead (of the weekday named), taken from the end the shift moves toward
  * (a later shift moves the last one first, so each lands where the one after it left), each at its own time on its new
  * day when that is free — the free time listed, and the old time of a review that moved away — else the free start
  * nearest it that day (a later one on a tie), wholly inside one embeddable host or wholly outside, at one of its own
- * places (`bounds.allowed`) or one another review leaves. One the week refused twice (`bounds.kept`) or without room
+ * places (`bounds.allowed`) or one another review leaves (never across a break of the day, nor past its deadline:
+ * `events` are the week's, to date an event deadline). One the week refused twice (`bounds.kept`) or without room
  * stays, and its time stays taken.
  */
 function plan(
   chosen: readonly ListedTask[],
+  events: readonly ListedTask[],
   found: FindFreeData,
   by: { days: number } | { minutes: number },
   facts: WeekFacts,
@@ -346,6 +366,14 @@ function plan(
   const freeOn = (day: number) => free.get(day) ?? free.set(day, new Map()).get(day)!;
   for (const run of found.runs)
     for (let slot = run.start; slot <= run.end; slot += 1) freeOn(run.day).set(slot, run.hostId ?? "");
+  // Whether a review placed on `day` up to slot `last` ends too late for its deadline (a day, or an event's start).
+  const pastDeadline = (task: ListedTask, day: number, last: number) => {
+    const due = task.dueBefore;
+    if (!due) return false;
+    if ("day" in due) return day >= due.day;
+    const event = events.find((each) => each.id === due.eventId)?.slots[0];
+    return event !== undefined && (day > event.day || (day === event.day && last >= event.start));
+  };
   // Whether slots `start`…`start + length - 1` of `day` lie on or within a class's buffer (`BUFFER_REACH`) of slots
   // another chosen review leaves (one found to stay does not).
   const stayed = new Set<string>();
@@ -398,6 +426,8 @@ function plan(
       const own = bounds.allowed.get(task.id);
       if (ruled && bounds.refused.get(task.id) === `${day}:${start}`) return false;
       if (ruled && own && !own.has(`${day}:${start}`) && !nearLeaving(day, start, length, task.id)) return false;
+      // The rules a place tried so may still break that the listing shows: a break of the day inside it, its deadline.
+      if (ruled && (spansBreak(start, length, facts) || pastDeadline(task, day, start + length - 1))) return false;
       const host = freeOn(day).get(start);
       for (let slot = start; slot < start + length; slot += 1) if (freeOn(day).get(slot) !== host) return false;
       return host !== undefined;

@@ -100,6 +100,8 @@ describe("every review moved by whole days at once", () => {
     expect((outcome.cards[1]!.args.moves as Array<{ task_id: string }>).map((move) => move.task_id)).not.toContain(
       "vocabulary-list",
     );
+    // Its places read for it, the deadline is kept from the first proposal: the week refuses no batch.
+    expect(outcome.toolCalls.filter((name) => name === "batch_move")).toHaveLength(1);
     expect(placeOf(outcome.schedule, "vocabulary-list")).toEqual({ day: 4, start: 1, end: 1 });
     expect(placeOf(outcome.schedule, "matrix-review")?.day).toBe(3);
     expect(outcome.finalAnswer).toContain('"Vocabulary list unit 5" stays');
