@@ -1465,10 +1465,29 @@ function readMoves(said: string): ScheduleRequest | undefined {
     moves.push(move);
     start = join.index + join[0].length;
   }
-  const last = moves.length > 0 ? wholeMove(said.slice(start), false) : undefined;
+  const rest = said.slice(start);
+  const last = moves.length > 0 ? (wholeMove(rest, false) ?? sameMoveOf(rest, moves.at(-1)!)) : undefined;
   if (!last) return readMove(said);
   const [first, ...also] = [...moves, last];
   return { ...first!, also };
+}
+
+/** Words after a move that only say so ("… and thanks", "… too, please"): no task of their own. */
+const NO_TASK_AFTER = /^(?:thanks?|thank you|please|pls|ok|okay|too|also|as well|then|now|asap|today)\b/;
+
+/**
+ * A last piece that names a task and no place ("move the matrix review to Thursday and the essay"): that task moved
+ * as the move before it is — to its place, or by its shift — rather than dropped unsaid; undefined for any other.
+ */
+function sameMoveOf(piece: string, before: MoveRequest): MoveRequest | undefined {
+  // (Words of when are the move's own: "…, at 14:30" is no task.)
+  if (NO_TASK_AFTER.test(piece.trim()) || MOVE_VERB_EN.test(piece) || /[\u4e00-\u9fff]/.test(piece)) return undefined;
+  if (!isAnywhere(readWhere(piece)) || /^(?:at|on|in|by|from|before|after|around)\b/.test(piece.trim()))
+    return undefined;
+  const move = readMove(`move ${piece.replace(/(?:\s+(?:too|as well|also|please))+\s*$/, "")}`);
+  if (move?.kind !== "move" || move.shift || !isAnywhere(move.where) || PRONOUN.test(move.task)) return undefined;
+  if (readTaskWords(move.task).trim() === "") return undefined;
+  return { kind: "move", task: move.task, where: before.where, ...(before.shift ? { shift: before.shift } : {}) };
 }
 
 /**
