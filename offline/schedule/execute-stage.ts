@@ -1832,12 +1832,21 @@ function listStep(
     return `- ${task.name}, ${task.duration} slot(s)${where}`;
   });
   const more = listed && listed.omitted > 0 ? formatCount(listed.omitted) : undefined;
-  const count = `${tasks.length}${more ? `+${more}` : ""}`;
-  return finish(
-    end,
-    "",
-    [say(language, `${count} ${which}:`, `${count} 个${which}：`), ...lines, ...missedLine].join("\n"),
-  );
+  // "Not done yet" is read from a listing of every task item: what it left out may be done, so it is never counted as
+  // not done ("8+18" claimed 26 when 8 were).
+  const head =
+    more && request.status === "open"
+      ? say(
+          language,
+          `${tasks.length} ${which} among the first ${listed!.tasks.length} task(s) listed; ${more} more task(s) were not listed:`,
+          `前 ${listed!.tasks.length} 个任务中有 ${tasks.length} 个${which}；另有 ${more} 个任务没有列出：`,
+        )
+      : say(
+          language,
+          `${tasks.length}${more ? `+${more}` : ""} ${which}:`,
+          `${tasks.length}${more ? `+${more}` : ""} 个${which}：`,
+        );
+  return finish(end, "", [head, ...lines, ...missedLine].join("\n"));
 }
 
 /**
