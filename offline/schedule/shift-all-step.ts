@@ -1,12 +1,12 @@
 /**
  * The offline policy's step for every review at once, moved by whole days ("push all my reviews back a day", "move
- * today's reviews to tomorrow", "把所有复习往后推一天"): list the tasks and the free time, then one card with one
- * `batch_move` — every review still ahead (or of the day named) on the day that many days on, at its own time when it
- * is free there, else the free time nearest it that day. A review with no room on its new day, or whose new day lies
- * outside the schedule, stays, and is named. Moved by time ("push all my reviews back an hour"), each review stays on
- * its day, at the free start nearest the time asked past its own start that way, or stays where it is, named. The moves are checked together (a review may take another's old time);
- * one the week refuses (a deadline, a class rule, a standing preference) is left where it is and the rest proposed
- * again.
+ * today's reviews to tomorrow", "把所有复习往后推一天") or by time ("push all my reviews back an hour"): list the tasks,
+ * then read in one round the free time and where each review may go on its own, then one card with one `batch_move`.
+ * By days, every review still ahead (or of the day named) goes to the day that many days on, at its own time when it
+ * is free there, else the free time nearest it that day; by time, it stays on its day, at the free start nearest the
+ * time asked past its own start that way. A review whose new day lies outside the schedule, or with no room its rules
+ * allow, stays, and is named. The moves are checked together (a review may take another's old time); a place the
+ * week refuses is left out for the next nearest, and a review it refuses twice stays.
  */
 import { say, type Language } from "../../contracts/language.js";
 import { finish, propose, read, readAll, type Decision, type Finish } from "../decisions.js";
@@ -184,8 +184,8 @@ export function shiftAllStep(
   while (at > 0 && rounds[at]?.name === "find_free" && rounds[at]!.arguments.task_id !== undefined) at += 1;
   const perTask = searched === -1 ? [] : rounds.slice(searched + 1, at);
   const dating = datingOf(facts);
-  // The week's refusals since the reads: the first leaves the review to its own places only; a second reads again
-  // (the listing with it) without the review refused last, which stays where it is.
+  // The week's refusals since the reads: the first leaves that review's refused place out; a second reads again (the
+  // listing with it) without the review refused last, which stays where it is.
   const refusals: Refusal[] = [];
   for (const round of rounds
     .slice(at)
@@ -234,7 +234,7 @@ export function shiftAllStep(
       unmovable.set(id, { en: why, zh: why });
     } else allowed.set(id, data && task && data.omitted === 0 ? startsOf(data, task.duration) : undefined);
   }
-  // A review not read stays: the week refused it twice; why, as the latest refusal of it still shown says.
+  // A review not read stays (the week refused it in a second batch); why, as the latest refusal of it still shown says.
   const kept = new Map<string, { en: string; zh: string }>(unmovable);
   for (const task of chosen)
     if (!allowed.has(task.id) && !kept.has(task.id))
