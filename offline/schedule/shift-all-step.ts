@@ -17,6 +17,7 @@ import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.
 import { summaryInChinese } from "../../tools/schedule/summary-words.js";
 import { readableScheduleText } from "../../tools/schedule/readable.js";
 import { formatDate } from "../../tools/schedule/state.js";
+import { breakInside } from "../../tools/schedule/slot-range.js";
 import { callResultOf, failureOf, notCarriedOut, refusalOf, toolDataOf } from "./tool-data.js";
 import {
   datingOf,
@@ -323,23 +324,6 @@ function stayingWords(staying: readonly Staying[], facts: WeekFacts, language: L
     .join(" ");
 }
 
-/** True when slots `start`…`start + length - 1` span a break of the day's clock (two more than 30 minutes apart). */
-function spansBreak(start: number, length: number, facts: WeekFacts): boolean {
-  const times = facts.slotTimes;
-  if (!times) return false;
-  for (let slot = start; slot < start + length - 1; slot += 1) {
-    const [end, next] = [times[slot - 1]?.end, times[slot]?.start];
-    if (end !== undefined && next !== undefined && minutesOf(next) - minutesOf(end) > 30) return true;
-  }
-  return false;
-}
-
-/** Minutes after midnight of "HH:MM". */
-function minutesOf(time: string): number {
-  const [hours = 0, minutes = 0] = time.split(":").map(Number);
-  return hours * 60 + minutes;
-}
-
 /**
  * Where each review lands: the reviews still ahead (of the weekday named), taken from the end the shift moves toward
  * (a later shift moves the last one first, so each lands where the one after it left), each at its own time on its new
@@ -427,7 +411,12 @@ function plan(
       if (ruled && bounds.refused.get(task.id) === `${day}:${start}`) return false;
       if (ruled && own && !own.has(`${day}:${start}`) && !nearLeaving(day, start, length, task.id)) return false;
       // The rules a place tried so may still break that the listing shows: a break of the day inside it, its deadline.
-      if (ruled && (spansBreak(start, length, facts) || pastDeadline(task, day, start + length - 1))) return false;
+      if (
+        ruled &&
+        (breakInside({ day, start, end: start + length - 1 }, facts) !== undefined ||
+          pastDeadline(task, day, start + length - 1))
+      )
+        return false;
       const host = freeOn(day).get(start);
       for (let slot = start; slot < start + length; slot += 1) if (freeOn(day).get(slot) !== host) return false;
       return host !== undefined;
