@@ -1285,3 +1285,26 @@ describe("a refusal of the clock, stored in English, said in Chinese from the ta
     );
   });
 });
+
+describe("why a review of a shift of every review stays, read back into Chinese", () => {
+  const dated = "day 5 (Fri 15 Mar 2024)";
+  test.each([
+    [saySummary("en", "noRoomOnDay", { days: dated }), "3月15日周五没有能容纳它的空闲时间"],
+    [
+      saySummary("en", "noRuledRoomOnDay", { days: dated }),
+      "3月15日周五没有符合它的规则（课程类别、截止日期、你的偏好）的空闲时间",
+    ],
+    [
+      saySummary("en", "noRuledTimeShifted", { shift: "60 minutes later" }),
+      "没有符合它的规则（课程类别、截止日期、你的偏好）的空闲时间（往后推60分钟）",
+    ],
+    [saySummary("en", "weekRefusedMove"), "日程规则不允许这样移动"],
+  ])("%s", (english, chinese) => {
+    expect(summaryInChinese(english)).toBe(chinese);
+    // As the step's summary says it: after its heading and the review's name.
+    const stays = saySummary("en", "staysBecause", { subject: '"Essay"', why: english });
+    expect(summaryInChinese(`${SUMMARY_WORDS.en.shiftedReviews}: ${stays}`)).toBe(
+      `${SUMMARY_WORDS.zh.shiftedReviews}：${saySummary("zh", "staysBecause", { subject: '"Essay"', why: chinese })}`,
+    );
+  });
+});
