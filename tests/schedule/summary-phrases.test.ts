@@ -1306,5 +1306,15 @@ describe("why a review of a shift of every review stays, read back into Chinese"
     expect(summaryInChinese(`${SUMMARY_WORDS.en.shiftedReviews}: ${stays}`)).toBe(
       `${SUMMARY_WORDS.zh.shiftedReviews}：${saySummary("zh", "staysBecause", { subject: '"Essay"', why: chinese })}`,
     );
+    // With no heading: every review stayed, so the step was not carried out and its reason is the list of them.
+    const other = saySummary("en", "staysBecause", {
+      subject: '"Matrix review"',
+      why: SUMMARY_WORDS.en.weekRefusedMove,
+    });
+    const both = `${saySummary("zh", "staysBecause", { subject: '"Essay"', why: chinese })}；${saySummary("zh", "staysBecause", { subject: '"Matrix review"', why: SUMMARY_WORDS.zh.weekRefusedMove })}`;
+    expect(summaryInChinese(`${stays}; ${other}`)).toBe(both);
+    expect(summaryInChinese(saySummary("en", "notCarriedOut", { reason: `${stays}; ${other}` }))).toBe(
+      saySummary("zh", "notCarriedOut", { reason: both }),
+    );
   });
 });

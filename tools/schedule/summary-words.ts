@@ -146,9 +146,8 @@ export function summaryInChinese(english: string): string {
         .writes!.split(/; (?!it is pending again|tell me you did it|day \d)/)
         .map((part) => {
           // A review a move of every review left where it was, and why (`offline/schedule/shift-all-step.ts`).
-          const stays = readSummary("staysBecause", part);
-          if (stays)
-            return saySummary("zh", "staysBecause", { subject: stays.subject!, why: summaryInChinese(stays.why!) });
+          const stays = staysInChinese(part);
+          if (stays) return stays;
           const missed = stillMissedInChinese(part);
           if (missed !== part) return missed;
           // A missed review whose new place the user declined, and the skip that let it go (`offline/.../life-steps.ts`).
@@ -158,8 +157,17 @@ export function summaryInChinese(english: string): string {
         })
         .join("；"),
     });
+  // Reviews a move of every review left where they were, none moved (`offline/schedule/shift-all-step.ts`).
+  const stayed = summary.split("; ").map((part) => staysInChinese(part));
+  if (stayed.every((part) => part !== undefined)) return stayed.join("；");
   // Dated places first, by date and clock time; what is left undated is said by day and slots below.
   return STEPS.reduce((text, step) => step(text), readablePlaces(summary, "zh"));
+}
+
+/** A review a move of every review left where it was, and why (`"X" stays: why`), in Chinese; undefined if not one. */
+function staysInChinese(part: string): string | undefined {
+  const stays = readSummary("staysBecause", part);
+  return stays && saySummary("zh", "staysBecause", { subject: stays.subject!, why: summaryInChinese(stays.why!) });
 }
 
 /** Why the arrangement left a review out (`arrangement.ts` `whyLeftOut`), as their table keys. */
