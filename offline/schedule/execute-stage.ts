@@ -1764,14 +1764,38 @@ function listStep(
   end: Finish,
   language: Language,
 ): Decision {
-  // The listing asked for; a pending one is followed by the missed reviews' (read apart, below).
+  // The listing asked for; a pending one is followed by the missed reviews' (read apart, below), and "not done yet"
+  // past one listing's 100 by a listing of each status still to do.
   const isMissedListing = (round: RoundView) => request.status === "pending" && round.arguments.status === "missed";
   const listing = rounds.findLast(
-    (round) => round.name === "list_tasks" && !round.summarised && !isMissedListing(round),
+    (round) =>
+      round.name === "list_tasks" &&
+      !round.summarised &&
+      !isMissedListing(round) &&
+      (request.status !== "open" || round.arguments.status === undefined),
   );
+  // "Not done yet" past the first listing's 100: what it left out may be still to do, so each status still to do is
+  // listed on its own, in one round (so the three stay whole together when summarising cuts the long first listing),
+  // and the answer counts from those.
+  const statusRound = rounds.findLastIndex(
+    (round, index) =>
+      request.status === "open" &&
+      STILL_TO_DO.every((status, offset) => {
+        const each = rounds[index + offset];
+        return each?.name === "list_tasks" && !each.summarised && each.arguments.status === status;
+      }),
+  );
+  const statusData =
+    statusRound === -1
+      ? []
+      : STILL_TO_DO.flatMap((_, offset) => {
+          const data = toolDataOf(rounds[statusRound + offset], "list_tasks");
+          return data ? [data] : [];
+        });
+  const counted = statusData.length === STILL_TO_DO.length ? statusData : undefined;
   const listed = toolDataOf(listing, "list_tasks");
   // A listing that failed lists nothing; one without data (saved before tools gave data) is read again.
-  if (!listing || (!listed && callResultOf(listing) !== "failed")) {
+  if (!counted && (!listing || (!listed && callResultOf(listing) !== "failed"))) {
     const args: Record<string, unknown> =
       request.status === "all" || request.status === "open"
         ? { source: "task_item", limit: 100 }
@@ -1809,45 +1833,66 @@ function listStep(
           ),
         ];
   // Still to do: not done and not skipped, wherever it is (pending, placed, missed).
-  const stillToDo = (kind: string) => kind === "pending" || kind === "placed" || kind === "missed";
-  const tasks = (listed?.tasks ?? []).filter(
-    (task) => task.kind !== "event" && (request.status !== "open" || stillToDo(task.kind)),
-  );
+  const stillToDo = (kind: string) => (STILL_TO_DO as readonly string[]).includes(kind);
+  if (request.status === "open" && !counted && listed && listed.omitted > 0)
+    return readAll(
+      say(language, "Listing each kind of review still to do on its own.", "分别列出每种还没完成的复习。"),
+      STILL_TO_DO.map((status) => ({ name: "list_tasks", arguments: { status, limit: 100 } })),
+      "one listing of every task item stops at 100",
+    );
+  const firstOrder = new Map((listed?.tasks ?? []).map((task, index) => [task.id, index]));
+  const tasks = counted
+    ? counted
+        .flatMap((each) => each.tasks)
+        .sort((a, b) => (firstOrder.get(a.id) ?? firstOrder.size) - (firstOrder.get(b.id) ?? firstOrder.size))
+    : (listed?.tasks ?? []).filter(
+        (task) => task.kind !== "event" && (request.status !== "open" || stillToDo(task.kind)),
+      );
   const which = listedReviews(request.status, language, "review task(s)");
   if (tasks.length === 0)
     return finish(end, "", [say(language, `You have no ${which}.`, `你没有${which}。`), ...missedLine].join("\n"));
-  const lines = tasks.map((task) => {
-    const range = task.slots[0];
-    // A done one says so beside its place; a missed or skipped one has none (the list shows where it was as history).
-    const status = task.kind === "event" ? "pending" : task.kind;
-    if (language === "zh") {
-      const where = range
-        ? `，${status === "done" ? "已完成，" : ""}在${placeWords(range, facts, language)}${task.hostId ? "（嵌入在课程时间内）" : ""}`
-        : `，${TASK_STATUS_ZH[status]}`;
-      return `- ${task.name}，${task.duration} 节${where}`;
-    }
-    const where = range
-      ? `, ${status === "done" ? "done " : ""}on ${placeWords(range, facts, language)}${task.hostId ? " inside a timetable entry" : ""}`
-      : `, ${status}`;
-    return `- ${task.name}, ${task.duration} slot(s)${where}`;
-  });
+  const lines = tasks.map((task) => listedLine(task, facts, language));
   const more = listed && listed.omitted > 0 ? formatCount(listed.omitted) : undefined;
-  // "Not done yet" is read from a listing of every task item: what it left out may be done, so it is never counted as
-  // not done ("8+18" claimed 26 when 8 were).
-  const head =
-    more && request.status === "open"
-      ? say(
-          language,
-          `${tasks.length} ${which} among the first ${listed!.tasks.length} task(s) listed; ${more} more task(s) were not listed:`,
-          `前 ${listed!.tasks.length} 个任务中有 ${tasks.length} 个${which}；另有 ${more} 个任务没有列出：`,
-        )
-      : say(
-          language,
-          `${tasks.length}${more ? `+${more}` : ""} ${which}:`,
-          `${tasks.length}${more ? `+${more}` : ""} 个${which}：`,
-        );
+  let head: string;
+  if (counted) {
+    // Each status's own listing stops at 100 too: the count is still exact, and says how many are listed.
+    const total = counted.reduce((sum, each) => sum + each.tasks.length + each.omitted, 0);
+    head =
+      total > tasks.length
+        ? say(
+            language,
+            `${formatCount(total)} ${which}; ${tasks.length} listed:`,
+            `${formatCount(total)} 个${which}；列出其中 ${tasks.length} 个：`,
+          )
+        : say(language, `${tasks.length} ${which}:`, `${tasks.length} 个${which}：`);
+  } else
+    head = say(
+      language,
+      `${tasks.length}${more ? `+${more}` : ""} ${which}:`,
+      `${tasks.length}${more ? `+${more}` : ""} 个${which}：`,
+    );
   return finish(end, "", [head, ...lines, ...missedLine].join("\n"));
 }
+
+/** A task as a listing answer shows it: its name, length and place (or status). */
+function listedLine(task: ListedTask, facts: WeekFacts, language: Language): string {
+  const range = task.slots[0];
+  // A done one says so beside its place; a missed or skipped one has none (the list shows where it was as history).
+  const status = task.kind === "event" ? "pending" : task.kind;
+  if (language === "zh") {
+    const where = range
+      ? `，${status === "done" ? "已完成，" : ""}在${placeWords(range, facts, language)}${task.hostId ? "（嵌入在课程时间内）" : ""}`
+      : `，${TASK_STATUS_ZH[status]}`;
+    return `- ${task.name}，${task.duration} 节${where}`;
+  }
+  const where = range
+    ? `, ${status === "done" ? "done " : ""}on ${placeWords(range, facts, language)}${task.hostId ? " inside a timetable entry" : ""}`
+    : `, ${status}`;
+  return `- ${task.name}, ${task.duration} slot(s)${where}`;
+}
+
+/** The statuses of a task item still to do: not done and not skipped, wherever it is. */
+const STILL_TO_DO = ["pending", "placed", "missed"] as const satisfies readonly TaskStatus[];
 
 /**
  * A task as an explain answer tells it, in sentences (`get_task_info`'s data): an event's places, whether it is locked
