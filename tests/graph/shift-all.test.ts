@@ -148,6 +148,10 @@ describe("every review moved by whole days at once", () => {
     ["push everything back a day", { kind: "shift_all", days: 1 }],
     ["把所有复习往后推一天", { kind: "shift_all", days: 1 }],
     ["所有复习都推迟一天", { kind: "shift_all", days: 1 }],
+    // "我(的)所有的复习" ("all of my reviews", said with its possessive) was read as one review named so, and asked about.
+    ["把我所有的复习推迟一天", { kind: "shift_all", days: 1 }],
+    ["把我全部的复习提前一天", { kind: "shift_all", days: -1 }],
+    ["把我的复习全部往后推一小时", { kind: "shift_all", minutes: 60 }],
     ["push tomorrow's reviews back a day", { kind: "shift_all", days: 1, fromToday: 1 }],
     ["把周五的所有复习往后推两天", { kind: "shift_all", days: 2, weekday: 5 }],
     // The plan's own steps read back.

@@ -1145,7 +1145,7 @@ function parseSentence(body: string): ScheduleRequest {
 
 /** Words that name every review: "all my reviews", "my reviews", "everything", "所有复习", "全部复习". */
 const EVERY_REVIEW =
-  /^(?:(?:all|every one|each)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions)$|^(?:everything|all of them|every review|each review)$|^(?:所有|全部|所有的|全部的)(?:复习|任务)(?:都)?$|^(?:复习|任务)(?:都|全部)$/;
+  /^(?:(?:all|every one|each)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions)$|^(?:everything|all of them|every review|each review)$|^(?:我的?)?(?:所有|全部|所有的|全部的)(?:复习|任务)(?:都)?$|^(?:我的)?(?:复习|任务)(?:都|全部)$/;
 
 /**
  * A day's reviews, all of them: "today's reviews", "all of friday's reviews", "今天的复习都", "周五的所有复习" ("周四的复习"
