@@ -9,7 +9,9 @@ import { trimEdges } from "../../contracts/edge-trim.js";
 import { say, type Language } from "../../contracts/language.js";
 import type { GetOverviewData, ListedTask } from "../../tools/schedule/tools/index.js";
 import { editDistance, splitNamingDay, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import type { SlotRange } from "../../tools/schedule/state.js";
 import { matchClass, matchTasks } from "./task-matching.js";
+import { aheadOfClock, type WeekFacts } from "./week-facts.js";
 
 /** A request grounded: the request with only known names, what was dropped, or the question to ask. */
 export type Grounding =
@@ -18,13 +20,16 @@ export type Grounding =
 
 /** The overview's task items as listed tasks (what the matcher reads). */
 function listedOf(overview: GetOverviewData): { pending: ListedTask[]; all: ListedTask[] } {
-  const listed = (entry: { id: string; name: string; categoryId: string }, kind: "pending" | "placed"): ListedTask => ({
+  const listed = (
+    entry: { id: string; name: string; categoryId: string; place?: SlotRange },
+    kind: "pending" | "placed",
+  ): ListedTask => ({
     id: entry.id,
     name: entry.name,
     kind,
     duration: 0,
     categoryId: entry.categoryId,
-    slots: [],
+    slots: entry.place ? [entry.place] : [],
     locked: false,
     canEmbed: false,
   });
@@ -276,6 +281,25 @@ export function placedAlready(
     found.push(match);
   }
   return found;
+}
+
+/**
+ * The review "I didn't do the essay" names, when the overview shows it placed still ahead of the run's clock: nothing
+ * is missed yet, so there is no plan to approve (the execute stage says where it is, no card). Undefined when the
+ * mark is of another kind, names a review by its day, names several or none for sure, or the overview shows no place.
+ */
+export function markedAhead(
+  request: ScheduleRequest,
+  overview: GetOverviewData | undefined,
+  facts: WeekFacts,
+): ListedTask | undefined {
+  if (request.kind !== "mark" || request.to !== "missed" || !overview) return undefined;
+  if (request.weekday !== undefined || request.daysAgo !== undefined || (request.tasks?.length ?? 0) > 1)
+    return undefined;
+  const matches = matchTasks(request.task, listedOf(overview).all);
+  const [task] = matches;
+  const place = task?.slots[0];
+  return matches.length === 1 && task!.kind === "placed" && place && aheadOfClock(place, facts) ? task : undefined;
 }
 
 /**

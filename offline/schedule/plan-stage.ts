@@ -55,6 +55,7 @@ import { formatDate } from "../../tools/schedule/state.js";
 import type { GetOverviewData } from "../../tools/schedule/tools/get-overview.js";
 import {
   groundRequest,
+  markedAhead,
   meansAll,
   oneByOne,
   placedAlready,
@@ -289,6 +290,20 @@ function planRequest(asked: ScheduleRequest, answer: string | undefined, context
       },
     };
   }
+  // "I didn't do the essay" while its place is still ahead: nothing is missed yet, so there is no plan to approve. The
+  // mark's step alone runs without a card and says where the review is (a write would still be confirmed).
+  if (markedAhead(grounding.request, overview, facts))
+    return {
+      decision: {
+        speak: "",
+        action: "plan_done",
+        reason: "the review is still ahead of the clock: nothing is missed yet, and the step says where it is",
+        complexity: "simple",
+        need_thinking: false,
+        read_only: true,
+        plan_steps: language === "zh" ? chineseSteps(grounding.request, facts) : englishSteps(grounding.request, facts),
+      },
+    };
   const week = nextWeekNote(goal, grounding.request, facts, language);
   return { request: withMissedMadeUp(grounding.request, overview), preface: `${week}${dropped}` };
 }

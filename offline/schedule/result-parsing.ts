@@ -557,12 +557,15 @@ function parseOverview(lines: readonly string[]): GetOverviewData | undefined {
         ...excluded,
       });
     }
-    const named = /^- (placed|missed) (\S+) ("(?:[^"\\]|\\.)*") category=(\S+)$/.exec(line);
+    const named = /^- (placed|missed) (\S+) ("(?:[^"\\]|\\.)*") category=(\S+)(?: day (\d+) slots (\d+)-(\d+))?$/.exec(
+      line,
+    );
     if (named)
       (named[1] === "placed" ? data.placedTasks : data.missedTasks).push({
         id: named[2] ?? "",
         name: JSON.parse(named[3] ?? '""') as string,
         categoryId: named[4] ?? "",
+        ...(named[5] ? { place: { day: Number(named[5]), start: Number(named[6]), end: Number(named[7]) } } : {}),
       });
   }
   data.pendingTasks = parsePendingTasks(lines.join("\n"));

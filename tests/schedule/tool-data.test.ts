@@ -157,11 +157,14 @@ describe("each tool's data says what its text says", () => {
     expect(data.placedTasks).toHaveLength(Math.min(20, data.placed));
     expect(data.placedOmitted).toBe(data.placed - data.placedTasks.length);
     dataOf("get_overview", sampleWeek());
-    // The placed tasks by name (what a planner grounds a move in).
+    // The placed tasks by name (what a planner grounds a move in), and where each begins (whether it is still ahead).
     expect((dataOf("get_overview", withPlacements()) as GetOverviewData).placedTasks).toEqual([
-      { id: "a", name: "Task a", categoryId: "math" },
-      { id: "b", name: "Task b", categoryId: "math" },
+      { id: "a", name: "Task a", categoryId: "math", place: { day: 1, start: 4, end: 5 } },
+      { id: "b", name: "Task b", categoryId: "math", place: { day: 3, start: 2, end: 2 } },
     ]);
+    expect(runTool("get_overview", withPlacements()).content).toContain(
+      '- placed a "Task a" category=math day 1 slots 4-5\n- placed b "Task b" category=math day 3 slots 2-2',
+    );
     // A class's excluded weekdays (a class rule adds to them), in the text and the data alike.
     const ruled = sampleWeek();
     ruled.categories = ruled.categories.map((category) =>

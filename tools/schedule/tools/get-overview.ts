@@ -11,6 +11,7 @@ import {
   appendCapped,
   formatCount,
   formatDay,
+  formatRanges,
   pendingTaskLine,
   quoteName,
   readResult,
@@ -90,6 +91,8 @@ export interface PlacedTaskEntry {
   id: string;
   name: string;
   categoryId: string;
+  /** A placed task item's first range (where it begins); none for a missed one. */
+  place?: SlotRange;
 }
 
 /** What get_overview says, as data: the counts, and the lines of each list it shows (each capped as the text is). */
@@ -128,13 +131,17 @@ export interface GetOverviewData {
   missedOmitted: number;
 }
 
-/** Task items by name (`- placed <id> "<name>" category=<class>`), capped; those shown. */
+/**
+ * Task items by name (`- placed <id> "<name>" category=<class>[ day <d> slots <a>-<b>]`, where a placed one begins: a
+ * planner tells from it whether a review is still ahead), capped; those shown.
+ */
 function appendNamed(lines: string[], status: "placed" | "missed", tasks: readonly TaskItem[]): TaskItem[] {
   return appendCapped(
     lines,
     tasks,
     TASK_LINE_LIMIT,
-    (task) => `- ${status} ${task.id} ${quoteName(task.name)} category=${task.categoryId}`,
+    (task) =>
+      `- ${status} ${task.id} ${quoteName(task.name)} category=${task.categoryId}${status === "placed" && task.slots?.[0] ? ` ${formatRanges([task.slots[0]])}` : ""}`,
     `narrow with list_tasks status=${status} and a category`,
   );
 }
@@ -279,7 +286,7 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
       "narrow with list_tasks status=pending and a category",
     );
     lines.push(`placed tasks (${formatCount(placed.length)}):`);
-    // Names only (a planner names the task a move is about); list_tasks tells where each one is.
+    // Names and where each begins (a planner names the task a move is about); list_tasks tells the rest.
     const shownPlaced = appendNamed(lines, "placed", placed);
     // Last, so the lines before read as they always did.
     if (missed.length + skipped > 0)
@@ -310,7 +317,12 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
       categoriesOmitted: state.categories.length - categories.length,
       pendingTasks: shownPending.map(({ id, name, duration, categoryId }) => ({ id, name, duration, categoryId })),
       pendingOmitted: pending.length - shownPending.length,
-      placedTasks: shownPlaced.map(({ id, name, categoryId }) => ({ id, name, categoryId })),
+      placedTasks: shownPlaced.map(({ id, name, categoryId, slots }) => ({
+        id,
+        name,
+        categoryId,
+        ...(slots?.[0] ? { place: { ...slots[0] } } : {}),
+      })),
       placedOmitted: placed.length - shownPlaced.length,
       missedTasks: shownMissed.map(({ id, name, categoryId }) => ({ id, name, categoryId })),
       missedOmitted: missed.length - shownMissed.length,
