@@ -41,6 +41,8 @@ const ROWS: Array<{ request: string; chinese?: boolean; tool: string; id: string
   { request: "skip the vocabulary list this week", tool: "skip", id: "vocabulary-list", status: "skipped" },
   { request: "这周跳过单词表", chinese: true, tool: "skip", id: "vocabulary-list", status: "skipped" },
   { request: "矩阵复习做完了", chinese: true, tool: "mark_done", id: "matrix-review", status: "done" },
+  { request: "我今天做完了矩阵运算复习", chinese: true, tool: "mark_done", id: "matrix-review", status: "done" },
+  { request: "我刚做完矩阵运算复习", chinese: true, tool: "mark_done", id: "matrix-review", status: "done" },
   // Issue 47 item 8's own phrases, typos and all.
   { request: "I did teh matrix reveiw", tool: "mark_done", id: "matrix-review", status: "done" },
   { request: "skip the vocabulary review this week", tool: "skip", id: "vocabulary-list", status: "skipped" },

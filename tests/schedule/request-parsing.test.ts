@@ -112,6 +112,16 @@ describe("request parsing", () => {
     ["im finished with the essay", { kind: "mark", task: "essay", to: "done" }],
     ["我做完矩阵复习了", { kind: "mark", task: "矩阵复习", to: "done" }],
     ["我已经完成了单词表了", { kind: "mark", task: "单词表", to: "done" }],
+    // When it was done, said before the verb, is not the task's name (these were "I can't tell"), nor "early" after it.
+    ["我今天做完了矩阵复习", { kind: "mark", task: "矩阵复习", to: "done" }],
+    ["我刚做完矩阵复习", { kind: "mark", task: "矩阵复习", to: "done" }],
+    ["我提前完成了单词表", { kind: "mark", task: "单词表", to: "done" }],
+    ["I finished the matrix review early", { kind: "mark", task: "matrix review", to: "done" }],
+    // "somewhere" says where, not which: the task was "essay somewhere".
+    [
+      "can you put the essay somewhere on the weekend",
+      { kind: "arrange", tasks: ["essay"], where: { only: days([6, 7]) } },
+    ],
     ["what's on?", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 0 }] } } }],
     ["what do I have", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 0 }] } } }],
     ["what's left to schedule?", { kind: "list", status: "pending" }],

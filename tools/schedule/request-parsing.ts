@@ -1721,7 +1721,7 @@ const DONT_RESCHEDULE =
  */
 const MARK_ADVERB_BEFORE = /^(i(?:'ve|\s+have)?\s+)(?:already|just|finally|actually|also)\s+/;
 const MARK_ADVERB_AFTER =
-  /\s+(?:already|just now|now|too|as well|today|earlier today|this (?:morning|afternoon|evening)|yet)$/;
+  /\s+(?:already|just now|now|too|as well|today|earlier today|this (?:morning|afternoon|evening)|yet|early|ahead of time|in advance)$/;
 const MARK_WORDS_AFTER_ZH = /(?:我|都)?(?:今天|刚才|刚刚|早上|上午|中午|下午|晚上)?(?:已经|都|也|还)?$/;
 
 /**
@@ -1805,7 +1805,16 @@ function readMark(body: string): ScheduleRequest | undefined {
       /^(我)?(昨天|昨晚|今天|今晚|今早)(?:还)?(没做|没有做|没完成|没有完成|忘了做|漏了)(?:了)?(复习(?:任务)?)$/,
       "$1$3$2的$4",
     )
-    .replace(/^(我)?(?:昨天|昨晚|今天|今晚|今早)(?:还)?(没做|没有做|没完成|没有完成|忘了做|漏了)/, "$1$2");
+    .replace(/^(我)?(?:昨天|昨晚|今天|今晚|今早)(?:还)?(没做|没有做|没完成|没有完成|忘了做|漏了)/, "$1$2")
+    // "我今天做完了矩阵复习", "我刚做完矩阵复习", "我提前完成了单词表": when it was done, not which — "我做完了…".
+    .replace(
+      /^(我)?(?:今天|昨天|昨晚|今晚|今早|刚才|刚刚|刚|早上|上午|中午|下午|晚上|提前)(?:已经|也)?(做完|完成|做好|搞定|写完|复习完)(?!了)/,
+      "$1$2了",
+    )
+    .replace(
+      /^(我)?(?:今天|昨天|昨晚|今晚|今早|刚才|刚刚|刚|早上|上午|中午|下午|晚上|提前)(?:已经|也)?(做完|完成|做好|搞定|写完|复习完)了/,
+      "$1$2了",
+    );
   // "I'm done", "finished!", "做完了": no task named — "it", the review the run's clock makes current (the offline
   // policy's execute stage finds it, or asks which).
   if (DONE_ALONE.test(text)) return { kind: "mark", task: "it", to: "done", ...keep };
@@ -2312,14 +2321,17 @@ function withoutConstraints(text: string): string {
 export function taskPhrase(text: string): string {
   const quoted = /"([^"]+)"/.exec(text);
   if (quoted) return (quoted[1] ?? "").trim();
-  return text
-    .replace(
-      /^(?:(?:please|can you|could you|help me|i want to|i'd like to|let's|the|my|a|an|all|ones (?:for|of|in)|those (?:for|of|in)|task|item|event|review task|pending review task|pending task|placed task|the task matching|task matching)\b\s*|(?:请|帮我|把|将|一下|我的|那个|这个)\s*)+/g,
-      "",
-    )
-    .replace(/\s*(?:please|for me|吧|一下|的任务|任务)$/g, "")
-    .replace(/^["']|["']$/g, "")
-    .trim();
+  return (
+    text
+      .replace(
+        /^(?:(?:please|can you|could you|help me|i want to|i'd like to|let's|the|my|a|an|all|ones (?:for|of|in)|those (?:for|of|in)|task|item|event|review task|pending review task|pending task|placed task|the task matching|task matching)\b\s*|(?:请|帮我|把|将|一下|我的|那个|这个)\s*)+/g,
+        "",
+      )
+      // "put the essay somewhere on the weekend": where, not which.
+      .replace(/\s*(?:please|for me|somewhere|anywhere|吧|一下|的任务|任务)$/g, "")
+      .replace(/^["']|["']$/g, "")
+      .trim()
+  );
 }
 
 function unique(values: number[]): number[] {
