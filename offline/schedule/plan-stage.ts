@@ -559,7 +559,14 @@ function withShiftDays(request: ScheduleRequest, facts: WeekFacts): ScheduleRequ
   }
   if (request.fromToday !== undefined && weekday === undefined) return request;
   const by = request.minutes !== undefined ? { minutes: request.minutes } : days !== undefined ? { days } : undefined;
-  return by === undefined ? request : { kind: "shift_all", ...by, ...(weekday !== undefined ? { weekday } : {}) };
+  return by === undefined
+    ? request
+    : {
+        kind: "shift_all",
+        ...by,
+        ...(weekday !== undefined ? { weekday } : {}),
+        ...(request.part ? { part: request.part } : {}),
+      };
 }
 
 /** A mark's task in the user's words when no weekday could be told: the day said from today stays in them. */
@@ -643,8 +650,11 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
     }
     case "shift_all": {
       // One step, one card: every review moved together (batch_move), each by the same days.
+      // "all of Monday evening's reviews": a part of the day only with the day it is of.
       const whose =
-        request.weekday === undefined ? "all reviews" : `all of ${weekdayName(request.weekday, "en")}'s reviews`;
+        request.weekday === undefined
+          ? "all reviews"
+          : `all of ${weekdayName(request.weekday, "en")}${request.part ? ` ${request.part}` : ""}'s reviews`;
       const by = shiftAllBy(request);
       return [
         {
@@ -906,7 +916,10 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
       return [{ content: `把 ${quoted(`${on}${task}`)} 记为${as}`, done_when: `任务已记为${as}，或说明原因` }];
     }
     case "shift_all": {
-      const whose = request.weekday === undefined ? "所有复习" : `${weekdayName(request.weekday, "zh")}的所有复习`;
+      const whose =
+        request.weekday === undefined
+          ? "所有复习"
+          : `${weekdayName(request.weekday, "zh")}${request.part ? PART_ZH[request.part] : ""}的所有复习`;
       const by = shiftAllBy(request);
       return [
         {

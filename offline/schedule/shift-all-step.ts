@@ -25,6 +25,7 @@ import {
   hasStarted,
   placeWords,
   shiftSaid,
+  slotRangeOf,
   startMinute,
   weekdayOf,
   type WeekFacts,
@@ -108,12 +109,15 @@ function startsOf(found: FindFreeData, duration: number): Set<string> {
 
 /** The reviews a shift moves: placed on one range, not started, of the weekday named (any, when none is). */
 function chosenOf(tasks: readonly ListedTask[], request: ShiftAll, facts: WeekFacts): ListedTask[] {
+  // "Monday evening's reviews": those that begin in that part of the day.
+  const part = request.part ? slotRangeOf({ part: request.part }, facts) : undefined;
   return tasks.filter(
     (task) =>
       task.kind === "placed" &&
       task.slots.length === 1 &&
       !hasStarted(task.slots[0]!, facts) &&
-      (request.weekday === undefined || weekdayOf(facts, task.slots[0]!.day) === request.weekday),
+      (request.weekday === undefined || weekdayOf(facts, task.slots[0]!.day) === request.weekday) &&
+      (part === undefined || (task.slots[0]!.start >= part.from && task.slots[0]!.start <= part.to)),
   );
 }
 

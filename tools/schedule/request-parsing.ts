@@ -282,9 +282,18 @@ export type ScheduleRequest =
    * "move today's reviews to tomorrow", "把所有复习往后推一天". `days` the shift; `weekday` the day whose reviews
    * (absent: every review ahead); `fromToday` that day said from today ("today's", "tomorrow's"), `to` a target day
    * said instead of a shift ("… to tomorrow") — the planner makes both a weekday and days with the clock. `minutes`
-   * a shift of time the same day instead ("push all my reviews back an hour", "把今天的复习都推迟一小时").
+   * a shift of time the same day instead ("push all my reviews back an hour", "把今天的复习都推迟一小时"). `part` the
+   * part of that day whose reviews ("all of Monday evening's reviews", "周一晚上的所有复习"): the others stay.
    */
-  | { kind: "shift_all"; days?: number; minutes?: number; weekday?: number; fromToday?: number; to?: Where }
+  | {
+      kind: "shift_all";
+      days?: number;
+      minutes?: number;
+      weekday?: number;
+      fromToday?: number;
+      to?: Where;
+      part?: PartOfDay;
+    }
   | { kind: "swap"; first: string; second: string }
   | { kind: "unplace"; task: string }
   /**
@@ -1171,7 +1180,12 @@ function asShiftAll(request: ScheduleRequest): ScheduleRequest {
     ? splitNamingDay(dayReviews[1] !== undefined ? `${dayReviews[1]} reviews` : `${dayReviews[2]}复习`)
     : undefined;
   if (!named || (named.weekday === undefined && named.fromToday === undefined)) return request;
-  const of = named.weekday !== undefined ? { weekday: named.weekday } : { fromToday: named.fromToday! };
+  // "Monday evening's reviews", "tonight's reviews", "周一晚上的所有复习": that part of the day's only.
+  const part = readPartOfDay(dayReviews![1] ?? dayReviews![2] ?? "");
+  const of = {
+    ...(named.weekday !== undefined ? { weekday: named.weekday } : { fromToday: named.fromToday! }),
+    ...(part ? { part } : {}),
+  };
   if (by !== undefined) return { kind: "shift_all", ...by, ...of };
   // "… to tomorrow": one day to move them to.
   const only = request.where.only;
@@ -1575,7 +1589,10 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
   const phrase = words.join(" ");
   // "push it back to Friday": a day named is where it goes.
   // (A day that names the task is not where it goes: "push tomorrow's review back a day".)
-  const named = phrase.replace(/\b[a-z]+'s\b/g, (word) => (splitNamingDay(word) ? " " : word));
+  // ("Monday evening's reviews", "this morning's review": the part of the day names them too.)
+  const named = phrase.replace(/\b(?:this\s+)?[a-z]+(?:\s+(?:morning|afternoon|evening|night))?'s\b/g, (word) =>
+    splitNamingDay(word) ? " " : word,
+  );
   if (!isEmptySelection(readDays(named)) || /\b(?:to|onto|into)\b/.test(phrase)) return undefined;
   const said2 = taskPhrase(phrase);
   const task = PRONOUN.test(said2) ? (taskNamedBefore(body.slice(0, verb.index)) ?? said2) : said2;
