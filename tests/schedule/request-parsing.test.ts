@@ -24,6 +24,12 @@ describe("request parsing", () => {
     ["Help me arrange next week's review sessions.", { kind: "arrange", tasks: [] }],
     ["Arrange my review week, please.", { kind: "arrange", tasks: [] }],
     ["Place each pending review task into a free slot that fits it", { kind: "arrange", tasks: [] }],
+    // What is left, however said, names no task (the planner asked which task "everything that's left" was).
+    ["schedule everything that's left", { kind: "arrange", tasks: [] }],
+    ["schedule what's still left", { kind: "arrange", tasks: [] }],
+    ["place whatever is left", { kind: "arrange", tasks: [] }],
+    ["剩下的都安排了吧", { kind: "arrange", tasks: [] }],
+    ["把剩下的复习安排一下", { kind: "arrange", tasks: [] }],
     [
       'Place the pending review tasks "linked list exercises" into free slots that fit them, on Friday (day 5)',
       { kind: "arrange", tasks: ["linked list exercises"], where: { only: days([], [5]) } },
