@@ -361,7 +361,12 @@ function whyOpen(item: OpenItem, messages: BaseMessage[], planSteps: readonly Pl
     .map(messageText);
   const note = notes.filter((text) => /^\s*skip/i.test(text)).at(-1) ?? notes.at(-1);
   if (note) return note.replace(/\s+/g, " ").trim().slice(0, 160);
-  const beside = new RegExp(`(?:^|[^\\p{L}\\p{N}_-])${escape(item.id)} \\(([^)]{1,120})\\)`, "u");
+  // (A reason may hold brackets of its own, one deep: "(no free slot fits in what is left of the week (the rest has
+  // passed))" lost its last words at the first closing bracket.)
+  const beside = new RegExp(
+    `(?:^|[^\\p{L}\\p{N}_-])${escape(item.id)} \\(((?:[^()]|\\([^()]{0,120}\\)){1,160})\\)`,
+    "u",
+  );
   const stated = planSteps.map((step) => beside.exec(step.summary ?? "")?.[1]).find((reason) => reason !== undefined);
   if (stated !== undefined) return stated;
   // A write on it that the tool refused (a hand placement that breaks a rule): not "did not get to it", but why.

@@ -184,6 +184,20 @@ describe("buildTaskReport", () => {
       ].join("\n\n"),
     );
   });
+
+  test("a step's reason beside an item's id is read whole, brackets of its own and all", () => {
+    const reason = "no free slot fits in what is left of the week (the rest has passed)";
+    const report = buildTaskReport(
+      {
+        ...base,
+        messages: [messages[0]!],
+        planSteps: [step("1", "done", { summary: `left pending: rev-1 (${reason}); rev-2 (its deadline has passed)` })],
+      },
+      open,
+      open,
+    );
+    expect(report.stillOpen.map((item) => item.why)).toEqual([reason, "its deadline has passed"]);
+  });
 });
 
 describe("overclaim", () => {
