@@ -1125,6 +1125,11 @@ function missingDays(
   const outside = where ? [...unresolvedDates(where.only, facts), ...unresolvedDates(where.not, facts)] : [];
   const week = where?.only.dates?.find((spec) => spec.kind === "week" && outside.includes(spec.text));
   if (week?.kind === "week") return weekOutsideWindow(week, facts, language);
+  const after = where?.only.dates?.find((spec) => spec.kind === "offset" && outside.includes(spec.text));
+  if (after?.kind === "offset" && outside.length === 1) {
+    const said = daysAfterWindow(after, facts, language);
+    if (said) return said;
+  }
   if (where && outside.length > 0) return outsideWindow(outside, facts, language);
   if (!where || isEmptySelection(where.only) || resolveDays(where.only, facts).length > 0) return undefined;
   const total = facts.totalDays ?? 7;
@@ -1149,6 +1154,28 @@ function weekOutsideWindow(week: Extract<DateSpec, { kind: "week" }>, facts: Wee
     language,
     `Your schedule covers ${formatDate(dates.first)} to ${formatDate(dates.last)}; "${week.text}" (${formatDate(monday)} to ${formatDate(addDays(monday, 6))}) is not on it${ahead ? " yet: the schedule moves on to the next week once its last day is over" : ""}, so I have planned nothing. Which day of your schedule do you mean? Answer with a weekday ("Friday"), "today" or "tomorrow".`,
     `你的日程覆盖 ${formatDate(dates.first, "zh")} 到 ${formatDate(dates.last, "zh")}；“${week.text}”（${formatDate(monday, "zh")} 到 ${formatDate(addDays(monday, 6), "zh")}）${ahead ? "还不在日程里：日程要等最后一天过完才会换到下一周" : "不在日程里"}，所以我没有做任何计划。你指的是日程里的哪一天？可以回答星期几（如“周五”）、“今天”或“明天”。`,
+  );
+}
+
+/**
+ * A day said from today ("tomorrow", "in 2 days") past the window's last day while today is in the window (a Sunday
+ * evening's "what do I have tomorrow?"): its date, and that the schedule moves on to it by itself once the window's
+ * last day is over; which day of the window is meant. Undefined when the day is not such a one.
+ */
+function daysAfterWindow(
+  spec: Extract<DateSpec, { kind: "offset" }>,
+  facts: WeekFacts,
+  language: Language,
+): string | undefined {
+  const dates = windowDates(facts);
+  const today = facts.now?.date;
+  if (!dates || today === undefined || today < dates.first || today > dates.last) return undefined;
+  const day = addDays(today, spec.days);
+  if (day <= dates.last) return undefined;
+  return say(
+    language,
+    `Your schedule covers ${formatDate(dates.first)} to ${formatDate(dates.last)}; "${spec.text}" (${formatDate(day)}) is not on it yet: the schedule moves on to the next week by itself once ${formatDate(dates.last)} is over, so I have planned nothing — ask me again then. Or which day of your schedule do you mean? Answer with a weekday ("Friday") or "today".`,
+    `你的日程覆盖 ${formatDate(dates.first, "zh")} 到 ${formatDate(dates.last, "zh")}；“${spec.text}”（${formatDate(day, "zh")}）还不在日程里：${formatDate(dates.last, "zh")}过完后，日程会自动换到下一周，所以我没有做任何计划——到时候再问我吧。或者你指的是日程里的哪一天？可以回答星期几（如“周五”）或“今天”。`,
   );
 }
 

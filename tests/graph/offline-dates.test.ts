@@ -119,6 +119,33 @@ describe("a day outside the window", () => {
   });
 });
 
+describe("a day said from today past the window's last day", () => {
+  // Each evening of the sample week: "tomorrow" is on the schedule until its last evening, when it is next week's
+  // Monday — not on it yet, and said so with its date (it asked only which day of the window was meant).
+  test.each([11, 12, 13, 14, 15, 16, 17])("'what do I have tomorrow?' on 2024-03-%i at 21:00", async (date) => {
+    const evening = () => new Date(`2024-03-${date}T21:00:00+08:00`);
+    const tempo = await offlineTempo(halfPlacedWeek(), evening);
+    const outcome = await converse(tempo, "what do I have tomorrow?", [{ type: "response", args: "never mind" }]);
+    const tomorrow = new Date(Date.UTC(2024, 2, date + 1)).toISOString().slice(0, 10);
+    if (tomorrow <= "2024-03-17") {
+      expect(outcome.cards).toEqual([]);
+      expect(outcome.finalAnswer).not.toContain("not on it");
+    } else {
+      expect(outcome.cards.map((card) => card.action)).toEqual(["ask_user"]);
+      expect(outcome.said[0]).toBe(
+        'Your schedule covers Mon 11 Mar to Sun 17 Mar; "tomorrow" (Mon 18 Mar) is not on it yet: the schedule moves on to the next week by itself once Sun 17 Mar is over, so I have planned nothing — ask me again then. Or which day of your schedule do you mean? Answer with a weekday ("Friday") or "today".',
+      );
+    }
+    expect(outcome.schedule).toEqual(halfPlacedWeek());
+  });
+
+  test("in Chinese", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }), () => new Date("2024-03-17T21:00:00+08:00"));
+    const outcome = await converse(tempo, "明天有什么安排", [{ type: "response", args: "算了" }]);
+    expect(outcome.said[0]).toMatch(/^你的日程覆盖 3月11日周一 到 3月17日周日；“明天”（3月18日周一）还不在日程里/);
+  });
+});
+
 describe("a day already gone", () => {
   test.each([
     ["move the essay draft to yesterday", /Tuesday, Mar 12/, /the time that has passed there is left out/],
