@@ -725,10 +725,13 @@ function moveStep(
   // A review already where the request puts it ("move it to tomorrow afternoon" when it is there, "move it to Tuesday"
   // when it is on Tuesday): said, never "no free slot" (its own place is no free time) nor a move elsewhere in that
   // part of the day or that day — another part of the day it is on ("to Tuesday evening") still moves it.
+  // ("Move it, but not on Thursday" names only where it must not go: a new place is asked for, wherever it is now.)
+  const onlyExcludes = isEmptySelection(constraints.where.only) && !isEmptySelection(constraints.where.not);
   const alreadyThere =
     tool === "move" &&
     current !== undefined &&
     !shift &&
+    !onlyExcludes &&
     rejected.length === 0 &&
     days !== undefined &&
     days.includes(current.day) &&

@@ -621,9 +621,11 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
           },
         ];
       const where = whereText(request.where, facts, "move");
+      // "…, but not on Thursday": only where it must not go — a new place, said so.
+      const away = isEmptySelection(request.where.only) && !isEmptySelection(request.where.not) && where !== "";
       return [
         {
-          content: `Move ${JSON.stringify(request.task)} to ${where || "another free slot"}`,
+          content: `Move ${JSON.stringify(request.task)} to ${away ? `another free slot, ${where}` : where || "another free slot"}`,
           done_when: "move reports the task's new slots, or why it cannot move",
         },
       ];
@@ -892,9 +894,10 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
           },
         ];
       const where = chineseWhere(request.where, facts, "move");
+      const away = isEmptySelection(request.where.only) && !isEmptySelection(request.where.not) && where !== "";
       return [
         {
-          content: `把 ${quoted(request.task)} 移到 ${where || "另一个空闲时段"}`,
+          content: `把 ${quoted(request.task)} 移到 ${away ? `另一个空闲时段，${where}` : where || "另一个空闲时段"}`,
           done_when: "任务有了新时段，或已说明无法移动的原因",
         },
       ];

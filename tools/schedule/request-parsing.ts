@@ -681,6 +681,8 @@ export function resolveSlotWindow(window: SlotWindow, slotsPerDay: number): { fr
 
 const DAY_WORD = String.raw`(?:[a-z]+day\s*(?:\(day \d+\))?|mon|tue|wed|thu|fri|sat|sun|weekends?|day \d+)`;
 const DAY_WORD_ZH = String.raw`(?:(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|第\d+天)`;
+/** "周六以外的时间", "周五和周六之外": the days named before 以外 / 之外 are where it must not go (group 1). */
+const DAYS_EXCEPTED_ZH = new RegExp(String.raw`(${DAY_WORD_ZH}(?:\s*[和、,或]?\s*${DAY_WORD_ZH})*)(?:以外|之外)`, "g");
 /**
  * "not on Monday or Sunday", "except day 3", "keep it off Friday", "Saturday instead of Friday", "不要周一和周日",
  * "不要安排在周五": group 1 (English) or 2 (Chinese) holds the days.
@@ -730,6 +732,10 @@ export function readWhere(said: string): Where {
     })
     .replace(NEGATED_DAYS, (_, english?: string, chinese?: string) => {
       negated.push(english ?? chinese ?? "");
+      return " ";
+    })
+    .replace(DAYS_EXCEPTED_ZH, (_, days: string) => {
+      negated.push(days);
       return " ";
     });
   const positive: string[] = [];
@@ -1673,6 +1679,18 @@ function taskNamedBefore(clause: string): string | undefined {
 
 /** Splits "X on friday" (no "to") into the task and its target. */
 function splitTarget(subject: string, target: string | undefined): [string, string] {
+  const [task, when] = splitTargetWords(subject, target);
+  // "move the essay but not on Saturday", "…, not to Friday", "anywhere but Saturday": the words of when after a
+  // negation are where it must not go (they read as the only place it may go).
+  const negation = NEGATION_TAIL.exec(task);
+  return negation && when.trim() !== "" ? [taskPhrase(task.slice(0, negation.index)), `not ${when}`] : [task, when];
+}
+
+/** A negation that ends a move's task words, before the words of when it governs: " but not", ", not", " except". */
+const NEGATION_TAIL =
+  /(?:,?\s+(?:but|anywhere but|any ?where but|any day but|any time but|except|other than|rather than|apart from|besides)(?:\s+not)?|,?\s+not|,?\s+(?:just|only)\s+not)$/;
+
+function splitTargetWords(subject: string, target: string | undefined): [string, string] {
   if (target !== undefined) return [taskPhrase(subject), target];
   // "reschedule the matrix review for Friday": "for" and only words of when (a "for" inside a name stays in it).
   const forWhen = /^(.+)\s+for\s+(.+)$/.exec(subject);

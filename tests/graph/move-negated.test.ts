@@ -1,0 +1,46 @@
+/**
+ * "Move the essay but not on Saturday" moved the essay to Saturday: the words after the negation were read as the only
+ * day it could go to ("anywhere but Saturday", "…, not on Saturday", "周六以外的时间" alike). The oracle is the stored
+ * week: the review moved, and is on none of the days excluded.
+ */
+import { describe, expect, test } from "vitest";
+import { checkScheduleInvariants, type TaskItem } from "../../tools/schedule/index.js";
+import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
+
+/** The sample week's eve: every day of it ahead. */
+const EVE = () => new Date("2024-03-10T20:00:00+08:00");
+
+describe("a move with a day it must not go to", () => {
+  test.each([
+    ["move the matrix review but not on Thursday", "matrix-review", [4]],
+    ["move the matrix review, not on Thursday", "matrix-review", [4]],
+    ["move the matrix review anywhere but Thursday", "matrix-review", [4]],
+    ["move the matrix review, but not to Thursday or Friday", "matrix-review", [4, 5]],
+    ["reschedule the essay draft but not for Friday", "essay-draft", [5]],
+    ["把矩阵运算复习移到周四以外的时间", "matrix-review", [4]],
+    ["把矩阵运算复习移到周四和周五之外的时间", "matrix-review", [4, 5]],
+  ] as const)("%s: it moves, and to none of those days", async (request, id, excluded) => {
+    const chinese = /[\u4e00-\u9fff]/.test(request);
+    const week = halfPlacedWeek({ chinese });
+    const before = week.tasks.find((task) => task.id === id) as TaskItem;
+    const outcome = await converse(await offlineTempo(week, EVE), request);
+    expect(checkScheduleInvariants(outcome.schedule)).toEqual([]);
+    const after = outcome.schedule.tasks.find((task) => task.id === id) as TaskItem;
+    const place = after.slots![0]!;
+    expect(place).not.toEqual(before.slots![0]);
+    const weekday = outcome.schedule.window.days.find((day) => day.dayIndex === place.day)!.dayOfWeek;
+    expect(excluded).not.toContain(weekday);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);
+  });
+
+  test.each([
+    ["move the essay but not on Saturday", [6]],
+    ["move the essay anywhere but Saturday", [6]],
+    ["move the essay, not to Saturday or Sunday", [6, 7]],
+    ["把作文移到周六以外的时间", [6]],
+  ] as const)("%s reads the days as excluded, none as the only ones", (request, days) => {
+    const read = parseScheduleRequest(request);
+    expect(read).toMatchObject({ kind: "move", where: { only: { weekdays: [] }, not: { weekdays: days } } });
+  });
+});
