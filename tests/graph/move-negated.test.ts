@@ -43,4 +43,31 @@ describe("a move with a day it must not go to", () => {
     const read = parseScheduleRequest(request);
     expect(read).toMatchObject({ kind: "move", where: { only: { weekdays: [] }, not: { weekdays: days } } });
   });
+
+  // A change said not to be made was read as the change (its days as where): nothing is done now, no card raised.
+  test.each([
+    "don't move the essay draft",
+    "never move the essay draft",
+    "do not schedule the derivative drills",
+    "don't clear Saturday",
+    "don't move anything to Friday",
+    "skip all my reviews except Saturday's",
+    "不要把英语作文草稿移到周五",
+  ])("%s: no card, the week as it was", async (request) => {
+    const chinese = /[\u4e00-\u9fff]/.test(request);
+    const outcome = await converse(await offlineTempo(halfPlacedWeek({ chinese }), EVE), request);
+    expect(outcome.cards).toEqual([]);
+    expect(outcome.schedule).toEqual(halfPlacedWeek({ chinese }));
+  });
+
+  test.each([
+    // A placing said not to happen on a day stays a limit of where.
+    ["don't schedule anything on Friday", { kind: "arrange", tasks: [], where: { not: { weekdays: [5] } } }],
+    ["不要把复习安排在周五", { kind: "arrange", tasks: [], where: { not: { weekdays: [5] } } }],
+    ["put the essay on any day but Saturday", { kind: "arrange", tasks: ["essay"], where: { not: { weekdays: [6] } } }],
+    ["arrange my reviews but not the essay", { kind: "arrange", tasks: [], except: ["essay"] }],
+    ["move the essay, not the matrix review", { kind: "move", task: "essay" }],
+  ] as const)("%s", (request, expected) => {
+    expect(parseScheduleRequest(request)).toMatchObject(expected);
+  });
 });

@@ -688,7 +688,7 @@ const DAYS_EXCEPTED_ZH = new RegExp(String.raw`(${DAY_WORD_ZH}(?:\s*[和、,或]
  * "不要安排在周五": group 1 (English) or 2 (Chinese) holds the days.
  */
 const NEGATED_DAYS = new RegExp(
-  String.raw`\b(?:not|never|except|but not|avoid(?:ing)?|no|(?<!(?:have|got|'ve|had) )nothing|none|off|instead of|rather than|other than|apart from|skip)\s+(?:on\s+)?(${DAY_WORD}(?:\s*(?:and|or|,|&)\s*${DAY_WORD}(?![a-z]|\s*(?:instead|is fine|works|please|then|would|could)))*)|(?:不要|别|不|除了|避开|跳过)(?:在|放在|排在|安排在|安排到|放到|排到|放进|排进)?(${DAY_WORD_ZH}(?:\s*[和、,或]?\s*${DAY_WORD_ZH})*)`,
+  String.raw`\b(?:not|never|except|but not|any\s*(?:day|time|where)\s+(?:but|except)|avoid(?:ing)?|no|(?<!(?:have|got|'ve|had) )nothing|none|off|instead of|rather than|other than|apart from|skip)\s+(?:on\s+)?(${DAY_WORD}(?:\s*(?:and|or|,|&)\s*${DAY_WORD}(?![a-z]|\s*(?:instead|is fine|works|please|then|would|could)))*)|(?:不要|别|不|除了|避开|跳过)(?:在|放在|排在|安排在|安排到|放到|排到|放进|排进)?(${DAY_WORD_ZH}(?:\s*[和、,或]?\s*${DAY_WORD_ZH})*)`,
   "g",
 );
 
@@ -1153,8 +1153,22 @@ const NEXT_QUESTION =
 const NEGATED_REQUEST =
   /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|no need to|you don'?t need to)\s+(?:re-?schedule|move|place|arrange|schedule|swap|unplace|remove|put|plan|do)\s+(?:it|that|this|them)\b(?:\s+(?:again|back|anywhere))?$|^(?:请)?(?:不要|不用|别|无需|不必)(?:再)?(?:重新|再)(?:安排|重排|移动|挪|放|排)/;
 
+/**
+ * A change said not to be made: "don't move the essay", "never move the essay", "do not schedule the essay", "don't
+ * clear Friday", "don't move anything to Friday", "不要把作文移到周五" — each read as the change itself before (the days
+ * after it as where to make it). Nothing is done. A placing said not to happen on a day stays a limit of where
+ * ("don't schedule anything on Friday" arranges the week without Friday).
+ */
+const NEGATED_CHANGE =
+  /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|never|please don'?t)\s+(?:move|reschedule|swap|switch|unplace|remove|shift|push|delay|postpone|clear|cancel|delete|touch|change|skip|drop|bring)\b|^(?:请)?(?:不要|别|不用|不必|无需|千万别)(?:再)?(?:把|将)?[^，。,;；]{0,40}?(?:移到|挪到|调到|改到|换到|推迟|提前|移动|挪走|挪开|删除|删掉|取消|清空|撤下|撤掉|交换|对调|跳过)/;
+const NEGATED_PLACING =
+  /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|never|please don'?t)\s+(?:schedule|place|arrange|put|plan)\b/;
+
 /** Reads one sentence of a request: a move of every review (`shift_all`) is read from the move it reads as. */
 function parseSentence(body: string): ScheduleRequest {
+  if (NEGATED_CHANGE.test(body)) return { kind: "unknown" };
+  if (NEGATED_PLACING.test(body) && isEmptySelection(readDays(body)) && !readPartOfDay(body))
+    return { kind: "unknown" };
   return asShiftAll(readSentence(body));
 }
 
@@ -1683,7 +1697,10 @@ function splitTarget(subject: string, target: string | undefined): [string, stri
   // "move the essay but not on Saturday", "…, not to Friday", "anywhere but Saturday": the words of when after a
   // negation are where it must not go (they read as the only place it may go).
   const negation = NEGATION_TAIL.exec(task);
-  return negation && when.trim() !== "" ? [taskPhrase(task.slice(0, negation.index)), `not ${when}`] : [task, when];
+  if (negation && when.trim() !== "") return [taskPhrase(task.slice(0, negation.index)), `not ${when}`];
+  // "move the essay, not the matrix review": the task named after "not" is not moved.
+  const other = /,\s*(?:but\s+)?not\s+\S|\s+but not\s+\S/.exec(task);
+  return other && when.trim() === "" ? [taskPhrase(task.slice(0, other.index)), when] : [task, when];
 }
 
 /** A negation that ends a move's task words, before the words of when it governs: " but not", ", not", " except". */
@@ -1858,6 +1875,9 @@ function readMark(body: string): ScheduleRequest | undefined {
     if (!match) continue;
     // "我错过了哪些复习", "列出已完成的复习": a question about a status names no task (QUESTION_START reads English).
     if (ASKING_PHRASE.test(match[1] ?? "")) return undefined;
+    // "skip all my reviews except Friday's": what is left out is no task to mark (it read as skipping Friday's).
+    if (/\b(?:except|excluding|but not|other than|apart from|besides)\b|除了|以外|之外/.test(match[1] ?? ""))
+      return undefined;
     const named = (match[1] ?? "").replace(MARK_ADVERB_AFTER, "").replace(MARK_WORDS_AFTER_ZH, "");
     // A review missed yesterday, named by its kind alone, is yesterday's ("I didn't do my review yesterday", "我昨天没做
     // 复习"); a named one keeps its name, and one done yesterday may be any.
@@ -2235,12 +2255,12 @@ function readPutBack(body: string): ScheduleRequest | undefined {
 }
 
 /**
- * Tasks left out of an arrangement: "except the essay", "everything but the essay and the vocabulary list", "other
- * than X", "apart from X", `except "X"` (a step's text), "除了X（以外），其他都…". Days left out ("except Monday")
+ * Tasks left out of an arrangement: "except the essay", "everything but the essay and the vocabulary list", "my
+ * reviews but not the essay", "other than X", "apart from X", `except "X"` (a step's text), "除了X（以外），其他都…". Days left out ("except Monday")
  * are days, read by `readWhere`.
  */
 const EXCEPT_TASKS =
-  /\b(?:except(?: for)?|excluding|other than|apart from|aside from|besides|save for|without)\s+(.+?)(?=$|[,;]|\s+(?:on|in|at|during|before|and (?:not|never|keep|avoid)|but)\b)|\b(?:everything|all(?: of)?(?: my| the)?(?: [a-z]+)?|anything)\s+but\s+(.+?)(?=$|[,;]|\s+(?:on|in|at|during|before)\b)|(?:除了|除去|不包括|不算)(.+?)(?:以外|之外)?(?=[,，]|其他|其余|别的|都|全部|$)/g;
+  /\b(?:except(?: for)?|excluding|other than|apart from|aside from|besides|save for|without|but not)\s+(.+?)(?=$|[,;]|\s+(?:on|in|at|during|before|and (?:not|never|keep|avoid)|but)\b)|\b(?:everything|all(?: of)?(?: my| the)?(?: [a-z]+)?|anything)\s+but\s+(.+?)(?=$|[,;]|\s+(?:on|in|at|during|before)\b)|(?:除了|除去|不包括|不算)(.+?)(?:以外|之外)?(?=[,，]|其他|其余|别的|都|全部|$)/g;
 
 /** An arrange request for `object` (the words after the verb) in `body`: the tasks it names, those it leaves out, where. */
 function arrangeOf(body: string, object: string): ScheduleRequest {
@@ -2248,7 +2268,7 @@ function arrangeOf(body: string, object: string): ScheduleRequest {
   const except: string[] = [];
   const withoutExcept = (text: string) =>
     text.replace(NEGATED_DAYS, " ").replace(EXCEPT_TASKS, (whole, english?: string, but?: string, chinese?: string) => {
-      const phrase = english ?? but ?? chinese ?? "";
+      const phrase = (english ?? but ?? chinese ?? "").replace(/^not\s+/, "");
       // "except on Monday", "except mornings": a limit on where, not a task.
       if (readTaskWords(phrase).replace(/[\s,]+/g, "") === "") return whole;
       except.push(...splitPhrases(phrase));
