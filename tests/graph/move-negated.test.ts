@@ -20,6 +20,10 @@ describe("a move with a day it must not go to", () => {
     ["reschedule the essay draft but not for Friday", "essay-draft", [5]],
     ["把矩阵运算复习移到周四以外的时间", "matrix-review", [4]],
     ["把矩阵运算复习移到周四和周五之外的时间", "matrix-review", [4, 5]],
+    ["move the matrix review away from Thursday", "matrix-review", [4]],
+    ["move the matrix review, I can't do Thursday", "matrix-review", [4]],
+    ["I'm busy on Tuesday, so move the matrix review", "matrix-review", [2]],
+    ["I can't do Saturday, move the essay draft", "essay-draft", [6]],
   ] as const)("%s: it moves, and to none of those days", async (request, id, excluded) => {
     const chinese = /[\u4e00-\u9fff]/.test(request);
     const week = halfPlacedWeek({ chinese });
@@ -38,6 +42,9 @@ describe("a move with a day it must not go to", () => {
     ["move the essay but not on Saturday", [6]],
     ["move the essay anywhere but Saturday", [6]],
     ["move the essay, not to Saturday or Sunday", [6, 7]],
+    ["move the essay out of Saturday", [6]],
+    ["move the essay, i'm busy on Saturday", [6]],
+    ["I can't do Saturday, move the essay", [6]],
     ["把作文移到周六以外的时间", [6]],
   ] as const)("%s reads the days as excluded, none as the only ones", (request, days) => {
     const read = parseScheduleRequest(request);

@@ -1462,7 +1462,9 @@ function readMove(said: string): ScheduleRequest | undefined {
     const subject = (english[1] ?? "").replace(/^(?:back|forward)\s+/, "").replace(/\s+(?:back|forward)$/, "");
     const [said, where] = splitTarget(subject, english[2]);
     const task = PRONOUN.test(said) ? (taskNamedBefore(body.slice(0, english.index)) ?? said) : said;
-    return task ? { kind: "move", task, where: readWhere(where) } : undefined;
+    return task
+      ? { kind: "move", task, where: withDaysRuledOutBefore(readWhere(where), body.slice(0, english.index)) }
+      : undefined;
   }
   const chinese = MOVE_ZH.exec(body);
   if (chinese) {
@@ -1703,9 +1705,28 @@ function splitTarget(subject: string, target: string | undefined): [string, stri
   return other && when.trim() === "" ? [taskPhrase(task.slice(0, other.index)), when] : [task, when];
 }
 
+/**
+ * `where` with the days a clause before the move's verb rules out ("I can't do Friday, move the essay", "I'm busy on
+ * Saturday, so move the essay"): only what such a clause says not to do is read from it.
+ */
+function withDaysRuledOutBefore(where: Where, before: string): Where {
+  if (before.trim() === "" || !NEGATIVE_CLAUSE.test(before.replace(NOT_NEGATIVE, " "))) return where;
+  const ruledOut = readWhere(before).not;
+  if (isEmptySelection(ruledOut)) return where;
+  return {
+    ...where,
+    not: {
+      ...where.not,
+      weekdays: [...new Set([...where.not.weekdays, ...ruledOut.weekdays])],
+      days: [...new Set([...where.not.days, ...ruledOut.days])],
+      ...(ruledOut.dates || where.not.dates ? { dates: [...(where.not.dates ?? []), ...(ruledOut.dates ?? [])] } : {}),
+    },
+  };
+}
+
 /** A negation that ends a move's task words, before the words of when it governs: " but not", ", not", " except". */
 const NEGATION_TAIL =
-  /(?:,?\s+(?:but|anywhere but|any ?where but|any day but|any time but|except|other than|rather than|apart from|besides)(?:\s+not)?|,?\s+not|,?\s+(?:just|only)\s+not)$/;
+  /(?:,?\s+(?:but|anywhere but|any ?where but|any day but|any time but|except|other than|rather than|apart from|besides)(?:\s+not)?|,?\s+not|,?\s+(?:just|only)\s+not|\s+(?:away from|out of)|,\s*(?:i|i'm|i am)\s+(?:can'?t|cannot|can not|won'?t)\s+(?:do|make)(?:\s+it)?|,\s*(?:i'?m|i am|i'll be|i will be)\s+(?:busy|away|out|not free)(?:\s+on)?)$/;
 
 function splitTargetWords(subject: string, target: string | undefined): [string, string] {
   if (target !== undefined) return [taskPhrase(subject), target];
