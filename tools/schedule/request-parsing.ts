@@ -722,8 +722,9 @@ const CLAUSE_BREAK =
 export function readWhere(said: string): Where {
   if (said.length > MAX_READ_LENGTH)
     return { only: { weekdays: [], days: [] }, not: { weekdays: [], days: [] }, slots: {} };
-  // "2 p.m." is "2 pm": its full stops end no clause.
-  const fragment = said.replace(/\b([ap])\.m\b\.?/g, "$1m");
+  // "2 p.m." is "2 pm": its full stops end no clause. "Before Friday", "after Wednesday", "周六之前": the days of the
+  // week on that side of it (they read as that day alone).
+  const fragment = withDaysBeforeAfter(said.replace(/\b([ap])\.m\b\.?/g, "$1m"));
   const negated: string[] = [];
   const rest = fragment
     .replace(KEEP_FREE, (_, english?: string, stays?: string, chinese?: string, chineseAfter?: string) => {
@@ -760,6 +761,46 @@ export function readWhere(said: string): Where {
     ...(startsFrom === undefined ? {} : { startsFrom }),
   };
   return { only: readDays(kept), not: readDays(negated.join(" , ")), slots, ...(before ? { before } : {}) };
+}
+
+const WEEKDAY_WORDS_EN = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+const WEEKDAY_WORD_EN = String.raw`(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun|the weekend|weekend)`;
+const BEFORE_AFTER_DAY_EN = new RegExp(
+  String.raw`\b(?:(?:sometime|some time|any ?time|any day)\s+)?(before|until|till|by|no later than|after|later than)\s+(?:this\s+|next\s+)?${WEEKDAY_WORD_EN}\b`,
+  "g",
+);
+const BEFORE_AFTER_DAY_ZH = /((?:周|星期|礼拜)[一二三四五六日天]|周末)(之前|以前|前|之后|以后|后)(?![天半])/g;
+
+/**
+ * "before Friday" → the days of the week before it ("monday and tuesday and wednesday and thursday"), "by Friday" up
+ * to it, "after Wednesday" after it, "周六之前" / "周三以后" alike (a week runs Monday to Sunday): words `readDays`
+ * reads. A weekday before which no day is left ("before Monday") says nothing.
+ */
+function withDaysBeforeAfter(text: string): string {
+  const span = (weekday: number, side: "before" | "by" | "after", chinese: boolean) => {
+    const days = [1, 2, 3, 4, 5, 6, 7].filter((day) =>
+      side === "before" ? day < weekday : side === "by" ? day <= weekday : day > weekday,
+    );
+    return chinese
+      ? days.map((day) => `周${"一二三四五六日"[day - 1]}`).join("和")
+      : days.map((day) => WEEKDAY_WORDS_EN[day - 1]).join(" and ");
+  };
+  return text
+    .replace(BEFORE_AFTER_DAY_EN, (_, word: string, day: string) => {
+      const weekday = /weekend/.test(day) ? 6 : WEEKDAYS_EN.find(([pattern]) => pattern.test(day))?.[1];
+      if (weekday === undefined) return _;
+      const side = /^(?:before|until|till)$/.test(word)
+        ? "before"
+        : /^(?:by|no later than)$/.test(word)
+          ? "by"
+          : "after";
+      return ` ${span(weekday, side, false)} `;
+    })
+    .replace(BEFORE_AFTER_DAY_ZH, (_, day: string, word: string) => {
+      const weekday = day === "周末" ? 6 : ZH_WEEKDAY_NUMBER[day.slice(-1)];
+      if (weekday === undefined) return _;
+      return span(weekday, /前/.test(word) ? "before" : "after", true);
+    });
 }
 
 /** "before the midterm" / "ahead of my exam" / "在期中考试之前" (an English step may name a Chinese event): the event named. */
@@ -1732,8 +1773,13 @@ function splitTargetWords(subject: string, target: string | undefined): [string,
   if (target !== undefined) return [taskPhrase(subject), target];
   // "reschedule the matrix review for Friday": "for" and only words of when (a "for" inside a name stays in it).
   const forWhen = /^(.+)\s+for\s+(.+)$/.exec(subject);
+  // ("move the essay before Friday": the days before it, `withDaysBeforeAfter`.)
+  const beforeAfter = /^(.+?)\s+((?:before|after|until|till|by)\s+.+)$/.exec(subject);
   const at =
-    forWhen && readTaskWords(forWhen[2] ?? "").trim() === "" ? forWhen : /^(.+?)\s+(?:on|at|in)\s+(.+)$/.exec(subject);
+    forWhen && readTaskWords(forWhen[2] ?? "").trim() === ""
+      ? forWhen
+      : (/^(.+?)\s+(?:on|at|in)\s+(.+)$/.exec(subject) ??
+        (beforeAfter && withDaysBeforeAfter(beforeAfter[2]!) !== beforeAfter[2] ? beforeAfter : null));
   return at ? [taskPhrase(at[1] ?? ""), at[2] ?? ""] : (trailingWhen(subject) ?? [taskPhrase(subject), ""]);
 }
 
@@ -2352,7 +2398,7 @@ function namedTasks(rest: string): string[] {
   const phrases = stripped
     .split(/\s*(?:,|\band\b|&|和|、|及|以及)\s*/)
     // A day's preposition left behind once its day is read ("the essay for the day after tomorrow").
-    .map((phrase) => phrase.trim().replace(/\s+(?:on|for|in|at|by|during|over|to)$/, ""))
+    .map((phrase) => phrase.trim().replace(/\s+(?:on|for|in|at|by|during|over|to|before|after|until|till)$/, ""))
     .filter((phrase) => phrase !== "" && !generic.test(phrase))
     .map(taskPhrase)
     .filter(Boolean);
