@@ -24,6 +24,9 @@ describe("a move with a day it must not go to", () => {
     ["move the matrix review, I can't do Thursday", "matrix-review", [4]],
     ["I'm busy on Tuesday, so move the matrix review", "matrix-review", [2]],
     ["I can't do Saturday, move the essay draft", "essay-draft", [6]],
+    // The day it is moved from named ("从周六"): it was read as part of the name, and no day was ruled out.
+    ["把英语作文草稿从周六挪到别的天", "essay-draft", [6]],
+    ["周六我有事，把英语作文草稿挪到别的时间", "essay-draft", [6]],
   ] as const)("%s: it moves, and to none of those days", async (request, id, excluded) => {
     const chinese = /[\u4e00-\u9fff]/.test(request);
     const week = halfPlacedWeek({ chinese });
@@ -74,6 +77,10 @@ describe("a move with a day it must not go to", () => {
     ["put the essay on any day but Saturday", { kind: "arrange", tasks: ["essay"], where: { not: { weekdays: [6] } } }],
     ["arrange my reviews but not the essay", { kind: "arrange", tasks: [], except: ["essay"] }],
     ["move the essay, not the matrix review", { kind: "move", task: "essay" }],
+    [
+      "把作文从周六上午挪到下午",
+      { kind: "move", task: "作文", where: { not: { weekdays: [] }, slots: { part: "afternoon" } } },
+    ],
   ] as const)("%s", (request, expected) => {
     expect(parseScheduleRequest(request)).toMatchObject(expected);
   });

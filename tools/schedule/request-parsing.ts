@@ -1509,8 +1509,21 @@ function readMove(said: string): ScheduleRequest | undefined {
   }
   const chinese = MOVE_ZH.exec(body);
   if (chinese) {
-    const task = taskPhrase(chinese[1] ?? "");
-    return task ? { kind: "move", task, where: readWhere(chinese[2] ?? "") } : undefined;
+    // "把作文从周六挪到别的天": the day it is moved from is no part of its name, and no day to move it to.
+    const from = new RegExp(String.raw`^(.+?)从(${DAY_WORD_ZH}.*)$`).exec(chinese[1] ?? "");
+    const task = taskPhrase(from ? from[1]! : (chinese[1] ?? ""));
+    // "周六我有事，把作文挪到别的时间": what the clause before 把 rules out.
+    const before = body.slice(0, Math.max(0, body.search(/把|将/)));
+    const where = withDaysRuledOutBefore(readWhere(chinese[2] ?? ""), before);
+    return task
+      ? {
+          kind: "move",
+          task,
+          // Moved away from that day to no place named ("别的天", "别的时间"): another day than it.
+          where:
+            from && isAnywhere(readWhere(chinese[2] ?? "")) ? withDaysRuledOutBefore(where, `不要${from[2]}`) : where,
+        }
+      : undefined;
   }
   return undefined;
 }
