@@ -63,6 +63,10 @@ describe("a move with a day it must not go to", () => {
     "don't move anything to Friday",
     "skip all my reviews except Saturday's",
     "不要把英语作文草稿移到周五",
+    // Words that leave a task out, read as the task to write on: a write on the essay alone.
+    "unplace everything except the essay draft",
+    "clear Saturday except the essay draft",
+    "skip Saturday but keep the essay draft",
   ])("%s: no card, the week as it was", async (request) => {
     const chinese = /[\u4e00-\u9fff]/.test(request);
     const outcome = await converse(await offlineTempo(halfPlacedWeek({ chinese }), EVE), request);
@@ -77,6 +81,9 @@ describe("a move with a day it must not go to", () => {
     ["put the essay on any day but Saturday", { kind: "arrange", tasks: ["essay"], where: { not: { weekdays: [6] } } }],
     ["arrange my reviews but not the essay", { kind: "arrange", tasks: [], except: ["essay"] }],
     ["move the essay, not the matrix review", { kind: "move", task: "essay" }],
+    ["I did the essay, not the matrix review", { kind: "mark", task: "essay", to: "done" }],
+    ["swap the essay with the matrix review, not the limits review", { kind: "swap", second: "matrix review" }],
+    ["mark the keep-fit review done", { kind: "mark", task: "keep-fit review" }],
     [
       "把作文从周六上午挪到下午",
       { kind: "move", task: "作文", where: { not: { weekdays: [] }, slots: { part: "afternoon" } } },

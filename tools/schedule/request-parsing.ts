@@ -1210,7 +1210,33 @@ function parseSentence(body: string): ScheduleRequest {
   if (NEGATED_CHANGE.test(body)) return { kind: "unknown" };
   if (NEGATED_PLACING.test(body) && isEmptySelection(readDays(body)) && !readPartOfDay(body))
     return { kind: "unknown" };
-  return asShiftAll(readSentence(body));
+  return withoutExclusions(asShiftAll(readSentence(body)));
+}
+
+/** Words in a task's name that leave tasks out ("except the essay", "but keep the essay", "除了作文"). */
+const LEAVES_OUT =
+  /\b(?:except|excluding|other than|apart from|besides|(?:but|and) keep)\b|[,;]\s*keep\b|除了|以外|之外|保留/;
+/** A task named as not meant, after the one that is: "the essay, not the matrix review", "… but not the matrix review". */
+const NOT_THIS_ONE = /,\s*(?:but\s+)?not\s+\S.*$|\s+but not\s+\S.*$/;
+
+/**
+ * A write on named tasks never takes its tasks from words that leave tasks out: "unplace everything except the essay",
+ * "clear Friday except the essay" and "skip Friday but keep the essay" read as a write on the essay alone — the
+ * opposite of what was said — and are not understood now; "I did the essay, not the matrix review" names the essay.
+ */
+function withoutExclusions(request: ScheduleRequest): ScheduleRequest {
+  const named =
+    request.kind === "unplace" || request.kind === "mark" || request.kind === "remove_event"
+      ? [request.kind === "remove_event" ? request.event : request.task]
+      : request.kind === "swap"
+        ? [request.first, request.second]
+        : [];
+  if (named.some((phrase) => LEAVES_OUT.test(phrase))) return { kind: "unknown" };
+  if (request.kind === "mark" || request.kind === "unplace")
+    return { ...request, task: request.task.replace(NOT_THIS_ONE, "").trim() || request.task };
+  if (request.kind === "swap")
+    return { ...request, second: request.second.replace(NOT_THIS_ONE, "").trim() || request.second };
+  return request;
 }
 
 /** Words that name every review: "all my reviews", "my reviews", "everything", "所有复习", "全部复习". */
