@@ -1269,12 +1269,13 @@ function proposeMark(
   // "I didn't do the essay" while its place is still ahead: nothing is missed yet — said, no card.
   const place = task.kind === "placed" ? task.slots[0] : undefined;
   if (request.to === "missed" && place && aheadOfClock(place, facts)) {
-    const refusal = (words: Language) =>
+    // Said with the place as a person reads it; summarised with it as the tools write it (read back later).
+    const refusal = (words: Language, summary = false) =>
       saySummary(words, "notMissedYet", {
         subject: label(task, words),
-        place: words === "en" ? formatRange(place, datingOf(facts)) : placeWords(place, facts, words),
+        place: summary ? formatRange(place, datingOf(facts)) : placeWords(place, facts, words),
       });
-    return finish(end, `${refusal(language)}${language === "zh" ? "。" : "."}`, notCarriedOut(refusal("en")));
+    return finish(end, `${refusal(language)}${language === "zh" ? "。" : "."}`, notCarriedOut(refusal("en", true)));
   }
   const write = MARK_WRITES[request.to];
   const saying = {

@@ -60,6 +60,8 @@ describe("a review is missed once its time has come, the clock moving day by day
           ).toEqual([]);
           expect(after, at).toEqual(review);
           expect(outcome.finalAnswer, at).toContain("still ahead, so it cannot be marked missed yet");
+          // Every line said shows the place as a person reads it, never as the tools write it ("day 6 slots 1-2").
+          expect(outcome.said.join("\n"), at).not.toMatch(/\bday \d+ slots \d+-\d+/);
         }
       }
     // Both sides were seen.
