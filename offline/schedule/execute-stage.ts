@@ -600,7 +600,13 @@ function moveStep(
   }
   // A review without a place — pending, or missed (its time passed) — is placed where the move says.
   const tool = task.kind === "pending" || task.kind === "missed" ? "place" : "move";
-  const constraints = constraintsFrom(rejected, request.where);
+  // "To another day": any day but the one it is on now.
+  const own = task.slots[0];
+  const target =
+    request.otherDay && own
+      ? { ...request.where, not: { ...request.where.not, days: [...request.where.not.days, own.day] } }
+      : request.where;
+  const constraints = constraintsFrom(rejected, target);
   const current = task.slots[0];
   let days = allowedDays(constraints.where, facts);
   // "to the evening" with no day keeps the task's day.

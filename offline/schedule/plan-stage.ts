@@ -625,7 +625,9 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
       const away = isEmptySelection(request.where.only) && !isEmptySelection(request.where.not) && where !== "";
       return [
         {
-          content: `Move ${JSON.stringify(request.task)} to ${away ? `another free slot, ${where}` : where || "another free slot"}`,
+          content: request.otherDay
+            ? `Move ${JSON.stringify(request.task)} to another day${where ? `, ${where}` : ""}`
+            : `Move ${JSON.stringify(request.task)} to ${away ? `another free slot, ${where}` : where || "another free slot"}`,
           done_when: "move reports the task's new slots, or why it cannot move",
         },
       ];
@@ -897,7 +899,9 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
       const away = isEmptySelection(request.where.only) && !isEmptySelection(request.where.not) && where !== "";
       return [
         {
-          content: `把 ${quoted(request.task)} 移到 ${away ? `另一个空闲时段，${where}` : where || "另一个空闲时段"}`,
+          content: request.otherDay
+            ? `把 ${quoted(request.task)} 移到另一天${where ? `，${where}` : ""}`
+            : `把 ${quoted(request.task)} 移到 ${away ? `另一个空闲时段，${where}` : where || "另一个空闲时段"}`,
           done_when: "任务有了新时段，或已说明无法移动的原因",
         },
       ];

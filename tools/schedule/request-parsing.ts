@@ -266,7 +266,24 @@ export type MoveShift = { days: number } | { minutes: number } | { sameDay: "lat
  * `where` empty. `also`: the moves said after it in the same request, each of its own task to its own place ("move the
  * matrix review to Thursday and the essay to Friday", "把矩阵复习挪到周四，作文挪到周五"): the planner plans each.
  */
-export type MoveRequest = { kind: "move"; task: string; where: Where; shift?: MoveShift; also?: MoveRequest[] };
+/** `otherDay`: "to another day", "换一天": any day but the one the task is on (set only when said). */
+export type MoveRequest = {
+  kind: "move";
+  task: string;
+  where: Where;
+  shift?: MoveShift;
+  also?: MoveRequest[];
+  otherDay?: true;
+};
+
+/** "another day", "a different day", "some other day", "别的天", "另一天", "换一天": any day but the task's own. */
+const OTHER_DAY =
+  /\b(?:another|a different|some other|a new|other)\s+day\b|别的天|另一天|其他(?:的)?日子|别的日子|换一天|换个日子|其他天/;
+
+/** `move` with `otherDay` when `words` (where it goes) say another day than its own. */
+function withOtherDay(move: MoveRequest, words: string): MoveRequest {
+  return OTHER_DAY.test(words) ? { ...move, otherDay: true } : move;
+}
 
 export type ScheduleRequest =
   /**
@@ -1530,7 +1547,10 @@ function readMove(said: string): ScheduleRequest | undefined {
     const [said, where] = splitTarget(subject, english[2]);
     const task = PRONOUN.test(said) ? (taskNamedBefore(body.slice(0, english.index)) ?? said) : said;
     return task
-      ? { kind: "move", task, where: withDaysRuledOutBefore(readWhere(where), body.slice(0, english.index)) }
+      ? withOtherDay(
+          { kind: "move", task, where: withDaysRuledOutBefore(readWhere(where), body.slice(0, english.index)) },
+          where,
+        )
       : undefined;
   }
   const chinese = MOVE_ZH.exec(body);
@@ -1542,13 +1562,16 @@ function readMove(said: string): ScheduleRequest | undefined {
     const before = body.slice(0, Math.max(0, body.search(/把|将/)));
     const where = withDaysRuledOutBefore(readWhere(chinese[2] ?? ""), before);
     return task
-      ? {
-          kind: "move",
-          task,
-          // Moved away from that day to no place named ("别的天", "别的时间"): another day than it.
-          where:
-            from && isAnywhere(readWhere(chinese[2] ?? "")) ? withDaysRuledOutBefore(where, `不要${from[2]}`) : where,
-        }
+      ? withOtherDay(
+          {
+            kind: "move",
+            task,
+            // Moved away from that day to no place named ("别的天", "别的时间"): another day than it.
+            where:
+              from && isAnywhere(readWhere(chinese[2] ?? "")) ? withDaysRuledOutBefore(where, `不要${from[2]}`) : where,
+          },
+          chinese[2] ?? "",
+        )
       : undefined;
   }
   return undefined;
@@ -2489,7 +2512,7 @@ export function taskPhrase(text: string): string {
         "",
       )
       // "put the essay somewhere on the weekend": where, not which.
-      .replace(/\s*(?:please|for me|somewhere|anywhere|吧|一下|的任务|任务)$/g, "")
+      .replace(/\s*(?:please|for me|somewhere else|somewhere|anywhere|elsewhere|吧|一下|的任务|任务)$/g, "")
       .replace(/^["']|["']$/g, "")
       .trim()
   );
