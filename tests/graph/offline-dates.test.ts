@@ -146,6 +146,28 @@ describe("a day said from today past the window's last day", () => {
   });
 });
 
+describe("a move to next week", () => {
+  // "Push the essay to next week" dropped "next week" and moved the essay within this week.
+  test.each(["push the essay draft to next week", "把英语作文草稿挪到下周"])(
+    "%s, said midweek: next week is not on the schedule yet, said so, and nothing moves",
+    async (request) => {
+      const chinese = /[\u4e00-\u9fff]/.test(request);
+      const tempo = await offlineTempo(halfPlacedWeek({ chinese }), WEDNESDAY);
+      const outcome = await converse(tempo, request, [{ type: "response", args: chinese ? "算了" : "never mind" }]);
+      expect(outcome.cards.map((card) => card.action)).toEqual(["ask_user"]);
+      expect(outcome.said[0]).toMatch(chinese ? /还不在日程里/ : /is not on it yet/);
+      expect(outcome.schedule).toEqual(halfPlacedWeek({ chinese }));
+    },
+  );
+
+  test("said on the eve of the week, next week is the schedule's week: the essay moves within it", async () => {
+    const tempo = await offlineTempo(halfPlacedWeek(), () => new Date("2024-03-10T20:00:00+08:00"));
+    const outcome = await converse(tempo, "push the essay draft to next week");
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);
+    expect(placeOf(outcome.schedule, "essay-draft")).not.toBe("day 6 slots 1-2");
+  });
+});
+
 describe("a day already gone", () => {
   test.each([
     ["move the essay draft to yesterday", /Tuesday, Mar 12/, /the time that has passed there is left out/],

@@ -1548,7 +1548,12 @@ function readMove(said: string): ScheduleRequest | undefined {
     const task = PRONOUN.test(said) ? (taskNamedBefore(body.slice(0, english.index)) ?? said) : said;
     return task
       ? withOtherDay(
-          { kind: "move", task, where: withDaysRuledOutBefore(readWhere(where), body.slice(0, english.index)) },
+          // "push the essay to next week": that week, which the schedule may not hold yet (it was dropped).
+          {
+            kind: "move",
+            task,
+            where: withWeekNamed(withDaysRuledOutBefore(readWhere(where), body.slice(0, english.index)), where),
+          },
           where,
         )
       : undefined;
@@ -1560,7 +1565,7 @@ function readMove(said: string): ScheduleRequest | undefined {
     const task = taskPhrase(from ? from[1]! : (chinese[1] ?? ""));
     // "周六我有事，把作文挪到别的时间": what the clause before 把 rules out.
     const before = body.slice(0, Math.max(0, body.search(/把|将/)));
-    const where = withDaysRuledOutBefore(readWhere(chinese[2] ?? ""), before);
+    const where = withWeekNamed(withDaysRuledOutBefore(readWhere(chinese[2] ?? ""), before), chinese[2] ?? "");
     return task
       ? withOtherDay(
           {
