@@ -62,6 +62,7 @@ import { cannotActOn, finalAnswer, listedReviews } from "./replies.js";
 import type { StepOutcome } from "../stage-state.js";
 import {
   isEmptySelection,
+  onlyExcludes,
   normalizeText,
   parseScheduleRequest,
   resolveSlotWindow,
@@ -601,13 +602,12 @@ function moveStep(
   // A review without a place — pending, or missed (its time passed) — is placed where the move says.
   const tool = task.kind === "pending" || task.kind === "missed" ? "place" : "move";
   // "To another day": any day but the one it is on now.
-  const own = task.slots[0];
+  const current = task.slots[0];
   const target =
-    request.otherDay && own
-      ? { ...request.where, not: { ...request.where.not, days: [...request.where.not.days, own.day] } }
+    request.otherDay && current
+      ? { ...request.where, not: { ...request.where.not, days: [...request.where.not.days, current.day] } }
       : request.where;
   const constraints = constraintsFrom(rejected, target);
-  const current = task.slots[0];
   let days = allowedDays(constraints.where, facts);
   // "to the evening" with no day keeps the task's day.
   if (
@@ -732,12 +732,11 @@ function moveStep(
   // when it is on Tuesday): said, never "no free slot" (its own place is no free time) nor a move elsewhere in that
   // part of the day or that day — another part of the day it is on ("to Tuesday evening") still moves it.
   // ("Move it, but not on Thursday" names only where it must not go: a new place is asked for, wherever it is now.)
-  const onlyExcludes = isEmptySelection(constraints.where.only) && !isEmptySelection(constraints.where.not);
   const alreadyThere =
     tool === "move" &&
     current !== undefined &&
     !shift &&
-    !onlyExcludes &&
+    !onlyExcludes(constraints.where) &&
     rejected.length === 0 &&
     days !== undefined &&
     days.includes(current.day) &&

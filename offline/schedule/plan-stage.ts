@@ -24,6 +24,7 @@ import {
   dayLabelIn,
   isAnywhere,
   isEmptySelection,
+  onlyExcludes,
   normalizeText,
   movesOf,
   parseScheduleRequest,
@@ -622,7 +623,7 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
         ];
       const where = whereText(request.where, facts, "move");
       // "…, but not on Thursday": only where it must not go — a new place, said so.
-      const away = isEmptySelection(request.where.only) && !isEmptySelection(request.where.not) && where !== "";
+      const away = onlyExcludes(request.where) && where !== "";
       return [
         {
           content: request.otherDay
@@ -896,7 +897,7 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
           },
         ];
       const where = chineseWhere(request.where, facts, "move");
-      const away = isEmptySelection(request.where.only) && !isEmptySelection(request.where.not) && where !== "";
+      const away = onlyExcludes(request.where) && where !== "";
       return [
         {
           content: request.otherDay

@@ -838,6 +838,11 @@ export function isEmptySelection(selection: DaySelection): boolean {
   return selection.weekdays.length === 0 && selection.days.length === 0 && (selection.dates ?? []).length === 0;
 }
 
+/** True when `where` names only where not to go ("but not on Saturday"): no day to go to, some days ruled out. */
+export function onlyExcludes(where: Where): boolean {
+  return isEmptySelection(where.only) && !isEmptySelection(where.not);
+}
+
 /** True when `where` restricts nothing. */
 export function isAnywhere(where: Where): boolean {
   return (
