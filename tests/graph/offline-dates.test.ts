@@ -160,6 +160,45 @@ describe("a move to next week", () => {
     },
   );
 
+  // "Friday next week" dropped the week: the essay moved to this week's Friday.
+  test.each([
+    "move the essay draft to Friday next week",
+    "move the essay draft to Friday of next week",
+    "move the essay draft to next week on Friday",
+    "move the essay draft to next week's Friday",
+    "把英语作文草稿挪到下周的周五",
+    "把英语作文草稿挪到下个星期的星期五",
+  ])("%s, said midweek: that Friday is not on the schedule yet, and nothing moves", async (request) => {
+    const chinese = /[\u4e00-\u9fff]/.test(request);
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese }), WEDNESDAY);
+    const outcome = await converse(tempo, request, [{ type: "response", args: chinese ? "算了" : "never mind" }]);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["ask_user"]);
+    expect(outcome.said[0]).toMatch(
+      chinese
+        ? /^你的日程覆盖 3月11日周一 到 3月17日周日.*不在其中/
+        : /^Your schedule covers Mon 11 Mar to Sun 17 Mar .*is not in it/,
+    );
+    expect(outcome.schedule).toEqual(halfPlacedWeek({ chinese }));
+  });
+
+  test.each([
+    ["move the matrix review to Friday this week", 5],
+    ["move the matrix review to Friday next week", 5],
+  ])("%s, said on the eve of the week: next week's Friday is the schedule's day %i", async (request, day) => {
+    const sunday = () => new Date("2024-03-10T20:00:00+08:00");
+    const tempo = await offlineTempo(matrixOnSunday(halfPlacedWeek()), sunday);
+    const thisWeek = /this week/.test(request);
+    const outcome = await converse(tempo, request, thisWeek ? [{ type: "response", args: "never mind" }] : undefined);
+    if (thisWeek) {
+      // On Sunday 10 March, this week's Friday was the 8th: outside the schedule.
+      expect(outcome.cards.map((card) => card.action)).toEqual(["ask_user"]);
+      expect(placeOf(outcome.schedule, "matrix-review")).toBe("day 7 slots 5-6");
+    } else {
+      expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);
+      expect(placeOf(outcome.schedule, "matrix-review")).toMatch(new RegExp(`^day ${day} slots`));
+    }
+  });
+
   test("said on the eve of the week, next week is the schedule's week: the essay moves within it", async () => {
     const tempo = await offlineTempo(halfPlacedWeek(), () => new Date("2024-03-10T20:00:00+08:00"));
     const outcome = await converse(tempo, "push the essay draft to next week");

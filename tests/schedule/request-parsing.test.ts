@@ -308,6 +308,17 @@ describe("calendar days", () => {
     ["next mon", [{ kind: "weekday", weekday: 1, weeks: 1 }]],
     ["下周一", [{ kind: "weekday", weekday: 1, weeks: 1 }]],
     ["本周日", [{ kind: "weekday", weekday: 7, weeks: 0 }]],
+    // A weekday with its week said after or before it (the week was dropped: this week's Friday was taken).
+    ["friday next week", [{ kind: "weekday", weekday: 5, weeks: 1 }]],
+    ["fri of the following week", [{ kind: "weekday", weekday: 5, weeks: 1 }]],
+    ["friday this week", [{ kind: "weekday", weekday: 5, weeks: 0 }]],
+    ["next week on tuesday", [{ kind: "weekday", weekday: 2, weeks: 1 }]],
+    ["next week's sunday", [{ kind: "weekday", weekday: 7, weeks: 1 }]],
+    ["下周的周五", [{ kind: "weekday", weekday: 5, weeks: 1 }]],
+    ["下个星期的星期五", [{ kind: "weekday", weekday: 5, weeks: 1 }]],
+    // A count after a week is no weekday.
+    ["下周的三个复习", []],
+    ["next week 3 reviews", []],
     ["on the 14th", [{ kind: "date", day: 14 }]],
     ["14 march", [{ kind: "date", month: 3, day: 14 }]],
     ["march 14th", [{ kind: "date", month: 3, day: 14 }]],

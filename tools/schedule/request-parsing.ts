@@ -526,6 +526,20 @@ const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec
     /\btoday\b|\btonight\b|\bthis\s+(?:morning|afternoon|evening)\b|今天|今晚|今早|今日/g,
     (m) => ({ kind: "offset", days: 0, text: m[0] }),
   ],
+  // "Friday next week", "Friday of this week", "next week on Friday", "next week's Friday": that weekday of that week
+  // (before, the week was dropped and this week's Friday taken).
+  [
+    new RegExp(
+      String.raw`\b${WEEKDAY_WORD}\s+(?:of\s+)?(this|next|the\s+following|the\s+coming|coming)\s+week\b|\b(this|next|the\s+following|the\s+coming|coming)\s+week(?:'s|\s+on)?\s+${WEEKDAY_WORD}\b`,
+      "g",
+    ),
+    (m) => ({
+      kind: "weekday",
+      weekday: WEEKDAY_PREFIXES.indexOf((m[1] ?? m[4] ?? "").slice(0, 3)),
+      weeks: /^this/.test(m[2] ?? m[3] ?? "") ? 0 : 1,
+      text: m[0],
+    }),
+  ],
   [
     new RegExp(String.raw`\b(this|next|coming)\s+${WEEKDAY_WORD}\b`, "g"),
     (m) => ({
@@ -536,7 +550,7 @@ const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec
     }),
   ],
   [
-    /(这|本|下下|下)个?(?:周|星期|礼拜)([一二三四五六日天1-7])/g,
+    /(这|本|下下|下)个?(?:周|星期|礼拜)(?:(?:的|\s)?(?:周|星期|礼拜))?([一二三四五六日天1-7])/g,
     (m) => ({
       kind: "weekday",
       weekday: ZH_WEEKDAY_NUMBER[m[2] ?? ""] ?? Number(m[2]),
