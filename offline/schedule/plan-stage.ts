@@ -559,6 +559,11 @@ function withShiftDays(request: ScheduleRequest, facts: WeekFacts): ScheduleRequ
     if (target.length === 1 && from.length >= 1 && target[0] !== from[0]) days = target[0]! - from[0]!;
   }
   if (request.fromToday !== undefined && weekday === undefined) return request;
+  // Off the day: the day named by its weekday ("I'm busy tomorrow, move my reviews").
+  if (request.away)
+    return weekday === undefined
+      ? request
+      : { kind: "shift_all", weekday, ...(request.part ? { part: request.part } : {}), away: request.away };
   const by = request.minutes !== undefined ? { minutes: request.minutes } : days !== undefined ? { days } : undefined;
   return by === undefined
     ? request
@@ -660,6 +665,17 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
         request.weekday === undefined
           ? "all reviews"
           : `all of ${weekdayName(request.weekday, "en")}${request.part ? ` ${request.part}` : ""}'s reviews`;
+      // Off the day (or that part of it), to no place named: said as the parser reads it back.
+      if (request.away && request.weekday !== undefined)
+        return [
+          {
+            content:
+              request.away === "part"
+                ? `Move ${whose} out of ${weekdayName(request.weekday, "en")} ${request.part}`
+                : `Move ${whose} to another day`,
+            done_when: "each review still ahead there has moved off it, or it is told why it stays",
+          },
+        ];
       const by = shiftAllBy(request);
       return [
         {
@@ -928,6 +944,16 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
         request.weekday === undefined
           ? "所有复习"
           : `${weekdayName(request.weekday, "zh")}${request.part ? PART_ZH[request.part] : ""}的所有复习`;
+      if (request.away && request.weekday !== undefined)
+        return [
+          {
+            content:
+              request.away === "part"
+                ? `把${whose}挪出${weekdayName(request.weekday, "zh")}${PART_ZH[request.part!]}`
+                : `把${whose}挪到别的天`,
+            done_when: "那里每个还没开始的复习都已挪走，或说明了为什么保留不动",
+          },
+        ];
       const by = shiftAllBy(request);
       return [
         {

@@ -4,17 +4,18 @@
  * then read in one round the free time and where each review may go on its own, then one card with one `batch_move`.
  * By days, every review still ahead (or of the day named) goes to the day that many days on, at its own time when it
  * is free there, else the free time nearest it that day; by time, it stays on its day, at the free start nearest the
- * time asked past its own start that way. A review whose new day lies outside the schedule, or with no room its rules
+ * time asked past its own start that way; off its day ("move my reviews off Thursday", "I'm busy Thursday morning,
+ * move my reviews"), to the free time nearest its own by the clock on another day (or outside that part of its day). A review whose new day lies outside the schedule, or with no room its rules
  * allow, stays, and is named. The moves are checked together (a review may take another's old time); a place the
  * week refuses is left out for the next nearest, and a review it refuses twice stays.
  */
-import { say, type Language } from "../../contracts/language.js";
+import { say, weekdayName, type Language } from "../../contracts/language.js";
 import { finish, propose, read, readAll, type Decision, type Finish } from "../decisions.js";
 import type { RoundView } from "../prompt-reading.js";
-import { shiftAllBy, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import { shiftAllBy, type PartOfDay, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { movedText, type FindFreeData, type ListedTask } from "../../tools/schedule/tools/index.js";
 import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
-import { summaryInChinese } from "../../tools/schedule/summary-words.js";
+import { partInChinese, summaryInChinese } from "../../tools/schedule/summary-words.js";
 import { readableScheduleText } from "../../tools/schedule/readable.js";
 import { formatDate } from "../../tools/schedule/state.js";
 import { breakInside } from "../../tools/schedule/slot-range.js";
@@ -37,6 +38,8 @@ type ShiftAll = Extract<ScheduleRequest, { kind: "shift_all" }>;
 function stayedLine(each: Staying): string {
   return saySummary("en", "staysBecause", { subject: JSON.stringify(each.task.name), why: each.why.en });
 }
+
+const MINUTES_A_DAY = 24 * 60;
 
 /** How far a class's buffer reaches (slots each side): a place this near a review that leaves may be free after. */
 const BUFFER_REACH = 2;
@@ -121,6 +124,27 @@ function chosenOf(tasks: readonly ListedTask[], request: ShiftAll, facts: WeekFa
   );
 }
 
+/** How the reviews move: by whole days, by time the same day, or off their day (or that part of it) to the nearest. */
+type Shift = { days: number } | { minutes: number } | { away: "day" | "part" };
+
+/** The shift's size and way (positive: later); off the day counts as later (the later place wins a tie). */
+function amountOf(by: Shift): number {
+  return "days" in by ? by.days : "minutes" in by ? by.minutes : 1;
+}
+
+/** How the card says the reviews move ("2 days later", "off their day", "out of the morning"). */
+function movedSaid(by: Shift, request: ShiftAll, language: Language): string {
+  if (!("away" in by)) return shiftSaid(by, language);
+  const part = request.part ?? "morning";
+  const day =
+    request.weekday === undefined
+      ? undefined
+      : { en: weekdayName(request.weekday, "en"), zh: weekdayName(request.weekday, "zh") };
+  return by.away === "part"
+    ? say(language, `out of ${day?.en ?? "the"} ${part}`, `挪出${day?.zh ?? ""}${partInChinese(part)}`)
+    : say(language, "to another day", "挪到别的天");
+}
+
 /** A review the step moves: from where it is to where it lands. */
 interface Landing {
   task: ListedTask;
@@ -142,8 +166,8 @@ export function shiftAllStep(
   end: Finish,
   language: Language,
 ): Decision {
-  const by = shiftAllBy(request);
-  if (by === undefined || ("days" in by ? by.days : by.minutes) === 0)
+  const by: Shift | undefined = request.away ? { away: request.away } : shiftAllBy(request);
+  if (by === undefined || amountOf(by) === 0)
     return finish(
       end,
       say(
@@ -195,7 +219,7 @@ export function shiftAllStep(
   for (const round of rounds
     .slice(at)
     .filter((each) => each.name === "batch_move" && callResultOf(each) === "failed")) {
-    const refusal = refusalIn(round, dating, ("days" in by ? by.days : by.minutes) > 0);
+    const refusal = refusalIn(round, dating, amountOf(by) > 0);
     if (!refusal || !perTask.some((each) => each.arguments.task_id === refusal.id))
       return finish(end, "", notCarriedOut(refusal?.why.en ?? failureOf(round)));
     refusals.push(refusal);
@@ -247,12 +271,12 @@ export function shiftAllStep(
   // The place the week refused: where the batch before put that review, planned again as it was.
   const refused = new Map<string, string>();
   for (const { id } of refusals) {
-    const landed = plan(chosen, events, free, by, facts, { kept, allowed, refused }).landings.find(
+    const landed = plan(chosen, events, free, by, facts, { kept, allowed, refused }, request.part).landings.find(
       (each) => each.task.id === id,
     );
     if (landed) refused.set(id, `${landed.day}:${landed.start}`);
   }
-  const { landings, staying } = plan(chosen, events, free, by, facts, { kept, allowed, refused });
+  const { landings, staying } = plan(chosen, events, free, by, facts, { kept, allowed, refused }, request.part);
   const stays = staying.length > 0 ? stayingWords(staying, facts, language) : "";
   if (landings.length === 0)
     return finish(
@@ -273,12 +297,12 @@ export function shiftAllStep(
   return propose(
     say(
       language,
-      `Moving ${landings.length} review(s) ${shiftSaid(by, "en")}, together on one card: ${names}.${stays ? ` ${stays}` : ""}`,
-      `把 ${landings.length} 个复习${shiftSaid(by, "zh")}，在一张卡片上一起确认：${names}。${stays}`,
+      `Moving ${landings.length} review(s) ${movedSaid(by, request, "en")}, together on one card: ${names}.${stays ? ` ${stays}` : ""}`,
+      `把 ${landings.length} 个复习${movedSaid(by, request, "zh")}，在一张卡片上一起确认：${names}。${stays}`,
     ),
     "batch_move",
     { moves: landings.map((landing) => ({ task_id: landing.task.id, day: landing.day, slot_start: landing.start })) },
-    say(language, "every review moved by the shift asked", "按要求移动每个复习"),
+    say(language, "every review moved as asked", "按要求移动每个复习"),
     {
       action: end,
       // Approved and applied as proposed: what moved, then the reviews that stayed and why.
@@ -341,13 +365,16 @@ function plan(
   chosen: readonly ListedTask[],
   events: readonly ListedTask[],
   found: FindFreeData,
-  by: { days: number } | { minutes: number },
+  by: Shift,
   facts: WeekFacts,
   bounds: Bounds,
+  part?: PartOfDay,
 ): { landings: Landing[]; staying: Staying[] } {
   const days = "days" in by ? by.days : 0;
-  const later = ("days" in by ? by.days : by.minutes) > 0;
+  const later = amountOf(by) > 0;
   const total = facts.totalDays ?? 7;
+  // Off "Thursday morning": the slots of that part of the day, which a review leaving it may not touch.
+  const leaving = "away" in by && by.away === "part" && part ? slotRangeOf({ part }, facts) : undefined;
   // Each free slot, by day, with the embeddable host it lies in ("" outside any): a review lands wholly in one or
   // wholly outside.
   const free = new Map<number, Map<number, string>>();
@@ -385,10 +412,10 @@ function plan(
   const take = (day: number, start: number, length: number) => {
     for (let slot = start; slot < start + length; slot += 1) freeOn(day).delete(slot);
   };
+  const slots = Array.from({ length: facts.slotsPerDay }, (_, index) => index + 1);
   for (const task of order) {
     const from = task.slots[0]!;
     const length = from.end - from.start + 1;
-    const day = from.day + days;
     const stay = (why: { en: string; zh: string }) => {
       staying.push({ task, why });
       stayed.add(task.id);
@@ -399,15 +426,23 @@ function plan(
       stay(refusal);
       continue;
     }
-    if (day < 1 || day > total) {
+    // The days it may go to: that many days on; off its day, every other (off a part of it, its own too).
+    const targets =
+      "away" in by
+        ? Array.from({ length: total }, (_, index) => index + 1).filter((day) => by.away === "part" || day !== from.day)
+        : [from.day + days];
+    const day = targets[0]!;
+    if (!("away" in by) && (day < 1 || day > total)) {
       stay({
         en: saySummary("en", "outsideSchedule", { shift: shiftSaid(by, "en") }),
         zh: saySummary("zh", "outsideSchedule", { shift: shiftSaid(by, "zh") }),
       });
       continue;
     }
-    const fits = (start: number, ruled = true) => {
+    const fits = (day: number, start: number, ruled = true) => {
       if (start < 1 || start + length - 1 > facts.slotsPerDay) return false;
+      // Off a part of its day: nothing of it in that part.
+      if (leaving && day === from.day && start <= leaving.to && leaving.from <= start + length - 1) return false;
       if (hasStarted({ day, start, end: start + length - 1 }, facts)) return false;
       // Its own places, read for it while every review sat where it was: a place by one another review leaves (its
       // slots, or within a class's buffer of them) is tried too; never the place the week refused it.
@@ -425,51 +460,86 @@ function plan(
       for (let slot = start; slot < start + length; slot += 1) if (freeOn(day).get(slot) !== host) return false;
       return host !== undefined;
     };
-    // By days: its own start, else the nearest; by time: the start nearest the time asked, past its own that way.
+    // By days: its own start, else the nearest; by time: the start nearest the time asked, past its own that way; off
+    // its day: the place nearest its own across the week (a later one on a tie).
     const target = "minutes" in by ? startMinute(from.start, facts) + by.minutes : 0;
-    const distance = (start: number) =>
-      "minutes" in by ? Math.abs(startMinute(start, facts) - target) : Math.abs(start - from.start);
-    const way = Array.from({ length: facts.slotsPerDay }, (_, index) => index + 1).filter(
-      (start) => !("minutes" in by) || (later ? start > from.start : start < from.start),
+    // (In minutes of the clock: a night lies between one day's last slot and the next day's first.)
+    const offset = (place: { day: number; start: number }) =>
+      (place.day - from.day) * MINUTES_A_DAY + startMinute(place.start, facts) - startMinute(from.start, facts);
+    const distance = (place: { day: number; start: number }) =>
+      "minutes" in by
+        ? Math.abs(startMinute(place.start, facts) - target)
+        : "away" in by
+          ? Math.abs(offset(place))
+          : Math.abs(place.start - from.start);
+    const way = targets.flatMap((each) =>
+      slots
+        .filter((start) => !("minutes" in by) || (later ? start > from.start : start < from.start))
+        .map((start) => ({ day: each, start })),
     );
-    const starts = way
-      .filter((start) => fits(start))
-      .sort((a, b) => distance(a) - distance(b) || ("minutes" in by && !later ? a - b : b - a));
-    const start = starts[0];
+    const places = way
+      .filter((place) => fits(place.day, place.start))
+      .sort(
+        (a, b) => distance(a) - distance(b) || ("minutes" in by && !later ? a.start - b.start : offset(b) - offset(a)),
+      );
+    const place = places[0];
     const date = facts.dates.get(day);
     // Said with the day as the tools date it ("day 3 (Wed 13 Mar 2024)"), read in the user's language later.
-    const dated = date === undefined ? `day ${day}` : `day ${day} (${formatDate(date)} ${date.slice(0, 4)})`;
+    const dated = (each: number) => {
+      const when = facts.dates.get(each);
+      return when === undefined ? `day ${each}` : `day ${each} (${formatDate(when)} ${when.slice(0, 4)})`;
+    };
+    // Off its day: the day (and part) it could not leave, said for both reasons below.
+    const awayFrom =
+      "away" in by
+        ? {
+            en: `${dated(from.day)}${leaving && part ? ` ${part}` : ""}`,
+            zh: `${dayName(from.day, facts, "zh")}${leaving && part ? partInChinese(part) : ""}`,
+          }
+        : undefined;
     // Free time there that its own rules rule out: said so, not as no free time.
-    if (start === undefined && way.some((each) => fits(each, false))) {
+    if (place === undefined && way.some((each) => fits(each.day, each.start, false))) {
       stay(
-        "minutes" in by
+        awayFrom
           ? {
-              en: saySummary("en", "noRuledTimeShifted", { shift: shiftSaid(by, "en") }),
-              zh: saySummary("zh", "noRuledTimeShifted", { shift: shiftSaid(by, "zh") }),
+              en: saySummary("en", "noRuledRoomAway", { days: awayFrom.en }),
+              zh: saySummary("zh", "noRuledRoomAway", { days: awayFrom.zh }),
             }
-          : {
-              en: saySummary("en", "noRuledRoomOnDay", { days: dated }),
-              zh: saySummary("zh", "noRuledRoomOnDay", { days: dayName(day, facts, "zh") }),
-            },
+          : "minutes" in by
+            ? {
+                en: saySummary("en", "noRuledTimeShifted", { shift: shiftSaid(by, "en") }),
+                zh: saySummary("zh", "noRuledTimeShifted", { shift: shiftSaid(by, "zh") }),
+              }
+            : {
+                en: saySummary("en", "noRuledRoomOnDay", { days: date === undefined ? `day ${day}` : dated(day) }),
+                zh: saySummary("zh", "noRuledRoomOnDay", { days: dayName(day, facts, "zh") }),
+              },
       );
       continue;
     }
-    if (start === undefined && "minutes" in by) {
+    if (place === undefined && awayFrom) {
+      stay({
+        en: saySummary("en", "noRoomAway", { days: awayFrom.en }),
+        zh: saySummary("zh", "noRoomAway", { days: awayFrom.zh }),
+      });
+      continue;
+    }
+    if (place === undefined && "minutes" in by) {
       stay({
         en: saySummary("en", "noFreeTimeShifted", { subject: "it", shift: shiftSaid(by, "en") }),
         zh: saySummary("zh", "noFreeTimeShifted", { subject: "它", shift: shiftSaid(by, "zh") }),
       });
       continue;
     }
-    if (start === undefined) {
+    if (place === undefined) {
       stay({
-        en: saySummary("en", "noRoomOnDay", { days: dated }),
+        en: saySummary("en", "noRoomOnDay", { days: dated(day) }),
         zh: saySummary("zh", "noRoomOnDay", { days: dayName(day, facts, "zh") }),
       });
       continue;
     }
-    take(day, start, length);
-    landings.push({ task, day, start });
+    take(place.day, place.start, length);
+    landings.push({ task, day: place.day, start: place.start });
   }
   // The card lists them in the week's order.
   landings.sort(

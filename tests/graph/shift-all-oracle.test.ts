@@ -45,6 +45,32 @@ function partOf(state: ScheduleState, review: TaskItem) {
   return { day, part, name: `${WEEKDAY_NAMES[day.dayOfWeek]} ${part}` };
 }
 
+/** A generated week small enough to judge by brute force with two reviews placed or more, and its placed reviews. */
+function smallWeek(seed: number): { week?: ScheduleState; placed: TaskItem[] } {
+  const week = namedWeek(seed);
+  const placed = (week?.tasks ?? []).filter(
+    (task): task is TaskItem => task.source === "task_item" && task.status === "placed",
+  );
+  if (!week || placed.length < 2 || week.window.totalDays * week.window.slotsPerDay > 45) return { placed };
+  return { week, placed };
+}
+
+/**
+ * `message` said on `week`, every card accepted: the week as judged (its standing preferences and clock), the week
+ * after with them, and all that was said; the week after keeps every invariant.
+ */
+async function acceptedRun(week: ScheduleState, seed: number, message: string) {
+  const { tempo, week: judged } = await tempoOf(week);
+  const outcome = await converse(tempo, message, () => ({ type: "accept", args: null }));
+  const after: ScheduleState = { ...outcome.schedule, standing: judged.standing, now: judged.now };
+  expect({ seed, message, problems: checkScheduleInvariants(outcome.schedule) }).toEqual({
+    seed,
+    message,
+    problems: [],
+  });
+  return { judged, after, said: `${outcome.said.join("\n")}\n${outcome.finalAnswer ?? ""}` };
+}
+
 /** The requests, each with its shift. */
 const REQUESTS: Array<[string, { days: number } | { minutes: number }]> = [
   ["push all my reviews back a day", { days: 1 }],
@@ -58,11 +84,8 @@ describe("every review moved at once, against the brute-force oracle", () => {
     const seen = { moved: 0, stayed: 0, partAsked: 0 };
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 4000 }), fc.nat({ max: REQUESTS.length - 1 }), async (seed, kind) => {
-        const week = namedWeek(seed);
-        const placed = (week?.tasks ?? []).filter(
-          (task): task is TaskItem => task.source === "task_item" && task.status === "placed",
-        );
-        if (!week || placed.length < 2 || week.window.totalDays * week.window.slotsPerDay > 45) return;
+        const { week, placed } = smallWeek(seed);
+        if (!week) return;
         // Half the runs name one part of one day ("push Tuesday evening's reviews back a day"): the first placed
         // review's, so at least one review is of it. Only those that begin in it move; every other stays as it was.
         const [asked, shift] = REQUESTS[kind]!;
@@ -73,15 +96,7 @@ describe("every review moved at once, against the brute-force oracle", () => {
           !part ||
           (dayOfWeekOf(week, review.slots![0]!.day) === part.day.dayOfWeek &&
             partOfSlot(week, review.slots![0]!.start) === part.part);
-        const { tempo, week: judged } = await tempoOf(week);
-        const outcome = await converse(tempo, message, () => ({ type: "accept", args: null }));
-        const after: ScheduleState = { ...outcome.schedule, standing: judged.standing, now: judged.now };
-        const said = `${outcome.said.join("\n")}\n${outcome.finalAnswer ?? ""}`;
-        expect({ seed, message, problems: checkScheduleInvariants(outcome.schedule) }).toEqual({
-          seed,
-          message,
-          problems: [],
-        });
+        const { judged, after, said } = await acceptedRun(week, seed, message);
         const later = ("days" in shift ? shift.days : shift.minutes) > 0;
         for (const review of placed) {
           const own = review.slots![0]!;
@@ -118,5 +133,75 @@ describe("every review moved at once, against the brute-force oracle", () => {
     expect(seen.moved).toBeGreaterThan(10);
     expect(seen.partAsked).toBeGreaterThan(10);
     expect(seen.stayed).toBeGreaterThan(3);
+  });
+});
+
+/**
+ * "Move Tuesday's reviews to another day", "I'm busy Tuesday evening, move my reviews": every review of that day (or
+ * that part of it) still ahead leaves it for the free time nearest its own by the clock — on another day, or outside
+ * that part of its day. Held to the week as it ended, as above: a review that moved is off where it was asked to leave
+ * and no place the oracle lets it take off there is nearer its own time; one that stayed is named, and the oracle lets
+ * it take no place off there.
+ */
+describe("every review of a day moved off it, against the brute-force oracle", () => {
+  test("each lands nearest its own time off the day (or part), or stays only when nothing fits there", async () => {
+    const seen = { moved: 0, stayed: 0, part: 0 };
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 4000 }), fc.nat({ max: 3 }), async (seed, kind) => {
+        const { week, placed } = smallWeek(seed);
+        if (!week) return;
+        // The day (and part) of a review still ahead, so that at least one moves when anything fits.
+        const ahead = placed.find((review) => !startedBy(week, review.slots![0]!.day, review.slots![0]!.start));
+        const at = ahead && partOf(week, ahead);
+        if (!at) return;
+        const weekday = WEEKDAY_NAMES[at.day.dayOfWeek]!;
+        const byPart = kind >= 2;
+        const message = [
+          `move ${weekday}'s reviews to another day`,
+          `move all my reviews off ${weekday}`,
+          `I'm busy ${at.name}, move my reviews`,
+          `move my reviews out of ${at.name}`,
+        ][kind]!;
+        if (byPart) seen.part += 1;
+        const { judged, after, said } = await acceptedRun(week, seed, message);
+        for (const review of placed) {
+          const own = review.slots![0]!;
+          const where = { seed, message, review: review.id, own };
+          const now = (after.tasks.find((task) => task.id === review.id) as TaskItem).slots?.[0];
+          const chosen =
+            dayOfWeekOf(week, own.day) === at.day.dayOfWeek && (!byPart || partOfSlot(week, own.start) === at.part);
+          if (startedBy(judged, own.day, own.start) || !chosen) {
+            expect({ ...where, now }).toEqual({ ...where, now: own });
+            continue;
+          }
+          const length = own.end - own.start + 1;
+          // Off its day, or (by part) nothing of it in that part of its day.
+          const allowed = (place: { day: number; start: number }) =>
+            place.day !== own.day ||
+            (byPart &&
+              Array.from({ length }, (_, index) => place.start + index).every(
+                (slot) => partOfSlot(judged, slot) !== at.part,
+              ));
+          const offset = (place: { day: number; start: number }) =>
+            (place.day - own.day) * 24 * 60 + minuteOf(judged, place.start) - minuteOf(judged, own.start);
+          const places = placesFor(after, review.id).filter(allowed);
+          const moved = now && (now.day !== own.day || now.start !== own.start);
+          if (moved) {
+            seen.moved += 1;
+            expect({ ...where, now, allowed: allowed(now) }).toEqual({ ...where, now, allowed: true });
+            const nearer = places.filter((place) => Math.abs(offset(place)) < Math.abs(offset(now)));
+            expect({ ...where, now, nearer }).toEqual({ ...where, now, nearer: [] });
+          } else {
+            seen.stayed += 1;
+            expect({ ...where, named: said.includes(`"${review.name}" stays`) }).toEqual({ ...where, named: true });
+            expect({ ...where, places }).toEqual({ ...where, places: [] });
+          }
+        }
+      }),
+      { seed: Number(process.env.FCSEED ?? 20261205), numRuns: Number(process.env.FCRUNS ?? 80) },
+    );
+    expect(seen.moved).toBeGreaterThan(10);
+    expect(seen.part).toBeGreaterThan(10);
+    expect(seen.stayed).toBeGreaterThan(0);
   });
 });

@@ -310,6 +310,12 @@ export type ScheduleRequest =
       fromToday?: number;
       to?: Where;
       part?: PartOfDay;
+      /**
+       * Moved off where they are, to no place named ("move my reviews off Thursday", "I'm busy Thursday morning, move
+       * my reviews", "move Thursday's reviews to another day", "把周四的所有复习挪到别的天"): each to the free time
+       * nearest its own that is not on its day (`day`), or not in that part of it (`part`, with `part` set).
+       */
+      away?: "day" | "part";
     }
   | { kind: "swap"; first: string; second: string }
   | { kind: "unplace"; task: string }
@@ -1297,7 +1303,7 @@ function asShiftAll(request: ScheduleRequest): ScheduleRequest {
   if (shift && "sameDay" in shift) return request;
   const by = shift ? ("days" in shift ? { days: shift.days } : { minutes: shift.minutes }) : undefined;
   const task = request.task.trim();
-  if (EVERY_REVIEW.test(task)) return by === undefined ? request : { kind: "shift_all", ...by };
+  if (EVERY_REVIEW.test(task)) return by === undefined ? (awayFrom(request) ?? request) : { kind: "shift_all", ...by };
   const dayReviews = DAY_REVIEWS.exec(task);
   const named = dayReviews
     ? splitNamingDay(dayReviews[1] !== undefined ? `${dayReviews[1]} reviews` : `${dayReviews[2]}复习`)
@@ -1310,11 +1316,41 @@ function asShiftAll(request: ScheduleRequest): ScheduleRequest {
     ...(part ? { part } : {}),
   };
   if (by !== undefined) return { kind: "shift_all", ...by, ...of };
+  // "… to another day", "… off Thursday morning": off the day (or that part of it), to no place named.
+  if (request.otherDay && isAnywhere(request.where)) return { kind: "shift_all", ...of, away: "day" };
+  const away = awayFrom(request);
+  if (away && away.weekday === named.weekday && away.fromToday === named.fromToday && (away.part ?? part) === part)
+    return { ...away, ...of };
   // "… to tomorrow": one day to move them to.
   const only = request.where.only;
   const targets = only.weekdays.length + only.days.length + (only.dates?.length ?? 0);
   if (targets !== 1 || !isEmptySelection(request.where.not)) return request;
   return { kind: "shift_all", ...of, to: request.where };
+}
+
+/**
+ * Every review of one day moved off it, to no place named: a move that rules out one day (a weekday, or a day said from
+ * today) and names no place, of that day's part when it names one ("move my reviews off Thursday morning"). Undefined
+ * for any other move.
+ */
+function awayFrom(move: MoveRequest): Extract<ScheduleRequest, { kind: "shift_all" }> | undefined {
+  const { only, not, slots } = move.where;
+  if (!isEmptySelection(only) || Object.keys(slots).some((key) => key !== "part")) return undefined;
+  const dates = not.dates ?? [];
+  if (not.weekdays.length + not.days.length + dates.length !== 1) return undefined;
+  const date = dates[0];
+  const day =
+    not.weekdays.length === 1
+      ? { weekday: not.weekdays[0]! }
+      : date?.kind === "offset" && date.days >= 0
+        ? { fromToday: date.days }
+        : date?.kind === "weekday" && date.weeks === 0
+          ? { weekday: date.weekday }
+          : undefined;
+  if (!day) return undefined;
+  return slots.part
+    ? { kind: "shift_all", ...day, part: slots.part, away: move.otherDay ? "day" : "part" }
+    : { kind: "shift_all", ...day, away: "day" };
 }
 
 /** Reads one sentence of a request. */
@@ -1571,11 +1607,29 @@ function readMove(said: string): ScheduleRequest | undefined {
           {
             kind: "move",
             task,
-            where: withWeekNamed(withDaysRuledOutBefore(readWhere(where), body.slice(0, english.index)), where),
+            where: withWeekNamed(withDaysRuledOutBefore(readWhere(where), body.slice(0, english.index), task), where),
           },
           where,
         )
       : undefined;
+  }
+  const out = MOVE_OUT_ZH.exec(body);
+  if (out) {
+    // "把周四上午的所有复习挪出周四上午", "把复习都挪走": off the days said, or off the day the task is of.
+    const task = taskPhrase(out[1] ?? "");
+    const from = out[2] ?? "";
+    const ruledOut = readWhere(`不要${from}`).not;
+    const part = EVERY_REVIEW.test(task) || DAY_REVIEWS.test(task) ? readPartOfDay(from) : undefined;
+    const before = body.slice(0, Math.max(0, body.search(/把|将/)));
+    const where = withDaysRuledOutBefore(
+      { ...readWhere(""), not: ruledOut, slots: part ? { part } : {} },
+      before,
+      task,
+    );
+    if (!task || (from.trim() !== "" && isEmptySelection(ruledOut))) return undefined;
+    return from.trim() === "" && isAnywhere(where) && /周|星期|礼拜|今天|明天|后天/.test(task)
+      ? { kind: "move", task, where, otherDay: true }
+      : { kind: "move", task, where };
   }
   const chinese = MOVE_ZH.exec(body);
   if (chinese) {
@@ -1584,7 +1638,7 @@ function readMove(said: string): ScheduleRequest | undefined {
     const task = taskPhrase(from ? from[1]! : (chinese[1] ?? ""));
     // "周六我有事，把作文挪到别的时间": what the clause before 把 rules out.
     const before = body.slice(0, Math.max(0, body.search(/把|将/)));
-    const where = withWeekNamed(withDaysRuledOutBefore(readWhere(chinese[2] ?? ""), before), chinese[2] ?? "");
+    const where = withWeekNamed(withDaysRuledOutBefore(readWhere(chinese[2] ?? ""), before, task), chinese[2] ?? "");
     return task
       ? withOtherDay(
           {
@@ -1601,6 +1655,9 @@ function readMove(said: string): ScheduleRequest | undefined {
   return undefined;
 }
 
+/** "把X挪出周四" (group 2 the days it leaves), "把X挪走" / "挪开" (no group 2: off where it is). */
+const MOVE_OUT_ZH =
+  /^(?:.*?(?:把|将))(.+?)(?:(?:挪出|移出|调出|搬出)(.+?)|(?:挪走|移走|挪开|移开|调走|调开))(?:吧|去)?[。.!！]?$/;
 const MOVE_ZH =
   /^(?:.*?(?:把|将))?(.+?)(?:移到|挪到|调到|改到|换到|移至|改成|调整到|推迟到|推后到|延后到|延迟到|顺延到|提前到)(.+)$/;
 /** A verb that starts a move said after another ("…, and push the essay to Friday"). */
@@ -1836,12 +1893,18 @@ function splitTarget(subject: string, target: string | undefined): [string, stri
  * `where` with the days a clause before the move's verb rules out ("I can't do Friday, move the essay", "I'm busy on
  * Saturday, so move the essay"): only what such a clause says not to do is read from it.
  */
-function withDaysRuledOutBefore(where: Where, before: string): Where {
+function withDaysRuledOutBefore(where: Where, before: string, task = ""): Where {
   if (before.trim() === "" || !NEGATIVE_CLAUSE.test(before.replace(NOT_NEGATIVE, " "))) return where;
   const ruledOut = readWhere(before).not;
   if (isEmptySelection(ruledOut)) return where;
+  // "I'm busy Thursday morning, move my reviews": the part of that day is whose reviews move (`awayFrom`).
+  const part =
+    (EVERY_REVIEW.test(task.trim()) || DAY_REVIEWS.test(task.trim())) && isAnywhere(where)
+      ? readPartOfDay(before)
+      : undefined;
   return {
     ...where,
+    ...(part ? { slots: { ...where.slots, part } } : {}),
     not: {
       ...where.not,
       weekdays: [...new Set([...where.not.weekdays, ...ruledOut.weekdays])],

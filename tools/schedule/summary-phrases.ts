@@ -277,6 +277,9 @@ const EN = {
   noRoomOnDay: "no free time fits it on {days}",
   // Free time there, but none its own rules allow (read for it: `find_free` with its id).
   noRuledRoomOnDay: "no free time on {days} keeps its rules (its class, its deadline, your preferences)",
+  // Off its day (or that part of it), to the nearest place: none anywhere else (`shift_all` with `away`).
+  noRoomAway: "no free time fits it away from {days}",
+  noRuledRoomAway: "no free time away from {days} keeps its rules (its class, its deadline, your preferences)",
   noRuledTimeShifted: "no free time {shift} keeps its rules (its class, its deadline, your preferences)",
   // A refusal of the week read back from a summarised round, its reason cut: the reason said plainly.
   weekRefusedMove: "the schedule's rules do not allow that move",
@@ -491,6 +494,8 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   staysBecause: "{subject} 保留不动：{why}",
   noRoomOnDay: "{days}没有能容纳它的空闲时间",
   noRuledRoomOnDay: "{days}没有符合它的规则（课程类别、截止日期、你的偏好）的空闲时间",
+  noRoomAway: "{days}以外没有能容纳它的空闲时间",
+  noRuledRoomAway: "{days}以外没有符合它的规则（课程类别、截止日期、你的偏好）的空闲时间",
   noRuledTimeShifted: "没有符合它的规则（课程类别、截止日期、你的偏好）的空闲时间（{shift}）",
   weekRefusedMove: "日程规则不允许这样移动",
   reported: "{heading}：{writes}",

@@ -471,6 +471,8 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("noReviewToShift", "whole"),
   read("noRoomOnDay", "whole"),
   read("noRuledRoomOnDay", "whole"),
+  read("noRoomAway", "whole"),
+  read("noRuledRoomAway", "whole"),
   read("noRuledTimeShifted", "whole"),
   read("weekRefusedMove", "whole"),
   // No free time where the move step was asked to put a task.

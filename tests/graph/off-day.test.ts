@@ -1,0 +1,121 @@
+/**
+ * "I'm busy Thursday morning, move my reviews", "move Thursday's reviews to another day", "把周四的所有复习挪到别的天":
+ * every review of a day (or of a part of it) still ahead moves off it, on one card. Before, the words read as a move of
+ * one review named "reviews", which asked which review of the whole week was meant (never the Thursday one), and
+ * "把周四上午的复习都挪走" was not understood. The stored week is the oracle: each review of that day (part) still ahead
+ * is off it after, every other review is where it was, and the week's invariants hold. The clock moves evening by
+ * evening through the week for "I'm busy tomorrow".
+ */
+import { describe, expect, test } from "vitest";
+import { checkScheduleInvariants, type ScheduleState, type TaskItem } from "../../tools/schedule/index.js";
+import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import { converse, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
+
+/** Wednesday 13 March 2024, 10:00 in Shanghai: Thursday's vocabulary review (08:00, slot 1) is still ahead. */
+const WEDNESDAY = () => new Date("2024-03-13T10:00:00+08:00");
+
+const reviews = (week: ScheduleState) =>
+  week.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "placed");
+
+/** Each placed review's place, by id, but `except`. */
+function othersOf(week: ScheduleState, except: string): Record<string, string> {
+  return Object.fromEntries(
+    reviews(week)
+      .filter((task) => task.id !== except)
+      .map((task) => [task.id, placeOf(week, task.id)]),
+  );
+}
+
+describe("every review of a day moved off it", () => {
+  test.each([
+    [
+      "I'm busy Thursday morning, move my reviews",
+      "part",
+      "Move all of Thursday morning's reviews out of Thursday morning",
+    ],
+    ["move my reviews off Thursday morning", "part", "Move all of Thursday morning's reviews out of Thursday morning"],
+    ["move Thursday's reviews to another day", "day", "Move all of Thursday's reviews to another day"],
+    ["move all my reviews off Thursday", "day", "Move all of Thursday's reviews to another day"],
+    ["I'm busy tomorrow, move my reviews", "day", "Move all of Thursday's reviews to another day"],
+    ["周四上午我有事，把复习都挪走", "part", "把周四上午的所有复习挪出周四上午"],
+    ["把周四的所有复习挪到别的天", "day", "把周四的所有复习挪到别的天"],
+    ["把明天的复习都挪走", "day", "把周四的所有复习挪到别的天"],
+  ])("%s: the Thursday review moves off it (%s), the others stay", async (request, away, step) => {
+    const chinese = /[\u4e00-\u9fff]/.test(request);
+    const week = halfPlacedWeek({ chinese });
+    const outcome = await converse(await offlineTempo(week, WEDNESDAY), request);
+    expect(outcome.planSteps).toEqual([step]);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "batch_move"]);
+    expect(checkScheduleInvariants(outcome.schedule)).toEqual([]);
+    const landed = /^day (\d+) slots (\d+)-/.exec(placeOf(outcome.schedule, "vocabulary-list"));
+    expect(landed).not.toBeNull();
+    const [day, start] = [Number(landed![1]), Number(landed![2])];
+    // Thursday is day 4; its morning is slots 1-4 of 12.
+    if (away === "day") expect(day).not.toBe(4);
+    else expect(day !== 4 || start > 4).toBe(true);
+    expect(othersOf(outcome.schedule, "vocabulary-list")).toEqual(othersOf(week, "vocabulary-list"));
+  });
+
+  test("declined on the card, every review stays where it was", async () => {
+    const outcome = await converse(
+      await offlineTempo(halfPlacedWeek(), WEDNESDAY),
+      "move Thursday's reviews to another day",
+      [
+        { type: "accept", args: null },
+        { type: "response", args: "no, leave them" },
+      ],
+    );
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "batch_move"]);
+    expect(outcome.schedule).toEqual(halfPlacedWeek());
+    expect(outcome.finalAnswer).toContain("you kept the reviews where they are");
+  });
+
+  test("a day with no review still ahead moves nothing, and says so", async () => {
+    const outcome = await converse(
+      await offlineTempo(halfPlacedWeek(), WEDNESDAY),
+      "move Friday's reviews to another day",
+    );
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    expect(outcome.schedule).toEqual(halfPlacedWeek());
+    expect(outcome.finalAnswer).toMatch(/no review still ahead to move/);
+  });
+
+  // Each evening of the sample week at 21:00: tomorrow's reviews (none after the schedule's last day) leave tomorrow;
+  // the rest of the week stays as it was.
+  test.each([10, 11, 12, 13, 14, 15, 16, 17])(
+    "'I'm busy tomorrow, move my reviews' on 2024-03-%i at 21:00",
+    async (date) => {
+      const week = halfPlacedWeek();
+      const evening = () => new Date(`2024-03-${date}T21:00:00+08:00`);
+      const outcome = await converse(await offlineTempo(week, evening), "I'm busy tomorrow, move my reviews");
+      expect(checkScheduleInvariants(outcome.schedule)).toEqual([]);
+      const tomorrow = week.window.days.find(
+        (day) => day.date === new Date(Date.UTC(2024, 2, date + 1)).toISOString().slice(0, 10),
+      )?.dayIndex;
+      const leaving = reviews(week).filter((task) => task.slots![0]!.day === tomorrow);
+      for (const task of reviews(week)) {
+        const now = outcome.schedule.tasks.find((each) => each.id === task.id) as TaskItem;
+        if (leaving.includes(task)) expect(now.slots?.[0]?.day, task.id).not.toBe(tomorrow);
+        else expect(now.slots, task.id).toEqual(task.slots);
+      }
+      expect(outcome.cards.map((card) => card.action)).toEqual(
+        leaving.length > 0 ? ["confirm_plan", "batch_move"] : ["confirm_plan"],
+      );
+    },
+  );
+
+  test.each([
+    // One review, or a move that names a place: as before.
+    ["move the essay off Saturday", "move"],
+    ["move my reviews to another day", "move"],
+    ["move Thursday's reviews to Friday", "shift_all"],
+    ["把作文挪走", "move"],
+    // Said not to be done: nothing.
+    ["don't move my reviews off Thursday", "unknown"],
+    ["不要把周四的复习都挪走", "unknown"],
+  ])("%s reads as %s", (request, kind) => {
+    const read = parseScheduleRequest(request);
+    expect(read.kind).toBe(kind);
+    expect(read).not.toHaveProperty("away");
+  });
+});
