@@ -85,9 +85,15 @@ export function emptyWindowWhy(window: SlotWindow, facts: WeekFacts, language: L
 
 /** True when a window limits the slots of a day: a part of it, slot numbers, or a limit by the clock. */
 export function limitsSlots(window: SlotWindow): boolean {
-  return [window.part, window.from, window.to, window.notBeforeHour, window.endsBy, window.startsFrom].some(
-    (limit) => limit !== undefined,
-  );
+  return [
+    window.part,
+    window.notPart,
+    window.from,
+    window.to,
+    window.notBeforeHour,
+    window.endsBy,
+    window.startsFrom,
+  ].some((limit) => limit !== undefined);
 }
 
 /**

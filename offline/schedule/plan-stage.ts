@@ -1074,7 +1074,8 @@ function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = 
   const only = resolveDays(where.only, facts);
   const days = purpose === "move" ? only.slice(0, 1) : only;
   if (days.length > 0) parts.push(days.map((day) => stepDay(day, facts, "zh")).join("和"));
-  const { slots } = where;
+  // A part of the day ruled out is said as it was ("不要上午"), after the rest: no range of slots would read back as one.
+  const { notPart, ...slots } = where.slots;
   // A clock time named ("周日14点"): the time itself, read back as it is ("3月17日周日，14:00").
   if (purpose === "move" && slots.at !== undefined) {
     parts.push(slots.at);
@@ -1084,6 +1085,7 @@ function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = 
     const range = slotRangeOf(slots, facts);
     parts.push(`${slots.part ? PART_ZH[slots.part] : ""}（第${range.from}-${range.to}节）`);
   }
+  if (notPart) parts.push(`不要${PART_ZH[notPart]}`);
   // Excluded days by weekday only: "（第N天）" after them would read as a day to use.
   const not = resolveDays(where.not, facts);
   if (not.length > 0)
@@ -1115,7 +1117,9 @@ export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move
   const days = purpose === "move" ? only.slice(0, 1) : only;
   if (days.length > 0)
     parts.push(`${purpose === "move" ? "" : "on "}${days.map((day) => stepDay(day, facts, "en")).join(" and ")}`);
-  const { slots } = where;
+  // A part of the day ruled out is said as it was ("not in the morning"), after the rest: a range of slots would read
+  // back as an exact start.
+  const { notPart, ...slots } = where.slots;
   // A clock time named ("to Sunday 14:00", "at 2pm"): the time itself ("Sunday, Mar 17, at 14:00").
   if (purpose === "move" && slots.at !== undefined) {
     parts.push(`at ${slots.at}`);
@@ -1127,6 +1131,7 @@ export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move
       slots.part ? `in the ${slots.part} (slots ${range.from}-${range.to})` : `in slots ${range.from}-${range.to}`,
     );
   }
+  if (notPart) parts.push(`not in the ${notPart}`);
   // Days to keep free by weekday, as the Chinese step says them, in a window of one week (where a weekday is one
   // day); in a longer one by weekday and number, so that the step is read back as the days meant.
   const not = resolveDays(where.not, facts);

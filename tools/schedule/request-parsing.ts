@@ -25,6 +25,12 @@ export interface SlotWindow {
   to?: number;
   /** A part of the day, resolved to slots once the day length is known. */
   part?: PartOfDay;
+  /**
+   * A part of the day ruled out ("not in the morning", "no evenings", "不要晚上"): the morning rules out the slots
+   * before the afternoon, the evening those after it. The afternoon is never one (it would leave two ranges): a request
+   * that rules out only it is not understood (`parseSentence`).
+   */
+  notPart?: PartOfDay;
   /** "not before 10": no slot that starts before this hour, resolved through the window's slot clock times. */
   notBeforeHour?: number;
   /**
@@ -251,6 +257,13 @@ export interface Where {
   slots: SlotWindow;
   /** An event the tasks must be done before ("before the midterm"), as the request names it. */
   before?: string;
+  /**
+   * The part of the day said with days ruled out ("not Saturday morning", "off Thursday morning", "不要周六上午"):
+   * the whole of those days is ruled out, so nothing lands where it was said not to (before, the part read as the only
+   * time to use: "but not Saturday morning" meant mornings); a move of a day's reviews off it reads it as the part of
+   * the day they leave (`awayFrom`).
+   */
+  notDaysPart?: PartOfDay;
 }
 
 /**
@@ -710,6 +723,9 @@ export function resolveSlotWindow(window: SlotWindow, slotsPerDay: number): { fr
     if (window.part === "afternoon") [from, to] = [Math.min(slotsPerDay, third + 1), Math.min(slotsPerDay, 2 * third)];
     if (window.part === "evening") from = Math.min(slotsPerDay, 2 * third + 1);
   }
+  if (window.notPart === "morning")
+    from = Math.max(from, Math.min(slotsPerDay, resolveSlotWindow({ part: "afternoon" }, slotsPerDay).from));
+  if (window.notPart === "evening") to = Math.min(to, resolveSlotWindow({ part: "afternoon" }, slotsPerDay).to);
   if (window.from !== undefined) from = Math.max(from, window.from);
   if (window.to !== undefined) to = Math.min(to, window.to);
   else if (window.from !== undefined && !window.part) to = slotsPerDay;
@@ -725,7 +741,7 @@ const DAYS_EXCEPTED_ZH = new RegExp(String.raw`(${DAY_WORD_ZH}(?:\s*[和、,或]
  * "不要安排在周五": group 1 (English) or 2 (Chinese) holds the days.
  */
 const NEGATED_DAYS = new RegExp(
-  String.raw`\b(?:not|never|except|but not|any\s*(?:day|time|where)\s+(?:but|except)|avoid(?:ing)?|no|(?<!(?:have|got|'ve|had) )nothing|none|off|instead of|rather than|other than|apart from|skip)\s+(?:on\s+)?(${DAY_WORD}(?:\s*(?:and|or|,|&)\s*${DAY_WORD}(?![a-z]|\s*(?:instead|is fine|works|please|then|would|could)))*)|(?:不要|别|不|除了|避开|跳过)(?:在|放在|排在|安排在|安排到|放到|排到|放进|排进)?(${DAY_WORD_ZH}(?:\s*[和、,或]?\s*${DAY_WORD_ZH})*)`,
+  String.raw`\b(?:not|never|except|but not|any\s*(?:day|time|where)\s+(?:but|except)|avoid(?:ing)?|no|(?<!(?:have|got|'ve|had) )nothing|none|off|instead of|rather than|other than|apart from|skip)\s+(?:on\s+)?(${DAY_WORD}(?:\s*(?:and|or|,|&)\s*${DAY_WORD}(?![a-z]|\s*(?:instead|is fine|works|please|then|would|could)))*)(?:\s*(?:in\s+the\s+)?(?:mornings?|afternoons?|evenings?|nights?)\b)?|(?:不要|别|不|除了|避开|跳过)(?:在|放在|排在|安排在|安排到|放到|排到|放进|排进)?(${DAY_WORD_ZH}(?:\s*[和、,或]?\s*${DAY_WORD_ZH})*)(?:的)?(?:上午|早上|下午|晚上)?`,
   "g",
 );
 
@@ -747,6 +763,12 @@ const NEGATIVE_CLAUSE =
 /** Phrases that hold a negative word but are not negative ("不忙", "帮忙", "别的时间", "why not"). */
 const NOT_NEGATIVE =
   /不忙|帮忙|别的|别处|不如|不错|要不|\bno problem\b|\bnot bad\b|\bwhy not\b|\bno later than\b|\bnot later than\b/g;
+/**
+ * A part of the day ruled out with no day ("not in the morning", "no evenings", "avoid the afternoon", "不要晚上",
+ * "上午不行"): group 1 (English), 2 or 3 (Chinese) holds the part.
+ */
+const NEGATED_PART =
+  /\b(?:not|never|no|nothing|avoid(?:ing)?|except|but not|anything but)\s+(?:(?:in|during|on)\s+)?(?:the\s+)?(mornings?|afternoons?|evenings?|nights?)\b|(?:不要|别|不|避开|除了)(?:在|放在|排在|安排在|安排到|放到|排到)?(上午|早上|早晨|下午|晚上)|(上午|早上|早晨|下午|晚上)(?:不行|不要|不方便|没空|有事|有课|不可以|除外|以外|之外)/g;
 /** Where one clause of a fragment ends and another begins ("Friday is my day off, Saturday is fine"). */
 const CLAUSE_BREAK =
   /[,;.!?]|\b(?:but|so|since|because|instead|then|though|although|however|try|how about)\b|但是|但|不过|所以|因为|而是|改|换|可以|吧/;
@@ -763,24 +785,34 @@ export function readWhere(said: string): Where {
   // week on that side of it (they read as that day alone).
   const fragment = withDaysBeforeAfter(said.replace(/\b([ap])\.m\b\.?/g, "$1m"));
   const negated: string[] = [];
+  let notDaysPart: PartOfDay | undefined;
   const rest = fragment
     .replace(KEEP_FREE, (_, english?: string, stays?: string, chinese?: string, chineseAfter?: string) => {
       negated.push(english ?? stays ?? chinese ?? chineseAfter ?? "");
       return " ";
     })
-    .replace(NEGATED_DAYS, (_, english?: string, chinese?: string) => {
+    .replace(NEGATED_DAYS, (whole: string, english?: string, chinese?: string) => {
       negated.push(english ?? chinese ?? "");
+      notDaysPart ??= readPartOfDay(whole);
       return " ";
     })
     .replace(DAYS_EXCEPTED_ZH, (_, days: string) => {
       negated.push(days);
       return " ";
     });
+  // A part of the day ruled out on no day: said so, or a negative clause that names no day ("I'm busy in the mornings").
+  const partsOut: string[] = [];
+  const unparted = rest.replace(NEGATED_PART, (_, english?: string, chinese?: string, chineseAfter?: string) => {
+    partsOut.push(english ?? chinese ?? chineseAfter ?? "");
+    return " ";
+  });
   const positive: string[] = [];
-  for (const clause of rest.split(new RegExp(CLAUSE_BREAK, "g"))) {
+  for (const clause of unparted.split(new RegExp(CLAUSE_BREAK, "g"))) {
     const negative = NEGATIVE_CLAUSE.test(clause.replace(NOT_NEGATIVE, " "));
     (negative ? negated : positive).push(clause);
+    if (negative && isEmptySelection(readDays(clause))) partsOut.push(clause);
   }
+  const notPart = partsOut.map(readPartOfDay).find((part) => part !== undefined);
   const kept = positive.join(" , ");
   // "在周日10点以前" is a time limit (`readEndsBy`), no event to be done before.
   const before = readBefore(withoutEndsBy(fragment));
@@ -793,11 +825,19 @@ export function readWhere(said: string): Where {
   const slots = {
     ...readSlots(kept),
     ...(notBeforeHour === undefined ? {} : { notBeforeHour }),
+    ...(notPart === undefined ? {} : { notPart }),
     ...(at === undefined ? {} : { at }),
     ...(endsBy === undefined ? {} : { endsBy }),
     ...(startsFrom === undefined ? {} : { startsFrom }),
   };
-  return { only: readDays(kept), not: readDays(negated.join(" , ")), slots, ...(before ? { before } : {}) };
+  const not = readDays(negated.join(" , "));
+  return {
+    only: readDays(kept),
+    not,
+    slots,
+    ...(before ? { before } : {}),
+    ...(notDaysPart && !isEmptySelection(not) ? { notDaysPart } : {}),
+  };
 }
 
 const WEEKDAY_WORDS_EN = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
@@ -858,9 +898,12 @@ export function isEmptySelection(selection: DaySelection): boolean {
   return selection.weekdays.length === 0 && selection.days.length === 0 && (selection.dates ?? []).length === 0;
 }
 
-/** True when `where` names only where not to go ("but not on Saturday"): no day to go to, some days ruled out. */
+/**
+ * True when `where` names only where not to go ("but not on Saturday", "but not in the morning"): no day to go to, some
+ * days or a part of the day ruled out.
+ */
 export function onlyExcludes(where: Where): boolean {
-  return isEmptySelection(where.only) && !isEmptySelection(where.not);
+  return isEmptySelection(where.only) && (!isEmptySelection(where.not) || where.slots.notPart !== undefined);
 }
 
 /** True when `where` restricts nothing. */
@@ -872,6 +915,7 @@ export function isAnywhere(where: Where): boolean {
     where.slots.from === undefined &&
     where.slots.to === undefined &&
     !where.slots.part &&
+    !where.slots.notPart &&
     where.slots.notBeforeHour === undefined &&
     where.slots.at === undefined &&
     where.slots.endsBy === undefined &&
@@ -1252,7 +1296,11 @@ function parseSentence(body: string): ScheduleRequest {
   if (NEGATED_CHANGE.test(body)) return { kind: "unknown" };
   if (NEGATED_PLACING.test(body) && isEmptySelection(readDays(body)) && !readPartOfDay(body))
     return { kind: "unknown" };
-  return withoutExclusions(asShiftAll(readSentence(body)));
+  const read = withoutExclusions(asShiftAll(readSentence(body)));
+  // "Not in the afternoon" leaves the morning and the evening, which one window of slots cannot hold: not understood,
+  // rather than read as anywhere (the afternoon too).
+  if ("where" in read && read.where.slots.notPart === "afternoon" && !read.where.slots.part) return { kind: "unknown" };
+  return read;
 }
 
 /** Words in a task's name that leave tasks out ("except the essay", "but keep the essay", "除了作文"). */
@@ -1348,8 +1396,9 @@ function awayFrom(move: MoveRequest): Extract<ScheduleRequest, { kind: "shift_al
           ? { weekday: date.weekday }
           : undefined;
   if (!day) return undefined;
-  return slots.part
-    ? { kind: "shift_all", ...day, part: slots.part, away: move.otherDay ? "day" : "part" }
+  const part = slots.part ?? move.where.notDaysPart;
+  return part
+    ? { kind: "shift_all", ...day, part, away: move.otherDay ? "day" : "part" }
     : { kind: "shift_all", ...day, away: "day" };
 }
 
@@ -1621,8 +1670,15 @@ function readMove(said: string): ScheduleRequest | undefined {
     const ruledOut = readWhere(`不要${from}`).not;
     const part = EVERY_REVIEW.test(task) || DAY_REVIEWS.test(task) ? readPartOfDay(from) : undefined;
     const before = body.slice(0, Math.max(0, body.search(/把|将/)));
+    // "把作文挪走，不要上午": what the clause after it rules out too.
+    const after = readWhere(out[3] ?? "");
+    const not = {
+      ...after.not,
+      weekdays: [...new Set([...after.not.weekdays, ...ruledOut.weekdays])],
+      days: [...new Set([...after.not.days, ...ruledOut.days])],
+    };
     const where = withDaysRuledOutBefore(
-      { ...readWhere(""), not: ruledOut, slots: part ? { part } : {} },
+      { ...after, not, slots: { ...after.slots, ...(part ? { part } : {}) } },
       before,
       task,
     );
@@ -1657,7 +1713,7 @@ function readMove(said: string): ScheduleRequest | undefined {
 
 /** "把X挪出周四" (group 2 the days it leaves), "把X挪走" / "挪开" (no group 2: off where it is). */
 const MOVE_OUT_ZH =
-  /^(?:.*?(?:把|将))(.+?)(?:(?:挪出|移出|调出|搬出)(.+?)|(?:挪走|移走|挪开|移开|调走|调开))(?:吧|去)?[。.!！]?$/;
+  /^(?:.*?(?:把|将))(.+?)(?:(?:挪出|移出|调出|搬出)([^，,；;]+?)|(?:挪走|移走|挪开|移开|调走|调开))(?:吧|去)?(?:[，,；;]\s*(.+?))?[。.!！]?$/;
 const MOVE_ZH =
   /^(?:.*?(?:把|将))?(.+?)(?:移到|挪到|调到|改到|换到|移至|改成|调整到|推迟到|推后到|延后到|延迟到|顺延到|提前到)(.+)$/;
 /** A verb that starts a move said after another ("…, and push the essay to Friday"). */
@@ -1879,14 +1935,15 @@ function taskNamedBefore(clause: string): string | undefined {
 
 /** Splits "X on friday" (no "to") into the task and its target. */
 function splitTarget(subject: string, target: string | undefined): [string, string] {
+  // (The task's words as said: a quoted name would hide the negation after it.)
   const [task, when] = splitTargetWords(subject, target);
-  // "move the essay but not on Saturday", "…, not to Friday", "anywhere but Saturday": the words of when after a
-  // negation are where it must not go (they read as the only place it may go).
+  // "move the essay but not on Saturday", "…, not to Friday", "anywhere but Saturday", 'move "X", but not in the
+  // morning': the words of when after a negation are where it must not go (they read as the only place it may go).
   const negation = NEGATION_TAIL.exec(task);
   if (negation && when.trim() !== "") return [taskPhrase(task.slice(0, negation.index)), `not ${when}`];
   // "move the essay, not the matrix review": the task named after "not" is not moved.
   const other = /,\s*(?:but\s+)?not\s+\S|\s+but not\s+\S/.exec(task);
-  return other && when.trim() === "" ? [taskPhrase(task.slice(0, other.index)), when] : [task, when];
+  return [taskPhrase(other && when.trim() === "" ? task.slice(0, other.index) : task), when];
 }
 
 /**
@@ -1919,7 +1976,7 @@ const NEGATION_TAIL =
   /(?:,?\s+(?:but|anywhere but|any ?where but|any day but|any time but|except|other than|rather than|apart from|besides)(?:\s+not)?|,?\s+not|,?\s+(?:just|only)\s+not|\s+(?:away from|out of)|,\s*(?:i|i'm|i am)\s+(?:can'?t|cannot|can not|won'?t)\s+(?:do|make)(?:\s+it)?|,\s*(?:i'?m|i am|i'll be|i will be)\s+(?:busy|away|out|not free)(?:\s+on)?)$/;
 
 function splitTargetWords(subject: string, target: string | undefined): [string, string] {
-  if (target !== undefined) return [taskPhrase(subject), target];
+  if (target !== undefined) return [subject, target];
   // "reschedule the matrix review for Friday": "for" and only words of when (a "for" inside a name stays in it).
   const forWhen = /^(.+)\s+for\s+(.+)$/.exec(subject);
   // ("move the essay before Friday": the days before it, `withDaysBeforeAfter`.)
@@ -1929,7 +1986,7 @@ function splitTargetWords(subject: string, target: string | undefined): [string,
       ? forWhen
       : (/^(.+?)\s+(?:on|at|in)\s+(.+)$/.exec(subject) ??
         (beforeAfter && withDaysBeforeAfter(beforeAfter[2]!) !== beforeAfter[2] ? beforeAfter : null));
-  return at ? [taskPhrase(at[1] ?? ""), at[2] ?? ""] : (trailingWhen(subject) ?? [taskPhrase(subject), ""]);
+  return at ? [at[1] ?? "", at[2] ?? ""] : (trailingWhen(subject) ?? [subject, ""]);
 }
 
 /**
@@ -1941,8 +1998,7 @@ function trailingWhen(subject: string): [string, string] | undefined {
   const words = subject.split(" ");
   for (let at = 1; at < words.length; at += 1) {
     const when = words.slice(at).join(" ");
-    if (readTaskWords(when).trim() === "" && !isAnywhere(readWhere(when)))
-      return [taskPhrase(words.slice(0, at).join(" ")), when];
+    if (readTaskWords(when).trim() === "" && !isAnywhere(readWhere(when))) return [words.slice(0, at).join(" "), when];
   }
   return undefined;
 }
@@ -2483,13 +2539,16 @@ function arrangeOf(body: string, object: string): ScheduleRequest {
   const where = readWhere(body);
   const except: string[] = [];
   const withoutExcept = (text: string) =>
-    text.replace(NEGATED_DAYS, " ").replace(EXCEPT_TASKS, (whole, english?: string, but?: string, chinese?: string) => {
-      const phrase = (english ?? but ?? chinese ?? "").replace(/^not\s+/, "");
-      // "except on Monday", "except mornings": a limit on where, not a task.
-      if (readTaskWords(phrase).replace(/[\s,]+/g, "") === "") return whole;
-      except.push(...splitPhrases(phrase));
-      return " ";
-    });
+    text
+      .replace(NEGATED_DAYS, " ")
+      .replace(NEGATED_PART, " ")
+      .replace(EXCEPT_TASKS, (whole, english?: string, but?: string, chinese?: string) => {
+        const phrase = (english ?? but ?? chinese ?? "").replace(/^not\s+/, "");
+        // "except on Monday", "except mornings": a limit on where, not a task.
+        if (readTaskWords(phrase).replace(/[\s,]+/g, "") === "") return whole;
+        except.push(...splitPhrases(phrase));
+        return " ";
+      });
   const inBody = withoutExcept(body);
   const quoted = [...inBody.matchAll(/"([^"]+)"/g)].map((found) => (found[1] ?? "").trim()).filter(Boolean);
   const tasks = quoted.length > 0 ? quoted : namedTasks(withoutExcept(object));
