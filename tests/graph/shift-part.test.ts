@@ -79,11 +79,51 @@ describe("a day's reviews of one part of the day, moved together", () => {
     },
   );
 
+  // "This afternoon's reviews" read as the day "this afternoon" named, so no review was: a move of one named so.
+  test.each([
+    ["push this afternoon's reviews back an hour", "afternoon"],
+    ["push this evening's reviews back an hour", "evening"],
+  ] as const)(
+    "%s on Monday at 08:00: that part's reviews move later the same day or are named",
+    async (request, part) => {
+      const { week, outcome, after } = await asked(request, "2024-03-11T08:00:00+08:00");
+      const perDay = week.window.slotsPerDay;
+      const third = Math.round(perDay / 3);
+      const inPart = (task: TaskItem) => {
+        const range = task.slots![0]!;
+        return (
+          range.day === 1 &&
+          (part === "afternoon" ? range.start > third && range.start <= 2 * third : range.start > 2 * third)
+        );
+      };
+      const chosen = placed(week).filter(inPart);
+      expect(chosen.length).toBeGreaterThan(0);
+      // One card when any moves; none when every one stays (each named).
+      const moved = chosen.filter((task) => after(task.id).slots![0]!.start !== task.slots![0]!.start);
+      expect(outcome.cards.map((card) => card.action)).toEqual(
+        moved.length > 0 ? ["confirm_plan", "batch_move"] : ["confirm_plan"],
+      );
+      for (const task of placed(week)) {
+        const was = task.slots![0]!;
+        const is = after(task.id).slots![0]!;
+        if (!chosen.includes(task)) expect(after(task.id), task.id).toEqual(task);
+        else if (is.start === was.start) expect(outcome.finalAnswer, task.id).toContain(`"${task.name}" stays`);
+        else {
+          expect(is.day, task.id).toBe(was.day);
+          expect(startOf(week, after(task.id)), task.id).toBeGreaterThan(startOf(week, task));
+        }
+      }
+    },
+  );
+
   test.each([
     ["move Monday evening's reviews to Tuesday", { weekday: 1, part: "evening" }],
     ["push Monday afternoon's reviews back an hour", { weekday: 1, part: "afternoon", minutes: 60 }],
     ["把周一晚上的所有复习推迟1天", { weekday: 1, part: "evening", days: 1 }],
     ["push tonight's reviews back an hour", { fromToday: 0, part: "evening", minutes: 60 }],
+    ["push this morning's reviews back an hour", { fromToday: 0, part: "morning", minutes: 60 }],
+    ["move this afternoon's reviews to another day", { fromToday: 0, part: "afternoon", away: "day" }],
+    ["把今早的复习都推迟一小时", { fromToday: 0, part: "morning", minutes: 60 }],
   ])("%s reads the part of the day", (request, expected) => {
     expect(parseScheduleRequest(request)).toMatchObject({ kind: "shift_all", ...expected });
   });

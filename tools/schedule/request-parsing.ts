@@ -2195,7 +2195,8 @@ export function splitRelativeDay(phrase: string, naming = false): { daysAgo?: nu
 }
 
 /** A day said from today that names a task by its day: "tomorrow's", "today's", "yesterday's", "明天的", "昨天的". */
-const DAY_FROM_TODAY_NAMING = /\b(yesterday|today|tonight|tomorrow)'s\b|(昨天|昨晚|今天|今晚|明天|明晚)的/;
+const DAY_FROM_TODAY_NAMING =
+  /\b(yesterday|today|tonight|tomorrow|this\s+(?:morning|afternoon|evening))'s\b|(昨天|昨晚|今天|今晚|今早|明天|明晚|明早)的/;
 
 /**
  * The day a task phrase names its task by — a weekday ("thursday's review", "周四的复习") or a day from today
