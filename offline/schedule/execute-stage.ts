@@ -1280,7 +1280,8 @@ function proposeMark(
         subject: label(task, words),
         place: summary ? formatRange(place, datingOf(facts)) : placeWords(place, facts, words),
       });
-    return finish(end, `${refusal(language)}${language === "zh" ? "。" : "."}`, notCarriedOut(refusal("en", true)));
+    // The final answer says it (read from the summary): said once, not in a note and again in the answer.
+    return finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(refusal("en", true)));
   }
   const write = MARK_WRITES[request.to];
   const saying = {

@@ -62,6 +62,8 @@ describe("a review is missed once its time has come, the clock moving day by day
           expect(outcome.finalAnswer, at).toContain("still ahead, so it cannot be marked missed yet");
           // Every line said shows the place as a person reads it, never as the tools write it ("day 6 slots 1-2").
           expect(outcome.said.join("\n"), at).not.toMatch(/\bday \d+ slots \d+-\d+/);
+          // Said once: not as the step's note and again in the answer.
+          expect(outcome.said.filter((line) => line.includes("cannot be marked missed yet")).length, at).toBe(1);
         }
       }
     // Both sides were seen.
@@ -77,5 +79,6 @@ describe("a review is missed once its time has come, the clock moving day by day
     expect(outcome.finalAnswer).toContain(
       '"英语作文草稿" 安排在3月16日周六 08:00–09:40，时间还没到，还不能记为错过（这周不做的话，可以跳过它）',
     );
+    expect(outcome.said.filter((line) => line.includes("还不能记为错过")).length).toBe(1);
   });
 });
