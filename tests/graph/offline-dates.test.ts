@@ -207,6 +207,22 @@ describe("a move to next week", () => {
   });
 });
 
+describe("an arrangement that names the week", () => {
+  // "Arrange the linked list exercises next week" found no task named "linked list exercises next week" and placed
+  // nothing. An arrangement's week is the schedule's window (said on its eve, next week is it).
+  test.each([
+    "arrange the linked list exercises next week",
+    "安排下周的链表习题",
+    "schedule the linked list exercises this week",
+  ])("%s, said on the schedule's eve: the exercises are placed", async (request) => {
+    const chinese = /[\u4e00-\u9fff]/.test(request);
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese }));
+    const outcome = await converse(tempo, request);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "place"]);
+    expect(placeOf(outcome.schedule, "linked-list-exercises")).toMatch(/^day \d slots/);
+  });
+});
+
 describe("a day already gone", () => {
   test.each([
     ["move the essay draft to yesterday", /Tuesday, Mar 12/, /the time that has passed there is left out/],

@@ -96,6 +96,11 @@ describe("request parsing", () => {
     ["看看我的日程", { kind: "day", where: { only: days([1, 2, 3, 4, 5, 6, 7]) } }],
     ["show me the schedule for Friday", { kind: "day", where: { only: days([5]) } }],
     ["schedule the matrix review", { kind: "arrange", tasks: ["matrix review"] }],
+    // The week said with an arrangement is no part of a task's name (it found no task "linked list exercises next week").
+    ["arrange the linked list exercises next week", { kind: "arrange", tasks: ["linked list exercises"] }],
+    ["schedule the essay this week", { kind: "arrange", tasks: ["essay"] }],
+    ["安排下周的链表习题", { kind: "arrange", tasks: ["链表习题"] }],
+    ["Help me arrange next week's review", { kind: "arrange", tasks: [] }],
     ["what's on tmr?", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 1 }] } } }],
     ["wat's on tmrw", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 1 }] } } }],
     ["whats on 2moro", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 1 }] } } }],

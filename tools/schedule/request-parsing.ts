@@ -2594,6 +2594,9 @@ function namedTasks(rest: string): string[] {
       " ",
     )
     .replace(/\b(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?)\b/g, " ")
+    // "arrange the linked list exercises next week": the week is no part of the name (an arrangement's week is the
+    // schedule's window: `DateSpec`).
+    .replace(/\b(?:(?:this|next|the coming|the following)\s+week|the week after next)(?:'s)?\b/g, " ")
     // "put the matrix review on fri": a weekday's short name after its preposition ("sat" alone may be an exam's).
     .replace(/\b(?:on|for|by|this|next)\s+(?:mon|tues?|wed|thu|thurs?|fri|sat|sun)\b/g, " ")
     .replace(
@@ -2607,7 +2610,13 @@ function namedTasks(rest: string): string[] {
   const phrases = stripped
     .split(/\s*(?:,|\band\b|&|和|、|及|以及)\s*/)
     // A day's preposition left behind once its day is read ("the essay for the day after tomorrow").
-    .map((phrase) => phrase.trim().replace(/\s+(?:on|for|in|at|by|during|over|to|before|after|until|till)$/, ""))
+    .map((phrase) =>
+      phrase
+        .trim()
+        .replace(/\s+(?:on|for|in|at|by|during|over|to|before|after|until|till)$/, "")
+        // "安排下周的链表习题": the 的 the week left behind.
+        .replace(/^的\s*/, ""),
+    )
     .filter((phrase) => phrase !== "" && !generic.test(phrase))
     .map(taskPhrase)
     .filter(Boolean);
