@@ -40,6 +40,19 @@ describe("every review of a day moved off it", () => {
     ["周四上午我有事，把复习都挪走", "part", "把周四上午的所有复习挪出周四上午"],
     ["把周四的所有复习挪到别的天", "day", "把周四的所有复习挪到别的天"],
     ["把明天的复习都挪走", "day", "把周四的所有复习挪到别的天"],
+    // The day said to be kept free, and "things" / "stuff" for every review.
+    [
+      "I need Thursday morning free, move my reviews",
+      "part",
+      "Move all of Thursday morning's reviews out of Thursday morning",
+    ],
+    [
+      "Thursday morning doesn't work for me anymore, move things",
+      "part",
+      "Move all of Thursday morning's reviews out of Thursday morning",
+    ],
+    ["move my stuff off Thursday", "day", "Move all of Thursday's reviews to another day"],
+    ["我需要周四上午空着，把复习都挪走", "part", "把周四上午的所有复习挪出周四上午"],
   ])("%s: the Thursday review moves off it (%s), the others stay", async (request, away, step) => {
     const chinese = /[\u4e00-\u9fff]/.test(request);
     const week = halfPlacedWeek({ chinese });
@@ -110,6 +123,9 @@ describe("every review of a day moved off it", () => {
     ["move my reviews to another day", "move"],
     ["move Thursday's reviews to Friday", "shift_all"],
     ["把作文挪走", "move"],
+    // Made free with no word of moving: taken off, as "free up Thursday morning" is.
+    ["把周四上午空出来", "clear_day"],
+    ["free up Thursday morning", "clear_day"],
     // Said not to be done: nothing.
     ["don't move my reviews off Thursday", "unknown"],
     ["不要把周四的复习都挪走", "unknown"],

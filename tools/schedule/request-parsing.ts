@@ -1331,7 +1331,7 @@ function withoutExclusions(request: ScheduleRequest): ScheduleRequest {
 
 /** Words that name every review: "all my reviews", "my reviews", "everything", "所有复习", "全部复习". */
 const EVERY_REVIEW =
-  /^(?:(?:all|every one|each)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions)$|^(?:everything|all of them|every review|each review)$|^(?:我的?)?(?:所有|全部|所有的|全部的)(?:复习|任务)(?:都)?$|^(?:我的)?(?:复习|任务)(?:都|全部)$/;
+  /^(?:(?:all|every one|each)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions|things|stuff)$|^(?:everything|all of them|every review|each review)$|^(?:我的?)?(?:所有|全部|所有的|全部的)(?:复习|任务)(?:都)?$|^(?:我的)?(?:复习|任务)(?:都|全部)$/;
 
 /**
  * A day's reviews, all of them: "today's reviews", "all of friday's reviews", "今天的复习都", "周五的所有复习" ("周四的复习"
@@ -1951,8 +1951,10 @@ function splitTarget(subject: string, target: string | undefined): [string, stri
  * Saturday, so move the essay"): only what such a clause says not to do is read from it.
  */
 function withDaysRuledOutBefore(where: Where, before: string, task = ""): Where {
-  if (before.trim() === "" || !NEGATIVE_CLAUSE.test(before.replace(NOT_NEGATIVE, " "))) return where;
-  const ruledOut = readWhere(before).not;
+  // "I need Thursday morning free, move my reviews", "我需要周四上午空着，…": the days said to be kept free.
+  const wantsFree = WANTS_FREE.test(before);
+  if (!wantsFree && (before.trim() === "" || !NEGATIVE_CLAUSE.test(before.replace(NOT_NEGATIVE, " ")))) return where;
+  const ruledOut = wantsFree ? readDays(before) : readWhere(before).not;
   if (isEmptySelection(ruledOut)) return where;
   // "I'm busy Thursday morning, move my reviews": the part of that day is whose reviews move (`awayFrom`).
   const part =
@@ -1970,6 +1972,10 @@ function withDaysRuledOutBefore(where: Where, before: string, task = ""): Where 
     },
   };
 }
+
+/** A clause that wants days kept free: "I need Thursday morning free", "I want Friday clear", "我需要周四空着". */
+const WANTS_FREE =
+  /\b(?:need|want|would like|'d like|have to keep|must keep|gotta keep|keep)\b[^,;]*\b(?:free|clear|open|empty)\b|(?:需要|想要|要|得)[^，,；;]*(?:空着|空出来|空下来|腾出来|留空)/;
 
 /** A negation that ends a move's task words, before the words of when it governs: " but not", ", not", " except". */
 const NEGATION_TAIL =
@@ -2079,7 +2085,7 @@ const CLEAR_DAY_EN =
  * once the days are gone (`withoutDayWords`) and the punctuation.
  */
 const CLEAR_DAY_ZH =
-  /^(?:我|我的)?(?:(?:生)?病了|生病|不舒服了?|身体不舒服|身体不好|发烧了|感冒了|太累了|很累|累了|有事|不想(?:复习|学习|学)?了?)?(?:请|帮我|麻烦)?(?:把|将)?我?的?(?:所有|全部|全)?的?(?:复习|任务|安排|日程|计划|东西)?(?:都|全都|全部|全)?(?:给我)?(跳过|清空|清掉|取消|撤下|撤掉)(?:了|掉)?(?:安排)?的?(?:所有|全部)?的?(?:复习|任务|安排|日程|计划)?(?:吧|了)?$/;
+  /^(?:我|我的)?(?:(?:生)?病了|生病|不舒服了?|身体不舒服|身体不好|发烧了|感冒了|太累了|很累|累了|有事|不想(?:复习|学习|学)?了?)?(?:请|帮我|麻烦)?(?:把|将)?我?的?(?:所有|全部|全)?的?(?:复习|任务|安排|日程|计划|东西)?(?:都|全都|全部|全)?(?:给我)?(跳过|清空|清掉|取消|撤下|撤掉|空出来|腾出来|空下来)(?:了|掉)?(?:安排)?的?(?:所有|全部)?的?(?:复习|任务|安排|日程|计划)?(?:吧|了)?$/;
 
 /** Every review of a day skipped or taken off ("skip all my reviews today", "clear tomorrow", "把明天清空"), or undefined. */
 function readClearDay(body: string): ScheduleRequest | undefined {
