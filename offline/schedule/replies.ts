@@ -105,6 +105,18 @@ export function decideChat(view: PromptView): Record<string, unknown> {
   if (stated) return { intent: "chat", reply: stated, reason: "a standing preference, kept by the memory" };
   if (request.kind === "unknown" && followUpOf(message, view))
     return { intent: "task", reply: "", reason: "a follow-up of the question before it" };
+  // "Move the essay, but not in the afternoon": understood, but the morning and the evening left are two ranges of
+  // the day, which a place or move keeps to only one of — said, with what to say instead.
+  if (request.kind === "unknown" && request.why === "afternoon_out")
+    return {
+      intent: "chat",
+      reply: say(
+        language,
+        'I can leave out the morning or the evening, but not the afternoon alone (that leaves two parts of the day), so I changed nothing. Say the part you want instead: "… in the morning" or "… in the evening".',
+        "我可以避开上午或晚上，但不能只避开下午（那样会剩下一天中的两段），所以什么也没有改。请直接说想放在哪一段：“……放在上午”或“……放在晚上”。",
+      ),
+      reason: "the afternoon ruled out alone leaves two parts of the day",
+    };
   if (request.kind === "unknown") {
     const preface =
       language === "zh" ? `离线模式下我理解不了“${message}”。` : `Offline, I can't tell what to do with "${message}".`;

@@ -52,12 +52,18 @@ describe("a part of the day ruled out is read as ruled out", () => {
     if (read.kind === "arrange") expect(read.tasks.filter((task) => /\b(?:not|no)\b/.test(task))).toEqual([]);
   });
 
-  test.each(["move the essay but not in the afternoon", "arrange my reviews, not in the afternoon"])(
-    "%s leaves two ranges of the day: not understood",
-    (request) => {
-      expect(parseScheduleRequest(request).kind).toBe("unknown");
-    },
-  );
+  test.each([
+    "move the essay but not in the afternoon",
+    "arrange my reviews, not in the afternoon",
+    "把作文挪走，不要下午",
+  ])("%s leaves two ranges of the day: said so, and nothing changes", async (request) => {
+    expect(parseScheduleRequest(request)).toEqual({ kind: "unknown", why: "afternoon_out" });
+    const chinese = /[\u4e00-\u9fff]/.test(request);
+    const outcome = await converse(await offlineTempo(halfPlacedWeek({ chinese })), request);
+    expect(outcome.cards).toEqual([]);
+    expect(outcome.said.join("\n")).toContain(chinese ? "不能只避开下午" : "not the afternoon alone");
+    expect(outcome.schedule).toEqual(halfPlacedWeek({ chinese }));
+  });
 });
 
 describe.each(CLOCKS)("moved or arranged with a part ruled out, %s", (_, clock) => {

@@ -417,7 +417,11 @@ export type ScheduleRequest =
   | { kind: "class_rules"; classPhrase: string; parts: PartOfDay[]; excludedWeekdays: number[] }
   | { kind: "help" }
   | { kind: "greeting" }
-  | { kind: "unknown" };
+  /**
+   * Not understood. `why`: a request understood but not one that can be kept to — "afternoon_out": the afternoon
+   * ruled out alone ("not in the afternoon"), which would leave two ranges of the day (the reply says so).
+   */
+  | { kind: "unknown"; why?: "afternoon_out" };
 
 /** Kinds that only read the schedule. */
 export const READ_REQUEST_KINDS = new Set<ScheduleRequest["kind"]>([
@@ -1299,7 +1303,8 @@ function parseSentence(body: string): ScheduleRequest {
   const read = withoutExclusions(asShiftAll(readSentence(body)));
   // "Not in the afternoon" leaves the morning and the evening, which one window of slots cannot hold: not understood,
   // rather than read as anywhere (the afternoon too).
-  if ("where" in read && read.where.slots.notPart === "afternoon" && !read.where.slots.part) return { kind: "unknown" };
+  if ("where" in read && read.where.slots.notPart === "afternoon" && !read.where.slots.part)
+    return { kind: "unknown", why: "afternoon_out" };
   return read;
 }
 
