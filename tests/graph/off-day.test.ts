@@ -52,6 +52,8 @@ describe("every review of a day moved off it", () => {
       "Move all of Thursday morning's reviews out of Thursday morning",
     ],
     ["move my stuff off Thursday", "day", "Move all of Thursday's reviews to another day"],
+    // "from Thursday" with nowhere named read Thursday as where they went.
+    ["move my reviews from Thursday", "day", "Move all of Thursday's reviews to another day"],
     ["我需要周四上午空着，把复习都挪走", "part", "把周四上午的所有复习挪出周四上午"],
   ])("%s: the Thursday review moves off it (%s), the others stay", async (request, away, step) => {
     const chinese = /[\u4e00-\u9fff]/.test(request);
@@ -116,6 +118,41 @@ describe("every review of a day moved off it", () => {
       );
     },
   );
+
+  // "off" read as "later" ("put it off"): "move my reviews off today" pushed one review named "reviews" later.
+  test("'move my reviews off today' at 07:00 on Thursday: today's reviews leave it", async () => {
+    const week = halfPlacedWeek();
+    const outcome = await converse(
+      await offlineTempo(week, () => new Date("2024-03-14T07:00:00+08:00")),
+      "move my reviews off today",
+    );
+    expect(outcome.planSteps).toEqual(["Move all of Thursday's reviews to another day"]);
+    expect(placeOf(outcome.schedule, "vocabulary-list")).not.toMatch(/^day 4 /);
+    expect(othersOf(outcome.schedule, "vocabulary-list")).toEqual(othersOf(week, "vocabulary-list"));
+  });
+
+  // The day's reviews said after "my reviews": read as that day's, to the day named (they read as a move of one review
+  // named "reviews from thursday", or of "reviews off" to the weekend — the days they were to leave).
+  test.each([
+    ["move all my reviews from Monday to Tuesday", "move Monday's reviews to Tuesday"],
+    ["move everything on Monday to Tuesday", "move Monday's reviews to Tuesday"],
+    ["move my reviews off Thursday afternoon to Friday", "move Thursday afternoon's reviews to Friday"],
+    ["move everything from today to tomorrow", "move today's reviews to tomorrow"],
+  ])("%s reads as %s", (request, same) => {
+    expect(parseScheduleRequest(request)).toEqual(parseScheduleRequest(same));
+  });
+
+  test.each([
+    ["move all my reviews off the weekend", { not: { weekdays: [6, 7] } }],
+    ["move the essay off the weekend", { task: "essay", where: { not: { weekdays: [6, 7] } } }],
+    ["move the essay from Thursday to Friday", { task: "essay", where: { only: { weekdays: [5] } } }],
+    ["push the essay off till Friday", { task: "essay", where: { only: { weekdays: [5] } } }],
+  ])("%s: the days it leaves are not where it goes", (request, expected) => {
+    const read = parseScheduleRequest(request);
+    expect(read.kind).toBe("move");
+    if ("task" in expected) expect(read).toMatchObject(expected);
+    else expect((read as Extract<typeof read, { kind: "move" }>).where).toMatchObject(expected);
+  });
 
   test.each([
     // One review, or a move that names a place: as before.

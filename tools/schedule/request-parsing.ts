@@ -745,7 +745,7 @@ const DAYS_EXCEPTED_ZH = new RegExp(String.raw`(${DAY_WORD_ZH}(?:\s*[和、,或]
  * "不要安排在周五": group 1 (English) or 2 (Chinese) holds the days.
  */
 const NEGATED_DAYS = new RegExp(
-  String.raw`\b(?:not|never|except|but not|any\s*(?:day|time|where)\s+(?:but|except)|avoid(?:ing)?|no|(?<!(?:have|got|'ve|had) )nothing|none|off|instead of|rather than|other than|apart from|skip)\s+(?:on\s+)?(${DAY_WORD}(?:\s*(?:and|or|,|&)\s*${DAY_WORD}(?![a-z]|\s*(?:instead|is fine|works|please|then|would|could)))*)(?:\s*(?:in\s+the\s+)?(?:mornings?|afternoons?|evenings?|nights?)\b)?|(?:不要|别|不|除了|避开|跳过)(?:在|放在|排在|安排在|安排到|放到|排到|放进|排进)?(${DAY_WORD_ZH}(?:\s*[和、,或]?\s*${DAY_WORD_ZH})*)(?:的)?(?:上午|早上|下午|晚上)?`,
+  String.raw`\b(?:not|never|except|but not|any\s*(?:day|time|where)\s+(?:but|except)|avoid(?:ing)?|no|(?<!(?:have|got|'ve|had) )nothing|none|off|instead of|rather than|other than|apart from|skip)\s+(?:on\s+)?(?:the\s+)?(${DAY_WORD}(?:\s*(?:and|or|,|&)\s*${DAY_WORD}(?![a-z]|\s*(?:instead|is fine|works|please|then|would|could)))*)(?:\s*(?:in\s+the\s+)?(?:mornings?|afternoons?|evenings?|nights?)\b)?|(?:不要|别|不|除了|避开|跳过)(?:在|放在|排在|安排在|安排到|放到|排到|放进|排进)?(${DAY_WORD_ZH}(?:\s*[和、,或]?\s*${DAY_WORD_ZH})*)(?:的)?(?:上午|早上|下午|晚上)?`,
   "g",
 );
 
@@ -1338,6 +1338,10 @@ function withoutExclusions(request: ScheduleRequest): ScheduleRequest {
 const EVERY_REVIEW =
   /^(?:(?:all|every one|each)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions|things|stuff)$|^(?:everything|all of them|every review|each review)$|^(?:我的?)?(?:所有|全部|所有的|全部的)(?:复习|任务)(?:都)?$|^(?:我的)?(?:复习|任务)(?:都|全部)$/;
 
+/** Every review said with the day it is on after it ("my reviews from Thursday afternoon"): group 1 the day. */
+const REVIEWS_OF_DAY =
+  /^(?:(?:all|every one|each)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions|things|stuff|everything)\s+(?:from|off|on|of)\s+((?:(?:this\s+)?[a-z]+day|today|tonight|tomorrow)(?:\s+(?:morning|afternoon|evening|night))?)$/;
+
 /**
  * A day's reviews, all of them: "today's reviews", "all of friday's reviews", "今天的复习都", "周五的所有复习" ("周四的复习"
  * alone may be one review: it stays a move, which asks which when the day holds several).
@@ -1357,7 +1361,9 @@ function asShiftAll(request: ScheduleRequest): ScheduleRequest {
   const by = shift ? ("days" in shift ? { days: shift.days } : { minutes: shift.minutes }) : undefined;
   const task = request.task.trim();
   if (EVERY_REVIEW.test(task)) return by === undefined ? (awayFrom(request) ?? request) : { kind: "shift_all", ...by };
-  const dayReviews = DAY_REVIEWS.exec(task);
+  // "my reviews from Thursday", "everything on Thursday afternoon", "all my reviews off Thursday": Thursday's reviews.
+  const from = REVIEWS_OF_DAY.exec(task);
+  const dayReviews = DAY_REVIEWS.exec(from ? `${from[1]}'s reviews` : task);
   const named = dayReviews
     ? splitNamingDay(dayReviews[1] !== undefined ? `${dayReviews[1]} reviews` : `${dayReviews[2]}复习`)
     : undefined;
@@ -1806,6 +1812,13 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
   const verb = /\b(?:move|reschedule|shift|push|bring|delay|postpone|put off)\s+(.+)$/.exec(body);
   if (!verb) return undefined;
   let rest = ` ${verb[1] ?? ""} `;
+  // "move my reviews off today": the day they leave, not "off" as "later" ("put it off").
+  if (
+    /\s(?:off|away from|out of)\s+(?:the\s+)?(?:today|tonight|tomorrow|this\s+(?:morning|afternoon|evening)|[a-z]+day|weekends?)\b/.test(
+      rest,
+    )
+  )
+    return undefined;
   let direction: 1 | -1 | undefined;
   let length: { amount: number; unit: "days" | "minutes" } | undefined;
   const sameDay = /\s(?:today|tonight|that day|the same day|on the same day|in the day)\s/;
@@ -1945,6 +1958,14 @@ function splitTarget(subject: string, target: string | undefined): [string, stri
   // "move the essay but not on Saturday", "…, not to Friday", "anywhere but Saturday", 'move "X", but not in the
   // morning': the words of when after a negation are where it must not go (they read as the only place it may go).
   const negation = NEGATION_TAIL.exec(task);
+  // ("push the essay off till Friday": "off" before "till" / "to" is the verb's particle, no negation.)
+  const particle = negation !== null && target !== undefined && /^\s+off$/.test(negation[0]);
+  if (particle) return [taskPhrase(task.slice(0, negation.index)), when];
+  // "move the essay from Thursday to Friday": the day it leaves is no part of its name.
+  // (Every review of that day is read whole: "all my reviews from Thursday to Friday", `REVIEWS_OF_DAY`.)
+  const leaves = target === undefined ? null : FROM_DAY_TAIL.exec(task);
+  const named = leaves ? taskPhrase(task.slice(0, leaves.index)) : "";
+  if (leaves && !EVERY_REVIEW.test(named)) return [named, when];
   if (negation && when.trim() !== "") return [taskPhrase(task.slice(0, negation.index)), `not ${when}`];
   // "move the essay, not the matrix review": the task named after "not" is not moved.
   const other = /,\s*(?:but\s+)?not\s+\S|\s+but not\s+\S/.exec(task);
@@ -1982,9 +2003,13 @@ function withDaysRuledOutBefore(where: Where, before: string, task = ""): Where 
 const WANTS_FREE =
   /\b(?:need|want|would like|'d like|have to keep|must keep|gotta keep|keep)\b[^,;]*\b(?:free|clear|open|empty)\b|(?:需要|想要|要|得)[^，,；;]*(?:空着|空出来|空下来|腾出来|留空)/;
 
+/** The day a move's task leaves, said after it before where it goes ("the essay from Thursday" to Friday). */
+const FROM_DAY_TAIL =
+  /\s+from\s+(?:(?:this\s+)?[a-z]+day|today|tonight|tomorrow)(?:\s+(?:morning|afternoon|evening|night))?$/;
+
 /** A negation that ends a move's task words, before the words of when it governs: " but not", ", not", " except". */
 const NEGATION_TAIL =
-  /(?:,?\s+(?:but|anywhere but|any ?where but|any day but|any time but|except|other than|rather than|apart from|besides)(?:\s+not)?|,?\s+not|,?\s+(?:just|only)\s+not|\s+(?:away from|out of)|,\s*(?:i|i'm|i am)\s+(?:can'?t|cannot|can not|won'?t)\s+(?:do|make)(?:\s+it)?|,\s*(?:i'?m|i am|i'll be|i will be)\s+(?:busy|away|out|not free)(?:\s+on)?)$/;
+  /(?:,?\s+(?:but|anywhere but|any ?where but|any day but|any time but|except|other than|rather than|apart from|besides)(?:\s+not)?|,?\s+not|,?\s+(?:just|only)\s+not|\s+(?:away from|out of|off|from)|,\s*(?:i|i'm|i am)\s+(?:can'?t|cannot|can not|won'?t)\s+(?:do|make)(?:\s+it)?|,\s*(?:i'?m|i am|i'll be|i will be)\s+(?:busy|away|out|not free)(?:\s+on)?)$/;
 
 function splitTargetWords(subject: string, target: string | undefined): [string, string] {
   if (target !== undefined) return [subject, target];
