@@ -27,6 +27,12 @@ describe("a move with a day it must not go to", () => {
     // The day it is moved from named ("从周六"): it was read as part of the name, and no day was ruled out.
     ["把英语作文草稿从周六挪到别的天", "essay-draft", [6]],
     ["周六我有事，把英语作文草稿挪到别的时间", "essay-draft", [6]],
+    // A clause after the task, or one about it before the verb: it read as part of the name (or "my shift" as the
+    // task, "shift" as the verb), and the day was not ruled out.
+    ["reschedule the essay draft, Saturday doesn't work", "essay-draft", [6]],
+    ["move the essay draft, Saturday is bad", "essay-draft", [6]],
+    ["the essay draft clashes with my shift on Saturday, move it", "essay-draft", [6]],
+    ["the essay draft can't be on Saturday, move it", "essay-draft", [6]],
   ] as const)("%s: it moves, and to none of those days", async (request, id, excluded) => {
     const chinese = /[\u4e00-\u9fff]/.test(request);
     const week = halfPlacedWeek({ chinese });
@@ -52,6 +58,17 @@ describe("a move with a day it must not go to", () => {
   ] as const)("%s reads the days as excluded, none as the only ones", (request, days) => {
     const read = parseScheduleRequest(request);
     expect(read).toMatchObject({ kind: "move", where: { only: { weekdays: [] }, not: { weekdays: days } } });
+  });
+
+  test.each([
+    ["move the essay, Saturday works", [6]],
+    ["move the essay, tuesday or wednesday", [2, 3]],
+  ] as const)("%s: a clause of days after the task is where it goes, no part of its name", (request, days) => {
+    expect(parseScheduleRequest(request)).toMatchObject({
+      kind: "move",
+      task: "essay",
+      where: { only: { weekdays: days }, not: { weekdays: [] } },
+    });
   });
 
   // A change said not to be made was read as the change (its days as where): nothing is done now, no card raised.

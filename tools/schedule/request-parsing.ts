@@ -763,7 +763,7 @@ const KEEP_FREE = new RegExp(
  * "I'm busy on Friday", "I have practice on Friday", "Friday doesn't work", "周五我休息", "周五不行").
  */
 const NEGATIVE_CLAUSE =
-  /\b(?:not|no|(?<!(?:have|got|'ve|had) )nothing|none|never|don'?t|doesn'?t|do not|does not|can'?t|cannot|can not|won'?t|will not|isn'?t|is not|aren'?t|busy|off|unavailable|away|avoid(?:ing)?|except|without|skip|rather not|bad)\b|\bi(?: have|'ve got| got| am at|'m at) (?!(?:on|at|in|for|to|planned|scheduled|free|time|room|space|nothing|any|anything|some|something)\b)[a-z]+|\bi work\b|\bworking\b|不行|不要|不能|不可以|从不|从来不|永远不|绝不|不(?:学习?|复习|排|安排|上课)|不方便|不想|不用|不好|没空|没时间|没有时间|休息|有事|有课|有约|忙|避开|除了|除外|放假|跳过|别/;
+  /\b(?:not|no|(?<!(?:have|got|'ve|had) )nothing|none|never|don'?t|doesn'?t|do not|does not|can'?t|cannot|can not|won'?t|will not|isn'?t|is not|aren'?t|busy|off|unavailable|away|avoid(?:ing)?|except|without|skip|rather not|bad|clash(?:es|ing)?|conflicts?)\b|\bi(?: have|'ve got| got| am at|'m at) (?!(?:on|at|in|for|to|planned|scheduled|free|time|room|space|nothing|any|anything|some|something)\b)[a-z]+|\bi work\b|\bworking\b|不行|不要|不能|不可以|从不|从来不|永远不|绝不|不(?:学习?|复习|排|安排|上课)|不方便|不想|不用|不好|没空|没时间|没有时间|休息|有事|有课|有约|忙|避开|除了|除外|放假|跳过|别/;
 /** Phrases that hold a negative word but are not negative ("不忙", "帮忙", "别的时间", "why not"). */
 const NOT_NEGATIVE =
   /不忙|帮忙|别的|别处|不如|不错|要不|\bno problem\b|\bnot bad\b|\bwhy not\b|\bno later than\b|\bnot later than\b/g;
@@ -1653,7 +1653,7 @@ function readMove(said: string): ScheduleRequest | undefined {
   if (shifted) return shifted;
   // "postpone the matrix review to Friday", "delay it until Thursday": a move to the day named.
   const english =
-    /\b(?:move|reschedule|shift|push|bring|postpone|delay|put off)\s+(.+?)(?:\s+(?:to|onto|into|until|till)\s+(.+))?$/.exec(
+    /\b(?:move|reschedule|(?<!\b(?:my|a|the|your|his|her|our|their|work|night|day|morning|evening|late|early)\s)shift|push|bring|postpone|delay|put off)\s+(.+?)(?:\s+(?:to|onto|into|until|till)\s+(.+))?$/.exec(
       body,
     );
   if (english) {
@@ -1809,7 +1809,11 @@ function readShift(body: string): ScheduleRequest | undefined {
 }
 
 function readShiftEnglish(body: string): ScheduleRequest | undefined {
-  const verb = /\b(?:move|reschedule|shift|push|bring|delay|postpone|put off)\s+(.+)$/.exec(body);
+  // ("my shift on Saturday": a work shift, no verb.)
+  const verb =
+    /\b(?:move|reschedule|(?<!\b(?:my|a|the|your|his|her|our|their|work|night|day|morning|evening|late|early)\s)shift|push|bring|delay|postpone|put off)\s+(.+)$/.exec(
+      body,
+    );
   if (!verb) return undefined;
   let rest = ` ${verb[1] ?? ""} `;
   // "move my reviews off today": the day they leave, not "off" as "later" ("put it off").
@@ -1942,10 +1946,16 @@ const PRONOUN = /^(?:it|that|this|that one|this one|the one)$/;
 function taskNamedBefore(clause: string): string | undefined {
   const named = [
     ...clause.matchAll(
-      /\b(?:the|my)\s+([a-z][a-z0-9' -]*?)(?=\s+(?:on|at|in|this|today|tomorrow|tonight|is|was|clashes|conflicts)\b|\s*[,;]|\s*$)/g,
+      /\b(?:the|my)\s+([a-z][a-z0-9' -]*?)(?=\s+(?:on|at|in|this|today|tomorrow|tonight|is|was|clashes|conflicts|can'?t|cannot|can not|won'?t|shouldn'?t|should|isn'?t|doesn'?t|does not|must|needs?|has to)\b|\s*[,;]|\s*$)/g,
     ),
   ];
-  const phrase = named.at(-1)?.[1];
+  // The one a clause is about, when one is ("the essay clashes with my shift on Saturday"), else the last named.
+  const about = named.find((match) =>
+    /^\s+(?:is|was|clashes|conflicts|can'?t|cannot|can not|won'?t|shouldn'?t|should|isn'?t|doesn'?t|does not|must|needs?|has to)\b/.test(
+      clause.slice((match.index ?? 0) + match[0].length),
+    ),
+  );
+  const phrase = (about ?? named.at(-1))?.[1];
   if (phrase === undefined) return undefined;
   const task = taskPhrase(splitWeekday(phrase).rest);
   return task === "" || PRONOUN.test(task) ? undefined : task;
@@ -1967,6 +1977,16 @@ function splitTarget(subject: string, target: string | undefined): [string, stri
   const named = leaves ? taskPhrase(task.slice(0, leaves.index)) : "";
   if (leaves && !EVERY_REVIEW.test(named)) return [named, when];
   if (negation && when.trim() !== "") return [taskPhrase(task.slice(0, negation.index)), `not ${when}`];
+  // "reschedule the essay, Saturday doesn't work", "move the essay, Saturday is bad": a clause after the task that
+  // rules days out (they read as part of its name, and it could go back to Saturday); one that names no other task.
+  const comma = target === undefined ? subject.lastIndexOf(",") : -1;
+  const clause = comma > 0 ? subject.slice(comma + 1) : "";
+  if (clause && !isEmptySelection(readDays(clause)) && !NAMES_A_TASK.test(clause))
+    // ("move the essay, Saturday works": where it goes.)
+    return [
+      taskPhrase(subject.slice(0, comma)),
+      NEGATIVE_CLAUSE.test(clause.replace(NOT_NEGATIVE, " ")) ? `not ${clause}` : clause,
+    ];
   // "move the essay, not the matrix review": the task named after "not" is not moved.
   const other = /,\s*(?:but\s+)?not\s+\S|\s+but not\s+\S/.exec(task);
   return [taskPhrase(other && when.trim() === "" ? task.slice(0, other.index) : task), when];
@@ -2002,6 +2022,9 @@ function withDaysRuledOutBefore(where: Where, before: string, task = ""): Where 
 /** A clause that wants days kept free: "I need Thursday morning free", "I want Friday clear", "我需要周四空着". */
 const WANTS_FREE =
   /\b(?:need|want|would like|'d like|have to keep|must keep|gotta keep|keep)\b[^,;]*\b(?:free|clear|open|empty)\b|(?:需要|想要|要|得)[^，,；;]*(?:空着|空出来|空下来|腾出来|留空)/;
+
+/** Words that name a task ("the matrix review", "my essay"), not a part of the day or the week. */
+const NAMES_A_TASK = /\b(?:the|my|an?)\s+(?!(?:morning|afternoon|evening|night|weekend|week|day|rest)\b)[a-z]/;
 
 /** The day a move's task leaves, said after it before where it goes ("the essay from Thursday" to Friday). */
 const FROM_DAY_TAIL =
