@@ -33,6 +33,11 @@ describe("a move with a day it must not go to", () => {
     ["move the essay draft, Saturday is bad", "essay-draft", [6]],
     ["the essay draft clashes with my shift on Saturday, move it", "essay-draft", [6]],
     ["the essay draft can't be on Saturday, move it", "essay-draft", [6]],
+    // The same in Chinese, the task said first with no 把 ("英语作文草稿周六不行，帮我" was the task), or "挪一下".
+    ["英语作文草稿周六不行，挪一下", "essay-draft", [6]],
+    ["英语作文草稿周六不行，帮我挪到别的时间", "essay-draft", [6]],
+    ["把英语作文草稿挪一下，周六不行", "essay-draft", [6]],
+    ["英语作文草稿和周六的考试冲突，换个时间", "essay-draft", [6]],
   ] as const)("%s: it moves, and to none of those days", async (request, id, excluded) => {
     const chinese = /[\u4e00-\u9fff]/.test(request);
     const week = halfPlacedWeek({ chinese });
@@ -63,10 +68,11 @@ describe("a move with a day it must not go to", () => {
   test.each([
     ["move the essay, Saturday works", [6]],
     ["move the essay, tuesday or wednesday", [2, 3]],
+    ["作文能不能挪到周五", [5]],
   ] as const)("%s: a clause of days after the task is where it goes, no part of its name", (request, days) => {
     expect(parseScheduleRequest(request)).toMatchObject({
       kind: "move",
-      task: "essay",
+      task: /[\u4e00-\u9fff]/.test(request) ? "作文" : "essay",
       where: { only: { weekdays: days }, not: { weekdays: [] } },
     });
   });

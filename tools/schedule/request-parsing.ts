@@ -763,7 +763,7 @@ const KEEP_FREE = new RegExp(
  * "I'm busy on Friday", "I have practice on Friday", "Friday doesn't work", "周五我休息", "周五不行").
  */
 const NEGATIVE_CLAUSE =
-  /\b(?:not|no|(?<!(?:have|got|'ve|had) )nothing|none|never|don'?t|doesn'?t|do not|does not|can'?t|cannot|can not|won'?t|will not|isn'?t|is not|aren'?t|busy|off|unavailable|away|avoid(?:ing)?|except|without|skip|rather not|bad|clash(?:es|ing)?|conflicts?)\b|\bi(?: have|'ve got| got| am at|'m at) (?!(?:on|at|in|for|to|planned|scheduled|free|time|room|space|nothing|any|anything|some|something)\b)[a-z]+|\bi work\b|\bworking\b|不行|不要|不能|不可以|从不|从来不|永远不|绝不|不(?:学习?|复习|排|安排|上课)|不方便|不想|不用|不好|没空|没时间|没有时间|休息|有事|有课|有约|忙|避开|除了|除外|放假|跳过|别/;
+  /\b(?:not|no|(?<!(?:have|got|'ve|had) )nothing|none|never|don'?t|doesn'?t|do not|does not|can'?t|cannot|can not|won'?t|will not|isn'?t|is not|aren'?t|busy|off|unavailable|away|avoid(?:ing)?|except|without|skip|rather not|bad|clash(?:es|ing)?|conflicts?)\b|\bi(?: have|'ve got| got| am at|'m at) (?!(?:on|at|in|for|to|planned|scheduled|free|time|room|space|nothing|any|anything|some|something)\b)[a-z]+|\bi work\b|\bworking\b|不行|不要|不能|不可以|从不|从来不|永远不|绝不|不(?:学习?|复习|排|安排|上课)|不方便|不想|不用|不好|没空|没时间|没有时间|休息|有事|有课|有约|忙|避开|除了|除外|放假|跳过|冲突|别/;
 /** Phrases that hold a negative word but are not negative ("不忙", "帮忙", "别的时间", "why not"). */
 const NOT_NEGATIVE =
   /不忙|帮忙|别的|别处|不如|不错|要不|\bno problem\b|\bnot bad\b|\bwhy not\b|\bno later than\b|\bnot later than\b/g;
@@ -1673,14 +1673,16 @@ function readMove(said: string): ScheduleRequest | undefined {
         )
       : undefined;
   }
-  const out = MOVE_OUT_ZH.exec(body);
+  // (A clause about the task said first, with no 把: as if the task were named after it.)
+  const zh = withSubjectClauseZh(body);
+  const out = MOVE_OUT_ZH.exec(zh);
   if (out) {
     // "把周四上午的所有复习挪出周四上午", "把复习都挪走": off the days said, or off the day the task is of.
     const task = taskPhrase(out[1] ?? "");
     const from = out[2] ?? "";
     const ruledOut = readWhere(`不要${from}`).not;
     const part = EVERY_REVIEW.test(task) || DAY_REVIEWS.test(task) ? readPartOfDay(from) : undefined;
-    const before = body.slice(0, Math.max(0, body.search(/把|将/)));
+    const before = zh.slice(0, Math.max(0, zh.search(/把|将/)));
     // "把作文挪走，不要上午": what the clause after it rules out too.
     const after = readWhere(out[3] ?? "");
     const not = {
@@ -1698,13 +1700,13 @@ function readMove(said: string): ScheduleRequest | undefined {
       ? { kind: "move", task, where, otherDay: true }
       : { kind: "move", task, where };
   }
-  const chinese = MOVE_ZH.exec(body);
+  const chinese = MOVE_ZH.exec(zh);
   if (chinese) {
     // "把作文从周六挪到别的天": the day it is moved from is no part of its name, and no day to move it to.
     const from = new RegExp(String.raw`^(.+?)从(${DAY_WORD_ZH}.*)$`).exec(chinese[1] ?? "");
     const task = taskPhrase(from ? from[1]! : (chinese[1] ?? ""));
     // "周六我有事，把作文挪到别的时间": what the clause before 把 rules out.
-    const before = body.slice(0, Math.max(0, body.search(/把|将/)));
+    const before = zh.slice(0, Math.max(0, zh.search(/把|将/)));
     const where = withWeekNamed(withDaysRuledOutBefore(readWhere(chinese[2] ?? ""), before, task), chinese[2] ?? "");
     return task
       ? withOtherDay(
@@ -1722,9 +1724,25 @@ function readMove(said: string): ScheduleRequest | undefined {
   return undefined;
 }
 
+/**
+ * "作文周六不行，帮我挪到别的时间", "作文周六不行，挪一下": a clause about the task first, then the verb with no 把 —
+ * read as "作文周六不行，把作文挪到别的时间" (the clause rules its days out; the task was "作文周六不行，帮我"). The task is
+ * the clause's words before its first day, part of the day or word of trouble.
+ */
+function withSubjectClauseZh(body: string): string {
+  if (/把|将/.test(body)) return body;
+  const match = /^([^，,；;]+)[，,；;]\s*((?:帮我|请|麻烦|就|再)*)((?:挪|移|调|换|改).*)$/.exec(body);
+  if (!match) return body;
+  const subject = new RegExp(
+    String.raw`^(.+?)(?:${DAY_WORD_ZH}|今天|明天|后天|上午|下午|晚上|早上|不行|有事|没空|不方便|不能|不可以|和|跟|与|冲突)`,
+  ).exec(match[1]!)?.[1];
+  if (!subject || /^(?:我|你|他|她|我们)/.test(subject)) return body;
+  return `${match[1]}，把${subject}${match[3]}`;
+}
+
 /** "把X挪出周四" (group 2 the days it leaves), "把X挪走" / "挪开" (no group 2: off where it is). */
 const MOVE_OUT_ZH =
-  /^(?:.*?(?:把|将))(.+?)(?:(?:挪出|移出|调出|搬出)([^，,；;]+?)|(?:挪走|移走|挪开|移开|调走|调开))(?:吧|去)?(?:[，,；;]\s*(.+?))?[。.!！]?$/;
+  /^(?:.*?(?:把|将))(.+?)(?:(?:挪出|移出|调出|搬出)([^，,；;]+?)|(?:挪走|移走|挪开|移开|调走|调开|挪一下|挪一挪|换个时间|换一下时间|改个时间|换个时段|调一下时间|挪个时间))(?:吧|去)?(?:[，,；;]\s*(.+?))?[。.!！]?$/;
 const MOVE_ZH =
   /^(?:.*?(?:把|将))?(.+?)(?:移到|挪到|调到|改到|换到|移至|改成|调整到|推迟到|推后到|延后到|延迟到|顺延到|提前到)(.+)$/;
 /** A verb that starts a move said after another ("…, and push the essay to Friday"). */
@@ -2727,7 +2745,10 @@ export function taskPhrase(text: string): string {
         "",
       )
       // "put the essay somewhere on the weekend": where, not which.
-      .replace(/\s*(?:please|for me|somewhere else|somewhere|anywhere|elsewhere|吧|一下|的任务|任务)$/g, "")
+      .replace(
+        /\s*(?:please|for me|somewhere else|somewhere|anywhere|elsewhere|吧|一下|的任务|任务|能不能|可不可以|能否|可以)$/g,
+        "",
+      )
       .replace(/^["']|["']$/g, "")
       .trim()
   );
