@@ -1311,6 +1311,10 @@ function parseSentence(body: string): ScheduleRequest {
 /** Words in a task's name that leave tasks out ("except the essay", "but keep the essay", "除了作文"). */
 const LEAVES_OUT =
   /\b(?:except|excluding|other than|apart from|besides|(?:but|and) keep)\b|[,;]\s*keep\b|除了|以外|之外|保留/;
+/** A remark after the task, no part of its name: "unplace the essay, I'll do it later", "I did the essay, it was hard". */
+const TRAILING_REMARK =
+  /,\s*(?:i|i'll|i'm|i've|i'd|i will|i am|it|it's|it was|that|that's|this|because|since|as|so|thanks?|thank you)\b.*$|[，,]\s*(?:我|它|因为|所以|谢谢).*$/;
+
 /** A task named as not meant, after the one that is: "the essay, not the matrix review", "… but not the matrix review". */
 const NOT_THIS_ONE = /,\s*(?:but\s+)?not\s+\S.*$|\s+but not\s+\S.*$/;
 
@@ -1328,7 +1332,10 @@ function withoutExclusions(request: ScheduleRequest): ScheduleRequest {
         : [];
   if (named.some((phrase) => LEAVES_OUT.test(phrase))) return { kind: "unknown" };
   if (request.kind === "mark" || request.kind === "unplace")
-    return { ...request, task: request.task.replace(NOT_THIS_ONE, "").trim() || request.task };
+    return {
+      ...request,
+      task: request.task.replace(NOT_THIS_ONE, "").replace(TRAILING_REMARK, "").trim() || request.task,
+    };
   if (request.kind === "swap")
     return { ...request, second: request.second.replace(NOT_THIS_ONE, "").trim() || request.second };
   return request;
@@ -2344,9 +2351,10 @@ function readUnplace(body: string): ScheduleRequest | undefined {
     const task = taskPhrase((english[1] ?? "").replace(/\s+(?:off|out)$/, ""));
     return task ? { kind: "unplace", task } : undefined;
   }
+  // ("把作文取消安排，我以后再做": the task is what 把 names, not the words after the verb.)
   const chinese =
-    /(?:取消安排|取消|撤下|撤掉|移除|删掉|删除|拿掉|去掉)(.+)$/.exec(body) ??
-    /(?:把|将)(.+?)(?:撤下|撤掉|移除|删掉|删除|拿掉|去掉|取消)/.exec(body);
+    /(?:把|将)(.+?)(?:撤下|撤掉|移除|删掉|删除|拿掉|去掉|取消)/.exec(body) ??
+    /(?:取消安排|取消|撤下|撤掉|移除|删掉|删除|拿掉|去掉)(.+)$/.exec(body);
   if (!chinese) return undefined;
   const task = taskPhrase(chinese[1] ?? "");
   return task ? { kind: "unplace", task } : undefined;
