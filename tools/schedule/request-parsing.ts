@@ -1342,12 +1342,19 @@ function withoutExclusions(request: ScheduleRequest): ScheduleRequest {
 }
 
 /** Words that name every review: "all my reviews", "my reviews", "everything", "所有复习", "全部复习". */
+/** A day said in English as a task's day: "thursday", "this monday", "today", "tonight", "tomorrow", a part after it. */
+const DAY_SAID_EN = String.raw`(?:(?:this\s+)?[a-z]+day|today|tonight|tomorrow)(?:\s+(?:morning|afternoon|evening|night))?`;
+
+/** The English verbs that move a task; "shift" after "my" / "a" / "work" … is a work shift, no verb. */
+const MOVE_VERB = String.raw`(?:move|reschedule|(?<!\b(?:my|a|the|your|his|her|our|their|work|night|day|morning|evening|late|early)\s)shift|push|bring|postpone|delay|put off)`;
+
 const EVERY_REVIEW =
   /^(?:(?:all|every one|each)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions|things|stuff)$|^(?:everything|all of them|every review|each review)$|^(?:我的?)?(?:所有|全部|所有的|全部的)(?:复习|任务)(?:都)?$|^(?:我的)?(?:复习|任务)(?:都|全部)$/;
 
 /** Every review said with the day it is on after it ("my reviews from Thursday afternoon"): group 1 the day. */
-const REVIEWS_OF_DAY =
-  /^(?:(?:all|every one|each)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions|things|stuff|everything)\s+(?:from|off|on|of)\s+((?:(?:this\s+)?[a-z]+day|today|tonight|tomorrow)(?:\s+(?:morning|afternoon|evening|night))?)$/;
+const REVIEWS_OF_DAY = new RegExp(
+  String.raw`^(?:(?:all|every one|each)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions|things|stuff|everything)\s+(?:from|off|on|of)\s+(${DAY_SAID_EN})$`,
+);
 
 /**
  * A day's reviews, all of them: "today's reviews", "all of friday's reviews", "今天的复习都", "周五的所有复习" ("周四的复习"
@@ -1651,6 +1658,10 @@ function swapVerbAfterPair(body: string): boolean {
 const PUT_OFF =
   /^(?:(?:please|can you|could you|would you|just|let's|i want to|i'd like to)\s+)*put\s+(?:off\b|(.+?)\s+off\b)/;
 
+/** A move's verb and what follows it (group 1), up to "to …" where it goes (group 2) in `MOVE_TO`. */
+const MOVE_VERB_THEN = new RegExp(String.raw`\b${MOVE_VERB}\s+(.+)$`);
+const MOVE_TO = new RegExp(String.raw`\b${MOVE_VERB}\s+(.+?)(?:\s+(?:to|onto|into|until|till)\s+(.+))?$`);
+
 function readMove(said: string): ScheduleRequest | undefined {
   // "put the matrix review off till Friday" reads as "put off the matrix review till Friday".
   const body = said.replace(PUT_OFF, (whole, object?: string) =>
@@ -1659,10 +1670,7 @@ function readMove(said: string): ScheduleRequest | undefined {
   const shifted = readShift(body);
   if (shifted) return shifted;
   // "postpone the matrix review to Friday", "delay it until Thursday": a move to the day named.
-  const english =
-    /\b(?:move|reschedule|(?<!\b(?:my|a|the|your|his|her|our|their|work|night|day|morning|evening|late|early)\s)shift|push|bring|postpone|delay|put off)\s+(.+?)(?:\s+(?:to|onto|into|until|till)\s+(.+))?$/.exec(
-      body,
-    );
+  const english = MOVE_TO.exec(body);
   if (english) {
     // "push it back to Friday", "bring X forward to Monday": the particle is no part of the name.
     const subject = (english[1] ?? "").replace(/^(?:back|forward)\s+/, "").replace(/\s+(?:back|forward)$/, "");
@@ -1834,11 +1842,7 @@ function readShift(body: string): ScheduleRequest | undefined {
 }
 
 function readShiftEnglish(body: string): ScheduleRequest | undefined {
-  // ("my shift on Saturday": a work shift, no verb.)
-  const verb =
-    /\b(?:move|reschedule|(?<!\b(?:my|a|the|your|his|her|our|their|work|night|day|morning|evening|late|early)\s)shift|push|bring|delay|postpone|put off)\s+(.+)$/.exec(
-      body,
-    );
+  const verb = MOVE_VERB_THEN.exec(body);
   if (!verb) return undefined;
   let rest = ` ${verb[1] ?? ""} `;
   // "move my reviews off today": the day they leave, not "off" as "later" ("put it off").
@@ -1971,15 +1975,12 @@ const PRONOUN = /^(?:it|that|this|that one|this one|the one)$/;
 function taskNamedBefore(clause: string): string | undefined {
   const named = [
     ...clause.matchAll(
-      /\b(?:the|my)\s+([a-z][a-z0-9' -]*?)(?=\s+(?:on|at|in|this|today|tomorrow|tonight|is|was|clashes|conflicts|can'?t|cannot|can not|won'?t|shouldn'?t|should|isn'?t|doesn'?t|does not|must|needs?|has to)\b|\s*[,;]|\s*$)/g,
+      /\b(?:the|my)\s+([a-z][a-z0-9' -]*?)(?=\s+(?:on|at|in|this|today|tomorrow|tonight|(is|was|clashes|conflicts|can'?t|cannot|can not|won'?t|shouldn'?t|should|isn'?t|doesn'?t|does not|must|needs?|has to))\b|\s*[,;]|\s*$)/g,
     ),
   ];
-  // The one a clause is about, when one is ("the essay clashes with my shift on Saturday"), else the last named.
-  const about = named.find((match) =>
-    /^\s+(?:is|was|clashes|conflicts|can'?t|cannot|can not|won'?t|shouldn'?t|should|isn'?t|doesn'?t|does not|must|needs?|has to)\b/.test(
-      clause.slice((match.index ?? 0) + match[0].length),
-    ),
-  );
+  // The one a clause is about (a verb follows it: group 2), when one is ("the essay clashes with my shift on
+  // Saturday"), else the last named.
+  const about = named.find((match) => match[2] !== undefined);
   const phrase = (about ?? named.at(-1))?.[1];
   if (phrase === undefined) return undefined;
   const task = taskPhrase(splitWeekday(phrase).rest);
@@ -2052,8 +2053,7 @@ const WANTS_FREE =
 const NAMES_A_TASK = /\b(?:the|my|an?)\s+(?!(?:morning|afternoon|evening|night|weekend|week|day|rest)\b)[a-z]/;
 
 /** The day a move's task leaves, said after it before where it goes ("the essay from Thursday" to Friday). */
-const FROM_DAY_TAIL =
-  /\s+from\s+(?:(?:this\s+)?[a-z]+day|today|tonight|tomorrow)(?:\s+(?:morning|afternoon|evening|night))?$/;
+const FROM_DAY_TAIL = new RegExp(String.raw`\s+from\s+${DAY_SAID_EN}$`);
 
 /** A negation that ends a move's task words, before the words of when it governs: " but not", ", not", " except". */
 const NEGATION_TAIL =
