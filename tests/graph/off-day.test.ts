@@ -147,6 +147,8 @@ describe("every review of a day moved off it", () => {
     ["move the essay off the weekend", { task: "essay", where: { not: { weekdays: [6, 7] } } }],
     ["move the essay from Thursday to Friday", { task: "essay", where: { only: { weekdays: [5] } } }],
     ["push the essay off till Friday", { task: "essay", where: { only: { weekdays: [5] } } }],
+    // A day said from today that 挪出 names was dropped (only weekdays and day numbers were kept).
+    ["把作文挪出明天", { task: "作文", where: { not: { dates: [{ kind: "offset", days: 1 }] } } }],
   ])("%s: the days it leaves are not where it goes", (request, expected) => {
     const read = parseScheduleRequest(request);
     expect(read.kind).toBe("move");

@@ -1696,21 +1696,11 @@ function readMove(said: string): ScheduleRequest | undefined {
     const task = taskPhrase(out[1] ?? "");
     const from = out[2] ?? "";
     const ruledOut = readWhere(`不要${from}`).not;
-    const part = EVERY_REVIEW.test(task) || DAY_REVIEWS.test(task) ? readPartOfDay(from) : undefined;
+    if (!task || (from.trim() !== "" && isEmptySelection(ruledOut))) return undefined;
+    const part = namesReviewsOfDay(task) ? readPartOfDay(from) : undefined;
     const before = zh.slice(0, Math.max(0, zh.search(/把|将/)));
     // "把作文挪走，不要上午": what the clause after it rules out too.
-    const after = readWhere(out[3] ?? "");
-    const not = {
-      ...after.not,
-      weekdays: [...new Set([...after.not.weekdays, ...ruledOut.weekdays])],
-      days: [...new Set([...after.not.days, ...ruledOut.days])],
-    };
-    const where = withDaysRuledOutBefore(
-      { ...after, not, slots: { ...after.slots, ...(part ? { part } : {}) } },
-      before,
-      task,
-    );
-    if (!task || (from.trim() !== "" && isEmptySelection(ruledOut))) return undefined;
+    const where = withDaysRuledOutBefore(withDaysOut(readWhere(out[3] ?? ""), ruledOut, part), before, task);
     return from.trim() === "" && isAnywhere(where) && /周|星期|礼拜|今天|明天|后天/.test(task)
       ? { kind: "move", task, where, otherDay: true }
       : { kind: "move", task, where };
@@ -2029,10 +2019,12 @@ function withDaysRuledOutBefore(where: Where, before: string, task = ""): Where 
   const ruledOut = wantsFree ? readDays(before) : readWhere(before).not;
   if (isEmptySelection(ruledOut)) return where;
   // "I'm busy Thursday morning, move my reviews": the part of that day is whose reviews move (`awayFrom`).
-  const part =
-    (EVERY_REVIEW.test(task.trim()) || DAY_REVIEWS.test(task.trim())) && isAnywhere(where)
-      ? readPartOfDay(before)
-      : undefined;
+  const part = namesReviewsOfDay(task) && isAnywhere(where) ? readPartOfDay(before) : undefined;
+  return withDaysOut(where, ruledOut, part);
+}
+
+/** `where` with the days of `ruledOut` ruled out too, and `part` as its part of the day when given. */
+function withDaysOut(where: Where, ruledOut: DaySelection, part?: PartOfDay): Where {
   return {
     ...where,
     ...(part ? { slots: { ...where.slots, part } } : {}),
@@ -2043,6 +2035,11 @@ function withDaysRuledOutBefore(where: Where, before: string, task = ""): Where 
       ...(ruledOut.dates || where.not.dates ? { dates: [...(where.not.dates ?? []), ...(ruledOut.dates ?? [])] } : {}),
     },
   };
+}
+
+/** True when a task's words name every review, or every review of a day ("my reviews", "周四的复习都"). */
+function namesReviewsOfDay(task: string): boolean {
+  return EVERY_REVIEW.test(task.trim()) || DAY_REVIEWS.test(task.trim());
 }
 
 /** A clause that wants days kept free: "I need Thursday morning free", "I want Friday clear", "我需要周四空着". */
