@@ -413,6 +413,11 @@ function plan(
     for (let slot = start; slot < start + length; slot += 1) freeOn(day).delete(slot);
   };
   const slots = Array.from({ length: facts.slotsPerDay }, (_, index) => index + 1);
+  // A day as the tools date it ("day 3 (Wed 13 Mar 2024)"), read in the user's language later.
+  const dated = (day: number) => {
+    const date = facts.dates.get(day);
+    return date === undefined ? `day ${day}` : `day ${day} (${formatDate(date)} ${date.slice(0, 4)})`;
+  };
   for (const task of order) {
     const from = task.slots[0]!;
     const length = from.end - from.start + 1;
@@ -483,14 +488,8 @@ function plan(
         (a, b) => distance(a) - distance(b) || ("minutes" in by && !later ? a.start - b.start : offset(b) - offset(a)),
       );
     const place = places[0];
-    const date = facts.dates.get(day);
-    // Said with the day as the tools date it ("day 3 (Wed 13 Mar 2024)"), read in the user's language later.
-    const dated = (each: number) => {
-      const when = facts.dates.get(each);
-      return when === undefined ? `day ${each}` : `day ${each} (${formatDate(when)} ${when.slice(0, 4)})`;
-    };
     // Off its day: the day (and part) it could not leave, said for both reasons below.
-    const awayFrom =
+    const left =
       "away" in by
         ? {
             en: `${dated(from.day)}${leaving && part ? ` ${part}` : ""}`,
@@ -500,10 +499,10 @@ function plan(
     // Free time there that its own rules rule out: said so, not as no free time.
     if (place === undefined && way.some((each) => fits(each.day, each.start, false))) {
       stay(
-        awayFrom
+        left
           ? {
-              en: saySummary("en", "noRuledRoomAway", { days: awayFrom.en }),
-              zh: saySummary("zh", "noRuledRoomAway", { days: awayFrom.zh }),
+              en: saySummary("en", "noRuledRoomAway", { days: left.en }),
+              zh: saySummary("zh", "noRuledRoomAway", { days: left.zh }),
             }
           : "minutes" in by
             ? {
@@ -511,16 +510,16 @@ function plan(
                 zh: saySummary("zh", "noRuledTimeShifted", { shift: shiftSaid(by, "zh") }),
               }
             : {
-                en: saySummary("en", "noRuledRoomOnDay", { days: date === undefined ? `day ${day}` : dated(day) }),
+                en: saySummary("en", "noRuledRoomOnDay", { days: dated(day) }),
                 zh: saySummary("zh", "noRuledRoomOnDay", { days: dayName(day, facts, "zh") }),
               },
       );
       continue;
     }
-    if (place === undefined && awayFrom) {
+    if (place === undefined && left) {
       stay({
-        en: saySummary("en", "noRoomAway", { days: awayFrom.en }),
-        zh: saySummary("zh", "noRoomAway", { days: awayFrom.zh }),
+        en: saySummary("en", "noRoomAway", { days: left.en }),
+        zh: saySummary("zh", "noRoomAway", { days: left.zh }),
       });
       continue;
     }
