@@ -8,6 +8,8 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
 import { applyWrites, MAX_CANDIDATES, proposeCandidates } from "../../tools/schedule/candidates.js";
+import { batchMoveTool } from "../../tools/schedule/tools/batch-move.js";
+import { isBufferRefusal } from "../../tools/schedule/rules.js";
 import {
   findFreeTool,
   placeTool,
@@ -123,6 +125,52 @@ describe("the hard rules of classes and tasks", () => {
     expect((placed.tasks.find((task) => task.id === calculus.id)!.slots ?? [])[0]!.day).toBeLessThan(6);
     // A move onto an excluded day is refused too.
     expect(moveTool.run(placed, { task_id: calculus.id, day: 7, slot_start: 3 }).ok).toBe(false);
+  });
+});
+
+describe("a batch refused by a class's buffer", () => {
+  // The refusal says which review's buffer broke, its class, how many free slots it keeps and the task too near it as
+  // data, so that a step moving several reviews at once keeps them that far apart next time (the offline shift-all).
+  test("carries the buffer, the review and its neighbour as data; the week is unchanged", () => {
+    const base = sampleWeek();
+    const arranged = applyWrites(base, proposeArrangement(base).candidates[0]!.writes)!;
+    const week: ScheduleState = {
+      ...arranged,
+      categories: arranged.categories.map((category) =>
+        category.id === "english" ? { ...category, bufferSlots: 1 } : category,
+      ),
+    };
+    const [first, second] = week.tasks.filter(
+      (task): task is TaskItem => task.source === "task_item" && task.categoryId === "english" && !!task.slots,
+    );
+    const length = (task: TaskItem) => task.slots![0]!.end - task.slots![0]!.start + 1;
+    // A free run (with their own places, which they leave) long enough for both, one right after the other, a free slot
+    // each side (so that the only neighbour too near is the other review); the first such run no break of the day cuts.
+    const leaving = new Set([first!.id, second!.id]);
+    const freed: ScheduleState = { ...week, tasks: week.tasks.filter((task) => !leaving.has(task.id)) };
+    const runs = (
+      findFreeTool.run(freed, { min_length: length(first!) + length(second!) + 2, limit: 100 }).data as FindFreeData
+    ).runs.filter((free) => free.hostId === undefined);
+    const result = runs
+      .map((run) =>
+        batchMoveTool.run(week, {
+          moves: [
+            { task_id: first!.id, day: run.day, slot_start: run.start + 1 },
+            { task_id: second!.id, day: run.day, slot_start: run.start + 1 + length(first!) },
+          ],
+        }),
+      )
+      .find((each) => !/break/.test(each.content))!;
+    expect(result.ok).toBe(false);
+    expect(result.state).toBeUndefined();
+    expect(result.content).toMatch(/keeps 1 free slot\(s\) around it/);
+    expect(isBufferRefusal(result.data)).toBe(true);
+    expect(result.data).toMatchObject({ refused: "buffer", buffer: 1, task: { categoryId: "english" } });
+    const named = [
+      (result.data as { task: { id: string } }).task.id,
+      (result.data as { neighbour: { id: string } }).neighbour.id,
+    ];
+    expect(named.sort()).toEqual([first!.id, second!.id].sort());
   });
 });
 

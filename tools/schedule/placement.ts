@@ -19,9 +19,10 @@ import {
   type OccupancyIndex,
 } from "./occupancy-index.js";
 import {
-  bufferProblem,
+  bufferBreach,
   fixedProblem,
   pastRefusal,
+  type BufferRefusal,
   type PastRefusal,
   groupDaysOf,
   placementRuleProblem,
@@ -53,8 +54,11 @@ export type PlacementOutcome =
       ok: false;
       problem: string;
       requestIndex: number;
-      /** The problem as data when the clock refused it (a place that has started: the past is fixed). */
-      refusal?: PastRefusal;
+      /**
+       * The problem as data when the clock refused it (a place that has started: the past is fixed), or a class's
+       * buffer did.
+       */
+      refusal?: PastRefusal | BufferRefusal;
     };
 
 /** Resolves a batch of placements atomically against the index; the index itself is not changed. */
@@ -131,8 +135,8 @@ export function resolvePlacements(index: OccupancyIndex, requests: readonly Plac
     [work.primary[cellOf(work, day, slot)] ?? FREE, work.embedded[cellOf(work, day, slot)] ?? FREE].filter(
       (position) => position !== FREE,
     );
-  const crowded = bufferProblem(work.tasks, rangeOf, occupants, work.slotsPerDay, new Set(landed.keys()), work.rules);
-  if (crowded !== undefined) return { ok: false, problem: crowded, requestIndex: 0 };
+  const crowded = bufferBreach(work.tasks, rangeOf, occupants, work.slotsPerDay, new Set(landed.keys()), work.rules);
+  if (crowded !== undefined) return { ok: false, problem: crowded.problem, requestIndex: 0, refusal: crowded.refusal };
   return { ok: true, placements };
 }
 

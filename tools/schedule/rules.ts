@@ -408,16 +408,16 @@ export function pastRefusal(
   return { refused: "past", write, task: { id: task.id, name: task.name }, range: { ...range } };
 }
 
+/** A tool refusal's data when it says what refused it is `refused` ("past", "buffer"), its fields not yet checked. */
+function refusalSaying<T extends { refused: string }>(data: unknown, refused: T["refused"]): Partial<T> | undefined {
+  const refusal = data as Partial<T> | null | undefined;
+  return typeof refusal === "object" && refusal !== null && refusal.refused === refused ? refusal : undefined;
+}
+
 /** True when `data` is a `PastRefusal` (a tool refusal's data). */
 export function isPastRefusal(data: unknown): data is PastRefusal {
-  const refusal = data as Partial<PastRefusal> | null | undefined;
-  return (
-    typeof refusal === "object" &&
-    refusal !== null &&
-    refusal.refused === "past" &&
-    typeof refusal.task?.name === "string" &&
-    typeof refusal.range?.day === "number"
-  );
+  const refusal = refusalSaying<PastRefusal>(data, "past");
+  return typeof refusal?.task?.name === "string" && typeof refusal.range?.day === "number";
 }
 
 /**
@@ -472,18 +472,49 @@ export function bufferOf(task: ScheduleTask, book: RuleBook): number {
 export type SlotOccupants = (day: number, slot: number) => readonly number[];
 
 /**
+ * A write a class's buffer refused, as data (the refusal's `ToolRun.data`): the review whose class keeps `buffer` free
+ * slots around each of its sessions, and the task found nearer it. A batch that moves several reviews learns from it
+ * what each review's own search could not show: how far apart two of them must land.
+ */
+export interface BufferRefusal {
+  /** What refused it: a class's buffer. */
+  refused: "buffer";
+  /** The review whose buffer is broken, by id and name, with its class. */
+  task: { id: string; name: string; categoryId: string };
+  /** The task within its buffer. */
+  neighbour: { id: string; name: string };
+  /** The free slots its class keeps each side. */
+  buffer: number;
+}
+
+/** True when `data` is a `BufferRefusal` (a tool refusal's data). */
+export function isBufferRefusal(data: unknown): data is BufferRefusal {
+  const refusal = refusalSaying<BufferRefusal>(data, "buffer");
+  return (
+    typeof refusal?.task?.categoryId === "string" &&
+    typeof refusal.neighbour?.id === "string" &&
+    typeof refusal.buffer === "number"
+  );
+}
+
+/**
  * The first buffer a set of landings breaks, or undefined: around each placed task item whose class keeps a buffer
  * on the days `landed` touches, no other task (its own host aside) within `buffer` slots — counted only when the
  * buffered task or the one too close is among `landed` (an old week's breaches block no unrelated write).
  */
-export function bufferProblem(
+export function bufferProblem(...checked: Parameters<typeof bufferBreach>): string | undefined {
+  return bufferBreach(...checked)?.problem;
+}
+
+/** `bufferProblem`, with the breach as data (`BufferRefusal`). */
+export function bufferBreach(
   tasks: readonly ScheduleTask[],
   rangeOf: (position: number) => SlotRange | undefined,
   occupants: SlotOccupants,
   slotsPerDay: number,
   landed: ReadonlySet<number>,
   book: RuleBook,
-): string | undefined {
+): { problem: string; refusal: BufferRefusal } | undefined {
   if (!book.buffered) return undefined;
   const days = new Set([...landed].flatMap((position) => rangeOf(position)?.day ?? []));
   for (const [position, task] of tasks.entries()) {
@@ -506,7 +537,15 @@ export function bufferProblem(
           className: JSON.stringify(category?.name ?? task.categoryId),
           neighbour: label(neighbour),
         });
-        return `${label(task)}${held}day ${range.day} slot ${slot}${dateNote({ day: range.day, start: slot, end: slot }, book.window)}`;
+        return {
+          problem: `${label(task)}${held}day ${range.day} slot ${slot}${dateNote({ day: range.day, start: slot, end: slot }, book.window)}`,
+          refusal: {
+            refused: "buffer",
+            task: { id: task.id, name: task.name, categoryId: task.categoryId },
+            neighbour: { id: neighbour.id, name: neighbour.name },
+            buffer,
+          },
+        };
       }
     }
   }
