@@ -71,6 +71,13 @@ export function weekdayName(weekday: number, language: Language): string {
   return WEEKDAYS[language][weekday] ?? "";
 }
 
+/** Items said as one list: "A", "A and B", "A, B and C"; in Chinese "A和B", "A、B和C". */
+export function sayList(items: readonly string[], language: Language): string {
+  if (items.length <= 1) return items[0] ?? "";
+  const [last, rest] = [items.at(-1)!, items.slice(0, -1)];
+  return language === "zh" ? `${rest.join("、")}和${last}` : `${rest.join(", ")} and ${last}`;
+}
+
 /**
  * The instruction a model gets when the user writes Chinese (English needs none): part of every stage's system prompt
  * (prompts/global.ts), read back by the offline model to answer in the language the graph read.

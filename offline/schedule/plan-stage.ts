@@ -14,7 +14,7 @@
  */
 import { callResultOf } from "./tool-data.js";
 import { currentPlanSteps, planCardFeedback, type StepDraft } from "../stage-state.js";
-import { languageOf, say, weekdayName, type Language } from "../../contracts/language.js";
+import { languageOf, say, sayList, weekdayName, type Language } from "../../contracts/language.js";
 import { addDays, dayOfWeekOfDate, mondayOf } from "../../contracts/clock.js";
 import { SCHEDULE_REFINEMENT } from "../../tools/schedule/domain.js";
 import { capabilities, listedReviews } from "./replies.js";
@@ -29,6 +29,7 @@ import {
   movesOf,
   parseScheduleRequest,
   shiftAllBy,
+  shiftAllDays,
   readNumber,
   readWhere,
   splitNamingDay,
@@ -501,6 +502,12 @@ function stepsIn(language: Language, request: ScheduleRequest, facts: WeekFacts)
   if (request.kind === "reschedule") return [RESCHEDULE_STEP[language]];
   if (request.kind === "recover") return [RECOVER_STEP[language]];
   if (request.kind === "health") return [{ ...HEALTH_STEP[language], packs: [...HEALTH_PACKS] }];
+  // "Move Thursday's and Saturday's reviews to Sunday": each day's reviews by their own days, a step for each.
+  if (request.kind === "shift_all" && request.to && request.more?.length) {
+    const { weekday, fromToday, more, ...rest } = request;
+    const first = weekday !== undefined ? { weekday } : { fromToday: fromToday ?? 0 };
+    return [first, ...more].flatMap((day) => stepsIn(language, withShiftDays({ ...rest, ...day }, facts), facts));
+  }
   const steps = language === "zh" ? chineseSteps(request, facts) : englishSteps(request, facts);
   // A missed review is proposed again at the candidates' best place, unless the user said not to: then it is let go
   // (skipped), so that the daily check-in does not propose it again the next morning.
@@ -559,20 +566,21 @@ function withShiftDays(request: ScheduleRequest, facts: WeekFacts): ScheduleRequ
     if (target.length === 1 && from.length >= 1 && target[0] !== from[0]) days = target[0]! - from[0]!;
   }
   if (request.fromToday !== undefined && weekday === undefined) return request;
+  // More days ("… Thursday's and Friday's reviews", "I'm busy today and tomorrow"): each by its weekday too.
+  const more = request.more?.map((day) =>
+    "weekday" in day ? day.weekday : today === undefined ? undefined : dayOfWeekOfDate(addDays(today, day.fromToday)),
+  );
+  if (more?.includes(undefined) || (more && request.to)) return request;
+  const also = [...new Set(more as number[])].filter((each) => each !== weekday).map((each) => ({ weekday: each }));
+  const of = {
+    ...(weekday !== undefined ? { weekday } : {}),
+    ...(request.part ? { part: request.part } : {}),
+    ...(also.length > 0 ? { more: also } : {}),
+  };
   // Off the day: the day named by its weekday ("I'm busy tomorrow, move my reviews").
-  if (request.away)
-    return weekday === undefined
-      ? request
-      : { kind: "shift_all", weekday, ...(request.part ? { part: request.part } : {}), away: request.away };
+  if (request.away) return weekday === undefined ? request : { kind: "shift_all", ...of, away: request.away };
   const by = request.minutes !== undefined ? { minutes: request.minutes } : days !== undefined ? { days } : undefined;
-  return by === undefined
-    ? request
-    : {
-        kind: "shift_all",
-        ...by,
-        ...(weekday !== undefined ? { weekday } : {}),
-        ...(request.part ? { part: request.part } : {}),
-      };
+  return by === undefined ? request : { kind: "shift_all", ...by, ...of };
 }
 
 /** A mark's task in the user's words when no weekday could be told: the day said from today stays in them. */
@@ -661,17 +669,22 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
     case "shift_all": {
       // One step, one card: every review moved together (batch_move), each by the same days.
       // "all of Monday evening's reviews": a part of the day only with the day it is of.
+      // Several days: "all of Thursday's and Friday's reviews".
+      const days = shiftAllDays(request).map((weekday) => weekdayName(weekday, "en"));
       const whose =
-        request.weekday === undefined
+        days.length === 0
           ? "all reviews"
-          : `all of ${weekdayName(request.weekday, "en")}${request.part ? ` ${request.part}` : ""}'s reviews`;
+          : `all of ${sayList(
+              days.map((day) => `${day}${request.part ? ` ${request.part}` : ""}'s`),
+              "en",
+            )} reviews`;
       // Off the day (or that part of it), to no place named: said as the parser reads it back.
       if (request.away && request.weekday !== undefined)
         return [
           {
             content:
               request.away === "part"
-                ? `Move ${whose} out of ${weekdayName(request.weekday, "en")} ${request.part}`
+                ? `Move ${whose} out of ${sayList(days, "en")} ${request.part}`
                 : `Move ${whose} to another day`,
             done_when: "each review still ahead there has moved off it, or it is told why it stays",
           },
@@ -940,17 +953,16 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
       return [{ content: `把 ${quoted(`${on}${task}`)} 记为${as}`, done_when: `任务已记为${as}，或说明原因` }];
     }
     case "shift_all": {
-      const whose =
-        request.weekday === undefined
-          ? "所有复习"
-          : `${weekdayName(request.weekday, "zh")}${request.part ? PART_ZH[request.part] : ""}的所有复习`;
+      const days = sayList(
+        shiftAllDays(request).map((weekday) => weekdayName(weekday, "zh")),
+        "zh",
+      );
+      const whose = days === "" ? "所有复习" : `${days}${request.part ? PART_ZH[request.part] : ""}的所有复习`;
       if (request.away && request.weekday !== undefined)
         return [
           {
             content:
-              request.away === "part"
-                ? `把${whose}挪出${weekdayName(request.weekday, "zh")}${PART_ZH[request.part!]}`
-                : `把${whose}挪到别的天`,
+              request.away === "part" ? `把${whose}挪出${days}${PART_ZH[request.part!]}` : `把${whose}挪到别的天`,
             done_when: "那里每个还没开始的复习都已挪走，或说明了为什么保留不动",
           },
         ];

@@ -9,10 +9,10 @@
  * allow, stays, and is named. The moves are checked together (a review may take another's old time); a place the
  * week refuses is left out for the next nearest, and a review it refuses twice stays.
  */
-import { say, weekdayName, type Language } from "../../contracts/language.js";
+import { say, sayList, weekdayName, type Language } from "../../contracts/language.js";
 import { finish, propose, read, readAll, type Decision, type Finish } from "../decisions.js";
 import type { RoundView } from "../prompt-reading.js";
-import { shiftAllBy, type PartOfDay, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import { shiftAllBy, shiftAllDays, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { movedText, type FindFreeData, type ListedTask } from "../../tools/schedule/tools/index.js";
 import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
 import { partInChinese, summaryInChinese } from "../../tools/schedule/summary-words.js";
@@ -20,6 +20,7 @@ import { readableScheduleText } from "../../tools/schedule/readable.js";
 import { formatDate } from "../../tools/schedule/state.js";
 import { breakInside } from "../../tools/schedule/slot-range.js";
 import { callResultOf, failureOf, notCarriedOut, refusalOf, toolDataOf } from "./tool-data.js";
+import { isBufferRefusal } from "../../tools/schedule/rules.js";
 import {
   datingOf,
   dayName,
@@ -44,20 +45,38 @@ const MINUTES_A_DAY = 24 * 60;
 /** How far a class's buffer reaches (slots each side): a place this near a review that leaves may be free after. */
 const BUFFER_REACH = 2;
 
-/** A review the week refused in a batch, and why. */
+/** A review the week refused in a batch, and why; the class's buffer that refused it, when one did. */
 interface Refusal {
   id: string;
   why: { en: string; zh: string };
+  buffer?: { categoryId: string; slots: number };
 }
 
 /**
- * What the plan keeps to: reviews that stay (the week refused them twice), with why; where each review may go on its
- * own (`day:start`; undefined when unknown); the place the week refused a review once (`day:start`), left out.
+ * What the plan keeps to: reviews that stay (the week refused them twice), with why; where each review may go on
+ * its own (`day:start`; undefined when unknown); the places the week refused each review (`day:start`), left out.
  */
 interface Bounds {
   kept: ReadonlyMap<string, { en: string; zh: string }>;
   allowed: ReadonlyMap<string, ReadonlySet<string> | undefined>;
-  refused: ReadonlyMap<string, string>;
+  refused: ReadonlyMap<string, ReadonlySet<string>>;
+  /**
+   * The buffers the week's refusals told (free slots each side, by class): a review of such a class lands no nearer
+   * another review than that — a rule between two reviews that land, which each one's own read could not see.
+   */
+  buffers: ReadonlyMap<string, number>;
+  /** The placed reviews that do not move: a review lands no nearer them than a buffer told allows either. */
+  fixed: readonly ListedTask[];
+}
+
+/** A landing's slots. */
+function rangeOf(landing: Landing): { start: number; end: number } {
+  return { start: landing.start, end: landing.start + landing.task.duration - 1 };
+}
+
+/** The free slots between two ranges of one day (negative when they overlap). */
+function gapBetween(a: { start: number; end: number }, b: { start: number; end: number }): number {
+  return Math.max(a.start, b.start) - Math.min(a.end, b.end) - 1;
 }
 
 /** The reason a refusal read back cut short is said with. */
@@ -90,8 +109,14 @@ function refusalIn(round: RoundView, dating: ReturnType<typeof datingOf>, laterS
       /^cannot apply batch_move \(task ([^)\s]+)\)/.exec(refusal)?.[1] ??
       batch.find((each) => refusal.includes(`task ${each}`)));
   if (typeof id !== "string") return undefined;
+  const data = round.summarised ? undefined : round.data;
+  const buffer = isBufferRefusal(data) ? { categoryId: data.task.categoryId, slots: data.buffer } : undefined;
   // A summarised round keeps the start of its result: a reason cut short is said plainly.
-  return { id, why: round.summarised && why.endsWith("…") ? weekRefused() : { en: why, zh: why } };
+  return {
+    id,
+    why: round.summarised && why.endsWith("…") ? weekRefused() : { en: why, zh: why },
+    ...(buffer ? { buffer } : {}),
+  };
 }
 
 /** The latest refusal of review `id` the rounds still show. */
@@ -110,16 +135,17 @@ function startsOf(found: FindFreeData, duration: number): Set<string> {
   return starts;
 }
 
-/** The reviews a shift moves: placed on one range, not started, of the weekday named (any, when none is). */
+/** The reviews a shift moves: placed on one range, not started, of the weekdays named (any, when none is). */
 function chosenOf(tasks: readonly ListedTask[], request: ShiftAll, facts: WeekFacts): ListedTask[] {
   // "Monday evening's reviews": those that begin in that part of the day.
   const part = request.part ? slotRangeOf({ part: request.part }, facts) : undefined;
+  const weekdays = shiftAllDays(request);
   return tasks.filter(
     (task) =>
       task.kind === "placed" &&
       task.slots.length === 1 &&
       !hasStarted(task.slots[0]!, facts) &&
-      (request.weekday === undefined || weekdayOf(facts, task.slots[0]!.day) === request.weekday) &&
+      (weekdays.length === 0 || weekdays.includes(weekdayOf(facts, task.slots[0]!.day))) &&
       (part === undefined || (task.slots[0]!.start >= part.from && task.slots[0]!.start <= part.to)),
   );
 }
@@ -136,13 +162,15 @@ function amountOf(by: Shift): number {
 function movedSaid(by: Shift, request: ShiftAll, language: Language): string {
   if (!("away" in by)) return shiftSaid(by, language);
   const part = request.part ?? "morning";
-  const day =
-    request.weekday === undefined
-      ? undefined
-      : { en: weekdayName(request.weekday, "en"), zh: weekdayName(request.weekday, "zh") };
+  const days = shiftAllDays(request);
+  const day = (language: Language) =>
+    sayList(
+      days.map((weekday) => weekdayName(weekday, language)),
+      language,
+    );
   return by.away === "part"
-    ? say(language, `out of ${day?.en ?? "the"} ${part}`, `挪出${day?.zh ?? ""}${partInChinese(part)}`)
-    : say(language, "to another day", "挪到别的天");
+    ? say(language, `out of ${day("en") || "the"} ${part}`, `挪出${day("zh")}${partInChinese(part)}`)
+    : say(language, days.length > 1 ? "to other days" : "to another day", "挪到别的天");
 }
 
 /** A review the step moves: from where it is to where it lands. */
@@ -213,8 +241,10 @@ export function shiftAllStep(
   while (at > 0 && rounds[at]?.name === "find_free" && rounds[at]!.arguments.task_id !== undefined) at += 1;
   const perTask = searched === -1 ? [] : rounds.slice(searched + 1, at);
   const dating = datingOf(facts);
-  // The week's refusals since the reads: the first leaves that review's refused place out; a second reads again (the
-  // listing with it) without the review refused last, which stays where it is.
+  // The week's refusals since the reads: the first leaves that review's refused place out, and every place as near
+  // the review the week named beside it (a rule between the two, such as a class's buffer, that its own read could not
+  // see); a second reads again (the listing with it) without the review refused last, which stays where it is. (Only
+  // the last `keepToolRounds` rounds stay whole: the reads and two refusals.)
   const refusals: Refusal[] = [];
   for (const round of rounds
     .slice(at)
@@ -268,15 +298,29 @@ export function shiftAllStep(
   for (const task of chosen)
     if (!allowed.has(task.id) && !kept.has(task.id))
       kept.set(task.id, lastRefusalOf(rounds, task.id, dating)?.why ?? weekRefused());
-  // The place the week refused: where the batch before put that review, planned again as it was.
-  const refused = new Map<string, string>();
-  for (const { id } of refusals) {
-    const landed = plan(chosen, events, free, by, facts, { kept, allowed, refused }, request.part).landings.find(
-      (each) => each.task.id === id,
-    );
-    if (landed) refused.set(id, `${landed.day}:${landed.start}`);
+  // The places the week refused: where each batch before put that review, planned again as it was; and as near the
+  // review named beside it, where that one landed.
+  // (And the buffers the refusals told: the next plan keeps the reviews that far apart.)
+  const refused = new Map<string, Set<string>>();
+  const buffers = new Map<string, number>();
+  const fixed = listing.tasks.filter(
+    (task) => task.kind === "placed" && task.slots.length === 1 && !chosen.some((each) => each.id === task.id),
+  );
+  for (const { id, buffer } of refusals) {
+    const bounds = { kept, allowed, refused, buffers, fixed };
+    const landed = plan(chosen, events, free, by, facts, bounds, request).landings.find((each) => each.task.id === id);
+    if (landed) (refused.get(id) ?? refused.set(id, new Set()).get(id)!).add(`${landed.day}:${landed.start}`);
+    if (buffer) buffers.set(buffer.categoryId, Math.max(buffer.slots, buffers.get(buffer.categoryId) ?? 0));
   }
-  const { landings, staying } = plan(chosen, events, free, by, facts, { kept, allowed, refused }, request.part);
+  const { landings, staying } = plan(
+    chosen,
+    events,
+    free,
+    by,
+    facts,
+    { kept, allowed, refused, buffers, fixed },
+    request,
+  );
   const stays = staying.length > 0 ? stayingWords(staying, facts, language) : "";
   if (landings.length === 0)
     return finish(
@@ -368,11 +412,17 @@ function plan(
   by: Shift,
   facts: WeekFacts,
   bounds: Bounds,
-  part?: PartOfDay,
+  request: ShiftAll,
 ): { landings: Landing[]; staying: Staying[] } {
   const days = "days" in by ? by.days : 0;
   const later = amountOf(by) > 0;
   const total = facts.totalDays ?? 7;
+  const part = request.part;
+  // Off "Thursday and Friday": the days of the weekdays named, where none of the reviews may land.
+  const weekdays = shiftAllDays(request);
+  const vacated = Array.from({ length: total }, (_, index) => index + 1).filter((day) =>
+    weekdays.includes(weekdayOf(facts, day)),
+  );
   // Off "Thursday morning": the slots of that part of the day, which a review leaving it may not touch.
   const leaving = "away" in by && by.away === "part" && part ? slotRangeOf({ part }, facts) : undefined;
   // Each free slot, by day, with the embeddable host it lies in ("" outside any): a review lands wholly in one or
@@ -431,10 +481,12 @@ function plan(
       stay(refusal);
       continue;
     }
-    // The days it may go to: that many days on; off its day, every other (off a part of it, its own too).
+    // The days it may go to: that many days on; off its day, every day not named (off a part of them, those too).
     const targets =
       "away" in by
-        ? Array.from({ length: total }, (_, index) => index + 1).filter((day) => by.away === "part" || day !== from.day)
+        ? Array.from({ length: total }, (_, index) => index + 1).filter(
+            (day) => by.away === "part" || (day !== from.day && !vacated.includes(day)),
+          )
         : [from.day + days];
     const day = targets[0]!;
     if (!("away" in by) && (day < 1 || day > total)) {
@@ -446,13 +498,38 @@ function plan(
     }
     const fits = (day: number, start: number, ruled = true) => {
       if (start < 1 || start + length - 1 > facts.slotsPerDay) return false;
-      // Off a part of its day: nothing of it in that part.
-      if (leaving && day === from.day && start <= leaving.to && leaving.from <= start + length - 1) return false;
+      // Off a part of the days named: nothing of it in that part of any of them.
+      if (
+        leaving &&
+        (day === from.day || vacated.includes(day)) &&
+        start <= leaving.to &&
+        leaving.from <= start + length - 1
+      )
+        return false;
       if (hasStarted({ day, start, end: start + length - 1 }, facts)) return false;
       // Its own places, read for it while every review sat where it was: a place by one another review leaves (its
       // slots, or within a class's buffer of them) is tried too; never the place the week refused it.
       const own = bounds.allowed.get(task.id);
-      if (ruled && bounds.refused.get(task.id) === `${day}:${start}`) return false;
+      if (ruled && bounds.refused.get(task.id)?.has(`${day}:${start}`)) return false;
+      // (Nor nearer another review that day than a buffer the week told keeps them: one landing, or one that stays.)
+      const range = { start, end: start + length - 1 };
+      const buffer = (other: ListedTask) =>
+        Math.max(bounds.buffers.get(task.categoryId ?? "") ?? 0, bounds.buffers.get(other.categoryId ?? "") ?? 0);
+      const near = [
+        ...landings.map((other) => ({ task: other.task, day: other.day, range: rangeOf(other) })),
+        ...[...bounds.fixed, ...staying.map((each) => each.task)].map((other) => ({
+          task: other,
+          day: other.slots[0]!.day,
+          range: other.slots[0]!,
+        })),
+      ];
+      if (
+        ruled &&
+        near.some(
+          (other) => other.day === day && buffer(other.task) > 0 && gapBetween(range, other.range) < buffer(other.task),
+        )
+      )
+        return false;
       if (ruled && own && !own.has(`${day}:${start}`) && !nearLeaving(day, start, length, task.id)) return false;
       // The rules a place tried so may still break that the listing shows: a break of the day inside it, its deadline.
       if (
@@ -488,12 +565,16 @@ function plan(
         (a, b) => distance(a) - distance(b) || ("minutes" in by && !later ? a.start - b.start : offset(b) - offset(a)),
       );
     const place = places[0];
-    // Off its day: the day (and part) it could not leave, said for both reasons below.
+    // Off its day: the days (and part) it could not leave, said for both reasons below.
+    const away = vacated.includes(from.day) ? vacated : [from.day];
     const left =
       "away" in by
         ? {
-            en: `${dated(from.day)}${leaving && part ? ` ${part}` : ""}`,
-            zh: `${dayName(from.day, facts, "zh")}${leaving && part ? partInChinese(part) : ""}`,
+            en: `${sayList(away.map(dated), "en")}${leaving && part ? ` ${part}` : ""}`,
+            zh: `${sayList(
+              away.map((each) => dayName(each, facts, "zh")),
+              "zh",
+            )}${leaving && part ? partInChinese(part) : ""}`,
           }
         : undefined;
     // Free time there that its own rules rule out: said so, not as no free time.

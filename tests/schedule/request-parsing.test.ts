@@ -574,6 +574,15 @@ describe("messages as students type them", () => {
       { kind: "move", task: "essay", where: { only: { dates: [{ kind: "offset", days: 1 }] } } },
     ],
     ["能不能把矩阵复习挪到明天", { kind: "move", task: "矩阵复习", where: { only: { dates: [{ days: 1 }] } } }],
+    // Days listed on after a busy clause are busy too ("Tuesday" read as the only day to use).
+    [
+      "I'm busy Monday, tuesday, arrange my reviews",
+      { kind: "arrange", tasks: [], where: { only: days([]), not: days([1, 2]) } },
+    ],
+    [
+      "i cant do wed, thu or fri, so schedule everything",
+      { kind: "arrange", where: { only: days([]), not: days([3, 4, 5]) } },
+    ],
   ])("%s", (text, expected) => {
     expect(parseScheduleRequest(text)).toMatchObject(expected);
   });

@@ -291,12 +291,15 @@ export type MoveRequest = {
 
 /** "another day", "a different day", "some other day", "别的天", "另一天", "换一天": any day but the task's own. */
 const OTHER_DAY =
-  /\b(?:another|a different|some other|a new|other)\s+day\b|别的天|另一天|其他(?:的)?日子|别的日子|换一天|换个日子|其他天/;
+  /\b(?:another|a different|some other|a new|other)\s+day\b|\b(?:other|different)\s+days\b|别的天|另一天|其他(?:的)?日子|别的日子|换一天|换个日子|其他天/;
 
 /** `move` with `otherDay` when `words` (where it goes) say another day than its own. */
 function withOtherDay(move: MoveRequest, words: string): MoveRequest {
   return OTHER_DAY.test(words) ? { ...move, otherDay: true } : move;
 }
+
+/** A day whose reviews a request names: by its weekday, or by days from today ("tomorrow's reviews"). */
+export type DayOfReviews = { weekday: number } | { fromToday: number };
 
 export type ScheduleRequest =
   /**
@@ -329,6 +332,12 @@ export type ScheduleRequest =
        * nearest its own that is not on its day (`day`), or not in that part of it (`part`, with `part` set).
        */
       away?: "day" | "part";
+      /**
+       * More days whose reviews move, after the first (`weekday` / `fromToday`): "move my reviews off Thursday and
+       * Friday", "push Thursday's and Friday's reviews back a day", "把周四和周五的所有复习挪到别的天". Off their days,
+       * a review lands on none of them (nor in that part of any of them).
+       */
+      more?: DayOfReviews[];
     }
   | { kind: "swap"; first: string; second: string }
   | { kind: "unplace"; task: string }
@@ -811,8 +820,10 @@ export function readWhere(said: string): Where {
     return " ";
   });
   const positive: string[] = [];
+  let negative = false;
   for (const clause of unparted.split(new RegExp(CLAUSE_BREAK, "g"))) {
-    const negative = NEGATIVE_CLAUSE.test(clause.replace(NOT_NEGATIVE, " "));
+    // "I'm busy Thursday, Friday, move my reviews": days listed on after a negative clause are ruled out with it.
+    negative = (negative && DAYS_LISTED_ON.test(clause)) || NEGATIVE_CLAUSE.test(clause.replace(NOT_NEGATIVE, " "));
     (negative ? negated : positive).push(clause);
     if (negative && isEmptySelection(readDays(clause))) partsOut.push(clause);
   }
@@ -1032,6 +1043,17 @@ function movesSaidAfter(sentence: string): ScheduleRequest | undefined {
   const piece = sentence.replace(/^(?:and|then|also)\s+/, "");
   if (MOVE_VERB_EN.test(piece) || MOVE_ZH.test(piece)) return readMoves(piece);
   return /\s(?:to|onto|into|until|till)\s/.test(piece) ? readMoves(`move ${piece}`) : undefined;
+}
+
+/** The weekdays whose reviews a shift of all moves, first the one said first; none for every review ahead. */
+export function shiftAllDays(request: Extract<ScheduleRequest, { kind: "shift_all" }>): number[] {
+  if (request.weekday === undefined) return [];
+  return [
+    request.weekday,
+    ...(request.more ?? []).flatMap((day) =>
+      "weekday" in day && day.weekday !== request.weekday ? [day.weekday] : [],
+    ),
+  ];
 }
 
 /** What a move of every review moves them by: days, or minutes the same day; undefined before the planner knows. */
@@ -1345,6 +1367,20 @@ function withoutExclusions(request: ScheduleRequest): ScheduleRequest {
 /** A day said in English as a task's day: "thursday", "this monday", "today", "tonight", "tomorrow", a part after it. */
 const DAY_SAID_EN = String.raw`(?:(?:this\s+)?[a-z]+day|today|tonight|tomorrow)(?:\s+(?:morning|afternoon|evening|night))?`;
 
+/** A day in a list of days: "friday", "fri", "next thu", "tmrw", "the weekend", a part after it. */
+const LISTED_DAY_EN = String.raw`(?:(?:this|next)\s+)?(?:[a-z]+day|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun|today|tonight|tomorrow|tmrw?|(?:the\s+)?weekend)(?:\s+(?:morning|afternoon|evening|night))?`;
+
+/** A clause that only lists days ("friday", "and saturday", "thu or fri"), going on from the one before. */
+const DAYS_LISTED_ON = new RegExp(
+  String.raw`^\s*(?:(?:and|or|&)\s+)?${LISTED_DAY_EN}(?:\s*(?:,|\band\b|\bor\b|&)\s*${LISTED_DAY_EN})*\s*$`,
+);
+
+/** Days that name a task by its day, listed: "tomorrow's", "monday evening's", "thursday and friday's". */
+const DAYS_NAMING = new RegExp(
+  String.raw`\b(?:${DAY_SAID_EN}(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*))*(?:this\s+)?[a-z]+(?:\s+(?:morning|afternoon|evening|night))?'s\b`,
+  "g",
+);
+
 /** The English verbs that move a task; "shift" after "my" / "a" / "work" … is a work shift, no verb. */
 const MOVE_VERB = String.raw`(?:move|reschedule|(?<!\b(?:my|a|the|your|his|her|our|their|work|night|day|morning|evening|late|early)\s)shift|push|bring|postpone|delay|put off)`;
 
@@ -1378,6 +1414,9 @@ function asShiftAll(request: ScheduleRequest): ScheduleRequest {
   // "my reviews from Thursday", "everything on Thursday afternoon", "all my reviews off Thursday": Thursday's reviews.
   const from = REVIEWS_OF_DAY.exec(task);
   const dayReviews = DAY_REVIEWS.exec(from ? `${from[1]}'s reviews` : task);
+  // "Thursday's and Friday's reviews", "周四和周五的所有复习": every review of each day named.
+  const several = dayReviews ? daysOfReviewsIn(dayReviews[1] ?? dayReviews[2] ?? "") : undefined;
+  if (several && several.days.length > 1) return shiftAllOfDays(request, by, several);
   const named = dayReviews
     ? splitNamingDay(dayReviews[1] !== undefined ? `${dayReviews[1]} reviews` : `${dayReviews[2]}复习`)
     : undefined;
@@ -1402,29 +1441,121 @@ function asShiftAll(request: ScheduleRequest): ScheduleRequest {
 }
 
 /**
- * Every review of one day moved off it, to no place named: a move that rules out one day (a weekday, or a day said from
- * today) and names no place, of that day's part when it names one ("move my reviews off Thursday morning"). Undefined
- * for any other move.
+ * Every review of the days a move rules out moved off them, to no place named: a move that rules out days (weekdays, or
+ * days said from today) and names no place, of that part of them when it names one ("move my reviews off Thursday
+ * morning", "I'm busy Thursday and Friday, move my reviews"). Undefined for any other move.
  */
 function awayFrom(move: MoveRequest): Extract<ScheduleRequest, { kind: "shift_all" }> | undefined {
   const { only, not, slots } = move.where;
-  if (!isEmptySelection(only) || Object.keys(slots).some((key) => key !== "part")) return undefined;
-  const dates = not.dates ?? [];
-  if (not.weekdays.length + not.days.length + dates.length !== 1) return undefined;
-  const date = dates[0];
-  const day =
-    not.weekdays.length === 1
-      ? { weekday: not.weekdays[0]! }
-      : date?.kind === "offset" && date.days >= 0
-        ? { fromToday: date.days }
-        : date?.kind === "weekday" && date.weeks === 0
-          ? { weekday: date.weekday }
-          : undefined;
-  if (!day) return undefined;
+  if (!isEmptySelection(only) || Object.keys(slots).some((key) => key !== "part") || not.days.length > 0)
+    return undefined;
+  const dated = (not.dates ?? []).map((date): DayOfReviews | undefined =>
+    date.kind === "offset" && date.days >= 0
+      ? { fromToday: date.days }
+      : date.kind === "weekday" && date.weeks === 0
+        ? { weekday: date.weekday }
+        : undefined,
+  );
+  if (dated.includes(undefined)) return undefined;
+  const days = dayList([
+    ...not.weekdays.map((weekday) => ({ weekday })),
+    ...(dated as DayOfReviews[]).sort((a, b) => dayKey(a).localeCompare(dayKey(b))),
+  ]);
+  const [first, ...more] = days;
+  if (!first) return undefined;
   const part = slots.part ?? move.where.notDaysPart;
-  return part
-    ? { kind: "shift_all", ...day, part, away: move.otherDay ? "day" : "part" }
-    : { kind: "shift_all", ...day, away: "day" };
+  return {
+    kind: "shift_all",
+    ...first,
+    ...(part ? { part } : {}),
+    ...(more.length > 0 ? { more } : {}),
+    away: part && !move.otherDay ? "part" : "day",
+  };
+}
+
+/** A day of reviews as a key: the same day said twice is one. */
+function dayKey(day: DayOfReviews): string {
+  return "weekday" in day ? `w${day.weekday}` : `t${day.fromToday}`;
+}
+
+/** The days, each once, in the order first said. */
+function dayList(days: readonly DayOfReviews[]): DayOfReviews[] {
+  const seen = new Set<string>();
+  return days.filter((day) => !seen.has(dayKey(day)) && Boolean(seen.add(dayKey(day))));
+}
+
+/** A day named alone: "thursday", "this friday", "today", "tomorrow", "周四", "星期五", "今天", "明晚". */
+function dayNamedAlone(word: string): DayOfReviews | undefined {
+  const english = /^(?:this\s+)?([a-z]+)$/.exec(word);
+  if (english) {
+    if (/^(?:today|tonight)$/.test(english[1]!)) return { fromToday: 0 };
+    if (english[1] === "tomorrow") return { fromToday: 1 };
+    const weekday = WEEKDAYS_EN.find(([pattern]) => pattern.test(english[1]!))?.[1];
+    return weekday !== undefined && /day$|^(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)$/.test(english[1]!)
+      ? { weekday }
+      : undefined;
+  }
+  const chinese = /^(?:周|星期|礼拜)([一二三四五六日天1-7])$/.exec(word)?.[1];
+  if (chinese !== undefined) return { weekday: ZH_WEEKDAY_NUMBER[chinese] ?? Number(chinese) };
+  if (/^今(?:天|晚|早)$/.test(word)) return { fromToday: 0 };
+  if (/^明(?:天|晚|早)$/.test(word)) return { fromToday: 1 };
+  return undefined;
+}
+
+/**
+ * The days a day's-reviews phrase names, in the order said, and the one part of the day said with them: "thursday's
+ * and friday's", "thursday and friday morning's", "周四和周五上午的", "今天和明天的". Undefined when it says anything else,
+ * or two parts ("thursday morning's and friday evening's").
+ */
+function daysOfReviewsIn(phrase: string): { days: DayOfReviews[]; part?: PartOfDay } | undefined {
+  const pieces = phrase
+    .replace(/(?:'s|的)\s*$/, "")
+    .split(/\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*|、|和|与|及|跟)\s*/)
+    .map((piece) => piece.trim());
+  const parts = new Set<PartOfDay>();
+  const days: DayOfReviews[] = [];
+  for (const piece of pieces) {
+    const part = readPartOfDay(piece);
+    if (part) parts.add(part);
+    const bare = piece
+      .replace(/'s$/, "")
+      .replace(/\s+(?:morning|afternoon|evening|night)$|(?<=.)(?:上午|下午|晚上|早上)$/, "")
+      .trim();
+    const day = dayNamedAlone(bare);
+    if (!day) return undefined;
+    days.push(day);
+  }
+  if (parts.size > 1) return undefined;
+  const part = [...parts][0];
+  return { days: dayList(days), ...(part ? { part } : {}) };
+}
+
+/**
+ * The reviews of several days ("Thursday's and Friday's reviews") moved as one: by whole days or by time, off those
+ * days to no place named, or to one day named (each day's reviews by their own number of days: the planner makes a
+ * step for each).
+ */
+function shiftAllOfDays(
+  request: MoveRequest,
+  by: { days: number } | { minutes: number } | undefined,
+  several: { days: DayOfReviews[]; part?: PartOfDay },
+): ScheduleRequest {
+  const [first, ...more] = several.days;
+  const of = { ...first!, ...(several.part ? { part: several.part } : {}), more };
+  if (by !== undefined) return { kind: "shift_all", ...by, ...of };
+  if (request.otherDay && isAnywhere(request.where)) return { kind: "shift_all", ...of, away: "day" };
+  const away = awayFrom(request);
+  const keys = (days: readonly DayOfReviews[]) => days.map(dayKey).sort().join();
+  if (
+    away &&
+    keys([away, ...(away.more ?? [])] as DayOfReviews[]) === keys(several.days) &&
+    (away.part ?? several.part) === several.part
+  )
+    return { ...away, ...of };
+  const only = request.where.only;
+  const targets = only.weekdays.length + only.days.length + (only.dates?.length ?? 0);
+  if (targets !== 1 || !isEmptySelection(request.where.not)) return request;
+  return { kind: "shift_all", ...of, to: request.where };
 }
 
 /** Reads one sentence of a request. */
@@ -1752,6 +1883,10 @@ const MOVE_ZH =
   /^(?:.*?(?:把|将))?(.+?)(?:移到|挪到|调到|改到|换到|移至|改成|调整到|推迟到|推后到|延后到|延迟到|顺延到|提前到)(.+)$/;
 /** A verb that starts a move said after another ("…, and push the essay to Friday"). */
 const MOVE_VERB_EN = /^(?:move|reschedule|shift|push|bring|postpone|delay|put)\b/;
+/** A move's verb and only days after it ("push all of Thursday"): the start of a list of days whose reviews move. */
+const VERB_THEN_DAYS = new RegExp(
+  String.raw`^\s*${MOVE_VERB}\s+(?:(?:all|each|every one)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?${DAY_SAID_EN}(?:\s*,\s*${DAY_SAID_EN})*\s*$`,
+);
 /** What joins one move to the next: ", and", "and then", ";", "，", "，然后", "然后", "并且". */
 const MOVE_JOINS =
   /\s*[,;，；]\s*(?:and\s+)?(?:then\s+)?(?:然后|再|并且|还有)?\s*|\s+(?:and|then)\s+(?:then\s+)?|然后|并且/g;
@@ -1770,6 +1905,8 @@ function readMoves(said: string): ScheduleRequest | undefined {
   for (const [at, join] of joins.entries()) {
     const next = said.slice(join.index + join[0].length, joins[at + 1]?.index ?? said.length);
     if (readTaskWords(next).trim() === "") continue;
+    // ("push all of Thursday and Friday's reviews back": days listed before the reviews they name are no move.)
+    if (VERB_THEN_DAYS.test(said.slice(start, join.index))) continue;
     const move = wholeMove(said.slice(start, join.index), moves.length === 0);
     if (!move) continue;
     moves.push(move);
@@ -1893,9 +2030,8 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
   // "push it back to Friday": a day named is where it goes.
   // (A day that names the task is not where it goes: "push tomorrow's review back a day".)
   // ("Monday evening's reviews", "this morning's review": the part of the day names them too.)
-  const named = phrase.replace(/\b(?:this\s+)?[a-z]+(?:\s+(?:morning|afternoon|evening|night))?'s\b/g, (word) =>
-    splitNamingDay(word) ? " " : word,
-  );
+  // ("Thursday and Friday's reviews": the days listed before the one said so name them too.)
+  const named = phrase.replace(DAYS_NAMING, (word) => (splitNamingDay(word) ? " " : word));
   if (!isEmptySelection(readDays(named)) || /\b(?:to|onto|into)\b/.test(phrase)) return undefined;
   const said2 = taskPhrase(phrase);
   const task = PRONOUN.test(said2) ? (taskNamedBefore(body.slice(0, verb.index)) ?? said2) : said2;
@@ -2715,13 +2851,17 @@ function isConstraint(fragment: string): boolean {
 
 /** What is left of a fragment once its day and time words are gone (to tell a constraint from a task's name). */
 function readTaskWords(fragment: string): string {
-  return readDates(fragment)
-    .rest.replace(NEGATED_DAYS, " ")
-    .replace(
-      /\b(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?|nights?|day \d+|slots? \d+(?:-\d+)?|only|just|not|on|in|the|at|no)\b|\(day \d+\)/g,
-      " ",
-    )
-    .replace(/(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|上午|下午|晚上|早上|第\d+天|只|不要|别/g, " ");
+  return (
+    readDates(fragment)
+      .rest.replace(NEGATED_DAYS, " ")
+      // ("Thursday and Friday morning": the words joining days name no task.)
+      .replace(/,|\b(?:and|or)\b(?=\s+(?:this\s+)?(?:[a-z]+day|weekends?|today|tonight|tomorrow)\b)/g, " ")
+      .replace(
+        /\b(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?|nights?|day \d+|slots? \d+(?:-\d+)?|only|just|not|on|in|the|at|no)\b|\(day \d+\)/g,
+        " ",
+      )
+      .replace(/(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|上午|下午|晚上|早上|第\d+天|只|不要|别/g, " ")
+  );
 }
 
 /**

@@ -6,11 +6,13 @@
  */
 import type { ClientClock } from "../../../server/run-guard.js";
 import { HumanMessage, type AIMessage } from "@langchain/core/messages";
+import { expect } from "vitest";
 import { MemorySaver, type BaseStore } from "@langchain/langgraph";
 import { buildTempoGraph } from "../../../server/tempo-graph.js";
 import { ScheduleOfflinePolicy } from "../../../offline/schedule/policy.js";
 import type { ExecutionLog } from "../../../tools/runner.js";
 import {
+  checkScheduleInvariants,
   createScheduleDomain,
   InMemoryScheduleRepository,
   placeTool,
@@ -203,6 +205,23 @@ export async function converse(
     planSteps: result.planSteps.map((step) => step.content),
     schedule: await tempo.repository.load(userId),
   };
+}
+
+/**
+ * `request` said on the half-placed sample week (its Chinese names when the request is Chinese) at `now`, every card
+ * accepted; it must have planned `step` alone and raised one batch card, and left a week that keeps every invariant.
+ */
+export async function oneBatchOnHalfPlacedWeek(
+  request: string,
+  now: () => Date,
+  step: string,
+): Promise<{ week: ScheduleState; outcome: ConversationOutcome }> {
+  const week = halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) });
+  const outcome = await converse(await offlineTempo(week, now), request);
+  expect(outcome.planSteps).toEqual([step]);
+  expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "batch_move"]);
+  expect(checkScheduleInvariants(outcome.schedule)).toEqual([]);
+  return { week, outcome };
 }
 
 /** Where a task item sits now ("pending" when it has no place). */
