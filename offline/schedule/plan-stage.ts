@@ -1084,8 +1084,8 @@ function shiftWords(shift: MoveShift, language: Language): string {
 function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = "use"): string {
   const parts: string[] = [];
   const only = resolveDays(where.only, facts);
-  const days = purpose === "move" ? only.slice(0, 1) : only;
-  if (days.length > 0) parts.push(days.map((day) => stepDay(day, facts, "zh")).join("和"));
+  const days = purpose === "move" && only.length >= (facts.totalDays ?? 7) ? only.slice(0, 1) : only;
+  if (days.length > 0) parts.push(days.map((day) => stepDay(day, facts, "zh")).join(purpose === "move" ? "或" : "和"));
   // A part of the day ruled out is said as it was ("不要上午"), after the rest: no range of slots would read back as one.
   const { notPart, ...slots } = where.slots;
   // A clock time named ("周日14点"): the time itself, read back as it is ("3月17日周日，14:00").
@@ -1126,9 +1126,13 @@ export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move
   const parts: string[] = [];
   const label = (day: number) => dayLabel(day, (candidate) => weekdayOf(facts, candidate));
   const only = resolveDays(where.only, facts);
-  const days = purpose === "move" ? only.slice(0, 1) : only;
+  // A move goes to one of the days ("to Friday, Mar 15 or Saturday, Mar 16"): the step finds the place among them; to a
+  // whole week ("to next week", on its eve), to its first day.
+  const days = purpose === "move" && only.length >= (facts.totalDays ?? 7) ? only.slice(0, 1) : only;
   if (days.length > 0)
-    parts.push(`${purpose === "move" ? "" : "on "}${days.map((day) => stepDay(day, facts, "en")).join(" and ")}`);
+    parts.push(
+      `${purpose === "move" ? "" : "on "}${days.map((day) => stepDay(day, facts, "en")).join(purpose === "move" ? " or " : " and ")}`,
+    );
   // A part of the day ruled out is said as it was ("not in the morning"), after the rest: a range of slots would read
   // back as an exact start.
   const { notPart, ...slots } = where.slots;

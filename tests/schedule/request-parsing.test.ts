@@ -579,6 +579,25 @@ describe("messages as students type them", () => {
       "I'm busy Monday, tuesday, arrange my reviews",
       { kind: "arrange", tasks: [], where: { only: days([]), not: days([1, 2]) } },
     ],
+    // A day cleared said with "my" / "out": the day's reviews taken off, never a task named "friday".
+    ["clear my Friday", { kind: "clear_day", how: "unplace", where: { only: days([5]) } }],
+    [
+      "clear out my Friday evening",
+      { kind: "clear_day", how: "unplace", where: { only: days([5]), slots: { part: "evening" } } },
+    ],
+    ["clear my essay", { kind: "unplace", task: "essay" }],
+    // A stretch of the week; "by the end of the week" is a limit, no days of its end.
+    ["move the essay to the end of the week", { kind: "move", task: "essay", where: { only: days([5, 6, 7]) } }],
+    ["move the essay to early in the week", { kind: "move", task: "essay", where: { only: days([1, 2]) } }],
+    ["move the essay to midweek", { kind: "move", task: "essay", where: { only: days([3, 4]) } }],
+    ["把作文挪到周初", { kind: "move", task: "作文", where: { only: days([1, 2]) } }],
+    ["arrange my reviews by the end of the week", { kind: "arrange", where: { only: days([]) } }],
+    // A day said to be full is no day to use.
+    ["move the essay to Saturday, Friday is full", { kind: "move", where: { only: days([6]), not: days([5]) } }],
+    [
+      "I'm full of energy on Friday, arrange my reviews",
+      { kind: "arrange", where: { only: days([5]), not: days([]) } },
+    ],
     [
       "i cant do wed, thu or fri, so schedule everything",
       { kind: "arrange", where: { only: days([]), not: days([3, 4, 5]) } },

@@ -652,6 +652,23 @@ const WEEKDAY_BESIDE_DATE = new RegExp(
 );
 
 /** Reads the day selection of a fragment; a weekday annotated "(day N)" (or "（第N天）") counts as day N. */
+/**
+ * Stretches of a week said by where they lie in it, with their days (Monday 1 … Sunday 7): its start (Monday and
+ * Tuesday), its middle (Wednesday and Thursday), its end (Friday to Sunday). "Until / by the end of the week" is a
+ * limit, not the end's days.
+ */
+const WEEK_STRETCHES: ReadonlyArray<[RegExp, number[]]> = [
+  [
+    /(?<!\b(?:by|until|till|through|before)\s+(?:the\s+)?)\b(?:the\s+)?end of (?:the\s+|this\s+)?week\b|\blater in the week\b|周后半/,
+    [5, 6, 7],
+  ],
+  [
+    /\b(?:the\s+)?(?:start|beginning) of (?:the\s+|this\s+)?week\b|\bearly (?:in\s+)?(?:the\s+|this\s+)?week\b|周初|周前半/,
+    [1, 2],
+  ],
+  [/\b(?:the\s+)?middle of (?:the\s+|this\s+)?week\b|\bmid-?week\b|周中/, [3, 4]],
+];
+
 export function readDays(fragment: string): DaySelection {
   const selection: DaySelection = { weekdays: [], days: [] };
   // A weekday beside a date: the date, remembering the weekday (the day meant once the window moves past the date).
@@ -687,6 +704,8 @@ export function readDays(fragment: string): DaySelection {
     },
   );
   if (/\bweekends?\b|周末/.test(text)) selection.weekdays.push(6, 7);
+  // "the end of the week", "early in the week", "midweek", "周初": those days of the week.
+  for (const [pattern, weekdays] of WEEK_STRETCHES) if (pattern.test(text)) selection.weekdays.push(...weekdays);
   for (const [pattern, weekday] of WEEKDAYS_EN) if (pattern.test(text)) selection.weekdays.push(weekday);
   for (const match of text.matchAll(WEEKDAY_ZH)) {
     const token = match[1] ?? "";
@@ -772,7 +791,7 @@ const KEEP_FREE = new RegExp(
  * "I'm busy on Friday", "I have practice on Friday", "Friday doesn't work", "周五我休息", "周五不行").
  */
 const NEGATIVE_CLAUSE =
-  /\b(?:not|no|(?<!(?:have|got|'ve|had) )nothing|none|never|don'?t|doesn'?t|do not|does not|can'?t|cannot|can not|won'?t|will not|isn'?t|is not|aren'?t|busy|off|unavailable|away|avoid(?:ing)?|except|without|skip|rather not|bad|clash(?:es|ing)?|conflicts?)\b|\bi(?: have|'ve got| got| am at|'m at) (?!(?:on|at|in|for|to|planned|scheduled|free|time|room|space|nothing|any|anything|some|something)\b)[a-z]+|\bi work\b|\bworking\b|不行|不要|不能|不可以|从不|从来不|永远不|绝不|不(?:学习?|复习|排|安排|上课)|不方便|不想|不用|不好|没空|没时间|没有时间|休息|有事|有课|有约|忙|避开|除了|除外|放假|跳过|冲突|别/;
+  /\b(?:not|no|(?<!(?:have|got|'ve|had) )nothing|none|never|don'?t|doesn'?t|do not|does not|can'?t|cannot|can not|won'?t|will not|isn'?t|is not|aren'?t|busy|off|unavailable|away|avoid(?:ing)?|except|without|skip|rather not|bad|clash(?:es|ing)?|conflicts?|full(?!\s+of\b)|packed|(?:fully\s+)?booked(?:\s+up)?|swamped)\b|\bi(?: have|'ve got| got| am at|'m at) (?!(?:on|at|in|for|to|planned|scheduled|free|time|room|space|nothing|any|anything|some|something)\b)[a-z]+|\bi work\b|\bworking\b|不行|不要|不能|不可以|从不|从来不|永远不|绝不|不(?:学习?|复习|排|安排|上课)|不方便|不想|不用|不好|没空|没时间|没有时间|休息|有事|有课|有约|忙|避开|除了|除外|放假|跳过|冲突|满了|排满|已满|别/;
 /** Phrases that hold a negative word but are not negative ("不忙", "帮忙", "别的时间", "why not"). */
 const NOT_NEGATIVE =
   /不忙|帮忙|别的|别处|不如|不错|要不|\bno problem\b|\bnot bad\b|\bwhy not\b|\bno later than\b|\bnot later than\b/g;
@@ -2287,9 +2306,12 @@ function withoutDayWords(text: string): string {
     .trim();
 }
 
-/** "skip all my reviews", "I'm sick, skip everything", "clear", "cancel everything", `Skip every review placed on`: the verb. */
+/**
+ * "skip all my reviews", "I'm sick, skip everything", "clear", "cancel everything", `Skip every review placed on`,
+ * "clear my Friday", "clear out Friday", "free up my Thursday" (the day's words gone): the verb.
+ */
 const CLEAR_DAY_EN =
-  /^(?:(?:i'?m|i am|i feel|i'?m feeling|feeling|i got|i'?ve got|i have)\s+(?:(?:so|really|too|a bit)\s+)?(?:sick|ill|unwell|not well|not feeling well|tired|exhausted|a cold|a fever|the flu)\b[^,;]*[,;]?\s*(?:so\s+)?)?(?:(?:please|just|can you|could you|let's|i want to|i'd like to)\s+)*(skip|clear|cancel|unplace|unschedule|drop|wipe|empty|free up|remove|delete)\s*(?:out\s+)?((?:all|everything|it all|every (?:review|task|session)s?(?: placed)?|(?:all\s+(?:of\s+)?)?(?:my|the)\s+(?:reviews|tasks|sessions|study sessions|studying|schedule|day|plans?|calendar)|all\s+(?:reviews|tasks|sessions)|reviews|tasks)\s*)?(?:on|for|the)?$/;
+  /^(?:(?:i'?m|i am|i feel|i'?m feeling|feeling|i got|i'?ve got|i have)\s+(?:(?:so|really|too|a bit)\s+)?(?:sick|ill|unwell|not well|not feeling well|tired|exhausted|a cold|a fever|the flu)\b[^,;]*[,;]?\s*(?:so\s+)?)?(?:(?:please|just|can you|could you|let's|i want to|i'd like to)\s+)*(skip|clear|cancel|unplace|unschedule|drop|wipe|empty|free up|remove|delete)\s*(?:\bout\b\s*)?((?:all|everything|it all|every (?:review|task|session)s?(?: placed)?|(?:all\s+(?:of\s+)?)?(?:my|the)\s+(?:reviews|tasks|sessions|study sessions|studying|schedule|day|plans?|calendar)|all\s+(?:reviews|tasks|sessions)|reviews|tasks)\s*)?(?:on|for|the|my)?$/;
 
 /**
  * "今天的复习都跳过", "我今天病了，全部跳过", "把明天清空", "取消明天的所有复习", `跳过周一（第1天）的所有复习`: the verb,
