@@ -212,7 +212,7 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
     case "move":
       return moveStep(view.rounds, request, facts, end, asked);
     case "swap":
-      return swapStep(view.rounds, request, end, language, datingOf(facts));
+      return swapStep(view.rounds, request, end, language, facts);
     case "unplace":
       return unplaceStep(view.rounds, request, end, asked, datingOf(facts));
     case "remove_event":
@@ -1038,8 +1038,9 @@ function swapStep(
   request: Extract<ScheduleRequest, { kind: "swap" }>,
   end: Finish,
   language: Language,
-  dating: Dating,
+  facts: WeekFacts,
 ): Decision {
+  const dating = datingOf(facts);
   const answered = writeEnding(rounds, ["swap"], end, dating, language, SUMMARY_WORDS.en.rejectedSwap);
   if (answered) return answered;
   const tasks = listingOf(rounds);
@@ -1051,9 +1052,30 @@ function swapStep(
       "need the tasks' ids",
     );
   const candidates = tasks.filter(movable);
-  const first = matchTask(request.first, candidates);
+  // "Swap Thursday's review with Saturday's": the one review placed that day; none there, or several, said so.
+  for (const phrase of [request.first, request.second]) {
+    const byDay = matchTask(phrase, candidates) ? undefined : reviewsNamedByDay(phrase, candidates, facts);
+    if (!byDay || byDay.reviews.length === 1) continue;
+    const day = weekdayName(byDay.weekday, language);
+    return finish(
+      end,
+      byDay.reviews.length === 0
+        ? say(language, `No review is placed on ${day}, so nothing was swapped.`, `${day}没有安排复习，所以没有交换。`)
+        : `${whichReviewOfDay(byDay.weekday, byDay.reviews, language).speak} ${say(language, "Then ask for the swap again.", "然后再说一次要交换的任务。")}`,
+      notCarriedOut(
+        byDay.reviews.length === 0
+          ? saySummary("en", "noReviewOnDay", { weekday: weekdayName(byDay.weekday, "en") })
+          : `${weekdayName(byDay.weekday, "en")} holds ${byDay.reviews.length} reviews; the swap needs one named`,
+      ),
+    );
+  }
+  const dayReview = (phrase: string) => reviewsNamedByDay(phrase, candidates, facts)?.reviews[0]?.id ?? phrase;
+  const [firstSaid, secondSaid] = [request.first, request.second].map((phrase) =>
+    matchTask(phrase, candidates) ? phrase : dayReview(phrase),
+  ) as [string, string];
+  const first = matchTask(firstSaid, candidates);
   const second = matchTask(
-    request.second,
+    secondSaid,
     candidates.filter((task) => task.id !== first?.task.id),
   );
   const missing = !first ? request.first : !second ? request.second : undefined;

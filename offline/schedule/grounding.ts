@@ -146,7 +146,10 @@ export function groundRequest(
     }
     case "swap": {
       // As for a move, a name that reads as an event is left to the execute stage's listing.
-      const unknown = [request.first, request.second].filter((phrase) => !known(phrase, all) && !mayBeEvent(phrase));
+      // A review named by its day ("Thursday's review") too: the execute stage's listing finds the one placed that day.
+      const unknown = [request.first, request.second].filter(
+        (phrase) => !known(phrase, all) && !mayBeEvent(phrase) && !splitNamingDay(phrase),
+      );
       if (unknown.length === 0) return { kind: "grounded", request, unknown: [] };
       return {
         kind: "ask",

@@ -530,16 +530,20 @@ function markWeekday(request: Extract<ScheduleRequest, { kind: "mark" }>, facts:
  * makes of it ("Thursday's review", "周四的复习"): the step reads the same whenever it runs.
  */
 function withNamingWeekday(request: ScheduleRequest, facts: WeekFacts): ScheduleRequest {
+  if (request.kind === "swap")
+    return { ...request, first: byNamingWeekday(request.first, facts), second: byNamingWeekday(request.second, facts) };
   if (request.kind !== "move") return request;
-  const named = splitNamingDay(request.task);
-  const weekday = namingWeekday(request.task, facts);
-  if (named?.fromToday === undefined || weekday === undefined) return request;
-  const chinese = /[\u4e00-\u9fff]/.test(request.task);
+  return { ...request, task: byNamingWeekday(request.task, facts) };
+}
+
+/** A task named by a day from today ("tomorrow's review") named by its weekday ("thursday's review"); else as it is. */
+function byNamingWeekday(phrase: string, facts: WeekFacts): string {
+  const named = splitNamingDay(phrase);
+  const weekday = namingWeekday(phrase, facts);
+  if (named?.fromToday === undefined || weekday === undefined) return phrase;
+  const chinese = /[\u4e00-\u9fff]/.test(phrase);
   const rest = named.rest || (chinese ? "复习" : "review");
-  const task = chinese
-    ? `${weekdayName(weekday, "zh")}的${rest}`
-    : `${weekdayName(weekday, "en").toLowerCase()}'s ${rest}`;
-  return { ...request, task };
+  return chinese ? `${weekdayName(weekday, "zh")}的${rest}` : `${weekdayName(weekday, "en").toLowerCase()}'s ${rest}`;
 }
 
 /**

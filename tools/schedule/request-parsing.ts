@@ -1787,9 +1787,26 @@ function readSwap(body: string): ScheduleRequest | undefined {
     (swapVerbAfterPair(body) ? /(?:把|将)?(.+?)(?:和|与|跟)(.+?)(?:交换|对调|互换|调换)/.exec(body) : null);
   const match = english ?? chinese;
   if (!match) return undefined;
-  const first = taskPhrase(match[1] ?? "");
-  const second = taskPhrase(match[2] ?? "");
+  const [first, second] = withDayAloneFilled(taskPhrase(match[1] ?? ""), taskPhrase(match[2] ?? ""));
   return first && second ? { kind: "swap", first, second } : undefined;
+}
+
+/** A day said alone as a task ("thursday's", "周四", "周四的"): the day's words, with no task's words after them. */
+const DAY_ALONE = new RegExp(String.raw`^(?:${DAY_SAID_EN}'s|(?:${DAY_WORD_ZH}|今天|明天|后天)的?)$`);
+
+/**
+ * A pair of tasks where one is a day said alone, the task's words after the other ("swap Thursday's and Saturday's
+ * reviews", "swap Thursday's review with Saturday's", "把周四和周六的复习交换"): the day alone takes them too
+ * ("thursday's review", "周四的复习"), as it was meant.
+ */
+function withDayAloneFilled(first: string, second: string): [string, string] {
+  const tail = (phrase: string) => splitNamingDay(phrase)?.rest.replace(/^reviews$/, "review") ?? "";
+  const fill = (alone: string, other: string) => {
+    const rest = tail(other);
+    if (!DAY_ALONE.test(alone) || rest === "") return alone;
+    return /[\u4e00-\u9fff]/.test(alone) ? `${alone.replace(/的$/, "")}的${rest}` : `${alone} ${rest}`;
+  };
+  return [fill(first, second), fill(second, first)];
 }
 
 /**
