@@ -107,6 +107,10 @@ describe("the reviews of several days moved off them", () => {
       ["Push all of Thursday's reviews 3 days later", "Push all of Saturday's reviews 1 day later"],
     ],
     ["把周四和周六的所有复习挪到周日", ["把周四的所有复习往后推3天", "把周六的所有复习往后推1天"]],
+    [
+      "move my reviews from Thursday and Saturday to Sunday",
+      ["Push all of Thursday's reviews 3 days later", "Push all of Saturday's reviews 1 day later"],
+    ],
   ])("%s: each day's reviews to that day, by its own days (none dropped)", async (request, steps) => {
     const week = halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) });
     const outcome = await converse(await offlineTempo(week, WEDNESDAY), request);

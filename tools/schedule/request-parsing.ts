@@ -1406,9 +1406,12 @@ const MOVE_VERB = String.raw`(?:move|reschedule|(?<!\b(?:my|a|the|your|his|her|o
 const EVERY_REVIEW =
   /^(?:(?:all|every one|each)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions|things|stuff)$|^(?:everything|all of them|every review|each review)$|^(?:我的?)?(?:所有|全部|所有的|全部的)(?:复习|任务)(?:都)?$|^(?:我的)?(?:复习|任务)(?:都|全部)$/;
 
-/** Every review said with the day it is on after it ("my reviews from Thursday afternoon"): group 1 the day. */
+/**
+ * Every review said with the day it is on after it ("my reviews from Thursday afternoon", "my reviews from Thursday
+ * and Friday"): group 1 the day, or the days.
+ */
 const REVIEWS_OF_DAY = new RegExp(
-  String.raw`^(?:(?:all|every one|each)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions|things|stuff|everything)\s+(?:from|off|on|of)\s+(${DAY_SAID_EN})$`,
+  String.raw`^(?:(?:all|every one|each)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions|things|stuff|everything)\s+(?:from|off|on|of)\s+(${DAY_SAID_EN}(?:(?:\s*,\s*|\s+and\s+|\s*&\s*)${DAY_SAID_EN})*)$`,
 );
 
 /**
