@@ -1061,7 +1061,11 @@ function swapStep(
       end,
       byDay.reviews.length === 0
         ? say(language, `No review is placed on ${day}, so nothing was swapped.`, `${day}没有安排复习，所以没有交换。`)
-        : `${whichReviewOfDay(byDay.weekday, byDay.reviews, language).speak} ${say(language, "Then ask for the swap again.", "然后再说一次要交换的任务。")}`,
+        : say(
+            language,
+            `${day} holds ${byDay.reviews.length} reviews: ${byDay.reviews.map((task) => `${task.name} (${task.id})`).join(", ")}. Ask for the swap again with the one you mean, by name or id.`,
+            `${day}有 ${byDay.reviews.length} 个复习：${byDay.reviews.map((task) => `${task.name} (${task.id})`).join("、")}。请用名称或 id 说出要交换的那一个，再说一次。`,
+          ),
       notCarriedOut(
         byDay.reviews.length === 0
           ? saySummary("en", "noReviewOnDay", { weekday: weekdayName(byDay.weekday, "en") })

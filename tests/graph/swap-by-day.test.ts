@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { checkScheduleInvariants } from "../../tools/schedule/index.js";
-import { converse, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
+import { converse, crowdedMondayWeek, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
 
 /** Wednesday 13 March 2024, 10:00 in Shanghai: Monday's and Tuesday's reviews have passed, Thursday's is ahead. */
 const WEDNESDAY = () => new Date("2024-03-13T10:00:00+08:00");
@@ -35,6 +35,18 @@ describe("a swap of the reviews named by their days", () => {
     const outcome = await converse(await offlineTempo(week, WEDNESDAY), "swap Thursday's review with Friday's");
     expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
     expect(outcome.finalAnswer).toMatch(/no review is placed on Friday/);
+    expect(outcome.schedule).toEqual(week);
+  });
+
+  test("a day that holds several reviews: nothing is swapped, and each is named to choose from", async () => {
+    const week = crowdedMondayWeek();
+    const outcome = await converse(await offlineTempo(week), "swap Monday's review with Thursday's");
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    const monday = week.tasks.filter((task) => task.source === "task_item" && task.slots?.[0]?.day === 1);
+    expect(monday.length).toBeGreaterThan(1);
+    const said = outcome.said.join("\n");
+    expect(said).toMatch(new RegExp(`Monday holds ${monday.length} reviews`));
+    for (const task of monday) expect(said).toContain(`(${task.id})`);
     expect(outcome.schedule).toEqual(week);
   });
 });
