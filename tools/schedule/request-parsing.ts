@@ -2343,10 +2343,16 @@ const CLEAR_DAY_ZH =
 /** Every review of a day skipped or taken off ("skip all my reviews today", "clear tomorrow", "把明天清空"), or undefined. */
 function readClearDay(body: string): ScheduleRequest | undefined {
   let only = readDays(body);
-  const rest = withoutDayWords(body).replace(/[\s,;.!]+$/, "");
+  // ("skip all my reviews on Thursday and Friday": the words that joined the days go with them.)
+  const rest = withoutDayWords(body)
+    .replace(/,/g, " ")
+    .replace(/(?<=\s|^)(?:and|or|&)(?=\s|$)/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[\s,;.!]+$/, "");
   const matched = CLEAR_DAY_EN.exec(rest);
   const english = matched?.[1];
-  const compact = rest.replace(/[\s,.!?;:]/g, "");
+  const compact = rest.replace(/[\s,.!?;:]/g, "").replace(/[和与、及]/g, "");
   const chinese = english ? undefined : CLEAR_DAY_ZH.exec(compact)?.[1];
   const verb = english ?? chinese;
   if (verb === undefined) return undefined;
