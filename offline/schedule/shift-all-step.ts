@@ -241,10 +241,10 @@ export function shiftAllStep(
   while (at > 0 && rounds[at]?.name === "find_free" && rounds[at]!.arguments.task_id !== undefined) at += 1;
   const perTask = searched === -1 ? [] : rounds.slice(searched + 1, at);
   const dating = datingOf(facts);
-  // The week's refusals since the reads: the first leaves that review's refused place out, and every place as near
-  // the review the week named beside it (a rule between the two, such as a class's buffer, that its own read could not
-  // see); a second reads again (the listing with it) without the review refused last, which stays where it is. (Only
-  // the last `keepToolRounds` rounds stay whole: the reads and two refusals.)
+  // The week's refusals since the reads: the first leaves that review's refused place out, and a class's buffer it
+  // tells (`BufferRefusal`: a rule between two reviews that land, which each one's own read could not see) keeps the
+  // next plan's reviews that far apart; a second reads again (the listing with it) without the review refused last,
+  // which stays where it is. (Only the last `keepToolRounds` rounds stay whole: the reads and two refusals.)
   const refusals: Refusal[] = [];
   for (const round of rounds
     .slice(at)
@@ -298,9 +298,8 @@ export function shiftAllStep(
   for (const task of chosen)
     if (!allowed.has(task.id) && !kept.has(task.id))
       kept.set(task.id, lastRefusalOf(rounds, task.id, dating)?.why ?? weekRefused());
-  // The places the week refused: where each batch before put that review, planned again as it was; and as near the
-  // review named beside it, where that one landed.
-  // (And the buffers the refusals told: the next plan keeps the reviews that far apart.)
+  // The places the week refused: where each batch before put that review, planned again as it was; and the buffers
+  // the refusals told, by class.
   const refused = new Map<string, Set<string>>();
   const buffers = new Map<string, number>();
   const fixed = listing.tasks.filter(
