@@ -4,7 +4,7 @@
  * for each review placed there — `skip` (skipped this week) or `unplace` (pending again) — each decided on the card;
  * a day with no review placed says so and proposes nothing. Timetable events stay: only reviews are cleared.
  */
-import { say, type Language } from "../../contracts/language.js";
+import { say, sayList, type Language } from "../../contracts/language.js";
 import { finish, proposeAll, read, type Decision, type Finish } from "../decisions.js";
 import type { RoundView } from "../prompt-reading.js";
 import type { ScheduleRequest } from "../../tools/schedule/request-parsing.js";
@@ -16,11 +16,26 @@ import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.
 type ClearDay = Extract<ScheduleRequest, { kind: "clear_day" }>;
 
 /** The step's summary heads its writes with these (`summaryInChinese` says each write in Chinese after it). */
-const HEADING = { skip: SUMMARY_WORDS.en.skippedDay, unplace: SUMMARY_WORDS.en.clearedDay } as const;
+const HEADING = {
+  skip: [SUMMARY_WORDS.en.skippedDay, SUMMARY_WORDS.en.skippedDays],
+  unplace: [SUMMARY_WORDS.en.clearedDay, SUMMARY_WORDS.en.clearedDays],
+} as const;
 
-/** The days a step names, as a person reads them ("Mon 7 Dec and Tue 8 Dec"). */
+/** The heading of a step's summary, for one day or several. */
+function headingOf(request: ClearDay, facts: WeekFacts): string {
+  return HEADING[request.how][resolveDays(request.where.only, facts).length > 1 ? 1 : 0];
+}
+
+/**
+ * The days a step names, as a person reads them after "placed": "on Mon 7 Dec and Tue 8 Dec", "on Mon 7 Dec, Wed 9 Dec
+ * and Fri 11 Dec"; three days or more in a row as a span, "from Wed 13 Mar to Sun 17 Mar" (what is left of a week).
+ */
 function daysWords(days: readonly number[], facts: WeekFacts, language: Language): string {
-  return days.map((day) => dayName(day, facts, language)).join(say(language, " and ", "和"));
+  const names = days.map((day) => dayName(day, facts, language));
+  const inARow = days.every((day, index) => index === 0 || day === days[index - 1]! + 1);
+  if (days.length >= 3 && inARow)
+    return say(language, `from ${names[0]} to ${names.at(-1)}`, `${names[0]}到${names.at(-1)}`);
+  return say(language, `on ${sayList(names, language)}`, sayList(names, language));
 }
 
 /** Clear a day: list the tasks, propose a skip / unplace for each review placed there, and say how the card ended. */
@@ -52,8 +67,8 @@ export function clearDayStep(
   if (!listing || writes.length > 0)
     return read(
       writes.length > 0
-        ? say(language, `Checking ${when} again as it is now.`, `再看一下${when}现在的安排。`)
-        : say(language, `Looking up what is placed on ${when}.`, `正在查找${when}安排的复习。`),
+        ? say(language, `Checking what is placed ${when} again as it is now.`, `再看一下${when}现在的安排。`)
+        : say(language, `Looking up what is placed ${when}.`, `正在查找${when}安排的复习。`),
       "list_tasks",
       { limit: 100 },
       writes.length > 0
@@ -71,7 +86,7 @@ export function clearDayStep(
       placed.length === 0
         ? say(
             language,
-            `No review is placed on ${when}, so there is nothing to ${tool === "skip" ? "skip" : "clear"}.`,
+            `No review is placed ${when}, so there is nothing to ${tool === "skip" ? "skip" : "clear"}.`,
             `${when}没有安排复习，没有需要${tool === "skip" ? "跳过" : "撤下"}的。`,
           )
         : startedNote.trim();
@@ -79,7 +94,7 @@ export function clearDayStep(
       end,
       none,
       placed.length === 0
-        ? say(language, `nothing to do: no review is placed on ${when}`, `无需操作：${when}没有安排复习`)
+        ? say(language, `nothing to do: no review is placed ${when}`, `无需操作：${when}没有安排复习`)
         : say(language, "nothing to do: every review there has started", "无需操作：那里的复习都已经开始"),
     );
   }
@@ -127,12 +142,12 @@ function proposeDay(
     tool === "skip"
       ? say(
           language,
-          `Skipping the ${chosen.length} review(s) placed on ${when}: ${names}. Each is on the card to approve or reject.`,
+          `Skipping the ${chosen.length} review(s) placed ${when}: ${names}. Each is on the card to approve or reject.`,
           `跳过${when}安排的 ${chosen.length} 个复习：${names}。卡片上逐项列出，可以分别同意或拒绝。`,
         )
       : say(
           language,
-          `Taking the ${chosen.length} review(s) placed on ${when} off the schedule: ${names}. They become pending again, to place another time; your timetable's events stay. Each is on the card to approve or reject.`,
+          `Taking the ${chosen.length} review(s) placed ${when} off the schedule: ${names}. They become pending again, to place another time; your timetable's events stay. Each is on the card to approve or reject.`,
           `把${when}安排的 ${chosen.length} 个复习从日程上撤下：${names}。它们会重新待安排，可以另找时间；课表上的活动不动。卡片上逐项列出，可以分别同意或拒绝。`,
         );
   const expected = chosen.map((task) =>
@@ -143,11 +158,11 @@ function proposeDay(
   return proposeAll(
     `${speak}${startedNote}`,
     chosen.map((task) => ({ name: tool, arguments: { task_id: task.id } })),
-    say(language, `every review placed on ${when}, as asked`, `按要求：${when}安排的每个复习`),
+    say(language, `every review placed ${when}, as asked`, `按要求：${when}安排的每个复习`),
     {
       action: end,
       // The reviews that had started are named in the answer too (the card's speech is not all a chat shows).
-      goalCheck: `${HEADING[request.how]}: ${[...expected, ...(started.length > 0 ? [startedWords(started, language).replace(/[.。]\s*$/, "")] : [])].join("; ")}`,
+      goalCheck: `${headingOf(request, facts)}: ${[...expected, ...(started.length > 0 ? [startedWords(started, language).replace(/[.。]\s*$/, "")] : [])].join("; ")}`,
     },
   );
 }
@@ -214,5 +229,5 @@ function ending(
       "the user declined the change",
     );
   // Only writes the user declined or the week refused: the summary says so without the heading of a change made.
-  return finish(end, "", applied.length > 0 ? `${HEADING[request.how]}: ${parts.join("; ")}` : parts.join("; "));
+  return finish(end, "", applied.length > 0 ? `${headingOf(request, facts)}: ${parts.join("; ")}` : parts.join("; "));
 }

@@ -206,11 +206,14 @@ function daysOfDate(spec: DateSpec, facts: WeekFacts): number[] {
   if (spec.kind === "offset") return facts.now ? dayOf(addDays(facts.now.date, spec.days)) : [];
   if (spec.kind === "weekday")
     return facts.now ? dayOf(addDays(mondayOf(facts.now.date), spec.weeks * 7 + spec.weekday - 1)) : [];
-  // A week: the window's days from its Monday to its Sunday.
+  // A week: the window's days from its Monday to its Sunday (from today, for what is left of this week).
   if (spec.kind === "week") {
     if (!facts.now) return [];
-    const monday = addDays(mondayOf(facts.now.date), spec.weeks * 7);
-    return Array.from({ length: 7 }, (_, offset) => dayOf(addDays(monday, offset))).flat();
+    const today = facts.now.date;
+    const monday = addDays(mondayOf(today), spec.weeks * 7);
+    return Array.from({ length: 7 }, (_, offset) => addDays(monday, offset))
+      .filter((date) => !spec.fromToday || daysBetween(today, date) >= 0)
+      .flatMap(dayOf);
   }
   // A date: the window's day of that day of the month (and month, and year, when said).
   const days: number[] = [];

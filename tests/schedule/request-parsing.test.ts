@@ -650,3 +650,96 @@ describe("the limits of the clock a request names", () => {
     expect(readWhere("10点以后不要").slots.startsFrom).toBeUndefined();
   });
 });
+
+/**
+ * A day taken back ("move the essay to Monday, no wait, Tuesday"), days to keep free said alone ("keep Thursday
+ * morning free"), a move off a day "and onto" another, a week's rest cleared. Before, "Monday, no wait, Tuesday"
+ * moved the essay to Monday and ruled out Tuesday; "keep Thursday free" asked when anything but Thursday was free;
+ * "… off Thursday and onto Friday" moved a second task named "onto"; "skip the rest of the week" marked a task named
+ * "rest of the week".
+ */
+describe("days taken back, kept free, left for another, and the rest of the week", () => {
+  const onlyAndNot = (text: string) => {
+    const read = parseScheduleRequest(text) as { kind: string; task?: string; where: Where };
+    return { kind: read.kind, task: read.task, only: read.where.only.weekdays, not: read.where.not.weekdays };
+  };
+
+  test.each([
+    ["move the essay to Monday, no wait, Tuesday", { kind: "move", task: "essay", only: [2], not: [] }],
+    ["move the essay to Monday, I mean Tuesday", { kind: "move", task: "essay", only: [2], not: [] }],
+    ["move the essay to Monday - actually Tuesday", { kind: "move", task: "essay", only: [2], not: [] }],
+    ["move the essay to monday morning, sorry, tuesday", { kind: "move", task: "essay", only: [2], not: [] }],
+    ["move the essay to Monday, no, not Monday, Tuesday", { kind: "move", task: "essay", only: [2], not: [] }],
+    ["move the essay, not Monday, Tuesday", { kind: "move", task: "essay", only: [2], not: [1] }],
+    [
+      "move monday's review to Tuesday, no wait, Wednesday",
+      { kind: "move", task: "monday's review", only: [3], not: [] },
+    ],
+    ["把作文挪到周一，不对，周二", { kind: "move", task: "作文", only: [2], not: [] }],
+    ["把作文挪到周一，我是说周二", { kind: "move", task: "作文", only: [2], not: [] }],
+    ["move the essay off Thursday and onto Friday", { kind: "move", task: "essay", only: [5], not: [] }],
+    ["move the essay off Thursday onto Friday", { kind: "move", task: "essay", only: [5], not: [] }],
+  ])("%s", (text, expected) => {
+    expect(onlyAndNot(text)).toEqual(expected);
+  });
+
+  test.each([
+    ["move the essay to Monday, no evenings", { kind: "move", task: "essay", only: [1], not: [] }],
+    ["move the essay to Monday or Tuesday", { kind: "move", task: "essay", only: [1, 2], not: [] }],
+    ["move the essay to Thursday, not Friday", { kind: "move", task: "essay", only: [4], not: [5] }],
+    ["move the essay to Monday, Tuesday is fine too", { kind: "move", task: "essay", only: [1, 2], not: [] }],
+  ])("no day taken back: %s", (text, expected) => {
+    expect(onlyAndNot(text)).toEqual(expected);
+  });
+
+  test.each([
+    ["keep Thursday morning free", { kind: "shift_all", weekday: 4, part: "morning", away: "part" }],
+    ["keep Thursday free", { kind: "shift_all", weekday: 4, away: "day" }],
+    ["I need Friday clear", { kind: "shift_all", weekday: 5, away: "day" }],
+    ["leave the weekend open", { kind: "shift_all", weekday: 6, more: [{ weekday: 7 }], away: "day" }],
+    ["keep tomorrow evening free", { kind: "shift_all", fromToday: 1, part: "evening", away: "part" }],
+    ["周四上午我要空着", { kind: "shift_all", weekday: 4, part: "morning", away: "part" }],
+    ["我需要周五空着", { kind: "shift_all", weekday: 5, away: "day" }],
+    [
+      "move my reviews off Thursday and onto Friday",
+      { kind: "shift_all", weekday: 4, to: { only: { weekdays: [5] } } },
+    ],
+    [
+      "move my reviews off thursday and put them on friday",
+      { kind: "shift_all", weekday: 4, to: { only: { weekdays: [5] } } },
+    ],
+  ])("%s", (text, expected) => {
+    expect(parseScheduleRequest(text)).toMatchObject(expected);
+  });
+
+  test("free time asked for is still a question, and a clause of an arrangement still rules days out", () => {
+    expect(parseScheduleRequest("I need 2 hours free on Thursday")).toMatchObject({ kind: "free", minLength: 2 });
+    expect(parseScheduleRequest("when am I free on Thursday")).toMatchObject({ kind: "free" });
+    expect(parseScheduleRequest("arrange my reviews, keep Saturday free")).toMatchObject({
+      kind: "arrange",
+      where: { not: { weekdays: [6] } },
+    });
+  });
+
+  test.each([
+    ["skip the rest of the week", "skip", 0],
+    ["skip all my reviews this week", "skip", 0],
+    ["skip everything until the end of the week", "skip", 0],
+    ["clear the rest of my week", "unplace", 0],
+    ["这周剩下的复习都跳过", "skip", 0],
+    ["clear next week", "unplace", 1],
+    ["把下周清空", "unplace", 1],
+  ] as const)("%s", (text, how, weeks) => {
+    const read = parseScheduleRequest(text);
+    expect(read).toMatchObject({ kind: "clear_day", how });
+    const dates = (read as { where: Where }).where.only.dates;
+    expect(dates).toEqual([
+      expect.objectContaining({ kind: "week", weeks, ...(weeks === 0 ? { fromToday: true } : {}) }),
+    ]);
+  });
+
+  test("a sentence of many corrections is read as corrected last", () => {
+    const text = `move the essay to ${"monday, no wait, ".repeat(20)}tuesday`;
+    expect(onlyAndNot(text)).toEqual({ kind: "move", task: "essay", only: [2], not: [] });
+  });
+});

@@ -233,7 +233,16 @@ export type DateSpec =
    * ("what's on next week?", "下周什么时候有空"), where it names the window's days in that week — none for a week the
    * window does not reach, which is then said. An arrangement's "next week" is the window, as before.
    */
-  | { kind: "week"; weeks: number; text: string }
+  | {
+      kind: "week";
+      weeks: number;
+      text: string;
+      /**
+       * Only its days from today on: "skip the rest of the week", "clear everything this week", "这周剩下的复习都跳过"
+       * — what is past of the week cannot be skipped or cleared, so a clear of this week names what is left of it.
+       */
+      fromToday?: true;
+    }
   /** `weekday`: the weekday written beside it ("Thursday, Mar 14"), the day it names once the window has moved past it. */
   | { kind: "date"; year?: number; month?: number; day: number; text: string; weekday?: number };
 
@@ -1337,16 +1346,92 @@ const NEGATED_PLACING =
   /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|never|please don'?t)\s+(?:schedule|place|arrange|put|plan)\b/;
 
 /** Reads one sentence of a request: a move of every review (`shift_all`) is read from the move it reads as. */
-function parseSentence(body: string): ScheduleRequest {
+function parseSentence(said: string): ScheduleRequest {
+  // "move the essay to Monday, no wait, Tuesday": what is said is the sentence as corrected (each correction, the last
+  // first: "monday, no wait, monday, no wait, tuesday" is "tuesday"). A sentence longer than the parser reads is not
+  // understood whatever it says, so its corrections are not read (each is a pass over it).
+  let body = said;
+  if (said.length <= MAX_READ_LENGTH)
+    for (let next = corrected(body); next !== body; next = corrected(body)) body = next;
   if (NEGATED_CHANGE.test(body)) return { kind: "unknown" };
   if (NEGATED_PLACING.test(body) && isEmptySelection(readDays(body)) && !readPartOfDay(body))
     return { kind: "unknown" };
+  const keepFree = readKeepFree(body);
+  if (keepFree) return keepFree;
   const read = withoutExclusions(asShiftAll(readSentence(body)));
   // "Not in the afternoon" leaves the morning and the evening, which one window of slots cannot hold: not understood,
   // rather than read as anywhere (the afternoon too).
   if ("where" in read && read.where.slots.notPart === "afternoon" && !read.where.slots.part)
     return { kind: "unknown", why: "afternoon_out" };
   return read;
+}
+
+/**
+ * A day taken back and another said instead: "monday, no wait, tuesday", "monday, I mean tuesday", "monday - actually
+ * tuesday", "monday, no, not monday, tuesday", "周一，不对，周二", "周一，我是说周二". A Chinese comma alone is none.
+ */
+const CORRECTION = new RegExp(
+  String.raw`(?:,|;|\s-|\s—)\s*(?:(?:no|nope|oh no|sorry|wait|hmm),?\s+)*(?:no\s+wait|wait|no|nope|sorry|i mean|i meant|actually|make (?:that|it)|scratch that|or rather|correction|not\s+(?:on\s+)?${DAY_WORD})\b[,:]?\s*|[，,；;]\s*(?:(?:不对|不是|错了|说错了|哦不|噢不|等等|等一下)[，,]?\s*(?:我是说|我的意思是|应该是|改成|改为)?|我是说|我的意思是|应该是)`,
+  "g",
+);
+
+/** A day said, in either language ("monday", "this fri", "tomorrow", "day 3", "周一", "明天", "第3天"). */
+const DAY_SAID_ANY =
+  /\b(?:(?:this|next)\s+)?(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?\b|\b(?:today|tonight|tomorrow|tmrw|the weekend|day \d+)\b|(?:下|这|本)?(?:周|星期|礼拜)[一二三四五六日天1-7]|今天|明天|后天|今晚|明晚|周末|第\d+天/g;
+
+/** Where the last day said in `text` starts, if it names one. */
+function lastDayAt(text: string): number | undefined {
+  let at: number | undefined;
+  for (const match of text.matchAll(DAY_SAID_ANY)) at = match.index;
+  return at;
+}
+
+/**
+ * A sentence as corrected: the last day said before the last correction, and what follows it, gives way to the day
+ * said after it ("move the essay to monday, no wait, tuesday" is "move the essay to tuesday"). Before, both days were
+ * read: "monday, no wait, tuesday" moved the essay to Monday and ruled out Tuesday, "monday, I mean tuesday" allowed
+ * either. Only a correction between two days is one: "monday, no evenings" still rules out evenings. The last
+ * correction is read (`parseSentence` reads each in turn).
+ */
+function corrected(said: string): string {
+  const marks = [...said.matchAll(CORRECTION)];
+  for (let index = marks.length - 1; index >= 0; index -= 1) {
+    const mark = marks[index]!;
+    const firstClause = said.slice(mark.index + mark[0].length).split(/[,;，；]/, 1)[0] ?? "";
+    if (isEmptySelection(readDays(firstClause))) continue;
+    const day = lastDayAt(said.slice(0, mark.index));
+    if (day === undefined) continue;
+    return `${said.slice(0, day)} ${said.slice(mark.index + mark[0].length)}`.replace(/\s+/g, " ").trim();
+  }
+  return said;
+}
+
+/**
+ * Days said to be kept free, and nothing else: "keep Thursday morning free", "I need Friday clear", "leave the weekend
+ * open", "周四上午我要空着", "我需要周五空着" (group `days` or `zh`: the days and the part of the day).
+ */
+const DAYS_KEPT_FREE =
+  /^(?:i\s+)?(?:need|want|would like|'d like|have to keep|must keep|gotta keep|keep|leave)\s+(?<days>.+?)\s+(?:free|clear|open|empty)(?:\s+for me)?$|^(?:我)?(?:需要|想要|想|要|得)?(?<zh>.+?)(?:我)?(?:需要|想要|想|要|得)?(?:空着|留空|空下来)$/;
+
+/**
+ * Days to keep free, said alone ("keep Thursday morning free", "周四上午我要空着"): every review there moved off them,
+ * as "I need Thursday morning free, move my reviews" is (`awayFrom`). Before, it read as a question of when Thursday
+ * morning is free, and "keep Thursday free" as one of when anything but Thursday is. Undefined when the words name
+ * anything but days and parts of the day ("I need 2 hours free on Thursday" asks for free time).
+ */
+function readKeepFree(body: string): ScheduleRequest | undefined {
+  const match = DAYS_KEPT_FREE.exec(body.replace(/[.!。！]+$/, "").trim());
+  const said = match?.groups?.days ?? match?.groups?.zh;
+  if (said === undefined) return undefined;
+  const days = readDays(said);
+  if (isEmptySelection(days)) return undefined;
+  const rest = withoutDayWords(said)
+    .replace(/\b(?:my|the|on|all|of|and|or|whole|entire)\b|[,，、和的整个]|一?整天|全天/g, " ")
+    .trim();
+  if (rest !== "") return undefined;
+  const part = readPartOfDay(said);
+  const where: Where = { only: { weekdays: [], days: [] }, not: days, slots: part ? { part } : {} };
+  return awayFrom({ kind: "move", task: "reviews", where });
 }
 
 /** Words in a task's name that leave tasks out ("except the essay", "but keep the essay", "除了作文"). */
@@ -1937,7 +2022,9 @@ const MOVE_JOINS =
  * follows names a task ("… to Thursday and Friday" stays one move's target), and the last piece must be a whole move
  * too; otherwise the words are one move. One pass: each join is read once, so a long list stays cheap.
  */
-function readMoves(said: string): ScheduleRequest | undefined {
+function readMoves(words: string): ScheduleRequest | undefined {
+  // "move my reviews off Thursday and onto Friday": one move from a day to a day, not a second move of a task "onto".
+  const said = words.replace(OFF_AND_ONTO, "$1 ");
   const joins = [...said.matchAll(MOVE_JOINS)];
   const moves: MoveRequest[] = [];
   let start = 0;
@@ -1957,6 +2044,12 @@ function readMoves(said: string): ScheduleRequest | undefined {
   const [first, ...also] = [...moves, last];
   return { ...first!, also };
 }
+
+/** A day left and a day to go to, joined by "and": "off thursday and onto friday", "from today and put them on friday". */
+const OFF_AND_ONTO = new RegExp(
+  String.raw`\b((?:off(?:\s+of)?|from|away from)\s+${DAY_SAID_EN}),?\s+and\s+(?:(?:put|move|place)\s+(?:it|them)\s+)?(?=(?:onto|on to|into|to|on)\s)`,
+  "g",
+);
 
 /** Words after a move that only say so ("… and thanks", "… too, please"): no task of their own. */
 const NO_TASK_AFTER = /^(?:thanks?|thank you|please|pls|ok|okay|too|also|as well|then|now|asap|today)\b/;
@@ -2172,12 +2265,14 @@ function splitTarget(subject: string, target: string | undefined): [string, stri
   // rules days out (they read as part of its name, and it could go back to Saturday); one that names no other task.
   const comma = target === undefined ? subject.lastIndexOf(",") : -1;
   const clause = comma > 0 ? subject.slice(comma + 1) : "";
-  if (clause && !isEmptySelection(readDays(clause)) && !NAMES_A_TASK.test(clause))
+  if (clause && !isEmptySelection(readDays(clause)) && !NAMES_A_TASK.test(clause)) {
+    const negative = NEGATIVE_CLAUSE.test(clause.replace(NOT_NEGATIVE, " "));
+    // "move the essay, not Monday, Tuesday": a day taken back before the one meant is no part of the task's name.
+    const takenBack = negative ? null : DAY_TAKEN_BACK.exec(subject.slice(0, comma));
+    if (takenBack) return [taskPhrase(subject.slice(0, takenBack.index)), `${clause} not ${takenBack[1]}`];
     // ("move the essay, Saturday works": where it goes.)
-    return [
-      taskPhrase(subject.slice(0, comma)),
-      NEGATIVE_CLAUSE.test(clause.replace(NOT_NEGATIVE, " ")) ? `not ${clause}` : clause,
-    ];
+    return [taskPhrase(subject.slice(0, comma)), negative ? `not ${clause}` : clause];
+  }
   // "move the essay, not the matrix review": the task named after "not" is not moved.
   const other = /,\s*(?:but\s+)?not\s+\S|\s+but not\s+\S/.exec(task);
   return [taskPhrase(other && when.trim() === "" ? task.slice(0, other.index) : task), when];
@@ -2224,8 +2319,13 @@ const WANTS_FREE =
 /** Words that name a task ("the matrix review", "my essay"), not a part of the day or the week. */
 const NAMES_A_TASK = /\b(?:the|my|an?)\s+(?!(?:morning|afternoon|evening|night|weekend|week|day|rest)\b)[a-z]/;
 
-/** The day a move's task leaves, said after it before where it goes ("the essay from Thursday" to Friday). */
-const FROM_DAY_TAIL = new RegExp(String.raw`\s+from\s+${DAY_SAID_EN}$`);
+/** A day said and taken back at the end of a move's task words: ", not monday", " - no, not on Monday" (group 1). */
+const DAY_TAKEN_BACK = new RegExp(
+  String.raw`(?:,|\s+-|\s+—)?\s*(?:no,?\s+|sorry,?\s+|i mean,?\s+|but\s+)?not\s+(?:on\s+)?(${DAY_SAID_EN})$`,
+);
+
+/** The day a move's task leaves, said after it before where it goes ("the essay from Thursday", "… off Thursday" to Friday). */
+const FROM_DAY_TAIL = new RegExp(String.raw`\s+(?:from|off(?:\s+of)?)\s+${DAY_SAID_EN}$`);
 
 /** A negation that ends a move's task words, before the words of when it governs: " but not", ", not", " except". */
 const NEGATION_TAIL =
@@ -2340,9 +2440,33 @@ const CLEAR_DAY_EN =
 const CLEAR_DAY_ZH =
   /^(?:我|我的)?(?:(?:生)?病了|生病|不舒服了?|身体不舒服|身体不好|发烧了|感冒了|太累了|很累|累了|有事|不想(?:复习|学习|学)?了?)?(?:请|帮我|麻烦)?(?:把|将)?我?的?(?:所有|全部|全)?的?(?:复习|任务|安排|日程|计划|东西)?(?:都|全都|全部|全)?(?:给我)?(跳过|清空|清掉|取消|撤下|撤掉|空出来|腾出来|空下来)(?:了|掉)?(?:安排)?的?(?:所有|全部)?的?(?:复习|任务|安排|日程|计划)?(?:吧|了)?$/;
 
+/**
+ * A week a clear names ("skip the rest of the week", "skip everything this week", "clear next week", "skip everything
+ * until the end of the week", "这周剩下的复习都跳过", "把下周清空"): `this` is what is left of this week. Before, each read
+ * as a mark or an unplace of a task named "rest of the week" or "this week" (and the Chinese not at all).
+ */
+const CLEAR_WEEK =
+  /\b(?:for\s+|over\s+)?(?:the\s+)?rest\s+of\s+(?:the|this|my)\s+week\b|\b(?:until|till|til|through|to)\s+the\s+end\s+of\s+(?:the|this|my)\s+week\b|\b(?:for\s+|of\s+)?(?:(this|the current)|(next|the coming))\s+week(?:'s)?\b|(?:(这|本)|(下))(?:个)?(?:周|星期|礼拜)(?:剩下|剩余|接下来|余下)?(?:的)?(?:日子|几天)?(?![一二三四五六日天1-7末])/;
+
+/** A clear's days with the week it names, and its words without it. */
+function clearWeek(body: string): { only: DaySelection; said: string } | undefined {
+  const match = CLEAR_WEEK.exec(body);
+  if (!match) return undefined;
+  const next = match[2] !== undefined || match[4] !== undefined;
+  const week: DateSpec = next
+    ? { kind: "week", weeks: 1, text: match[0].trim() }
+    : { kind: "week", weeks: 0, text: match[0].trim(), fromToday: true };
+  const said = `${body.slice(0, match.index)} ${body.slice(match.index + match[0].length)}`.replace(/\s+/g, " ").trim();
+  return { only: { weekdays: [], days: [], dates: [week] }, said };
+}
+
 /** Every review of a day skipped or taken off ("skip all my reviews today", "clear tomorrow", "把明天清空"), or undefined. */
-function readClearDay(body: string): ScheduleRequest | undefined {
-  let only = readDays(body);
+function readClearDay(said: string): ScheduleRequest | undefined {
+  const week = clearWeek(said);
+  // A week and days besides ("skip everything this week except Friday") is not a clear of either.
+  if (week && !isEmptySelection(readDays(week.said))) return undefined;
+  const body = week?.said ?? said;
+  let only = week?.only ?? readDays(body);
   // ("skip all my reviews on Thursday and Friday": the words that joined the days go with them.)
   const rest = withoutDayWords(body)
     .replace(/,/g, " ")

@@ -268,6 +268,8 @@ const EN = {
   recovered: "recovered",
   skippedDay: "skipped the day's reviews",
   clearedDay: "cleared the day",
+  skippedDays: "skipped the days' reviews",
+  clearedDays: "cleared the days",
   // Every review moved by whole days at once (`offline/schedule/shift-all-step.ts`).
   shiftedReviews: "moved the reviews",
   shiftDaysUnknown: "it could not be told how many days to move the reviews by",
@@ -487,6 +489,8 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   recovered: "已补救",
   skippedDay: "已跳过这一天的复习",
   clearedDay: "已清空这一天",
+  skippedDays: "已跳过这几天的复习",
+  clearedDays: "已清空这几天",
   shiftedReviews: "已移动这些复习",
   shiftDaysUnknown: "没能确定要把复习移动几天",
   declinedShift: "你让复习保持原样",
@@ -535,6 +539,8 @@ export const REPORT_HEADINGS: readonly SummaryKey[] = [
   "recovered",
   "skippedDay",
   "clearedDay",
+  "skippedDays",
+  "clearedDays",
   "shiftedReviews",
 ];
 

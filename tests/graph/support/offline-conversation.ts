@@ -230,3 +230,28 @@ export function placeOf(schedule: ScheduleState, taskId: string): string {
   const range = task?.slots?.[0];
   return range ? `day ${range.day} slots ${range.start}-${range.end}` : "pending";
 }
+
+/**
+ * The stored week as the oracle of a clear of days: each review placed on one of `days` is `status` (skipped, or
+ * pending again) after one card for each, every other review is as it was in `week`. How many changed (at least one).
+ */
+export function expectDaysCleared(
+  week: ScheduleState,
+  outcome: ConversationOutcome,
+  days: readonly number[],
+  status: "skipped" | "pending",
+): number {
+  let changed = 0;
+  for (const task of week.tasks.filter((each): each is TaskItem => each.source === "task_item")) {
+    const now = outcome.schedule.tasks.find((each) => each.id === task.id) as TaskItem;
+    const named = task.status === "placed" && days.includes(task.slots![0]!.day);
+    if (named) changed += 1;
+    expect({ id: task.id, status: now.status }).toEqual({ id: task.id, status: named ? status : task.status });
+    if (!named) expect({ id: task.id, slots: now.slots }).toEqual({ id: task.id, slots: task.slots });
+  }
+  expect(changed).toBeGreaterThan(0);
+  expect(outcome.cards.slice(1).map((card) => card.action)).toEqual(
+    Array.from({ length: changed }, () => (status === "skipped" ? "skip" : "unplace")),
+  );
+  return changed;
+}
