@@ -701,12 +701,14 @@ function moveStep(
       notCarriedOut(`${why}${saySummary("en", tool === "place" ? "nothingPlaced" : "nothingMoved")}`),
     );
   }
+  // "to the same time on Friday": the slot it starts at now, on the day it goes to.
+  const sameTime = rejected.length === 0 && !shift && request.where.slots.sameTime ? current?.start : undefined;
   const exactStart =
     timed !== undefined && "slot" in timed
       ? timed.slot
       : request.where.slots.from !== undefined && !request.where.slots.part && rejected.length === 0
         ? request.where.slots.from
-        : undefined;
+        : sameTime;
   if (exactStart !== undefined && days && days.length > 0) {
     const day = days[0]!;
     // The write's own check decides an exact start; a search shown (for the task or not) only foretells its ending.

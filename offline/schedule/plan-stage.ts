@@ -1095,6 +1095,8 @@ function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = 
   // A clock time named ("周日14点"): the time itself, read back as it is ("3月17日周日，14:00").
   if (purpose === "move" && slots.at !== undefined) {
     parts.push(slots.at);
+  } else if (purpose === "move" && slots.sameTime) {
+    parts.push("同一时间");
   } else if (purpose === "move" && slots.from !== undefined && !slots.part) {
     parts.push(slots.to === undefined ? `（第${slots.from}节）` : `（第${slots.from}-${slots.to}节）`);
   } else if (limitsSlots(slots)) {
@@ -1143,6 +1145,9 @@ export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move
   // A clock time named ("to Sunday 14:00", "at 2pm"): the time itself ("Sunday, Mar 17, at 14:00").
   if (purpose === "move" && slots.at !== undefined) {
     parts.push(`at ${slots.at}`);
+  } else if (purpose === "move" && slots.sameTime) {
+    // "to the same time on Friday": the time the task has when the step runs ("Friday, Mar 15, at the same time").
+    parts.push("at the same time");
   } else if (purpose === "move" && slots.from !== undefined && !slots.part) {
     parts.push(slots.to === undefined ? `slot ${slots.from}` : `slots ${slots.from}-${slots.to}`);
   } else if (limitsSlots(slots)) {

@@ -48,6 +48,11 @@ export interface SlotWindow {
    * through the window's slot clock times (`readStartsFrom`).
    */
   startsFrom?: string;
+  /**
+   * "at the same time", "同一时间": the slot the task starts at now, on the day it goes to ("move the essay to the
+   * same time on Friday"). A move resolves it from the task's own place; a task with none has no time to keep.
+   */
+  sameTime?: true;
 }
 
 /** "not before 10", "nothing before 10am", "no earlier than 9", "10点以前不要", "早上10点前别": group 1 or 3 holds the hour. */
@@ -743,8 +748,13 @@ export function readSlots(fragment: string): SlotWindow {
   }
   const part = readPartOfDay(fragment);
   if (part) window.part = part;
+  if (SAME_TIME.test(fragment) && !range && !part) window.sameTime = true;
   return window;
 }
+
+/** "at the same time", "same time", "the same slot", "同一时间", "同样的时间", "原来的时间": the time the task has now. */
+const SAME_TIME =
+  /\b(?:the\s+)?same\s+(?:time|slot|hour)\b|同一(?:个)?时间|同样的?时间|相同的?时间|一样的时间|原来的时间|原时间/;
 
 /** The part of the day a fragment names, if any. */
 export function readPartOfDay(fragment: string): PartOfDay | undefined {
@@ -962,7 +972,8 @@ export function isAnywhere(where: Where): boolean {
     where.slots.notBeforeHour === undefined &&
     where.slots.at === undefined &&
     where.slots.endsBy === undefined &&
-    where.slots.startsFrom === undefined
+    where.slots.startsFrom === undefined &&
+    !where.slots.sameTime
   );
 }
 
@@ -3033,6 +3044,8 @@ function readTaskWords(fragment: string): string {
         " ",
       )
       .replace(/(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|上午|下午|晚上|早上|第\d+天|只|不要|别/g, " ")
+      // ("to Friday, same time": the time it has now is no task.)
+      .replace(new RegExp(SAME_TIME.source, "g"), " ")
   );
 }
 
