@@ -8,7 +8,14 @@
 import { trimEdges } from "../../contracts/edge-trim.js";
 import { say, type Language } from "../../contracts/language.js";
 import type { GetOverviewData, ListedTask } from "../../tools/schedule/tools/index.js";
-import { editDistance, splitNamingDay, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import {
+  editDistance,
+  isAnywhere,
+  movesOf,
+  splitNamingDay,
+  type MoveRequest,
+  type ScheduleRequest,
+} from "../../tools/schedule/request-parsing.js";
 import type { SlotRange } from "../../tools/schedule/state.js";
 import { matchClass, matchTasks } from "./task-matching.js";
 import { aheadOfClock, type WeekFacts } from "./week-facts.js";
@@ -108,6 +115,8 @@ export function groundRequest(
       if (request.tasks.length > 0 && tasks.length === 0)
         return { kind: "ask", question: whichTasks(unknown, pending, "pending", language), unknown };
       const { except: _dropped, ...rest } = request;
+      const moves = placedMoves(request, tasks, pending, all);
+      if (moves) return { kind: "grounded", request: moves, unknown };
       return { kind: "grounded", request: { ...rest, tasks, ...(except.length > 0 ? { except } : {}) }, unknown };
     }
     case "mark": {
@@ -186,6 +195,33 @@ export function groundRequest(
 }
 
 /**
+ * An arrangement of tasks each placed already, to a place it names ("put the essay on Friday afternoon", "schedule the
+ * essay on Friday", "do the essay on Friday" when the essay is on Saturday): a move of each there. Before, the plan
+ * placed pending tasks only and ended "already on the schedule", moving nothing. Undefined when any phrase names a
+ * pending task (that one is arranged), when the tasks are put back ("put back the essay": placed, nothing to do), or
+ * when the arrangement names no place.
+ */
+function placedMoves(
+  request: Extract<ScheduleRequest, { kind: "arrange" }>,
+  tasks: readonly string[],
+  pending: readonly ListedTask[],
+  all: readonly ListedTask[],
+): ScheduleRequest | undefined {
+  if (request.putBack || request.makeUp || tasks.length === 0 || tasks.length !== request.tasks.length)
+    return undefined;
+  if (isAnywhere(request.where) || request.where.before !== undefined) return undefined;
+  const placedOnly = (phrase: string) => {
+    const matched = matchTasks(phrase, all);
+    return (
+      matched.length > 0 && matchTasks(phrase, pending).length === 0 && matched.every((task) => task.kind === "placed")
+    );
+  };
+  if (!tasks.every(placedOnly)) return undefined;
+  const [first, ...more] = tasks.map((task) => ({ kind: "move" as const, task, where: request.where }));
+  return more.length > 0 ? { ...first!, also: more } : first;
+}
+
+/**
  * An arrangement's task phrases with a name the reader split at its "and" made whole again: "schedule review limits
  * and continuity" is one task, "Review limits and continuity", never "review limits" and "continuity". Two phrases
  * side by side are one when, joined by "and", they are a task's name, or each names that one task alone.
@@ -209,6 +245,13 @@ function withWholeNames(
  * cannot tell (a cut listing).
  */
 export function oneByOne(request: ScheduleRequest, overview: GetOverviewData | undefined): ScheduleRequest[] {
+  if (request.kind === "arrange" && overview && listsEverything(overview)) {
+    // "do the essay and the matrix review on Sunday", both placed already: a move of each, a step each.
+    const { pending, all } = listedOf(overview);
+    const whole = withWholeNames(request, all);
+    const moves = placedMoves(whole, whole.tasks, pending, all);
+    return moves ? movesOf(moves as MoveRequest) : [request];
+  }
   if ((request.kind !== "move" && request.kind !== "unplace") || !overview || !listsEverything(overview))
     return [request];
   const apart = namedApart(request.task, listedOf(overview).all);

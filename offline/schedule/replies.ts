@@ -270,8 +270,10 @@ export function finalAnswer(input: {
     heading = arrangedHeading(pending ?? "0", zh ? "zh" : "en", missed);
     // "I missed Tuesday's review" asked for no arranging: its answer tells the reschedule.
     if (request.kind === "mark") heading = rescheduledHeading(steps, zh ? "zh" : "en") ?? severalHeading(steps, zh);
-    // "Move the matrix review to Thursday and the essay to Friday" arranged nothing: each move is told.
-    if (request.kind === "move" || request.kind === "unplace") heading = severalHeading(steps, zh);
+    // "Move the matrix review to Thursday and the essay to Friday" arranged nothing: each move is told (so is "do the
+    // essay and the matrix review on Sunday", both placed already: its steps are moves).
+    const moves = steps.every((step) => parseScheduleRequest(step.content).kind === "move");
+    if (request.kind === "move" || request.kind === "unplace" || moves) heading = severalHeading(steps, zh);
   }
   if (outcome === "failed" && done === steps.length && steps.length > 0) {
     // A task that changed nothing (every change turned down, none proposed) says so, never "partly arranged"; with

@@ -1702,7 +1702,7 @@ function readSentence(body: string): ScheduleRequest {
   if (look) return look;
   // An imperative's verb decides ("Place the linked list exercises…" is not a question about lists).
   const verb =
-    /^(?:(?:please|can you|could you|would you|will you|can i|could i|may i|let me|help me|i want to|i'd like to|i would like to|i want you to|i'd like you to|let's|now|hey|hi|ok|okay|so)\s*,?\s+)*([a-z]+)/.exec(
+    /^(?:(?:please|can you|could you|would you|will you|can i|could i|may i|let me|help me|i want to|i'd like to|i would like to|i want you to|i'd like you to|let's|now|hey|hi|ok|okay|so|i'll|i will|i'd rather|i would rather|i wanna|i'm going to|i'm gonna|i need to|i'd prefer to|i prefer to)\s*,?\s+)*([a-z]+)/.exec(
       body,
     )?.[1] ?? "";
   // A question is never a mark ("did I do the matrix review?"), and a request not to do something never does it.
@@ -1835,6 +1835,7 @@ function readFindTimeFor(body: string): ScheduleRequest | undefined {
 /** Readers chosen by a request's first verb. */
 const LEADING_VERBS: Record<string, (body: string) => ScheduleRequest | undefined> = {
   arrange: (body) => readArrange(body),
+  do: (body) => readDoOn(body),
   place: (body) => readArrange(body),
   schedule: (body) => readArrange(body),
   plan: (body) => readArrange(body),
@@ -2890,6 +2891,17 @@ function readExplain(body: string): ScheduleRequest | undefined {
 /** An arranging verb, English or Chinese. */
 const ARRANGE_VERB =
   /\b(?:arrange|schedule|plan|place|organi[sz]e|fit|put|slot|book|sort out|lay out)\b|安排|排一下|排进|规划|放进|放入|放到|排课|排程|填到|填进|塞进|塞到/;
+
+/**
+ * "do the essay on Friday", "let's do the essay friday morning", "I'd rather do the essay on Friday", "I'll do the
+ * matrix review tomorrow": a task and where it is to be done — an arrangement (of a task placed already, a move:
+ * `offline/schedule/grounding.ts`). "Do X" naming no day or time says nothing of where, and is not read. Before, each
+ * was not understood.
+ */
+function readDoOn(body: string): ScheduleRequest | undefined {
+  const read = readArrange(body.replace(/\bdo\b/, "schedule"));
+  return read?.kind === "arrange" && read.tasks.length > 0 && !isAnywhere(read.where) ? read : undefined;
+}
 
 function readArrange(body: string): ScheduleRequest | undefined {
   const back = readPutBack(body);
