@@ -212,7 +212,7 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
     case "move":
       return moveStep(view.rounds, request, facts, end, asked);
     case "swap":
-      return swapStep(view.rounds, request, end, language, facts);
+      return swapStep(view.rounds, request, end, asked, facts);
     case "unplace":
       return unplaceStep(view.rounds, request, end, asked, datingOf(facts));
     case "remove_event":
@@ -1039,9 +1039,10 @@ function swapStep(
   rounds: RoundView[],
   request: Extract<ScheduleRequest, { kind: "swap" }>,
   end: Finish,
-  language: Language,
+  asked: Asked,
   facts: WeekFacts,
 ): Decision {
+  const { language } = asked;
   const dating = datingOf(facts);
   const answered = writeEnding(rounds, ["swap"], end, dating, language, SUMMARY_WORDS.en.rejectedSwap);
   if (answered) return answered;
@@ -1054,10 +1055,27 @@ function swapStep(
       "need the tasks' ids",
     );
   const candidates = tasks.filter(movable);
-  // "Swap Thursday's review with Saturday's": the one review placed that day; none there, or several, said so.
+  // "Swap Thursday's review with Saturday's": the one review placed that day, or the question which of them (asked
+  // once: the answer names the first day's that holds several; a second such day is said, as is a day with none).
+  const chosen = new Map<string, string>();
   for (const phrase of [request.first, request.second]) {
     const byDay = matchTask(phrase, candidates) ? undefined : reviewsNamedByDay(phrase, candidates, facts);
     if (!byDay || byDay.reviews.length === 1) continue;
+    if (byDay.reviews.length > 1 && asked.answer === undefined)
+      return whichReviewOfDay(
+        byDay.weekday,
+        byDay.reviews,
+        language,
+        "the swap names a weekday that holds several reviews",
+      );
+    const answered =
+      byDay.reviews.length > 1 && chosen.size === 0 && asked.answer !== undefined
+        ? matchTask(taskPhrase(asked.answer), byDay.reviews)
+        : undefined;
+    if (answered) {
+      chosen.set(phrase, answered.task.id);
+      continue;
+    }
     const day = weekdayName(byDay.weekday, language);
     return finish(
       end,
@@ -1075,7 +1093,8 @@ function swapStep(
       ),
     );
   }
-  const dayReview = (phrase: string) => reviewsNamedByDay(phrase, candidates, facts)?.reviews[0]?.id ?? phrase;
+  const dayReview = (phrase: string) =>
+    chosen.get(phrase) ?? reviewsNamedByDay(phrase, candidates, facts)?.reviews[0]?.id ?? phrase;
   const [firstSaid, secondSaid] = [request.first, request.second].map((phrase) =>
     matchTask(phrase, candidates) ? phrase : dayReview(phrase),
   ) as [string, string];

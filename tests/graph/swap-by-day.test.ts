@@ -40,13 +40,44 @@ describe("a swap of the reviews named by their days", () => {
 
   test("a day that holds several reviews: nothing is swapped, and each is named to choose from", async () => {
     const week = crowdedMondayWeek();
-    const outcome = await converse(await offlineTempo(week), "swap Monday's review with Thursday's");
-    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    // The question waits for an answer; withdrawn, nothing is swapped.
+    const outcome = await converse(await offlineTempo(week), "swap Monday's review with Thursday's", [
+      { type: "accept", args: null },
+      { type: "response", args: "never mind" },
+    ]);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "ask_user"]);
     const monday = week.tasks.filter((task) => task.source === "task_item" && task.slots?.[0]?.day === 1);
     expect(monday.length).toBeGreaterThan(1);
     const said = outcome.said.join("\n");
     expect(said).toMatch(new RegExp(`Monday holds ${monday.length} reviews`));
     for (const task of monday) expect(said).toContain(`(${task.id})`);
+    expect(outcome.schedule).toEqual(week);
+  });
+
+  test.each([
+    ["the limits review", "review-limits"],
+    ["review-limits", "review-limits"],
+  ])("a day that holds several reviews, answered %s: that one swaps with Thursday's", async (answer, id) => {
+    const week = crowdedMondayWeek();
+    const outcome = await converse(await offlineTempo(week), "swap Monday's review with Thursday's", [
+      { type: "accept", args: null },
+      { type: "response", args: answer },
+    ]);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "ask_user", "swap"]);
+    expect(outcome.cards[2]?.args).toEqual({ first_task_id: id, second_task_id: "matrix-review" });
+    const slotsOf = (schedule: typeof week, taskId: string) => schedule.tasks.find((task) => task.id === taskId)?.slots;
+    expect(slotsOf(outcome.schedule, id)).toEqual(slotsOf(week, "matrix-review"));
+    expect(slotsOf(outcome.schedule, "matrix-review")).toEqual(slotsOf(week, id));
+    expect(checkScheduleInvariants(outcome.schedule)).toEqual([]);
+  });
+
+  test("a day that holds several reviews, answered with none of them: nothing is swapped, and that is said", async () => {
+    const week = crowdedMondayWeek();
+    const outcome = await converse(await offlineTempo(week), "swap Monday's review with Thursday's", [
+      { type: "accept", args: null },
+      { type: "response", args: "the zebra notes" },
+    ]);
+    expect(outcome.finalAnswer).toMatch(/Monday holds 5 reviews; the swap needs one named/);
     expect(outcome.schedule).toEqual(week);
   });
 });
