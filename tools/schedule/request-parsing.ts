@@ -506,20 +506,24 @@ const COUNT_WORD = String.raw`one|two|three|four|five|six|seven|eight|nine|ten`;
 
 /** Lowercased text with full-width punctuation and curly quotes made plain. */
 export function normalizeText(text: string): string {
-  return text
-    .replace(/[“”„「」『』]/g, '"')
-    .replace(/[‘’]/g, "'")
-    .replace(/，/g, ",")
-    .replace(/。/g, ".")
-    .replace(/？/g, "?")
-    .replace(/！/g, "!")
-    .replace(/：/g, ":")
-    .replace(/（/g, "(")
-    .replace(/）/g, ")")
-    .replace(/\s+/g, " ")
-    .trim()
-    .toLowerCase()
-    .replace(TEXTING_WORDS, (word) => TEXTING_SPELLINGS.find(([pattern]) => pattern.test(word))?.[1] ?? word);
+  return (
+    text
+      .replace(/[“”„「」『』]/g, '"')
+      .replace(/[‘’]/g, "'")
+      .replace(/，/g, ",")
+      .replace(/。/g, ".")
+      .replace(/？/g, "?")
+      .replace(/！/g, "!")
+      .replace(/：/g, ":")
+      .replace(/（/g, "(")
+      .replace(/）/g, ")")
+      // Emoji say nothing of what is asked ("done with the essay ✅", "move it to friday pls 🙏").
+      .replace(/\p{Extended_Pictographic}\uFE0F?/gu, " ")
+      .replace(/\s+/g, " ")
+      .trim()
+      .toLowerCase()
+      .replace(TEXTING_WORDS, (word) => TEXTING_SPELLINGS.find(([pattern]) => pattern.test(word))?.[1] ?? word)
+  );
 }
 
 /**
@@ -2376,10 +2380,21 @@ const MARK_PHRASES: ReadonlyArray<[RegExp, "done" | "missed" | "skipped"]> = [
   [/^mark\s+(.+?)\s+(?:as\s+)?(?:done|finished|completed)$/, "done"],
   [/^mark\s+(.+?)\s+(?:as\s+)?missed$/, "missed"],
   [/^mark\s+(.+?)\s+(?:as\s+)?skipped$/, "skipped"],
-  [/^(?:i\s+)?(?:want to\s+)?ski+p+(?:ped)?\s+(.+?)(?:\s+(?:for\s+)?this\s+week)?$/, "skipped"],
+  // ("I'll skip the essay", "i'm gonna skip the vocab list this week": what is to be, said as a plan.)
   [
-    /^(?:i\s+)?(?:mis+ed|didn'?t do|did not do|didn'?t get to|never did|forgot|(?:haven'?t|have not) (?:done|did|finished|gotten to|got to))\s+(.+)$/,
+    /^(?:i(?:'ll| will|'m gonna| am gonna|'m going to| am going to| wanna| want to|'d like to| would like to| need to| think i'll)?\s+)?(?:want to\s+)?(?:just\s+)?ski+p+(?:ped)?\s+(.+?)(?:\s+(?:for\s+)?this\s+week)?$/,
+    "skipped",
+  ],
+  [
+    /^(?:i\s+)?(?:mis+ed|didn'?t do|did not do|didn'?t get to|never did|forgot|couldn'?t do|could not do|couldn'?t get to|(?:wasn'?t|was not) able to do|didn'?t manage to do|(?:haven'?t|have not) (?:done|did|finished|gotten to|got to))\s+(.+)$/,
     "missed",
+  ],
+  // "the matrix review didn't happen".
+  [/^(.+?)\s+(?:didn'?t|did not|never)\s+happen(?:ed)?$/, "missed"],
+  // "the essay is done", "essay done", "the vocab list is finished now" (not "the essay is not done", "almost done").
+  [
+    /^(?!(?:i|i'm|i am|we|we're|it|that|this|everything|all|is|are|was|has|have|did)\b|(?:(?:my|the|this|today'?s)\s+)?(?:schedule|week|day|plan|calendar|timetable|homework)\b)(.+?)(?<!\b(?:not|n't|never|almost|nearly|half|partly|isn't|is not))\s+(?:(?:is|'s|are|got)\s+)?(?:all\s+)?(?:done|finished|completed|complete)(?:\s+now)?$/,
+    "done",
   ],
   [
     /^(?:i\s+)?(?:(?:have|'ve)\s+)?(?:did|done with|done|fini?sh?(?:ed)?|finsihed|compl?eted|completd)\s+(?!not\b|n'?t\b|never\b|nothing\b)(.+)$/,
@@ -2520,6 +2535,8 @@ function readMark(body: string): ScheduleRequest | undefined {
   const kept = said.replace(new RegExp(DONT_RESCHEDULE.source, "g"), "").trim();
   const keep = kept !== said ? { reschedule: false as const } : {};
   const text = kept
+    // "can you mark the essay done", "please skip the vocab list": the asking is no part of the mark.
+    .replace(/^(?:(?:can|could|would|will) you\s+(?:please\s+)?|please\s+)+(?=mark\b|ski+p)/, "")
     .replace(MARK_ADVERB_BEFORE, "$1")
     .replace(/^i've\s+/, "i have ")
     // "I'm done with X", "im finished with X", "I am done X": "done with X".
