@@ -73,7 +73,7 @@ import {
   type ScheduleRequest,
   type Where,
 } from "../../tools/schedule/request-parsing.js";
-import { matchTask, matchTokens, namesKindOnly, type TaskMatch } from "./task-matching.js";
+import { matchTask, matchTasks, matchTokens, namesKindOnly, type TaskMatch } from "./task-matching.js";
 import { isCurrentReview, isLatestReview, namesAnEvent } from "./grounding.js";
 import { reviewsNamedByDay, reviewsNamedByKind, whichReviewOfDay } from "./day-named.js";
 import {
@@ -701,8 +701,38 @@ function moveStep(
       notCarriedOut(`${why}${saySummary("en", tool === "place" ? "nothingPlaced" : "nothingMoved")}`),
     );
   }
+  // "right after the matrix review": the nearest free start on that side of it (of its first occurrence with room).
+  const nextTo = rejected.length === 0 && !shift ? request.where.next : undefined;
+  const besideAnchor = nextTo ? spotNextTo(nextTo, task, tasks, runs ?? freeRuns, days) : undefined;
+  if (nextTo && (besideAnchor === undefined || "why" in besideAnchor)) {
+    const why = besideAnchor?.why ?? "none";
+    const anchor = JSON.stringify(nextTo.anchor);
+    const side = nextTo.side;
+    return finish(
+      end,
+      why === "unknown"
+        ? say(
+            language,
+            `I found no task or event matching ${anchor}, so ${nameOf(task)} stays where it is.`,
+            `我没有找到与${anchor}匹配的任务或活动，${nameOf(task)}保持不动。`,
+          )
+        : say(
+            language,
+            `No free time fits ${nameOf(task)} right ${side} ${anchor}, so it stays where it is.`,
+            `${anchor}${side === "after" ? "之后" : "之前"}紧挨着的时间里放不下${nameOf(task)}，保持不动。`,
+          ),
+      notCarriedOut(
+        why === "unknown"
+          ? `no task or event matches ${anchor}`
+          : `no free time fits ${nameOf(task)} right ${side} ${anchor}`,
+      ),
+    );
+  }
+  const anchored = besideAnchor && "day" in besideAnchor ? besideAnchor : undefined;
+  if (anchored) days = [anchored.day];
   // "to the same time on Friday": the slot it starts at now, on the day it goes to.
-  const sameTime = rejected.length === 0 && !shift && request.where.slots.sameTime ? current?.start : undefined;
+  const sameTime =
+    anchored?.start ?? (rejected.length === 0 && !shift && request.where.slots.sameTime ? current?.start : undefined);
   const exactStart =
     timed !== undefined && "slot" in timed
       ? timed.slot
@@ -1035,6 +1065,44 @@ export function lockedFromSwap(event: ListedTask): string {
 }
 
 /** Swap: find both tasks, propose swap. */
+/**
+ * The place right next to another task or event (`anchor`), on `side` of it: for each of its occurrences in time order
+ * on the days allowed (every task the words name, the moved task left out), the free start nearest it that fits
+ * `task` — after: the first at or after the slot past its end; before: the last that ends by the slot before its
+ * start — in the free runs shown (the time that has passed is not among them). `why` when the words name nothing
+ * ("unknown") or no occurrence has room ("none").
+ */
+function spotNextTo(
+  next: { side: "after" | "before"; anchor: string },
+  task: ListedTask,
+  tasks: readonly ListedTask[],
+  runs: readonly FreeRunEntry[],
+  days: readonly number[] | undefined,
+): { day: number; start: number } | { why: "unknown" | "none" } {
+  const anchors = matchTasks(
+    next.anchor,
+    tasks.filter((each) => each.id !== task.id),
+  );
+  if (anchors.length === 0) return { why: "unknown" };
+  const occurrences = anchors
+    .flatMap((anchor) => anchor.slots)
+    .filter((range) => !days || days.includes(range.day))
+    .sort((a, b) => a.day - b.day || a.start - b.start);
+  const length = task.duration;
+  for (const range of occurrences) {
+    const fits = (start: number) =>
+      runs.some((run) => run.day === range.day && run.start <= start && start + length - 1 <= run.end);
+    const starts = runs
+      .filter((run) => run.day === range.day)
+      .flatMap((run) => Array.from({ length: Math.max(0, run.end - run.start + 1) }, (_, offset) => run.start + offset))
+      .filter((start) => (next.side === "after" ? start > range.end : start + length - 1 < range.start))
+      .filter(fits)
+      .sort((a, b) => (next.side === "after" ? a - b : b - a));
+    if (starts[0] !== undefined) return { day: range.day, start: starts[0] };
+  }
+  return { why: "none" };
+}
+
 function swapStep(
   rounds: RoundView[],
   request: Extract<ScheduleRequest, { kind: "swap" }>,

@@ -603,7 +603,7 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
         const where = whereText(request.where, facts, "move");
         return [
           {
-            content: `Place ${JSON.stringify(timed)} ${/^\d/.test(where) ? "at " : "on "}${where}`,
+            content: `Place ${JSON.stringify(timed)} ${/^\d/.test(where) ? "at " : /^right /.test(where) ? "" : "on "}${where}`,
             done_when: "place reports the task's slots, or why it cannot be placed there",
           },
         ];
@@ -1093,6 +1093,9 @@ function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = 
   // A part of the day ruled out is said as it was ("不要上午"), after the rest: no range of slots would read back as one.
   const { notPart, ...slots } = where.slots;
   // A clock time named ("周日14点"): the time itself, read back as it is ("3月17日周日，14:00").
+  // Next to another task or event ("矩阵复习之后"): its occurrence decides the day, so the days are not written.
+  if (purpose === "move" && where.next)
+    return `${JSON.stringify(where.next.anchor)}${where.next.side === "after" ? "之后" : "之前"}`;
   if (purpose === "move" && slots.at !== undefined) {
     parts.push(slots.at);
   } else if (purpose === "move" && slots.sameTime) {
@@ -1143,7 +1146,10 @@ export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move
   // back as an exact start.
   const { notPart, ...slots } = where.slots;
   // A clock time named ("to Sunday 14:00", "at 2pm"): the time itself ("Sunday, Mar 17, at 14:00").
-  if (purpose === "move" && slots.at !== undefined) {
+  if (purpose === "move" && where.next) {
+    // Next to another task or event: `right after "matrix review"` (on the days named, when any are).
+    parts.push(`right ${where.next.side} ${JSON.stringify(where.next.anchor)}`);
+  } else if (purpose === "move" && slots.at !== undefined) {
     parts.push(`at ${slots.at}`);
   } else if (purpose === "move" && slots.sameTime) {
     // "to the same time on Friday": the time the task has when the step runs ("Friday, Mar 15, at the same time").

@@ -272,6 +272,12 @@ export interface Where {
   /** An event the tasks must be done before ("before the midterm"), as the request names it. */
   before?: string;
   /**
+   * Next to another task or event: "after the matrix review", "right after my lecture", "just before the tutorial",
+   * "矩阵复习之后" — the nearest free time on that side of it (its next occurrence not yet started; on the days named,
+   * when any are).
+   */
+  next?: { side: "after" | "before"; anchor: string };
+  /**
    * The part of the day said with days ruled out ("not Saturday morning", "off Thursday morning", "不要周六上午"):
    * the whole of those days is ruled out, so nothing lands where it was said not to (before, the part read as the only
    * time to use: "but not Saturday morning" meant mornings); a move of a day's reviews off it reads it as the part of
@@ -977,7 +983,8 @@ export function isAnywhere(where: Where): boolean {
     where.slots.at === undefined &&
     where.slots.endsBy === undefined &&
     where.slots.startsFrom === undefined &&
-    !where.slots.sameTime
+    !where.slots.sameTime &&
+    !where.next
   );
 }
 
@@ -1402,6 +1409,37 @@ function lastDayAt(text: string): number | undefined {
 }
 
 /**
+ * A place next to another task or event, in a move or an arrangement: "after the matrix review", "to right after my
+ * lecture", "just before the tutorial", `right after "matrix review"` (a plan step), "挪到矩阵复习之后", `移到 "矩阵复习"
+ * 之后`. A plain "before X" is not one (it is a deadline: "before the midterm"), nor a day, a time or a part of the
+ * day ("after Wednesday", "after 9pm", "after lunch", "after class").
+ */
+const NEXT_TO_EN =
+  /(?:\s+to)?\s+(?:(right|just|straight|immediately|directly)\s+)?(after|before)\s+(?:"([^"]+)"|(?:the\s+|my\s+)?([a-z][a-z0-9'-]*(?:\s+(?!on\b|this\b|next\b|tomorrow\b|today\b|tonight\b|please\b)[a-z0-9'-]+)*))(?=\s+(?:on|this|next|tomorrow|today|tonight|please)\b|\s*[,.;!?]|\s*$)/;
+const NEXT_TO_ZH = /(挪|移|放|安排|排|改|调)(?:到|在)\s*"?([^"，,。\s]+?)"?\s*(之后|以后|后面|之前|前面)(?:吧)?$/;
+/** Words after "after" that name a time, not a task: a day, a clock time, a part of the day, a meal, class. */
+const NOT_AN_ANCHOR =
+  /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|today|tomorrow|tonight|noon|midday|lunch|dinner|breakfast|class|classes|school|work|that|it|this|then|now|next|last|week|the weekend|weekend|(?:morning|afternoon|evening|night)s?|an? (?:hour|day|while|bit)|\w+ (?:hours?|days?|minutes?|mins?))\b|^\d|(?:周|星期|礼拜)[一二三四五六日天1-7]|^(?:今天|明天|后天|上午|下午|晚上|早上|中午|午饭|晚饭|下课|\d)/;
+
+/** A request's place next to another task or event, and the request without it; undefined when none is said. */
+function readNextTo(body: string): { next: NonNullable<Where["next"]>; rest: string } | undefined {
+  const english = NEXT_TO_EN.exec(body);
+  if (english) {
+    const anchor = (english[3] ?? english[4] ?? "").trim();
+    const adjacent = english[1] !== undefined || english[3] !== undefined;
+    if (anchor === "" || NOT_AN_ANCHOR.test(anchor) || (english[2] === "before" && !adjacent)) return undefined;
+    const rest = `${body.slice(0, english.index)} ${body.slice(english.index + english[0].length)}`;
+    return { next: { side: english[2] as "after" | "before", anchor }, rest: rest.replace(/\s+/g, " ").trim() };
+  }
+  const chinese = NEXT_TO_ZH.exec(body);
+  const anchor = chinese?.[2]?.trim() ?? "";
+  if (!chinese || anchor === "" || NOT_AN_ANCHOR.test(anchor)) return undefined;
+  const side = /之前|前面/.test(chinese[3] ?? "") ? "before" : "after";
+  const verb = /^(?:放|安排|排)$/.test(chinese[1] ?? "") ? "安排一下" : "挪一下";
+  return { next: { side, anchor }, rest: `${body.slice(0, chinese.index)}${verb}` };
+}
+
+/**
  * A sentence as corrected: the last day said before the last correction, and what follows it, gives way to the day
  * said after it ("move the essay to monday, no wait, tuesday" is "move the essay to tuesday"). Before, both days were
  * read: "monday, no wait, tuesday" moved the essay to Monday and ruled out Tuesday, "monday, I mean tuesday" allowed
@@ -1683,6 +1721,12 @@ function shiftAllOfDays(
 /** Reads one sentence of a request. */
 function readSentence(body: string): ScheduleRequest {
   if (body === "" || body.length > MAX_READ_LENGTH) return { kind: "unknown" };
+  const nextTo = readNextTo(body);
+  if (nextTo) {
+    const read = readSentence(nextTo.rest);
+    if (read.kind === "move" || (read.kind === "arrange" && read.tasks.length > 0))
+      return { ...read, where: { ...read.where, next: nextTo.next } };
+  }
   if (UNDO_REQUEST.test(body)) return { kind: "undo" };
   if (RECOVER_REQUEST.test(body)) return { kind: "recover" };
   if (HABIT_REQUEST.test(body)) return readHabit(body) ?? { kind: "habit" };
@@ -2992,8 +3036,9 @@ function arrangeOf(body: string, object: string): ScheduleRequest {
  * never to another hour of the day. Undefined for any other request, and for several tasks (one time is one slot).
  */
 export function timedPlacement(request: ScheduleRequest): string | undefined {
-  if (request.kind !== "arrange" || request.where.slots.at === undefined || request.tasks.length !== 1)
-    return undefined;
+  if (request.kind !== "arrange" || request.tasks.length !== 1) return undefined;
+  // (At a clock time, or next to another task or event: one exact place, placed as a move puts it.)
+  if (request.where.slots.at === undefined && !request.where.next) return undefined;
   return request.tasks[0];
 }
 
