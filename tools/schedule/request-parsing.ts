@@ -169,14 +169,14 @@ function withoutEndsBy(fragment: string): string {
  * A time after "before", "after", "until", "by" is a limit, not when (group "limit").
  */
 const CLOCK_EN =
-  /(?<limit>\b(?:before|after|until|till|by|earlier than|later than)\s+)?(?:(?<![\d:])(?<h1>\d{1,2}):(?<m1>\d{2})(?![\d:])\s*(?<x1>[ap]\.?m\b\.?)?|\b(?<h2>\d{1,2})\s*(?<x2>[ap]\.?m\b\.?)|\b(?<h3>\d{1,2})\s*o'?clock\b|\bat\s+(?<h4>\d{1,2})\b(?![:\d]|\s*(?:slots?|days?|sections?|periods?|hours?|minutes?|mins?)\b)|\b(?<noon>noon|midday)\b)/;
+  /(?<limit>\b(?:before|after|until|till|by|earlier than|later than)\s+)?(?:(?<![\d:])(?<h1>\d{1,2}):(?<m1>\d{2})(?![\d:])\s*(?<x1>[ap]\.?m\b\.?)?|\b(?<h2>\d{1,2})\s*(?<x2>[ap]\.?m\b\.?)|\b(?<h3>\d{1,2})\s*o'?clock\b|\bat\s+(?<h4>\d{1,2})\b(?![:\d]|\s*(?:slots?|days?|sections?|periods?|hours?|minutes?|mins?)\b)|\b(?<noon>noon|midday)\b|\b(?<past>half|quarter)\s+past\s+(?<h5>\d{1,2})\b|\bquarter\s+to\s+(?<h6>\d{1,2})\b|\b(?<h7>\d{1,2})\s+(?=tonight\b|this\s+(?:evening|afternoon)\b|in\s+the\s+(?:evening|afternoon)\b|at\s+night\b))/;
 /**
  * A clock time in Chinese: "14点", "下午两点", "下午2点半", "14点30分", "晚上八点钟" (a part of the day before it turns
  * 1–11 into the afternoon or evening). Not "晚一点" / "早一点" (a little later / earlier), nor a limit ("10点以前"). A
  * weekday's numeral is no hour, and an hour may follow it: "周一14点" is 14:00, "周一两点" 14:00, "周三三点" 15:00.
  */
 const CLOCK_ZH =
-  /(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<![晚早快慢多少有差好])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:\s*(?<half>半)|\s*(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分?)?(?!\s*(?:以前|之前|前|以后|之后|后|儿|点))/;
+  /(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|今晚|明晚|今早|明早|今天上午|今天下午|今天晚上|明天上午|明天下午|明天晚上)?\s*(?<![快慢多少有差好])(?!(?<=[晚早])[一两])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:\s*(?<half>半)|\s*(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分?)?(?!\s*(?:以前|之前|前|以后|之后|后|儿|点))/;
 
 /**
  * The clock time a fragment names ("at 14:00", "2pm", "下午两点", "周日14点"), as "HH:MM", or undefined. An hour of 1–7
@@ -187,8 +187,13 @@ export function readClockTime(fragment: string): string | undefined {
   const evening = /\b(?:afternoon|evening|tonight|night)\b/.test(fragment);
   const english = CLOCK_EN.exec(fragment.replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " "));
   if (english?.groups && !english.groups.limit) {
-    const { h1, m1, x1, h2, x2, h3, h4, noon } = english.groups;
+    const { h1, m1, x1, h2, x2, h3, h4, noon, past, h5, h6, h7 } = english.groups;
     if (noon) return "12:00";
+    const daytime = evening ? "pm" : undefined;
+    // "half past 3", "quarter past 4", "quarter to 5"; "7 tonight" (the evening said after the hour).
+    if (h5 !== undefined) return clockText(Number(h5), past === "half" ? 30 : 15, daytime);
+    if (h6 !== undefined) return clockText(Number(h6) - 1, 45, daytime);
+    if (h7 !== undefined) return clockText(Number(h7), 0, "pm");
     const marker = (x1 ?? x2 ?? "").replace(/\./g, "");
     return clockText(
       Number(h1 ?? h2 ?? h3 ?? h4),
@@ -199,7 +204,7 @@ export function readClockTime(fragment: string): string | undefined {
   const chinese = CLOCK_ZH.exec(fragment);
   if (!chinese?.groups) return undefined;
   const { part, hour, half, minutes } = chinese.groups;
-  const marker = part === undefined ? undefined : /上午|早上|早晨/.test(part) ? "am" : "pm";
+  const marker = part === undefined ? undefined : /上午|早上|早晨|今早|明早/.test(part) ? "am" : "pm";
   return clockText(readNumber(hour ?? ""), half ? 30 : minutes ? readNumber(minutes) : 0, marker);
 }
 

@@ -1,0 +1,67 @@
+/**
+ * Clock times as students say them: "move the essay to 7 tonight", "… to 7 this evening", "把作文挪到今晚7点", "… to
+ * half past 3", "quarter to 5", "傍晚6点", "明早8点". Before, the hour was dropped: "7 tonight" and "今晚7点" moved the
+ * essay to any free time of the evening, and "half past 3" to any free time at all. The stored week is the oracle: the
+ * essay starts at 19:00 that evening, or, when no slot starts at the time said, nothing moves and the answer says so.
+ */
+import { describe, expect, test } from "vitest";
+import { checkScheduleInvariants, type TaskItem } from "../../tools/schedule/index.js";
+import { readClockTime } from "../../tools/schedule/request-parsing.js";
+import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
+
+/** Wednesday 13 March 2024, 10:00 in Shanghai: tonight is Wednesday evening, whose slot 9 starts at 19:00. */
+const WEDNESDAY = () => new Date("2024-03-13T10:00:00+08:00");
+/** Thursday 14 March 2024, 10:00: tonight the robotics club holds 19:00–20:40. */
+const THURSDAY = () => new Date("2024-03-14T10:00:00+08:00");
+
+describe("a clock time said as people say it", () => {
+  test.each(["move the essay to 7 tonight", "move the essay to 7 this evening", "把作文挪到今晚7点"])(
+    "%s: the essay starts on Wednesday at 19:00",
+    async (request) => {
+      const week = halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) });
+      const outcome = await converse(await offlineTempo(week, WEDNESDAY), request);
+      expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);
+      expect(checkScheduleInvariants(outcome.schedule)).toEqual([]);
+      const essay = outcome.schedule.tasks.find((task) => task.id === "essay-draft") as TaskItem;
+      expect(essay.slots).toEqual([{ day: 3, start: 9, end: 10 }]);
+    },
+  );
+
+  test.each(["move the essay to 7 tonight", "把作文挪到今晚7点"])(
+    "%s, on Thursday: the club holds 19:00, so nothing moves (the evening's free 20:50 is not what was said)",
+    async (request) => {
+      const week = halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) });
+      const outcome = await converse(await offlineTempo(week, THURSDAY), request);
+      expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+      expect(outcome.finalAnswer).toMatch(/19:00–20:40/);
+      expect(outcome.finalAnswer).toMatch(/Robotics club meeting/);
+      expect(outcome.schedule).toEqual(week);
+    },
+  );
+
+  test("half past 3 is 15:30: no slot starts then, so nothing moves and the slots near it are named", async () => {
+    const week = halfPlacedWeek();
+    const outcome = await converse(await offlineTempo(week, WEDNESDAY), "move the essay to half past 3");
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    expect(outcome.finalAnswer).toMatch(/no slot starts at 15:30 \(the slots near it start at 14:55 and 16:00\)/);
+    expect(outcome.schedule).toEqual(week);
+  });
+
+  test.each([
+    ["half past 3", "15:30"],
+    ["quarter past 4", "16:15"],
+    ["quarter to 5", "16:45"],
+    ["7 tonight", "19:00"],
+    ["傍晚6点", "18:00"],
+    ["今晚7点", "19:00"],
+    ["明早8点", "08:00"],
+    ["晚上7点", "19:00"],
+    ["周三三点", "15:00"],
+  ])("%s is %s", (said, clock) => {
+    expect(readClockTime(said)).toBe(clock);
+  });
+
+  test.each(["晚一点", "早一点", "晚两点"])("%s (a little later or earlier) is no clock time", (said) => {
+    expect(readClockTime(said)).toBeUndefined();
+  });
+});
