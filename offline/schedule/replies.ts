@@ -117,6 +117,17 @@ export function decideChat(view: PromptView): Record<string, unknown> {
       ),
       reason: "the afternoon ruled out alone leaves two parts of the day",
     };
+  // "Move the essay to 3/4": a number that says no day or time the reader knows — asked again, never read as anywhere.
+  if (request.kind === "unknown" && request.why === "unread_number")
+    return {
+      intent: "chat",
+      reply: say(
+        language,
+        `I could not read a day or time in "${message}", so I changed nothing. Say the day as a weekday ("Friday"), a date ("March 15", "15/3") or "tomorrow", and a time as "14:00" or "2pm".`,
+        `我没能从“${message}”中读出日期或时间，所以什么也没有改。请用星期几（如“周五”）、日期（如“3月15日”）或“明天”说日期，用“14:00”或“下午两点”说时间。`,
+      ),
+      reason: "a number in the request reads as no day or time",
+    };
   if (request.kind === "unknown") {
     const preface =
       language === "zh" ? `离线模式下我理解不了“${message}”。` : `Offline, I can't tell what to do with "${message}".`;

@@ -453,9 +453,11 @@ export type ScheduleRequest =
   | { kind: "greeting" }
   /**
    * Not understood. `why`: a request understood but not one that can be kept to — "afternoon_out": the afternoon
-   * ruled out alone ("not in the afternoon"), which would leave two ranges of the day (the reply says so).
+   * ruled out alone ("not in the afternoon"), which would leave two ranges of the day (the reply says so);
+   * "unread_number": a move or an arrangement to no place whose words hold a number read as nothing ("to 3/4",
+   * `unreadDigits`): the reply asks for the day and time in words it reads.
    */
-  | { kind: "unknown"; why?: "afternoon_out" };
+  | { kind: "unknown"; why?: "afternoon_out" | "unread_number" };
 
 /** Kinds that only read the schedule. */
 export const READ_REQUEST_KINDS = new Set<ScheduleRequest["kind"]>([
@@ -562,6 +564,18 @@ const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec
   [
     /\b(\d{4})-(\d{2})-(\d{2})\b/g,
     (m) => ({ kind: "date", year: Number(m[1]), month: Number(m[2]), day: Number(m[3]), text: m[0] }),
+  ],
+  // "15/3", "3/15", "15/03/2024": a numeric date whose order the numbers decide (a day over 12 is the day); "3/4",
+  // either way, is no date (a move there was read as anywhere; now it is not understood, `UNREAD_DIGITS`).
+  [
+    /(?<![\d/:.])(\d{1,2})\/(\d{1,2})(?:\/(\d{4}))?(?![\d/:])/g,
+    (m) => {
+      const [first, second] = [Number(m[1]), Number(m[2])];
+      const year = m[3] === undefined ? {} : { year: Number(m[3]) };
+      if (first > 12 && second <= 12) return { kind: "date", month: second, day: first, ...year, text: m[0] };
+      if (second > 12 && first <= 12) return { kind: "date", month: first, day: second, ...year, text: m[0] };
+      return undefined;
+    },
   ],
   [
     /\b(?:the )?day after tomorrow\b|大后天|后天/g,
@@ -1386,6 +1400,7 @@ function parseSentence(said: string): ScheduleRequest {
   const keepFree = readKeepFree(body);
   if (keepFree) return keepFree;
   const read = withoutExclusions(asShiftAll(readSentence(body)));
+  if (unreadDigits(read, body)) return { kind: "unknown", why: "unread_number" };
   // "Not in the afternoon" leaves the morning and the evening, which one window of slots cannot hold: not understood,
   // rather than read as anywhere (the afternoon too).
   if ("where" in read && read.where.slots.notPart === "afternoon" && !read.where.slots.part)
@@ -1462,6 +1477,20 @@ function corrected(said: string): string {
     return `${said.slice(0, day)} ${said.slice(mark.index + mark[0].length)}`.replace(/\s+/g, " ").trim();
   }
   return said;
+}
+
+/**
+ * A move or an arrangement to no place, whose words hold a number that is no part of a task's name: "move the essay to
+ * 3/4" (either the 3rd of April or the 4th of March), "schedule the essay at 25:00". Read as anywhere, such a request
+ * proposed a place the student never named; it is not understood instead, and the reply asks to say the day.
+ */
+function unreadDigits(read: ScheduleRequest, body: string): boolean {
+  if (read.kind !== "move" && read.kind !== "arrange") return false;
+  if (read.kind === "move" && (read.shift || read.otherDay || read.also)) return false;
+  if (!isAnywhere(read.where) || (read.kind === "arrange" && read.putBack)) return false;
+  const names = read.kind === "move" ? [read.task] : [...read.tasks, ...(read.except ?? [])];
+  const rest = names.reduce((text, name) => text.split(name).join(" "), body);
+  return /\d/.test(rest);
 }
 
 /**
