@@ -250,7 +250,16 @@ export function oneByOne(request: ScheduleRequest, overview: GetOverviewData | u
     const { pending, all } = listedOf(overview);
     const whole = withWholeNames(request, all);
     const moves = placedMoves(whole, whole.tasks, pending, all);
-    return moves ? movesOf(moves as MoveRequest) : [request];
+    if (moves) return movesOf(moves as MoveRequest);
+    // "put the essay and the derivative drills on Friday", the essay placed, the drills pending: the essay moved there,
+    // the drills placed there (before, the essay was left where it was, "already on the schedule").
+    const placed = whole.tasks.filter((phrase) => placedMoves({ ...whole, tasks: [phrase] }, [phrase], pending, all));
+    const others = whole.tasks.filter((phrase) => !placed.includes(phrase));
+    if (placed.length === 0 || others.length === 0) return [request];
+    return [
+      ...placed.map((task): MoveRequest => ({ kind: "move", task, where: whole.where })),
+      { ...whole, tasks: others },
+    ];
   }
   if ((request.kind !== "move" && request.kind !== "unplace") || !overview || !listsEverything(overview))
     return [request];

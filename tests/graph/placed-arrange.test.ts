@@ -41,6 +41,18 @@ describe("a task placed already, arranged to a place named", () => {
     expect(outcome.finalAnswer).toMatch(isChinese(request) ? /^完成/ : /^Done:/);
   });
 
+  test.each(["schedule the essay and the derivative drills on Friday", "把作文和导数练习安排到周五"])(
+    "%s: the placed essay moves there and the pending drills are placed there, a step each",
+    async (request) => {
+      const { outcome, reviews, now } = await after(request);
+      expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move", "place"]);
+      for (const id of ["essay-draft", "derivative-drills"])
+        expect(now(id).slots!.every((range) => range.day === 5)).toBe(true);
+      for (const task of reviews.filter((each) => !["essay-draft", "derivative-drills"].includes(each.id)))
+        expect({ id: task.id, slots: now(task.id).slots }).toEqual({ id: task.id, slots: task.slots });
+    },
+  );
+
   test("a pending task is placed as before, and a placed one put back has nothing to do", async () => {
     const placing = await after("schedule the derivative drills on Friday");
     expect(placing.outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "place"]);
