@@ -270,8 +270,19 @@ export function finalAnswer(input: {
         ? "已按你的要求安排好。"
         : "Placed what you asked for.";
     // A place step that placed nothing (its tasks matched nothing) is never told as placing.
+    // ("schedule the essay and the derivative drills on Sunday": the essay's move step moved it, the drills fit nowhere.)
+    const moved = steps.some(
+      (step) =>
+        step !== place && parseScheduleRequest(step.content).kind === "move" && notCarriedOutOf(step) === undefined,
+    );
     if (place?.summary.startsWith("not carried out"))
-      heading = zh ? "没有安排任何任务（见下）。" : "Nothing was placed (below).";
+      heading = moved
+        ? zh
+          ? "已按要求移动，但没有安排任何新任务（见下）。"
+          : "Moved what you asked; nothing new was placed (below)."
+        : zh
+          ? "没有安排任何任务（见下）。"
+          : "Nothing was placed (below).";
     if (pending !== undefined && pending !== "0")
       heading += zh
         ? `本周还有 ${pending} 个复习任务待安排。`

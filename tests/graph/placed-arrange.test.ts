@@ -53,6 +53,21 @@ describe("a task placed already, arranged to a place named", () => {
     },
   );
 
+  test.each(["put the derivative drills and the essay on Sunday", "把导数练习和作文安排到周日"])(
+    "%s: the essay moves; the drills, due before Saturday's midterm, fit nowhere, and the answer tells both",
+    async (request) => {
+      const { outcome, now } = await after(request);
+      expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);
+      expect(now("essay-draft").slots!.every((range) => range.day === 7)).toBe(true);
+      expect(now("derivative-drills").status).toBe("pending");
+      expect(outcome.finalAnswer).toMatch(
+        isChinese(request)
+          ? /^已按要求移动，但没有安排任何新任务（见下）。/
+          : /^Moved what you asked; nothing new was placed \(below\)\./,
+      );
+    },
+  );
+
   test("a pending task is placed as before, and a placed one put back has nothing to do", async () => {
     const placing = await after("schedule the derivative drills on Friday");
     expect(placing.outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "place"]);
