@@ -1090,15 +1090,15 @@ function spotNextTo(
     .sort((a, b) => a.day - b.day || a.start - b.start);
   const length = task.duration;
   for (const range of occurrences) {
-    const fits = (start: number) =>
-      runs.some((run) => run.day === range.day && run.start <= start && start + length - 1 <= run.end);
-    const starts = runs
-      .filter((run) => run.day === range.day)
-      .flatMap((run) => Array.from({ length: Math.max(0, run.end - run.start + 1) }, (_, offset) => run.start + offset))
-      .filter((start) => (next.side === "after" ? start > range.end : start + length - 1 < range.start))
-      .filter(fits)
-      .sort((a, b) => (next.side === "after" ? a - b : b - a));
-    if (starts[0] !== undefined) return { day: range.day, start: starts[0] };
+    // In each free run of its day, the start nearest it on that side, kept when the task fits there.
+    const starts = runs.flatMap((run) => {
+      if (run.day !== range.day) return [];
+      const start =
+        next.side === "after" ? Math.max(run.start, range.end + 1) : Math.min(run.end, range.start - 1) - length + 1;
+      return start >= run.start && start + length - 1 <= run.end ? [start] : [];
+    });
+    if (starts.length > 0)
+      return { day: range.day, start: next.side === "after" ? Math.min(...starts) : Math.max(...starts) };
   }
   return { why: "none" };
 }
