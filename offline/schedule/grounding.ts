@@ -11,10 +11,10 @@ import type { GetOverviewData, ListedTask } from "../../tools/schedule/tools/ind
 import {
   editDistance,
   isAnywhere,
-  movesOf,
   splitNamingDay,
   type MoveRequest,
   type ScheduleRequest,
+  type Where,
 } from "../../tools/schedule/request-parsing.js";
 import type { SlotRange } from "../../tools/schedule/state.js";
 import { matchClass, matchTasks } from "./task-matching.js";
@@ -115,8 +115,12 @@ export function groundRequest(
       if (request.tasks.length > 0 && tasks.length === 0)
         return { kind: "ask", question: whichTasks(unknown, pending, "pending", language), unknown };
       const { except: _dropped, ...rest } = request;
-      const moves = placedMoves(request, tasks, pending, all);
-      if (moves) return { kind: "grounded", request: moves, unknown };
+      // Every phrase named, each of placed tasks only: a move of each (several are split before: `oneByOne`).
+      const placed = placedPhrases(request, tasks, pending, all);
+      if (placed.length > 0 && placed.length === request.tasks.length) {
+        const [first, ...also] = movesTo(placed, request.where);
+        return { kind: "grounded", request: also.length > 0 ? { ...first!, also } : first!, unknown };
+      }
       return { kind: "grounded", request: { ...rest, tasks, ...(except.length > 0 ? { except } : {}) }, unknown };
     }
     case "mark": {
@@ -195,30 +199,29 @@ export function groundRequest(
 }
 
 /**
- * An arrangement of tasks each placed already, to a place it names ("put the essay on Friday afternoon", "schedule the
- * essay on Friday", "do the essay on Friday" when the essay is on Saturday): a move of each there. Before, the plan
- * placed pending tasks only and ended "already on the schedule", moving nothing. Undefined when any phrase names a
- * pending task (that one is arranged), when the tasks are put back ("put back the essay": placed, nothing to do), or
- * when the arrangement names no place.
+ * The phrases of an arrangement to a place it names that each name only tasks placed already ("put the essay on
+ * Friday afternoon", "do the essay on Friday" when the essay is on Saturday): a move of each there, not a placing.
+ * Before, the plan placed pending tasks only and ended "already on the schedule", moving nothing. None when the tasks
+ * are put back ("put back the essay": placed, nothing to do) or the arrangement names no place.
  */
-function placedMoves(
+function placedPhrases(
   request: Extract<ScheduleRequest, { kind: "arrange" }>,
   tasks: readonly string[],
   pending: readonly ListedTask[],
   all: readonly ListedTask[],
-): ScheduleRequest | undefined {
-  if (request.putBack || request.makeUp || tasks.length === 0 || tasks.length !== request.tasks.length)
-    return undefined;
-  if (isAnywhere(request.where) || request.where.before !== undefined) return undefined;
-  const placedOnly = (phrase: string) => {
+): string[] {
+  if (request.putBack || request.makeUp || isAnywhere(request.where) || request.where.before !== undefined) return [];
+  return tasks.filter((phrase) => {
     const matched = matchTasks(phrase, all);
     return (
       matched.length > 0 && matchTasks(phrase, pending).length === 0 && matched.every((task) => task.kind === "placed")
     );
-  };
-  if (!tasks.every(placedOnly)) return undefined;
-  const [first, ...more] = tasks.map((task) => ({ kind: "move" as const, task, where: request.where }));
-  return more.length > 0 ? { ...first!, also: more } : first;
+  });
+}
+
+/** A move of each task to `where`. */
+function movesTo(tasks: readonly string[], where: Where): MoveRequest[] {
+  return tasks.map((task) => ({ kind: "move", task, where }));
 }
 
 /**
@@ -249,17 +252,12 @@ export function oneByOne(request: ScheduleRequest, overview: GetOverviewData | u
     // "do the essay and the matrix review on Sunday", both placed already: a move of each, a step each.
     const { pending, all } = listedOf(overview);
     const whole = withWholeNames(request, all);
-    const moves = placedMoves(whole, whole.tasks, pending, all);
-    if (moves) return movesOf(moves as MoveRequest);
     // "put the essay and the derivative drills on Friday", the essay placed, the drills pending: the essay moved there,
     // the drills placed there (before, the essay was left where it was, "already on the schedule").
-    const placed = whole.tasks.filter((phrase) => placedMoves({ ...whole, tasks: [phrase] }, [phrase], pending, all));
+    const placed = placedPhrases(whole, whole.tasks, pending, all);
     const others = whole.tasks.filter((phrase) => !placed.includes(phrase));
-    if (placed.length === 0 || others.length === 0) return [request];
-    return [
-      ...placed.map((task): MoveRequest => ({ kind: "move", task, where: whole.where })),
-      { ...whole, tasks: others },
-    ];
+    if (placed.length === 0) return [request];
+    return [...movesTo(placed, whole.where), ...(others.length > 0 ? [{ ...whole, tasks: others }] : [])];
   }
   if ((request.kind !== "move" && request.kind !== "unplace") || !overview || !listsEverything(overview))
     return [request];
