@@ -730,9 +730,12 @@ function moveStep(
   }
   const anchored = besideAnchor && "day" in besideAnchor ? besideAnchor : undefined;
   if (anchored) days = [anchored.day];
-  // "to the same time on Friday": the slot it starts at now, on the day it goes to.
+  // "to the same time on Friday": the slot it starts at now (a missed review: the slot it was at), on the day it goes to.
   const sameTime =
-    anchored?.start ?? (rejected.length === 0 && !shift && request.where.slots.sameTime ? current?.start : undefined);
+    anchored?.start ??
+    (rejected.length === 0 && !shift && request.where.slots.sameTime
+      ? (current?.start ?? (task.kind === "missed" ? task.was?.start : undefined))
+      : undefined);
   const exactStart =
     timed !== undefined && "slot" in timed
       ? timed.slot

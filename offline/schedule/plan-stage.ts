@@ -1253,7 +1253,8 @@ function daysAfterWindow(
 function outsideWindow(named: string[], facts: WeekFacts, language: Language): string {
   const dates = windowDates(facts);
   const total = facts.totalDays ?? 7;
-  const quoted = named.map((text) => `"${text}"`).join(language === "zh" ? "、" : ", ");
+  // "next weekend" names two days with one text: said once.
+  const quoted = [...new Set(named)].map((text) => `"${text}"`).join(language === "zh" ? "、" : ", ");
   if (!dates) {
     return say(
       language,

@@ -1,14 +1,17 @@
 /**
  * The clock as it really moves: day by day from the eve of the sample week, through it and on into the next (the
  * window rolls by the clock), at five times of day (+08:00), the real offline graph is asked to put the matrix review
- * or the vocabulary list at a clock time the student names ("at 14:00 tomorrow", "Friday 10:00", "周五下午3点") or
- * somewhere today / tonight, in English and Chinese.
+ * or the vocabulary list at a clock time the student names ("at 14:00 tomorrow", "Friday 10:00", "周五下午3点",
+ * "tomorrow at quarter to ten pm", "at 7 tonight", "on 3/15 at half past seven pm", "the same time on Friday"), on a
+ * day said and then corrected ("Friday, no wait, Saturday"), somewhere today / tonight, or right before or after an
+ * event of the timetable ("right after the robotics club meeting", "物理实验之前"), in English and Chinese.
  *
  * The oracle is written apart from the code under test — no placement, validation, clock, parsing or matching code is
  * imported: from the sample week's timetable (the fixture's data), its slot grid, the clock and the request alone it
  * computes where the review may start — a slot start, after the clock, in the week shown, on free slots or inside one
- * host that takes reviews, without running past the day's end or across a break — and, when it may not, every true
- * reason why. The graph's outcome must agree: placed exactly there (for a day alone: at one of the starts that fit),
+ * host that takes reviews, without running past the day's end or across a break; beside an event, the nearest such
+ * start on that side of its first occurrence in the week that has one; at "the same time", the time the review had
+ * (once the week has rolled past it and it is missed, still that time) — and, when it may not, every true reason why. The graph's outcome must agree: placed exactly there (for a day alone: at one of the starts that fit),
  * or nothing placed and the reply naming one of the true reasons in words, never a raw error. And always: no review
  * starts before the clock, nothing but the asked review moves, and the timetable stays the timetable (the next week's
  * too: its weekly events again, not the one-off quiz and midterm).
@@ -86,6 +89,8 @@ type Reason =
   | { kind: "passed" | "day-end" | "break" | "partly-in-host" | "not-a-start" | "outside-day" | "outside-window" }
   | { kind: "no-room" }
   | { kind: "started" }
+  | { kind: "already-there" }
+  | { kind: "no-room-beside" }
   | { kind: "taken"; by: string };
 
 /** Why a review of `duration` slots may not start at `slot` on `date` at `now` (none: it may). */
@@ -109,7 +114,11 @@ function reasonsAt(date: string, slot: number, duration: number, now: number): R
 
 /** When a request puts its review: a day ("today", "tomorrow", "friday") at a time, or today's slots from–to. */
 type When =
-  { day: "yesterday" | "today" | "tomorrow" | "friday"; time: string } | { day: "today"; slots: [number, number] };
+  | { next: "after" | "before"; anchor: string }
+  /** Days of the calendar week after today's (weekdays, 1 = Monday): "next weekend", "early next week", "下周末". */
+  | { nextWeek: number[] }
+  | { day: "yesterday" | "today" | "tomorrow" | "friday" | "saturday" | `2024-${string}`; time: string }
+  | { day: "today"; slots: [number, number] };
 
 interface Ask {
   say: string;
@@ -149,6 +158,50 @@ const ASKS: Ask[] = [
   // A day already gone: the time has passed (or the day is outside the week shown), never another day.
   ask("move the matrix review to yesterday at 14:00", MATRIX, true, { day: "yesterday", time: "14:00" }),
   ask("昨天下午两点安排单词表", VOCABULARY, false, { day: "yesterday", time: "14:00" }),
+  ask("move the matrix review to the same time on Friday", MATRIX, true, { day: "friday", time: "19:00" }),
+  ask("move the matrix review to Friday, same time", MATRIX, true, { day: "friday", time: "19:00" }),
+  ask("move the matrix review to the same time tomorrow", MATRIX, true, { day: "tomorrow", time: "19:00" }),
+  ask("把矩阵复习挪到周五同一时间", MATRIX, true, { day: "friday", time: "19:00" }),
+  ask("put the matrix review on Friday at 10:00", MATRIX, true, { day: "friday", time: "10:00" }),
+  ask("I'd rather do the matrix review on Friday at 7pm", MATRIX, true, { day: "friday", time: "19:00" }),
+  ask("do the vocabulary list tomorrow at 14:00", VOCABULARY, false, { day: "tomorrow", time: "14:00" }),
+  ask("move the matrix review to Friday, no wait, Saturday at 10:00", MATRIX, true, { day: "saturday", time: "10:00" }),
+  ask("move the matrix review to 15/3 at 10:00", MATRIX, true, { day: "2024-03-15", time: "10:00" }),
+  ask("schedule the vocabulary list on 3/15 at half past seven pm", VOCABULARY, false, {
+    day: "2024-03-15",
+    time: "19:30",
+  }),
+  ask("schedule the vocabulary list tomorrow at quarter to ten pm", VOCABULARY, false, {
+    day: "tomorrow",
+    time: "21:45",
+  }),
+  ask("schedule the vocabulary list at 7 tonight", VOCABULARY, false, { day: "today", time: "19:00" }),
+  ask("明早8点安排单词表", VOCABULARY, false, { day: "tomorrow", time: "08:00" }),
+  ask("把矩阵复习安排到3/15上午10点", MATRIX, true, { day: "2024-03-15", time: "10:00" }),
+  ask("move the matrix review right after the robotics club meeting", MATRIX, true, {
+    next: "after",
+    anchor: "Robotics club meeting",
+  }),
+  ask("schedule the vocabulary list right after the linear algebra lecture", VOCABULARY, false, {
+    next: "after",
+    anchor: "Linear Algebra lecture",
+  }),
+  ask("schedule the vocabulary list right before the physics lab", VOCABULARY, false, {
+    next: "before",
+    anchor: "Physics lab",
+  }),
+  ask("move the matrix review to right before physical education", MATRIX, true, {
+    next: "before",
+    anchor: "Physical education",
+  }),
+  // A stretch of the next calendar week: the window's on the eve of the sample week, else a week not shown yet.
+  ask("move the matrix review to next weekend", MATRIX, true, { nextWeek: [6, 7] }),
+  ask("schedule the vocabulary list early next week", VOCABULARY, false, { nextWeek: [1, 2] }),
+  ask("把单词表安排到下周末", VOCABULARY, false, { nextWeek: [6, 7] }),
+  ask("move the matrix review to the middle of next week", MATRIX, true, { nextWeek: [3, 4] }),
+  ask("schedule the vocabulary list after the weekend", VOCABULARY, false, { nextWeek: [1, 2, 3, 4, 5, 6, 7] }),
+  ask("把单词表安排到周末以后", VOCABULARY, false, { nextWeek: [1, 2, 3, 4, 5, 6, 7] }),
+  ask("把单词表安排在物理实验之前", VOCABULARY, false, { next: "before", anchor: "Physics lab" }),
 ];
 
 /** What the oracle expects: placed exactly there, at one of these starts, or refused for one of these reasons. */
@@ -165,8 +218,35 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
   // A placed review whose time has started is fixed while its week is shown; once the window has rolled past it, it
   // is missed — without a place, to be put where the student now says.
   const from = plusDays(FIRST_MONDAY, MOVED_FROM.day - 1);
-  if (placed && window.includes(from) && instant(from, TIMES[MOVED_FROM.start - 1]!.start) <= now)
-    return { refuse: [{ kind: "started" }] };
+  const started = placed && window.includes(from) && instant(from, TIMES[MOVED_FROM.start - 1]!.start) <= now;
+  if ("next" in when) {
+    for (const date of window)
+      for (const event of eventsOn(date).filter((each) => each.name === when.anchor)) {
+        const starts: number[] = [];
+        for (let slot = 1; slot + duration - 1 <= TIMES.length; slot += 1) {
+          const side = when.next === "after" ? slot > event.end : slot + duration - 1 < event.start;
+          if (side && reasonsAt(date, slot, duration, now).length === 0) starts.push(slot);
+        }
+        if (starts.length > 0 && !started)
+          return { at: [placeName(date, when.next === "after" ? Math.min(...starts) : Math.max(...starts))] };
+        if (starts.length > 0) return { refuse: [{ kind: "started" }] };
+      }
+    return { refuse: [{ kind: "no-room-beside" }, ...(started ? [{ kind: "started" } as Reason] : [])] };
+  }
+  if ("nextWeek" in when) {
+    const monday = plusDays(today, 1 - weekdayOf(today));
+    const shown = when.nextWeek.map((weekday) => plusDays(monday, 6 + weekday)).filter((date) => window.includes(date));
+    if (shown.length === 0)
+      return { refuse: [{ kind: "outside-window" }, ...(started ? [{ kind: "started" } as Reason] : [])] };
+    if (started) return { refuse: [{ kind: "started" }] };
+    if (placed && shown.includes(from)) return { refuse: [{ kind: "already-there" }] };
+    const fits = shown.flatMap((date) =>
+      TIMES.flatMap((_, index) =>
+        reasonsAt(date, index + 1, duration, now).length === 0 ? [placeName(date, index + 1)] : [],
+      ),
+    );
+    return fits.length > 0 ? { at: fits } : { refuse: [{ kind: "no-room" }, { kind: "passed" }] };
+  }
   // A weekday names that day of the week shown: the coming one on the eve of the window, a passed one late in it.
   const date =
     when.day === "today"
@@ -175,8 +255,14 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
         ? plusDays(today, 1)
         : when.day === "yesterday"
           ? plusDays(today, -1)
-          : window[4]!;
-  if (!window.includes(date)) return { refuse: [{ kind: "outside-window" }] };
+          : when.day === "friday"
+            ? window[4]!
+            : when.day === "saturday"
+              ? window[5]!
+              : when.day;
+  if (!window.includes(date))
+    return { refuse: [{ kind: "outside-window" }, ...(started ? [{ kind: "started" } as Reason] : [])] };
+  if (started) return { refuse: [{ kind: "started" }] };
   if ("slots" in when) {
     const fits: string[] = [];
     let roomBeforeTheClock = false;
@@ -190,6 +276,7 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
   }
   const slot = TIMES.findIndex((time) => time.start === when.time) + 1;
   if (slot > 0) {
+    if (placed && date === from && slot === MOVED_FROM.start) return { refuse: [{ kind: "already-there" }] };
     const reasons = reasonsAt(date, slot, duration, now);
     return reasons.length === 0 ? { at: [placeName(date, slot)] } : { refuse: reasons };
   }
@@ -203,6 +290,10 @@ function says(reason: Reason, reply: string): boolean {
   switch (reason.kind) {
     case "passed":
       return /has passed|已经过去/.test(reply);
+    case "no-room-beside":
+      return /No free time fits .* right (?:after|before)|紧挨着的时间里放不下/.test(reply);
+    case "already-there":
+      return /is already on|已经在/.test(reply);
     case "started":
       return /has already started|已经开始了/.test(reply);
     case "taken":
@@ -312,9 +403,11 @@ describe("a named time or a day, as the clock moves day by day", () => {
     expect([...kinds].sort()).toEqual(
       [
         "a day",
+        "already-there",
         "break",
         "day-end",
         "exact",
+        "no-room-beside",
         "not-a-start",
         "outside-day",
         "outside-window",

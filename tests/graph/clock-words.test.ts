@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { checkScheduleInvariants, type TaskItem } from "../../tools/schedule/index.js";
-import { readClockTime } from "../../tools/schedule/request-parsing.js";
+import { parseScheduleRequest, readClockTime } from "../../tools/schedule/request-parsing.js";
 import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
 
 /** Wednesday 13 March 2024, 10:00 in Shanghai: tonight is Wednesday evening, whose slot 9 starts at 19:00. */
@@ -59,6 +59,38 @@ describe("a clock time said as people say it", () => {
     ["周三三点", "15:00"],
   ])("%s is %s", (said, clock) => {
     expect(readClockTime(said)).toBe(clock);
+  });
+
+  // An hour in words, and a marker after "half past" / "quarter to": before, "at ten pm" named no time (the task was
+  // asked about as "vocabulary list at ten pm"), "quarter to 10pm" was 22:00 and "at 12 am" noon.
+  test.each([
+    ["at seven", "19:00"],
+    ["at ten", "10:00"],
+    ["at ten pm", "22:00"],
+    ["seven pm", "19:00"],
+    ["eight o'clock", "08:00"],
+    ["at seven thirty", "19:30"],
+    ["at nine forty-five pm", "21:45"],
+    ["seven thirty tonight", "19:30"],
+    ["half past seven pm", "19:30"],
+    ["half past 7pm", "19:30"],
+    ["quarter to ten pm", "21:45"],
+    ["quarter to 10pm", "21:45"],
+    ["quarter past nine", "09:15"],
+    ["at 12 am", "00:00"],
+  ])("%s is %s", (said, clock) => {
+    expect(readClockTime(said)).toBe(clock);
+  });
+
+  test.each(["schedule the vocabulary list tomorrow at quarter to ten pm", "schedule the vocabulary list at seven"])(
+    "%s: the time is no part of the task's name",
+    (said) => {
+      expect(parseScheduleRequest(said)).toMatchObject({ kind: "arrange", tasks: ["vocabulary list"] });
+    },
+  );
+
+  test.each(["schedule the essay at one of the free times", "do one tonight"])("%s names no clock time", (said) => {
+    expect(parseScheduleRequest(said)).not.toMatchObject({ where: { slots: { at: expect.any(String) } } });
   });
 
   test.each(["晚一点", "早一点", "晚两点"])("%s (a little later or earlier) is no clock time", (said) => {

@@ -281,6 +281,10 @@ describe("request parsing", () => {
   });
 });
 
+/** The date specs of `weekdays` of the week `weeks` after this one. */
+const weekdaysOf = (weeks: number, ...weekdays: number[]) =>
+  weekdays.map((weekday) => ({ kind: "weekday", weekday, weeks }));
+
 describe("calendar days", () => {
   test.each([
     ["tomorrow", [{ kind: "offset", days: 1 }]],
@@ -321,6 +325,23 @@ describe("calendar days", () => {
     ["next week's sunday", [{ kind: "weekday", weekday: 7, weeks: 1 }]],
     ["下周的周五", [{ kind: "weekday", weekday: 5, weeks: 1 }]],
     ["下个星期的星期五", [{ kind: "weekday", weekday: 5, weeks: 1 }]],
+    // A stretch of next week: its weekdays of that week (before, "next weekend" was this week's Saturday and Sunday,
+    // "early next week" the whole of next week).
+    ["next weekend", weekdaysOf(1, 6, 7)],
+    ["early next week", weekdaysOf(1, 1, 2)],
+    ["the middle of next week", weekdaysOf(1, 3, 4)],
+    ["late next week", weekdaysOf(1, 5, 6, 7)],
+    ["下周末", weekdaysOf(1, 6, 7)],
+    ["下下周初", weekdaysOf(2, 1, 2)],
+    // After the week's end: next week (before, "after the weekend" was Sunday); after next week, the week after it.
+    ["after the weekend", [{ kind: "week", weeks: 1 }]],
+    ["after sunday", [{ kind: "week", weeks: 1 }]],
+    ["after next week", [{ kind: "week", weeks: 2 }]],
+    ["周末以后", [{ kind: "week", weeks: 1 }]],
+    ["下周以后", [{ kind: "week", weeks: 2 }]],
+    // "By the end of next week" is a deadline; "the weekend" alone is the window's.
+    ["by the end of next week", []],
+    ["the weekend", []],
     // A count after a week is no weekday.
     ["下周的三个复习", []],
     ["next week 3 reviews", []],
@@ -355,6 +376,7 @@ describe("calendar days", () => {
     expect(resolveDays(where("not tomorrow").not, facts)).toEqual([4]);
     expect(unresolvedDates(where("next Monday and the 20th").only, facts)).toEqual(["next monday", "the 20th"]);
     expect(unresolvedDates(where("today").only, facts)).toEqual([]);
+    expect(unresolvedDates(where("next weekend").only, facts)).toEqual(["next weekend", "next weekend"]);
     const undated: WeekFacts = { totalDays: 7, slotsPerDay: 12, weekdays: new Map(), dates: new Map() };
     expect(resolveDays(where("this Thursday").only, undated)).toEqual([4]);
     expect(unresolvedDates(where("tomorrow").only, undated)).toEqual(["tomorrow"]);

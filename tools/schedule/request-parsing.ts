@@ -163,13 +163,56 @@ function withoutEndsBy(fragment: string): string {
     .replace(new RegExp(STARTS_FROM.source, "g"), " ");
 }
 
+/** Numbers said in words, "one" … "twelve": an hour ("at seven" is read as "at 7") or a count ("three times"). */
+const NUMBER_WORDS: Record<string, number> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+};
+/** An hour in digits or in words. */
+const HOUR = String.raw`(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
+/** An hour before "tonight": not "one" ("one tonight" is a count: "do one tonight"). */
+const EVENING_HOUR = String.raw`(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
+/** Minutes said in words after an hour: "seven thirty", "ten fifteen", "nine forty-five". */
+const MINUTE_WORDS: Record<string, number> = { fifteen: 15, thirty: 30, "forty five": 45 };
+const MINUTES = String.raw`fifteen|thirty|forty[-\s]?five`;
+const MARKER = String.raw`[ap]\.?m\b\.?`;
+/** The am/pm marker read: "pm", "p.m." are "pm". */
+const markerOf = (said: string | undefined) => {
+  const marker = (said ?? "").replace(/\./g, "");
+  return marker === "pm" ? "pm" : marker === "am" ? "am" : undefined;
+};
+const hourOf = (said: string) => NUMBER_WORDS[said] ?? Number(said);
+const minutesOf = (said: string | undefined) =>
+  said === undefined ? 0 : (MINUTE_WORDS[said.replace(/[-\s]+/, " ")] ?? Number.NaN);
+
 /**
- * A clock time in English: "14:00", "2:30pm", "2pm", "2 p.m.", "at 14", "8 o'clock", "noon" (groups: hour and minutes
- * of "H:MM", the marker after it; the hour and marker of "2pm"; the hour of "o'clock"; the hour after "at"; noon).
- * A time after "before", "after", "until", "by" is a limit, not when (group "limit").
+ * A clock time in English: "14:00", "2:30pm", "2pm", "seven pm", "2 p.m.", "at 14", "at seven thirty", "8 o'clock",
+ * "noon", "half past 7pm", "quarter to ten", "7 tonight" (groups: hour and minutes of "H:MM", the marker after it;
+ * the hour, minutes and marker of "2pm"; the hour of "o'clock"; the hour and minutes after "at"; noon; "half past",
+ * "quarter past" and "quarter to" with their hour and marker; the hour and minutes before "tonight"). An hour is
+ * digits or a word ("seven"). A time after "before", "after", "until", "by" is a limit, not when (group "limit").
  */
-const CLOCK_EN =
-  /(?<limit>\b(?:before|after|until|till|by|earlier than|later than)\s+)?(?:(?<![\d:])(?<h1>\d{1,2}):(?<m1>\d{2})(?![\d:])\s*(?<x1>[ap]\.?m\b\.?)?|\b(?<h2>\d{1,2})\s*(?<x2>[ap]\.?m\b\.?)|\b(?<h3>\d{1,2})\s*o'?clock\b|\bat\s+(?<h4>\d{1,2})\b(?![:\d]|\s*(?:slots?|days?|sections?|periods?|hours?|minutes?|mins?)\b)|\b(?<noon>noon|midday)\b|\b(?<past>half|quarter)\s+past\s+(?<h5>\d{1,2})\b|\bquarter\s+to\s+(?<h6>\d{1,2})\b|\b(?<h7>\d{1,2})\s+(?=tonight\b|this\s+(?:evening|afternoon)\b|in\s+the\s+(?:evening|afternoon)\b|at\s+night\b))/;
+const CLOCK_EN = new RegExp(
+  String.raw`(?<limit>\b(?:before|after|until|till|by|earlier than|later than)\s+)?(?:` +
+    String.raw`(?<![\d:])(?<h1>\d{1,2}):(?<m1>\d{2})(?![\d:])\s*(?<x1>${MARKER})?` +
+    String.raw`|\b(?<h2>${HOUR})(?:\s+(?<m2>${MINUTES}))?\s*(?<x2>${MARKER})` +
+    String.raw`|\b(?<h3>${HOUR})\s*o'?clock\b` +
+    String.raw`|\bat\s+(?<h4>${HOUR})(?:\s+(?<m4>${MINUTES}))?\b(?![:\d]|\s*(?:slots?|days?|sections?|periods?|hours?|minutes?|mins?|of)\b|(?:\s+(?:${MINUTES}))?\s*${MARKER})` +
+    String.raw`|\b(?<noon>noon|midday)\b` +
+    String.raw`|\b(?<past>half|quarter)\s+past\s+(?<h5>${HOUR})(?:\s*(?<x5>${MARKER})|\b)` +
+    String.raw`|\bquarter\s+to\s+(?<h6>${HOUR})(?:\s*(?<x6>${MARKER})|\b)` +
+    String.raw`|\b(?<h7>${EVENING_HOUR})(?:\s+(?<m7>${MINUTES}))?\s+(?=tonight\b|this\s+(?:evening|afternoon)\b|in\s+the\s+(?:evening|afternoon)\b|at\s+night\b))`,
+);
 /**
  * A clock time in Chinese: "14点", "下午两点", "下午2点半", "14点30分", "晚上八点钟" (a part of the day before it turns
  * 1–11 into the afternoon or evening). Not "晚一点" / "早一点" (a little later / earlier), nor a limit ("10点以前"). A
@@ -187,18 +230,17 @@ export function readClockTime(fragment: string): string | undefined {
   const evening = /\b(?:afternoon|evening|tonight|night)\b/.test(fragment);
   const english = CLOCK_EN.exec(fragment.replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " "));
   if (english?.groups && !english.groups.limit) {
-    const { h1, m1, x1, h2, x2, h3, h4, noon, past, h5, h6, h7 } = english.groups;
+    const { h1, m1, x1, h2, m2, x2, h3, h4, m4, noon, past, h5, x5, h6, x6, h7, m7 } = english.groups;
     if (noon) return "12:00";
     const daytime = evening ? "pm" : undefined;
-    // "half past 3", "quarter past 4", "quarter to 5"; "7 tonight" (the evening said after the hour).
-    if (h5 !== undefined) return clockText(Number(h5), past === "half" ? 30 : 15, daytime);
-    if (h6 !== undefined) return clockText(Number(h6) - 1, 45, daytime);
-    if (h7 !== undefined) return clockText(Number(h7), 0, "pm");
-    const marker = (x1 ?? x2 ?? "").replace(/\./g, "");
+    // "half past 3", "quarter past 4pm", "quarter to five"; "7 tonight" (the evening said after the hour).
+    if (h5 !== undefined) return clockText(hourOf(h5), past === "half" ? 30 : 15, markerOf(x5) ?? daytime);
+    if (h6 !== undefined) return clockText(hourOf(h6) - 1, 45, markerOf(x6) ?? daytime);
+    if (h7 !== undefined) return clockText(hourOf(h7), minutesOf(m7), "pm");
     return clockText(
-      Number(h1 ?? h2 ?? h3 ?? h4),
-      Number(m1 ?? 0),
-      marker === "pm" ? "pm" : marker === "am" ? "am" : evening ? "pm" : undefined,
+      hourOf(h1 ?? h2 ?? h3 ?? h4 ?? ""),
+      h1 !== undefined ? Number(m1 ?? 0) : minutesOf(m2 ?? m4),
+      markerOf(x1 ?? x2) ?? daytime,
     );
   }
   const chinese = CLOCK_ZH.exec(fragment);
@@ -560,7 +602,32 @@ const WEEKDAY_PREFIXES = ["", "mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 /** A month after a day number: not "may" ("day 5 may not work"), and not after "day" / "slot". */
 const MONTH_AFTER_NUMBER = String.raw`(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
 /** Calendar words and what they name, first match first (a longer phrase before the words inside it). */
-const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec | undefined]> = [
+const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec | DateSpec[] | undefined]> = [
+  // A stretch of a later week: "next weekend", "early next week", "the middle of next week", "late next week", "下周末",
+  // "下周初": those weekdays of that week (before, "next weekend" was this week's Saturday and Sunday, and "early next
+  // week" the whole of next week). "By the end of next week" is a deadline, not a stretch.
+  [
+    /(?<!\b(?:by|until|till|through|before)\s+(?:the\s+)?)\b(?:(?<weekend>next\s+weekend|the\s+weekend\s+after\s+this(?:\s+one)?)|(?<early>early|(?:the\s+)?(?:start|beginning)\s+of)\s+next\s+week|(?<middle>(?:the\s+)?middle\s+of|mid-?(?:week)?)\s*next\s+week|(?<late>late|later|(?:the\s+)?end\s+of)\s+next\s+week)\b|(?<zhWeeks>下下|下)个?(?:周|星期|礼拜)(?:(?<zhWeekend>末)|(?<zhEarly>初|前半)|(?<zhMiddle>中)|(?<zhLate>后半))/g,
+    (m) => {
+      const found = m.groups ?? {};
+      const weekdays =
+        found.weekend || found.zhWeekend
+          ? [6, 7]
+          : found.early || found.zhEarly
+            ? [1, 2]
+            : found.middle || found.zhMiddle
+              ? [3, 4]
+              : [5, 6, 7];
+      const weeks = found.zhWeeks === "下下" ? 2 : 1;
+      return weekdays.map((weekday) => ({ kind: "weekday", weekday, weeks, text: m[0] }));
+    },
+  ],
+  // After the week's end: "after the weekend", "after Sunday", "周末以后" are next week; "after next week" the week
+  // after it (before, "after the weekend" was Sunday, and "after next week" next week).
+  [
+    /\bafter\s+(?:(?<next>next\s+week)|(?:this\s+|the\s+)?(?:weekend|sunday))\b|(?<zhNext>下个?(?:周|星期|礼拜)(?:之后|以后))|(?:周末|(?:周|星期|礼拜)[日天])(?:之后|以后|后)(?![天半])/g,
+    (m) => ({ kind: "week", weeks: m.groups?.next || m.groups?.zhNext ? 2 : 1, text: m[0] }),
+  ],
   [
     /\b(\d{4})-(\d{2})-(\d{2})\b/g,
     (m) => ({ kind: "date", year: Number(m[1]), month: Number(m[2]), day: Number(m[3]), text: m[0] }),
@@ -662,9 +729,9 @@ export function readDates(fragment: string): { dates: DateSpec[]; rest: string }
   for (const [pattern, read] of DATE_PATTERNS) {
     rest = rest.replace(pattern, (whole: string) => {
       const match = new RegExp(pattern.source).exec(whole);
-      const spec = match ? read(match) : undefined;
-      if (!spec || !validDateSpec(spec)) return whole;
-      dates.push(spec);
+      const specs = [match ? read(match) : undefined].flat();
+      if (specs.some((spec) => !spec || !validDateSpec(spec))) return whole;
+      dates.push(...(specs as DateSpec[]));
       return " ";
     });
   }
@@ -946,16 +1013,19 @@ function withDaysBeforeAfter(text: string): string {
   };
   return text
     .replace(BEFORE_AFTER_DAY_EN, (_, word: string, day: string) => {
-      const weekday = /weekend/.test(day) ? 6 : WEEKDAYS_EN.find(([pattern]) => pattern.test(day))?.[1];
-      if (weekday === undefined) return _;
       const side = /^(?:before|until|till)$/.test(word)
         ? "before"
         : /^(?:by|no later than)$/.test(word)
           ? "by"
           : "after";
+      // After the weekend or Sunday no day of the week is left: next week (`DATE_PATTERNS` reads it).
+      if (side === "after" && /weekend|^sun/.test(day)) return _;
+      const weekday = /weekend/.test(day) ? 6 : WEEKDAYS_EN.find(([pattern]) => pattern.test(day))?.[1];
+      if (weekday === undefined) return _;
       return ` ${span(weekday, side, false)} `;
     })
     .replace(BEFORE_AFTER_DAY_ZH, (_, day: string, word: string) => {
+      if (!/前/.test(word) && /周末|[日天]$/.test(day)) return _;
       const weekday = day === "周末" ? 6 : ZH_WEEKDAY_NUMBER[day.slice(-1)];
       if (weekday === undefined) return _;
       return span(weekday, /前/.test(word) ? "before" : "after", true);
@@ -1197,21 +1267,7 @@ const LEFT_BEFORE =
 const HABIT_REQUEST =
   /\b(?:once|twice|thrice|(?:\d+|one|two|three|four|five|six|seven)\s*(?:times|tiems|tims|x|×))\s*(?:a|per|every|each)\s+(?:week|wek|weeek|day)\b|\b(?:every|each)\s+(?:day|morning|evening|night|weekday)\b|\bdaily\b|\bhabit\b|每(?:周|星期|天|日|晚|早)[^,.?!]{0,6}(?:\d+|[一二两三四五六七])?次|每天|每晚|每早|习惯/;
 
-const COUNT_WORDS: Record<string, number> = {
-  once: 1,
-  twice: 2,
-  thrice: 3,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-};
+const COUNT_WORDS: Record<string, number> = { once: 1, twice: 2, thrice: 3, ...NUMBER_WORDS };
 
 /**
  * A habit read whole — its name, how many times a week, and when said a session's minutes and a part of the day — or
@@ -1439,7 +1495,7 @@ const NEXT_TO_EN =
 const NEXT_TO_ZH = /(挪|移|放|安排|排|改|调)(?:到|在)\s*"?([^"，,。\s]+?)"?\s*(之后|以后|后面|之前|前面)(?:吧)?$/;
 /** Words after "after" that name a time, not a task: a day, a clock time, a part of the day, a meal, class. */
 const NOT_AN_ANCHOR =
-  /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|today|tomorrow|tonight|noon|midday|lunch|dinner|breakfast|class|classes|school|work|that|it|this|then|now|next|last|week|the weekend|weekend|(?:morning|afternoon|evening|night)s?|an? (?:hour|day|while|bit)|\w+ (?:hours?|days?|minutes?|mins?))\b|^\d|(?:周|星期|礼拜)[一二三四五六日天1-7]|^(?:今天|明天|后天|上午|下午|晚上|早上|中午|午饭|晚饭|下课|\d)/;
+  /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|today|tomorrow|tonight|noon|midday|lunch|dinner|breakfast|class|classes|school|work|that|it|this|then|now|next|last|week|the weekend|weekend|(?:morning|afternoon|evening|night)s?|an? (?:hour|day|while|bit)|\w+ (?:hours?|days?|minutes?|mins?))\b|^\d|(?:周|星期|礼拜)[一二三四五六日天1-7末]|^(?:今天|明天|后天|上午|下午|晚上|早上|中午|午饭|晚饭|下课|下周|这周|本周|\d)/;
 
 /** A request's place next to another task or event, and the request without it; undefined when none is said. */
 function readNextTo(body: string): { next: NonNullable<Where["next"]>; rest: string } | undefined {
