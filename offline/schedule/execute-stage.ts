@@ -81,6 +81,7 @@ import {
   datingOf,
   shiftSaid,
   startMinute,
+  datedDay,
   dayName,
   placeWords,
   resolveDays,
@@ -603,6 +604,18 @@ function moveStep(
   const tool = task.kind === "pending" || task.kind === "missed" ? "place" : "move";
   // "To another day": any day but the one it is on now.
   const current = task.slots[0];
+  // "Move the essay off Tuesday", "I can't do the essay today" when it is not on that day (or has no place): nothing
+  // to move off — said, and no card (before, it moved from wherever it was).
+  const leaving = request.leaves && rejected.length === 0 ? resolveDays(request.where.not, facts) : [];
+  if (leaving.length > 0 && !task.slots.some((range) => leaving.includes(range.day))) {
+    // Written as the tools write days and places (the answer reads it in the user's language), and said once there.
+    const subject = label(task, "en");
+    const days = leaving.map((day) => datedDay(day, facts)).join(" or ");
+    const refusal = current
+      ? saySummary("en", "notOnDays", { subject, days, where: formatRange(current, datingOf(facts)) })
+      : saySummary("en", "noPlaceNotOnDays", { subject, days });
+    return finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(refusal));
+  }
   const target =
     request.otherDay && current
       ? { ...request.where, not: { ...request.where.not, days: [...request.where.not.days, current.day] } }

@@ -641,11 +641,15 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
       const where = whereText(request.where, facts, "move");
       // "…, but not on Thursday": only where it must not go — a new place, said so.
       const away = onlyExcludes(request.where) && where !== "";
+      // "…off Thursday": the day it leaves, said so (read back as a move that leaves it).
+      const off = request.leaves && away ? /^not on ([A-Za-z]+)$/.exec(where)?.[1] : undefined;
       return [
         {
           content: request.otherDay
             ? `Move ${JSON.stringify(request.task)} to another day${where ? `, ${where}` : ""}`
-            : `Move ${JSON.stringify(request.task)} to ${away ? `another free slot, ${where}` : where || "another free slot"}`,
+            : off
+              ? `Move ${JSON.stringify(request.task)} off ${off}`
+              : `Move ${JSON.stringify(request.task)} to ${away ? `another free slot, ${where}` : where || "another free slot"}`,
           done_when: "move reports the task's new slots, or why it cannot move",
         },
       ];
@@ -931,11 +935,14 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
         ];
       const where = chineseWhere(request.where, facts, "move");
       const away = onlyExcludes(request.where) && where !== "";
+      const off = request.leaves && away ? /^不要((?:周|星期)[一二三四五六日天])$/.exec(where)?.[1] : undefined;
       return [
         {
           content: request.otherDay
             ? `把 ${quoted(request.task)} 移到另一天${where ? `，${where}` : ""}`
-            : `把 ${quoted(request.task)} 移到 ${away ? `另一个空闲时段，${where}` : where || "另一个空闲时段"}`,
+            : off
+              ? `把 ${quoted(request.task)} 移出${off}`
+              : `把 ${quoted(request.task)} 移到 ${away ? `另一个空闲时段，${where}` : where || "另一个空闲时段"}`,
           done_when: "任务有了新时段，或已说明无法移动的原因",
         },
       ];

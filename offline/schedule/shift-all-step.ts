@@ -17,11 +17,11 @@ import { movedText, type FindFreeData, type ListedTask } from "../../tools/sched
 import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
 import { partInChinese, summaryInChinese } from "../../tools/schedule/summary-words.js";
 import { readableScheduleText } from "../../tools/schedule/readable.js";
-import { formatDate } from "../../tools/schedule/state.js";
 import { breakInside } from "../../tools/schedule/slot-range.js";
 import { callResultOf, failureOf, notCarriedOut, refusalOf, toolDataOf } from "./tool-data.js";
 import { isBufferRefusal } from "../../tools/schedule/rules.js";
 import {
+  datedDay,
   datingOf,
   dayName,
   hasStarted,
@@ -463,10 +463,7 @@ function plan(
   };
   const slots = Array.from({ length: facts.slotsPerDay }, (_, index) => index + 1);
   // A day as the tools date it ("day 3 (Wed 13 Mar 2024)"), read in the user's language later.
-  const dated = (day: number) => {
-    const date = facts.dates.get(day);
-    return date === undefined ? `day ${day}` : `day ${day} (${formatDate(date)} ${date.slice(0, 4)})`;
-  };
+  const dated = (day: number) => datedDay(day, facts);
   for (const task of order) {
     const from = task.slots[0]!;
     const length = from.end - from.start + 1;

@@ -7,6 +7,7 @@
  * week and the generated schedules do. Calendar days ("tomorrow", "this Thursday", "the 14th") resolve through the
  * dates and now; a window without dates resolves none of them.
  */
+import { formatDate } from "../../tools/schedule/state.js";
 import {
   addDays,
   daysBetween,
@@ -259,6 +260,12 @@ export function firstDayOf(when: Where | undefined, facts: WeekFacts): number | 
   if (!when) return undefined;
   const days = resolveDays(when.only, facts);
   return days.length === 0 ? undefined : Math.min(...days);
+}
+
+/** A day as the tools write it, with its date note in a dated window: `day 2 (Tue 12 Mar 2024)`, else `day 2`. */
+export function datedDay(day: number, facts: WeekFacts): string {
+  const date = facts.dates.get(day);
+  return date === undefined ? `day ${day}` : `day ${day} (${formatDate(date)} ${date.slice(0, 4)})`;
 }
 
 /** "Thu 14 Mar" in a dated window, else "Monday (day 1)" (周一（第1天）) for a day index. */

@@ -91,6 +91,7 @@ type Reason =
   | { kind: "started" }
   | { kind: "already-there" }
   | { kind: "no-room-beside" }
+  | { kind: "not-on-day" }
   | { kind: "taken"; by: string };
 
 /** Why a review of `duration` slots may not start at `slot` on `date` at `now` (none: it may). */
@@ -117,6 +118,8 @@ type When =
   | { next: "after" | "before"; anchor: string }
   /** Days of the calendar week after today's (weekdays, 1 = Monday): "next weekend", "early next week", "下周末". */
   | { nextWeek: number[] }
+  /** Off today ("I can't do the matrix review today"): from today, when it is there, to any other day of the week. */
+  | { offToday: true }
   | { day: "yesterday" | "today" | "tomorrow" | "friday" | "saturday" | `2024-${string}`; time: string }
   | { day: "today"; slots: [number, number] };
 
@@ -201,6 +204,9 @@ const ASKS: Ask[] = [
   ask("move the matrix review to the middle of next week", MATRIX, true, { nextWeek: [3, 4] }),
   ask("schedule the vocabulary list after the weekend", VOCABULARY, false, { nextWeek: [1, 2, 3, 4, 5, 6, 7] }),
   ask("把单词表安排到周末以后", VOCABULARY, false, { nextWeek: [1, 2, 3, 4, 5, 6, 7] }),
+  // A day the student cannot make: the review leaves it when it is there, and nothing moves when it is not.
+  ask("I can't do the matrix review today", MATRIX, true, { offToday: true }),
+  ask("我今天做不了矩阵复习", MATRIX, true, { offToday: true }),
   ask("把单词表安排在物理实验之前", VOCABULARY, false, { next: "before", anchor: "Physics lab" }),
 ];
 
@@ -232,6 +238,20 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
         if (starts.length > 0) return { refuse: [{ kind: "started" }] };
       }
     return { refuse: [{ kind: "no-room-beside" }, ...(started ? [{ kind: "started" } as Reason] : [])] };
+  }
+  if ("offToday" in when) {
+    // Placed today (the sample week's Sunday), and not started: any place of another day; else it is not today.
+    const shown: Reason[] = window.includes(today) ? [] : [{ kind: "outside-window" }];
+    if (!placed || !window.includes(from) || from !== today) return { refuse: [{ kind: "not-on-day" }, ...shown] };
+    if (started) return { refuse: [{ kind: "started" }] };
+    const fits = window
+      .filter((date) => date !== today)
+      .flatMap((date) =>
+        TIMES.flatMap((_, index) =>
+          reasonsAt(date, index + 1, duration, now).length === 0 ? [placeName(date, index + 1)] : [],
+        ),
+      );
+    return fits.length > 0 ? { at: fits } : { refuse: [{ kind: "no-room" }, { kind: "passed" }] };
   }
   if ("nextWeek" in when) {
     const monday = plusDays(today, 1 - weekdayOf(today));
@@ -290,6 +310,8 @@ function says(reason: Reason, reply: string): boolean {
   switch (reason.kind) {
     case "passed":
       return /has passed|已经过去/.test(reply);
+    case "not-on-day":
+      return /is not on .*nothing to move|has no place yet, so it is not on|不在.*不用移动/.test(reply);
     case "no-room-beside":
       return /No free time fits .* right (?:after|before)|紧挨着的时间里放不下/.test(reply);
     case "already-there":
@@ -407,8 +429,10 @@ describe("a named time or a day, as the clock moves day by day", () => {
         "break",
         "day-end",
         "exact",
+        "no-room",
         "no-room-beside",
         "not-a-start",
+        "not-on-day",
         "outside-day",
         "outside-window",
         "partly-in-host",

@@ -354,6 +354,11 @@ export type MoveRequest = {
   shift?: MoveShift;
   also?: MoveRequest[];
   otherDay?: true;
+  /**
+   * The days ruled out are the days it leaves ("move the essay off today", "out of Thursday", "I can't do the essay
+   * today", "把作文挪出今天"): when it is on none of them, there is nothing to move.
+   */
+  leaves?: true;
 };
 
 /** "another day", "a different day", "some other day", "别的天", "另一天", "换一天": any day but the task's own. */
@@ -1848,6 +1853,8 @@ function readSentence(body: string): ScheduleRequest {
   if (NEGATED_REQUEST.test(body)) return { kind: "unknown" };
   const removal = question ? undefined : (readClearDay(body) ?? readRemoveEvent(body));
   if (removal) return removal;
+  const cannot = question ? undefined : readCannotDo(body);
+  if (cannot) return cannot;
   const mark = question ? undefined : readMark(body);
   const byVerb = mark ?? LEADING_VERBS[verb]?.(body);
   if (byVerb) return byVerb;
@@ -1866,6 +1873,32 @@ function readSentence(body: string): ScheduleRequest {
     readArrange(body) ??
     (HELP.test(body) ? { kind: "help" } : { kind: "unknown" })
   );
+}
+
+/**
+ * "I can't do the essay today", "I won't get to the matrix review on Thursday", "no time for the essay tonight",
+ * "我今天做不了作文": the task moved off that day (a move that leaves it, `leaves`). Before, none was understood.
+ */
+const CANNOT_DO = new RegExp(
+  String.raw`^(?:(?:sorry|ugh|hmm|oh)[\s,]+)?(?:i\s+)?(?:can'?t|cannot|can not|won'?t|will not|(?:am|'m)\s+not\s+(?:going\s+to|gonna|able\s+to)|(?:don'?t|do not)\s+have\s+(?:the\s+)?time\s+(?:to\s+do|for)|have\s+no\s+time\s+for|no\s+time\s+for)\s+(?:do\s+|make\s+|get\s+to\s+|manage\s+|fit\s+in\s+)?(.+?)\s+(?:on\s+)?(${DAY_SAID_EN})[\s.!]*$`,
+);
+const CANNOT_DO_ZH =
+  /^(?:我)?(今天|今晚|明天|明晚|后天|(?:这个?)?(?:周|星期|礼拜)[一二三四五六日天])(?:我)?(?:做不了|做不完|没空做|没时间做|来不及做|不能做)(.+?)(?:了|啦)?[。.!！]*$/;
+
+function readCannotDo(body: string): ScheduleRequest | undefined {
+  const english = CANNOT_DO.exec(body);
+  const chinese = english ? null : CANNOT_DO_ZH.exec(body);
+  const move = english
+    ? readMove(`move ${english[1]} off ${english[2]}`)
+    : chinese
+      ? readMove(`把${chinese[2]}挪出${chinese[1]}`)
+      : undefined;
+  // ("I can't make it today", "I can't do today": no task named.)
+  const named =
+    move?.kind === "move" &&
+    !PRONOUN.test(move.task) &&
+    !/^(?:do|make|it|that|this|them|anything|everything)$/.test(move.task);
+  return named && move.leaves && readTaskWords(move.task).trim() !== "" ? move : undefined;
 }
 
 /**
@@ -2079,7 +2112,7 @@ function readMove(said: string): ScheduleRequest | undefined {
   if (english) {
     // "push it back to Friday", "bring X forward to Monday": the particle is no part of the name.
     const subject = (english[1] ?? "").replace(/^(?:back|forward)\s+/, "").replace(/\s+(?:back|forward)$/, "");
-    const [said, where] = splitTarget(subject, english[2]);
+    const [said, where, leaves] = splitTarget(subject, english[2]);
     const task = PRONOUN.test(said) ? (taskNamedBefore(body.slice(0, english.index)) ?? said) : said;
     return task
       ? withOtherDay(
@@ -2088,6 +2121,7 @@ function readMove(said: string): ScheduleRequest | undefined {
             kind: "move",
             task,
             where: withWeekNamed(withDaysRuledOutBefore(readWhere(where), body.slice(0, english.index), task), where),
+            ...(leaves ? { leaves } : {}),
           },
           where,
         )
@@ -2106,8 +2140,11 @@ function readMove(said: string): ScheduleRequest | undefined {
     const before = zh.slice(0, Math.max(0, zh.search(/把|将/)));
     // "把作文挪走，不要上午": what the clause after it rules out too.
     const where = withDaysRuledOutBefore(withDaysOut(readWhere(out[3] ?? ""), ruledOut, part), before, task);
-    return from.trim() === "" && isAnywhere(where) && /周|星期|礼拜|今天|明天|后天/.test(task)
-      ? { kind: "move", task, where, otherDay: true }
+    if (from.trim() === "" && isAnywhere(where) && /周|星期|礼拜|今天|明天|后天/.test(task))
+      return { kind: "move", task, where, otherDay: true };
+    // ("把作文挪出今天": the days it leaves.)
+    return from.trim() !== "" && isEmptySelection(where.only)
+      ? { kind: "move", task, where, leaves: true }
       : { kind: "move", task, where };
   }
   const chinese = MOVE_ZH.exec(zh);
@@ -2396,7 +2433,7 @@ function taskNamedBefore(clause: string): string | undefined {
 }
 
 /** Splits "X on friday" (no "to") into the task and its target. */
-function splitTarget(subject: string, target: string | undefined): [string, string] {
+function splitTarget(subject: string, target: string | undefined): [string, string, leaves?: true] {
   // (The task's words as said: a quoted name would hide the negation after it.)
   const [task, when] = splitTargetWords(subject, target);
   // "move the essay but not on Saturday", "…, not to Friday", "anywhere but Saturday", 'move "X", but not in the
@@ -2410,7 +2447,14 @@ function splitTarget(subject: string, target: string | undefined): [string, stri
   const leaves = target === undefined ? null : FROM_DAY_TAIL.exec(task);
   const named = leaves ? taskPhrase(task.slice(0, leaves.index)) : "";
   if (leaves && !EVERY_REVIEW.test(named)) return [named, when];
-  if (negation && when.trim() !== "") return [taskPhrase(task.slice(0, negation.index)), `not ${when}`];
+  if (negation && when.trim() !== "")
+    // ("off today", "away from Thursday": the days it leaves; "but not on Saturday": where it must not go.)
+    return target === undefined && LEAVING_WORDS.test(negation[0])
+      ? [taskPhrase(task.slice(0, negation.index)), `not ${when}`, true]
+      : [taskPhrase(task.slice(0, negation.index)), `not ${when}`];
+  // ("the essay off Thursday", its day read after the task's words: the day it leaves, too.)
+  if (target === undefined && /^(?:off(?:\s+of)?|out\s+of)\s/.test(when.trim()))
+    return isEmptySelection(readWhere(when).only) ? [taskPhrase(task), when, true] : [taskPhrase(task), when];
   // "reschedule the essay, Saturday doesn't work", "move the essay, Saturday is bad": a clause after the task that
   // rules days out (they read as part of its name, and it could go back to Saturday); one that names no other task.
   const comma = target === undefined ? subject.lastIndexOf(",") : -1;
@@ -2476,6 +2520,12 @@ const DAY_TAKEN_BACK = new RegExp(
 
 /** The day a move's task leaves, said after it before where it goes ("the essay from Thursday", "… off Thursday" to Friday). */
 const FROM_DAY_TAIL = new RegExp(String.raw`\s+(?:from|off(?:\s+of)?)\s+${DAY_SAID_EN}$`);
+
+/**
+ * The words of a negation that say the days a task leaves: "off", "out of" ("move the matrix review away from
+ * Thursday" and ", I can't do Thursday" say where it must not go: it moves wherever it is).
+ */
+const LEAVING_WORDS = /^\s+(?:out of|off)$/;
 
 /** A negation that ends a move's task words, before the words of when it governs: " but not", ", not", " except". */
 const NEGATION_TAIL =

@@ -29,6 +29,9 @@ const EN = {
   embedded: " embedded in host {host}",
   range: "day {day} slots {start}-{end}",
   alreadyOn: "{subject} is already on {where}; nothing to move",
+  // A move off days the task is not on ("move the essay off Tuesday", the offline policy's `moveStep`).
+  notOnDays: "{subject} is not on {days} (it is on {where}); nothing to move",
+  noPlaceNotOnDays: "{subject} has no place yet, so it is not on {days}; nothing to move",
   // A task's life (`tools/task-life.ts`; the offline policy names a task by its name).
   marked: "marked task {id} {mark} (it was {status})",
   markedFreed: "marked task {id} {mark} (it was {status}); its place is free again",
@@ -321,6 +324,8 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   embedded: "（嵌入 {host}）",
   range: "第{day}天第{start}-{end}节",
   alreadyOn: "{subject} 已经在{where}，不用移动",
+  notOnDays: "{subject} 不在{days}（它在{where}），不用移动",
+  noPlaceNotOnDays: "{subject} 还没有安排时间，不在{days}，不用移动",
   marked: "已把任务 {id} 记为{mark}（原为{status}）",
   markedFreed: "已把任务 {id} 记为{mark}（原为{status}），原来的时段空出来了",
   markedNamed: "已把{said}记为{mark}（原为{status}）",

@@ -454,6 +454,8 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("eventHolds", "whole"),
   // A move to where the task already is (the move tool's refusal, and the offline policy's own).
   read("alreadyOn", "whole"),
+  read("notOnDays", "whole"),
+  read("noPlaceNotOnDays", "whole"),
   // A clock time that names no slot (the offline policy's `moveStep`), and what it did not do.
   read("noSlotStartsAt", "start"),
   read("outsideDaySlots", "start"),
