@@ -204,6 +204,10 @@ const ASKS: Ask[] = [
   ask("move the matrix review to the middle of next week", MATRIX, true, { nextWeek: [3, 4] }),
   ask("schedule the vocabulary list after the weekend", VOCABULARY, false, { nextWeek: [1, 2, 3, 4, 5, 6, 7] }),
   ask("把单词表安排到周末以后", VOCABULARY, false, { nextWeek: [1, 2, 3, 4, 5, 6, 7] }),
+  // A dot for the colon, "around", midnight.
+  ask("move the matrix review to Friday at 7.55pm", MATRIX, true, { day: "friday", time: "19:55" }),
+  ask("schedule the vocabulary list tomorrow around 10", VOCABULARY, false, { day: "tomorrow", time: "10:00" }),
+  ask("schedule the vocabulary list tomorrow at midnight", VOCABULARY, false, { day: "tomorrow", time: "00:00" }),
   // A day the student cannot make: the review leaves it when it is there, and nothing moves when it is not.
   ask("I can't do the matrix review today", MATRIX, true, { offToday: true }),
   ask("我今天做不了矩阵复习", MATRIX, true, { offToday: true }),

@@ -78,6 +78,15 @@ describe("a clock time said as people say it", () => {
     ["quarter to 10pm", "21:45"],
     ["quarter past nine", "09:15"],
     ["at 12 am", "00:00"],
+    // A dot as the colon (with a marker, after "at" / "to", or a 24-hour hour), "midnight", "around", "-ish": before,
+    // "2.30pm" and "14.00" were unread numbers, and the rest was dropped (the move went to any time of the day).
+    ["2.30pm", "14:30"],
+    ["at 9.15", "09:15"],
+    ["14.00", "14:00"],
+    ["midnight", "00:00"],
+    ["around 10", "10:00"],
+    ["at about 7", "19:00"],
+    ["10ish", "10:00"],
   ])("%s is %s", (said, clock) => {
     expect(readClockTime(said)).toBe(clock);
   });
@@ -89,7 +98,13 @@ describe("a clock time said as people say it", () => {
     },
   );
 
-  test.each(["schedule the essay at one of the free times", "do one tonight"])("%s names no clock time", (said) => {
+  test.each([
+    "schedule the essay at one of the free times",
+    "do one tonight",
+    "read chapter 3.14 on friday",
+    "move about 3 reviews to friday",
+    "push the essay back 1.5 hours",
+  ])("%s names no clock time", (said) => {
     expect(parseScheduleRequest(said)).not.toMatchObject({ where: { slots: { at: expect.any(String) } } });
   });
 

@@ -14,6 +14,14 @@ const isChinese = (text: string) => /[\u4e00-\u9fff]/.test(text);
 const never = { type: "response", args: "never mind" };
 
 describe("a stretch of next week", () => {
+  test("later this week, said on Wednesday: the days from today on, so the list, on Thursday, is already there", async () => {
+    const week = halfPlacedWeek();
+    const outcome = await converse(await offlineTempo(week, WEDNESDAY), "move the vocabulary list to later this week");
+    expect(outcome.planSteps[0]).toMatch(/Wednesday, Mar 13 or Thursday, Mar 14 or .* or Sunday, Mar 17/);
+    expect(outcome.finalAnswer).toMatch(/"Vocabulary list unit 5" is already on Thu 14 Mar/);
+    expect(outcome.schedule).toEqual(week);
+  });
+
   test.each([
     ["move the essay to next weekend", '"next weekend" is not in it'],
     ["move the essay to early next week", '"early next week" is not in it'],

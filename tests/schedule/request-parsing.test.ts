@@ -333,6 +333,9 @@ describe("calendar days", () => {
     ["late next week", weekdaysOf(1, 5, 6, 7)],
     ["下周末", weekdaysOf(1, 6, 7)],
     ["下下周初", weekdaysOf(2, 1, 2)],
+    ["the weekend after next", weekdaysOf(2, 6, 7)],
+    // "later this week": the days from today on (before, the whole week).
+    ["later this week", [{ kind: "week", weeks: 0, fromToday: true }]],
     // After the week's end: next week (before, "after the weekend" was Sunday); after next week, the week after it.
     ["after the weekend", [{ kind: "week", weeks: 1 }]],
     ["after sunday", [{ kind: "week", weeks: 1 }]],

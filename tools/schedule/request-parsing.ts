@@ -207,8 +207,11 @@ const CLOCK_EN = new RegExp(
     String.raw`(?<![\d:])(?<h1>\d{1,2}):(?<m1>\d{2})(?![\d:])\s*(?<x1>${MARKER})?` +
     String.raw`|\b(?<h2>${HOUR})(?:\s+(?<m2>${MINUTES}))?\s*(?<x2>${MARKER})` +
     String.raw`|\b(?<h3>${HOUR})\s*o'?clock\b` +
-    String.raw`|\bat\s+(?<h4>${HOUR})(?:\s+(?<m4>${MINUTES}))?\b(?![:\d]|\s*(?:slots?|days?|sections?|periods?|hours?|minutes?|mins?|of)\b|(?:\s+(?:${MINUTES}))?\s*${MARKER})` +
-    String.raw`|\b(?<noon>noon|midday)\b` +
+    String.raw`|(?<=\b(?:at|to|from|around|about|till|until|before|after|by)\s+)(?<h8>\d{1,2})\.(?<m8>\d{2})(?![\d.])\s*(?<x8>${MARKER})?` +
+    String.raw`|(?<![\d.])(?<h9>\d{1,2})\.(?<m9>\d{2})(?:\s*(?<x9>${MARKER})|(?<=(?:1[3-9]|2[0-3])\.\d{2})(?![\d.]))` +
+    String.raw`|\b(?:at|around|about|at\s+around|at\s+about)\s+(?<h4>${HOUR})(?:\s+(?<m4>${MINUTES}))?\b(?![:.\d]|\s*(?:slots?|days?|sections?|periods?|hours?|minutes?|mins?|of|tasks?|reviews?|times?|weeks?)\b|(?:\s+(?:${MINUTES}))?\s*${MARKER})` +
+    String.raw`|\b(?<h10>${HOUR})\s*-?ish\b` +
+    String.raw`|\b(?<noon>noon|midday)\b|\b(?<midnight>midnight)\b` +
     String.raw`|\b(?<past>half|quarter)\s+past\s+(?<h5>${HOUR})(?:\s*(?<x5>${MARKER})|\b)` +
     String.raw`|\bquarter\s+to\s+(?<h6>${HOUR})(?:\s*(?<x6>${MARKER})|\b)` +
     String.raw`|\b(?<h7>${EVENING_HOUR})(?:\s+(?<m7>${MINUTES}))?\s+(?=tonight\b|this\s+(?:evening|afternoon)\b|in\s+the\s+(?:evening|afternoon)\b|at\s+night\b))`,
@@ -230,15 +233,20 @@ export function readClockTime(fragment: string): string | undefined {
   const evening = /\b(?:afternoon|evening|tonight|night)\b/.test(fragment);
   const english = CLOCK_EN.exec(fragment.replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " "));
   if (english?.groups && !english.groups.limit) {
-    const { h1, m1, x1, h2, m2, x2, h3, h4, m4, noon, past, h5, x5, h6, x6, h7, m7 } = english.groups;
+    const { h1, m1, x1, h2, m2, x2, h3, h4, m4, noon, past, h5, x5, h6, x6, h7, m7, h8, m8, x8, h9, m9, x9, h10 } =
+      english.groups;
     if (noon) return "12:00";
+    if (english.groups.midnight) return "00:00";
     const daytime = evening ? "pm" : undefined;
+    // "2.30pm", "at 14.00": the dot as the colon.
+    if (h8 !== undefined || h9 !== undefined)
+      return clockText(Number(h8 ?? h9), Number(m8 ?? m9), markerOf(x8 ?? x9) ?? daytime);
     // "half past 3", "quarter past 4pm", "quarter to five"; "7 tonight" (the evening said after the hour).
     if (h5 !== undefined) return clockText(hourOf(h5), past === "half" ? 30 : 15, markerOf(x5) ?? daytime);
     if (h6 !== undefined) return clockText(hourOf(h6) - 1, 45, markerOf(x6) ?? daytime);
     if (h7 !== undefined) return clockText(hourOf(h7), minutesOf(m7), "pm");
     return clockText(
-      hourOf(h1 ?? h2 ?? h3 ?? h4 ?? ""),
+      hourOf(h1 ?? h2 ?? h3 ?? h4 ?? h10 ?? ""),
       h1 !== undefined ? Number(m1 ?? 0) : minutesOf(m2 ?? m4),
       markerOf(x1 ?? x2) ?? daytime,
     );
@@ -255,10 +263,13 @@ export function readClockTime(fragment: string): string | undefined {
  * of a task's name. A limit ("before 17:00") stays: it is no time to place at.
  */
 function withoutClockTimes(fragment: string): string {
-  return fragment.replace(new RegExp(String.raw`(?:\b(?:at|around)\s+)?(?:${CLOCK_EN.source})`, "g"), (...found) => {
-    const groups = found.at(-1) as { limit?: string };
-    return groups.limit ? String(found[0]) : " ";
-  });
+  return fragment.replace(
+    new RegExp(String.raw`(?:\b(?:at|around|about)\s+)?(?:${CLOCK_EN.source})`, "g"),
+    (...found) => {
+      const groups = found.at(-1) as { limit?: string };
+      return groups.limit ? String(found[0]) : " ";
+    },
+  );
 }
 
 function clockText(hour: number, minute: number, marker: "am" | "pm" | undefined): string | undefined {
@@ -612,21 +623,23 @@ const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec
   // "下周初": those weekdays of that week (before, "next weekend" was this week's Saturday and Sunday, and "early next
   // week" the whole of next week). "By the end of next week" is a deadline, not a stretch.
   [
-    /(?<!\b(?:by|until|till|through|before)\s+(?:the\s+)?)\b(?:(?<weekend>next\s+weekend|the\s+weekend\s+after\s+this(?:\s+one)?)|(?<early>early|(?:the\s+)?(?:start|beginning)\s+of)\s+next\s+week|(?<middle>(?:the\s+)?middle\s+of|mid-?(?:week)?)\s*next\s+week|(?<late>late|later|(?:the\s+)?end\s+of)\s+next\s+week)\b|(?<zhWeeks>下下|下)个?(?:周|星期|礼拜)(?:(?<zhWeekend>末)|(?<zhEarly>初|前半)|(?<zhMiddle>中)|(?<zhLate>后半))/g,
+    /(?<!\b(?:by|until|till|through|before)\s+(?:the\s+)?)\b(?:(?<weekend>next\s+weekend|the\s+weekend\s+after\s+this(?:\s+one)?)|(?<weekendAfterNext>the\s+weekend\s+after\s+next)|(?<early>early|(?:the\s+)?(?:start|beginning)\s+of)\s+next\s+week|(?<middle>(?:the\s+)?middle\s+of|mid-?(?:week)?)\s*next\s+week|(?<late>late|later|(?:the\s+)?end\s+of)\s+next\s+week)\b|(?<zhWeeks>下下|下)个?(?:周|星期|礼拜)(?:(?<zhWeekend>末)|(?<zhEarly>初|前半)|(?<zhMiddle>中)|(?<zhLate>后半))/g,
     (m) => {
       const found = m.groups ?? {};
       const weekdays =
-        found.weekend || found.zhWeekend
+        found.weekend || found.weekendAfterNext || found.zhWeekend
           ? [6, 7]
           : found.early || found.zhEarly
             ? [1, 2]
             : found.middle || found.zhMiddle
               ? [3, 4]
               : [5, 6, 7];
-      const weeks = found.zhWeeks === "下下" ? 2 : 1;
+      const weeks = found.zhWeeks === "下下" || found.weekendAfterNext ? 2 : 1;
       return weekdays.map((weekday) => ({ kind: "weekday", weekday, weeks, text: m[0] }));
     },
   ],
+  // "later this week": the days from today to its end (before, the whole week, its first day taken on its eve).
+  [/\blater\s+this\s+week\b/g, (m) => ({ kind: "week", weeks: 0, text: m[0], fromToday: true })],
   // After the week's end: "after the weekend", "after Sunday", "周末以后" are next week; "after next week" the week
   // after it (before, "after the weekend" was Sunday, and "after next week" next week).
   [
@@ -923,7 +936,7 @@ const NEGATED_PART =
   /\b(?:not|never|no|nothing|avoid(?:ing)?|except|but not|anything but)\s+(?:(?:in|during|on)\s+)?(?:the\s+)?(mornings?|afternoons?|evenings?|nights?)\b|(?:不要|别|不|避开|除了)(?:在|放在|排在|安排在|安排到|放到|排到)?(上午|早上|早晨|下午|晚上)|(上午|早上|早晨|下午|晚上)(?:不行|不要|不方便|没空|有事|有课|不可以|除外|以外|之外)/g;
 /** Where one clause of a fragment ends and another begins ("Friday is my day off, Saturday is fine"). */
 const CLAUSE_BREAK =
-  /[,;.!?]|\b(?:but|so|since|because|instead|then|though|although|however|try|how about)\b|但是|但|不过|所以|因为|而是|改|换|可以|吧/;
+  /[,;!?]|\.(?!\d)|\b(?:but|so|since|because|instead|then|though|although|however|try|how about)\b|但是|但|不过|所以|因为|而是|改|换|可以|吧/;
 
 /**
  * Reads where a fragment points: days to use, days to avoid, slots. Days named with a negation ("not Monday") are to
