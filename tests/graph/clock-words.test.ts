@@ -7,7 +7,7 @@
 import { describe, expect, test } from "vitest";
 import { checkScheduleInvariants, type TaskItem } from "../../tools/schedule/index.js";
 import { parseScheduleRequest, readClockTime } from "../../tools/schedule/request-parsing.js";
-import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
+import { converse, halfPlacedWeek, offlineTempo, SAMPLE_WEEK_EVE } from "./support/offline-conversation.js";
 
 /** Wednesday 13 March 2024, 10:00 in Shanghai: tonight is Wednesday evening, whose slot 9 starts at 19:00. */
 const WEDNESDAY = () => new Date("2024-03-13T10:00:00+08:00");
@@ -106,6 +106,32 @@ describe("a clock time said as people say it", () => {
     "push the essay back 1.5 hours",
   ])("%s names no clock time", (said) => {
     expect(parseScheduleRequest(said)).not.toMatchObject({ where: { slots: { at: expect.any(String) } } });
+  });
+
+  // A part of the day said otherwise: before, "first thing", "after dinner" and "end of the day" were part of the task's
+  // name (the planner asked which task) or dropped, and "before bed" a deadline before an event named "bed".
+  test.each([
+    ["put the essay first thing tomorrow", "morning"],
+    ["move the essay to friday first thing", "morning"],
+    ["schedule the essay after dinner on friday", "evening"],
+    ["move the essay to the end of the day", "evening"],
+    ["schedule the essay before bed", "evening"],
+  ])("%s: the %s, no part of the task's name", (said, part) => {
+    const read = parseScheduleRequest(said) as { tasks?: string[]; task?: string; where: { slots: { part?: string } } };
+    expect(read.tasks ?? [read.task]).toEqual(["essay"]);
+    expect(read.where.slots.part).toBe(part);
+    expect(read.where).not.toHaveProperty("before");
+  });
+
+  test("first thing on Thursday, said on the eve: its mornings hold no two free slots, so the essay stays", async () => {
+    const week = halfPlacedWeek();
+    const outcome = await converse(
+      await offlineTempo(week, () => SAMPLE_WEEK_EVE),
+      "move the essay to first thing thursday",
+    );
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    expect(outcome.planSteps[0]).toMatch(/Thursday, Mar 14, in the morning/);
+    expect(outcome.schedule).toEqual(week);
   });
 
   test.each(["晚一点", "早一点", "晚两点"])("%s (a little later or earlier) is no clock time", (said) => {

@@ -871,10 +871,19 @@ const SAME_TIME =
   /\b(?:the\s+)?same\s+(?:time|slot|hour)\b|同一(?:个)?时间|同样的?时间|相同的?时间|一样的时间|原来的时间|原时间/;
 
 /** The part of the day a fragment names, if any. */
+/** Words of a part of the day besides its name: "first thing" (the morning), "end of the day", "after dinner", "before bed". */
+const PART_PHRASES = String.raw`first thing|(?:the\s+)?end of (?:the\s+)?day|after dinner|before bed(?:time)?`;
+
 export function readPartOfDay(fragment: string): PartOfDay | undefined {
-  if (/\bmornings?\b|上午|早上|早晨|清晨|今早|明早/.test(fragment)) return "morning";
+  // ("first thing tomorrow": its morning; "at the end of the day", "after dinner", "before bed": its evening.)
+  if (/\bmornings?\b|\bfirst thing\b|上午|早上|早晨|清晨|今早|明早/.test(fragment)) return "morning";
   if (/\bafternoons?\b|下午|午后/.test(fragment)) return "afternoon";
-  if (/\bevenings?\b|\bnights?\b|\btonight\b|晚上|晚间|夜里|傍晚|今晚|明晚/.test(fragment)) return "evening";
+  if (
+    /\bevenings?\b|\bnights?\b|\btonight\b|\bend of (?:the )?day\b|\bafter dinner\b|\bbefore bed(?:time)?\b|晚上|晚间|夜里|傍晚|今晚|明晚|晚饭后/.test(
+      fragment,
+    )
+  )
+    return "evening";
   return undefined;
 }
 
@@ -1058,7 +1067,7 @@ function readBefore(fragment: string): string | undefined {
   const match = BEFORE_EVENT.exec(fragment.toLowerCase());
   const phrase = (match?.[1] ?? match?.[2] ?? "").trim();
   // "before Friday" / "before 10" are days and slots, not events.
-  if (!phrase || /^(?:[a-z]+day|weekend|\d+|noon|lunch|dinner|tomorrow|today|周.|星期.)$/.test(phrase))
+  if (!phrase || /^(?:[a-z]+day|weekend|\d+|noon|lunch|dinner|bed|bedtime|tomorrow|today|周.|星期.)$/.test(phrase))
     return undefined;
   return phrase;
 }
@@ -2644,6 +2653,7 @@ function withoutDayWords(text: string): string {
       /\b(?:in\s+)?(?:the\s+)?(?:mornings?|afternoons?|evenings?|nights?)\b(?:\s*\(slots? \d+-\d+\))?|\bin slots? \d+-\d+\b/g,
       " ",
     )
+    .replace(new RegExp(String.raw`\b(?:at\s+|by\s+)?(?:${PART_PHRASES})\b`, "g"), " ")
     .replace(/(?:上午|下午|晚上|早上)?[（(]第\d+-\d+节[)）]|上午|下午|晚上|早上/g, " ")
     .replace(/\s+/g, " ")
     .replace(/\s+([,;])/g, "$1")
@@ -3222,6 +3232,7 @@ function namedTasks(rest: string): string[] {
       " ",
     )
     .replace(/\b(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?)\b/g, " ")
+    .replace(new RegExp(String.raw`\b(?:at\s+|by\s+)?(?:${PART_PHRASES})\b`, "g"), " ")
     // "arrange the linked list exercises next week": the week is no part of the name (an arrangement's week is the
     // schedule's window: `DateSpec`).
     .replace(/\b(?:(?:this|next|the coming|the following)\s+week|the week after next)(?:'s)?\b/g, " ")
