@@ -25,6 +25,7 @@ describe("what is left of the week skipped or taken off", () => {
     ["I'm sick, skip my reviews for the rest of the week", "Wednesday", [3, 4, 5, 6, 7], "skipped"],
     ["clear the rest of my week", "Wednesday", [3, 4, 5, 6, 7], "pending"],
     ["skip the rest of the week", "Friday", [5, 6, 7], "skipped"],
+    ["skip everything later this week", "Wednesday", [3, 4, 5, 6, 7], "skipped"],
     ["这周剩下的复习都跳过", "Wednesday", [3, 4, 5, 6, 7], "skipped"],
     ["把本周的复习都撤下", "Wednesday", [3, 4, 5, 6, 7], "pending"],
   ] as const)("%s, on %s: each review from today to Sunday is %s", async (request, clock, days, status) => {

@@ -752,6 +752,7 @@ describe("days taken back, kept free, left for another, and the rest of the week
     ["skip everything until the end of the week", "skip", 0],
     ["clear the rest of my week", "unplace", 0],
     ["这周剩下的复习都跳过", "skip", 0],
+    ["skip everything later this week", "skip", 0],
     ["clear next week", "unplace", 1],
     ["把下周清空", "unplace", 1],
   ] as const)("%s", (text, how, weeks) => {

@@ -2680,7 +2680,7 @@ const CLEAR_DAY_ZH =
  * as a mark or an unplace of a task named "rest of the week" or "this week" (and the Chinese not at all).
  */
 const CLEAR_WEEK =
-  /\b(?:for\s+|over\s+)?(?:the\s+)?rest\s+of\s+(?:the|this|my)\s+week\b|\b(?:until|till|til|through|to)\s+the\s+end\s+of\s+(?:the|this|my)\s+week\b|\b(?:for\s+|of\s+)?(?:(this|the current)|(next|the coming))\s+week(?:'s)?\b|(?:(这|本)|(下))(?:个)?(?:周|星期|礼拜)(?:剩下|剩余|接下来|余下)?(?:的)?(?:日子|几天)?(?![一二三四五六日天1-7末])/;
+  /\b(?:for\s+|over\s+)?(?:the\s+)?rest\s+of\s+(?:the|this|my)\s+week\b|\b(?:until|till|til|through|to)\s+the\s+end\s+of\s+(?:the|this|my)\s+week\b|\b(?:for\s+|of\s+)?(?:(?:later\s+)?(this|the current)|(next|the coming))\s+week(?:'s)?\b|(?:(这|本)|(下))(?:个)?(?:周|星期|礼拜)(?:剩下|剩余|接下来|余下)?(?:的)?(?:日子|几天)?(?![一二三四五六日天1-7末])/;
 
 /** A clear's days with the week it names, and its words without it. */
 function clearWeek(body: string): { only: DaySelection; said: string } | undefined {
