@@ -179,9 +179,11 @@ const NUMBER_WORDS: Record<string, number> = {
   twelve: 12,
 };
 /** An hour in digits or in words. */
-const HOUR = String.raw`(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
+const HOUR = String.raw`(?:\d{1,2}|${Object.keys(NUMBER_WORDS).join("|")})`;
 /** An hour before "tonight": not "one" ("one tonight" is a count: "do one tonight"). */
-const EVENING_HOUR = String.raw`(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`;
+const EVENING_HOUR = String.raw`(?:\d{1,2}|${Object.keys(NUMBER_WORDS)
+  .filter((word) => word !== "one")
+  .join("|")})`;
 /** Minutes said in words after an hour: "seven thirty", "ten fifteen", "nine forty-five". */
 const MINUTE_WORDS: Record<string, number> = { fifteen: 15, thirty: 30, "forty five": 45 };
 const MINUTES = String.raw`fifteen|thirty|forty[-\s]?five`;
@@ -617,25 +619,22 @@ const WEEKDAY_WORD = String.raw`(mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?
 const WEEKDAY_PREFIXES = ["", "mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 /** A month after a day number: not "may" ("day 5 may not work"), and not after "day" / "slot". */
 const MONTH_AFTER_NUMBER = String.raw`(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
+/** The stretches of a week and their weekdays (1 = Monday): its start, middle and end, and its weekend. */
+const STRETCH_WEEKDAYS = { start: [1, 2], middle: [3, 4], end: [5, 6, 7], weekend: [6, 7] } as const;
+const STRETCHES = ["weekend", "start", "middle", "end"] as const;
+
 /** Calendar words and what they name, first match first (a longer phrase before the words inside it). */
 const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec | DateSpec[] | undefined]> = [
   // A stretch of a later week: "next weekend", "early next week", "the middle of next week", "late next week", "下周末",
   // "下周初": those weekdays of that week (before, "next weekend" was this week's Saturday and Sunday, and "early next
   // week" the whole of next week). "By the end of next week" is a deadline, not a stretch.
   [
-    /(?<!\b(?:by|until|till|through|before)\s+(?:the\s+)?)\b(?:(?<weekend>next\s+weekend|the\s+weekend\s+after\s+this(?:\s+one)?)|(?<weekendAfterNext>the\s+weekend\s+after\s+next)|(?<early>early|(?:the\s+)?(?:start|beginning)\s+of)\s+next\s+week|(?<middle>(?:the\s+)?middle\s+of|mid-?(?:week)?)\s*next\s+week|(?<late>late|later|(?:the\s+)?end\s+of)\s+next\s+week)\b|(?<zhWeeks>下下|下)个?(?:周|星期|礼拜)(?:(?<zhWeekend>末)|(?<zhEarly>初|前半)|(?<zhMiddle>中)|(?<zhLate>后半))/g,
+    /(?<!\b(?:by|until|till|through|before)\s+(?:the\s+)?)\b(?:(?<weekend>next\s+weekend|the\s+weekend\s+after\s+(?:this(?:\s+one)?|(?<afterNext>next)))|(?<start>early|(?:the\s+)?(?:start|beginning)\s+of)\s+next\s+week|(?<middle>(?:the\s+)?middle\s+of|mid-?(?:week)?)\s*next\s+week|(?<end>late|later|(?:the\s+)?end\s+of)\s+next\s+week)\b|(?<zhWeeks>下下|下)个?(?:周|星期|礼拜)(?:(?<zhweekend>末)|(?<zhstart>初|前半)|(?<zhmiddle>中)|(?<zhend>后半))/g,
     (m) => {
       const found = m.groups ?? {};
-      const weekdays =
-        found.weekend || found.weekendAfterNext || found.zhWeekend
-          ? [6, 7]
-          : found.early || found.zhEarly
-            ? [1, 2]
-            : found.middle || found.zhMiddle
-              ? [3, 4]
-              : [5, 6, 7];
-      const weeks = found.zhWeeks === "下下" || found.weekendAfterNext ? 2 : 1;
-      return weekdays.map((weekday) => ({ kind: "weekday", weekday, weeks, text: m[0] }));
+      const stretch = STRETCHES.find((name) => found[name] ?? found[`zh${name}`]) ?? "end";
+      const weeks = found.zhWeeks === "下下" || found.afterNext ? 2 : 1;
+      return STRETCH_WEEKDAYS[stretch].map((weekday) => ({ kind: "weekday", weekday, weeks, text: m[0] }));
     },
   ],
   // "later this week": the days from today to its end (before, the whole week, its first day taken on its eve).
@@ -747,9 +746,9 @@ export function readDates(fragment: string): { dates: DateSpec[]; rest: string }
   for (const [pattern, read] of DATE_PATTERNS) {
     rest = rest.replace(pattern, (whole: string) => {
       const match = new RegExp(pattern.source).exec(whole);
-      const specs = [match ? read(match) : undefined].flat();
-      if (specs.some((spec) => !spec || !validDateSpec(spec))) return whole;
-      dates.push(...(specs as DateSpec[]));
+      const specs = match ? [read(match) ?? []].flat() : [];
+      if (specs.length === 0 || !specs.every(validDateSpec)) return whole;
+      dates.push(...specs);
       return " ";
     });
   }
@@ -785,16 +784,16 @@ const WEEKDAY_BESIDE_DATE = new RegExp(
  * Tuesday), its middle (Wednesday and Thursday), its end (Friday to Sunday). "Until / by the end of the week" is a
  * limit, not the end's days.
  */
-const WEEK_STRETCHES: ReadonlyArray<[RegExp, number[]]> = [
+const WEEK_STRETCHES: ReadonlyArray<[RegExp, readonly number[]]> = [
   [
     /(?<!\b(?:by|until|till|through|before)\s+(?:the\s+)?)\b(?:the\s+)?end of (?:the\s+|this\s+)?week\b|\blater in the week\b|周后半/,
-    [5, 6, 7],
+    STRETCH_WEEKDAYS.end,
   ],
   [
     /\b(?:the\s+)?(?:start|beginning) of (?:the\s+|this\s+)?week\b|\bearly (?:in\s+)?(?:the\s+|this\s+)?week\b|周初|周前半/,
-    [1, 2],
+    STRETCH_WEEKDAYS.start,
   ],
-  [/\b(?:the\s+)?middle of (?:the\s+|this\s+)?week\b|\bmid-?week\b|周中/, [3, 4]],
+  [/\b(?:the\s+)?middle of (?:the\s+|this\s+)?week\b|\bmid-?week\b|周中/, STRETCH_WEEKDAYS.middle],
 ];
 
 export function readDays(fragment: string): DaySelection {
@@ -831,7 +830,7 @@ export function readDays(fragment: string): DaySelection {
       return " ";
     },
   );
-  if (/\bweekends?\b|周末/.test(text)) selection.weekdays.push(6, 7);
+  if (/\bweekends?\b|周末/.test(text)) selection.weekdays.push(...STRETCH_WEEKDAYS.weekend);
   // "the end of the week", "early in the week", "midweek", "周初": those days of the week.
   for (const [pattern, weekdays] of WEEK_STRETCHES) if (pattern.test(text)) selection.weekdays.push(...weekdays);
   for (const [pattern, weekday] of WEEKDAYS_EN) if (pattern.test(text)) selection.weekdays.push(weekday);
@@ -870,20 +869,21 @@ export function readSlots(fragment: string): SlotWindow {
 const SAME_TIME =
   /\b(?:the\s+)?same\s+(?:time|slot|hour)\b|同一(?:个)?时间|同样的?时间|相同的?时间|一样的时间|原来的时间|原时间/;
 
-/** The part of the day a fragment names, if any. */
-/** Words of a part of the day besides its name: "first thing" (the morning), "end of the day", "after dinner", "before bed". */
-const PART_PHRASES = String.raw`first thing|(?:the\s+)?end of (?:the\s+)?day|after dinner|before bed(?:time)?`;
+/** Words of a part of the day besides its name: "first thing" (the morning); "the end of the day", "after dinner", "before bed" (the evening). */
+const MORNING_PHRASE = String.raw`first thing`;
+const EVENING_PHRASE = String.raw`(?:the\s+)?end of (?:the\s+)?day|after dinner|before bed(?:time)?`;
+/** Those words with "at" / "by" before them: no part of a task's name. */
+const PART_PHRASE_WORDS = new RegExp(String.raw`\b(?:at\s+|by\s+)?(?:${MORNING_PHRASE}|${EVENING_PHRASE})\b`, "g");
+const MORNING_WORDS = new RegExp(String.raw`\bmornings?\b|\b(?:${MORNING_PHRASE})\b|上午|早上|早晨|清晨|今早|明早`);
+const EVENING_WORDS = new RegExp(
+  String.raw`\bevenings?\b|\bnights?\b|\btonight\b|\b(?:${EVENING_PHRASE})\b|晚上|晚间|夜里|傍晚|今晚|明晚|晚饭后`,
+);
 
+/** The part of the day a fragment names, if any. */
 export function readPartOfDay(fragment: string): PartOfDay | undefined {
-  // ("first thing tomorrow": its morning; "at the end of the day", "after dinner", "before bed": its evening.)
-  if (/\bmornings?\b|\bfirst thing\b|上午|早上|早晨|清晨|今早|明早/.test(fragment)) return "morning";
+  if (MORNING_WORDS.test(fragment)) return "morning";
   if (/\bafternoons?\b|下午|午后/.test(fragment)) return "afternoon";
-  if (
-    /\bevenings?\b|\bnights?\b|\btonight\b|\bend of (?:the )?day\b|\bafter dinner\b|\bbefore bed(?:time)?\b|晚上|晚间|夜里|傍晚|今晚|明晚|晚饭后/.test(
-      fragment,
-    )
-  )
-    return "evening";
+  if (EVENING_WORDS.test(fragment)) return "evening";
   return undefined;
 }
 
@@ -2475,7 +2475,7 @@ function splitTarget(subject: string, target: string | undefined): [string, stri
       ? [taskPhrase(task.slice(0, negation.index)), `not ${when}`, true]
       : [taskPhrase(task.slice(0, negation.index)), `not ${when}`];
   // ("the essay off Thursday", its day read after the task's words: the day it leaves, too.)
-  if (target === undefined && /^(?:off(?:\s+of)?|out\s+of)\s/.test(when.trim()))
+  if (target === undefined && LEAVING_BEFORE_DAY.test(when.trim()))
     return isEmptySelection(readWhere(when).only) ? [taskPhrase(task), when, true] : [taskPhrase(task), when];
   // "reschedule the essay, Saturday doesn't work", "move the essay, Saturday is bad": a clause after the task that
   // rules days out (they read as part of its name, and it could go back to Saturday); one that names no other task.
@@ -2547,7 +2547,10 @@ const FROM_DAY_TAIL = new RegExp(String.raw`\s+(?:from|off(?:\s+of)?)\s+${DAY_SA
  * The words of a negation that say the days a task leaves: "off", "out of" ("move the matrix review away from
  * Thursday" and ", I can't do Thursday" say where it must not go: it moves wherever it is).
  */
-const LEAVING_WORDS = /^\s+(?:out of|off)$/;
+const LEAVING = String.raw`off(?:\s+of)?|out\s+of`;
+/** Those words ending a task's words ("the essay off" | "today"), and starting the words of when ("off today"). */
+const LEAVING_WORDS = new RegExp(String.raw`^\s+(?:${LEAVING})$`);
+const LEAVING_BEFORE_DAY = new RegExp(String.raw`^(?:${LEAVING})\s`);
 
 /** A negation that ends a move's task words, before the words of when it governs: " but not", ", not", " except". */
 const NEGATION_TAIL =
@@ -2653,7 +2656,7 @@ function withoutDayWords(text: string): string {
       /\b(?:in\s+)?(?:the\s+)?(?:mornings?|afternoons?|evenings?|nights?)\b(?:\s*\(slots? \d+-\d+\))?|\bin slots? \d+-\d+\b/g,
       " ",
     )
-    .replace(new RegExp(String.raw`\b(?:at\s+|by\s+)?(?:${PART_PHRASES})\b`, "g"), " ")
+    .replace(PART_PHRASE_WORDS, " ")
     .replace(/(?:上午|下午|晚上|早上)?[（(]第\d+-\d+节[)）]|上午|下午|晚上|早上/g, " ")
     .replace(/\s+/g, " ")
     .replace(/\s+([,;])/g, "$1")
@@ -3232,7 +3235,7 @@ function namedTasks(rest: string): string[] {
       " ",
     )
     .replace(/\b(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?)\b/g, " ")
-    .replace(new RegExp(String.raw`\b(?:at\s+|by\s+)?(?:${PART_PHRASES})\b`, "g"), " ")
+    .replace(PART_PHRASE_WORDS, " ")
     // "arrange the linked list exercises next week": the week is no part of the name (an arrangement's week is the
     // schedule's window: `DateSpec`).
     .replace(/\b(?:(?:this|next|the coming|the following)\s+week|the week after next)(?:'s)?\b/g, " ")
