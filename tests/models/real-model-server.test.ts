@@ -271,6 +271,33 @@ test("a model that writes the final summary as JSON: the person reads text, as f
   expect(outcome.answers[0]).not.toMatch(/^\s*(```|\{)/);
 });
 
+test("requests said as students say them (a time in words, a day it leaves, a part of the day said otherwise) end through the strict server as in process", async () => {
+  const said = [
+    "Move the matrix review to Friday at seven pm",
+    "Move the essay off Monday",
+    "I can't do the vocabulary list on Thursday",
+    "schedule the derivative drills first thing Wednesday",
+  ];
+  const reference = await converse({ default: new ScheduleOfflinePolicy() }, halfPlacedWeek(), said, false);
+  expect(reference.error).toBeUndefined();
+  expect(placeOf(reference.schedule, "matrix-review")).toBe("day 5 slots 9-10");
+  expect(reference.answers[1]).toMatch(/"Draft the English essay" is not on Mon 11 Mar \(it is on Sat 16 Mar/);
+  expect(placeOf(reference.schedule, "vocabulary-list")).not.toMatch(/^day 4 /);
+  expect(placeOf(reference.schedule, "derivative-drills")).toMatch(/^day 3 slots [1-4]-/);
+  const first = double.requests.length;
+  const outcome = await converse(
+    modelsAtDouble(double, { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "on" }),
+    halfPlacedWeek(),
+    said,
+    false,
+  );
+  expect(double.requests.slice(first).filter((request) => request.refusal)).toEqual([]);
+  expect(outcome.error).toBeUndefined();
+  expect(outcome.cards).toEqual(reference.cards);
+  expect(outcome.schedule).toEqual(reference.schedule);
+  expect(outcome.answers).toEqual(reference.answers);
+});
+
 test("a 99 000-character request through the strict server: every prompt is cut to its stage's budget, no request refused, the week arranged as for the short request", async () => {
   // The request, then a pasted wall of text: over every stage's prompt budget (chat 4 000 tokens).
   const long = `${DEMO}\n${"Here are my notes from the lecture. ".repeat(2_750)}`;
