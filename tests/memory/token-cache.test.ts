@@ -5,7 +5,7 @@
  */
 import { Tiktoken } from "js-tiktoken/lite";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { countMessageTokens, TokenCountCache, tiktokenCounter } from "../../memory/tokens.js";
+import { countMessageTokens, estimateCounter, TokenCountCache, tiktokenCounter } from "../../memory/tokens.js";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 
 afterEach(() => {
@@ -45,5 +45,44 @@ describe("token counts of repeated texts", () => {
     // A text over the bound by itself is counted, never kept.
     expect(cache.countOf("x".repeat(11), count)).toBe(11);
     expect(cache.size.characters).toBeLessThanOrEqual(10);
+  });
+});
+
+describe("the tokenizer-free estimate", () => {
+  // Written apart from the counter: a CJK code unit (U+3000–U+9FFF, U+AC00–U+D7AF, U+FF00–U+FFEF) is a token, the
+  // other code units four to a token, rounded up.
+  const oracle = (text: string) => {
+    const units = [...Array(text.length).keys()].map((at) => text.charCodeAt(at));
+    const cjk = units.filter((unit) => /[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]/.test(String.fromCharCode(unit)));
+    return cjk.length + Math.ceil((text.length - cjk.length) / 4);
+  };
+
+  test("one token a CJK character, at each end of each range; four other characters a token; a pair of surrogates two units", () => {
+    const edges = [
+      "\u2fff",
+      "\u3000",
+      "\u9fff",
+      "\ua000",
+      "\uabff",
+      "\uac00",
+      "\ud7af",
+      "\ud7b0",
+      "\ufeff",
+      "\uff00",
+      "\uffef",
+    ];
+    for (const edge of [...edges, "\ufff0", "😀", "a", " ", "。", "，", "한", "ｘ"])
+      expect(estimateCounter.count(edge), JSON.stringify(edge)).toBe(oracle(edge));
+    expect(estimateCounter.count("把作文移到周五")).toBe(7);
+    expect(estimateCounter.count("move the essay")).toBe(4);
+    expect(estimateCounter.count("")).toBe(0);
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    for (let run = 0; run < 200; run += 1) {
+      const text = Array.from({ length: Math.floor(random() * 40) }, () =>
+        String.fromCharCode(Math.floor(random() * 0x10000)),
+      ).join("");
+      expect(estimateCounter.count(text), JSON.stringify(text)).toBe(oracle(text));
+    }
   });
 });

@@ -402,6 +402,36 @@ describe("sentences that nearly fit a pattern", () => {
     expect(parseScheduleRequest(long)).toEqual({ kind: "unknown" });
     expect(readWhere(`not monday ${"和".repeat(MAX_READ_LENGTH)}`)).toEqual(readWhere(""));
   }, 10_000);
+
+  test("runs of politeness and of closing marks are read in one pass: the request before them is read, or nothing", () => {
+    // "please" and 请 left a run of spaces that `\s*,(?:\s*,)+` tried at every start, and "keep … free" and a mark of
+    // a task trimmed their closing marks with `/[.!。！]+$/`, which V8 tries at every start of a run that does not reach
+    // the end: quadratic, 7 s to 50 s for these texts, the event loop held. The limit on this test is the symptom's
+    // bound; read in one pass, they take milliseconds.
+    const friday = { only: { weekdays: [5], days: [] }, not: { weekdays: [], days: [] }, slots: {} };
+    expect(parseScheduleRequest(`move the essay to friday ${"please ".repeat(100_000)}`)).toEqual({
+      kind: "move",
+      task: "essay",
+      where: friday,
+    });
+    expect(parseScheduleRequest(`把作文移到周五${"请".repeat(300_000)}`)).toEqual({
+      kind: "move",
+      task: "作文",
+      where: friday,
+    });
+    expect(parseScheduleRequest(`${"thanks ".repeat(100_000)}`)).toEqual({ kind: "greeting" });
+    expect(parseScheduleRequest(`keep thursday free${".".repeat(300_000)}x`)).toEqual({ kind: "unknown" });
+    expect(parseScheduleRequest(`我周二的复习没做${"。".repeat(300_000)}吧`)).toEqual({ kind: "unknown" });
+    // Closing marks that end the text still close a request.
+    expect(parseScheduleRequest(`keep thursday free${"!".repeat(1_000)}`)).toEqual(
+      parseScheduleRequest("keep thursday free"),
+    );
+    expect(parseScheduleRequest(`I did the essay${"!".repeat(300_000)}`)).toEqual({
+      kind: "mark",
+      task: "essay",
+      to: "done",
+    });
+  }, 10_000);
 });
 
 describe("a part of a named day", () => {

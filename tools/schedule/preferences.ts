@@ -52,9 +52,12 @@ export function readSchedulePreferences(text: string): PreferenceChange {
   return change;
 }
 
-/** Sentences of a text ("I never study on Mondays. I prefer mornings!"). */
+/**
+ * Sentences of a text ("I never study on Mondays. I prefer mornings!"); a "sentence" of marks alone ("!!!", "。")
+ * states nothing and is left out, so a message of thousands of them is not read thousands of times.
+ */
 function sentencesOf(text: string): string[] {
-  return text.split(/(?<=[.!?;。！？；\n])\s*/).filter((sentence) => sentence.trim() !== "");
+  return text.split(/(?<=[.!?;。！？；\n])\s*/).filter((sentence) => /[\p{L}\p{N}]/u.test(sentence));
 }
 
 /**

@@ -1124,8 +1124,10 @@ const POLITENESS =
 export function withoutPoliteness(text: string): string {
   const spaced = text
     .replace(POLITENESS, " ")
-    .replace(/\s*,(?:\s*,)+/g, ",")
+    // Spaces first, so a run of commas is matched with at most one space between them: `\s*` before a comma backtracks
+    // in time quadratic in a run of spaces with no comma (a message of 请 is one).
     .replace(/\s+/g, " ")
+    .replace(/ ?,(?: ?,)+/g, ",")
     .trim();
   return trimEdges(spaced, /[\s,]/);
 }
@@ -1590,7 +1592,7 @@ const DAYS_KEPT_FREE =
  * anything but days and parts of the day ("I need 2 hours free on Thursday" asks for free time).
  */
 function readKeepFree(body: string): ScheduleRequest | undefined {
-  const match = DAYS_KEPT_FREE.exec(body.replace(/[.!。！]+$/, "").trim());
+  const match = DAYS_KEPT_FREE.exec(trimEdges(body, /[.!。！]/, "end").trim());
   const said = match?.groups?.days ?? match?.groups?.zh;
   if (said === undefined) return undefined;
   const days = readDays(said);
@@ -2741,7 +2743,7 @@ const KIND_ONLY = /^(?:(?:my|the)\s+)?(?:reviews?|review sessions?|study session
 function readMark(body: string): ScheduleRequest | undefined {
   // A question is never a mark: "我周二的复习没做吗？", "有几个复习没完成？" ask, and a wrong write costs a card.
   if (MARK_QUESTION.test(body)) return undefined;
-  const said = body.replace(/[.!。！]+$/, "").trim();
+  const said = trimEdges(body, /[.!。！]/, "end").trim();
   const kept = said.replace(new RegExp(DONT_RESCHEDULE.source, "g"), "").trim();
   const keep = kept !== said ? { reschedule: false as const } : {};
   const text = kept
