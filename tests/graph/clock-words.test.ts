@@ -57,6 +57,12 @@ describe("a clock time said as people say it", () => {
     ["明早8点", "08:00"],
     ["晚上7点", "19:00"],
     ["周三三点", "15:00"],
+    ["at lunch", "12:00"],
+    ["during lunchtime", "12:00"],
+    ["tomorrow lunchtime", "12:00"],
+    ["明天中午", "12:00"],
+    ["午休的时候", "12:00"],
+    ["明天中午两点", "14:00"],
   ])("%s is %s", (said, clock) => {
     expect(readClockTime(said)).toBe(clock);
   });
@@ -134,7 +140,45 @@ describe("a clock time said as people say it", () => {
     expect(outcome.schedule).toEqual(week);
   });
 
-  test.each(["晚一点", "早一点", "晚两点"])("%s (a little later or earlier) is no clock time", (said) => {
+  // Lunch as a time: before, "at lunch" and "明天中午" named no time, and the essay went to Monday's first free slot —
+  // 19:00, the evening. Noon is a time no slot of the sample week starts at, so nothing moves and the answer says so.
+  test.each([
+    "move the essay to tomorrow at lunch",
+    "move the essay to lunchtime tomorrow",
+    "move the essay to tomorrow over lunch",
+    "把作文移到明天中午",
+    "把作文移到明天午饭时间",
+  ])("%s: noon, which no slot starts at; nothing moves", async (request) => {
+    const week = halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) });
+    const outcome = await converse(await offlineTempo(week, () => SAMPLE_WEEK_EVE), request);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    expect(outcome.planSteps[0]).toMatch(/12:00/);
+    expect(outcome.finalAnswer).toMatch(/(no slot starts at 12:00|没有从 12:00 开始的时段)/);
+    expect(outcome.schedule).toEqual(week);
+  });
+
+  test("a task named with lunch keeps its name; its time is the one said", () => {
+    expect(parseScheduleRequest("move the lunch review to friday at 2pm")).toMatchObject({
+      kind: "move",
+      task: "lunch review",
+      where: { slots: { at: "14:00" } },
+    });
+  });
+
+  // Lunch that is not a time: a limit ("before lunch", "午饭后"), the break itself, or a thing named so.
+  test.each([
+    "晚一点",
+    "早一点",
+    "晚两点",
+    "before lunch",
+    "after lunch",
+    "by lunchtime",
+    "the lunch break",
+    "lunch with anna",
+    "中午以前",
+    "午饭后",
+    "中午饭",
+  ])("%s (a little later or earlier, or lunch as no time) is no clock time", (said) => {
     expect(readClockTime(said)).toBeUndefined();
   });
 });

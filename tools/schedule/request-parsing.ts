@@ -198,6 +198,16 @@ const minutesOf = (said: string | undefined) =>
   said === undefined ? 0 : (MINUTE_WORDS[said.replace(/[-\s]+/, " ")] ?? Number.NaN);
 
 /**
+ * Lunch as a time ("at lunch", "over lunch", "during lunchtime", "tomorrow lunchtime"): noon, as "midday" is. A bare
+ * "lunch" is not ("lunch with Anna" names something), nor the break ("the lunch break"); "before lunch" and "after
+ * lunch" are limits ({@link LUNCH_BEFORE}, {@link LUNCH_AFTER}).
+ */
+const LUNCH_AT = String.raw`(?:(?<=\b(?:at|over|during|around|about|to|for)\s+(?:the\s+)?)lunch(?:\s*time)?|lunch\s*time)(?!\s*break)`;
+/** Lunch as a time in Chinese ("明天中午", "午饭时间", "午休的时候"), not a limit ("中午以前", "午饭后"): noon. */
+const LUNCH_AT_ZH =
+  /中午(?!\s*(?:饭|以前|之前|前|以后|之后|后))|(?:午饭|午餐|中饭|中午饭|午休)\s*(?:时间|时候|时|的时候)(?!\s*(?:以前|之前|前|以后|之后|后))/;
+
+/**
  * A clock time in English: "14:00", "2:30pm", "2pm", "seven pm", "2 p.m.", "at 14", "at seven thirty", "8 o'clock",
  * "noon", "half past 7pm", "quarter to ten", "7 tonight" (groups: hour and minutes of "H:MM", the marker after it;
  * the hour, minutes and marker of "2pm"; the hour of "o'clock"; the hour and minutes after "at"; noon; "half past",
@@ -213,7 +223,7 @@ const CLOCK_EN = new RegExp(
     String.raw`|(?<![\d.])(?<h9>\d{1,2})\.(?<m9>\d{2})(?:\s*(?<x9>${MARKER})|(?<=(?:1[3-9]|2[0-3])\.\d{2})(?![\d.]))` +
     String.raw`|\b(?:at|around|about|at\s+around|at\s+about)\s+(?<h4>${HOUR})(?:\s+(?<m4>${MINUTES}))?\b(?![:.\d]|\s*(?:slots?|days?|sections?|periods?|hours?|minutes?|mins?|of|tasks?|reviews?|times?|weeks?)\b|(?:\s+(?:${MINUTES}))?\s*${MARKER})` +
     String.raw`|\b(?<h10>${HOUR})\s*-?ish\b` +
-    String.raw`|\b(?<noon>noon|midday)\b|\b(?<midnight>midnight)\b` +
+    String.raw`|\b(?<noon>noon|midday|${LUNCH_AT})\b|\b(?<midnight>midnight)\b` +
     String.raw`|\b(?<past>half|quarter)\s+past\s+(?<h5>${HOUR})(?:\s*(?<x5>${MARKER})|\b)` +
     String.raw`|\bquarter\s+to\s+(?<h6>${HOUR})(?:\s*(?<x6>${MARKER})|\b)` +
     String.raw`|\b(?<h7>${EVENING_HOUR})(?:\s+(?<m7>${MINUTES}))?\s+(?=tonight\b|this\s+(?:evening|afternoon)\b|in\s+the\s+(?:evening|afternoon)\b|at\s+night\b))`,
@@ -254,7 +264,7 @@ export function readClockTime(fragment: string): string | undefined {
     );
   }
   const chinese = CLOCK_ZH.exec(fragment);
-  if (!chinese?.groups) return undefined;
+  if (!chinese?.groups) return LUNCH_AT_ZH.test(fragment) ? "12:00" : undefined;
   const { part, hour, half, minutes } = chinese.groups;
   const marker = part === undefined ? undefined : /上午|早上|早晨|今早|明早/.test(part) ? "am" : "pm";
   return clockText(readNumber(hour ?? ""), half ? 30 : minutes ? readNumber(minutes) : 0, marker);
