@@ -49,4 +49,20 @@ describe("a stretch of next week", () => {
     const review = outcome.schedule.tasks.find((task) => task.id === id) as TaskItem;
     expect(review.slots!.every((range) => (days as readonly number[]).includes(range.day))).toBe(true);
   });
+
+  // A stretch of this week said with no "to" before it: before, "later in the week", "this weekend", "the end of the
+  // week" and "midweek" were read as part of the task's name ("matrix review later", "matrix review this"); three of
+  // the four then moved nothing.
+  test.each([
+    ["move the matrix review later in the week", [5, 6, 7]],
+    ["move the matrix review this weekend", [6, 7]],
+    ["push the matrix review the end of the week", [5, 6, 7]],
+    ["reschedule the matrix review midweek", [3, 4]],
+  ] as const)("%s, said on the eve: it moves to those days", async (request, days) => {
+    const week = halfPlacedWeek();
+    const outcome = await converse(await offlineTempo(week, () => SAMPLE_WEEK_EVE), request);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);
+    const review = outcome.schedule.tasks.find((task) => task.id === "matrix-review") as TaskItem;
+    expect(review.slots!.every((range) => (days as readonly number[]).includes(range.day))).toBe(true);
+  });
 });

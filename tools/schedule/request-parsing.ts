@@ -806,6 +806,10 @@ const WEEK_STRETCHES: ReadonlyArray<[RegExp, readonly number[]]> = [
   [/\b(?:the\s+)?middle of (?:the\s+|this\s+)?week\b|\bmid-?week\b|周中/, STRETCH_WEEKDAYS.middle],
 ];
 
+/** Any of {@link WEEK_STRETCHES}' phrases (the words a task's name never holds). */
+const WEEK_STRETCH = new RegExp(WEEK_STRETCHES.map(([pattern]) => `(?:${pattern.source})`).join("|"));
+const WEEK_STRETCH_WORDS = new RegExp(WEEK_STRETCH.source, "g");
+
 export function readDays(fragment: string): DaySelection {
   const selection: DaySelection = { weekdays: [], days: [] };
   // A weekday beside a date: the date, remembering the weekday (the day meant once the window moves past the date).
@@ -2579,7 +2583,13 @@ function splitTargetWords(subject: string, target: string | undefined): [string,
       ? forWhen
       : (/^(.+?)\s+(?:on|at|in)\s+(.+)$/.exec(subject) ??
         (beforeAfter && withDaysBeforeAfter(beforeAfter[2]!) !== beforeAfter[2] ? beforeAfter : null));
-  return at ? [at[1] ?? "", at[2] ?? ""] : (trailingWhen(subject) ?? [subject, ""]);
+  if (!at) return trailingWhen(subject) ?? [subject, ""];
+  // ("essay later in the week", "essay early in the week": a stretch of the week starts before its "in", so the task
+  // is "essay", not "essay later".)
+  const trailing = / in (?:the |this )?week\b/.test(subject) ? trailingWhen(subject) : undefined;
+  return trailing && WEEK_STRETCH.test(trailing[1]) && !WEEK_STRETCH.test(at[2] ?? "")
+    ? trailing
+    : [at[1] ?? "", at[2] ?? ""];
 }
 
 /**
@@ -3290,6 +3300,9 @@ function readTaskWords(fragment: string): string {
   return (
     readDates(fragment)
       .rest.replace(NEGATED_DAYS, " ")
+      // ("later in the week", "this weekend", "the end of the week": a stretch of the week names no task.)
+      .replace(WEEK_STRETCH_WORDS, " ")
+      .replace(/\b(?:this|next)\b(?=\s+(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?)\b)/g, " ")
       // ("Thursday and Friday morning": the words joining days name no task.)
       .replace(/,|\b(?:and|or)\b(?=\s+(?:this\s+)?(?:[a-z]+day|weekends?|today|tonight|tomorrow)\b)/g, " ")
       .replace(
