@@ -52,12 +52,23 @@ export function readSchedulePreferences(text: string): PreferenceChange {
   return change;
 }
 
+/** Sentences of a message read for standing preferences, at most (each is read as a request is). */
+export const MAX_PREFERENCE_SENTENCES = 100;
+
 /**
- * Sentences of a text ("I never study on Mondays. I prefer mornings!"); a "sentence" of marks alone ("!!!", "。")
- * states nothing and is left out, so a message of thousands of them is not read thousands of times.
+ * Sentences of a text ("I never study on Mondays. I prefer mornings!"), each once, the first
+ * {@link MAX_PREFERENCE_SENTENCES}: a "sentence" of marks alone ("!!!", "。") states nothing, and a message of
+ * thousands of sentences (one said again and again, or a pasted text) is not read thousands of times on the event
+ * loop every thread shares.
  */
 function sentencesOf(text: string): string[] {
-  return text.split(/(?<=[.!?;。！？；\n])\s*/).filter((sentence) => /[\p{L}\p{N}]/u.test(sentence));
+  const sentences = new Set<string>();
+  for (const sentence of text.split(/(?<=[.!?;。！？；\n])\s*/)) {
+    if (!/[\p{L}\p{N}]/u.test(sentence)) continue;
+    sentences.add(sentence.trim());
+    if (sentences.size === MAX_PREFERENCE_SENTENCES) break;
+  }
+  return [...sentences];
 }
 
 /**
