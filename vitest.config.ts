@@ -41,6 +41,7 @@ export const INTEGRATION_TESTS = [
   "tests/models/double-command.test.ts",
   // Offline but slow: together they take longer than the whole unit tier.
   "tests/reliability/model-output-fuzz.test.ts",
+  "tests/reliability/hostile-readers.test.ts",
   "tests/graph/offline-placement.test.ts",
   "tests/graph/offline-feedback.test.ts",
   "tests/graph/refinement-decisions.test.ts",

@@ -123,9 +123,12 @@ function withTerminalNames(grid: WeekGrid): WeekGrid {
 }
 
 const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** How many terminal columns `text` takes: wide East Asian characters and emoji two, combining and format marks none. */
 export function displayWidth(text: string): number {
+  // Printable ASCII is a column a character (Intl.Segmenter takes microseconds a character).
+  if (PRINTABLE_ASCII.test(text)) return text.length;
   let width = 0;
   for (const { segment } of GRAPHEMES.segment(text)) width += clusterWidth(segment);
   return width;

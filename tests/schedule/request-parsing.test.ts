@@ -2,6 +2,7 @@
 import { describe, expect, test } from "vitest";
 import {
   MAX_READ_LENGTH,
+  MAX_READ_SENTENCES,
   normalizeText,
   parseScheduleRequest,
   readDates,
@@ -436,6 +437,13 @@ describe("sentences that nearly fit a pattern", () => {
     expect(taskPhrase(`the essay${" ".repeat(300_000)}please`)).toBe("essay");
     expect(taskPhrase(`the essay${"\n".repeat(300_000)}x`)).toBe(`essay${"\n".repeat(300_000)}x`);
     expect(taskPhrase("put it somewhere")).toBe("put it");
+    // Only the first MAX_READ_SENTENCES sentences are read: 30 000 sentences of "1." took a second.
+    const notes = (count: number) => "Note. ".repeat(count);
+    expect(parseScheduleRequest(`${notes(MAX_READ_SENTENCES - 1)}Move the essay to Friday.`)).toMatchObject({
+      kind: "move",
+      task: "essay",
+    });
+    expect(parseScheduleRequest(`${notes(MAX_READ_SENTENCES)}Move the essay to Friday.`)).toEqual({ kind: "unknown" });
   }, 10_000);
 });
 

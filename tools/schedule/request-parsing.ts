@@ -582,6 +582,11 @@ export function readNumber(text: string): number {
  * card feedback whatever the model. A longer sentence names no request, day or slot here (a model reads it whole).
  */
 export const MAX_READ_LENGTH = 500;
+/**
+ * Sentences of a message read for its request, at most: each is read whole, so a pasted text of 30 000 "sentences"
+ * ("1. 1. 1. …") took a second on the event loop. A request and what it says of where fit in far fewer.
+ */
+export const MAX_READ_SENTENCES = 50;
 
 const NUMBER = String.raw`(\d+|[一二两三四五六七八九十]+)`;
 /** A count in words ("three days"). */
@@ -1193,7 +1198,8 @@ function readRequest(text: string): ScheduleRequest {
   const sentences = polite
     .split(/[?!]+|\.(?=\s|$)/)
     .map((sentence) => sentence.trim())
-    .filter((sentence) => sentence !== "");
+    .filter((sentence) => sentence !== "")
+    .slice(0, MAX_READ_SENTENCES);
   if (sentences.length <= 1) return parseSentence(trimEdges(polite, /[.!?]/, "end").trim());
   const readings = sentences.map(parseSentence);
   const main = readings.findIndex((reading) => !["unknown", "greeting", "help"].includes(reading.kind));
