@@ -4,13 +4,14 @@
  *
  * 1. **The request reader** (`parseScheduleRequest`) on runs of politeness, closing marks and spaces at 25 000,
  *    50 000 and 100 000 characters (the message limit), beside an ordinary text of the same length ("move the essay to
- *    friday" and words). Printed: milliseconds at each length, the growth from 25 000 to 100 000 characters (linear:
- *    about 4; quadratic: about 16), and the ratio to the ordinary text at 100 000.
+ *    friday" and words), in the same process. Printed: milliseconds at each length, the growth from 25 000 to 100 000
+ *    characters (linear: about 4; quadratic: about 16; on millisecond figures mostly noise), and the ratio to the
+ *    ordinary text at 100 000 (linear: a few; quadratic: thousands).
  * 2. **A write card answered with feedback at the message limit**, through the offline graph (the confirm node reads
  *    standing preferences from it, the execute node reads it and fits it into its prompt): milliseconds of that turn,
  *    beside the same turn answered with a short feedback in the same process.
  *
- * Goal: every growth below 8 (exit 2 when missed). Times are this machine's: the reader's the fastest of three runs, a turn's one run after a warm-up.
+ * Goal: every run below 50 times the ordinary text at 100 000 characters (exit 2 when missed). Times are this machine's: the reader's the fastest of seven runs, a turn's one run after a warm-up.
  */
 import { HumanMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
@@ -28,22 +29,30 @@ const RUNS: ReadonlyArray<{ name: string; text: (length: number) => string }> = 
 ];
 const ORDINARY = (length: number) => fill("move the essay to friday ", "and then some words ", length);
 const LENGTHS = [25_000, 50_000, 100_000] as const;
-/** Above this growth from 25 000 to 100 000 characters a reader is not linear (a linear one is about 4). */
-const GROWTH_GOAL = 8;
+/**
+ * Above this many times the ordinary text's time at 100 000 characters a reader is not linear: a linear one is within
+ * a few times it, a quadratic one thousands of times (a growth on millisecond figures is mostly the machine's noise).
+ */
+const RATIO_GOAL = 50;
+const ONE_RUN_MS = 200;
 
 function fill(start: string, piece: string, length: number): string {
   return start + piece.repeat(Math.ceil((length - start.length) / piece.length)).slice(0, length - start.length);
 }
 
-/** The fastest of three runs of `work`, in milliseconds (a sub-millisecond figure is mostly the machine's noise). */
+/**
+ * The fastest of seven runs of `work`, in milliseconds (a millisecond figure is mostly the machine's noise); one run
+ * when it took longer than {@link ONE_RUN_MS} (a quadratic reader takes seconds a run at 100 000 characters).
+ */
 function timed(work: () => unknown): number {
-  return Math.min(
-    ...[0, 1, 2].map(() => {
-      const started = performance.now();
-      work();
-      return performance.now() - started;
-    }),
-  );
+  let fastest = Number.POSITIVE_INFINITY;
+  for (let run = 0; run < 7; run += 1) {
+    const started = performance.now();
+    work();
+    fastest = Math.min(fastest, performance.now() - started);
+    if (fastest > ONE_RUN_MS) break;
+  }
+  return fastest;
 }
 
 async function timedAsync(work: () => Promise<unknown>): Promise<number> {
@@ -61,10 +70,11 @@ function readerFigures(): boolean {
     parseScheduleRequest(run.text(LENGTHS[0]));
     const times = LENGTHS.map((length) => timed(() => parseScheduleRequest(run.text(length))));
     const growth = times[2]! / Math.max(times[0]!, 0.1);
-    met &&= growth < GROWTH_GOAL;
+    const ratio = times[2]! / Math.max(ordinary[2]!, 0.1);
+    met &&= ratio < RATIO_GOAL;
     console.log(
       `${run.name}: ${times.map((ms) => ms.toFixed(1)).join(" / ")}; growth ×${growth.toFixed(1)}; ` +
-        `×${(times[2]! / Math.max(ordinary[2]!, 0.1)).toFixed(1)} the ordinary text`,
+        `×${ratio.toFixed(1)} the ordinary text`,
     );
   }
   return met;
@@ -92,5 +102,5 @@ async function cardFigures(): Promise<void> {
 
 const linear = readerFigures();
 await cardFigures();
-console.log(`\nGoal (every growth below ×${GROWTH_GOAL}): ${linear ? "met" : "NOT met"}`);
+console.log(`\nGoal (every run below ×${RATIO_GOAL} the ordinary text at 100 000): ${linear ? "met" : "NOT met"}`);
 if (!linear) goalMissed();
