@@ -97,13 +97,14 @@ export async function openTempoOnDatabase(url: string, options: TempoOnDatabaseO
     await repository.migrate();
     const domain = createScheduleDomain({ repository, refine: options.refine ?? true });
     const store = await createMemoryStore(database, { poolSize: 2 });
+    const threadLock = options.holdThreads ? createThreadLock(database) : undefined;
     const graph = buildTempoGraph({
       models: { default: new ScheduleOfflinePolicy({ writesPerCard: options.writesPerCard ?? 1 }) },
       domain: options.wrapDomain ? options.wrapDomain(domain) : domain,
       checkpointer,
       store,
       executionLog: options.wrapExecutionLog ? options.wrapExecutionLog(executionLog) : executionLog,
-      ...(options.holdThreads ? { threadLock: createThreadLock(database) } : {}),
+      ...(threadLock ? { threadLock } : {}),
     });
     return {
       graph,
@@ -111,7 +112,13 @@ export async function openTempoOnDatabase(url: string, options: TempoOnDatabaseO
       checkpointer,
       executionLog,
       repository,
-      close: () => store.stop().finally(() => database.close()),
+      // The thread lock's own connection too, as `createTempo` closes it: one left open made the test server's smart
+      // stop wait out its 5 s before stopping fast.
+      close: () =>
+        store
+          .stop()
+          .finally(() => threadLock?.close?.())
+          .finally(() => database.close()),
     };
   } catch (error) {
     await database.close();
