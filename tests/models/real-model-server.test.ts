@@ -277,6 +277,8 @@ test("requests said as students say them (a time in words, a day it leaves, a pa
     "Move the essay off Monday",
     "I can't do the vocabulary list on Thursday",
     "schedule the derivative drills first thing Wednesday",
+    "Move the essay to Friday at lunch",
+    "move the matrix review later in the week",
   ];
   const reference = await converse({ default: new ScheduleOfflinePolicy() }, halfPlacedWeek(), said, false);
   expect(reference.error).toBeUndefined();
@@ -284,6 +286,9 @@ test("requests said as students say them (a time in words, a day it leaves, a pa
   expect(reference.answers[1]).toMatch(/"Draft the English essay" is not on Mon 11 Mar \(it is on Sat 16 Mar/);
   expect(placeOf(reference.schedule, "vocabulary-list")).not.toMatch(/^day 4 /);
   expect(placeOf(reference.schedule, "derivative-drills")).toMatch(/^day 3 slots [1-4]-/);
+  // Lunch is noon, which no slot starts at; "later in the week" after the task is where (Friday already is).
+  expect(reference.answers[4]).toMatch(/no slot starts at 12:00/);
+  expect(reference.answers[5]).toMatch(/already on Fri 15 Mar/);
   const first = double.requests.length;
   const outcome = await converse(
     modelsAtDouble(double, { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "on" }),

@@ -204,8 +204,9 @@ const minutesOf = (said: string | undefined) =>
  */
 const LUNCH_AT = String.raw`(?:(?<=\b(?:at|over|during|around|about|to|for)\s+(?:the\s+)?)lunch(?:\s*time)?|lunch\s*time)(?!\s*break)`;
 /** Lunch as a time in Chinese ("明天中午", "午饭时间", "午休的时候"), not a limit ("中午以前", "午饭后"): noon. */
-const LUNCH_AT_ZH =
-  /中午(?!\s*(?:饭|以前|之前|前|以后|之后|后))|(?:午饭|午餐|中饭|中午饭|午休)\s*(?:时间|时候|时|的时候)(?!\s*(?:以前|之前|前|以后|之后|后))/;
+const LUNCH_AT_ZH = new RegExp(
+  String.raw`中午(?!\s*(?:饭|以前|之前|前|以后|之后|后))|${LUNCH_WORD_ZH}(?:时间|时候|时|的时候)(?!\s*(?:以前|之前|前|以后|之后|后))`,
+);
 
 /**
  * A clock time in English: "14:00", "2:30pm", "2pm", "seven pm", "2 p.m.", "at 14", "at seven thirty", "8 o'clock",
