@@ -6,8 +6,9 @@
  *   node tests/persistence/batch-child.ts '{ "url", "threadId", "mode": "answer", "decisions": [...], "now" }'
  *
  * `TEMPO_TEST_KILL_AT` says where the process crashes: `put:K` / `putWrites:K` SIGKILL it right after the K-th save of
- * the checkpointer, `persist:K` inside the K-th write's claiming transaction before its change, `applied:K` right
- * after the K-th write and its log entry committed; `throw-put:K`, `throw-putWrites:K` and `throw-persist:K` throw
+ * the checkpointer, `persist:K` inside the K-th write's claiming transaction before its change, `changed:K` in the
+ * same transaction after its change (before the commit), `applied:K` right after the K-th write and its log entry
+ * committed; `throw-put:K`, `throw-putWrites:K`, `throw-persist:K` and `throw-changed:K` throw
  * there instead (a failed save or write: the run fails with that error, and the process exits on its own). Prints one
  * JSON line: `{ ok, card, phase, saves, persists }` or `{ ok: false, code, message, … }`.
  */
@@ -21,8 +22,8 @@ import type { ChildArguments, SaveKind } from "./child-runner.js";
 import { die } from "./kill-switch.js";
 import { cardOf, openTempoOnDatabase, studentThread } from "./tempo-on-database.js";
 
-const killAt = /^(throw-)?(put|putWrites|persist|applied):(\d+)$/.exec(process.env.TEMPO_TEST_KILL_AT ?? "");
-const counts = { put: 0, putWrites: 0, persist: 0, applied: 0 };
+const killAt = /^(throw-)?(put|putWrites|persist|changed|applied):(\d+)$/.exec(process.env.TEMPO_TEST_KILL_AT ?? "");
+const counts = { put: 0, putWrites: 0, persist: 0, changed: 0, applied: 0 };
 const saves: SaveKind[] = [];
 
 /** Counts one event of `kind`; crashes (dies or throws) when it is the one TEMPO_TEST_KILL_AT names. */
@@ -61,7 +62,8 @@ function crashingDomain(domain: ToolDomain<ScheduleState>): ToolDomain<ScheduleS
     ...domain,
     async persist(userId, before, after, options) {
       reached("persist");
-      return domain.persist(userId, before, after, options);
+      await domain.persist(userId, before, after, options);
+      reached("changed");
     },
   };
 }

@@ -7,8 +7,9 @@
  *
  * Each swept card is answered part by part — some writes approved, some rejected, one edited — by a child process
  * (batch-child.ts) that crashes at one point of its run: SIGKILLed after each checkpoint save (`put:K`,
- * `putWrites:K`), inside each write's transaction before its change (`persist:K`) or right after it committed
- * (`applied:K`), or failing there with an error (`throw-…`). A dry, uncrashed child counts the points first. Then a
+ * `putWrites:K`), inside each write's transaction before its change (`persist:K`) or after it, before the commit
+ * (`changed:K`: the change and its log entry must both roll back), or right after it committed (`applied:K`), or
+ * failing there with an error (`throw-…`). A dry, uncrashed child counts the points first. Then a
  * fresh process carries the thread on as the user would: the same answer again when the card is still open, else the
  * run continued (`invoke(null)`); any later card is dismissed.
  *
@@ -161,7 +162,8 @@ function crashPoints(saves: string[], applied: number): string[] {
     const count = saves.filter((save) => save === kind).length;
     for (let k = 1; k <= count; k += 1) points.push(`${kind}:${k}`, `throw-${kind}:${k}`);
   }
-  for (let k = 1; k <= applied; k += 1) points.push(`persist:${k}`, `applied:${k}`, `throw-persist:${k}`);
+  for (let k = 1; k <= applied; k += 1)
+    points.push(`persist:${k}`, `changed:${k}`, `applied:${k}`, `throw-persist:${k}`, `throw-changed:${k}`);
   return points;
 }
 
