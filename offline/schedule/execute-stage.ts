@@ -83,6 +83,7 @@ import {
   startMinute,
   datedDay,
   dayName,
+  hasStarted,
   placeWords,
   resolveDays,
   slotRangeOf,
@@ -707,7 +708,14 @@ function moveStep(
   const at = rejected.length === 0 && !shift ? request.where.slots.at : undefined;
   const timed = at === undefined ? undefined : slotStartingAt(at, facts);
   if (at !== undefined && (timed === undefined || "why" in timed || !days || days.length === 0)) {
-    const why = timed !== undefined && "why" in timed ? timed.why : saySummary("en", "nameADay", { at });
+    // A review whose place has started goes nowhere at any time: said first, as the move's own check would say it
+    // ("the slots near 12:00 start at 10:55 and 14:00" would only send the student to a time refused in turn).
+    const why =
+      tool === "move" && current && hasStarted(current, facts)
+        ? saySummary("en", "pastStarted", { said: nameOf(task), place: formatRange(current, datingOf(facts)) })
+        : timed !== undefined && "why" in timed
+          ? timed.why
+          : saySummary("en", "nameADay", { at });
     return finish(
       end,
       "",

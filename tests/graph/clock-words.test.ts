@@ -157,6 +157,26 @@ describe("a clock time said as people say it", () => {
     expect(outcome.schedule).toEqual(week);
   });
 
+  // A review already started, asked to a time no slot starts at: before, the answer named the slots near noon, which
+  // the move would then refuse in turn. Now the reason that holds at any time is said.
+  test.each(["move the matrix review to Friday at lunch", "把矩阵复习移到周五中午"])(
+    "%s, said after the review began: it has started, so it stays",
+    async (request) => {
+      const chinese = /[\u4e00-\u9fff]/.test(request);
+      const week = halfPlacedWeek({ chinese });
+      const tuesdayAfterTen = () => new Date("2024-03-12T10:30:00+08:00");
+      const outcome = await converse(await offlineTempo(week, tuesdayAfterTen), request);
+      expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+      expect(outcome.finalAnswer).toMatch(
+        chinese
+          ? /“矩阵运算复习”（3月12日周二 10:00–11:40）已经开始了：过去的安排不能改/
+          : /"Matrix operations review" \(Tue 12 Mar, 10:00–11:40\) has already started/,
+      );
+      expect(outcome.finalAnswer).not.toMatch(/12:00|10:55/);
+      expect(outcome.schedule).toEqual(week);
+    },
+  );
+
   test("a task named with lunch keeps its name; its time is the one said", () => {
     expect(parseScheduleRequest("move the lunch review to friday at 2pm")).toMatchObject({
       kind: "move",

@@ -456,7 +456,8 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("alreadyOn", "whole"),
   read("notOnDays", "whole"),
   read("noPlaceNotOnDays", "whole"),
-  // A clock time that names no slot (the offline policy's `moveStep`), and what it did not do.
+  // A clock time that names no slot (the offline policy's `moveStep`), or a review past moving, and what it did not do.
+  read("pastStarted", "start"),
   read("noSlotStartsAt", "start"),
   read("outsideDaySlots", "start"),
   read("noClockTimes", "start"),
