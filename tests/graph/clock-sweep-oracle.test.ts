@@ -3,8 +3,10 @@
  * window rolls by the clock), at five times of day (+08:00), the real offline graph is asked to put the matrix review
  * or the vocabulary list at a clock time the student names ("at 14:00 tomorrow", "Friday 10:00", "周五下午3点",
  * "tomorrow at quarter to ten pm", "at 7 tonight", "on 3/15 at half past seven pm", "the same time on Friday"), on a
- * day said and then corrected ("Friday, no wait, Saturday"), somewhere today / tonight, or right before or after an
- * event of the timetable ("right after the robotics club meeting", "物理实验之前"), in English and Chinese.
+ * day said and then corrected ("Friday, no wait, Saturday"), somewhere today / tonight, at lunch (noon: no slot
+ * starts then), in a stretch of the week shown ("later in the week", "midweek", "周中": those days from the clock on), or
+ * right before or after an event of the timetable ("right after the robotics club meeting", "物理实验之前"), in
+ * English and Chinese.
  *
  * The oracle is written apart from the code under test — no placement, validation, clock, parsing or matching code is
  * imported: from the sample week's timetable (the fixture's data), its slot grid, the clock and the request alone it
@@ -118,6 +120,8 @@ type When =
   | { next: "after" | "before"; anchor: string }
   /** Days of the calendar week after today's (weekdays, 1 = Monday): "next weekend", "early next week", "下周末". */
   | { nextWeek: number[] }
+  /** Days of the week shown (weekdays): "later in the week", "midweek", "周中" — from the clock on. */
+  | { thisWeek: number[] }
   /** Off today ("I can't do the matrix review today"): from today, when it is there, to any other day of the week. */
   | { offToday: true }
   | { day: "yesterday" | "today" | "tomorrow" | "friday" | "saturday" | `2024-${string}`; time: string }
@@ -212,6 +216,18 @@ const ASKS: Ask[] = [
   ask("I can't do the matrix review today", MATRIX, true, { offToday: true }),
   ask("我今天做不了矩阵复习", MATRIX, true, { offToday: true }),
   ask("把单词表安排在物理实验之前", VOCABULARY, false, { next: "before", anchor: "Physics lab" }),
+  // Lunch is noon, as "noon" is: no slot of the week starts at 12:00.
+  ask("move the matrix review to Friday at lunch", MATRIX, true, { day: "friday", time: "12:00" }),
+  ask("schedule the vocabulary list tomorrow at lunch", VOCABULARY, false, { day: "tomorrow", time: "12:00" }),
+  ask("schedule the vocabulary list at lunchtime tomorrow", VOCABULARY, false, { day: "tomorrow", time: "12:00" }),
+  ask("明天中午安排单词表", VOCABULARY, false, { day: "tomorrow", time: "12:00" }),
+  // A stretch of the week shown, said with no "to": its start (Monday, Tuesday), middle (Wednesday, Thursday), end
+  // (Friday to Sunday).
+  ask("schedule the vocabulary list later in the week", VOCABULARY, false, { thisWeek: [5, 6, 7] }),
+  ask("move the matrix review midweek", MATRIX, true, { thisWeek: [3, 4] }),
+  ask("move the matrix review the end of the week", MATRIX, true, { thisWeek: [5, 6, 7] }),
+  ask("schedule the vocabulary list early in the week", VOCABULARY, false, { thisWeek: [1, 2] }),
+  ask("把单词表安排到周中", VOCABULARY, false, { thisWeek: [3, 4] }),
 ];
 
 /** What the oracle expects: placed exactly there, at one of these starts, or refused for one of these reasons. */
@@ -264,6 +280,19 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
       return { refuse: [{ kind: "outside-window" }, ...(started ? [{ kind: "started" } as Reason] : [])] };
     if (started) return { refuse: [{ kind: "started" }] };
     if (placed && shown.includes(from)) return { refuse: [{ kind: "already-there" }] };
+    const fits = shown.flatMap((date) =>
+      TIMES.flatMap((_, index) =>
+        reasonsAt(date, index + 1, duration, now).length === 0 ? [placeName(date, index + 1)] : [],
+      ),
+    );
+    return fits.length > 0 ? { at: fits } : { refuse: [{ kind: "no-room" }, { kind: "passed" }] };
+  }
+  if ("thisWeek" in when) {
+    const shown = when.thisWeek.map((weekday) => window[weekday - 1]!);
+    // Started and on one of those days: both are true.
+    const there: Reason[] = placed && shown.includes(from) ? [{ kind: "already-there" }] : [];
+    if (started) return { refuse: [{ kind: "started" }, ...there] };
+    if (there.length > 0) return { refuse: there };
     const fits = shown.flatMap((date) =>
       TIMES.flatMap((_, index) =>
         reasonsAt(date, index + 1, duration, now).length === 0 ? [placeName(date, index + 1)] : [],
