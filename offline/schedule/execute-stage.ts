@@ -617,16 +617,38 @@ function moveStep(
       : saySummary("en", "noPlaceNotOnDays", { subject, days });
     return finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(refusal));
   }
+  // "To an earlier / a later day": every day on the other side of its own is ruled out too.
+  const total = facts.totalDays ?? 7;
+  const awayDays = !current
+    ? []
+    : request.dayward === "earlier"
+      ? Array.from({ length: total - current.day + 1 }, (_, index) => current.day + index)
+      : request.dayward === "later"
+        ? Array.from({ length: current.day }, (_, index) => index + 1)
+        : [current.day];
   const target =
     request.otherDay && current
-      ? { ...request.where, not: { ...request.where.not, days: [...request.where.not.days, current.day] } }
+      ? { ...request.where, not: { ...request.where.not, days: [...request.where.not.days, ...awayDays] } }
       : request.where;
   const constraints = constraintsFrom(rejected, target);
   let days = allowedDays(constraints.where, facts);
-  // "to the evening" with no day keeps the task's day.
+  // "To an earlier day" from the schedule's first day (a later one from its last): no day that way — said, no card
+  // (a review already started says that first, as for any move).
+  if (rejected.length === 0 && current && awayDays.length === total && request.dayward) {
+    const where = formatRange(current, datingOf(facts));
+    const why = hasStarted(current, facts)
+      ? saySummary("en", "pastStarted", { said: nameOf(task), place: where })
+      : saySummary("en", request.dayward === "earlier" ? "noEarlierDay" : "noLaterDay", {
+          subject: label(task, "en"),
+          where,
+        });
+    return finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(why));
+  }
+  // "to the evening" with no day keeps the task's day ("to another day in the evening" does not).
   if (
     isEmptySelection(constraints.where.only) &&
     current &&
+    !request.otherDay &&
     (constraints.where.slots.part ||
       constraints.where.slots.from !== undefined ||
       constraints.where.slots.at !== undefined)

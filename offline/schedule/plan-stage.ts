@@ -646,7 +646,7 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
       return [
         {
           content: request.otherDay
-            ? `Move ${JSON.stringify(request.task)} to another day${where ? `, ${where}` : ""}`
+            ? `Move ${JSON.stringify(request.task)} to ${request.dayward ? `${request.dayward === "earlier" ? "an earlier" : "a later"} day` : "another day"}${where ? `, ${where}` : ""}`
             : off
               ? `Move ${JSON.stringify(request.task)} off ${off}`
               : `Move ${JSON.stringify(request.task)} to ${away ? `another free slot, ${where}` : where || "another free slot"}`,
@@ -939,7 +939,7 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
       return [
         {
           content: request.otherDay
-            ? `把 ${quoted(request.task)} 移到另一天${where ? `，${where}` : ""}`
+            ? `把 ${quoted(request.task)} 移到${request.dayward ? `更${request.dayward === "earlier" ? "早" : "晚"}的一天` : "另一天"}${where ? `，${where}` : ""}`
             : off
               ? `把 ${quoted(request.task)} 移出${off}`
               : `把 ${quoted(request.task)} 移到 ${away ? `另一个空闲时段，${where}` : where || "另一个空闲时段"}`,

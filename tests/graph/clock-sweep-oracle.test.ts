@@ -4,7 +4,8 @@
  * or the vocabulary list at a clock time the student names ("at 14:00 tomorrow", "Friday 10:00", "周五下午3点",
  * "tomorrow at quarter to ten pm", "at 7 tonight", "on 3/15 at half past seven pm", "the same time on Friday"), on a
  * day said and then corrected ("Friday, no wait, Saturday"), somewhere today / tonight, at lunch (noon: no slot
- * starts then), in a stretch of the week shown ("later in the week", "midweek", "周中": those days from the clock on), or
+ * starts then), in a stretch of the week shown ("later in the week", "midweek", "周中": those days from the clock on), on a day
+ * before or after the review's own ("to an earlier day", "更晚的一天"), or
  * right before or after an event of the timetable ("right after the robotics club meeting", "物理实验之前"), in
  * English and Chinese.
  *
@@ -94,6 +95,7 @@ type Reason =
   | { kind: "already-there" }
   | { kind: "no-room-beside" }
   | { kind: "not-on-day" }
+  | { kind: "no-day-that-way" }
   | { kind: "taken"; by: string };
 
 /** Why a review of `duration` slots may not start at `slot` on `date` at `now` (none: it may). */
@@ -122,6 +124,8 @@ type When =
   | { nextWeek: number[] }
   /** Days of the week shown (weekdays): "later in the week", "midweek", "周中" — from the clock on. */
   | { thisWeek: number[] }
+  /** A day of the week shown before (after) the review's own: "to an earlier day", "更晚的一天". */
+  | { dayward: "earlier" | "later" }
   /** Off today ("I can't do the matrix review today"): from today, when it is there, to any other day of the week. */
   | { offToday: true }
   | { day: "yesterday" | "today" | "tomorrow" | "friday" | "saturday" | `2024-${string}`; time: string }
@@ -228,6 +232,10 @@ const ASKS: Ask[] = [
   ask("move the matrix review the end of the week", MATRIX, true, { thisWeek: [5, 6, 7] }),
   ask("schedule the vocabulary list early in the week", VOCABULARY, false, { thisWeek: [1, 2] }),
   ask("把单词表安排到周中", VOCABULARY, false, { thisWeek: [3, 4] }),
+  // A day before or after the review's own (Sunday: no later day).
+  ask("move the matrix review to an earlier day", MATRIX, true, { dayward: "earlier" }),
+  ask("move the matrix review to a later day", MATRIX, true, { dayward: "later" }),
+  ask("把矩阵复习挪到更早的一天", MATRIX, true, { dayward: "earlier" }),
 ];
 
 /** What the oracle expects: placed exactly there, at one of these starts, or refused for one of these reasons. */
@@ -300,6 +308,19 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
     );
     return fits.length > 0 ? { at: fits } : { refuse: [{ kind: "no-room" }, { kind: "passed" }] };
   }
+  if ("dayward" in when) {
+    // Once the week has rolled past it, the review is missed and has no day of its own: any place from the clock on.
+    const rolled = !window.includes(from);
+    if (started) return { refuse: [{ kind: "started" }] };
+    const shown = rolled ? window : window.filter((date) => (when.dayward === "earlier" ? date < from : date > from));
+    if (shown.length === 0) return { refuse: [{ kind: "no-day-that-way" }] };
+    const fits = shown.flatMap((date) =>
+      TIMES.flatMap((_, index) =>
+        reasonsAt(date, index + 1, duration, now).length === 0 ? [placeName(date, index + 1)] : [],
+      ),
+    );
+    return fits.length > 0 ? { at: fits } : { refuse: [{ kind: "no-room" }, { kind: "passed" }] };
+  }
   // A weekday names that day of the week shown: the coming one on the eve of the window, a passed one late in it.
   const date =
     when.day === "today"
@@ -345,6 +366,8 @@ function says(reason: Reason, reply: string): boolean {
       return /has passed|已经过去/.test(reply);
     case "not-on-day":
       return /is not on .*nothing to move|has no place yet, so it is not on|不在.*不用移动/.test(reply);
+    case "no-day-that-way":
+      return /there is no (?:earlier|later) day|没有更(?:早|晚)的一天/.test(reply);
     case "no-room-beside":
       return /No free time fits .* right (?:after|before)|紧挨着的时间里放不下/.test(reply);
     case "already-there":
@@ -463,6 +486,7 @@ describe("a named time or a day, as the clock moves day by day", () => {
         "day-end",
         "exact",
         "no-room",
+        "no-day-that-way",
         "no-room-beside",
         "not-a-start",
         "not-on-day",

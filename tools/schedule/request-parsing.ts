@@ -370,7 +370,10 @@ export type MoveShift = { days: number } | { minutes: number } | { sameDay: "lat
  * `where` empty. `also`: the moves said after it in the same request, each of its own task to its own place ("move the
  * matrix review to Thursday and the essay to Friday", "把矩阵复习挪到周四，作文挪到周五"): the planner plans each.
  */
-/** `otherDay`: "to another day", "换一天": any day but the one the task is on (set only when said). */
+/**
+ * `otherDay`: "to another day", "换一天": any day but the one the task is on (set only when said). `dayward`: "to an
+ * earlier day", "earlier in the week", "挪到更早的一天" (or later): one of the days before (after) the task's own.
+ */
 export type MoveRequest = {
   kind: "move";
   task: string;
@@ -378,6 +381,7 @@ export type MoveRequest = {
   shift?: MoveShift;
   also?: MoveRequest[];
   otherDay?: true;
+  dayward?: "earlier" | "later";
   /**
    * The days ruled out are the days it leaves ("move the essay off today", "out of Thursday", "I can't do the essay
    * today", "把作文挪出今天"): when it is on none of them, there is nothing to move.
@@ -388,6 +392,27 @@ export type MoveRequest = {
 /** "another day", "a different day", "some other day", "别的天", "另一天", "换一天": any day but the task's own. */
 const OTHER_DAY =
   /\b(?:another|a different|some other|a new|other)\s+day\b|\b(?:other|different)\s+days\b|别的天|另一天|其他(?:的)?日子|别的日子|换一天|换个日子|其他天/;
+
+/**
+ * A day before or after the task's own, said as where it goes: "to an earlier day", "to a later day", "earlier in the
+ * week", "更早的一天", "更晚的一天". ("later in the week" is the end of the week, `WEEK_STRETCHES`; "a day earlier" is a
+ * shift by one day.)
+ */
+const DAYWARD =
+  /\b(?:(?:to|onto|until|till|for)\s+)?(?:(?:an?|some)\s+(earlier|later)\s+day|(earlier)\s+(?:in|that|this)\s+(?:the\s+)?week)\b|(?:挪|移|改|调|换|推|放|安排)?(?:到|在)?更(早|晚)的(?:一天|某天|某一天|日子)/;
+
+/** "to an earlier day" read as "to another day", with the way it goes (`dayward`); `said` as it is otherwise. */
+function withoutDayward(said: string): { said: string; dayward?: "earlier" | "later" } {
+  const found = DAYWARD.exec(said);
+  if (!found) return { said };
+  const way = found[1] ?? found[2] ?? (found[3] === "早" ? "earlier" : "later");
+  const chinese = found[3] !== undefined;
+  const other = chinese ? "挪到另一天" : "to another day";
+  return {
+    said: `${said.slice(0, found.index)}${other}${said.slice(found.index + found[0].length)}`,
+    dayward: way === "earlier" ? "earlier" : "later",
+  };
+}
 
 /** `move` with `otherDay` when `words` (where it goes) say another day than its own. */
 function withOtherDay(move: MoveRequest, words: string): MoveRequest {
@@ -2145,7 +2170,13 @@ const PUT_OFF =
 const MOVE_VERB_THEN = new RegExp(String.raw`\b${MOVE_VERB}\s+(.+)$`);
 const MOVE_TO = new RegExp(String.raw`\b${MOVE_VERB}\s+(.+?)(?:\s+(?:to|onto|into|until|till)\s+(.+))?$`);
 
-function readMove(said: string): ScheduleRequest | undefined {
+function readMove(words: string): ScheduleRequest | undefined {
+  const { said, dayward } = withoutDayward(words);
+  const read = readMoveTo(said);
+  return dayward && read?.kind === "move" && read.otherDay && !read.also ? { ...read, dayward } : read;
+}
+
+function readMoveTo(said: string): ScheduleRequest | undefined {
   // "put the matrix review off till Friday" reads as "put off the matrix review till Friday".
   const body = said.replace(PUT_OFF, (whole, object?: string) =>
     object === undefined ? whole : whole.replace(/put\s+.+?\s+off\b/, `put off ${object}`),

@@ -32,6 +32,8 @@ const EN = {
   // A move off days the task is not on ("move the essay off Tuesday", the offline policy's `moveStep`).
   notOnDays: "{subject} is not on {days} (it is on {where}); nothing to move",
   noPlaceNotOnDays: "{subject} has no place yet, so it is not on {days}; nothing to move",
+  noEarlierDay: "{subject} is on {where}, the first day of your schedule: there is no earlier day to move it to",
+  noLaterDay: "{subject} is on {where}, the last day of your schedule: there is no later day to move it to",
   // A task's life (`tools/task-life.ts`; the offline policy names a task by its name).
   marked: "marked task {id} {mark} (it was {status})",
   markedFreed: "marked task {id} {mark} (it was {status}); its place is free again",
@@ -326,6 +328,8 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   alreadyOn: "{subject} 已经在{where}，不用移动",
   notOnDays: "{subject} 不在{days}（它在{where}），不用移动",
   noPlaceNotOnDays: "{subject} 还没有安排时间，不在{days}，不用移动",
+  noEarlierDay: "{subject} 在{where}，已经是日程的第一天，没有更早的一天可以移过去",
+  noLaterDay: "{subject} 在{where}，已经是日程的最后一天，没有更晚的一天可以移过去",
   marked: "已把任务 {id} 记为{mark}（原为{status}）",
   markedFreed: "已把任务 {id} 记为{mark}（原为{status}），原来的时段空出来了",
   markedNamed: "已把{said}记为{mark}（原为{status}）",

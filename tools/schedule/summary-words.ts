@@ -456,6 +456,8 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("alreadyOn", "whole"),
   read("notOnDays", "whole"),
   read("noPlaceNotOnDays", "whole"),
+  read("noEarlierDay", "whole"),
+  read("noLaterDay", "whole"),
   // A clock time that names no slot (the offline policy's `moveStep`), or a review past moving, and what it did not do.
   read("pastStarted", "start"),
   read("noSlotStartsAt", "start"),
