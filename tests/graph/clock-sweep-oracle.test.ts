@@ -225,6 +225,11 @@ const ASKS: Ask[] = [
   ask("schedule the vocabulary list tomorrow at lunch", VOCABULARY, false, { day: "tomorrow", time: "12:00" }),
   ask("schedule the vocabulary list at lunchtime tomorrow", VOCABULARY, false, { day: "tomorrow", time: "12:00" }),
   ask("明天中午安排单词表", VOCABULARY, false, { day: "tomorrow", time: "12:00" }),
+  ask("schedule the vocabulary list over lunch tomorrow", VOCABULARY, false, { day: "tomorrow", time: "12:00" }),
+  ask("move the matrix review to lunch on Friday", MATRIX, true, { day: "friday", time: "12:00" }),
+  // A dot for the colon before noon, after a day.
+  ask("move the matrix review to Friday 10.55", MATRIX, true, { day: "friday", time: "10:55" }),
+  ask("schedule the vocabulary list tomorrow 8.55", VOCABULARY, false, { day: "tomorrow", time: "08:55" }),
   // A stretch of the week shown, said with no "to": its start (Monday, Tuesday), middle (Wednesday, Thursday), end
   // (Friday to Sunday).
   ask("schedule the vocabulary list later in the week", VOCABULARY, false, { thisWeek: [5, 6, 7] }),

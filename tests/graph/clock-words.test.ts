@@ -146,6 +146,13 @@ describe("a clock time said as people say it", () => {
     "move the essay to tomorrow at lunch",
     "move the essay to lunchtime tomorrow",
     "move the essay to tomorrow over lunch",
+    // Lunch first in the words of where, or after the task's name with no "to": before, the time was dropped ("to lunch
+    // tomorrow", "at lunch tomorrow": the essay went to Monday's first free slot) or read into the task's name ("the
+    // essay over lunch").
+    "move the essay to lunch tomorrow",
+    "move the essay at lunch tomorrow",
+    "move the essay over lunch tomorrow",
+    "move the essay tomorrow over lunch",
     "把作文移到明天中午",
     "把作文移到明天午饭时间",
   ])("%s: noon, which no slot starts at; nothing moves", async (request) => {
@@ -176,6 +183,42 @@ describe("a clock time said as people say it", () => {
       expect(outcome.schedule).toEqual(week);
     },
   );
+
+  test.each([
+    ["move the essay before lunch tomorrow", { endsBy: "12:00" }],
+    ["move the essay after lunch tomorrow", { startsFrom: "13:00" }],
+  ])("%s: a limit after the task's name, which stays the essay", (said, slots) => {
+    expect(parseScheduleRequest(said)).toMatchObject({ kind: "move", task: "essay", where: { slots } });
+  });
+
+  // A dot for the colon before noon, where a time goes: before, "to 10.30" was asked about and "to sunday 10.00"
+  // moved the essay to any free time of Sunday (only 13.00–23.59 were read after a day).
+  test("move the essay to sunday 10.00: Sunday at 10:00", async () => {
+    const week = halfPlacedWeek();
+    const outcome = await converse(await offlineTempo(week, () => SAMPLE_WEEK_EVE), "move the essay to sunday 10.00");
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);
+    const essay = outcome.schedule.tasks.find((task) => task.id === "essay-draft") as TaskItem;
+    expect(essay.slots).toEqual([{ day: 7, start: 3, end: 4 }]);
+  });
+
+  test.each([
+    ["move the essay to 10.30", "10:30", /no slot starts at 10:30/],
+    ["move the essay to tomorrow 10.55", "10:55", /overlaps "College English"/],
+  ])("%s: the time said, refused for what it is", async (request, at, said) => {
+    expect(parseScheduleRequest(request)).toMatchObject({ kind: "move", task: "essay", where: { slots: { at } } });
+    const week = halfPlacedWeek();
+    const outcome = await converse(await offlineTempo(week, () => SAMPLE_WEEK_EVE), request);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    expect(outcome.finalAnswer).toMatch(said);
+    expect(outcome.schedule).toEqual(week);
+  });
+
+  test("a number with a dot in a task's name is no time", () => {
+    expect(parseScheduleRequest("move the unit 5.20 review to friday")).toMatchObject({
+      task: "unit 5.20 review",
+      where: { slots: {} },
+    });
+  });
 
   test("a task named with lunch keeps its name; its time is the one said", () => {
     expect(parseScheduleRequest("move the lunch review to friday at 2pm")).toMatchObject({

@@ -20,7 +20,7 @@ import {
   sampleWeek,
   type ScheduleState,
 } from "../../tools/schedule/index.js";
-import { halfPlacedWeek, placeOf } from "../graph/support/offline-conversation.js";
+import { halfPlacedWeek, placeOf, SAMPLE_WEEK_EVE } from "../graph/support/offline-conversation.js";
 import { approveEveryCard, modelsAtDouble } from "../support/openai-double/drive.js";
 import { scheduleBrain } from "../support/openai-double/brain.js";
 import { startOpenAIDouble, type Imperfection, type OpenAIDouble } from "../support/openai-double/index.js";
@@ -86,13 +86,15 @@ interface Outcome {
 
 /**
  * Sends each message on one thread and approves every card (a batch card's writes each), as `scripts/demo.ts` does;
- * with `streamed`, through `.stream` (messages and custom modes, every event read), else `.invoke`.
+ * with `streamed`, through `.stream` (messages and custom modes, every event read), else `.invoke`. With `now`, the
+ * run's clock (`configurable.now`); else the graph has none: its tools keep no past.
  */
 async function converse(
   models: StageModels,
   week: ScheduleState,
   messages: string[],
   streamed: boolean,
+  now?: Date,
 ): Promise<Outcome> {
   const repository = new InMemoryScheduleRepository();
   await repository.seed(USER, week);
@@ -103,7 +105,8 @@ async function converse(
     checkpointer: new MemorySaver(),
     settings,
   });
-  const config = threadConfig(`real-model-${Math.random().toString(36).slice(2)}`, USER);
+  const thread = threadConfig(`real-model-${Math.random().toString(36).slice(2)}`, USER);
+  const config = now ? { ...thread, configurable: { ...thread.configurable, now: now.toISOString() } } : thread;
   const outcome: Outcome = { cards: [], answers: [], phases: [], schedule: week };
   const run = async (input: Parameters<typeof graph.invoke>[0]) => {
     if (!streamed) return void (await graph.invoke(input, config));
@@ -279,8 +282,17 @@ test("requests said as students say them (a time in words, a day it leaves, a pa
     "schedule the derivative drills first thing Wednesday",
     "Move the essay to Friday at lunch",
     "move the matrix review later in the week",
+    "move the essay over lunch tomorrow",
+    "move the essay to an earlier day",
   ];
-  const reference = await converse({ default: new ScheduleOfflinePolicy() }, halfPlacedWeek(), said, false);
+  // On the eve of the week (the prompt's clock and the tools' one): nothing of it has started.
+  const reference = await converse(
+    { default: new ScheduleOfflinePolicy() },
+    halfPlacedWeek(),
+    said,
+    false,
+    SAMPLE_WEEK_EVE,
+  );
   expect(reference.error).toBeUndefined();
   expect(placeOf(reference.schedule, "matrix-review")).toBe("day 5 slots 9-10");
   expect(reference.answers[1]).toMatch(/"Draft the English essay" is not on Mon 11 Mar \(it is on Sat 16 Mar/);
@@ -289,12 +301,16 @@ test("requests said as students say them (a time in words, a day it leaves, a pa
   // Lunch is noon, which no slot starts at; "later in the week" after the task is where (Friday already is).
   expect(reference.answers[4]).toMatch(/no slot starts at 12:00/);
   expect(reference.answers[5]).toMatch(/already on Fri 15 Mar/);
+  // Lunch after the task's name is when, not part of its name; an earlier day is one before Saturday.
+  expect(reference.answers[6]).toMatch(/no slot starts at 12:00/);
+  expect(placeOf(reference.schedule, "essay-draft")).toMatch(/^day [1-5] /);
   const first = double.requests.length;
   const outcome = await converse(
     modelsAtDouble(double, { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "on" }),
     halfPlacedWeek(),
     said,
     false,
+    SAMPLE_WEEK_EVE,
   );
   expect(double.requests.slice(first).filter((request) => request.refusal)).toEqual([]);
   expect(outcome.error).toBeUndefined();

@@ -203,6 +203,14 @@ const minutesOf = (said: string | undefined) =>
  * lunch" are limits ({@link LUNCH_BEFORE}, {@link LUNCH_AFTER}).
  */
 const LUNCH_AT = String.raw`(?:(?<=\b(?:at|over|during|around|about|to|for)\s+(?:the\s+)?)lunch(?:\s*time)?|lunch\s*time)(?!\s*break)`;
+/**
+ * Lunch first in the words of where ("to lunch tomorrow", "at lunch on Friday" once its "at" is split off): noon. Not
+ * the break, nor lunch with someone.
+ */
+const LUNCH_FIRST = /^\s*lunch(?:\s*time)?\b(?!\s*(?:break|with)\b)/;
+/** Lunch said after a task's name ("the essay over lunch tomorrow", "… before lunch"): words of when, not of the name. */
+const LUNCH_AFTER_TASK =
+  /\b(?:at|over|during|around|about|before|after|by|until|till)\s+(?:the\s+)?lunch(?:\s*time)?\b(?!\s*break)|\blunch\s*time\b(?!\s*break)/g;
 /** Lunch as a time in Chinese ("明天中午", "午饭时间", "午休的时候"), not a limit ("中午以前", "午饭后"): noon. */
 const LUNCH_AT_ZH = new RegExp(
   String.raw`中午(?!\s*(?:饭|以前|之前|前|以后|之后|后))|${LUNCH_WORD_ZH}(?:时间|时候|时|的时候)(?!\s*(?:以前|之前|前|以后|之后|后))`,
@@ -210,6 +218,7 @@ const LUNCH_AT_ZH = new RegExp(
 
 /**
  * A clock time in English: "14:00", "2:30pm", "2pm", "seven pm", "2 p.m.", "at 14", "at seven thirty", "8 o'clock",
+ * "10.30" said where a time goes (first in the words of where, after "at" / "to", after a day: "friday 10.55"),
  * "noon", "half past 7pm", "quarter to ten", "7 tonight" (groups: hour and minutes of "H:MM", the marker after it;
  * the hour, minutes and marker of "2pm"; the hour of "o'clock"; the hour and minutes after "at"; noon; "half past",
  * "quarter past" and "quarter to" with their hour and marker; the hour and minutes before "tonight"). An hour is
@@ -220,7 +229,7 @@ const CLOCK_EN = new RegExp(
     String.raw`(?<![\d:])(?<h1>\d{1,2}):(?<m1>\d{2})(?![\d:])\s*(?<x1>${MARKER})?` +
     String.raw`|\b(?<h2>${HOUR})(?:\s+(?<m2>${MINUTES}))?\s*(?<x2>${MARKER})` +
     String.raw`|\b(?<h3>${HOUR})\s*o'?clock\b` +
-    String.raw`|(?<=\b(?:at|to|from|around|about|till|until|before|after|by)\s+)(?<h8>\d{1,2})\.(?<m8>\d{2})(?![\d.])\s*(?<x8>${MARKER})?` +
+    String.raw`|(?<=^\s*|\b(?:at|to|from|around|about|till|until|before|after|by|today|tomorrow|tonight|(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?)\s+)(?<h8>\d{1,2})\.(?<m8>\d{2})(?![\d.])\s*(?<x8>${MARKER})?` +
     String.raw`|(?<![\d.])(?<h9>\d{1,2})\.(?<m9>\d{2})(?:\s*(?<x9>${MARKER})|(?<=(?:1[3-9]|2[0-3])\.\d{2})(?![\d.]))` +
     String.raw`|\b(?:at|around|about|at\s+around|at\s+about)\s+(?<h4>${HOUR})(?:\s+(?<m4>${MINUTES}))?\b(?![:.\d]|\s*(?:slots?|days?|sections?|periods?|hours?|minutes?|mins?|of|tasks?|reviews?|times?|weeks?)\b|(?:\s+(?:${MINUTES}))?\s*${MARKER})` +
     String.raw`|\b(?<h10>${HOUR})\s*-?ish\b` +
@@ -1040,7 +1049,7 @@ export function readWhere(said: string): Where {
   const notBeforeHour = readNotBeforeHour(fragment);
   // "between 9pm and 8am" is a start and a time limit, no clock time to place at.
   const between = readBetween(kept);
-  const at = readClockTime(withoutBetween(kept));
+  const at = readClockTime(withoutBetween(kept)) ?? (LUNCH_FIRST.test(kept) ? "12:00" : undefined);
   const endsBy = between?.endsBy ?? readEndsBy(kept);
   const startsFrom = between?.startsFrom ?? readStartsFrom(kept);
   const slots = {
@@ -3340,6 +3349,7 @@ function readTaskWords(fragment: string): string {
       .rest.replace(NEGATED_DAYS, " ")
       // ("later in the week", "this weekend", "the end of the week": a stretch of the week names no task.)
       .replace(WEEK_STRETCH_WORDS, " ")
+      .replace(LUNCH_AFTER_TASK, " ")
       .replace(/\b(?:this|next)\b(?=\s+(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?)\b)/g, " ")
       // ("Thursday and Friday morning": the words joining days name no task.)
       .replace(/,|\b(?:and|or)\b(?=\s+(?:this\s+)?(?:[a-z]+day|weekends?|today|tonight|tomorrow)\b)/g, " ")
