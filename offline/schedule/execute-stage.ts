@@ -766,8 +766,11 @@ function moveStep(
           ),
       notCarriedOut(
         why === "unknown"
-          ? `no task or event matches ${anchor}`
-          : `no free time fits ${nameOf(task)} right ${side} ${anchor}`,
+          ? saySummary("en", "noAnchorMatch", { anchor })
+          : saySummary("en", side === "after" ? "noRoomRightAfter" : "noRoomRightBefore", {
+              subject: nameOf(task),
+              anchor,
+            }),
       ),
     );
   }

@@ -1100,9 +1100,9 @@ function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = 
   // A part of the day ruled out is said as it was ("不要上午"), after the rest: no range of slots would read back as one.
   const { notPart, ...slots } = where.slots;
   // A clock time named ("周日14点"): the time itself, read back as it is ("3月17日周日，14:00").
-  // Next to another task or event ("矩阵复习之后"): its occurrence decides the day, so the days are not written.
+  // Next to another task or event ("矩阵复习之后"): on the days named, when any are (`3月14日周四，"矩阵复习"之后`).
   if (purpose === "move" && where.next)
-    return `${JSON.stringify(where.next.anchor)}${where.next.side === "after" ? "之后" : "之前"}`;
+    return `${parts.length > 0 ? `${parts.join("，")}，` : ""}${JSON.stringify(where.next.anchor)}${where.next.side === "after" ? "之后" : "之前"}`;
   if (purpose === "move" && slots.at !== undefined) {
     parts.push(slots.at);
   } else if (purpose === "move" && slots.sameTime) {

@@ -67,6 +67,33 @@ describe("a place next to another task or event", () => {
     expect(outcome.schedule).toEqual(week);
   });
 
+  // A day said before the anchor in Chinese: before, "周二矩阵复习" was read as a day alone (the anchor lost, the essay
+  // anywhere on Tuesday), and a plan step next to an anchor wrote no day.
+  test.each([
+    ["把作文挪到周二矩阵复习之后", /3月12日周二，"矩阵复习"之后/],
+    ["把作文挪到周二的矩阵复习之后", /3月12日周二，"矩阵复习"之后/],
+  ])("%s: right after the matrix review, on the day said, the day in the plan", async (request, step) => {
+    const week = halfPlacedWeek({ chinese: true });
+    const outcome = await converse(await offlineTempo(week, () => SAMPLE_WEEK_EVE), request);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);
+    expect(outcome.planSteps[0]).toMatch(step);
+    const anchor = (week.tasks.find((task) => task.id === "matrix-review") as TaskItem).slots![0]!;
+    const essay = (outcome.schedule.tasks.find((task) => task.id === "essay-draft") as TaskItem).slots![0]!;
+    expect(essay.day).toBe(anchor.day);
+    expect(essay.start).toBeGreaterThan(anchor.end);
+    for (let start = anchor.end + 1; start < essay.start; start += 1)
+      expect(moveTool.run(week, { task_id: "essay-draft", day: anchor.day, slot_start: start }).ok).toBe(false);
+  });
+
+  test("a Chinese request whose anchor names nothing is told so in Chinese", async () => {
+    const week = halfPlacedWeek({ chinese: true });
+    const outcome = await converse(await offlineTempo(week, () => SAMPLE_WEEK_EVE), "把作文挪到斑马笔记之后");
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    expect(outcome.finalAnswer).toMatch(/没有与"斑马笔记"匹配的任务或活动/);
+    expect(outcome.finalAnswer).not.toMatch(/no task or event/);
+    expect(outcome.schedule).toEqual(week);
+  });
+
   test("a day, a time, a meal or a deadline after the words is no task to go next to", () => {
     for (const text of [
       "move the essay after wednesday",

@@ -1576,7 +1576,9 @@ function lastDayAt(text: string): number | undefined {
  */
 const NEXT_TO_EN =
   /(?:\s+to)?\s+(?:(right|just|straight|immediately|directly)\s+)?(after|before)\s+(?:"([^"]+)"|(?:the\s+|my\s+)?([a-z][a-z0-9'-]*(?:\s+(?!on\b|this\b|next\b|tomorrow\b|today\b|tonight\b|please\b)[a-z0-9'-]+)*))(?=\s+(?:on|this|next|tomorrow|today|tonight|please)\b|\s*[,.;!?]|\s*$)/;
-const NEXT_TO_ZH = /(挪|移|放|安排|排|改|调)(?:到|在)\s*"?([^"，,。\s]+?)"?\s*(之后|以后|后面|之前|前面)(?:吧)?$/;
+const NEXT_TO_ZH = new RegExp(
+  String.raw`(挪|移|放|安排|排|改|调)(?:到|在)\s*(?:(?<day>(?:\d{1,2}月\d{1,2}[日号])?(?:(?:下|这|本)?(?:周|星期|礼拜)[一二三四五六日天1-7])|今天|明天|后天)(?:的|，|,)?\s*)?"?([^"，,。\s]+?)"?\s*(之后|以后|后面|之前|前面)(?:吧)?$`,
+);
 /** Words after "after" that name a time, not a task: a day, a clock time, a part of the day, a meal, class. */
 const NOT_AN_ANCHOR =
   /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|today|tomorrow|tonight|noon|midday|lunch|dinner|breakfast|class|classes|school|work|that|it|this|then|now|next|last|week|the weekend|weekend|(?:morning|afternoon|evening|night)s?|an? (?:hour|day|while|bit)|\w+ (?:hours?|days?|minutes?|mins?))\b|^\d|(?:周|星期|礼拜)[一二三四五六日天1-7末]|^(?:今天|明天|后天|上午|下午|晚上|早上|中午|午饭|晚饭|下课|下周|这周|本周|\d)/;
@@ -1592,10 +1594,15 @@ function readNextTo(body: string): { next: NonNullable<Where["next"]>; rest: str
     return { next: { side: english[2] as "after" | "before", anchor }, rest: rest.replace(/\s+/g, " ").trim() };
   }
   const chinese = NEXT_TO_ZH.exec(body);
-  const anchor = chinese?.[2]?.trim() ?? "";
+  // (Groups: the verb, the day, the anchor, the side.)
+  const anchor = chinese?.[3]?.trim() ?? "";
   if (!chinese || anchor === "" || NOT_AN_ANCHOR.test(anchor)) return undefined;
-  const side = /之前|前面/.test(chinese[3] ?? "") ? "before" : "after";
-  const verb = /^(?:放|安排|排)$/.test(chinese[1] ?? "") ? "安排一下" : "挪一下";
+  const side = /之前|前面/.test(chinese[4] ?? "") ? "before" : "after";
+  const placing = /^(?:放|安排|排)$/.test(chinese[1] ?? "");
+  // "挪到周四机器人社团活动之后", `移到 3月14日周四，"机器人社团活动"之后` (a plan step): the day said before the anchor
+  // is where it goes.
+  const day = chinese.groups?.day;
+  const verb = day ? `${placing ? "安排在" : "挪到"}${day}` : placing ? "安排一下" : "挪一下";
   return { next: { side, anchor }, rest: `${body.slice(0, chinese.index)}${verb}` };
 }
 

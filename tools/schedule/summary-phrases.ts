@@ -32,6 +32,9 @@ const EN = {
   // A move off days the task is not on ("move the essay off Tuesday", the offline policy's `moveStep`).
   notOnDays: "{subject} is not on {days} (it is on {where}); nothing to move",
   noPlaceNotOnDays: "{subject} has no place yet, so it is not on {days}; nothing to move",
+  noAnchorMatch: "no task or event matches {anchor}",
+  noRoomRightAfter: "no free time fits {subject} right after {anchor}",
+  noRoomRightBefore: "no free time fits {subject} right before {anchor}",
   noEarlierDay: "{subject} is on {where}, the first day of your schedule: there is no earlier day to move it to",
   noLaterDay: "{subject} is on {where}, the last day of your schedule: there is no later day to move it to",
   // A task's life (`tools/task-life.ts`; the offline policy names a task by its name).
@@ -328,6 +331,9 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   alreadyOn: "{subject} 已经在{where}，不用移动",
   notOnDays: "{subject} 不在{days}（它在{where}），不用移动",
   noPlaceNotOnDays: "{subject} 还没有安排时间，不在{days}，不用移动",
+  noAnchorMatch: "没有与{anchor}匹配的任务或活动",
+  noRoomRightAfter: "{anchor}之后紧挨着的时间里放不下{subject}",
+  noRoomRightBefore: "{anchor}之前紧挨着的时间里放不下{subject}",
   noEarlierDay: "{subject} 在{where}，已经是日程的第一天，没有更早的一天可以移过去",
   noLaterDay: "{subject} 在{where}，已经是日程的最后一天，没有更晚的一天可以移过去",
   marked: "已把任务 {id} 记为{mark}（原为{status}）",

@@ -456,6 +456,9 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("alreadyOn", "whole"),
   read("notOnDays", "whole"),
   read("noPlaceNotOnDays", "whole"),
+  read("noAnchorMatch", "whole"),
+  read("noRoomRightAfter", "whole"),
+  read("noRoomRightBefore", "whole"),
   read("noEarlierDay", "whole"),
   read("noLaterDay", "whole"),
   // A clock time that names no slot (the offline policy's `moveStep`), or a review past moving, and what it did not do.
