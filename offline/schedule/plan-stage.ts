@@ -1208,6 +1208,8 @@ function missingDays(
     if (said) return said;
   }
   if (where && outside.length > 0) return outsideWindow(outside, facts, language);
+  const passed = passedWeekdaysAhead(request, facts, language);
+  if (passed) return passed;
   if (!where || isEmptySelection(where.only) || resolveDays(where.only, facts).length > 0) return undefined;
   const total = facts.totalDays ?? 7;
   if (language === "zh") {
@@ -1216,6 +1218,51 @@ function missingDays(
   }
   const unread = answer === undefined ? "" : `I could not read a day of your schedule in your answer "${answer}". `;
   return `${unread}Your schedule has no such day (it covers ${total} days: day 1 to day ${total}). Which day do you mean? Answer with a weekday ("Friday") or a day number ("day 5").`;
+}
+
+/**
+ * A change to a weekday said alone whose days in the window are all behind today ("move the essay to Monday" on a
+ * Saturday, "把作文挪到周一"): the coming one is meant — no one moves a task into the past — and the window does not
+ * reach it yet: its date, and that the schedule moves on by itself; which day of the window is meant. Undefined for
+ * other requests, a weekday still ahead or today ("Friday 10:00" on a Friday: that day, its time passed or not), or a
+ * weekday said with a week ("this Monday": this week's, which has passed).
+ */
+function passedWeekdaysAhead(request: ScheduleRequest, facts: WeekFacts, language: Language): string | undefined {
+  if (request.kind !== "move" && request.kind !== "arrange") return undefined;
+  const { only } = request.where;
+  const dates = windowDates(facts);
+  const today = facts.now?.date;
+  if (!dates || today === undefined || today > dates.last || only.weekdays.length === 0) return undefined;
+  if (only.days.length > 0 || (only.dates?.length ?? 0) > 0) return undefined;
+  const total = facts.totalDays ?? 7;
+  const behind = (weekday: number) => {
+    const days = Array.from({ length: total }, (_, index) => index + 1).filter(
+      (day) => weekdayOf(facts, day) === weekday,
+    );
+    return days.length > 0 && days.every((day) => addDays(dates.first, day - 1) < today);
+  };
+  if (!only.weekdays.every(behind)) return undefined;
+  const next = (weekday: number) => addDays(today, (weekday - dayOfWeekOfDate(today) + 7) % 7 || 7);
+  const named = (lang: Language) =>
+    sayList(
+      only.weekdays.map((weekday) =>
+        lang === "zh"
+          ? `${weekdayName(weekday, lang)}（${formatDate(next(weekday), lang)}）`
+          : `${weekdayName(weekday, lang)} (${formatDate(next(weekday), lang)})`,
+      ),
+      lang,
+    );
+  return say(
+    language,
+    `Your schedule covers ${formatDate(dates.first)} to ${formatDate(dates.last)}; this week's ${sayList(
+      only.weekdays.map((weekday) => weekdayName(weekday, "en")),
+      "en",
+    )} ${only.weekdays.length > 1 ? "have" : "has"} passed, and the coming ${named("en")} ${only.weekdays.length > 1 ? "are" : "is"} not on it yet: the schedule moves on to the next week by itself once ${formatDate(dates.last)} is over, so I have planned nothing — ask me again then. Or which day of your schedule do you mean? Answer with a weekday ("Sunday") or "today".`,
+    `你的日程覆盖 ${formatDate(dates.first, "zh")} 到 ${formatDate(dates.last, "zh")}；本周的${sayList(
+      only.weekdays.map((weekday) => weekdayName(weekday, "zh")),
+      "zh",
+    )}已经过去，下一个${named("zh")}还不在日程里：${formatDate(dates.last, "zh")}过完后，日程会自动换到下一周，所以我没有做任何计划——到时候再问我吧。或者你指的是日程里的哪一天？可以回答星期几（如“周日”）或“今天”。`,
+  );
 }
 
 /**

@@ -302,6 +302,9 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
   }
   if ("thisWeek" in when) {
     const shown = when.thisWeek.map((weekday) => window[weekday - 1]!);
+    // All behind today: the coming ones are meant, which the week shown does not reach.
+    if (shown.every((date) => date < today))
+      return { refuse: [{ kind: "outside-window" }, ...(started ? [{ kind: "started" } as Reason] : [])] };
     // Started and on one of those days: both are true.
     const there: Reason[] = placed && shown.includes(from) ? [{ kind: "already-there" }] : [];
     if (started) return { refuse: [{ kind: "started" }, ...there] };
@@ -326,7 +329,9 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
     );
     return fits.length > 0 ? { at: fits } : { refuse: [{ kind: "no-room" }, { kind: "passed" }] };
   }
-  // A weekday names that day of the week shown: the coming one on the eve of the window, a passed one late in it.
+  // A weekday names that day of the week shown: the coming one on the eve of the window, today's on its day; once it
+  // is behind today (Friday said on Saturday), the coming one, which the week shown does not reach.
+  const coming = (date: string) => (date < today ? plusDays(date, 7) : date);
   const date =
     when.day === "today"
       ? today
@@ -335,9 +340,9 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
         : when.day === "yesterday"
           ? plusDays(today, -1)
           : when.day === "friday"
-            ? window[4]!
+            ? coming(window[4]!)
             : when.day === "saturday"
-              ? window[5]!
+              ? coming(window[5]!)
               : when.day;
   if (!window.includes(date))
     return { refuse: [{ kind: "outside-window" }, ...(started ? [{ kind: "started" } as Reason] : [])] };
@@ -394,7 +399,7 @@ function says(reason: Reason, reply: string): boolean {
     case "break":
       return /break|休息/.test(reply);
     case "outside-window":
-      return /Your schedule covers .* is not (?:in|on) it|你的日程覆盖 .*不在(?:其中|日程里)/.test(reply);
+      return /Your schedule covers .* (?:is|are) not (?:in|on) it|你的日程覆盖 .*不在(?:其中|日程里)/.test(reply);
     case "no-room":
       return /no free slot|没有.*空闲/.test(reply);
   }
