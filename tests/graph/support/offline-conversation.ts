@@ -157,8 +157,9 @@ export async function offlineTempo(
 }
 
 /**
- * Sends `message`, answers up to 40 cards (scripted answers first, then accept), and reports the outcome; `configurable`
- * joins the thread's configuration (`now`, `time_zone`).
+ * Sends `message`, answers up to 40 cards (scripted answers first, then accept; a question no answer is given for is
+ * withdrawn: "never mind"), and reports the outcome; `configurable` joins the thread's configuration (`now`,
+ * `time_zone`).
  */
 export async function converse(
   tempo: Awaited<ReturnType<typeof offlineTempo>>,
@@ -176,7 +177,8 @@ export async function converse(
   // Scripted answers in order, or an answer chosen for each card as it comes.
   const queue = Array.isArray(answers) ? [...answers] : [];
   const answer = (card: SeenCard) =>
-    (Array.isArray(answers) ? queue.shift() : answers(card)) ?? { type: "accept", args: null };
+    (Array.isArray(answers) ? queue.shift() : answers(card)) ??
+    (card.action === "ask_user" ? { type: "response", args: "never mind" } : { type: "accept", args: null });
   const cardCounts: number[] = [];
   for (let turn = 0; turn < 40 && interruptsOf(result).length > 0; turn += 1) {
     // A batch card holds several writes: each is one entry of `cards`, answered by the next scripted answer.
