@@ -656,7 +656,16 @@ function moveStep(
     days = [current.day].filter((day) => !constraints.notDays.has(day));
   // A shift ("back a day", "an hour later", "往后推一天") starts from the task's own place, on the day it lands on; after
   // a rejection the feedback's limits take over (`constraints`), as for any move.
-  const shift = rejected.length === 0 ? request.shift : undefined;
+  // "Later today" of a review on another day (or with no place): a move to today, from the clock — not later on its
+  // own day. ("Earlier today" is behind the clock: the shift on its own day, as before.)
+  const toToday =
+    request.shift !== undefined &&
+    "sameDay" in request.shift &&
+    request.shift.sameDay === "later" &&
+    days !== undefined &&
+    days.length === 1 &&
+    days[0] !== current?.day;
+  const shift = rejected.length === 0 && !toToday ? request.shift : undefined;
   if (shift && !current)
     return finish(
       end,

@@ -631,7 +631,7 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
       if (request.shift)
         return [
           {
-            content: `Move ${JSON.stringify(request.task)} ${shiftWords(request.shift, "en")}`,
+            content: `Move ${JSON.stringify(request.task)} ${sameDayToday(request) ?? shiftWords(request.shift, "en")}`,
             done_when:
               "days" in request.shift
                 ? `move puts the task ${shiftWords(request.shift, "en")} at its own time, else the nearest free time that day, or says why it cannot move`
@@ -1077,6 +1077,12 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
 }
 
 const PART_ZH = { morning: "上午", afternoon: "下午", evening: "晚上" } as const;
+
+/** "later today" / "earlier tonight" as said (read back as said), for a same-day shift whose words named today. */
+function sameDayToday(request: Extract<ScheduleRequest, { kind: "move" }>): string | undefined {
+  const today = request.where.only.dates?.find((spec) => spec.kind === "offset" && spec.days === 0);
+  return request.shift && "sameDay" in request.shift && today ? `${request.shift.sameDay} ${today.text}` : undefined;
+}
 
 /** A move's shift in a step's words, read back by the request parser: "1 day later", "往后推1天", "later the same day". */
 function shiftWords(shift: MoveShift, language: Language): string {

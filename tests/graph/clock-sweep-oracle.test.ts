@@ -126,6 +126,8 @@ type When =
   | { thisWeek: number[] }
   /** A day of the week shown before (after) the review's own: "to an earlier day", "更晚的一天". */
   | { dayward: "earlier" | "later" }
+  /** "later today": later than its own start when it is today, else today from the clock. */
+  | { laterToday: true }
   /** Off today ("I can't do the matrix review today"): from today, when it is there, to any other day of the week. */
   | { offToday: true }
   | { day: "yesterday" | "today" | "tomorrow" | "friday" | "saturday" | `2024-${string}`; time: string }
@@ -241,6 +243,8 @@ const ASKS: Ask[] = [
   ask("move the matrix review to an earlier day", MATRIX, true, { dayward: "earlier" }),
   ask("move the matrix review to a later day", MATRIX, true, { dayward: "later" }),
   ask("把矩阵复习挪到更早的一天", MATRIX, true, { dayward: "earlier" }),
+  ask("move the matrix review to later today", MATRIX, true, { laterToday: true }),
+  ask("schedule the vocabulary list later today", VOCABULARY, false, { laterToday: true }),
 ];
 
 /** What the oracle expects: placed exactly there, at one of these starts, or refused for one of these reasons. */
@@ -315,6 +319,20 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
       ),
     );
     return fits.length > 0 ? { at: fits } : { refuse: [{ kind: "no-room" }, { kind: "passed" }] };
+  }
+  if ("laterToday" in when) {
+    if (!window.includes(today))
+      return { refuse: [{ kind: "outside-window" }, ...(started ? [{ kind: "started" } as Reason] : [])] };
+    if (started) return { refuse: [{ kind: "started" }] };
+    // On its own day: the nearest start after its own; else any start today.
+    const own = placed && from === today;
+    const fits = TIMES.flatMap((_, index) =>
+      (!own || index + 1 > MOVED_FROM.start) && reasonsAt(today, index + 1, duration, now).length === 0
+        ? [placeName(today, index + 1)]
+        : [],
+    );
+    if (fits.length === 0) return { refuse: [{ kind: "no-room" }, { kind: "passed" }] };
+    return { at: own ? fits.slice(0, 1) : fits };
   }
   if ("dayward" in when) {
     // Once the week has rolled past it, the review is missed and has no day of its own: any place from the clock on.

@@ -376,7 +376,8 @@ export type MoveShift = { days: number } | { minutes: number } | { sameDay: "lat
 /** What a schedule request asks for. */
 /**
  * A move of one task. `shift`: relative to the task's own place ("push it back a day", "an hour later", "往后推一天"),
- * `where` empty. `also`: the moves said after it in the same request, each of its own task to its own place ("move the
+ * `where` empty — but for "later today" / "earlier tonight", whose `where` names today: a review on another day goes
+ * to today, from the clock. `also`: the moves said after it in the same request, each of its own task to its own place ("move the
  * matrix review to Thursday and the essay to Friday", "把矩阵复习挪到周四，作文挪到周五"): the planner plans each.
  */
 /**
@@ -2393,6 +2394,8 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
   let direction: 1 | -1 | undefined;
   let length: { amount: number; unit: "days" | "minutes" } | undefined;
   const sameDay = /\s(?:today|tonight|that day|the same day|on the same day|in the day)\s/;
+  // ("later today" of a review on another day is today, from the clock: kept as where, `MoveRequest.shift`.)
+  const today = /\s(today|tonight)\s/.exec(rest)?.[1];
   rest = rest.replace(sameDay, " ");
   const next =
     /\s(?:to|until|till)\s+(?:the\s+)?(next|following|previous)\s+day\s|\s(?:to\s+)?the day (after|before)\s/.exec(
@@ -2452,7 +2455,12 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
     : length.unit === "days"
       ? { days: direction * length.amount }
       : { minutes: direction * length.amount };
-  return { kind: "move", task, where: emptyWhere(), shift };
+  const where = emptyWhere();
+  if (today && "sameDay" in shift) {
+    where.only.dates = [{ kind: "offset", days: 0, text: today }];
+    if (today === "tonight") where.slots.part = "evening";
+  }
+  return { kind: "move", task, where, shift };
 }
 
 /** "往后推一天", "推迟一小时", "提前30分钟" (group 2 the direction, 3 the amount, 4 the unit); "挪到晚一点" (group 5). */
