@@ -631,7 +631,7 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
       if (request.shift)
         return [
           {
-            content: `Move ${JSON.stringify(request.task)} ${sameDayToday(request) ?? shiftWords(request.shift, "en")}`,
+            content: `Move ${JSON.stringify(request.task)} ${sameDayToday(request, "en") ?? shiftWords(request.shift, "en")}`,
             done_when:
               "days" in request.shift
                 ? `move puts the task ${shiftWords(request.shift, "en")} at its own time, else the nearest free time that day, or says why it cannot move`
@@ -926,7 +926,7 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
       if (request.shift)
         return [
           {
-            content: `把 ${quoted(request.task)} ${shiftWords(request.shift, "zh")}`,
+            content: `把 ${quoted(request.task)} ${sameDayToday(request, "zh") ?? shiftWords(request.shift, "zh")}`,
             done_when:
               "days" in request.shift
                 ? `任务${shiftWords(request.shift, "zh")}，仍在原来的时间，那个时间被占用时放到当天最近的空闲时间；或说明无法移动的原因`
@@ -1078,10 +1078,15 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
 
 const PART_ZH = { morning: "上午", afternoon: "下午", evening: "晚上" } as const;
 
-/** "later today" / "earlier tonight" as said (read back as said), for a same-day shift whose words named today. */
-function sameDayToday(request: Extract<ScheduleRequest, { kind: "move" }>): string | undefined {
+/** "later today", "挪到今晚晚些时候" (read back as said), for a same-day shift whose words named today or tonight. */
+function sameDayToday(request: Extract<ScheduleRequest, { kind: "move" }>, language: Language): string | undefined {
   const today = request.where.only.dates?.find((spec) => spec.kind === "offset" && spec.days === 0);
-  return request.shift && "sameDay" in request.shift && today ? `${request.shift.sameDay} ${today.text}` : undefined;
+  if (!request.shift || !("sameDay" in request.shift) || !today) return undefined;
+  const tonight = today.text === "tonight" || today.text === "今晚";
+  const later = request.shift.sameDay === "later";
+  return language === "zh"
+    ? `挪到${tonight ? "今晚" : "今天"}${later ? "晚些时候" : "早些时候"}`
+    : `${request.shift.sameDay} ${tonight ? "tonight" : "today"}`;
 }
 
 /** A move's shift in a step's words, read back by the request parser: "1 day later", "往后推1天", "later the same day". */

@@ -245,6 +245,7 @@ const ASKS: Ask[] = [
   ask("把矩阵复习挪到更早的一天", MATRIX, true, { dayward: "earlier" }),
   ask("move the matrix review to later today", MATRIX, true, { laterToday: true }),
   ask("schedule the vocabulary list later today", VOCABULARY, false, { laterToday: true }),
+  ask("把矩阵复习挪到今天晚点", MATRIX, true, { laterToday: true }),
 ];
 
 /** What the oracle expects: placed exactly there, at one of these starts, or refused for one of these reasons. */

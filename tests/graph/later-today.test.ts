@@ -21,8 +21,12 @@ describe("later today", () => {
   test.each([
     ["move the vocabulary list to later today", 4],
     ["move the vocabulary list later tonight", 9],
+    // Before, "今天晚些时候" was read into the task's name (asked about) and "今天晚点" as today, where it was not.
+    ["把单词表挪到今天晚些时候", 4],
+    ["把单词表挪到今晚晚一点", 9],
   ])("%s, said on Wednesday with the list on Thursday: today, from the clock", async (request, firstSlot) => {
-    const outcome = await converse(await offlineTempo(halfPlacedWeek(), WEDNESDAY), request);
+    const week = halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) });
+    const outcome = await converse(await offlineTempo(week, WEDNESDAY), request);
     expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);
     expect(checkScheduleInvariants(outcome.schedule)).toEqual([]);
     const { day, start } = placeOf(outcome, "vocabulary-list");
@@ -41,14 +45,15 @@ describe("later today", () => {
     expect(start).toBeGreaterThan(HALF_PLACED["vocabulary-list"]![1]);
   });
 
-  test("move the essay to later today, said on its own day before it: later than its own start", async () => {
-    const outcome = await converse(
-      await offlineTempo(halfPlacedWeek(), SATURDAY_EARLY),
-      "move the essay to later today",
-    );
-    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);
-    const { day, start } = placeOf(outcome, "essay-draft");
-    expect(day).toBe(6);
-    expect(start).toBeGreaterThan(HALF_PLACED["essay-draft"]![1]);
-  });
+  test.each(["move the essay to later today", "把作文挪到今天晚点"])(
+    "%s, said on its own day before it: later than its own start",
+    async (request) => {
+      const week = halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) });
+      const outcome = await converse(await offlineTempo(week, SATURDAY_EARLY), request);
+      expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);
+      const { day, start } = placeOf(outcome, "essay-draft");
+      expect(day).toBe(6);
+      expect(start).toBeGreaterThan(HALF_PLACED["essay-draft"]![1]);
+    },
+  );
 });

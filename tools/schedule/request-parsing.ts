@@ -2455,17 +2455,15 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
     : length.unit === "days"
       ? { days: direction * length.amount }
       : { minutes: direction * length.amount };
-  const where = emptyWhere();
-  if (today && "sameDay" in shift) {
-    where.only.dates = [{ kind: "offset", days: 0, text: today }];
-    if (today === "tonight") where.slots.part = "evening";
-  }
-  return { kind: "move", task, where, shift };
+  return { kind: "move", task, where: sameDayWhere(shift, today), shift };
 }
 
-/** "往后推一天", "推迟一小时", "提前30分钟" (group 2 the direction, 3 the amount, 4 the unit); "挪到晚一点" (group 5). */
+/**
+ * "往后推一天", "推迟一小时", "提前30分钟" (group 2 the direction, 3 the amount, 4 the unit); "挪到晚一点", "挪到今天晚点"
+ * (group 5 today or tonight, 6 the word).
+ */
 const SHIFT_ZH =
-  /^(?:请|帮我)?(?:把|将)?(.+?)\s*(?:(往后推|向后推|往后挪|向后挪|往后移|向后移|往后|向后|推迟|推后|延后|延迟|顺延|挪后|往前推|向前推|往前挪|向前挪|往前移|向前移|往前|向前|提前|挪前)(?:了)?\s*(\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)?\s*(?:个)?(天|小时|钟头|分钟)?|(?:挪|移|调|改|推|放|安排)?(?:到|得)?(?:当天)?(晚一点|晚一些|晚些时候|晚些|稍晚一点|稍晚|早一点|早一些|早些时候|早些|稍早一点|稍早)(?:的时候|的时间)?)(?:吧|再做)?$/;
+  /^(?:请|帮我)?(?:把|将)?(.+?)\s*(?:(往后推|向后推|往后挪|向后挪|往后移|向后移|往后|向后|推迟|推后|延后|延迟|顺延|挪后|往前推|向前推|往前挪|向前挪|往前移|向前移|往前|向前|提前|挪前)(?:了)?\s*(\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)?\s*(?:个)?(天|小时|钟头|分钟)?|(?:挪|移|调|改|推|放|安排)?(?:到|得)?(?:当天|(今天|今晚))?(晚一点|晚一些|晚些时候|晚些|晚点|稍晚一点|稍晚|早一点|早一些|早些时候|早些|早点|稍早一点|稍早)(?:的时候|的时间)?)(?:吧|再做)?$/;
 
 /**
  * "推迟矩阵复习", "延后一下它", "推迟矩阵复习两天": the verb first (group 1), the task (2), an amount (3) — read as
@@ -2484,7 +2482,8 @@ function readShiftChinese(body: string): ScheduleRequest | undefined {
   if (!match) return undefined;
   const task = taskPhrase(match[1] ?? "");
   if (!task || !/[\u4e00-\u9fff"]/.test(body)) return undefined;
-  const later = match[5] !== undefined ? match[5].includes("晚") : !/前|提前/.test(match[2] ?? "");
+  // (Groups: the task, the verb of a shift, its amount and unit; today or tonight, and a word of later or earlier.)
+  const later = match[6] !== undefined ? match[6].includes("晚") : !/前|提前/.test(match[2] ?? "");
   const direction = later ? 1 : -1;
   const word = match[3];
   const unit = match[4];
@@ -2501,7 +2500,19 @@ function readShiftChinese(body: string): ScheduleRequest | undefined {
         ? { days: direction * amount }
         : { minutes: direction * Math.round(unit === "分钟" ? amount : amount * 60) };
   }
-  return { kind: "move", task, where: emptyWhere(), shift };
+  return { kind: "move", task, where: sameDayWhere(shift, match[5]), shift };
+}
+
+/**
+ * Where a same-day shift said with today goes ("later today", "今天晚点"; "tonight", "今晚": its evening): today, for a
+ * review on another day (`MoveRequest.shift`); nothing for any other shift.
+ */
+function sameDayWhere(shift: MoveShift, today: string | undefined): Where {
+  const where = emptyWhere();
+  if (today === undefined || !("sameDay" in shift)) return where;
+  where.only.dates = [{ kind: "offset", days: 0, text: today }];
+  if (today === "tonight" || today === "今晚") where.slots.part = "evening";
+  return where;
 }
 
 /** A `where` that restricts nothing. */
