@@ -8,7 +8,7 @@
  */
 import { formatCount, formatRange, formatRanges } from "../../tools/schedule/format.js";
 import { readablePlaces } from "../../tools/schedule/readable.js";
-import { TASK_STATUS_ZH, type TaskStatus } from "../../tools/schedule/state.js";
+import { TASK_STATUS_ZH, type SlotRange, type TaskStatus } from "../../tools/schedule/state.js";
 import {
   movedText,
   placedText,
@@ -635,13 +635,12 @@ function moveStep(
   // "To an earlier day" from the schedule's first day (a later one from its last): no day that way — said, no card
   // (a review already started says that first, as for any move).
   if (rejected.length === 0 && current && awayDays.length === total && request.dayward) {
-    const where = formatRange(current, datingOf(facts));
-    const why = hasStarted(current, facts)
-      ? saySummary("en", "pastStarted", { said: nameOf(task), place: where })
-      : saySummary("en", request.dayward === "earlier" ? "noEarlierDay" : "noLaterDay", {
-          subject: label(task, "en"),
-          where,
-        });
+    const why =
+      startedWhy(task, current, facts) ??
+      saySummary("en", request.dayward === "earlier" ? "noEarlierDay" : "noLaterDay", {
+        subject: label(task, "en"),
+        where: formatRange(current, datingOf(facts)),
+      });
     return finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(why));
   }
   // "to the evening" with no day keeps the task's day ("to another day in the evening" does not).
@@ -678,7 +677,6 @@ function moveStep(
     );
   const shiftedDay = shift && current ? current.day + ("days" in shift ? shift.days : 0) : undefined;
   if (shiftedDay !== undefined) {
-    const total = facts.totalDays ?? 7;
     if (shiftedDay < 1 || shiftedDay > total)
       return finish(
         end,
@@ -742,11 +740,8 @@ function moveStep(
     // A review whose place has started goes nowhere at any time: said first, as the move's own check would say it
     // ("the slots near 12:00 start at 10:55 and 14:00" would only send the student to a time refused in turn).
     const why =
-      tool === "move" && current && hasStarted(current, facts)
-        ? saySummary("en", "pastStarted", { said: nameOf(task), place: formatRange(current, datingOf(facts)) })
-        : timed !== undefined && "why" in timed
-          ? timed.why
-          : saySummary("en", "nameADay", { at });
+      (tool === "move" && current ? startedWhy(task, current, facts) : undefined) ??
+      (timed !== undefined && "why" in timed ? timed.why : saySummary("en", "nameADay", { at }));
     return finish(
       end,
       "",
@@ -932,6 +927,15 @@ function moveStep(
     say(language, `a free run fits its ${task.duration} slot(s)`, `有能容纳它 ${task.duration} 节的空闲时段`),
     then(spot.day, spot.start, spot.hostId),
   );
+}
+
+/**
+ * Why a review placed at `range` does not move when the clock has reached it ("… has already started: the past is
+ * fixed"), as the move's own check says it; undefined while it is ahead.
+ */
+function startedWhy(task: ListedTask, range: SlotRange, facts: WeekFacts): string | undefined {
+  if (!hasStarted(range, facts)) return undefined;
+  return saySummary("en", "pastStarted", { said: nameOf(task), place: formatRange(range, datingOf(facts)) });
 }
 
 /** Why the move step proposes nothing: no free time where asked fits `task` (the time that has passed left out). */
