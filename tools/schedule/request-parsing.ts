@@ -376,9 +376,10 @@ export type MoveShift = { days: number } | { minutes: number } | { sameDay: "lat
 /** What a schedule request asks for. */
 /**
  * A move of one task. `shift`: relative to the task's own place ("push it back a day", "an hour later", "往后推一天"),
- * `where` empty — but for "later today" / "earlier tonight", whose `where` names today: a review on another day goes
- * to today, from the clock. `also`: the moves said after it in the same request, each of its own task to its own place ("move the
- * matrix review to Thursday and the essay to Friday", "把矩阵复习挪到周四，作文挪到周五"): the planner plans each.
+ * `where` empty — but for "later today" / "later tonight" / "今天晚点", whose `where` names today: a review on another
+ * day goes to today, from the clock. `also`: the moves said after it in the same request, each of its own task to its
+ * own place ("move the matrix review to Thursday and the essay to Friday", "把矩阵复习挪到周四，作文挪到周五"): the
+ * planner plans each.
  */
 /**
  * `otherDay`: "to another day", "换一天": any day but the one the task is on (set only when said). `dayward`: "to an
