@@ -198,16 +198,12 @@ const minutesOf = (said: string | undefined) =>
   said === undefined ? 0 : (MINUTE_WORDS[said.replace(/[-\s]+/, " ")] ?? Number.NaN);
 
 /**
- * Lunch as a time ("at lunch", "over lunch", "during lunchtime", "tomorrow lunchtime"): noon, as "midday" is. A bare
- * "lunch" is not ("lunch with Anna" names something), nor the break ("the lunch break"); "before lunch" and "after
+ * Lunch as a time ("at lunch", "over lunch", "during lunchtime", "tomorrow lunchtime", and first in the words of
+ * where: "to lunch tomorrow" once "to" is split off): noon, as "midday" is. A bare "lunch" elsewhere is not ("the
+ * lunch review" names something), nor lunch with someone or the break ("the lunch break"); "before lunch" and "after
  * lunch" are limits ({@link LUNCH_BEFORE}, {@link LUNCH_AFTER}).
  */
-const LUNCH_AT = String.raw`(?:(?<=\b(?:at|over|during|around|about|to|for)\s+(?:the\s+)?)lunch(?:\s*time)?|lunch\s*time)(?!\s*break)`;
-/**
- * Lunch first in the words of where ("to lunch tomorrow", "at lunch on Friday" once its "at" is split off): noon. Not
- * the break, nor lunch with someone.
- */
-const LUNCH_FIRST = /^\s*lunch(?:\s*time)?\b(?!\s*(?:break|with)\b)/;
+const LUNCH_AT = String.raw`(?:(?<=^\s*|\b(?:at|over|during|around|about|to|for)\s+(?:the\s+)?)lunch(?:\s*time)?|lunch\s*time)(?!\s*(?:break|with)\b)`;
 /** Lunch said after a task's name ("the essay over lunch tomorrow", "… before lunch"): words of when, not of the name. */
 const LUNCH_AFTER_TASK =
   /\b(?:at|over|during|around|about|before|after|by|until|till)\s+(?:the\s+)?lunch(?:\s*time)?\b(?!\s*break)|\blunch\s*time\b(?!\s*break)/g;
@@ -1051,7 +1047,7 @@ export function readWhere(said: string): Where {
   const notBeforeHour = readNotBeforeHour(fragment);
   // "between 9pm and 8am" is a start and a time limit, no clock time to place at.
   const between = readBetween(kept);
-  const at = readClockTime(withoutBetween(kept)) ?? (LUNCH_FIRST.test(kept) ? "12:00" : undefined);
+  const at = readClockTime(withoutBetween(kept));
   const endsBy = between?.endsBy ?? readEndsBy(kept);
   const startsFrom = between?.startsFrom ?? readStartsFrom(kept);
   const slots = {
