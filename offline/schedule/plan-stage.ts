@@ -1254,7 +1254,7 @@ function passedWeekdaysAhead(request: ScheduleRequest, facts: WeekFacts, languag
   };
   if (!only.weekdays.every(behind)) return undefined;
   const next = (weekday: number) => addDays(today, (weekday - dayOfWeekOfDate(today) + 7) % 7 || 7);
-  const named = (lang: Language) =>
+  const coming = (lang: Language) =>
     sayList(
       only.weekdays.map((weekday) =>
         lang === "zh"
@@ -1263,17 +1263,18 @@ function passedWeekdaysAhead(request: ScheduleRequest, facts: WeekFacts, languag
       ),
       lang,
     );
-  return say(
-    language,
-    `Your schedule covers ${formatDate(dates.first)} to ${formatDate(dates.last)}; this week's ${sayList(
-      only.weekdays.map((weekday) => weekdayName(weekday, "en")),
-      "en",
-    )} ${only.weekdays.length > 1 ? "have" : "has"} passed, and the coming ${named("en")} ${only.weekdays.length > 1 ? "are" : "is"} not on it yet: the schedule moves on to the next week by itself once ${formatDate(dates.last)} is over, so I have planned nothing — ask me again then. Or which day of your schedule do you mean? Answer with a weekday ("Sunday") or "today".`,
-    `你的日程覆盖 ${formatDate(dates.first, "zh")} 到 ${formatDate(dates.last, "zh")}；本周的${sayList(
-      only.weekdays.map((weekday) => weekdayName(weekday, "zh")),
-      "zh",
-    )}已经过去，下一个${named("zh")}还不在日程里：${formatDate(dates.last, "zh")}过完后，日程会自动换到下一周，所以我没有做任何计划——到时候再问我吧。或者你指的是日程里的哪一天？可以回答星期几（如“周日”）或“今天”。`,
-  );
+  const passed = (lang: Language) =>
+    sayList(
+      only.weekdays.map((weekday) => weekdayName(weekday, lang)),
+      lang,
+    );
+  const plural = only.weekdays.length > 1;
+  const named = {
+    en: `this week's ${passed("en")} ${plural ? "have" : "has"} passed, and the coming ${coming("en")}`,
+    zh: `本周的${passed("zh")}已经过去，下一个${coming("zh")}`,
+    plural,
+  };
+  return notOnItYet(dates, named, 7, language);
 }
 
 /**
@@ -1307,10 +1308,26 @@ function daysAfterWindow(
   if (!dates || today === undefined || today < dates.first || today > dates.last) return undefined;
   const day = addDays(today, spec.days);
   if (day <= dates.last) return undefined;
+  const named = { en: `"${spec.text}" (${formatDate(day)})`, zh: `“${spec.text}”（${formatDate(day, "zh")}）` };
+  return notOnItYet(dates, named, 5, language);
+}
+
+/**
+ * "Your schedule covers A to B; {named} is not on it yet: the schedule moves on … ask me again then. Or which day …?
+ * Answer with a weekday ("Friday")…": days past the window's last, while today is in it. `example`: the weekday the
+ * answer's example names (one still ahead).
+ */
+function notOnItYet(
+  dates: { first: string; last: string },
+  named: { en: string; zh: string; plural?: boolean },
+  example: number,
+  language: Language,
+): string {
+  const [first, last] = [dates.first, dates.last];
   return say(
     language,
-    `Your schedule covers ${formatDate(dates.first)} to ${formatDate(dates.last)}; "${spec.text}" (${formatDate(day)}) is not on it yet: the schedule moves on to the next week by itself once ${formatDate(dates.last)} is over, so I have planned nothing — ask me again then. Or which day of your schedule do you mean? Answer with a weekday ("Friday") or "today".`,
-    `你的日程覆盖 ${formatDate(dates.first, "zh")} 到 ${formatDate(dates.last, "zh")}；“${spec.text}”（${formatDate(day, "zh")}）还不在日程里：${formatDate(dates.last, "zh")}过完后，日程会自动换到下一周，所以我没有做任何计划——到时候再问我吧。或者你指的是日程里的哪一天？可以回答星期几（如“周五”）或“今天”。`,
+    `Your schedule covers ${formatDate(first)} to ${formatDate(last)}; ${named.en} ${named.plural ? "are" : "is"} not on it yet: the schedule moves on to the next week by itself once ${formatDate(last)} is over, so I have planned nothing — ask me again then. Or which day of your schedule do you mean? Answer with a weekday ("${weekdayName(example, "en")}") or "today".`,
+    `你的日程覆盖 ${formatDate(first, "zh")} 到 ${formatDate(last, "zh")}；${named.zh}还不在日程里：${formatDate(last, "zh")}过完后，日程会自动换到下一周，所以我没有做任何计划——到时候再问我吧。或者你指的是日程里的哪一天？可以回答星期几（如“${weekdayName(example, "zh")}”）或“今天”。`,
   );
 }
 
