@@ -691,6 +691,15 @@ describe("the limits of the clock a request names", () => {
     ["schedule the matrix review today before 10", { endsBy: "10:00" }],
     ["把矩阵复习安排在周五晚上9点以后", { part: "evening", startsFrom: "21:00" }],
     ["周五8点前安排矩阵复习", { endsBy: "08:00" }],
+    // Noon's own words before a limit: the limit, not a time to place at; the afternoon said with an hour only makes
+    // it pm (after 2pm runs into the evening; before 5pm takes in the morning).
+    ["把矩阵复习挪到周五中午12点以前", { endsBy: "12:00" }],
+    ["把矩阵复习挪到周五中午以前", { endsBy: "12:00" }],
+    ["把矩阵复习挪到周五中午以后", { startsFrom: "13:00" }],
+    ["把矩阵复习挪到周五下午两点以后", { startsFrom: "14:00" }],
+    ["把矩阵复习挪到周五下午5点以前", { endsBy: "17:00" }],
+    ["把矩阵复习挪到周五上午10点以前", { part: "morning", endsBy: "10:00" }],
+    ["schedule the matrix review on Friday afternoon before 5pm", { part: "afternoon", endsBy: "17:00" }],
   ])("%s", (text, slots) => {
     expect((parseScheduleRequest(normalizeText(text)) as { where: Where }).where.slots).toEqual(slots);
   });

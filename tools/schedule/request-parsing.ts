@@ -76,8 +76,8 @@ const BARE_HOUR = String.raw`(?<![\d:])\d{1,2}(?:\s*o'?clock\b)?(?![\d:]|\s*(?:[
 const LUNCH_STARTS = "12:00";
 const LUNCH_ENDS = "13:00";
 const LUNCH_WORD = String.raw`(?:the\s+)?(?:lunch\s*(?:time|break)?|midday\s+break)\b`;
-const LUNCH_WORD_ZH = String.raw`(?:午饭|午餐|中饭|中午饭|午休)\s*`;
-/** "before lunch", "by lunchtime", "午饭前", "午休之前" (group "lunch" or "lunchZh"). */
+const LUNCH_WORD_ZH = String.raw`(?:午饭|午餐|中饭|中午饭|午休|中午)\s*`;
+/** "before lunch", "by lunchtime", "午饭前", "午休之前", "中午以前" (group "lunch" or "lunchZh"). */
 const LUNCH_BEFORE = String.raw`\b(?:before|by|until|till)\s+(?<lunch>${LUNCH_WORD})|(?<lunchZh>${LUNCH_WORD_ZH})(?:以前|之前|前)`;
 /** "after lunch", "after the lunch break", "午饭后", "午休以后" (group "lunch" or "lunchZh"). */
 const LUNCH_AFTER = String.raw`\bafter\s+(?<lunch>${LUNCH_WORD})|(?<lunchZh>${LUNCH_WORD_ZH})(?:以后|之后|后)`;
@@ -207,9 +207,12 @@ const LUNCH_AT = String.raw`(?:(?<=^\s*|\b(?:at|over|during|around|about|to|for)
 /** Lunch said after a task's name ("the essay over lunch tomorrow", "… before lunch"): words of when, not of the name. */
 const LUNCH_AFTER_TASK =
   /\b(?:at|over|during|around|about|before|after|by|until|till)\s+(?:the\s+)?lunch(?:\s*time)?\b(?!\s*break)|\blunch\s*time\b(?!\s*break)/g;
-/** Lunch as a time in Chinese ("明天中午", "午饭时间", "午休的时候"), not a limit ("中午以前", "午饭后"): noon. */
+/**
+ * Lunch as a time in Chinese ("明天中午", "午饭时间", "午休的时候"), not a limit ("中午以前", "午饭后"), nor the part of
+ * the day of a limit's hour ("中午12点以前"): noon.
+ */
 const LUNCH_AT_ZH = new RegExp(
-  String.raw`中午(?!\s*(?:饭|以前|之前|前|以后|之后|后))|${LUNCH_WORD_ZH}(?:时间|时候|时|的时候)(?!\s*(?:以前|之前|前|以后|之后|后))`,
+  String.raw`中午(?!\s*(?:饭|以前|之前|前|以后|之后|后|\d|[零一二两三四五六七八九十]))|${LUNCH_WORD_ZH}(?:时间|时候|时|的时候)(?!\s*(?:以前|之前|前|以后|之后|后))`,
 );
 
 /**
@@ -1050,8 +1053,16 @@ export function readWhere(said: string): Where {
   const at = readClockTime(withoutBetween(kept));
   const endsBy = between?.endsBy ?? readEndsBy(kept);
   const startsFrom = between?.startsFrom ?? readStartsFrom(kept);
+  // "下午两点以后" is after 2pm, the evening too, and "下午5点以前" before 5pm, the morning too: a part of the day said only
+  // with a limit's hour makes it pm, and does not close the limit's open side ("晚上9点以后" keeps the evening).
+  const { part, ...named } = readSlots(kept);
+  const partOfLimit =
+    part !== undefined &&
+    readSlots(withoutEndsBy(kept)).part === undefined &&
+    ((startsFrom !== undefined && part !== "evening") || (endsBy !== undefined && part !== "morning"));
   const slots = {
-    ...readSlots(kept),
+    ...named,
+    ...(part === undefined || partOfLimit ? {} : { part }),
     ...(notBeforeHour === undefined ? {} : { notBeforeHour }),
     ...(notPart === undefined ? {} : { notPart }),
     ...(at === undefined ? {} : { at }),
