@@ -786,11 +786,17 @@ function moveStep(
     (rejected.length === 0 && !shift && request.where.slots.sameTime
       ? (current?.start ?? (task.kind === "missed" ? task.was?.start : undefined))
       : undefined);
+  // "slot 3" (or "slots 3-4" for a review of two) names where it starts; a wider range ("slots 5-12", the step's words
+  // for "after 14:00") is a window to search, not a start.
+  const { from: slotFrom, to: slotTo, part } = request.where.slots;
   const exactStart =
     timed !== undefined && "slot" in timed
       ? timed.slot
-      : request.where.slots.from !== undefined && !request.where.slots.part && rejected.length === 0
-        ? request.where.slots.from
+      : slotFrom !== undefined &&
+          !part &&
+          rejected.length === 0 &&
+          (slotTo === undefined || slotTo - slotFrom + 1 <= task.duration)
+        ? slotFrom
         : sameTime;
   if (exactStart !== undefined && days && days.length > 0) {
     const day = days[0]!;

@@ -131,7 +131,8 @@ type When =
   /** Off today ("I can't do the matrix review today"): from today, when it is there, to any other day of the week. */
   | { offToday: true }
   | { day: "yesterday" | "today" | "tomorrow" | "friday" | "saturday" | `2024-${string}`; time: string }
-  | { day: "today"; slots: [number, number] };
+  /** That day's slots from–to: "today", "tonight", "tomorrow before 12:00", "Friday after 14:00". */
+  | { day: "today" | "tomorrow" | "friday"; slots: [number, number] };
 
 interface Ask {
   say: string;
@@ -146,6 +147,12 @@ const MATRIX = "matrix-review";
 const VOCABULARY = "vocabulary-list";
 const WHOLE_DAY: [number, number] = [1, TIMES.length];
 const EVENING: [number, number] = [9, TIMES.length];
+/** The slots that end by `time` ("before 12:00"), or start from it ("after 14:00"), read off the slot grid. */
+const endingBy = (time: string): [number, number] => [1, TIMES.filter((slot) => slot.end <= time).length];
+const startingFrom = (time: string): [number, number] => [
+  TIMES.findIndex((slot) => slot.start >= time) + 1,
+  TIMES.length,
+];
 
 const ASKS: Ask[] = [
   ask("schedule the matrix review at 14:00 tomorrow", MATRIX, false, { day: "tomorrow", time: "14:00" }),
@@ -246,6 +253,22 @@ const ASKS: Ask[] = [
   ask("move the matrix review to later today", MATRIX, true, { laterToday: true }),
   ask("schedule the vocabulary list later today", VOCABULARY, false, { laterToday: true }),
   ask("把矩阵复习挪到今天晚点", MATRIX, true, { laterToday: true }),
+  // A limit of the clock on a day: any start of that day within it, not the limit's own slot.
+  ask("schedule the vocabulary list tomorrow before 12:00", VOCABULARY, false, {
+    day: "tomorrow",
+    slots: endingBy("12:00"),
+  }),
+  ask("move the matrix review to Friday after 14:00", MATRIX, true, { day: "friday", slots: startingFrom("14:00") }),
+  ask("schedule the matrix review before lunch tomorrow", MATRIX, false, { day: "tomorrow", slots: endingBy("12:00") }),
+  ask("move the matrix review to before lunch tomorrow", MATRIX, true, { day: "tomorrow", slots: endingBy("12:00") }),
+  ask("schedule the vocabulary list tomorrow after 7pm", VOCABULARY, false, {
+    day: "tomorrow",
+    slots: startingFrom("19:00"),
+  }),
+  ask("把单词表安排到明天12点以前", VOCABULARY, false, { day: "tomorrow", slots: endingBy("12:00") }),
+  ask("把矩阵复习挪到周五中午12点以前", MATRIX, true, { day: "friday", slots: endingBy("12:00") }),
+  ask("把单词表安排到明天中午以前", VOCABULARY, false, { day: "tomorrow", slots: endingBy("12:00") }),
+  ask("把矩阵复习挪到周五下午两点以后", MATRIX, true, { day: "friday", slots: startingFrom("14:00") }),
 ];
 
 /** What the oracle expects: placed exactly there, at one of these starts, or refused for one of these reasons. */
@@ -375,6 +398,9 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
       else if (reasons.every((reason) => reason.kind === "passed")) roomBeforeTheClock = true;
     }
     if (fits.length > 0) return { at: fits };
+    // Every start of the stretch behind the clock: it has passed, whatever else holds it.
+    const gone = instant(date, TIMES[when.slots[1] - 1]!.start) <= now;
+    if (gone && !roomBeforeTheClock) return { refuse: [{ kind: "passed" }, { kind: "no-room" }] };
     return { refuse: [{ kind: roomBeforeTheClock ? "passed" : "no-room" }] };
   }
   const slot = TIMES.findIndex((time) => time.start === when.time) + 1;
@@ -420,7 +446,7 @@ function says(reason: Reason, reply: string): boolean {
     case "outside-window":
       return /Your schedule covers .* (?:is|are) not (?:in|on) it|你的日程覆盖 .*不在(?:其中|日程里)/.test(reply);
     case "no-room":
-      return /no free slot|没有.*空闲/.test(reply);
+      return /no free (?:slot|time)|没有.*空闲/i.test(reply);
   }
 }
 
