@@ -153,6 +153,8 @@ const startingFrom = (time: string): [number, number] => [
   TIMES.findIndex((slot) => slot.start >= time) + 1,
   TIMES.length,
 ];
+/** The slots that start from `from` and end by `to` ("between 2 and 6pm", "14:00-18:00", "三点到六点"). */
+const between = (from: string, to: string): [number, number] => [startingFrom(from)[0], endingBy(to)[1]];
 
 const ASKS: Ask[] = [
   ask("schedule the matrix review at 14:00 tomorrow", MATRIX, false, { day: "tomorrow", time: "14:00" }),
@@ -269,6 +271,28 @@ const ASKS: Ask[] = [
   ask("把矩阵复习挪到周五中午12点以前", MATRIX, true, { day: "friday", slots: endingBy("12:00") }),
   ask("把单词表安排到明天中午以前", VOCABULARY, false, { day: "tomorrow", slots: endingBy("12:00") }),
   ask("把矩阵复习挪到周五下午两点以后", MATRIX, true, { day: "friday", slots: startingFrom("14:00") }),
+  // A range of the clock, however written, and a limit said right after the day ("tomorrow no earlier than 10").
+  ask("schedule the vocabulary list tomorrow between 2 and 6pm", VOCABULARY, false, {
+    day: "tomorrow",
+    slots: between("14:00", "18:00"),
+  }),
+  ask("move the matrix review to Friday 14:00-18:00", MATRIX, true, {
+    day: "friday",
+    slots: between("14:00", "18:00"),
+  }),
+  ask("schedule the matrix review tomorrow 2-6pm", MATRIX, false, {
+    day: "tomorrow",
+    slots: between("14:00", "18:00"),
+  }),
+  ask("schedule the vocabulary list tomorrow 9-11am", VOCABULARY, false, {
+    day: "tomorrow",
+    slots: between("09:00", "11:00"),
+  }),
+  ask("把单词表安排在明天下午三点到六点之间", VOCABULARY, false, { day: "tomorrow", slots: between("15:00", "18:00") }),
+  ask("move the matrix review to tomorrow no earlier than 10", MATRIX, true, {
+    day: "tomorrow",
+    slots: startingFrom("10:00"),
+  }),
 ];
 
 /** What the oracle expects: placed exactly there, at one of these starts, or refused for one of these reasons. */
@@ -390,6 +414,10 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
     return { refuse: [{ kind: "outside-window" }, ...(started ? [{ kind: "started" } as Reason] : [])] };
   if (started) return { refuse: [{ kind: "started" }] };
   if ("slots" in when) {
+    // Already inside the stretch asked for: said, not moved within it.
+    const [first, last] = when.slots;
+    if (placed && date === from && first <= MOVED_FROM.start && MOVED_FROM.end <= last)
+      return { refuse: [{ kind: "already-there" }] };
     const fits: string[] = [];
     let roomBeforeTheClock = false;
     for (let slot = when.slots[0]; slot + duration - 1 <= when.slots[1]; slot += 1) {

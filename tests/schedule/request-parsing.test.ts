@@ -700,8 +700,28 @@ describe("the limits of the clock a request names", () => {
     ["把矩阵复习挪到周五下午5点以前", { endsBy: "17:00" }],
     ["把矩阵复习挪到周五上午10点以前", { part: "morning", endsBy: "10:00" }],
     ["schedule the matrix review on Friday afternoon before 5pm", { part: "afternoon", endsBy: "17:00" }],
+    // A range however written: "from … to", a dash with am or pm at its end, "到" / "至" in Chinese.
+    ["schedule the matrix review on Friday from 2 to 6pm", { startsFrom: "14:00", endsBy: "18:00" }],
+    ["schedule the matrix review on Friday 14:00 to 18:00", { startsFrom: "14:00", endsBy: "18:00" }],
+    ["schedule the matrix review on Friday 2-6pm", { startsFrom: "14:00", endsBy: "18:00" }],
+    ["schedule the matrix review on Friday 9 - 11 am", { startsFrom: "09:00", endsBy: "11:00" }],
+    ["schedule the matrix review on Friday 10am-2pm", { startsFrom: "10:00", endsBy: "14:00" }],
+    ["把矩阵复习安排在周五三点到六点", { startsFrom: "15:00", endsBy: "18:00" }],
+    ["把矩阵复习挪到周五下午3点至6点之间", { startsFrom: "15:00", endsBy: "18:00" }],
+    ["move the matrix review to Friday slots 3-4", { from: 3, to: 4 }],
+    // A limit right after the day keeps the day: no negative clause.
+    ["move the matrix review to Friday no earlier than 10", { notBeforeHour: 10 }],
+    ["move the matrix review to Friday not before 10am", { notBeforeHour: 10 }],
   ])("%s", (text, slots) => {
     expect((parseScheduleRequest(normalizeText(text)) as { where: Where }).where.slots).toEqual(slots);
+  });
+
+  test("a limit said right after the day keeps the day", () => {
+    const where = (
+      parseScheduleRequest(normalizeText("move the matrix review to Friday no earlier than 10")) as { where: Where }
+    ).where;
+    expect(where.only.weekdays).toEqual([5]);
+    expect(where.not.weekdays).toEqual([]);
   });
 
   test("a limit is no part of a task's name, and no clock time to place at", () => {

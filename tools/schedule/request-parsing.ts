@@ -115,24 +115,60 @@ export function readStartsFrom(fragment: string): string | undefined {
   return clockOfLimit(STARTS_FROM.exec(fragment), fragment, LUNCH_ENDS);
 }
 
-/** "between 9pm and 8am", "between 14:00 and 16:00": a start limit and a time limit at once. */
-const BETWEEN = new RegExp(
-  String.raw`\bbetween\s+(?<from>(?<![\d:])\d{1,2}(?::\d{2})?(?:\s*[ap]\.?m\b\.?)?|noon|midday)\s+and\s+(?<to>(?<![\d:])\d{1,2}(?::\d{2})?(?:\s*[ap]\.?m\b\.?)?|noon|midday)(?![\d:]|\s*(?:slots?|sections?|periods?|days?|hours?|minutes?|mins?)\b)`,
-);
+/** A clock time that bounds a range: "9pm", "14:00", "2" (an hour alone), "noon". */
+const RANGE_END = String.raw`(?<![\d:])\d{1,2}(?::\d{2})?(?:\s*[ap]\.?m\b\.?)?|noon|midday`;
+/** What may not follow a range's end: a count ("between 2 and 3 slots") or more digits. */
+const RANGE_TAIL = String.raw`(?![\d:]|\s*(?:slots?|sections?|periods?|days?|hours?|minutes?|mins?)\b)`;
+/** A clock time written so that it cannot be a count or a date: "14:00", "2pm", "2:30 p.m.". */
+const CLOCK_MARKED = String.raw`\d{1,2}(?::\d{2}(?:\s*[ap]\.?m\b\.?)?|\s*[ap]\.?m\b\.?)`;
+/** A Chinese hour of a range, with its part of the day: "下午三点", "6点半" (a weekday's numeral is no hour: "周五三点"). */
+const RANGE_HOUR_ZH = String.raw`(?:上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:半)?`;
+/**
+ * A start limit and a time limit at once (groups "from" and "to"): "between 9pm and 8am", "between 14:00 and 16:00",
+ * "from 2 to 6pm", "14:00 to 18:00", "2-6pm", "14:00–18:00", "三点到六点", "下午3点至6点之间". A range with no
+ * "between" or "from" has a marked clock time at one end at least ("3-4" is slots, "3/15" a date); "从三点挪到六点" is a
+ * move from one time to another, not a range.
+ */
+const RANGES = [
+  String.raw`\bbetween\s+(?<from>${RANGE_END})\s+and\s+(?<to>${RANGE_END})${RANGE_TAIL}`,
+  String.raw`\bfrom\s+(?<from>${RANGE_END})\s+(?:to|till|until)\s+(?<to>${RANGE_END})${RANGE_TAIL}`,
+  String.raw`(?<![\d:/.-])(?<from>${CLOCK_MARKED})\s*(?:to|till|until|-|–|~)\s*(?<to>${RANGE_END})${RANGE_TAIL}`,
+  String.raw`(?<![\d:/.-])(?<from>\d{1,2}(?::\d{2})?)\s*(?:-|–|~|to|till|until)\s*(?<to>${CLOCK_MARKED})${RANGE_TAIL}`,
+  String.raw`(?<fromZh>${RANGE_HOUR_ZH})\s*(?:到|至|-|–|~)\s*(?<toZh>${RANGE_HOUR_ZH})(?:\s*(?:之间|中间))?`,
+].map((source) => new RegExp(source));
 
-/** The limits "between 9pm and 8am" names (a start and an end, "HH:MM" each), or undefined. */
+/** The limits a range names ("between 9pm and 8am", "2-6pm", "三点到六点": a start and an end, "HH:MM" each), or undefined. */
 export function readBetween(fragment: string): { startsFrom: string; endsBy: string } | undefined {
-  const groups = BETWEEN.exec(fragment)?.groups;
-  if (!groups) return undefined;
-  const clock = (said: string) => readClockTime(/^\d{1,2}$/.test(said.trim()) ? `at ${said}` : said);
-  const startsFrom = clock(groups.from ?? "");
-  const endsBy = clock(groups.to ?? "");
-  return startsFrom !== undefined && endsBy !== undefined ? { startsFrom, endsBy } : undefined;
+  for (const range of RANGES) {
+    const groups = range.exec(fragment)?.groups;
+    if (!groups) continue;
+    if (groups.fromZh !== undefined && groups.toZh !== undefined) {
+      // "下午三点到六点": the part of the day said first holds for both ends.
+      const part = /^(上午|早上|早晨|中午|下午|傍晚|晚上)/.exec(groups.fromZh.trim())?.[1] ?? "";
+      const startsFrom = readClockTime(groups.fromZh);
+      const endsBy = readClockTime(
+        /^\s*(?:上午|早上|早晨|中午|下午|傍晚|晚上)/.test(groups.toZh) ? groups.toZh : part + groups.toZh,
+      );
+      if (startsFrom !== undefined && endsBy !== undefined) return { startsFrom, endsBy };
+      continue;
+    }
+    // "2-6pm": the end's am or pm holds for a start said without one.
+    const marker = /[ap]\.?m\b\.?\s*$/i.exec(groups.to ?? "")?.[0];
+    const clock = (said: string, fill?: string) => {
+      const bare = said.trim();
+      if (/^\d{1,2}$/.test(bare)) return readClockTime(fill ? `${bare}${fill}` : `at ${bare}`);
+      return readClockTime(fill && /^\d{1,2}:\d{2}$/.test(bare) ? `${bare}${fill}` : bare);
+    };
+    const startsFrom = clock(groups.from ?? "", marker);
+    const endsBy = clock(groups.to ?? "");
+    if (startsFrom !== undefined && endsBy !== undefined) return { startsFrom, endsBy };
+  }
+  return undefined;
 }
 
-/** `fragment` without its "between … and …" limits: no part of a task's name, no two clock times to place at. */
+/** `fragment` without the ranges it names: no part of a task's name, no two clock times to place at. */
 function withoutBetween(fragment: string): string {
-  return fragment.replace(new RegExp(BETWEEN.source, "g"), " ");
+  return RANGES.reduce((rest, range) => rest.replace(new RegExp(range.source, "g"), " "), fragment);
 }
 
 /**
@@ -989,9 +1025,12 @@ const KEEP_FREE = new RegExp(
  */
 const NEGATIVE_CLAUSE =
   /\b(?:not|no|(?<!(?:have|got|'ve|had) )nothing|none|never|don'?t|doesn'?t|do not|does not|can'?t|cannot|can not|won'?t|will not|isn'?t|is not|aren'?t|busy|off|unavailable|away|avoid(?:ing)?|except|without|skip|rather not|bad|clash(?:es|ing)?|conflicts?|full(?!\s+of\b)|packed|(?:fully\s+)?booked(?:\s+up)?|swamped)\b|\bi(?: have|'ve got| got| am at|'m at) (?!(?:on|at|in|for|to|planned|scheduled|free|time|room|space|nothing|any|anything|some|something)\b)[a-z]+|\bi work\b|\bworking\b|不行|不要|不能|不可以|从不|从来不|永远不|绝不|不(?:学习?|复习|排|安排|上课)|不方便|不想|不用|不好|没空|没时间|没有时间|休息|有事|有课|有约|忙|避开|除了|除外|放假|跳过|冲突|满了|排满|已满|别/;
-/** Phrases that hold a negative word but are not negative ("不忙", "帮忙", "别的时间", "why not"). */
+/**
+ * Phrases that hold a negative word but are not negative ("不忙", "帮忙", "别的时间", "why not", and limits of the clock:
+ * "no later than 16:30", "tomorrow no earlier than 10", "not before 9am" keep the day they are said with).
+ */
 const NOT_NEGATIVE =
-  /不忙|帮忙|别的|别处|不如|不错|要不|\bno problem\b|\bnot bad\b|\bwhy not\b|\bno later than\b|\bnot later than\b/g;
+  /不忙|帮忙|别的|别处|不如|不错|要不|\bno problem\b|\bnot bad\b|\bwhy not\b|\b(?:no|not) (?:later|earlier) than\b|\bnot before(?=\s+\d)/g;
 /**
  * A part of the day ruled out with no day ("not in the morning", "no evenings", "avoid the afternoon", "不要晚上",
  * "上午不行"): group 1 (English), 2 or 3 (Chinese) holds the part.
