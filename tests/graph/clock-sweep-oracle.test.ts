@@ -126,6 +126,8 @@ type When =
   | { thisWeek: number[] }
   /** A day of the week shown before (after) the review's own: "to an earlier day", "更晚的一天". */
   | { dayward: "earlier" | "later" }
+  /** Those weekdays of the week shown, in those slots: "a weekday evening", "工作日晚上". */
+  | { weekdays: number[]; slots: [number, number] }
   /** "later today": later than its own start when it is today, else today from the clock. */
   | { laterToday: true }
   /** Off today ("I can't do the matrix review today"): from today, when it is there, to any other day of the week. */
@@ -289,6 +291,13 @@ const ASKS: Ask[] = [
     slots: between("09:00", "11:00"),
   }),
   ask("把单词表安排在明天下午三点到六点之间", VOCABULARY, false, { day: "tomorrow", slots: between("15:00", "18:00") }),
+  // Monday to Friday of the week shown.
+  ask("schedule the vocabulary list on a weekday evening", VOCABULARY, false, {
+    weekdays: [1, 2, 3, 4, 5],
+    slots: EVENING,
+  }),
+  ask("move the matrix review to a weekday", MATRIX, true, { weekdays: [1, 2, 3, 4, 5], slots: WHOLE_DAY }),
+  ask("把单词表安排在工作日晚上", VOCABULARY, false, { weekdays: [1, 2, 3, 4, 5], slots: EVENING }),
   ask("move the matrix review to tomorrow no earlier than 10", MATRIX, true, {
     day: "tomorrow",
     slots: startingFrom("10:00"),
@@ -364,6 +373,23 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
     const fits = shown.flatMap((date) =>
       TIMES.flatMap((_, index) =>
         reasonsAt(date, index + 1, duration, now).length === 0 ? [placeName(date, index + 1)] : [],
+      ),
+    );
+    return fits.length > 0 ? { at: fits } : { refuse: [{ kind: "no-room" }, { kind: "passed" }] };
+  }
+  if ("weekdays" in when) {
+    const shown = window.filter((date) => when.weekdays.includes(weekdayOf(date)));
+    if (shown.every((date) => date < today))
+      return { refuse: [{ kind: "outside-window" }, ...(started ? [{ kind: "started" } as Reason] : [])] };
+    if (started) return { refuse: [{ kind: "started" }] };
+    const [first, last] = when.slots;
+    if (placed && shown.includes(from) && first <= MOVED_FROM.start && MOVED_FROM.end <= last)
+      return { refuse: [{ kind: "already-there" }] };
+    const fits = shown.flatMap((date) =>
+      TIMES.flatMap((_, index) =>
+        index + 1 >= first && index + duration <= last && reasonsAt(date, index + 1, duration, now).length === 0
+          ? [placeName(date, index + 1)]
+          : [],
       ),
     );
     return fits.length > 0 ? { at: fits } : { refuse: [{ kind: "no-room" }, { kind: "passed" }] };

@@ -248,6 +248,15 @@ describe("request parsing", () => {
     });
     expect(parseFeedback("nothing on weekends please")).toMatchObject({ not: days([6, 7]), only: days([]) });
     expect(parseFeedback("none on Saturday")).toMatchObject({ not: days([6]), only: days([]) });
+    // A weekday is Monday to Friday (it was read as no day at all: the weekend too).
+    expect(parseFeedback("a weekday evening instead")).toMatchObject({ only: days([1, 2, 3, 4, 5]) });
+    expect(parseFeedback("not on weekdays")).toMatchObject({ not: days([1, 2, 3, 4, 5]), only: days([]) });
+    expect(parseFeedback("工作日晚上")).toMatchObject({ only: days([1, 2, 3, 4, 5]) });
+    expect(parseScheduleRequest("schedule the essay on weekdays")).toMatchObject({
+      kind: "arrange",
+      tasks: ["essay"],
+      where: { only: days([1, 2, 3, 4, 5]) },
+    });
     expect(parseFeedback("I have nothing on Friday")).toMatchObject({ only: days([5]), not: days([]) });
     expect(parseFeedback("later in the day")).toMatchObject({ kind: "constrain", later: true });
     expect(parseFeedback("早一点")).toMatchObject({ kind: "constrain", earlier: true });

@@ -922,6 +922,8 @@ export function readDays(fragment: string): DaySelection {
     },
   );
   if (/\bweekends?\b|周末/.test(text)) selection.weekdays.push(...STRETCH_WEEKDAYS.weekend);
+  // "a weekday", "weekday evenings", "工作日": Monday to Friday.
+  if (/\bweek-?days?\b|工作日/.test(text)) selection.weekdays.push(1, 2, 3, 4, 5);
   // "the end of the week", "early in the week", "midweek", "周初": those days of the week.
   for (const [pattern, weekdays] of WEEK_STRETCHES) if (pattern.test(text)) selection.weekdays.push(...weekdays);
   for (const [pattern, weekday] of WEEKDAYS_EN) if (pattern.test(text)) selection.weekdays.push(weekday);
@@ -3373,10 +3375,10 @@ function namedTasks(rest: string): string[] {
     .replace(NEGATED_DAYS, " ")
     .replace(/\bbut\b/g, " ")
     .replace(
-      /\b(?:on|for|in|into|at|during|over|to|across)\s+(?:the\s+)?(?:[a-z]+day\s*(?:\(day \d+\))?|weekends?|day \d+|mornings?|afternoons?|evenings?|nights?|slots? \d+(?:-\d+)?|(?:next|this|the) week|free slots?(?: that fits? (?:it|them))?|a free slot(?: that fits? (?:it|them))?)/g,
+      /\b(?:on|for|in|into|at|during|over|to|across)\s+(?:the\s+|an?\s+|any\s+)?(?:[a-z]+days?\s*(?:\(day \d+\))?|weekends?|day \d+|mornings?|afternoons?|evenings?|nights?|slots? \d+(?:-\d+)?|(?:next|this|the) week|free slots?(?: that fits? (?:it|them))?|a free slot(?: that fits? (?:it|them))?)/g,
       " ",
     )
-    .replace(/\b(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?)\b/g, " ")
+    .replace(/\b(?:[a-z]+days?|weekends?|mornings?|afternoons?|evenings?)\b/g, " ")
     .replace(PART_PHRASE_WORDS, " ")
     // "arrange the linked list exercises next week": the week is no part of the name (an arrangement's week is the
     // schedule's window: `DateSpec`).
@@ -3384,7 +3386,7 @@ function namedTasks(rest: string): string[] {
     // "put the matrix review on fri": a weekday's short name after its preposition ("sat" alone may be an exam's).
     .replace(/\b(?:on|for|by|this|next)\s+(?:mon|tues?|wed|thu|thurs?|fri|sat|sun)\b/g, " ")
     .replace(
-      /(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|上午|下午|晚上|早上|第\d+天|下周|这周|本周|下星期|这星期/g,
+      /(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|工作日|上午|下午|晚上|早上|第\d+天|下周|这周|本周|下星期|这星期/g,
       " ",
     )
     .replace(/\(day \d+\)|\(slots? \d+(?:-\d+)?\)/g, " ")
