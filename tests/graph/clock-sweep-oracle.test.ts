@@ -291,6 +291,12 @@ const ASKS: Ask[] = [
     slots: between("09:00", "11:00"),
   }),
   ask("把单词表安排在明天下午三点到六点之间", VOCABULARY, false, { day: "tomorrow", slots: between("15:00", "18:00") }),
+  // Dinner ends the day's work before it (18:00); "early" and "late" with a day are its morning and its evening.
+  ask("move the matrix review to Friday before dinner", MATRIX, true, { day: "friday", slots: endingBy("18:00") }),
+  ask("把单词表安排到明天晚饭前", VOCABULARY, false, { day: "tomorrow", slots: endingBy("18:00") }),
+  ask("schedule the vocabulary list early tomorrow", VOCABULARY, false, { day: "tomorrow", slots: endingBy("12:00") }),
+  ask("move the matrix review to late on Friday", MATRIX, true, { day: "friday", slots: EVENING }),
+  ask("把单词表安排到明天一早", VOCABULARY, false, { day: "tomorrow", slots: endingBy("12:00") }),
   // Monday to Friday of the week shown.
   ask("schedule the vocabulary list on a weekday evening", VOCABULARY, false, {
     weekdays: [1, 2, 3, 4, 5],

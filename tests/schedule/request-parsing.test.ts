@@ -718,6 +718,15 @@ describe("the limits of the clock a request names", () => {
     ["把矩阵复习安排在周五三点到六点", { startsFrom: "15:00", endsBy: "18:00" }],
     ["把矩阵复习挪到周五下午3点至6点之间", { startsFrom: "15:00", endsBy: "18:00" }],
     ["move the matrix review to Friday slots 3-4", { from: 3, to: 4 }],
+    // Dinner's own words: before it is a limit (18:00); after it is the evening.
+    ["move the matrix review to Friday before dinner", { endsBy: "18:00" }],
+    ["把矩阵复习挪到周五晚饭前", { endsBy: "18:00" }],
+    ["move the matrix review to Friday after dinner", { part: "evening" }],
+    // "Early" and "late" with a day: its morning and its evening ("early next week" stays a stretch of days).
+    ["move the matrix review to early tomorrow", { part: "morning" }],
+    ["move the matrix review to late on Friday", { part: "evening" }],
+    ["把矩阵复习挪到明天一早", { part: "morning" }],
+    ["schedule the matrix review early next week", {}],
     // A limit right after the day keeps the day: no negative clause.
     ["move the matrix review to Friday no earlier than 10", { notBeforeHour: 10 }],
     ["move the matrix review to Friday not before 10am", { notBeforeHour: 10 }],

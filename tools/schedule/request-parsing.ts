@@ -75,6 +75,9 @@ const BARE_HOUR = String.raw`(?<![\d:])\d{1,2}(?:\s*o'?clock\b)?(?![\d:]|\s*(?:[
  */
 const LUNCH_STARTS = "12:00";
 const LUNCH_ENDS = "13:00";
+/** Dinner, the evening break: "before dinner", "晚饭前" end by it ("after dinner" is the evening, `EVENING_PHRASE`). */
+const DINNER_STARTS = "18:00";
+const DINNER_BEFORE = String.raw`\b(?:before|by|until|till)\s+(?<dinner>(?:the\s+)?dinner(?:\s*time)?)\b|(?<dinnerZh>晚饭|晚餐)\s*(?:以前|之前|前)`;
 const LUNCH_WORD = String.raw`(?:the\s+)?(?:lunch\s*(?:time|break)?|midday\s+break)\b`;
 const LUNCH_WORD_ZH = String.raw`(?:午饭|午餐|中饭|中午饭|午休|中午)\s*`;
 /** "before lunch", "by lunchtime", "午饭前", "午休之前", "中午以前" (group "lunch" or "lunchZh"). */
@@ -89,7 +92,7 @@ const LUNCH_AFTER = String.raw`\bafter\s+(?<lunch>${LUNCH_WORD})|(?<lunchZh>${LU
  * Not "nothing before 10" (`NOT_BEFORE_HOUR`, read first), nor "10点以前不要".
  */
 const ENDS_BY = new RegExp(
-  String.raw`\b(?:(?:before|by|until|till|no later than|earlier than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:before|until|till|no later than|earlier than)\s+(?<bare>${BARE_HOUR}))|(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<![晚早快慢多少有差好])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?<half>半)?\s*(?:以前|之前|前)(?!\s*(?:不要|不|别|从不))|${LUNCH_BEFORE}`,
+  String.raw`\b(?:(?:before|by|until|till|no later than|earlier than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:before|until|till|no later than|earlier than)\s+(?<bare>${BARE_HOUR}))|(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<![晚早快慢多少有差好])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?<half>半)?\s*(?:以前|之前|前)(?!\s*(?:不要|不|别|从不))|${LUNCH_BEFORE}|${DINNER_BEFORE}`,
 );
 
 /** The time limit a fragment names ("before 17:00", "before 8", "周日10点以前"), as "HH:MM", or undefined. */
@@ -180,6 +183,7 @@ function clockOfLimit(match: RegExpExecArray | null, fragment: string, lunch: st
   if (!match?.groups) return undefined;
   const { en, bare, part, hour, half } = match.groups;
   if (match.groups.lunch !== undefined || match.groups.lunchZh !== undefined) return lunch;
+  if (match.groups.dinner !== undefined || match.groups.dinnerZh !== undefined) return DINNER_STARTS;
   if (en !== undefined) return readClockTime(en);
   if (bare !== undefined) {
     const evening = /\b(?:afternoon|evening|tonight|night)\b/.test(fragment);
@@ -962,12 +966,17 @@ export function readSlots(fragment: string): SlotWindow {
 const SAME_TIME =
   /\b(?:the\s+)?same\s+(?:time|slot|hour)\b|同一(?:个)?时间|同样的?时间|相同的?时间|一样的时间|原来的时间|原时间/;
 
-/** Words of a part of the day besides its name: "first thing" (the morning); "the end of the day", "after dinner", "before bed" (the evening). */
-const MORNING_PHRASE = String.raw`first thing`;
-const EVENING_PHRASE = String.raw`(?:the\s+)?end of (?:the\s+)?day|after dinner|before bed(?:time)?`;
+/**
+ * Words of a part of the day besides its name: "first thing", "early tomorrow" (the morning); "the end of the day",
+ * "after dinner", "before bed", "late on Friday" (the evening).
+ */
+const MORNING_PHRASE = String.raw`first thing|early(?=\s+(?:tomorrow|today|(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b)`;
+const EVENING_PHRASE = String.raw`(?:the\s+)?end of (?:the\s+)?day|after dinner|before bed(?:time)?|late(?=\s+(?:tomorrow|today|(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b)`;
 /** Those words with "at" / "by" before them: no part of a task's name. */
 const PART_PHRASE_WORDS = new RegExp(String.raw`\b(?:at\s+|by\s+)?(?:${MORNING_PHRASE}|${EVENING_PHRASE})\b`, "g");
-const MORNING_WORDS = new RegExp(String.raw`\bmornings?\b|\b(?:${MORNING_PHRASE})\b|上午|早上|早晨|清晨|今早|明早`);
+const MORNING_WORDS = new RegExp(
+  String.raw`\bmornings?\b|\b(?:${MORNING_PHRASE})\b|上午|早上|早晨|清晨|今早|明早|一早|一大早`,
+);
 const EVENING_WORDS = new RegExp(
   String.raw`\bevenings?\b|\bnights?\b|\btonight\b|\b(?:${EVENING_PHRASE})\b|晚上|晚间|夜里|傍晚|今晚|明晚|晚饭后`,
 );
@@ -3367,7 +3376,13 @@ function namedTasks(rest: string): string[] {
   const stripped = withoutConstraints(
     readDates(
       withoutClockTimes(
-        withoutEndsBy(rest.replace(KEEP_FREE, " ").replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " ")),
+        withoutEndsBy(
+          rest
+            .replace(KEEP_FREE, " ")
+            .replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " ")
+            // ("early tomorrow": read while its day is still there.)
+            .replace(PART_PHRASE_WORDS, " "),
+        ),
       ),
     ).rest,
   )
