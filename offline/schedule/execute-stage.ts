@@ -653,6 +653,41 @@ function moveStep(
       constraints.where.slots.at !== undefined)
   )
     days = [current.day].filter((day) => !constraints.notDays.has(day));
+  // "The day before the physics lab", "期中考试的前一天": that day of the anchor's first in the week shown.
+  const dayOf = rejected.length === 0 ? request.where.dayOf : undefined;
+  if (dayOf) {
+    const anchor = JSON.stringify(dayOf.anchor);
+    const first = matchTasks(
+      dayOf.anchor,
+      tasks.filter((each) => each.id !== task.id),
+    )
+      .flatMap((each) => each.slots)
+      .sort((a, b) => a.day - b.day || a.start - b.start)[0];
+    if (!first)
+      return finish(
+        end,
+        say(
+          language,
+          `I found no task or event matching ${anchor}, so ${nameOf(task)} stays where it is.`,
+          `我没有找到与${anchor}匹配的任务或活动，${nameOf(task)}保持不动。`,
+        ),
+        notCarriedOut(saySummary("en", "noAnchorMatch", { anchor })),
+      );
+    const day = first.day + dayOf.offset;
+    if (day < 1 || day > total) {
+      const side = dayOf.offset < 0 ? "before" : "after";
+      return finish(
+        end,
+        say(
+          language,
+          `${anchor} is on ${dayName(first.day, facts, "en")}; the day ${side} it is outside your schedule (day 1 to day ${total}), so ${nameOf(task)} stays where it is.`,
+          `${anchor}在${dayName(first.day, facts, "zh")}，它的${side === "before" ? "前一天" : "后一天"}超出了日程范围（第1天到第${total}天），${nameOf(task)}保持不动。`,
+        ),
+        notCarriedOut(saySummary("en", "outsideSchedule", { shift: `the day ${side} ${anchor}` })),
+      );
+    }
+    days = [day].filter((each) => !constraints.notDays.has(each));
+  }
   // A shift ("back a day", "an hour later", "往后推一天") starts from the task's own place, on the day it lands on; after
   // a rejection the feedback's limits take over (`constraints`), as for any move.
   // "Later today" of a review on another day (or with no place): a move to today, from the clock — not later on its

@@ -1108,6 +1108,9 @@ function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = 
   const only = resolveDays(where.only, facts);
   const days = purpose === "move" && only.length >= (facts.totalDays ?? 7) ? only.slice(0, 1) : only;
   if (days.length > 0) parts.push(days.map((day) => stepDay(day, facts, "zh")).join(purpose === "move" ? "或" : "和"));
+  // The day of another task or event ("\"物理实验\"的前一天"): said first, what limits the slots after it.
+  if (purpose === "move" && where.dayOf)
+    parts.unshift(`${JSON.stringify(where.dayOf.anchor)}的${["前一天", "那天", "后一天"][where.dayOf.offset + 1]}`);
   // A part of the day ruled out is said as it was ("不要上午"), after the rest: no range of slots would read back as one.
   const { notPart, ...slots } = where.slots;
   // A clock time named ("周日14点"): the time itself, read back as it is ("3月17日周日，14:00").
@@ -1159,6 +1162,11 @@ export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move
   if (days.length > 0)
     parts.push(
       `${purpose === "move" ? "" : "on "}${days.map((day) => stepDay(day, facts, "en")).join(purpose === "move" ? " or " : " and ")}`,
+    );
+  // The day of another task or event (`the day before "Physics lab"`): said first, what limits the slots after it.
+  if (purpose === "move" && where.dayOf)
+    parts.unshift(
+      `the ${["day before", "same day as", "day after"][where.dayOf.offset + 1]} ${JSON.stringify(where.dayOf.anchor)}`,
     );
   // A part of the day ruled out is said as it was ("not in the morning"), after the rest: a range of slots would read
   // back as an exact start.

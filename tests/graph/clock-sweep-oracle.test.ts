@@ -94,6 +94,7 @@ type Reason =
   | { kind: "started" }
   | { kind: "already-there" }
   | { kind: "no-room-beside" }
+  | { kind: "no-anchor" }
   | { kind: "not-on-day" }
   | { kind: "no-day-that-way" }
   | { kind: "taken"; by: string };
@@ -126,6 +127,8 @@ type When =
   | { thisWeek: number[] }
   /** A day of the week shown before (after) the review's own: "to an earlier day", "更晚的一天". */
   | { dayward: "earlier" | "later" }
+  /** The day of an event's first in the week shown, or the day before or after it, in those slots. */
+  | { dayOf: string; offset: -1 | 0 | 1; slots: [number, number] }
   /** Those weekdays of the week shown, in those slots: "a weekday evening", "工作日晚上". */
   | { weekdays: number[]; slots: [number, number] }
   /** "later today": later than its own start when it is today, else today from the clock. */
@@ -297,6 +300,41 @@ const ASKS: Ask[] = [
   ask("schedule the vocabulary list early tomorrow", VOCABULARY, false, { day: "tomorrow", slots: endingBy("12:00") }),
   ask("move the matrix review to late on Friday", MATRIX, true, { day: "friday", slots: EVENING }),
   ask("把单词表安排到明天一早", VOCABULARY, false, { day: "tomorrow", slots: endingBy("12:00") }),
+  // The day of an event, or the day before or after it (the one-off midterm is not in the next week).
+  ask("move the matrix review to the day before the physics lab", MATRIX, true, {
+    dayOf: "Physics lab",
+    offset: -1,
+    slots: WHOLE_DAY,
+  }),
+  ask("move the vocabulary list to the day after the midterm", VOCABULARY, false, {
+    dayOf: "Calculus midterm exam",
+    offset: 1,
+    slots: WHOLE_DAY,
+  }),
+  ask("move the matrix review to the same day as the robotics club meeting in the evening", MATRIX, true, {
+    dayOf: "Robotics club meeting",
+    offset: 0,
+    slots: EVENING,
+  }),
+  ask("move the vocabulary list to the day after the library study block", VOCABULARY, false, {
+    dayOf: "Library study block",
+    offset: 1,
+    slots: WHOLE_DAY,
+  }),
+  ask("把单词表挪到期中考试的前一天晚上", VOCABULARY, false, {
+    dayOf: "Calculus midterm exam",
+    offset: -1,
+    slots: EVENING,
+  }),
+  ask("schedule the vocabulary list the day before the midterm", VOCABULARY, false, {
+    dayOf: "Calculus midterm exam",
+    offset: -1,
+    slots: WHOLE_DAY,
+  }),
+  ask("把单词表安排在物理实验那天", VOCABULARY, false, { dayOf: "Physics lab", offset: 0, slots: WHOLE_DAY }),
+  // The day and time it leaves, said first: no part of its name.
+  ask("move the matrix review from Sunday 19:00 to Friday 10:00", MATRIX, true, { day: "friday", time: "10:00" }),
+  ask("把矩阵复习从周日晚上7点挪到周五上午10点", MATRIX, true, { day: "friday", time: "10:00" }),
   // Monday to Friday of the week shown.
   ask("schedule the vocabulary list on a weekday evening", VOCABULARY, false, {
     weekdays: [1, 2, 3, 4, 5],
@@ -380,6 +418,23 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
       TIMES.flatMap((_, index) =>
         reasonsAt(date, index + 1, duration, now).length === 0 ? [placeName(date, index + 1)] : [],
       ),
+    );
+    return fits.length > 0 ? { at: fits } : { refuse: [{ kind: "no-room" }, { kind: "passed" }] };
+  }
+  if ("dayOf" in when) {
+    const held: Reason[] = started ? [{ kind: "started" }] : [];
+    const anchorDate = window.find((date) => eventsOn(date).some((event) => event.name === when.dayOf));
+    if (anchorDate === undefined) return { refuse: [{ kind: "no-anchor" }, ...held] };
+    const date = plusDays(anchorDate, when.offset);
+    if (!window.includes(date)) return { refuse: [{ kind: "outside-window" }, ...held] };
+    if (started) return { refuse: held };
+    const [first, last] = when.slots;
+    if (placed && date === from && first <= MOVED_FROM.start && MOVED_FROM.end <= last)
+      return { refuse: [{ kind: "already-there" }] };
+    const fits = TIMES.flatMap((_, index) =>
+      index + 1 >= first && index + duration <= last && reasonsAt(date, index + 1, duration, now).length === 0
+        ? [placeName(date, index + 1)]
+        : [],
     );
     return fits.length > 0 ? { at: fits } : { refuse: [{ kind: "no-room" }, { kind: "passed" }] };
   }
@@ -483,6 +538,8 @@ function says(reason: Reason, reply: string): boolean {
       return /is not on .*nothing to move|has no place yet, so it is not on|不在.*不用移动/.test(reply);
     case "no-day-that-way":
       return /there is no (?:earlier|later) day|没有更(?:早|晚)的一天/.test(reply);
+    case "no-anchor":
+      return /I found no task or event matching|没有找到与.*匹配的任务或活动/.test(reply);
     case "no-room-beside":
       return /No free time fits .* right (?:after|before)|紧挨着的时间里放不下/.test(reply);
     case "already-there":
@@ -504,7 +561,9 @@ function says(reason: Reason, reply: string): boolean {
     case "break":
       return /break|休息/.test(reply);
     case "outside-window":
-      return /Your schedule covers .* (?:is|are) not (?:in|on) it|你的日程覆盖 .*不在(?:其中|日程里)/.test(reply);
+      return /Your schedule covers .* (?:is|are) not (?:in|on) it|你的日程覆盖 .*不在(?:其中|日程里)|is outside your schedule|超出了日程范围/.test(
+        reply,
+      );
     case "no-room":
       return /no free (?:slot|time)|没有.*空闲/i.test(reply);
   }
@@ -603,6 +662,7 @@ describe("a named time or a day, as the clock moves day by day", () => {
         "no-room",
         "no-day-that-way",
         "no-room-beside",
+        "no-anchor",
         "not-a-start",
         "not-on-day",
         "outside-day",

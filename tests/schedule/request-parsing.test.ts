@@ -248,6 +248,57 @@ describe("request parsing", () => {
     });
     expect(parseFeedback("nothing on weekends please")).toMatchObject({ not: days([6, 7]), only: days([]) });
     expect(parseFeedback("none on Saturday")).toMatchObject({ not: days([6]), only: days([]) });
+    expect(parseFeedback("I have nothing on Friday")).toMatchObject({ only: days([5]), not: days([]) });
+    expect(parseFeedback("later in the day")).toMatchObject({ kind: "constrain", later: true });
+    expect(parseFeedback("早一点")).toMatchObject({ kind: "constrain", earlier: true });
+    expect(parseFeedback("make it nicer")).toEqual({ kind: "unclear", text: "make it nicer" });
+  });
+
+  test("the day and time a move leaves, the day of an event, and weekdays", () => {
+    // The day and time a task leaves are no part of its name.
+    for (const text of [
+      "move the essay from Sunday 19:00 to Friday",
+      "move the essay from 7pm on Sunday to Friday",
+      "move the essay from sunday at 7.30pm to Friday",
+    ])
+      expect(parseScheduleRequest(normalizeText(text))).toMatchObject({
+        kind: "move",
+        task: "essay",
+        where: { only: days([5]) },
+      });
+    expect(parseScheduleRequest("把作文从下午三点挪到六点")).toMatchObject({
+      kind: "move",
+      task: "作文",
+      where: { slots: { at: "18:00" } },
+    });
+    // The day of an event, or the day before or after it: no shift of a day, no part of the task's name.
+    expect(parseScheduleRequest("move the essay to the day before the physics lab")).toMatchObject({
+      kind: "move",
+      task: "essay",
+      where: { dayOf: { anchor: "physics lab", offset: -1 } },
+    });
+    expect(
+      parseScheduleRequest("schedule the vocabulary list on the day after the midterm in the evening"),
+    ).toMatchObject({
+      kind: "move",
+      task: "vocabulary list",
+      where: { slots: { part: "evening" }, dayOf: { anchor: "midterm", offset: 1 } },
+    });
+    expect(
+      parseScheduleRequest('Move "essay" to the same day as "Physics lab", in the evening (slots 9-12).'),
+    ).toMatchObject({
+      where: { slots: { part: "evening" }, dayOf: { anchor: "physics lab", offset: 0 } },
+    });
+    expect(parseScheduleRequest("把作文挪到期中考试的前一天晚上")).toMatchObject({
+      task: "作文",
+      where: { slots: { part: "evening" }, dayOf: { anchor: "期中考试", offset: -1 } },
+    });
+    expect(parseScheduleRequest('把 "作文" 移到 "Physics lab"的后一天，晚上（第9-12节）。')).toMatchObject({
+      where: { slots: { part: "evening" }, dayOf: { anchor: "physics lab", offset: 1 } },
+    });
+    // "The day after tomorrow" is a day; "the day before" alone a shift.
+    expect(parseScheduleRequest("move the essay to the day after tomorrow")).not.toHaveProperty("where.dayOf");
+    expect(parseScheduleRequest("move the essay to the day before")).toMatchObject({ shift: { days: -1 } });
     // A weekday is Monday to Friday (it was read as no day at all: the weekend too).
     expect(parseFeedback("a weekday evening instead")).toMatchObject({ only: days([1, 2, 3, 4, 5]) });
     expect(parseFeedback("not on weekdays")).toMatchObject({ not: days([1, 2, 3, 4, 5]), only: days([]) });
@@ -257,10 +308,6 @@ describe("request parsing", () => {
       tasks: ["essay"],
       where: { only: days([1, 2, 3, 4, 5]) },
     });
-    expect(parseFeedback("I have nothing on Friday")).toMatchObject({ only: days([5]), not: days([]) });
-    expect(parseFeedback("later in the day")).toMatchObject({ kind: "constrain", later: true });
-    expect(parseFeedback("早一点")).toMatchObject({ kind: "constrain", earlier: true });
-    expect(parseFeedback("make it nicer")).toEqual({ kind: "unclear", text: "make it nicer" });
   });
 
   test("task names match fuzzily, case-insensitively, or by id", () => {

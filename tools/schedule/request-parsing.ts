@@ -397,6 +397,11 @@ export interface Where {
    */
   next?: { side: "after" | "before"; anchor: string };
   /**
+   * The day of another task or event, or the day before or after it: "the day before the physics lab", "the same day
+   * as the robotics club meeting", "期中考试的前一天" (its first occurrence in the week shown; `offset` -1, 0 or 1).
+   */
+  dayOf?: { anchor: string; offset: -1 | 0 | 1 };
+  /**
    * The part of the day said with days ruled out ("not Saturday morning", "off Thursday morning", "不要周六上午"):
    * the whole of those days is ruled out, so nothing lands where it was said not to (before, the part read as the only
    * time to use: "but not Saturday morning" meant mornings); a move of a day's reviews off it reads it as the part of
@@ -1213,7 +1218,8 @@ export function isAnywhere(where: Where): boolean {
     where.slots.endsBy === undefined &&
     where.slots.startsFrom === undefined &&
     !where.slots.sameTime &&
-    !where.next
+    !where.next &&
+    !where.dayOf
   );
 }
 
@@ -1640,7 +1646,42 @@ const NEXT_TO_ZH = new RegExp(
 );
 /** Words after "after" that name a time, not a task: a day, a clock time, a part of the day, a meal, class. */
 const NOT_AN_ANCHOR =
-  /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|today|tomorrow|tonight|noon|midday|lunch|dinner|breakfast|class|classes|school|work|that|it|this|then|now|next|last|week|the weekend|weekend|(?:morning|afternoon|evening|night)s?|an? (?:hour|day|while|bit)|\w+ (?:hours?|days?|minutes?|mins?))\b|^\d|(?:周|星期|礼拜)[一二三四五六日天1-7末]|^(?:今天|明天|后天|上午|下午|晚上|早上|中午|午饭|晚饭|下课|下周|这周|本周|\d)/;
+  /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|today|tomorrow|tonight|yesterday|noon|midday|lunch|dinner|breakfast|class|classes|school|work|that|it|this|then|now|next|last|week|the weekend|weekend|(?:morning|afternoon|evening|night)s?|an? (?:hour|day|while|bit)|\w+ (?:hours?|days?|minutes?|mins?))\b|^\d|(?:周|星期|礼拜)[一二三四五六日天1-7末]|^(?:今天|明天|后天|昨天|前天|上午|下午|晚上|早上|中午|午饭|晚饭|下课|下周|这周|本周|\d)/;
+
+/**
+ * The day of another task or event, in a move: "to the day before the physics lab", "the day after my midterm", "on
+ * the same day as the robotics club meeting", `the day before "Physics lab"` (a plan step), "挪到期中考试的前一天",
+ * `挪到"物理实验"的后一天晚上`. Not "the day after tomorrow" (a day), nor "the day before" alone (a shift).
+ */
+const DAY_OF_EN =
+  /(?:\s+(?:to|on|for))?\s+(?:on\s+)?the\s+(day\s+before|day\s+after|same\s+day\s+as|day\s+of)\s+(?:"([^"]+)"|(?:the\s+|my\s+)?([a-z][a-z0-9'-]*(?:\s+[a-z0-9'-]+)*?))(?=\s+(?:in|at|on|this|next|please|by|before|after|from)\b|\s*[,.;!?]|\s*$)/;
+const DAY_OF_ZH =
+  /(挪|移|放|安排|排|改|调)(?:到|在)\s*(?:"([^"]+)"|([^"，,。\s]+?))\s*的?(前一天|前1天|后一天|后1天|第二天|那天|那一天|当天|同一天)(?:的)?[，,]?(.*)$/;
+
+/** A move's day next to another task's or event's, and the request without it; undefined when none is said. */
+function readDayOf(body: string): { dayOf: NonNullable<Where["dayOf"]>; rest: string } | undefined {
+  const english = DAY_OF_EN.exec(body);
+  if (english) {
+    const anchor = (english[2] ?? english[3] ?? "").trim();
+    if (anchor === "" || NOT_AN_ANCHOR.test(anchor)) return undefined;
+    const words = english[1]!.replace(/\s+/g, " ");
+    const offset = words === "day before" ? -1 : words === "day after" ? 1 : 0;
+    const before = body.slice(0, english.index);
+    const after = body
+      .slice(english.index + english[0].length)
+      .replace(/^\s*,\s*/, " ")
+      .trim();
+    return { dayOf: { anchor, offset }, rest: after === "" ? before : `${before} to ${after}` };
+  }
+  const chinese = DAY_OF_ZH.exec(body);
+  const anchor = (chinese?.[2] ?? chinese?.[3])?.trim() ?? "";
+  if (!chinese || anchor === "" || NOT_AN_ANCHOR.test(anchor)) return undefined;
+  const offset = /前/.test(chinese[4]!) ? -1 : /后|第二/.test(chinese[4]!) ? 1 : 0;
+  const tail = (chinese[5] ?? "").trim();
+  const placing = /^(?:放|安排|排)$/.test(chinese[1] ?? "");
+  const verb = tail !== "" ? `${chinese[1]}${placing ? "在" : "到"}${tail}` : placing ? "安排一下" : "挪一下";
+  return { dayOf: { anchor, offset }, rest: `${body.slice(0, chinese.index)}${verb}` };
+}
 
 /** A request's place next to another task or event, and the request without it; undefined when none is said. */
 function readNextTo(body: string): { next: NonNullable<Where["next"]>; rest: string } | undefined {
@@ -1961,6 +2002,15 @@ function shiftAllOfDays(
 /** Reads one sentence of a request. */
 function readSentence(body: string): ScheduleRequest {
   if (body === "" || body.length > MAX_READ_LENGTH) return { kind: "unknown" };
+  const dayOf = readDayOf(body);
+  if (dayOf) {
+    const read = readSentence(dayOf.rest);
+    if (read.kind === "move" && !read.shift && !read.also)
+      return { ...read, where: { ...read.where, dayOf: dayOf.dayOf } };
+    // "Schedule the vocabulary list the day before the midterm": one task put on that day, as a move puts it.
+    if (read.kind === "arrange" && read.tasks.length === 1 && !read.except && !read.makeUp && !read.putBack)
+      return { kind: "move", task: read.tasks[0]!, where: { ...read.where, dayOf: dayOf.dayOf } };
+  }
   const nextTo = readNextTo(body);
   if (nextTo) {
     const read = readSentence(nextTo.rest);
@@ -2301,7 +2351,10 @@ function readMoveTo(said: string): ScheduleRequest | undefined {
   const chinese = MOVE_ZH.exec(zh);
   if (chinese) {
     // "把作文从周六挪到别的天": the day it is moved from is no part of its name, and no day to move it to.
-    const from = new RegExp(String.raw`^(.+?)从(${DAY_WORD_ZH}.*)$`).exec(chinese[1] ?? "");
+    // ("把作文从下午三点挪到六点": the time it is moved from, too.)
+    const from = new RegExp(
+      String.raw`^(.+?)从((?:${DAY_WORD_ZH}|今天|明天|后天|上午|下午|晚上|早上|中午|\d{1,2}\s*[:：点]|[零一二两三四五六七八九十]{1,3}\s*点).*)$`,
+    ).exec(chinese[1] ?? "");
     const task = taskPhrase(from ? from[1]! : (chinese[1] ?? ""));
     // "周六我有事，把作文挪到别的时间": what the clause before 把 rules out.
     const before = zh.slice(0, Math.max(0, zh.search(/把|将/)));
@@ -2687,8 +2740,15 @@ const DAY_TAKEN_BACK = new RegExp(
   String.raw`(?:,|\s+-|\s+—)?\s*(?:no,?\s+|sorry,?\s+|i mean,?\s+|but\s+)?not\s+(?:on\s+)?(${DAY_SAID_EN})$`,
 );
 
-/** The day a move's task leaves, said after it before where it goes ("the essay from Thursday", "… off Thursday" to Friday). */
-const FROM_DAY_TAIL = new RegExp(String.raw`\s+(?:from|off(?:\s+of)?)\s+${DAY_SAID_EN}$`);
+/** A clock time a task is moved from: "19:00", "7pm", "7.30pm", "at 9". */
+const FROM_TIME_EN = String.raw`(?:at\s+)?\d{1,2}(?:[:.]\d{2})?(?:\s*[ap]\.?m\b\.?)?`;
+/**
+ * The day (and time) a move's task leaves, said after it before where it goes ("the essay from Thursday", "… off
+ * Thursday" to Friday, "… from Sunday 19:00", "… from 7pm on Sunday"): no part of its name.
+ */
+const FROM_DAY_TAIL = new RegExp(
+  String.raw`\s+(?:from|off(?:\s+of)?)\s+(?:${DAY_SAID_EN}(?:,?\s+${FROM_TIME_EN})?|${FROM_TIME_EN}(?:\s+(?:on\s+)?${DAY_SAID_EN})?)$`,
+);
 
 /**
  * The words of a negation that say the days a task leaves: "off", "out of" ("move the matrix review away from
