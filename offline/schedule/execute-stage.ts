@@ -675,15 +675,17 @@ function moveStep(
       );
     const day = first.day + dayOf.offset;
     if (day < 1 || day > total) {
-      const side = dayOf.offset < 0 ? "before" : "after";
+      const size = Math.abs(dayOf.offset);
+      const way = `${size === 1 ? "the day" : `${size} days`} ${dayOf.offset < 0 ? "before" : "after"}`;
+      const wayZh = `${dayOf.offset < 0 ? "前" : "后"}${size === 1 ? "一" : size}天`;
       return finish(
         end,
         say(
           language,
-          `${anchor} is on ${dayName(first.day, facts, "en")}; the day ${side} it is outside your schedule (day 1 to day ${total}), so ${nameOf(task)} stays where it is.`,
-          `${anchor}在${dayName(first.day, facts, "zh")}，它的${side === "before" ? "前一天" : "后一天"}超出了日程范围（第1天到第${total}天），${nameOf(task)}保持不动。`,
+          `${anchor} is on ${dayName(first.day, facts, "en")}; ${way} it is outside your schedule (day 1 to day ${total}), so ${nameOf(task)} stays where it is.`,
+          `${anchor}在${dayName(first.day, facts, "zh")}，它的${wayZh}超出了日程范围（第1天到第${total}天），${nameOf(task)}保持不动。`,
         ),
-        notCarriedOut(saySummary("en", "outsideSchedule", { shift: `the day ${side} ${anchor}` })),
+        notCarriedOut(saySummary("en", "outsideSchedule", { shift: `${way} ${anchor}` })),
       );
     }
     days = [day].filter((each) => !constraints.notDays.has(each));

@@ -1102,6 +1102,14 @@ function shiftWords(shift: MoveShift, language: Language): string {
     : `${size} ${unit}${size === 1 ? "" : "s"} ${amount > 0 ? "later" : "earlier"}`;
 }
 
+/** A day `offset` days from an anchor, as a step says it: "the day before", "2 days after", "前一天", "后2天". */
+function dayOfWords(offset: number, language: Language): string {
+  const size = Math.abs(offset);
+  if (language === "zh") return offset === 0 ? "那天" : `${offset < 0 ? "前" : "后"}${size === 1 ? "一" : size}天`;
+  if (offset === 0) return "the same day as";
+  return `${size === 1 ? "the day" : `${size} days`} ${offset < 0 ? "before" : "after"}`;
+}
+
 /** "周一（第1天），晚上（第9-12节），不要周二" — `whereText` in Chinese, in a form the request parser reads back. */
 function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = "use"): string {
   const parts: string[] = [];
@@ -1110,7 +1118,7 @@ function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = 
   if (days.length > 0) parts.push(days.map((day) => stepDay(day, facts, "zh")).join(purpose === "move" ? "或" : "和"));
   // The day of another task or event ("\"物理实验\"的前一天"): said first, what limits the slots after it.
   if (purpose === "move" && where.dayOf)
-    parts.unshift(`${JSON.stringify(where.dayOf.anchor)}的${["前一天", "那天", "后一天"][where.dayOf.offset + 1]}`);
+    parts.unshift(`${JSON.stringify(where.dayOf.anchor)}的${dayOfWords(where.dayOf.offset, "zh")}`);
   // A part of the day ruled out is said as it was ("不要上午"), after the rest: no range of slots would read back as one.
   const { notPart, ...slots } = where.slots;
   // A clock time named ("周日14点"): the time itself, read back as it is ("3月17日周日，14:00").
@@ -1165,9 +1173,7 @@ export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move
     );
   // The day of another task or event (`the day before "Physics lab"`): said first, what limits the slots after it.
   if (purpose === "move" && where.dayOf)
-    parts.unshift(
-      `the ${["day before", "same day as", "day after"][where.dayOf.offset + 1]} ${JSON.stringify(where.dayOf.anchor)}`,
-    );
+    parts.unshift(`${dayOfWords(where.dayOf.offset, "en")} ${JSON.stringify(where.dayOf.anchor)}`);
   // A part of the day ruled out is said as it was ("not in the morning"), after the rest: a range of slots would read
   // back as an exact start.
   const { notPart, ...slots } = where.slots;

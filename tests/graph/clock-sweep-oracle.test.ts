@@ -128,7 +128,7 @@ type When =
   /** A day of the week shown before (after) the review's own: "to an earlier day", "更晚的一天". */
   | { dayward: "earlier" | "later" }
   /** The day of an event's first in the week shown, or the day before or after it, in those slots. */
-  | { dayOf: string; offset: -1 | 0 | 1; slots: [number, number] }
+  | { dayOf: string; offset: number; slots: [number, number] }
   /** Those weekdays of the week shown, in those slots: "a weekday evening", "工作日晚上". */
   | { weekdays: number[]; slots: [number, number] }
   /** "later today": later than its own start when it is today, else today from the clock. */
@@ -332,6 +332,17 @@ const ASKS: Ask[] = [
     slots: WHOLE_DAY,
   }),
   ask("把单词表安排在物理实验那天", VOCABULARY, false, { dayOf: "Physics lab", offset: 0, slots: WHOLE_DAY }),
+  ask("move the vocabulary list to the evening before the midterm", VOCABULARY, false, {
+    dayOf: "Calculus midterm exam",
+    offset: -1,
+    slots: EVENING,
+  }),
+  ask("move the matrix review to two days before the physics lab", MATRIX, true, {
+    dayOf: "Physics lab",
+    offset: -2,
+    slots: WHOLE_DAY,
+  }),
+  ask("把矩阵复习挪到物理实验的后两天", MATRIX, true, { dayOf: "Physics lab", offset: 2, slots: WHOLE_DAY }),
   // The day and time it leaves, said first: no part of its name.
   ask("move the matrix review from Sunday 19:00 to Friday 10:00", MATRIX, true, { day: "friday", time: "10:00" }),
   ask("把矩阵复习从周日晚上7点挪到周五上午10点", MATRIX, true, { day: "friday", time: "10:00" }),
@@ -427,10 +438,11 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
     if (anchorDate === undefined) return { refuse: [{ kind: "no-anchor" }, ...held] };
     const date = plusDays(anchorDate, when.offset);
     if (!window.includes(date)) return { refuse: [{ kind: "outside-window" }, ...held] };
-    if (started) return { refuse: held };
+    // Started and on that day already: both are true.
     const [first, last] = when.slots;
-    if (placed && date === from && first <= MOVED_FROM.start && MOVED_FROM.end <= last)
-      return { refuse: [{ kind: "already-there" }] };
+    const there: Reason[] =
+      placed && date === from && first <= MOVED_FROM.start && MOVED_FROM.end <= last ? [{ kind: "already-there" }] : [];
+    if (started || there.length > 0) return { refuse: [...held, ...there] };
     const fits = TIMES.flatMap((_, index) =>
       index + 1 >= first && index + duration <= last && reasonsAt(date, index + 1, duration, now).length === 0
         ? [placeName(date, index + 1)]

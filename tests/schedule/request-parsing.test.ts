@@ -296,6 +296,20 @@ describe("request parsing", () => {
     expect(parseScheduleRequest('把 "作文" 移到 "Physics lab"的后一天，晚上（第9-12节）。')).toMatchObject({
       where: { slots: { part: "evening" }, dayOf: { anchor: "physics lab", offset: 1 } },
     });
+    // A part of that day, or days more than one from it.
+    expect(parseScheduleRequest("move the essay to the evening before the midterm")).toMatchObject({
+      where: { slots: { part: "evening" }, dayOf: { anchor: "midterm", offset: -1 } },
+    });
+    expect(parseScheduleRequest("move the essay to two days before the midterm")).toMatchObject({
+      where: { dayOf: { anchor: "midterm", offset: -2 } },
+    });
+    expect(parseScheduleRequest('把 "作文" 移到 "期中考试"的后2天。')).toMatchObject({
+      where: { dayOf: { anchor: "期中考试", offset: 2 } },
+    });
+    // Two places for two tasks are no anchor.
+    expect(
+      parseScheduleRequest("schedule the essay the day before the midterm and the vocabulary list on friday"),
+    ).not.toHaveProperty("where.dayOf");
     // "The day after tomorrow" is a day; "the day before" alone a shift.
     expect(parseScheduleRequest("move the essay to the day after tomorrow")).not.toHaveProperty("where.dayOf");
     expect(parseScheduleRequest("move the essay to the day before")).toMatchObject({ shift: { days: -1 } });

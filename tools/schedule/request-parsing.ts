@@ -398,9 +398,10 @@ export interface Where {
   next?: { side: "after" | "before"; anchor: string };
   /**
    * The day of another task or event, or the day before or after it: "the day before the physics lab", "the same day
-   * as the robotics club meeting", "期中考试的前一天" (its first occurrence in the week shown; `offset` -1, 0 or 1).
+   * as the robotics club meeting", "two days before the midterm", "期中考试的前一天" (its first occurrence in the week
+   * shown; `offset` the days from it: -1 the day before).
    */
-  dayOf?: { anchor: string; offset: -1 | 0 | 1 };
+  dayOf?: { anchor: string; offset: number };
   /**
    * The part of the day said with days ruled out ("not Saturday morning", "off Thursday morning", "不要周六上午"):
    * the whole of those days is ruled out, so nothing lands where it was said not to (before, the part read as the only
@@ -1654,29 +1655,50 @@ const NOT_AN_ANCHOR =
  * `挪到"物理实验"的后一天晚上`. Not "the day after tomorrow" (a day), nor "the day before" alone (a shift).
  */
 const DAY_OF_EN =
-  /(?:\s+(?:to|on|for))?\s+(?:on\s+)?the\s+(day\s+before|day\s+after|same\s+day\s+as|day\s+of)\s+(?:"([^"]+)"|(?:the\s+|my\s+)?([a-z][a-z0-9'-]*(?:\s+[a-z0-9'-]+)*?))(?=\s+(?:in|at|on|this|next|please|by|before|after|from)\b|\s*[,.;!?]|\s*$)/;
+  /(?:\s+(?:to|on|for))?\s+(?:on\s+)?(?:(?<count>\d|two|three|four|five|six)\s+days\s+(?<countSide>before|after)|the\s+(?<word>day|morning|afternoon|evening|night)\s+(?<side>before|after|of)|the\s+same\s+day\s+as)\s+(?:"(?<quoted>[^"]+)"|(?:the\s+|my\s+)?(?<anchor>[a-z][a-z0-9'-]*(?:\s+[a-z0-9'-]+)*?))(?=\s+(?:in|at|on|this|next|please|by|before|after|from|and)\b|\s*[,.;!?]|\s*$)/;
 const DAY_OF_ZH =
-  /(挪|移|放|安排|排|改|调)(?:到|在)\s*(?:"([^"]+)"|([^"，,。\s]+?))\s*的?(前一天|前1天|后一天|后1天|第二天|那天|那一天|当天|同一天)(?:的)?[，,]?(.*)$/;
+  /(挪|移|放|安排|排|改|调)(?:到|在)\s*(?:"([^"]+)"|([^"，,。\s]+?))\s*的?(前一天|前1天|后一天|后1天|第二天|那天|那一天|当天|同一天|前[2-6两三四五六]天|后[2-6两三四五六]天)(?:的)?[，,]?(.*)$/;
+const DAY_COUNT: Record<string, number> = {
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  两: 2,
+  三: 3,
+  四: 4,
+  五: 5,
+  六: 6,
+};
 
 /** A move's day next to another task's or event's, and the request without it; undefined when none is said. */
 function readDayOf(body: string): { dayOf: NonNullable<Where["dayOf"]>; rest: string } | undefined {
   const english = DAY_OF_EN.exec(body);
-  if (english) {
-    const anchor = (english[2] ?? english[3] ?? "").trim();
+  if (english?.groups) {
+    const { count, countSide, word, side, quoted } = english.groups;
+    const anchor = (quoted ?? english.groups.anchor ?? "").trim();
     if (anchor === "" || NOT_AN_ANCHOR.test(anchor)) return undefined;
-    const words = english[1]!.replace(/\s+/g, " ");
-    const offset = words === "day before" ? -1 : words === "day after" ? 1 : 0;
-    const before = body.slice(0, english.index);
     const after = body
       .slice(english.index + english[0].length)
       .replace(/^\s*,\s*/, " ")
       .trim();
-    return { dayOf: { anchor, offset }, rest: after === "" ? before : `${before} to ${after}` };
+    // ("the day before the midterm and the vocabulary list on Friday": two places, not one anchor.)
+    if (/^and\b/.test(after)) return undefined;
+    const days = count === undefined ? 1 : (DAY_COUNT[count] ?? Number(count));
+    const way = countSide ?? side;
+    const offset = way === "before" ? -days : way === "after" ? days : 0;
+    // "the evening before the midterm": that part of the day before it.
+    const part = word !== undefined && word !== "day" ? `the ${word}` : "";
+    const where = [part, after].filter(Boolean).join(" ");
+    const before = body.slice(0, english.index);
+    return { dayOf: { anchor, offset }, rest: where === "" ? before : `${before} to ${where}` };
   }
   const chinese = DAY_OF_ZH.exec(body);
   const anchor = (chinese?.[2] ?? chinese?.[3])?.trim() ?? "";
   if (!chinese || anchor === "" || NOT_AN_ANCHOR.test(anchor)) return undefined;
-  const offset = /前/.test(chinese[4]!) ? -1 : /后|第二/.test(chinese[4]!) ? 1 : 0;
+  const said = chinese[4]!;
+  const days = /[2-6两三四五六]/.test(said) ? (DAY_COUNT[said[1]!] ?? Number(said[1])) : 1;
+  const offset = /^前/.test(said) ? -days : /^后|第二/.test(said) ? days : 0;
   const tail = (chinese[5] ?? "").trim();
   const placing = /^(?:放|安排|排)$/.test(chinese[1] ?? "");
   const verb = tail !== "" ? `${chinese[1]}${placing ? "在" : "到"}${tail}` : placing ? "安排一下" : "挪一下";
