@@ -582,7 +582,10 @@ function withShiftDays(request: ScheduleRequest, facts: WeekFacts): ScheduleRequ
     ...(also.length > 0 ? { more: also } : {}),
   };
   // Off the day: the day named by its weekday ("I'm busy tomorrow, move my reviews").
-  if (request.away) return weekday === undefined ? request : { kind: "shift_all", ...of, away: request.away };
+  if (request.away)
+    return weekday === undefined
+      ? request
+      : { kind: "shift_all", ...of, away: request.away, ...(request.dayward ? { dayward: request.dayward } : {}) };
   const by = request.minutes !== undefined ? { minutes: request.minutes } : days !== undefined ? { days } : undefined;
   return by === undefined ? request : { kind: "shift_all", ...by, ...of };
 }
@@ -693,7 +696,7 @@ function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
             content:
               request.away === "part"
                 ? `Move ${whose} out of ${sayList(days, "en")} ${request.part}`
-                : `Move ${whose} to another day`,
+                : `Move ${whose} to ${request.dayward === "earlier" ? "an earlier day" : request.dayward === "later" ? "a later day" : "another day"}`,
             done_when: "each review still ahead there has moved off it, or it is told why it stays",
           },
         ];
@@ -973,7 +976,9 @@ function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
         return [
           {
             content:
-              request.away === "part" ? `把${whose}挪出${days}${PART_ZH[request.part!]}` : `把${whose}挪到别的天`,
+              request.away === "part"
+                ? `把${whose}挪出${days}${PART_ZH[request.part!]}`
+                : `把${whose}挪到${request.dayward ? (request.dayward === "earlier" ? "更早的一天" : "更晚的一天") : "别的天"}`,
             done_when: "那里每个还没开始的复习都已挪走，或说明了为什么保留不动",
           },
         ];

@@ -481,9 +481,22 @@ function plan(
     const targets =
       "away" in by
         ? Array.from({ length: total }, (_, index) => index + 1).filter(
-            (day) => by.away === "part" || (day !== from.day && !vacated.includes(day)),
+            (day) =>
+              by.away === "part" ||
+              (day !== from.day &&
+                !vacated.includes(day) &&
+                (request.dayward === undefined || (request.dayward === "earlier" ? day < from.day : day > from.day))),
           )
         : [from.day + days];
+    // "To an earlier day" from the schedule's first day (a later one from its last): no day that way.
+    if ("away" in by && request.dayward && targets.length === 0) {
+      const phrase = request.dayward === "earlier" ? "noEarlierDay" : "noLaterDay";
+      stay({
+        en: saySummary("en", phrase, { subject: "it", where: dated(from.day) }),
+        zh: saySummary("zh", phrase, { subject: "它", where: dayName(from.day, facts, "zh") }),
+      });
+      continue;
+    }
     const day = targets[0]!;
     if (!("away" in by) && (day < 1 || day > total)) {
       stay({

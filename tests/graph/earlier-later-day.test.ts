@@ -6,7 +6,7 @@
  * (last) day, nothing moves and the answer says there is no day that way.
  */
 import { describe, expect, test } from "vitest";
-import { checkScheduleInvariants, type TaskItem } from "../../tools/schedule/index.js";
+import { checkScheduleInvariants, type ScheduleState, type TaskItem } from "../../tools/schedule/index.js";
 import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import {
   converse,
@@ -78,6 +78,41 @@ describe("a day before or after the task's own", () => {
     expect(outcome.finalAnswer).toMatch(said);
     expect(outcome.finalAnswer).not.toMatch(/days is empty/);
     expect(outcome.schedule).toEqual(week);
+  });
+
+  /** The half-placed week with the matrix review moved to Thursday 16:00, beside the vocabulary list's 08:00. */
+  function twoOnThursday(chinese = false): ScheduleState {
+    const week = halfPlacedWeek({ chinese });
+    week.tasks = week.tasks.map((task) =>
+      task.id === "matrix-review" ? ({ ...task, slots: [{ day: 4, start: 7, end: 8 }] } as TaskItem) : task,
+    );
+    return week;
+  }
+
+  test.each([
+    ["move all my Thursday reviews to an earlier day", "earlier"],
+    ["move Thursday's reviews to a later day", "later"],
+    ["把周四的所有复习挪到更早的一天", "earlier"],
+  ] as const)("%s: every one of them lands on a day %s than Thursday", async (request, way) => {
+    const week = twoOnThursday(isChinese(request));
+    const outcome = await converse(await offlineTempo(week, () => SAMPLE_WEEK_EVE), request);
+    expect(checkScheduleInvariants(outcome.schedule)).toEqual([]);
+    for (const id of ["matrix-review", "vocabulary-list"]) {
+      const day = placed(outcome, id).day;
+      expect(way === "earlier" ? day < 4 : day > 4).toBe(true);
+    }
+    // The others stay where they were.
+    expect(placed(outcome, "essay-draft")).toEqual(placed({ schedule: week }, "essay-draft"));
+  });
+
+  test("all of Monday's reviews to an earlier day: none is left that way, so none moves and the answer says why", async () => {
+    const week = halfPlacedWeek();
+    const outcome = await converse(
+      await offlineTempo(week, () => SAMPLE_WEEK_EVE),
+      "move all my Monday reviews to an earlier day",
+    );
+    expect(outcome.schedule).toEqual(week);
+    expect(outcome.said.join("\n")).toMatch(/there is no earlier day/);
   });
 
   test("later in the week is still the end of the week, and a day earlier still a shift by one day", () => {

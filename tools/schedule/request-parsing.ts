@@ -509,6 +509,8 @@ export type ScheduleRequest =
        * nearest its own that is not on its day (`day`), or not in that part of it (`part`, with `part` set).
        */
       away?: "day" | "part";
+      /** Off the day, to an earlier (a later) day only: "move Friday's reviews to an earlier day", "挪到更晚的一天". */
+      dayward?: "earlier" | "later";
       /**
        * More days whose reviews move, after the first (`weekday` / `fromToday`): "move my reviews off Thursday and
        * Friday", "push Thursday's and Friday's reviews back a day", "把周四和周五的所有复习挪到别的天". Off their days,
@@ -1859,6 +1861,9 @@ const REVIEWS_OF_DAY = new RegExp(
  * A day's reviews, all of them: "today's reviews", "all of friday's reviews", "今天的复习都", "周五的所有复习" ("周四的复习"
  * alone may be one review: it stays a move, which asks which when the day holds several).
  */
+/** "Friday reviews", "tomorrow reviews" (of "all my Friday reviews"): a day's reviews, said with no "'s" (group 1). */
+const DAY_NAMED_REVIEWS =
+  /^((?:this\s+|next\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)\s+reviews$/;
 const DAY_REVIEWS =
   /^(?:(?:all|each|every one)\s+)?(?:of\s+)?(.+?'s)\s+reviews$|^(.+?的)(?:(?:所有|全部)(?:的)?复习(?:都|全部)?|复习(?:都|全部))$/;
 
@@ -1875,7 +1880,7 @@ function asShiftAll(request: ScheduleRequest): ScheduleRequest {
   const task = request.task.trim();
   if (EVERY_REVIEW.test(task)) return by === undefined ? (awayFrom(request) ?? request) : { kind: "shift_all", ...by };
   // "my reviews from Thursday", "everything on Thursday afternoon", "all my reviews off Thursday": Thursday's reviews.
-  const from = REVIEWS_OF_DAY.exec(task);
+  const from = REVIEWS_OF_DAY.exec(task) ?? DAY_NAMED_REVIEWS.exec(task);
   const dayReviews = DAY_REVIEWS.exec(from ? `${from[1]}'s reviews` : task);
   // "Thursday's and Friday's reviews", "周四和周五的所有复习": every review of each day named.
   const several = dayReviews ? daysOfReviewsIn(dayReviews[1] ?? dayReviews[2] ?? "") : undefined;
@@ -1892,7 +1897,8 @@ function asShiftAll(request: ScheduleRequest): ScheduleRequest {
   };
   if (by !== undefined) return { kind: "shift_all", ...by, ...of };
   // "… to another day", "… off Thursday morning": off the day (or that part of it), to no place named.
-  if (request.otherDay && isAnywhere(request.where)) return { kind: "shift_all", ...of, away: "day" };
+  if (request.otherDay && isAnywhere(request.where))
+    return { kind: "shift_all", ...of, away: "day", ...(request.dayward ? { dayward: request.dayward } : {}) };
   const away = awayFrom(request);
   if (away && away.weekday === named.weekday && away.fromToday === named.fromToday && (away.part ?? part) === part)
     return { ...away, ...of };
@@ -2006,7 +2012,8 @@ function shiftAllOfDays(
   const [first, ...more] = several.days;
   const of = { ...first!, ...(several.part ? { part: several.part } : {}), more };
   if (by !== undefined) return { kind: "shift_all", ...by, ...of };
-  if (request.otherDay && isAnywhere(request.where)) return { kind: "shift_all", ...of, away: "day" };
+  if (request.otherDay && isAnywhere(request.where))
+    return { kind: "shift_all", ...of, away: "day", ...(request.dayward ? { dayward: request.dayward } : {}) };
   const away = awayFrom(request);
   const keys = (days: readonly DayOfReviews[]) => days.map(dayKey).sort().join();
   if (
