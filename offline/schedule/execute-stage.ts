@@ -83,6 +83,7 @@ import {
   startMinute,
   datedDay,
   dayName,
+  dayOfWords,
   hasStarted,
   placeWords,
   resolveDays,
@@ -666,18 +667,13 @@ function moveStep(
     if (!first)
       return finish(
         end,
-        say(
-          language,
-          `I found no task or event matching ${anchor}, so ${nameOf(task)} stays where it is.`,
-          `我没有找到与${anchor}匹配的任务或活动，${nameOf(task)}保持不动。`,
-        ),
+        noAnchorSaid(anchor, task, language),
         notCarriedOut(saySummary("en", "noAnchorMatch", { anchor })),
       );
     const day = first.day + dayOf.offset;
     if (day < 1 || day > total) {
-      const size = Math.abs(dayOf.offset);
-      const way = `${size === 1 ? "the day" : `${size} days`} ${dayOf.offset < 0 ? "before" : "after"}`;
-      const wayZh = `${dayOf.offset < 0 ? "前" : "后"}${size === 1 ? "一" : size}天`;
+      const way = dayOfWords(dayOf.offset, "en");
+      const wayZh = dayOfWords(dayOf.offset, "zh");
       return finish(
         end,
         say(
@@ -795,11 +791,7 @@ function moveStep(
     return finish(
       end,
       why === "unknown"
-        ? say(
-            language,
-            `I found no task or event matching ${anchor}, so ${nameOf(task)} stays where it is.`,
-            `我没有找到与${anchor}匹配的任务或活动，${nameOf(task)}保持不动。`,
-          )
+        ? noAnchorSaid(anchor, task, language)
         : say(
             language,
             `No free time fits ${nameOf(task)} right ${side} ${anchor}, so it stays where it is.`,
@@ -1155,6 +1147,15 @@ function unchangedBecause(feedback: ReturnType<typeof parseFeedback>, language: 
 const REFUSAL_TOLD_IN_ANSWER = "";
 
 /** "I found no task matching …". */
+/** "I found no task or event matching "quantum lecture", so … stays where it is." */
+function noAnchorSaid(anchor: string, task: ListedTask, language: Language): string {
+  return say(
+    language,
+    `I found no task or event matching ${anchor}, so ${nameOf(task)} stays where it is.`,
+    `我没有找到与${anchor}匹配的任务或活动，${nameOf(task)}保持不动。`,
+  );
+}
+
 function noTaskMatching(names: string, language: Language): string {
   return say(language, `${noTaskFound(names)}.`, `我没有找到与 ${names} 匹配的任务。`);
 }

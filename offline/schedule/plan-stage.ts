@@ -43,6 +43,7 @@ import {
   type Where,
 } from "../../tools/schedule/request-parsing.js";
 import {
+  dayOfWords,
   firstDayOf,
   resolveDays,
   slotRangeOf,
@@ -1105,14 +1106,6 @@ function shiftWords(shift: MoveShift, language: Language): string {
   return language === "zh"
     ? `${amount > 0 ? "往后推" : "提前"}${size}${unitZh}`
     : `${size} ${unit}${size === 1 ? "" : "s"} ${amount > 0 ? "later" : "earlier"}`;
-}
-
-/** A day `offset` days from an anchor, as a step says it: "the day before", "2 days after", "前一天", "后2天". */
-function dayOfWords(offset: number, language: Language): string {
-  const size = Math.abs(offset);
-  if (language === "zh") return offset === 0 ? "那天" : `${offset < 0 ? "前" : "后"}${size === 1 ? "一" : size}天`;
-  if (offset === 0) return "the same day as";
-  return `${size === 1 ? "the day" : `${size} days`} ${offset < 0 ? "before" : "after"}`;
 }
 
 /** "周一（第1天），晚上（第9-12节），不要周二" — `whereText` in Chinese, in a form the request parser reads back. */

@@ -275,6 +275,17 @@ export function dayName(day: number, facts: WeekFacts, language: Language): stri
   return dayLabelIn(day, (candidate) => weekdayOf(facts, candidate), language);
 }
 
+/**
+ * A day `offset` days from another task or event, as a step and an answer say it (the request parser reads it back):
+ * "the day before", "the same day as", "2 days after", "前一天", "那天", "后2天".
+ */
+export function dayOfWords(offset: number, language: Language): string {
+  const size = Math.abs(offset);
+  if (language === "zh") return offset === 0 ? "那天" : `${offset < 0 ? "前" : "后"}${size === 1 ? "一" : size}天`;
+  if (offset === 0) return "the same day as";
+  return `${size === 1 ? "the day" : `${size} days`} ${offset < 0 ? "before" : "after"}`;
+}
+
 /** Slots `start`…`end` as a person reads them: "14:00–15:40" in a window with clock times, else "slots 5-6" (第5-6节). */
 export function slotWords(start: number, end: number, facts: WeekFacts, language: Language): string {
   const dating = datingOf(facts);
