@@ -658,12 +658,7 @@ function moveStep(
   const dayOf = rejected.length === 0 ? request.where.dayOf : undefined;
   if (dayOf) {
     const anchor = JSON.stringify(dayOf.anchor);
-    const first = matchTasks(
-      dayOf.anchor,
-      tasks.filter((each) => each.id !== task.id),
-    )
-      .flatMap((each) => each.slots)
-      .sort((a, b) => a.day - b.day || a.start - b.start)[0];
+    const first = firstOccurrence(dayOf.anchor, task, tasks);
     if (!first)
       return finish(
         end,
@@ -1178,6 +1173,16 @@ export function lockedFromSwap(event: ListedTask): string {
  * start — in the free runs shown (the time that has passed is not among them). `why` when the words name nothing
  * ("unknown") or no occurrence has room ("none").
  */
+/** The first place in the week shown of the task or event `anchor` names (other than `task`), if any. */
+function firstOccurrence(anchor: string, task: ListedTask, tasks: readonly ListedTask[]): SlotRange | undefined {
+  return matchTasks(
+    anchor,
+    tasks.filter((each) => each.id !== task.id),
+  )
+    .flatMap((each) => each.slots)
+    .sort((a, b) => a.day - b.day || a.start - b.start)[0];
+}
+
 function spotNextTo(
   next: { side: "after" | "before"; anchor: string },
   task: ListedTask,

@@ -124,8 +124,10 @@ const RANGE_END = String.raw`(?<![\d:])\d{1,2}(?::\d{2})?(?:\s*[ap]\.?m\b\.?)?|n
 const RANGE_TAIL = String.raw`(?![\d:]|\s*(?:slots?|sections?|periods?|days?|hours?|minutes?|mins?)\b)`;
 /** A clock time written so that it cannot be a count or a date: "14:00", "2pm", "2:30 p.m.". */
 const CLOCK_MARKED = String.raw`\d{1,2}(?::\d{2}(?:\s*[ap]\.?m\b\.?)?|\s*[ap]\.?m\b\.?)`;
+/** The parts of the day said before a Chinese hour ("下午三点"). */
+const HOUR_PART_ZH = String.raw`(?:上午|早上|早晨|中午|下午|傍晚|晚上)`;
 /** A Chinese hour of a range, with its part of the day: "下午三点", "6点半" (a weekday's numeral is no hour: "周五三点"). */
-const RANGE_HOUR_ZH = String.raw`(?:上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:半)?`;
+const RANGE_HOUR_ZH = String.raw`${HOUR_PART_ZH}?\s*(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:半)?`;
 /**
  * A start limit and a time limit at once (groups "from" and "to"): "between 9pm and 8am", "between 14:00 and 16:00",
  * "from 2 to 6pm", "14:00 to 18:00", "2-6pm", "14:00–18:00", "三点到六点", "下午3点至6点之间". A range with no
@@ -145,28 +147,33 @@ export function readBetween(fragment: string): { startsFrom: string; endsBy: str
   for (const range of RANGES) {
     const groups = range.exec(fragment)?.groups;
     if (!groups) continue;
-    if (groups.fromZh !== undefined && groups.toZh !== undefined) {
-      // "下午三点到六点": the part of the day said first holds for both ends.
-      const part = /^(上午|早上|早晨|中午|下午|傍晚|晚上)/.exec(groups.fromZh.trim())?.[1] ?? "";
-      const startsFrom = readClockTime(groups.fromZh);
-      const endsBy = readClockTime(
-        /^\s*(?:上午|早上|早晨|中午|下午|傍晚|晚上)/.test(groups.toZh) ? groups.toZh : part + groups.toZh,
-      );
-      if (startsFrom !== undefined && endsBy !== undefined) return { startsFrom, endsBy };
-      continue;
-    }
-    // "2-6pm": the end's am or pm holds for a start said without one.
-    const marker = /[ap]\.?m\b\.?\s*$/i.exec(groups.to ?? "")?.[0];
-    const clock = (said: string, fill?: string) => {
-      const bare = said.trim();
-      if (/^\d{1,2}$/.test(bare)) return readClockTime(fill ? `${bare}${fill}` : `at ${bare}`);
-      return readClockTime(fill && /^\d{1,2}:\d{2}$/.test(bare) ? `${bare}${fill}` : bare);
-    };
-    const startsFrom = clock(groups.from ?? "", marker);
-    const endsBy = clock(groups.to ?? "");
-    if (startsFrom !== undefined && endsBy !== undefined) return { startsFrom, endsBy };
+    const read =
+      groups.fromZh !== undefined && groups.toZh !== undefined
+        ? rangeZh(groups.fromZh, groups.toZh)
+        : rangeEn(groups.from ?? "", groups.to ?? "");
+    if (read.startsFrom !== undefined && read.endsBy !== undefined)
+      return { startsFrom: read.startsFrom, endsBy: read.endsBy };
   }
   return undefined;
+}
+
+const LEADING_PART_ZH = new RegExp(`^\\s*(${HOUR_PART_ZH})`);
+
+/** "下午三点到六点": the part of the day said first holds for both ends. */
+function rangeZh(from: string, to: string): { startsFrom?: string; endsBy?: string } {
+  const part = LEADING_PART_ZH.exec(from)?.[1];
+  return { startsFrom: readClockTime(from), endsBy: readClockTime(LEADING_PART_ZH.test(to) || !part ? to : part + to) };
+}
+
+/** "2-6pm": the end's am or pm holds for a start said without one; an hour alone is read as "at" it. */
+function rangeEn(from: string, to: string): { startsFrom?: string; endsBy?: string } {
+  const marker = /[ap]\.?m\b\.?\s*$/i.exec(to)?.[0];
+  const clock = (said: string, fill?: string) => {
+    const bare = said.trim();
+    if (/^\d{1,2}$/.test(bare)) return readClockTime(fill ? `${bare}${fill}` : `at ${bare}`);
+    return readClockTime(fill && /^\d{1,2}:\d{2}$/.test(bare) ? `${bare}${fill}` : bare);
+  };
+  return { startsFrom: clock(from, marker), endsBy: clock(to) };
 }
 
 /** `fragment` without the ranges it names: no part of a task's name, no two clock times to place at. */
@@ -1857,13 +1864,13 @@ const REVIEWS_OF_DAY = new RegExp(
   String.raw`^(?:(?:all|every one|each)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions|things|stuff|everything)\s+(?:from|off|on|of)\s+(${DAY_SAID_EN}(?:(?:\s*,\s*|\s+and\s+|\s*&\s*)${DAY_SAID_EN})*)$`,
 );
 
+/** "Friday reviews", "tomorrow reviews" (of "all my Friday reviews"): a day's reviews, said with no "'s" (group 1). */
+const DAY_NAMED_REVIEWS =
+  /^((?:this\s+|next\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)\s+reviews$/;
 /**
  * A day's reviews, all of them: "today's reviews", "all of friday's reviews", "今天的复习都", "周五的所有复习" ("周四的复习"
  * alone may be one review: it stays a move, which asks which when the day holds several).
  */
-/** "Friday reviews", "tomorrow reviews" (of "all my Friday reviews"): a day's reviews, said with no "'s" (group 1). */
-const DAY_NAMED_REVIEWS =
-  /^((?:this\s+|next\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)\s+reviews$/;
 const DAY_REVIEWS =
   /^(?:(?:all|each|every one)\s+)?(?:of\s+)?(.+?'s)\s+reviews$|^(.+?的)(?:(?:所有|全部)(?:的)?复习(?:都|全部)?|复习(?:都|全部))$/;
 
@@ -1897,8 +1904,7 @@ function asShiftAll(request: ScheduleRequest): ScheduleRequest {
   };
   if (by !== undefined) return { kind: "shift_all", ...by, ...of };
   // "… to another day", "… off Thursday morning": off the day (or that part of it), to no place named.
-  if (request.otherDay && isAnywhere(request.where))
-    return { kind: "shift_all", ...of, away: "day", ...(request.dayward ? { dayward: request.dayward } : {}) };
+  if (request.otherDay && isAnywhere(request.where)) return { kind: "shift_all", ...of, ...offTheDay(request) };
   const away = awayFrom(request);
   if (away && away.weekday === named.weekday && away.fromToday === named.fromToday && (away.part ?? part) === part)
     return { ...away, ...of };
@@ -1914,6 +1920,11 @@ function asShiftAll(request: ScheduleRequest): ScheduleRequest {
  * days said from today) and names no place, of that part of them when it names one ("move my reviews off Thursday
  * morning", "I'm busy Thursday and Friday, move my reviews"). Undefined for any other move.
  */
+/** A day's reviews "to another day" (or "to an earlier day": `dayward`, the way they may go), to no place named. */
+function offTheDay(move: MoveRequest): { away: "day"; dayward?: "earlier" | "later" } {
+  return { away: "day", ...(move.dayward ? { dayward: move.dayward } : {}) };
+}
+
 function awayFrom(move: MoveRequest): Extract<ScheduleRequest, { kind: "shift_all" }> | undefined {
   const { only, not, slots } = move.where;
   if (!isEmptySelection(only) || Object.keys(slots).some((key) => key !== "part") || not.days.length > 0)
@@ -2012,8 +2023,7 @@ function shiftAllOfDays(
   const [first, ...more] = several.days;
   const of = { ...first!, ...(several.part ? { part: several.part } : {}), more };
   if (by !== undefined) return { kind: "shift_all", ...by, ...of };
-  if (request.otherDay && isAnywhere(request.where))
-    return { kind: "shift_all", ...of, away: "day", ...(request.dayward ? { dayward: request.dayward } : {}) };
+  if (request.otherDay && isAnywhere(request.where)) return { kind: "shift_all", ...of, ...offTheDay(request) };
   const away = awayFrom(request);
   const keys = (days: readonly DayOfReviews[]) => days.map(dayKey).sort().join();
   if (
