@@ -374,6 +374,17 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
   // is missed — without a place, to be put where the student now says.
   const from = plusDays(FIRST_MONDAY, MOVED_FROM.day - 1);
   const started = placed && window.includes(from) && instant(from, TIMES[MOVED_FROM.start - 1]!.start) <= now;
+  /** Placed at any start on `dates` within slots first–last that nothing rules out; else no room, or passed. */
+  const placedIn = (dates: string[], [first, last] = WHOLE_DAY): Verdict => {
+    const fits = dates.flatMap((date) =>
+      TIMES.flatMap((_, index) =>
+        index + 1 >= first && index + duration <= last && reasonsAt(date, index + 1, duration, now).length === 0
+          ? [placeName(date, index + 1)]
+          : [],
+      ),
+    );
+    return fits.length > 0 ? { at: fits } : { refuse: [{ kind: "no-room" }, { kind: "passed" }] };
+  };
   if ("next" in when) {
     for (const date of window)
       for (const event of eventsOn(date).filter((each) => each.name === when.anchor)) {
@@ -393,14 +404,7 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
     const shown: Reason[] = window.includes(today) ? [] : [{ kind: "outside-window" }];
     if (!placed || !window.includes(from) || from !== today) return { refuse: [{ kind: "not-on-day" }, ...shown] };
     if (started) return { refuse: [{ kind: "started" }] };
-    const fits = window
-      .filter((date) => date !== today)
-      .flatMap((date) =>
-        TIMES.flatMap((_, index) =>
-          reasonsAt(date, index + 1, duration, now).length === 0 ? [placeName(date, index + 1)] : [],
-        ),
-      );
-    return fits.length > 0 ? { at: fits } : { refuse: [{ kind: "no-room" }, { kind: "passed" }] };
+    return placedIn(window.filter((date) => date !== today));
   }
   if ("nextWeek" in when) {
     const monday = plusDays(today, 1 - weekdayOf(today));
@@ -409,12 +413,7 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
       return { refuse: [{ kind: "outside-window" }, ...(started ? [{ kind: "started" } as Reason] : [])] };
     if (started) return { refuse: [{ kind: "started" }] };
     if (placed && shown.includes(from)) return { refuse: [{ kind: "already-there" }] };
-    const fits = shown.flatMap((date) =>
-      TIMES.flatMap((_, index) =>
-        reasonsAt(date, index + 1, duration, now).length === 0 ? [placeName(date, index + 1)] : [],
-      ),
-    );
-    return fits.length > 0 ? { at: fits } : { refuse: [{ kind: "no-room" }, { kind: "passed" }] };
+    return placedIn(shown);
   }
   if ("thisWeek" in when) {
     const shown = when.thisWeek.map((weekday) => window[weekday - 1]!);
@@ -425,12 +424,7 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
     const there: Reason[] = placed && shown.includes(from) ? [{ kind: "already-there" }] : [];
     if (started) return { refuse: [{ kind: "started" }, ...there] };
     if (there.length > 0) return { refuse: there };
-    const fits = shown.flatMap((date) =>
-      TIMES.flatMap((_, index) =>
-        reasonsAt(date, index + 1, duration, now).length === 0 ? [placeName(date, index + 1)] : [],
-      ),
-    );
-    return fits.length > 0 ? { at: fits } : { refuse: [{ kind: "no-room" }, { kind: "passed" }] };
+    return placedIn(shown);
   }
   if ("dayOf" in when) {
     const held: Reason[] = started ? [{ kind: "started" }] : [];
@@ -443,12 +437,7 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
     const there: Reason[] =
       placed && date === from && first <= MOVED_FROM.start && MOVED_FROM.end <= last ? [{ kind: "already-there" }] : [];
     if (started || there.length > 0) return { refuse: [...held, ...there] };
-    const fits = TIMES.flatMap((_, index) =>
-      index + 1 >= first && index + duration <= last && reasonsAt(date, index + 1, duration, now).length === 0
-        ? [placeName(date, index + 1)]
-        : [],
-    );
-    return fits.length > 0 ? { at: fits } : { refuse: [{ kind: "no-room" }, { kind: "passed" }] };
+    return placedIn([date], when.slots);
   }
   if ("weekdays" in when) {
     const shown = window.filter((date) => when.weekdays.includes(weekdayOf(date)));
@@ -458,14 +447,7 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
     const [first, last] = when.slots;
     if (placed && shown.includes(from) && first <= MOVED_FROM.start && MOVED_FROM.end <= last)
       return { refuse: [{ kind: "already-there" }] };
-    const fits = shown.flatMap((date) =>
-      TIMES.flatMap((_, index) =>
-        index + 1 >= first && index + duration <= last && reasonsAt(date, index + 1, duration, now).length === 0
-          ? [placeName(date, index + 1)]
-          : [],
-      ),
-    );
-    return fits.length > 0 ? { at: fits } : { refuse: [{ kind: "no-room" }, { kind: "passed" }] };
+    return placedIn(shown, when.slots);
   }
   if ("laterToday" in when) {
     if (!window.includes(today))
@@ -487,12 +469,7 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
     if (started) return { refuse: [{ kind: "started" }] };
     const shown = rolled ? window : window.filter((date) => (when.dayward === "earlier" ? date < from : date > from));
     if (shown.length === 0) return { refuse: [{ kind: "no-day-that-way" }] };
-    const fits = shown.flatMap((date) =>
-      TIMES.flatMap((_, index) =>
-        reasonsAt(date, index + 1, duration, now).length === 0 ? [placeName(date, index + 1)] : [],
-      ),
-    );
-    return fits.length > 0 ? { at: fits } : { refuse: [{ kind: "no-room" }, { kind: "passed" }] };
+    return placedIn(shown);
   }
   // A weekday names that day of the week shown: the coming one on the eve of the window, today's on its day; once it
   // is behind today (Friday said on Saturday), the coming one, which the week shown does not reach.
