@@ -89,6 +89,7 @@ import {
   resolveDays,
   slotRangeOf,
   slotWords,
+  todayOf,
   weekdayOf,
   weekFactsOf,
   type WeekFacts,
@@ -435,9 +436,7 @@ function moveSearchArguments(
 
 /** The clock times of a placed review today by the run's clock (undefined for any other task, or with no clock). */
 function todaysTimesOf(facts: WeekFacts): (task: ListedTask) => { start: string; end: string } | undefined {
-  const today = facts.now
-    ? resolveDays({ weekdays: [], days: [], dates: [{ kind: "offset", days: 0, text: "today" }] }, facts)[0]
-    : undefined;
+  const today = todayOf(facts);
   return (task) => {
     const range = task.kind === "placed" ? task.slots[0] : undefined;
     const start = range ? facts.slotTimes?.[range.start - 1]?.start : undefined;
@@ -654,11 +653,12 @@ function moveStep(
       constraints.where.slots.at !== undefined)
   )
     days = [current.day].filter((day) => !constraints.notDays.has(day));
-  // "The day before the physics lab", "期中考试的前一天": that day of the anchor's first in the week shown.
+  // "The day before the physics lab", "期中考试的前一天": that day of the anchor's first in the week shown whose day
+  // has not passed (the day before Thursday's lecture on a Tuesday, not before Monday's).
   const dayOf = rejected.length === 0 ? request.where.dayOf : undefined;
   if (dayOf) {
     const anchor = JSON.stringify(dayOf.anchor);
-    const first = firstOccurrence(dayOf.anchor, task, tasks);
+    const first = comingOccurrence(dayOf, task, tasks, todayOf(facts));
     if (!first)
       return finish(
         end,
@@ -1141,7 +1141,6 @@ function unchangedBecause(feedback: ReturnType<typeof parseFeedback>, language: 
  */
 const REFUSAL_TOLD_IN_ANSWER = "";
 
-/** "I found no task matching …". */
 /** "I found no task or event matching "quantum lecture", so … stays where it is." */
 function noAnchorSaid(anchor: string, task: ListedTask, language: Language): string {
   return say(
@@ -1165,7 +1164,26 @@ export function lockedFromSwap(event: ListedTask): string {
   return saySummary("en", "lockedEvent", { event: nameOf(event) });
 }
 
-/** Swap: find both tasks, propose swap. */
+/**
+ * The place in the week shown of the task or event `anchor` names (other than `task`) that a day `offset` from it
+ * counts from: its first whose day that way is today or later (any first, with no clock), else its first — whose day
+ * has passed, which the search then says. Undefined when the words name nothing.
+ */
+function comingOccurrence(
+  { anchor, offset }: { anchor: string; offset: number },
+  task: ListedTask,
+  tasks: readonly ListedTask[],
+  today: number | undefined,
+): SlotRange | undefined {
+  const places = matchTasks(
+    anchor,
+    tasks.filter((each) => each.id !== task.id),
+  )
+    .flatMap((each) => each.slots)
+    .sort((a, b) => a.day - b.day || a.start - b.start);
+  return places.find((place) => today === undefined || place.day + offset >= today) ?? places[0];
+}
+
 /**
  * The place right next to another task or event (`anchor`), on `side` of it: for each of its occurrences in time order
  * on the days allowed (every task the words name, the moved task left out), the free start nearest it that fits
@@ -1173,16 +1191,6 @@ export function lockedFromSwap(event: ListedTask): string {
  * start — in the free runs shown (the time that has passed is not among them). `why` when the words name nothing
  * ("unknown") or no occurrence has room ("none").
  */
-/** The first place in the week shown of the task or event `anchor` names (other than `task`), if any. */
-function firstOccurrence(anchor: string, task: ListedTask, tasks: readonly ListedTask[]): SlotRange | undefined {
-  return matchTasks(
-    anchor,
-    tasks.filter((each) => each.id !== task.id),
-  )
-    .flatMap((each) => each.slots)
-    .sort((a, b) => a.day - b.day || a.start - b.start)[0];
-}
-
 function spotNextTo(
   next: { side: "after" | "before"; anchor: string },
   task: ListedTask,
@@ -1214,6 +1222,7 @@ function spotNextTo(
   return { why: "none" };
 }
 
+/** Swap: find both tasks, propose the swap. */
 function swapStep(
   rounds: RoundView[],
   request: Extract<ScheduleRequest, { kind: "swap" }>,
@@ -1866,9 +1875,7 @@ function segmentWords(segment: RangeSegment, day: number, facts: WeekFacts, lang
   if (occupant.kind === "free") return say(language, "passed, no longer free", "已过去，不再空闲");
   const review = occupant.kind === "task" ? occupant : occupant.kind === "event" ? occupant.embedded : undefined;
   const endTime = facts.slotTimes?.[segment.end - 1]?.end;
-  const today = facts.now
-    ? resolveDays({ weekdays: [], days: [], dates: [{ kind: "offset", days: 0, text: "today" }] }, facts)[0]
-    : undefined;
+  const today = todayOf(facts);
   const ended =
     today === undefined ||
     day < today ||
@@ -1887,9 +1894,7 @@ function segmentWords(segment: RangeSegment, day: number, facts: WeekFacts, lang
  * else. A slot whose clock time is not known counts as ahead; without a clock, the window's first day is "today".
  */
 function nextStep(rounds: RoundView[], facts: WeekFacts, end: Finish, language: Language): Decision {
-  const today = facts.now
-    ? resolveDays({ weekdays: [], days: [], dates: [{ kind: "offset", days: 0, text: "today" }] }, facts)[0]
-    : 1;
+  const today = facts.now ? todayOf(facts) : 1;
   if (today === undefined)
     return finish(
       end,

@@ -188,6 +188,11 @@ export function unresolvedDates(selection: DaySelection, facts: WeekFacts): stri
     .map((spec) => spec.text);
 }
 
+/** Today's day index in the window by the run's clock (undefined with no clock, or when today is outside it). */
+export function todayOf(facts: WeekFacts): number | undefined {
+  return facts.now ? daysOfDate({ kind: "offset", days: 0, text: "today" }, facts)[0] : undefined;
+}
+
 /** The window's first and last dates, when it is dated. */
 export function windowDates(facts: WeekFacts): { first: string; last: string } | undefined {
   const first = facts.dates.get(1);

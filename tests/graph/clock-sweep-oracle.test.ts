@@ -127,7 +127,7 @@ type When =
   | { thisWeek: number[] }
   /** A day of the week shown before (after) the review's own: "to an earlier day", "更晚的一天". */
   | { dayward: "earlier" | "later" }
-  /** The day of an event's first in the week shown, or the day before or after it, in those slots. */
+  /** The day of an event in the week shown (its first whose day that way has not passed), or the day before or after it. */
   | { dayOf: string; offset: number; slots: [number, number] }
   /** Those weekdays of the week shown, in those slots: "a weekday evening", "工作日晚上". */
   | { weekdays: number[]; slots: [number, number] }
@@ -160,6 +160,8 @@ const startingFrom = (time: string): [number, number] => [
 ];
 /** The slots that start from `from` and end by `to` ("between 2 and 6pm", "14:00-18:00", "三点到六点"). */
 const between = (from: string, to: string): [number, number] => [startingFrom(from)[0], endingBy(to)[1]];
+/** The day `offset` days from an event's ("the day before the physics lab"), in those slots. */
+const dayOf = (anchor: string, offset: number, slots = WHOLE_DAY): When => ({ dayOf: anchor, offset, slots });
 
 const ASKS: Ask[] = [
   ask("schedule the matrix review at 14:00 tomorrow", MATRIX, false, { day: "tomorrow", time: "14:00" }),
@@ -301,48 +303,50 @@ const ASKS: Ask[] = [
   ask("move the matrix review to late on Friday", MATRIX, true, { day: "friday", slots: EVENING }),
   ask("把单词表安排到明天一早", VOCABULARY, false, { day: "tomorrow", slots: endingBy("12:00") }),
   // The day of an event, or the day before or after it (the one-off midterm is not in the next week).
-  ask("move the matrix review to the day before the physics lab", MATRIX, true, {
-    dayOf: "Physics lab",
-    offset: -1,
-    slots: WHOLE_DAY,
-  }),
-  ask("move the vocabulary list to the day after the midterm", VOCABULARY, false, {
-    dayOf: "Calculus midterm exam",
-    offset: 1,
-    slots: WHOLE_DAY,
-  }),
-  ask("move the matrix review to the same day as the robotics club meeting in the evening", MATRIX, true, {
-    dayOf: "Robotics club meeting",
-    offset: 0,
-    slots: EVENING,
-  }),
-  ask("move the vocabulary list to the day after the library study block", VOCABULARY, false, {
-    dayOf: "Library study block",
-    offset: 1,
-    slots: WHOLE_DAY,
-  }),
-  ask("把单词表挪到期中考试的前一天晚上", VOCABULARY, false, {
-    dayOf: "Calculus midterm exam",
-    offset: -1,
-    slots: EVENING,
-  }),
-  ask("schedule the vocabulary list the day before the midterm", VOCABULARY, false, {
-    dayOf: "Calculus midterm exam",
-    offset: -1,
-    slots: WHOLE_DAY,
-  }),
-  ask("把单词表安排在物理实验那天", VOCABULARY, false, { dayOf: "Physics lab", offset: 0, slots: WHOLE_DAY }),
-  ask("move the vocabulary list to the evening before the midterm", VOCABULARY, false, {
-    dayOf: "Calculus midterm exam",
-    offset: -1,
-    slots: EVENING,
-  }),
-  ask("move the matrix review to two days before the physics lab", MATRIX, true, {
-    dayOf: "Physics lab",
-    offset: -2,
-    slots: WHOLE_DAY,
-  }),
-  ask("把矩阵复习挪到物理实验的后两天", MATRIX, true, { dayOf: "Physics lab", offset: 2, slots: WHOLE_DAY }),
+  ask("move the matrix review to the day before the physics lab", MATRIX, true, dayOf("Physics lab", -1)),
+  ask("move the vocabulary list to the day after the midterm", VOCABULARY, false, dayOf("Calculus midterm exam", 1)),
+  ask(
+    "move the matrix review to the same day as the robotics club meeting in the evening",
+    MATRIX,
+    true,
+    dayOf("Robotics club meeting", 0, EVENING),
+  ),
+  ask(
+    "move the vocabulary list to the day after the library study block",
+    VOCABULARY,
+    false,
+    dayOf("Library study block", 1),
+  ),
+  ask("把单词表挪到期中考试的前一天晚上", VOCABULARY, false, dayOf("Calculus midterm exam", -1, EVENING)),
+  ask("schedule the vocabulary list the day before the midterm", VOCABULARY, false, dayOf("Calculus midterm exam", -1)),
+  ask("把单词表安排在物理实验那天", VOCABULARY, false, dayOf("Physics lab", 0)),
+  ask(
+    "move the vocabulary list to the evening before the midterm",
+    VOCABULARY,
+    false,
+    dayOf("Calculus midterm exam", -1, EVENING),
+  ),
+  ask("move the matrix review to two days before the physics lab", MATRIX, true, dayOf("Physics lab", -2)),
+  ask("把矩阵复习挪到物理实验的后两天", MATRIX, true, dayOf("Physics lab", 2)),
+  // An event twice a week: the day of the one still to come.
+  ask(
+    "move the matrix review to the day before the linear algebra lecture",
+    MATRIX,
+    true,
+    dayOf("Linear Algebra lecture", -1),
+  ),
+  ask(
+    "schedule the vocabulary list on the same day as the calculus lecture",
+    VOCABULARY,
+    false,
+    dayOf("Calculus lecture", 0),
+  ),
+  ask(
+    "move the vocabulary list to the day after the data structures lecture",
+    VOCABULARY,
+    false,
+    dayOf("Data Structures lecture", 1),
+  ),
   // The day and time it leaves, said first: no part of its name.
   ask("move the matrix review from Sunday 19:00 to Friday 10:00", MATRIX, true, { day: "friday", time: "10:00" }),
   ask("把矩阵复习从周日晚上7点挪到周五上午10点", MATRIX, true, { day: "friday", time: "10:00" }),
@@ -428,7 +432,10 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
   }
   if ("dayOf" in when) {
     const held: Reason[] = started ? [{ kind: "started" }] : [];
-    const anchorDate = window.find((date) => eventsOn(date).some((event) => event.name === when.dayOf));
+    // Of an event twice in the week, the first whose day that way has not passed (the day before Thursday's lecture
+    // on a Tuesday); when every one's has, the first.
+    const anchorDates = window.filter((date) => eventsOn(date).some((event) => event.name === when.dayOf));
+    const anchorDate = anchorDates.find((date) => plusDays(date, when.offset) >= today) ?? anchorDates[0];
     if (anchorDate === undefined) return { refuse: [{ kind: "no-anchor" }, ...held] };
     const date = plusDays(anchorDate, when.offset);
     if (!window.includes(date)) return { refuse: [{ kind: "outside-window" }, ...held] };
