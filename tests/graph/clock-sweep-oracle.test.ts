@@ -295,6 +295,17 @@ const ASKS: Ask[] = [
     day: "tomorrow",
     slots: between("09:00", "11:00"),
   }),
+  // A move said with no "to": the day and the time right after the task's name.
+  ask("move the matrix review tomorrow at 10am", MATRIX, true, { day: "tomorrow", time: "10:00" }),
+  ask("move the matrix review tomorrow, not before 10am", MATRIX, true, {
+    day: "tomorrow",
+    slots: startingFrom("10:00"),
+  }),
+  ask("move the vocabulary list friday 2-6pm", VOCABULARY, false, { day: "friday", slots: between("14:00", "18:00") }),
+  ask("move the matrix review tomorrow between 2 and 6pm", MATRIX, true, {
+    day: "tomorrow",
+    slots: between("14:00", "18:00"),
+  }),
   ask("把单词表安排在明天下午三点到六点之间", VOCABULARY, false, { day: "tomorrow", slots: between("15:00", "18:00") }),
   // Dinner ends the day's work before it (18:00); "early" and "late" with a day are its morning and its evening.
   ask("move the matrix review to Friday before dinner", MATRIX, true, { day: "friday", slots: endingBy("18:00") }),

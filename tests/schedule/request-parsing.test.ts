@@ -324,6 +324,30 @@ describe("request parsing", () => {
     });
   });
 
+  test('a move with no "to": the day and the time after the task\'s name are no part of it', () => {
+    const tomorrow = { dates: [{ kind: "offset", days: 1 }] };
+    for (const [text, slots] of [
+      ["move the essay tomorrow at 10am", { at: "10:00" }],
+      ["move the essay tomorrow, not before 10am", { notBeforeHour: 10 }],
+      ["move the essay tomorrow after 10am", { startsFrom: "10:00" }],
+      ["move the essay tomorrow between 2 and 6pm", { startsFrom: "14:00", endsBy: "18:00" }],
+    ] as const)
+      expect(parseScheduleRequest(text)).toMatchObject({
+        kind: "move",
+        task: "essay",
+        where: { only: tomorrow, slots },
+      });
+    expect(parseScheduleRequest("move the essay friday 2-6pm")).toMatchObject({
+      task: "essay",
+      where: { only: days([5]), slots: { startsFrom: "14:00", endsBy: "18:00" } },
+    });
+    // A day it leaves, said before the day it goes to, is still read as the day it leaves.
+    expect(parseScheduleRequest("move my reviews off thursday and put them on friday")).toMatchObject({
+      kind: "shift_all",
+      weekday: 4,
+    });
+  });
+
   test("task names match fuzzily, case-insensitively, or by id", () => {
     const task = (id: string, name: string, categoryId: string): ListedTask => ({
       id,

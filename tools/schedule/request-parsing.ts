@@ -340,6 +340,11 @@ function withoutClockTimes(fragment: string): string {
   );
 }
 
+/** A fragment without the times of the clock it says: limits, ranges, "not before 10am", "at 14:00". */
+function withoutClockWords(fragment: string): string {
+  return withoutClockTimes(withoutEndsBy(fragment.replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " ")));
+}
+
 function clockText(hour: number, minute: number, marker: "am" | "pm" | undefined): string | undefined {
   if (!Number.isInteger(hour) || !Number.isInteger(minute) || minute < 0 || minute > 59 || hour < 0 || hour > 23)
     return undefined;
@@ -2815,9 +2820,15 @@ function splitTargetWords(subject: string, target: string | undefined): [string,
         (beforeAfter && withDaysBeforeAfter(beforeAfter[2]!) !== beforeAfter[2] ? beforeAfter : null));
   if (!at) return trailingWhen(subject) ?? [subject, ""];
   // ("essay later in the week", "essay early in the week": a stretch of the week starts before its "in", so the task
-  // is "essay", not "essay later".)
-  const trailing = / in (?:the |this )?week\b/.test(subject) ? trailingWhen(subject) : undefined;
-  return trailing && WEEK_STRETCH.test(trailing[1]) && !WEEK_STRETCH.test(at[2] ?? "")
+  // is "essay", not "essay later"; "essay tomorrow at 10am": the day before "at" is no part of the name — unless
+  // it is a day left or ruled out, "reviews off thursday on friday", which `splitTarget` reads from the name's tail.)
+  const trailing = trailingWhen(subject);
+  const stretch = / in (?:the |this )?week\b/.test(subject) && WEEK_STRETCH.test(trailing?.[1] ?? "");
+  const dayBefore =
+    trailing !== undefined &&
+    trailing[0].length < (at[1] ?? "").length &&
+    !/\b(?:not|but|except|off|from|away|out|than|besides)\b/.test((at[1] ?? "").slice(trailing[0].length));
+  return trailing && ((stretch && !WEEK_STRETCH.test(at[2] ?? "")) || dayBefore)
     ? trailing
     : [at[1] ?? "", at[2] ?? ""];
 }
@@ -2831,7 +2842,9 @@ function trailingWhen(subject: string): [string, string] | undefined {
   const words = subject.split(" ");
   for (let at = 1; at < words.length; at += 1) {
     const when = words.slice(at).join(" ");
-    if (readTaskWords(when).trim() === "" && !isAnywhere(readWhere(when))) return [words.slice(0, at).join(" "), when];
+    // (The clock's words too: "essay tomorrow after 10am"; "over lunch" is read whole, before the clock is.)
+    const named = readTaskWords(when).trim() !== "" && readTaskWords(withoutClockWords(when)).trim() !== "";
+    if (!named && !isAnywhere(readWhere(when))) return [words.slice(0, at).join(" "), when];
   }
   return undefined;
 }
@@ -3474,14 +3487,11 @@ function splitPhrases(text: string): string[] {
 function namedTasks(rest: string): string[] {
   const stripped = withoutConstraints(
     readDates(
-      withoutClockTimes(
-        withoutEndsBy(
-          rest
-            .replace(KEEP_FREE, " ")
-            .replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " ")
-            // ("early tomorrow": read while its day is still there.)
-            .replace(PART_PHRASE_WORDS, " "),
-        ),
+      withoutClockWords(
+        rest
+          .replace(KEEP_FREE, " ")
+          // ("early tomorrow": read while its day is still there.)
+          .replace(PART_PHRASE_WORDS, " "),
       ),
     ).rest,
   )
