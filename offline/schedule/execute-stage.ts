@@ -626,10 +626,24 @@ function moveStep(
       : request.dayward === "later"
         ? Array.from({ length: current.day }, (_, index) => index + 1)
         : [current.day];
+  // "The day before the physics lab", "期中考试的前一天": that day of the anchor's first in the week shown whose day
+  // has not passed (the day before Thursday's lecture on a Tuesday, not before Monday's).
+  const dayOf = request.where.dayOf;
+  const occurrence = dayOf ? comingOccurrence(dayOf, task, tasks, todayOf(facts)) : undefined;
+  const dayOfDay = dayOf && occurrence ? occurrence.day + dayOf.offset : undefined;
+  const onDayOf =
+    rejected.length > 0 &&
+    dayOfDay !== undefined &&
+    dayOfDay >= 1 &&
+    dayOfDay <= total &&
+    isEmptySelection(request.where.only);
   const target =
     request.otherDay && current
       ? { ...request.where, not: { ...request.where.not, days: [...request.where.not.days, ...awayDays] } }
-      : request.where;
+      : // (Feedback on its card, "in the evening", is of that day, unless it names another.)
+        onDayOf
+        ? { ...request.where, only: { weekdays: [], days: [dayOfDay] } }
+        : request.where;
   const constraints = constraintsFrom(rejected, target);
   let days = allowedDays(constraints.where, facts);
   // "To an earlier day" from the schedule's first day (a later one from its last): no day that way — said, no card
@@ -653,19 +667,15 @@ function moveStep(
       constraints.where.slots.at !== undefined)
   )
     days = [current.day].filter((day) => !constraints.notDays.has(day));
-  // "The day before the physics lab", "期中考试的前一天": that day of the anchor's first in the week shown whose day
-  // has not passed (the day before Thursday's lecture on a Tuesday, not before Monday's).
-  const dayOf = rejected.length === 0 ? request.where.dayOf : undefined;
-  if (dayOf) {
+  if (dayOf && rejected.length === 0) {
     const anchor = JSON.stringify(dayOf.anchor);
-    const first = comingOccurrence(dayOf, task, tasks, todayOf(facts));
-    if (!first)
+    if (!occurrence)
       return finish(
         end,
         noAnchorSaid(anchor, task, language),
         notCarriedOut(saySummary("en", "noAnchorMatch", { anchor })),
       );
-    const day = first.day + dayOf.offset;
+    const day = occurrence.day + dayOf.offset;
     if (day < 1 || day > total) {
       const way = dayOfWords(dayOf.offset, "en");
       const wayZh = dayOfWords(dayOf.offset, "zh");
@@ -673,8 +683,8 @@ function moveStep(
         end,
         say(
           language,
-          `${anchor} is on ${dayName(first.day, facts, "en")}; ${way} it is outside your schedule (day 1 to day ${total}), so ${nameOf(task)} stays where it is.`,
-          `${anchor}在${dayName(first.day, facts, "zh")}，它的${wayZh}超出了日程范围（第1天到第${total}天），${nameOf(task)}保持不动。`,
+          `${anchor} is on ${dayName(occurrence.day, facts, "en")}; ${way} it is outside your schedule (day 1 to day ${total}), so ${nameOf(task)} stays where it is.`,
+          `${anchor}在${dayName(occurrence.day, facts, "zh")}，它的${wayZh}超出了日程范围（第1天到第${total}天），${nameOf(task)}保持不动。`,
         ),
         notCarriedOut(saySummary("en", "outsideSchedule", { shift: `${way} ${anchor}` })),
       );

@@ -78,6 +78,20 @@ describe("feedback on the offline policy's cards", () => {
     expect(placeOf(outcome.schedule, "matrix-review")).toMatch(/^day 5 /);
   });
 
+  test('"in the evening" on a move to the day before an event: that day\'s evening, not any evening', async () => {
+    const tempo = await offlineTempo(halfPlacedWeek());
+    const outcome = await converse(tempo, "Move my matrix review to the day before the physics lab", [
+      accept,
+      respond("in the evening"),
+    ]);
+    // The physics lab is on Friday: Thursday, first at 16:00 (the vocabulary list has 08:00); then Thursday's evening,
+    // after the robotics club.
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move", "move"]);
+    expect(outcome.cards[1]?.args).toEqual({ task_id: "matrix-review", day: 4, slot_start: 7 });
+    expect(outcome.cards[2]?.args).toEqual({ task_id: "matrix-review", day: 4, slot_start: 11 });
+    expect(placeOf(outcome.schedule, "matrix-review")).toBe("day 4 slots 11-12");
+  });
+
   test("feedback on the plan card changes the plan's scope; the plan card comes again", async () => {
     const tempo = await offlineTempo(sampleWeek());
     const outcome = await converse(tempo, "Arrange my reviews", [respond("not on Monday")]);
