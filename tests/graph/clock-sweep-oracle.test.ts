@@ -330,6 +330,12 @@ const ASKS: Ask[] = [
   ),
   ask("把单词表挪到期中考试的前一天晚上", VOCABULARY, false, dayOf("Calculus midterm exam", -1, EVENING)),
   ask("schedule the vocabulary list the day before the midterm", VOCABULARY, false, dayOf("Calculus midterm exam", -1)),
+  ask(
+    "I'd like to do the vocabulary list the day before the midterm",
+    VOCABULARY,
+    false,
+    dayOf("Calculus midterm exam", -1),
+  ),
   ask("把单词表安排在物理实验那天", VOCABULARY, false, dayOf("Physics lab", 0)),
   ask(
     "move the vocabulary list to the evening before the midterm",

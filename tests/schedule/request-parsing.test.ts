@@ -296,6 +296,12 @@ describe("request parsing", () => {
     expect(parseScheduleRequest('把 "作文" 移到 "Physics lab"的后一天，晚上（第9-12节）。')).toMatchObject({
       where: { slots: { part: "evening" }, dayOf: { anchor: "physics lab", offset: 1 } },
     });
+    // "Do" places with the day said.
+    expect(parseScheduleRequest("I'd like to do the essay the day before the exam")).toMatchObject({
+      kind: "move",
+      task: "essay",
+      where: { dayOf: { anchor: "exam", offset: -1 } },
+    });
     // A part of that day, or days more than one from it.
     expect(parseScheduleRequest("move the essay to the evening before the midterm")).toMatchObject({
       where: { slots: { part: "evening" }, dayOf: { anchor: "midterm", offset: -1 } },

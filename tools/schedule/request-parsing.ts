@@ -2048,7 +2048,12 @@ function readSentence(body: string): ScheduleRequest {
   if (body === "" || body.length > MAX_READ_LENGTH) return { kind: "unknown" };
   const dayOf = readDayOf(body);
   if (dayOf) {
-    const read = readSentence(dayOf.rest);
+    // ("I'd like to do the essay the day before the exam": "do" names where with the day, which is read apart.)
+    const said = readSentence(dayOf.rest);
+    const read =
+      said.kind === "unknown" && /\bdo\b/.test(dayOf.rest)
+        ? readSentence(dayOf.rest.replace(/\bdo\b/, "schedule"))
+        : said;
     if (read.kind === "move" && !read.shift && !read.also)
       return { ...read, where: { ...read.where, dayOf: dayOf.dayOf } };
     // "Schedule the vocabulary list the day before the midterm": one task put on that day, as a move puts it.
