@@ -61,6 +61,7 @@ import {
 import { cannotActOn, finalAnswer, listedReviews } from "./replies.js";
 import type { StepOutcome } from "../stage-state.js";
 import {
+  isAnywhere,
   isEmptySelection,
   onlyExcludes,
   normalizeText,
@@ -207,6 +208,10 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
         const timed = timedPlacement(request);
         if (timed !== undefined)
           return moveStep(view.rounds, { kind: "move", task: timed, where: request.where }, facts, end, asked, true);
+        // "Schedule the matrix review tomorrow" once it was missed: given a new place there, as its move would.
+        const missed = missedPlacement(request, listingOf(view.rounds));
+        if (missed !== undefined)
+          return moveStep(view.rounds, { kind: "move", task: missed, where: request.where }, facts, end, asked, true);
       }
       // A long task's sessions step after its add did not apply: nothing to place, said, never asked about.
       return (
@@ -358,6 +363,22 @@ function namedTask(
  * The tasks of the newest whole list_tasks round (none when it failed), or undefined when none is in view (or it
  * carries no data: read the tasks again).
  */
+/**
+ * The one task an arrangement to a place names ("do the matrix review tomorrow"), when every task its words match is
+ * missed: it is placed there as a move of it places a missed review. Undefined for any other arrangement (put back,
+ * made up, anywhere, before an event: the arrange step says a missed review's state), or with no listing yet.
+ */
+function missedPlacement(
+  request: Extract<ScheduleRequest, { kind: "arrange" }>,
+  tasks: readonly ListedTask[] | undefined,
+): string | undefined {
+  const [phrase, ...more] = request.tasks;
+  if (!tasks || phrase === undefined || more.length > 0 || request.putBack || request.makeUp) return undefined;
+  if (isAnywhere(request.where) || request.where.before !== undefined) return undefined;
+  const matched = matchTasks(phrase, tasks);
+  return matched.length > 0 && matched.every((task) => task.kind === "missed") ? phrase : undefined;
+}
+
 export function listingOf(rounds: RoundView[]): ListedTask[] | undefined {
   const listing = rounds.findLast((round) => round.name === "list_tasks" && !round.summarised);
   if (listing && callResultOf(listing) === "failed") return [];

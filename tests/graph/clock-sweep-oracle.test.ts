@@ -307,6 +307,8 @@ const ASKS: Ask[] = [
     slots: between("14:00", "18:00"),
   }),
   ask("把单词表安排在明天下午三点到六点之间", VOCABULARY, false, { day: "tomorrow", slots: between("15:00", "18:00") }),
+  // "Do" with a day: once the week has rolled past it, the missed review is given that new place too.
+  ask("do the matrix review tomorrow", MATRIX, true, { day: "tomorrow", slots: WHOLE_DAY }),
   // Dinner ends the day's work before it (18:00); "early" and "late" with a day are its morning and its evening.
   ask("move the matrix review to Friday before dinner", MATRIX, true, { day: "friday", slots: endingBy("18:00") }),
   ask("把单词表安排到明天晚饭前", VOCABULARY, false, { day: "tomorrow", slots: endingBy("18:00") }),
