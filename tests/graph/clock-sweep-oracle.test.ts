@@ -309,6 +309,10 @@ const ASKS: Ask[] = [
   ask("把单词表安排在明天下午三点到六点之间", VOCABULARY, false, { day: "tomorrow", slots: between("15:00", "18:00") }),
   // "Do" with a day: once the week has rolled past it, the missed review is given that new place too.
   ask("do the matrix review tomorrow", MATRIX, true, { day: "tomorrow", slots: WHOLE_DAY }),
+  // Chinese "do" with a day: where it is done ("明天上午做作文"), the task first or last.
+  ask("矩阵复习明天做", MATRIX, true, { day: "tomorrow", slots: WHOLE_DAY }),
+  ask("明天上午做单词表", VOCABULARY, false, { day: "tomorrow", slots: endingBy("12:00") }),
+  ask("单词表周五下午三点以后再做", VOCABULARY, false, { day: "friday", slots: startingFrom("15:00") }),
   // Dinner ends the day's work before it (18:00); "early" and "late" with a day are its morning and its evening.
   ask("move the matrix review to Friday before dinner", MATRIX, true, { day: "friday", slots: endingBy("18:00") }),
   ask("把单词表安排到明天晚饭前", VOCABULARY, false, { day: "tomorrow", slots: endingBy("18:00") }),

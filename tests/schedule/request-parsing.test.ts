@@ -330,7 +330,7 @@ describe("request parsing", () => {
     });
   });
 
-  test('a move with no "to": the day and the time after the task\'s name are no part of it', () => {
+  test('a move with no "to", and "do" in Chinese: the day and time said are no part of the task\'s name', () => {
     const tomorrow = { dates: [{ kind: "offset", days: 1 }] };
     for (const [text, slots] of [
       ["move the essay tomorrow at 10am", { at: "10:00" }],
@@ -347,6 +347,24 @@ describe("request parsing", () => {
       task: "essay",
       where: { only: days([5]), slots: { startsFrom: "14:00", endsBy: "18:00" } },
     });
+    // Chinese "do" with when: the task first or last; having done it, or a question, is no such request.
+    expect(parseScheduleRequest("明天上午做作文")).toMatchObject({
+      kind: "arrange",
+      tasks: ["作文"],
+      where: { only: tomorrow, slots: { part: "morning" } },
+    });
+    expect(parseScheduleRequest("矩阵复习明天做")).toMatchObject({
+      kind: "arrange",
+      tasks: ["矩阵复习"],
+      where: { only: tomorrow },
+    });
+    expect(parseScheduleRequest("明天做矩阵复习和作文")).toMatchObject({
+      kind: "arrange",
+      tasks: ["矩阵复习", "作文"],
+    });
+    expect(parseScheduleRequest("作文做完了")).toMatchObject({ kind: "mark", to: "done" });
+    expect(parseScheduleRequest("周五做什么").kind).toBe("unknown");
+    expect(parseScheduleRequest("我明天不做作文").kind).toBe("unknown");
     // A day it leaves, said before the day it goes to, is still read as the day it leaves.
     expect(parseScheduleRequest("move my reviews off thursday and put them on friday")).toMatchObject({
       kind: "shift_all",

@@ -2115,6 +2115,7 @@ function readSentence(body: string): ScheduleRequest {
     readUnplace(body) ??
     readExplain(body) ??
     readArrange(body) ??
+    readDoOnZh(body) ??
     (HELP.test(body) ? { kind: "help" } : { kind: "unknown" })
   );
 }
@@ -3397,6 +3398,38 @@ const ARRANGE_VERB =
  */
 function readDoOn(body: string): ScheduleRequest | undefined {
   const read = readArrange(body.replace(/\bdo\b/, "schedule"));
+  return read?.kind === "arrange" && read.tasks.length > 0 && !isAnywhere(read.where) ? read : undefined;
+}
+
+/** A fragment that is only words of when ("明天上午", "周五下午三点以后", "tomorrow at 10am"), none of a task. */
+function onlyWhen(fragment: string): boolean {
+  return (
+    fragment.trim() !== "" &&
+    readTaskWords(withoutClockWords(fragment)).trim() === "" &&
+    !isAnywhere(readWhere(fragment))
+  );
+}
+
+/**
+ * "明天上午做作文", "矩阵复习明天做", "我想周五晚上写作文吧": a task and when it is to be done with a verb of doing — read
+ * as "把作文安排到明天上午", as "do the essay on Friday" is (`readDoOn`). Having done it ("做完", "做了") is no such
+ * verb; a question ("周五做什么") names no task. Before, each was not understood.
+ */
+function readDoOnZh(body: string): ScheduleRequest | undefined {
+  const text = body.replace(/[。！!]+$/, "").replace(/(?:吧|好了|就好)$/, "");
+  const verb = /(?:再|去)?(?:做|写|学|弄|搞)(?![完了过好])/.exec(text);
+  if (!verb) return undefined;
+  const before = text.slice(0, verb.index).replace(/^(?:我们?|咱们)?(?:想|要|打算|准备|就|会|还是)*/, "");
+  const after = text.slice(verb.index + verb[0].length).trim();
+  // The task after the verb, every word before it of when; or before the verb, the words of when its tail.
+  const split =
+    after !== ""
+      ? [after, before]
+      : Array.from(before, (_, at) => at)
+          .filter((at) => at > 0 && onlyWhen(before.slice(at)))
+          .map((at) => [before.slice(0, at), before.slice(at)])[0];
+  if (!split || !onlyWhen(split[1]!) || /什么|啥|哪|吗|几|[?？]/.test(split[0]!)) return undefined;
+  const read = readArrange(`把${split[0]}安排到${split[1]}`);
   return read?.kind === "arrange" && read.tasks.length > 0 && !isAnywhere(read.where) ? read : undefined;
 }
 
