@@ -2,6 +2,8 @@
  * "Put back the matrix review", as a student says it to the offline policy: it was read as placing a pending task
  * named "back the matrix review" (and "把矩阵复习放回去" was not understood). A task on the week already has nothing to
  * put back: said, with where it is, and no card; a task taken off the week (pending) is placed again, on its cards.
+ * "Move the matrix review back to where it was" ("把矩阵复习挪回原来的位置") is the same request: it was read as a move to
+ * any other free place, and moved the review away from where it was.
  */
 import { describe, expect, test } from "vitest";
 import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
@@ -14,6 +16,9 @@ describe("putting a task back", () => {
   test.each([
     ["put back the matrix review", false, /"Matrix operations review" is on your schedule already/],
     ["把矩阵运算复习放回去", true, /"矩阵运算复习"已经在日程上了/],
+    // (A move back to where it was: before, a move to any other free place.)
+    ["move the matrix review back to where it was", false, /"Matrix operations review" is on your schedule already/],
+    ["把矩阵运算复习挪回原来的位置", true, /"矩阵运算复习"已经在日程上了/],
   ] as const)("%s: placed already, so no card and the week unchanged", async (message, chinese, said) => {
     const tempo = await offlineTempo(halfPlacedWeek({ chinese }));
     const outcome = await converse(tempo, message, accept);
@@ -38,6 +43,8 @@ describe("putting a task back", () => {
     ["move the matrix review to Thursday", "put it back where it was", false],
     ["把矩阵运算复习移到周四", "把矩阵运算复习放回去", true],
     ["把矩阵运算复习移到周四", "放回去", true],
+    ["move the matrix review to Thursday", "bring the matrix review back to its old slot", false],
+    ["把矩阵运算复习移到周四", "把矩阵运算复习移回原处", true],
     ["unplace the matrix review", "put the matrix review back", false],
   ] as const)("%s, then %s: where it was, by undoing that change on its card", async (first, then, chinese) => {
     const tempo = await offlineTempo(halfPlacedWeek({ chinese }));

@@ -2352,6 +2352,7 @@ function readMove(words: string): ScheduleRequest | undefined {
 }
 
 function readMoveTo(said: string): ScheduleRequest | undefined {
+  if (MOVE_BACK.test(said)) return readPutBack(said);
   // "put the matrix review off till Friday" reads as "put off the matrix review till Friday".
   const body = said.replace(PUT_OFF, (whole, object?: string) =>
     object === undefined ? whole : whole.replace(/put\s+.+?\s+off\b/, `put off ${object}`),
@@ -3443,6 +3444,10 @@ function readArrange(body: string): ScheduleRequest | undefined {
   return arrangeOf(body, object ? (object[1] ?? "") : body.slice(match.index + match[0].length));
 }
 
+/** A move back to where a task was: the task (group 1). */
+const MOVE_BACK =
+  /^(?:(?:can you|could you|would you|please|just|now)\s+)*(?:move|bring|shift)\s+(.+?)\s+back\s+(?:to\s+)?(?:where it was(?: before)?|(?:its|the) (?:old|original|previous|former|earlier|usual) (?:place|slot|time|spot))$/;
+
 /** "… back in my schedule", "… back on the calendar": where the task goes back to, no part of its name or days. */
 const BACK_INTO_SCHEDULE =
   /\s+(?:in|into|on|onto)\s+(?:the\s+|my\s+)?(?:schedule|calendar|week|timetable|plan)\b|\s+where it was\b/g;
@@ -3453,8 +3458,12 @@ const BACK_INTO_SCHEDULE =
  * a reschedule, read before this.
  */
 function readPutBack(body: string): ScheduleRequest | undefined {
+  // "move the matrix review back to where it was", "bring it back to its old slot": put back (before, a move to any
+  // other free place).
+  const movedBack = MOVE_BACK.exec(body);
+  const said = movedBack ? `put ${movedBack[1]} back where it was` : body;
   const english =
-    /^(?:(?:can you|could you|would you|please|just|now)\s+)*put\s+(?:back\s+(.+)|(.+?)\s+back\b(.*))$/.exec(body);
+    /^(?:(?:can you|could you|would you|please|just|now)\s+)*put\s+(?:back\s+(.+)|(.+?)\s+back\b(.*))$/.exec(said);
   if (english) {
     const object = (english[1] ?? english[2] ?? "").replace(BACK_INTO_SCHEDULE, " ");
     const rest = (english[3] ?? "").replace(BACK_INTO_SCHEDULE, " ");
@@ -3462,7 +3471,7 @@ function readPutBack(body: string): ScheduleRequest | undefined {
     return request.kind === "arrange" && request.tasks.length > 0 ? { ...request, putBack: true } : undefined;
   }
   const chinese =
-    /^(?:请|帮我)?(?:把|将)(.+?)(?:重新)?(?:放回|排回|安排回|加回)(?:去|来)?(?:到)?(?:日程|课表|原处|原来的位置)?(?:里|上)?(?:吧)?$/.exec(
+    /^(?:请|帮我)?(?:把|将)(.+?)(?:重新)?(?:放回|排回|安排回|加回|挪回|移回|调回|改回)(?:去|来)?(?:到)?(?:日程|课表|原处|原位|原来的位置|原来的地方|原来的时间)?(?:里|上)?(?:吧)?$/.exec(
       body,
     ) ?? /^(?:请|帮我)?(?:把|将)(.+?)重新(?:安排|排|放)(?:上|进去|回去)?(?:吧)?$/.exec(body);
   const task = taskPhrase(chinese?.[1] ?? "");
