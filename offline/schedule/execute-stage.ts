@@ -61,6 +61,7 @@ import {
 import { cannotActOn, finalAnswer, listedReviews } from "./replies.js";
 import type { StepOutcome } from "../stage-state.js";
 import {
+  classAnchorOf,
   isAnywhere,
   isEmptySelection,
   onlyExcludes,
@@ -812,8 +813,24 @@ function moveStep(
   const besideAnchor = nextTo ? spotNextTo(nextTo, task, tasks, runs ?? freeRuns, days) : undefined;
   if (nextTo && (besideAnchor === undefined || "why" in besideAnchor)) {
     const why = besideAnchor?.why ?? "none";
-    const anchor = JSON.stringify(nextTo.anchor);
+    const which = classAnchorOf(nextTo.anchor);
+    const anchor = which ? `your ${which} class` : JSON.stringify(nextTo.anchor);
     const side = nextTo.side;
+    if (why === "noClass") {
+      // ("After class" on a day with none: said, nothing moves.)
+      const shown = days ?? [];
+      const onDays = shown.map((day) => datedDay(day, facts)).join(" or ") || "any day shown";
+      const onDaysZh = shown.map((day) => dayName(day, facts, "zh")).join("或") || "日程里的每一天都";
+      return finish(
+        end,
+        say(
+          language,
+          `You have no class on ${onDays}, so ${nameOf(task)} stays where it is.`,
+          `${onDaysZh}没有课，${nameOf(task)}保持不动。`,
+        ),
+        notCarriedOut(saySummary("en", "noClassOn", { days: onDays })),
+      );
+    }
     return finish(
       end,
       why === "unknown"
@@ -821,7 +838,7 @@ function moveStep(
         : say(
             language,
             `No free time fits ${nameOf(task)} right ${side} ${anchor}, so it stays where it is.`,
-            `${anchor}${side === "after" ? "之后" : "之前"}紧挨着的时间里放不下${nameOf(task)}，保持不动。`,
+            `${which ? (which === "last" ? "最后一节课" : "第一节课") : anchor}${side === "after" ? "之后" : "之前"}紧挨着的时间里放不下${nameOf(task)}，保持不动。`,
           ),
       notCarriedOut(
         why === "unknown"
@@ -1216,6 +1233,19 @@ function comingOccurrence(
 }
 
 /**
+ * Each day's last (or first) class: the event of the timetable that ends last (starts first) that day, a block that
+ * hosts reviews (a study hall, a library block) not counted.
+ */
+function classesOf(which: "last" | "first", tasks: readonly ListedTask[]): SlotRange[] {
+  const byDay = new Map<number, SlotRange>();
+  for (const range of tasks.filter((each) => each.kind === "event" && !each.canEmbed).flatMap((each) => each.slots)) {
+    const kept = byDay.get(range.day);
+    if (!kept || (which === "last" ? range.end > kept.end : range.start < kept.start)) byDay.set(range.day, range);
+  }
+  return [...byDay.values()];
+}
+
+/**
  * The place right next to another task or event (`anchor`), on `side` of it: for each of its occurrences in time order
  * on the days allowed (every task the words name, the moved task left out), the free start nearest it that fits
  * `task` — after: the first at or after the slot past its end; before: the last that ends by the slot before its
@@ -1228,16 +1258,19 @@ function spotNextTo(
   tasks: readonly ListedTask[],
   runs: readonly FreeRunEntry[],
   days: readonly number[] | undefined,
-): { day: number; start: number } | { why: "unknown" | "none" } {
-  const anchors = matchTasks(
-    next.anchor,
-    tasks.filter((each) => each.id !== task.id),
-  );
-  if (anchors.length === 0) return { why: "unknown" };
+): { day: number; start: number } | { why: "unknown" | "none" | "noClass" } {
+  const which = classAnchorOf(next.anchor);
+  const anchors = which
+    ? classesOf(which, tasks)
+    : matchTasks(
+        next.anchor,
+        tasks.filter((each) => each.id !== task.id),
+      ).flatMap((anchor) => anchor.slots);
   const occurrences = anchors
-    .flatMap((anchor) => anchor.slots)
     .filter((range) => !days || days.includes(range.day))
     .sort((a, b) => a.day - b.day || a.start - b.start);
+  if (which && occurrences.length === 0) return { why: "noClass" };
+  if (anchors.length === 0) return { why: "unknown" };
   const length = task.duration;
   for (const range of occurrences) {
     // In each free run of its day, the start nearest it on that side, kept when the task fits there.

@@ -95,6 +95,7 @@ type Reason =
   | { kind: "already-there" }
   | { kind: "no-room-beside" }
   | { kind: "no-anchor" }
+  | { kind: "no-class" }
   | { kind: "not-on-day" }
   | { kind: "no-day-that-way" }
   | { kind: "taken"; by: string };
@@ -131,6 +132,11 @@ type When =
   | { dayOf: string; offset: number; slots: [number, number] }
   /** Those weekdays of the week shown, in those slots: "a weekday evening", "工作日晚上". */
   | { weekdays: number[]; slots: [number, number] }
+  /**
+   * Right after a day's last class (before its first): the last event to end that day (the first to start), a block
+   * that takes reviews not counted — of that day, or of the first day shown with room.
+   */
+  | { classes: "after" | "before"; day?: "tomorrow" | "friday" }
   /** "later today": later than its own start when it is today, else today from the clock. */
   | { laterToday: true }
   /** Off today ("I can't do the matrix review today"): from today, when it is there, to any other day of the week. */
@@ -370,6 +376,11 @@ const ASKS: Ask[] = [
     false,
     dayOf("Data Structures lecture", 1),
   ),
+  // After class, before class: the day's last or first class (before, "after class" was dropped: any time of the day).
+  ask("schedule the vocabulary list after class tomorrow", VOCABULARY, false, { classes: "after", day: "tomorrow" }),
+  ask("move the matrix review to right after my last class", MATRIX, true, { classes: "after" }),
+  ask("把单词表安排在明天下课后", VOCABULARY, false, { classes: "after", day: "tomorrow" }),
+  ask("move the matrix review to before my first class on friday", MATRIX, true, { classes: "before", day: "friday" }),
   // The day and time it leaves, said first: no part of its name.
   ask("move the matrix review from Sunday 19:00 to Friday 10:00", MATRIX, true, { day: "friday", time: "10:00" }),
   ask("把矩阵复习从周日晚上7点挪到周五上午10点", MATRIX, true, { day: "friday", time: "10:00" }),
@@ -412,6 +423,33 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
     );
     return fits.length > 0 ? { at: fits } : { refuse: [{ kind: "no-room" }, { kind: "passed" }] };
   };
+  /** Right `side` of the last (first) class of the first of `dates` that has a class and room; else why not. */
+  const besideClass = (dates: string[], side: "after" | "before"): Verdict => {
+    let anyClass = false;
+    for (const date of dates) {
+      const classes = eventsOn(date).filter((event) => !event.hosts);
+      if (classes.length === 0) continue;
+      anyClass = true;
+      const edge =
+        side === "after"
+          ? Math.max(...classes.map((event) => event.end))
+          : Math.min(...classes.map((event) => event.start));
+      const starts = TIMES.flatMap((_, index) => {
+        const slot = index + 1;
+        const onSide = side === "after" ? slot > edge : slot + duration - 1 < edge;
+        return onSide && slot + duration - 1 <= TIMES.length && reasonsAt(date, slot, duration, now).length === 0
+          ? [slot]
+          : [];
+      });
+      if (starts.length > 0 && !started)
+        return { at: [placeName(date, side === "after" ? Math.min(...starts) : Math.max(...starts))] };
+      if (starts.length > 0) return { refuse: [{ kind: "started" }] };
+    }
+    return {
+      refuse: [{ kind: anyClass ? "no-room-beside" : "no-class" }, ...(started ? [{ kind: "started" } as Reason] : [])],
+    };
+  };
+  if ("classes" in when && when.day === undefined) return besideClass(window, when.classes);
   if ("next" in when) {
     for (const date of window)
       for (const event of eventsOn(date).filter((each) => each.name === when.anchor)) {
@@ -515,9 +553,10 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
             ? coming(window[4]!)
             : when.day === "saturday"
               ? coming(window[5]!)
-              : when.day;
+              : when.day!;
   if (!window.includes(date))
     return { refuse: [{ kind: "outside-window" }, ...(started ? [{ kind: "started" } as Reason] : [])] };
+  if ("classes" in when) return besideClass([date], when.classes);
   if (started) return { refuse: [{ kind: "started" }] };
   if ("slots" in when) {
     // Already inside the stretch asked for: said, not moved within it.
@@ -559,6 +598,8 @@ function says(reason: Reason, reply: string): boolean {
       return /there is no (?:earlier|later) day|没有更(?:早|晚)的一天/.test(reply);
     case "no-anchor":
       return /I found no task or event matching|没有找到与.*匹配的任务或活动/.test(reply);
+    case "no-class":
+      return /You have no class on|没有课/.test(reply);
     case "no-room-beside":
       return /No free time fits .* right (?:after|before)|紧挨着的时间里放不下/.test(reply);
     case "already-there":
@@ -682,6 +723,7 @@ describe("a named time or a day, as the clock moves day by day", () => {
         "no-day-that-way",
         "no-room-beside",
         "no-anchor",
+        "no-class",
         "not-a-start",
         "not-on-day",
         "outside-day",

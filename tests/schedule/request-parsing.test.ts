@@ -372,6 +372,28 @@ describe("request parsing", () => {
     });
   });
 
+  test("after class, before class: next to the day's last or first class, and the plan step reads back the same", () => {
+    const after = { side: "after", anchor: "last class" };
+    const before = { side: "before", anchor: "first class" };
+    for (const [text, next] of [
+      ["move the matrix review to right after my last class tomorrow", after],
+      ["schedule the essay after class tomorrow", after],
+      ["schedule the essay tomorrow after school", after],
+      ["move the essay to before my first class on friday", before],
+      ["schedule the essay before class on friday", before],
+      ["把作文安排在明天下课后", after],
+      ["把作文挪到周五第一节课之前", before],
+      ['Move "essay" to Thursday, Mar 14, right after your last class', after],
+      ['把 "作文" 挪到 3月14日周四，最后一节课之后', after],
+    ] as const)
+      expect(parseScheduleRequest(text)).toHaveProperty("where.next", next);
+    // A class named is an event like any other.
+    expect(parseScheduleRequest("move the essay to right after the physics class")).toHaveProperty("where.next", {
+      side: "after",
+      anchor: "physics class",
+    });
+  });
+
   test("task names match fuzzily, case-insensitively, or by id", () => {
     const task = (id: string, name: string, categoryId: string): ListedTask => ({
       id,

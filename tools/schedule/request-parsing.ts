@@ -1719,8 +1719,35 @@ function readDayOf(body: string): { dayOf: NonNullable<Where["dayOf"]>; rest: st
   return { dayOf: { anchor, offset }, rest: `${body.slice(0, chinese.index)}${verb}` };
 }
 
+/**
+ * A day's first or last class as where a task goes next to: "after class", "after my last class", "after school",
+ * "before my first lecture", "下课后", "最后一节课之后", "第一节课之前". The anchor is "last class" or "first class"
+ * (`classAnchorOf`); the plan step says "right after your last class" (`最后一节课之后`), which reads back the same.
+ */
+const NEXT_TO_CLASS_EN =
+  /(?:\s+to)?\s+(?:(?:right|just|straight|immediately|directly)\s+)?(after|before)\s+(?:(?:my|the|your)\s+)?(?:(last|first|final)\s+)?(?:class(?:es)?|lectures?|lessons?|school)(?=\s+(?:on|this|next|tomorrow|today|tonight|please)\b|\s*[,.;!?]|\s*$)/;
+const CLASS_WORDS_ZH: ReadonlyArray<[RegExp, string]> = [
+  [/(?:我的)?(?:最后一节课|最后一节|下课|放学)(?:之后|以后|后)/, "最后一节课之后"],
+  [/(?:我的)?(?:第一节课|上课)(?:之前|以前|前)/, "第一节课之前"],
+];
+
+/** The class a next-to anchor names ("last class", "最后一节课"): the day's last or first, or undefined for any other. */
+export function classAnchorOf(anchor: string): "last" | "first" | undefined {
+  if (/^(?:last class|最后一节课)$/.test(anchor)) return "last";
+  return /^(?:first class|第一节课)$/.test(anchor) ? "first" : undefined;
+}
+
 /** A request's place next to another task or event, and the request without it; undefined when none is said. */
-function readNextTo(body: string): { next: NonNullable<Where["next"]>; rest: string } | undefined {
+function readNextTo(said: string): { next: NonNullable<Where["next"]>; rest: string } | undefined {
+  const byClass = NEXT_TO_CLASS_EN.exec(said);
+  if (byClass) {
+    const side = byClass[1] as "after" | "before";
+    const which =
+      byClass[2] === undefined ? (side === "after" ? "last" : "first") : byClass[2] === "first" ? "first" : "last";
+    const rest = `${said.slice(0, byClass.index)} ${said.slice(byClass.index + byClass[0].length)}`;
+    return { next: { side, anchor: `${which} class` }, rest: rest.replace(/\s+/g, " ").trim() };
+  }
+  const body = CLASS_WORDS_ZH.reduce((text, [words, canonical]) => text.replace(words, canonical), said);
   const english = NEXT_TO_EN.exec(body);
   if (english) {
     const anchor = (english[3] ?? english[4] ?? "").trim();
@@ -1731,8 +1758,10 @@ function readNextTo(body: string): { next: NonNullable<Where["next"]>; rest: str
   }
   const chinese = NEXT_TO_ZH.exec(body);
   // (Groups: the verb, the day, the anchor, the side.)
-  const anchor = chinese?.[3]?.trim() ?? "";
-  if (!chinese || anchor === "" || NOT_AN_ANCHOR.test(anchor)) return undefined;
+  const named = chinese?.[3]?.trim() ?? "";
+  const which = classAnchorOf(named);
+  const anchor = which ? `${which} class` : named;
+  if (!chinese || anchor === "" || (!which && NOT_AN_ANCHOR.test(anchor))) return undefined;
   const side = /之前|前面/.test(chinese[4] ?? "") ? "before" : "after";
   const placing = /^(?:放|安排|排)$/.test(chinese[1] ?? "");
   // "挪到周四机器人社团活动之后", `移到 3月14日周四，"机器人社团活动"之后` (a plan step): the day said before the anchor

@@ -35,6 +35,7 @@ const EN = {
   noAnchorMatch: "no task or event matches {anchor}",
   noRoomRightAfter: "no free time fits {subject} right after {anchor}",
   noRoomRightBefore: "no free time fits {subject} right before {anchor}",
+  noClassOn: "there is no class on {days}",
   noEarlierDay: "{subject} is on {where}, the first day of your schedule: there is no earlier day to move it to",
   noLaterDay: "{subject} is on {where}, the last day of your schedule: there is no later day to move it to",
   // A task's life (`tools/task-life.ts`; the offline policy names a task by its name).
@@ -334,6 +335,7 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   noAnchorMatch: "没有与{anchor}匹配的任务或活动",
   noRoomRightAfter: "{anchor}之后紧挨着的时间里放不下{subject}",
   noRoomRightBefore: "{anchor}之前紧挨着的时间里放不下{subject}",
+  noClassOn: "{days}没有课",
   noEarlierDay: "{subject} 在{where}，已经是日程的第一天，没有更早的一天可以移过去",
   noLaterDay: "{subject} 在{where}，已经是日程的最后一天，没有更晚的一天可以移过去",
   marked: "已把任务 {id} 记为{mark}（原为{status}）",

@@ -459,6 +459,7 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("noAnchorMatch", "whole"),
   read("noRoomRightAfter", "whole"),
   read("noRoomRightBefore", "whole"),
+  read("noClassOn", "whole"),
   read("noEarlierDay", "whole"),
   read("noLaterDay", "whole"),
   // A clock time that names no slot (the offline policy's `moveStep`), or a review past moving, and what it did not do.
