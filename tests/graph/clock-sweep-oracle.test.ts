@@ -381,6 +381,12 @@ const ASKS: Ask[] = [
   ask("move the matrix review to right after my last class", MATRIX, true, { classes: "after" }),
   ask("把单词表安排在明天下课后", VOCABULARY, false, { classes: "after", day: "tomorrow" }),
   ask("move the matrix review to before my first class on friday", MATRIX, true, { classes: "before", day: "friday" }),
+  // Once an event is over: right after it; a move asked as a question.
+  ask("schedule the vocabulary list once the robotics club meeting is over", VOCABULARY, false, {
+    next: "after",
+    anchor: "Robotics club meeting",
+  }),
+  ask("can the matrix review go to friday evening instead?", MATRIX, true, { day: "friday", slots: EVENING }),
   // The day and time it leaves, said first: no part of its name.
   ask("move the matrix review from Sunday 19:00 to Friday 10:00", MATRIX, true, { day: "friday", time: "10:00" }),
   ask("把矩阵复习从周日晚上7点挪到周五上午10点", MATRIX, true, { day: "friday", time: "10:00" }),

@@ -49,6 +49,19 @@ describe("a move to another day", () => {
     expect(parseScheduleRequest(request)).toMatchObject({ kind: "move", task, otherDay: true });
   });
 
+  test.each(["move the matrix review to another evening", "把矩阵运算复习挪到别的晚上"])(
+    "%s: the evening of another day (before, the evening of its own day)",
+    async (request) => {
+      const week = halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) });
+      const review = week.tasks.find((task) => task.id === "matrix-review") as TaskItem;
+      const outcome = await converse(await offlineTempo(week, EVE), request);
+      const after = outcome.schedule.tasks.find((task) => task.id === "matrix-review") as TaskItem;
+      expect(checkScheduleInvariants(outcome.schedule)).toEqual([]);
+      expect(after.slots?.[0]?.day).not.toBe(review.slots![0]!.day);
+      expect(after.slots?.[0]?.start).toBeGreaterThanOrEqual(9);
+    },
+  );
+
   test.each(["move the essay somewhere else", "move the essay elsewhere"])("%s names the essay", (request) => {
     expect(parseScheduleRequest(request)).toMatchObject({ kind: "move", task: "essay" });
   });

@@ -387,10 +387,41 @@ describe("request parsing", () => {
       ['把 "作文" 挪到 3月14日周四，最后一节课之后', after],
     ] as const)
       expect(parseScheduleRequest(text)).toHaveProperty("where.next", next);
+    // Once an event is over is right after it; a place next to something ruled out is not understood (before, it was
+    // read as right after it, or dropped).
+    expect(parseScheduleRequest("move the essay to tomorrow once the robotics club is over")).toHaveProperty(
+      "where.next",
+      { side: "after", anchor: "robotics club" },
+    );
+    expect(parseScheduleRequest("把单词表安排在明天机器人社团活动结束后")).toHaveProperty("where.next", {
+      side: "after",
+      anchor: "机器人社团活动",
+    });
+    expect(parseScheduleRequest("move the essay to thursday afternoon but not right after the lecture").kind).toBe(
+      "unknown",
+    );
     // A class named is an event like any other.
     expect(parseScheduleRequest("move the essay to right after the physics class")).toHaveProperty("where.next", {
       side: "after",
       anchor: "physics class",
+    });
+  });
+
+  test("another evening is another day's; a move asked as a question; a day's night is no part of a name", () => {
+    expect(parseScheduleRequest("move the matrix review to another evening")).toMatchObject({
+      kind: "move",
+      otherDay: true,
+      where: { slots: { part: "evening" } },
+    });
+    expect(parseScheduleRequest("把矩阵复习挪到别的晚上")).toMatchObject({ kind: "move", otherDay: true });
+    expect(parseScheduleRequest("can the matrix review go to thursday evening instead?")).toMatchObject({
+      kind: "move",
+      task: "matrix review",
+      where: { only: days([4]), slots: { part: "evening" } },
+    });
+    expect(parseScheduleRequest("I'd rather do the matrix review on friday night")).toMatchObject({
+      tasks: ["matrix review"],
+      where: { only: days([5]), slots: { part: "evening" } },
     });
   });
 

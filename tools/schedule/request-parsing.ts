@@ -459,7 +459,7 @@ export type MoveRequest = {
 
 /** "another day", "a different day", "some other day", "别的天", "另一天", "换一天": any day but the task's own. */
 const OTHER_DAY =
-  /\b(?:another|a different|some other|a new|other)\s+day\b|\b(?:other|different)\s+days\b|别的天|另一天|其他(?:的)?日子|别的日子|换一天|换个日子|其他天/;
+  /\b(?:another|a different|some other|a new|other)\s+(?:day|morning|afternoon|evening|night)\b|\b(?:other|different)\s+days\b|别的天|另一天|其他(?:的)?日子|别的日子|换一天|换个日子|其他天|(?:别的|另一个|其他)(?:上午|下午|晚上)/;
 
 /**
  * A day before or after the task's own, said as where it goes: "to an earlier day", "to a later day", "earlier in the
@@ -1606,6 +1606,10 @@ const NEGATED_CHANGE =
 const NEGATED_PLACING =
   /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|never|please don'?t)\s+(?:schedule|place|arrange|put|plan)\b/;
 
+/** "can the essay go to Friday (instead)?", "could my matrix review be moved to Thursday?": the task and where. */
+const CAN_GO =
+  /^(?:can|could)\s+((?:the|my)\s+.+?)\s+(?:go|be moved|be put|move)\s+(?:to|on|onto)\s+(.+?)(?:\s+instead)?\s*\??$/;
+
 /** Reads one sentence of a request: a move of every review (`shift_all`) is read from the move it reads as. */
 function parseSentence(said: string): ScheduleRequest {
   // "move the essay to Monday, no wait, Tuesday": what is said is the sentence as corrected (each correction, the last
@@ -1614,6 +1618,8 @@ function parseSentence(said: string): ScheduleRequest {
   let body = said;
   if (said.length <= MAX_READ_LENGTH)
     for (let next = corrected(body); next !== body; next = corrected(body)) body = next;
+  // "can the matrix review go to Thursday evening instead?": the move it asks for.
+  body = body.replace(CAN_GO, "move $1 to $2");
   if (NEGATED_CHANGE.test(body)) return { kind: "unknown" };
   if (NEGATED_PLACING.test(body) && isEmptySelection(readDays(body)) && !readPartOfDay(body))
     return { kind: "unknown" };
@@ -1725,7 +1731,11 @@ function readDayOf(body: string): { dayOf: NonNullable<Where["dayOf"]>; rest: st
  * (`classAnchorOf`); the plan step says "right after your last class" (`最后一节课之后`), which reads back the same.
  */
 const NEXT_TO_CLASS_EN =
-  /(?:\s+to)?\s+(?:(?:right|just|straight|immediately|directly)\s+)?(after|before)\s+(?:(?:my|the|your)\s+)?(?:(last|first|final)\s+)?(?:class(?:es)?|lectures?|lessons?|school)(?=\s+(?:on|this|next|tomorrow|today|tonight|please)\b|\s*[,.;!?]|\s*$)/;
+  /(?:\s+to)?\s+(?:(?:right|just|straight|immediately|directly)\s+)?(after|before)\s+(?:(?:my|the|your)\s+)?(?:(?:(last|first|final)\s+)(?:class|lecture|lesson)|class(?:es)?|school)(?=\s+(?:on|this|next|tomorrow|today|tonight|please)\b|\s*[,.;!?]|\s*$)/;
+/** Words before a place next to something that say it is not where to go: "but not right after the lecture". */
+const NOT_NEXT_TO = /\b(?:not|never|except|avoid)\s*$/;
+const NOT_NEXT_TO_PHRASE =
+  /\b(?:not|never|except|avoid)\s+(?:(?:right|just|straight|immediately|directly)\s+)?(?:after|before)\s+(?:the|my|your)\s+[a-z]/;
 const CLASS_WORDS_ZH: ReadonlyArray<[RegExp, string]> = [
   [/(?:我的)?(?:最后一节课|最后一节|下课|放学)(?:之后|以后|后)/, "最后一节课之后"],
   [/(?:我的)?(?:第一节课|上课)(?:之前|以前|前)/, "第一节课之前"],
@@ -1737,10 +1747,21 @@ export function classAnchorOf(anchor: string): "last" | "first" | undefined {
   return /^(?:first class|第一节课)$/.test(anchor) ? "first" : undefined;
 }
 
+/** "Once the robotics club is over", "when my lab ends", "机器人社团活动结束后": right after it. */
+const ONCE_OVER: ReadonlyArray<[RegExp, string]> = [
+  [
+    /\b(?:once|when|after)\s+((?:the|my)\s+[a-z][a-z0-9' -]*?)\s+(?:(?:is|gets)\s+(?:over|done|finished)|ends|finishes)\b/,
+    "right after $1",
+  ],
+  [/([^，,。\s]+?)结束(?:之后|以后|后)/, "$1之后"],
+];
+
 /** A request's place next to another task or event, and the request without it; undefined when none is said. */
-function readNextTo(said: string): { next: NonNullable<Where["next"]>; rest: string } | undefined {
+function readNextTo(words: string): { next: NonNullable<Where["next"]>; rest: string } | undefined {
+  const said = ONCE_OVER.reduce((text, [over, next]) => text.replace(over, next), words);
   const byClass = NEXT_TO_CLASS_EN.exec(said);
-  if (byClass) {
+  const negated = (match: RegExpExecArray) => NOT_NEXT_TO.test(said.slice(0, match.index));
+  if (byClass && !negated(byClass)) {
     const side = byClass[1] as "after" | "before";
     const which =
       byClass[2] === undefined ? (side === "after" ? "last" : "first") : byClass[2] === "first" ? "first" : "last";
@@ -1749,6 +1770,7 @@ function readNextTo(said: string): { next: NonNullable<Where["next"]>; rest: str
   }
   const body = CLASS_WORDS_ZH.reduce((text, [words, canonical]) => text.replace(words, canonical), said);
   const english = NEXT_TO_EN.exec(body);
+  if (english && negated(english)) return undefined;
   if (english) {
     const anchor = (english[3] ?? english[4] ?? "").trim();
     const adjacent = english[1] !== undefined || english[3] !== undefined;
@@ -2089,6 +2111,9 @@ function readSentence(body: string): ScheduleRequest {
     if (read.kind === "arrange" && read.tasks.length === 1 && !read.except && !read.makeUp && !read.putBack)
       return { kind: "move", task: read.tasks[0]!, where: { ...read.where, dayOf: dayOf.dayOf } };
   }
+  // "Thursday afternoon but not right after the lecture": a place next to something ruled out is none the reader can
+  // hold (before, it was dropped, and the review went right after the lecture): not understood, said so.
+  if (NOT_NEXT_TO_PHRASE.test(body)) return { kind: "unknown" };
   const nextTo = readNextTo(body);
   if (nextTo) {
     const read = readSentence(nextTo.rest);
@@ -3575,7 +3600,7 @@ function namedTasks(rest: string): string[] {
     .replace(NEGATED_DAYS, " ")
     .replace(/\bbut\b/g, " ")
     .replace(
-      /\b(?:on|for|in|into|at|during|over|to|across)\s+(?:the\s+|an?\s+|any\s+)?(?:[a-z]+days?\s*(?:\(day \d+\))?|weekends?|day \d+|mornings?|afternoons?|evenings?|nights?|slots? \d+(?:-\d+)?|(?:next|this|the) week|free slots?(?: that fits? (?:it|them))?|a free slot(?: that fits? (?:it|them))?)/g,
+      /\b(?:on|for|in|into|at|during|over|to|across)\s+(?:the\s+|an?\s+|any\s+)?(?:[a-z]+days?(?:\s+nights?)?\s*(?:\(day \d+\))?|weekends?|day \d+|mornings?|afternoons?|evenings?|nights?|slots? \d+(?:-\d+)?|(?:next|this|the) week|free slots?(?: that fits? (?:it|them))?|a free slot(?: that fits? (?:it|them))?)/g,
       " ",
     )
     .replace(/\b(?:[a-z]+days?|weekends?|mornings?|afternoons?|evenings?)\b/g, " ")
