@@ -2900,14 +2900,14 @@ function splitTargetWords(subject: string, target: string | undefined): [string,
  * word of the phrase starts the words of when alone.
  */
 function trailingWhen(subject: string): [string, string] | undefined {
-  const words = subject.split(" ");
-  for (let at = 1; at < words.length; at += 1) {
-    const when = words.slice(at).join(" ");
-    // (The clock's words too: "essay tomorrow after 10am"; "over lunch" is read whole, before the clock is.)
-    const named = readTaskWords(when).trim() !== "" && readTaskWords(withoutClockWords(when)).trim() !== "";
-    if (!named && !isAnywhere(readWhere(when))) return [words.slice(0, at).join(" "), when];
-  }
-  return undefined;
+  const wordStarts = [...subject.matchAll(/ (?=\S)/g)].map((space) => space.index + 1);
+  return splitAtWhen(subject, wordStarts);
+}
+
+/** `text` cut at the first of `cuts` after which all is words of when (`onlyWhen`): [before, when], or undefined. */
+function splitAtWhen(text: string, cuts: readonly number[]): [string, string] | undefined {
+  const at = cuts.find((cut) => onlyWhen(text.slice(cut)));
+  return at === undefined ? undefined : [text.slice(0, at).trim(), text.slice(at).trim()];
 }
 
 /** How people say a task's life, each with the status it settles as (a typo of a verb is read too: "finsihed"). */
@@ -3458,9 +3458,11 @@ function readDoOn(body: string): ScheduleRequest | undefined {
 
 /** A fragment that is only words of when ("明天上午", "周五下午三点以后", "tomorrow at 10am"), none of a task. */
 function onlyWhen(fragment: string): boolean {
+  // (The clock's words too: "tomorrow after 10am"; "over lunch" is read whole, before the clock is.)
+  const named = (text: string) => readTaskWords(text).trim() !== "";
   return (
     fragment.trim() !== "" &&
-    readTaskWords(withoutClockWords(fragment)).trim() === "" &&
+    !(named(fragment) && named(withoutClockWords(fragment))) &&
     !isAnywhere(readWhere(fragment))
   );
 }
@@ -3477,13 +3479,16 @@ function readDoOnZh(body: string): ScheduleRequest | undefined {
   const before = text.slice(0, verb.index).replace(/^(?:我们?|咱们)?(?:想|要|打算|准备|就|会|还是)*/, "");
   const after = text.slice(verb.index + verb[0].length).trim();
   // The task after the verb, every word before it of when; or before the verb, the words of when its tail.
-  const split =
+  const split: [string, string] | undefined =
     after !== ""
-      ? [after, before]
-      : Array.from(before, (_, at) => at)
-          .filter((at) => at > 0 && onlyWhen(before.slice(at)))
-          .map((at) => [before.slice(0, at), before.slice(at)])[0];
-  if (!split || !onlyWhen(split[1]!) || /什么|啥|哪|吗|几|[?？]/.test(split[0]!)) return undefined;
+      ? onlyWhen(before)
+        ? [after, before]
+        : undefined
+      : splitAtWhen(
+          before,
+          Array.from(before, (_, at) => at).filter((at) => at > 0),
+        );
+  if (!split || /什么|啥|哪|吗|几|[?？]/.test(split[0])) return undefined;
   const read = readArrange(`把${split[0]}安排到${split[1]}`);
   return read?.kind === "arrange" && read.tasks.length > 0 && !isAnywhere(read.where) ? read : undefined;
 }
