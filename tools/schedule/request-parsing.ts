@@ -2406,7 +2406,10 @@ function readMove(words: string): ScheduleRequest | undefined {
 }
 
 function readMoveTo(said: string): ScheduleRequest | undefined {
-  if (MOVE_BACK.test(said)) return readPutBack(said);
+  // "move the matrix review back to where it was", "bring it back to its old slot": put back (before, a move to any
+  // other free place).
+  const movedBack = MOVE_BACK.exec(said);
+  if (movedBack) return readPutBack(`put ${movedBack[1]} back where it was`);
   // "put the matrix review off till Friday" reads as "put off the matrix review till Friday".
   const body = said.replace(PUT_OFF, (whole, object?: string) =>
     object === undefined ? whole : whole.replace(/put\s+.+?\s+off\b/, `put off ${object}`),
@@ -3517,12 +3520,8 @@ const BACK_INTO_SCHEDULE =
  * a reschedule, read before this.
  */
 function readPutBack(body: string): ScheduleRequest | undefined {
-  // "move the matrix review back to where it was", "bring it back to its old slot": put back (before, a move to any
-  // other free place).
-  const movedBack = MOVE_BACK.exec(body);
-  const said = movedBack ? `put ${movedBack[1]} back where it was` : body;
   const english =
-    /^(?:(?:can you|could you|would you|please|just|now)\s+)*put\s+(?:back\s+(.+)|(.+?)\s+back\b(.*))$/.exec(said);
+    /^(?:(?:can you|could you|would you|please|just|now)\s+)*put\s+(?:back\s+(.+)|(.+?)\s+back\b(.*))$/.exec(body);
   if (english) {
     const object = (english[1] ?? english[2] ?? "").replace(BACK_INTO_SCHEDULE, " ");
     const rest = (english[3] ?? "").replace(BACK_INTO_SCHEDULE, " ");
