@@ -1734,8 +1734,6 @@ const NEXT_TO_CLASS_EN =
   /(?:\s+to)?\s+(?:(?:right|just|straight|immediately|directly)\s+)?(after|before)\s+(?:(?:my|the|your)\s+)?(?:(?:(last|first|final)\s+)(?:class|lecture|lesson)|class(?:es)?|school)(?=\s+(?:on|this|next|tomorrow|today|tonight|please)\b|\s*[,.;!?]|\s*$)/;
 /** Words before a place next to something that say it is not where to go: "but not right after the lecture". */
 const NOT_NEXT_TO = /\b(?:not|never|except|avoid)\s*$/;
-const NOT_NEXT_TO_PHRASE =
-  /\b(?:not|never|except|avoid)\s+(?:(?:right|just|straight|immediately|directly)\s+)?(?:after|before)\s+(?:the|my|your)\s+[a-z]/;
 const CLASS_WORDS_ZH: ReadonlyArray<[RegExp, string]> = [
   [/(?:我的)?(?:最后一节课|最后一节|下课|放学)(?:之后|以后|后)/, "最后一节课之后"],
   [/(?:我的)?(?:第一节课|上课)(?:之前|以前|前)/, "第一节课之前"],
@@ -1756,12 +1754,16 @@ const ONCE_OVER: ReadonlyArray<[RegExp, string]> = [
   [/([^，,。\s]+?)结束(?:之后|以后|后)/, "$1之后"],
 ];
 
-/** A request's place next to another task or event, and the request without it; undefined when none is said. */
-function readNextTo(words: string): { next: NonNullable<Where["next"]>; rest: string } | undefined {
+/**
+ * A request's place next to another task or event, and the request without it; undefined when none is said;
+ * "ruled out" when the words say it is not where to go ("but not right after the lecture").
+ */
+function readNextTo(words: string): { next: NonNullable<Where["next"]>; rest: string } | "ruled out" | undefined {
   const said = ONCE_OVER.reduce((text, [over, next]) => text.replace(over, next), words);
   const byClass = NEXT_TO_CLASS_EN.exec(said);
   const negated = (match: RegExpExecArray) => NOT_NEXT_TO.test(said.slice(0, match.index));
-  if (byClass && !negated(byClass)) {
+  if (byClass && negated(byClass)) return "ruled out";
+  if (byClass) {
     const side = byClass[1] as "after" | "before";
     const which =
       byClass[2] === undefined ? (side === "after" ? "last" : "first") : byClass[2] === "first" ? "first" : "last";
@@ -1770,11 +1772,13 @@ function readNextTo(words: string): { next: NonNullable<Where["next"]>; rest: st
   }
   const body = CLASS_WORDS_ZH.reduce((text, [words, canonical]) => text.replace(words, canonical), said);
   const english = NEXT_TO_EN.exec(body);
-  if (english && negated(english)) return undefined;
   if (english) {
     const anchor = (english[3] ?? english[4] ?? "").trim();
     const adjacent = english[1] !== undefined || english[3] !== undefined;
-    if (anchor === "" || NOT_AN_ANCHOR.test(anchor) || (english[2] === "before" && !adjacent)) return undefined;
+    if (anchor === "" || NOT_AN_ANCHOR.test(anchor)) return undefined;
+    // ("not before noon" is a limit of the clock, read by `readWhere`; "not before the exam" is ruled out.)
+    if (negated(english)) return "ruled out";
+    if (english[2] === "before" && !adjacent) return undefined;
     const rest = `${body.slice(0, english.index)} ${body.slice(english.index + english[0].length)}`;
     return { next: { side: english[2] as "after" | "before", anchor }, rest: rest.replace(/\s+/g, " ").trim() };
   }
@@ -2113,8 +2117,8 @@ function readSentence(body: string): ScheduleRequest {
   }
   // "Thursday afternoon but not right after the lecture": a place next to something ruled out is none the reader can
   // hold (before, it was dropped, and the review went right after the lecture): not understood, said so.
-  if (NOT_NEXT_TO_PHRASE.test(body)) return { kind: "unknown" };
   const nextTo = readNextTo(body);
+  if (nextTo === "ruled out") return { kind: "unknown" };
   if (nextTo) {
     const read = readSentence(nextTo.rest);
     if (read.kind === "move" || (read.kind === "arrange" && read.tasks.length > 0))
