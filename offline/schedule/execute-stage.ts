@@ -61,6 +61,7 @@ import {
 import { cannotActOn, finalAnswer, listedReviews } from "./replies.js";
 import type { StepOutcome } from "../stage-state.js";
 import {
+  anchorWords,
   classAnchorOf,
   isAnywhere,
   isEmptySelection,
@@ -813,8 +814,7 @@ function moveStep(
   const besideAnchor = nextTo ? spotNextTo(nextTo, task, tasks, runs ?? freeRuns, days) : undefined;
   if (nextTo && (besideAnchor === undefined || "why" in besideAnchor)) {
     const why = besideAnchor?.why ?? "none";
-    const which = classAnchorOf(nextTo.anchor);
-    const anchor = which ? `your ${which} class` : JSON.stringify(nextTo.anchor);
+    const anchor = anchorWords(nextTo.anchor, "en");
     const side = nextTo.side;
     if (why === "noClass") {
       // ("After class" on a day with none: said, nothing moves.)
@@ -838,7 +838,7 @@ function moveStep(
         : say(
             language,
             `No free time fits ${nameOf(task)} right ${side} ${anchor}, so it stays where it is.`,
-            `${which ? (which === "last" ? "最后一节课" : "第一节课") : anchor}${side === "after" ? "之后" : "之前"}紧挨着的时间里放不下${nameOf(task)}，保持不动。`,
+            `${anchorWords(nextTo.anchor, "zh")}${side === "after" ? "之后" : "之前"}紧挨着的时间里放不下${nameOf(task)}，保持不动。`,
           ),
       notCarriedOut(
         why === "unknown"

@@ -20,7 +20,7 @@ import { SCHEDULE_REFINEMENT } from "../../tools/schedule/domain.js";
 import { capabilities, listedReviews } from "./replies.js";
 import { goalOf, section, userLanguage, userLines, type PromptView } from "../prompt-reading.js";
 import {
-  classAnchorOf,
+  anchorWords,
   dayLabel,
   dayLabelIn,
   isAnywhere,
@@ -1123,8 +1123,7 @@ function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = 
   // A clock time named ("周日14点"): the time itself, read back as it is ("3月17日周日，14:00").
   // Next to another task or event ("矩阵复习之后"): on the days named, when any are (`3月14日周四，"矩阵复习"之后`).
   if (purpose === "move" && where.next) {
-    const which = classAnchorOf(where.next.anchor);
-    const anchor = which ? (which === "last" ? "最后一节课" : "第一节课") : JSON.stringify(where.next.anchor);
+    const anchor = anchorWords(where.next.anchor, "zh");
     return `${parts.length > 0 ? `${parts.join("，")}，` : ""}${anchor}${where.next.side === "after" ? "之后" : "之前"}`;
   }
   if (purpose === "move" && slots.at !== undefined) {
@@ -1183,8 +1182,7 @@ export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move
   if (purpose === "move" && where.next) {
     // Next to another task or event: `right after "matrix review"` (on the days named, when any are).
     // (A day's first or last class: "right after your last class".)
-    const which = classAnchorOf(where.next.anchor);
-    parts.push(`right ${where.next.side} ${which ? `your ${which} class` : JSON.stringify(where.next.anchor)}`);
+    parts.push(`right ${where.next.side} ${anchorWords(where.next.anchor, "en")}`);
   } else if (purpose === "move" && slots.at !== undefined) {
     parts.push(`at ${slots.at}`);
   } else if (purpose === "move" && slots.sameTime) {

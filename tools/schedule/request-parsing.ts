@@ -1745,6 +1745,17 @@ export function classAnchorOf(anchor: string): "last" | "first" | undefined {
   return /^(?:first class|第一节课)$/.test(anchor) ? "first" : undefined;
 }
 
+/**
+ * A next-to anchor as a step or an answer says it, read back the same: a task's or event's name quoted, a day's class
+ * in words ("your last class", "最后一节课").
+ */
+export function anchorWords(anchor: string, language: "en" | "zh"): string {
+  const which = classAnchorOf(anchor);
+  if (!which) return JSON.stringify(anchor);
+  if (language === "en") return `your ${which} class`;
+  return which === "last" ? "最后一节课" : "第一节课";
+}
+
 /** "Once the robotics club is over", "when my lab ends", "机器人社团活动结束后": right after it. */
 const ONCE_OVER: ReadonlyArray<[RegExp, string]> = [
   [
