@@ -143,7 +143,7 @@ type When =
   | { offToday: true }
   | { day: "yesterday" | "today" | "tomorrow" | "friday" | "saturday" | `2024-${string}`; time: string }
   /** That day's slots from–to: "today", "tonight", "tomorrow before 12:00", "Friday after 14:00". */
-  | { day: "today" | "tomorrow" | "friday"; slots: [number, number] };
+  | { day: "today" | "tomorrow" | "in 2 days" | "friday"; slots: [number, number] };
 
 interface Ask {
   say: string;
@@ -401,6 +401,19 @@ const ASKS: Ask[] = [
     day: "tomorrow",
     slots: startingFrom("10:00"),
   }),
+  // When said first ("on Friday, …", "tomorrow morning I'll …"): where it goes, never dropped.
+  ask("on Friday, move the matrix review to the evening", MATRIX, true, { day: "friday", slots: EVENING }),
+  ask("tomorrow morning I'll do the vocabulary list", VOCABULARY, false, { day: "tomorrow", slots: endingBy("12:00") }),
+  ask("first thing tomorrow, do the matrix review", MATRIX, true, { day: "tomorrow", slots: endingBy("12:00") }),
+  // Getting it done by a day: the days up to it (before, "finish … by Friday" marked a task "essay by" done).
+  ask("finish the vocabulary list by friday", VOCABULARY, false, { weekdays: [1, 2, 3, 4, 5], slots: WHOLE_DAY }),
+  ask("get the matrix review done before friday", MATRIX, true, { weekdays: [1, 2, 3, 4], slots: WHOLE_DAY }),
+  ask("I need the vocabulary list done by friday", VOCABULARY, false, { weekdays: [1, 2, 3, 4, 5], slots: WHOLE_DAY }),
+  // Placed on the schedule in words of the schedule: "add … to my calendar", "squeeze in", "pencil in".
+  ask("add the vocabulary list to my calendar on friday", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
+  ask("squeeze the vocabulary list in somewhere tomorrow", VOCABULARY, false, { day: "tomorrow", slots: WHOLE_DAY }),
+  ask("pencil in the matrix review for friday", MATRIX, true, { day: "friday", slots: WHOLE_DAY }),
+  ask("move the matrix review in two days", MATRIX, true, { day: "in 2 days", slots: WHOLE_DAY }),
 ];
 
 /** What the oracle expects: placed exactly there, at one of these starts, or refused for one of these reasons. */
@@ -553,13 +566,15 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
       ? today
       : when.day === "tomorrow"
         ? plusDays(today, 1)
-        : when.day === "yesterday"
-          ? plusDays(today, -1)
-          : when.day === "friday"
-            ? coming(window[4]!)
-            : when.day === "saturday"
-              ? coming(window[5]!)
-              : when.day!;
+        : when.day === "in 2 days"
+          ? plusDays(today, 2)
+          : when.day === "yesterday"
+            ? plusDays(today, -1)
+            : when.day === "friday"
+              ? coming(window[4]!)
+              : when.day === "saturday"
+                ? coming(window[5]!)
+                : when.day!;
   if (!window.includes(date))
     return { refuse: [{ kind: "outside-window" }, ...(started ? [{ kind: "started" } as Reason] : [])] };
   if ("classes" in when) return besideClass([date], when.classes);

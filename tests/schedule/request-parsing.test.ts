@@ -1021,3 +1021,69 @@ describe("days taken back, kept free, left for another, and the rest of the week
     expect(onlyAndNot(text)).toEqual({ kind: "move", task: "essay", only: [2], not: [] });
   });
 });
+
+/**
+ * What people say around a request: when, first ("on Friday, …", "tomorrow morning I'll …"); a day to have it done by
+ * ("finish the essay by Friday", "I need the essay done by Thursday"); the schedule itself ("add the essay to my
+ * calendar", "squeeze in", "pencil in"); "sometime"; "in two days" after a move. Before, each was not understood,
+ * dropped its day, named a task with the words of when ("essay sometime", "essay in my schedule"), marked a task
+ * "essay by" done, listed the done tasks, or added a new task to a class named "calendar on friday".
+ */
+describe("words of when said first, a day to have it done by, and the schedule named", () => {
+  const tomorrow = { dates: [{ kind: "offset", days: 1 }] };
+  test.each([
+    [
+      "on Friday, move the matrix review to the evening",
+      { kind: "move", task: "matrix review", where: { only: days([5]), slots: { part: "evening" } } },
+    ],
+    [
+      "tomorrow morning I'll do the essay",
+      { kind: "arrange", tasks: ["essay"], where: { only: tomorrow, slots: { part: "morning" } } },
+    ],
+    [
+      "first thing tomorrow, do the essay",
+      { kind: "arrange", tasks: ["essay"], where: { only: tomorrow, slots: { part: "morning" } } },
+    ],
+    ["tomorrow I can't do the essay", { kind: "move", task: "essay", leaves: true, where: { not: tomorrow } }],
+    ["finish the essay by friday", { kind: "arrange", tasks: ["essay"], where: { only: days([1, 2, 3, 4, 5]) } }],
+    ["get the essay done before friday", { kind: "arrange", tasks: ["essay"], where: { only: days([1, 2, 3, 4]) } }],
+    ["I need the essay done by thursday", { kind: "arrange", tasks: ["essay"], where: { only: days([1, 2, 3, 4]) } }],
+    [
+      "the essay has to be finished by thursday",
+      { kind: "arrange", tasks: ["essay"], where: { only: days([1, 2, 3, 4]) } },
+    ],
+    ["finish the essay before the midterm", { kind: "arrange", tasks: ["essay"], where: { before: "midterm" } }],
+    ["schedule the essay sometime tomorrow", { kind: "arrange", tasks: ["essay"], where: { only: tomorrow } }],
+    [
+      "schedule the essay for sometime this weekend",
+      { kind: "arrange", tasks: ["essay"], where: { only: days([6, 7]) } },
+    ],
+    ["put the essay in my schedule for friday", { kind: "arrange", tasks: ["essay"], where: { only: days([5]) } }],
+    ["add the essay to my calendar on friday", { kind: "arrange", tasks: ["essay"], where: { only: days([5]) } }],
+    ["squeeze the essay in somewhere tomorrow", { kind: "arrange", tasks: ["essay"], where: { only: tomorrow } }],
+    ["pencil in the essay for friday", { kind: "arrange", tasks: ["essay"], where: { only: days([5]) } }],
+    [
+      "move the essay in two days",
+      { kind: "move", task: "essay", where: { only: { dates: [{ kind: "offset", days: 2 }] } } },
+    ],
+  ])("%s", (text, expected) => {
+    expect(parseScheduleRequest(text)).toMatchObject(expected);
+  });
+
+  test.each([
+    // Having done it is still a mark, and so is "finish" with no day.
+    ["I finished the essay", { kind: "mark", task: "essay", to: "done" }],
+    ["finish the essay", { kind: "mark", task: "essay", to: "done" }],
+    // A request that names its own day keeps it: the days said first are not where it goes.
+    ["monday and tuesday, move my reviews to wednesday", { kind: "move", where: { only: days([3]) } }],
+    // A class's task is still added to the class; the schedule as a noun is still a look.
+    [
+      "add a task integrals review to calculus",
+      { kind: "add_task", name: "integrals review", classPhrase: "calculus" },
+    ],
+    ["what's on my schedule tomorrow", { kind: "day", where: { only: tomorrow } }],
+    ["move the essay in the evening", { kind: "move", task: "essay", where: { slots: { part: "evening" } } }],
+  ])("stays: %s", (text, expected) => {
+    expect(parseScheduleRequest(text)).toMatchObject(expected);
+  });
+});

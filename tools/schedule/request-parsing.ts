@@ -1620,6 +1620,8 @@ function parseSentence(said: string): ScheduleRequest {
     for (let next = corrected(body); next !== body; next = corrected(body)) body = next;
   // "can the matrix review go to Thursday evening instead?": the move it asks for.
   body = body.replace(CAN_GO, "move $1 to $2");
+  // (Words of when said first, and the schedule named: read over a sentence the reader reads.)
+  if (body.length <= MAX_READ_LENGTH) body = asPlacing(withWhenLast(body));
   if (NEGATED_CHANGE.test(body)) return { kind: "unknown" };
   if (NEGATED_PLACING.test(body) && isEmptySelection(readDays(body)) && !readPartOfDay(body))
     return { kind: "unknown" };
@@ -1632,6 +1634,46 @@ function parseSentence(said: string): ScheduleRequest {
   if ("where" in read && read.where.slots.notPart === "afternoon" && !read.where.slots.part)
     return { kind: "unknown", why: "afternoon_out" };
   return read;
+}
+
+/**
+ * Words of when said first, then the request: "on Friday, move the matrix review to the evening", "first thing
+ * tomorrow, do the essay" (a comma after them), "tomorrow morning I'll do the essay", "tonight I want to do the
+ * vocabulary list" (a person's intent after them). Read as said after it; before, the request was not understood or
+ * its day was dropped (the review moved to its own day's evening). Only when the request itself names no day: "Monday
+ * and Tuesday, move my reviews to Wednesday" is read as it is.
+ */
+const WHEN_FIRST = new RegExp(
+  String.raw`^([^,]{1,60}?)(?:\s*,\s*|\s+(?=(?:i(?:'ll| will| want to| wanna|'d like to| would like to|'m going to| am going to|'m gonna| need to| have to| should| can(?:'t|not)?| won'?t)|let'?s|we(?:'ll| will| should))\s))(.+)$`,
+);
+
+function withWhenLast(body: string): string {
+  const said = WHEN_FIRST.exec(body);
+  if (!said || !onlyWhen(said[1]!) || !isEmptySelection(readDays(said[2]!))) return body;
+  return `${said[2]} ${said[1]}`;
+}
+
+/** Words that ask for something, before its verb: "please", "can you", "I want to" … */
+const ASKING = String.raw`(?:(?:please|can you|could you|would you|will you|help me|i want to|i'd like to|i would like to|i need to|let's|now|just)\s+)*`;
+/** A task put on the schedule as a whole: "add X to my calendar", "put X in my schedule", "get X on the calendar". */
+const ONTO_SCHEDULE = new RegExp(
+  String.raw`^(${ASKING})(?:add|put|get|schedule|place|fit|slot|book|stick)\s+(.+?)\s+(?:in|into|on|onto|to)\s+(?:the\s+|my\s+)?(?:schedule|calendar|timetable|planner|agenda)\b(.*)$`,
+);
+/** "squeeze in X", "squeeze X in", "pencil in X", "pencil X in": a placing (group 2 before "in", group 3 after it). */
+const SQUEEZE_IN = new RegExp(String.raw`^(${ASKING})(?:squeeze|pencil)\s+(?:in\s+(.+)|(.+?)\s+in\b(.*))$`);
+
+/**
+ * A placing said with words of the schedule itself: "add the essay to my calendar on Friday", "put the essay in my
+ * schedule for Friday", "squeeze the vocabulary list in somewhere tomorrow", "pencil in the matrix review for Friday"
+ * — read as "schedule …". Before, "add … to my calendar" added a new task to a class named "calendar on friday", the
+ * others named tasks "essay in my schedule" or were not understood.
+ */
+function asPlacing(body: string): string {
+  const onto = ONTO_SCHEDULE.exec(body);
+  if (onto) return `${onto[1]}schedule ${onto[2]}${onto[3]}`;
+  const squeeze = SQUEEZE_IN.exec(body);
+  if (squeeze) return `${squeeze[1]}schedule ${squeeze[2] ?? `${squeeze[3]}${squeeze[4]}`}`;
+  return body;
 }
 
 /**
@@ -2164,6 +2206,8 @@ function readSentence(body: string): ScheduleRequest {
   // A question is never a mark ("did I do the matrix review?"), and a request not to do something never does it.
   const question = QUESTION_START.test(body);
   if (NEGATED_REQUEST.test(body)) return { kind: "unknown" };
+  const doneBy = question ? undefined : readDoneBy(body);
+  if (doneBy) return doneBy;
   const removal = question ? undefined : (readClearDay(body) ?? readRemoveEvent(body));
   if (removal) return removal;
   const cannot = question ? undefined : readCannotDo(body);
@@ -2187,6 +2231,24 @@ function readSentence(body: string): ScheduleRequest {
     readDoOnZh(body) ??
     (HELP.test(body) ? { kind: "help" } : { kind: "unknown" })
   );
+}
+
+/**
+ * Getting a task done by a day or before an event: "finish the essay by Friday", "get the vocab list done before
+ * Friday", "I need the essay done by Thursday", "the essay has to be finished before the midterm" — an arrangement of
+ * it before then. Before, the first marked a task "essay by" done, the second listed the done tasks and the others
+ * were not understood. Having done it ("I finished the essay", "finish the essay") is still a mark.
+ */
+const DONE_WORD = String.raw`(?:done|finished|completed|written|ready)`;
+const DONE_BY = new RegExp(
+  String.raw`^(?:(?:i|we)\s+(?:need|have|want|must|should|gotta|got|'ll|will|plan|'d like|would like|'m going|am going)(?:\s+to)?\s+)?(?:(?:finish|complete|wrap up)\s+(.+?)|(?:get|have)\s+(.+?)\s+${DONE_WORD}|(.+?)\s+(?:needs?|has|have|must|should)\s+(?:to\s+)?be\s+${DONE_WORD}|(?:i|we)\s+(?:need|want)\s+(.+?)\s+${DONE_WORD})\s+((?:by|before|until|till|no later than)\s+.+)$`,
+);
+
+function readDoneBy(body: string): ScheduleRequest | undefined {
+  const said = DONE_BY.exec(body);
+  if (!said) return undefined;
+  const read = readSentence(`schedule ${said[1] ?? said[2] ?? said[3] ?? said[4]} ${said[5]}`);
+  return read.kind === "arrange" && read.tasks.length > 0 ? read : undefined;
 }
 
 /**
@@ -2895,8 +2957,10 @@ function splitTargetWords(subject: string, target: string | undefined): [string,
   const at =
     forWhen && readTaskWords(forWhen[2] ?? "").trim() === ""
       ? forWhen
-      : (/^(.+?)\s+(?:on|at|in)\s+(.+)$/.exec(subject) ??
-        (beforeAfter && withDaysBeforeAfter(beforeAfter[2]!) !== beforeAfter[2] ? beforeAfter : null));
+      : // ("in two days": the "in" is the day's own, kept for it.)
+        (/^(.+?)\s+(?:(?:on|at|in)\s+(?!(?:\d+|[a-z]+)\s+days?\b)|(?=in\s+(?:\d+|[a-z]+)\s+days?\b))(.+)$/.exec(
+          subject,
+        ) ?? (beforeAfter && withDaysBeforeAfter(beforeAfter[2]!) !== beforeAfter[2] ? beforeAfter : null));
   if (!at) return trailingWhen(subject) ?? [subject, ""];
   // ("essay later in the week", "essay early in the week": a stretch of the week starts before its "in", so the task
   // is "essay", not "essay later"; "essay tomorrow at 10am": the day before "at" is no part of the name — unless
@@ -3622,6 +3686,8 @@ function namedTasks(rest: string): string[] {
       /\b(?:on|for|in|into|at|during|over|to|across)\s+(?:the\s+|an?\s+|any\s+)?(?:[a-z]+days?(?:\s+nights?)?\s*(?:\(day \d+\))?|weekends?|day \d+|mornings?|afternoons?|evenings?|nights?|slots? \d+(?:-\d+)?|(?:next|this|the) week|free slots?(?: that fits? (?:it|them))?|a free slot(?: that fits? (?:it|them))?)/g,
       " ",
     )
+    // ("sometime this weekend": the "this" of a day is no part of the name either.)
+    .replace(/\b(?:this|next|coming)\s+(?=(?:[a-z]+days?|weekends?|mornings?|afternoons?|evenings?)\b)/g, " ")
     .replace(/\b(?:[a-z]+days?|weekends?|mornings?|afternoons?|evenings?)\b/g, " ")
     .replace(PART_PHRASE_WORDS, " ")
     // "arrange the linked list exercises next week": the week is no part of the name (an arrangement's week is the
@@ -3669,6 +3735,8 @@ function readTaskWords(fragment: string): string {
       // ("later in the week", "this weekend", "the end of the week": a stretch of the week names no task.)
       .replace(WEEK_STRETCH_WORDS, " ")
       .replace(LUNCH_AFTER_TASK, " ")
+      // ("first thing tomorrow": the morning, no task.)
+      .replace(/\bfirst thing\b(?=\s+(?:tomorrow|today|in the morning|(?:on\s+)?[a-z]+day)\b|\s*$)/g, " ")
       .replace(/\b(?:this|next)\b(?=\s+(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?)\b)/g, " ")
       // ("Thursday and Friday morning": the words joining days name no task.)
       .replace(/,|\b(?:and|or)\b(?=\s+(?:this\s+)?(?:[a-z]+day|weekends?|today|tonight|tomorrow)\b)/g, " ")
@@ -3710,8 +3778,9 @@ export function taskPhrase(text: string): string {
       // "put the essay somewhere on the weekend": where, not which. (Trimmed first: `\s*` before a word at the end
       // backtracks in time quadratic in a run of spaces that does not reach it — 13 s for a reply of 100 000.)
       .trimEnd()
+      // ("the essay sometime", "the essay for sometime": when, not which, too.)
       .replace(
-        /(?:please|for me|somewhere else|somewhere|anywhere|elsewhere|吧|一下|的任务|任务|能不能|可不可以|能否|可以)$/,
+        /(?:please|for me|somewhere else|somewhere|anywhere|elsewhere|(?:\b(?:for|at|in|on) )?\b(?:sometime|some time|at some point)|吧|一下|的任务|任务|能不能|可不可以|能否|可以)$/,
         "",
       )
       .replace(/^["']|["']$/g, "")
