@@ -895,10 +895,13 @@ function moveStep(
   // when it is on Tuesday): said, never "no free slot" (its own place is no free time) nor a move elsewhere in that
   // part of the day or that day — another part of the day it is on ("to Tuesday evening") still moves it.
   // ("Move it, but not on Thursday" names only where it must not go: a new place is asked for, wherever it is now.)
+  // ("As soon as possible" on a day it is on still looks for an earlier start that day.)
+  const soonest = rejected.length === 0 && !shift && request.where.slots.soonest === true;
   const alreadyThere =
     tool === "move" &&
     current !== undefined &&
     !shift &&
+    !soonest &&
     !onlyExcludes(constraints.where) &&
     rejected.length === 0 &&
     days !== undefined &&
@@ -975,6 +978,24 @@ function moveStep(
   const spot =
     firstFit(runs, task.duration, within, constraints.notDays, current) ??
     firstFit(freeRuns, task.duration, within, constraints.notDays, current);
+  // As soon as possible: the first free start (the search lists them by day and start, the past left out); a review
+  // with nothing free before its own place is as soon as it can be — said, never moved later.
+  if (
+    soonest &&
+    current &&
+    (!spot || spot.day > current.day || (spot.day === current.day && spot.start > current.start))
+  )
+    return finish(
+      end,
+      say(
+        language,
+        `${label(task, language)} is already on ${placeWords(current, facts, language)}, and nothing free comes before it; nothing to move.`,
+        `${label(task, language)}已经在${placeWords(current, facts, language)}，在它之前没有空闲时间；不用移动。`,
+      ),
+      notCarriedOut(
+        saySummary("en", "alreadyOn", { subject: label(task, "en"), where: formatRange(current, datingOf(facts)) }),
+      ),
+    );
   // "Earlier" on a card at the first slot of the day: said plainly, never a search of slots 1-0.
   if (!spot && within.to < 1) {
     const reason = (language: Language) => saySummary(language, "alreadyFirstSlot", { subject: label(task, language) });

@@ -1136,6 +1136,7 @@ function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = 
     const range = slotRangeOf(slots, facts);
     parts.push(`${slots.part ? PART_ZH[slots.part] : ""}（第${range.from}-${range.to}节）`);
   }
+  if (purpose === "move" && slots.soonest) parts.push("最早的空闲时间");
   if (notPart) parts.push(`不要${PART_ZH[notPart]}`);
   // Excluded days by weekday only: "（第N天）" after them would read as a day to use.
   const not = resolveDays(where.not, facts);
@@ -1196,6 +1197,8 @@ export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move
       slots.part ? `in the ${slots.part} (slots ${range.from}-${range.to})` : `in slots ${range.from}-${range.to}`,
     );
   }
+  // "as soon as possible": the first free start from the clock on, of what the rest allows.
+  if (purpose === "move" && slots.soonest) parts.push("the earliest free slot");
   if (notPart) parts.push(`not in the ${notPart}`);
   // Days to keep free by weekday, as the Chinese step says them, in a window of one week (where a weekday is one
   // day); in a longer one by weekday and number, so that the step is read back as the days meant.

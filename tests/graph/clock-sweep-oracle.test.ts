@@ -139,6 +139,8 @@ type When =
   | { classes: "after" | "before"; day?: "tomorrow" | "friday" }
   /** "later today": later than its own start when it is today, else today from the clock. */
   | { laterToday: true }
+  /** "as soon as possible", "尽快": the first start from the clock on in the week shown (its own: already there). */
+  | { soonest: true }
   /** Off today ("I can't do the matrix review today"): from today, when it is there, to any other day of the week. */
   | { offToday: true }
   | { day: "yesterday" | "today" | "tomorrow" | "friday" | "saturday" | `2024-${string}`; time: string }
@@ -409,6 +411,11 @@ const ASKS: Ask[] = [
   ask("finish the vocabulary list by friday", VOCABULARY, false, { weekdays: [1, 2, 3, 4, 5], slots: WHOLE_DAY }),
   ask("get the matrix review done before friday", MATRIX, true, { weekdays: [1, 2, 3, 4], slots: WHOLE_DAY }),
   ask("I need the vocabulary list done by friday", VOCABULARY, false, { weekdays: [1, 2, 3, 4, 5], slots: WHOLE_DAY }),
+  // As soon as possible: the first free start from the clock on (before, not understood, or placed anywhere).
+  ask("move the matrix review to the earliest free slot", MATRIX, true, { soonest: true }),
+  ask("schedule the vocabulary list as soon as possible", VOCABULARY, false, { soonest: true }),
+  ask("do the matrix review asap", MATRIX, true, { soonest: true }),
+  ask("尽快安排单词表", VOCABULARY, false, { soonest: true }),
   // Placed on the schedule in words of the schedule: "add … to my calendar", "squeeze in", "pencil in".
   ask("add the vocabulary list to my calendar on friday", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
   ask("squeeze the vocabulary list in somewhere tomorrow", VOCABULARY, false, { day: "tomorrow", slots: WHOLE_DAY }),
@@ -489,6 +496,22 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
     if (!placed || !window.includes(from) || from !== today) return { refuse: [{ kind: "not-on-day" }, ...shown] };
     if (started) return { refuse: [{ kind: "started" }] };
     return placedIn(window.filter((date) => date !== today));
+  }
+  if ("soonest" in when) {
+    if (started) return { refuse: [{ kind: "started" }] };
+    const first = window
+      .flatMap((date) =>
+        TIMES.map((_, index) => [date, index + 1] as const).filter(
+          ([, slot]) => reasonsAt(date, slot, duration, now).length === 0,
+        ),
+      )
+      .at(0);
+    if (first === undefined) return { refuse: [{ kind: "no-room" }, { kind: "passed" }] };
+    const [date, slot] = first;
+    // Nothing free comes before its own place: it is as soon as it can be.
+    if (placed && window.includes(from) && (date > from || (date === from && slot >= MOVED_FROM.start)))
+      return { refuse: [{ kind: "already-there" }] };
+    return { at: [placeName(date, slot)] };
   }
   if ("nextWeek" in when) {
     const monday = plusDays(today, 1 - weekdayOf(today));

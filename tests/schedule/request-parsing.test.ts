@@ -1087,3 +1087,43 @@ describe("words of when said first, a day to have it done by, and the schedule n
     expect(parseScheduleRequest(text)).toMatchObject(expected);
   });
 });
+
+/**
+ * "As soon as possible": the first free start from the clock on, for one task — a move, or a pending task placed as a
+ * move places it (before, "asap" was not understood, and "as soon as possible" named a task "essay as soon as
+ * possible"). Of several tasks it asks nothing more: no one first start holds them all.
+ */
+describe("as soon as possible", () => {
+  const soonest = { slots: { soonest: true } };
+  test.each([
+    ["schedule the essay as soon as possible", { kind: "move", task: "essay", where: soonest }],
+    ["do the essay asap", { kind: "move", task: "essay", where: soonest }],
+    ["move the matrix review to the earliest free slot", { kind: "move", task: "matrix review", where: soonest }],
+    ["put the essay in the first available slot", { kind: "move", task: "essay", where: soonest }],
+    ["尽快安排作文", { kind: "move", task: "作文", where: soonest }],
+    ["把作文移到最早的空闲时间", { kind: "move", task: "作文", where: soonest }],
+    [
+      "schedule the essay tomorrow as early as possible",
+      { kind: "move", task: "essay", where: { only: { dates: [{ kind: "offset", days: 1 }] }, ...soonest } },
+    ],
+  ])("%s", (text, expected) => {
+    expect(parseScheduleRequest(text)).toMatchObject(expected);
+  });
+
+  test("of several tasks it is an arrangement as any, and a question stays a question", () => {
+    const several = parseScheduleRequest("schedule the essay and the vocabulary list asap");
+    expect(several).toMatchObject({ kind: "arrange", tasks: ["essay", "vocabulary list"] });
+    expect((several as { where: Where }).where.slots.soonest).toBeUndefined();
+    expect(parseScheduleRequest("when is the earliest free slot tomorrow?")).toMatchObject({ kind: "free" });
+  });
+
+  test("the plan step written for it reads back as the same request, in English and in Chinese", () => {
+    const facts: WeekFacts = { slotsPerDay: 12, weekdays: new Map(), dates: new Map(), totalDays: 7 };
+    for (const text of ["do the essay asap", "尽快安排作文", "schedule the essay in the evening as soon as possible"]) {
+      const request = parseScheduleRequest(text);
+      expect(request).toMatchObject({ kind: "move", where: soonest });
+      expect(parseScheduleRequest(stepsFor(request, facts)[0]!.content)).toMatchObject(request);
+      expect(parseScheduleRequest(chineseStepsFor(request, facts)[0]!.content)).toMatchObject(request);
+    }
+  });
+});

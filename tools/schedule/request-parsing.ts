@@ -53,6 +53,11 @@ export interface SlotWindow {
    * same time on Friday"). A move resolves it from the task's own place; a task with none has no time to keep.
    */
   sameTime?: true;
+  /**
+   * "as soon as possible", "asap", "the earliest free slot", "尽快": the first free start from the clock on (within the
+   * days and part of the day said, when any), for one task — a move, or a pending task placed as a move places it.
+   */
+  soonest?: true;
 }
 
 /** "not before 10", "nothing before 10am", "no earlier than 9", "10点以前不要", "早上10点前别": group 1 or 3 holds the hour. */
@@ -979,8 +984,16 @@ export function readSlots(fragment: string): SlotWindow {
   const part = readPartOfDay(fragment);
   if (part) window.part = part;
   if (SAME_TIME.test(fragment) && !range && !part) window.sameTime = true;
+  if (SOONEST.test(fragment)) window.soonest = true;
   return window;
 }
+
+/**
+ * "as soon as possible", "asap", "as early as possible", "the earliest free slot", "the first available time", "the
+ * next free slot", "尽快", "越早越好", "最早的空闲时间": as soon as it fits. ("Tomorrow at the earliest" is a bound, not this.)
+ */
+const SOONEST =
+  /\b(?:as soon as (?:possible|you can|i can)|asap|as early as possible|(?:the\s+)?(?:earliest|first|next)\s+(?:free\s+|available\s+|open\s+)?(?:slot|time|spot|opening)(?:\s+(?:possible|available|there is|i have))?)\b|尽快|尽早|越早越好|最早的空闲时间|最早的空闲时段|最早有空的时候/;
 
 /** "at the same time", "same time", "the same slot", "同一时间", "同样的时间", "原来的时间": the time the task has now. */
 const SAME_TIME =
@@ -1233,6 +1246,7 @@ export function isAnywhere(where: Where): boolean {
     where.slots.endsBy === undefined &&
     where.slots.startsFrom === undefined &&
     !where.slots.sameTime &&
+    !where.slots.soonest &&
     !where.next &&
     !where.dayOf
   );
@@ -1398,7 +1412,8 @@ function mergeWheres(base: Where, extra: Where): Where {
     extra.slots.to !== undefined ||
     extra.slots.notBeforeHour !== undefined ||
     extra.slots.at !== undefined ||
-    extra.slots.endsBy !== undefined
+    extra.slots.endsBy !== undefined ||
+    extra.slots.soonest
       ? { ...base.slots, ...extra.slots }
       : base.slots;
   const before = extra.before ?? base.before;
@@ -1627,7 +1642,7 @@ function parseSentence(said: string): ScheduleRequest {
     return { kind: "unknown" };
   const keepFree = readKeepFree(body);
   if (keepFree) return keepFree;
-  const read = withoutExclusions(asShiftAll(readSentence(body)));
+  const read = withSoonest(withoutExclusions(asShiftAll(readSentence(body))));
   if (unreadDigits(read, body)) return { kind: "unknown", why: "unread_number" };
   // "Not in the afternoon" leaves the morning and the evening, which one window of slots cannot hold: not understood,
   // rather than read as anywhere (the afternoon too).
@@ -1674,6 +1689,18 @@ function asPlacing(body: string): string {
   const squeeze = SQUEEZE_IN.exec(body);
   if (squeeze) return `${squeeze[1]}schedule ${squeeze[2] ?? `${squeeze[3]}${squeeze[4]}`}`;
   return body;
+}
+
+/**
+ * As soon as possible, of one task: a move, or a pending task placed as a move places it — the first free start from
+ * the clock on. Of several, or of anything else, the words ask nothing more (no one first start holds them all).
+ */
+function withSoonest(read: ScheduleRequest): ScheduleRequest {
+  if (!("where" in read) || !read.where.slots.soonest || read.kind === "move") return read;
+  if (read.kind === "arrange" && read.tasks.length === 1 && !read.except && !read.makeUp && !read.putBack)
+    return { kind: "move", task: read.tasks[0]!, where: read.where };
+  const { soonest: _soonest, ...slots } = read.where.slots;
+  return { ...read, where: { ...read.where, slots } } as ScheduleRequest;
 }
 
 /**
@@ -3674,6 +3701,7 @@ function namedTasks(rest: string): string[] {
       withoutClockWords(
         rest
           .replace(KEEP_FREE, " ")
+          .replace(new RegExp(SOONEST.source, "g"), " ")
           // ("early tomorrow": read while its day is still there.)
           .replace(PART_PHRASE_WORDS, " "),
       ),
@@ -3747,6 +3775,7 @@ function readTaskWords(fragment: string): string {
       .replace(/(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|上午|下午|晚上|早上|第\d+天|只|不要|别/g, " ")
       // ("to Friday, same time": the time it has now is no task.)
       .replace(new RegExp(SAME_TIME.source, "g"), " ")
+      .replace(new RegExp(SOONEST.source, "g"), " ")
   );
 }
 
