@@ -43,6 +43,10 @@ describe("every review of a day moved off it", () => {
     ["move Thursday's reviews to another day", "day", "Move all of Thursday's reviews to another day"],
     ["move all my reviews off Thursday", "day", "Move all of Thursday's reviews to another day"],
     ["I'm busy tomorrow, move my reviews", "day", "Move all of Thursday's reviews to another day"],
+    // Sick or away is a day to leave too (before, one review named "reviews" moved to the first free time: today's).
+    ["I'm sick tomorrow, move my reviews", "day", "Move all of Thursday's reviews to another day"],
+    ["I'm travelling tomorrow, can you move everything", "day", "Move all of Thursday's reviews to another day"],
+    ["明天我不舒服，把复习都挪走", "day", "把周四的所有复习挪到别的天"],
     ["周四上午我有事，把复习都挪走", "part", "把周四上午的所有复习挪出周四上午"],
     ["把周四的所有复习挪到别的天", "day", "把周四的所有复习挪到别的天"],
     ["把明天的复习都挪走", "day", "把周四的所有复习挪到别的天"],

@@ -1068,7 +1068,7 @@ const KEEP_FREE = new RegExp(
  * "I'm busy on Friday", "I have practice on Friday", "Friday doesn't work", "周五我休息", "周五不行").
  */
 const NEGATIVE_CLAUSE =
-  /\b(?:not|no|(?<!(?:have|got|'ve|had) )nothing|none|never|don'?t|doesn'?t|do not|does not|can'?t|cannot|can not|won'?t|will not|isn'?t|is not|aren'?t|busy|off|unavailable|away|avoid(?:ing)?|except|without|skip|rather not|bad|clash(?:es|ing)?|conflicts?|full(?!\s+of\b)|packed|(?:fully\s+)?booked(?:\s+up)?|swamped)\b|\bi(?: have|'ve got| got| am at|'m at) (?!(?:on|at|in|for|to|planned|scheduled|free|time|room|space|nothing|any|anything|some|something)\b)[a-z]+|\bi work\b|\bworking\b|不行|不要|不能|不可以|从不|从来不|永远不|绝不|不(?:学习?|复习|排|安排|上课)|不方便|不想|不用|不好|没空|没时间|没有时间|休息|有事|有课|有约|忙|避开|除了|除外|放假|跳过|冲突|满了|排满|已满|别/;
+  /\b(?:not|no|(?<!(?:have|got|'ve|had) )nothing|none|never|don'?t|doesn'?t|do not|does not|can'?t|cannot|can not|won'?t|will not|isn'?t|is not|aren'?t|busy|sick|unwell|under the weather|exhausted|travel(?:l)?ing|out of town|off|unavailable|away|avoid(?:ing)?|except|without|skip|rather not|bad|clash(?:es|ing)?|conflicts?|full(?!\s+of\b)|packed|(?:fully\s+)?booked(?:\s+up)?|swamped)\b|\bi(?: have|'ve got| got| am at|'m at) (?!(?:on|at|in|for|to|planned|scheduled|free|time|room|space|nothing|any|anything|some|something)\b)[a-z]+|\bi work\b|\bworking\b|不行|不要|不能|不可以|从不|从来不|永远不|绝不|不(?:学习?|复习|排|安排|上课)|不方便|不舒服|生病|病了|出差|不想|不用|不好|没空|没时间|没有时间|休息|有事|有课|有约|忙|避开|除了|除外|放假|跳过|冲突|满了|排满|已满|别/;
 /**
  * Phrases that hold a negative word but are not negative ("不忙", "帮忙", "别的时间", "why not", and limits of the clock:
  * "no later than 16:30", "tomorrow no earlier than 10", "not before 9am" keep the day they are said with).
