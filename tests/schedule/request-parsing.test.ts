@@ -1074,6 +1074,9 @@ describe("words of when said first, a day to have it done by, and the schedule n
     // Having done it is still a mark, and so is "finish" with no day.
     ["I finished the essay", { kind: "mark", task: "essay", to: "done" }],
     ["finish the essay", { kind: "mark", task: "essay", to: "done" }],
+    // The day of something ruled out is not understood (before, "but not on the same day as the essay" read as that day).
+    ["move the matrix review, but not on the same day as the essay", { kind: "unknown" }],
+    ["move the matrix review but never the day before the exam", { kind: "unknown" }],
     // A request that names its own day keeps it: the days said first are not where it goes.
     ["monday and tuesday, move my reviews to wednesday", { kind: "move", where: { only: days([3]) } }],
     // A class's task is still added to the class; the schedule as a noun is still a look.
@@ -1083,7 +1086,7 @@ describe("words of when said first, a day to have it done by, and the schedule n
     ],
     ["what's on my schedule tomorrow", { kind: "day", where: { only: tomorrow } }],
     ["move the essay in the evening", { kind: "move", task: "essay", where: { slots: { part: "evening" } } }],
-  ])("stays: %s", (text, expected) => {
+  ])("stays, or is not understood: %s", (text, expected) => {
     expect(parseScheduleRequest(text)).toMatchObject(expected);
   });
 });

@@ -1760,8 +1760,11 @@ const DAY_COUNT: Record<string, number> = {
   六: 6,
 };
 
-/** A move's day next to another task's or event's, and the request without it; undefined when none is said. */
-function readDayOf(body: string): { dayOf: NonNullable<Where["dayOf"]>; rest: string } | undefined {
+/**
+ * A move's day next to another task's or event's, and the request without it; undefined when none is said; "ruled
+ * out" when the words say it is not where to go ("but not on the same day as the essay").
+ */
+function readDayOf(body: string): { dayOf: NonNullable<Where["dayOf"]>; rest: string } | "ruled out" | undefined {
   const english = DAY_OF_EN.exec(body);
   if (english?.groups) {
     const { count, countSide, word, side, quoted } = english.groups;
@@ -1780,6 +1783,7 @@ function readDayOf(body: string): { dayOf: NonNullable<Where["dayOf"]>; rest: st
     const part = word !== undefined && word !== "day" ? `the ${word}` : "";
     const where = [part, after].filter(Boolean).join(" ");
     const before = body.slice(0, english.index);
+    if (NOT_DAY_OF.test(before)) return "ruled out";
     return { dayOf: { anchor, offset }, rest: where === "" ? before : `${before} to ${where}` };
   }
   const chinese = DAY_OF_ZH.exec(body);
@@ -1803,6 +1807,8 @@ const NEXT_TO_CLASS_EN =
   /(?:\s+to)?\s+(?:(?:right|just|straight|immediately|directly)\s+)?(after|before)\s+(?:(?:my|the|your)\s+)?(?:(?:(last|first|final)\s+)(?:class|lecture|lesson)|class(?:es)?|school)(?=\s+(?:on|this|next|tomorrow|today|tonight|please)\b|\s*[,.;!?]|\s*$)/;
 /** Words before a place next to something that say it is not where to go: "but not right after the lecture". */
 const NOT_NEXT_TO = /\b(?:not|never|except|avoid)\s*$/;
+/** The same before the day of something: "but not on the same day as the essay", "never the day before the exam". */
+const NOT_DAY_OF = /\b(?:not|never|except|avoid)(?:\s+(?:on|to|for))?\s*$/;
 const CLASS_WORDS_ZH: ReadonlyArray<[RegExp, string]> = [
   [/(?:我的)?(?:最后一节课|最后一节|下课|放学)(?:之后|以后|后)/, "最后一节课之后"],
   [/(?:我的)?(?:第一节课|上课)(?:之前|以前|前)/, "第一节课之前"],
@@ -2182,6 +2188,9 @@ function shiftAllOfDays(
 function readSentence(body: string): ScheduleRequest {
   if (body === "" || body.length > MAX_READ_LENGTH) return { kind: "unknown" };
   const dayOf = readDayOf(body);
+  // ("Move the matrix review, but not on the same day as the essay": the day of something ruled out is none the reader
+  // holds — before, the review went to the essay's day. Not understood, said so.)
+  if (dayOf === "ruled out") return { kind: "unknown" };
   if (dayOf) {
     // ("I'd like to do the essay the day before the exam": "do" names where with the day, which is read apart.)
     const said = readSentence(dayOf.rest);
