@@ -411,6 +411,12 @@ const ASKS: Ask[] = [
   ask("finish the vocabulary list by friday", VOCABULARY, false, { weekdays: [1, 2, 3, 4, 5], slots: WHOLE_DAY }),
   ask("get the matrix review done before friday", MATRIX, true, { weekdays: [1, 2, 3, 4], slots: WHOLE_DAY }),
   ask("I need the vocabulary list done by friday", VOCABULARY, false, { weekdays: [1, 2, 3, 4, 5], slots: WHOLE_DAY }),
+  // The same in Chinese: who wants it after the words of when, "第一件事", done before a day, the schedule named.
+  ask("今天晚上我要做单词表", VOCABULARY, false, { day: "today", slots: EVENING }),
+  ask("明天早上第一件事做矩阵复习", MATRIX, true, { day: "tomorrow", slots: endingBy("12:00") }),
+  ask("周五之前把单词表做完", VOCABULARY, false, { weekdays: [1, 2, 3, 4], slots: WHOLE_DAY }),
+  ask("矩阵复习要在周五前完成", MATRIX, true, { weekdays: [1, 2, 3, 4], slots: WHOLE_DAY }),
+  ask("把单词表加到周五的日程里", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
   // As soon as possible: the first free start from the clock on (before, not understood, or placed anywhere).
   ask("move the matrix review to the earliest free slot", MATRIX, true, { soonest: true }),
   ask("schedule the vocabulary list as soon as possible", VOCABULARY, false, { soonest: true }),

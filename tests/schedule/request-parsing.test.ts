@@ -1053,6 +1053,11 @@ describe("words of when said first, a day to have it done by, and the schedule n
       { kind: "arrange", tasks: ["essay"], where: { only: days([1, 2, 3, 4]) } },
     ],
     ["finish the essay before the midterm", { kind: "arrange", tasks: ["essay"], where: { before: "midterm" } }],
+    ["作文要在期中考试前完成", { kind: "arrange", tasks: ["作文"], where: { before: "期中考试" } }],
+    ["期中考试前把作文写完", { kind: "arrange", tasks: ["作文"], where: { before: "期中考试" } }],
+    // (Before, the bare 前 of "在…前" dropped the event: the essay went anywhere in the week.)
+    ["把作文安排在期中考试前", { kind: "arrange", tasks: ["作文"], where: { before: "期中考试" } }],
+    ["我明天要做作文", { kind: "arrange", tasks: ["作文"], where: { only: tomorrow } }],
     ["schedule the essay sometime tomorrow", { kind: "arrange", tasks: ["essay"], where: { only: tomorrow } }],
     [
       "schedule the essay for sometime this weekend",
@@ -1073,6 +1078,8 @@ describe("words of when said first, a day to have it done by, and the schedule n
   test.each([
     // Having done it is still a mark, and so is "finish" with no day.
     ["I finished the essay", { kind: "mark", task: "essay", to: "done" }],
+    ["我做完作文了", { kind: "mark", task: "作文", to: "done" }],
+    ["把作文挪到考试前一天", { kind: "move", task: "作文", where: { dayOf: { anchor: "考试", offset: -1 } } }],
     ["finish the essay", { kind: "mark", task: "essay", to: "done" }],
     // The day of something ruled out is not understood (before, "but not on the same day as the essay" read as that day).
     ["move the matrix review, but not on the same day as the essay", { kind: "unknown" }],

@@ -1008,7 +1008,7 @@ const EVENING_PHRASE = String.raw`(?:the\s+)?end of (?:the\s+)?day|after dinner|
 /** Those words with "at" / "by" before them: no part of a task's name. */
 const PART_PHRASE_WORDS = new RegExp(String.raw`\b(?:at\s+|by\s+)?(?:${MORNING_PHRASE}|${EVENING_PHRASE})\b`, "g");
 const MORNING_WORDS = new RegExp(
-  String.raw`\bmornings?\b|\b(?:${MORNING_PHRASE})\b|上午|早上|早晨|清晨|今早|明早|一早|一大早`,
+  String.raw`\bmornings?\b|\b(?:${MORNING_PHRASE})\b|上午|早上|早晨|清晨|今早|明早|一早|一大早|第一件事`,
 );
 const EVENING_WORDS = new RegExp(
   String.raw`\bevenings?\b|\bnights?\b|\btonight\b|\b(?:${EVENING_PHRASE})\b|晚上|晚间|夜里|傍晚|今晚|明晚|晚饭后`,
@@ -1207,7 +1207,7 @@ function withDaysBeforeAfter(text: string): string {
 
 /** "before the midterm" / "ahead of my exam" / "在期中考试之前" (an English step may name a Chinese event): the event named. */
 const BEFORE_EVENT =
-  /\b(?:before|ahead of|prior to)\s+(?:the\s+|my\s+|our\s+)?([a-z\u4e00-\u9fff][a-z0-9\u4e00-\u9fff -]*?)\s*(?=[,.;!?)]|$|\b(?:and|but|on|in|please|thanks)\b)|(?:在|于)([^在于，,。]{2,12}?)(?:之前|以前)/;
+  /\b(?:before|ahead of|prior to)\s+(?:the\s+|my\s+|our\s+)?([a-z\u4e00-\u9fff][a-z0-9\u4e00-\u9fff -]*?)\s*(?=[,.;!?)]|$|\b(?:and|but|on|in|please|thanks)\b)|(?:在|于)([^在于，,。]{2,12}?)(?:之前|以前|前(?!一|两|二|三|几|\d))/;
 
 function readBefore(fragment: string): string | undefined {
   const match = BEFORE_EVENT.exec(fragment.toLowerCase());
@@ -1674,6 +1674,9 @@ const ASKING = String.raw`(?:(?:please|can you|could you|would you|will you|help
 const ONTO_SCHEDULE = new RegExp(
   String.raw`^(${ASKING})(?:add|put|get|schedule|place|fit|slot|book|stick)\s+(.+?)\s+(?:in|into|on|onto|to)\s+(?:the\s+|my\s+)?(?:schedule|calendar|timetable|planner|agenda)\b(.*)$`,
 );
+/** "把作文加到周五的日程里", "把单词表加进日程": a placing on the days said (group 3), if any. */
+const ONTO_SCHEDULE_ZH =
+  /^(.*?)(?:把|将)(.+?)(?:加到|加进|加入|添加到|放进|放到|放入|排进|写进)(.*?)的?(?:日程|日历|计划|安排|课表)(?:表)?(?:里|中|上)?(?:吧|去)?$/;
 /** "squeeze in X", "squeeze X in", "pencil in X", "pencil X in": a placing (group 2 before "in", group 3 after it). */
 const SQUEEZE_IN = new RegExp(String.raw`^(${ASKING})(?:squeeze|pencil)\s+(?:in\s+(.+)|(.+?)\s+in\b(.*))$`);
 
@@ -1686,6 +1689,8 @@ const SQUEEZE_IN = new RegExp(String.raw`^(${ASKING})(?:squeeze|pencil)\s+(?:in\
 function asPlacing(body: string): string {
   const onto = ONTO_SCHEDULE.exec(body);
   if (onto) return `${onto[1]}schedule ${onto[2]}${onto[3]}`;
+  const ontoZh = ONTO_SCHEDULE_ZH.exec(body);
+  if (ontoZh) return `${ontoZh[1]}把${ontoZh[2]}安排到${ontoZh[3]}`;
   const squeeze = SQUEEZE_IN.exec(body);
   if (squeeze) return `${squeeze[1]}schedule ${squeeze[2] ?? `${squeeze[3]}${squeeze[4]}`}`;
   return body;
@@ -2282,9 +2287,42 @@ const DONE_BY = new RegExp(
 
 function readDoneBy(body: string): ScheduleRequest | undefined {
   const said = DONE_BY.exec(body);
-  if (!said) return undefined;
-  const read = readSentence(`schedule ${said[1] ?? said[2] ?? said[3] ?? said[4]} ${said[5]}`);
+  const zh = said ? undefined : readDoneByZh(body);
+  if (!said && !zh) return undefined;
+  const read = readSentence(
+    said ? `schedule ${said[1] ?? said[2] ?? said[3] ?? said[4]} ${said[5]}` : `在${zh![1]}之前安排${zh![0]}`,
+  );
   return read.kind === "arrange" && read.tasks.length > 0 ? read : undefined;
+}
+
+/** Having it done, in Chinese: 写完, 做完, 完成, 搞定, 弄完, 交. */
+const DONE_ZH = String.raw`(?:写完|做完|完成|搞定|弄完|交上|交掉|交)`;
+/** "…前" and what asks for it before the task: "周五之前把作文写完", "我要在周五前完成作文" (group 1 when, group 2 task). */
+const DONE_BY_ZH_FIRST = new RegExp(
+  String.raw`^(?:我们?|咱们)?(?:要|得|必须|需要|想|会)?在?(.{1,12}?)(?:之前|以前|(?<!提)前)(?:我们?)?(?:要|得|必须|需要|会)?(?:(?:把|将)(.+?)${DONE_ZH}|${DONE_ZH}(?!了)(.+?))吧?$`,
+);
+/** The task first: "作文要在期中考试前完成", "作文周五前要交" (group 1 the task and when, to be cut). */
+const DONE_BY_ZH_TASK = new RegExp(String.raw`^(.+?)(?:之前|以前|(?<!提)前)(?:要|得|必须|需要|会)?${DONE_ZH}吧?$`);
+
+/**
+ * "周五之前把作文写完", "我要在周五前完成作文", "作文要在期中考试前完成", "作文周五前要交": [task, when] — the task to have
+ * done before a day or an event. Before, none was understood.
+ */
+function readDoneByZh(body: string): [string, string] | undefined {
+  const text = body.replace(/[。！!]+$/, "");
+  const first = DONE_BY_ZH_FIRST.exec(text);
+  // (What it is to be done before is a day or an event, never a word of the sentence: "我提前完成了单词表" is a mark.)
+  if (first && (onlyWhen(first[1]!) || readBefore(`在${first[1]}之前`) !== undefined))
+    return [first[2] ?? first[3] ?? "", first[1]!];
+  const task = DONE_BY_ZH_TASK.exec(text)?.[1];
+  if (task === undefined) return undefined;
+  // "作文要在期中考试前": the task before 在; "作文周五前": before the words of when that end it.
+  const at = /^(.+?)(?:要|得|必须|需要|会)?在(.+)$/.exec(task);
+  if (at) return [at[1]!, at[2]!];
+  return splitAtWhen(
+    task,
+    Array.from(task, (_, index) => index).filter((index) => index > 0),
+  );
 }
 
 /**
@@ -3594,7 +3632,11 @@ function readDoOnZh(body: string): ScheduleRequest | undefined {
   const text = body.replace(/[。！!]+$/, "").replace(/(?:吧|好了|就好)$/, "");
   const verb = /(?:再|去)?(?:做|写|学|弄|搞)(?![完了过好])/.exec(text);
   if (!verb) return undefined;
-  const before = text.slice(0, verb.index).replace(/^(?:我们?|咱们)?(?:想|要|打算|准备|就|会|还是)*/, "");
+  // ("今天晚上我要写作文": who wants it, said after the words of when, is neither.)
+  const before = text
+    .slice(0, verb.index)
+    .replace(/^(?:我们?|咱们)?(?:想|要|打算|准备|就|会|还是)*/, "")
+    .replace(/(?:(?:我们?|咱们)?(?:想|要|打算|准备|就|会|还是|得|需要)+|我们?|咱们)$/, "");
   const after = text.slice(verb.index + verb[0].length).trim();
   // The task after the verb, every word before it of when; or before the verb, the words of when its tail.
   const split: [string, string] | undefined =
@@ -3781,7 +3823,7 @@ function readTaskWords(fragment: string): string {
         /\b(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?|nights?|day \d+|slots? \d+(?:-\d+)?|only|just|not|on|in|the|at|no)\b|\(day \d+\)/g,
         " ",
       )
-      .replace(/(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|上午|下午|晚上|早上|第\d+天|只|不要|别/g, " ")
+      .replace(/(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|上午|下午|晚上|早上|第\d+天|第一件事就?|只|不要|别/g, " ")
       // ("to Friday, same time": the time it has now is no task.)
       .replace(new RegExp(SAME_TIME.source, "g"), " ")
       .replace(new RegExp(SOONEST.source, "g"), " ")
