@@ -417,6 +417,12 @@ const ASKS: Ask[] = [
   ask("周五之前把单词表做完", VOCABULARY, false, { weekdays: [1, 2, 3, 4], slots: WHOLE_DAY }),
   ask("矩阵复习要在周五前完成", MATRIX, true, { weekdays: [1, 2, 3, 4], slots: WHOLE_DAY }),
   ask("把单词表加到周五的日程里", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
+  // A move said as a liking or a question: "I'd prefer …", "… would be better on …", "could … be …", "can we do …".
+  ask("I'd prefer the matrix review on friday", MATRIX, true, { day: "friday", slots: WHOLE_DAY }),
+  ask("the matrix review would be better on friday", MATRIX, true, { day: "friday", slots: WHOLE_DAY }),
+  ask("friday works better for the vocabulary list", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
+  ask("could the matrix review be on friday evening instead", MATRIX, true, { day: "friday", slots: EVENING }),
+  ask("can we do the vocabulary list on friday instead", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
   // As soon as possible: the first free start from the clock on (before, not understood, or placed anywhere).
   ask("move the matrix review to the earliest free slot", MATRIX, true, { soonest: true }),
   ask("schedule the vocabulary list as soon as possible", VOCABULARY, false, { soonest: true }),

@@ -86,6 +86,13 @@ describe("a move with a day it must not go to", () => {
     "don't move anything to Friday",
     "skip all my reviews except Saturday's",
     "不要把英语作文草稿移到周五",
+    // Not wanted, or no need: was the move itself (the essay went to Friday).
+    "I don't want to move the essay draft to Friday",
+    "I'd rather not move the essay draft",
+    "no need to move the essay draft",
+    "you don't have to move the essay draft",
+    "我不想把英语作文草稿移到周五",
+    "没必要把英语作文草稿移到周五",
     // Words that leave a task out, read as the task to write on: a write on the essay alone.
     "unplace everything except the essay draft",
     "clear Saturday except the essay draft",

@@ -1067,12 +1067,20 @@ describe("words of when said first, a day to have it done by, and the schedule n
     ["add the essay to my calendar on friday", { kind: "arrange", tasks: ["essay"], where: { only: days([5]) } }],
     ["squeeze the essay in somewhere tomorrow", { kind: "arrange", tasks: ["essay"], where: { only: tomorrow } }],
     ["pencil in the essay for friday", { kind: "arrange", tasks: ["essay"], where: { only: days([5]) } }],
+    ["put the essay wherever it fits", { kind: "arrange", tasks: ["essay"] }],
+    ["I'd rather have the essay on friday", { kind: "move", task: "essay", where: { only: days([5]) } }],
+    ["could the essay be in the evening", { kind: "move", task: "essay", where: { slots: { part: "evening" } } }],
     [
       "move the essay in two days",
       { kind: "move", task: "essay", where: { only: { dates: [{ kind: "offset", days: 2 }] } } },
     ],
   ])("%s", (text, expected) => {
     expect(parseScheduleRequest(text)).toMatchObject(expected);
+  });
+
+  test("a liking for every review is no move of a task named reviews", () => {
+    expect(parseScheduleRequest("I'd prefer my reviews in the morning").kind).not.toBe("move");
+    expect(parseScheduleRequest("I'd like my tasks on friday").kind).not.toBe("move");
   });
 
   test.each([

@@ -1617,13 +1617,35 @@ const NEGATED_REQUEST =
  * ("don't schedule anything on Friday" arranges the week without Friday).
  */
 const NEGATED_CHANGE =
-  /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|never|please don'?t)\s+(?:move|reschedule|swap|switch|unplace|remove|shift|push|delay|postpone|clear|cancel|delete|touch|change|skip|drop|bring)\b|^(?:请)?(?:不要|别|不用|不必|无需|千万别)(?:再)?(?:把|将)?[^，。,;；]{0,40}?(?:移到|挪到|调到|改到|换到|推迟|提前|移动|挪走|挪开|删除|删掉|取消|清空|撤下|撤掉|交换|对调|跳过)/;
+  /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|never|please don'?t|i (?:don'?t|do not) (?:want|need|wanna|have) to|i'?d rather not|i would rather not|i'?d prefer not to|i would prefer not to|(?:there'?s |there is )?no need to|you (?:don'?t|do not) (?:need|have) to|don'?t bother(?: to)?)\s+(?:move|reschedule|swap|switch|unplace|remove|shift|push|delay|postpone|clear|cancel|delete|touch|change|skip|drop|bring)\b|^(?:请)?(?:我)?(?:不要|别|不用|不必|无需|千万别|不想|不需要|没必要)(?:再)?(?:把|将)?[^，。,;；]{0,40}?(?:移到|挪到|调到|改到|换到|推迟|提前|移动|挪走|挪开|删除|删掉|取消|清空|撤下|撤掉|交换|对调|跳过)/;
 const NEGATED_PLACING =
   /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|never|please don'?t)\s+(?:schedule|place|arrange|put|plan)\b/;
 
 /** "can the essay go to Friday (instead)?", "could my matrix review be moved to Thursday?": the task and where. */
 const CAN_GO =
-  /^(?:can|could)\s+((?:the|my)\s+.+?)\s+(?:go|be moved|be put|move)\s+(?:to|on|onto)\s+(.+?)(?:\s+instead)?\s*\??$/;
+  /^(?:can|could)\s+((?:the|my)\s+.+?)\s+(?:go|be moved|be put|move|be done|be)\s+(?:to|on|onto|in|at)\s+(.+?)(?:\s+instead)?\s*\??$/;
+/**
+ * A place said as a liking for one task: "I'd prefer the essay on Friday", "I'd rather have the essay on Friday",
+ * "I'd like to have the vocabulary list in the evening" (group 1 the task, group 2 where). Not of every review ("I'd
+ * prefer my reviews in the morning" is where an arrangement goes, read as before).
+ */
+const PREFER_PLACE =
+  /^(?:i'?d|i would)\s+(?:prefer|rather have|like|love)\s+(?:to\s+(?:have|do|put)\s+)?((?:the|my)\s+(?!(?:reviews?|tasks?|stuff|things|everything|sessions?)\b)[^,]+?)\s+(?:on|in|at|for|to)\s+(.+?)(?:\s+instead)?$/;
+/** "the essay would be better on Friday", "the essay works better in the evening": the task (1) and where (2). */
+const BETTER_PLACE =
+  /^((?:the|my)\s+[^,]+?)\s+(?:would be|would work|'d be|is|works|might be|fits)\s+better\s+(?:on|in|at)\s+(.+)$/;
+/** "Friday works better for the essay", "Friday would be better for the essay": where (1) and the task (2). */
+const BETTER_FOR = /^([^,]+?)\s+(?:would be|would work|'d be|is|works|might be)\s+better\s+for\s+((?:the|my)\s+.+)$/;
+
+/** A move said as a question or a liking (`CAN_GO`, `PREFER_PLACE`, `BETTER_PLACE`, `BETTER_FOR`), as its move. */
+function asMoveSaid(body: string): string {
+  const better = BETTER_FOR.exec(body);
+  if (better && onlyWhen(better[1]!)) return `move ${better[2]} to ${better[1]}`;
+  return body
+    .replace(CAN_GO, "move $1 to $2")
+    .replace(PREFER_PLACE, "move $1 to $2")
+    .replace(BETTER_PLACE, "move $1 to $2");
+}
 
 /** Reads one sentence of a request: a move of every review (`shift_all`) is read from the move it reads as. */
 function parseSentence(said: string): ScheduleRequest {
@@ -1634,7 +1656,7 @@ function parseSentence(said: string): ScheduleRequest {
   if (said.length <= MAX_READ_LENGTH)
     for (let next = corrected(body); next !== body; next = corrected(body)) body = next;
   // "can the matrix review go to Thursday evening instead?": the move it asks for.
-  body = body.replace(CAN_GO, "move $1 to $2");
+  body = asMoveSaid(body);
   // (Words of when said first, and the schedule named: read over a sentence the reader reads.)
   if (body.length <= MAX_READ_LENGTH) body = asPlacing(withWhenLast(body));
   if (NEGATED_CHANGE.test(body)) return { kind: "unknown" };
@@ -2241,7 +2263,7 @@ function readSentence(body: string): ScheduleRequest {
   if (look) return look;
   // An imperative's verb decides ("Place the linked list exercises…" is not a question about lists).
   const verb =
-    /^(?:(?:please|can you|could you|would you|will you|can i|could i|may i|let me|help me|i want to|i'd like to|i would like to|i want you to|i'd like you to|let's|now|hey|hi|ok|okay|so|i'll|i will|i'd rather|i would rather|i wanna|i'm going to|i'm gonna|i need to|i'd prefer to|i prefer to)\s*,?\s+)*([a-z]+)/.exec(
+    /^(?:(?:please|can you|could you|would you|will you|can i|could i|may i|can we|could we|shall we|maybe we could|we could|let me|help me|i want to|i'd like to|i would like to|i want you to|i'd like you to|let's|now|hey|hi|ok|okay|so|i'll|i will|i'd rather|i would rather|i wanna|i'm going to|i'm gonna|i need to|i'd prefer to|i prefer to)\s*,?\s+)*([a-z]+)/.exec(
       body,
     )?.[1] ?? "";
   // A question is never a mark ("did I do the matrix review?"), and a request not to do something never does it.
@@ -3860,7 +3882,7 @@ export function taskPhrase(text: string): string {
       .trimEnd()
       // ("the essay sometime", "the essay for sometime": when, not which, too.)
       .replace(
-        /(?:please|for me|somewhere else|somewhere|anywhere|elsewhere|(?:\b(?:for|at|in|on) )?\b(?:sometime|some time|at some point)|吧|一下|的任务|任务|能不能|可不可以|能否|可以)$/,
+        /(?:please|for me|instead|wherever (?:it fits|they fit|there'?s (?:room|space|time))|somewhere else|somewhere|anywhere|elsewhere|(?:\b(?:for|at|in|on) )?\b(?:sometime|some time|at some point)|吧|一下|的任务|任务|能不能|可不可以|能否|可以)$/,
         "",
       )
       .replace(/^["']|["']$/g, "")
