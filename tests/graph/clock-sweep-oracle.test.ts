@@ -123,7 +123,7 @@ function reasonsAt(date: string, slot: number, duration: number, now: number): R
 type When =
   | { next: "after" | "before"; anchor: string }
   /** Days of the calendar week after today's (weekdays, 1 = Monday): "next weekend", "early next week", "下周末". */
-  | { nextWeek: number[] }
+  | { nextWeek: number[]; weeks?: 2 }
   /** Days of the week shown (weekdays): "later in the week", "midweek", "周中" — from the clock on. */
   | { thisWeek: number[] }
   /** A day of the week shown before (after) the review's own: "to an earlier day", "更晚的一天". */
@@ -145,7 +145,7 @@ type When =
   | { offToday: true }
   | { day: "yesterday" | "today" | "tomorrow" | "friday" | "saturday" | `2024-${string}`; time: string }
   /** That day's slots from–to: "today", "tonight", "tomorrow before 12:00", "Friday after 14:00". */
-  | { day: "today" | "tomorrow" | "in 2 days" | "friday"; slots: [number, number] };
+  | { day: "today" | "tomorrow" | "in 2 days" | "friday" | `2024-${string}`; slots: [number, number] };
 
 interface Ask {
   say: string;
@@ -160,6 +160,8 @@ const MATRIX = "matrix-review";
 const VOCABULARY = "vocabulary-list";
 const WHOLE_DAY: [number, number] = [1, TIMES.length];
 const EVENING: [number, number] = [9, TIMES.length];
+/** The afternoon: the slots from 14:00 to the evening's first. */
+const AFTERNOON: [number, number] = [TIMES.findIndex((time) => time.start === "14:00") + 1, EVENING[0] - 1];
 /** The slots that end by `time` ("before 12:00"), or start from it ("after 14:00"), read off the slot grid. */
 const endingBy = (time: string): [number, number] => [1, TIMES.filter((slot) => slot.end <= time).length];
 const startingFrom = (time: string): [number, number] => [
@@ -417,6 +419,9 @@ const ASKS: Ask[] = [
   ask("周五之前把单词表做完", VOCABULARY, false, { weekdays: [1, 2, 3, 4], slots: WHOLE_DAY }),
   ask("矩阵复习要在周五前完成", MATRIX, true, { weekdays: [1, 2, 3, 4], slots: WHOLE_DAY }),
   ask("把单词表加到周五的日程里", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
+  // A date with the part of the day said first ("the afternoon of the 15th"), and the weekday after next.
+  ask("move the matrix review to the afternoon of the 15th", MATRIX, true, { day: "2024-03-15", slots: AFTERNOON }),
+  ask("schedule the vocabulary list on the friday after next", VOCABULARY, false, { nextWeek: [5], weeks: 2 }),
   // A move said as a liking or a question: "I'd prefer …", "… would be better on …", "could … be …", "can we do …".
   ask("I'd prefer the matrix review on friday", MATRIX, true, { day: "friday", slots: WHOLE_DAY }),
   ask("the matrix review would be better on friday", MATRIX, true, { day: "friday", slots: WHOLE_DAY }),
@@ -527,7 +532,9 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
   }
   if ("nextWeek" in when) {
     const monday = plusDays(today, 1 - weekdayOf(today));
-    const shown = when.nextWeek.map((weekday) => plusDays(monday, 6 + weekday)).filter((date) => window.includes(date));
+    const shown = when.nextWeek
+      .map((weekday) => plusDays(monday, 7 * (when.weeks ?? 1) - 1 + weekday))
+      .filter((date) => window.includes(date));
     if (shown.length === 0)
       return { refuse: [{ kind: "outside-window" }, ...(started ? [{ kind: "started" } as Reason] : [])] };
     if (started) return { refuse: [{ kind: "started" }] };

@@ -801,6 +801,11 @@ const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec
     /\btoday\b|\btonight\b|\bthis\s+(?:morning|afternoon|evening)\b|今天|今晚|今早|今日/g,
     (m) => ({ kind: "offset", days: 0, text: m[0] }),
   ],
+  // "the Friday after next": that weekday of the week after next (before, this week's Friday).
+  [
+    new RegExp(String.raw`\b(?:the\s+)?${WEEKDAY_WORD}\s+after\s+next\b`, "g"),
+    (m) => ({ kind: "weekday", weekday: WEEKDAY_PREFIXES.indexOf((m[1] ?? "").slice(0, 3)), weeks: 2, text: m[0] }),
+  ],
   // "Friday next week", "Friday of this week", "next week on Friday", "next week's Friday": that weekday of that week
   // (before, the week was dropped and this week's Friday taken).
   [
@@ -1763,7 +1768,7 @@ const NEXT_TO_ZH = new RegExp(
 );
 /** Words after "after" that name a time, not a task: a day, a clock time, a part of the day, a meal, class. */
 const NOT_AN_ANCHOR =
-  /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|today|tomorrow|tonight|yesterday|noon|midday|lunch|dinner|breakfast|class|classes|school|work|that|it|this|then|now|next|last|week|the weekend|weekend|(?:morning|afternoon|evening|night)s?|an? (?:hour|day|while|bit)|\w+ (?:hours?|days?|minutes?|mins?))\b|^\d|(?:周|星期|礼拜)[一二三四五六日天1-7末]|^(?:今天|明天|后天|昨天|前天|上午|下午|晚上|早上|中午|午饭|晚饭|下课|下周|这周|本周|\d)/;
+  /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|today|tomorrow|tonight|yesterday|noon|midday|lunch|dinner|breakfast|class|classes|school|work|that|it|this|then|now|next|last|week|the weekend|weekend|(?:morning|afternoon|evening|night)s?|an? (?:hour|day|while|bit)|\w+ (?:hours?|days?|minutes?|mins?))\b|^\d|^the \d|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d|(?:周|星期|礼拜)[一二三四五六日天1-7末]|^(?:今天|明天|后天|昨天|前天|上午|下午|晚上|早上|中午|午饭|晚饭|下课|下周|这周|本周|\d)/;
 
 /**
  * The day of another task or event, in a move: "to the day before the physics lab", "the day after my midterm", "on
