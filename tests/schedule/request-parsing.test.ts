@@ -1087,6 +1087,9 @@ describe("words of when said first, a day to have it done by, and the schedule n
     // Having done it is still a mark, and so is "finish" with no day.
     ["I finished the essay", { kind: "mark", task: "essay", to: "done" }],
     ["我做完作文了", { kind: "mark", task: "作文", to: "done" }],
+    // Asking for the new place a missed mark proposes anyway is no part of the name ("matrix review, reschedule it").
+    ["I missed the matrix review, can you reschedule it?", { kind: "mark", task: "matrix review", to: "missed" }],
+    ["我周二的复习没做，帮我重新安排一下", { kind: "mark", task: "复习", to: "missed", weekday: 2 }],
     ["把作文挪到考试前一天", { kind: "move", task: "作文", where: { dayOf: { anchor: "考试", offset: -1 } } }],
     ["finish the essay", { kind: "mark", task: "essay", to: "done" }],
     // The day of something ruled out is not understood (before, "but not on the same day as the essay" read as that day).

@@ -3136,6 +3136,13 @@ const DONE_ALONE =
   /^(?:(?:i'?m|i am|i'?ve|i have)\s+)?(?:(?:already|just|finally|all)\s+)?(?:done|finished|completed)(?:\s+(?:with\s+)?(?:it|that|this))?(?:\s+now)?$|^(?:i\s+)?(?:did|finished|completed)\s+(?:it|that|this)$|^(?:我)?(?:已经|刚|刚刚)?(?:做完|完成|搞定|写完|复习完)了$/;
 
 /** "…, don't reschedule it", "no need to reschedule", "不用重新安排": a missed task is not to be proposed again. */
+/**
+ * "…, reschedule it", "…, can you make it up?", "…，帮我重新安排一下": what a missed mark does anyway (its review is
+ * proposed again), said after it — no part of the review's name (before, "matrix review , reschedule it" was asked
+ * about as a task).
+ */
+const RESCHEDULE_TOO =
+  /[,;，；]\s*(?:and\s+|so\s+)?(?:(?:can|could|would|will) you\s+|please\s+)*(?:re-?schedule|make up|put back|find a new (?:slot|time|place) for)(?:\s+(?:it|that|them))?(?:\s+(?:please|for me|later))?\s*\??$|[,，；;]\s*(?:请|帮我|麻烦)?(?:重新安排|补排|再安排)(?:一下)?(?:吧)?$/;
 const DONT_RESCHEDULE =
   /[,;]?\s*(?:but\s+|and\s+|so\s+)?(?:please\s+)?(?:don'?t|do not|no need to|never)\s+(?:re-?schedule|re-?place|re-?arrange|move|put back|make up)(?:\s+(?:it|that|them|for it))?(?:\s+again)?|[,，]?\s*(?:但是?|所以)?(?:不要|不用|别|无需|不必)(?:再)?(?:重新|补)(?:安排|排|做)?(?:了)?/;
 
@@ -3250,7 +3257,9 @@ const KIND_ONLY = /^(?:(?:my|the)\s+)?(?:reviews?|review sessions?|study session
 function readMark(body: string): ScheduleRequest | undefined {
   // A question is never a mark: "我周二的复习没做吗？", "有几个复习没完成？" ask, and a wrong write costs a card.
   if (MARK_QUESTION.test(body)) return undefined;
-  const said = trimEdges(body, /[.!。！]/, "end").trim();
+  const said = trimEdges(body, /[.!。！]/, "end")
+    .trim()
+    .replace(RESCHEDULE_TOO, "");
   const kept = said.replace(new RegExp(DONT_RESCHEDULE.source, "g"), "").trim();
   const keep = kept !== said ? { reschedule: false as const } : {};
   const text = kept
