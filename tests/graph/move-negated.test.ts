@@ -93,6 +93,10 @@ describe("a move with a day it must not go to", () => {
     "you don't have to move the essay draft",
     "我不想把英语作文草稿移到周五",
     "没必要把英语作文草稿移到周五",
+    // Another task's place as where to go, which no reader holds: the words were dropped, and it moved anywhere.
+    "move the essay draft to where the matrix review is",
+    "move the essay draft to the matrix review's slot",
+    "move the essay draft to the same time as the matrix review",
     // Words that leave a task out, read as the task to write on: a write on the essay alone.
     "unplace everything except the essay draft",
     "clear Saturday except the essay draft",

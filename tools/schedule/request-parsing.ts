@@ -1652,6 +1652,10 @@ function asMoveSaid(body: string): string {
     .replace(BETTER_PLACE, "move $1 to $2");
 }
 
+/** Another task's or event's place as where to go: "to where the essay is", "the essay's slot", "the same time as X". */
+const PLACE_OF_ANOTHER =
+  /\b(?:to|at|in|into|onto)\s+(?:exactly\s+)?(?:where|wherever)\s+(?!it\b|they\b|i\b|i'm\b|there'?s\b|you\b)[a-z]|\b(?:the\s+)?same\s+(?:time|slot|hour|place|spot)\s+as\s+(?!before\b|now\b|usual\b|it\b|last\b|today\b|yesterday\b|always\b)[a-z]|\b(?:to|into|in|at)\s+(?:the\s+)?(?!my\b|your\b|its\b|today'?s\b|tomorrow'?s\b|tonight'?s\b|[a-z]+day'?s\b|next\b|this\b|last\b)[a-z][a-z ]*?'s\s+(?:slot|place|spot|time)\b/;
+
 /** Reads one sentence of a request: a move of every review (`shift_all`) is read from the move it reads as. */
 function parseSentence(said: string): ScheduleRequest {
   // "move the essay to Monday, no wait, Tuesday": what is said is the sentence as corrected (each correction, the last
@@ -1665,6 +1669,9 @@ function parseSentence(said: string): ScheduleRequest {
   // (Words of when said first, and the schedule named: read over a sentence the reader reads.)
   if (body.length <= MAX_READ_LENGTH) body = asPlacing(withWhenLast(body));
   if (NEGATED_CHANGE.test(body)) return { kind: "unknown" };
+  // ("Move the essay to where the matrix review is", "… to the same time as the matrix review": another task's place,
+  // which no reader holds. Before, the words were dropped and the essay went to the first free slot: not understood.)
+  if (PLACE_OF_ANOTHER.test(body)) return { kind: "unknown" };
   if (NEGATED_PLACING.test(body) && isEmptySelection(readDays(body)) && !readPartOfDay(body))
     return { kind: "unknown" };
   const keepFree = readKeepFree(body);
