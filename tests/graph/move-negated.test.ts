@@ -93,6 +93,8 @@ describe("a move with a day it must not go to", () => {
     "you don't have to move the essay draft",
     "我不想把英语作文草稿移到周五",
     "没必要把英语作文草稿移到周五",
+    // Said after the day it names: no move on that day or any.
+    "on Saturday, don't move the essay draft",
     // Another task's place as where to go, which no reader holds: the words were dropped, and it moved anywhere.
     "move the essay draft to where the matrix review is",
     "move the essay draft to the matrix review's slot",

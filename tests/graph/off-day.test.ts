@@ -47,6 +47,8 @@ describe("every review of a day moved off it", () => {
     ["I'm sick tomorrow, move my reviews", "day", "Move all of Thursday's reviews to another day"],
     ["I'm travelling tomorrow, can you move everything", "day", "Move all of Thursday's reviews to another day"],
     ["明天我不舒服，把复习都挪走", "day", "把周四的所有复习挪到别的天"],
+    // The day said first, with a comma, of a clause that leaves it: it is the day to leave, never where they go.
+    ["Thursday, I'm busy, move my reviews", "day", "Move all of Thursday's reviews to another day"],
     ["周四上午我有事，把复习都挪走", "part", "把周四上午的所有复习挪出周四上午"],
     ["把周四的所有复习挪到别的天", "day", "把周四的所有复习挪到别的天"],
     ["把明天的复习都挪走", "day", "把周四的所有复习挪到别的天"],

@@ -1078,6 +1078,17 @@ describe("words of when said first, a day to have it done by, and the schedule n
     expect(parseScheduleRequest(text)).toMatchObject(expected);
   });
 
+  test("days said first of a clause that is no request are never where it goes", () => {
+    // ("Tonight, I'm out, move the matrix review" went to tonight: "I'm out" is no request to read the days after.)
+    const out = parseScheduleRequest("tonight, I'm out, move the matrix review");
+    expect(out).toMatchObject({ kind: "move", task: "matrix review" });
+    expect((out as { where: Where }).where.only.dates).toBeUndefined();
+    expect(parseScheduleRequest("on friday, don't schedule anything")).toMatchObject({
+      kind: "arrange",
+      where: { only: days([]), not: days([5]) },
+    });
+  });
+
   test("a liking for every review is no move of a task named reviews", () => {
     expect(parseScheduleRequest("I'd prefer my reviews in the morning").kind).not.toBe("move");
     expect(parseScheduleRequest("I'd like my tasks on friday").kind).not.toBe("move");

@@ -1699,8 +1699,23 @@ const WHEN_FIRST = new RegExp(
 function withWhenLast(body: string): string {
   const said = WHEN_FIRST.exec(body);
   if (!said || !onlyWhen(said[1]!) || !isEmptySelection(readDays(said[2]!))) return body;
-  return `${said[2]} ${said[1]}`;
+  // Only a request after them, and no clause that makes days ones to leave: "Friday, I'm busy, move my reviews",
+  // "tonight, I'm out, move …", "Friday, move the essay, I'm busy" are read as they are — after the move the days would
+  // be where it goes.
+  const [, when, rest] = said as unknown as [string, string, string];
+  // A change said not to be made keeps its days after it ("on Friday, don't move the essay" is no move at all).
+  if (NEGATED_CHANGE.test(rest) || NEGATED_PLACING.test(rest)) return `${rest} ${when}`;
+  const request = REQUEST_START.exec(rest);
+  if (request && !NEGATIVE_CLAUSE.test(rest.slice(request[0].length).replace(NOT_NEGATIVE, " ")))
+    return `${rest} ${when}`;
+  // A clause that makes them days to leave ("Friday, I'm busy, move my reviews"): read with them, as said without the
+  // comma ("Friday I'm busy, move my reviews").
+  return NEGATIVE_CLAUSE.test(rest.replace(NOT_NEGATIVE, " ")) ? `${when} ${rest}` : body;
 }
+
+/** The start of a request after words of when said first: a verb, after "I'll", "I want to", "I can't", "let's" … */
+const REQUEST_START =
+  /^(?:(?:please|can you|could you|would you)\s+)*(?:(?:i(?:'ll| will| want to| wanna|'d like to| would like to|'m going to| am going to|'m gonna| need to| have to| should| can(?:'t|not)?| won'?t)|let'?s|we(?:'ll| will| should))\s+)?(?:move|schedule|do|put|arrange|place|plan|push|shift|reschedule|postpone|delay|bring|fit|slot|book|squeeze|pencil|add|get|finish|complete|work on|study|review|write|make)\b/;
 
 /** Words that ask for something, before its verb: "please", "can you", "I want to" … */
 const ASKING = String.raw`(?:(?:please|can you|could you|would you|will you|help me|i want to|i'd like to|i would like to|i need to|let's|now|just)\s+)*`;
