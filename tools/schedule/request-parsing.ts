@@ -1697,14 +1697,12 @@ const WHEN_FIRST = new RegExp(
 );
 
 function withWhenLast(body: string): string {
-  const said = WHEN_FIRST.exec(body);
-  if (!said || !onlyWhen(said[1]!) || !isEmptySelection(readDays(said[2]!))) return body;
-  // Only a request after them, and no clause that makes days ones to leave: "Friday, I'm busy, move my reviews",
-  // "tonight, I'm out, move …", "Friday, move the essay, I'm busy" are read as they are — after the move the days would
-  // be where it goes.
-  const [, when, rest] = said as unknown as [string, string, string];
+  const [, when = "", rest = ""] = WHEN_FIRST.exec(body) ?? [];
+  if (!onlyWhen(when) || !isEmptySelection(readDays(rest))) return body;
   // A change said not to be made keeps its days after it ("on Friday, don't move the essay" is no move at all).
   if (NEGATED_CHANGE.test(rest) || NEGATED_PLACING.test(rest)) return `${rest} ${when}`;
+  // Only a request after them, and no clause that makes days ones to leave ("Friday, move the essay, I'm busy" is read
+  // as it is: after the move the days would be where it goes).
   const request = REQUEST_START.exec(rest);
   if (request && !NEGATIVE_CLAUSE.test(rest.slice(request[0].length).replace(NOT_NEGATIVE, " ")))
     return `${rest} ${when}`;
