@@ -1692,9 +1692,9 @@ function parseSentence(said: string): ScheduleRequest {
  * its day was dropped (the review moved to its own day's evening). Only when the request itself names no day: "Monday
  * and Tuesday, move my reviews to Wednesday" is read as it is.
  */
-const WHEN_FIRST = new RegExp(
-  String.raw`^([^,]{1,60}?)(?:\s*,\s*|\s+(?=(?:i(?:'ll| will| want to| wanna|'d like to| would like to|'m going to| am going to|'m gonna| need to| have to| should| can(?:'t|not)?| won'?t)|let'?s|we(?:'ll| will| should))\s))(.+)$`,
-);
+/** Who means to do it, before a request's verb: "I'll", "I want to", "I can't", "let's", "we should" … */
+const INTENT = String.raw`(?:i(?:'ll| will| want to| wanna|'d like to| would like to|'m going to| am going to|'m gonna| need to| have to| should| can(?:'t|not)?| won'?t)|let'?s|we(?:'ll| will| should))`;
+const WHEN_FIRST = new RegExp(String.raw`^([^,]{1,60}?)(?:\s*,\s*|\s+(?=${INTENT}\s))(.+)$`);
 
 function withWhenLast(body: string): string {
   const [, when = "", rest = ""] = WHEN_FIRST.exec(body) ?? [];
@@ -1712,8 +1712,9 @@ function withWhenLast(body: string): string {
 }
 
 /** The start of a request after words of when said first: a verb, after "I'll", "I want to", "I can't", "let's" … */
-const REQUEST_START =
-  /^(?:(?:please|can you|could you|would you)\s+)*(?:(?:i(?:'ll| will| want to| wanna|'d like to| would like to|'m going to| am going to|'m gonna| need to| have to| should| can(?:'t|not)?| won'?t)|let'?s|we(?:'ll| will| should))\s+)?(?:move|schedule|do|put|arrange|place|plan|push|shift|reschedule|postpone|delay|bring|fit|slot|book|squeeze|pencil|add|get|finish|complete|work on|study|review|write|make)\b/;
+const REQUEST_START = new RegExp(
+  String.raw`^(?:(?:please|can you|could you|would you)\s+)*(?:${INTENT}\s+)?(?:move|schedule|do|put|arrange|place|plan|push|shift|reschedule|postpone|delay|bring|fit|slot|book|squeeze|pencil|add|get|finish|complete|work on|study|review|write|make)\b`,
+);
 
 /** Words that ask for something, before its verb: "please", "can you", "I want to" … */
 const ASKING = String.raw`(?:(?:please|can you|could you|would you|will you|help me|i want to|i'd like to|i would like to|i need to|let's|now|just)\s+)*`;
