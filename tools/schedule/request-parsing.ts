@@ -1836,7 +1836,7 @@ function readDayOf(body: string): { dayOf: NonNullable<Where["dayOf"]>; rest: st
     const part = word !== undefined && word !== "day" ? `the ${word}` : "";
     const where = [part, after].filter(Boolean).join(" ");
     const before = body.slice(0, english.index);
-    if (NOT_DAY_OF.test(before)) return "ruled out";
+    if (NOT_THERE.test(before)) return "ruled out";
     return { dayOf: { anchor, offset }, rest: where === "" ? before : `${before} to ${where}` };
   }
   const chinese = DAY_OF_ZH.exec(body);
@@ -1858,10 +1858,11 @@ function readDayOf(body: string): { dayOf: NonNullable<Where["dayOf"]>; rest: st
  */
 const NEXT_TO_CLASS_EN =
   /(?:\s+to)?\s+(?:(?:right|just|straight|immediately|directly)\s+)?(after|before)\s+(?:(?:my|the|your)\s+)?(?:(?:(last|first|final)\s+)(?:class|lecture|lesson)|class(?:es)?|school)(?=\s+(?:on|this|next|tomorrow|today|tonight|please)\b|\s*[,.;!?]|\s*$)/;
-/** Words before a place next to something that say it is not where to go: "but not right after the lecture". */
-const NOT_NEXT_TO = /\b(?:not|never|except|avoid)\s*$/;
-/** The same before the day of something: "but not on the same day as the essay", "never the day before the exam". */
-const NOT_DAY_OF = /\b(?:not|never|except|avoid)(?:\s+(?:on|to|for))?\s*$/;
+/**
+ * Words before a place next to something, or the day of something, that say it is not where to go: "but not right
+ * after the lecture", "but not on the same day as the essay", "never the day before the exam".
+ */
+const NOT_THERE = /\b(?:not|never|except|avoid)(?:\s+(?:on|to|for))?\s*$/;
 const CLASS_WORDS_ZH: ReadonlyArray<[RegExp, string]> = [
   [/(?:我的)?(?:最后一节课|最后一节|下课|放学)(?:之后|以后|后)/, "最后一节课之后"],
   [/(?:我的)?(?:第一节课|上课)(?:之前|以前|前)/, "第一节课之前"],
@@ -1900,7 +1901,7 @@ const ONCE_OVER: ReadonlyArray<[RegExp, string]> = [
 function readNextTo(words: string): { next: NonNullable<Where["next"]>; rest: string } | "ruled out" | undefined {
   const said = ONCE_OVER.reduce((text, [over, next]) => text.replace(over, next), words);
   const byClass = NEXT_TO_CLASS_EN.exec(said);
-  const negated = (match: RegExpExecArray) => NOT_NEXT_TO.test(said.slice(0, match.index));
+  const negated = (match: RegExpExecArray) => NOT_THERE.test(said.slice(0, match.index));
   if (byClass && negated(byClass)) return "ruled out";
   if (byClass) {
     const side = byClass[1] as "after" | "before";
