@@ -908,18 +908,20 @@ function moveStep(
     days.includes(current.day) &&
     current.start >= within.from &&
     current.end <= within.to;
-  if (alreadyThere)
-    return finish(
+  // Already where the request puts it: said in words of why (`because`), the step's summary the same either way.
+  const alreadyOn = (place: SlotRange, because: { en: string; zh: string }) =>
+    finish(
       end,
       say(
         language,
-        `${label(task, language)} is already on ${placeWords(current, facts, language)}, where you asked; nothing to move.`,
-        `${label(task, language)}已经在${placeWords(current, facts, language)}，就是你要的时间；不用移动。`,
+        `${label(task, language)} is already on ${placeWords(place, facts, language)}, ${because.en}; nothing to move.`,
+        `${label(task, language)}已经在${placeWords(place, facts, language)}，${because.zh}；不用移动。`,
       ),
       notCarriedOut(
-        saySummary("en", "alreadyOn", { subject: label(task, "en"), where: formatRange(current, datingOf(facts)) }),
+        saySummary("en", "alreadyOn", { subject: label(task, "en"), where: formatRange(place, datingOf(facts)) }),
       ),
     );
+  if (alreadyThere) return alreadyOn(current, { en: "where you asked", zh: "就是你要的时间" });
   if (!runs) {
     const args: Record<string, unknown> = { min_length: task.duration, task_id: task.id, limit: 100 };
     if (days) args.days = days;
@@ -985,17 +987,7 @@ function moveStep(
     current &&
     (!spot || spot.day > current.day || (spot.day === current.day && spot.start > current.start))
   )
-    return finish(
-      end,
-      say(
-        language,
-        `${label(task, language)} is already on ${placeWords(current, facts, language)}, and nothing free comes before it; nothing to move.`,
-        `${label(task, language)}已经在${placeWords(current, facts, language)}，在它之前没有空闲时间；不用移动。`,
-      ),
-      notCarriedOut(
-        saySummary("en", "alreadyOn", { subject: label(task, "en"), where: formatRange(current, datingOf(facts)) }),
-      ),
-    );
+    return alreadyOn(current, { en: "and nothing free comes before it", zh: "在它之前没有空闲时间" });
   // "Earlier" on a card at the first slot of the day: said plainly, never a search of slots 1-0.
   if (!spot && within.to < 1) {
     const reason = (language: Language) => saySummary(language, "alreadyFirstSlot", { subject: label(task, language) });
