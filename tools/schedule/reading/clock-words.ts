@@ -1,0 +1,290 @@
+/**
+ * The clock in a request: a time of day ("at 7pm", "19:30", "晚上七点", "after lunch"), a range ("between 2 and 4",
+ * "下午两点到四点"), a time something must end by or start from, and an hour nothing may start before — each read, and
+ * each taken out of the text so what is left names no hour.
+ */
+import { NUMBER_WORDS, readNumber } from "./words.js";
+
+/** "not before 10", "nothing before 10am", "no earlier than 9", "10点以前不要", "早上10点前别": group 1 or 3 holds the hour. */
+export const NOT_BEFORE_HOUR =
+  /\b(?:never|not|nothing|no)\s+(?:\w+\s+){0,3}?(?:before|earlier than)\s+(\d{1,2})(?::00)?\s*(am|a\.m\.)?(?![\d:])|(\d{1,2})\s*点(?:钟)?(?:以前|之前|前)(?:不要|不|别|从不)/;
+
+/** The hour a fragment says nothing may start before, if any. */
+export function readNotBeforeHour(fragment: string): number | undefined {
+  const match = NOT_BEFORE_HOUR.exec(fragment);
+  const hour = Number(match?.[1] ?? match?.[3]);
+  return match && Number.isInteger(hour) && hour >= 0 && hour <= 23 ? hour : undefined;
+}
+
+/** A bare hour after a limit word ("before 8", "after 12", "after 8 o'clock"): no count of slots, days or minutes. */
+const BARE_HOUR = String.raw`(?<![\d:])\d{1,2}(?:\s*o'?clock\b)?(?![\d:]|\s*(?:[ap]\.?m\b|slots?\b|sections?\b|periods?\b|days?\b|hours?\b|minutes?\b|mins?\b|weeks?\b|times?\b|tasks?\b|reviews?\b|st\b|nd\b|rd\b|th\b))`;
+
+/**
+ * Lunch, the midday break: "before lunch" ends by {@link LUNCH_STARTS}, "after lunch" starts from {@link LUNCH_ENDS}
+ * (the hour a school's midday break gives back), read as "before noon" and "after 1pm" are.
+ */
+const LUNCH_STARTS = "12:00";
+const LUNCH_ENDS = "13:00";
+/** Dinner, the evening break: "before dinner", "晚饭前" end by it ("after dinner" is the evening, `EVENING_PHRASE`). */
+const DINNER_STARTS = "18:00";
+const DINNER_BEFORE = String.raw`\b(?:before|by|until|till)\s+(?<dinner>(?:the\s+)?dinner(?:\s*time)?)\b|(?<dinnerZh>晚饭|晚餐)\s*(?:以前|之前|前)`;
+const LUNCH_WORD = String.raw`(?:the\s+)?(?:lunch\s*(?:time|break)?|midday\s+break)\b`;
+const LUNCH_WORD_ZH = String.raw`(?:午饭|午餐|中饭|中午饭|午休|中午)\s*`;
+/** "before lunch", "by lunchtime", "午饭前", "午休之前", "中午以前" (group "lunch" or "lunchZh"). */
+const LUNCH_BEFORE = String.raw`\b(?:before|by|until|till)\s+(?<lunch>${LUNCH_WORD})|(?<lunchZh>${LUNCH_WORD_ZH})(?:以前|之前|前)`;
+/** "after lunch", "after the lunch break", "午饭后", "午休以后" (group "lunch" or "lunchZh"). */
+const LUNCH_AFTER = String.raw`\bafter\s+(?<lunch>${LUNCH_WORD})|(?<lunchZh>${LUNCH_WORD_ZH})(?:以后|之后|后)`;
+
+/**
+ * A time limit a fragment names: "before 17:00", "by 5pm", "until noon", "no later than 16:30" (group "en": the clock
+ * words after it), "before 8", "until 10" (group "bare": an hour alone, read as `readClockTime` reads one — never after
+ * "by", which also counts: "by 2 slots"), "10点以前", "下午五点前", "10点半之前" (groups "part", "hour", "half").
+ * Not "nothing before 10" (`NOT_BEFORE_HOUR`, read first), nor "10点以前不要".
+ */
+const ENDS_BY = new RegExp(
+  String.raw`\b(?:(?:before|by|until|till|no later than|earlier than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:before|until|till|no later than|earlier than)\s+(?<bare>${BARE_HOUR}))|(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<![晚早快慢多少有差好])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?<half>半)?\s*(?:以前|之前|前)(?!\s*(?:不要|不|别|从不))|${LUNCH_BEFORE}|${DINNER_BEFORE}`,
+);
+
+/** The time limit a fragment names ("before 17:00", "before 8", "周日10点以前"), as "HH:MM", or undefined. */
+export function readEndsBy(fragment: string): string | undefined {
+  return clockOfLimit(
+    ENDS_BY.exec(fragment.replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " ")),
+    fragment,
+    LUNCH_STARTS,
+  );
+}
+
+/**
+ * A start limit a fragment names: "after 22:30", "after 9pm", "later than noon" (group "en"), "after 12", "after 8
+ * o'clock" (group "bare"), "晚上9点以后", "12点之后", "8点半后" (groups "part", "hour", "half"). Not "no later than 16:30"
+ * (a time limit, `ENDS_BY`), nor "10点以后不要".
+ */
+const STARTS_FROM = new RegExp(
+  String.raw`\b(?:(?:after|(?<!\b(?:no|not)\s)later than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:after|(?<!\b(?:no|not)\s)later than)\s+(?<bare>${BARE_HOUR}))|(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<![晚早快慢多少有差好])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?<half>半)?\s*(?:以后|之后|后)(?!\s*(?:不要|不|别|从不))|${LUNCH_AFTER}`,
+);
+
+/** The start limit a fragment names ("after 22:30", "after 12", "晚上9点以后"), as "HH:MM", or undefined. */
+export function readStartsFrom(fragment: string): string | undefined {
+  return clockOfLimit(STARTS_FROM.exec(fragment), fragment, LUNCH_ENDS);
+}
+
+/** A clock time that bounds a range: "9pm", "14:00", "2" (an hour alone), "noon". */
+const RANGE_END = String.raw`(?<![\d:])\d{1,2}(?::\d{2})?(?:\s*[ap]\.?m\b\.?)?|noon|midday`;
+/** What may not follow a range's end: a count ("between 2 and 3 slots") or more digits. */
+const RANGE_TAIL = String.raw`(?![\d:]|\s*(?:slots?|sections?|periods?|days?|hours?|minutes?|mins?)\b)`;
+/** A clock time written so that it cannot be a count or a date: "14:00", "2pm", "2:30 p.m.". */
+const CLOCK_MARKED = String.raw`\d{1,2}(?::\d{2}(?:\s*[ap]\.?m\b\.?)?|\s*[ap]\.?m\b\.?)`;
+/** The parts of the day said before a Chinese hour ("下午三点"). */
+const HOUR_PART_ZH = String.raw`(?:上午|早上|早晨|中午|下午|傍晚|晚上)`;
+/** A Chinese hour of a range, with its part of the day: "下午三点", "6点半" (a weekday's numeral is no hour: "周五三点"). */
+const RANGE_HOUR_ZH = String.raw`${HOUR_PART_ZH}?\s*(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:半)?`;
+/**
+ * A start limit and a time limit at once (groups "from" and "to"): "between 9pm and 8am", "between 14:00 and 16:00",
+ * "from 2 to 6pm", "14:00 to 18:00", "2-6pm", "14:00–18:00", "三点到六点", "下午3点至6点之间". A range with no
+ * "between" or "from" has a marked clock time at one end at least ("3-4" is slots, "3/15" a date); "从三点挪到六点" is a
+ * move from one time to another, not a range.
+ */
+const RANGES = [
+  String.raw`\bbetween\s+(?<from>${RANGE_END})\s+and\s+(?<to>${RANGE_END})${RANGE_TAIL}`,
+  String.raw`\bfrom\s+(?<from>${RANGE_END})\s+(?:to|till|until)\s+(?<to>${RANGE_END})${RANGE_TAIL}`,
+  String.raw`(?<![\d:/.-])(?<from>${CLOCK_MARKED})\s*(?:to|till|until|-|–|~)\s*(?<to>${RANGE_END})${RANGE_TAIL}`,
+  String.raw`(?<![\d:/.-])(?<from>\d{1,2}(?::\d{2})?)\s*(?:-|–|~|to|till|until)\s*(?<to>${CLOCK_MARKED})${RANGE_TAIL}`,
+  String.raw`(?<fromZh>${RANGE_HOUR_ZH})\s*(?:到|至|-|–|~)\s*(?<toZh>${RANGE_HOUR_ZH})(?:\s*(?:之间|中间))?`,
+].map((source) => new RegExp(source));
+
+/** The limits a range names ("between 9pm and 8am", "2-6pm", "三点到六点": a start and an end, "HH:MM" each), or undefined. */
+export function readBetween(fragment: string): { startsFrom: string; endsBy: string } | undefined {
+  for (const range of RANGES) {
+    const groups = range.exec(fragment)?.groups;
+    if (!groups) continue;
+    const read =
+      groups.fromZh !== undefined && groups.toZh !== undefined
+        ? rangeZh(groups.fromZh, groups.toZh)
+        : rangeEn(groups.from ?? "", groups.to ?? "");
+    if (read.startsFrom !== undefined && read.endsBy !== undefined)
+      return { startsFrom: read.startsFrom, endsBy: read.endsBy };
+  }
+  return undefined;
+}
+
+const LEADING_PART_ZH = new RegExp(`^\\s*(${HOUR_PART_ZH})`);
+
+/** "下午三点到六点": the part of the day said first holds for both ends. */
+function rangeZh(from: string, to: string): { startsFrom?: string; endsBy?: string } {
+  const part = LEADING_PART_ZH.exec(from)?.[1];
+  return { startsFrom: readClockTime(from), endsBy: readClockTime(LEADING_PART_ZH.test(to) || !part ? to : part + to) };
+}
+
+/** "2-6pm": the end's am or pm holds for a start said without one; an hour alone is read as "at" it. */
+function rangeEn(from: string, to: string): { startsFrom?: string; endsBy?: string } {
+  const marker = /[ap]\.?m\b\.?\s*$/i.exec(to)?.[0];
+  const clock = (said: string, fill?: string) => {
+    const bare = said.trim();
+    if (/^\d{1,2}$/.test(bare)) return readClockTime(fill ? `${bare}${fill}` : `at ${bare}`);
+    return readClockTime(fill && /^\d{1,2}:\d{2}$/.test(bare) ? `${bare}${fill}` : bare);
+  };
+  return { startsFrom: clock(from, marker), endsBy: clock(to) };
+}
+
+/** `fragment` without the ranges it names: no part of a task's name, no two clock times to place at. */
+export function withoutBetween(fragment: string): string {
+  return RANGES.reduce((rest, range) => rest.replace(new RegExp(range.source, "g"), " "), fragment);
+}
+
+/**
+ * The clock time of a limit found by `ENDS_BY` or `STARTS_FROM`: its English clock words, its bare hour (in the
+ * afternoon or the evening when the fragment names one: "before 8 in the evening" is 20:00), its Chinese hour, or
+ * `lunch` for lunch ("before lunch", "午饭后").
+ */
+function clockOfLimit(match: RegExpExecArray | null, fragment: string, lunch: string): string | undefined {
+  if (!match?.groups) return undefined;
+  const { en, bare, part, hour, half } = match.groups;
+  if (match.groups.lunch !== undefined || match.groups.lunchZh !== undefined) return lunch;
+  if (match.groups.dinner !== undefined || match.groups.dinnerZh !== undefined) return DINNER_STARTS;
+  if (en !== undefined) return readClockTime(en);
+  if (bare !== undefined) {
+    const evening = /\b(?:afternoon|evening|tonight|night)\b/.test(fragment);
+    return clockText(Number(/\d+/.exec(bare)?.[0]), 0, evening ? "pm" : undefined);
+  }
+  const marker = part === undefined ? undefined : /上午|早上|早晨/.test(part) ? "am" : "pm";
+  return clockText(readNumber(hour ?? ""), half ? 30 : 0, marker);
+}
+
+/**
+ * `fragment` without the limits of the clock it names ("before 17:00", "10点以前", "after 22:30", "between 9pm and
+ * 8am"): no part of a task's name.
+ */
+export function withoutEndsBy(fragment: string): string {
+  return withoutBetween(fragment)
+    .replace(new RegExp(ENDS_BY.source, "g"), " ")
+    .replace(new RegExp(STARTS_FROM.source, "g"), " ");
+}
+/** An hour in digits or in words. */
+const HOUR = String.raw`(?:\d{1,2}|${Object.keys(NUMBER_WORDS).join("|")})`;
+/** An hour before "tonight": not "one" ("one tonight" is a count: "do one tonight"). */
+const EVENING_HOUR = String.raw`(?:\d{1,2}|${Object.keys(NUMBER_WORDS)
+  .filter((word) => word !== "one")
+  .join("|")})`;
+/** Minutes said in words after an hour: "seven thirty", "ten fifteen", "nine forty-five". */
+const MINUTE_WORDS: Record<string, number> = { fifteen: 15, thirty: 30, "forty five": 45 };
+const MINUTES = String.raw`fifteen|thirty|forty[-\s]?five`;
+const MARKER = String.raw`[ap]\.?m\b\.?`;
+/** The am/pm marker read: "pm", "p.m." are "pm". */
+const markerOf = (said: string | undefined) => {
+  const marker = (said ?? "").replace(/\./g, "");
+  return marker === "pm" ? "pm" : marker === "am" ? "am" : undefined;
+};
+const hourOf = (said: string) => NUMBER_WORDS[said] ?? Number(said);
+const minutesOf = (said: string | undefined) =>
+  said === undefined ? 0 : (MINUTE_WORDS[said.replace(/[-\s]+/, " ")] ?? Number.NaN);
+
+/**
+ * Lunch as a time ("at lunch", "over lunch", "during lunchtime", "tomorrow lunchtime", and first in the words of
+ * where: "to lunch tomorrow" once "to" is split off): noon, as "midday" is. A bare "lunch" elsewhere is not ("the
+ * lunch review" names something), nor lunch with someone or the break ("the lunch break"); "before lunch" and "after
+ * lunch" are limits ({@link LUNCH_BEFORE}, {@link LUNCH_AFTER}).
+ */
+const LUNCH_AT = String.raw`(?:(?<=^\s*|\b(?:at|over|during|around|about|to|for)\s+(?:the\s+)?)lunch(?:\s*time)?|lunch\s*time)(?!\s*(?:break|with)\b)`;
+/** Lunch said after a task's name ("the essay over lunch tomorrow", "… before lunch"): words of when, not of the name. */
+export const LUNCH_AFTER_TASK =
+  /\b(?:at|over|during|around|about|before|after|by|until|till)\s+(?:the\s+)?lunch(?:\s*time)?\b(?!\s*break)|\blunch\s*time\b(?!\s*break)/g;
+/**
+ * Lunch as a time in Chinese ("明天中午", "午饭时间", "午休的时候"), not a limit ("中午以前", "午饭后"), nor the part of
+ * the day of a limit's hour ("中午12点以前"): noon.
+ */
+const LUNCH_AT_ZH = new RegExp(
+  String.raw`中午(?!\s*(?:饭|以前|之前|前|以后|之后|后|\d|[零一二两三四五六七八九十]))|${LUNCH_WORD_ZH}(?:时间|时候|时|的时候)(?!\s*(?:以前|之前|前|以后|之后|后))`,
+);
+
+/**
+ * A clock time in English: "14:00", "2:30pm", "2pm", "seven pm", "2 p.m.", "at 14", "at seven thirty", "8 o'clock",
+ * "10.30" said where a time goes (first in the words of where, after "at" / "to", after a day: "friday 10.55"),
+ * "noon", "half past 7pm", "quarter to ten", "7 tonight" (groups: hour and minutes of "H:MM", the marker after it;
+ * the hour, minutes and marker of "2pm"; the hour of "o'clock"; the hour and minutes after "at"; noon; "half past",
+ * "quarter past" and "quarter to" with their hour and marker; the hour and minutes before "tonight"). An hour is
+ * digits or a word ("seven"). A time after "before", "after", "until", "by" is a limit, not when (group "limit").
+ */
+const CLOCK_EN = new RegExp(
+  String.raw`(?<limit>\b(?:before|after|until|till|by|earlier than|later than)\s+)?(?:` +
+    String.raw`(?<![\d:])(?<h1>\d{1,2}):(?<m1>\d{2})(?![\d:])\s*(?<x1>${MARKER})?` +
+    String.raw`|\b(?<h2>${HOUR})(?:\s+(?<m2>${MINUTES}))?\s*(?<x2>${MARKER})` +
+    String.raw`|\b(?<h3>${HOUR})\s*o'?clock\b` +
+    String.raw`|(?<=^\s*|\b(?:at|to|from|around|about|till|until|before|after|by|today|tomorrow|tonight|(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?)\s+)(?<h8>\d{1,2})\.(?<m8>\d{2})(?![\d.])\s*(?<x8>${MARKER})?` +
+    String.raw`|(?<![\d.])(?<h9>\d{1,2})\.(?<m9>\d{2})(?:\s*(?<x9>${MARKER})|(?<=(?:1[3-9]|2[0-3])\.\d{2})(?![\d.]))` +
+    String.raw`|\b(?:at|around|about|at\s+around|at\s+about)\s+(?<h4>${HOUR})(?:\s+(?<m4>${MINUTES}))?\b(?![:.\d]|\s*(?:slots?|days?|sections?|periods?|hours?|minutes?|mins?|of|tasks?|reviews?|times?|weeks?)\b|(?:\s+(?:${MINUTES}))?\s*${MARKER})` +
+    String.raw`|\b(?<h10>${HOUR})\s*-?ish\b` +
+    String.raw`|\b(?<noon>noon|midday|${LUNCH_AT})\b|\b(?<midnight>midnight)\b` +
+    String.raw`|\b(?<past>half|quarter)\s+past\s+(?<h5>${HOUR})(?:\s*(?<x5>${MARKER})|\b)` +
+    String.raw`|\bquarter\s+to\s+(?<h6>${HOUR})(?:\s*(?<x6>${MARKER})|\b)` +
+    String.raw`|\b(?<h7>${EVENING_HOUR})(?:\s+(?<m7>${MINUTES}))?\s+(?=tonight\b|this\s+(?:evening|afternoon)\b|in\s+the\s+(?:evening|afternoon)\b|at\s+night\b))`,
+);
+/**
+ * A clock time in Chinese: "14点", "下午两点", "下午2点半", "14点30分", "晚上八点钟" (a part of the day before it turns
+ * 1–11 into the afternoon or evening). Not "晚一点" / "早一点" (a little later / earlier), nor a limit ("10点以前"). A
+ * weekday's numeral is no hour, and an hour may follow it: "周一14点" is 14:00, "周一两点" 14:00, "周三三点" 15:00.
+ */
+const CLOCK_ZH =
+  /(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|今晚|明晚|今早|明早|今天上午|今天下午|今天晚上|明天上午|明天下午|明天晚上)?\s*(?<![快慢多少有差好])(?!(?<=[晚早])[一两])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:\s*(?<half>半)|\s*(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分?)?(?!\s*(?:以前|之前|前|以后|之后|后|儿|点))/;
+
+/**
+ * The clock time a fragment names ("at 14:00", "2pm", "下午两点", "周日14点"), as "HH:MM", or undefined. An hour of 1–7
+ * with no "am", "pm" or part of the day is the afternoon ("at 2" is 14:00: nobody studies at 2 at night); 8–11 the
+ * morning, unless the fragment names the afternoon or the evening.
+ */
+export function readClockTime(fragment: string): string | undefined {
+  const evening = /\b(?:afternoon|evening|tonight|night)\b/.test(fragment);
+  const english = CLOCK_EN.exec(fragment.replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " "));
+  if (english?.groups && !english.groups.limit) {
+    const { h1, m1, x1, h2, m2, x2, h3, h4, m4, noon, past, h5, x5, h6, x6, h7, m7, h8, m8, x8, h9, m9, x9, h10 } =
+      english.groups;
+    if (noon) return "12:00";
+    if (english.groups.midnight) return "00:00";
+    const daytime = evening ? "pm" : undefined;
+    // "2.30pm", "at 14.00": the dot as the colon.
+    if (h8 !== undefined || h9 !== undefined)
+      return clockText(Number(h8 ?? h9), Number(m8 ?? m9), markerOf(x8 ?? x9) ?? daytime);
+    // "half past 3", "quarter past 4pm", "quarter to five"; "7 tonight" (the evening said after the hour).
+    if (h5 !== undefined) return clockText(hourOf(h5), past === "half" ? 30 : 15, markerOf(x5) ?? daytime);
+    if (h6 !== undefined) return clockText(hourOf(h6) - 1, 45, markerOf(x6) ?? daytime);
+    if (h7 !== undefined) return clockText(hourOf(h7), minutesOf(m7), "pm");
+    return clockText(
+      hourOf(h1 ?? h2 ?? h3 ?? h4 ?? h10 ?? ""),
+      h1 !== undefined ? Number(m1 ?? 0) : minutesOf(m2 ?? m4),
+      markerOf(x1 ?? x2) ?? daytime,
+    );
+  }
+  const chinese = CLOCK_ZH.exec(fragment);
+  if (!chinese?.groups) return LUNCH_AT_ZH.test(fragment) ? "12:00" : undefined;
+  const { part, hour, half, minutes } = chinese.groups;
+  const marker = part === undefined ? undefined : /上午|早上|早晨|今早|明早/.test(part) ? "am" : "pm";
+  return clockText(readNumber(hour ?? ""), half ? 30 : minutes ? readNumber(minutes) : 0, marker);
+}
+
+/**
+ * `fragment` without the clock times it names ("at 14:00", "2 p.m.", "8 o'clock", "noon"): words of when, no part
+ * of a task's name. A limit ("before 17:00") stays: it is no time to place at.
+ */
+function withoutClockTimes(fragment: string): string {
+  return fragment.replace(
+    new RegExp(String.raw`(?:\b(?:at|around|about)\s+)?(?:${CLOCK_EN.source})`, "g"),
+    (...found) => {
+      const groups = found.at(-1) as { limit?: string };
+      return groups.limit ? String(found[0]) : " ";
+    },
+  );
+}
+
+/** A fragment without the times of the clock it says: limits, ranges, "not before 10am", "at 14:00". */
+export function withoutClockWords(fragment: string): string {
+  return withoutClockTimes(withoutEndsBy(fragment.replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " ")));
+}
+
+function clockText(hour: number, minute: number, marker: "am" | "pm" | undefined): string | undefined {
+  if (!Number.isInteger(hour) || !Number.isInteger(minute) || minute < 0 || minute > 59 || hour < 0 || hour > 23)
+    return undefined;
+  let hours = hour;
+  if (marker === "pm" && hour < 12) hours = hour + 12;
+  else if (marker === "am" && hour === 12) hours = 0;
+  else if (marker === undefined && hour >= 1 && hour <= 7) hours = hour + 12;
+  return `${String(hours).padStart(2, "0")}:${String(minute).padStart(2, "0")}`;
+}

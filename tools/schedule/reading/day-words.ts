@@ -1,0 +1,272 @@
+/**
+ * The days a request names by date or by name: dates ("May 3", "3/5", "5月3日", "next Friday", "the weekend"),
+ * weekdays ("Monday", "周一") and stretches of the week ("the start of the week"), and a week named ("next week",
+ * "the week after next").
+ */
+import type { DateSpec, DaySelection } from "./request-kinds.js";
+import {
+  COUNT_WORD,
+  COUNT_WORDS,
+  NUMBER,
+  readNumber,
+  unique,
+  WEEKDAY_ZH,
+  WEEKDAYS_EN,
+  ZH_WEEKDAY_NUMBER,
+} from "./words.js";
+
+const MONTH = String.raw`(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
+const MONTH_NAMES = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+const WEEKDAY_WORD = String.raw`(mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:r|rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)`;
+const WEEKDAY_PREFIXES = ["", "mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+/** A month after a day number: not "may" ("day 5 may not work"), and not after "day" / "slot". */
+const MONTH_AFTER_NUMBER = String.raw`(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
+/** The stretches of a week and their weekdays (1 = Monday): its start, middle and end, and its weekend. */
+const STRETCH_WEEKDAYS = { start: [1, 2], middle: [3, 4], end: [5, 6, 7], weekend: [6, 7] } as const;
+const STRETCHES = ["weekend", "start", "middle", "end"] as const;
+
+/** Calendar words and what they name, first match first (a longer phrase before the words inside it). */
+const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec | DateSpec[] | undefined]> = [
+  // A stretch of a later week: "next weekend", "early next week", "the middle of next week", "late next week", "下周末",
+  // "下周初": those weekdays of that week (before, "next weekend" was this week's Saturday and Sunday, and "early next
+  // week" the whole of next week). "By the end of next week" is a deadline, not a stretch.
+  [
+    /(?<!\b(?:by|until|till|through|before)\s+(?:the\s+)?)\b(?:(?<weekend>next\s+weekend|the\s+weekend\s+after\s+(?:this(?:\s+one)?|(?<afterNext>next)))|(?<start>early|(?:the\s+)?(?:start|beginning)\s+of)\s+next\s+week|(?<middle>(?:the\s+)?middle\s+of|mid-?(?:week)?)\s*next\s+week|(?<end>late|later|(?:the\s+)?end\s+of)\s+next\s+week)\b|(?<zhWeeks>下下|下)个?(?:周|星期|礼拜)(?:(?<zhweekend>末)|(?<zhstart>初|前半)|(?<zhmiddle>中)|(?<zhend>后半))/g,
+    (m) => {
+      const found = m.groups ?? {};
+      const stretch = STRETCHES.find((name) => found[name] ?? found[`zh${name}`]) ?? "end";
+      const weeks = found.zhWeeks === "下下" || found.afterNext ? 2 : 1;
+      return STRETCH_WEEKDAYS[stretch].map((weekday) => ({ kind: "weekday", weekday, weeks, text: m[0] }));
+    },
+  ],
+  // "later this week": the days from today to its end (before, the whole week, its first day taken on its eve).
+  [/\blater\s+this\s+week\b/g, (m) => ({ kind: "week", weeks: 0, text: m[0], fromToday: true })],
+  // After the week's end: "after the weekend", "after Sunday", "周末以后" are next week; "after next week" the week
+  // after it (before, "after the weekend" was Sunday, and "after next week" next week).
+  [
+    /\bafter\s+(?:(?<next>next\s+week)|(?:this\s+|the\s+)?(?:weekend|sunday))\b|(?<zhNext>下个?(?:周|星期|礼拜)(?:之后|以后))|(?:周末|(?:周|星期|礼拜)[日天])(?:之后|以后|后)(?![天半])/g,
+    (m) => ({ kind: "week", weeks: m.groups?.next || m.groups?.zhNext ? 2 : 1, text: m[0] }),
+  ],
+  [
+    /\b(\d{4})-(\d{2})-(\d{2})\b/g,
+    (m) => ({ kind: "date", year: Number(m[1]), month: Number(m[2]), day: Number(m[3]), text: m[0] }),
+  ],
+  // "15/3", "3/15", "15/03/2024": a numeric date whose order the numbers decide (a day over 12 is the day); "3/4",
+  // either way, is no date (a move there was read as anywhere; now it is not understood, `UNREAD_DIGITS`).
+  [
+    /(?<![\d/:.])(\d{1,2})\/(\d{1,2})(?:\/(\d{4}))?(?![\d/:])/g,
+    (m) => {
+      const [first, second] = [Number(m[1]), Number(m[2])];
+      const year = m[3] === undefined ? {} : { year: Number(m[3]) };
+      if (first > 12 && second <= 12) return { kind: "date", month: second, day: first, ...year, text: m[0] };
+      if (second > 12 && first <= 12) return { kind: "date", month: first, day: second, ...year, text: m[0] };
+      return undefined;
+    },
+  ],
+  [
+    /\b(?:the )?day after tomorrow\b|大后天|后天/g,
+    (m) => ({ kind: "offset", days: m[0] === "大后天" ? 3 : 2, text: m[0] }),
+  ],
+  [/\btomorrow\b|明天|明晚|明早|明日/g, (m) => ({ kind: "offset", days: 1, text: m[0] })],
+  // Days already gone: a place or move there is refused as passed (or outside the window), never read as no day.
+  [/\b(?:the )?day before yesterday\b|前天/g, (m) => ({ kind: "offset", days: -2, text: m[0] })],
+  [/\byesterday\b|昨天|昨晚|昨日/g, (m) => ({ kind: "offset", days: -1, text: m[0] })],
+  // "in 2 days", "in three days' time", "2 days from now", "2天后", "两天以后", "三天之后": that day, counted from today.
+  [
+    new RegExp(
+      String.raw`\bin\s+(\d+|${COUNT_WORD})\s+days?(?:'?\s+time)?\b|\b(\d+|${COUNT_WORD})\s+days?\s+from\s+(?:now|today)\b|(?<![第\d一二两三四五六七八九十])${NUMBER}\s*天(?:以后|之后|后)`,
+      "g",
+    ),
+    (m) => {
+      const said = m[1] ?? m[2] ?? m[3] ?? "";
+      const days = COUNT_WORDS[said] ?? readNumber(said);
+      return Number.isInteger(days) && days >= 0 && days <= 31 ? { kind: "offset", days, text: m[0] } : undefined;
+    },
+  ],
+  [
+    /\btoday\b|\btonight\b|\bthis\s+(?:morning|afternoon|evening)\b|今天|今晚|今早|今日/g,
+    (m) => ({ kind: "offset", days: 0, text: m[0] }),
+  ],
+  // "the Friday after next": that weekday of the week after next (before, this week's Friday).
+  [
+    new RegExp(String.raw`\b(?:the\s+)?${WEEKDAY_WORD}\s+after\s+next\b`, "g"),
+    (m) => ({ kind: "weekday", weekday: WEEKDAY_PREFIXES.indexOf((m[1] ?? "").slice(0, 3)), weeks: 2, text: m[0] }),
+  ],
+  // "Friday next week", "Friday of this week", "next week on Friday", "next week's Friday": that weekday of that week
+  // (before, the week was dropped and this week's Friday taken).
+  [
+    new RegExp(
+      String.raw`\b${WEEKDAY_WORD}\s+(?:of\s+)?(this|next|the\s+following|the\s+coming|coming)\s+week\b|\b(this|next|the\s+following|the\s+coming|coming)\s+week(?:'s|\s+on)?\s+${WEEKDAY_WORD}\b`,
+      "g",
+    ),
+    (m) => ({
+      kind: "weekday",
+      weekday: WEEKDAY_PREFIXES.indexOf((m[1] ?? m[4] ?? "").slice(0, 3)),
+      weeks: /^this/.test(m[2] ?? m[3] ?? "") ? 0 : 1,
+      text: m[0],
+    }),
+  ],
+  [
+    new RegExp(String.raw`\b(this|next|coming)\s+${WEEKDAY_WORD}\b`, "g"),
+    (m) => ({
+      kind: "weekday",
+      weekday: WEEKDAY_PREFIXES.indexOf((m[2] ?? "").slice(0, 3)),
+      weeks: m[1] === "next" ? 1 : 0,
+      text: m[0],
+    }),
+  ],
+  [
+    /(这|本|下下|下)个?(?:周|星期|礼拜)(?:(?:的|\s)?(?:周|星期|礼拜))?([一二三四五六日天1-7])/g,
+    (m) => ({
+      kind: "weekday",
+      weekday: ZH_WEEKDAY_NUMBER[m[2] ?? ""] ?? Number(m[2]),
+      weeks: m[1] === "下" ? 1 : m[1] === "下下" ? 2 : 0,
+      text: m[0],
+    }),
+  ],
+  [
+    new RegExp(String.raw`\b${MONTH}\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`, "g"),
+    (m) => ({ kind: "date", month: MONTH_NAMES.indexOf((m[1] ?? "").slice(0, 3)) + 1, day: Number(m[2]), text: m[0] }),
+  ],
+  [
+    new RegExp(
+      String.raw`(?<!\b(?:day|slots?|sections?|periods?)\s)\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?${MONTH_AFTER_NUMBER}\b`,
+      "g",
+    ),
+    (m) => ({ kind: "date", month: MONTH_NAMES.indexOf((m[2] ?? "").slice(0, 3)) + 1, day: Number(m[1]), text: m[0] }),
+  ],
+  [/\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b/g, (m) => ({ kind: "date", day: Number(m[1]), text: m[0] })],
+  [
+    new RegExp(String.raw`${NUMBER}月${NUMBER}[日号]`, "g"),
+    (m) => ({ kind: "date", month: readNumber(m[1] ?? ""), day: readNumber(m[2] ?? ""), text: m[0] }),
+  ],
+  [
+    new RegExp(String.raw`(?<![第\d])${NUMBER}[日号]`, "g"),
+    (m) => ({ kind: "date", day: readNumber(m[1] ?? ""), text: m[0] }),
+  ],
+];
+
+/** The calendar days a fragment names ("tomorrow", "this Thursday", "the 14th", "3月14日"), and the fragment without them. */
+export function readDates(fragment: string): { dates: DateSpec[]; rest: string } {
+  const dates: DateSpec[] = [];
+  let rest = fragment;
+  for (const [pattern, read] of DATE_PATTERNS) {
+    rest = rest.replace(pattern, (whole: string) => {
+      const match = new RegExp(pattern.source).exec(whole);
+      const specs = match ? [read(match) ?? []].flat() : [];
+      if (specs.length === 0 || !specs.every(validDateSpec)) return whole;
+      dates.push(...specs);
+      return " ";
+    });
+  }
+  return { dates, rest };
+}
+
+function validDateSpec(spec: DateSpec): boolean {
+  if (spec.kind === "weekday") return spec.weekday >= 1 && spec.weekday <= 7;
+  if (spec.kind === "date")
+    return (
+      Number.isInteger(spec.day) &&
+      spec.day >= 1 &&
+      spec.day <= 31 &&
+      (spec.month === undefined || (spec.month >= 1 && spec.month <= 12))
+    );
+  return true;
+}
+
+/**
+ * A weekday beside a date ("Thu, Mar 14", "Thursday (14 Mar)", "3月14日周四", "周四（3月14日）"): the date, written
+ * as the plan's steps write a day, names that one day — not every Thursday of the window as well.
+ */
+const WEEKDAY_BESIDE_DATE = new RegExp(
+  String.raw`\b(?<en>mon|tue|wed|thu|fri|sat|sun)[a-z]*\s*,?\s*\(?(?<enDate>(?:${MONTH}\.?\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+${MONTH_AFTER_NUMBER}))\)?` +
+    String.raw`|(?:周|星期|礼拜)(?<zh>[一二三四五六日天])\s*[（(]?(?<zhDate>${NUMBER}月${NUMBER}[日号])[)）]?` +
+    String.raw`|(?<zhDateFirst>${NUMBER}月${NUMBER}[日号])\s*[（(]?(?:周|星期|礼拜)(?<zhAfter>[一二三四五六日天])[)）]?`,
+  "gi",
+);
+
+/** Reads the day selection of a fragment; a weekday annotated "(day N)" (or "（第N天）") counts as day N. */
+/**
+ * Stretches of a week said by where they lie in it, with their days (Monday 1 … Sunday 7): its start (Monday and
+ * Tuesday), its middle (Wednesday and Thursday), its end (Friday to Sunday). "Until / by the end of the week" is a
+ * limit, not the end's days.
+ */
+const WEEK_STRETCHES: ReadonlyArray<[RegExp, readonly number[]]> = [
+  [
+    /(?<!\b(?:by|until|till|through|before)\s+(?:the\s+)?)\b(?:the\s+)?end of (?:the\s+|this\s+)?week\b|\blater in the week\b|周后半/,
+    STRETCH_WEEKDAYS.end,
+  ],
+  [
+    /\b(?:the\s+)?(?:start|beginning) of (?:the\s+|this\s+)?week\b|\bearly (?:in\s+)?(?:the\s+|this\s+)?week\b|周初|周前半/,
+    STRETCH_WEEKDAYS.start,
+  ],
+  [/\b(?:the\s+)?middle of (?:the\s+|this\s+)?week\b|\bmid-?week\b|周中/, STRETCH_WEEKDAYS.middle],
+];
+
+/** Any of {@link WEEK_STRETCHES}' phrases (the words a task's name never holds). */
+export const WEEK_STRETCH = new RegExp(WEEK_STRETCHES.map(([pattern]) => `(?:${pattern.source})`).join("|"));
+export const WEEK_STRETCH_WORDS = new RegExp(WEEK_STRETCH.source, "g");
+
+export function readDays(fragment: string): DaySelection {
+  const selection: DaySelection = { weekdays: [], days: [] };
+  // A weekday beside a date: the date, remembering the weekday (the day meant once the window moves past the date).
+  const besides = new Map<string, number>();
+  const calendar = readDates(
+    fragment.replace(WEEKDAY_BESIDE_DATE, (...args: unknown[]) => {
+      const found = args.at(-1) as Record<string, string | undefined>;
+      const date = (found.enDate ?? found.zhDate ?? found.zhDateFirst ?? "").trim();
+      const weekday = found.en
+        ? WEEKDAY_PREFIXES.indexOf(found.en.toLowerCase())
+        : (ZH_WEEKDAY_NUMBER[found.zh ?? found.zhAfter ?? ""] ?? 0);
+      if (weekday > 0) besides.set(date.toLowerCase(), weekday);
+      return ` ${date} `;
+    }),
+  );
+  for (const spec of calendar.dates)
+    if (spec.kind === "date" && besides.has(spec.text.toLowerCase()))
+      spec.weekday = besides.get(spec.text.toLowerCase());
+  let text = calendar.rest.replace(
+    /\b[a-z]+day\s*\(day (\d+)\)|(?:周|星期|礼拜)[一二三四五六日天1-7]\s*(?:\(day (\d+)\)|[（(]第(\d+)天[)）])/g,
+    (_, english?: string, chinese?: string, annotated?: string) => {
+      selection.days.push(Number(english ?? chinese ?? annotated));
+      return " ";
+    },
+  );
+  text = text.replace(
+    new RegExp(String.raw`\bdays? ${NUMBER}(?:\s*(?:-|to|and|,)\s*${NUMBER})?|第${NUMBER}天`, "g"),
+    (_, first?: string, second?: string, chinese?: string) => {
+      const start = readNumber(first ?? chinese ?? "");
+      const end = second ? readNumber(second) : start;
+      for (let day = start; day <= end && day - start < 400; day += 1) selection.days.push(day);
+      return " ";
+    },
+  );
+  if (/\bweekends?\b|周末/.test(text)) selection.weekdays.push(...STRETCH_WEEKDAYS.weekend);
+  // "a weekday", "weekday evenings", "工作日": Monday to Friday.
+  if (/\bweek-?days?\b|工作日/.test(text)) selection.weekdays.push(1, 2, 3, 4, 5);
+  // "the end of the week", "early in the week", "midweek", "周初": those days of the week.
+  for (const [pattern, weekdays] of WEEK_STRETCHES) if (pattern.test(text)) selection.weekdays.push(...weekdays);
+  for (const [pattern, weekday] of WEEKDAYS_EN) if (pattern.test(text)) selection.weekdays.push(weekday);
+  for (const match of text.matchAll(WEEKDAY_ZH)) {
+    const token = match[1] ?? "";
+    selection.weekdays.push(ZH_WEEKDAY_NUMBER[token] ?? Number(token));
+  }
+  const days = {
+    weekdays: unique(selection.weekdays),
+    days: unique(selection.days.filter((day) => Number.isInteger(day) && day > 0)),
+  };
+  return calendar.dates.length > 0 ? { ...days, dates: calendar.dates } : days;
+}
+
+/** "this week", "next week", "the week after next", "这周", "本周", "下周", "下下周" (not "这周六": a weekday). */
+export const WEEK_NAMED =
+  /\b(?:(this|the current)\s+week|(next|the coming|the following)\s+week|(the week after next))\b|(这|本|下下|下)个?(?:周|星期|礼拜)(?![一二三四五六日天1-7末])/;
+
+/** The week a question names ("what's on next week?"), `weeks` after this one, or undefined. */
+export function readWeekNamed(fragment: string): DateSpec | undefined {
+  const match = WEEK_NAMED.exec(fragment);
+  if (!match) return undefined;
+  const zh = match[4];
+  const weeks = match[3] ? 2 : match[2] ? 1 : zh === "下下" ? 2 : zh === "下" ? 1 : 0;
+  return { kind: "week", weeks, text: match[0] };
+}

@@ -1,0 +1,258 @@
+/**
+ * Moves and swaps of placed tasks: "move the essay to Friday", "move it", several moves in one sentence ("the essay
+ * to Friday and the matrix review to Monday"), "swap the essay and the matrix review", "把作文移到周五".
+ */
+import { type MoveRequest, type ScheduleRequest, withOtherDay, withoutDayward } from "./request-kinds.js";
+import {
+  DAY_SAID_EN,
+  DAY_WORD_ZH,
+  isAnywhere,
+  isEmptySelection,
+  readPartOfDay,
+  readWhere,
+  withWeekNamed,
+} from "./where.js";
+import { readTaskWords, taskPhrase } from "./task-words.js";
+import { splitNamingDay } from "./day-names.js";
+import { MOVE_VERB } from "./shift-all.js";
+import { MOVE_BACK, readPutBack } from "./placing.js";
+import {
+  namesReviewsOfDay,
+  PRONOUN,
+  splitTarget,
+  taskNamedBefore,
+  withDaysOut,
+  withDaysRuledOutBefore,
+} from "./move-target.js";
+import { readShift } from "./shifts.js";
+
+export function readSwap(body: string): ScheduleRequest | undefined {
+  const english =
+    /\b(?:swap|switch|exchange|trade)\s+(?:the\s+)?(?:places?\s+of\s+)?(.+?)\s+(?:and|with|&)\s+(.+)$/.exec(body);
+  const chinese =
+    /(?:交换|对调|互换|调换)(?:一下)?(.+?)(?:和|与|跟)(.+?)(?:的(?:位置|时间))?$/.exec(body) ??
+    (swapVerbAfterPair(body) ? /(?:把|将)?(.+?)(?:和|与|跟)(.+?)(?:交换|对调|互换|调换)/.exec(body) : null);
+  const match = english ?? chinese;
+  if (!match) return undefined;
+  const [first, second] = withDayAloneFilled(taskPhrase(match[1] ?? ""), taskPhrase(match[2] ?? ""));
+  return first && second ? { kind: "swap", first, second } : undefined;
+}
+
+/** A day said alone as a task ("thursday's", "周四", "周四的"): the day's words, with no task's words after them. */
+const DAY_ALONE = new RegExp(String.raw`^(?:${DAY_SAID_EN}'s|(?:${DAY_WORD_ZH}|今天|明天|后天)的?)$`);
+
+/**
+ * A pair of tasks where one is a day said alone, the task's words after the other ("swap Thursday's and Saturday's
+ * reviews", "swap Thursday's review with Saturday's", "把周四和周六的复习交换"): the day alone takes them too
+ * ("thursday's review", "周四的复习"), as it was meant.
+ */
+function withDayAloneFilled(first: string, second: string): [string, string] {
+  const tail = (phrase: string) => splitNamingDay(phrase)?.rest.replace(/^reviews$/, "review") ?? "";
+  const fill = (alone: string, other: string) => {
+    const rest = tail(other);
+    if (!DAY_ALONE.test(alone) || rest === "") return alone;
+    return /[\u4e00-\u9fff]/.test(alone) ? `${alone.replace(/的$/, "")}的${rest}` : `${alone} ${rest}`;
+  };
+  return [fill(first, second), fill(second, first)];
+}
+
+/**
+ * True when "A 和 B 交换" can match `body`: a 和 / 与 / 跟 after its first character, and a swap verb at least two
+ * characters after it. Asked first because the pattern, on a sentence of 和 with no swap verb after them, tries every
+ * start, every 和 and every end: cubic in the sentence (500 characters took 40 ms, 6 000 half a minute). When this
+ * holds, the pattern matches from the sentence's start in one pass (its body is one line: `normalizeText`).
+ */
+function swapVerbAfterPair(body: string): boolean {
+  const verb = Math.max(...["交换", "对调", "互换", "调换"].map((word) => body.lastIndexOf(word)));
+  const pair = ["和", "与", "跟"].map((word) => body.indexOf(word, 1)).filter((at) => at !== -1);
+  return pair.length > 0 && Math.min(...pair) + 2 <= verb;
+}
+
+/** "put off X", "put X off", "put it off till Friday": group 1 holds what is put off when the particle follows it. */
+export const PUT_OFF =
+  /^(?:(?:please|can you|could you|would you|just|let's|i want to|i'd like to)\s+)*put\s+(?:off\b|(.+?)\s+off\b)/;
+const MOVE_TO = new RegExp(String.raw`\b${MOVE_VERB}\s+(.+?)(?:\s+(?:to|onto|into|until|till)\s+(.+))?$`);
+
+export function readMove(words: string): ScheduleRequest | undefined {
+  const { said, dayward } = withoutDayward(words);
+  const read = readMoveTo(said);
+  return dayward && read?.kind === "move" && read.otherDay && !read.also ? { ...read, dayward } : read;
+}
+
+function readMoveTo(said: string): ScheduleRequest | undefined {
+  // "move the matrix review back to where it was", "bring it back to its old slot": put back (before, a move to any
+  // other free place).
+  const movedBack = MOVE_BACK.exec(said);
+  if (movedBack) return readPutBack(`put ${movedBack[1]} back where it was`);
+  // "put the matrix review off till Friday" reads as "put off the matrix review till Friday".
+  const body = said.replace(PUT_OFF, (whole, object?: string) =>
+    object === undefined ? whole : whole.replace(/put\s+.+?\s+off\b/, `put off ${object}`),
+  );
+  const shifted = readShift(body);
+  if (shifted) return shifted;
+  // "postpone the matrix review to Friday", "delay it until Thursday": a move to the day named.
+  const english = MOVE_TO.exec(body);
+  if (english) {
+    // "push it back to Friday", "bring X forward to Monday": the particle is no part of the name.
+    const subject = (english[1] ?? "").replace(/^(?:back|forward)\s+/, "").replace(/\s+(?:back|forward)$/, "");
+    const [said, where, leaves] = splitTarget(subject, english[2]);
+    const task = PRONOUN.test(said) ? (taskNamedBefore(body.slice(0, english.index)) ?? said) : said;
+    return task
+      ? withOtherDay(
+          // "push the essay to next week": that week, which the schedule may not hold yet (it was dropped).
+          {
+            kind: "move",
+            task,
+            where: withWeekNamed(withDaysRuledOutBefore(readWhere(where), body.slice(0, english.index), task), where),
+            ...(leaves ? { leaves } : {}),
+          },
+          where,
+        )
+      : undefined;
+  }
+  // (A clause about the task said first, with no 把: as if the task were named after it.)
+  const zh = withSubjectClauseZh(body);
+  const out = MOVE_OUT_ZH.exec(zh);
+  if (out) {
+    // "把周四上午的所有复习挪出周四上午", "把复习都挪走": off the days said, or off the day the task is of.
+    const task = taskPhrase(out[1] ?? "");
+    const from = out[2] ?? "";
+    const ruledOut = readWhere(`不要${from}`).not;
+    if (!task || (from.trim() !== "" && isEmptySelection(ruledOut))) return undefined;
+    const part = namesReviewsOfDay(task) ? readPartOfDay(from) : undefined;
+    const before = zh.slice(0, Math.max(0, zh.search(/把|将/)));
+    // "把作文挪走，不要上午": what the clause after it rules out too.
+    const where = withDaysRuledOutBefore(withDaysOut(readWhere(out[3] ?? ""), ruledOut, part), before, task);
+    if (from.trim() === "" && isAnywhere(where) && /周|星期|礼拜|今天|明天|后天/.test(task))
+      return { kind: "move", task, where, otherDay: true };
+    // ("把作文挪出今天": the days it leaves.)
+    return from.trim() !== "" && isEmptySelection(where.only)
+      ? { kind: "move", task, where, leaves: true }
+      : { kind: "move", task, where };
+  }
+  const chinese = MOVE_ZH.exec(zh);
+  if (chinese) {
+    // "把作文从周六挪到别的天": the day it is moved from is no part of its name, and no day to move it to.
+    // ("把作文从下午三点挪到六点": the time it is moved from, too.)
+    const from = new RegExp(
+      String.raw`^(.+?)从((?:${DAY_WORD_ZH}|今天|明天|后天|上午|下午|晚上|早上|中午|\d{1,2}\s*[:：点]|[零一二两三四五六七八九十]{1,3}\s*点).*)$`,
+    ).exec(chinese[1] ?? "");
+    const task = taskPhrase(from ? from[1]! : (chinese[1] ?? ""));
+    // "周六我有事，把作文挪到别的时间": what the clause before 把 rules out.
+    const before = zh.slice(0, Math.max(0, zh.search(/把|将/)));
+    const where = withWeekNamed(withDaysRuledOutBefore(readWhere(chinese[2] ?? ""), before, task), chinese[2] ?? "");
+    return task
+      ? withOtherDay(
+          {
+            kind: "move",
+            task,
+            // Moved away from that day to no place named ("别的天", "别的时间"): another day than it.
+            where:
+              from && isAnywhere(readWhere(chinese[2] ?? "")) ? withDaysRuledOutBefore(where, `不要${from[2]}`) : where,
+          },
+          chinese[2] ?? "",
+        )
+      : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * "作文周六不行，帮我挪到别的时间", "作文周六不行，挪一下": a clause about the task first, then the verb with no 把 —
+ * read as "作文周六不行，把作文挪到别的时间" (the clause rules its days out; the task was "作文周六不行，帮我"). The task is
+ * the clause's words before its first day, part of the day or word of trouble.
+ */
+function withSubjectClauseZh(body: string): string {
+  if (/把|将/.test(body)) return body;
+  const match = /^([^，,；;]+)[，,；;]\s*((?:帮我|请|麻烦|就|再)*)((?:挪|移|调|换|改).*)$/.exec(body);
+  if (!match) return body;
+  const subject = new RegExp(
+    String.raw`^(.+?)(?:${DAY_WORD_ZH}|今天|明天|后天|上午|下午|晚上|早上|不行|有事|没空|不方便|不能|不可以|和|跟|与|冲突)`,
+  ).exec(match[1]!)?.[1];
+  if (!subject || /^(?:我|你|他|她|我们)/.test(subject)) return body;
+  return `${match[1]}，把${subject}${match[3]}`;
+}
+
+/** "把X挪出周四" (group 2 the days it leaves), "把X挪走" / "挪开" (no group 2: off where it is). */
+const MOVE_OUT_ZH =
+  /^(?:.*?(?:把|将))(.+?)(?:(?:挪出|移出|调出|搬出)([^，,；;]+?)|(?:挪走|移走|挪开|移开|调走|调开|挪一下|挪一挪|换个时间|换一下时间|改个时间|换个时段|调一下时间|挪个时间))(?:吧|去)?(?:[，,；;]\s*(.+?))?[。.!！]?$/;
+export const MOVE_ZH =
+  /^(?:.*?(?:把|将))?(.+?)(?:移到|挪到|调到|改到|换到|移至|改成|调整到|推迟到|推后到|延后到|延迟到|顺延到|提前到)(.+)$/;
+/** A verb that starts a move said after another ("…, and push the essay to Friday"). */
+export const MOVE_VERB_EN = /^(?:move|reschedule|shift|push|bring|postpone|delay|put)\b/;
+/** A move's verb and only days after it ("push all of Thursday"): the start of a list of days whose reviews move. */
+const VERB_THEN_DAYS = new RegExp(
+  String.raw`^\s*${MOVE_VERB}\s+(?:(?:all|each|every one)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?${DAY_SAID_EN}(?:\s*,\s*${DAY_SAID_EN})*\s*$`,
+);
+/** What joins one move to the next: ", and", "and then", ";", "，", "，然后", "然后", "并且". */
+const MOVE_JOINS =
+  /\s*[,;，；]\s*(?:and\s+)?(?:then\s+)?(?:然后|再|并且|还有)?\s*|\s+(?:and|then)\s+(?:then\s+)?|然后|并且/g;
+
+/**
+ * A move, or several said together, each of its own task to its own place ("move the matrix review to Thursday and the
+ * essay to Friday", "push the essay back a day, then the limits review to Monday", "把矩阵复习挪到周四，作文挪到周五"):
+ * the words are cut at a join where what is before reads as a whole move (a task and a place or a shift) and what
+ * follows names a task ("… to Thursday and Friday" stays one move's target), and the last piece must be a whole move
+ * too; otherwise the words are one move. One pass: each join is read once, so a long list stays cheap.
+ */
+export function readMoves(words: string): ScheduleRequest | undefined {
+  // "move my reviews off Thursday and onto Friday": one move from a day to a day, not a second move of a task "onto".
+  const said = words.replace(OFF_AND_ONTO, "$1 ");
+  const joins = [...said.matchAll(MOVE_JOINS)];
+  const moves: MoveRequest[] = [];
+  let start = 0;
+  for (const [at, join] of joins.entries()) {
+    const next = said.slice(join.index + join[0].length, joins[at + 1]?.index ?? said.length);
+    if (readTaskWords(next).trim() === "") continue;
+    // ("push all of Thursday and Friday's reviews back": days listed before the reviews they name are no move.)
+    if (VERB_THEN_DAYS.test(said.slice(start, join.index))) continue;
+    const move = wholeMove(said.slice(start, join.index), moves.length === 0);
+    if (!move) continue;
+    moves.push(move);
+    start = join.index + join[0].length;
+  }
+  const rest = said.slice(start);
+  const last = moves.length > 0 ? (wholeMove(rest, false) ?? sameMoveOf(rest, moves.at(-1)!)) : undefined;
+  if (!last) return readMove(said);
+  const [first, ...also] = [...moves, last];
+  return { ...first!, also };
+}
+
+/** A day left and a day to go to, joined by "and": "off thursday and onto friday", "from today and put them on friday". */
+const OFF_AND_ONTO = new RegExp(
+  String.raw`\b((?:off(?:\s+of)?|from|away from)\s+${DAY_SAID_EN}),?\s+and\s+(?:(?:put|move|place)\s+(?:it|them)\s+)?(?=(?:onto|on to|into|to|on)\s)`,
+  "g",
+);
+
+/** Words after a move that only say so ("… and thanks", "… too, please"): no task of their own. */
+const NO_TASK_AFTER = /^(?:thanks?|thank you|please|pls|ok|okay|too|also|as well|then|now|asap|today)\b/;
+
+/**
+ * A last piece that names a task and no place ("move the matrix review to Thursday and the essay"): that task moved
+ * as the move before it is — to its place, or by its shift — rather than dropped unsaid; undefined for any other.
+ */
+function sameMoveOf(piece: string, before: MoveRequest): MoveRequest | undefined {
+  // (Words of when are the move's own: "…, at 14:30" is no task.)
+  if (NO_TASK_AFTER.test(piece.trim()) || MOVE_VERB_EN.test(piece) || /[\u4e00-\u9fff]/.test(piece)) return undefined;
+  if (!isAnywhere(readWhere(piece)) || /^(?:at|on|in|by|from|before|after|around)\b/.test(piece.trim()))
+    return undefined;
+  const move = readMove(`move ${piece.replace(/(?:\s+(?:too|as well|also|please))+\s*$/, "")}`);
+  if (move?.kind !== "move" || move.shift || !isAnywhere(move.where) || PRONOUN.test(move.task)) return undefined;
+  if (readTaskWords(move.task).trim() === "") return undefined;
+  return { kind: "move", task: move.task, where: before.where, ...(before.shift ? { shift: before.shift } : {}) };
+}
+
+/**
+ * One piece of several moves as a move of a task to a place or by a shift; undefined when it is not one. A piece
+ * after the first may leave its verb out ("… and the essay to Friday"), so it needs "to" or a shift ("… and make it
+ * the morning" is no move of a task "make it").
+ */
+function wholeMove(piece: string, first: boolean): MoveRequest | undefined {
+  const chinese = MOVE_ZH.test(piece) && /[\u4e00-\u9fff]/.test(piece);
+  const said = first || chinese || MOVE_VERB_EN.test(piece) ? piece : `move ${piece}`;
+  const move = readMove(said);
+  if (move?.kind !== "move" || (!move.shift && isAnywhere(move.where))) return undefined;
+  if (first) return move;
+  if (PRONOUN.test(move.task) || readTaskWords(move.task).trim() === "") return undefined;
+  return move.shift || chinese || /\s(?:to|onto|into|until|till)\s/.test(said) ? move : undefined;
+}

@@ -1,0 +1,186 @@
+/**
+ * A request read whole (`parseScheduleRequest`): a message's sentences with its politeness taken out, which sentence is
+ * the request and what the others say of where, the missed reviews to make up first, more moves said in sentences of
+ * their own; and a follow-up ("and Tuesday?") read against the request before.
+ */
+import { trimEdges } from "../../../contracts/edge-trim.js";
+import { type DaySelection, movesOf, type ScheduleRequest, type Where } from "./request-kinds.js";
+import { MAX_READ_SENTENCES, normalizeText, unique } from "./words.js";
+import { readWeekNamed, WEEK_NAMED } from "./day-words.js";
+import { isAnywhere, isEmptySelection, readWhere } from "./where.js";
+import { readTaskWords } from "./task-words.js";
+import { DONT_RESCHEDULE } from "./marks.js";
+import { PRONOUN } from "./move-target.js";
+import { MOVE_VERB_EN, MOVE_ZH, readMoves } from "./moves.js";
+import { parseSentence } from "./sentences.js";
+
+const GREETING =
+  /^(?:(?:(?:hi|hello|hey)(?: there)?|thanks|thank you|good (?:morning|evening|afternoon))\b|你好|您好|嗨|谢谢|多谢|早上好|晚上好)[\s!.,。！~]*$/i;
+
+/** A request to make the arranged week better without adding anything ("optimise my week", "优化一下我的日程"). */
+export const OPTIMIZE_REQUEST =
+  /\b(?:optimi[sz]e|re-?arrange|improve|rebalance|tidy up|refine)\b.*\b(?:week|schedule|timetable|reviews?)\b|优化.*(?:日程|安排|一周|复习)/i;
+
+/**
+ * Words of politeness and filler that never name anything: "please", "thanks", "cheers", "though", "谢谢", "麻烦了".
+ * They go before a request is read, so "…, thanks!" never becomes a task named "thanks".
+ */
+const POLITENESS =
+  /\b(?:please|pls|plz|kindly|thanks(?: a lot| so much)?|thank you(?: (?:so|very) much)?|thx|ty|cheers|though|if you can|if possible|if you could|when you can)\b|谢谢(?:你|您)?|多谢|谢啦|感谢|麻烦(?:你|您)?了?|辛苦(?:你|您)?了|拜托(?:你|您)?了?|请(?=[\u3400-\u9fff])/g;
+
+/** Strips politeness and filler ("please", "thanks", "谢谢") and the punctuation they leave behind. */
+export function withoutPoliteness(text: string): string {
+  const spaced = text
+    .replace(POLITENESS, " ")
+    // Spaces first, so a run of commas is matched with at most one space between them: `\s*` before a comma backtracks
+    // in time quadratic in a run of spaces with no comma (a message of 请 is one).
+    .replace(/\s+/g, " ")
+    .replace(/ ?,(?: ?,)+/g, ",")
+    .trim();
+  return trimEdges(spaced, /[\s,]/);
+}
+
+/**
+ * Reads a request from a message or a plan step. A new task's or habit's name keeps the case the message wrote it in
+ * ("Past papers"); everything else is read lowercased.
+ */
+export function parseScheduleRequest(text: string): ScheduleRequest {
+  const request = readRequest(text);
+  return request.kind === "add_task" || request.kind === "add_habit" || request.kind === "add_long_task"
+    ? { ...request, name: asWritten(request.name, text) }
+    : request;
+}
+
+/** `name`, read from `text` lowercased, as `text` writes it; as read when `text` does not hold it letter for letter. */
+function asWritten(name: string, text: string): string {
+  const plain = text.replace(/[“”„「」『』]/g, '"').replace(/\s+/g, " ");
+  const at = plain.toLowerCase().indexOf(name);
+  const written = at === -1 ? name : plain.slice(at, at + name.length);
+  return written.toLowerCase() === name ? written : name;
+}
+
+/** `parseScheduleRequest`, every name lowercased. */
+function readRequest(text: string): ScheduleRequest {
+  const normalized = normalizeText(text);
+  if (normalized === "") return { kind: "unknown" };
+  // "Reschedule my missed reviews, then arrange …" (the daily check-in): the arrangement, its missed reviews first.
+  const makeUp = MAKE_UP_MISSED.exec(normalized);
+  if (makeUp) {
+    const after = normalized.slice(makeUp.index + makeUp[0].length);
+    // Alone, the missed reviews are what is asked (it read as moving a task named "missed reviews" before).
+    if (/^[\s,.!?。！？，]*$/.test(after)) return { kind: "reschedule" };
+    const rest = readRequest(after);
+    if (rest.kind === "arrange") return { ...rest, makeUp: true };
+  }
+  if (GREETING.test(normalized)) return { kind: "greeting" };
+  const polite = withoutPoliteness(normalized);
+  if (polite === "" || /^[\s,.!?]*$/.test(polite)) return { kind: "greeting" };
+  // Sentences: the first that is a request is the request; the others may say where things go ("I prefer mornings.",
+  // "Not on Friday though.") and never name tasks.
+  const sentences = polite
+    .split(/[?!]+|\.(?=\s|$)/)
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => sentence !== "")
+    .slice(0, MAX_READ_SENTENCES);
+  if (sentences.length <= 1) return parseSentence(trimEdges(polite, /[.!?]/, "end").trim());
+  const readings = sentences.map(parseSentence);
+  const main = readings.findIndex((reading) => !["unknown", "greeting", "help"].includes(reading.kind));
+  if (main === -1) return readings.find((reading) => reading.kind !== "unknown") ?? { kind: "unknown" };
+  const found = readings[main]!;
+  // "I missed Tuesday's review. Don't reschedule it.": the second sentence is about the first.
+  if (found.kind === "mark" && sentences.some((sentence, index) => index !== main && DONT_RESCHEDULE.test(sentence)))
+    return { ...found, reschedule: false };
+  if (!("where" in found)) return found;
+  // "Move the essay to Friday. Move the matrix review to Monday.": a move in each sentence (its days are its own).
+  const moves = sentences.map((sentence, index) =>
+    found.kind === "move" && index > main ? movesSaidAfter(sentence) : undefined,
+  );
+  const also = moves.flatMap((move) => (move?.kind === "move" && movesTo(move) ? movesOf(move) : []));
+  const extra = sentences
+    .filter((_, index) => index !== main && !(moves[index]?.kind === "move" && movesTo(moves[index])))
+    .map((sentence) => readWhere(sentence))
+    .reduce(mergeWheres, found.where);
+  return found.kind === "move" && also.length > 0
+    ? { ...found, where: extra, also: [...(found.also ?? []), ...also] }
+    : ({ ...found, where: extra } as ScheduleRequest);
+}
+
+/**
+ * The moves a sentence after a move says ("Move the matrix review to Monday.", "And the essay to Friday."), its verb
+ * left out only before "to" ("I prefer mornings." moves nothing).
+ */
+function movesSaidAfter(sentence: string): ScheduleRequest | undefined {
+  const piece = sentence.replace(/^(?:and|then|also)\s+/, "");
+  if (MOVE_VERB_EN.test(piece) || MOVE_ZH.test(piece)) return readMoves(piece);
+  return /\s(?:to|onto|into|until|till)\s/.test(piece) ? readMoves(`move ${piece}`) : undefined;
+}
+
+/** True for a move of a named task to a place or by a shift. */
+function movesTo(reading: ScheduleRequest): boolean {
+  return reading.kind === "move" && !PRONOUN.test(reading.task) && (!!reading.shift || !isAnywhere(reading.where));
+}
+
+/** "Reschedule my missed reviews, then …", "补排（我）错过的复习，然后…": a request to make up the missed reviews first. */
+const MAKE_UP_MISSED =
+  /^(?:reschedule|make up|put back|catch up on|re-?place)\s+(?:(?:all\s+(?:of\s+)?)?(?:my|the)\s+missed\s+(?:reviews?|tasks?|ones)|(?:(?:all\s+(?:of\s+)?)?(?:my|the)\s+)?(?:reviews?|tasks?|ones?)\s+(?:that\s+)?i\s+missed|what(?:ever)?\s+i\s+missed)\s*(?:,\s*)?(?:and\s+)?(?:then\s+)?|^(?:请|帮我)?(?:补排|重新安排|补做)(?:一下)?(?:我|我的)?(?:错过|没做|漏掉)(?:了)?的复习[，,]?\s*(?:然后|再)?/;
+
+/** Two readings of where, together: both sets of days, the later slots. */
+function mergeWheres(base: Where, extra: Where): Where {
+  const join = (first: DaySelection, second: DaySelection): DaySelection => {
+    const dates = [...(first.dates ?? []), ...(second.dates ?? [])];
+    return {
+      weekdays: unique([...first.weekdays, ...second.weekdays]),
+      days: unique([...first.days, ...second.days]),
+      ...(dates.length > 0 ? { dates } : {}),
+    };
+  };
+  const slots =
+    extra.slots.part ||
+    extra.slots.from !== undefined ||
+    extra.slots.to !== undefined ||
+    extra.slots.notBeforeHour !== undefined ||
+    extra.slots.at !== undefined ||
+    extra.slots.endsBy !== undefined ||
+    extra.slots.soonest
+      ? { ...base.slots, ...extra.slots }
+      : base.slots;
+  const before = extra.before ?? base.before;
+  return { only: join(base.only, extra.only), not: join(base.not, extra.not), slots, ...(before ? { before } : {}) };
+}
+
+/**
+ * A follow-up that only names another day or time ("what about next week?", "and Friday?", "how about tomorrow
+ * evening?", "下周呢", "那明天呢"): group 1 or 2 holds what it names.
+ */
+const FOLLOW_UP =
+  /^(?:(?:and|but|ok|okay|so|then)[\s,]+)?(?:(?:what|how)\s+about|what of|and)\s+(.+?)[\s?!.]*$|^(?:那|那么|还有)?(.+?)呢[\s?!.]*$/;
+
+/**
+ * A question asked again of another day or time (a follow-up, FOLLOW_UP) as the question before it, `previous`: "when
+ * am I free on Monday?" then "what about Tuesday?" is "when am I free on Tuesday?"; "what's on today?" then "下周呢"
+ * asks about next week. Only a question about days (what's on, when am I free) is followed up, and only by words that
+ * name days or times and nothing else; undefined otherwise.
+ */
+export function readFollowUp(message: string, previous: ScheduleRequest): ScheduleRequest | undefined {
+  if (previous.kind !== "day" && previous.kind !== "free") return undefined;
+  const named = FOLLOW_UP.exec(withoutPoliteness(normalizeText(message)));
+  const words = (named?.[1] ?? named?.[2] ?? "").trim();
+  if (words === "" || words.length > 60) return undefined;
+  const week = readWeekNamed(words);
+  const said = readWhere(words.replace(WEEK_NAMED, " "));
+  // Nothing but days and times: "the essay?" is no follow-up of a question about days.
+  const rest = readTaskWords(words.replace(WEEK_NAMED, " ")).replace(/\b(?:for|about|of|then|instead)\b|[\s,.?!]/g, "");
+  if (rest !== "" || (isAnywhere(said) && !week)) return undefined;
+  const only = week && isEmptySelection(said.only) ? { ...said.only, dates: [week] } : said.only;
+  const dayNamed = !isEmptySelection(only);
+  const slotsNamed = said.slots.part !== undefined || said.slots.from !== undefined;
+  return {
+    ...previous,
+    where: {
+      ...previous.where,
+      only: dayNamed ? only : previous.where.only,
+      // A day alone keeps the part of the day asked before ("Monday afternoon?" then "and Tuesday?").
+      slots: slotsNamed ? said.slots : previous.where.slots,
+    },
+  };
+}

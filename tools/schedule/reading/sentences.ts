@@ -1,0 +1,442 @@
+/**
+ * One sentence read (`parseSentence`, `readSentence`): by the reader its words call for, with the words of when said
+ * first, a day to have it done by, a refusal or a liking, a greeting or a question, days to keep free and tasks left
+ * out.
+ */
+import { trimEdges } from "../../../contracts/edge-trim.js";
+import type { ScheduleRequest, Where } from "./request-kinds.js";
+import { MAX_READ_LENGTH } from "./words.js";
+import { readDays } from "./day-words.js";
+import { isEmptySelection, NEGATIVE_CLAUSE, NOT_NEGATIVE, readBefore, readPartOfDay } from "./where.js";
+import { onlyWhen, splitAtWhen } from "./task-words.js";
+import { asShiftAll, awayFrom } from "./shift-all.js";
+import { corrected, readDayOf, readNextTo, unreadDigits } from "./next-to.js";
+import { readClearDay, readMark, readRemoveEvent, readUnplace, withoutDayWords } from "./marks.js";
+import { NEXT_QUESTION, readDayContents, readExplain, readFree, readList, readLook } from "./questions.js";
+import { readArrange, readDoOn, readDoOnZh, readFindTimeFor } from "./placing.js";
+import { PUT_OFF, readMoves, readSwap } from "./moves.js";
+import {
+  HABIT_REQUEST,
+  readAddTask,
+  readCannotDo,
+  readClassRules,
+  readHabit,
+  readLeftBefore,
+  readLongTask,
+} from "./task-requests.js";
+
+const HELP =
+  /\bwhat can you do\b|\bhelp\b|\bwhat do you do\b|\bhow (do|can) i use\b|\bcapabilit|\bwhat are you\b|\bwho are you\b|你能做什么|你会什么|你可以做什么|能干什么|帮助|怎么用|你是谁/;
+
+/** A question about the week ("what do I still need to schedule?"), not a request to change it ("can you arrange …?"). */
+const QUESTION_START =
+  /^(?:what|which|when|where|how|who|why|whats|what's|do i|does|did i|is there|are there|is anything|am i|have i|will i|should i|anything)\b/;
+
+/** A question that asks for a change ("why not move it to Friday?", "why don't you swap them?"): read as the change. */
+const SUGGESTION = /^why (?:not|don'?t you|do not you|can'?t you|wouldn'?t you)\b/;
+
+/**
+ * "recover", "recover them", "do the recovery", "make room for the reviews at risk", "补救", "执行补救方案": what the
+ * at-risk notice invites ('Say "recover" …').
+ */
+const RECOVER_REQUEST =
+  /^(?:(?:ok|okay|yes|then|please|can you|could you|go ahead and)[\s,]+)*(?:recover(?:\s+(?:it|them|that|those|the reviews?(?: at risk)?|my reviews?(?: at risk)?))?|do the (?:recovery|change that recovers(?: the most)?)|make room for (?:the |my )?(?:reviews? )?at risk|(?:save|rescue) (?:the |my )?(?:at-risk reviews?|reviews? at risk))(?:\s+(?:please|now))?[.!]?$|^(?:请|帮我)?(?:执行)?补救(?:一下|方案|吧)?[。！]?$/;
+
+/** "undo", "undo that", "udno", "revert that", "take that back", "撤销", "撤回刚才的修改" (a verb's typo is read too). */
+const UNDO_REQUEST =
+  /^(?:(?:oops|oh|no|wait|ok|okay|hey|please|can you|could you|actually)[\s,]+)*(?:(?:undo|udno|unod|undoo|indo|undp|revert|reverse|roll ?back)(?:\s+(?:that|it|this|(?:the |my )?(?:last|previous|latest) (?:change|one|thing|step|card|action|write)s?|what you (?:just )?did|(?:the )?last))?|cancel (?:that|the (?:last|previous) (?:change|one))|(?:take|put|change|set|turn|move)\s+(?:that|it|this|everything)\s+back(?:\s+(?:to )?(?:the way|how|as|where) it was)?|go back to (?:the way|how) it was)(?:\s+(?:please|now|again))?$|^(?:请|帮我|麻烦)?(?:撤销|撤消|撤回|撤销掉|还原|恢复)(?:一下)?(?:刚才|上一次|上次|刚刚|最后一次)?(?:的)?(?:操作|修改|更改|改动|那个|那一步|这个|一步)?(?:吧)?$|^(?:把)?(?:刚才|刚刚)(?:的)?(?:操作|修改|更改|改动)?(?:撤销|撤回|还原)(?:掉)?(?:吧)?$|^(?:请|帮我)?(?:(?:把|将)(?:它|这个|那个))?(?:放回|移回|挪回|改回|调回|排回)(?:去|来|原处|原位|原来的位置|原来的地方|原来那里)?(?:吧)?$/;
+
+/**
+ * "how healthy is my week?", "how's my week looking?", "is my schedule healthy?", "check my week's health",
+ * "我这周安排得怎么样", "这周的日程健康吗", "看看这周安排合不合理".
+ */
+const HEALTH_REQUEST =
+  /\bhow healthy\b|\bhealth (?:score|check|of (?:my|the|this))\b|\b(?:week|schedule|plan)(?:'s)? health\b|\bis (?:my|the|this) (?:week|schedule|plan) (?:healthy|ok|okay|good|balanced)\b|\bhow(?:'s| is| does)\s+(?:my|the|this)\s+(?:week|schedule|plan|timetable)(?:\s+(?:look(?:ing)?|doing|going))?\b|\bhow (?:good|bad|balanced) is (?:my|the|this) (?:week|schedule|plan)\b|\brate (?:my|the|this) (?:week|schedule)\b|(?:这周|本周|这一周|一周|日程|安排|计划)[^,.?!]{0,6}(?:怎么样|如何|好不好|健康吗|健康|合理吗|合不合理|合理不)|健康(?:分|度|状况)/;
+
+const NEGATED_REQUEST =
+  /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|no need to|you don'?t need to)\s+(?:re-?schedule|move|place|arrange|schedule|swap|unplace|remove|put|plan|do)\s+(?:it|that|this|them)\b(?:\s+(?:again|back|anywhere))?$|^(?:请)?(?:不要|不用|别|无需|不必)(?:再)?(?:重新|再)(?:安排|重排|移动|挪|放|排)/;
+
+/**
+ * A change said not to be made: "don't move the essay", "never move the essay", "do not schedule the essay", "don't
+ * clear Friday", "don't move anything to Friday", "不要把作文移到周五" — each read as the change itself before (the days
+ * after it as where to make it). Nothing is done. A placing said not to happen on a day stays a limit of where
+ * ("don't schedule anything on Friday" arranges the week without Friday).
+ */
+const NEGATED_CHANGE =
+  /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|never|please don'?t|i (?:don'?t|do not) (?:want|need|wanna|have) to|i'?d rather not|i would rather not|i'?d prefer not to|i would prefer not to|(?:there'?s |there is )?no need to|you (?:don'?t|do not) (?:need|have) to|don'?t bother(?: to)?)\s+(?:move|reschedule|swap|switch|unplace|remove|shift|push|delay|postpone|clear|cancel|delete|touch|change|skip|drop|bring)\b|^(?:请)?(?:我)?(?:不要|别|不用|不必|无需|千万别|不想|不需要|没必要)(?:再)?(?:把|将)?[^，。,;；]{0,40}?(?:移到|挪到|调到|改到|换到|推迟|提前|移动|挪走|挪开|删除|删掉|取消|清空|撤下|撤掉|交换|对调|跳过)/;
+const NEGATED_PLACING =
+  /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|never|please don'?t)\s+(?:schedule|place|arrange|put|plan)\b/;
+
+/** "can the essay go to Friday (instead)?", "could my matrix review be moved to Thursday?": the task and where. */
+const CAN_GO =
+  /^(?:can|could)\s+((?:the|my)\s+.+?)\s+(?:go|be moved|be put|move|be done|be)\s+(?:to|on|onto|in|at)\s+(.+?)(?:\s+instead)?\s*\??$/;
+/**
+ * A place said as a liking for one task: "I'd prefer the essay on Friday", "I'd rather have the essay on Friday",
+ * "I'd like to have the vocabulary list in the evening" (group 1 the task, group 2 where). Not of every review ("I'd
+ * prefer my reviews in the morning" is where an arrangement goes, read as before).
+ */
+const PREFER_PLACE =
+  /^(?:i'?d|i would)\s+(?:prefer|rather have|like|love)\s+(?:to\s+(?:have|do|put)\s+)?((?:the|my)\s+(?!(?:reviews?|tasks?|stuff|things|everything|sessions?)\b)[^,]+?)\s+(?:on|in|at|for|to)\s+(.+?)(?:\s+instead)?$/;
+/** "the essay would be better on Friday", "the essay works better in the evening": the task (1) and where (2). */
+const BETTER_PLACE =
+  /^((?:the|my)\s+[^,]+?)\s+(?:would be|would work|'d be|is|works|might be|fits)\s+better\s+(?:on|in|at)\s+(.+)$/;
+/** "Friday works better for the essay", "Friday would be better for the essay": where (1) and the task (2). */
+const BETTER_FOR = /^([^,]+?)\s+(?:would be|would work|'d be|is|works|might be)\s+better\s+for\s+((?:the|my)\s+.+)$/;
+
+/** A move said as a question or a liking (`CAN_GO`, `PREFER_PLACE`, `BETTER_PLACE`, `BETTER_FOR`), as its move. */
+function asMoveSaid(body: string): string {
+  const better = BETTER_FOR.exec(body);
+  if (better && onlyWhen(better[1]!)) return `move ${better[2]} to ${better[1]}`;
+  return body
+    .replace(CAN_GO, "move $1 to $2")
+    .replace(PREFER_PLACE, "move $1 to $2")
+    .replace(BETTER_PLACE, "move $1 to $2");
+}
+
+/** Another task's or event's place as where to go: "to where the essay is", "the essay's slot", "the same time as X". */
+const PLACE_OF_ANOTHER =
+  /\b(?:to|at|in|into|onto)\s+(?:exactly\s+)?(?:where|wherever)\s+(?!it\b|they\b|i\b|i'm\b|there'?s\b|you\b)[a-z]|\b(?:the\s+)?same\s+(?:time|slot|hour|place|spot)\s+as\s+(?!before\b|now\b|usual\b|it\b|last\b|today\b|yesterday\b|always\b)[a-z]|\b(?:to|into|in|at)\s+(?:the\s+)?(?!my\b|your\b|its\b|today'?s\b|tomorrow'?s\b|tonight'?s\b|[a-z]+day'?s\b|next\b|this\b|last\b)[a-z][a-z ]*?'s\s+(?:slot|place|spot|time)\b/;
+
+/** Reads one sentence of a request: a move of every review (`shift_all`) is read from the move it reads as. */
+export function parseSentence(said: string): ScheduleRequest {
+  // "move the essay to Monday, no wait, Tuesday": what is said is the sentence as corrected (each correction, the last
+  // first: "monday, no wait, monday, no wait, tuesday" is "tuesday"). A sentence longer than the parser reads is not
+  // understood whatever it says, so its corrections are not read (each is a pass over it).
+  let body = said;
+  if (said.length <= MAX_READ_LENGTH)
+    for (let next = corrected(body); next !== body; next = corrected(body)) body = next;
+  // "can the matrix review go to Thursday evening instead?": the move it asks for.
+  body = asMoveSaid(body);
+  // (Words of when said first, and the schedule named: read over a sentence the reader reads.)
+  if (body.length <= MAX_READ_LENGTH) body = asPlacing(withWhenLast(body));
+  if (NEGATED_CHANGE.test(body)) return { kind: "unknown" };
+  // ("Move the essay to where the matrix review is", "… to the same time as the matrix review": another task's place,
+  // which no reader holds. Before, the words were dropped and the essay went to the first free slot: not understood.)
+  if (PLACE_OF_ANOTHER.test(body)) return { kind: "unknown" };
+  if (NEGATED_PLACING.test(body) && isEmptySelection(readDays(body)) && !readPartOfDay(body))
+    return { kind: "unknown" };
+  const keepFree = readKeepFree(body);
+  if (keepFree) return keepFree;
+  const read = withSoonest(withoutExclusions(asShiftAll(readSentence(body))));
+  if (unreadDigits(read, body)) return { kind: "unknown", why: "unread_number" };
+  // "Not in the afternoon" leaves the morning and the evening, which one window of slots cannot hold: not understood,
+  // rather than read as anywhere (the afternoon too).
+  if ("where" in read && read.where.slots.notPart === "afternoon" && !read.where.slots.part)
+    return { kind: "unknown", why: "afternoon_out" };
+  return read;
+}
+
+/**
+ * Words of when said first, then the request: "on Friday, move the matrix review to the evening", "first thing
+ * tomorrow, do the essay" (a comma after them), "tomorrow morning I'll do the essay", "tonight I want to do the
+ * vocabulary list" (a person's intent after them). Read as said after it; before, the request was not understood or
+ * its day was dropped (the review moved to its own day's evening). Only when the request itself names no day: "Monday
+ * and Tuesday, move my reviews to Wednesday" is read as it is.
+ */
+/** Who means to do it, before a request's verb: "I'll", "I want to", "I can't", "let's", "we should" … */
+const INTENT = String.raw`(?:i(?:'ll| will| want to| wanna|'d like to| would like to|'m going to| am going to|'m gonna| need to| have to| should| can(?:'t|not)?| won'?t)|let'?s|we(?:'ll| will| should))`;
+const WHEN_FIRST = new RegExp(String.raw`^([^,]{1,60}?)(?:\s*,\s*|\s+(?=${INTENT}\s))(.+)$`);
+
+function withWhenLast(body: string): string {
+  const [, when = "", rest = ""] = WHEN_FIRST.exec(body) ?? [];
+  if (!onlyWhen(when) || !isEmptySelection(readDays(rest))) return body;
+  // A change said not to be made keeps its days after it ("on Friday, don't move the essay" is no move at all).
+  if (NEGATED_CHANGE.test(rest) || NEGATED_PLACING.test(rest)) return `${rest} ${when}`;
+  // Only a request after them, and no clause that makes days ones to leave ("Friday, move the essay, I'm busy" is read
+  // as it is: after the move the days would be where it goes).
+  const request = REQUEST_START.exec(rest);
+  if (request && !NEGATIVE_CLAUSE.test(rest.slice(request[0].length).replace(NOT_NEGATIVE, " ")))
+    return `${rest} ${when}`;
+  // A clause that makes them days to leave ("Friday, I'm busy, move my reviews"): read with them, as said without the
+  // comma ("Friday I'm busy, move my reviews").
+  return NEGATIVE_CLAUSE.test(rest.replace(NOT_NEGATIVE, " ")) ? `${when} ${rest}` : body;
+}
+
+/** The start of a request after words of when said first: a verb, after "I'll", "I want to", "I can't", "let's" … */
+const REQUEST_START = new RegExp(
+  String.raw`^(?:(?:please|can you|could you|would you)\s+)*(?:${INTENT}\s+)?(?:move|schedule|do|put|arrange|place|plan|push|shift|reschedule|postpone|delay|bring|fit|slot|book|squeeze|pencil|add|get|finish|complete|work on|study|review|write|make)\b`,
+);
+
+/** Words that ask for something, before its verb: "please", "can you", "I want to" … */
+const ASKING = String.raw`(?:(?:please|can you|could you|would you|will you|help me|i want to|i'd like to|i would like to|i need to|let's|now|just)\s+)*`;
+/** A task put on the schedule as a whole: "add X to my calendar", "put X in my schedule", "get X on the calendar". */
+const ONTO_SCHEDULE = new RegExp(
+  String.raw`^(${ASKING})(?:add|put|get|schedule|place|fit|slot|book|stick)\s+(.+?)\s+(?:in|into|on|onto|to)\s+(?:the\s+|my\s+)?(?:schedule|calendar|timetable|planner|agenda)\b(.*)$`,
+);
+/** "把作文加到周五的日程里", "把单词表加进日程": a placing on the days said (group 3), if any. */
+const ONTO_SCHEDULE_ZH =
+  /^(.*?)(?:把|将)(.+?)(?:加到|加进|加入|添加到|放进|放到|放入|排进|写进)(.*?)的?(?:日程|日历|计划|安排|课表)(?:表)?(?:里|中|上)?(?:吧|去)?$/;
+/** "squeeze in X", "squeeze X in", "pencil in X", "pencil X in": a placing (group 2 before "in", group 3 after it). */
+const SQUEEZE_IN = new RegExp(String.raw`^(${ASKING})(?:squeeze|pencil)\s+(?:in\s+(.+)|(.+?)\s+in\b(.*))$`);
+
+/**
+ * A placing said with words of the schedule itself: "add the essay to my calendar on Friday", "put the essay in my
+ * schedule for Friday", "squeeze the vocabulary list in somewhere tomorrow", "pencil in the matrix review for Friday"
+ * — read as "schedule …". Before, "add … to my calendar" added a new task to a class named "calendar on friday", the
+ * others named tasks "essay in my schedule" or were not understood.
+ */
+function asPlacing(body: string): string {
+  const onto = ONTO_SCHEDULE.exec(body);
+  if (onto) return `${onto[1]}schedule ${onto[2]}${onto[3]}`;
+  const ontoZh = ONTO_SCHEDULE_ZH.exec(body);
+  if (ontoZh) return `${ontoZh[1]}把${ontoZh[2]}安排到${ontoZh[3]}`;
+  const squeeze = SQUEEZE_IN.exec(body);
+  if (squeeze) return `${squeeze[1]}schedule ${squeeze[2] ?? `${squeeze[3]}${squeeze[4]}`}`;
+  return body;
+}
+
+/**
+ * As soon as possible, of one task: a move, or a pending task placed as a move places it — the first free start from
+ * the clock on. Of several, or of anything else, the words ask nothing more (no one first start holds them all).
+ */
+function withSoonest(read: ScheduleRequest): ScheduleRequest {
+  if (!("where" in read) || !read.where.slots.soonest || read.kind === "move") return read;
+  if (read.kind === "arrange" && read.tasks.length === 1 && !read.except && !read.makeUp && !read.putBack)
+    return { kind: "move", task: read.tasks[0]!, where: read.where };
+  const { soonest: _soonest, ...slots } = read.where.slots;
+  return { ...read, where: { ...read.where, slots } } as ScheduleRequest;
+}
+
+/**
+ * Days said to be kept free, and nothing else: "keep Thursday morning free", "I need Friday clear", "leave the weekend
+ * open", "周四上午我要空着", "我需要周五空着" (group `days` or `zh`: the days and the part of the day).
+ */
+const DAYS_KEPT_FREE =
+  /^(?:i\s+)?(?:need|want|would like|'d like|have to keep|must keep|gotta keep|keep|leave)\s+(?<days>.+?)\s+(?:free|clear|open|empty)(?:\s+for me)?$|^(?:我)?(?:需要|想要|想|要|得)?(?<zh>.+?)(?:我)?(?:需要|想要|想|要|得)?(?:空着|留空|空下来)$/;
+
+/**
+ * Days to keep free, said alone ("keep Thursday morning free", "周四上午我要空着"): every review there moved off them,
+ * as "I need Thursday morning free, move my reviews" is (`awayFrom`). Before, it read as a question of when Thursday
+ * morning is free, and "keep Thursday free" as one of when anything but Thursday is. Undefined when the words name
+ * anything but days and parts of the day ("I need 2 hours free on Thursday" asks for free time).
+ */
+function readKeepFree(body: string): ScheduleRequest | undefined {
+  const match = DAYS_KEPT_FREE.exec(trimEdges(body, /[.!。！]/, "end").trim());
+  const said = match?.groups?.days ?? match?.groups?.zh;
+  if (said === undefined) return undefined;
+  const days = readDays(said);
+  if (isEmptySelection(days)) return undefined;
+  const rest = withoutDayWords(said)
+    .replace(/\b(?:my|the|on|all|of|and|or|whole|entire)\b|[,，、和的整个]|一?整天|全天/g, " ")
+    .trim();
+  if (rest !== "") return undefined;
+  const part = readPartOfDay(said);
+  const where: Where = { only: { weekdays: [], days: [] }, not: days, slots: part ? { part } : {} };
+  return awayFrom({ kind: "move", task: "reviews", where });
+}
+
+/** Words in a task's name that leave tasks out ("except the essay", "but keep the essay", "除了作文"). */
+const LEAVES_OUT =
+  /\b(?:except|excluding|other than|apart from|besides|(?:but|and) keep)\b|[,;]\s*keep\b|除了|以外|之外|保留/;
+/** A remark after the task, no part of its name: "unplace the essay, I'll do it later", "I did the essay, it was hard". */
+const TRAILING_REMARK =
+  /,\s*(?:i|i'll|i'm|i've|i'd|i will|i am|it|it's|it was|that|that's|this|because|since|as|so|thanks?|thank you)\b.*$|[，,]\s*(?:我|它|因为|所以|谢谢).*$/;
+
+/** A task named as not meant, after the one that is: "the essay, not the matrix review", "… but not the matrix review". */
+const NOT_THIS_ONE = /,\s*(?:but\s+)?not\s+\S.*$|\s+but not\s+\S.*$/;
+
+/**
+ * A write on named tasks never takes its tasks from words that leave tasks out: "unplace everything except the essay",
+ * "clear Friday except the essay" and "skip Friday but keep the essay" read as a write on the essay alone — the
+ * opposite of what was said — and are not understood now; "I did the essay, not the matrix review" names the essay.
+ */
+function withoutExclusions(request: ScheduleRequest): ScheduleRequest {
+  const named =
+    request.kind === "unplace" || request.kind === "mark" || request.kind === "remove_event"
+      ? [request.kind === "remove_event" ? request.event : request.task]
+      : request.kind === "swap"
+        ? [request.first, request.second]
+        : [];
+  if (named.some((phrase) => LEAVES_OUT.test(phrase))) return { kind: "unknown" };
+  if (request.kind === "mark" || request.kind === "unplace")
+    return {
+      ...request,
+      task: request.task.replace(NOT_THIS_ONE, "").replace(TRAILING_REMARK, "").trim() || request.task,
+    };
+  if (request.kind === "swap")
+    return { ...request, second: request.second.replace(NOT_THIS_ONE, "").trim() || request.second };
+  return request;
+}
+
+/** Reads one sentence of a request. */
+function readSentence(body: string): ScheduleRequest {
+  if (body === "" || body.length > MAX_READ_LENGTH) return { kind: "unknown" };
+  const dayOf = readDayOf(body);
+  // ("Move the matrix review, but not on the same day as the essay": the day of something ruled out is none the reader
+  // holds — before, the review went to the essay's day. Not understood, said so.)
+  if (dayOf === "ruled out") return { kind: "unknown" };
+  if (dayOf) {
+    // ("I'd like to do the essay the day before the exam": "do" names where with the day, which is read apart.)
+    const said = readSentence(dayOf.rest);
+    const read =
+      said.kind === "unknown" && /\bdo\b/.test(dayOf.rest)
+        ? readSentence(dayOf.rest.replace(/\bdo\b/, "schedule"))
+        : said;
+    if (read.kind === "move" && !read.shift && !read.also)
+      return { ...read, where: { ...read.where, dayOf: dayOf.dayOf } };
+    // "Schedule the vocabulary list the day before the midterm": one task put on that day, as a move puts it.
+    if (read.kind === "arrange" && read.tasks.length === 1 && !read.except && !read.makeUp && !read.putBack)
+      return { kind: "move", task: read.tasks[0]!, where: { ...read.where, dayOf: dayOf.dayOf } };
+  }
+  // "Thursday afternoon but not right after the lecture": a place next to something ruled out is none the reader can
+  // hold (before, it was dropped, and the review went right after the lecture): not understood, said so.
+  const nextTo = readNextTo(body);
+  if (nextTo === "ruled out") return { kind: "unknown" };
+  if (nextTo) {
+    const read = readSentence(nextTo.rest);
+    if (read.kind === "move" || (read.kind === "arrange" && read.tasks.length > 0))
+      return { ...read, where: { ...read.where, next: nextTo.next } };
+  }
+  if (UNDO_REQUEST.test(body)) return { kind: "undo" };
+  if (RECOVER_REQUEST.test(body)) return { kind: "recover" };
+  if (HABIT_REQUEST.test(body)) return readHabit(body) ?? { kind: "habit" };
+  const longTask = readLongTask(body);
+  if (longTask) return longTask;
+  const before = readLeftBefore(body);
+  if (before) return before;
+  if (HEALTH_REQUEST.test(body)) return { kind: "health" };
+  if (NEXT_QUESTION.test(body)) return { kind: "next" };
+  // A question is answered, never turned into a change ("what do I still need to schedule?").
+  if (QUESTION_START.test(body)) {
+    const read = readFree(body) ?? readDayContents(body) ?? readList(body) ?? readExplain(body);
+    if (read) return read;
+    if (HELP.test(body)) return { kind: "help" };
+    // Nor is one no reader above reads: "where did you put the matrix review" raised a plan card placing it, "where
+    // can I fit 2 hours on Wednesday" one placing a task named "2 hours". Not understood is said; a card is never raised.
+    if (!SUGGESTION.test(body)) return { kind: "unknown" };
+  }
+  // A look at named days is a look before any verb reads it: "schedule for friday?", "tomorrows schedule".
+  const look = readLook(body);
+  if (look) return look;
+  // An imperative's verb decides ("Place the linked list exercises…" is not a question about lists).
+  const verb =
+    /^(?:(?:please|can you|could you|would you|will you|can i|could i|may i|can we|could we|shall we|maybe we could|we could|let me|help me|i want to|i'd like to|i would like to|i want you to|i'd like you to|let's|now|hey|hi|ok|okay|so|i'll|i will|i'd rather|i would rather|i wanna|i'm going to|i'm gonna|i need to|i'd prefer to|i prefer to)\s*,?\s+)*([a-z]+)/.exec(
+      body,
+    )?.[1] ?? "";
+  // A question is never a mark ("did I do the matrix review?"), and a request not to do something never does it.
+  const question = QUESTION_START.test(body);
+  if (NEGATED_REQUEST.test(body)) return { kind: "unknown" };
+  const doneBy = question ? undefined : readDoneBy(body);
+  if (doneBy) return doneBy;
+  const removal = question ? undefined : (readClearDay(body) ?? readRemoveEvent(body));
+  if (removal) return removal;
+  const cannot = question ? undefined : readCannotDo(body);
+  if (cannot) return cannot;
+  const mark = question ? undefined : readMark(body);
+  const byVerb = mark ?? LEADING_VERBS[verb]?.(body);
+  if (byVerb) return byVerb;
+  return (
+    mark ??
+    readAddTask(body) ??
+    readClassRules(body) ??
+    readSwap(body) ??
+    readMoves(body) ??
+    readFindTimeFor(body) ??
+    readFree(body) ??
+    readDayContents(body) ??
+    readList(body) ??
+    readUnplace(body) ??
+    readExplain(body) ??
+    readArrange(body) ??
+    readDoOnZh(body) ??
+    (HELP.test(body) ? { kind: "help" } : { kind: "unknown" })
+  );
+}
+
+/**
+ * Getting a task done by a day or before an event: "finish the essay by Friday", "get the vocab list done before
+ * Friday", "I need the essay done by Thursday", "the essay has to be finished before the midterm" — an arrangement of
+ * it before then. Before, the first marked a task "essay by" done, the second listed the done tasks and the others
+ * were not understood. Having done it ("I finished the essay", "finish the essay") is still a mark.
+ */
+const DONE_WORD = String.raw`(?:done|finished|completed|written|ready)`;
+const DONE_BY = new RegExp(
+  String.raw`^(?:(?:i|we)\s+(?:need|have|want|must|should|gotta|got|'ll|will|plan|'d like|would like|'m going|am going)(?:\s+to)?\s+)?(?:(?:finish|complete|wrap up)\s+(.+?)|(?:get|have)\s+(.+?)\s+${DONE_WORD}|(.+?)\s+(?:needs?|has|have|must|should)\s+(?:to\s+)?be\s+${DONE_WORD}|(?:i|we)\s+(?:need|want)\s+(.+?)\s+${DONE_WORD})\s+((?:by|before|until|till|no later than)\s+.+)$`,
+);
+
+function readDoneBy(body: string): ScheduleRequest | undefined {
+  const said = DONE_BY.exec(body);
+  const zh = said ? undefined : readDoneByZh(body);
+  if (!said && !zh) return undefined;
+  const read = readSentence(
+    said ? `schedule ${said[1] ?? said[2] ?? said[3] ?? said[4]} ${said[5]}` : `在${zh![1]}之前安排${zh![0]}`,
+  );
+  return read.kind === "arrange" && read.tasks.length > 0 ? read : undefined;
+}
+
+/** Having it done, in Chinese: 写完, 做完, 完成, 搞定, 弄完, 交. */
+const DONE_ZH = String.raw`(?:写完|做完|完成|搞定|弄完|交上|交掉|交)`;
+/** "…前" and what asks for it before the task: "周五之前把作文写完", "我要在周五前完成作文" (group 1 when, group 2 task). */
+const DONE_BY_ZH_FIRST = new RegExp(
+  String.raw`^(?:我们?|咱们)?(?:要|得|必须|需要|想|会)?在?(.{1,12}?)(?:之前|以前|(?<!提)前)(?:我们?)?(?:要|得|必须|需要|会)?(?:(?:把|将)(.+?)${DONE_ZH}|${DONE_ZH}(?!了)(.+?))吧?$`,
+);
+/** The task first: "作文要在期中考试前完成", "作文周五前要交" (group 1 the task and when, to be cut). */
+const DONE_BY_ZH_TASK = new RegExp(String.raw`^(.+?)(?:之前|以前|(?<!提)前)(?:要|得|必须|需要|会)?${DONE_ZH}吧?$`);
+
+/**
+ * "周五之前把作文写完", "我要在周五前完成作文", "作文要在期中考试前完成", "作文周五前要交": [task, when] — the task to have
+ * done before a day or an event. Before, none was understood.
+ */
+function readDoneByZh(body: string): [string, string] | undefined {
+  const text = body.replace(/[。！!]+$/, "");
+  const first = DONE_BY_ZH_FIRST.exec(text);
+  // (What it is to be done before is a day or an event, never a word of the sentence: "我提前完成了单词表" is a mark.)
+  if (first && (onlyWhen(first[1]!) || readBefore(`在${first[1]}之前`) !== undefined))
+    return [first[2] ?? first[3] ?? "", first[1]!];
+  const task = DONE_BY_ZH_TASK.exec(text)?.[1];
+  if (task === undefined) return undefined;
+  // "作文要在期中考试前": the task before 在; "作文周五前": before the words of when that end it.
+  const at = /^(.+?)(?:要|得|必须|需要|会)?在(.+)$/.exec(task);
+  if (at) return [at[1]!, at[2]!];
+  return splitAtWhen(
+    task,
+    Array.from(task, (_, index) => index).filter((index) => index > 0),
+  );
+}
+
+/** Readers chosen by a request's first verb. */
+const LEADING_VERBS: Record<string, (body: string) => ScheduleRequest | undefined> = {
+  arrange: (body) => readArrange(body),
+  do: (body) => readDoOn(body),
+  place: (body) => readArrange(body),
+  schedule: (body) => readArrange(body),
+  plan: (body) => readArrange(body),
+  // "put off X", "put X off till Friday": a postponement, not a placing (it was read as a task named "off X").
+  put: (body) => (PUT_OFF.test(body) ? readMoves(body) : readArrange(body)),
+  organize: (body) => readArrange(body),
+  organise: (body) => readArrange(body),
+  move: (body) => readMoves(body),
+  push: (body) => readMoves(body),
+  bring: (body) => readMoves(body),
+  delay: (body) => readMoves(body),
+  postpone: (body) => readMoves(body),
+  reschedule: (body) => readMoves(body),
+  shift: (body) => readMoves(body),
+  swap: (body) => readSwap(body),
+  switch: (body) => readSwap(body),
+  exchange: (body) => readSwap(body),
+  unplace: (body) => readUnplace(body),
+  unschedule: (body) => readUnplace(body),
+  remove: (body) => readUnplace(body),
+  find: (body) => readFindTimeFor(body) ?? readFree(body),
+  fill: (body) => readFindTimeFor(body),
+  get: (body) => readFindTimeFor(body),
+  fit: (body) => readFindTimeFor(body) ?? readArrange(body),
+  make: (body) => readFindTimeFor(body),
+  list: (body) => readList(body),
+  // A look is answered or not understood, never a change: "show the plan", "pls show tomorrows schedule" were plans
+  // arranging the week (their "plan" and "schedule" read as verbs).
+  show: readLookingAt,
+  see: readLookingAt,
+  view: readLookingAt,
+  display: readLookingAt,
+  check: readLookingAt,
+  look: readLookingAt,
+  explain: (body) => readExplain(body),
+  describe: (body) => readExplain(body),
+};
+
+/** What a look asks to see ("show …", "see …", "check …"): the days, the tasks, the free time or a task; else not understood. */
+function readLookingAt(body: string): ScheduleRequest {
+  return readDayContents(body) ?? readList(body) ?? readFree(body) ?? readExplain(body) ?? { kind: "unknown" };
+}

@@ -1,0 +1,202 @@
+/**
+ * A request about every review of a day or of the week ("move all my reviews to the evening", "I'm busy on Friday,
+ * move my reviews", "push Tuesday's reviews back a day"): the days said, the shift, the days to leave.
+ */
+import type { DayOfReviews, MoveRequest, PartOfDay, ScheduleRequest } from "./request-kinds.js";
+import { WEEKDAYS_EN, ZH_WEEKDAY_NUMBER } from "./words.js";
+import { DAY_SAID_EN, isAnywhere, isEmptySelection, readPartOfDay } from "./where.js";
+import { splitNamingDay } from "./day-names.js";
+
+/** Days that name a task by its day, listed: "tomorrow's", "monday evening's", "thursday and friday's". */
+export const DAYS_NAMING = new RegExp(
+  String.raw`\b(?:${DAY_SAID_EN}(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*))*(?:this\s+)?[a-z]+(?:\s+(?:morning|afternoon|evening|night))?'s\b`,
+  "g",
+);
+
+/** The English verbs that move a task; "shift" after "my" / "a" / "work" … is a work shift, no verb. */
+export const MOVE_VERB = String.raw`(?:move|reschedule|(?<!\b(?:my|a|the|your|his|her|our|their|work|night|day|morning|evening|late|early)\s)shift|push|bring|postpone|delay|put off)`;
+
+export const EVERY_REVIEW =
+  /^(?:(?:all|every one|each)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions|things|stuff)$|^(?:everything|all of them|every review|each review)$|^(?:我的?)?(?:所有|全部|所有的|全部的)(?:复习|任务)(?:都)?$|^(?:我的)?(?:复习|任务)(?:都|全部)$/;
+
+/**
+ * Every review said with the day it is on after it ("my reviews from Thursday afternoon", "my reviews from Thursday
+ * and Friday"): group 1 the day, or the days.
+ */
+const REVIEWS_OF_DAY = new RegExp(
+  String.raw`^(?:(?:all|every one|each)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions|things|stuff|everything)\s+(?:from|off|on|of)\s+(${DAY_SAID_EN}(?:(?:\s*,\s*|\s+and\s+|\s*&\s*)${DAY_SAID_EN})*)$`,
+);
+
+/** "Friday reviews", "tomorrow reviews" (of "all my Friday reviews"): a day's reviews, said with no "'s" (group 1). */
+const DAY_NAMED_REVIEWS =
+  /^((?:this\s+|next\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)\s+reviews$/;
+/**
+ * A day's reviews, all of them: "today's reviews", "all of friday's reviews", "今天的复习都", "周五的所有复习" ("周四的复习"
+ * alone may be one review: it stays a move, which asks which when the day holds several).
+ */
+export const DAY_REVIEWS =
+  /^(?:(?:all|each|every one)\s+)?(?:of\s+)?(.+?'s)\s+reviews$|^(.+?的)(?:(?:所有|全部)(?:的)?复习(?:都|全部)?|复习(?:都|全部))$/;
+
+/**
+ * A move that names every review, or every review of a day, by whole days or by time the same day (a shift, or a
+ * day's reviews to another day) as `shift_all`; any other request as it is. Every review to one day, later or earlier
+ * without an amount, or a move said with others stays a move.
+ */
+export function asShiftAll(request: ScheduleRequest): ScheduleRequest {
+  if (request.kind !== "move" || request.also) return request;
+  const shift = request.shift;
+  if (shift && "sameDay" in shift) return request;
+  const by = shift ? ("days" in shift ? { days: shift.days } : { minutes: shift.minutes }) : undefined;
+  const task = request.task.trim();
+  if (EVERY_REVIEW.test(task)) return by === undefined ? (awayFrom(request) ?? request) : { kind: "shift_all", ...by };
+  // "my reviews from Thursday", "everything on Thursday afternoon", "all my reviews off Thursday": Thursday's reviews.
+  const from = REVIEWS_OF_DAY.exec(task) ?? DAY_NAMED_REVIEWS.exec(task);
+  const dayReviews = DAY_REVIEWS.exec(from ? `${from[1]}'s reviews` : task);
+  // "Thursday's and Friday's reviews", "周四和周五的所有复习": every review of each day named.
+  const several = dayReviews ? daysOfReviewsIn(dayReviews[1] ?? dayReviews[2] ?? "") : undefined;
+  if (several && several.days.length > 1) return shiftAllOfDays(request, by, several);
+  const named = dayReviews
+    ? splitNamingDay(dayReviews[1] !== undefined ? `${dayReviews[1]} reviews` : `${dayReviews[2]}复习`)
+    : undefined;
+  if (!named || (named.weekday === undefined && named.fromToday === undefined)) return request;
+  // "Monday evening's reviews", "tonight's reviews", "周一晚上的所有复习": that part of the day's only.
+  const part = readPartOfDay(dayReviews![1] ?? dayReviews![2] ?? "");
+  const of = {
+    ...(named.weekday !== undefined ? { weekday: named.weekday } : { fromToday: named.fromToday! }),
+    ...(part ? { part } : {}),
+  };
+  if (by !== undefined) return { kind: "shift_all", ...by, ...of };
+  // "… to another day", "… off Thursday morning": off the day (or that part of it), to no place named.
+  if (request.otherDay && isAnywhere(request.where)) return { kind: "shift_all", ...of, ...offTheDay(request) };
+  const away = awayFrom(request);
+  if (away && away.weekday === named.weekday && away.fromToday === named.fromToday && (away.part ?? part) === part)
+    return { ...away, ...of };
+  // "… to tomorrow": one day to move them to.
+  const only = request.where.only;
+  const targets = only.weekdays.length + only.days.length + (only.dates?.length ?? 0);
+  if (targets !== 1 || !isEmptySelection(request.where.not)) return request;
+  return { kind: "shift_all", ...of, to: request.where };
+}
+
+/**
+ * Every review of the days a move rules out moved off them, to no place named: a move that rules out days (weekdays, or
+ * days said from today) and names no place, of that part of them when it names one ("move my reviews off Thursday
+ * morning", "I'm busy Thursday and Friday, move my reviews"). Undefined for any other move.
+ */
+/** A day's reviews "to another day" (or "to an earlier day": `dayward`, the way they may go), to no place named. */
+function offTheDay(move: MoveRequest): { away: "day"; dayward?: "earlier" | "later" } {
+  return { away: "day", ...(move.dayward ? { dayward: move.dayward } : {}) };
+}
+
+export function awayFrom(move: MoveRequest): Extract<ScheduleRequest, { kind: "shift_all" }> | undefined {
+  const { only, not, slots } = move.where;
+  if (!isEmptySelection(only) || Object.keys(slots).some((key) => key !== "part") || not.days.length > 0)
+    return undefined;
+  const dated = (not.dates ?? []).map((date): DayOfReviews | undefined =>
+    date.kind === "offset" && date.days >= 0
+      ? { fromToday: date.days }
+      : date.kind === "weekday" && date.weeks === 0
+        ? { weekday: date.weekday }
+        : undefined,
+  );
+  if (dated.includes(undefined)) return undefined;
+  const days = dayList([
+    ...not.weekdays.map((weekday) => ({ weekday })),
+    ...(dated as DayOfReviews[]).sort((a, b) => dayKey(a).localeCompare(dayKey(b))),
+  ]);
+  const [first, ...more] = days;
+  if (!first) return undefined;
+  const part = slots.part ?? move.where.notDaysPart;
+  return {
+    kind: "shift_all",
+    ...first,
+    ...(part ? { part } : {}),
+    ...(more.length > 0 ? { more } : {}),
+    away: part && !move.otherDay ? "part" : "day",
+  };
+}
+
+/** A day of reviews as a key: the same day said twice is one. */
+function dayKey(day: DayOfReviews): string {
+  return "weekday" in day ? `w${day.weekday}` : `t${day.fromToday}`;
+}
+
+/** The days, each once, in the order first said. */
+function dayList(days: readonly DayOfReviews[]): DayOfReviews[] {
+  const seen = new Set<string>();
+  return days.filter((day) => !seen.has(dayKey(day)) && Boolean(seen.add(dayKey(day))));
+}
+
+/** A day named alone: "thursday", "this friday", "today", "tomorrow", "周四", "星期五", "今天", "明晚". */
+function dayNamedAlone(word: string): DayOfReviews | undefined {
+  const english = /^(?:this\s+)?([a-z]+)$/.exec(word);
+  if (english) {
+    if (/^(?:today|tonight)$/.test(english[1]!)) return { fromToday: 0 };
+    if (english[1] === "tomorrow") return { fromToday: 1 };
+    const weekday = WEEKDAYS_EN.find(([pattern]) => pattern.test(english[1]!))?.[1];
+    return weekday !== undefined && /day$|^(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)$/.test(english[1]!)
+      ? { weekday }
+      : undefined;
+  }
+  const chinese = /^(?:周|星期|礼拜)([一二三四五六日天1-7])$/.exec(word)?.[1];
+  if (chinese !== undefined) return { weekday: ZH_WEEKDAY_NUMBER[chinese] ?? Number(chinese) };
+  if (/^今(?:天|晚|早)$/.test(word)) return { fromToday: 0 };
+  if (/^明(?:天|晚|早)$/.test(word)) return { fromToday: 1 };
+  return undefined;
+}
+
+/**
+ * The days a day's-reviews phrase names, in the order said, and the one part of the day said with them: "thursday's
+ * and friday's", "thursday and friday morning's", "周四和周五上午的", "今天和明天的". Undefined when it says anything else,
+ * or two parts ("thursday morning's and friday evening's").
+ */
+function daysOfReviewsIn(phrase: string): { days: DayOfReviews[]; part?: PartOfDay } | undefined {
+  const pieces = phrase
+    .replace(/(?:'s|的)\s*$/, "")
+    .split(/\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*|、|和|与|及|跟)\s*/)
+    .map((piece) => piece.trim());
+  const parts = new Set<PartOfDay>();
+  const days: DayOfReviews[] = [];
+  for (const piece of pieces) {
+    const part = readPartOfDay(piece);
+    if (part) parts.add(part);
+    const bare = piece
+      .replace(/'s$/, "")
+      .replace(/\s+(?:morning|afternoon|evening|night)$|(?<=.)(?:上午|下午|晚上|早上)$/, "")
+      .trim();
+    const day = dayNamedAlone(bare);
+    if (!day) return undefined;
+    days.push(day);
+  }
+  if (parts.size > 1) return undefined;
+  const part = [...parts][0];
+  return { days: dayList(days), ...(part ? { part } : {}) };
+}
+
+/**
+ * The reviews of several days ("Thursday's and Friday's reviews") moved as one: by whole days or by time, off those
+ * days to no place named, or to one day named (each day's reviews by their own number of days: the planner makes a
+ * step for each).
+ */
+function shiftAllOfDays(
+  request: MoveRequest,
+  by: { days: number } | { minutes: number } | undefined,
+  several: { days: DayOfReviews[]; part?: PartOfDay },
+): ScheduleRequest {
+  const [first, ...more] = several.days;
+  const of = { ...first!, ...(several.part ? { part: several.part } : {}), more };
+  if (by !== undefined) return { kind: "shift_all", ...by, ...of };
+  if (request.otherDay && isAnywhere(request.where)) return { kind: "shift_all", ...of, ...offTheDay(request) };
+  const away = awayFrom(request);
+  const keys = (days: readonly DayOfReviews[]) => days.map(dayKey).sort().join();
+  if (
+    away &&
+    keys([away, ...(away.more ?? [])] as DayOfReviews[]) === keys(several.days) &&
+    (away.part ?? several.part) === several.part
+  )
+    return { ...away, ...of };
+  const only = request.where.only;
+  const targets = only.weekdays.length + only.days.length + (only.dates?.length ?? 0);
+  if (targets !== 1 || !isEmptySelection(request.where.not)) return request;
+  return { kind: "shift_all", ...of, to: request.where };
+}

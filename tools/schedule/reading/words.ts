@@ -1,0 +1,148 @@
+/**
+ * The plain words every reader of a request starts from: the text made plain (`normalizeText`: full-width punctuation,
+ * curly quotes, emoji and texting spellings), numbers in digits, English words or Chinese numerals, weekday names, the
+ * longest sentence read and how many, and the small helpers of names (edit distance, unique values).
+ */
+
+/** Numbers said in words, "one" … "twelve": an hour ("at seven" is read as "at 7") or a count ("three times"). */
+export const NUMBER_WORDS: Record<string, number> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+};
+
+export const WEEKDAYS_EN: ReadonlyArray<[RegExp, number]> = [
+  [/\bmon(?:day)?s?\b/, 1],
+  [/\btue(?:s|sday)?s?\b/, 2],
+  [/\bwed(?:nesday)?s?\b/, 3],
+  [/\bthu(?:r|rs|rsday)?s?\b/, 4],
+  [/\bfri(?:day)?s?\b/, 5],
+  [/\bsat(?:urday)?s?\b/, 6],
+  [/\bsun(?:day)?s?\b/, 7],
+];
+export const WEEKDAY_ZH = /(?:周|星期|礼拜)([一二三四五六日天1-7])/g;
+export const ZH_WEEKDAY_NUMBER: Record<string, number> = { 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 日: 7, 天: 7 };
+const ZH_DIGITS: Record<string, number> = {
+  零: 0,
+  一: 1,
+  二: 2,
+  两: 2,
+  三: 3,
+  四: 4,
+  五: 5,
+  六: 6,
+  七: 7,
+  八: 8,
+  九: 9,
+};
+
+/** A number written in digits or in Chinese numerals up to 99 ("十二", "二十"), or NaN. */
+export function readNumber(text: string): number {
+  if (/^\d+$/.test(text)) return Number(text);
+  const match = /^([一二两三四五六七八九])?(十)?([一二三四五六七八九])?$/.exec(text);
+  if (!match || text === "") return Number.NaN;
+  const [, tens, ten, ones] = match;
+  if (!ten) return tens && !ones ? (ZH_DIGITS[tens] ?? Number.NaN) : Number.NaN;
+  return (tens ? (ZH_DIGITS[tens] ?? 0) : 1) * 10 + (ones ? (ZH_DIGITS[ones] ?? 0) : 0);
+}
+
+/**
+ * The longest sentence (or fragment) the reader reads. Its patterns were written for requests people type, and some
+ * backtrack in time quadratic or cubic in a sentence that nearly fits them: "not on Monday " and 6 000 "和" (the swap
+ * pattern, a separator and no "交换") held the served process's event loop — every thread — for half a minute, read as
+ * card feedback whatever the model. A longer sentence names no request, day or slot here (a model reads it whole).
+ */
+export const MAX_READ_LENGTH = 500;
+/**
+ * Sentences of a message read for its request, at most: each is read whole, so a pasted text of 30 000 "sentences"
+ * ("1. 1. 1. …") took a second on the event loop. A request and what it says of where fit in far fewer.
+ */
+export const MAX_READ_SENTENCES = 50;
+
+export const NUMBER = String.raw`(\d+|[一二两三四五六七八九十]+)`;
+/** A count in words ("three days"). */
+export const COUNT_WORD = String.raw`one|two|three|four|five|six|seven|eight|nine|ten`;
+
+/** Lowercased text with full-width punctuation and curly quotes made plain. */
+export function normalizeText(text: string): string {
+  return (
+    text
+      .replace(/[“”„「」『』]/g, '"')
+      .replace(/[‘’]/g, "'")
+      .replace(/，/g, ",")
+      .replace(/。/g, ".")
+      .replace(/？/g, "?")
+      .replace(/！/g, "!")
+      .replace(/：/g, ":")
+      .replace(/（/g, "(")
+      .replace(/）/g, ")")
+      // Emoji say nothing of what is asked ("done with the essay ✅", "move it to friday pls 🙏").
+      .replace(/\p{Extended_Pictographic}\uFE0F?/gu, " ")
+      .replace(/\s+/g, " ")
+      .trim()
+      .toLowerCase()
+      .replace(TEXTING_WORDS, (word) => TEXTING_SPELLINGS.find(([pattern]) => pattern.test(word))?.[1] ?? word)
+  );
+}
+
+/**
+ * What students type for a few words the reader looks for: "tmr", "tmrw", "2moro", "tomorow" are "tomorrow" ("tomorrows",
+ * "tmrws" "tomorrow's"); "wat's",
+ * "wats", "whats" are "what's" and "wat" / "wut" "what" (each read as the word before anything else is).
+ */
+const TEXTING_SPELLINGS: ReadonlyArray<[RegExp, string]> = [
+  [/^(?:tmrws|tomorrows)$/, "tomorrow's"],
+  [/^(?:tmrw?|tmrow|tmoro|tomoz|2mor+ow?|2moro|tom+or+ow|tomoro)$/, "tomorrow"],
+  [/^(?:wh?at'?s|wuts?)$/, "what's"],
+  [/^(?:wat|wut)$/, "what"],
+];
+const TEXTING_WORDS =
+  /(?<![\w'-])(?:tmrws|tomorrows|tmrw?|tmrow|tmoro|tomoz|2mor+ow?|2moro|tom+or+ow|tomoro|wh?at'?s|wuts?|wat|wut)(?![\w'-])/g;
+
+export const COUNT_WORDS: Record<string, number> = { once: 1, twice: 2, thrice: 3, ...NUMBER_WORDS };
+
+export const HOUR_WORDS: Record<string, number> = { a: 1, an: 1, half: 0.5, 半: 0.5, ...COUNT_WORDS };
+
+/** The English weekday names, Monday first, for typos read by closeness ("firday", "fridya"). */
+const WEEKDAY_NAMES = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+
+/** The weekday (1 = Monday) a word names, typos of up to two letters tolerated, or undefined. */
+export function weekdayWord(word: string): number | undefined {
+  const exact = WEEKDAYS_EN.find(([pattern]) => pattern.test(word))?.[1];
+  if (exact !== undefined) return exact;
+  const close = WEEKDAY_NAMES.findIndex((name) => word.length >= 5 && editDistance(word, name) <= 2);
+  return close === -1 ? undefined : close + 1;
+}
+
+/** The number of one-letter edits (insert, delete, change, swap of neighbours) from `from` to `to`. */
+export function editDistance(from: string, to: string): number {
+  const rows = Array.from({ length: from.length + 1 }, (_, row) =>
+    Array.from({ length: to.length + 1 }, (_, column) => (row === 0 ? column : column === 0 ? row : 0)),
+  );
+  for (let row = 1; row <= from.length; row += 1)
+    for (let column = 1; column <= to.length; column += 1) {
+      const change = from[row - 1] === to[column - 1] ? 0 : 1;
+      let best = Math.min(
+        rows[row - 1]![column]! + 1,
+        rows[row]![column - 1]! + 1,
+        rows[row - 1]![column - 1]! + change,
+      );
+      if (row > 1 && column > 1 && from[row - 1] === to[column - 2] && from[row - 2] === to[column - 1])
+        best = Math.min(best, rows[row - 2]![column - 2]! + 1);
+      rows[row]![column] = best;
+    }
+  return rows[from.length]![to.length]!;
+}
+
+export function unique(values: number[]): number[] {
+  return [...new Set(values)];
+}
