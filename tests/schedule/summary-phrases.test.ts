@@ -17,15 +17,14 @@ import type { ScheduleState, TaskStatus } from "../../tools/schedule/state.js";
 import { listedTask } from "../../tools/schedule/tools/list-tasks.js";
 import {
   cannotMoveSpread,
-  lockedFromSwap,
   noFreeTimeShifted,
   noPlaceToMoveFrom,
   noFreeTimeWhereAsked,
-  noTaskFound,
   slotStartingAt,
-  unmarkable,
-  writeEnding,
-} from "../../offline/schedule/execute-stage.js";
+} from "../../offline/schedule/move-places.js";
+import { lockedFromSwap } from "../../offline/schedule/swap-step.js";
+import { unmarkable } from "../../offline/schedule/mark-step.js";
+import { noTaskFound, writeEnding } from "../../offline/schedule/step-endings.js";
 import { arrangeStep, arrangeSummary, eventNamed } from "../../offline/schedule/arrange-step.js";
 import { calendarExecute } from "../../offline/schedule/calendar-import.js";
 import { weekFactsOf } from "../../offline/schedule/week-facts.js";
