@@ -23,7 +23,7 @@ import { clearDayStep } from "./clear-day-step.js";
 import { shiftAllStep } from "./shift-all-step.js";
 import { healthStep, leftBeforeStep, letGoStep, recoverStep, rescheduleStep, undoStep } from "./life-steps.js";
 import { arrangedHeading, missedClause } from "../../tools/schedule/domain.js";
-import { isLetGoStep, isRescheduleStep } from "./plan-stage.js";
+import { isLetGoStep, isRescheduleStep } from "./fixed-steps.js";
 import { finish, read, type Decision, type Finish } from "../decisions.js";
 import { liveOverviewOf, toolDataOf, notCarriedOut } from "./tool-data.js";
 import { say, type Language } from "../../contracts/language.js";

@@ -29,7 +29,7 @@ import { decideChat, decideDeliver } from "./replies.js";
 import { calendarChat, calendarExecute, calendarPlan } from "./calendar-import.js";
 import { isCalendarRequest } from "../../contracts/attached-calendar.js";
 
-export { OFFLINE_PLAN_STEPS } from "./plan-stage.js";
+export { OFFLINE_PLAN_STEPS } from "./fixed-steps.js";
 
 /** A deterministic stand-in for a chat model, driving the schedule domain through the stage contracts. */
 export class ScheduleOfflinePolicy extends BaseChatModel {

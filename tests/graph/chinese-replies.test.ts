@@ -16,7 +16,7 @@ import { describeToolCall } from "../../tools/domain.js";
 import { describeScheduleCall } from "../../tools/schedule/describe-call.js";
 import { createScheduleDomain, InMemoryScheduleRepository, scheduleTools } from "../../tools/schedule/index.js";
 import { summaryInChinese } from "../../offline/schedule/replies.js";
-import { OFFLINE_PLAN_STEPS_ZH } from "../../offline/schedule/plan-stage.js";
+import { OFFLINE_PLAN_STEPS_ZH } from "../../offline/schedule/fixed-steps.js";
 import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import type { ScheduleTask } from "../../tools/schedule/state.js";
 import { converse, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";

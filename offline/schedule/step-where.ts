@@ -1,0 +1,118 @@
+/**
+ * Where and when in a plan step's words, as the request reader reads them back: a day by weekday and date ("Thursday,
+ * Mar 14", "3月14日周四") or day number, the days, slots and limits of a `Where` (`whereText`), a shift's amount.
+ */
+import { say, weekdayName, type Language } from "../../contracts/language.js";
+import { dayOfWeekOfDate } from "../../contracts/clock.js";
+import {
+  anchorWords,
+  dayLabel,
+  dayLabelIn,
+  type MoveShift,
+  type ScheduleRequest,
+  type Where,
+} from "../../tools/schedule/request-parsing.js";
+import { dayOfWords, resolveDays, slotRangeOf, weekdayOf, type WeekFacts } from "./week-facts.js";
+import { formatDate } from "../../tools/schedule/state.js";
+import { limitsSlots } from "./empty-window.js";
+
+export const PART_ZH = { morning: "上午", afternoon: "下午", evening: "晚上" } as const;
+
+/** "later today", "挪到今晚晚些时候" (read back as said), for a same-day shift whose words named today or tonight. */
+export function sameDayToday(
+  request: Extract<ScheduleRequest, { kind: "move" }>,
+  language: Language,
+): string | undefined {
+  const today = request.where.only.dates?.find((spec) => spec.kind === "offset" && spec.days === 0);
+  if (!request.shift || !("sameDay" in request.shift) || !today) return undefined;
+  const tonight = today.text === "tonight" || today.text === "今晚";
+  const later = request.shift.sameDay === "later";
+  return language === "zh"
+    ? `挪到${tonight ? "今晚" : "今天"}${later ? "晚些时候" : "早些时候"}`
+    : `${request.shift.sameDay} ${tonight ? "tonight" : "today"}`;
+}
+
+/** A move's shift in a step's words, read back by the request parser: "1 day later", "往后推1天", "later the same day". */
+export function shiftWords(shift: MoveShift, language: Language): string {
+  if ("sameDay" in shift)
+    return shift.sameDay === "later"
+      ? say(language, "later the same day", "挪到当天晚些时候")
+      : say(language, "earlier the same day", "挪到当天早些时候");
+  const [amount, unit, unitZh] = "days" in shift ? [shift.days, "day", "天"] : [shift.minutes, "minute", "分钟"];
+  const size = Math.abs(amount);
+  return language === "zh"
+    ? `${amount > 0 ? "往后推" : "提前"}${size}${unitZh}`
+    : `${size} ${unit}${size === 1 ? "" : "s"} ${amount > 0 ? "later" : "earlier"}`;
+}
+
+const MONTHS_EN = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/**
+ * A day a plan step names, as the student reads it: by weekday and date in a dated window — "Thursday, Mar 14",
+ * "3月14日周四", which the request reader takes back as that one date (`readDays`) — else by weekday and the day's
+ * number ("Thursday (day 4)", "周四（第4天）"), which it takes back as that day.
+ */
+export function stepDay(day: number, facts: WeekFacts, language: Language): string {
+  const date = facts.dates.get(day);
+  if (date === undefined) return dayLabelIn(day, (candidate) => weekdayOf(facts, candidate), language);
+  if (language === "zh") return formatDate(date, "zh");
+  const [, month = 1, dayOfMonth = 1] = date.split("-").map(Number);
+  return `${weekdayName(dayOfWeekOfDate(date), "en")}, ${MONTHS_EN[month - 1]} ${dayOfMonth}`;
+}
+
+/** "on Monday, Mar 11, in the evening (slots 9-12), not on Tuesday", or "" for anywhere. */
+export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move" = "use"): string {
+  const parts: string[] = [];
+  const label = (day: number) => dayLabel(day, (candidate) => weekdayOf(facts, candidate));
+  const only = resolveDays(where.only, facts);
+  // A move goes to one of the days ("to Friday, Mar 15 or Saturday, Mar 16"): the step finds the place among them; to a
+  // whole week ("to next week", on its eve), to its first day.
+  const days = purpose === "move" && only.length >= (facts.totalDays ?? 7) ? only.slice(0, 1) : only;
+  if (days.length > 0)
+    parts.push(
+      `${purpose === "move" ? "" : "on "}${days.map((day) => stepDay(day, facts, "en")).join(purpose === "move" ? " or " : " and ")}`,
+    );
+  // The day of another task or event (`the day before "Physics lab"`): said first, what limits the slots after it.
+  if (purpose === "move" && where.dayOf)
+    parts.unshift(`${dayOfWords(where.dayOf.offset, "en")} ${JSON.stringify(where.dayOf.anchor)}`);
+  // A part of the day ruled out is said as it was ("not in the morning"), after the rest: a range of slots would read
+  // back as an exact start.
+  const { notPart, ...slots } = where.slots;
+  // A clock time named ("to Sunday 14:00", "at 2pm"): the time itself ("Sunday, Mar 17, at 14:00").
+  if (purpose === "move" && where.next) {
+    // Next to another task or event: `right after "matrix review"` (on the days named, when any are).
+    // (A day's first or last class: "right after your last class".)
+    parts.push(`right ${where.next.side} ${anchorWords(where.next.anchor, "en")}`);
+  } else if (purpose === "move" && slots.at !== undefined) {
+    parts.push(`at ${slots.at}`);
+  } else if (purpose === "move" && slots.sameTime) {
+    // "to the same time on Friday": the time the task has when the step runs ("Friday, Mar 15, at the same time").
+    parts.push("at the same time");
+  } else if (purpose === "move" && slots.from !== undefined && !slots.part) {
+    parts.push(slots.to === undefined ? `slot ${slots.from}` : `slots ${slots.from}-${slots.to}`);
+  } else if (limitsSlots(slots)) {
+    const range = slotRangeOf(slots, facts);
+    parts.push(
+      slots.part ? `in the ${slots.part} (slots ${range.from}-${range.to})` : `in slots ${range.from}-${range.to}`,
+    );
+  }
+  // "as soon as possible": the first free start from the clock on, of what the rest allows.
+  if (purpose === "move" && slots.soonest) parts.push("the earliest free slot");
+  if (notPart) parts.push(`not in the ${notPart}`);
+  // Days to keep free by weekday, as the Chinese step says them, in a window of one week (where a weekday is one
+  // day); in a longer one by weekday and number, so that the step is read back as the days meant.
+  const not = resolveDays(where.not, facts);
+  const oneWeek = (facts.totalDays ?? 7) <= 7;
+  if (not.length > 0)
+    parts.push(
+      `not on ${[...new Set(not.map((day) => (oneWeek ? weekdayName(weekdayOf(facts, day), "en") : label(day))))].join(" and ")}`,
+    );
+  if (where.before) parts.push(`before the ${where.before}`);
+  // "Move X to the evening": no day, so no "in".
+  if (purpose === "move" && days.length === 0 && parts[0]?.startsWith("in the "))
+    parts[0] = parts[0].slice("in ".length);
+  // "Move X to 14:00": no day, no "at".
+  if (purpose === "move" && days.length === 0 && slots.at !== undefined && parts[0] === `at ${slots.at}`)
+    parts[0] = slots.at;
+  return parts.join(", ");
+}
