@@ -9,7 +9,7 @@ import { renderCardProposal, renderWeek } from "../../cli/week-view.js";
 import type { Card } from "../../contracts/cards.js";
 import { weekGrid } from "../../tools/schedule/week-grid.js";
 import { halfPlacedWeek } from "../graph/support/offline-conversation.js";
-import { rollWindowTool } from "../../tools/schedule/tools/task-writes.js";
+import { rollWindowTool } from "../../tools/schedule/tools/roll-window.js";
 import type { EventTask, ScheduleState } from "../../tools/schedule/state.js";
 import { applyWrites } from "../../tools/schedule/candidates.js";
 

@@ -8,7 +8,8 @@
 import { describe, expect, test } from "vitest";
 import { checkToolArguments } from "../../tools/runner.js";
 import { addHabitTool } from "../../tools/schedule/tools/habits.js";
-import { addTaskTool, updateTaskTool, upsertTaskClassTool } from "../../tools/schedule/tools/task-writes.js";
+import { addTaskTool, updateTaskTool } from "../../tools/schedule/tools/task-items.js";
+import { upsertTaskClassTool } from "../../tools/schedule/tools/task-classes.js";
 import { parseScheduleState } from "../../tools/schedule/validation.js";
 import { emptyScheduleState } from "../../tools/schedule/state.js";
 import { addTodoTool } from "../../tools/todo/tools.js";

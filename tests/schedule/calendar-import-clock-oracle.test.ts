@@ -19,7 +19,7 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { addDays, localClock } from "../../contracts/clock.js";
 import { passedEventText } from "../../tools/schedule/calendar-files.js";
-import type { ImportCalendarData } from "../../tools/schedule/tools/task-writes.js";
+import type { ImportCalendarData } from "../../tools/schedule/tools/calendar-io.js";
 import type { SlotRange } from "../../tools/schedule/state.js";
 import {
   calendarText,

@@ -13,7 +13,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { addDays } from "../../contracts/clock.js";
-import type { RollWindowData } from "../../tools/schedule/tools/task-writes.js";
+import type { RollWindowData } from "../../tools/schedule/tools/roll-window.js";
 import { expandSeries } from "../../tools/schedule/event-series.js";
 import type { EventSeries, EventTask, ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { parseScheduleState } from "../../tools/schedule/validation.js";

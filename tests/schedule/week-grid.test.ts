@@ -10,7 +10,8 @@ import type { EventTask, ScheduleState, TaskItem } from "../../tools/schedule/st
 import type { DomainTool } from "../../tools/domain.js";
 import { removeEventTool } from "../../tools/schedule/tools/remove-event.js";
 import { restoreEventTool } from "../../tools/schedule/tools/restore-event.js";
-import { removeTaskTool, rollWindowTool } from "../../tools/schedule/tools/task-writes.js";
+import { removeTaskTool } from "../../tools/schedule/tools/task-items.js";
+import { rollWindowTool } from "../../tools/schedule/tools/roll-window.js";
 import { markDoneTool } from "../../tools/schedule/tools/task-life.js";
 import { renderWeekGrid } from "../../cli/week-render.js";
 import { changesBetween, weekGrid } from "../../tools/schedule/week-grid.js";

@@ -19,7 +19,7 @@ import {
   type ScheduleState,
   type TaskItem,
 } from "../../tools/schedule/index.js";
-import { rollWindowTool } from "../../tools/schedule/tools/task-writes.js";
+import { rollWindowTool } from "../../tools/schedule/tools/roll-window.js";
 import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { HumanMessage } from "@langchain/core/messages";
 import { converse, crowdedMondayWeek, halfPlacedWeek, offlineTempo } from "../graph/support/offline-conversation.js";

@@ -8,7 +8,7 @@ import { describe, expect, test } from "vitest";
 import { analyzeHealth, formatHealth, HEALTH_PENALTIES } from "../../tools/schedule/health.js";
 import { forcedText } from "../../tools/schedule/candidates.js";
 import { NO_PLACE_BEFORE, proposeReschedule } from "../../tools/schedule/tools/reschedule.js";
-import { rollWindowTool } from "../../tools/schedule/tools/task-writes.js";
+import { rollWindowTool } from "../../tools/schedule/tools/roll-window.js";
 import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { WeekModel } from "../../tools/schedule/week-model.js";
 import { converse, crowdedMondayWeek, offlineTempo } from "../graph/support/offline-conversation.js";

@@ -16,7 +16,7 @@ import {
   type TaskStatus,
 } from "./state.js";
 import { startedStayText, startedTimes } from "./tools/remove-event.js";
-import { describeTaskWrite } from "./tools/task-writes.js";
+import { describeTaskWrite } from "./tools/task-write-cards.js";
 import { stillAhead } from "./tools/task-life.js";
 
 /** What a move card adds for a locked event (`LockedEvents` in tools/task-checks.ts). */

@@ -18,7 +18,7 @@ import { scheduleTools } from "./tools/index.js";
 import { atRiskNotice } from "./at-risk.js";
 import { clockBehindText, clockNotBefore, movedOnText, rollDueByClock } from "./clock-roll.js";
 import { cardFrameOf, seenInCardFrame, staleCardReason, weekOf } from "./card-frame.js";
-import type { RollWindowData } from "./tools/task-writes.js";
+import type { RollWindowData } from "./tools/roll-window.js";
 import { readSchedulePreferences } from "./preferences.js";
 import { SCHEDULE_TASK_DECISIONS, withCandidateLimits } from "./task-limits.js";
 import type { Preference } from "../../contracts/preferences.js";

@@ -9,16 +9,10 @@ import { findFreeTool } from "./find-free.js";
 import { getOverviewTool } from "./get-overview.js";
 import { getTaskInfoTool } from "./get-task-info.js";
 import { analyzeHealthTool, proposeArrangementTool, proposeCandidatesTool } from "./optimize.js";
-import {
-  addTaskTool,
-  exportCalendarTool,
-  importCalendarTool,
-  removeTaskClassTool,
-  removeTaskTool,
-  rollWindowTool,
-  updateTaskTool,
-  upsertTaskClassTool,
-} from "./task-writes.js";
+import { addTaskTool, removeTaskTool, updateTaskTool } from "./task-items.js";
+import { exportCalendarTool, importCalendarTool } from "./calendar-io.js";
+import { removeTaskClassTool, upsertTaskClassTool } from "./task-classes.js";
+import { rollWindowTool } from "./roll-window.js";
 import { listTasksTool } from "./list-tasks.js";
 import { moveTool } from "./move.js";
 import { placeTool } from "./place.js";
@@ -135,24 +129,17 @@ export {
   type RecoveryListing,
 } from "./recovery.js";
 export { analyzeHealthTool, proposeArrangementTool, proposeCandidatesTool } from "./optimize.js";
+export { addTaskTool, removeTaskTool, updateTaskTool, addedTaskText, type AddTaskData } from "./task-items.js";
+export { describeTaskWrite } from "./task-write-cards.js";
+export { exportCalendarTool, importCalendarTool, importedText, type ImportCalendarData } from "./calendar-io.js";
 export {
-  addTaskTool,
-  describeTaskWrite,
-  exportCalendarTool,
-  importCalendarTool,
   removeTaskClassTool,
-  removeTaskTool,
-  rollWindowTool,
-  updateTaskTool,
   upsertTaskClassTool,
-  addedTaskText,
-  importedText,
   taskClassText,
-  type AddTaskData,
-  type ImportCalendarData,
   type RemoveTaskClassData,
   type TaskClassData,
-} from "./task-writes.js";
+} from "./task-classes.js";
+export { rollWindowTool } from "./roll-window.js";
 
 export { addedHabitText, addHabitTool, type AddHabitArguments, type AddHabitData } from "./habits.js";
 

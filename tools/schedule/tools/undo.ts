@@ -28,15 +28,12 @@ import { batchMoveTool, type BatchMoveData } from "./batch-move.js";
 import { placeTool, type PlaceData } from "./place.js";
 import {
   removeTaskClassTool,
-  removeTaskTool,
-  updateTaskTool,
   upsertTaskClassTool,
-  type ImportCalendarData,
   type RemoveTaskClassData,
-  type RemoveTaskData,
   type TaskClassData,
-  type UpdateTaskData,
-} from "./task-writes.js";
+} from "./task-classes.js";
+import { removeTaskTool, updateTaskTool, type RemoveTaskData, type UpdateTaskData } from "./task-items.js";
+import { type ImportCalendarData } from "./calendar-io.js";
 import type { AddHabitData } from "./habits.js";
 import { restoreTaskTool } from "./restore-task.js";
 import { removeEventTool, type RemoveEventData } from "./remove-event.js";
