@@ -48,7 +48,8 @@ import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { arrangementSteps } from "../tools/schedule/arrangement.js";
-import { applyWrites, candidateSteps } from "../tools/schedule/candidates.js";
+import { applyWrites } from "../tools/schedule/candidate-writes.js";
+import { candidateSteps } from "../tools/schedule/candidates.js";
 import type { Steps } from "../tools/schedule/steps.js";
 import {
   generateSchedule,

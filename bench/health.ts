@@ -16,7 +16,8 @@
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { proposeArrangement } from "../tools/schedule/arrangement.js";
-import { applyWrites, proposeCandidates } from "../tools/schedule/candidates.js";
+import { applyWrites } from "../tools/schedule/candidate-writes.js";
+import { proposeCandidates } from "../tools/schedule/candidates.js";
 import { analyzeHealth } from "../tools/schedule/health.js";
 import { searchInputOf, searchPlacements } from "../tools/schedule/placement-search.js";
 import { generateSchedule, type ScheduleState, type TaskItem } from "../tools/schedule/index.js";

@@ -13,7 +13,7 @@ import { isRecoveryListing, recoveryEmptyText } from "../tools/schedule/tools/re
 import { formatDate } from "../tools/schedule/state.js";
 import { summaryPattern, type SummaryKey } from "../tools/schedule/summary-phrases.js";
 import { summaryInChinese } from "../tools/schedule/summary-words.js";
-import type { ScheduleListing } from "../tools/schedule/candidates.js";
+import type { ScheduleListing } from "../tools/schedule/candidate-listing.js";
 import type { CandidateListing, ProposedCandidate } from "../tools/domain.js";
 import type { ScheduleState } from "../tools/schedule/state.js";
 

@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
-import { applyWrites } from "../tools/schedule/candidates.js";
+import { applyWrites } from "../tools/schedule/candidate-writes.js";
 import { windowOf } from "../bench/arrange-cost.js";
 import {
   proposeArrangementTool,

@@ -14,7 +14,8 @@
  * Working memory (the scratchpad) carries the skipped tasks and the constraints, because older tool rounds of the
  * step are compressed away.
  */
-import type { AvoidedPlace, ScheduleListing } from "../../tools/schedule/candidates.js";
+import type { AvoidedPlace } from "../../tools/schedule/candidate-writes.js";
+import type { ScheduleListing } from "../../tools/schedule/candidate-listing.js";
 import type { TaskLimits } from "../../tools/schedule/arrangement.js";
 import { parseTaskListing } from "./result-parsing.js";
 import type { ListedTask, ListTasksData } from "../../tools/schedule/tools/index.js";

@@ -8,7 +8,7 @@ import { say, type Language } from "../../contracts/language.js";
 import { finish, read, type Decision, type Finish } from "../decisions.js";
 import { section, type PromptView } from "../prompt-reading.js";
 import { arrangeLimits } from "./arrange-step.js";
-import { tasksOf, type AvoidedPlace } from "../../tools/schedule/candidates.js";
+import { tasksOf, type AvoidedPlace } from "../../tools/schedule/candidate-writes.js";
 import { isRefinementStep } from "../../tools/domain.js";
 import { SCHEDULE_REFINEMENT } from "../../tools/schedule/domain.js";
 import { callResultOf, toolDataOf, notCarriedOut } from "./tool-data.js";

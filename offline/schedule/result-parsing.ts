@@ -7,7 +7,7 @@
  */
 import { dayOfWeekOfDate } from "../../contracts/clock.js";
 import type { MovedTask } from "../../tools/schedule/atomic-moves.js";
-import type { ScheduleCandidate, ScheduleListing } from "../../tools/schedule/candidates.js";
+import type { ScheduleCandidate, ScheduleListing } from "../../tools/schedule/candidate-listing.js";
 import type { PlannedPlacement } from "../../tools/schedule/placement-search.js";
 import { dayOfWeekNumber, TASK_STATUS_ZH, type SlotRange, type TaskStatus } from "../../tools/schedule/state.js";
 import type { BatchMoveData } from "../../tools/schedule/tools/batch-move.js";

@@ -34,7 +34,7 @@ import {
   type TaskClassData,
   type UnplaceData,
 } from "../../tools/schedule/tools/index.js";
-import type { ScheduleListing } from "../../tools/schedule/candidates.js";
+import type { ScheduleListing } from "../../tools/schedule/candidate-listing.js";
 import type { Dating } from "../../tools/schedule/format.js";
 import { readSummary, saySummary } from "../../tools/schedule/summary-phrases.js";
 import { isRejected } from "../../tools/schedule/feedback.js";

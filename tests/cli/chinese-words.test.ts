@@ -24,7 +24,7 @@ import { StreamPrinter } from "../../cli/stream-printer.js";
 import { languageOf } from "../../contracts/language.js";
 import { batchInterrupt, planInterrupt, questionInterrupt, toolInterrupt } from "../../review/interrupt-cards.js";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
-import { formatListing } from "../../tools/schedule/candidates.js";
+import { formatListing } from "../../tools/schedule/candidate-listing.js";
 import { findFreeTool } from "../../tools/schedule/tools/find-free.js";
 import { listTasksTool } from "../../tools/schedule/tools/list-tasks.js";
 import { batchMoveTool } from "../../tools/schedule/tools/batch-move.js";

@@ -8,7 +8,7 @@ import { StreamPrinter } from "../../cli/stream-printer.js";
 import { describeToolCall, describeToolResult } from "../../cli/tool-words.js";
 import type { Card } from "../../contracts/cards.js";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
-import { formatListing } from "../../tools/schedule/candidates.js";
+import { formatListing } from "../../tools/schedule/candidate-listing.js";
 import { moveTool } from "../../tools/schedule/tools/move.js";
 import { NO_PLACE_BEFORE, NO_PLACE_FITS, NOTHING_MISSED } from "../../tools/schedule/tools/reschedule.js";
 import { unplaceTool } from "../../tools/schedule/tools/unplace.js";

@@ -11,7 +11,7 @@ import { weekGrid } from "../../tools/schedule/week-grid.js";
 import { halfPlacedWeek } from "../graph/support/offline-conversation.js";
 import { rollWindowTool } from "../../tools/schedule/tools/roll-window.js";
 import type { EventTask, ScheduleState } from "../../tools/schedule/state.js";
-import { applyWrites } from "../../tools/schedule/candidates.js";
+import { applyWrites } from "../../tools/schedule/candidate-writes.js";
 
 // eslint-disable-next-line no-control-regex -- the test looks for terminal escape sequences
 const ESCAPE = /\u001b\[/;

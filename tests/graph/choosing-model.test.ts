@@ -14,7 +14,8 @@ import { MemoryExecutionLog } from "../../tools/memory-execution-log.js";
 import type { TransactionClient } from "../../tools/domain.js";
 import type { ExecutionLogEntry } from "../../tools/runner.js";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
-import { applyWrites, proposeCandidates, tasksOf } from "../../tools/schedule/candidates.js";
+import { applyWrites, tasksOf } from "../../tools/schedule/candidate-writes.js";
+import { proposeCandidates } from "../../tools/schedule/candidates.js";
 import {
   analyzeHealth,
   createScheduleDomain,

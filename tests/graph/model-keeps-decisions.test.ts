@@ -10,7 +10,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { asCard } from "../../contracts/cards.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
-import type { ScheduleListing } from "../../tools/schedule/candidates.js";
+import type { ScheduleListing } from "../../tools/schedule/candidate-listing.js";
 import { createScheduleDomain, InMemoryScheduleRepository } from "../../tools/schedule/index.js";
 import { interruptsOf, planDone, resume, scripted, threadConfig } from "../support/scripted.js";
 import { halfPlacedWeek, placeOf } from "./support/offline-conversation.js";

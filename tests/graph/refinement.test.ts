@@ -148,7 +148,8 @@ describe("the refinement loop", () => {
   });
 
   test("a week no change improves: the step says there was nothing to refine, and no card is raised", async () => {
-    const { applyWrites, proposeCandidates } = await import("../../tools/schedule/candidates.js");
+    const { proposeCandidates } = await import("../../tools/schedule/candidates.js");
+    const { applyWrites } = await import("../../tools/schedule/candidate-writes.js");
     let week = crowdedSampleWeek();
     for (let round = 0; round < 6; round += 1) {
       const top = proposeCandidates(week, { k: 1, placePending: false }).candidates[0];

@@ -14,7 +14,8 @@ import {
   type ScheduleListing,
 } from "../../tools/schedule/index.js";
 import { finishAsync } from "../../tools/schedule/steps.js";
-import { applyWrites, proposeCandidates } from "../../tools/schedule/candidates.js";
+import { applyWrites } from "../../tools/schedule/candidate-writes.js";
+import { proposeCandidates } from "../../tools/schedule/candidates.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { buildOccupancyIndex } from "../../tools/schedule/occupancy-index.js";
 import { commitUnplaces } from "../../tools/schedule/placement.js";
@@ -148,7 +149,8 @@ describe("what grows faster than the window, cut", () => {
   test("the rearrangement takes a long window's reviews off in one copy of the week, as the unplace tool would", async () => {
     vi.resetModules();
     const { unplaceTool } = await import("../../tools/schedule/tools/unplace.js");
-    const { proposeCandidates, applyWrites } = await import("../../tools/schedule/candidates.js");
+    const { proposeCandidates } = await import("../../tools/schedule/candidates.js");
+    const { applyWrites } = await import("../../tools/schedule/candidate-writes.js");
     const week = windowOf(28);
     const after = applyWrites(week, proposeArrangement(week).candidates[0]!.writes)!;
     vi.mocked(unplaceTool.run).mockClear();
@@ -227,7 +229,8 @@ describe("the arrangement off the event loop", () => {
     const { placeTool } = await import("../../tools/schedule/tools/place.js");
     const { unplaceTool } = await import("../../tools/schedule/tools/unplace.js");
     const { arrangementSteps } = await import("../../tools/schedule/arrangement.js");
-    const { candidateSteps, applyWrites } = await import("../../tools/schedule/candidates.js");
+    const { candidateSteps } = await import("../../tools/schedule/candidates.js");
+    const { applyWrites } = await import("../../tools/schedule/candidate-writes.js");
     const writes = () => vi.mocked(placeTool.run).mock.calls.length + vi.mocked(unplaceTool.run).mock.calls.length;
     /** Runs `steps` to the end, giving the most writes made in one step, and the result. */
     const mostPerStep = <T>(steps: Generator<void, T, void>): { most: number; value: T } => {

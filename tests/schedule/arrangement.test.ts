@@ -8,7 +8,8 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { proposeArrangement, type ArrangementOptions } from "../../tools/schedule/arrangement.js";
-import { applyWrites, formatListing } from "../../tools/schedule/candidates.js";
+import { applyWrites } from "../../tools/schedule/candidate-writes.js";
+import { formatListing } from "../../tools/schedule/candidate-listing.js";
 import {
   checkScheduleInvariants,
   generateSchedule,

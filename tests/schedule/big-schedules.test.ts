@@ -7,13 +7,9 @@
 import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
 import { moreFitRearranged } from "../../tools/schedule/candidates.js";
-import {
-  applyWrites,
-  BUDGET_NOTE,
-  POLISH_BUDGET_NOTE,
-  proposeCandidates,
-  type ScheduleListing,
-} from "../../tools/schedule/candidates.js";
+import { applyWrites } from "../../tools/schedule/candidate-writes.js";
+import { BUDGET_NOTE, POLISH_BUDGET_NOTE, type ScheduleListing } from "../../tools/schedule/candidate-listing.js";
+import { proposeCandidates } from "../../tools/schedule/candidates.js";
 import { generateSchedule, type HealthReport, type ScheduleState } from "../../tools/schedule/index.js";
 import { summaryInChinese } from "../../offline/schedule/replies.js";
 import { runTool } from "./support.js";

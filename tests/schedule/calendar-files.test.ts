@@ -8,7 +8,7 @@ import ICAL from "ical.js";
 import ical, { ICalEventRepeatingFreq } from "ical-generator";
 import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
-import { applyWrites } from "../../tools/schedule/candidates.js";
+import { applyWrites } from "../../tools/schedule/candidate-writes.js";
 import { datedWindow, dateOfDay } from "../../tools/schedule/calendar.js";
 import { instantOf } from "../../tools/schedule/calendar-files.js";
 import {

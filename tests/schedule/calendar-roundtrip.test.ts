@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
-import { applyWrites } from "../../tools/schedule/candidates.js";
+import { applyWrites } from "../../tools/schedule/candidate-writes.js";
 import { alreadyThereText, reviewsLeftOutText } from "../../tools/schedule/calendar-files.js";
 import { appliedWriteSummary } from "../../offline/schedule/tool-data.js";
 import { summaryInChinese } from "../../offline/schedule/replies.js";

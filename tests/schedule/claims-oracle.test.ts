@@ -19,7 +19,8 @@ import { proposeArrangement } from "../../tools/schedule/arrangement.js";
 import { analyzeHealth } from "../../tools/schedule/health.js";
 import { atRiskOf, atRiskText } from "../../tools/schedule/at-risk.js";
 import { datedWindow } from "../../tools/schedule/calendar.js";
-import { applyWrites, forcedText } from "../../tools/schedule/candidates.js";
+import { applyWrites } from "../../tools/schedule/candidate-writes.js";
+import { forcedText } from "../../tools/schedule/candidates.js";
 import {
   consecutiveDays,
   findFreeTool,

@@ -7,7 +7,8 @@
  */
 import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
-import { applyWrites, proposeCandidates } from "../../tools/schedule/candidates.js";
+import { applyWrites } from "../../tools/schedule/candidate-writes.js";
+import { proposeCandidates } from "../../tools/schedule/candidates.js";
 import { analyzeHealth } from "../../tools/schedule/health.js";
 import { sampleWeek } from "../../tools/schedule/sample-data.js";
 import type { ScheduleState, SlotRange, TaskItem } from "../../tools/schedule/state.js";

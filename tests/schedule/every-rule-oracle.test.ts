@@ -16,7 +16,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { proposeArrangement, type ArrangementOptions, type TaskLimits } from "../../tools/schedule/arrangement.js";
-import { applyWrites } from "../../tools/schedule/candidates.js";
+import { applyWrites } from "../../tools/schedule/candidate-writes.js";
 import { analyzeHealth } from "../../tools/schedule/health.js";
 import { findFreeTool, markDoneTool, placeTool, type FindFreeData } from "../../tools/schedule/index.js";
 import { isFixedByClock, ruleBookOf } from "../../tools/schedule/rules.js";

@@ -8,7 +8,9 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
-import { applyWrites, MIN_GAIN, proposeCandidates } from "../../tools/schedule/candidates.js";
+import { applyWrites } from "../../tools/schedule/candidate-writes.js";
+import { MIN_GAIN } from "../../tools/schedule/candidate-listing.js";
+import { proposeCandidates } from "../../tools/schedule/candidates.js";
 import { analyzeHealth, HEALTH_PENALTIES } from "../../tools/schedule/health.js";
 import { emptyScheduleState, generateSchedule, sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
 import { maximumPlaceable } from "./exact-solver.js";
@@ -287,7 +289,7 @@ describe("what the offline refinement reads", () => {
 
   test("a listing read back from its text (as a model reads it) has the same ids, gains and scores as its data", async () => {
     const { parseToolData } = await import("../../offline/schedule/result-parsing.js");
-    const { formatListing } = await import("../../tools/schedule/candidates.js");
+    const { formatListing } = await import("../../tools/schedule/candidate-listing.js");
     const arrange = proposeArrangement;
     const week = crowded(applyWrites(sampleWeek(), arrange(sampleWeek()).candidates[0]!.writes)!);
     for (const listing of [

@@ -26,7 +26,8 @@
 import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
 import { atRiskOf, atRiskText } from "../../tools/schedule/at-risk.js";
-import { applyWrites, forcedText } from "../../tools/schedule/candidates.js";
+import { applyWrites } from "../../tools/schedule/candidate-writes.js";
+import { forcedText } from "../../tools/schedule/candidates.js";
 import { analyzeHealth, formatHealth } from "../../tools/schedule/health.js";
 import { searchInputOf, searchPlacements, type SearchResult } from "../../tools/schedule/placement-search.js";
 import { isFixedByClock, ruleBookOf, withRules } from "../../tools/schedule/rules.js";

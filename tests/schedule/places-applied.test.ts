@@ -4,7 +4,7 @@
  * arrangement's own or drawn at random (and then often refused).
  */
 import { describe, expect, test } from "vitest";
-import { applyWrites, placesApplied } from "../../tools/schedule/candidates.js";
+import { applyWrites, placesApplied } from "../../tools/schedule/candidate-writes.js";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
 import { finish } from "../../tools/schedule/steps.js";
 import { mulberry32 } from "../../tools/schedule/sample-data.js";

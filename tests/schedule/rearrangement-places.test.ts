@@ -6,7 +6,8 @@
  * proposed, a review placed before the request stays. Judged by the brute-force oracle (tests/support/schedule-oracle.ts).
  */
 import { describe, expect, test } from "vitest";
-import { applyWrites, proposeCandidates, type CandidateOptions } from "../../tools/schedule/candidates.js";
+import { applyWrites } from "../../tools/schedule/candidate-writes.js";
+import { proposeCandidates, type CandidateOptions } from "../../tools/schedule/candidates.js";
 import { consecutiveDays, type ScheduleState } from "../../tools/schedule/index.js";
 import { clockedWeek, handPlaced, reopened, ruleWeek } from "../support/rule-weeks.js";
 import { oracle } from "../support/schedule-oracle.js";

@@ -9,7 +9,8 @@
  */
 import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
-import { applyWrites, proposeCandidates } from "../../tools/schedule/candidates.js";
+import { applyWrites } from "../../tools/schedule/candidate-writes.js";
+import { proposeCandidates } from "../../tools/schedule/candidates.js";
 import { analyzeHealth } from "../../tools/schedule/health.js";
 import { findFreeTool, placeTool, sampleWeek, type FindFreeData } from "../../tools/schedule/index.js";
 import { searchInputOf, searchPlacements } from "../../tools/schedule/placement-search.js";

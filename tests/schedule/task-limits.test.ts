@@ -14,7 +14,8 @@ import {
   withCandidateLimits,
 } from "../../tools/schedule/task-limits.js";
 import { proposeArrangementTool, proposeCandidatesTool } from "../../tools/schedule/tools/optimize.js";
-import { applyWrites, type ScheduleListing } from "../../tools/schedule/candidates.js";
+import { applyWrites } from "../../tools/schedule/candidate-writes.js";
+import { type ScheduleListing } from "../../tools/schedule/candidate-listing.js";
 import { sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
 import { crowdedSampleWeek } from "../support/crowded-week.js";
 import { greedyPlacements } from "../support/openai-double/naive-brain.js";

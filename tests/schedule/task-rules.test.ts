@@ -7,7 +7,9 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
-import { applyWrites, MAX_CANDIDATES, proposeCandidates } from "../../tools/schedule/candidates.js";
+import { applyWrites } from "../../tools/schedule/candidate-writes.js";
+import { MAX_CANDIDATES } from "../../tools/schedule/candidate-listing.js";
+import { proposeCandidates } from "../../tools/schedule/candidates.js";
 import { batchMoveTool } from "../../tools/schedule/tools/batch-move.js";
 import { isBufferRefusal } from "../../tools/schedule/rules.js";
 import {

@@ -4,7 +4,7 @@
  * proposal's additions, moves, swaps and removals marked on the week it leads to.
  */
 import { describe, expect, test } from "vitest";
-import { applyWrites } from "../../tools/schedule/candidates.js";
+import { applyWrites } from "../../tools/schedule/candidate-writes.js";
 import { sampleWeek } from "../../tools/schedule/sample-data.js";
 import type { EventTask, ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import type { DomainTool } from "../../tools/domain.js";

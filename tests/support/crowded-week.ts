@@ -4,7 +4,7 @@
  * placements, so a week the refinement has work on is made this way.
  */
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
-import { applyWrites } from "../../tools/schedule/candidates.js";
+import { applyWrites } from "../../tools/schedule/candidate-writes.js";
 import { analyzeHealth } from "../../tools/schedule/health.js";
 import { sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
 

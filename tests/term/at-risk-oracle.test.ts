@@ -12,7 +12,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { atRiskOf, atRiskText, type AtRiskReport } from "../../tools/schedule/at-risk.js";
-import { applyWrites } from "../../tools/schedule/candidates.js";
+import { applyWrites } from "../../tools/schedule/candidate-writes.js";
 import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { clockedWeek, handPlaced, reopened } from "../support/rule-weeks.js";
 import { oracle, oracleSeeds } from "../support/schedule-oracle.js";

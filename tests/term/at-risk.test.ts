@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { atRiskOf, atRiskText } from "../../tools/schedule/at-risk.js";
-import { applyWrites } from "../../tools/schedule/candidates.js";
+import { applyWrites } from "../../tools/schedule/candidate-writes.js";
 import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import {

@@ -6,7 +6,7 @@
  * review that fits elsewhere; this catches it.
  */
 import { describe, expect, test } from "vitest";
-import { applyWrites } from "../../tools/schedule/candidates.js";
+import { applyWrites } from "../../tools/schedule/candidate-writes.js";
 import type { ScheduleState } from "../../tools/schedule/state.js";
 import { NO_PLACE_BEFORE, proposeReschedule } from "../../tools/schedule/tools/reschedule.js";
 import { clockedWeek, sessionWeek } from "../support/rule-weeks.js";

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { renderToString } from "react-dom/server";
 import { describe, expect, test } from "vitest";
 import { displayWidth, renderWeekGrid } from "../../cli/week-render.js";
-import { applyWrites } from "../../tools/schedule/candidates.js";
+import { applyWrites } from "../../tools/schedule/candidate-writes.js";
 import { renderWeek } from "../../cli/week-view.js";
 import { weekViewProps } from "../../nodes/shared/week-ui.js";
 import type { EventTask, ScheduleState, TaskItem, TaskStatus } from "../../tools/schedule/state.js";

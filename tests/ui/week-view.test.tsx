@@ -5,7 +5,7 @@
  */
 import { renderToString } from "react-dom/server";
 import { describe, expect, test } from "vitest";
-import { applyWrites } from "../../tools/schedule/candidates.js";
+import { applyWrites } from "../../tools/schedule/candidate-writes.js";
 import type { EventTask, ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { weekGrid } from "../../tools/schedule/week-grid.js";
 import { removeEventTool } from "../../tools/schedule/tools/remove-event.js";

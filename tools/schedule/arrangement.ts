@@ -8,16 +8,11 @@
  * Nothing here changes the week; the score of each proposal is the health judge's once its writes apply.
  */
 import { weekdayName } from "../../contracts/language.js";
-import {
-  ChangeWork,
-  forcedText,
-  moreFitRearranged,
-  polishPlacements,
-  POLISH_BUDGET_NOTE,
-  type ChangeBudget,
-  type ScheduleListing,
-  placesApplied,
-} from "./candidates.js";
+import { ChangeWork } from "./change-scan.js";
+import { forcedText, moreFitRearranged } from "./candidates.js";
+import { polishPlacements } from "./polish.js";
+import { POLISH_BUDGET_NOTE, type ChangeBudget, type ScheduleListing } from "./candidate-listing.js";
+import { placesApplied } from "./candidate-writes.js";
 import { healthSteps, type HealthPreferences } from "./health.js";
 import {
   placementSteps,

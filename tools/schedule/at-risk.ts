@@ -20,7 +20,7 @@
 import { addDays } from "../../contracts/clock.js";
 import type { Language } from "../../contracts/language.js";
 import type { AtRiskNotice } from "../domain.js";
-import { applyWrites } from "./candidates.js";
+import { applyWrites } from "./candidate-writes.js";
 import { buildTaskItem } from "./canonical-form.js";
 import { describeScheduleCall } from "./describe-call.js";
 import { formatDate } from "./state.js";

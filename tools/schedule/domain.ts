@@ -4,7 +4,7 @@
  */
 import type { AppliedWrite, PersistOptions, Refinement, ToolDomain, ToolPack, Verification } from "../domain.js";
 import { pendingFitting } from "./arrangement.js";
-import { MIN_GAIN } from "./candidates.js";
+import { MIN_GAIN } from "./candidate-listing.js";
 import { diffScheduleState } from "./diff.js";
 import { describeScheduleCall } from "./describe-call.js";
 import { isPastRefusal, pastRefusalText } from "./rules.js";

@@ -90,11 +90,6 @@ export {
   type HealthReport,
 } from "./health.js";
 export { proposeArrangement, type ArrangementOptions, type TaskLimits } from "./arrangement.js";
-export {
-  applyWrites,
-  formatListing,
-  MIN_GAIN,
-  proposeCandidates,
-  type ScheduleCandidate,
-  type ScheduleListing,
-} from "./candidates.js";
+export { applyWrites } from "./candidate-writes.js";
+export { formatListing, MIN_GAIN, type ScheduleCandidate, type ScheduleListing } from "./candidate-listing.js";
+export { proposeCandidates } from "./candidates.js";

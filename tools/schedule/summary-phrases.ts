@@ -44,13 +44,13 @@ const EN = {
   markedNamed: "marked {said} {mark} (it was {status})",
   markedNamedFreed: "marked {said} {mark} (it was {status}); its place is free again",
   reopened: "reopened task {id}: it was {status}, it is pending again",
-  // A mark the task's state does not take (the offline policy's mark step, `offline/schedule/execute-stage.ts`).
+  // A mark the task's state does not take (the offline policy's mark step, `offline/schedule/mark-step.ts`).
   alreadyMarked: "{subject} is already {state}; nothing to mark",
   notMarkable: "{subject} is {state}, so it cannot be marked {mark}",
   // A placed review the clock has not reached: it cannot be missed yet (the mark tool's and the policy's refusal).
   notMissedYet:
     "{subject} is on {place}, still ahead, so it cannot be marked missed yet (to drop it this week, skip it)",
-  // A class written (`tools/task-writes.ts`).
+  // A class written (`tools/task-classes.ts`).
   classCreated: "created task class {id} {said}",
   classUpdated: "updated task class {id} {said}",
   // A task added to a class (the offline policy's add step, `offline/schedule/class-steps.ts`; by id in older threads).
@@ -85,7 +85,7 @@ const EN = {
   limitDay: "day {day}",
   limitDaysAnd: " and ",
   limitsAnd: ", ",
-  // remove_event's and import_calendar's refusals (`tools/remove-event.ts`, `task-writes.ts`): what the week still
+  // remove_event's and import_calendar's refusals (`tools/remove-event.ts`, `calendar-io.ts`): what the week still
   // depends on, and a file with nothing to add (its reasons, after the colon, are read by the phrases below).
   eventHolds: "{event} holds {ids}; move them out first; nothing was removed",
   eventIsDeadline: "the deadline of {ids} is {event}; change it first; nothing was removed",
@@ -161,7 +161,7 @@ const EN = {
   pastStartedKept:
     "{said} ({place}) has already started: the past is fixed, so it is not taken off; tell me you did it or missed it instead",
   pastNoTimeAhead: "{said} has no time ahead (its last: {place}): the past is fixed, so nothing was removed",
-  // The offline policy's own refusals and matching words (`offline/schedule/execute-stage.ts`, `life-steps.ts`,
+  // The offline policy's own refusals and matching words (`offline/schedule/move-step.ts`, `life-steps.ts`,
   // `arrange-step.ts`): a clock time that names no slot (the move step's), and what was not done after it.
   noSlotStartsAt: "no slot starts at {at} (the slots near it start at {near})",
   outsideDaySlots: "{at} is outside the day's slots ({first}–{last})",
@@ -226,7 +226,7 @@ const EN = {
   // (`class-steps.ts`: a class the add or rules step names; a long task whose add was refused or declined.)
   noClassMatches: 'no class matches "{phrase}"',
   noSessionsToPlace: "{names} has no sessions to place",
-  // (`execute-stage.ts` moveStep: an event on several ranges, a task with no place to shift from, a shift that lands on
+  // (`move-places.ts`, for moveStep: an event on several ranges, a task with no place to shift from, a shift that lands on
   // no free time; the subject named as people read it — an event as "the event …" — and the shift as the step said it.)
   cannotMoveSpread: "{subject} cannot move (it is not on a single slot range)",
   noPlaceToMoveFrom: "{subject} has no place to move from",
@@ -240,12 +240,12 @@ const EN = {
   shiftDaysEarlier: "{count} days earlier",
   shiftMinutesLater: "{count} minutes later",
   shiftMinutesEarlier: "{count} minutes earlier",
-  // (`execute-stage.ts` moveStep: a shift of days past the window's ends; unplaceStep: a task that is not placed.)
+  // (`move-step.ts`: a shift of days past the window's ends; `unplace-step.ts`: a task that is not placed.)
   outsideSchedule: "{shift} is outside the schedule",
   cannotUnplace: "{subject} — {unplaceWhy}",
   pendingAlready: "it is pending already, not on the schedule",
   onlyReviewsUnplaced: "it is a timetable event; only review tasks can be unplaced",
-  // (`execute-stage.ts`, `offline/todo/policy.ts`: a step the offline policy cannot read, edited by hand, say.)
+  // (`offline/schedule/execute-stage.ts`, `offline/todo/policy.ts`: a step the offline policy cannot read, edited by hand, say.)
   notUnderstood: REPORT_WORDS.en.notUnderstood,
   // (`arrange-step.ts`: the tasks named are history, not work to place; no day of the window before the event named;
   // an arrangement without its data.)
@@ -259,7 +259,7 @@ const EN = {
   longTaskNoClass:
     'I could not tell which class "{name}" belongs to; say it with the class, as "add a 2-slot task "{name}" to English"',
   weekdayNotShown: "that weekday is not in the week shown",
-  // (`execute-stage.ts`: a move of "Thursday's review" when none is placed that day.)
+  // (`move-step.ts`, `swap-step.ts`: a move of "Thursday's review" when none is placed that day.)
   noReviewOnDay: "no review is placed on {weekday}",
   // (`life-steps.ts`: an undo or a recovery with nothing to offer; why, as propose_undo's and propose_recovery's
   // listings say it, the undo's reasons joined by "; ".)

@@ -436,12 +436,12 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("verifiedFitting", "anywhere"),
   read("missedNoPlaceNamed", "anywhere"),
   read("missedNoPlace", "anywhere"),
-  // What a step's words name matches nothing, or too much (`execute-stage.ts`, `arrange-step.ts`).
+  // What a step's words name matches nothing, or too much (`step-endings.ts`, `task-lookup.ts`, `arrange-step.ts`).
   read("noTaskFound", "anywhere"),
   read("noTaskListed", "anywhere"),
   read("noPlacedTaskFound", "anywhere"),
   read("noPlacedTaskListed", "anywhere"),
-  // A swap never takes a locked event (`execute-stage.ts` swapStep).
+  // A swap never takes a locked event (`swap-step.ts`).
   read("lockedEvent", "whole"),
   read("lockedEventId", "whole"),
   read("lockedBare", "whole"),

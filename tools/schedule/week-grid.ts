@@ -8,7 +8,7 @@ import type { Language } from "../../contracts/language.js";
 import { dayName } from "./calendar.js";
 import { isSettled, type EventTask, type ScheduleState, type SlotRange, type TaskItem } from "./state.js";
 import { clockIn, hasStarted } from "./window-clock.js";
-import { isPlaceWrite } from "./candidates.js";
+import { isPlaceWrite } from "./candidate-writes.js";
 
 /** What a proposal does to one review. */
 export type GridChangeKind = "added" | "moved" | "swapped" | "removed";

@@ -6,15 +6,8 @@
 import { z } from "zod";
 import { KEPT_BY_CODE, type DomainTool, type ToolRun } from "../../domain.js";
 import { proposeArrangement, proposeArrangementAsync, type ArrangementOptions } from "../arrangement.js";
-import {
-  DEFAULT_CANDIDATES,
-  formatListing,
-  MAX_CANDIDATES,
-  proposeCandidates,
-  proposeCandidatesAsync,
-  type CandidateOptions,
-  type ScheduleListing,
-} from "../candidates.js";
+import { DEFAULT_CANDIDATES, formatListing, MAX_CANDIDATES, type ScheduleListing } from "../candidate-listing.js";
+import { proposeCandidates, proposeCandidatesAsync, type CandidateOptions } from "../candidates.js";
 import { analyzeHealth, formatHealth, type HealthReport } from "../health.js";
 import type { ScheduleState } from "../state.js";
 import { taskIdField } from "./argument-fields.js";
