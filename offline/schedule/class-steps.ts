@@ -17,7 +17,7 @@ import {
 import { editDistance, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { matchClass } from "./task-matching.js";
 import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
-import { eventNamed } from "./arrange-step.js";
+import { eventNamed } from "./arrange-scope.js";
 import type { OverviewCategory } from "../../tools/schedule/tools/get-overview.js";
 
 /** The class a phrase names among the overview's classes, or undefined. */

@@ -7,7 +7,7 @@
 import { say, type Language } from "../../contracts/language.js";
 import { finish, read, type Decision, type Finish } from "../decisions.js";
 import { section, type PromptView } from "../prompt-reading.js";
-import { arrangeLimits } from "./arrange-step.js";
+import { arrangeLimits } from "./arrange-memory.js";
 import { tasksOf, type AvoidedPlace } from "../../tools/schedule/candidate-writes.js";
 import { isRefinementStep } from "../../tools/domain.js";
 import { SCHEDULE_REFINEMENT } from "../../tools/schedule/domain.js";

@@ -269,7 +269,7 @@ describe("the backend's candidates", () => {
 
 describe("what the offline refinement reads", () => {
   test("the arrange step's limits become propose_candidates' avoid: a skipped or window-bound task stays, rejected days and places are barred", async () => {
-    const { arrangeLimits } = await import("../../offline/schedule/arrange-step.js");
+    const { arrangeLimits } = await import("../../offline/schedule/arrange-memory.js");
     const scratchpad = [
       "Placement plan: (nothing left)",
       "Skip tasks: essay-draft",

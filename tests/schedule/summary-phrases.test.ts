@@ -25,7 +25,9 @@ import {
 import { lockedFromSwap } from "../../offline/schedule/swap-step.js";
 import { unmarkable } from "../../offline/schedule/mark-step.js";
 import { noTaskFound, writeEnding } from "../../offline/schedule/step-endings.js";
-import { arrangeStep, arrangeSummary, eventNamed } from "../../offline/schedule/arrange-step.js";
+import { arrangeStep } from "../../offline/schedule/arrange-step.js";
+import { arrangeSummary } from "../../offline/schedule/arrange-ending.js";
+import { eventNamed } from "../../offline/schedule/arrange-scope.js";
 import { calendarExecute } from "../../offline/schedule/calendar-import.js";
 import { weekFactsOf } from "../../offline/schedule/week-facts.js";
 import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
