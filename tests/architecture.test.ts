@@ -202,4 +202,18 @@ describe("the house", () => {
     expect(lengths.length).toBeGreaterThan(15);
     expect(lengths.filter(({ lines }) => lines > 300)).toEqual([]);
   });
+
+  test("no source file is longer than 800 lines, but the week's model, one class", () => {
+    // One job a file, everywhere: the request reader had grown to 3,980 lines, the offline execute stage to 2,288, before
+    // each was split by job. WeekModel (tools/schedule/week-model.ts) is one class whose methods keep its caches of
+    // the score in step; it is the one file allowed more.
+    const LONGEST = 800;
+    const lengths = SOURCE_FOLDERS.flatMap((folder) => sourceFiles(path.join(ROOT, folder))).map((file) => ({
+      file: path.relative(ROOT, file),
+      lines: readFileSync(file, "utf8").trimEnd().split("\n").length,
+    }));
+    expect(lengths.length).toBeGreaterThan(300);
+    const long = lengths.filter(({ lines }) => lines > LONGEST);
+    expect(long.map(({ file }) => file)).toEqual([path.join("tools", "schedule", "week-model.ts")]);
+  });
 });
