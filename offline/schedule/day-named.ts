@@ -33,8 +33,12 @@ export function reviewsNamedByDay(
   const weekday = namingWeekday(phrase, facts);
   if (weekday === undefined) return undefined;
   const rest = splitNamingDay(phrase)!.rest;
+  // A review marked missed that day is named by it too ("I missed Tuesday's review, put it on Saturday"): its place
+  // is on record, and a move places it again.
   const onDay = tasks.filter(
-    (task) => task.kind === "placed" && task.slots.some((range) => weekdayOf(facts, range.day) === weekday),
+    (task) =>
+      (task.kind === "placed" && task.slots.some((range) => weekdayOf(facts, range.day) === weekday)) ||
+      (task.kind === "missed" && task.was?.dayOfWeek === weekday),
   );
   return { weekday, reviews: rest === "" || namesKindOnly(rest) ? onDay : matchTasks(rest, onDay) };
 }

@@ -17,7 +17,7 @@
  */
 import { callResultOf } from "./tool-data.js";
 import { currentPlanSteps, planCardFeedback, type StepDraft } from "../stage-state.js";
-import { languageOf, say, type Language } from "../../contracts/language.js";
+import { languageOf, say, weekdayName, type Language } from "../../contracts/language.js";
 import { addDays } from "../../contracts/clock.js";
 import { SCHEDULE_REFINEMENT } from "../../tools/schedule/domain.js";
 import { capabilities } from "./replies.js";
@@ -55,7 +55,7 @@ import { followUpOf } from "./follow-up.js";
 import { emptyWindowQuestion, emptyWindowWhy, limitsSlots } from "./empty-window.js";
 import { saySummary } from "../../tools/schedule/summary-phrases.js";
 import { HEALTH_PACKS, HEALTH_STEP, LET_GO_STEP, RECOVER_STEP, RESCHEDULE_STEP, UNDO_STEP } from "./fixed-steps.js";
-import { englishSteps, withNamingWeekday, withShiftDays } from "./english-steps.js";
+import { englishSteps, markTaskWords, markWeekday, withNamingWeekday, withShiftDays } from "./english-steps.js";
 import { chineseSteps } from "./chinese-steps.js";
 import { missingDays } from "./window-days.js";
 
@@ -488,6 +488,23 @@ function stepsIn(language: Language, request: ScheduleRequest, facts: WeekFacts)
   // A missed review is proposed again at the candidates' best place, unless the user said not to: then it is let go
   // (skipped), so that the daily check-in does not propose it again the next morning.
   if (request.kind !== "mark" || request.to !== "missed") return steps;
+  // "I missed the matrix review, put it on Friday": placed where the user said, by a move after the mark (a move of a
+  // missed review places it), not at the candidates' best place.
+  if (request.then) {
+    // The missed review by its day when the mark named one ("Tuesday's review"): the move finds it by that day.
+    const weekday = markWeekday(request, facts);
+    const on = (task: string) =>
+      weekday === undefined
+        ? task
+        : language === "zh"
+          ? `${weekdayName(weekday, "zh")}的${task}`
+          : `${weekdayName(weekday, "en")}'s ${task}`;
+    const tasks = (request.tasks ?? [weekday === undefined ? markTaskWords(request, language) : request.task]).map(on);
+    return [
+      ...steps,
+      ...tasks.flatMap((task) => stepsIn(language, { kind: "move", task, where: request.then! }, facts)),
+    ];
+  }
   return [...steps, request.reschedule === false ? LET_GO_STEP[language] : RESCHEDULE_STEP[language]];
 }
 

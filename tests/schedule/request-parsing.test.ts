@@ -181,6 +181,26 @@ describe("request parsing", () => {
     ["I did the matrix review yesterday", { kind: "mark", task: "matrix review", to: "done" }],
     ["which reviews haven't I done yet?", { kind: "list", status: "open" }],
     ["我错过了周二的复习", { kind: "mark", to: "missed", weekday: 2 }],
+    // A missed review and where to put it, said at once: the place is the move after the mark, never the mark's day
+    // ("…, put it on Friday" read the review as missed on Friday, and "matrix review, put it" as its name).
+    [
+      "I missed the matrix review, put it on Friday",
+      { kind: "mark", task: "matrix review", to: "missed", then: { only: { weekdays: [5] } } },
+    ],
+    [
+      "I missed Tuesday's review, reschedule it for Saturday morning",
+      {
+        kind: "mark",
+        task: "review",
+        to: "missed",
+        weekday: 2,
+        then: { only: { weekdays: [6] }, slots: { part: "morning" } },
+      },
+    ],
+    [
+      "我周二的复习没做，补到周六吧",
+      { kind: "mark", task: "复习", to: "missed", weekday: 2, then: { only: { weekdays: [6] } } },
+    ],
     ["explain binary-tree-review", { kind: "explain", task: "binary-tree-review" }],
     ["二叉树复习是什么", { kind: "explain", task: "二叉树复习" }],
     ["what can you do?", { kind: "help" }],
@@ -188,6 +208,25 @@ describe("request parsing", () => {
     ["write me a poem", { kind: "unknown" }],
   ])("%s", (text, expected) => {
     expect(parseScheduleRequest(text)).toMatchObject(expected);
+  });
+
+  test("a place said after a mark: only a missed task's, only of a task told by name or day; put back is reschedule", () => {
+    expect(parseScheduleRequest("I missed the matrix review, put it on Friday")).not.toHaveProperty("weekday");
+    // Put back with no place: the candidates' best place, as "…, reschedule it" (it read as a task "essay, put it back").
+    expect(parseScheduleRequest("I missed the essay, put it back")).toEqual({
+      kind: "mark",
+      task: "essay",
+      to: "missed",
+    });
+    expect(parseScheduleRequest("I missed the essay, can you put it back?")).toEqual({
+      kind: "mark",
+      task: "essay",
+      to: "missed",
+    });
+    // A place for a task done is no mark; "my review" alone does not say which review moves (a move of "the review" is
+    // of a placed one): not understood, rather than another review moved.
+    expect(parseScheduleRequest("I finished the essay, put it on Friday").kind).toBe("unknown");
+    expect(parseScheduleRequest("I missed my review, put it on Friday").kind).toBe("unknown");
   });
 
   test("words that say when or how surely a mark happened are not read as the task's name", () => {

@@ -5,7 +5,7 @@
 import { trimEdges } from "../../../contracts/edge-trim.js";
 import type { DateSpec, DaySelection, ScheduleRequest, Where } from "./request-kinds.js";
 import { readDates, readDays } from "./day-words.js";
-import { isEmptySelection, PART_PHRASE_WORDS, readSlots } from "./where.js";
+import { isAnywhere, isEmptySelection, PART_PHRASE_WORDS, readSlots, readWhere } from "./where.js";
 import { taskPhrase } from "./task-words.js";
 import { ASKING_PHRASE, splitRelativeDay, splitWeekday } from "./day-names.js";
 
@@ -58,7 +58,14 @@ const DONE_ALONE =
  * about as a task).
  */
 const RESCHEDULE_TOO =
-  /[,;，；]\s*(?:and\s+|so\s+)?(?:(?:can|could|would|will) you\s+|please\s+)*(?:re-?schedule|make up|put back|find a new (?:slot|time|place) for)(?:\s+(?:it|that|them))?(?:\s+(?:please|for me|later))?\s*\??$|[,，；;]\s*(?:请|帮我|麻烦)?(?:重新安排|补排|再安排)(?:一下)?(?:吧)?$/;
+  /[,;，；]\s*(?:and\s+|so\s+)?(?:(?:can|could|would|will) you\s+|please\s+)*(?:(?:re-?schedule|make up|put back|find a new (?:slot|time|place) for)(?:\s+(?:it|that|them))?|put (?:it|that|them) back)(?:\s+(?:please|for me|later))?\s*\??$|[,，；;]\s*(?:请|帮我|麻烦)?(?:重新安排|补排|再安排)(?:一下)?(?:吧)?$/;
+/**
+ * Where a missed task should go, said after the mark: "I missed the matrix review, put it on Friday", "…, can you move
+ * it to tomorrow", "…, do it on Friday instead", "…, reschedule it for Saturday morning", "我错过了矩阵复习，把它改到周五",
+ * "我周二的复习没做，补到周六吧". Read before the mark, so its day is never the day of the mark.
+ */
+const MISSED_THEN =
+  /[,;]\s*(?:and\s+|so\s+|then\s+)?(?:(?:can|could|would|will) you\s+|please\s+)*(?:put|move|do|schedule|re-?schedule|re-?place|place|push|shift|make)\s+(?:it|that|this one)\s+(?:up\s+)?(.+)$|[，,；;]\s*(?:请|帮我|麻烦)?(?:把它|把这个)?(?:改到|移到|挪到|安排到|安排在|放到|放在|改在|补到|补在)([^，,；;]+?)(?:吧|去)?$/;
 export const DONT_RESCHEDULE =
   /[,;]?\s*(?:but\s+|and\s+|so\s+)?(?:please\s+)?(?:don'?t|do not|no need to|never)\s+(?:re-?schedule|re-?place|re-?arrange|move|put back|make up)(?:\s+(?:it|that|them|for it))?(?:\s+again)?|[,，]?\s*(?:但是?|所以)?(?:不要|不用|别|无需|不必)(?:再)?(?:重新|补)(?:安排|排|做)?(?:了)?/;
 
@@ -173,9 +180,11 @@ const KIND_ONLY = /^(?:(?:my|the)\s+)?(?:reviews?|review sessions?|study session
 export function readMark(body: string): ScheduleRequest | undefined {
   // A question is never a mark: "我周二的复习没做吗？", "有几个复习没完成？" ask, and a wrong write costs a card.
   if (MARK_QUESTION.test(body)) return undefined;
-  const said = trimEdges(body, /[.!。！]/, "end")
-    .trim()
-    .replace(RESCHEDULE_TOO, "");
+  const whole = trimEdges(body, /[.!。！]/, "end").trim();
+  const thenSaid = MISSED_THEN.exec(whole);
+  const goesTo = thenSaid ? readWhere(thenSaid[1] ?? thenSaid[2] ?? "") : undefined;
+  const then = goesTo && !isAnywhere(goesTo) ? goesTo : undefined;
+  const said = (then ? whole.slice(0, thenSaid!.index) : whole).replace(RESCHEDULE_TOO, "");
   const kept = said.replace(new RegExp(DONT_RESCHEDULE.source, "g"), "").trim();
   const keep = kept !== said ? { reschedule: false as const } : {};
   const text = kept
@@ -221,6 +230,11 @@ export function readMark(body: string): ScheduleRequest | undefined {
         ? splitRelativeDay(named, true)
         : plain;
     const { weekday, rest: task } = splitWeekday(rest);
+    // A place said for a task done or skipped is no mark ("I finished the essay, put it on Friday"): not understood.
+    if (then && to !== "missed") return { kind: "unknown" };
+    // "I missed my review, put it on Friday": the review that moves is told by its day or name, never the kind alone
+    // (a move of "the review" is of a placed one): not understood, rather than another review moved.
+    if (then && weekday === undefined && daysAgo === undefined && KIND_ONLY.test(rest)) return { kind: "unknown" };
     if (task)
       return {
         kind: "mark",
@@ -228,6 +242,7 @@ export function readMark(body: string): ScheduleRequest | undefined {
         to,
         ...(weekday !== undefined ? { weekday } : daysAgo !== undefined ? { daysAgo } : {}),
         ...keep,
+        ...(then && !keep.reschedule ? { then } : {}),
       };
   }
   return undefined;

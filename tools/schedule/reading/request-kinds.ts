@@ -251,6 +251,12 @@ export type ScheduleRequest =
       /** False when the user said not to reschedule a missed task ("…, don't reschedule it", "不用重新安排"). */
       reschedule?: false;
       /**
+       * Where a missed task should go, said after the mark ("I missed the matrix review, put it on Friday", "…, can you
+       * move it to tomorrow", "我错过了矩阵复习，把它改到周五"): placed there by a move after the mark, not at the
+       * candidates' best place.
+       */
+      then?: Where;
+      /**
        * The tasks `task` names one by one, when it lists several ("the matrix review and the limits review"): set by
        * the planner once the week shows each part names one task (`offline/schedule/grounding.ts`), a step for each.
        */
