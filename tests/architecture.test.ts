@@ -203,6 +203,16 @@ describe("the house", () => {
     expect(lengths.filter(({ lines }) => lines > 300)).toEqual([]);
   });
 
+  test("the request reader's parts are reached through its face alone", () => {
+    // tools/schedule/reading/ exports what its files share with each other; what the rest of the code may use is what
+    // tools/schedule/request-parsing.ts re-exports, so a part can be reworked without reading every importer.
+    const reading = path.join("tools", "schedule", "reading") + path.sep;
+    const face = path.join("tools", "schedule", "request-parsing.ts");
+    const into = all.filter(({ to }) => to.startsWith(reading));
+    expect(into.filter(({ from }) => from === face).length).toBeGreaterThan(5);
+    expect(into.filter(({ from }) => from !== face && !from.startsWith(reading))).toEqual([]);
+  });
+
   test("no source file is longer than 800 lines, but the week's model, one class", () => {
     // One job a file, everywhere: the request reader had grown to 3,980 lines, the offline execute stage to 2,288, before
     // each was split by job. WeekModel (tools/schedule/week-model.ts) is one class whose methods keep its caches of
