@@ -8,6 +8,7 @@ import { readDates, readDays } from "./day-words.js";
 import { isAnywhere, isEmptySelection, PART_PHRASE_WORDS, readSlots, readWhere } from "./where.js";
 import { taskPhrase } from "./task-words.js";
 import { ASKING_PHRASE, splitRelativeDay, splitWeekday } from "./day-names.js";
+import { MOVE_TO_ZH, MOVE_VERB } from "./shift-all.js";
 
 /** How people say a task's life, each with the status it settles as (a typo of a verb is read too: "finsihed"). */
 const MARK_PHRASES: ReadonlyArray<[RegExp, "done" | "missed" | "skipped"]> = [
@@ -64,8 +65,10 @@ const RESCHEDULE_TOO =
  * it to tomorrow", "…, do it on Friday instead", "…, reschedule it for Saturday morning", "我错过了矩阵复习，把它改到周五",
  * "我周二的复习没做，补到周六吧". Read before the mark, so its day is never the day of the mark.
  */
-const MISSED_THEN =
-  /[,;]\s*(?:and\s+|so\s+|then\s+)?(?:(?:can|could|would|will) you\s+|please\s+)*(?:put|move|do|schedule|re-?schedule|re-?place|place|push|shift|make)\s+(?:it|that|this one)\s+(?:up\s+)?(.+)$|[，,；;]\s*(?:请|帮我|麻烦)?(?:把它|把这个)?(?:改到|移到|挪到|安排到|安排在|放到|放在|改在|补到|补在)([^，,；;]+?)(?:吧|去)?$/;
+const MISSED_THEN = new RegExp(
+  String.raw`[,;]\s*(?:and\s+|so\s+|then\s+)?(?:(?:can|could|would|will) you\s+|please\s+)*(?:${MOVE_VERB}|put|do|schedule|re-?place|place|make)\s+(?:it|that|this one)\s+(?:up\s+)?(.+)$` +
+    String.raw`|[，,；;]\s*(?:请|帮我|麻烦)?(?:把它|把这个)?(?:${MOVE_TO_ZH}|安排到|安排在|放到|放在|改在|补到|补在)([^，,；;]+?)(?:吧|去)?$`,
+);
 export const DONT_RESCHEDULE =
   /[,;]?\s*(?:but\s+|and\s+|so\s+)?(?:please\s+)?(?:don'?t|do not|no need to|never)\s+(?:re-?schedule|re-?place|re-?arrange|move|put back|make up)(?:\s+(?:it|that|them|for it))?(?:\s+again)?|[,，]?\s*(?:但是?|所以)?(?:不要|不用|别|无需|不必)(?:再)?(?:重新|补)(?:安排|排|做)?(?:了)?/;
 

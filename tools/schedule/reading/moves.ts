@@ -14,7 +14,7 @@ import {
 } from "./where.js";
 import { readTaskWords, taskPhrase } from "./task-words.js";
 import { splitNamingDay } from "./day-names.js";
-import { MOVE_VERB } from "./shift-all.js";
+import { MOVE_TO_ZH, MOVE_VERB } from "./shift-all.js";
 import { MOVE_BACK, readPutBack } from "./placing.js";
 import {
   namesReviewsOfDay,
@@ -176,8 +176,7 @@ function withSubjectClauseZh(body: string): string {
 /** "把X挪出周四" (group 2 the days it leaves), "把X挪走" / "挪开" (no group 2: off where it is). */
 const MOVE_OUT_ZH =
   /^(?:.*?(?:把|将))(.+?)(?:(?:挪出|移出|调出|搬出)([^，,；;]+?)|(?:挪走|移走|挪开|移开|调走|调开|挪一下|挪一挪|换个时间|换一下时间|改个时间|换个时段|调一下时间|挪个时间))(?:吧|去)?(?:[，,；;]\s*(.+?))?[。.!！]?$/;
-export const MOVE_ZH =
-  /^(?:.*?(?:把|将))?(.+?)(?:移到|挪到|调到|改到|换到|移至|改成|调整到|推迟到|推后到|延后到|延迟到|顺延到|提前到)(.+)$/;
+export const MOVE_ZH = new RegExp(String.raw`^(?:.*?(?:把|将))?(.+?)(?:${MOVE_TO_ZH})(.+)$`);
 /** A verb that starts a move said after another ("…, and push the essay to Friday"). */
 export const MOVE_VERB_EN = /^(?:move|reschedule|shift|push|bring|postpone|delay|put)\b/;
 /** A move's verb and only days after it ("push all of Thursday"): the start of a list of days whose reviews move. */
