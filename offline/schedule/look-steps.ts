@@ -12,6 +12,17 @@ import { dayName, slotRangeOf, slotWords, todayOf, type WeekFacts } from "./week
 import { emptyWindowEnding, emptyWindowWhy } from "./empty-window.js";
 import { allowedDays } from "./move-places.js";
 
+/** A read's `slot_start` / `slot_end` for the part of the day asked: each only where it narrows the whole day. */
+function slotBounds(
+  window: { from: number; to: number },
+  facts: WeekFacts,
+): { slot_start?: number; slot_end?: number } {
+  return {
+    ...(window.from > 1 ? { slot_start: window.from } : {}),
+    ...(window.to < facts.slotsPerDay ? { slot_end: window.to } : {}),
+  };
+}
+
 /** When am I free: find_free where asked, answered day by day. */
 export function freeStep(
   rounds: RoundView[],
@@ -28,10 +39,12 @@ export function freeStep(
     return finish(end, emptyWindowEnding(request.where.slots, facts, language), notCarriedOut(noSlot));
   const search = rounds.findLast((round) => round.name === "find_free" && !round.summarised);
   if (!search) {
-    const args: Record<string, unknown> = { min_length: request.minLength, limit: 100 };
-    if (days) args.days = days;
-    if (window.from > 1) args.slot_start = window.from;
-    if (window.to < facts.slotsPerDay) args.slot_end = window.to;
+    const args = {
+      min_length: request.minLength,
+      limit: 100,
+      ...(days ? { days } : {}),
+      ...slotBounds(window, facts),
+    };
     return read(
       say(language, "Looking for free time.", "正在查找空闲时间。"),
       "find_free",
@@ -114,10 +127,7 @@ export function dayStep(
   if (!query) {
     const first = days[0] ?? 1;
     const last = Math.min(days.at(-1) ?? first, first + 13);
-    const args: Record<string, unknown> = { day: first };
-    if (last > first) args.day_end = last;
-    if (window.from > 1) args.slot_start = window.from;
-    if (window.to < facts.slotsPerDay) args.slot_end = window.to;
+    const args = { day: first, ...(last > first ? { day_end: last } : {}), ...slotBounds(window, facts) };
     return read(
       say(language, "Looking at the day.", "正在查看这一天。"),
       "query_range",
