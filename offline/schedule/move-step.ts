@@ -12,26 +12,16 @@ import { say, weekdayName, type Language } from "../../contracts/language.js";
 import type { RoundView } from "../prompt-reading.js";
 import {
   anchorWords,
-  isEmptySelection,
   onlyExcludes,
   resolveSlotWindow,
   taskPhrase,
+  type MoveShift,
   type ScheduleRequest,
 } from "../../tools/schedule/request-parsing.js";
-import { matchTask } from "./task-matching.js";
+import { matchTask, type TaskMatch } from "./task-matching.js";
 import { isCurrentReview, namesAnEvent } from "./grounding.js";
 import { reviewsNamedByDay, reviewsNamedByKind, whichReviewOfDay } from "./day-named.js";
-import {
-  datingOf,
-  shiftSaid,
-  datedDay,
-  dayName,
-  dayOfWords,
-  placeWords,
-  resolveDays,
-  todayOf,
-  type WeekFacts,
-} from "./week-facts.js";
+import { datingOf, shiftSaid, datedDay, dayName, placeWords, todayOf, type WeekFacts } from "./week-facts.js";
 import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
 import { emptyWindowEnding, emptyWindowWhy } from "./empty-window.js";
 import { ambiguity, type Asked, label, LIST_ALL, listingOf, movable, namedTask, nameOf } from "./task-lookup.js";
@@ -45,18 +35,17 @@ import {
 import {
   allowedDays,
   cannotMoveSpread,
-  comingOccurrence,
-  constraintsFrom,
   firstFit,
   noAnchorSaid,
   noFreeTimeShifted,
   noFreeTimeWhereAsked,
-  noPlaceToMoveFrom,
   shiftedSpot,
   slotStartingAt,
   spotNextTo,
   startedWhy,
 } from "./move-places.js";
+
+import { aimOf, type Ended, type FreeRead, type MoveAim, type MoveRequest, type MoveTurn } from "./move-aim.js";
 
 /** The room a move needs, read beside the task's listing before the task is known: every free run where the step says. */
 function moveSearchArguments(
@@ -137,32 +126,33 @@ function currentReview(
   return { question: { speak, action: "ask_user", reason: 'no task was named before "it"' } };
 }
 
+/** The free time shown since the step's last proposal. */
+interface MoveRoom {
+  /** The last search since the last proposal (for the task or not). */
+  search: RoundView | undefined;
+  /** The search for the task itself, when one was made. */
+  found: FreeRead | undefined;
+  /** The places the task may take on the step's days, when a search for it shows them all. */
+  runs: FreeRead["runs"] | undefined;
+  /** The plainly free runs of the step's days (the first search's). */
+  freeRuns: FreeRead["runs"];
+}
+
 /** Move: find the task and room where the step says (one round of reads), propose move (place for a pending task). */
 export function moveStep(
   rounds: RoundView[],
-  request: Extract<ScheduleRequest, { kind: "move" }>,
+  request: MoveRequest,
   facts: WeekFacts,
   end: Finish,
   asked: Asked,
   placing = false,
 ): Decision {
   const { language } = asked;
-  const outcome = lastWriteOutcome(rounds, ["move", "place"]);
-  if (outcome?.outcome === "applied") return finish(end, "", appliedWriteText(outcome.round, datingOf(facts)));
-  if (outcome?.outcome === "failed")
-    return finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(refusalOf(outcome.round, "en", datingOf(facts))));
   const rejected = rounds.filter(
     (round) => (round.name === "move" || round.name === "place") && callResultOf(round) === "rejected",
   );
-  if (outcome?.outcome === "rejected") {
-    const feedback = parseFeedback(feedbackOfResult(outcome.round.result));
-    if (feedback.kind !== "constrain" || rejected.length >= 3)
-      return finish(
-        end,
-        unchangedBecause(feedback, language),
-        notCarriedOut(`${SUMMARY_WORDS.en.rejectedMove}${feedback.kind === "unclear" ? ` ("${feedback.text}")` : ""}`),
-      );
-  }
+  const written = writeEnding(rounds, rejected, end, language, facts);
+  if (written) return written;
   const tasks = listingOf(rounds);
   if (!tasks) {
     // The task and the free room in one round: the room is read for every length and narrowed once the task is known.
@@ -179,8 +169,66 @@ export function moveStep(
       "need the task's id, length and place, and room that fits it",
     );
   }
+  const chosen = taskToMove(tasks, request, facts, end, asked, placing);
+  if ("ended" in chosen) return chosen.ended;
+  const { match } = chosen;
+  const { task } = match;
+  const turn: MoveTurn = {
+    rounds,
+    request,
+    facts,
+    end,
+    language,
+    tasks,
+    match,
+    task,
+    tool: task.kind === "pending" || task.kind === "missed" ? "place" : "move",
+    current: task.slots[0],
+    rejected,
+  };
+  const aim = aimOf(turn);
+  if ("ended" in aim) return aim.ended;
+  const room = roomShown(turn, aim.days);
+  if ("ended" in room) return room.ended;
+  return placeNamed(turn, aim, room) ?? freePlace(turn, aim, room);
+}
+
+/** The step's end once its last write applied, failed, or was turned down with no limit to follow (or three times). */
+function writeEnding(
+  rounds: RoundView[],
+  rejected: RoundView[],
+  end: Finish,
+  language: Language,
+  facts: WeekFacts,
+): Decision | undefined {
+  const outcome = lastWriteOutcome(rounds, ["move", "place"]);
+  if (outcome?.outcome === "applied") return finish(end, "", appliedWriteText(outcome.round, datingOf(facts)));
+  if (outcome?.outcome === "failed")
+    return finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(refusalOf(outcome.round, "en", datingOf(facts))));
+  if (outcome?.outcome === "rejected") {
+    const feedback = parseFeedback(feedbackOfResult(outcome.round.result));
+    if (feedback.kind !== "constrain" || rejected.length >= 3)
+      return finish(
+        end,
+        unchangedBecause(feedback, language),
+        notCarriedOut(`${SUMMARY_WORDS.en.rejectedMove}${feedback.kind === "unclear" ? ` ("${feedback.text}")` : ""}`),
+      );
+  }
+  return undefined;
+}
+
+/** The task the step moves, of the listing: by "it", by a day or kind of review, or by name — or the question which. */
+function taskToMove(
+  tasks: ListedTask[],
+  request: MoveRequest,
+  facts: WeekFacts,
+  end: Finish,
+  asked: Asked,
+  placing: boolean,
+): Ended | { match: TaskMatch } {
+  const { language } = asked;
   const meant = isCurrentReview(request.task) ? currentReview(tasks, request, facts, asked) : undefined;
-  if (meant && "question" in meant) return meant.question;
+  if (meant && "question" in meant) return { ended: meant.question };
   const phrase = meant?.name ?? request.task;
   // A review's name that shares a word with an event's ("vocabulary list", "English listening") names the review: an
   // event is looked at first only when the words read as one ("the vocabulary quiz"), and a request to place a review
@@ -197,18 +245,20 @@ export function moveStep(
       : reviewsNamedByDay(phrase, tasks, facts);
   if (byDay?.reviews.length === 0 && byDay.weekday !== undefined) {
     const weekday = weekdayName(byDay.weekday, language);
-    return finish(
-      end,
-      say(
-        language,
-        `No review is placed on ${weekday}, so nothing was moved.`,
-        `${weekday}没有安排复习，所以没有移动任何任务。`,
+    return {
+      ended: finish(
+        end,
+        say(
+          language,
+          `No review is placed on ${weekday}, so nothing was moved.`,
+          `${weekday}没有安排复习，所以没有移动任何任务。`,
+        ),
+        notCarriedOut(saySummary("en", "noReviewOnDay", { weekday: weekdayName(byDay.weekday, "en") })),
       ),
-      notCarriedOut(saySummary("en", "noReviewOnDay", { weekday: weekdayName(byDay.weekday, "en") })),
-    );
+    };
   }
   if (byDay && byDay.reviews.length > 1 && asked.answer === undefined)
-    return whichReviewOfDay(byDay.weekday, byDay.reviews, language);
+    return { ended: whichReviewOfDay(byDay.weekday, byDay.reviews, language) };
   // The answer to which of them names one (the request's own words name none of them apart).
   const answered =
     byDay && byDay.reviews.length > 1 && asked.answer !== undefined
@@ -221,147 +271,29 @@ export function moveStep(
     asked,
     "the step names no task the schedule has",
   );
-  if ("question" in named) return named.question;
-  if ("none" in named) return finish(end, noTaskMatching(named.none, language), notCarriedOut(noTaskFound(named.none)));
-  const { match } = named;
-  const { task } = match;
+  if ("question" in named) return { ended: named.question };
+  if ("none" in named)
+    return { ended: finish(end, noTaskMatching(named.none, language), notCarriedOut(noTaskFound(named.none))) };
+  const { task } = named.match;
   if (task.kind === "event" && !movable(task)) {
-    return finish(
-      end,
-      say(
-        language,
-        `${label(task, language)} cannot move: it is not on a single slot range.`,
-        `${label(task, language)} 不能移动：它不在单一的连续时段上。`,
-      ),
-      notCarriedOut(cannotMoveSpread(task)),
-    );
-  }
-  // A review without a place — pending, or missed (its time passed) — is placed where the move says.
-  const tool = task.kind === "pending" || task.kind === "missed" ? "place" : "move";
-  // "To another day": any day but the one it is on now.
-  const current = task.slots[0];
-  // "Move the essay off Tuesday", "I can't do the essay today" when it is not on that day (or has no place): nothing
-  // to move off — said, and no card (before, it moved from wherever it was).
-  const leaving = request.leaves && rejected.length === 0 ? resolveDays(request.where.not, facts) : [];
-  if (leaving.length > 0 && !task.slots.some((range) => leaving.includes(range.day))) {
-    // Written as the tools write days and places (the answer reads it in the user's language), and said once there.
-    const subject = label(task, "en");
-    const days = leaving.map((day) => datedDay(day, facts)).join(" or ");
-    const refusal = current
-      ? saySummary("en", "notOnDays", { subject, days, where: formatRange(current, datingOf(facts)) })
-      : saySummary("en", "noPlaceNotOnDays", { subject, days });
-    return finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(refusal));
-  }
-  // "To an earlier / a later day": every day on the other side of its own is ruled out too.
-  const total = facts.totalDays ?? 7;
-  const awayDays = !current
-    ? []
-    : request.dayward === "earlier"
-      ? Array.from({ length: total - current.day + 1 }, (_, index) => current.day + index)
-      : request.dayward === "later"
-        ? Array.from({ length: current.day }, (_, index) => index + 1)
-        : [current.day];
-  // "The day before the physics lab", "期中考试的前一天": that day of the anchor's first in the week shown whose day
-  // has not passed (the day before Thursday's lecture on a Tuesday, not before Monday's).
-  const dayOf = request.where.dayOf;
-  const occurrence = dayOf ? comingOccurrence(dayOf, task, tasks, todayOf(facts)) : undefined;
-  const dayOfDay = dayOf && occurrence ? occurrence.day + dayOf.offset : undefined;
-  const onDayOf =
-    rejected.length > 0 &&
-    dayOfDay !== undefined &&
-    dayOfDay >= 1 &&
-    dayOfDay <= total &&
-    isEmptySelection(request.where.only);
-  const target =
-    request.otherDay && current
-      ? { ...request.where, not: { ...request.where.not, days: [...request.where.not.days, ...awayDays] } }
-      : // (Feedback on its card, "in the evening", is of that day, unless it names another.)
-        onDayOf
-        ? { ...request.where, only: { weekdays: [], days: [dayOfDay] } }
-        : request.where;
-  const constraints = constraintsFrom(rejected, target);
-  let days = allowedDays(constraints.where, facts);
-  // "To an earlier day" from the schedule's first day (a later one from its last): no day that way — said, no card
-  // (a review already started says that first, as for any move).
-  if (rejected.length === 0 && current && awayDays.length === total && request.dayward) {
-    const why =
-      startedWhy(task, current, facts) ??
-      saySummary("en", request.dayward === "earlier" ? "noEarlierDay" : "noLaterDay", {
-        subject: label(task, "en"),
-        where: formatRange(current, datingOf(facts)),
-      });
-    return finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(why));
-  }
-  // "to the evening" with no day keeps the task's day ("to another day in the evening" does not).
-  if (
-    isEmptySelection(constraints.where.only) &&
-    current &&
-    !request.otherDay &&
-    (constraints.where.slots.part ||
-      constraints.where.slots.from !== undefined ||
-      constraints.where.slots.at !== undefined)
-  )
-    days = [current.day].filter((day) => !constraints.notDays.has(day));
-  if (dayOf && rejected.length === 0) {
-    const anchor = JSON.stringify(dayOf.anchor);
-    if (!occurrence)
-      return finish(
-        end,
-        noAnchorSaid(anchor, task, language),
-        notCarriedOut(saySummary("en", "noAnchorMatch", { anchor })),
-      );
-    const day = occurrence.day + dayOf.offset;
-    if (day < 1 || day > total) {
-      const way = dayOfWords(dayOf.offset, "en");
-      const wayZh = dayOfWords(dayOf.offset, "zh");
-      return finish(
+    return {
+      ended: finish(
         end,
         say(
           language,
-          `${anchor} is on ${dayName(occurrence.day, facts, "en")}; ${way} it is outside your schedule (day 1 to day ${total}), so ${nameOf(task)} stays where it is.`,
-          `${anchor}在${dayName(occurrence.day, facts, "zh")}，它的${wayZh}超出了日程范围（第1天到第${total}天），${nameOf(task)}保持不动。`,
+          `${label(task, language)} cannot move: it is not on a single slot range.`,
+          `${label(task, language)} 不能移动：它不在单一的连续时段上。`,
         ),
-        notCarriedOut(saySummary("en", "outsideSchedule", { shift: `${way} ${anchor}` })),
-      );
-    }
-    days = [day].filter((each) => !constraints.notDays.has(each));
-  }
-  // A shift ("back a day", "an hour later", "往后推一天") starts from the task's own place, on the day it lands on; after
-  // a rejection the feedback's limits take over (`constraints`), as for any move.
-  // "Later today" of a review on another day (or with no place): a move to today, from the clock — not later on its
-  // own day. ("Earlier today" is behind the clock: the shift on its own day, as before.)
-  const toToday =
-    request.shift !== undefined &&
-    "sameDay" in request.shift &&
-    request.shift.sameDay === "later" &&
-    days !== undefined &&
-    days.length === 1 &&
-    days[0] !== current?.day;
-  const shift = rejected.length === 0 && !toToday ? request.shift : undefined;
-  if (shift && !current)
-    return finish(
-      end,
-      say(
-        language,
-        `${label(task, language)} has no place yet, so there is nothing to move ${shiftSaid(shift, "en")}; say where to put it ("schedule ${task.name} on Friday").`,
-        `${label(task, language)} 还没有安排时间，没法${shiftSaid(shift, "zh")}；请说要放在哪里（如“把${task.name}安排到周五”）。`,
+        notCarriedOut(cannotMoveSpread(task)),
       ),
-      notCarriedOut(noPlaceToMoveFrom(task)),
-    );
-  const shiftedDay = shift && current ? current.day + ("days" in shift ? shift.days : 0) : undefined;
-  if (shiftedDay !== undefined) {
-    if (shiftedDay < 1 || shiftedDay > total)
-      return finish(
-        end,
-        say(
-          language,
-          `${label(task, language)} is on ${placeWords(current!, facts, language)}; ${shiftSaid(shift!, "en")} is outside your schedule (day 1 to day ${total}), so it stays where it is.`,
-          `从${placeWords(current!, facts, language)}${shiftSaid(shift!, "zh")}就超出了日程范围（第1天到第${total}天），${label(task, language)}保持不动。`,
-        ),
-        notCarriedOut(saySummary("en", "outsideSchedule", { shift: shiftSaid(shift!, "en") })),
-      );
-    days = [shiftedDay];
+    };
   }
+  return { match: named.match };
+}
+
+/** The free time read since the step's last proposal, of the step's days; a search that says the task's place has started ends the step. */
+function roomShown(turn: MoveTurn, days: number[] | undefined): Ended | MoveRoom {
+  const { rounds, facts, end, task } = turn;
   const lastWrite = rounds.findLastIndex((round) => round.name === "move" || round.name === "place");
   const search = rounds.slice(lastWrite + 1).findLast((round) => round.name === "find_free" && !round.summarised);
   // Where the task may go is read for it (`task_id`): every rule its write checks kept, its own slots free — a free
@@ -369,7 +301,7 @@ export function moveStep(
   const forTask = search?.arguments.task_id === task.id ? search : undefined;
   // A review whose place has started goes nowhere: the search says so, as the move would.
   if (forTask && callResultOf(forTask) === "failed")
-    return finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(refusalOf(forTask, "en", datingOf(facts))));
+    return { ended: finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(refusalOf(forTask, "en", datingOf(facts)))) };
   // The places of the step's days, when a search for the task since the last proposal shows them all.
   const found = toolDataOf(forTask, "find_free");
   const runs = found && found.omitted === 0 ? found.runs.filter((run) => !days || days.includes(run.day)) : undefined;
@@ -384,20 +316,33 @@ export function moveStep(
   );
   const freeRuns =
     general && general.omitted === 0 ? general.runs.filter((run) => !days || days.includes(run.day)) : [];
-  // What the write reports once it applies as proposed: the step's summary, so the step ends with no further turn.
-  const then = (day: number, start: number, hostId: string | undefined): Then => {
-    const to = { day, start, end: start + task.duration - 1 };
-    const host = hostId ? { hostId } : {};
-    return {
-      action: end,
-      goalCheck:
-        tool === "move" && current
-          ? movedText({ id: task.id, from: current, to, ...host }, datingOf(facts))
-          : placedText({ id: task.id, ...to, ...host }, datingOf(facts)),
-    };
+  return { search, found, runs, freeRuns };
+}
+
+/** What the write reports once it applies as proposed: the step's summary, so the step ends with no further turn. */
+function thenOf(turn: MoveTurn, day: number, start: number, hostId: string | undefined): Then {
+  const { task, tool, current, facts, end } = turn;
+  const to = { day, start, end: start + task.duration - 1 };
+  const host = hostId ? { hostId } : {};
+  return {
+    action: end,
+    goalCheck:
+      tool === "move" && current
+        ? movedText({ id: task.id, from: current, to, ...host }, datingOf(facts))
+        : placedText({ id: task.id, ...to, ...host }, datingOf(facts)),
   };
-  // A clock time named ("to Sunday 14:00", "下午两点"): the slot that starts then, or why none does — never a search
-  // elsewhere in the day, which would put the review at another hour than asked.
+}
+
+/**
+ * A place the step's words name exactly — a clock time ("to Sunday 14:00", "下午两点"), a slot, right next to
+ * something, the same time on another day — proposed, or why there is none; undefined when the words name none.
+ */
+function placeNamed(turn: MoveTurn, aim: MoveAim, room: MoveRoom): Decision | undefined {
+  const { request, facts, end, language, tasks, task, tool, current, rejected } = turn;
+  const { shift } = aim;
+  let { days } = aim;
+  // A clock time named: the slot that starts then, or why none does — never a search elsewhere in the day, which
+  // would put the review at another hour than asked.
   // A step whose words name a window with no slot of the day ("Friday, slots 1-0"): said, and nothing proposed.
   const noSlot = rejected.length === 0 && !shift ? emptyWindowWhy(request.where.slots, facts, "en") : undefined;
   if (noSlot !== undefined)
@@ -423,45 +368,9 @@ export function moveStep(
   }
   // "right after the matrix review": the nearest free start on that side of it (of its first occurrence with room).
   const nextTo = rejected.length === 0 && !shift ? request.where.next : undefined;
-  const besideAnchor = nextTo ? spotNextTo(nextTo, task, tasks, runs ?? freeRuns, days) : undefined;
-  if (nextTo && (besideAnchor === undefined || "why" in besideAnchor)) {
-    const why = besideAnchor?.why ?? "none";
-    const anchor = anchorWords(nextTo.anchor, "en");
-    const side = nextTo.side;
-    if (why === "noClass") {
-      // ("After class" on a day with none: said, nothing moves.)
-      const shown = days ?? [];
-      const onDays = shown.map((day) => datedDay(day, facts)).join(" or ") || "any day shown";
-      const onDaysZh = shown.map((day) => dayName(day, facts, "zh")).join("或") || "日程里的每一天都";
-      return finish(
-        end,
-        say(
-          language,
-          `You have no class on ${onDays}, so ${nameOf(task)} stays where it is.`,
-          `${onDaysZh}没有课，${nameOf(task)}保持不动。`,
-        ),
-        notCarriedOut(saySummary("en", "noClassOn", { days: onDays })),
-      );
-    }
-    return finish(
-      end,
-      why === "unknown"
-        ? noAnchorSaid(anchor, task, language)
-        : say(
-            language,
-            `No free time fits ${nameOf(task)} right ${side} ${anchor}, so it stays where it is.`,
-            `${anchorWords(nextTo.anchor, "zh")}${side === "after" ? "之后" : "之前"}紧挨着的时间里放不下${nameOf(task)}，保持不动。`,
-          ),
-      notCarriedOut(
-        why === "unknown"
-          ? saySummary("en", "noAnchorMatch", { anchor })
-          : saySummary("en", side === "after" ? "noRoomRightAfter" : "noRoomRightBefore", {
-              subject: nameOf(task),
-              anchor,
-            }),
-      ),
-    );
-  }
+  const besideAnchor = nextTo ? spotNextTo(nextTo, task, tasks, room.runs ?? room.freeRuns, days) : undefined;
+  if (nextTo && (besideAnchor === undefined || "why" in besideAnchor))
+    return noRoomNextTo(turn, nextTo, besideAnchor?.why ?? "none", days);
   const anchored = besideAnchor && "day" in besideAnchor ? besideAnchor : undefined;
   if (anchored) days = [anchored.day];
   // "to the same time on Friday": the slot it starts at now (a missed review: the slot it was at), on the day it goes to.
@@ -482,25 +391,80 @@ export function moveStep(
           (slotTo === undefined || slotTo - slotFrom + 1 <= task.duration)
         ? slotFrom
         : sameTime;
-  if (exactStart !== undefined && days && days.length > 0) {
-    const day = days[0]!;
-    // The write's own check decides an exact start; a search shown (for the task or not) only foretells its ending.
-    const shown = runs ?? toolDataOf(search, "find_free")?.runs;
-    const room = shown?.find(
-      (run) => run.day === day && run.start <= exactStart && exactStart + task.duration - 1 <= run.end,
-    );
-    return propose(
+  if (exactStart === undefined || !days || days.length === 0) return undefined;
+  const day = days[0]!;
+  // The write's own check decides an exact start; a search shown (for the task or not) only foretells its ending.
+  const shown = room.runs ?? toolDataOf(room.search, "find_free")?.runs;
+  const fits = shown?.find(
+    (run) => run.day === day && run.start <= exactStart && exactStart + task.duration - 1 <= run.end,
+  );
+  const where = placeWords({ day, start: exactStart, end: exactStart + task.duration - 1 }, facts, language);
+  return propose(
+    say(
+      language,
+      `${tool === "place" ? "Placing" : "Moving"} ${nameOf(task)} to ${where}.`,
+      `${tool === "place" ? "安排" : "移动"}${nameOf(task)}到${where}。`,
+    ),
+    tool,
+    { task_id: task.id, day, slot_start: exactStart },
+    say(language, "the slot the request names", "请求指定的时段"),
+    fits ? thenOf(turn, day, exactStart, fits.hostId) : undefined,
+  );
+}
+
+/** No room right next to the anchor named ("right after the matrix review", "after class"), or no such anchor: said. */
+function noRoomNextTo(
+  turn: MoveTurn,
+  nextTo: { side: "after" | "before"; anchor: string },
+  why: "unknown" | "none" | "noClass",
+  days: number[] | undefined,
+): Decision {
+  const { facts, end, language, task } = turn;
+  const anchor = anchorWords(nextTo.anchor, "en");
+  const side = nextTo.side;
+  if (why === "noClass") {
+    // ("After class" on a day with none: said, nothing moves.)
+    const shown = days ?? [];
+    const onDays = shown.map((day) => datedDay(day, facts)).join(" or ") || "any day shown";
+    const onDaysZh = shown.map((day) => dayName(day, facts, "zh")).join("或") || "日程里的每一天都";
+    return finish(
+      end,
       say(
         language,
-        `${tool === "place" ? "Placing" : "Moving"} ${nameOf(task)} to ${placeWords({ day, start: exactStart, end: exactStart + task.duration - 1 }, facts, language)}.`,
-        `${tool === "place" ? "安排" : "移动"}${nameOf(task)}到${placeWords({ day, start: exactStart, end: exactStart + task.duration - 1 }, facts, language)}。`,
+        `You have no class on ${onDays}, so ${nameOf(task)} stays where it is.`,
+        `${onDaysZh}没有课，${nameOf(task)}保持不动。`,
       ),
-      tool,
-      { task_id: task.id, day, slot_start: exactStart },
-      say(language, "the slot the request names", "请求指定的时段"),
-      room ? then(day, exactStart, room.hostId) : undefined,
+      notCarriedOut(saySummary("en", "noClassOn", { days: onDays })),
     );
   }
+  return finish(
+    end,
+    why === "unknown"
+      ? noAnchorSaid(anchor, task, language)
+      : say(
+          language,
+          `No free time fits ${nameOf(task)} right ${side} ${anchor}, so it stays where it is.`,
+          `${anchorWords(nextTo.anchor, "zh")}${side === "after" ? "之后" : "之前"}紧挨着的时间里放不下${nameOf(task)}，保持不动。`,
+        ),
+    notCarriedOut(
+      why === "unknown"
+        ? saySummary("en", "noAnchorMatch", { anchor })
+        : saySummary("en", side === "after" ? "noRoomRightAfter" : "noRoomRightBefore", {
+            subject: nameOf(task),
+            anchor,
+          }),
+    ),
+  );
+}
+
+/**
+ * The first free place where the step says (the task's own search read first), or the place a shift lands on; a
+ * task already there, or with no room there, is said.
+ */
+function freePlace(turn: MoveTurn, aim: MoveAim, room: MoveRoom): Decision {
+  const { request, facts, end, language, match, task, tool, current, rejected } = turn;
+  const { days, constraints, shift, shiftedDay } = aim;
+  const { found, runs, freeRuns } = room;
   const window = resolveSlotWindow(constraints.where.slots, facts.slotsPerDay);
   const within = { ...window, from: Math.max(window.from, constraints.from), to: Math.min(window.to, constraints.to) };
   // A review already where the request puts it ("move it to tomorrow afternoon" when it is there, "move it to Tuesday"
@@ -520,20 +484,7 @@ export function moveStep(
     days.includes(current.day) &&
     current.start >= within.from &&
     current.end <= within.to;
-  // Already where the request puts it: said in words of why (`because`), the step's summary the same either way.
-  const alreadyOn = (place: SlotRange, because: { en: string; zh: string }) =>
-    finish(
-      end,
-      say(
-        language,
-        `${label(task, language)} is already on ${placeWords(place, facts, language)}, ${because.en}; nothing to move.`,
-        `${label(task, language)}已经在${placeWords(place, facts, language)}，${because.zh}；不用移动。`,
-      ),
-      notCarriedOut(
-        saySummary("en", "alreadyOn", { subject: label(task, "en"), where: formatRange(place, datingOf(facts)) }),
-      ),
-    );
-  if (alreadyThere) return alreadyOn(current, { en: "where you asked", zh: "就是你要的时间" });
+  if (alreadyThere) return alreadyOn(turn, current, { en: "where you asked", zh: "就是你要的时间" });
   if (!runs) {
     const args: Record<string, unknown> = { min_length: task.duration, task_id: task.id, limit: 100 };
     if (days) args.days = days;
@@ -548,47 +499,8 @@ export function moveStep(
       "need room that fits the task",
     );
   }
-  if (shift && current && shiftedDay !== undefined) {
-    const landed =
-      shiftedSpot(runs, shift, current, task.duration, shiftedDay, facts) ??
-      shiftedSpot(freeRuns, shift, current, task.duration, shiftedDay, facts);
-    if (!landed) {
-      const passed = found?.pastLeftOut === true;
-      return finish(
-        end,
-        say(
-          language,
-          `No free time fits ${label(task, language)} ${shiftSaid(shift, "en")} (on ${dayName(shiftedDay, facts, language)})${passed ? "; the time that has passed is no longer free" : ""}, so it stays where it is.`,
-          `${dayName(shiftedDay, facts, language)}没有能容纳${label(task, language)}的空闲时间（${shiftSaid(shift, "zh")}）${passed ? "；已经过去的时间不能再安排" : ""}，保持不动。`,
-        ),
-        notCarriedOut(noFreeTimeShifted(task, shift)),
-      );
-    }
-    const to = placeWords(
-      { day: landed.day, start: landed.start, end: landed.start + task.duration - 1 },
-      facts,
-      language,
-    );
-    const nearest =
-      "days" in shift && landed.start !== current.start
-        ? say(
-            language,
-            " (its time that day is taken: the nearest free time)",
-            "（那天原来的时间被占了：最近的空闲时间）",
-          )
-        : "";
-    return propose(
-      say(
-        language,
-        `Moving ${nameOf(task)} ${shiftSaid(shift, "en")}, to ${to}${nearest}${ambiguity(match, language)}.`,
-        `把${nameOf(task)}${shiftSaid(shift, "zh")}，移到${to}${nearest}${ambiguity(match, language)}。`,
-      ),
-      tool,
-      { task_id: task.id, day: landed.day, slot_start: landed.start },
-      say(language, `${shiftSaid(shift, "en")} from where it is`, `从原来的时间${shiftSaid(shift, "zh")}`) + nearest,
-      then(landed.day, landed.start, landed.hostId),
-    );
-  }
+  if (shift && current && shiftedDay !== undefined)
+    return shiftedPlace(turn, { shift, current, shiftedDay }, runs, room);
   const spot =
     firstFit(runs, task.duration, within, constraints.notDays, current) ??
     firstFit(freeRuns, task.duration, within, constraints.notDays, current);
@@ -599,7 +511,7 @@ export function moveStep(
     current &&
     (!spot || spot.day > current.day || (spot.day === current.day && spot.start > current.start))
   )
-    return alreadyOn(current, { en: "and nothing free comes before it", zh: "在它之前没有空闲时间" });
+    return alreadyOn(turn, current, { en: "and nothing free comes before it", zh: "在它之前没有空闲时间" });
   // "Earlier" on a card at the first slot of the day: said plainly, never a search of slots 1-0.
   if (!spot && within.to < 1) {
     const reason = (language: Language) => saySummary(language, "alreadyFirstSlot", { subject: label(task, language) });
@@ -628,6 +540,71 @@ export function moveStep(
     tool,
     { task_id: task.id, day: spot.day, slot_start: spot.start },
     say(language, `a free run fits its ${task.duration} slot(s)`, `有能容纳它 ${task.duration} 节的空闲时段`),
-    then(spot.day, spot.start, spot.hostId),
+    thenOf(turn, spot.day, spot.start, spot.hostId),
+  );
+}
+
+/** Already where the request puts it: said in words of why (`because`), the step's summary the same either way. */
+function alreadyOn(turn: MoveTurn, place: SlotRange, because: { en: string; zh: string }): Decision {
+  const { facts, end, language, task } = turn;
+  return finish(
+    end,
+    say(
+      language,
+      `${label(task, language)} is already on ${placeWords(place, facts, language)}, ${because.en}; nothing to move.`,
+      `${label(task, language)}已经在${placeWords(place, facts, language)}，${because.zh}；不用移动。`,
+    ),
+    notCarriedOut(
+      saySummary("en", "alreadyOn", { subject: label(task, "en"), where: formatRange(place, datingOf(facts)) }),
+    ),
+  );
+}
+
+/** The place a shift lands on from the task's own ("back a day": the nearest free time that day), or why none. */
+function shiftedPlace(
+  turn: MoveTurn,
+  { shift, current, shiftedDay }: { shift: MoveShift; current: SlotRange; shiftedDay: number },
+  runs: FreeRead["runs"],
+  room: MoveRoom,
+): Decision {
+  const { facts, end, language, match, task, tool } = turn;
+  const landed =
+    shiftedSpot(runs, shift, current, task.duration, shiftedDay, facts) ??
+    shiftedSpot(room.freeRuns, shift, current, task.duration, shiftedDay, facts);
+  if (!landed) {
+    const passed = room.found?.pastLeftOut === true;
+    return finish(
+      end,
+      say(
+        language,
+        `No free time fits ${label(task, language)} ${shiftSaid(shift, "en")} (on ${dayName(shiftedDay, facts, language)})${passed ? "; the time that has passed is no longer free" : ""}, so it stays where it is.`,
+        `${dayName(shiftedDay, facts, language)}没有能容纳${label(task, language)}的空闲时间（${shiftSaid(shift, "zh")}）${passed ? "；已经过去的时间不能再安排" : ""}，保持不动。`,
+      ),
+      notCarriedOut(noFreeTimeShifted(task, shift)),
+    );
+  }
+  const to = placeWords(
+    { day: landed.day, start: landed.start, end: landed.start + task.duration - 1 },
+    facts,
+    language,
+  );
+  const nearest =
+    "days" in shift && landed.start !== current.start
+      ? say(
+          language,
+          " (its time that day is taken: the nearest free time)",
+          "（那天原来的时间被占了：最近的空闲时间）",
+        )
+      : "";
+  return propose(
+    say(
+      language,
+      `Moving ${nameOf(task)} ${shiftSaid(shift, "en")}, to ${to}${nearest}${ambiguity(match, language)}.`,
+      `把${nameOf(task)}${shiftSaid(shift, "zh")}，移到${to}${nearest}${ambiguity(match, language)}。`,
+    ),
+    tool,
+    { task_id: task.id, day: landed.day, slot_start: landed.start },
+    say(language, `${shiftSaid(shift, "en")} from where it is`, `从原来的时间${shiftSaid(shift, "zh")}`) + nearest,
+    thenOf(turn, landed.day, landed.start, landed.hostId),
   );
 }
