@@ -101,63 +101,10 @@ export function markTaskWords(request: Extract<ScheduleRequest, { kind: "mark" }
 /** The steps of a request in English words (`stepsIn` adds the fixed ones). */
 export function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
   switch (request.kind) {
-    case "arrange": {
-      const timed = timedPlacement(request);
-      if (timed !== undefined) {
-        const where = whereText(request.where, facts, "move");
-        return [
-          {
-            content: `Place ${JSON.stringify(timed)} ${/^\d/.test(where) ? "at " : /^right /.test(where) ? "" : "on "}${where}`,
-            done_when: "place reports the task's slots, or why it cannot be placed there",
-          },
-        ];
-      }
-      const scope =
-        request.tasks.length > 0
-          ? `Place the pending review tasks ${request.tasks.map((task) => JSON.stringify(task)).join(", ")} into free slots that fit them`
-          : OFFLINE_PLAN_STEPS[0]!.content;
-      const where = [
-        whereText(request.where, facts),
-        ...(request.except?.length
-          ? [`except ${request.except.map((task) => JSON.stringify(task)).join(" and ")}`]
-          : []),
-      ]
-        .filter(Boolean)
-        .join(", ");
-      return [
-        // The daily check-in's missed reviews are proposed again before the rest is arranged.
-        ...(request.makeUp ? [RESCHEDULE_STEP.en] : []),
-        { content: where ? `${scope}, ${where}` : scope, done_when: OFFLINE_PLAN_STEPS[0]!.done_when },
-        OFFLINE_PLAN_STEPS[1]!,
-      ];
-    }
-    case "move": {
-      if (request.shift)
-        return [
-          {
-            content: `Move ${JSON.stringify(request.task)} ${sameDayToday(request, "en") ?? shiftWords(request.shift, "en")}`,
-            done_when:
-              "days" in request.shift
-                ? `move puts the task ${shiftWords(request.shift, "en")} at its own time, else the nearest free time that day, or says why it cannot move`
-                : "move reports the task's new slots, or why it cannot move",
-          },
-        ];
-      const where = whereText(request.where, facts, "move");
-      // "…, but not on Thursday": only where it must not go — a new place, said so.
-      const away = onlyExcludes(request.where) && where !== "";
-      // "…off Thursday": the day it leaves, said so (read back as a move that leaves it).
-      const off = request.leaves && away ? /^not on ([A-Za-z]+)$/.exec(where)?.[1] : undefined;
-      return [
-        {
-          content: request.otherDay
-            ? `Move ${JSON.stringify(request.task)} to ${request.dayward ? `${request.dayward === "earlier" ? "an earlier" : "a later"} day` : "another day"}${where ? `, ${where}` : ""}`
-            : off
-              ? `Move ${JSON.stringify(request.task)} off ${off}`
-              : `Move ${JSON.stringify(request.task)} to ${away ? `another free slot, ${where}` : where || "another free slot"}`,
-          done_when: "move reports the task's new slots, or why it cannot move",
-        },
-      ];
-    }
+    case "arrange":
+      return arrangeSteps(request, facts);
+    case "move":
+      return moveSteps(request, facts);
     case "swap":
       return [
         {
@@ -178,37 +125,8 @@ export function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDr
         },
       ];
     }
-    case "shift_all": {
-      // One step, one card: every review moved together (batch_move), each by the same days.
-      // "all of Monday evening's reviews": a part of the day only with the day it is of.
-      // Several days: "all of Thursday's and Friday's reviews".
-      const days = shiftAllDays(request).map((weekday) => weekdayName(weekday, "en"));
-      const whose =
-        days.length === 0
-          ? "all reviews"
-          : `all of ${sayList(
-              days.map((day) => `${day}${request.part ? ` ${request.part}` : ""}'s`),
-              "en",
-            )} reviews`;
-      // Off the day (or that part of it), to no place named: said as the parser reads it back.
-      if (request.away && request.weekday !== undefined)
-        return [
-          {
-            content:
-              request.away === "part"
-                ? `Move ${whose} out of ${sayList(days, "en")} ${request.part}`
-                : `Move ${whose} to ${request.dayward === "earlier" ? "an earlier day" : request.dayward === "later" ? "a later day" : "another day"}`,
-            done_when: "each review still ahead there has moved off it, or it is told why it stays",
-          },
-        ];
-      const by = shiftAllBy(request);
-      return [
-        {
-          content: `Push ${whose} ${by === undefined ? "to the day asked" : shiftWords(by, "en")}`,
-          done_when: `each review still ahead has moved by ${by && "minutes" in by ? "that time" : "those days"}, or it is told why it stays`,
-        },
-      ];
-    }
+    case "shift_all":
+      return shiftAllSteps(request);
     case "clear_day":
       // One step, one batch card: a write for each review placed there (the execute stage lists them).
       return [
@@ -319,4 +237,96 @@ export function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDr
     default:
       return [];
   }
+}
+
+/** An arrangement's steps: a task at a time named, or the pending reviews where the request says, then the week's check. */
+function arrangeSteps(request: Extract<ScheduleRequest, { kind: "arrange" }>, facts: WeekFacts): StepDraft[] {
+  const timed = timedPlacement(request);
+  if (timed !== undefined) {
+    const where = whereText(request.where, facts, "move");
+    return [
+      {
+        content: `Place ${JSON.stringify(timed)} ${/^\d/.test(where) ? "at " : /^right /.test(where) ? "" : "on "}${where}`,
+        done_when: "place reports the task's slots, or why it cannot be placed there",
+      },
+    ];
+  }
+  const scope =
+    request.tasks.length > 0
+      ? `Place the pending review tasks ${request.tasks.map((task) => JSON.stringify(task)).join(", ")} into free slots that fit them`
+      : OFFLINE_PLAN_STEPS[0]!.content;
+  const where = [
+    whereText(request.where, facts),
+    ...(request.except?.length ? [`except ${request.except.map((task) => JSON.stringify(task)).join(" and ")}`] : []),
+  ]
+    .filter(Boolean)
+    .join(", ");
+  return [
+    // The daily check-in's missed reviews are proposed again before the rest is arranged.
+    ...(request.makeUp ? [RESCHEDULE_STEP.en] : []),
+    { content: where ? `${scope}, ${where}` : scope, done_when: OFFLINE_PLAN_STEPS[0]!.done_when },
+    OFFLINE_PLAN_STEPS[1]!,
+  ];
+}
+
+/** A move's step: by a shift from its own place, or to (or off) where the request says. */
+function moveSteps(request: Extract<ScheduleRequest, { kind: "move" }>, facts: WeekFacts): StepDraft[] {
+  if (request.shift)
+    return [
+      {
+        content: `Move ${JSON.stringify(request.task)} ${sameDayToday(request, "en") ?? shiftWords(request.shift, "en")}`,
+        done_when:
+          "days" in request.shift
+            ? `move puts the task ${shiftWords(request.shift, "en")} at its own time, else the nearest free time that day, or says why it cannot move`
+            : "move reports the task's new slots, or why it cannot move",
+      },
+    ];
+  const where = whereText(request.where, facts, "move");
+  // "…, but not on Thursday": only where it must not go — a new place, said so.
+  const away = onlyExcludes(request.where) && where !== "";
+  // "…off Thursday": the day it leaves, said so (read back as a move that leaves it).
+  const off = request.leaves && away ? /^not on ([A-Za-z]+)$/.exec(where)?.[1] : undefined;
+  return [
+    {
+      content: request.otherDay
+        ? `Move ${JSON.stringify(request.task)} to ${request.dayward ? `${request.dayward === "earlier" ? "an earlier" : "a later"} day` : "another day"}${where ? `, ${where}` : ""}`
+        : off
+          ? `Move ${JSON.stringify(request.task)} off ${off}`
+          : `Move ${JSON.stringify(request.task)} to ${away ? `another free slot, ${where}` : where || "another free slot"}`,
+      done_when: "move reports the task's new slots, or why it cannot move",
+    },
+  ];
+}
+
+/** Every review of some days moved together: one step, one card (batch_move), off the day or by the same shift. */
+function shiftAllSteps(request: Extract<ScheduleRequest, { kind: "shift_all" }>): StepDraft[] {
+  // One step, one card: every review moved together (batch_move), each by the same days.
+  // "all of Monday evening's reviews": a part of the day only with the day it is of.
+  // Several days: "all of Thursday's and Friday's reviews".
+  const days = shiftAllDays(request).map((weekday) => weekdayName(weekday, "en"));
+  const whose =
+    days.length === 0
+      ? "all reviews"
+      : `all of ${sayList(
+          days.map((day) => `${day}${request.part ? ` ${request.part}` : ""}'s`),
+          "en",
+        )} reviews`;
+  // Off the day (or that part of it), to no place named: said as the parser reads it back.
+  if (request.away && request.weekday !== undefined)
+    return [
+      {
+        content:
+          request.away === "part"
+            ? `Move ${whose} out of ${sayList(days, "en")} ${request.part}`
+            : `Move ${whose} to ${request.dayward === "earlier" ? "an earlier day" : request.dayward === "later" ? "a later day" : "another day"}`,
+        done_when: "each review still ahead there has moved off it, or it is told why it stays",
+      },
+    ];
+  const by = shiftAllBy(request);
+  return [
+    {
+      content: `Push ${whose} ${by === undefined ? "to the day asked" : shiftWords(by, "en")}`,
+      done_when: `each review still ahead has moved by ${by && "minutes" in by ? "that time" : "those days"}, or it is told why it stays`,
+    },
+  ];
 }
