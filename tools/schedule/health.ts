@@ -155,8 +155,6 @@ export function* healthSteps(
   budget: SearchBudget = {},
 ): Steps<HealthReport> {
   const index = buildOccupancyIndex(state);
-  const { totalDays, slotsPerDay } = state.window;
-  const { clock } = index.rules;
   const reviews = state.tasks.filter((task): task is TaskItem => task.source === "task_item");
   // The past is fixed: a review whose place has started is busy time, not a review to judge (see the file's comment).
   const placed = reviews.filter(
@@ -165,15 +163,56 @@ export function* healthSteps(
   const pending = reviews.filter((task) => task.status === "pending");
   // A missed review not made up is still to place (it has no place: `mark_missed` and the roll free it).
   const missed = reviews.filter((task) => task.status === "missed" && (task.slots?.length ?? 0) === 0);
-  const toPlace = [...pending, ...missed];
-  const issues: HealthIssue[] = [];
-  const name = (task: TaskItem) => JSON.stringify(task.name);
-  const day = (each: number) => dayText(each, index.rules);
+  const judging: Judging = {
+    state,
+    index,
+    placed,
+    firstOpen: firstOpenDayOf(state.window, index.rules.clock),
+    name: (task) => JSON.stringify(task.name),
+    day: (each) => dayText(each, index.rules),
+  };
+  const rhythm = rhythmOf(judging);
+  const tightness = tightnessOf(judging);
+  const profile = offProfileOf(judging, preferences);
+  const strategy = strategyIssues(judging);
+  const feasibility = yield* feasibilitySteps(judging, { pending, missed }, preferences, budget);
+  const issues = [...rhythm.issues, ...tightness.issues, ...profile.issues, ...strategy, ...feasibility.issues];
+  issues.sort((a, b) => b.penalty - a.penalty || a.kind.localeCompare(b.kind));
+  const score = Math.max(0, round(100 - issues.reduce((sum, issue) => sum + issue.penalty, 0), 1));
+  return {
+    score,
+    rhythm: rhythm.figures,
+    tightness: tightness.figures,
+    profile: profile.figures,
+    feasibility: feasibility.figures,
+    issues,
+  };
+}
 
-  // Rhythm, over the days not yet over.
+/** What every part of the judgement reads: the week, its occupancy, its placed reviews not yet started, and words. */
+interface Judging {
+  state: ScheduleState;
+  index: OccupancyIndex;
+  /** The placed reviews whose place has not started (the past is fixed: busy time, not a review to judge). */
+  placed: TaskItem[];
+  /** The first day not yet over by the clock. */
+  firstOpen: number;
+  name: (task: TaskItem) => string;
+  day: (day: number) => string;
+}
+
+/** A part of the judgement: its figures in the report, and the issues it found (in the order found). */
+interface Judged<Figures> {
+  figures: Figures;
+  issues: HealthIssue[];
+}
+
+/** Rhythm, over the days not yet over: each day's load, its spread, heavy days, reviews back to back. */
+function rhythmOf({ state, placed, firstOpen, name, day }: Judging): Judged<HealthReport["rhythm"]> {
+  const { totalDays } = state.window;
+  const issues: HealthIssue[] = [];
   const dailyLoad = Array.from({ length: totalDays }, () => 0);
   for (const task of placed) for (const range of task.slots!) dailyLoad[range.day - 1]! += range.end - range.start + 1;
-  const firstOpen = firstOpenDayOf(state.window, clock);
   const spread = spreadOf(
     dailyLoad.reduce((sum, load) => sum + load, 0),
     dailyLoad.reduce((sum, load) => sum + load * load, 0),
@@ -222,8 +261,14 @@ export function* healthSteps(
       message: `${name(byStart[position - 1]!)} and ${name(byStart[position]!)} follow each other with no break on ${day(after.day)}`,
     });
   }
+  return { figures: { dailyLoad, spread, heavyDays, backToBack }, issues };
+}
 
-  // Tightness.
+/** Tightness: reviews with no buffer around them, single free slots squeezed between busy ones. */
+function tightnessOf({ state, index, placed, firstOpen, name, day }: Judging): Judged<HealthReport["tightness"]> {
+  const { totalDays, slotsPerDay } = state.window;
+  const { clock } = index.rules;
+  const issues: HealthIssue[] = [];
   const busy = (day: number, slot: number) => slot >= 1 && slot <= slotsPerDay && isBusy(index, day, slot);
   let unbuffered = 0;
   for (const task of placed) {
@@ -259,9 +304,15 @@ export function* healthSteps(
       message: `${isolatedSlots} single free slot(s) are squeezed between busy ones (${[...isolatedDays].map(day).join(", ")})`,
     });
   }
+  return { figures: { unbuffered, isolatedSlots }, issues };
+}
 
-  // Profile.
-  const avoid = new Set(preferences.avoidDays ?? []);
+/** Profile: reviews on an avoided day or outside the preferred slots. */
+function offProfileOf(
+  { state, index, placed, name }: Judging,
+  preferences: HealthPreferences,
+): Judged<HealthReport["profile"]> {
+  const issues: HealthIssue[] = [];
   const profile = profileOf(state, preferences, index.rules);
   let offProfile = 0;
   for (const task of placed) {
@@ -278,7 +329,12 @@ export function* healthSteps(
       message: `${name(task)} is ${why}`,
     });
   }
+  return { figures: { offProfile }, issues };
+}
 
+/** Strategy: a class's sessions spread or kept together as it names, and no two sessions of one task on a day. */
+function strategyIssues({ state, placed, day }: Judging): HealthIssue[] {
+  const issues: HealthIssue[] = [];
   // Strategy, for a class that names one: `steady` spreads its sessions (no two on a day), `compact` keeps them on as
   // few days as they can share (one day per session beyond the first that opens a day of its own is off) — a long
   // task's sessions keep to a day each, so the fewest days are its count of sessions, not one (issue 47 item 5).
@@ -317,8 +373,19 @@ export function* healthSteps(
       });
     }
   }
+  return issues;
+}
 
-  // Feasibility: how many reviews still to place (pending, and missed ones not made up) fit beside one another.
+/** Feasibility: how many reviews still to place (pending, and missed ones not made up) fit beside one another. */
+function* feasibilitySteps(
+  { state, index, name }: Judging,
+  { pending, missed }: { pending: TaskItem[]; missed: TaskItem[] },
+  preferences: HealthPreferences,
+  budget: SearchBudget,
+): Steps<Judged<HealthReport["feasibility"]>> {
+  const toPlace = [...pending, ...missed];
+  const avoid = new Set(preferences.avoidDays ?? []);
+  const issues: HealthIssue[] = [];
   const input = searchInputOf(state, index);
   const searchTasks: SearchTask[] = toPlace.map((task) =>
     withRules(
@@ -392,15 +459,8 @@ export function* healthSteps(
       message: `${tasks.length} ${which} review(s) cannot fit: ${tasks.map(name).join(", ")} (deadline passed)`,
     });
   }
-
-  issues.sort((a, b) => b.penalty - a.penalty || a.kind.localeCompare(b.kind));
-  const score = Math.max(0, round(100 - issues.reduce((sum, issue) => sum + issue.penalty, 0), 1));
   return {
-    score,
-    rhythm: { dailyLoad, spread, heavyDays, backToBack },
-    tightness: { unbuffered, isolatedSlots },
-    profile: { offProfile },
-    feasibility: {
+    figures: {
       pending: pending.length,
       ...(missed.length > 0 ? { missed: missed.length } : {}),
       placeable: parts.reduce((sum, part) => sum + part.fit.length, 0),
