@@ -574,57 +574,10 @@ function plan(
         (a, b) => distance(a) - distance(b) || ("minutes" in by && !later ? a.start - b.start : offset(b) - offset(a)),
       );
     const place = places[0];
-    // Off its day: the days (and part) it could not leave, said for both reasons below.
-    const away = vacated.includes(from.day) ? vacated : [from.day];
-    const left =
-      "away" in by
-        ? {
-            en: `${sayList(away.map(dated), "en")}${leaving && part ? ` ${part}` : ""}`,
-            zh: `${sayList(
-              away.map((each) => dayName(each, facts, "zh")),
-              "zh",
-            )}${leaving && part ? partInChinese(part) : ""}`,
-          }
-        : undefined;
-    // Free time there that its own rules rule out: said so, not as no free time.
-    if (place === undefined && way.some((each) => fits(each.day, each.start, false))) {
-      stay(
-        left
-          ? {
-              en: saySummary("en", "noRuledRoomAway", { days: left.en }),
-              zh: saySummary("zh", "noRuledRoomAway", { days: left.zh }),
-            }
-          : "minutes" in by
-            ? {
-                en: saySummary("en", "noRuledTimeShifted", { shift: shiftSaid(by, "en") }),
-                zh: saySummary("zh", "noRuledTimeShifted", { shift: shiftSaid(by, "zh") }),
-              }
-            : {
-                en: saySummary("en", "noRuledRoomOnDay", { days: dated(day) }),
-                zh: saySummary("zh", "noRuledRoomOnDay", { days: dayName(day, facts, "zh") }),
-              },
-      );
-      continue;
-    }
-    if (place === undefined && left) {
-      stay({
-        en: saySummary("en", "noRoomAway", { days: left.en }),
-        zh: saySummary("zh", "noRoomAway", { days: left.zh }),
-      });
-      continue;
-    }
-    if (place === undefined && "minutes" in by) {
-      stay({
-        en: saySummary("en", "noFreeTimeShifted", { subject: "it", shift: shiftSaid(by, "en") }),
-        zh: saySummary("zh", "noFreeTimeShifted", { subject: "它", shift: shiftSaid(by, "zh") }),
-      });
-      continue;
-    }
     if (place === undefined) {
-      stay({
-        en: saySummary("en", "noRoomOnDay", { days: dated(day) }),
-        zh: saySummary("zh", "noRoomOnDay", { days: dayName(day, facts, "zh") }),
-      });
+      // (Free time there that its own rules rule out is said so, not as no free time.)
+      const ruledOut = way.some((each) => fits(each.day, each.start, false));
+      stay(whyStays(ruledOut, { by, day, from: from.day, vacated, part: leaving ? part : undefined }, facts));
       continue;
     }
     take(place.day, place.start, length);
@@ -635,4 +588,57 @@ function plan(
     (a, b) => a.task.slots[0]!.day - b.task.slots[0]!.day || a.task.slots[0]!.start - b.task.slots[0]!.start,
   );
   return { landings, staying };
+}
+
+/**
+ * Why a review of a shift found no place: free time there that its own rules rule out, no room off the days (and part)
+ * it leaves, none by the time asked, none on the day it lands on.
+ */
+function whyStays(
+  ruledOut: boolean,
+  { by, day, from, vacated, part }: { by: Shift; day: number; from: number; vacated: number[]; part: ShiftAll["part"] },
+  facts: WeekFacts,
+): { en: string; zh: string } {
+  const dated = (each: number) => datedDay(each, facts);
+  // Off its day: the days (and part) it could not leave, said for both reasons below.
+  const away = vacated.includes(from) ? vacated : [from];
+  const left =
+    "away" in by
+      ? {
+          en: `${sayList(away.map(dated), "en")}${part ? ` ${part}` : ""}`,
+          zh: `${sayList(
+            away.map((each) => dayName(each, facts, "zh")),
+            "zh",
+          )}${part ? partInChinese(part) : ""}`,
+        }
+      : undefined;
+  if (ruledOut)
+    return left
+      ? {
+          en: saySummary("en", "noRuledRoomAway", { days: left.en }),
+          zh: saySummary("zh", "noRuledRoomAway", { days: left.zh }),
+        }
+      : "minutes" in by
+        ? {
+            en: saySummary("en", "noRuledTimeShifted", { shift: shiftSaid(by, "en") }),
+            zh: saySummary("zh", "noRuledTimeShifted", { shift: shiftSaid(by, "zh") }),
+          }
+        : {
+            en: saySummary("en", "noRuledRoomOnDay", { days: dated(day) }),
+            zh: saySummary("zh", "noRuledRoomOnDay", { days: dayName(day, facts, "zh") }),
+          };
+  if (left)
+    return {
+      en: saySummary("en", "noRoomAway", { days: left.en }),
+      zh: saySummary("zh", "noRoomAway", { days: left.zh }),
+    };
+  if ("minutes" in by)
+    return {
+      en: saySummary("en", "noFreeTimeShifted", { subject: "it", shift: shiftSaid(by, "en") }),
+      zh: saySummary("zh", "noFreeTimeShifted", { subject: "它", shift: shiftSaid(by, "zh") }),
+    };
+  return {
+    en: saySummary("en", "noRoomOnDay", { days: dated(day) }),
+    zh: saySummary("zh", "noRoomOnDay", { days: dayName(day, facts, "zh") }),
+  };
 }
