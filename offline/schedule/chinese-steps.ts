@@ -17,60 +17,16 @@ import { CALENDAR_PACKS, CLASS_PACKS, OFFLINE_PLAN_STEPS_ZH, RESCHEDULE_STEP, WE
 import { PART_ZH, sameDayToday, shiftWords, stepDay } from "./step-where.js";
 import { markTaskWords, markWeekday } from "./english-steps.js";
 
+/** A task's or event's name as a step quotes it. */
+const quoted = (task: string) => JSON.stringify(task);
+
 /** The steps of a request in Chinese words (`stepsIn` adds the fixed ones). */
 export function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDraft[] {
-  const quoted = (task: string) => JSON.stringify(task);
   switch (request.kind) {
-    case "arrange": {
-      const timed = timedPlacement(request);
-      if (timed !== undefined)
-        return [
-          {
-            content: `把 ${quoted(timed)} 安排在 ${chineseWhere(request.where, facts, "move")}`,
-            done_when: "任务有了时段，或已说明无法安排在那里的原因",
-          },
-        ];
-      const scope =
-        request.tasks.length > 0
-          ? `把复习任务 ${request.tasks.map(quoted).join("、")} 放进能容纳它们的时段`
-          : OFFLINE_PLAN_STEPS_ZH[0]!.content;
-      const where = [
-        chineseWhere(request.where, facts),
-        ...(request.except?.length ? [`除了 ${request.except.map(quoted).join("、")}`] : []),
-      ]
-        .filter(Boolean)
-        .join("，");
-      return [
-        ...(request.makeUp ? [RESCHEDULE_STEP.zh] : []),
-        { content: where ? `${scope}，${where}` : scope, done_when: OFFLINE_PLAN_STEPS_ZH[0]!.done_when },
-        OFFLINE_PLAN_STEPS_ZH[1]!,
-      ];
-    }
-    case "move": {
-      if (request.shift)
-        return [
-          {
-            content: `把 ${quoted(request.task)} ${sameDayToday(request, "zh") ?? shiftWords(request.shift, "zh")}`,
-            done_when:
-              "days" in request.shift
-                ? `任务${shiftWords(request.shift, "zh")}，仍在原来的时间，那个时间被占用时放到当天最近的空闲时间；或说明无法移动的原因`
-                : "move 报告任务的新时段，或无法移动的原因",
-          },
-        ];
-      const where = chineseWhere(request.where, facts, "move");
-      const away = onlyExcludes(request.where) && where !== "";
-      const off = request.leaves && away ? /^不要((?:周|星期)[一二三四五六日天])$/.exec(where)?.[1] : undefined;
-      return [
-        {
-          content: request.otherDay
-            ? `把 ${quoted(request.task)} 移到${request.dayward ? `更${request.dayward === "earlier" ? "早" : "晚"}的一天` : "另一天"}${where ? `，${where}` : ""}`
-            : off
-              ? `把 ${quoted(request.task)} 移出${off}`
-              : `把 ${quoted(request.task)} 移到 ${away ? `另一个空闲时段，${where}` : where || "另一个空闲时段"}`,
-          done_when: "任务有了新时段，或已说明无法移动的原因",
-        },
-      ];
-    }
+    case "arrange":
+      return arrangeSteps(request, facts);
+    case "move":
+      return moveSteps(request, facts);
     case "swap":
       return [
         {
@@ -87,30 +43,8 @@ export function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDr
       const as = { done: "已完成", missed: "错过", skipped: "跳过" }[request.to];
       return [{ content: `把 ${quoted(`${on}${task}`)} 记为${as}`, done_when: `任务已记为${as}，或说明原因` }];
     }
-    case "shift_all": {
-      const days = sayList(
-        shiftAllDays(request).map((weekday) => weekdayName(weekday, "zh")),
-        "zh",
-      );
-      const whose = days === "" ? "所有复习" : `${days}${request.part ? PART_ZH[request.part] : ""}的所有复习`;
-      if (request.away && request.weekday !== undefined)
-        return [
-          {
-            content:
-              request.away === "part"
-                ? `把${whose}挪出${days}${PART_ZH[request.part!]}`
-                : `把${whose}挪到${request.dayward ? (request.dayward === "earlier" ? "更早的一天" : "更晚的一天") : "别的天"}`,
-            done_when: "那里每个还没开始的复习都已挪走，或说明了为什么保留不动",
-          },
-        ];
-      const by = shiftAllBy(request);
-      return [
-        {
-          content: `把${whose}${by === undefined ? "挪到要求的那天" : shiftWords(by, "zh")}`,
-          done_when: `每个还没开始的复习都已按${by && "minutes" in by ? "时间" : "天数"}移动，或说明了为什么保留不动`,
-        },
-      ];
-    }
+    case "shift_all":
+      return shiftAllSteps(request);
     case "clear_day":
       return [
         {
@@ -200,6 +134,86 @@ export function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDr
     default:
       return [];
   }
+}
+
+/** An arrangement's steps in Chinese: a task at a time named, or the reviews where the request says, then the check. */
+function arrangeSteps(request: Extract<ScheduleRequest, { kind: "arrange" }>, facts: WeekFacts): StepDraft[] {
+  const timed = timedPlacement(request);
+  if (timed !== undefined)
+    return [
+      {
+        content: `把 ${quoted(timed)} 安排在 ${chineseWhere(request.where, facts, "move")}`,
+        done_when: "任务有了时段，或已说明无法安排在那里的原因",
+      },
+    ];
+  const scope =
+    request.tasks.length > 0
+      ? `把复习任务 ${request.tasks.map(quoted).join("、")} 放进能容纳它们的时段`
+      : OFFLINE_PLAN_STEPS_ZH[0]!.content;
+  const where = [
+    chineseWhere(request.where, facts),
+    ...(request.except?.length ? [`除了 ${request.except.map(quoted).join("、")}`] : []),
+  ]
+    .filter(Boolean)
+    .join("，");
+  return [
+    ...(request.makeUp ? [RESCHEDULE_STEP.zh] : []),
+    { content: where ? `${scope}，${where}` : scope, done_when: OFFLINE_PLAN_STEPS_ZH[0]!.done_when },
+    OFFLINE_PLAN_STEPS_ZH[1]!,
+  ];
+}
+
+/** A move's step in Chinese: by a shift from its own place, or to (or off) where the request says. */
+function moveSteps(request: Extract<ScheduleRequest, { kind: "move" }>, facts: WeekFacts): StepDraft[] {
+  if (request.shift)
+    return [
+      {
+        content: `把 ${quoted(request.task)} ${sameDayToday(request, "zh") ?? shiftWords(request.shift, "zh")}`,
+        done_when:
+          "days" in request.shift
+            ? `任务${shiftWords(request.shift, "zh")}，仍在原来的时间，那个时间被占用时放到当天最近的空闲时间；或说明无法移动的原因`
+            : "move 报告任务的新时段，或无法移动的原因",
+      },
+    ];
+  const where = chineseWhere(request.where, facts, "move");
+  const away = onlyExcludes(request.where) && where !== "";
+  const off = request.leaves && away ? /^不要((?:周|星期)[一二三四五六日天])$/.exec(where)?.[1] : undefined;
+  return [
+    {
+      content: request.otherDay
+        ? `把 ${quoted(request.task)} 移到${request.dayward ? `更${request.dayward === "earlier" ? "早" : "晚"}的一天` : "另一天"}${where ? `，${where}` : ""}`
+        : off
+          ? `把 ${quoted(request.task)} 移出${off}`
+          : `把 ${quoted(request.task)} 移到 ${away ? `另一个空闲时段，${where}` : where || "另一个空闲时段"}`,
+      done_when: "任务有了新时段，或已说明无法移动的原因",
+    },
+  ];
+}
+
+/** Every review of some days moved together, in Chinese: off the day, or by the same shift. */
+function shiftAllSteps(request: Extract<ScheduleRequest, { kind: "shift_all" }>): StepDraft[] {
+  const days = sayList(
+    shiftAllDays(request).map((weekday) => weekdayName(weekday, "zh")),
+    "zh",
+  );
+  const whose = days === "" ? "所有复习" : `${days}${request.part ? PART_ZH[request.part] : ""}的所有复习`;
+  if (request.away && request.weekday !== undefined)
+    return [
+      {
+        content:
+          request.away === "part"
+            ? `把${whose}挪出${days}${PART_ZH[request.part!]}`
+            : `把${whose}挪到${request.dayward ? (request.dayward === "earlier" ? "更早的一天" : "更晚的一天") : "别的天"}`,
+        done_when: "那里每个还没开始的复习都已挪走，或说明了为什么保留不动",
+      },
+    ];
+  const by = shiftAllBy(request);
+  return [
+    {
+      content: `把${whose}${by === undefined ? "挪到要求的那天" : shiftWords(by, "zh")}`,
+      done_when: `每个还没开始的复习都已按${by && "minutes" in by ? "时间" : "天数"}移动，或说明了为什么保留不动`,
+    },
+  ];
 }
 
 /** "周一（第1天），晚上（第9-12节），不要周二" — `whereText` in Chinese, in a form the request parser reads back. */
