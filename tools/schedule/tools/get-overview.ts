@@ -16,7 +16,7 @@ import {
   quoteName,
   readResult,
 } from "../format.js";
-import { FREE, buildOccupancyIndex, cellOf } from "../occupancy-index.js";
+import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "../occupancy-index.js";
 import {
   dayOfWeekName,
   type DayMapping,
@@ -146,6 +146,130 @@ function appendNamed(lines: string[], status: "placed" | "missed", tasks: readon
   );
 }
 
+/** The week's tasks by what they are: events (and how many locked), and task items by status (and by class). */
+function tasksByStatus(state: ScheduleState) {
+  const events: EventTask[] = [];
+  const pending: TaskItem[] = [];
+  const placed: TaskItem[] = [];
+  const missed: TaskItem[] = [];
+  let skipped = 0;
+  let lockedCount = 0;
+  const pendingByCategory = new Map<string, number>();
+  const placedByCategory = new Map<string, number>();
+  for (const task of state.tasks) {
+    if (task.source === "event") {
+      events.push(task);
+      if (task.locked) lockedCount += 1;
+    } else if (task.status === "pending") {
+      pending.push(task);
+      pendingByCategory.set(task.categoryId, (pendingByCategory.get(task.categoryId) ?? 0) + 1);
+    } else if (task.status === "missed") {
+      // Without a place: never told as placed (a week of missed reviews is not "every review placed").
+      missed.push(task);
+    } else if (task.status === "skipped") {
+      skipped += 1;
+    } else {
+      placed.push(task);
+      placedByCategory.set(task.categoryId, (placedByCategory.get(task.categoryId) ?? 0) + 1);
+    }
+  }
+  return { events, pending, placed, missed, skipped, lockedCount, pendingByCategory, placedByCategory };
+}
+
+/** Each day's line (occupied, free, embeddable and embedded slots), capped; the days shown. */
+function appendDays(lines: string[], window: ScheduleState["window"], index: OccupancyIndex): OverviewDay[] {
+  const days: OverviewDay[] = [];
+  appendCapped(
+    lines,
+    window.days,
+    DAY_LINE_LIMIT,
+    (day) => {
+      let occupied = 0;
+      let embeddable = 0;
+      let embedded = 0;
+      for (let slot = 1; slot <= window.slotsPerDay; slot += 1) {
+        const cell = cellOf(index, day.dayIndex, slot);
+        const occupant = index.primary[cell] ?? FREE;
+        const guest = index.embedded[cell] ?? FREE;
+        if (occupant !== FREE) occupied += 1;
+        if (guest !== FREE) embedded += 1;
+        const task = occupant === FREE ? undefined : index.tasks[occupant];
+        if (guest === FREE && task !== undefined && task.source === "event" && task.canEmbed) embeddable += 1;
+      }
+      const free = window.slotsPerDay - occupied;
+      days.push({
+        day: day.dayIndex,
+        week: day.week,
+        dayOfWeek: day.dayOfWeek,
+        ...(day.date === undefined ? {} : { date: day.date }),
+        occupied,
+        free,
+        embeddable,
+        embedded,
+      });
+      return `- ${formatDay(day)}: occupied=${occupied} free=${free} embeddable=${embeddable} embedded=${embedded}`;
+    },
+    "use query_range or find_free with days to look at later days",
+  );
+
+  return days;
+}
+
+/** Each embeddable host's range and its room left for embedding, capped; those shown and every range. */
+function appendHosts(lines: string[], hosts: readonly EventTask[], index: OccupancyIndex) {
+  const hostRanges: Array<{ host: EventTask; range: SlotRange }> = [];
+  for (const host of hosts) for (const range of host.slots) hostRanges.push({ host, range });
+  lines.push(`embeddable hosts (${formatCount(hostRanges.length)}):`);
+  const hostRows: OverviewHost[] = [];
+  appendCapped(
+    lines,
+    hostRanges,
+    HOST_LINE_LIMIT,
+    ({ host, range }) => {
+      let open = 0;
+      for (let slot = range.start; slot <= range.end; slot += 1) {
+        if ((index.embedded[cellOf(index, range.day, slot)] ?? FREE) === FREE) open += 1;
+      }
+      hostRows.push({ id: host.id, name: host.name, day: range.day, start: range.start, end: range.end, open });
+      return `- host ${host.id} ${quoteName(host.name)} day ${range.day} slots ${range.start}-${range.end} (${open} free for embedding)`;
+    },
+    "use find_free with days to find embeddable room on other days",
+  );
+
+  return { hostRows, hostRanges };
+}
+
+/** Each task class with its pending and placed counts and the weekdays it keeps off, capped; those shown. */
+function appendCategories(
+  lines: string[],
+  all: ScheduleState["categories"],
+  pendingByCategory: ReadonlyMap<string, number>,
+  placedByCategory: ReadonlyMap<string, number>,
+): OverviewCategory[] {
+  lines.push(`categories (${formatCount(all.length)}):`);
+  const categories: OverviewCategory[] = [];
+  appendCapped(
+    lines,
+    all,
+    TASK_LINE_LIMIT,
+    (category) => {
+      const excluded = category.excludedDaysOfWeek ?? [];
+      const row: OverviewCategory = {
+        id: category.id,
+        name: category.name,
+        pending: pendingByCategory.get(category.id) ?? 0,
+        placed: placedByCategory.get(category.id) ?? 0,
+        ...(excluded.length > 0 ? { excludedDaysOfWeek: [...excluded] } : {}),
+      };
+      categories.push(row);
+      return `- category ${row.id} ${quoteName(row.name)} pending=${row.pending} placed=${row.placed}${excluded.length > 0 ? ` excluded_days_of_week=${excluded.join(",")}` : ""}`;
+    },
+    "use list_tasks with a category to see one task class",
+  );
+
+  return categories;
+}
+
 /** Shows the window, occupancy per day, embeddable hosts, task classes and pending tasks. */
 export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = {
   name: "get_overview",
@@ -165,33 +289,9 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
     const span = first !== undefined && last !== undefined ? ` (${dated(first)} - ${dated(last)}${zone})` : "";
     lines.push(`schedule: ${formatCount(window.totalDays)} days${span}, ${window.slotsPerDay} slots per day`);
 
-    const events: EventTask[] = [];
-    const pending: TaskItem[] = [];
-    const placed: TaskItem[] = [];
-    const missed: TaskItem[] = [];
-    let skipped = 0;
-    let placedCount = 0;
-    let lockedCount = 0;
-    const pendingByCategory = new Map<string, number>();
-    const placedByCategory = new Map<string, number>();
-    for (const task of state.tasks) {
-      if (task.source === "event") {
-        events.push(task);
-        if (task.locked) lockedCount += 1;
-      } else if (task.status === "pending") {
-        pending.push(task);
-        pendingByCategory.set(task.categoryId, (pendingByCategory.get(task.categoryId) ?? 0) + 1);
-      } else if (task.status === "missed") {
-        // Without a place: never told as placed (a week of missed reviews is not "every review placed").
-        missed.push(task);
-      } else if (task.status === "skipped") {
-        skipped += 1;
-      } else {
-        placed.push(task);
-        placedCount += 1;
-        placedByCategory.set(task.categoryId, (placedByCategory.get(task.categoryId) ?? 0) + 1);
-      }
-    }
+    const { events, pending, placed, missed, skipped, lockedCount, pendingByCategory, placedByCategory } =
+      tasksByStatus(state);
+    const placedCount = placed.length;
     const hosts = events.filter((event) => event.canEmbed && event.slots.length > 0);
     lines.push(
       `tasks: ${formatCount(events.length)} events (${formatCount(hosts.length)} embeddable, ${formatCount(lockedCount)} locked), ` +
@@ -203,79 +303,11 @@ export const getOverviewTool: DomainTool<ScheduleState, GetOverviewArguments> = 
         `slot times: ${window.slotTimes.map((time, index) => `${index + 1} ${time.start}-${time.end}`).join(", ")}`,
       );
     lines.push("days:");
-    const days: OverviewDay[] = [];
-    appendCapped(
-      lines,
-      window.days,
-      DAY_LINE_LIMIT,
-      (day) => {
-        let occupied = 0;
-        let embeddable = 0;
-        let embedded = 0;
-        for (let slot = 1; slot <= window.slotsPerDay; slot += 1) {
-          const cell = cellOf(index, day.dayIndex, slot);
-          const occupant = index.primary[cell] ?? FREE;
-          const guest = index.embedded[cell] ?? FREE;
-          if (occupant !== FREE) occupied += 1;
-          if (guest !== FREE) embedded += 1;
-          const task = occupant === FREE ? undefined : index.tasks[occupant];
-          if (guest === FREE && task !== undefined && task.source === "event" && task.canEmbed) embeddable += 1;
-        }
-        const free = window.slotsPerDay - occupied;
-        days.push({
-          day: day.dayIndex,
-          week: day.week,
-          dayOfWeek: day.dayOfWeek,
-          ...(day.date === undefined ? {} : { date: day.date }),
-          occupied,
-          free,
-          embeddable,
-          embedded,
-        });
-        return `- ${formatDay(day)}: occupied=${occupied} free=${free} embeddable=${embeddable} embedded=${embedded}`;
-      },
-      "use query_range or find_free with days to look at later days",
-    );
+    const days = appendDays(lines, window, index);
 
-    const hostRanges: Array<{ host: EventTask; range: SlotRange }> = [];
-    for (const host of hosts) for (const range of host.slots) hostRanges.push({ host, range });
-    lines.push(`embeddable hosts (${formatCount(hostRanges.length)}):`);
-    const hostRows: OverviewHost[] = [];
-    appendCapped(
-      lines,
-      hostRanges,
-      HOST_LINE_LIMIT,
-      ({ host, range }) => {
-        let open = 0;
-        for (let slot = range.start; slot <= range.end; slot += 1) {
-          if ((index.embedded[cellOf(index, range.day, slot)] ?? FREE) === FREE) open += 1;
-        }
-        hostRows.push({ id: host.id, name: host.name, day: range.day, start: range.start, end: range.end, open });
-        return `- host ${host.id} ${quoteName(host.name)} day ${range.day} slots ${range.start}-${range.end} (${open} free for embedding)`;
-      },
-      "use find_free with days to find embeddable room on other days",
-    );
+    const { hostRows, hostRanges } = appendHosts(lines, hosts, index);
 
-    lines.push(`categories (${formatCount(state.categories.length)}):`);
-    const categories: OverviewCategory[] = [];
-    appendCapped(
-      lines,
-      state.categories,
-      TASK_LINE_LIMIT,
-      (category) => {
-        const excluded = category.excludedDaysOfWeek ?? [];
-        const row: OverviewCategory = {
-          id: category.id,
-          name: category.name,
-          pending: pendingByCategory.get(category.id) ?? 0,
-          placed: placedByCategory.get(category.id) ?? 0,
-          ...(excluded.length > 0 ? { excludedDaysOfWeek: [...excluded] } : {}),
-        };
-        categories.push(row);
-        return `- category ${row.id} ${quoteName(row.name)} pending=${row.pending} placed=${row.placed}${excluded.length > 0 ? ` excluded_days_of_week=${excluded.join(",")}` : ""}`;
-      },
-      "use list_tasks with a category to see one task class",
-    );
+    const categories = appendCategories(lines, state.categories, pendingByCategory, placedByCategory);
 
     lines.push(`pending tasks (${formatCount(pending.length)}):`);
     const shownPending = appendCapped(
