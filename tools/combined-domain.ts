@@ -28,27 +28,9 @@ export function partOf(domain: Pick<ToolDomain, "name">, name: string, state: un
 export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
   if (domains.length === 0) throw new ConfigurationError("No tool domain to serve.");
   if (domains.length === 1) return domains[0]!;
-  const owners = new Map<string, ToolDomain>();
-  for (const domain of domains) {
-    if (domains.filter((other) => other.name === domain.name).length > 1)
-      throw new ConfigurationError(`Two tool domains are named "${domain.name}".`);
-    for (const tool of domain.tools) {
-      const owner = owners.get(tool.name);
-      if (owner)
-        throw new ConfigurationError(
-          `The tool "${tool.name}" is in both the ${owner.name} and the ${domain.name} domain; tool names must be unique across the domains served.`,
-        );
-      owners.set(tool.name, domain);
-    }
-  }
+  const owners = ownersOf(domains);
   const ownerOf = (tool: string) => owners.get(tool);
-  const packs = domains.flatMap((domain) => packsOf(domain));
-  for (const pack of packs) {
-    if (packs.filter((other) => other.name === pack.name).length > 1)
-      throw new ConfigurationError(
-        `Two tool packs are named "${pack.name}"; pack names must be unique across the domains served.`,
-      );
-  }
+  const packs = packsOfAll(domains);
   const tools = domains.flatMap((domain) => domain.tools.map((tool) => onItsState(domain.name, tool)));
   return {
     name: domains.map((domain) => domain.name).join("+"),
@@ -137,34 +119,7 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
         }
       : {}),
     // A write card's frame is its tool's domain's, on that domain's part.
-    ...(domains.some((domain) => domain.cardFrame)
-      ? {
-          cardFrame: {
-            of(state: CombinedState, call: { name: string; arguments: Record<string, unknown> }) {
-              const owner = ownerOf(call.name);
-              return owner?.cardFrame?.of(state[owner.name], call);
-            },
-            stale(state: CombinedState, call: { name: string; arguments: Record<string, unknown> }, frame: string) {
-              const owner = ownerOf(call.name);
-              return owner?.cardFrame?.stale(state[owner.name], call, frame);
-            },
-            seenIn(state: CombinedState, tool: string, frame: string) {
-              const owner = ownerOf(tool);
-              return owner?.cardFrame
-                ? { ...state, [owner.name]: owner.cardFrame.seenIn(state[owner.name], tool, frame) }
-                : state;
-            },
-            // Every domain's part that has a week.
-            week(state: CombinedState) {
-              return JSON.stringify(
-                domains.flatMap((domain) =>
-                  domain.cardFrame?.week ? [[domain.name, domain.cardFrame.week(state[domain.name])]] : [],
-                ),
-              );
-            },
-          },
-        }
-      : {}),
+    ...cardFrameOf(domains, ownerOf),
     // The clock's writes of the first domain that has a clock (each tool belongs to one domain).
     ...clockOf(domains),
     // What is at risk, in every domain that can tell it.
@@ -226,6 +181,70 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
         );
       const [domain] = changed;
       return domain!.persist(userId, before[domain!.name], after[domain!.name], options);
+    },
+  };
+}
+
+/** Each tool's domain, by the tool's name. Two domains of one name, or a tool in two domains, are a ConfigurationError. */
+function ownersOf(domains: readonly ToolDomain[]): Map<string, ToolDomain> {
+  const owners = new Map<string, ToolDomain>();
+  for (const domain of domains) {
+    if (domains.filter((other) => other.name === domain.name).length > 1)
+      throw new ConfigurationError(`Two tool domains are named "${domain.name}".`);
+    for (const tool of domain.tools) {
+      const owner = owners.get(tool.name);
+      if (owner)
+        throw new ConfigurationError(
+          `The tool "${tool.name}" is in both the ${owner.name} and the ${domain.name} domain; tool names must be unique across the domains served.`,
+        );
+      owners.set(tool.name, domain);
+    }
+  }
+  return owners;
+}
+
+/** Every domain's tool packs. Two packs of one name are a ConfigurationError. */
+function packsOfAll(domains: readonly ToolDomain[]) {
+  const packs = domains.flatMap((domain) => packsOf(domain));
+  for (const pack of packs) {
+    if (packs.filter((other) => other.name === pack.name).length > 1)
+      throw new ConfigurationError(
+        `Two tool packs are named "${pack.name}"; pack names must be unique across the domains served.`,
+      );
+  }
+  return packs;
+}
+
+/** The combined card frame, when a domain has one: each call's frame is its tool's domain's, on that domain's part. */
+function cardFrameOf(
+  domains: readonly ToolDomain[],
+  ownerOf: (tool: string) => ToolDomain | undefined,
+): Pick<ToolDomain<CombinedState>, "cardFrame"> {
+  if (!domains.some((domain) => domain.cardFrame)) return {};
+  return {
+    cardFrame: {
+      of(state: CombinedState, call: { name: string; arguments: Record<string, unknown> }) {
+        const owner = ownerOf(call.name);
+        return owner?.cardFrame?.of(state[owner.name], call);
+      },
+      stale(state: CombinedState, call: { name: string; arguments: Record<string, unknown> }, frame: string) {
+        const owner = ownerOf(call.name);
+        return owner?.cardFrame?.stale(state[owner.name], call, frame);
+      },
+      seenIn(state: CombinedState, tool: string, frame: string) {
+        const owner = ownerOf(tool);
+        return owner?.cardFrame
+          ? { ...state, [owner.name]: owner.cardFrame.seenIn(state[owner.name], tool, frame) }
+          : state;
+      },
+      // Every domain's part that has a week.
+      week(state: CombinedState) {
+        return JSON.stringify(
+          domains.flatMap((domain) =>
+            domain.cardFrame?.week ? [[domain.name, domain.cardFrame.week(state[domain.name])]] : [],
+          ),
+        );
+      },
     },
   };
 }
