@@ -5,7 +5,7 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { ToolCallRequest } from "../../contracts/execute.js";
-import { workspaceMessages, type TempoState, type TempoUpdate, type WriteCall } from "../../kernel/state.js";
+import { type TempoState, type TempoUpdate, type WriteCall } from "../../kernel/state.js";
 import { emit } from "../../streaming/events.js";
 import { describeToolCall, findTool, type DomainTool, type TaskDecisions, type ToolRun } from "../../tools/domain.js";
 import {
@@ -18,7 +18,7 @@ import {
 import { escapedText, unstorableTextIn } from "../../contracts/storable-text.js";
 import type { NodeDependencies } from "../shared/dependencies.js";
 import { MEMORY_TOOLS, type MemoryTool } from "./memory-tools.js";
-import { chooseCandidate, CHOOSE_CANDIDATE } from "./candidates.js";
+import { CHOOSE_CANDIDATE, runChosenCandidate } from "./candidates.js";
 import { outsideWhitelist, refinementOf, taskDecisionsOf, withTaskLimits } from "./refinement.js";
 import { activePacksIn, PACK_TOOLS, withPackOf } from "./packs.js";
 import { newId } from "../../kernel/ids.js";
@@ -167,47 +167,19 @@ export async function runCalls(
     }
     if (call.name === CHOOSE_CANDIDATE) {
       // A candidate the backend listed: its writes go to the card as if the model had written them.
-      const choice = chooseCandidate(call.arguments, workspaceMessages(state));
-      if (choice.kind === "error") record(call, false, choice.message);
-      else if (choice.kind === "none") record(call, true, "no candidate chosen");
-      else {
-        const { candidate } = choice;
-        record(
-          call,
-          true,
-          `chose ${candidate.id}: ${candidate.summary} (${candidate.writes.length} change(s) go to the card)`,
-        );
-        for (const write of candidate.writes) {
-          const tool = findTool(dependencies.domain, write.name);
-          const writeCall = { id: newToolCallId(), name: write.name, arguments: write.arguments };
-          if (tool?.kind === "write") await proposeWrite(writeCall, tool);
-          else
-            record(
-              writeCall,
-              false,
-              `Error: candidate ${candidate.id} names "${write.name}", which is not a write tool of this domain. Nothing was changed.`,
-            );
-        }
-      }
+      await runChosenCandidate(call, state, dependencies.domain, { record, proposeWrite });
       continue;
     }
     const memoryTool = findAgentTool(call.name);
     if (memoryTool) {
       // The agent's own memory and tool packs: runs at once, whatever the action, on the state as this round left it.
-      const checked = memoryTool.schema.safeParse(call.arguments);
-      const result = checked.success
-        ? await memoryTool.run(checked.data, {
-            state: { ...state, ...run.update } as TempoState,
-            store: config.store,
-            userId: context.userId,
-            domain: dependencies.domain,
-            now: runMoment(dependencies, config).toISOString(),
-          })
-        : {
-            content: `Error: invalid arguments for ${call.name}: ${checked.error.issues.map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`).join("; ")}`,
-          };
+      const result = await runAgentTool(memoryTool, call, { ...state, ...run.update } as TempoState, {
+        context,
+        dependencies,
+        config,
+      });
       run.update = { ...run.update, ...result.update };
-      record(call, checked.success, result.content);
+      record(call, result.ok, result.content);
       continue;
     }
     const tool = findTool(dependencies.domain, call.name);
@@ -250,6 +222,18 @@ export async function runCalls(
     }
     await proposeWrite(call, tool);
   }
+  return closeRound(run, entries, { invalidWrites, speak, domain: dependencies.domain });
+}
+
+/**
+ * The round the calls make: writes held back whole when another of the batch had invalid arguments, the calls run as
+ * one round with the decision's speech (or without it: the agent's own bookkeeping, or writes all refused).
+ */
+function closeRound(
+  run: CallsRun,
+  entries: RoundEntry[],
+  { invalidWrites, speak, domain }: { invalidWrites: number; speak: string; domain: NodeDependencies["domain"] },
+): CallsRun {
   if (invalidWrites > 0 && run.writes.length > 0 && !run.failed) {
     // A batch with a write the tool refuses goes back to the model whole: the card shows every write it proposed, or none.
     for (const write of run.writes) {
@@ -270,9 +254,7 @@ export async function runCalls(
   const nothingProposed =
     run.writes.length === 0 &&
     entries.length > 0 &&
-    entries.every(
-      ({ call, outcome }) => outcome === "failed" && findTool(dependencies.domain, call.name)?.kind === "write",
-    );
+    entries.every(({ call, outcome }) => outcome === "failed" && findTool(domain, call.name)?.kind === "write");
   run.rounds = toolRoundOf(entries, internal || nothingProposed ? "" : speak, internal);
   run.spoke = entries.length > 0 && !internal;
   if (internal && speak !== "" && (run.writes.length === 0 || run.failed)) {
@@ -280,4 +262,31 @@ export async function runCalls(
     run.spoke = true;
   }
   return run;
+}
+
+/** One of the agent's own tools (memory, tool packs) run on the state as the round left it; bad arguments are its error. */
+async function runAgentTool(
+  memoryTool: MemoryTool,
+  call: RoundCall,
+  state: TempoState,
+  {
+    context,
+    dependencies,
+    config,
+  }: { context: ToolRunContext; dependencies: NodeDependencies; config: LangGraphRunnableConfig },
+): Promise<{ ok: boolean; content: string; update?: TempoUpdate }> {
+  const checked = memoryTool.schema.safeParse(call.arguments);
+  if (!checked.success)
+    return {
+      ok: false,
+      content: `Error: invalid arguments for ${call.name}: ${checked.error.issues.map((issue) => `${issue.path.join(".") || "(arguments)"}: ${issue.message}`).join("; ")}`,
+    };
+  const result = await memoryTool.run(checked.data, {
+    state,
+    store: config.store,
+    userId: context.userId,
+    domain: dependencies.domain,
+    now: runMoment(dependencies, config).toISOString(),
+  });
+  return { ok: true, ...result };
 }

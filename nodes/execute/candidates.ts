@@ -8,7 +8,15 @@
 import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { z } from "zod";
 import { callOutcomeOf, toolResultData } from "../../kernel/tool-results.js";
-import type { CandidateListing, ProposedCandidate, ToolDomain } from "../../tools/domain.js";
+import {
+  findTool,
+  type CandidateListing,
+  type DomainTool,
+  type ProposedCandidate,
+  type ToolDomain,
+} from "../../tools/domain.js";
+import { workspaceMessages, type TempoState } from "../../kernel/state.js";
+import { newToolCallId, type RoundCall } from "../shared/messages.js";
 
 /** The control decision's name. */
 export const CHOOSE_CANDIDATE = "choose_candidate";
@@ -93,4 +101,39 @@ export function chooseCandidate(args: unknown, messages: readonly BaseMessage[])
     kind: "error",
     message: `Error: ${earlier ? `candidate "${id}" is from an earlier listing` : `no candidate "${id}"`}; ${offer}, or "none". Nothing was changed.`,
   };
+}
+
+/** A candidate chosen from the backend's listing: its writes go to the card as if the model had written them. */
+export async function runChosenCandidate(
+  call: RoundCall,
+  state: TempoState,
+  domain: ToolDomain,
+  {
+    record,
+    proposeWrite,
+  }: {
+    record: (call: RoundCall, ok: boolean, content: string) => void;
+    proposeWrite: (call: RoundCall, tool: DomainTool<unknown>) => Promise<void>;
+  },
+): Promise<void> {
+  const choice = chooseCandidate(call.arguments, workspaceMessages(state));
+  if (choice.kind === "error") return record(call, false, choice.message);
+  if (choice.kind === "none") return record(call, true, "no candidate chosen");
+  const { candidate } = choice;
+  record(
+    call,
+    true,
+    `chose ${candidate.id}: ${candidate.summary} (${candidate.writes.length} change(s) go to the card)`,
+  );
+  for (const write of candidate.writes) {
+    const tool = findTool(domain, write.name);
+    const writeCall = { id: newToolCallId(), name: write.name, arguments: write.arguments };
+    if (tool?.kind === "write") await proposeWrite(writeCall, tool);
+    else
+      record(
+        writeCall,
+        false,
+        `Error: candidate ${candidate.id} names "${write.name}", which is not a write tool of this domain. Nothing was changed.`,
+      );
+  }
 }
