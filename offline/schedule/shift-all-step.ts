@@ -320,6 +320,24 @@ export function shiftAllStep(
     { kept, allowed, refused, buffers, fixed },
     request,
   );
+  return shiftEnding({ landings, staying }, { by, request, facts, end, language });
+}
+
+/**
+ * The step's card, every review that lands moved together (batch_move), with the ones that stay said; or, when none
+ * lands, why nothing moves.
+ */
+function shiftEnding(
+  { landings, staying }: { landings: Landing[]; staying: Staying[] },
+  {
+    by,
+    request,
+    facts,
+    end,
+    language,
+  }: { by: Shift; request: ShiftAll; facts: WeekFacts; end: Finish; language: Language },
+): Decision {
+  const dating = datingOf(facts);
   const stays = staying.length > 0 ? stayingWords(staying, facts, language) : "";
   if (landings.length === 0)
     return finish(
@@ -430,14 +448,6 @@ function plan(
   const freeOn = (day: number) => free.get(day) ?? free.set(day, new Map()).get(day)!;
   for (const run of found.runs)
     for (let slot = run.start; slot <= run.end; slot += 1) freeOn(run.day).set(slot, run.hostId ?? "");
-  // Whether a review placed on `day` up to slot `last` ends too late for its deadline (a day, or an event's start).
-  const pastDeadline = (task: ListedTask, day: number, last: number) => {
-    const due = task.dueBefore;
-    if (!due) return false;
-    if ("day" in due) return day >= due.day;
-    const event = events.find((each) => each.id === due.eventId)?.slots[0];
-    return event !== undefined && (day > event.day || (day === event.day && last >= event.start));
-  };
   // Whether slots `start`…`start + length - 1` of `day` lie on or within a class's buffer (`BUFFER_REACH`) of slots
   // another chosen review leaves (one found to stay does not).
   const stayed = new Set<string>();
@@ -521,30 +531,14 @@ function plan(
       const own = bounds.allowed.get(task.id);
       if (ruled && bounds.refused.get(task.id)?.has(`${day}:${start}`)) return false;
       // (Nor nearer another review that day than a buffer the week told keeps them: one landing, or one that stays.)
-      const range = { start, end: start + length - 1 };
-      const buffer = (other: ListedTask) =>
-        Math.max(bounds.buffers.get(task.categoryId ?? "") ?? 0, bounds.buffers.get(other.categoryId ?? "") ?? 0);
-      const near = [
-        ...landings.map((other) => ({ task: other.task, day: other.day, range: rangeOf(other) })),
-        ...[...bounds.fixed, ...staying.map((each) => each.task)].map((other) => ({
-          task: other,
-          day: other.slots[0]!.day,
-          range: other.slots[0]!,
-        })),
-      ];
-      if (
-        ruled &&
-        near.some(
-          (other) => other.day === day && buffer(other.task) > 0 && gapBetween(range, other.range) < buffer(other.task),
-        )
-      )
-        return false;
+      const range = { day, start, end: start + length - 1 };
+      if (ruled && withinBuffer(task, range, { landings, staying }, bounds)) return false;
       if (ruled && own && !own.has(`${day}:${start}`) && !nearLeaving(day, start, length, task.id)) return false;
       // The rules a place tried so may still break that the listing shows: a break of the day inside it, its deadline.
       if (
         ruled &&
         (breakInside({ day, start, end: start + length - 1 }, facts) !== undefined ||
-          pastDeadline(task, day, start + length - 1))
+          pastDeadline(task, events, day, start + length - 1))
       )
         return false;
       const host = freeOn(day).get(start);
@@ -588,6 +582,40 @@ function plan(
     (a, b) => a.task.slots[0]!.day - b.task.slots[0]!.day || a.task.slots[0]!.start - b.task.slots[0]!.start,
   );
   return { landings, staying };
+}
+
+/** Whether a review placed on `day` up to slot `last` ends too late for its deadline (a day, or an event's start). */
+function pastDeadline(task: ListedTask, events: readonly ListedTask[], day: number, last: number): boolean {
+  const due = task.dueBefore;
+  if (!due) return false;
+  if ("day" in due) return day >= due.day;
+  const event = events.find((each) => each.id === due.eventId)?.slots[0];
+  return event !== undefined && (day > event.day || (day === event.day && last >= event.start));
+}
+
+/**
+ * Whether `range` lies nearer another review of its day than a buffer the week told keeps them (`bounds.buffers`, by
+ * class): one landing, one that stays, or one not moved.
+ */
+function withinBuffer(
+  task: ListedTask,
+  range: { day: number; start: number; end: number },
+  { landings, staying }: { landings: readonly Landing[]; staying: readonly Staying[] },
+  bounds: Bounds,
+): boolean {
+  const buffer = (other: ListedTask) =>
+    Math.max(bounds.buffers.get(task.categoryId ?? "") ?? 0, bounds.buffers.get(other.categoryId ?? "") ?? 0);
+  const near = [
+    ...landings.map((other) => ({ task: other.task, day: other.day, range: rangeOf(other) })),
+    ...[...bounds.fixed, ...staying.map((each) => each.task)].map((other) => ({
+      task: other,
+      day: other.slots[0]!.day,
+      range: other.slots[0]!,
+    })),
+  ];
+  return near.some(
+    (other) => other.day === range.day && buffer(other.task) > 0 && gapBetween(range, other.range) < buffer(other.task),
+  );
 }
 
 /**
