@@ -40,6 +40,25 @@ function answered(rounds: readonly RoundView[], tool: string, end: Finish, langu
   );
 }
 
+/** The step's end when it names a class the schedule does not have: said, with what did not happen. */
+function noClassMatching(
+  phrase: string,
+  end: Finish,
+  language: Language,
+  nothing: { en: string; zh: string },
+): Decision {
+  return finish(
+    end,
+    say(
+      language,
+      `I found no class matching "${phrase}", so ${nothing.en}.`,
+      `我没有找到与“${phrase}”匹配的课程，所以${nothing.zh}。`,
+    ),
+    notCarriedOut(saySummary("en", "noClassMatches", { phrase })),
+    "the step names a class the schedule does not have",
+  );
+}
+
 /** Add a task item to a class: one `add_task` card. */
 export function addTaskStep(
   view: PromptView,
@@ -51,16 +70,10 @@ export function addTaskStep(
   if (done) return done;
   const category = classNamed(view, request.classPhrase);
   if (!category)
-    return finish(
-      end,
-      say(
-        language,
-        `I found no class matching "${request.classPhrase}", so nothing was added.`,
-        `我没有找到与“${request.classPhrase}”匹配的课程，所以没有添加任务。`,
-      ),
-      notCarriedOut(saySummary("en", "noClassMatches", { phrase: request.classPhrase })),
-      "the step names a class the schedule does not have",
-    );
+    return noClassMatching(request.classPhrase, end, language, {
+      en: "nothing was added",
+      zh: "没有添加任务",
+    });
   // Due before an event the request names: the event read from a listing of the events, by its id.
   const due = request.dueEvent === undefined ? undefined : eventNamed(view, request.dueEvent, end, language, "added");
   if (due !== undefined && !("event" in due)) return due.decision;
@@ -254,16 +267,7 @@ export function classRulesStep(
   if (done) return done;
   const category = classNamed(view, request.classPhrase);
   if (!category)
-    return finish(
-      end,
-      say(
-        language,
-        `I found no class matching "${request.classPhrase}", so nothing was changed.`,
-        `我没有找到与“${request.classPhrase}”匹配的课程，所以没有改动。`,
-      ),
-      notCarriedOut(saySummary("en", "noClassMatches", { phrase: request.classPhrase })),
-      "the step names a class the schedule does not have",
-    );
+    return noClassMatching(request.classPhrase, end, language, { en: "nothing was changed", zh: "没有改动" });
   // A day ruled out now is added to the days the class already excludes ("never on Monday", then "never on
   // Tuesday": both), since the write replaces the class's list.
   const excluded =
