@@ -291,6 +291,16 @@ const PHRASINGS: Phrasing[] = [
     expect: { write: "upsert_task_class", args: { class_id: "calculus", preferred_parts: ["morning"] } },
   },
   { say: "add a task called pottery to the ceramics class", expect: { nothing: /no class matching "ceramics"/ } },
+  // A class the week does not have, for its rules too, and in Chinese: nothing planned, and the classes it has named.
+  {
+    say: "make ceramics mornings only",
+    expect: { nothing: /^I found no class matching "ceramics", so I have planned nothing\. Your classes: Calculus/ },
+  },
+  {
+    say: "给陶艺添加任务“拉坯”，2节",
+    expect: { nothing: /^我没有找到与“陶艺”匹配的课程，所以没有做任何计划。你的课程：/ },
+  },
+  { say: "陶艺只在上午", expect: { nothing: /^我没有找到与“陶艺”匹配的课程，所以没有做任何计划。你的课程：/ } },
   // ── Questions: answered, never planned as writes ──
   { say: "what do I still need to schedule?", expect: { answers: /^8 pending review task\(s\):/ } },
   { say: "which tasks are pending?", expect: { answers: /^8 pending review task\(s\):/ } },
