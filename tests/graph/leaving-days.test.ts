@@ -28,6 +28,8 @@ describe("a day the task leaves", () => {
     "I won't get to the matrix review today",
     "no time for the matrix review today",
     "move the matrix review off today",
+    // ("Take … off today" was read as taking a task named "matrix review off today" off the week.)
+    "take the matrix review off today",
     "我今天做不了矩阵复习",
     "把矩阵复习挪出今天",
   ])("%s: the review, today at 10:00, moves to another day", async (request) => {
@@ -40,6 +42,7 @@ describe("a day the task leaves", () => {
   test.each([
     ["move the essay off today", /"Draft the English essay" is not on Tue 12 Mar \(it is on Sat 16 Mar, 08:00–09:40\)/],
     ["I can't do the essay today", /"Draft the English essay" is not on Tue 12 Mar/],
+    ["take the essay off today", /"Draft the English essay" is not on Tue 12 Mar/],
     ["把作文挪出今天", /"英语作文草稿" 不在3月12日周二（它在3月16日周六 08:00–09:40）/],
     [
       "I can't do the derivative drills today",
@@ -51,6 +54,16 @@ describe("a day the task leaves", () => {
     expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
     expect(outcome.finalAnswer).toMatch(answer);
     expect(outcome.schedule).toEqual(week);
+  });
+
+  test("taken off the schedule, with no day, it is pending again; said of time, nothing is taken off", async () => {
+    const off = await said("take the essay off my schedule");
+    expect(off.outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "unplace"]);
+    expect(off.now("essay-draft").status).toBe("pending");
+    // "The essay will take 3 hours" took a task named "3 hours" off the week: not understood, no card, nothing changed.
+    const time = await said("the essay will take 3 hours");
+    expect(time.outcome.cards).toEqual([]);
+    expect(time.outcome.schedule).toEqual(time.week);
   });
 
   test("where it must not go is no day it leaves: the essay still moves, not to Tuesday", async () => {

@@ -59,6 +59,18 @@ describe("request parsing", () => {
     ["swap the essay with the vocabulary list", { kind: "swap", first: "essay", second: "vocabulary list" }],
     ["把极限复习和矩阵复习对调", { kind: "swap", first: "极限复习", second: "矩阵复习" }],
     ["take the essay draft off the schedule", { kind: "unplace", task: "essay draft" }],
+    ["take the essay off", { kind: "unplace", task: "essay" }],
+    ["take out the essay", { kind: "unplace", task: "essay" }],
+    ["take the essay out of my schedule", { kind: "unplace", task: "essay" }],
+    // Off a day, it goes elsewhere, as "move the essay off Friday" (it read as a task named "essay off friday").
+    ["take the essay off Friday", { kind: "move", task: "essay", where: { not: { weekdays: [5] } }, leaves: true }],
+    [
+      "take the matrix review off tomorrow",
+      { kind: "move", task: "matrix review", where: { not: { dates: [{ kind: "offset", days: 1 }] } }, leaves: true },
+    ],
+    // "take" said of time is no removal: "the essay will take 3 hours" took a task named "3 hours" off the week.
+    ["the essay will take 3 hours", { kind: "unknown" }],
+    ["this will take a while", { kind: "unknown" }],
     ["把单词表撤下", { kind: "unplace", task: "单词表" }],
     // An event named as one is its removal; "remove the Friday tutorial" is an unplace the planner grounds in the week.
     ["remove the event physics lab", { kind: "remove_event", event: "physics lab" }],
@@ -179,6 +191,12 @@ describe("request parsing", () => {
     ["I didn't do the matrix review yesterday", { kind: "mark", task: "matrix review", to: "missed" }],
     ["我今天没做矩阵复习", { kind: "mark", task: "矩阵复习", to: "missed" }],
     ["I did the matrix review yesterday", { kind: "mark", task: "matrix review", to: "done" }],
+    // Got it done: the task is what was got done ("get the essay done" marked a task named "get the essay"; "I got
+    // the essay done" was not understood).
+    ["I got the essay done", { kind: "mark", task: "essay", to: "done" }],
+    ["got the vocabulary list done", { kind: "mark", task: "vocabulary list", to: "done" }],
+    ["get the essay done", { kind: "mark", task: "essay", to: "done" }],
+    ["I've gotten the matrix review done", { kind: "mark", task: "matrix review", to: "done" }],
     ["which reviews haven't I done yet?", { kind: "list", status: "open" }],
     ["我错过了周二的复习", { kind: "mark", to: "missed", weekday: 2 }],
     // A missed review and where to put it, said at once: the place is the move after the mark, never the mark's day

@@ -26,6 +26,11 @@ const MARK_PHRASES: ReadonlyArray<[RegExp, "done" | "missed" | "skipped"]> = [
   ],
   // "the matrix review didn't happen".
   [/^(.+?)\s+(?:didn'?t|did not|never)\s+happen(?:ed)?$/, "missed"],
+  // "I got the essay done", "get the vocab list done": what was got done (it read "get the essay" as the task).
+  [
+    /^(?:i\s+)?(?:(?:have|'ve)\s+)?(?:got|gotten|get)\s+(.+?)\s+(?:all\s+)?(?:done|finished|completed)(?:\s+now)?$/,
+    "done",
+  ],
   // "the essay is done", "essay done", "the vocab list is finished now" (not "the essay is not done", "almost done").
   [
     /^(?!(?:i|i'm|i am|we|we're|it|that|this|everything|all|is|are|was|has|have|did)\b|(?:(?:my|the|this|today'?s)\s+)?(?:schedule|week|day|plan|calendar|timetable|homework)\b)(.+?)(?<!\b(?:not|n't|never|almost|nearly|half|partly|isn't|is not))\s+(?:(?:is|'s|are|got)\s+)?(?:all\s+)?(?:done|finished|completed|complete)(?:\s+now)?$/,
@@ -264,13 +269,21 @@ export function readRemoveEvent(body: string): ScheduleRequest | undefined {
   return event ? { kind: "remove_event", event } : undefined;
 }
 
+/**
+ * A task taken off the schedule, pending again: "unplace the essay", "remove the vocab list from my calendar", "take
+ * the essay off (the schedule)", "把作文撤下", or undefined. "Take" takes a task off only when it says off or out: said
+ * of time ("the essay will take 3 hours") it took a task named "3 hours" off the week.
+ */
 export function readUnplace(body: string): ScheduleRequest | undefined {
   const english =
-    /\b(?:unplace|unschedule|remove|take|cancel|clear|drop|delete)\s+(.+?)(?:\s+(?:off|out|from)(?:\s+(?:of\s+)?(?:the|my)?\s*(?:schedule|calendar|timetable|week|plan))?)?$/.exec(
+    /\b(?:unplace|unschedule|remove|cancel|clear|drop|delete)\s+(.+?)(?:\s+(?:off|out|from)(?:\s+(?:of\s+)?(?:the|my)?\s*(?:schedule|calendar|timetable|week|plan))?)?$/.exec(
+      body,
+    ) ??
+    /\btake\s+(?:(?:off|out)\s+(.+?)|(.+?)\s+(?:off|out))(?:\s+(?:(?:of|from)\s+)?(?:the|my|this)?\s*(?:schedule|calendar|timetable|week|plan))?$/.exec(
       body,
     );
   if (english) {
-    const task = taskPhrase((english[1] ?? "").replace(/\s+(?:off|out)$/, ""));
+    const task = taskPhrase((english[1] ?? english[2] ?? "").replace(/\s+(?:off|out)$/, ""));
     return task ? { kind: "unplace", task } : undefined;
   }
   // ("把作文取消安排，我以后再做": the task is what 把 names, not the words after the verb.)

@@ -394,6 +394,13 @@ function readDoneByZh(body: string): [string, string] | undefined {
   );
 }
 
+/** "Take the essay off Friday", "take the matrix review off tomorrow": a move off those days, or undefined. */
+function readTakeOffDay(body: string): ScheduleRequest | undefined {
+  const said = /\btake\s+(.+\s+(?:off|out of|away from)\s+.+)$/.exec(body);
+  const move = said ? readMoves(`move ${said[1]}`) : undefined;
+  return move?.kind === "move" && move.leaves ? move : undefined;
+}
+
 /** Readers chosen by a request's first verb. */
 const LEADING_VERBS: Record<string, (body: string) => ScheduleRequest | undefined> = {
   arrange: (body) => readArrange(body),
@@ -415,6 +422,9 @@ const LEADING_VERBS: Record<string, (body: string) => ScheduleRequest | undefine
   swap: (body) => readSwap(body),
   switch: (body) => readSwap(body),
   exchange: (body) => readSwap(body),
+  // "take the essay off Friday": off a day it goes elsewhere, as "move the essay off Friday"; taken off the schedule
+  // (or off with no day), the reader below takes it off.
+  take: (body) => readTakeOffDay(body),
   unplace: (body) => readUnplace(body),
   unschedule: (body) => readUnplace(body),
   remove: (body) => readUnplace(body),
