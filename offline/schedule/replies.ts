@@ -128,6 +128,17 @@ export function decideChat(view: PromptView): Record<string, unknown> {
       ),
       reason: "a number in the request reads as no day or time",
     };
+  // "Move the essay by a day": how much, not which way — asked, never guessed.
+  if (request.kind === "unknown" && request.why === "shift_way")
+    return {
+      intent: "chat",
+      reply: say(
+        language,
+        `I could not tell whether to move it earlier or later in "${message}", so I changed nothing. Say the way too: "… a day later", "… an hour earlier", "push it back a day" or "bring it forward a day".`,
+        `我没能从“${message}”看出是要提前还是推后，所以什么也没有改。请把方向也说出来：“……推迟一天”“……提前一小时”或“……往后推一天”。`,
+      ),
+      reason: "a shift by an amount that says no way",
+    };
   if (request.kind === "unknown") {
     const preface =
       language === "zh" ? `离线模式下我理解不了“${message}”。` : `Offline, I can't tell what to do with "${message}".`;

@@ -21,6 +21,9 @@ describe("a move from where the task is", () => {
     ["delay the matrix review by 2 days", false, { day: 4, slot_start: 7 }],
     ["bring the matrix review forward a day", false, { day: 1, slot_start: 9 }],
     ["push the matrix review an hour later", false, { day: 2, slot_start: 7 }],
+    // "Push … by" says later, as "delay … by" (it asked which task "matrix review by a day" is).
+    ["push the matrix review by a day", false, { day: 3, slot_start: 3 }],
+    ["push the matrix review by an hour", false, { day: 2, slot_start: 7 }],
     ["move the matrix review to later", false, { day: 2, slot_start: 7 }],
     ["把矩阵运算复习挪到晚一点", true, { day: 2, slot_start: 7 }],
   ] as const)("%s", async (message, chinese, place) => {
@@ -31,6 +34,20 @@ describe("a move from where the task is", () => {
     expect(placeOf(outcome.schedule, "matrix-review")).toBe(
       `day ${place.day} slots ${place.slot_start}-${place.slot_start + 1}`,
     );
+  });
+
+  test.each([
+    [
+      "move the matrix review by a day",
+      /I could not tell whether to move it earlier or later in "move the matrix review by a day"/,
+    ],
+    ["shift the matrix review by 2 hours", /I could not tell whether to move it earlier or later/],
+  ])("%s: no way said, so no card, and the reply asks which way", async (message, reply) => {
+    const week = halfPlacedWeek();
+    const outcome = await converse(await offlineTempo(week), message, accept);
+    expect(outcome.cards).toEqual([]);
+    expect(outcome.said.join("\n")).toMatch(reply);
+    expect(outcome.schedule).toEqual(week);
   });
 
   test("rejected, the card changes nothing", async () => {

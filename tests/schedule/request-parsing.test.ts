@@ -60,6 +60,10 @@ describe("request parsing", () => {
     ["把极限复习和矩阵复习对调", { kind: "swap", first: "极限复习", second: "矩阵复习" }],
     ["take the essay draft off the schedule", { kind: "unplace", task: "essay draft" }],
     ["take the essay off", { kind: "unplace", task: "essay" }],
+    // A shift by an amount: "push … by" is later; "move … by" says no way, and is asked (it named "essay by a day").
+    ["push the essay by a day", { kind: "move", task: "essay", shift: { days: 1 } }],
+    ["move the essay by a day", { kind: "unknown", why: "shift_way" }],
+    ["move the essay to a day when I'm free", { kind: "move" }],
     ["take out the essay", { kind: "unplace", task: "essay" }],
     ["take the essay out of my schedule", { kind: "unplace", task: "essay" }],
     // Off a day, it goes elsewhere, as "move the essay off Friday" (it read as a task named "essay off friday").

@@ -322,9 +322,10 @@ export type ScheduleRequest =
    * Not understood. `why`: a request understood but not one that can be kept to — "afternoon_out": the afternoon
    * ruled out alone ("not in the afternoon"), which would leave two ranges of the day (the reply says so);
    * "unread_number": a move or an arrangement to no place whose words hold a number read as nothing ("to 3/4",
-   * `unreadDigits`): the reply asks for the day and time in words it reads.
+   * `unreadDigits`): the reply asks for the day and time in words it reads; "shift_way": a move by an amount that says
+   * no way ("move the essay by a day"): the reply asks earlier or later.
    */
-  | { kind: "unknown"; why?: "afternoon_out" | "unread_number" };
+  | { kind: "unknown"; why?: "afternoon_out" | "unread_number" | "shift_way" };
 
 /** Kinds that only read the schedule. */
 export const READ_REQUEST_KINDS = new Set<ScheduleRequest["kind"]>([

@@ -57,6 +57,8 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
     rest = rest.replace(next[0], " ");
   }
   const measured = SHIFT_LENGTH_EN.exec(rest);
+  // "… by a day": an amount said with "by" is a shift, whichever way (`wayUnsaid` below when none is).
+  const byAmount = measured !== null && !length && /^by\s/.test(measured[0]);
   if (measured && !length) {
     const word = (measured[1] ?? "").replace(/ an?$/, "");
     const amount = HOUR_WORDS[word] ?? Number(word);
@@ -88,7 +90,9 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
     direction = 1;
     length ??= { amount: 1, unit: "days" };
   }
-  if (direction === undefined) return undefined;
+  // "push X by a day": pushed is later, as delayed.
+  if (direction === undefined && byAmount && /^push\b/.test(verb[0])) direction = 1;
+  if (direction === undefined && !byAmount) return undefined;
   if (!length && verb[0].startsWith("put off")) length = { amount: 1, unit: "days" };
   const phrase = words.join(" ");
   // "push it back to Friday": a day named is where it goes.
@@ -100,6 +104,8 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
   const said2 = taskPhrase(phrase);
   const task = PRONOUN.test(said2) ? (taskNamedBefore(body.slice(0, verb.index)) ?? said2) : said2;
   if (!task) return undefined;
+  // "Move the essay by a day": by how much, but not which way — asked, never guessed (it named "essay by a day").
+  if (direction === undefined) return { kind: "unknown", why: "shift_way" };
   const shift: MoveShift = !length
     ? { sameDay: direction === 1 ? "later" : "earlier" }
     : length.unit === "days"
