@@ -867,6 +867,33 @@ describe("messages as students type them", () => {
     // The verb before a day or a task still arranges.
     ["schedule friday", { kind: "arrange", tasks: [], where: { only: days([5]) } }],
     ["schedule the essay for friday", { kind: "arrange", tasks: ["essay"], where: { only: days([5]) } }],
+    // Days said as a stretch: from a day on, up to one, between two (each read as its first day, or its two ends,
+    // and "between", "starting" or "no earlier than" as part of the task's name).
+    ["move the essay to Wednesday or later", { kind: "move", task: "essay", where: { only: days([3, 4, 5, 6, 7]) } }],
+    [
+      "move the essay no earlier than wednesday",
+      { kind: "move", task: "essay", where: { only: days([3, 4, 5, 6, 7]) } },
+    ],
+    ["move the essay from Wednesday on", { kind: "move", task: "essay", where: { only: days([3, 4, 5, 6, 7]) } }],
+    ["move the essay to wed at the earliest", { kind: "move", task: "essay", where: { only: days([3, 4, 5, 6, 7]) } }],
+    ["schedule my reviews starting wednesday", { kind: "arrange", tasks: [], where: { only: days([3, 4, 5, 6, 7]) } }],
+    ["move the essay to Thursday at the latest", { kind: "move", task: "essay", where: { only: days([1, 2, 3, 4]) } }],
+    [
+      "arrange my reviews between Monday and Wednesday",
+      { kind: "arrange", tasks: [], where: { only: days([1, 2, 3]) } },
+    ],
+    ["move the essay to Tuesday through Thursday", { kind: "move", task: "essay", where: { only: days([2, 3, 4]) } }],
+    ["move the essay to tue-thu", { kind: "move", task: "essay", where: { only: days([2, 3, 4]) } }],
+    ["把作文移到周二到周四", { kind: "move", task: "作文", where: { only: days([2, 3, 4]) } }],
+    ["把作文安排在周三或以后", { kind: "arrange", tasks: ["作文"], where: { only: days([3, 4, 5, 6, 7]) } }],
+    // (A move from one day to another is still that: the day it leaves, then where it goes.)
+    ["move the essay from Thursday to Friday", { kind: "move", task: "essay", where: { only: days([5]) } }],
+    // Days listed with "or" name no task ("arrange my reviews on monday, tuesday or wednesday" named a task "or").
+    [
+      "arrange my reviews on monday, tuesday or wednesday",
+      { kind: "arrange", tasks: [], where: { only: days([1, 2, 3]) } },
+    ],
+    ["schedule the essay on monday or tuesday", { kind: "arrange", tasks: ["essay"], where: { only: days([1, 2]) } }],
     // A day's short name, a day with no preposition, a wrapper before 把: words of when or politeness, no name.
     ["put the matrix review on fri", { kind: "arrange", tasks: ["matrix review"], where: { only: days([5]) } }],
     [

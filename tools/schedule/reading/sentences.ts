@@ -7,7 +7,7 @@ import { trimEdges } from "../../../contracts/edge-trim.js";
 import type { ScheduleRequest, Where } from "./request-kinds.js";
 import { MAX_READ_LENGTH } from "./words.js";
 import { readDays } from "./day-words.js";
-import { isEmptySelection, NEGATIVE_CLAUSE, NOT_NEGATIVE, readBefore, readPartOfDay } from "./where.js";
+import { isEmptySelection, NEGATIVE_CLAUSE, NOT_NEGATIVE, readBefore, readPartOfDay, withDaySpans } from "./where.js";
 import { onlyWhen, splitAtWhen } from "./task-words.js";
 import { asShiftAll, awayFrom } from "./shift-all.js";
 import { corrected, readDayOf, readNextTo, unreadDigits } from "./next-to.js";
@@ -108,7 +108,8 @@ export function parseSentence(said: string): ScheduleRequest {
   // "can the matrix review go to Thursday evening instead?": the move it asks for.
   body = asMoveSaid(body);
   // (Words of when said first, and the schedule named: read over a sentence the reader reads.)
-  if (body.length <= MAX_READ_LENGTH) body = asPlacing(withWhenLast(body));
+  // ("Wednesday or later", "between Monday and Wednesday", "周二到周四": the days of the stretch, each named.)
+  if (body.length <= MAX_READ_LENGTH) body = asPlacing(withWhenLast(withDaySpans(body)));
   if (NEGATED_CHANGE.test(body)) return { kind: "unknown" };
   // ("Move the essay to where the matrix review is", "… to the same time as the matrix review": another task's place,
   // which no reader holds. Before, the words were dropped and the essay went to the first free slot: not understood.)

@@ -222,6 +222,74 @@ const BEFORE_AFTER_DAY_EN = new RegExp(
 );
 const BEFORE_AFTER_DAY_ZH = /((?:周|星期|礼拜)[一二三四五六日天]|周末)(之前|以前|前|之后|以后|后)(?![天半])/g;
 
+/** A weekday said in a stretch of days (group: the day), as `WEEKDAY_WORD_EN` reads one, "this" before it allowed. */
+const SPAN_DAY = String.raw`(?:this\s+)?${WEEKDAY_WORD_EN}`;
+/** The preposition before a stretch of days, kept ("to", "on", "for"): "on" when none was said. */
+const SPAN_PREPOSITION = String.raw`(?:\b(to|on|for|into)\s+)?`;
+/** From a day on: "no earlier than Wednesday", "starting Wednesday", "from Wednesday on", "Wednesday or later". */
+const FROM_DAY_EN = [
+  new RegExp(
+    String.raw`${SPAN_PREPOSITION}\b(?:no earlier than|not earlier than|not before|starting(?:\s+(?:on|from))?|beginning(?:\s+on)?)\s+${SPAN_DAY}\b`,
+    "gi",
+  ),
+  new RegExp(String.raw`${SPAN_PREPOSITION}\bfrom\s+${SPAN_DAY}\s+on(?:wards?)?\b`, "gi"),
+  new RegExp(
+    String.raw`${SPAN_PREPOSITION}\b${SPAN_DAY}\s+(?:or later|or after|and later|and after|onwards?|at the earliest)\b`,
+    "gi",
+  ),
+];
+/** Up to a day: "Thursday or earlier", "Thursday at the latest". */
+const BY_DAY_EN = new RegExp(
+  String.raw`${SPAN_PREPOSITION}\b${SPAN_DAY}\s+(?:or earlier|or before|and earlier|at the latest)\b`,
+  "gi",
+);
+/** Between two days, both in: "between Monday and Wednesday", "Tuesday through Thursday", "tue-thu". */
+const DAYS_BETWEEN_EN = [
+  new RegExp(String.raw`${SPAN_PREPOSITION}\bbetween\s+${SPAN_DAY}\s+and\s+${SPAN_DAY}\b`, "gi"),
+  new RegExp(String.raw`${SPAN_PREPOSITION}\b${SPAN_DAY}\s*(?:through|thru|-|–|—)\s*${SPAN_DAY}\b`, "gi"),
+];
+const WEEKDAY_ZH = String.raw`((?:周|星期|礼拜)[一二三四五六日天])`;
+/** "周二到周四", "周二至周四", "周三或以后" / "周三及以后": a stretch of days in Chinese. */
+const DAYS_BETWEEN_ZH = new RegExp(String.raw`${WEEKDAY_ZH}\s*(?:到|至|-|–|~|～)\s*${WEEKDAY_ZH}`, "g");
+const FROM_DAY_ZH = new RegExp(String.raw`${WEEKDAY_ZH}(?:或|及|和)(?:以后|之后)`, "g");
+
+/**
+ * A stretch of days said as a list of them, which every reader reads as days (and none as a task's name): "no
+ * earlier than Wednesday", "Wednesday or later", "from Wednesday on" → "on wednesday or thursday or … or sunday";
+ * "Thursday at the latest" → Monday to Thursday; "between Monday and Wednesday", "Tuesday through Thursday", "周二到
+ * 周四", "周三或以后" alike (a week runs Monday to Sunday). Two ends the wrong way round ("Thursday through Tuesday")
+ * are left as said. Before, each read as its one or two days, and "between", "starting" as part of the task's name.
+ */
+export function withDaySpans(text: string): string {
+  const weekdayOf = (day: string) =>
+    /weekend/i.test(day) ? 6 : WEEKDAYS_EN.find(([pattern]) => pattern.test(day.toLowerCase()))?.[1];
+  const english = (preposition: string | undefined, first: number | undefined, last: number | undefined) =>
+    first === undefined || last === undefined || first > last
+      ? undefined
+      : ` ${preposition ?? "on"} ${Array.from({ length: last - first + 1 }, (_, index) => WEEKDAY_WORDS_EN[first + index - 1]).join(" or ")} `;
+  const chinese = (first: number | undefined, last: number | undefined) =>
+    first === undefined || last === undefined || first > last
+      ? undefined
+      : Array.from({ length: last - first + 1 }, (_, index) => `周${"一二三四五六日"[first + index - 1]}`).join("或");
+  let spans = text;
+  for (const pattern of FROM_DAY_EN)
+    spans = spans.replace(pattern, (whole, to?: string, day?: string) => english(to, weekdayOf(day ?? ""), 7) ?? whole);
+  spans = spans.replace(BY_DAY_EN, (whole, to?: string, day?: string) => english(to, 1, weekdayOf(day ?? "")) ?? whole);
+  for (const pattern of DAYS_BETWEEN_EN)
+    spans = spans.replace(
+      pattern,
+      (whole, to?: string, first?: string, last?: string) =>
+        english(to, weekdayOf(first ?? ""), weekdayOf(last ?? "")) ?? whole,
+    );
+  return spans
+    .replace(
+      DAYS_BETWEEN_ZH,
+      (whole, first: string, last: string) =>
+        chinese(ZH_WEEKDAY_NUMBER[first.slice(-1)], ZH_WEEKDAY_NUMBER[last.slice(-1)]) ?? whole,
+    )
+    .replace(FROM_DAY_ZH, (whole, day: string) => chinese(ZH_WEEKDAY_NUMBER[day.slice(-1)], 7) ?? whole);
+}
+
 /**
  * "before Friday" → the days of the week before it ("monday and tuesday and wednesday and thursday"), "by Friday" up
  * to it, "after Wednesday" after it, "周六之前" / "周三以后" alike (a week runs Monday to Sunday): words `readDays`
@@ -236,7 +304,7 @@ export function withDaysBeforeAfter(text: string): string {
       ? days.map((day) => `周${"一二三四五六日"[day - 1]}`).join("和")
       : days.map((day) => WEEKDAY_WORDS_EN[day - 1]).join(" and ");
   };
-  return text
+  return withDaySpans(text)
     .replace(BEFORE_AFTER_DAY_EN, (_, word: string, day: string) => {
       const side = /^(?:before|until|till)$/.test(word)
         ? "before"
