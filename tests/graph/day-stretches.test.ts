@@ -50,4 +50,22 @@ describe("a stretch of days", () => {
     expect(placed.length).toBe(places.length);
     for (const task of placed) expect([3, 4, 5]).toContain(task.slots![0]!.day);
   });
+  // Tuesday 12 March 2024, 09:00 in Shanghai: the matrix review is today at 10:00.
+  const TUESDAY = () => new Date("2024-03-12T09:00:00+08:00");
+
+  test.each([
+    ["move the matrix review to any day after today", false],
+    ["move the matrix review to tomorrow or later", false],
+    ["move the matrix review no earlier than tomorrow", false],
+    ["把矩阵运算复习移到明天或以后", true],
+  ] as const)("%s (on a Tuesday): it moves to Wednesday or a day after", async (message, chinese) => {
+    const week = halfPlacedWeek({ chinese });
+    const outcome = await converse(await offlineTempo(week, TUESDAY), message, accept);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);
+    const names = chinese ? ZH_DAYS : EN_DAYS;
+    for (const day of [1, 2, 3, 4, 5, 6, 7]) expect(outcome.planSteps[0]!.includes(names[day - 1]!)).toBe(day >= 3);
+    const moved = outcome.schedule.tasks.find((task) => task.id === "matrix-review") as TaskItem;
+    expect(moved.slots![0]!.day).toBeGreaterThanOrEqual(3);
+    expect(checkScheduleInvariants(outcome.schedule)).toEqual([]);
+  });
 });

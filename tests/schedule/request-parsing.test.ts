@@ -886,6 +886,41 @@ describe("messages as students type them", () => {
     ["move the essay to tue-thu", { kind: "move", task: "essay", where: { only: days([2, 3, 4]) } }],
     ["把作文移到周二到周四", { kind: "move", task: "作文", where: { only: days([2, 3, 4]) } }],
     ["把作文安排在周三或以后", { kind: "arrange", tasks: ["作文"], where: { only: days([3, 4, 5, 6, 7]) } }],
+    // From today or tomorrow on: every day of the schedule from it ("after today" was today, "tomorrow or later"
+    // tomorrow alone).
+    [
+      "move the essay to any day after today",
+      { kind: "move", task: "essay", where: { only: { dates: [{ kind: "offset", days: 1, onward: true }] } } },
+    ],
+    [
+      "move the essay to tomorrow or later",
+      { kind: "move", task: "essay", where: { only: { dates: [{ kind: "offset", days: 1, onward: true }] } } },
+    ],
+    [
+      "move the essay no earlier than tomorrow",
+      { kind: "move", task: "essay", where: { only: { dates: [{ kind: "offset", days: 1, onward: true }] } } },
+    ],
+    [
+      "schedule my reviews starting tomorrow",
+      { kind: "arrange", tasks: [], where: { only: { dates: [{ kind: "offset", days: 1, onward: true }] } } },
+    ],
+    [
+      "move the essay to after tomorrow",
+      { kind: "move", task: "essay", where: { only: { dates: [{ kind: "offset", days: 2, onward: true }] } } },
+    ],
+    [
+      "把作文移到明天或以后",
+      { kind: "move", task: "作文", where: { only: { dates: [{ kind: "offset", days: 1, onward: true }] } } },
+    ],
+    // ("The day after tomorrow" is that one day, as before.)
+    [
+      "move the essay to the day after tomorrow",
+      {
+        kind: "move",
+        task: "essay",
+        where: { only: { dates: [{ kind: "offset", days: 2, text: "the day after tomorrow" }] } },
+      },
+    ],
     // (A move from one day to another is still that: the day it leaves, then where it goes.)
     ["move the essay from Thursday to Friday", { kind: "move", task: "essay", where: { only: days([5]) } }],
     // Days listed with "or" name no task ("arrange my reviews on monday, tuesday or wednesday" named a task "or").

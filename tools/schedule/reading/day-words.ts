@@ -63,6 +63,19 @@ const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec
       return undefined;
     },
   ],
+  // From today or tomorrow on: "after today", "tomorrow or later", "tomorrow at the earliest", "no earlier than
+  // tomorrow", "starting tomorrow", "from tomorrow on", "明天起", "从明天开始", "明天或以后" — that day and every day of
+  // the schedule after it (before, "after today" was today, and the rest that one day). "After tomorrow" is the day
+  // after it on; "the day after tomorrow" is one day (below).
+  [
+    /\b(?:after|later than)\s+(today|tonight)\b|(?<!\bday\s)\b(?:after|later than)\s+(tomorrow)\b|\b(today|tomorrow)\s+(?:or later|or after|and later|onwards?|at the earliest)\b|\b(?:no earlier than|not earlier than|not before|starting(?:\s+from)?|beginning)\s+(today|tomorrow)\b|\bfrom\s+(today|tomorrow)\s+on(?:wards?)?\b|从?(今天|明天)(?:起|开始|或以后|及以后)/g,
+    (m) => {
+      const after = m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : 0;
+      const from = m[3] ?? m[4] ?? m[5] ?? m[6] ?? "";
+      const days = after > 0 ? after : /^(?:tomorrow|明天)$/.test(from) ? 1 : 0;
+      return { kind: "offset", days, text: m[0], onward: true };
+    },
+  ],
   [
     /\b(?:the )?day after tomorrow\b|大后天|后天/g,
     (m) => ({ kind: "offset", days: m[0] === "大后天" ? 3 : 2, text: m[0] }),

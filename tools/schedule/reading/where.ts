@@ -281,13 +281,17 @@ export function withDaySpans(text: string): string {
       (whole, to?: string, first?: string, last?: string) =>
         english(to, weekdayOf(first ?? ""), weekdayOf(last ?? "")) ?? whole,
     );
-  return spans
-    .replace(
-      DAYS_BETWEEN_ZH,
-      (whole, first: string, last: string) =>
-        chinese(ZH_WEEKDAY_NUMBER[first.slice(-1)], ZH_WEEKDAY_NUMBER[last.slice(-1)]) ?? whole,
-    )
-    .replace(FROM_DAY_ZH, (whole, day: string) => chinese(ZH_WEEKDAY_NUMBER[day.slice(-1)], 7) ?? whole);
+  return (
+    spans
+      .replace(
+        DAYS_BETWEEN_ZH,
+        (whole, first: string, last: string) =>
+          chinese(ZH_WEEKDAY_NUMBER[first.slice(-1)], ZH_WEEKDAY_NUMBER[last.slice(-1)]) ?? whole,
+      )
+      .replace(FROM_DAY_ZH, (whole, day: string) => chinese(ZH_WEEKDAY_NUMBER[day.slice(-1)], 7) ?? whole)
+      // ("明天或以后": from tomorrow on, as "明天起" says it — a date `readDates` reads.)
+      .replace(/(今天|明天)(?:或|及)(?:以后|之后)/g, "$1起")
+  );
 }
 
 /**
