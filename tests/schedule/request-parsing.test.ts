@@ -232,6 +232,11 @@ describe("request parsing", () => {
     expect(parseScheduleRequest(text)).toMatchObject(expected);
   });
 
+  test("a comma before 'or later' makes no second request", () => {
+    expect(parseScheduleRequest("move the essay to friday, or later")).not.toHaveProperty("also");
+    expect(parseScheduleRequest("move the essay to tomorrow, or later")).not.toHaveProperty("also");
+  });
+
   test("a place said after a mark: only a missed task's, only of a task told by name or day; put back is reschedule", () => {
     expect(parseScheduleRequest("I missed the matrix review, put it on Friday")).not.toHaveProperty("weekday");
     // Put back with no place: the candidates' best place, as "…, reschedule it" (it read as a task "essay, put it back").
@@ -878,6 +883,12 @@ describe("messages as students type them", () => {
     ["move the essay to wed at the earliest", { kind: "move", task: "essay", where: { only: days([3, 4, 5, 6, 7]) } }],
     ["schedule my reviews starting wednesday", { kind: "arrange", tasks: [], where: { only: days([3, 4, 5, 6, 7]) } }],
     ["move the essay to Thursday at the latest", { kind: "move", task: "essay", where: { only: days([1, 2, 3, 4]) } }],
+    // (A comma before "or later" is no new clause: it named a second move of a task "or".)
+    ["move the essay to friday, or later", { kind: "move", task: "essay", where: { only: days([5, 6, 7]) } }],
+    [
+      "move the essay to tomorrow, or later",
+      { kind: "move", task: "essay", where: { only: { dates: [{ kind: "offset", days: 1, onward: true }] } } },
+    ],
     [
       "arrange my reviews between Monday and Wednesday",
       { kind: "arrange", tasks: [], where: { only: days([1, 2, 3]) } },

@@ -234,13 +234,13 @@ const FROM_DAY_EN = [
   ),
   new RegExp(String.raw`${SPAN_PREPOSITION}\bfrom\s+${SPAN_DAY}\s+on(?:wards?)?\b`, "gi"),
   new RegExp(
-    String.raw`${SPAN_PREPOSITION}\b${SPAN_DAY}\s+(?:or later|or after|and later|and after|onwards?|at the earliest)\b`,
+    String.raw`${SPAN_PREPOSITION}\b${SPAN_DAY},?\s+(?:or later|or after|and later|and after|onwards?|at the earliest)\b`,
     "gi",
   ),
 ];
 /** Up to a day: "Thursday or earlier", "Thursday at the latest". */
 const BY_DAY_EN = new RegExp(
-  String.raw`${SPAN_PREPOSITION}\b${SPAN_DAY}\s+(?:or earlier|or before|and earlier|at the latest)\b`,
+  String.raw`${SPAN_PREPOSITION}\b${SPAN_DAY},?\s+(?:or earlier|or before|and earlier|at the latest)\b`,
   "gi",
 );
 /** Between two days, both in: "between Monday and Wednesday", "Tuesday through Thursday", "tue-thu". */
@@ -289,6 +289,8 @@ export function withDaySpans(text: string): string {
           chinese(ZH_WEEKDAY_NUMBER[first.slice(-1)], ZH_WEEKDAY_NUMBER[last.slice(-1)]) ?? whole,
       )
       .replace(FROM_DAY_ZH, (whole, day: string) => chinese(ZH_WEEKDAY_NUMBER[day.slice(-1)], 7) ?? whole)
+      // ("tomorrow, or later": one date, as without the comma, which would end a clause before it.)
+      .replace(/\b(today|tomorrow),\s+(?=(?:or later|or after|and later|onwards?|at the earliest)\b)/gi, "$1 ")
       // ("明天或以后": from tomorrow on, as "明天起" says it — a date `readDates` reads.)
       .replace(/(今天|明天)(?:或|及)(?:以后|之后)/g, "$1起")
   );
