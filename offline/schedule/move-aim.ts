@@ -129,11 +129,13 @@ export function aimOf(turn: MoveTurn): Ended | MoveAim {
       });
     return ended(finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(why)));
   }
-  // "to the evening" with no day keeps the task's day ("to another day in the evening" does not).
+  // "to the evening" with no day keeps the task's day ("to another day in the evening" does not, nor "to the next free
+  // evening": the first evening with room, from the clock on).
   if (
     isEmptySelection(constraints.where.only) &&
     current &&
     !request.otherDay &&
+    !constraints.where.slots.soonest &&
     (constraints.where.slots.part ||
       constraints.where.slots.from !== undefined ||
       constraints.where.slots.at !== undefined)

@@ -139,8 +139,11 @@ type When =
   | { classes: "after" | "before"; day?: "tomorrow" | "friday" }
   /** "later today": later than its own start when it is today, else today from the clock. */
   | { laterToday: true }
-  /** "as soon as possible", "尽快": the first start from the clock on in the week shown (its own: already there). */
-  | { soonest: true }
+  /**
+   * "as soon as possible", "尽快": the first start from the clock on in the week shown (its own: already there); with
+   * `slots`, the first in those slots of a day ("the next free evening").
+   */
+  | { soonest: true; slots?: [number, number] }
   /** Off today ("I can't do the matrix review today"): from today, when it is there, to any other day of the week. */
   | { offToday: true }
   | { day: "yesterday" | "today" | "tomorrow" | "friday" | "saturday" | `2024-${string}`; time: string }
@@ -433,6 +436,14 @@ const ASKS: Ask[] = [
   ask("schedule the vocabulary list as soon as possible", VOCABULARY, false, { soonest: true }),
   ask("do the matrix review asap", MATRIX, true, { soonest: true }),
   ask("尽快安排单词表", VOCABULARY, false, { soonest: true }),
+  // The next free day, evening or afternoon: the first free start from the clock on (in that part of a day). Before,
+  // "the next free evening" was any evening, and "the next free day" anywhere.
+  ask("move the matrix review to the next free day", MATRIX, true, { soonest: true }),
+  ask("move the matrix review to the next free evening", MATRIX, true, { soonest: true, slots: EVENING }),
+  ask("schedule the vocabulary list in the first free afternoon", VOCABULARY, false, {
+    soonest: true,
+    slots: AFTERNOON,
+  }),
   // Placed on the schedule in words of the schedule: "add … to my calendar", "squeeze in", "pencil in".
   ask("add the vocabulary list to my calendar on friday", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
   ask("squeeze the vocabulary list in somewhere tomorrow", VOCABULARY, false, { day: "tomorrow", slots: WHOLE_DAY }),
@@ -516,10 +527,11 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
   }
   if ("soonest" in when) {
     if (started) return { refuse: [{ kind: "started" }] };
+    const [low, high] = when.slots ?? WHOLE_DAY;
     const first = window
       .flatMap((date) =>
         TIMES.map((_, index) => [date, index + 1] as const).filter(
-          ([, slot]) => reasonsAt(date, slot, duration, now).length === 0,
+          ([, slot]) => slot >= low && slot + duration - 1 <= high && reasonsAt(date, slot, duration, now).length === 0,
         ),
       )
       .at(0);

@@ -883,6 +883,13 @@ describe("messages as students type them", () => {
     ["move the essay to wed at the earliest", { kind: "move", task: "essay", where: { only: days([3, 4, 5, 6, 7]) } }],
     ["schedule my reviews starting wednesday", { kind: "arrange", tasks: [], where: { only: days([3, 4, 5, 6, 7]) } }],
     ["move the essay to Thursday at the latest", { kind: "move", task: "essay", where: { only: days([1, 2, 3, 4]) } }],
+    // The next free day or part of a day: as soon as it fits there ("the next free evening" was any evening).
+    [
+      "move the essay to the next free evening",
+      { kind: "move", task: "essay", where: { slots: { soonest: true, part: "evening" } } },
+    ],
+    ["move the essay to the next free day", { kind: "move", task: "essay", where: { slots: { soonest: true } } }],
+    ["move the essay to the next morning", { kind: "move", task: "essay", where: { slots: { part: "morning" } } }],
     // (A comma before "or later" is no new clause: it named a second move of a task "or".)
     ["move the essay to friday, or later", { kind: "move", task: "essay", where: { only: days([5, 6, 7]) } }],
     [
