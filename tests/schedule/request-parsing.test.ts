@@ -902,6 +902,12 @@ describe("messages as students type them", () => {
     ],
     ["move the essay to Tuesday through Thursday", { kind: "move", task: "essay", where: { only: days([2, 3, 4]) } }],
     ["move the essay to tue-thu", { kind: "move", task: "essay", where: { only: days([2, 3, 4]) } }],
+    // ("The weekend" ends a stretch on Sunday, and starts one on Saturday.)
+    ["move the essay to friday through the weekend", { kind: "move", task: "essay", where: { only: days([5, 6, 7]) } }],
+    [
+      "move the essay to the weekend at the latest",
+      { kind: "move", task: "essay", where: { only: days([1, 2, 3, 4, 5, 6, 7]) } },
+    ],
     ["把作文移到周二到周四", { kind: "move", task: "作文", where: { only: days([2, 3, 4]) } }],
     ["把作文安排在周三或以后", { kind: "arrange", tasks: ["作文"], where: { only: days([3, 4, 5, 6, 7]) } }],
     // From today or tomorrow on: every day of the schedule from it ("after today" was today, "tomorrow or later"

@@ -262,8 +262,13 @@ const FROM_DAY_ZH = new RegExp(String.raw`${WEEKDAY_ZH}(?:或|及|和)(?:以后|
  * are left as said. Before, each read as its one or two days, and "between", "starting" as part of the task's name.
  */
 export function withDaySpans(text: string): string {
-  const weekdayOf = (day: string) =>
-    /weekend/i.test(day) ? 6 : WEEKDAYS_EN.find(([pattern]) => pattern.test(day.toLowerCase()))?.[1];
+  // ("The weekend" is Saturday as a stretch's first day, Sunday as its last: "Friday through the weekend".)
+  const weekdayOf = (day: string, end: "first" | "last" = "first") =>
+    /weekend/i.test(day)
+      ? end === "first"
+        ? 6
+        : 7
+      : WEEKDAYS_EN.find(([pattern]) => pattern.test(day.toLowerCase()))?.[1];
   const english = (preposition: string | undefined, first: number | undefined, last: number | undefined) =>
     first === undefined || last === undefined || first > last
       ? undefined
@@ -275,12 +280,15 @@ export function withDaySpans(text: string): string {
   let spans = text;
   for (const pattern of FROM_DAY_EN)
     spans = spans.replace(pattern, (whole, to?: string, day?: string) => english(to, weekdayOf(day ?? ""), 7) ?? whole);
-  spans = spans.replace(BY_DAY_EN, (whole, to?: string, day?: string) => english(to, 1, weekdayOf(day ?? "")) ?? whole);
+  spans = spans.replace(
+    BY_DAY_EN,
+    (whole, to?: string, day?: string) => english(to, 1, weekdayOf(day ?? "", "last")) ?? whole,
+  );
   for (const pattern of DAYS_BETWEEN_EN)
     spans = spans.replace(
       pattern,
       (whole, to?: string, first?: string, last?: string) =>
-        english(to, weekdayOf(first ?? ""), weekdayOf(last ?? "")) ?? whole,
+        english(to, weekdayOf(first ?? ""), weekdayOf(last ?? "", "last")) ?? whole,
     );
   return (
     spans
