@@ -7,6 +7,8 @@ import type { DateSpec, DaySelection } from "./request-kinds.js";
 import {
   COUNT_WORD,
   COUNT_WORDS,
+  FROM_ON_AFTER,
+  FROM_ON_BEFORE,
   NUMBER,
   readNumber,
   unique,
@@ -68,7 +70,10 @@ const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec
   // the schedule after it (before, "after today" was today, and the rest that one day). "After tomorrow" is the day
   // after it on; "the day after tomorrow" is one day (below).
   [
-    /\b(?:after|later than)\s+(today|tonight)\b|(?<!\bday\s)\b(?:after|later than)\s+(tomorrow)\b|\b(today|tomorrow),?\s+(?:or later|or after|and later|onwards?|at the earliest)\b|\b(?:no earlier than|not earlier than|not before|starting(?:\s+from)?|beginning)\s+(today|tomorrow)\b|\bfrom\s+(today|tomorrow)\s+on(?:wards?)?\b|从?(今天|明天)(?:起|开始|或以后|及以后)/g,
+    new RegExp(
+      String.raw`\b(?:after|later than)\s+(today|tonight)\b|(?<!\bday\s)\b(?:after|later than)\s+(tomorrow)\b|\b(today|tomorrow),?\s+${FROM_ON_AFTER}\b|\b${FROM_ON_BEFORE}\s+(today|tomorrow)\b|\bfrom\s+(today|tomorrow)\s+on(?:wards?)?\b|从?(今天|明天)(?:起|开始|或以后|及以后)`,
+      "g",
+    ),
     (m) => {
       const after = m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : 0;
       const from = m[3] ?? m[4] ?? m[5] ?? m[6] ?? "";

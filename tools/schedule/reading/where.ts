@@ -4,7 +4,16 @@
  * of where alone (empty, only exclusions, anywhere).
  */
 import type { DaySelection, PartOfDay, SlotWindow, Where } from "./request-kinds.js";
-import { MAX_READ_LENGTH, NUMBER, readNumber, WEEKDAYS_EN, ZH_WEEKDAY_NUMBER } from "./words.js";
+import {
+  FROM_ON_AFTER,
+  FROM_ON_BEFORE,
+  MAX_READ_LENGTH,
+  NUMBER,
+  readNumber,
+  UP_TO_AFTER,
+  WEEKDAYS_EN,
+  ZH_WEEKDAY_NUMBER,
+} from "./words.js";
 import {
   readBetween,
   readClockTime,
@@ -43,7 +52,7 @@ export function readSlots(fragment: string): SlotWindow {
  * "最早的空闲时间": as soon as it fits. ("Tomorrow at the earliest" is a bound, not this.)
  */
 export const SOONEST =
-  /\b(?:as soon as (?:possible|you can|i can)|asap|as early as possible|(?:the\s+)?(?:earliest|first|next)\s+(?:free\s+|available\s+|open\s+)?(?:slot|time|spot|opening)(?:\s+(?:possible|available|there is|i have))?|(?:the\s+)?(?:earliest|first|next)\s+(?:free|available|open)\s+(?:day\b|(?=(?:morning|afternoon|evening)s?\b)))\b|尽快|尽早|越早越好|最早的空闲时间|最早的空闲时段|最早有空的时候/;
+  /\b(?:as soon as (?:possible|you can|i can)|asap|as early as possible|(?:the\s+)?(?:earliest|first|next)\s+(?:(?:free\s+|available\s+|open\s+)?(?:slot|time|spot|opening)(?:\s+(?:possible|available|there is|i have))?|(?:free|available|open)\s+(?:day\b|(?=(?:morning|afternoon|evening)s?\b))))\b|尽快|尽早|越早越好|最早的空闲时间|最早的空闲时段|最早有空的时候/;
 
 /** "at the same time", "same time", "the same slot", "同一时间", "同样的时间", "原来的时间": the time the task has now. */
 export const SAME_TIME =
@@ -229,26 +238,19 @@ const SPAN_DAY = String.raw`(?:this\s+)?${WEEKDAY_WORD_EN}`;
 const SPAN_PREPOSITION = String.raw`(?:\b(to|on|for|into)\s+)?`;
 /** From a day on: "no earlier than Wednesday", "starting Wednesday", "from Wednesday on", "Wednesday or later". */
 const FROM_DAY_EN = [
-  new RegExp(
-    String.raw`${SPAN_PREPOSITION}\b(?:no earlier than|not earlier than|not before|starting(?:\s+(?:on|from))?|beginning(?:\s+on)?)\s+${SPAN_DAY}\b`,
-    "gi",
-  ),
+  new RegExp(String.raw`${SPAN_PREPOSITION}\b${FROM_ON_BEFORE}\s+${SPAN_DAY}\b`, "gi"),
   new RegExp(String.raw`${SPAN_PREPOSITION}\bfrom\s+${SPAN_DAY}\s+on(?:wards?)?\b`, "gi"),
-  new RegExp(
-    String.raw`${SPAN_PREPOSITION}\b${SPAN_DAY},?\s+(?:or later|or after|and later|and after|onwards?|at the earliest)\b`,
-    "gi",
-  ),
+  new RegExp(String.raw`${SPAN_PREPOSITION}\b${SPAN_DAY},?\s+${FROM_ON_AFTER}\b`, "gi"),
 ];
 /** Up to a day: "Thursday or earlier", "Thursday at the latest". */
-const BY_DAY_EN = new RegExp(
-  String.raw`${SPAN_PREPOSITION}\b${SPAN_DAY},?\s+(?:or earlier|or before|and earlier|at the latest)\b`,
-  "gi",
-);
+const BY_DAY_EN = new RegExp(String.raw`${SPAN_PREPOSITION}\b${SPAN_DAY},?\s+${UP_TO_AFTER}\b`, "gi");
 /** Between two days, both in: "between Monday and Wednesday", "Tuesday through Thursday", "tue-thu". */
 const DAYS_BETWEEN_EN = [
   new RegExp(String.raw`${SPAN_PREPOSITION}\bbetween\s+${SPAN_DAY}\s+and\s+${SPAN_DAY}\b`, "gi"),
   new RegExp(String.raw`${SPAN_PREPOSITION}\b${SPAN_DAY}\s*(?:through|thru|-|–|—)\s*${SPAN_DAY}\b`, "gi"),
 ];
+/** "tomorrow, or later": the comma before the words of a stretch ends no clause. */
+const RELATIVE_DAY_COMMA = new RegExp(String.raw`\b(today|tomorrow),\s+(?=${FROM_ON_AFTER}\b)`, "gi");
 const WEEKDAY_ZH = String.raw`((?:周|星期|礼拜)[一二三四五六日天])`;
 /** "周二到周四", "周二至周四", "周三或以后" / "周三及以后": a stretch of days in Chinese. */
 const DAYS_BETWEEN_ZH = new RegExp(String.raw`${WEEKDAY_ZH}\s*(?:到|至|-|–|~|～)\s*${WEEKDAY_ZH}`, "g");
@@ -299,7 +301,7 @@ export function withDaySpans(text: string): string {
       )
       .replace(FROM_DAY_ZH, (whole, day: string) => chinese(ZH_WEEKDAY_NUMBER[day.slice(-1)], 7) ?? whole)
       // ("tomorrow, or later": one date, as without the comma, which would end a clause before it.)
-      .replace(/\b(today|tomorrow),\s+(?=(?:or later|or after|and later|onwards?|at the earliest)\b)/gi, "$1 ")
+      .replace(RELATIVE_DAY_COMMA, "$1 ")
       // ("明天或以后": from tomorrow on, as "明天起" says it — a date `readDates` reads.)
       .replace(/(今天|明天)(?:或|及)(?:以后|之后)/g, "$1起")
   );

@@ -61,6 +61,15 @@ export function readNumber(text: string): number {
  * pattern, a separator and no "交换") held the served process's event loop — every thread — for half a minute, read as
  * card feedback whatever the model. A longer sentence names no request, day or slot here (a model reads it whole).
  */
+/**
+ * The words that make a day the first of a stretch, said after it ("Wednesday or later", "tomorrow at the earliest")
+ * or before it ("no earlier than Wednesday", "starting tomorrow"); and the last, said after it ("Thursday at the
+ * latest"). One list for the weekdays (`withDaySpans`) and the days counted from today (`readDates`).
+ */
+export const FROM_ON_AFTER = String.raw`(?:or later|or after|and later|and after|onwards?|at the earliest)`;
+export const FROM_ON_BEFORE = String.raw`(?:no earlier than|not earlier than|not before|starting(?:\s+(?:on|from))?|beginning(?:\s+on)?)`;
+export const UP_TO_AFTER = String.raw`(?:or earlier|or before|and earlier|at the latest)`;
+
 export const MAX_READ_LENGTH = 500;
 /**
  * Sentences of a message read for its request, at most: each is read whole, so a pasted text of 30 000 "sentences"
