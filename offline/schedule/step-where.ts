@@ -23,7 +23,7 @@ export function sameDayToday(
   request: Extract<ScheduleRequest, { kind: "move" }>,
   language: Language,
 ): string | undefined {
-  const today = request.where.only.dates?.find((spec) => spec.kind === "offset" && spec.days === 0 && !spec.onward);
+  const today = request.where.only.dates?.find((spec) => spec.kind === "offset" && spec.days === 0);
   if (!request.shift || !("sameDay" in request.shift) || !today) return undefined;
   const tonight = today.text === "tonight" || today.text === "今晚";
   const later = request.shift.sameDay === "later";

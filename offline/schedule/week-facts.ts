@@ -209,12 +209,12 @@ function daysOfDate(spec: DateSpec, facts: WeekFacts): number[] {
     const day = daysBetween(window.first, date) + 1;
     return day >= 1 && day <= daysBetween(window.first, window.last) + 1 ? [day] : [];
   };
-  if (spec.kind === "offset" && spec.onward) {
+  if (spec.kind === "onward") {
     // That day and every day of the window after it.
     if (!facts.now) return [];
-    const first = daysBetween(window.first, addDays(facts.now.date, spec.days)) + 1;
+    const first = Math.max(1, daysBetween(window.first, addDays(facts.now.date, spec.days)) + 1);
     const last = daysBetween(window.first, window.last) + 1;
-    return Array.from({ length: Math.max(0, last - Math.max(1, first) + 1) }, (_, index) => Math.max(1, first) + index);
+    return Array.from({ length: Math.max(0, last - first + 1) }, (_, index) => first + index);
   }
   if (spec.kind === "offset") return facts.now ? dayOf(addDays(facts.now.date, spec.days)) : [];
   if (spec.kind === "weekday")

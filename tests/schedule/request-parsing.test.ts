@@ -894,7 +894,7 @@ describe("messages as students type them", () => {
     ["move the essay to friday, or later", { kind: "move", task: "essay", where: { only: days([5, 6, 7]) } }],
     [
       "move the essay to tomorrow, or later",
-      { kind: "move", task: "essay", where: { only: { dates: [{ kind: "offset", days: 1, onward: true }] } } },
+      { kind: "move", task: "essay", where: { only: { dates: [{ kind: "onward", days: 1 }] } } },
     ],
     [
       "arrange my reviews between Monday and Wednesday",
@@ -914,28 +914,25 @@ describe("messages as students type them", () => {
     // tomorrow alone).
     [
       "move the essay to any day after today",
-      { kind: "move", task: "essay", where: { only: { dates: [{ kind: "offset", days: 1, onward: true }] } } },
+      { kind: "move", task: "essay", where: { only: { dates: [{ kind: "onward", days: 1 }] } } },
     ],
     [
       "move the essay to tomorrow or later",
-      { kind: "move", task: "essay", where: { only: { dates: [{ kind: "offset", days: 1, onward: true }] } } },
+      { kind: "move", task: "essay", where: { only: { dates: [{ kind: "onward", days: 1 }] } } },
     ],
     [
       "move the essay no earlier than tomorrow",
-      { kind: "move", task: "essay", where: { only: { dates: [{ kind: "offset", days: 1, onward: true }] } } },
+      { kind: "move", task: "essay", where: { only: { dates: [{ kind: "onward", days: 1 }] } } },
     ],
     [
       "schedule my reviews starting tomorrow",
-      { kind: "arrange", tasks: [], where: { only: { dates: [{ kind: "offset", days: 1, onward: true }] } } },
+      { kind: "arrange", tasks: [], where: { only: { dates: [{ kind: "onward", days: 1 }] } } },
     ],
     [
       "move the essay to after tomorrow",
-      { kind: "move", task: "essay", where: { only: { dates: [{ kind: "offset", days: 2, onward: true }] } } },
+      { kind: "move", task: "essay", where: { only: { dates: [{ kind: "onward", days: 2 }] } } },
     ],
-    [
-      "把作文移到明天或以后",
-      { kind: "move", task: "作文", where: { only: { dates: [{ kind: "offset", days: 1, onward: true }] } } },
-    ],
+    ["把作文移到明天或以后", { kind: "move", task: "作文", where: { only: { dates: [{ kind: "onward", days: 1 }] } } }],
     // ("The day after tomorrow" is that one day, as before.)
     [
       "move the essay to the day after tomorrow",

@@ -78,7 +78,7 @@ const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec
       const after = m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : 0;
       const from = m[3] ?? m[4] ?? m[5] ?? m[6] ?? "";
       const days = after > 0 ? after : /^(?:tomorrow|明天)$/.test(from) ? 1 : 0;
-      return { kind: "offset", days, text: m[0], onward: true };
+      return { kind: "onward", days, text: m[0] };
     },
   ],
   [

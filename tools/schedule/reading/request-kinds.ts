@@ -57,11 +57,13 @@ export interface SlotWindow {
  * ("the 14th", "14 March", "March 14", "2024-03-14", "3月14日", "14号": the month and year when said).
  */
 export type DateSpec =
+  /** That many days from today: "tomorrow", "in 2 days", "后天". */
+  | { kind: "offset"; days: number; text: string }
   /**
-   * That many days from today; `onward`: that day and every day of the schedule after it ("tomorrow or later", "after
-   * today", "starting tomorrow", "明天起").
+   * The day that many days from today and every day of the schedule after it: "tomorrow or later", "after today",
+   * "starting tomorrow", "明天起". A kind of its own, so that nothing that reads a day from today takes it for one.
    */
-  | { kind: "offset"; days: number; text: string; onward?: true }
+  | { kind: "onward"; days: number; text: string }
   | { kind: "weekday"; weekday: number; weeks: number; text: string }
   /**
    * A whole week ("this week", "next week", "下周"), `weeks` after this one: read only by the questions about days

@@ -95,7 +95,7 @@ export function awayFrom(move: MoveRequest): Extract<ScheduleRequest, { kind: "s
   if (!isEmptySelection(only) || Object.keys(slots).some((key) => key !== "part") || not.days.length > 0)
     return undefined;
   const dated = (not.dates ?? []).map((date): DayOfReviews | undefined =>
-    date.kind === "offset" && date.days >= 0 && !date.onward
+    date.kind === "offset" && date.days >= 0
       ? { fromToday: date.days }
       : date.kind === "weekday" && date.weeks === 0
         ? { weekday: date.weekday }
