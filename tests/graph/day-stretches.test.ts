@@ -68,4 +68,21 @@ describe("a stretch of days", () => {
     expect(moved.slots![0]!.day).toBeGreaterThanOrEqual(3);
     expect(checkScheduleInvariants(outcome.schedule)).toEqual([]);
   });
+
+  test.each([
+    ["move the matrix review any day after today", "matrix-review"],
+    ["schedule the linked list exercises any day after today", "linked-list-exercises"],
+    ["put the linked list exercises sometime after today", "linked-list-exercises"],
+  ] as const)("%s (on a Tuesday): 'any day' is of the stretch, not of the name", async (message, id) => {
+    // Before, the words "any day" were read as the task's name ("matrix review any day"), which named no task.
+    const outcome = await converse(await offlineTempo(halfPlacedWeek(), TUESDAY), message, accept);
+    expect(outcome.cards.map((card) => card.action)).toEqual([
+      "confirm_plan",
+      id === "matrix-review" ? "move" : "place",
+    ]);
+    const task = outcome.schedule.tasks.find((each) => each.id === id) as TaskItem;
+    expect(task.slots).toHaveLength(1);
+    expect(task.slots![0]!.day).toBeGreaterThanOrEqual(3);
+    expect(checkScheduleInvariants(outcome.schedule)).toEqual([]);
+  });
 });

@@ -5,6 +5,7 @@
  */
 import type { DateSpec, DaySelection } from "./request-kinds.js";
 import {
+  ANY_DAY,
   COUNT_WORD,
   COUNT_WORDS,
   FROM_ON_AFTER,
@@ -68,10 +69,11 @@ const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec
   // From today or tomorrow on: "after today", "tomorrow or later", "tomorrow at the earliest", "no earlier than
   // tomorrow", "starting tomorrow", "from tomorrow on", "明天起", "从明天开始", "明天或以后" — that day and every day of
   // the schedule after it (before, "after today" was today, and the rest that one day). "After tomorrow" is the day
-  // after it on; "the day after tomorrow" is one day (below).
+  // after it on; "the day after tomorrow" is one day (below), "any day after tomorrow" is not. "Any day" or "sometime"
+  // before it is of the stretch too (before, "schedule the essay any day after today" named a task "essay any day").
   [
     new RegExp(
-      String.raw`\b(?:after|later than)\s+(today|tonight)\b|(?<!\bday\s)\b(?:after|later than)\s+(tomorrow)\b|\b(today|tomorrow),?\s+${FROM_ON_AFTER}\b|\b${FROM_ON_BEFORE}\s+(today|tomorrow)\b|\bfrom\s+(today|tomorrow)\s+on(?:wards?)?\b|从?(今天|明天)(?:起|开始|或以后|及以后)`,
+      String.raw`(?:\b${ANY_DAY}\s+)?\b(?:after|later than)\s+(today|tonight)\b|(?:\b${ANY_DAY}\s+|(?<!\bday\s))\b(?:after|later than)\s+(tomorrow)\b|\b(today|tomorrow),?\s+${FROM_ON_AFTER}\b|\b${FROM_ON_BEFORE}\s+(today|tomorrow)\b|\bfrom\s+(today|tomorrow)\s+on(?:wards?)?\b|从?(今天|明天)(?:起|开始|或以后|及以后)`,
       "g",
     ),
     (m) => {

@@ -5,6 +5,7 @@
  */
 import type { DaySelection, PartOfDay, SlotWindow, Where } from "./request-kinds.js";
 import {
+  ANY_DAY,
   FROM_ON_AFTER,
   FROM_ON_BEFORE,
   MAX_READ_LENGTH,
@@ -227,7 +228,7 @@ export function readWhere(said: string): Where {
 const WEEKDAY_WORDS_EN = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
 const WEEKDAY_WORD_EN = String.raw`(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun|the weekend|weekend)`;
 const BEFORE_AFTER_DAY_EN = new RegExp(
-  String.raw`\b(?:(?:sometime|some time|any ?time|any day)\s+)?(before|until|till|by|no later than|after|later than)\s+(?:this\s+|next\s+)?${WEEKDAY_WORD_EN}\b`,
+  String.raw`\b(?:${ANY_DAY}\s+)?(before|until|till|by|no later than|after|later than)\s+(?:this\s+|next\s+)?${WEEKDAY_WORD_EN}\b`,
   "g",
 );
 const BEFORE_AFTER_DAY_ZH = /((?:周|星期|礼拜)[一二三四五六日天]|周末)(之前|以前|前|之后|以后|后)(?![天半])/g;

@@ -69,6 +69,8 @@ export function readNumber(text: string): number {
 export const FROM_ON_AFTER = String.raw`(?:or later|or after|and later|and after|onwards?|at the earliest)`;
 export const FROM_ON_BEFORE = String.raw`(?:no earlier than|not earlier than|not before|starting(?:\s+(?:on|from))?|beginning(?:\s+on)?)`;
 export const UP_TO_AFTER = String.raw`(?:or earlier|or before|and earlier|at the latest)`;
+/** "Sometime", "any day" before a limit of days ("any day after today", "sometime before Friday"): of the limit too. */
+export const ANY_DAY = String.raw`(?:sometime|some time|any ?time|any day)`;
 
 export const MAX_READ_LENGTH = 500;
 /**
