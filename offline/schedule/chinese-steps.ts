@@ -220,8 +220,7 @@ function shiftAllSteps(request: Extract<ScheduleRequest, { kind: "shift_all" }>)
 function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = "use"): string {
   const parts: string[] = [];
   const only = resolveDays(where.only, facts);
-  const days = purpose === "move" && only.length >= (facts.totalDays ?? 7) ? only.slice(0, 1) : only;
-  if (days.length > 0) parts.push(days.map((day) => stepDay(day, facts, "zh")).join(purpose === "move" ? "或" : "和"));
+  if (only.length > 0) parts.push(only.map((day) => stepDay(day, facts, "zh")).join(purpose === "move" ? "或" : "和"));
   // The day of another task or event ("\"物理实验\"的前一天"): said first, what limits the slots after it.
   if (purpose === "move" && where.dayOf)
     parts.unshift(`${JSON.stringify(where.dayOf.anchor)}的${dayOfWords(where.dayOf.offset, "zh")}`);

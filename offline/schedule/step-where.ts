@@ -64,10 +64,9 @@ export function stepDay(day: number, facts: WeekFacts, language: Language): stri
 export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move" = "use"): string {
   const parts: string[] = [];
   const label = (day: number) => dayLabel(day, (candidate) => weekdayOf(facts, candidate));
-  const only = resolveDays(where.only, facts);
-  // A move goes to one of the days ("to Friday, Mar 15 or Saturday, Mar 16"): the step finds the place among them; to a
-  // whole week ("to next week", on its eve), to its first day.
-  const days = purpose === "move" && only.length >= (facts.totalDays ?? 7) ? only.slice(0, 1) : only;
+  // A move goes to one of the days ("to Friday, Mar 15 or Saturday, Mar 16"): the step finds the place among them (to
+  // every day of the week shown, too: a review already in it is where it was asked to go).
+  const days = resolveDays(where.only, facts);
   if (days.length > 0)
     parts.push(
       `${purpose === "move" ? "" : "on "}${days.map((day) => stepDay(day, facts, "en")).join(purpose === "move" ? " or " : " and ")}`,

@@ -85,4 +85,23 @@ describe("a stretch of days", () => {
     expect(task.slots![0]!.day).toBeGreaterThanOrEqual(3);
     expect(checkScheduleInvariants(outcome.schedule)).toEqual([]);
   });
+
+  // On the eve of the week shown (Sunday 10 March, the default clock) a stretch from tomorrow or from Monday on is the
+  // whole week: a review anywhere in it is already where it is asked to go.
+  test.each([
+    ["move the essay to tomorrow or later", false],
+    ["move the essay to Monday or later", false],
+    ["move the essay no earlier than tomorrow", false],
+    ["把英语作文草稿移到明天或以后", true],
+  ] as const)(
+    "%s (on the eve, the essay on Saturday): it is already there, nothing moves",
+    async (message, chinese) => {
+      // Before, a move to every day of the week was a move to its first day: the essay went to Monday.
+      const week = halfPlacedWeek({ chinese });
+      const outcome = await converse(await offlineTempo(week), message, accept);
+      expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+      expect(outcome.schedule).toEqual(week);
+      expect(outcome.finalAnswer).toMatch(chinese ? /已经在/ : /is already on Sat/);
+    },
+  );
 });

@@ -199,11 +199,14 @@ describe("a move to next week", () => {
     }
   });
 
-  test("said on the eve of the week, next week is the schedule's week: the essay moves within it", async () => {
+  test("said on the eve of the week, next week is the schedule's week: the essay, already in it, stays", async () => {
+    // Before, a move to every day of the week was a move to its first: "push" took the essay from Saturday back to
+    // Monday, earlier than it was. It is already in next week, where it was asked to go: said, and nothing moves.
     const tempo = await offlineTempo(halfPlacedWeek(), () => new Date("2024-03-10T20:00:00+08:00"));
     const outcome = await converse(tempo, "push the essay draft to next week");
-    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);
-    expect(placeOf(outcome.schedule, "essay-draft")).not.toBe("day 6 slots 1-2");
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    expect(outcome.finalAnswer).toMatch(/is already on Sat 16 Mar/);
+    expect(outcome.schedule).toEqual(halfPlacedWeek());
   });
 });
 
