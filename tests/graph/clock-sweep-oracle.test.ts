@@ -3,7 +3,7 @@
  * window rolls by the clock), at five times of day (+08:00), the real offline graph is asked to put the matrix review
  * or the vocabulary list at a clock time the student names ("at 14:00 tomorrow", "Friday 10:00", "周五下午3点",
  * "tomorrow at quarter to ten pm", "at 7 tonight", "on 3/15 at half past seven pm", "the same time on Friday"), on a
- * day said and then corrected ("Friday, no wait, Saturday"), somewhere today / tonight, at lunch (noon: no slot
+ * day or a stretch of days ("Thursday or later", "周二到周四", "any day after today"), on a day said and then corrected ("Friday, no wait, Saturday"), somewhere today / tonight, at lunch (noon: no slot
  * starts then), in a stretch of the week shown ("later in the week", "midweek", "周中": those days from the clock on), on a day
  * before or after the review's own ("to an earlier day", "更晚的一天"), or
  * right before or after an event of the timetable ("right after the robotics club meeting", "物理实验之前"), in
@@ -130,8 +130,13 @@ type When =
   | { dayward: "earlier" | "later" }
   /** The day of an event in the week shown (its first whose day that way has not passed), or the day before or after it. */
   | { dayOf: string; offset: number; slots: [number, number] }
-  /** Those weekdays of the week shown, in those slots: "a weekday evening", "工作日晚上". */
+  /**
+   * Those weekdays of the week shown, in those slots: "a weekday evening", "工作日晚上", a stretch of days ("Thursday or
+   * later", "Tuesday through Thursday", "周二到周四").
+   */
   | { weekdays: number[]; slots: [number, number] }
+  /** Every day of the week shown from `days` after today on: "tomorrow or later", "any day after today", "明天或以后". */
+  | { onward: number }
   /**
    * Right after a day's last class (before its first): the last event to end that day (the first to start), a block
    * that takes reviews not counted — of that day, or of the first day shown with room.
@@ -449,6 +454,27 @@ const ASKS: Ask[] = [
   ask("squeeze the vocabulary list in somewhere tomorrow", VOCABULARY, false, { day: "tomorrow", slots: WHOLE_DAY }),
   ask("pencil in the matrix review for friday", MATRIX, true, { day: "friday", slots: WHOLE_DAY }),
   ask("move the matrix review in two days", MATRIX, true, { day: "in 2 days", slots: WHOLE_DAY }),
+  // A stretch of days: the days between, or from a day on, or up to it (before, only the one or two days named).
+  ask("move the matrix review to Thursday or later", MATRIX, true, { weekdays: [4, 5, 6, 7], slots: WHOLE_DAY }),
+  ask("schedule the vocabulary list Tuesday through Thursday", VOCABULARY, false, {
+    weekdays: [2, 3, 4],
+    slots: WHOLE_DAY,
+  }),
+  ask("move the matrix review no earlier than Thursday", MATRIX, true, { weekdays: [4, 5, 6, 7], slots: WHOLE_DAY }),
+  ask("schedule the vocabulary list on Wednesday at the latest", VOCABULARY, false, {
+    weekdays: [1, 2, 3],
+    slots: WHOLE_DAY,
+  }),
+  ask("把单词表安排到周二到周四", VOCABULARY, false, { weekdays: [2, 3, 4], slots: WHOLE_DAY }),
+  ask("schedule the vocabulary list between Wednesday and Friday", VOCABULARY, false, {
+    weekdays: [3, 4, 5],
+    slots: WHOLE_DAY,
+  }),
+  // From a day relative to today on: the days of the week shown from it.
+  ask("move the matrix review to tomorrow or later", MATRIX, true, { onward: 1 }),
+  ask("schedule the vocabulary list any day after today", VOCABULARY, false, { onward: 1 }),
+  ask("move the matrix review no earlier than tomorrow", MATRIX, true, { onward: 1 }),
+  ask("把单词表安排到明天或以后", VOCABULARY, false, { onward: 1 }),
 ];
 
 /** What the oracle expects: placed exactly there, at one of these starts, or refused for one of these reasons. */
@@ -584,11 +610,24 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
     const shown = window.filter((date) => when.weekdays.includes(weekdayOf(date)));
     if (shown.every((date) => date < today))
       return { refuse: [{ kind: "outside-window" }, ...(started ? [{ kind: "started" } as Reason] : [])] };
-    if (started) return { refuse: [{ kind: "started" }] };
+    // Started and on one of those days, in those slots: both are true.
     const [first, last] = when.slots;
-    if (placed && shown.includes(from) && first <= MOVED_FROM.start && MOVED_FROM.end <= last)
-      return { refuse: [{ kind: "already-there" }] };
+    const there: Reason[] =
+      placed && shown.includes(from) && first <= MOVED_FROM.start && MOVED_FROM.end <= last
+        ? [{ kind: "already-there" }]
+        : [];
+    if (started) return { refuse: [{ kind: "started" }, ...there] };
+    if (there.length > 0) return { refuse: there };
     return placedIn(shown, when.slots);
+  }
+  if ("onward" in when) {
+    const shown = window.filter((date) => date >= plusDays(today, when.onward));
+    if (shown.length === 0)
+      return { refuse: [{ kind: "outside-window" }, ...(started ? [{ kind: "started" } as Reason] : [])] };
+    const there: Reason[] = placed && shown.includes(from) ? [{ kind: "already-there" }] : [];
+    if (started) return { refuse: [{ kind: "started" }, ...there] };
+    if (there.length > 0) return { refuse: there };
+    return placedIn(shown);
   }
   if ("laterToday" in when) {
     if (!window.includes(today))
