@@ -491,6 +491,36 @@ describe("request parsing", () => {
     });
   });
 
+  test("a move said as a statement, a want, a better fit, or bumped", () => {
+    // Before, each was not understood ("the essay can go on Friday", "I want the essay on Friday", "bump the essay to
+    // Friday") or named a task "better" ("the essay would fit better on Friday").
+    for (const said of [
+      "the essay can go on friday",
+      "the essay should go on friday instead",
+      "my essay could be moved to friday.",
+      "the essay goes on friday",
+      "I want the essay on friday",
+      "the essay would fit better on friday",
+      "the essay might work better on friday",
+      "bump the essay to friday",
+      "can you bump the essay to friday?",
+    ])
+      expect(parseScheduleRequest(said), said).toMatchObject({
+        kind: "move",
+        task: "essay",
+        where: { only: days([5]) },
+      });
+    expect(parseScheduleRequest("bump the essay back a day")).toMatchObject({
+      kind: "move",
+      task: "essay",
+      shift: { days: 1 },
+    });
+    expect(parseScheduleRequest("don't bump the essay")).toEqual({ kind: "unknown" });
+    // A statement of every review, or of what is due, is no move of one task.
+    expect(parseScheduleRequest("my reviews can go on friday")).not.toMatchObject({ kind: "move", task: "reviews" });
+    expect(parseScheduleRequest("the essay is due on friday")).not.toMatchObject({ kind: "move" });
+  });
+
   test("task names match fuzzily, case-insensitively, or by id", () => {
     const task = (id: string, name: string, categoryId: string): ListedTask => ({
       id,

@@ -63,7 +63,7 @@ const NEGATED_REQUEST =
  * ("don't schedule anything on Friday" arranges the week without Friday).
  */
 const NEGATED_CHANGE =
-  /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|never|please don'?t|i (?:don'?t|do not) (?:want|need|wanna|have) to|i'?d rather not|i would rather not|i'?d prefer not to|i would prefer not to|(?:there'?s |there is )?no need to|you (?:don'?t|do not) (?:need|have) to|don'?t bother(?: to)?)\s+(?:move|reschedule|swap|switch|unplace|remove|shift|push|delay|postpone|clear|cancel|delete|touch|change|skip|drop|bring)\b|^(?:请)?(?:我)?(?:不要|别|不用|不必|无需|千万别|不想|不需要|没必要)(?:再)?(?:把|将)?[^，。,;；]{0,40}?(?:移到|挪到|调到|改到|换到|推迟|提前|移动|挪走|挪开|删除|删掉|取消|清空|撤下|撤掉|交换|对调|跳过)/;
+  /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|never|please don'?t|i (?:don'?t|do not) (?:want|need|wanna|have) to|i'?d rather not|i would rather not|i'?d prefer not to|i would prefer not to|(?:there'?s |there is )?no need to|you (?:don'?t|do not) (?:need|have) to|don'?t bother(?: to)?)\s+(?:move|reschedule|swap|switch|unplace|remove|shift|push|bump|delay|postpone|clear|cancel|delete|touch|change|skip|drop|bring)\b|^(?:请)?(?:我)?(?:不要|别|不用|不必|无需|千万别|不想|不需要|没必要)(?:再)?(?:把|将)?[^，。,;；]{0,40}?(?:移到|挪到|调到|改到|换到|推迟|提前|移动|挪走|挪开|删除|删掉|取消|清空|撤下|撤掉|交换|对调|跳过)/;
 const NEGATED_PLACING =
   /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|never|please don'?t)\s+(?:schedule|place|arrange|put|plan)\b/;
 
@@ -71,24 +71,36 @@ const NEGATED_PLACING =
 const CAN_GO =
   /^(?:can|could)\s+((?:the|my)\s+.+?)\s+(?:go|be moved|be put|move|be done|be)\s+(?:to|on|onto|in|at)\s+(.+?)(?:\s+instead)?\s*\??$/;
 /**
+ * The same said as a statement of one task: "the essay can go on Friday", "my essay should be moved to Friday", "the
+ * essay goes on Friday" (group 1 the task, group 2 where). Not of every review ("my reviews can go on Friday"), nor
+ * what only is ("the essay is on Friday", "the essay is due on Friday").
+ */
+const SHOULD_GO =
+  /^((?:the|my)\s+(?!(?:reviews?|tasks?|stuff|things|everything|sessions?)\b)[^,]+?)\s+(?:(?:can|could|should|will|would|may|might|must|has to|needs to)\s+(?:go|be moved|be put|move|be done|be)|goes)\s+(?:to|on|onto|in|at)\s+(.+?)(?:\s+instead)?\s*[.!]?$/;
+/**
  * A place said as a liking for one task: "I'd prefer the essay on Friday", "I'd rather have the essay on Friday",
+ * "I want the essay on Friday",
  * "I'd like to have the vocabulary list in the evening" (group 1 the task, group 2 where). Not of every review ("I'd
  * prefer my reviews in the morning" is where an arrangement goes, read as before).
  */
 const PREFER_PLACE =
-  /^(?:i'?d|i would)\s+(?:prefer|rather have|like|love)\s+(?:to\s+(?:have|do|put)\s+)?((?:the|my)\s+(?!(?:reviews?|tasks?|stuff|things|everything|sessions?)\b)[^,]+?)\s+(?:on|in|at|for|to)\s+(.+?)(?:\s+instead)?$/;
-/** "the essay would be better on Friday", "the essay works better in the evening": the task (1) and where (2). */
+  /^(?:i'?d|i would|i)\s+(?:prefer|rather have|like|love|want)\s+(?:to\s+(?:have|do|put)\s+)?((?:the|my)\s+(?!(?:reviews?|tasks?|stuff|things|everything|sessions?)\b)[^,]+?)\s+(?:on|in|at|for|to)\s+(.+?)(?:\s+instead)?$/;
+/**
+ * "the essay would be better on Friday", "the essay works better in the evening", "the essay would fit better on
+ * Friday": the task (1) and where (2).
+ */
 const BETTER_PLACE =
-  /^((?:the|my)\s+[^,]+?)\s+(?:would be|would work|'d be|is|works|might be|fits)\s+better\s+(?:on|in|at)\s+(.+)$/;
+  /^((?:the|my)\s+[^,]+?)\s+(?:would be|would work|would fit|'d be|'d fit|is|works|fits|might be|might work|might fit)\s+better\s+(?:on|in|at)\s+(.+)$/;
 /** "Friday works better for the essay", "Friday would be better for the essay": where (1) and the task (2). */
 const BETTER_FOR = /^([^,]+?)\s+(?:would be|would work|'d be|is|works|might be)\s+better\s+for\s+((?:the|my)\s+.+)$/;
 
-/** A move said as a question or a liking (`CAN_GO`, `PREFER_PLACE`, `BETTER_PLACE`, `BETTER_FOR`), as its move. */
+/** A move said as a question, a statement or a liking (`CAN_GO`, `SHOULD_GO`, `PREFER_PLACE`, `BETTER_PLACE`, `BETTER_FOR`), as its move. */
 function asMoveSaid(body: string): string {
   const better = BETTER_FOR.exec(body);
   if (better && onlyWhen(better[1]!)) return `move ${better[2]} to ${better[1]}`;
   return body
     .replace(CAN_GO, "move $1 to $2")
+    .replace(SHOULD_GO, "move $1 to $2")
     .replace(PREFER_PLACE, "move $1 to $2")
     .replace(BETTER_PLACE, "move $1 to $2");
 }
@@ -155,7 +167,7 @@ function withWhenLast(body: string): string {
 
 /** The start of a request after words of when said first: a verb, after "I'll", "I want to", "I can't", "let's" … */
 const REQUEST_START = new RegExp(
-  String.raw`^(?:(?:please|can you|could you|would you)\s+)*(?:${INTENT}\s+)?(?:move|schedule|do|put|arrange|place|plan|push|shift|reschedule|postpone|delay|bring|fit|slot|book|squeeze|pencil|add|get|finish|complete|work on|study|review|write|make)\b`,
+  String.raw`^(?:(?:please|can you|could you|would you)\s+)*(?:${INTENT}\s+)?(?:move|schedule|do|put|arrange|place|plan|push|bump|shift|reschedule|postpone|delay|bring|fit|slot|book|squeeze|pencil|add|get|finish|complete|work on|study|review|write|make)\b`,
 );
 
 /** Words that ask for something, before its verb: "please", "can you", "I want to" … */

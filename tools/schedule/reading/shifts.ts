@@ -84,14 +84,14 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
     else words.pop();
   }
   // "move X back" alone may mean where it was: a particle without an amount is a shift only after push / bring.
-  if (!length && /^(?:back|forward|ahead)$/.test(particle) && !/^(?:push|bring)\b/.test(verb[0])) return undefined;
+  if (!length && /^(?:back|forward|ahead)$/.test(particle) && !/^(?:push|bump|bring)\b/.test(verb[0])) return undefined;
   // "delay X a day", "postpone X an hour": the verb says which way; "postpone X", "delay it" alone: to the next day.
   if (direction === undefined && /^(?:delay|postpone|put off)\b/.test(verb[0])) {
     direction = 1;
     length ??= { amount: 1, unit: "days" };
   }
-  // "push X by a day": pushed is later, as delayed.
-  if (direction === undefined && byAmount && /^push\b/.test(verb[0])) direction = 1;
+  // "push X by a day", "bump X by a day": pushed is later, as delayed.
+  if (direction === undefined && byAmount && /^(?:push|bump)\b/.test(verb[0])) direction = 1;
   if (direction === undefined && !byAmount) return undefined;
   if (!length && verb[0].startsWith("put off")) length = { amount: 1, unit: "days" };
   const phrase = words.join(" ");
