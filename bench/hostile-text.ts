@@ -26,6 +26,8 @@ const RUNS: ReadonlyArray<{ name: string; text: (length: number) => string }> = 
   { name: '"." then a word', text: (length) => `${fill("keep thursday free", ".", length - 1)}x` },
   { name: "。 then a word", text: (length) => `${fill("我周二的复习没做", "。", length - 1)}吧` },
   { name: "spaces then a word", text: (length) => `${fill("move the essay to friday", " ", length - 1)}x` },
+  // A move asked as a question ("can the essay go to friday?") whose task and place never end.
+  { name: '"go to " after "can the "', text: (length) => `${fill("can the ", "go to ", length - 1)}x` },
 ];
 const ORDINARY = (length: number) => fill("move the essay to friday ", "and then some words ", length);
 const LENGTHS = [25_000, 50_000, 100_000] as const;

@@ -111,12 +111,14 @@ const PLACE_OF_ANOTHER =
 
 /** Reads one sentence of a request: a move of every review (`shift_all`) is read from the move it reads as. */
 export function parseSentence(said: string): ScheduleRequest {
+  // A sentence longer than the parser reads is not understood whatever it says (a model reads it whole), and none of
+  // the patterns below runs over it: some take time quadratic in it — "can the " and "go to " to 100 000 characters
+  // held the event loop every thread shares for half a second (`PLACE_OF_ANOTHER`'s name before "'s slot").
+  if (said.length > MAX_READ_LENGTH) return { kind: "unknown" };
   // "move the essay to Monday, no wait, Tuesday": what is said is the sentence as corrected (each correction, the last
-  // first: "monday, no wait, monday, no wait, tuesday" is "tuesday"). A sentence longer than the parser reads is not
-  // understood whatever it says, so its corrections are not read (each is a pass over it).
+  // first: "monday, no wait, monday, no wait, tuesday" is "tuesday").
   let body = said;
-  if (said.length <= MAX_READ_LENGTH)
-    for (let next = corrected(body); next !== body; next = corrected(body)) body = next;
+  for (let next = corrected(body); next !== body; next = corrected(body)) body = next;
   // "can the matrix review go to Thursday evening instead?": the move it asks for.
   body = asMoveSaid(body);
   // (Words of when said first, and the schedule named: read over a sentence the reader reads.)
