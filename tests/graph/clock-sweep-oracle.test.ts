@@ -475,13 +475,16 @@ const ASKS: Ask[] = [
   ask("schedule the vocabulary list any day after today", VOCABULARY, false, { onward: 1 }),
   ask("move the matrix review no earlier than tomorrow", MATRIX, true, { onward: 1 }),
   ask("把单词表安排到明天或以后", VOCABULARY, false, { onward: 1 }),
-  // A move said as a statement, a want or a better fit, or bumped (before, not understood, or a task named "better").
+  // A move said as a statement, a want, a better fit or a suggestion, or bumped (before, not understood, or a task
+  // named "better").
   ask("bump the matrix review to friday", MATRIX, true, { day: "friday", slots: WHOLE_DAY }),
   ask("bump the matrix review to tomorrow at 10am", MATRIX, true, { day: "tomorrow", time: "10:00" }),
   ask("the matrix review can go on friday evening", MATRIX, true, { day: "friday", slots: EVENING }),
   ask("the vocabulary list should go on friday", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
   ask("I want the matrix review on friday", MATRIX, true, { day: "friday", slots: WHOLE_DAY }),
   ask("the matrix review would fit better on friday", MATRIX, true, { day: "friday", slots: WHOLE_DAY }),
+  ask("how about the matrix review on friday evening?", MATRIX, true, { day: "friday", slots: EVENING }),
+  ask("how about friday for the vocabulary list?", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
 ];
 
 /** What the oracle expects: placed exactly there, at one of these starts, or refused for one of these reasons. */

@@ -504,12 +504,30 @@ describe("request parsing", () => {
       "the essay might work better on friday",
       "bump the essay to friday",
       "can you bump the essay to friday?",
+      // A suggestion ("how about …", "what if … went …"), and a thing to happen on a day.
+      "how about the essay on friday?",
+      "how about friday for the essay?",
+      "what if the essay went on friday?",
+      "the essay needs to happen on friday",
     ])
       expect(parseScheduleRequest(said), said).toMatchObject({
         kind: "move",
         task: "essay",
         where: { only: days([5]) },
       });
+    // "Up" by an amount is earlier, as "forward" (before, it named a task "essay up a day").
+    expect(parseScheduleRequest("move the essay up a day")).toMatchObject({
+      kind: "move",
+      task: "essay",
+      shift: { days: -1 },
+    });
+    expect(parseScheduleRequest("bump the essay up by an hour")).toMatchObject({
+      kind: "move",
+      task: "essay",
+      shift: { minutes: -60 },
+    });
+    // ("How about tomorrow?" names no task: no move.)
+    expect(parseScheduleRequest("how about tomorrow?")).not.toMatchObject({ kind: "move" });
     expect(parseScheduleRequest("bump the essay back a day")).toMatchObject({
       kind: "move",
       task: "essay",

@@ -72,11 +72,11 @@ const CAN_GO =
   /^(?:can|could)\s+((?:the|my)\s+.+?)\s+(?:go|be moved|be put|move|be done|be)\s+(?:to|on|onto|in|at)\s+(.+?)(?:\s+instead)?\s*\??$/;
 /**
  * The same said as a statement of one task: "the essay can go on Friday", "my essay should be moved to Friday", "the
- * essay goes on Friday" (group 1 the task, group 2 where). Not of every review ("my reviews can go on Friday"), nor
+ * essay goes on Friday", "the essay needs to happen on Friday" (group 1 the task, group 2 where). Not of every review ("my reviews can go on Friday"), nor
  * what only is ("the essay is on Friday", "the essay is due on Friday").
  */
 const SHOULD_GO =
-  /^((?:the|my)\s+(?!(?:reviews?|tasks?|stuff|things|everything|sessions?)\b)[^,]+?)\s+(?:(?:can|could|should|will|would|may|might|must|has to|needs to)\s+(?:go|be moved|be put|move|be done|be)|goes)\s+(?:to|on|onto|in|at)\s+(.+?)(?:\s+instead)?\s*[.!]?$/;
+  /^((?:the|my)\s+(?!(?:reviews?|tasks?|stuff|things|everything|sessions?)\b)[^,]+?)\s+(?:(?:can|could|should|will|would|may|might|must|has to|needs to)\s+(?:go|be moved|be put|move|be done|be|happen)|goes)\s+(?:to|on|onto|in|at)\s+(.+?)(?:\s+instead)?\s*[.!]?$/;
 /**
  * A place said as a liking for one task: "I'd prefer the essay on Friday", "I'd rather have the essay on Friday",
  * "I want the essay on Friday",
@@ -91,16 +91,24 @@ const PREFER_PLACE =
  */
 const BETTER_PLACE =
   /^((?:the|my)\s+[^,]+?)\s+(?:would be|would work|would fit|'d be|'d fit|is|works|fits|might be|might work|might fit)\s+better\s+(?:on|in|at)\s+(.+)$/;
+/**
+ * A move suggested: "how about the essay on Friday?", "what if the essay went on Friday?" (group 1 the task, group 2
+ * where); "how about Friday for the essay?" (`HOW_ABOUT_FOR`: where, then the task).
+ */
+const HOW_ABOUT =
+  /^(?:how about|what if)\s+((?:the|my)\s+(?!(?:reviews?|tasks?|stuff|things|everything|sessions?)\b)[^,]+?)\s+(?:(?:went|goes|go|was|were|is|moved|moves)\s+)?(?:to|on|onto|in|at)\s+(.+?)(?:\s+instead)?\s*\??$/;
+const HOW_ABOUT_FOR = /^how about\s+([^,]+?)\s+for\s+((?:the|my)\s+.+?)(?:\s+instead)?\s*\??$/;
 /** "Friday works better for the essay", "Friday would be better for the essay": where (1) and the task (2). */
 const BETTER_FOR = /^([^,]+?)\s+(?:would be|would work|'d be|is|works|might be)\s+better\s+for\s+((?:the|my)\s+.+)$/;
 
-/** A move said as a question, a statement or a liking (`CAN_GO`, `SHOULD_GO`, `PREFER_PLACE`, `BETTER_PLACE`, `BETTER_FOR`), as its move. */
+/** A move said as a question, a statement or a liking (`CAN_GO`, `SHOULD_GO`, `HOW_ABOUT`, `PREFER_PLACE`, `BETTER_PLACE`, `BETTER_FOR`), as its move. */
 function asMoveSaid(body: string): string {
-  const better = BETTER_FOR.exec(body);
+  const better = BETTER_FOR.exec(body) ?? HOW_ABOUT_FOR.exec(body);
   if (better && onlyWhen(better[1]!)) return `move ${better[2]} to ${better[1]}`;
   return body
     .replace(CAN_GO, "move $1 to $2")
     .replace(SHOULD_GO, "move $1 to $2")
+    .replace(HOW_ABOUT, "move $1 to $2")
     .replace(PREFER_PLACE, "move $1 to $2")
     .replace(BETTER_PLACE, "move $1 to $2");
 }

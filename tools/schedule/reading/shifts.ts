@@ -77,7 +77,8 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
     const word = end === "first" ? words[0] : words.at(-1);
     if (word === undefined || direction !== undefined) continue;
     if (LATER_EN.test(word)) direction = 1;
-    else if (/^(?:forward|ahead|earlier)$/.test(word)) direction = -1;
+    // ("Up" only by an amount: "move the essay up a day"; "the warm up" names a task.)
+    else if (/^(?:forward|ahead|earlier)$/.test(word) || (word === "up" && length)) direction = -1;
     else continue;
     particle = word;
     if (end === "first") words.shift();
