@@ -539,6 +539,41 @@ describe("request parsing", () => {
     expect(parseScheduleRequest("the essay is due on friday")).not.toMatchObject({ kind: "move" });
   });
 
+  test("Chinese: put on a day with 放在 or 放, the task said first without 把, pushed to a day", () => {
+    // Before, "把作文放在周五" and "作文推到周五" were not understood, "作文安排在周五" named a task "在", and
+    // "作文放到周五" named none — an arrangement of every review on Friday.
+    for (const said of [
+      "把作文放在周五",
+      "我想把作文放在周五",
+      "把作文放周五",
+      "作文安排在周五",
+      "作文放到周五",
+      "作文放在周五",
+      "作文可以放到周五",
+      "我想作文安排在周五",
+    ])
+      expect(parseScheduleRequest(said), said).toMatchObject({
+        kind: "arrange",
+        tasks: ["作文"],
+        where: { only: days([5]) },
+      });
+    // (A clock time in Chinese after the day is of when too: before, "三点" was the task's name.)
+    expect(parseScheduleRequest("作文放在周五下午三点吧")).toMatchObject({
+      kind: "arrange",
+      tasks: ["作文"],
+      where: { only: days([5]), slots: { at: "15:00" } },
+    });
+    for (const said of ["作文推到周五", "把作文推到周五"])
+      expect(parseScheduleRequest(said), said).toMatchObject({
+        kind: "move",
+        task: "作文",
+        where: { only: days([5]) },
+      });
+    // Words of when first are no task ("明天安排在上午" names none), nor is giving a task up a placing.
+    expect(parseScheduleRequest("明天安排在上午")).not.toMatchObject({ tasks: ["明天"] });
+    expect(parseScheduleRequest("把作文放弃")).not.toMatchObject({ kind: "arrange" });
+  });
+
   test("task names match fuzzily, case-insensitively, or by id", () => {
     const task = (id: string, name: string, categoryId: string): ListedTask => ({
       id,

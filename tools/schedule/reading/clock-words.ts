@@ -262,16 +262,16 @@ export function readClockTime(fragment: string): string | undefined {
 
 /**
  * `fragment` without the clock times it names ("at 14:00", "2 p.m.", "8 o'clock", "noon"): words of when, no part
- * of a task's name. A limit ("before 17:00") stays: it is no time to place at.
+ * of a task's name, in English or Chinese ("下午三点"). A limit ("before 17:00", "10点以前") stays: it is no time to
+ * place at.
  */
 function withoutClockTimes(fragment: string): string {
-  return fragment.replace(
-    new RegExp(String.raw`(?:\b(?:at|around|about)\s+)?(?:${CLOCK_EN.source})`, "g"),
-    (...found) => {
+  return fragment
+    .replace(new RegExp(String.raw`(?:\b(?:at|around|about)\s+)?(?:${CLOCK_EN.source})`, "g"), (...found) => {
       const groups = found.at(-1) as { limit?: string };
       return groups.limit ? String(found[0]) : " ";
-    },
-  );
+    })
+    .replace(new RegExp(CLOCK_ZH.source, "g"), " ");
 }
 
 /** A fragment without the times of the clock it says: limits, ranges, "not before 10am", "at 14:00". */

@@ -19,7 +19,7 @@ export function readFindTimeFor(body: string): ScheduleRequest | undefined {
 
 /** An arranging verb, English or Chinese. */
 const ARRANGE_VERB =
-  /\b(?:arrange|schedule|plan|place|organi[sz]e|fit|put|slot|book|sort out|lay out)\b|安排|排一下|排进|规划|放进|放入|放到|排课|排程|填到|填进|塞进|塞到/;
+  /\b(?:arrange|schedule|plan|place|organi[sz]e|fit|put|slot|book|sort out|lay out)\b|安排|排一下|排进|规划|放进|放入|放到|放在|排课|排程|填到|填进|塞进|塞到|(?:把|将)[^，,。；;]+?放(?![弃松假心])/;
 
 /**
  * "do the essay on Friday", "let's do the essay friday morning", "I'd rather do the essay on Friday", "I'll do the
@@ -67,9 +67,28 @@ export function readArrange(body: string): ScheduleRequest | undefined {
   if (back) return back;
   const match = ARRANGE_VERB.exec(body);
   if (!match) return undefined;
-  // Chinese puts the object first: 把 X 安排到 周五 ("把 X 重新安排到周五": "重新" is no part of the name).
-  const object = /(?:把|将)(.+?)(?:重新)?(?:安排|排|放|填|塞)(?:到|在|进|入)?/.exec(body);
+  // Chinese puts the object first: 把 X 安排到 周五 ("把 X 重新安排到周五": "重新" is no part of the name); or, with no
+  // 把, before the verb ("作文安排在周五", "作文放到周五": before, "在" was its name, or none was — every review).
+  const object = /(?:把|将)(.+?)(?:重新)?(?:安排|排|放|填|塞)(?:到|在|进|入)?/.exec(body) ?? topicBefore(body, match);
   return arrangeOf(body, object ? (object[1] ?? "") : body.slice(match.index + match[0].length));
+}
+
+/**
+ * The task said first in Chinese, before a verb of putting with no 把 and only words of when after it ("作文安排在周五",
+ * "我想作文放到周五"): the task (group 1), who wants it and how ("我想", "可以") left out. Words of when alone name no
+ * task ("明天安排在上午"), and a verb with its object after it ("周日下午安排我的复习") has none before it.
+ */
+function topicBefore(body: string, verb: RegExpExecArray): RegExpExecArray | undefined {
+  const rest = body.slice(verb.index + verb[0].length);
+  if (!/(?:到|在)$/.test(verb[0]) && !/^(?:到|在)/.test(rest)) return undefined;
+  if (!onlyWhen(rest.replace(/^(?:到|在)/, "").replace(/(?:吧|去|可以吗|行吗|好吗)?[。！!？?]*$/, "")))
+    return undefined;
+  const topic =
+    /^(?:请|帮我|我们?|咱们)?(?:想|要|打算|准备)?([\u4e00-\u9fff"“][^，,。；;]*?)(?:可以|能|就|要|得|会|也)?(?:重新)?$/.exec(
+      body.slice(0, verb.index).trim(),
+    );
+  // ("不要安排在周五": a day kept free, no task.)
+  return topic && !onlyWhen(topic[1] ?? "") && !/^(?:不|别|没)/.test(topic[1] ?? "") ? topic : undefined;
 }
 
 /** A move back to where a task was: the task (group 1). */
