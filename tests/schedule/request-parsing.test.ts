@@ -574,6 +574,22 @@ describe("request parsing", () => {
     expect(parseScheduleRequest("把作文放弃")).not.toMatchObject({ kind: "arrange" });
   });
 
+  test("done said as a list says it, and with 's for is", () => {
+    // Before, "cross off the essay" and its kin were not understood, and "the essay's finished" named "essay's".
+    for (const said of [
+      "the essay's finished",
+      "the essay's done",
+      "cross off the essay",
+      "tick the essay off",
+      "check off the essay",
+      "check the essay off my list",
+      "cross the essay off the list",
+    ])
+      expect(parseScheduleRequest(said), said).toEqual({ kind: "mark", task: "essay", to: "done" });
+    expect(parseScheduleRequest("the essay's not done")).not.toMatchObject({ kind: "mark" });
+    expect(parseScheduleRequest("the essay's almost done")).not.toMatchObject({ kind: "mark" });
+  });
+
   test("task names match fuzzily, case-insensitively, or by id", () => {
     const task = (id: string, name: string, categoryId: string): ListedTask => ({
       id,

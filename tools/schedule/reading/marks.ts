@@ -15,6 +15,9 @@ const MARK_PHRASES: ReadonlyArray<[RegExp, "done" | "missed" | "skipped"]> = [
   [/^mark\s+(.+?)\s+(?:as\s+)?(?:done|finished|completed)$/, "done"],
   [/^mark\s+(.+?)\s+(?:as\s+)?missed$/, "missed"],
   [/^mark\s+(.+?)\s+(?:as\s+)?skipped$/, "skipped"],
+  // "cross off the essay", "tick the essay off", "check off the vocab list": a list's way of saying done.
+  [/^(?:cross|tick|check)\s+off\s+(.+?)(?:\s+(?:from\s+)?(?:my|the)\s+(?:list|to-?do(?:\s+list)?))?$/, "done"],
+  [/^(?:cross|tick|check)\s+(.+?)\s+off(?:\s+(?:my|the)\s+(?:list|to-?do(?:\s+list)?))?$/, "done"],
   // ("I'll skip the essay", "i'm gonna skip the vocab list this week": what is to be, said as a plan.)
   [
     /^(?:i(?:'ll| will|'m gonna| am gonna|'m going to| am going to| wanna| want to|'d like to| would like to| need to| think i'll)?\s+)?(?:want to\s+)?(?:just\s+)?ski+p+(?:ped)?\s+(.+?)(?:\s+(?:for\s+)?this\s+week)?$/,
@@ -31,9 +34,10 @@ const MARK_PHRASES: ReadonlyArray<[RegExp, "done" | "missed" | "skipped"]> = [
     /^(?:i\s+)?(?:(?:have|'ve)\s+)?(?:got|gotten|get)\s+(.+?)\s+(?:all\s+)?(?:done|finished|completed)(?:\s+now)?$/,
     "done",
   ],
-  // "the essay is done", "essay done", "the vocab list is finished now" (not "the essay is not done", "almost done").
+  // "the essay is done", "essay done", "the vocab list is finished now", "the essay's finished" (not "the essay is not
+  // done", "almost done"; before, "the essay's finished" named a task "essay's").
   [
-    /^(?!(?:i|i'm|i am|we|we're|it|that|this|everything|all|is|are|was|has|have|did)\b|(?:(?:my|the|this|today'?s)\s+)?(?:schedule|week|day|plan|calendar|timetable|homework)\b)(.+?)(?<!\b(?:not|n't|never|almost|nearly|half|partly|isn't|is not))\s+(?:(?:is|'s|are|got)\s+)?(?:all\s+)?(?:done|finished|completed|complete)(?:\s+now)?$/,
+    /^(?!(?:i|i'm|i am|we|we're|it|that|this|everything|all|is|are|was|has|have|did)\b|(?:(?:my|the|this|today'?s)\s+)?(?:schedule|week|day|plan|calendar|timetable|homework)\b)(.+?)(?<!\b(?:not|n't|never|almost|nearly|half|partly|isn't|is not))(?:'s|\s+(?:is|'s|are|got))?\s+(?:all\s+)?(?:done|finished|completed|complete)(?:\s+now)?$/,
     "done",
   ],
   [
