@@ -1,7 +1,7 @@
 /**
  * A task's life as students type it: "I'll skip the vocab list", "i'm gonna skip the vocab list this week", "essay
  * done ✅", "the essay is done", "can you mark the essay done", "I couldn't do the matrix review yesterday", "the
- * matrix review didn't happen". Before, each was not understood ("done with the essay ✅" named a task "essay ✅").
+ * matrix review didn't happen", "cross off the essay", "the essay's finished". Before, each was not understood ("done with the essay ✅" named a task "essay ✅").
  * The stored week is the oracle: the review named has the state said, every other review is as it was.
  */
 import { describe, expect, test } from "vitest";
@@ -19,6 +19,10 @@ describe("a task's life, said as students say it", () => {
     ["essay done ✅", "essay-draft", "done", ["confirm_plan", "mark_done"]],
     ["the essay is done", "essay-draft", "done", ["confirm_plan", "mark_done"]],
     ["can you mark the essay done", "essay-draft", "done", ["confirm_plan", "mark_done"]],
+    // Ticked off as off a list, and "'s" for "is" (before, not understood, or a task named "essay's").
+    ["cross off the essay", "essay-draft", "done", ["confirm_plan", "mark_done"]],
+    ["tick the vocab list off my list", "vocabulary-list", "done", ["confirm_plan", "mark_done"]],
+    ["the essay's finished", "essay-draft", "done", ["confirm_plan", "mark_done"]],
     // A missed review is proposed again at once: its new place accepted, it is placed again.
     ["I couldn't do the matrix review yesterday", "matrix-review", "placed", ["confirm_plan", "mark_missed", "place"]],
     ["the matrix review didn't happen", "matrix-review", "placed", ["confirm_plan", "mark_missed", "place"]],
