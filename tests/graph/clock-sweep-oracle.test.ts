@@ -490,6 +490,8 @@ const ASKS: Ask[] = [
   ask("单词表安排在明天下午两点", VOCABULARY, false, { day: "tomorrow", time: "14:00" }),
   ask("把矩阵复习推到周五", MATRIX, true, { day: "friday", slots: WHOLE_DAY }),
   ask("把单词表放在周五", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
+  ask("矩阵复习放在周五晚上更好", MATRIX, true, { day: "friday", slots: EVENING }),
+  ask("单词表明天做比较好", VOCABULARY, false, { day: "tomorrow", slots: WHOLE_DAY }),
 ];
 
 /** What the oracle expects: placed exactly there, at one of these starts, or refused for one of these reasons. */

@@ -551,6 +551,12 @@ describe("request parsing", () => {
       "作文放在周五",
       "作文可以放到周五",
       "我想作文安排在周五",
+      // Suggested ("…更好", "…怎么样", "还是…吧"): before, "更好" was the task's name, or nothing was read.
+      "作文放在周五更好",
+      "作文周五做比较好",
+      "周五做作文更好",
+      "作文还是放周五吧",
+      "作文放周五怎么样",
     ])
       expect(parseScheduleRequest(said), said).toMatchObject({
         kind: "arrange",
@@ -563,7 +569,7 @@ describe("request parsing", () => {
       tasks: ["作文"],
       where: { only: days([5]), slots: { at: "15:00" } },
     });
-    for (const said of ["作文推到周五", "把作文推到周五"])
+    for (const said of ["作文推到周五", "把作文推到周五", "把作文挪去周五"])
       expect(parseScheduleRequest(said), said).toMatchObject({
         kind: "move",
         task: "作文",

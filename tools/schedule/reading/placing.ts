@@ -5,6 +5,7 @@
 import type { ScheduleRequest } from "./request-kinds.js";
 import { isAnywhere, NEGATED_DAYS, NEGATED_PART, readWhere } from "./where.js";
 import { namedTasks, onlyWhen, readTaskWords, splitAtWhen, splitPhrases, taskPhrase } from "./task-words.js";
+import { SUGGESTION_END_ZH } from "./words.js";
 
 /** "find time for X", "make time for X", "fill my free time with X", "get X into my calendar": arranging X. */
 const FIND_TIME_FOR =
@@ -19,7 +20,7 @@ export function readFindTimeFor(body: string): ScheduleRequest | undefined {
 
 /** An arranging verb, English or Chinese. */
 const ARRANGE_VERB =
-  /\b(?:arrange|schedule|plan|place|organi[sz]e|fit|put|slot|book|sort out|lay out)\b|安排|排一下|排进|规划|放进|放入|放到|放在|排课|排程|填到|填进|塞进|塞到|(?:把|将)[^，,。；;]+?放(?![弃松假心])/;
+  /\b(?:arrange|schedule|plan|place|organi[sz]e|fit|put|slot|book|sort out|lay out)\b|安排|排一下|排进|规划|放进|放入|放到|放在|排课|排程|填到|填进|塞进|塞到|(?:把|将)[^，,。；;]+?放(?![弃松假心])|放(?=周|星期|礼拜|今天|明天|后天|下周|这周|本周|早上|上午|下午|晚上)/;
 
 /**
  * "do the essay on Friday", "let's do the essay friday morning", "I'd rather do the essay on Friday", "I'll do the
@@ -38,7 +39,7 @@ export function readDoOn(body: string): ScheduleRequest | undefined {
  * verb; a question ("周五做什么") names no task. Before, each was not understood.
  */
 export function readDoOnZh(body: string): ScheduleRequest | undefined {
-  const text = body.replace(/[。！!]+$/, "").replace(/(?:吧|好了|就好)$/, "");
+  const text = body.replace(new RegExp(`(?:好了|就好)?${SUGGESTION_END_ZH}`), "");
   const verb = /(?:再|去)?(?:做|写|学|弄|搞)(?![完了过好])/.exec(text);
   if (!verb) return undefined;
   // ("今天晚上我要写作文": who wants it, said after the words of when, is neither.)
@@ -80,11 +81,11 @@ export function readArrange(body: string): ScheduleRequest | undefined {
  */
 function topicBefore(body: string, verb: RegExpExecArray): RegExpExecArray | undefined {
   const rest = body.slice(verb.index + verb[0].length);
-  if (!/(?:到|在)$/.test(verb[0]) && !/^(?:到|在)/.test(rest)) return undefined;
-  if (!onlyWhen(rest.replace(/^(?:到|在)/, "").replace(/(?:吧|去|可以吗|行吗|好吗)?[。！!？?]*$/, "")))
-    return undefined;
+  // ("放" alone is put only before words of when: "作文放周五吧".)
+  if (!/(?:到|在|^放)$/.test(verb[0]) && !/^(?:到|在)/.test(rest)) return undefined;
+  if (!onlyWhen(rest.replace(/^(?:到|在)/, "").replace(new RegExp(`去?${SUGGESTION_END_ZH}`), ""))) return undefined;
   const topic =
-    /^(?:请|帮我|我们?|咱们)?(?:想|要|打算|准备)?([\u4e00-\u9fff"“][^，,。；;]*?)(?:可以|能|就|要|得|会|也)?(?:重新)?$/.exec(
+    /^(?:请|帮我|我们?|咱们)?(?:想|要|打算|准备)?([\u4e00-\u9fff"“][^，,。；;]*?)(?:可以|能|就|要|得|会|也|还是)?(?:重新)?$/.exec(
       body.slice(0, verb.index).trim(),
     );
   // ("不要安排在周五": a day kept free, no task.)

@@ -16,7 +16,7 @@ export const DAYS_NAMING = new RegExp(
 /** The English verbs that move a task; "shift" after "my" / "a" / "work" … is a work shift, no verb. */
 export const MOVE_VERB = String.raw`(?:move|reschedule|(?<!\b(?:my|a|the|your|his|her|our|their|work|night|day|morning|evening|late|early)\s)shift|push|bump|bring|postpone|delay|put off)`;
 /** The Chinese of moving a thing to a place or a time ("移到", "改到", "推迟到", "提前到"). */
-export const MOVE_TO_ZH = String.raw`移到|挪到|调到|改到|换到|移至|改成|调整到|推迟到|推后到|推到|延后到|延迟到|顺延到|提前到`;
+export const MOVE_TO_ZH = String.raw`移到|挪到|调到|改到|换到|移至|改成|调整到|推迟到|推后到|推到|挪去|移去|调去|延后到|延迟到|顺延到|提前到`;
 
 export const EVERY_REVIEW =
   /^(?:(?:all|every one|each)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions|things|stuff)$|^(?:everything|all of them|every review|each review)$|^(?:我的?)?(?:所有|全部|所有的|全部的)(?:复习|任务)(?:都)?$|^(?:我的)?(?:复习|任务)(?:都|全部)$/;

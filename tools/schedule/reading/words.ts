@@ -72,6 +72,12 @@ export const UP_TO_AFTER = String.raw`(?:or earlier|or before|and earlier|at the
 /** "Sometime", "any day" before a limit of days ("any day after today", "sometime before Friday"): of the limit too. */
 export const ANY_DAY = String.raw`(?:sometime|some time|any ?time|any day)`;
 
+/**
+ * A Chinese sentence's ending that only suggests or asks ("…更好", "…比较好", "…怎么样", "…行吗", "…吧"): no part of a
+ * task's name nor of when.
+ */
+export const SUGGESTION_END_ZH = String.raw`(?:(?:会)?(?:更好|比较好|好一点|好些|更合适|比较合适)|怎么样|行不行|好不好|可以吗|行吗|好吗|吧|呢)*[。！!？?]*$`;
+
 export const MAX_READ_LENGTH = 500;
 /**
  * Sentences of a message read for its request, at most: each is read whole, so a pasted text of 30 000 "sentences"
