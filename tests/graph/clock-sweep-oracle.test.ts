@@ -492,6 +492,9 @@ const ASKS: Ask[] = [
   ask("把单词表放在周五", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
   ask("矩阵复习放在周五晚上更好", MATRIX, true, { day: "friday", slots: EVENING }),
   ask("单词表明天做比较好", VOCABULARY, false, { day: "tomorrow", slots: WHOLE_DAY }),
+  // "Anytime", "in my free time": of when, not of the name (before, "vocabulary list anytime" was sought).
+  ask("do the vocabulary list anytime tomorrow", VOCABULARY, false, { day: "tomorrow", slots: WHOLE_DAY }),
+  ask("schedule the vocabulary list in my free time on friday", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
 ];
 
 /** What the oracle expects: placed exactly there, at one of these starts, or refused for one of these reasons. */

@@ -596,6 +596,17 @@ describe("request parsing", () => {
     expect(parseScheduleRequest("the essay's almost done")).not.toMatchObject({ kind: "mark" });
   });
 
+  test("'whenever', 'anytime' and 'in my free time' after a task are of when, not of its name", () => {
+    // Before, each was read as the end of the task's name ("essay whenever", "essay in my free time").
+    for (const [said, only] of [
+      ["schedule the essay whenever", days([])],
+      ["do the essay anytime tomorrow", { weekdays: [], days: [], dates: [{ kind: "offset", days: 1 }] }],
+      ["schedule the essay in my free time on friday", days([5])],
+      ["put the essay into my spare time", days([])],
+    ] as const)
+      expect(parseScheduleRequest(said), said).toMatchObject({ kind: "arrange", tasks: ["essay"], where: { only } });
+  });
+
   test("task names match fuzzily, case-insensitively, or by id", () => {
     const task = (id: string, name: string, categoryId: string): ListedTask => ({
       id,

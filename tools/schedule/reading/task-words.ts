@@ -168,9 +168,10 @@ export function taskPhrase(text: string): string {
       // "put the essay somewhere on the weekend": where, not which. (Trimmed first: `\s*` before a word at the end
       // backtracks in time quadratic in a run of spaces that does not reach it — 13 s for a reply of 100 000.)
       .trimEnd()
-      // ("the essay sometime", "the essay for sometime": when, not which, too.)
+      // ("the essay sometime", "the essay for sometime", "the essay whenever", "the essay in my free time": when, not
+      // which, too.)
       .replace(
-        /(?:please|for me|instead|wherever (?:it fits|they fit|there'?s (?:room|space|time))|somewhere else|somewhere|anywhere|elsewhere|(?:\b(?:for|at|in|on) )?\b(?:sometime|some time|at some point)|吧|一下|的任务|任务|能不能|可不可以|能否|可以)$/,
+        /(?:please|for me|instead|wherever (?:it fits|they fit|there'?s (?:room|space|time))|somewhere else|somewhere|anywhere|elsewhere|(?:\b(?:for|at|in|on) )?\b(?:sometime|some time|at some point|any ?time|whenever)|\b(?:in|during|into) (?:my|the|some) (?:free|spare) (?:time|slots?)|吧|一下|的任务|任务|能不能|可不可以|能否|可以)$/,
         "",
       )
       .replace(/^["']|["']$/g, "")
