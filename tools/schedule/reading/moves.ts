@@ -178,7 +178,7 @@ const MOVE_OUT_ZH =
   /^(?:.*?(?:把|将))(.+?)(?:(?:挪出|移出|调出|搬出)([^，,；;]+?)|(?:挪走|移走|挪开|移开|调走|调开|挪一下|挪一挪|换个时间|换一下时间|改个时间|换个时段|调一下时间|挪个时间))(?:吧|去)?(?:[，,；;]\s*(.+?))?[。.!！]?$/;
 export const MOVE_ZH = new RegExp(String.raw`^(?:.*?(?:把|将))?(.+?)(?:${MOVE_TO_ZH})(.+)$`);
 /** A verb that starts a move said after another ("…, and push the essay to Friday"). */
-export const MOVE_VERB_EN = /^(?:move|reschedule|shift|push|bump|bring|postpone|delay|put)\b/;
+export const MOVE_VERB_EN = new RegExp(String.raw`^(?:${MOVE_VERB}|put)\b`);
 /** A move's verb and only days after it ("push all of Thursday"): the start of a list of days whose reviews move. */
 const VERB_THEN_DAYS = new RegExp(
   String.raw`^\s*${MOVE_VERB}\s+(?:(?:all|each|every one)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?${DAY_SAID_EN}(?:\s*,\s*${DAY_SAID_EN})*\s*$`,

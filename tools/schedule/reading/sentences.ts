@@ -9,7 +9,7 @@ import { MAX_READ_LENGTH } from "./words.js";
 import { readDays } from "./day-words.js";
 import { isEmptySelection, NEGATIVE_CLAUSE, NOT_NEGATIVE, readBefore, readPartOfDay, withDaySpans } from "./where.js";
 import { onlyWhen, splitAtWhen } from "./task-words.js";
-import { asShiftAll, awayFrom } from "./shift-all.js";
+import { asShiftAll, awayFrom, MOVE_VERB } from "./shift-all.js";
 import { corrected, readDayOf, readNextTo, unreadDigits } from "./next-to.js";
 import { readClearDay, readMark, readRemoveEvent, readUnplace, withoutDayWords } from "./marks.js";
 import { NEXT_QUESTION, readDayContents, readExplain, readFree, readList, readLook } from "./questions.js";
@@ -62,8 +62,9 @@ const NEGATED_REQUEST =
  * after it as where to make it). Nothing is done. A placing said not to happen on a day stays a limit of where
  * ("don't schedule anything on Friday" arranges the week without Friday).
  */
-const NEGATED_CHANGE =
-  /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|never|please don'?t|i (?:don'?t|do not) (?:want|need|wanna|have) to|i'?d rather not|i would rather not|i'?d prefer not to|i would prefer not to|(?:there'?s |there is )?no need to|you (?:don'?t|do not) (?:need|have) to|don'?t bother(?: to)?)\s+(?:move|reschedule|swap|switch|unplace|remove|shift|push|bump|delay|postpone|clear|cancel|delete|touch|change|skip|drop|bring)\b|^(?:请)?(?:我)?(?:不要|别|不用|不必|无需|千万别|不想|不需要|没必要)(?:再)?(?:把|将)?[^，。,;；]{0,40}?(?:移到|挪到|调到|改到|换到|推迟|提前|移动|挪走|挪开|删除|删掉|取消|清空|撤下|撤掉|交换|对调|跳过)/;
+const NEGATED_CHANGE = new RegExp(
+  String.raw`^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|never|please don'?t|i (?:don'?t|do not) (?:want|need|wanna|have) to|i'?d rather not|i would rather not|i'?d prefer not to|i would prefer not to|(?:there'?s |there is )?no need to|you (?:don'?t|do not) (?:need|have) to|don'?t bother(?: to)?)\s+(?:${MOVE_VERB}|swap|switch|unplace|remove|clear|cancel|delete|touch|change|skip|drop)\b|^(?:请)?(?:我)?(?:不要|别|不用|不必|无需|千万别|不想|不需要|没必要)(?:再)?(?:把|将)?[^，。,;；]{0,40}?(?:移到|挪到|调到|改到|换到|推迟|提前|移动|挪走|挪开|删除|删掉|取消|清空|撤下|撤掉|交换|对调|跳过)`,
+);
 const NEGATED_PLACING =
   /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|never|please don'?t)\s+(?:schedule|place|arrange|put|plan)\b/;
 
@@ -177,7 +178,7 @@ function withWhenLast(body: string): string {
 
 /** The start of a request after words of when said first: a verb, after "I'll", "I want to", "I can't", "let's" … */
 const REQUEST_START = new RegExp(
-  String.raw`^(?:(?:please|can you|could you|would you)\s+)*(?:${INTENT}\s+)?(?:move|schedule|do|put|arrange|place|plan|push|bump|shift|reschedule|postpone|delay|bring|fit|slot|book|squeeze|pencil|add|get|finish|complete|work on|study|review|write|make)\b`,
+  String.raw`^(?:(?:please|can you|could you|would you)\s+)*(?:${INTENT}\s+)?(?:schedule|do|put|arrange|place|plan|fit|slot|book|squeeze|pencil|add|get|finish|complete|work on|study|review|write|make|${MOVE_VERB})\b`,
 );
 
 /** Words that ask for something, before its verb: "please", "can you", "I want to" … */
