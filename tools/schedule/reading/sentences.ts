@@ -71,21 +71,24 @@ const NEGATED_PLACING =
 /** "can the essay go to Friday (instead)?", "could my matrix review be moved to Thursday?": the task and where. */
 const CAN_GO =
   /^(?:can|could)\s+((?:the|my)\s+.+?)\s+(?:go|be moved|be put|move|be done|be)\s+(?:to|on|onto|in|at)\s+(.+?)(?:\s+instead)?\s*\??$/;
+/** One task (group 1), not every review ("the essay", not "my reviews"): what a move said as a liking is of. */
+const ONE_TASK = String.raw`((?:the|my)\s+(?!(?:reviews?|tasks?|stuff|things|everything|sessions?)\b)[^,]+?)`;
 /**
  * The same said as a statement of one task: "the essay can go on Friday", "my essay should be moved to Friday", "the
- * essay goes on Friday", "the essay needs to happen on Friday" (group 1 the task, group 2 where). Not of every review ("my reviews can go on Friday"), nor
- * what only is ("the essay is on Friday", "the essay is due on Friday").
+ * essay goes on Friday", "the essay needs to happen on Friday" (group 2 where). Not what only is ("the essay is on
+ * Friday", "the essay is due on Friday").
  */
-const SHOULD_GO =
-  /^((?:the|my)\s+(?!(?:reviews?|tasks?|stuff|things|everything|sessions?)\b)[^,]+?)\s+(?:(?:can|could|should|will|would|may|might|must|has to|needs to)\s+(?:go|be moved|be put|move|be done|be|happen)|goes)\s+(?:to|on|onto|in|at)\s+(.+?)(?:\s+instead)?\s*[.!]?$/;
+const SHOULD_GO = new RegExp(
+  String.raw`^${ONE_TASK}\s+(?:(?:can|could|should|will|would|may|might|must|has to|needs to)\s+(?:go|be moved|be put|move|be done|be|happen)|goes)\s+(?:to|on|onto|in|at)\s+(.+?)(?:\s+instead)?\s*[.!]?$`,
+);
 /**
- * A place said as a liking for one task: "I'd prefer the essay on Friday", "I'd rather have the essay on Friday",
- * "I want the essay on Friday",
- * "I'd like to have the vocabulary list in the evening" (group 1 the task, group 2 where). Not of every review ("I'd
- * prefer my reviews in the morning" is where an arrangement goes, read as before).
+ * A place said as a liking for one task: "I'd prefer the essay on Friday", "I'd rather have the essay on Friday", "I
+ * want the essay on Friday", "I'd like to have the vocabulary list in the evening" (group 2 where). "I'd prefer my
+ * reviews in the morning" is where an arrangement goes, read as before.
  */
-const PREFER_PLACE =
-  /^(?:i'?d|i would|i)\s+(?:prefer|rather have|like|love|want)\s+(?:to\s+(?:have|do|put)\s+)?((?:the|my)\s+(?!(?:reviews?|tasks?|stuff|things|everything|sessions?)\b)[^,]+?)\s+(?:on|in|at|for|to)\s+(.+?)(?:\s+instead)?$/;
+const PREFER_PLACE = new RegExp(
+  String.raw`^(?:i'?d|i would|i)\s+(?:prefer|rather have|like|love|want)\s+(?:to\s+(?:have|do|put)\s+)?${ONE_TASK}\s+(?:on|in|at|for|to)\s+(.+?)(?:\s+instead)?$`,
+);
 /**
  * "the essay would be better on Friday", "the essay works better in the evening", "the essay would fit better on
  * Friday": the task (1) and where (2).
@@ -93,25 +96,23 @@ const PREFER_PLACE =
 const BETTER_PLACE =
   /^((?:the|my)\s+[^,]+?)\s+(?:would be|would work|would fit|'d be|'d fit|is|works|fits|might be|might work|might fit)\s+better\s+(?:on|in|at)\s+(.+)$/;
 /**
- * A move suggested: "how about the essay on Friday?", "what if the essay went on Friday?" (group 1 the task, group 2
- * where); "how about Friday for the essay?" (`HOW_ABOUT_FOR`: where, then the task).
+ * A move suggested: "how about the essay on Friday?", "what if the essay went on Friday?" (group 2 where); "how about
+ * Friday for the essay?" (`HOW_ABOUT_FOR`: where, then the task).
  */
-const HOW_ABOUT =
-  /^(?:how about|what if)\s+((?:the|my)\s+(?!(?:reviews?|tasks?|stuff|things|everything|sessions?)\b)[^,]+?)\s+(?:(?:went|goes|go|was|were|is|moved|moves)\s+)?(?:to|on|onto|in|at)\s+(.+?)(?:\s+instead)?\s*\??$/;
+const HOW_ABOUT = new RegExp(
+  String.raw`^(?:how about|what if)\s+${ONE_TASK}\s+(?:(?:went|goes|go|was|were|is|moved|moves)\s+)?(?:to|on|onto|in|at)\s+(.+?)(?:\s+instead)?\s*\??$`,
+);
 const HOW_ABOUT_FOR = /^how about\s+([^,]+?)\s+for\s+((?:the|my)\s+.+?)(?:\s+instead)?\s*\??$/;
 /** "Friday works better for the essay", "Friday would be better for the essay": where (1) and the task (2). */
 const BETTER_FOR = /^([^,]+?)\s+(?:would be|would work|'d be|is|works|might be)\s+better\s+for\s+((?:the|my)\s+.+)$/;
+/** The ways of saying a move of a task (group 1) to a place (group 2) without its verb, in the order they are tried. */
+const MOVES_SAID = [CAN_GO, SHOULD_GO, HOW_ABOUT, PREFER_PLACE, BETTER_PLACE];
 
-/** A move said as a question, a statement or a liking (`CAN_GO`, `SHOULD_GO`, `HOW_ABOUT`, `PREFER_PLACE`, `BETTER_PLACE`, `BETTER_FOR`), as its move. */
+/** A move said as a question, a statement, a suggestion or a liking, as its move ("move the essay to friday"). */
 function asMoveSaid(body: string): string {
   const better = BETTER_FOR.exec(body) ?? HOW_ABOUT_FOR.exec(body);
   if (better && onlyWhen(better[1]!)) return `move ${better[2]} to ${better[1]}`;
-  return body
-    .replace(CAN_GO, "move $1 to $2")
-    .replace(SHOULD_GO, "move $1 to $2")
-    .replace(HOW_ABOUT, "move $1 to $2")
-    .replace(PREFER_PLACE, "move $1 to $2")
-    .replace(BETTER_PLACE, "move $1 to $2");
+  return MOVES_SAID.reduce((said, pattern) => said.replace(pattern, "move $1 to $2"), body);
 }
 
 /** Another task's or event's place as where to go: "to where the essay is", "the essay's slot", "the same time as X". */
