@@ -9,6 +9,9 @@ import { NUMBER_WORDS, readNumber } from "./words.js";
 export const NOT_BEFORE_HOUR =
   /\b(?:never|not|nothing|no)\s+(?:\w+\s+){0,3}?(?:before|earlier than)\s+(\d{1,2})(?::00)?\s*(am|a\.m\.)?(?![\d:])|(\d{1,2})\s*点(?:钟)?(?:以前|之前|前)(?:不要|不|别|从不)/;
 
+/** Every such limit of a fragment, to read the rest without them. */
+const EVERY_NOT_BEFORE_HOUR = new RegExp(NOT_BEFORE_HOUR.source, "g");
+
 /** The hour a fragment says nothing may start before, if any. */
 export function readNotBeforeHour(fragment: string): number | undefined {
   const match = NOT_BEFORE_HOUR.exec(fragment);
@@ -47,11 +50,7 @@ const ENDS_BY = new RegExp(
 
 /** The time limit a fragment names ("before 17:00", "before 8", "周日10点以前"), as "HH:MM", or undefined. */
 export function readEndsBy(fragment: string): string | undefined {
-  return clockOfLimit(
-    ENDS_BY.exec(fragment.replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " ")),
-    fragment,
-    LUNCH_STARTS,
-  );
+  return clockOfLimit(ENDS_BY.exec(fragment.replace(EVERY_NOT_BEFORE_HOUR, " ")), fragment, LUNCH_STARTS);
 }
 
 /**
@@ -233,7 +232,7 @@ const CLOCK_ZH =
  */
 export function readClockTime(fragment: string): string | undefined {
   const evening = /\b(?:afternoon|evening|tonight|night)\b/.test(fragment);
-  const english = CLOCK_EN.exec(fragment.replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " "));
+  const english = CLOCK_EN.exec(fragment.replace(EVERY_NOT_BEFORE_HOUR, " "));
   if (english?.groups && !english.groups.limit) {
     const { h1, m1, x1, h2, m2, x2, h3, h4, m4, noon, past, h5, x5, h6, x6, h7, m7, h8, m8, x8, h9, m9, x9, h10 } =
       english.groups;
@@ -260,6 +259,10 @@ export function readClockTime(fragment: string): string | undefined {
   return clockText(readNumber(hour ?? ""), half ? 30 : minutes ? readNumber(minutes) : 0, marker);
 }
 
+/** Every clock time of a fragment, "at" before it (`withoutClockTimes`): built once, not on every fragment read. */
+const CLOCK_TIMES_EN = new RegExp(String.raw`(?:\b(?:at|around|about)\s+)?(?:${CLOCK_EN.source})`, "g");
+const CLOCK_TIMES_ZH = new RegExp(CLOCK_ZH.source, "g");
+
 /**
  * `fragment` without the clock times it names ("at 14:00", "2 p.m.", "8 o'clock", "noon"): words of when, no part
  * of a task's name, in English or Chinese ("下午三点"). A limit ("before 17:00", "10点以前") stays: it is no time to
@@ -267,16 +270,16 @@ export function readClockTime(fragment: string): string | undefined {
  */
 function withoutClockTimes(fragment: string): string {
   return fragment
-    .replace(new RegExp(String.raw`(?:\b(?:at|around|about)\s+)?(?:${CLOCK_EN.source})`, "g"), (...found) => {
+    .replace(CLOCK_TIMES_EN, (...found) => {
       const groups = found.at(-1) as { limit?: string };
       return groups.limit ? String(found[0]) : " ";
     })
-    .replace(new RegExp(CLOCK_ZH.source, "g"), " ");
+    .replace(CLOCK_TIMES_ZH, " ");
 }
 
 /** A fragment without the times of the clock it says: limits, ranges, "not before 10am", "at 14:00". */
 export function withoutClockWords(fragment: string): string {
-  return withoutClockTimes(withoutEndsBy(fragment.replace(new RegExp(NOT_BEFORE_HOUR.source, "g"), " ")));
+  return withoutClockTimes(withoutEndsBy(fragment.replace(EVERY_NOT_BEFORE_HOUR, " ")));
 }
 
 function clockText(hour: number, minute: number, marker: "am" | "pm" | undefined): string | undefined {

@@ -39,7 +39,7 @@ export function readDoOn(body: string): ScheduleRequest | undefined {
  * verb; a question ("周五做什么") names no task. Before, each was not understood.
  */
 export function readDoOnZh(body: string): ScheduleRequest | undefined {
-  const text = body.replace(new RegExp(`(?:好了|就好)?${SUGGESTION_END_ZH}`), "");
+  const text = body.replace(SUGGESTION_END_ZH, "");
   const verb = /(?:再|去)?(?:做|写|学|弄|搞)(?![完了过好])/.exec(text);
   if (!verb) return undefined;
   // ("今天晚上我要写作文": who wants it, said after the words of when, is neither.)
@@ -83,7 +83,15 @@ function topicBefore(body: string, verb: RegExpExecArray): RegExpExecArray | und
   const rest = body.slice(verb.index + verb[0].length);
   // ("放" alone is put only before words of when: "作文放周五吧".)
   if (!/(?:到|在|^放)$/.test(verb[0]) && !/^(?:到|在)/.test(rest)) return undefined;
-  if (!onlyWhen(rest.replace(/^(?:到|在)/, "").replace(new RegExp(`去?${SUGGESTION_END_ZH}`), ""))) return undefined;
+  if (
+    !onlyWhen(
+      rest
+        .replace(/^(?:到|在)/, "")
+        .replace(SUGGESTION_END_ZH, "")
+        .replace(/去$/, ""),
+    )
+  )
+    return undefined;
   const topic =
     /^(?:请|帮我|我们?|咱们)?(?:想|要|打算|准备)?([\u4e00-\u9fff"“][^，,。；;]*?)(?:可以|能|就|要|得|会|也|还是)?(?:重新)?$/.exec(
       body.slice(0, verb.index).trim(),

@@ -56,12 +56,6 @@ export function readNumber(text: string): number {
 }
 
 /**
- * The longest sentence (or fragment) the reader reads. Its patterns were written for requests people type, and some
- * backtrack in time quadratic or cubic in a sentence that nearly fits them: "not on Monday " and 6 000 "和" (the swap
- * pattern, a separator and no "交换") held the served process's event loop — every thread — for half a minute, read as
- * card feedback whatever the model. A longer sentence names no request, day or slot here (a model reads it whole).
- */
-/**
  * The words that make a day the first of a stretch, said after it ("Wednesday or later", "tomorrow at the earliest")
  * or before it ("no earlier than Wednesday", "starting tomorrow"); and the last, said after it ("Thursday at the
  * latest"). One list for the weekdays (`withDaySpans`) and the days counted from today (`readDates`).
@@ -76,8 +70,15 @@ export const ANY_DAY = String.raw`(?:sometime|some time|any ?time|any day)`;
  * A Chinese sentence's ending that only suggests or asks ("…更好", "…比较好", "…怎么样", "…行吗", "…吧"): no part of a
  * task's name nor of when.
  */
-export const SUGGESTION_END_ZH = String.raw`(?:(?:会)?(?:更好|比较好|好一点|好些|更合适|比较合适)|怎么样|行不行|好不好|可以吗|行吗|好吗|吧|呢)*[。！!？?]*$`;
+export const SUGGESTION_END_ZH =
+  /(?:(?:会)?(?:更好|比较好|好一点|好些|更合适|比较合适)|怎么样|行不行|好不好|可以吗|行吗|好吗|吧|呢|好了|就好)*[。！!？?]*$/;
 
+/**
+ * The longest sentence (or fragment) the reader reads. Its patterns were written for requests people type, and some
+ * backtrack in time quadratic or cubic in a sentence that nearly fits them: "not on Monday " and 6 000 "和" (the swap
+ * pattern, a separator and no "交换") held the served process's event loop — every thread — for half a minute, read as
+ * card feedback whatever the model. A longer sentence names no request, day or slot here (a model reads it whole).
+ */
 export const MAX_READ_LENGTH = 500;
 /**
  * Sentences of a message read for its request, at most: each is read whole, so a pasted text of 30 000 "sentences"
