@@ -523,6 +523,23 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
     );
     return fits.length > 0 ? { at: fits } : { refuse: [{ kind: "no-room" }, { kind: "passed" }] };
   };
+  /**
+   * To one of `dates`, in slots first–last: a review that has started, or is already there, is refused for each of
+   * those that is true; else placed as `placedIn` places it.
+   */
+  const placedAmong = (dates: string[], [first, last] = WHOLE_DAY): Verdict => {
+    const there: Reason[] =
+      placed && dates.includes(from) && first <= MOVED_FROM.start && MOVED_FROM.end <= last
+        ? [{ kind: "already-there" }]
+        : [];
+    if (started) return { refuse: [{ kind: "started" }, ...there] };
+    if (there.length > 0) return { refuse: there };
+    return placedIn(dates, [first, last]);
+  };
+  /** Outside the week shown (and started, when it has). */
+  const outsideWindow: Verdict = {
+    refuse: [{ kind: "outside-window" }, ...(started ? [{ kind: "started" } as Reason] : [])],
+  };
   /** Right `side` of the last (first) class of the first of `dates` that has a class and room; else why not. */
   const besideClass = (dates: string[], side: "after" | "before"): Verdict => {
     let anyClass = false;
@@ -593,8 +610,7 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
     const shown = when.nextWeek
       .map((weekday) => plusDays(monday, 7 * (when.weeks ?? 1) - 1 + weekday))
       .filter((date) => window.includes(date));
-    if (shown.length === 0)
-      return { refuse: [{ kind: "outside-window" }, ...(started ? [{ kind: "started" } as Reason] : [])] };
+    if (shown.length === 0) return outsideWindow;
     if (started) return { refuse: [{ kind: "started" }] };
     if (placed && shown.includes(from)) return { refuse: [{ kind: "already-there" }] };
     return placedIn(shown);
@@ -602,13 +618,9 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
   if ("thisWeek" in when) {
     const shown = when.thisWeek.map((weekday) => window[weekday - 1]!);
     // All behind today: the coming ones are meant, which the week shown does not reach.
-    if (shown.every((date) => date < today))
-      return { refuse: [{ kind: "outside-window" }, ...(started ? [{ kind: "started" } as Reason] : [])] };
+    if (shown.every((date) => date < today)) return outsideWindow;
     // Started and on one of those days: both are true.
-    const there: Reason[] = placed && shown.includes(from) ? [{ kind: "already-there" }] : [];
-    if (started) return { refuse: [{ kind: "started" }, ...there] };
-    if (there.length > 0) return { refuse: there };
-    return placedIn(shown);
+    return placedAmong(shown);
   }
   if ("dayOf" in when) {
     const held: Reason[] = started ? [{ kind: "started" }] : [];
@@ -628,30 +640,17 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
   }
   if ("weekdays" in when) {
     const shown = window.filter((date) => when.weekdays.includes(weekdayOf(date)));
-    if (shown.every((date) => date < today))
-      return { refuse: [{ kind: "outside-window" }, ...(started ? [{ kind: "started" } as Reason] : [])] };
+    if (shown.every((date) => date < today)) return outsideWindow;
     // Started and on one of those days, in those slots: both are true.
-    const [first, last] = when.slots;
-    const there: Reason[] =
-      placed && shown.includes(from) && first <= MOVED_FROM.start && MOVED_FROM.end <= last
-        ? [{ kind: "already-there" }]
-        : [];
-    if (started) return { refuse: [{ kind: "started" }, ...there] };
-    if (there.length > 0) return { refuse: there };
-    return placedIn(shown, when.slots);
+    return placedAmong(shown, when.slots);
   }
   if ("onward" in when) {
     const shown = window.filter((date) => date >= plusDays(today, when.onward));
-    if (shown.length === 0)
-      return { refuse: [{ kind: "outside-window" }, ...(started ? [{ kind: "started" } as Reason] : [])] };
-    const there: Reason[] = placed && shown.includes(from) ? [{ kind: "already-there" }] : [];
-    if (started) return { refuse: [{ kind: "started" }, ...there] };
-    if (there.length > 0) return { refuse: there };
-    return placedIn(shown);
+    if (shown.length === 0) return outsideWindow;
+    return placedAmong(shown);
   }
   if ("laterToday" in when) {
-    if (!window.includes(today))
-      return { refuse: [{ kind: "outside-window" }, ...(started ? [{ kind: "started" } as Reason] : [])] };
+    if (!window.includes(today)) return outsideWindow;
     if (started) return { refuse: [{ kind: "started" }] };
     // On its own day: the nearest start after its own; else any start today.
     const own = placed && from === today;
@@ -688,8 +687,7 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
               : when.day === "saturday"
                 ? coming(window[5]!)
                 : when.day!;
-  if (!window.includes(date))
-    return { refuse: [{ kind: "outside-window" }, ...(started ? [{ kind: "started" } as Reason] : [])] };
+  if (!window.includes(date)) return outsideWindow;
   if ("classes" in when) return besideClass([date], when.classes);
   if (started) return { refuse: [{ kind: "started" }] };
   if ("slots" in when) {
