@@ -10,14 +10,17 @@ import { taskPhrase } from "./task-words.js";
 import { ASKING_PHRASE, splitRelativeDay, splitWeekday } from "./day-names.js";
 import { MOVE_TO_ZH, MOVE_VERB } from "./shift-all.js";
 
+/** The list a task is ticked off ("… off my list", "… off the to-do list"). */
+const OFF_A_LIST = String.raw`(?:my|the)\s+(?:list|to-?do(?:\s+list)?)`;
+
 /** How people say a task's life, each with the status it settles as (a typo of a verb is read too: "finsihed"). */
 const MARK_PHRASES: ReadonlyArray<[RegExp, "done" | "missed" | "skipped"]> = [
   [/^mark\s+(.+?)\s+(?:as\s+)?(?:done|finished|completed)$/, "done"],
   [/^mark\s+(.+?)\s+(?:as\s+)?missed$/, "missed"],
   [/^mark\s+(.+?)\s+(?:as\s+)?skipped$/, "skipped"],
   // "cross off the essay", "tick the essay off", "check off the vocab list": a list's way of saying done.
-  [/^(?:cross|tick|check)\s+off\s+(.+?)(?:\s+(?:from\s+)?(?:my|the)\s+(?:list|to-?do(?:\s+list)?))?$/, "done"],
-  [/^(?:cross|tick|check)\s+(.+?)\s+off(?:\s+(?:my|the)\s+(?:list|to-?do(?:\s+list)?))?$/, "done"],
+  [new RegExp(String.raw`^(?:cross|tick|check)\s+off\s+(.+?)(?:\s+(?:from\s+)?${OFF_A_LIST})?$`), "done"],
+  [new RegExp(String.raw`^(?:cross|tick|check)\s+(.+?)\s+off(?:\s+${OFF_A_LIST})?$`), "done"],
   // ("I'll skip the essay", "i'm gonna skip the vocab list this week": what is to be, said as a plan.)
   [
     /^(?:i(?:'ll| will|'m gonna| am gonna|'m going to| am going to| wanna| want to|'d like to| would like to| need to| think i'll)?\s+)?(?:want to\s+)?(?:just\s+)?ski+p+(?:ped)?\s+(.+?)(?:\s+(?:for\s+)?this\s+week)?$/,
