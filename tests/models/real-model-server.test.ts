@@ -274,18 +274,12 @@ test("a model that writes the final summary as JSON: the person reads text, as f
   expect(outcome.answers[0]).not.toMatch(/^\s*(```|\{)/);
 });
 
-test("requests said as students say them (a time in words, a day it leaves, a part of the day said otherwise) end through the strict server as in process", async () => {
-  const said = [
-    "Move the matrix review to Friday at seven pm",
-    "Move the essay off Monday",
-    "I can't do the vocabulary list on Thursday",
-    "schedule the derivative drills first thing Wednesday",
-    "Move the essay to Friday at lunch",
-    "move the matrix review later in the week",
-    "move the essay over lunch tomorrow",
-    "move the essay to an earlier day",
-  ];
-  // On the eve of the week (the prompt's clock and the tools' one): nothing of it has started.
+/**
+ * `said` on one thread of the half-placed week, on its eve, in process and through the strict server (native tool
+ * calling, structured output on): the served run must end as the in-process one does — its cards, week and answers —
+ * with no request refused. The in-process outcome, for what the test asks of it.
+ */
+async function eveInProcessAndServed(said: string[]): Promise<Outcome> {
   const reference = await converse(
     { default: new ScheduleOfflinePolicy() },
     halfPlacedWeek(),
@@ -293,17 +287,6 @@ test("requests said as students say them (a time in words, a day it leaves, a pa
     false,
     SAMPLE_WEEK_EVE,
   );
-  expect(reference.error).toBeUndefined();
-  expect(placeOf(reference.schedule, "matrix-review")).toBe("day 5 slots 9-10");
-  expect(reference.answers[1]).toMatch(/"Draft the English essay" is not on Mon 11 Mar \(it is on Sat 16 Mar/);
-  expect(placeOf(reference.schedule, "vocabulary-list")).not.toMatch(/^day 4 /);
-  expect(placeOf(reference.schedule, "derivative-drills")).toMatch(/^day 3 slots [1-4]-/);
-  // Lunch is noon, which no slot starts at; "later in the week" after the task is where (Friday already is).
-  expect(reference.answers[4]).toMatch(/no slot starts at 12:00/);
-  expect(reference.answers[5]).toMatch(/already on Fri 15 Mar/);
-  // Lunch after the task's name is when, not part of its name; an earlier day is one before Saturday.
-  expect(reference.answers[6]).toMatch(/no slot starts at 12:00/);
-  expect(placeOf(reference.schedule, "essay-draft")).toMatch(/^day [1-5] /);
   const first = double.requests.length;
   const outcome = await converse(
     modelsAtDouble(double, { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "on" }),
@@ -317,6 +300,54 @@ test("requests said as students say them (a time in words, a day it leaves, a pa
   expect(outcome.cards).toEqual(reference.cards);
   expect(outcome.schedule).toEqual(reference.schedule);
   expect(outcome.answers).toEqual(reference.answers);
+  return reference;
+}
+
+test("requests said as students say them (a time in words, a day it leaves, a part of the day said otherwise) end through the strict server as in process", async () => {
+  const said = [
+    "Move the matrix review to Friday at seven pm",
+    "Move the essay off Monday",
+    "I can't do the vocabulary list on Thursday",
+    "schedule the derivative drills first thing Wednesday",
+    "Move the essay to Friday at lunch",
+    "move the matrix review later in the week",
+    "move the essay over lunch tomorrow",
+    "move the essay to an earlier day",
+  ];
+  // On the eve of the week (the prompt's clock and the tools' one): nothing of it has started.
+  const reference = await eveInProcessAndServed(said);
+  expect(reference.error).toBeUndefined();
+  expect(placeOf(reference.schedule, "matrix-review")).toBe("day 5 slots 9-10");
+  expect(reference.answers[1]).toMatch(/"Draft the English essay" is not on Mon 11 Mar \(it is on Sat 16 Mar/);
+  expect(placeOf(reference.schedule, "vocabulary-list")).not.toMatch(/^day 4 /);
+  expect(placeOf(reference.schedule, "derivative-drills")).toMatch(/^day 3 slots [1-4]-/);
+  // Lunch is noon, which no slot starts at; "later in the week" after the task is where (Friday already is).
+  expect(reference.answers[4]).toMatch(/no slot starts at 12:00/);
+  expect(reference.answers[5]).toMatch(/already on Fri 15 Mar/);
+  // Lunch after the task's name is when, not part of its name; an earlier day is one before Saturday.
+  expect(reference.answers[6]).toMatch(/no slot starts at 12:00/);
+  expect(placeOf(reference.schedule, "essay-draft")).toMatch(/^day [1-5] /);
+});
+
+test("moves said as a bump, a statement or a suggestion, a list's done and a stretch of days end through the strict server as in process", async () => {
+  const said = [
+    "bump the matrix review to friday",
+    "the vocabulary list can go on saturday",
+    "how about the binary tree review on sunday?",
+    "cross off the essay",
+    "move the limits review to tomorrow or later",
+  ];
+  // On the eve of the week: "tomorrow or later" is every day of it, where the limits review already is.
+  const reference = await eveInProcessAndServed(said);
+  expect(reference.error).toBeUndefined();
+  expect(reference.phases).toEqual(["done", "done", "done", "done", "done"]);
+  expect(placeOf(reference.schedule, "matrix-review")).toMatch(/^day 5 /);
+  expect(placeOf(reference.schedule, "vocabulary-list")).toMatch(/^day 6 /);
+  expect(placeOf(reference.schedule, "binary-tree-review")).toMatch(/^day 7 /);
+  const essay = reference.schedule.tasks.find((task) => task.id === "essay-draft");
+  expect(essay?.source === "task_item" && essay.status).toBe("done");
+  expect(reference.answers[4]).toMatch(/already on Mon 11 Mar/);
+  expect(placeOf(reference.schedule, "review-limits")).toBe(placeOf(halfPlacedWeek(), "review-limits"));
 });
 
 test("a 99 000-character request through the strict server: every prompt is cut to its stage's budget, no request refused, the week arranged as for the short request", async () => {
