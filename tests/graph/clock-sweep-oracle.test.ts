@@ -475,6 +475,11 @@ const ASKS: Ask[] = [
   ask("schedule the vocabulary list any day after today", VOCABULARY, false, { onward: 1 }),
   ask("move the matrix review no earlier than tomorrow", MATRIX, true, { onward: 1 }),
   ask("把单词表安排到明天或以后", VOCABULARY, false, { onward: 1 }),
+  // "明天以后" after tomorrow, as "after tomorrow" (before, tomorrow alone); the task said first, before a limit of days
+  // (before, a task named "在 以后").
+  ask("把单词表安排到明天以后", VOCABULARY, false, { onward: 2 }),
+  ask("单词表安排在周三以后", VOCABULARY, false, { weekdays: [4, 5, 6, 7], slots: WHOLE_DAY }),
+  ask("矩阵复习挪到周二到周四", MATRIX, true, { weekdays: [2, 3, 4], slots: WHOLE_DAY }),
   // A move said as a statement, a want, a better fit or a suggestion, or bumped (before, not understood, or a task
   // named "better").
   ask("bump the matrix review to friday", MATRIX, true, { day: "friday", slots: WHOLE_DAY }),

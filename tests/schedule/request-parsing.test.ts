@@ -1049,6 +1049,25 @@ describe("messages as students type them", () => {
       { kind: "move", task: "essay", where: { only: { dates: [{ kind: "onward", days: 2 }] } } },
     ],
     ["把作文移到明天或以后", { kind: "move", task: "作文", where: { only: { dates: [{ kind: "onward", days: 1 }] } } }],
+    // "明天以后", "明天之后" are after tomorrow, as "after tomorrow" and "周三以后" are (before, tomorrow alone); "今天以后"
+    // from tomorrow.
+    ["把作文挪到明天以后", { kind: "move", task: "作文", where: { only: { dates: [{ kind: "onward", days: 2 }] } } }],
+    [
+      "把作文安排在明天之后",
+      { kind: "arrange", tasks: ["作文"], where: { only: { dates: [{ kind: "onward", days: 2 }] } } },
+    ],
+    [
+      "把作文安排在今天以后",
+      { kind: "arrange", tasks: ["作文"], where: { only: { dates: [{ kind: "onward", days: 1 }] } } },
+    ],
+    // The task said first, before a limit of days (before, a task named "在 以后", or none — every review).
+    ["作文安排在周三以后", { kind: "arrange", tasks: ["作文"], where: { only: days([4, 5, 6, 7]) } }],
+    ["作文安排在周三之前", { kind: "arrange", tasks: ["作文"], where: { only: days([1, 2]) } }],
+    ["作文安排到周五以后", { kind: "arrange", tasks: ["作文"], where: { only: days([6, 7]) } }],
+    [
+      "作文安排在明天以后",
+      { kind: "arrange", tasks: ["作文"], where: { only: { dates: [{ kind: "onward", days: 2 }] } } },
+    ],
     // ("The day after tomorrow" is that one day, as before.)
     [
       "move the essay to the day after tomorrow",

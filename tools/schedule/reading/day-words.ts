@@ -69,15 +69,16 @@ const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec
   // From today or tomorrow on: "after today", "tomorrow or later", "tomorrow at the earliest", "no earlier than
   // tomorrow", "starting tomorrow", "from tomorrow on", "明天起", "从明天开始", "明天或以后" — that day and every day of
   // the schedule after it (before, "after today" was today, and the rest that one day). "After tomorrow" is the day
-  // after it on; "the day after tomorrow" is one day (below), "any day after tomorrow" is not. "Any day" or "sometime"
+  // after it on, as "明天以后" / "明天之后" are (as "周三以后" is after Wednesday; before, they were tomorrow alone); "the day after tomorrow" is one day (below), "any day after tomorrow" is not. "Any day" or "sometime"
   // before it is of the stretch too (before, "schedule the essay any day after today" named a task "essay any day").
   [
     new RegExp(
-      String.raw`(?:\b${ANY_DAY}\s+)?\b(?:after|later than)\s+(today|tonight)\b|(?:\b${ANY_DAY}\s+|(?<!\bday\s))\b(?:after|later than)\s+(tomorrow)\b|\b(today|tomorrow),?\s+${FROM_ON_AFTER}\b|\b${FROM_ON_BEFORE}\s+(today|tomorrow)\b|\bfrom\s+(today|tomorrow)\s+on(?:wards?)?\b|从?(今天|明天)(?:起|开始|或以后|及以后)`,
+      String.raw`(?:\b${ANY_DAY}\s+)?\b(?:after|later than)\s+(today|tonight)\b|(?:\b${ANY_DAY}\s+|(?<!\bday\s))\b(?:after|later than)\s+(tomorrow)\b|\b(today|tomorrow),?\s+${FROM_ON_AFTER}\b|\b${FROM_ON_BEFORE}\s+(today|tomorrow)\b|\bfrom\s+(today|tomorrow)\s+on(?:wards?)?\b|从?(今天|明天)(?:起|开始|或以后|及以后)|(今天|明天)(?:以后|之后)`,
       "g",
     ),
     (m) => {
-      const after = m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : 0;
+      const zhAfter = m[7] === undefined ? 0 : m[7] === "明天" ? 2 : 1;
+      const after = m[1] !== undefined ? 1 : m[2] !== undefined ? 2 : zhAfter;
       const from = m[3] ?? m[4] ?? m[5] ?? m[6] ?? "";
       const days = after > 0 ? after : /^(?:tomorrow|明天)$/.test(from) ? 1 : 0;
       return { kind: "onward", days, text: m[0] };

@@ -18,6 +18,7 @@ import {
   readWhere,
   SAME_TIME,
   SOONEST,
+  withDaySpans,
 } from "./where.js";
 
 /** True for words that name everything rather than one class or task ("anything", "my reviews", "stuff", "所有"). */
@@ -119,7 +120,8 @@ function isConstraint(fragment: string): boolean {
 /** What is left of a fragment once its day and time words are gone (to tell a constraint from a task's name). */
 export function readTaskWords(fragment: string): string {
   return (
-    readDates(fragment)
+    // ("周二到周四", "周三或以后", "no earlier than Wednesday": a stretch of days, said as its days, names no task.)
+    readDates(withDaySpans(fragment))
       .rest.replace(NEGATED_DAYS, " ")
       // ("later in the week", "this weekend", "the end of the week": a stretch of the week names no task.)
       .replace(WEEK_STRETCH_WORDS, " ")
@@ -129,11 +131,16 @@ export function readTaskWords(fragment: string): string {
       .replace(/\b(?:this|next)\b(?=\s+(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?)\b)/g, " ")
       // ("Thursday and Friday morning": the words joining days name no task.)
       .replace(/,|\b(?:and|or)\b(?=\s+(?:this\s+)?(?:[a-z]+day|weekends?|today|tonight|tomorrow)\b)/g, " ")
+      .replace(/(?:或|和|及|、)(?=(?:周|星期|礼拜)[一二三四五六日天1-7])/g, " ")
       .replace(
         /\b(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?|nights?|day \d+|slots? \d+(?:-\d+)?|only|just|not|on|in|the|at|no)\b|\(day \d+\)/g,
         " ",
       )
-      .replace(/(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|上午|下午|晚上|早上|第\d+天|第一件事就?|只|不要|别/g, " ")
+      // ("周三以后", "周五之前": a limit of days, whose word names no task either.)
+      .replace(
+        /(?:(?:周|星期|礼拜)[一二三四五六日天1-7]|周末)(?:(?:之前|以前|前面|前|之后|以后|后面|后)(?![天半]))?|上午|下午|晚上|早上|第\d+天|第一件事就?|只|不要|别/g,
+        " ",
+      )
       // ("to Friday, same time": the time it has now is no task.)
       .replace(new RegExp(SAME_TIME.source, "g"), " ")
       .replace(new RegExp(SOONEST.source, "g"), " ")
