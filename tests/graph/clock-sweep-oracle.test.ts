@@ -490,6 +490,9 @@ const ASKS: Ask[] = [
   ask("the matrix review would fit better on friday", MATRIX, true, { day: "friday", slots: WHOLE_DAY }),
   ask("how about the matrix review on friday evening?", MATRIX, true, { day: "friday", slots: EVENING }),
   ask("how about friday for the vocabulary list?", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
+  // With no preposition before where (before, not understood).
+  ask("the matrix review can go any day after tuesday", MATRIX, true, { weekdays: [3, 4, 5, 6, 7], slots: WHOLE_DAY }),
+  ask("how about the vocabulary list tomorrow?", VOCABULARY, false, { day: "tomorrow", slots: WHOLE_DAY }),
   // Chinese with 放在 / 放 / 推到, and the task said first with no 把 (before, not understood, or a task named "在").
   ask("矩阵复习放到周五晚上", MATRIX, true, { day: "friday", slots: EVENING }),
   ask("单词表安排在明天下午两点", VOCABULARY, false, { day: "tomorrow", time: "14:00" }),

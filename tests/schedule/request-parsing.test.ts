@@ -509,6 +509,11 @@ describe("request parsing", () => {
       "how about friday for the essay?",
       "what if the essay went on friday?",
       "the essay needs to happen on friday",
+      // With no preposition before the day (before, not understood).
+      "the essay can go friday",
+      "can the essay go friday?",
+      "what if the essay went friday?",
+      "my essay needs to happen friday",
     ])
       expect(parseScheduleRequest(said), said).toMatchObject({
         kind: "move",
@@ -537,6 +542,19 @@ describe("request parsing", () => {
     // A statement of every review, or of what is due, is no move of one task.
     expect(parseScheduleRequest("my reviews can go on friday")).not.toMatchObject({ kind: "move", task: "reviews" });
     expect(parseScheduleRequest("the essay is due on friday")).not.toMatchObject({ kind: "move" });
+    // A limit of days with no preposition is where too; words that are not of when are not.
+    expect(parseScheduleRequest("the essay can go any day after tuesday")).toMatchObject({
+      kind: "move",
+      task: "essay",
+      where: { only: days([3, 4, 5, 6, 7]) },
+    });
+    expect(parseScheduleRequest("how about the essay tomorrow?")).toMatchObject({
+      kind: "move",
+      task: "essay",
+      where: { only: { dates: [{ kind: "offset", days: 1 }] } },
+    });
+    for (const said of ["the essay can be done quickly", "the essay could be harder", "what if the essay is late?"])
+      expect(parseScheduleRequest(said), said).toEqual({ kind: "unknown" });
   });
 
   test("Chinese: put on a day with 放在 or 放, the task said first without 把, pushed to a day", () => {

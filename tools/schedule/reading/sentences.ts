@@ -68,51 +68,79 @@ const NEGATED_CHANGE = new RegExp(
 const NEGATED_PLACING =
   /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|never|please don'?t)\s+(?:schedule|place|arrange|put|plan)\b/;
 
+/** The preposition before where a task is to go. */
+const TO = String.raw`(?:to|on|onto|in|at)\s+`;
 /** "can the essay go to Friday (instead)?", "could my matrix review be moved to Thursday?": the task and where. */
-const CAN_GO =
-  /^(?:can|could)\s+((?:the|my)\s+.+?)\s+(?:go|be moved|be put|move|be done|be)\s+(?:to|on|onto|in|at)\s+(.+?)(?:\s+instead)?\s*\??$/;
-/** One task (group 1), not every review ("the essay", not "my reviews"): what a move said as a liking is of. */
-const ONE_TASK = String.raw`((?:the|my)\s+(?!(?:reviews?|tasks?|stuff|things|everything|sessions?)\b)[^,]+?)`;
+const canGo = (to: string) =>
+  new RegExp(
+    String.raw`^(?:can|could)\s+(?<task>(?:the|my)\s+.+?)\s+(?:go|be moved|be put|move|be done|be)\s+${to}(?<where>.+?)(?:\s+instead)?\s*\??$`,
+  );
+/** One task (group "task"), not every review ("the essay", not "my reviews"): what a move said as a liking is of. */
+const ONE_TASK = String.raw`(?<task>(?:the|my)\s+(?!(?:reviews?|tasks?|stuff|things|everything|sessions?)\b)[^,]+?)`;
 /**
  * The same said as a statement of one task: "the essay can go on Friday", "my essay should be moved to Friday", "the
- * essay goes on Friday", "the essay needs to happen on Friday" (group 2 where). Not what only is ("the essay is on
+ * essay goes on Friday", "the essay needs to happen on Friday" (group "where"). Not what only is ("the essay is on
  * Friday", "the essay is due on Friday").
  */
-const SHOULD_GO = new RegExp(
-  String.raw`^${ONE_TASK}\s+(?:(?:can|could|should|will|would|may|might|must|has to|needs to)\s+(?:go|be moved|be put|move|be done|be|happen)|goes)\s+(?:to|on|onto|in|at)\s+(.+?)(?:\s+instead)?\s*[.!]?$`,
-);
+const shouldGo = (to: string) =>
+  new RegExp(
+    String.raw`^${ONE_TASK}\s+(?:(?:can|could|should|will|would|may|might|must|has to|needs to)\s+(?:go|be moved|be put|move|be done|be|happen)|goes)\s+${to}(?<where>.+?)(?:\s+instead)?\s*[.!]?$`,
+  );
 /**
  * A place said as a liking for one task: "I'd prefer the essay on Friday", "I'd rather have the essay on Friday", "I
- * want the essay on Friday", "I'd like to have the vocabulary list in the evening" (group 2 where). "I'd prefer my
+ * want the essay on Friday", "I'd like to have the vocabulary list in the evening" (group "where"). "I'd prefer my
  * reviews in the morning" is where an arrangement goes, read as before.
  */
 const PREFER_PLACE = new RegExp(
-  String.raw`^(?:i'?d|i would|i)\s+(?:prefer|rather have|like|love|want)\s+(?:to\s+(?:have|do|put)\s+)?${ONE_TASK}\s+(?:on|in|at|for|to)\s+(.+?)(?:\s+instead)?$`,
+  String.raw`^(?:i'?d|i would|i)\s+(?:prefer|rather have|like|love|want)\s+(?:to\s+(?:have|do|put)\s+)?${ONE_TASK}\s+(?:on|in|at|for|to)\s+(?<where>.+?)(?:\s+instead)?$`,
 );
 /**
  * "the essay would be better on Friday", "the essay works better in the evening", "the essay would fit better on
- * Friday": the task (1) and where (2).
+ * Friday": the task and where.
  */
 const BETTER_PLACE =
-  /^((?:the|my)\s+[^,]+?)\s+(?:would be|would work|would fit|'d be|'d fit|is|works|fits|might be|might work|might fit)\s+better\s+(?:on|in|at)\s+(.+)$/;
+  /^(?<task>(?:the|my)\s+[^,]+?)\s+(?:would be|would work|would fit|'d be|'d fit|is|works|fits|might be|might work|might fit)\s+better\s+(?:on|in|at)\s+(?<where>.+)$/;
 /**
- * A move suggested: "how about the essay on Friday?", "what if the essay went on Friday?" (group 2 where); "how about
+ * A move suggested: "how about the essay on Friday?", "what if the essay went on Friday?" (group "where"); "how about
  * Friday for the essay?" (`HOW_ABOUT_FOR`: where, then the task).
  */
-const HOW_ABOUT = new RegExp(
-  String.raw`^(?:how about|what if)\s+${ONE_TASK}\s+(?:(?:went|goes|go|was|were|is|moved|moves)\s+)?(?:to|on|onto|in|at)\s+(.+?)(?:\s+instead)?\s*\??$`,
-);
+const howAbout = (to: string) =>
+  new RegExp(
+    String.raw`^(?:how about|what if)\s+${ONE_TASK}\s+(?:(?:went|goes|go|was|were|is|moved|moves)\s+)?${to}(?<where>.+?)(?:\s+instead)?\s*\??$`,
+  );
 const HOW_ABOUT_FOR = /^how about\s+([^,]+?)\s+for\s+((?:the|my)\s+.+?)(?:\s+instead)?\s*\??$/;
 /** "Friday works better for the essay", "Friday would be better for the essay": where (1) and the task (2). */
 const BETTER_FOR = /^([^,]+?)\s+(?:would be|would work|'d be|is|works|might be)\s+better\s+for\s+((?:the|my)\s+.+)$/;
-/** The ways of saying a move of a task (group 1) to a place (group 2) without its verb, in the order they are tried. */
-const MOVES_SAID = [CAN_GO, SHOULD_GO, HOW_ABOUT, PREFER_PLACE, BETTER_PLACE];
+/** The ways of saying a move of a task to a place (groups "task", "where") without its verb, in the order tried. */
+const MOVES_SAID = [canGo(TO), shouldGo(TO), howAbout(TO), PREFER_PLACE, BETTER_PLACE];
+/**
+ * The same with no preposition before where: "the essay can go Friday", "… can go after Tuesday", "how about the
+ * vocabulary list tomorrow?" (before, not understood). What follows the task must then be only words of when, and the
+ * preposition goes before them; not "the essay can be done quickly".
+ */
+const MOVES_SAID_BARE = [canGo(""), shouldGo(""), howAbout("")];
+/** The most words where is said in, with no preposition ("any day after Tuesday evening after 3pm"). */
+const WHEN_WORDS = 8;
 
 /** A move said as a question, a statement, a suggestion or a liking, as its move ("move the essay to friday"). */
 function asMoveSaid(body: string): string {
   const better = BETTER_FOR.exec(body) ?? HOW_ABOUT_FOR.exec(body);
   if (better && onlyWhen(better[1]!)) return `move ${better[2]} to ${better[1]}`;
-  return MOVES_SAID.reduce((said, pattern) => said.replace(pattern, "move $1 to $2"), body);
+  const said = (text: string) => {
+    for (const pattern of MOVES_SAID) {
+      const { task, where } = pattern.exec(text)?.groups ?? {};
+      if (task !== undefined && where !== undefined) return `move ${task} to ${where}`;
+    }
+    return undefined;
+  };
+  const move = said(body);
+  if (move !== undefined || !MOVES_SAID_BARE.some((pattern) => pattern.test(body))) return move ?? body;
+  // (Where is said in a few words: only the last few starts are tried, each read whole — every start of a sentence
+  // at the reader's limit was 30 ms.)
+  const spoken = body.replace(/(?:\s+instead)?\s*[.!?]*$/, "");
+  const starts = [...spoken.matchAll(/\s+/g)].map((space) => space.index + space[0].length);
+  const when = splitAtWhen(spoken, starts.slice(-WHEN_WORDS));
+  return when ? (said(`${when[0]} to ${body.slice(when[0].length).trim()}`) ?? body) : body;
 }
 
 /** Another task's or event's place as where to go: "to where the essay is", "the essay's slot", "the same time as X". */

@@ -18,7 +18,7 @@ import {
   readWhere,
   SAME_TIME,
   SOONEST,
-  withDaySpans,
+  withDaysBeforeAfter,
 } from "./where.js";
 
 /** True for words that name everything rather than one class or task ("anything", "my reviews", "stuff", "所有"). */
@@ -120,8 +120,8 @@ function isConstraint(fragment: string): boolean {
 /** What is left of a fragment once its day and time words are gone (to tell a constraint from a task's name). */
 export function readTaskWords(fragment: string): string {
   return (
-    // ("周二到周四", "周三或以后", "no earlier than Wednesday": a stretch of days, said as its days, names no task.)
-    readDates(withDaySpans(fragment))
+    // ("周二到周四", "周三或以后", "after Tuesday": a stretch of days, said as its days, names no task.)
+    readDates(withDaysBeforeAfter(fragment))
       .rest.replace(NEGATED_DAYS, " ")
       // ("later in the week", "this weekend", "the end of the week": a stretch of the week names no task.)
       .replace(WEEK_STRETCH_WORDS, " ")
