@@ -480,6 +480,10 @@ const ASKS: Ask[] = [
   ask("把单词表安排到明天以后", VOCABULARY, false, { onward: 2 }),
   ask("单词表安排在周三以后", VOCABULARY, false, { weekdays: [4, 5, 6, 7], slots: WHOLE_DAY }),
   ask("矩阵复习挪到周二到周四", MATRIX, true, { weekdays: [2, 3, 4], slots: WHOLE_DAY }),
+  // A yes-or-no question asks for the day (before, Friday was the one day ruled out).
+  ask("能不能把单词表安排在周五？", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
+  ask("把矩阵复习挪到周五好不好", MATRIX, true, { day: "friday", slots: WHOLE_DAY }),
+  ask("单词表可以安排在周五吗", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
   // A move said as a statement, a want, a better fit or a suggestion, or bumped (before, not understood, or a task
   // named "better").
   ask("bump the matrix review to friday", MATRIX, true, { day: "friday", slots: WHOLE_DAY }),

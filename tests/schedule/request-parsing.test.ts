@@ -1086,6 +1086,21 @@ describe("messages as students type them", () => {
       "作文安排在明天以后",
       { kind: "arrange", tasks: ["作文"], where: { only: { dates: [{ kind: "onward", days: 2 }] } } },
     ],
+    // A yes-or-no question (能不能, 好不好, 行不行) asks for the day: no 不 of a day kept free (before, Friday was ruled
+    // out, or the sentence read as a question about the week's health); a question with 吗, or a want, after the task
+    // said first is no part of its name (before, a task "在 吗", "作文能").
+    ["能不能把作文安排在周五？", { kind: "arrange", tasks: ["作文"], where: { only: days([5]), not: days([]) } }],
+    ["把矩阵复习挪到周四好不好", { kind: "move", task: "矩阵复习", where: { only: days([4]), not: days([]) } }],
+    ["单词表放周六行不行", { kind: "arrange", tasks: ["单词表"], where: { only: days([6]), not: days([]) } }],
+    ["把作文安排在周五好不好", { kind: "arrange", tasks: ["作文"], where: { only: days([5]) } }],
+    ["作文能不能放在周五", { kind: "arrange", tasks: ["作文"], where: { only: days([5]), not: days([]) } }],
+    ["作文可以安排在周五吗", { kind: "arrange", tasks: ["作文"], where: { only: days([5]) } }],
+    ["矩阵复习可以放在周四吗", { kind: "arrange", tasks: ["矩阵复习"], where: { only: days([4]) } }],
+    ["作文能挪到周五吗", { kind: "move", task: "作文", where: { only: days([5]) } }],
+    ["作文要挪到周五", { kind: "move", task: "作文", where: { only: days([5]) } }],
+    // (A day said not to be used still is: "能不能不要把作文放在周五", and a class's rule.)
+    ["能不能不要把作文放在周五", { kind: "arrange", tasks: ["作文"], where: { only: days([]), not: days([5]) } }],
+    ["微积分不能排在周一", { kind: "class_rules", classPhrase: "微积分", excludedWeekdays: [1] }],
     // ("The day after tomorrow" is that one day, as before.)
     [
       "move the essay to the day after tomorrow",

@@ -25,6 +25,7 @@ import {
   withDaysRuledOutBefore,
 } from "./move-target.js";
 import { readShift } from "./shifts.js";
+import { MODAL_ZH } from "./words.js";
 
 export function readSwap(body: string): ScheduleRequest | undefined {
   const english =
@@ -137,7 +138,9 @@ function readMoveTo(said: string): ScheduleRequest | undefined {
     const from = new RegExp(
       String.raw`^(.+?)从((?:${DAY_WORD_ZH}|今天|明天|后天|上午|下午|晚上|早上|中午|\d{1,2}\s*[:：点]|[零一二两三四五六七八九十]{1,3}\s*点).*)$`,
     ).exec(chinese[1] ?? "");
-    const task = taskPhrase(from ? from[1]! : (chinese[1] ?? ""));
+    // ("作文能挪到周五吗": with no 把, how the move is wanted is no part of the name.)
+    const said = from ? from[1]! : (chinese[1] ?? "");
+    const task = taskPhrase(/把|将/.test(zh) ? said : said.replace(TOPIC_MODAL_ZH, ""));
     // "周六我有事，把作文挪到别的时间": what the clause before 把 rules out.
     const before = zh.slice(0, Math.max(0, zh.search(/把|将/)));
     const where = withWeekNamed(withDaysRuledOutBefore(readWhere(chinese[2] ?? ""), before, task), chinese[2] ?? "");
@@ -176,6 +179,7 @@ function withSubjectClauseZh(body: string): string {
 /** "把X挪出周四" (group 2 the days it leaves), "把X挪走" / "挪开" (no group 2: off where it is). */
 const MOVE_OUT_ZH =
   /^(?:.*?(?:把|将))(.+?)(?:(?:挪出|移出|调出|搬出)([^，,；;]+?)|(?:挪走|移走|挪开|移开|调走|调开|挪一下|挪一挪|换个时间|换一下时间|改个时间|换个时段|调一下时间|挪个时间))(?:吧|去)?(?:[，,；;]\s*(.+?))?[。.!！]?$/;
+const TOPIC_MODAL_ZH = new RegExp(String.raw`(?<=.)(?:${MODAL_ZH})$`);
 export const MOVE_ZH = new RegExp(String.raw`^(?:.*?(?:把|将))?(.+?)(?:${MOVE_TO_ZH})(.+)$`);
 /** A verb that starts a move said after another ("…, and push the essay to Friday"). */
 export const MOVE_VERB_EN = new RegExp(String.raw`^(?:${MOVE_VERB}|put)\b`);

@@ -5,7 +5,7 @@
 import type { ScheduleRequest } from "./request-kinds.js";
 import { isAnywhere, NEGATED_DAYS, NEGATED_PART, readWhere } from "./where.js";
 import { namedTasks, onlyWhen, readTaskWords, splitAtWhen, splitPhrases, taskPhrase } from "./task-words.js";
-import { SUGGESTION_END_ZH } from "./words.js";
+import { MODAL_ZH, SUGGESTION_END_ZH } from "./words.js";
 
 /** "find time for X", "make time for X", "fill my free time with X", "get X into my calendar": arranging X. */
 const FIND_TIME_FOR =
@@ -74,6 +74,11 @@ export function readArrange(body: string): ScheduleRequest | undefined {
   return arrangeOf(body, object ? (object[1] ?? "") : body.slice(match.index + match[0].length));
 }
 
+/** What is said before the verb: who wants it and how ("我想", "可以") around the task (group 1). */
+const TOPIC_ZH = new RegExp(
+  String.raw`^(?:请|帮我|我们?|咱们)?(?:想|要|打算|准备)?([\u4e00-\u9fff"“][^，,。；;]*?)(?:${MODAL_ZH})?(?:重新)?$`,
+);
+
 /**
  * The task said first in Chinese, before a verb of putting with no 把 and only words of when after it ("作文安排在周五",
  * "我想作文放到周五"): the task (group 1), who wants it and how ("我想", "可以") left out. Words of when alone name no
@@ -92,10 +97,7 @@ function topicBefore(body: string, verb: RegExpExecArray): RegExpExecArray | und
     )
   )
     return undefined;
-  const topic =
-    /^(?:请|帮我|我们?|咱们)?(?:想|要|打算|准备)?([\u4e00-\u9fff"“][^，,。；;]*?)(?:可以|能|就|要|得|会|也|还是)?(?:重新)?$/.exec(
-      body.slice(0, verb.index).trim(),
-    );
+  const topic = TOPIC_ZH.exec(body.slice(0, verb.index).trim());
   // ("不要安排在周五": a day kept free, no task.)
   return topic && !onlyWhen(topic[1] ?? "") && !/^(?:不|别|没)/.test(topic[1] ?? "") ? topic : undefined;
 }

@@ -225,7 +225,8 @@ export function readClassRules(body: string): ScheduleRequest | undefined {
     );
   const chinese =
     /^(.+?)(?:的复习|复习)?(?:只|只能|只在|只排在|只安排在)(?:在)?(上午|下午|晚上)/.exec(body) ??
-    /^(.+?)(?:的复习|复习)?(?:不要|别|不能)(?:排在|安排在|放在|在)(?:周|星期)/.exec(body);
+    // ("作文能不能放在周五" asks for Friday: 能不能 is no 不能.)
+    /^(.+?)(?:的复习|复习)?(?<!能|要)(?:不要|别|不能)(?:排在|安排在|放在|在)(?:周|星期)/.exec(body);
   const match = english ?? chinese;
   if (!match) return undefined;
   const classPhrase = taskPhrase((match[1] ?? "").replace(/\s+(?:class|course|sessions|reviews)$/, ""));

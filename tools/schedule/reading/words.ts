@@ -67,11 +67,11 @@ export const UP_TO_AFTER = String.raw`(?:or earlier|or before|and earlier|at the
 export const ANY_DAY = String.raw`(?:sometime|some time|any ?time|any day)`;
 
 /**
- * A Chinese sentence's ending that only suggests or asks ("…更好", "…比较好", "…怎么样", "…行吗", "…吧"): no part of a
- * task's name nor of when.
+ * A Chinese sentence's ending that only suggests or asks ("…更好", "…比较好", "…怎么样", "…行吗", "…吗", "…吧"): no part
+ * of a task's name nor of when ("…了吗" asks what is, not for a change).
  */
 export const SUGGESTION_END_ZH =
-  /(?:(?:会)?(?:更好|比较好|好一点|好些|更合适|比较合适)|怎么样|行不行|好不好|可以吗|行吗|好吗|吧|呢|好了|就好)*[。！!？?]*$/;
+  /(?:(?:会)?(?:更好|比较好|好一点|好些|更合适|比较合适)|怎么样|行不行|好不好|可以吗|行吗|好吗|(?<!了)吗|吧|呢|好了|就好)*[。！!？?]*$/;
 
 /**
  * The longest sentence (or fragment) the reader reads. Its patterns were written for requests people type, and some
@@ -164,3 +164,9 @@ export function editDistance(from: string, to: string): number {
 export function unique(values: number[]): number[] {
   return [...new Set(values)];
 }
+
+/**
+ * How a task said first, with no 把, is wanted — "作文可以安排在周五", "作文能挪到周五吗", "作文要挪到周五": said after the
+ * task and before the verb, no part of its name.
+ */
+export const MODAL_ZH = "可以|可不可以|能不能|能|就|要|得|会|也|还是";
