@@ -484,6 +484,8 @@ const ASKS: Ask[] = [
   ask("能不能把单词表安排在周五？", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
   ask("把矩阵复习挪到周五好不好", MATRIX, true, { day: "friday", slots: WHOLE_DAY }),
   ask("单词表可以安排在周五吗", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
+  // Not, between the task said first and its verb (before, a task "单词表不", or every review).
+  ask("我周五不在，单词表不要放周五", VOCABULARY, false, { weekdays: [1, 2, 3, 4, 6, 7], slots: WHOLE_DAY }),
   // A move said as a statement, a want, a better fit or a suggestion, or bumped (before, not understood, or a task
   // named "better").
   ask("bump the matrix review to friday", MATRIX, true, { day: "friday", slots: WHOLE_DAY }),

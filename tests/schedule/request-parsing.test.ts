@@ -1101,6 +1101,20 @@ describe("messages as students type them", () => {
     // (A day said not to be used still is: "能不能不要把作文放在周五", and a class's rule.)
     ["能不能不要把作文放在周五", { kind: "arrange", tasks: ["作文"], where: { only: days([]), not: days([5]) } }],
     ["微积分不能排在周一", { kind: "class_rules", classPhrase: "微积分", excludedWeekdays: [1] }],
+    // A placing said not to be made, with no day: nothing (before, "no need to schedule the essay" arranged it, and
+    // "作文不用安排了" every review).
+    ["no need to schedule the essay", { kind: "unknown" }],
+    ["作文不用安排了", { kind: "unknown" }],
+    ["作文先不安排", { kind: "unknown" }],
+    ["不用安排作文了", { kind: "unknown" }],
+    // Not, between the task said first and its verb: the task, with the day kept free (before, a task "作文别", or
+    // every review).
+    ["作文别放周一", { kind: "arrange", tasks: ["作文"], where: { only: days([]), not: days([1]) } }],
+    ["我周一有课，作文别放周一", { kind: "arrange", tasks: ["作文"], where: { only: days([]), not: days([1]) } }],
+    ["我周五不在，单词表不要放周五", { kind: "arrange", tasks: ["单词表"], where: { only: days([]), not: days([5]) } }],
+    ["作文可以不放周五", { kind: "arrange", tasks: ["作文"], where: { only: days([]), not: days([5]) } }],
+    // (A day kept free with no task is every review's limit; before, a task named "在".)
+    ["不要安排在周五", { kind: "arrange", tasks: [], where: { only: days([]), not: days([5]) } }],
     // ("The day after tomorrow" is that one day, as before.)
     [
       "move the essay to the day after tomorrow",

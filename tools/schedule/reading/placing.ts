@@ -70,13 +70,24 @@ export function readArrange(body: string): ScheduleRequest | undefined {
   if (!match) return undefined;
   // Chinese puts the object first: 把 X 安排到 周五 ("把 X 重新安排到周五": "重新" is no part of the name); or, with no
   // 把, before the verb ("作文安排在周五", "作文放到周五": before, "在" was its name, or none was — every review).
-  const object = /(?:把|将)(.+?)(?:重新)?(?:安排|排|放|填|塞)(?:到|在|进|入)?/.exec(body) ?? topicBefore(body, match);
-  return arrangeOf(body, object ? (object[1] ?? "") : body.slice(match.index + match[0].length));
+  // ("作文别放周一", "把作文别放周一": the day kept free is read from the sentence; 别 is no part of the name.)
+  const object = OBJECT_ZH.exec(body) ?? topicBefore(body, match);
+  // ("不要安排在周五": where the verb puts it is no task either — before, one named "在".)
+  return arrangeOf(
+    body,
+    object ? (object[1] ?? "") : body.slice(match.index + match[0].length).replace(/^(?:到|在|进|入)(?=\S)/, ""),
+  );
 }
 
-/** What is said before the verb: who wants it and how ("我想", "可以") around the task (group 1). */
+/** Not, said between the task and its verb ("作文别放周一", "作文不要放周五"). */
+const NOT_BEFORE_VERB_ZH = "不要|不用|先不|别|不";
+/** What 把 names (group 1), before a verb of putting. */
+const OBJECT_ZH = new RegExp(
+  String.raw`(?:把|将)(.+?)(?:${NOT_BEFORE_VERB_ZH})?(?:重新)?(?:安排|排|放|填|塞)(?:到|在|进|入)?`,
+);
+/** What is said before the verb: who wants it and how ("我想", "可以", "别") around the task (group 1). */
 const TOPIC_ZH = new RegExp(
-  String.raw`^(?:请|帮我|我们?|咱们)?(?:想|要|打算|准备)?([\u4e00-\u9fff"“][^，,。；;]*?)(?:${MODAL_ZH})?(?:重新)?$`,
+  String.raw`^(?:请|帮我|我们?|咱们)?(?:想|要|打算|准备)?([\u4e00-\u9fff"“][^，,。；;]*?)(?:${MODAL_ZH})?(?:${NOT_BEFORE_VERB_ZH})?(?:重新)?$`,
 );
 
 /**
@@ -97,7 +108,15 @@ function topicBefore(body: string, verb: RegExpExecArray): RegExpExecArray | und
     )
   )
     return undefined;
-  const topic = TOPIC_ZH.exec(body.slice(0, verb.index).trim());
+  // (The clause the verb is in: "我周一有课，作文别放周一" — the clause before says why.)
+  const topic = TOPIC_ZH.exec(
+    (
+      body
+        .slice(0, verb.index)
+        .split(/[，,；;]/)
+        .pop() ?? ""
+    ).trim(),
+  );
   // ("不要安排在周五": a day kept free, no task.)
   return topic && !onlyWhen(topic[1] ?? "") && !/^(?:不|别|没)/.test(topic[1] ?? "") ? topic : undefined;
 }

@@ -56,6 +56,10 @@ const HEALTH_REQUEST =
 const NEGATED_REQUEST =
   /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|no need to|you don'?t need to)\s+(?:re-?schedule|move|place|arrange|schedule|swap|unplace|remove|put|plan|do)\s+(?:it|that|this|them)\b(?:\s+(?:again|back|anywhere))?$|^(?:请)?(?:不要|不用|别|无需|不必)(?:再)?(?:重新|再)(?:安排|重排|移动|挪|放|排)/;
 
+/** How a change is said not to be made, before its verb ("don't", "no need to", "I'd rather not"). */
+const NEGATION_EN = String.raw`(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|never|please don'?t|i (?:don'?t|do not) (?:want|need|wanna|have) to|i'?d rather not|i would rather not|i'?d prefer not to|i would prefer not to|(?:there'?s |there is )?no need to|you (?:don'?t|do not) (?:need|have) to|don'?t bother(?: to)?)`;
+/** The same in Chinese ("不要", "不用", "先不"). */
+const NOT_ZH = "不要|别|不用|不必|无需|千万别|不想|不需要|没必要|先不|暂时不|暂不";
 /**
  * A change said not to be made: "don't move the essay", "never move the essay", "do not schedule the essay", "don't
  * clear Friday", "don't move anything to Friday", "不要把作文移到周五" — each read as the change itself before (the days
@@ -63,10 +67,16 @@ const NEGATED_REQUEST =
  * ("don't schedule anything on Friday" arranges the week without Friday).
  */
 const NEGATED_CHANGE = new RegExp(
-  String.raw`^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|never|please don'?t|i (?:don'?t|do not) (?:want|need|wanna|have) to|i'?d rather not|i would rather not|i'?d prefer not to|i would prefer not to|(?:there'?s |there is )?no need to|you (?:don'?t|do not) (?:need|have) to|don'?t bother(?: to)?)\s+(?:${MOVE_VERB}|swap|switch|unplace|remove|clear|cancel|delete|touch|change|skip|drop)\b|^(?:请)?(?:我)?(?:不要|别|不用|不必|无需|千万别|不想|不需要|没必要)(?:再)?(?:把|将)?[^，。,;；]{0,40}?(?:移到|挪到|调到|改到|换到|推迟|提前|移动|挪走|挪开|删除|删掉|取消|清空|撤下|撤掉|交换|对调|跳过)`,
+  String.raw`^${NEGATION_EN}\s+(?:${MOVE_VERB}|swap|switch|unplace|remove|clear|cancel|delete|touch|change|skip|drop)\b|^(?:请)?(?:我)?(?:${NOT_ZH})(?:再)?(?:把|将)?[^，。,;；]{0,40}?(?:移到|挪到|调到|改到|换到|推迟|提前|移动|挪走|挪开|删除|删掉|取消|清空|撤下|撤掉|交换|对调|跳过)`,
 );
-const NEGATED_PLACING =
-  /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|never|please don'?t)\s+(?:schedule|place|arrange|put|plan)\b/;
+/**
+ * A placing said not to be made, with no day or part of it ("don't schedule the essay", "no need to schedule the
+ * essay", "不用安排作文了", "作文先不安排"): nothing is done. Before, "no need to schedule the essay" arranged it, and
+ * "作文不用安排了" every review.
+ */
+const NEGATED_PLACING = new RegExp(
+  String.raw`^${NEGATION_EN}\s+(?:schedule|place|arrange|put|plan)\b|^(?:请)?(?:我)?(?:${NOT_ZH})(?:再)?(?:把|将)?[^，。,;；]{0,40}?(?:安排|排|放)|^[^，。,;；]{1,40}?(?:${NOT_ZH})(?:再)?(?:安排|排|放)(?:了|吧|啦)?[。！!]?$`,
+);
 
 /** The preposition before where a task is to go. */
 const TO = String.raw`(?:to|on|onto|in|at)\s+`;

@@ -113,7 +113,7 @@ const DAYS_EXCEPTED_ZH = new RegExp(String.raw`(${DAY_WORD_ZH}(?:\s*[和、,或]
  * "不要安排在周五": group 1 (English) or 2 (Chinese) holds the days.
  */
 export const NEGATED_DAYS = new RegExp(
-  String.raw`\b(?:not|never|except|but not|any\s*(?:day|time|where)\s+(?:but|except)|avoid(?:ing)?|no|(?<!(?:have|got|'ve|had) )nothing|none|off|instead of|rather than|other than|apart from|skip)\s+(?:on\s+)?(?:the\s+)?(${DAY_WORD}(?:\s*(?:and|or|,|&)\s*${DAY_WORD}(?![a-z]|\s*(?:instead|is fine|works|please|then|would|could)))*)(?:\s*(?:in\s+the\s+)?(?:mornings?|afternoons?|evenings?|nights?)\b)?|(?:不要|别|不|除了|避开|跳过)(?:在|放在|排在|安排在|安排到|放到|排到|放进|排进)?(${DAY_WORD_ZH}(?:\s*[和、,或]?\s*${DAY_WORD_ZH})*)(?:的)?(?:上午|早上|下午|晚上)?`,
+  String.raw`\b(?:not|never|except|but not|any\s*(?:day|time|where)\s+(?:but|except)|avoid(?:ing)?|no|(?<!(?:have|got|'ve|had) )nothing|none|off|instead of|rather than|other than|apart from|skip)\s+(?:on\s+)?(?:the\s+)?(${DAY_WORD}(?:\s*(?:and|or|,|&)\s*${DAY_WORD}(?![a-z]|\s*(?:instead|is fine|works|please|then|would|could)))*)(?:\s*(?:in\s+the\s+)?(?:mornings?|afternoons?|evenings?|nights?)\b)?|(?:不要|别|不|除了|避开|跳过)(?:在|放在|排在|安排在|安排到|放到|排到|放进|排进|放|排|安排)?(${DAY_WORD_ZH}(?:\s*[和、,或]?\s*${DAY_WORD_ZH})*)(?:的)?(?:上午|早上|下午|晚上)?`,
   "g",
 );
 
@@ -131,7 +131,7 @@ export const KEEP_FREE = new RegExp(
  * "I'm busy on Friday", "I have practice on Friday", "Friday doesn't work", "周五我休息", "周五不行").
  */
 export const NEGATIVE_CLAUSE =
-  /\b(?:not|no|(?<!(?:have|got|'ve|had) )nothing|none|never|don'?t|doesn'?t|do not|does not|can'?t|cannot|can not|won'?t|will not|isn'?t|is not|aren'?t|busy|sick|unwell|under the weather|exhausted|travel(?:l)?ing|out of town|off|unavailable|away|avoid(?:ing)?|except|without|skip|rather not|bad|clash(?:es|ing)?|conflicts?|full(?!\s+of\b)|packed|(?:fully\s+)?booked(?:\s+up)?|swamped)\b|\bi(?: have|'ve got| got| am at|'m at) (?!(?:on|at|in|for|to|planned|scheduled|free|time|room|space|nothing|any|anything|some|something)\b)[a-z]+|\bi work\b|\bworking\b|不行|不要|不能|不可以|从不|从来不|永远不|绝不|不(?:学习?|复习|排|安排|上课)|不方便|不舒服|生病|病了|出差|不想|不用|不好|没空|没时间|没有时间|休息|有事|有课|有约|忙|避开|除了|除外|放假|跳过|冲突|满了|排满|已满|别/;
+  /\b(?:not|no|(?<!(?:have|got|'ve|had) )nothing|none|never|don'?t|doesn'?t|do not|does not|can'?t|cannot|can not|won'?t|will not|isn'?t|is not|aren'?t|busy|sick|unwell|under the weather|exhausted|travel(?:l)?ing|out of town|off|unavailable|away|avoid(?:ing)?|except|without|skip|rather not|bad|clash(?:es|ing)?|conflicts?|full(?!\s+of\b)|packed|(?:fully\s+)?booked(?:\s+up)?|swamped)\b|\bi(?: have|'ve got| got| am at|'m at) (?!(?:on|at|in|for|to|planned|scheduled|free|time|room|space|nothing|any|anything|some|something)\b)[a-z]+|\bi work\b|\bworking\b|不行|不要|不能|不可以|不在|从不|从来不|永远不|绝不|不(?:学习?|复习|排|安排|上课)|不方便|不舒服|生病|病了|出差|不想|不用|不好|没空|没时间|没有时间|休息|有事|有课|有约|忙|避开|除了|除外|放假|跳过|冲突|满了|排满|已满|别/;
 /**
  * Phrases that hold a negative word but are not negative ("不忙", "帮忙", "别的时间", "why not", and limits of the clock:
  * "no later than 16:30", "tomorrow no earlier than 10", "not before 9am" keep the day they are said with).
