@@ -27,13 +27,13 @@ export function markWeekday(request: Extract<ScheduleRequest, { kind: "mark" }>,
 }
 
 /**
- * A move of a review named by its day from today ("tomorrow's review", "明天的复习") names it by the weekday the clock
+ * A move (or unplace) of a review named by its day from today ("tomorrow's review", "明天的复习") names it by the weekday the clock
  * makes of it ("Thursday's review", "周四的复习"): the step reads the same whenever it runs.
  */
 export function withNamingWeekday(request: ScheduleRequest, facts: WeekFacts): ScheduleRequest {
   if (request.kind === "swap")
     return { ...request, first: byNamingWeekday(request.first, facts), second: byNamingWeekday(request.second, facts) };
-  if (request.kind !== "move") return request;
+  if (request.kind !== "move" && request.kind !== "unplace") return request;
   return { ...request, task: byNamingWeekday(request.task, facts) };
 }
 

@@ -164,7 +164,7 @@ function decideStep(view: PromptView, writesPerCard: number): Decision {
     case "swap":
       return swapStep(view.rounds, request, end, asked, facts);
     case "unplace":
-      return unplaceStep(view.rounds, request, end, asked, datingOf(facts));
+      return unplaceStep(view.rounds, request, end, asked, facts);
     case "remove_event":
       return removeEventStep(view.rounds, request, facts, end, asked);
     case "free":

@@ -141,7 +141,7 @@ export function groundRequest(
       if (known(request.task, all) || isCurrentReview(request.task)) return { kind: "grounded", request, unknown: [] };
       // A review named by its day ("Thursday's review", "明天的复习"): the overview lists no task's day, so the
       // execute stage's listing finds the review placed that day (or asks which, or says none is).
-      if (request.kind === "move" && splitNamingDay(request.task)) return { kind: "grounded", request, unknown: [] };
+      if (splitNamingDay(request.task)) return { kind: "grounded", request, unknown: [] };
       // A move may name an event ("move the mid-term to Saturday"), or a review the overview does not name (a missed
       // one: the execute stage's listing finds it, and places it again where the student says).
       if (request.kind === "move" && (mayBeEvent(request.task) || overview.skipped + overview.missed > 0))

@@ -5,15 +5,22 @@
 import { unplacedText, type ListedTask } from "../../tools/schedule/tools/index.js";
 import { finish, propose, type Decision, type Finish, type Then } from "../decisions.js";
 import { notCarriedOut } from "./tool-data.js";
-import { say } from "../../contracts/language.js";
+import { say, weekdayName } from "../../contracts/language.js";
 import type { RoundView } from "../prompt-reading.js";
-import { normalizeText, splitWeekday, taskPhrase, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import {
+  normalizeText,
+  splitNamingDay,
+  splitWeekday,
+  taskPhrase,
+  type ScheduleRequest,
+} from "../../tools/schedule/request-parsing.js";
+import { formatRange } from "../../tools/schedule/format.js";
 import { matchTask, matchTokens } from "./task-matching.js";
-import { datingOf, placeWords, weekdayOf, type WeekFacts } from "./week-facts.js";
-import type { Dating } from "../../tools/schedule/format.js";
+import { datedDay, datingOf, placeWords, weekdayOf, type WeekFacts } from "./week-facts.js";
 import { saySummary } from "../../tools/schedule/summary-phrases.js";
+import { reviewsNamedByDay, whichReviewOfDay } from "./day-named.js";
 import { ambiguity, type Asked, label, listingOf, lookUpTask, namedTask, nameOf } from "./task-lookup.js";
-import { noTaskFound, noTaskMatching, writeEnding } from "./step-endings.js";
+import { noTaskFound, noTaskMatching, REFUSAL_TOLD_IN_ANSWER, writeEnding } from "./step-endings.js";
 
 /** Unplace: find the placed task item, propose unplace. */
 export function unplaceStep(
@@ -21,16 +28,50 @@ export function unplaceStep(
   request: Extract<ScheduleRequest, { kind: "unplace" }>,
   end: Finish,
   asked: Asked,
-  dating: Dating,
+  facts: WeekFacts,
 ): Decision {
   const { language } = asked;
+  const dating = datingOf(facts);
   const answered = writeEnding(rounds, ["unplace"], end, dating, language);
   if (answered) return answered;
   const tasks = listingOf(rounds);
   if (!tasks) return lookUpTask(request.task, language);
+  // A review named by the day it is taken off ("friday's essay", "remove the essay from Friday"): only if it is there
+  // (before, the day was read as part of its name, or the review was taken off whatever day it was on).
+  const placed = tasks.filter((task) => task.kind === "placed");
+  const byDay = matchTask(request.task, tasks) ? undefined : reviewsNamedByDay(request.task, placed, facts);
+  if (byDay?.reviews.length === 0) {
+    // The review is on another day: said where, as a move off a day it is not on is.
+    const rest = splitNamingDay(request.task)?.rest ?? "";
+    const elsewhere = rest === "" ? undefined : matchTask(rest, placed)?.task;
+    if (elsewhere?.slots[0]) {
+      const refusal = saySummary("en", "notOnDayToTakeOff", {
+        subject: label(elsewhere, "en"),
+        // (Dated as the tools write days, so the answer reads it in the user's language.)
+        days: Array.from({ length: facts.totalDays ?? 7 }, (_, index) => index + 1)
+          .filter((day) => weekdayOf(facts, day) === byDay.weekday)
+          .map((day) => datedDay(day, facts))
+          .join(" or "),
+        where: formatRange(elsewhere.slots[0], dating),
+      });
+      return finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(refusal));
+    }
+    const weekday = weekdayName(byDay.weekday, language);
+    return finish(
+      end,
+      say(
+        language,
+        `No such review is placed on ${weekday}, so nothing was taken off.`,
+        `${weekday}没有安排这个复习，所以没有撤下任何任务。`,
+      ),
+      notCarriedOut(saySummary("en", "noReviewOnDay", { weekday: weekdayName(byDay.weekday, "en") })),
+    );
+  }
+  if (byDay && byDay.reviews.length > 1 && asked.answer === undefined)
+    return whichReviewOfDay(byDay.weekday, byDay.reviews, language);
   const named = namedTask(
-    request.task,
-    tasks.filter((task) => task.kind === "placed"),
+    byDay?.reviews.length === 1 ? byDay.reviews[0]!.id : request.task,
+    byDay ? byDay.reviews : placed,
     tasks,
     asked,
     "the step names no task the schedule has",

@@ -66,6 +66,32 @@ describe("a day the task leaves", () => {
     expect(time.outcome.schedule).toEqual(time.week);
   });
 
+  test.each(["remove the essay from Saturday", "take the essay off my schedule for Saturday", "把作文从周六拿掉"])(
+    "%s: the essay, on Saturday, is taken off the schedule",
+    async (request) => {
+      const { outcome, now } = await said(request);
+      expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "unplace"]);
+      expect(now("essay-draft").status).toBe("pending");
+    },
+  );
+
+  // Before, the day was part of the name ("essay from friday": asked which task), or a day kept free while every review
+  // was arranged ("take the essay off my schedule for Friday").
+  test.each([
+    [
+      "remove the essay from Friday",
+      /"Draft the English essay" is not on Fri 15 Mar \(it is on Sat 16 Mar, 08:00–09:40\); nothing to take off/,
+    ],
+    ["take the essay off my schedule for Friday", /"Draft the English essay" is not on Fri 15 Mar/],
+    ["cancel the matrix review tomorrow", /"Matrix operations review" is not on Wed 13 Mar \(it is on Tue 12 Mar/],
+    ["把作文从周五拿掉", /"英语作文草稿" 不在3月15日周五（它在3月16日周六 08:00–09:40），不用撤下/],
+  ])("%s: it is not on that day, so nothing is taken off and the answer says where it is", async (request, answer) => {
+    const { week, outcome } = await said(request);
+    expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
+    expect(outcome.finalAnswer).toMatch(answer);
+    expect(outcome.schedule).toEqual(week);
+  });
+
   test("where it must not go is no day it leaves: the essay still moves, not to Tuesday", async () => {
     const { outcome, now } = await said("move the essay, but not on Tuesday");
     expect(outcome.cards.map((card) => card.action)).toEqual(["confirm_plan", "move"]);

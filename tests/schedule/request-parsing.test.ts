@@ -82,6 +82,14 @@ describe("request parsing", () => {
     ["删除课表活动 物理实验", { kind: "remove_event", event: "物理实验" }],
     ["remove the Friday tutorial", { kind: "unplace", task: "friday tutorial" }],
     ["删除周五的辅导课", { kind: "unplace", task: "周五的辅导课" }],
+    // The day a task is taken off, said after it, is no part of its name (before, "essay from friday", or every
+    // review arranged with Friday kept free).
+    // It names the task by that day, as a move names a review by its day.
+    ["remove the essay from Friday", { kind: "unplace", task: "friday's essay" }],
+    ["take the essay off my schedule for Friday", { kind: "unplace", task: "friday's essay" }],
+    ["cancel the essay tomorrow", { kind: "unplace", task: "tomorrow's essay" }],
+    ["把作文从周五拿掉", { kind: "unplace", task: "周五的作文" }],
+    ["把作文从日程里删掉", { kind: "unplace", task: "作文" }],
     ["when am I free on Monday?", { kind: "free", minLength: 1, where: { only: days([1]) } }],
     ["do I have 3 free slots in a row on the weekend?", { kind: "free", minLength: 3, where: { only: days([6, 7]) } }],
     ["周一上午有空吗", { kind: "free", where: { only: days([1]), slots: { part: "morning" } } }],

@@ -32,6 +32,8 @@ const EN = {
   // A move off days the task is not on ("move the essay off Tuesday", the offline policy's `moveStep`).
   notOnDays: "{subject} is not on {days} (it is on {where}); nothing to move",
   noPlaceNotOnDays: "{subject} has no place yet, so it is not on {days}; nothing to move",
+  // A task taken off a day it is not on ("remove the essay from Friday", the offline policy's `unplaceStep`).
+  notOnDayToTakeOff: "{subject} is not on {days} (it is on {where}); nothing to take off",
   noAnchorMatch: "no task or event matches {anchor}",
   noRoomRightAfter: "no free time fits {subject} right after {anchor}",
   noRoomRightBefore: "no free time fits {subject} right before {anchor}",
@@ -332,6 +334,7 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   alreadyOn: "{subject} 已经在{where}，不用移动",
   notOnDays: "{subject} 不在{days}（它在{where}），不用移动",
   noPlaceNotOnDays: "{subject} 还没有安排时间，不在{days}，不用移动",
+  notOnDayToTakeOff: "{subject} 不在{days}（它在{where}），不用撤下",
   noAnchorMatch: "没有与{anchor}匹配的任务或活动",
   noRoomRightAfter: "{anchor}之后紧挨着的时间里放不下{subject}",
   noRoomRightBefore: "{anchor}之前紧挨着的时间里放不下{subject}",

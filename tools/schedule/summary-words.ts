@@ -456,6 +456,7 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("alreadyOn", "whole"),
   read("notOnDays", "whole"),
   read("noPlaceNotOnDays", "whole"),
+  read("notOnDayToTakeOff", "whole"),
   read("noAnchorMatch", "whole"),
   read("noRoomRightAfter", "whole"),
   read("noRoomRightBefore", "whole"),

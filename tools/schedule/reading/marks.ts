@@ -6,7 +6,7 @@ import { trimEdges } from "../../../contracts/edge-trim.js";
 import type { DateSpec, DaySelection, ScheduleRequest, Where } from "./request-kinds.js";
 import { readDates, readDays } from "./day-words.js";
 import { isAnywhere, isEmptySelection, PART_PHRASE_WORDS, readSlots, readWhere } from "./where.js";
-import { taskPhrase } from "./task-words.js";
+import { onlyWhen, taskPhrase } from "./task-words.js";
 import { ASKING_PHRASE, splitRelativeDay, splitWeekday } from "./day-names.js";
 import { MOVE_TO_ZH, MOVE_VERB } from "./shift-all.js";
 
@@ -276,28 +276,75 @@ export function readRemoveEvent(body: string): ScheduleRequest | undefined {
   return event ? { kind: "remove_event", event } : undefined;
 }
 
+/** The schedule, as where a task is taken from ("日程里", "日历上"). */
+const ON_SCHEDULE_ZH = /^(?:我的)?(?:日程|日历|课表|计划|安排)(?:表)?(?:里|上|中)?$/;
+
+/**
+ * The day a task is taken off, said at the end of `body` ("remove the essay from Friday", "cancel the essay tomorrow",
+ * "take the essay off my schedule for Friday"): the sentence without it, and the words of the day. Before, the day was
+ * read as part of the task's name, or as a day to keep free while every review was arranged. Only the last few words
+ * are tried.
+ */
+function dayTakenOff(body: string): { said: string; when?: string } {
+  const cuts = [...body.matchAll(/\s+/g)].map((space) => space.index).slice(-6);
+  for (const cut of cuts) {
+    const when = /^\s+(?:(?:from|on|for|in)\s+)?(.+)$/.exec(body.slice(cut));
+    if (when && onlyWhen(when[1]!)) return { said: body.slice(0, cut), when: when[1]! };
+  }
+  return { said: body };
+}
+
+/**
+ * A task named by the day it is taken off ("friday's essay", "tomorrow's essay", "周五的作文"), as a move names a
+ * review by its day: the execute stage takes it off only if it is there, and says so if it is not. A day that is not
+ * one weekday or a day from today names nothing more than the task.
+ */
+function namedByDayTakenOff(task: string, when: string | undefined): string {
+  if (when === undefined || task === "") return task;
+  const { only } = readWhere(when);
+  const dates = only.dates ?? [];
+  const chinese = /[\u4e00-\u9fff]/.test(task);
+  const relative = dates.length === 1 && dates[0]!.kind === "offset" ? dates[0]!.days : undefined;
+  const day =
+    only.weekdays.length === 1 && dates.length === 0
+      ? chinese
+        ? `周${"一二三四五六日"[only.weekdays[0]! - 1]}`
+        : WEEKDAY_WORDS[only.weekdays[0]! - 1]
+      : relative !== undefined && relative >= -1 && relative <= 1
+        ? (chinese ? ["昨天", "今天", "明天"] : ["yesterday", "today", "tomorrow"])[relative + 1]
+        : undefined;
+  if (day === undefined) return task;
+  return chinese ? `${day}的${task}` : `${day}'s ${task}`;
+}
+const WEEKDAY_WORDS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+
 /**
  * A task taken off the schedule, pending again: "unplace the essay", "remove the vocab list from my calendar", "take
  * the essay off (the schedule)", "把作文撤下", or undefined. "Take" takes a task off only when it says off or out: said
  * of time ("the essay will take 3 hours") it took a task named "3 hours" off the week.
  */
 export function readUnplace(body: string): ScheduleRequest | undefined {
+  const { said, when } = dayTakenOff(body);
   const english =
     /\b(?:unplace|unschedule|remove|cancel|clear|drop|delete)\s+(.+?)(?:\s+(?:off|out|from)(?:\s+(?:of\s+)?(?:the|my)?\s*(?:schedule|calendar|timetable|week|plan))?)?$/.exec(
-      body,
+      said,
     ) ??
     /\btake\s+(?:(?:off|out)\s+(.+?)|(.+?)\s+(?:off|out))(?:\s+(?:(?:of|from)\s+)?(?:the|my|this)?\s*(?:schedule|calendar|timetable|week|plan))?$/.exec(
-      body,
+      said,
     );
   if (english) {
     const task = taskPhrase((english[1] ?? english[2] ?? "").replace(/\s+(?:off|out)$/, ""));
-    return task ? { kind: "unplace", task } : undefined;
+    return task ? { kind: "unplace", task: namedByDayTakenOff(task, when) } : undefined;
   }
   // ("把作文取消安排，我以后再做": the task is what 把 names, not the words after the verb.)
   const chinese =
-    /(?:把|将)(.+?)(?:撤下|撤掉|移除|删掉|删除|拿掉|去掉|取消)/.exec(body) ??
-    /(?:取消安排|取消|撤下|撤掉|移除|删掉|删除|拿掉|去掉)(.+)$/.exec(body);
+    /(?:把|将)(.+?)(?:撤下|撤掉|移除|删掉|删除|拿掉|去掉|取消)/.exec(said) ??
+    /(?:取消安排|取消|撤下|撤掉|移除|删掉|删除|拿掉|去掉)(.+)$/.exec(said);
   if (!chinese) return undefined;
-  const task = taskPhrase(chinese[1] ?? "");
-  return task ? { kind: "unplace", task } : undefined;
+  // ("把作文从周五拿掉", "把作文从日程里删掉": where it is taken from is no part of its name.)
+  const from = /^(.+?)从(.+)$/.exec(chinese[1] ?? "");
+  const onSchedule = from !== null && ON_SCHEDULE_ZH.test(from[2]!);
+  const fromDay = from !== null && !onSchedule && onlyWhen(from[2]!) ? from[2]! : undefined;
+  const task = taskPhrase(onSchedule || fromDay !== undefined ? from![1]! : (chinese[1] ?? ""));
+  return task ? { kind: "unplace", task: namedByDayTakenOff(task, fromDay ?? when) } : undefined;
 }
