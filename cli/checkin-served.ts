@@ -21,6 +21,7 @@ import type { Client } from "@langchain/langgraph-sdk";
 import { createHash } from "node:crypto";
 import { decodeJwt } from "jose";
 import { localClock } from "../contracts/clock.js";
+import { approveDecision } from "../review/resume.js";
 import { ChatUsageError, type ChatArguments } from "./arguments.js";
 import { CHECKIN_REQUEST, waitingOn, type CheckinOutcome } from "./checkin-request.js";
 
@@ -81,7 +82,7 @@ export async function runServedCheckin(client: Client, options: ServedCheckinOpt
     if (
       !(await ranUnlessBusy(
         client.runs.wait(threadId, ASSISTANT_ID, {
-          command: { resume: { decisions: [{ type: "approve" }], card_id: plan[0]!.id } },
+          command: { resume: { decisions: [approveDecision()], card_id: plan[0]!.id } },
           config: { configurable },
           multitaskStrategy: "reject",
         }),
