@@ -91,7 +91,7 @@ export const SCENARIOS: readonly Scenario[] = [
     kind: "arrange",
     message: "Help me arrange next week's review sessions.",
     week: sampleWeek,
-    expectedCalls: 5,
+    expectedCalls: 4,
   },
   {
     name: "generated",
@@ -99,7 +99,7 @@ export const SCENARIOS: readonly Scenario[] = [
     kind: "arrange",
     message: "arrange my reviews",
     week: () => generateSchedule({ days: 3, slotsPerDay: 8, taskCount: 14, seed: 2001 }),
-    expectedCalls: 5,
+    expectedCalls: 4,
   },
   {
     name: "generated-rules",
@@ -108,7 +108,7 @@ export const SCENARIOS: readonly Scenario[] = [
     message: "arrange my reviews",
     // Seed 5 has no standing preferences: those come from the memory store, which the eval runs without.
     week: () => ruleWeek(5),
-    expectedCalls: 5,
+    expectedCalls: 4,
   },
   {
     name: "move",
@@ -117,7 +117,7 @@ export const SCENARIOS: readonly Scenario[] = [
     message: "Move my matrix review to Thursday",
     week: () => halfPlacedWeek(),
     check: landedOn("matrix-review", 4),
-    expectedCalls: 4,
+    expectedCalls: 5,
   },
   {
     name: "swap",
@@ -157,7 +157,7 @@ export const SCENARIOS: readonly Scenario[] = [
     kind: "arrange",
     message: "帮我安排复习",
     week: () => halfPlacedWeek({ chinese: true }),
-    expectedCalls: 5,
+    expectedCalls: 4,
   },
   {
     name: "chinese-move",
@@ -166,7 +166,7 @@ export const SCENARIOS: readonly Scenario[] = [
     message: "把矩阵运算复习移到周四",
     week: () => halfPlacedWeek({ chinese: true }),
     check: landedOn("matrix-review", 4),
-    expectedCalls: 4,
+    expectedCalls: 5,
   },
 ];
 
