@@ -484,6 +484,12 @@ const ASKS: Ask[] = [
   ask("能不能把单词表安排在周五？", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
   ask("把矩阵复习挪到周五好不好", MATRIX, true, { day: "friday", slots: WHOLE_DAY }),
   ask("单词表可以安排在周五吗", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
+  // The clock in Chinese: digits after a part of the day, a quarter, full-width digits, a limit in words or digits
+  // (before, 19:55 was 07:55 and refused, 一刻 a minute, １９：００ no time, 三点以后 an event, 14:00以后 a time).
+  ask("把矩阵复习挪到周五晚上7:55", MATRIX, true, { day: "friday", time: "19:55" }),
+  ask("把单词表安排在周五１９：００", VOCABULARY, false, { day: "friday", time: "19:00" }),
+  ask("把矩阵复习挪到周五两点以后", MATRIX, true, { day: "friday", slots: startingFrom("14:00") }),
+  ask("把单词表安排在明天14:00以后", VOCABULARY, false, { day: "tomorrow", slots: startingFrom("14:00") }),
   // Not, between the task said first and its verb (before, a task "单词表不", or every review).
   ask("我周五不在，单词表不要放周五", VOCABULARY, false, { weekdays: [1, 2, 3, 4, 6, 7], slots: WHOLE_DAY }),
   // A move said as a statement, a want, a better fit or a suggestion, or bumped (before, not understood, or a task

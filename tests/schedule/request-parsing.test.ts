@@ -1226,6 +1226,25 @@ describe("the limits of the clock a request names", () => {
     // A limit right after the day keeps the day: no negative clause.
     ["move the matrix review to Friday no earlier than 10", { notBeforeHour: 10 }],
     ["move the matrix review to Friday not before 10am", { notBeforeHour: 10 }],
+    // A Chinese hour in words, in digits with minutes, after 今晚, or with minutes: a limit too (before, "三点" was an
+    // event to go next to, "15:30以后" a time to place at, "今晚8点以后" no limit, "3点半以后" both 15:00 and after
+    // 15:30).
+    ["把矩阵复习安排在三点以后", { startsFrom: "15:00" }],
+    ["把矩阵复习安排在两点之前", { endsBy: "14:00" }],
+    ["把矩阵复习安排在15:30以后", { startsFrom: "15:30" }],
+    ["把矩阵复习挪到17:00之后", { startsFrom: "17:00" }],
+    ["把矩阵复习安排在今晚8点以后", { part: "evening", startsFrom: "20:00" }],
+    ["把矩阵复习安排在四点半以后", { startsFrom: "16:30" }],
+    ["把矩阵复习安排在三点十分以后", { startsFrom: "15:10" }],
+    // A time: the Chinese part of the day before digits makes them its half of the day ("晚上9:00" was 09:00, "早上
+    // 7:30" 19:30); a quarter is 15 minutes ("三点一刻" was 15:01); full-width digits are digits (none was read).
+    ["把矩阵复习安排在晚上9:00", { part: "evening", at: "21:00" }],
+    ["把矩阵复习安排在早上7:30", { part: "morning", at: "07:30" }],
+    ["下午不行，把矩阵复习安排在上午9:00", { part: "morning", notPart: "afternoon", at: "09:00" }],
+    ["把矩阵复习安排在三点一刻", { at: "15:15" }],
+    ["把矩阵复习安排在三点三刻", { at: "15:45" }],
+    ["把矩阵复习安排在１５：００", { at: "15:00" }],
+    ["把矩阵复习安排在３点", { at: "15:00" }],
   ])("%s", (text, slots) => {
     expect((parseScheduleRequest(normalizeText(text)) as { where: Where }).where.slots).toEqual(slots);
   });

@@ -39,13 +39,20 @@ const LUNCH_BEFORE = String.raw`\b(?:before|by|until|till)\s+(?<lunch>${LUNCH_WO
 const LUNCH_AFTER = String.raw`\bafter\s+(?<lunch>${LUNCH_WORD})|(?<lunchZh>${LUNCH_WORD_ZH})(?:以后|之后|后)`;
 
 /**
+ * A Chinese hour a limit is said of, with its part of the day (groups "part", "hour", "half" or "minutes"; "hhmm" for "15:30"):
+ * "下午五点", "10点半", "今晚8点", "15:30" (before, "今晚8点以后" and "15:30以后" were no limit). Not "晚一点" (a little
+ * later), nor a weekday's numeral ("周一").
+ */
+const LIMIT_HOUR_ZH = String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|今晚|明晚|今早|明早)?\s*(?<![快慢多少有差好]|(?<!今|明)[晚早])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?:(?<hhmm>(?<![\d:])\d{1,2}:\d{2})|(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:(?<half>半)|(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分)?)\s*`;
+
+/**
  * A time limit a fragment names: "before 17:00", "by 5pm", "until noon", "no later than 16:30" (group "en": the clock
  * words after it), "before 8", "until 10" (group "bare": an hour alone, read as `readClockTime` reads one — never after
  * "by", which also counts: "by 2 slots"), "10点以前", "下午五点前", "10点半之前" (groups "part", "hour", "half").
  * Not "nothing before 10" (`NOT_BEFORE_HOUR`, read first), nor "10点以前不要".
  */
 const ENDS_BY = new RegExp(
-  String.raw`\b(?:(?:before|by|until|till|no later than|earlier than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:before|until|till|no later than|earlier than)\s+(?<bare>${BARE_HOUR}))|(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<![晚早快慢多少有差好])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?<half>半)?\s*(?:以前|之前|前)(?!\s*(?:不要|不|别|从不))|${LUNCH_BEFORE}|${DINNER_BEFORE}`,
+  String.raw`\b(?:(?:before|by|until|till|no later than|earlier than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:before|until|till|no later than|earlier than)\s+(?<bare>${BARE_HOUR}))|${LIMIT_HOUR_ZH}(?:以前|之前|前)(?!\s*(?:不要|不|别|从不))|${LUNCH_BEFORE}|${DINNER_BEFORE}`,
 );
 
 /** The time limit a fragment names ("before 17:00", "before 8", "周日10点以前"), as "HH:MM", or undefined. */
@@ -59,7 +66,7 @@ export function readEndsBy(fragment: string): string | undefined {
  * (a time limit, `ENDS_BY`), nor "10点以后不要".
  */
 const STARTS_FROM = new RegExp(
-  String.raw`\b(?:(?:after|(?<!\b(?:no|not)\s)later than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:after|(?<!\b(?:no|not)\s)later than)\s+(?<bare>${BARE_HOUR}))|(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<![晚早快慢多少有差好])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?<half>半)?\s*(?:以后|之后|后)(?!\s*(?:不要|不|别|从不))|${LUNCH_AFTER}`,
+  String.raw`\b(?:(?:after|(?<!\b(?:no|not)\s)later than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:after|(?<!\b(?:no|not)\s)later than)\s+(?<bare>${BARE_HOUR}))|${LIMIT_HOUR_ZH}(?:以后|之后|后)(?!\s*(?:不要|不|别|从不))|${LUNCH_AFTER}`,
 );
 
 /** The start limit a fragment names ("after 22:30", "after 12", "晚上9点以后"), as "HH:MM", or undefined. */
@@ -137,7 +144,7 @@ export function withoutBetween(fragment: string): string {
  */
 function clockOfLimit(match: RegExpExecArray | null, fragment: string, lunch: string): string | undefined {
   if (!match?.groups) return undefined;
-  const { en, bare, part, hour, half } = match.groups;
+  const { en, bare, part, hour, half, minutes, hhmm } = match.groups;
   if (match.groups.lunch !== undefined || match.groups.lunchZh !== undefined) return lunch;
   if (match.groups.dinner !== undefined || match.groups.dinnerZh !== undefined) return DINNER_STARTS;
   if (en !== undefined) return readClockTime(en);
@@ -145,8 +152,12 @@ function clockOfLimit(match: RegExpExecArray | null, fragment: string, lunch: st
     const evening = /\b(?:afternoon|evening|tonight|night)\b/.test(fragment);
     return clockText(Number(/\d+/.exec(bare)?.[0]), 0, evening ? "pm" : undefined);
   }
-  const marker = part === undefined ? undefined : /上午|早上|早晨/.test(part) ? "am" : "pm";
-  return clockText(readNumber(hour ?? ""), half ? 30 : 0, marker);
+  const marker = part === undefined ? undefined : /上午|早上|早晨|今早|明早/.test(part) ? "am" : "pm";
+  if (hhmm !== undefined) {
+    const [hours, minutes] = hhmm.split(":").map(Number);
+    return clockText(hours!, minutes!, marker ?? (hours! >= 12 ? undefined : "am"));
+  }
+  return clockText(readNumber(hour ?? ""), half ? 30 : minutes ? readNumber(minutes) : 0, marker);
 }
 
 /**
@@ -205,7 +216,8 @@ const LUNCH_AT_ZH = new RegExp(
  */
 const CLOCK_EN = new RegExp(
   String.raw`(?<limit>\b(?:before|after|until|till|by|earlier than|later than)\s+)?(?:` +
-    String.raw`(?<![\d:])(?<h1>\d{1,2}):(?<m1>\d{2})(?![\d:])\s*(?<x1>${MARKER})?` +
+    // ("15:30以后" is a limit, `STARTS_FROM`: no time to place at.)
+    String.raw`(?<![\d:])(?<h1>\d{1,2}):(?<m1>\d{2})(?![\d:])(?!\s*(?:以前|之前|前|以后|之后|后))\s*(?<x1>${MARKER})?` +
     String.raw`|\b(?<h2>${HOUR})(?:\s+(?<m2>${MINUTES}))?\s*(?<x2>${MARKER})` +
     String.raw`|\b(?<h3>${HOUR})\s*o'?clock\b` +
     String.raw`|(?<=^\s*|\b(?:at|to|from|around|about|till|until|before|after|by|today|tomorrow|tonight|(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?)\s+)(?<h8>\d{1,2})\.(?<m8>\d{2})(?![\d.])\s*(?<x8>${MARKER})?` +
@@ -223,7 +235,10 @@ const CLOCK_EN = new RegExp(
  * weekday's numeral is no hour, and an hour may follow it: "周一14点" is 14:00, "周一两点" 14:00, "周三三点" 15:00.
  */
 const CLOCK_ZH =
-  /(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|今晚|明晚|今早|明早|今天上午|今天下午|今天晚上|明天上午|明天下午|明天晚上)?\s*(?<![快慢多少有差好])(?!(?<=[晚早])[一两])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:\s*(?<half>半)|\s*(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分?)?(?!\s*(?:以前|之前|前|以后|之后|后|儿|点))/;
+  /(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|今晚|明晚|今早|明早|今天上午|今天下午|今天晚上|明天上午|明天下午|明天晚上)?\s*(?<![快慢多少有差好])(?!(?<=[晚早])[一两])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:\s*(?<half>半)|\s*(?<quarters>[一三])刻|\s*(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分?)?(?![\s\d零一二两三四五六七八九十半刻分]*(?:以前|之前|前|以后|之后|后|儿|点))/;
+
+/** A Chinese part of the day, said before a time in digits ("晚上9:00"). */
+const PART_BEFORE_DIGITS_ZH = /上午|早上|早晨|今早|明早|凌晨|下午|傍晚|晚上|今晚|明晚|夜里/g;
 
 /**
  * The clock time a fragment names ("at 14:00", "2pm", "下午两点", "周日14点"), as "HH:MM", or undefined. An hour of 1–7
@@ -232,13 +247,18 @@ const CLOCK_ZH =
  */
 export function readClockTime(fragment: string): string | undefined {
   const evening = /\b(?:afternoon|evening|tonight|night)\b/.test(fragment);
-  const english = CLOCK_EN.exec(fragment.replace(EVERY_NOT_BEFORE_HOUR, " "));
+  const said = fragment.replace(EVERY_NOT_BEFORE_HOUR, " ");
+  const english = CLOCK_EN.exec(said);
   if (english?.groups && !english.groups.limit) {
+    // (The Chinese part of the day said last before "9:00" is its half of the day too: "晚上9:00" is 21:00, "早上7:30"
+    // 07:30 — before, 09:00 and 19:30.)
+    const partZh = [...said.slice(0, english.index).matchAll(PART_BEFORE_DIGITS_ZH)].at(-1)?.[0];
+    const morning = partZh !== undefined && /上午|早|凌晨/.test(partZh);
     const { h1, m1, x1, h2, m2, x2, h3, h4, m4, noon, past, h5, x5, h6, x6, h7, m7, h8, m8, x8, h9, m9, x9, h10 } =
       english.groups;
     if (noon) return "12:00";
     if (english.groups.midnight) return "00:00";
-    const daytime = evening ? "pm" : undefined;
+    const daytime = morning ? "am" : evening || partZh !== undefined ? "pm" : undefined;
     // "2.30pm", "at 14.00": the dot as the colon.
     if (h8 !== undefined || h9 !== undefined)
       return clockText(Number(h8 ?? h9), Number(m8 ?? m9), markerOf(x8 ?? x9) ?? daytime);
@@ -254,9 +274,11 @@ export function readClockTime(fragment: string): string | undefined {
   }
   const chinese = CLOCK_ZH.exec(fragment);
   if (!chinese?.groups) return LUNCH_AT_ZH.test(fragment) ? "12:00" : undefined;
-  const { part, hour, half, minutes } = chinese.groups;
+  const { part, hour, half, quarters, minutes } = chinese.groups;
   const marker = part === undefined ? undefined : /上午|早上|早晨|今早|明早/.test(part) ? "am" : "pm";
-  return clockText(readNumber(hour ?? ""), half ? 30 : minutes ? readNumber(minutes) : 0, marker);
+  // ("三点一刻" is 15:15, "三点三刻" 15:45: before, 15:01.)
+  const minute = half ? 30 : quarters ? (quarters === "一" ? 15 : 45) : minutes ? readNumber(minutes) : 0;
+  return clockText(readNumber(hour ?? ""), minute, marker);
 }
 
 /** Every clock time of a fragment, "at" before it (`withoutClockTimes`): built once, not on every fragment read. */

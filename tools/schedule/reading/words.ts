@@ -103,6 +103,8 @@ export function normalizeText(text: string): string {
       .replace(/：/g, ":")
       .replace(/（/g, "(")
       .replace(/）/g, ")")
+      // Full-width digits and letters, as a Chinese keyboard types them ("１５：００", "３点"): before, no time was read.
+      .replace(/[０-９Ａ-Ｚａ-ｚ]/g, (wide) => String.fromCharCode(wide.charCodeAt(0) - 0xfee0))
       // Emoji say nothing of what is asked ("done with the essay ✅", "move it to friday pls 🙏").
       .replace(/\p{Extended_Pictographic}\uFE0F?/gu, " ")
       .replace(/\s+/g, " ")
