@@ -486,7 +486,19 @@ const ASKS: Ask[] = [
   ask("单词表可以安排在周五吗", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
   // The clock in Chinese: digits after a part of the day, a quarter, full-width digits, a limit in words or digits
   // (before, 19:55 was 07:55 and refused, 一刻 a minute, １９：００ no time, 三点以后 an event, 14:00以后 a time).
-  ask("把矩阵复习挪到周五晚上7:55", MATRIX, true, { day: "friday", time: "19:55" }),
+  // English stretches and limits as students write them (before, the stretch's ends alone, the only day ruled out,
+  // tomorrow for "before tomorrow", a time to place at for "from 2pm").
+  ask("schedule the vocabulary list Tuesday to Thursday", VOCABULARY, false, { weekdays: [2, 3, 4], slots: WHOLE_DAY }),
+  ask("schedule the vocabulary list up to Wednesday", VOCABULARY, false, { weekdays: [1, 2, 3], slots: WHOLE_DAY }),
+  ask("schedule the vocabulary list, anything but friday", VOCABULARY, false, {
+    weekdays: [1, 2, 3, 4, 6, 7],
+    slots: WHOLE_DAY,
+  }),
+  ask("schedule the vocabulary list on friday from 2pm", VOCABULARY, false, {
+    day: "friday",
+    slots: startingFrom("14:00"),
+  }),
+  ask("schedule the vocabulary list before tomorrow", VOCABULARY, false, { day: "today", slots: WHOLE_DAY }),
   ask("把单词表安排在周五１９：００", VOCABULARY, false, { day: "friday", time: "19:00" }),
   ask("把矩阵复习挪到周五两点以后", MATRIX, true, { day: "friday", slots: startingFrom("14:00") }),
   ask("把单词表安排在明天14:00以后", VOCABULARY, false, { day: "tomorrow", slots: startingFrom("14:00") }),

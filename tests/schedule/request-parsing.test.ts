@@ -1121,6 +1121,50 @@ describe("messages as students type them", () => {
     ["我周一有课，作文别放周一", { kind: "arrange", tasks: ["作文"], where: { only: days([]), not: days([1]) } }],
     ["我周五不在，单词表不要放周五", { kind: "arrange", tasks: ["单词表"], where: { only: days([]), not: days([5]) } }],
     ["作文可以不放周五", { kind: "arrange", tasks: ["作文"], where: { only: days([]), not: days([5]) } }],
+    // Every day but one, said with "anything but" or "any day but" (before, that day was the only one), and "except"
+    // left before a day ruled out is no name.
+    [
+      "schedule the essay, anything but Friday",
+      { kind: "arrange", tasks: ["essay"], where: { only: days([]), not: days([5]) } },
+    ],
+    [
+      "schedule the essay any day but tomorrow",
+      { kind: "arrange", tasks: ["essay"], where: { only: days([]), not: { dates: [{ kind: "offset", days: 1 }] } } },
+    ],
+    ["schedule the essay except tomorrow morning", { kind: "arrange", tasks: ["essay"] }],
+    // A stretch said with "to", "up to", "through" where nothing moves (before, its two ends alone, or its last day,
+    // and "from", "up" in the name); a move from one day to another is still that.
+    ["schedule the essay Monday to Wednesday", { kind: "arrange", tasks: ["essay"], where: { only: days([1, 2, 3]) } }],
+    ["schedule the essay from mon to wed", { kind: "arrange", tasks: ["essay"], where: { only: days([1, 2, 3]) } }],
+    ["schedule the essay up to Friday", { kind: "arrange", tasks: ["essay"], where: { only: days([1, 2, 3, 4, 5]) } }],
+    [
+      "schedule the essay through Friday",
+      { kind: "arrange", tasks: ["essay"], where: { only: days([1, 2, 3, 4, 5]) } },
+    ],
+    ["move the essay from Monday to Wednesday", { kind: "move", task: "essay", where: { only: days([3]) } }],
+    // From a time on (before, "from 2pm" was a time to place at, and "from" part of the name).
+    ["schedule the essay from 2pm", { kind: "arrange", tasks: ["essay"], where: { slots: { startsFrom: "14:00" } } }],
+    [
+      "schedule the essay from 3pm onwards",
+      { kind: "arrange", tasks: ["essay"], where: { slots: { startsFrom: "15:00" } } },
+    ],
+    [
+      "schedule the essay starting at 4pm",
+      { kind: "arrange", tasks: ["essay"], where: { slots: { startsFrom: "16:00" } } },
+    ],
+    [
+      "move the essay from 7pm on Sunday to Friday",
+      { kind: "move", task: "essay", where: { only: days([5]), slots: {} } },
+    ],
+    // Before tomorrow is today (before, tomorrow itself; "明天之前" was an event named "明天" too).
+    [
+      "schedule the essay before tomorrow",
+      { kind: "arrange", tasks: ["essay"], where: { only: { dates: [{ kind: "offset", days: 0 }] } } },
+    ],
+    [
+      "把作文安排在明天之前",
+      { kind: "arrange", tasks: ["作文"], where: { only: { dates: [{ kind: "offset", days: 0 }] } } },
+    ],
     // (A day kept free with no task is every review's limit; before, a task named "在".)
     ["不要安排在周五", { kind: "arrange", tasks: [], where: { only: days([]), not: days([5]) } }],
     // ("The day after tomorrow" is that one day, as before.)
@@ -1511,4 +1555,10 @@ describe("as soon as possible", () => {
       expect(parseScheduleRequest(chineseStepsFor(request, facts)[0]!.content)).toMatchObject(request);
     }
   });
+});
+
+test("a day before tomorrow is no deadline event: 明天之前, 明天前 and before tomorrow name none", () => {
+  // Before, "把作文安排在明天之前" named an event "明天" to be done before, which no week holds.
+  for (const said of ["把作文安排在明天之前", "明天前把作文做完", "schedule the essay before tomorrow"])
+    expect((parseScheduleRequest(normalizeText(said)) as { where: Where }).where.before, said).toBeUndefined();
 });

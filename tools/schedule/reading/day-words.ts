@@ -84,6 +84,11 @@ const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec
       return { kind: "onward", days, text: m[0] };
     },
   ],
+  // "Before tomorrow", "明天之前": today (before, tomorrow itself).
+  [
+    /\b(?:before|until|till)\s+tomorrow\b|明天(?:之前|以前)|明天前(?![一两二三四五六几\d天])/g,
+    (m) => ({ kind: "offset", days: 0, text: m[0] }),
+  ],
   [
     /\b(?:the )?day after tomorrow\b|大后天|后天/g,
     (m) => ({ kind: "offset", days: m[0] === "大后天" ? 3 : 2, text: m[0] }),

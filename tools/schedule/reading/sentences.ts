@@ -121,6 +121,8 @@ const howAbout = (to: string) =>
 const HOW_ABOUT_FOR = /^how about\s+([^,]+?)\s+for\s+((?:the|my)\s+.+?)(?:\s+instead)?\s*\??$/;
 /** "Friday works better for the essay", "Friday would be better for the essay": where (1) and the task (2). */
 const BETTER_FOR = /^([^,]+?)\s+(?:would be|would work|'d be|is|works|might be)\s+better\s+for\s+((?:the|my)\s+.+)$/;
+/** Every day or time but some: "anything but", "any day other than", "anytime apart from". */
+const ANY_BUT = /\b(?:any\s*(?:day|time|where)|anything|everything|whenever)\s+(?:but|other than|apart from|except)\b/g;
 /** The ways of saying a move of a task to a place (groups "task", "where") without its verb, in the order tried. */
 const MOVES_SAID = [canGo(TO), shouldGo(TO), howAbout(TO), PREFER_PLACE, BETTER_PLACE];
 /**
@@ -169,6 +171,9 @@ export function parseSentence(said: string): ScheduleRequest {
   for (let next = corrected(body); next !== body; next = corrected(body)) body = next;
   // "can the matrix review go to Thursday evening instead?": the move it asks for.
   body = asMoveSaid(body);
+  // ("anything but Friday", "any day but tomorrow": every day except it — before, Friday and tomorrow were the only
+  // days.)
+  body = body.replace(ANY_BUT, "except");
   // (Words of when said first, and the schedule named: read over a sentence the reader reads.)
   // ("Wednesday or later", "between Monday and Wednesday", "周二到周四": the days of the stretch, each named.)
   if (body.length <= MAX_READ_LENGTH) body = asPlacing(withWhenLast(withDaySpans(body)));

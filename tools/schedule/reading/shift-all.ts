@@ -3,7 +3,9 @@
  * move my reviews", "push Tuesday's reviews back a day"): the days said, the shift, the days to leave.
  */
 import type { DayOfReviews, MoveRequest, PartOfDay, ScheduleRequest } from "./request-kinds.js";
-import { WEEKDAYS_EN, ZH_WEEKDAY_NUMBER } from "./words.js";
+import { MOVE_VERB, WEEKDAYS_EN, ZH_WEEKDAY_NUMBER } from "./words.js";
+
+export { MOVE_VERB };
 import { DAY_SAID_EN, isAnywhere, isEmptySelection, readPartOfDay } from "./where.js";
 import { splitNamingDay } from "./day-names.js";
 
@@ -13,8 +15,6 @@ export const DAYS_NAMING = new RegExp(
   "g",
 );
 
-/** The English verbs that move a task; "shift" after "my" / "a" / "work" … is a work shift, no verb. */
-export const MOVE_VERB = String.raw`(?:move|reschedule|(?<!\b(?:my|a|the|your|his|her|our|their|work|night|day|morning|evening|late|early)\s)shift|push|bump|bring|postpone|delay|put off)`;
 /** The Chinese of moving a thing to a place or a time ("移到", "改到", "推迟到", "提前到"). */
 export const MOVE_TO_ZH = String.raw`移到|挪到|调到|改到|换到|移至|改成|调整到|推迟到|推后到|推到|挪去|移去|调去|延后到|延迟到|顺延到|提前到`;
 

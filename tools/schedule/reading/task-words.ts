@@ -71,6 +71,8 @@ export function namedTasks(rest: string): string[] {
     .replace(new RegExp(BEFORE_EVENT.source, "g"), " ")
     .replace(NEGATED_DAYS, " ")
     .replace(/\bbut\b/g, " ")
+    // ("up to Friday": read as its days; "up" is no part of the name.)
+    .replace(/\bup\s+(?=(?:to|until)\s+(?:this\s+|next\s+)?(?:[a-z]+day|weekend)\b)/g, " ")
     .replace(
       /\b(?:on|for|in|into|at|during|over|to|across)\s+(?:the\s+|an?\s+|any\s+)?(?:[a-z]+days?(?:\s+nights?)?\s*(?:\(day \d+\))?|weekends?|day \d+|mornings?|afternoons?|evenings?|nights?|slots? \d+(?:-\d+)?|(?:next|this|the) week|free slots?(?: that fits? (?:it|them))?|a free slot(?: that fits? (?:it|them))?)/g,
       " ",
@@ -99,7 +101,7 @@ export function namedTasks(rest: string): string[] {
     .map((phrase) =>
       phrase
         .trim()
-        .replace(/\s+(?:on|for|in|at|by|during|over|to|before|after|until|till)$/, "")
+        .replace(/\s+(?:on|for|in|at|by|during|over|to|up to|up until|through|thru|before|after|until|till)$/, "")
         // "安排下周的链表习题": the 的 the week left behind.
         .replace(/^的\s*/, ""),
     )
@@ -176,9 +178,9 @@ export function taskPhrase(text: string): string {
       // backtracks in time quadratic in a run of spaces that does not reach it — 13 s for a reply of 100 000.)
       .trimEnd()
       // ("the essay sometime", "the essay for sometime", "the essay whenever", "the essay in my free time": when, not
-      // which, too.)
+      // which, too; "except" or "but" left before a day ruled out — "the essay except tomorrow" — is no name either.)
       .replace(
-        /(?:please|for me|instead|wherever (?:it fits|they fit|there'?s (?:room|space|time))|somewhere else|somewhere|anywhere|elsewhere|(?:\b(?:for|at|in|on) )?\b(?:sometime|some time|at some point|any ?time|whenever)|\b(?:in|during|into) (?:my|the|some) (?:free|spare) (?:time|slots?)|吧|一下|的任务|任务|能不能|可不可以|能否|可以)$/,
+        /(?:please|for me|instead|\bexcept|\bbut|wherever (?:it fits|they fit|there'?s (?:room|space|time))|somewhere else|somewhere|anywhere|elsewhere|(?:\b(?:for|at|in|on) )?\b(?:sometime|some time|at some point|any ?time|whenever)|\b(?:in|during|into) (?:my|the|some) (?:free|spare) (?:time|slots?)|吧|一下|的任务|任务|能不能|可不可以|能否|可以)$/,
         "",
       )
       .replace(/^["']|["']$/g, "")

@@ -9,6 +9,7 @@ import {
   FROM_ON_AFTER,
   FROM_ON_BEFORE,
   MAX_READ_LENGTH,
+  MOVE_VERB,
   NUMBER,
   readNumber,
   UP_TO_AFTER,
@@ -228,7 +229,7 @@ export function readWhere(said: string): Where {
 const WEEKDAY_WORDS_EN = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
 const WEEKDAY_WORD_EN = String.raw`(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun|the weekend|weekend)`;
 const BEFORE_AFTER_DAY_EN = new RegExp(
-  String.raw`\b(?:${ANY_DAY}\s+)?(before|until|till|by|no later than|after|later than)\s+(?:this\s+|next\s+)?${WEEKDAY_WORD_EN}\b`,
+  String.raw`\b(?:${ANY_DAY}\s+)?(before|up until|until|till|by|up to|through|thru|no later than|after|later than)\s+(?:this\s+|next\s+)?${WEEKDAY_WORD_EN}\b`,
   "g",
 );
 const BEFORE_AFTER_DAY_ZH = /((?:周|星期|礼拜)[一二三四五六日天]|周末)(之前|以前|前|之后|以后|后)(?![天半])/g;
@@ -250,6 +251,31 @@ const DAYS_BETWEEN_EN = [
   new RegExp(String.raw`${SPAN_PREPOSITION}\bbetween\s+${SPAN_DAY}\s+and\s+${SPAN_DAY}\b`, "gi"),
   new RegExp(String.raw`${SPAN_PREPOSITION}\b${SPAN_DAY}\s*(?:through|thru|-|–|—)\s*${SPAN_DAY}\b`, "gi"),
 ];
+/**
+ * "Monday to Wednesday", "from Monday until Wednesday": a stretch too, where nothing is moved ("move the essay from
+ * Monday to Wednesday" is a move from one day to another). Before, Monday and Wednesday alone, and "from" in the
+ * task's name.
+ */
+const DAYS_TO_EN = new RegExp(
+  String.raw`${SPAN_PREPOSITION}(?:\bfrom\s+)?\b${SPAN_DAY}\s+(?:to|until|till)\s+${SPAN_DAY}\b`,
+  "gi",
+);
+const MOVING_EN = new RegExp(String.raw`\b${MOVE_VERB}\b`, "i");
+/** A clock time written so that it is one: "3pm", "3:30 pm", "15:00", "noon". */
+const MARKED_TIME_EN = String.raw`(?:(?<![\d:])\d{1,2}(?::\d{2})?\s*[ap]\.?m\b\.?|(?<![\d:])\d{1,2}:\d{2}(?![\d:])|noon|midday)`;
+/**
+ * From a time on: "from 3pm on", "3pm onwards", "starting at 3pm", and "from 3pm" where nothing is moved and no end
+ * follows ("move the essay from 3pm to 5pm" is a move) — said as "after 3pm", which the reader reads as a start limit.
+ * Before, "from 3pm" was a time to place at and "from" part of the task's name.
+ */
+const FROM_TIME_ON_EN = new RegExp(
+  String.raw`\b(?:from|starting(?:\s+(?:at|from))?|beginning(?:\s+at)?)\s+(${MARKED_TIME_EN})(?:\s+on(?:wards?)?\b(?!\s+(?:the\s+)?(?:[a-z]+day|weekends?|today|tomorrow|tonight|\d))|\s*,?\s+${FROM_ON_AFTER}\b)|\b(${MARKED_TIME_EN})\s*,?\s+${FROM_ON_AFTER}\b`,
+  "gi",
+);
+const FROM_TIME_EN = new RegExp(
+  String.raw`\b(?:from|starting(?:\s+(?:at|from))?)\s+(${MARKED_TIME_EN})(?!\s*(?:to|till|until|through|and|-|–|—)\b|\s*[-–—~])`,
+  "gi",
+);
 /** "tomorrow, or later": the comma before the words of a stretch ends no clause. */
 const RELATIVE_DAY_COMMA = new RegExp(String.raw`\b(today|tomorrow),\s+(?=${FROM_ON_AFTER}\b)`, "gi");
 const WEEKDAY_ZH = String.raw`((?:周|星期|礼拜)[一二三四五六日天])`;
@@ -287,7 +313,10 @@ export function withDaySpans(text: string): string {
     BY_DAY_EN,
     (whole, to?: string, day?: string) => english(to, 1, weekdayOf(day ?? "", "last")) ?? whole,
   );
-  for (const pattern of DAYS_BETWEEN_EN)
+  const moving = MOVING_EN.test(text);
+  spans = spans.replace(FROM_TIME_ON_EN, (_, from?: string, bare?: string) => ` after ${from ?? bare ?? ""} `);
+  if (!moving) spans = spans.replace(FROM_TIME_EN, (_, time: string) => ` after ${time} `);
+  for (const pattern of moving ? DAYS_BETWEEN_EN : [...DAYS_BETWEEN_EN, DAYS_TO_EN])
     spans = spans.replace(
       pattern,
       (whole, to?: string, first?: string, last?: string) =>
@@ -324,9 +353,9 @@ export function withDaysBeforeAfter(text: string): string {
   };
   return withDaySpans(text)
     .replace(BEFORE_AFTER_DAY_EN, (_, word: string, day: string) => {
-      const side = /^(?:before|until|till)$/.test(word)
+      const side = /^(?:before|up until|until|till)$/.test(word)
         ? "before"
-        : /^(?:by|no later than)$/.test(word)
+        : /^(?:by|up to|through|thru|no later than)$/.test(word)
           ? "by"
           : "after";
       // After the weekend or Sunday no day of the week is left: next week (`DATE_PATTERNS` reads it).
@@ -351,7 +380,10 @@ export function readBefore(fragment: string): string | undefined {
   const match = BEFORE_EVENT.exec(fragment.toLowerCase());
   const phrase = (match?.[1] ?? match?.[2] ?? "").trim();
   // "before Friday" / "before 10" are days and slots, not events.
-  if (!phrase || /^(?:[a-z]+day|weekend|\d+|noon|lunch|dinner|bed|bedtime|tomorrow|today|周.|星期.)$/.test(phrase))
+  if (
+    !phrase ||
+    /^(?:[a-z]+day|weekend|\d+|noon|lunch|dinner|bed|bedtime|tomorrow|today|周.|星期.|今天|明天|大?后天)$/.test(phrase)
+  )
     return undefined;
   return phrase;
 }
