@@ -499,6 +499,9 @@ const ASKS: Ask[] = [
     slots: startingFrom("14:00"),
   }),
   ask("schedule the vocabulary list before tomorrow", VOCABULARY, false, { day: "today", slots: WHOLE_DAY }),
+  // Chinese limits of days said with 从…开始, 最晚 (before, the day alone).
+  ask("从周四开始安排单词表", VOCABULARY, false, { weekdays: [4, 5, 6, 7], slots: WHOLE_DAY }),
+  ask("把矩阵复习最晚挪到周三", MATRIX, true, { weekdays: [1, 2, 3], slots: WHOLE_DAY }),
   ask("把单词表安排在周五１９：００", VOCABULARY, false, { day: "friday", time: "19:00" }),
   ask("把矩阵复习挪到周五两点以后", MATRIX, true, { day: "friday", slots: startingFrom("14:00") }),
   ask("把单词表安排在明天14:00以后", VOCABULARY, false, { day: "tomorrow", slots: startingFrom("14:00") }),

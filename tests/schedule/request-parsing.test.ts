@@ -1165,6 +1165,17 @@ describe("messages as students type them", () => {
       "把作文安排在明天之前",
       { kind: "arrange", tasks: ["作文"], where: { only: { dates: [{ kind: "offset", days: 0 }] } } },
     ],
+    // Chinese limits of days with 从…开始, 起, 最早, 最晚, 最迟, 不早于, 为止 (before, the day alone, and "最早", "从 开始"
+    // in the task's name).
+    ["从周三开始安排作文", { kind: "arrange", tasks: ["作文"], where: { only: days([3, 4, 5, 6, 7]) } }],
+    ["把作文从周三开始安排", { kind: "arrange", tasks: ["作文"], where: { only: days([3, 4, 5, 6, 7]) } }],
+    ["把作文安排在周三起", { kind: "arrange", tasks: ["作文"], where: { only: days([3, 4, 5, 6, 7]) } }],
+    ["把作文最早安排在周三", { kind: "arrange", tasks: ["作文"], where: { only: days([3, 4, 5, 6, 7]) } }],
+    ["把作文安排在不早于周三", { kind: "arrange", tasks: ["作文"], where: { only: days([3, 4, 5, 6, 7]) } }],
+    ["把作文最晚安排在周四", { kind: "arrange", tasks: ["作文"], where: { only: days([1, 2, 3, 4]) } }],
+    ["把矩阵复习最晚挪到周四", { kind: "move", task: "矩阵复习", where: { only: days([1, 2, 3, 4]) } }],
+    ["把作文安排到周四为止", { kind: "arrange", tasks: ["作文"], where: { only: days([1, 2, 3, 4]) } }],
+    ["把作文安排在最迟周五", { kind: "arrange", tasks: ["作文"], where: { only: days([1, 2, 3, 4, 5]) } }],
     // (A day kept free with no task is every review's limit; before, a task named "在".)
     ["不要安排在周五", { kind: "arrange", tasks: [], where: { only: days([]), not: days([5]) } }],
     // ("The day after tomorrow" is that one day, as before.)

@@ -279,9 +279,20 @@ const FROM_TIME_EN = new RegExp(
 /** "tomorrow, or later": the comma before the words of a stretch ends no clause. */
 const RELATIVE_DAY_COMMA = new RegExp(String.raw`\b(today|tomorrow),\s+(?=${FROM_ON_AFTER}\b)`, "gi");
 const WEEKDAY_ZH = String.raw`((?:周|星期|礼拜)[一二三四五六日天])`;
+/** A Chinese verb of putting or moving said between a limit's word and its day ("最早安排在周三"). */
+const PUT_ZH = "安排|排|放|挪|移|改|调|推";
 /** "周二到周四", "周二至周四", "周三或以后" / "周三及以后": a stretch of days in Chinese. */
 const DAYS_BETWEEN_ZH = new RegExp(String.raw`${WEEKDAY_ZH}\s*(?:到|至|-|–|~|～)\s*${WEEKDAY_ZH}`, "g");
-const FROM_DAY_ZH = new RegExp(String.raw`${WEEKDAY_ZH}(?:或|及|和)(?:以后|之后)`, "g");
+const FROM_DAY_ZH = new RegExp(
+  String.raw`从?${WEEKDAY_ZH}(?:(?:或|及|和)(?:以后|之后)|起(?!床)|开始(?!的?时候))|不早于${WEEKDAY_ZH}`,
+  "g",
+);
+/** "最早周三", "把作文最早安排在周三": from it on; "最晚周四", "最迟周五", "不晚于周五", "周四为止": up to it. */
+const EARLIEST_DAY_ZH = new RegExp(String.raw`最早((?:${PUT_ZH})?(?:在|到)?)${WEEKDAY_ZH}`, "g");
+const LATEST_DAY_ZH = new RegExp(
+  String.raw`(?:最晚|最迟|不晚于)((?:${PUT_ZH})?(?:在|到)?)${WEEKDAY_ZH}|${WEEKDAY_ZH}为止`,
+  "g",
+);
 
 /**
  * A stretch of days said as a list of them, which every reader reads as days (and none as a task's name): "no
@@ -329,7 +340,20 @@ export function withDaySpans(text: string): string {
         (whole, first: string, last: string) =>
           chinese(ZH_WEEKDAY_NUMBER[first.slice(-1)], ZH_WEEKDAY_NUMBER[last.slice(-1)]) ?? whole,
       )
-      .replace(FROM_DAY_ZH, (whole, day: string) => chinese(ZH_WEEKDAY_NUMBER[day.slice(-1)], 7) ?? whole)
+      .replace(
+        FROM_DAY_ZH,
+        (whole, day?: string, notBefore?: string) =>
+          chinese(ZH_WEEKDAY_NUMBER[(day ?? notBefore ?? "").slice(-1)], 7) ?? whole,
+      )
+      .replace(
+        EARLIEST_DAY_ZH,
+        (whole, verb: string, day: string) => `${verb}${chinese(ZH_WEEKDAY_NUMBER[day.slice(-1)], 7) ?? day}`,
+      )
+      .replace(
+        LATEST_DAY_ZH,
+        (whole, verb?: string, day?: string, until?: string) =>
+          `${verb ?? ""}${chinese(1, ZH_WEEKDAY_NUMBER[(day ?? until ?? "").slice(-1)]) ?? whole}`,
+      )
       // ("tomorrow, or later": one date, as without the comma, which would end a clause before it.)
       .replace(RELATIVE_DAY_COMMA, "$1 ")
       // ("明天或以后": from tomorrow on, as "明天起" says it — a date `readDates` reads.)
