@@ -14,6 +14,13 @@ const WEDNESDAY = () => new Date("2024-03-13T10:00:00+08:00");
 
 describe("a task's life, said as students say it", () => {
   test.each([
+    // Done with the task's own verb, or marked complete (before, 写完, 背完, 搞定 were not understood, and "mark the
+    // essay as complete" named a task "mark the essay as").
+    ["作文写完了", "essay-draft", "done", ["confirm_plan", "mark_done"]],
+    ["我把作文写完了", "essay-draft", "done", ["confirm_plan", "mark_done"]],
+    ["单词表背完了", "vocabulary-list", "done", ["confirm_plan", "mark_done"]],
+    ["mark the essay as complete", "essay-draft", "done", ["confirm_plan", "mark_done"]],
+    ["I finished the essay at 3pm", "essay-draft", "done", ["confirm_plan", "mark_done"]],
     ["I'll skip the vocab list", "vocabulary-list", "skipped", ["confirm_plan", "skip"]],
     ["i'm gonna skip the vocab list this week", "vocabulary-list", "skipped", ["confirm_plan", "skip"]],
     ["essay done ✅", "essay-draft", "done", ["confirm_plan", "mark_done"]],
@@ -27,7 +34,7 @@ describe("a task's life, said as students say it", () => {
     ["I couldn't do the matrix review yesterday", "matrix-review", "placed", ["confirm_plan", "mark_missed", "place"]],
     ["the matrix review didn't happen", "matrix-review", "placed", ["confirm_plan", "mark_missed", "place"]],
   ])("%s: %s ends %s", async (request, id, status, cards) => {
-    const week = halfPlacedWeek();
+    const week = halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) });
     const outcome = await converse(await offlineTempo(week, WEDNESDAY), request);
     expect(outcome.cards.map((card) => card.action)).toEqual(cards);
     expect(checkScheduleInvariants(outcome.schedule)).toEqual([]);
@@ -49,6 +56,8 @@ describe("a task's life, said as students say it", () => {
     ["I'm almost done", "unknown"],
     ["my week is done", "unknown"],
     ["is the essay done", "explain"],
+    ["作文还没写完", "unknown"],
+    ["作文写完了吗", "unknown"],
   ])("%s is no mark", (text, kind) => {
     expect(parseScheduleRequest(text).kind).toBe(kind);
   });

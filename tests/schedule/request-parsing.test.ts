@@ -1176,6 +1176,22 @@ describe("messages as students type them", () => {
     ["把矩阵复习最晚挪到周四", { kind: "move", task: "矩阵复习", where: { only: days([1, 2, 3, 4]) } }],
     ["把作文安排到周四为止", { kind: "arrange", tasks: ["作文"], where: { only: days([1, 2, 3, 4]) } }],
     ["把作文安排在最迟周五", { kind: "arrange", tasks: ["作文"], where: { only: days([1, 2, 3, 4, 5]) } }],
+    // Done, said with the verb of the task (写完, 背完, 搞定; before, only 做完 and 完成 were read) or marked so; a
+    // clock time or "last night" after it says when, not which (before, "matrix review at 3pm").
+    ["作文写完了", { kind: "mark", task: "作文", to: "done" }],
+    ["我把作文写完了", { kind: "mark", task: "作文", to: "done" }],
+    ["我写完作文了", { kind: "mark", task: "作文", to: "done" }],
+    ["单词表背完了", { kind: "mark", task: "单词表", to: "done" }],
+    ["作文搞定了", { kind: "mark", task: "作文", to: "done" }],
+    ["周五的作文写完了", { kind: "mark", task: "作文", to: "done", weekday: 5 }],
+    ["把作文标记为完成", { kind: "mark", task: "作文", to: "done" }],
+    ["mark the essay as complete", { kind: "mark", task: "essay", to: "done" }],
+    ["I finished the matrix review at 3pm", { kind: "mark", task: "matrix review", to: "done" }],
+    ["I did the vocabulary list last night", { kind: "mark", task: "vocabulary list", to: "done" }],
+    ["I missed my review last night", { kind: "mark", task: "review", to: "missed", daysAgo: 1 }],
+    // (Not done, or asked: no mark.)
+    ["作文还没写完", { kind: "unknown" }],
+    ["作文写完了吗", { kind: "unknown" }],
     // (A day kept free with no task is every review's limit; before, a task named "在".)
     ["不要安排在周五", { kind: "arrange", tasks: [], where: { only: days([]), not: days([5]) } }],
     // ("The day after tomorrow" is that one day, as before.)

@@ -13,9 +13,12 @@ import { MOVE_TO_ZH, MOVE_VERB } from "./shift-all.js";
 /** The list a task is ticked off ("… off my list", "… off the to-do list"). */
 const OFF_A_LIST = String.raw`(?:my|the)\s+(?:list|to-?do(?:\s+list)?)`;
 
+/** The Chinese verbs of a task done: "做完", "写完", "背完", "搞定" … */
+const DONE_ZH = "做完|完成|做好|搞定|写完|背完|读完|看完|复习完|学完|练完|弄完|弄好|写好|交完";
+
 /** How people say a task's life, each with the status it settles as (a typo of a verb is read too: "finsihed"). */
 const MARK_PHRASES: ReadonlyArray<[RegExp, "done" | "missed" | "skipped"]> = [
-  [/^mark\s+(.+?)\s+(?:as\s+)?(?:done|finished|completed)$/, "done"],
+  [/^mark\s+(.+?)\s+(?:as\s+)?(?:done|finished|completed?)$/, "done"],
   [/^mark\s+(.+?)\s+(?:as\s+)?missed$/, "missed"],
   [/^mark\s+(.+?)\s+(?:as\s+)?skipped$/, "skipped"],
   // "cross off the essay", "tick the essay off", "check off the vocab list": a list's way of saying done.
@@ -47,17 +50,18 @@ const MARK_PHRASES: ReadonlyArray<[RegExp, "done" | "missed" | "skipped"]> = [
     /^(?:i\s+)?(?:(?:have|'ve)\s+)?(?:did|done with|done|fini?sh?(?:ed)?|finsihed|compl?eted|completd)\s+(?!not\b|n'?t\b|never\b|nothing\b)(.+)$/,
     "done",
   ],
-  [/^(?:把|将)\s*(.+?)\s*记为(?:已完成|完成)$/, "done"],
+  [/^(?:把|将)\s*(.+?)\s*(?:记为|标记为|标为|标成|标记成)(?:已完成|完成|做完)$/, "done"],
   [/^(?:把|将)\s*(.+?)\s*记为错过$/, "missed"],
   [/^(?:把|将)\s*(.+?)\s*记为跳过$/, "skipped"],
   [/^(?:我)?(?:这周|本周)?(?:跳过|不做)(?:这周|本周)?(?:的)?(.+?)(?:这周|本周)?$/, "skipped"],
   // The verb first ("我没做周二的复习", "我错过了周二的复习"), then the task first ("我周二的复习没做").
   [/^(?:我)?(?:这周|本周)?(?:没做完|没有做完|没做|没有做|没完成|没有完成|错过了|漏了|忘了做)(?:了)?(.+)$/, "missed"],
   [/^(?:我)?(.+?)(?:没做|没有做|没完成|没有完成|错过了|漏了|忘了做)/, "missed"],
-  // "我做完矩阵复习了", "我已经完成了单词表了": the verb, the task, then 了.
-  [/^(?:我)?(?:已经)?(?:做完|完成|做好|搞定)(?:了)?(.+?)了$/, "done"],
-  [/^(?:我)?(?:已经)?(?:做完了|完成了|做了)(.+)$/, "done"],
-  [/^(?:我)?(.+?)(?:已经)?(?:做完了|完成了|已完成)/, "done"],
+  // "我做完矩阵复习了", "我已经完成了单词表了", "我写完作文了": the verb, the task, then 了.
+  [new RegExp(String.raw`^(?:我)?(?:已经)?(?:${DONE_ZH})(?:了)?(.+?)了$`), "done"],
+  [new RegExp(String.raw`^(?:我)?(?:已经)?(?:(?:${DONE_ZH})了|做了)(.+)$`), "done"],
+  // "作文写完了", "我把作文写完了", "单词表背完了", "作文搞定了" (before, only 做完 and 完成 were read).
+  [new RegExp(String.raw`^(?:我)?(?:把|将)?(.+?)(?:已经)?(?:(?:${DONE_ZH})了|已完成)`), "done"],
 ];
 
 /** A mark of done that names no task: "I'm done", "all done", "finished", "done with it", "我做完了", "搞定了". */
@@ -91,7 +95,7 @@ export const DONT_RESCHEDULE =
  */
 const MARK_ADVERB_BEFORE = /^(i(?:'ve|\s+have)?\s+)(?:already|just|finally|actually|also)\s+/;
 const MARK_ADVERB_AFTER =
-  /\s+(?:already|just now|now|too|as well|today|earlier today|this (?:morning|afternoon|evening)|yet|early|ahead of time|in advance)$/;
+  /\s+(?:already|just now|now|too|as well|today|earlier today|this (?:morning|afternoon|evening)|yet|early|ahead of time|in advance|(?:at|around|by)\s+(?:\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?|noon))$/;
 const MARK_WORDS_AFTER_ZH = /(?:我|都)?(?:今天|刚才|刚刚|早上|上午|中午|下午|晚上)?(?:已经|都|也|还)?$/;
 
 /**
