@@ -499,6 +499,10 @@ const ASKS: Ask[] = [
     slots: startingFrom("14:00"),
   }),
   ask("schedule the vocabulary list before tomorrow", VOCABULARY, false, { day: "today", slots: WHOLE_DAY }),
+  // Free time as the reason for a placing, and "add … to" a day (before, a question about free time, and a new task
+  // of a class "friday").
+  ask("I'm free friday, schedule the vocabulary list", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
+  ask("add the vocabulary list to friday", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
   // Chinese limits of days said with 从…开始, 最晚 (before, the day alone).
   ask("从周四开始安排单词表", VOCABULARY, false, { weekdays: [4, 5, 6, 7], slots: WHOLE_DAY }),
   ask("把矩阵复习最晚挪到周三", MATRIX, true, { weekdays: [1, 2, 3], slots: WHOLE_DAY }),

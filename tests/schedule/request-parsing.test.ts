@@ -1192,6 +1192,19 @@ describe("messages as students type them", () => {
     // (Not done, or asked: no mark.)
     ["作文还没写完", { kind: "unknown" }],
     ["作文写完了吗", { kind: "unknown" }],
+    // Free time said as a reason beside a placing: the placing (before, a question about free time, and the essay
+    // never placed; or a task "i'm free").
+    ["I'm free Friday, schedule the essay", { kind: "arrange", tasks: ["essay"], where: { only: days([5]) } }],
+    ["schedule the essay, I'm free on Friday", { kind: "arrange", tasks: ["essay"], where: { only: days([5]) } }],
+    ["我周五有空，把作文安排在周五", { kind: "arrange", tasks: ["作文"], where: { only: days([5]) } }],
+    ["when am I free on Friday?", { kind: "free", where: { only: days([5]) } }],
+    // "add X to Friday" puts it there (before, a new task of a class "friday"); a class is still a class.
+    ["add the essay to Friday", { kind: "arrange", tasks: ["essay"], where: { only: days([5]) } }],
+    ["add quiz prep to calculus", { kind: "add_task", name: "quiz prep", classPhrase: "calculus" }],
+    // A habit's name is the task, not the part of the day or the length (before, "早上", "英语30分钟").
+    ["把单词表安排在每天早上", { kind: "add_habit", name: "单词表", perWeek: 7, part: "morning" }],
+    ["单词表每天早上背", { kind: "add_habit", name: "单词表", perWeek: 7, part: "morning" }],
+    ["我想每天晚上读英语30分钟", { kind: "add_habit", name: "英语", perWeek: 7, minutes: 30, part: "evening" }],
     // (A day kept free with no task is every review's limit; before, a task named "在".)
     ["不要安排在周五", { kind: "arrange", tasks: [], where: { only: days([]), not: days([5]) } }],
     // ("The day after tomorrow" is that one day, as before.)

@@ -3,7 +3,7 @@
  * where a task is and why it is there, and what comes next.
  */
 import type { ScheduleRequest } from "./request-kinds.js";
-import { NUMBER, readNumber } from "./words.js";
+import { MOVE_VERB, NUMBER, readNumber } from "./words.js";
 import { WEEK_NAMED } from "./day-words.js";
 import { isEmptySelection, readWhere, withWeekNamed } from "./where.js";
 import { namesEverything, readTaskWords, taskPhrase } from "./task-words.js";
@@ -15,6 +15,11 @@ import { namesEverything, readTaskWords, taskPhrase } from "./task-words.js";
  */
 export const NEXT_QUESTION =
   /^(?:what'?s|what is|whats) (?:next|coming (?:up )?next|up next)\b(?! (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b)|^show what comes next$|^查看接下来的安排$|^(?:what|which) (?:should|do|shall) i (?:do|study|work on|review) (?:now|next)\b|^(?:when|what)(?:'s| is) (?:my )?next (?:review|task|session|thing|class|lecture|lesson|event)\b|^(?:what|which) class (?:do i have|is) next\b|^(?:我)?(?:接下来|下一步|现在)(?:该|要)?(?:做|干|学|复习|是)?(?:什么|啥)|^(?:我)?接下来(?:呢|有什么|有啥)|^(?:我的)?下一个(?:复习|任务|安排)?(?:是什么|是啥|在什么时候|什么时候)|^(?:我的)?下一?(?:节|堂)课(?:是什么|是啥|是哪节|在什么时候|什么时候|在哪天|几点|呢)?[?？]?$/;
+
+/** A clause that asks for a placing or a move ("schedule the essay", "把作文安排在周五"), not a question. */
+const PLACING_CLAUSE = new RegExp(
+  String.raw`^(?:(?:please|can you|could you|just|then|so|and)\s+)*(?:schedule|place|arrange|put|plan|${MOVE_VERB})\s+(?!me\b|in\b)\S|^(?:请|帮我|那就|就)?(?:把|将)\S+?(?:安排|排|放|挪|移|改|调|推)`,
+);
 
 export function readFree(body: string): ScheduleRequest | undefined {
   // "place X into a free slot" is an arrange request, not a question about free time.
@@ -30,6 +35,9 @@ export function readFree(body: string): ScheduleRequest | undefined {
     );
   const chinese = /有空|空闲|空余|空档|有时间|闲着|空着/.test(text);
   if (!english && !chinese) return undefined;
+  // ("I'm free Friday, schedule the essay", "我周五有空，把作文安排在周五": a clause that asks for a placing or a
+  // move makes the free time a reason, not the question — before, the essay was never placed.)
+  if (text.split(/[,;，；]/).some((clause) => PLACING_CLAUSE.test(clause.trim()))) return undefined;
   // A length ("2节", "两个小时"), never a slot range the plan names ("（第5-8节）").
   const length = new RegExp(
     String.raw`${NUMBER}\s*(?:free\s+|consecutive\s+)?(?:slots|sections|periods|hours)|(?<![第\d一二两三四五六七八九十-])${NUMBER}\s*(?:节|个小时|小时)`,

@@ -250,8 +250,13 @@ function asPlacing(body: string): string {
   if (ontoZh) return `${ontoZh[1]}把${ontoZh[2]}安排到${ontoZh[3]}`;
   const squeeze = SQUEEZE_IN.exec(body);
   if (squeeze) return `${squeeze[1]}schedule ${squeeze[2] ?? `${squeeze[3]}${squeeze[4]}`}`;
+  // ("add the essay to Friday": a placing on that day — before, a new task of a class named "friday".)
+  const toDay = ADD_TO_DAY.exec(body);
+  if (toDay && onlyWhen(toDay[3]!)) return `${toDay[1]}schedule ${toDay[2]} on ${toDay[3]}`;
   return body;
 }
+/** "add X to Friday", "add X to my Friday", "add X for tomorrow": the task (2) and, if only words of when, the day (3). */
+const ADD_TO_DAY = new RegExp(String.raw`^(${ASKING})add\s+(.+?)\s+(?:to|on|onto|for)\s+(?:my\s+|the\s+)?(.+)$`);
 
 /**
  * As soon as possible, of one task: a move, or a pending task placed as a move places it — the first free start from

@@ -71,10 +71,17 @@ export function readHabit(body: string): ScheduleRequest | undefined {
       .replace(/[,:;]/g, " ")
       .trim();
   } else {
-    const after = (chinese?.[3] ?? chinese?.[5] ?? "").replace(/^[背学练读做复习看]+/, "").trim();
+    // ("把单词表安排在每天早上", "单词表每天早上背": the part of the day and the verb are no name — before, "早上".)
+    const after = (chinese?.[3] ?? chinese?.[5] ?? "")
+      .replace(/^(?:早上|上午|早晨|中午|下午|晚上|晚间)/, "")
+      .replace(/^[背学练读做复习看]+/, "")
+      .replace(/[，,\s]*(?:\d+(?:\.\d+)?|半)\s*(?:个)?(?:分钟|分|小时)$/, "")
+      .trim();
     const before = body
       .slice(0, chinese?.index ?? 0)
       .replace(/^(?:我想|我要|帮我|请|添加习惯|新增习惯)+/, "")
+      .replace(/^(?:把|将)/, "")
+      .replace(/(?:安排|排|放)(?:在|到)?$/, "")
       .replace(/[，,\s]+$/, "")
       .trim();
     name = after || before.replace(/[背学练读做]$/, "").replace(/^[“"](.*)[”"]$/, "$1");

@@ -149,6 +149,9 @@ export function readTaskWords(fragment: string): string {
   );
 }
 
+/** A clause that says when one is free ("I'm free on Friday", "我那天有空"): a reason for where, no task. */
+const AVAILABLE = /\b(?:i'?m|i am|i'll be|i will be)\s+(?:free|available|around)\b|有空|有时间|没事/;
+
 /**
  * The task part of an arrange request, without the limits on where: a parenthesised constraint ("(not Friday)",
  * "(only mornings)", "（不要周五）") and a clause that avoids days ("Friday is my day off", "周五不行") are limits
@@ -159,7 +162,11 @@ function withoutConstraints(text: string): string {
   return unbracketed
     .split(/\s*(?:[,;]|\bbut\b)\s*/)
     .filter(
-      (segment) => !(NEGATIVE_CLAUSE.test(segment.replace(NOT_NEGATIVE, " ")) && !isEmptySelection(readDays(segment))),
+      (segment) =>
+        !(
+          (NEGATIVE_CLAUSE.test(segment.replace(NOT_NEGATIVE, " ")) || AVAILABLE.test(segment)) &&
+          !isEmptySelection(readDays(segment))
+        ),
     )
     .join(", ");
 }
