@@ -1205,6 +1205,21 @@ describe("messages as students type them", () => {
     ["把单词表安排在每天早上", { kind: "add_habit", name: "单词表", perWeek: 7, part: "morning" }],
     ["单词表每天早上背", { kind: "add_habit", name: "单词表", perWeek: 7, part: "morning" }],
     ["我想每天晚上读英语30分钟", { kind: "add_habit", name: "英语", perWeek: 7, minutes: 30, part: "evening" }],
+    // Words said around the task that are no part of its name: "only", "both", "too", "as well", "again", 都, 也, 想
+    // (before, "essay only", "both the essay", "矩阵复习都", "作文也", "作文想").
+    ["schedule the essay only on Friday", { kind: "arrange", tasks: ["essay"], where: { only: days([5]) } }],
+    ["move only the essay to Friday", { kind: "move", task: "essay", where: { only: days([5]) } }],
+    ["schedule the essay on Friday too", { kind: "arrange", tasks: ["essay"], where: { only: days([5]) } }],
+    ["schedule the essay on Friday as well", { kind: "arrange", tasks: ["essay"], where: { only: days([5]) } }],
+    [
+      "schedule both the essay and the matrix review on Friday",
+      { kind: "arrange", tasks: ["essay", "matrix review"], where: { only: days([5]) } },
+    ],
+    ["把作文和矩阵复习都安排在明天", { kind: "arrange", tasks: ["作文", "矩阵复习"] }],
+    ["把作文也安排在周五", { kind: "arrange", tasks: ["作文"], where: { only: days([5]) } }],
+    ["作文想安排在周五", { kind: "arrange", tasks: ["作文"], where: { only: days([5]) } }],
+    // (A word alone is still a name: "both" answers which.)
+    ["place both", { kind: "arrange", tasks: ["both"] }],
     // (A day kept free with no task is every review's limit; before, a task named "在".)
     ["不要安排在周五", { kind: "arrange", tasks: [], where: { only: days([]), not: days([5]) } }],
     // ("The day after tomorrow" is that one day, as before.)

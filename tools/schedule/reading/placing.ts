@@ -81,9 +81,9 @@ export function readArrange(body: string): ScheduleRequest | undefined {
 
 /** Not, said between the task and its verb ("作文别放周一", "作文不要放周五"). */
 const NOT_BEFORE_VERB_ZH = "不要|不用|先不|别|不";
-/** What 把 names (group 1), before a verb of putting. */
+/** What 把 names (group 1), before a verb of putting ("都", "也" after it are no part of it). */
 const OBJECT_ZH = new RegExp(
-  String.raw`(?:把|将)(.+?)(?:${NOT_BEFORE_VERB_ZH})?(?:重新)?(?:安排|排|放|填|塞)(?:到|在|进|入)?`,
+  String.raw`(?:把|将)(.+?)(?:都|也)?(?:${NOT_BEFORE_VERB_ZH})?(?:重新)?(?:安排|排|放|填|塞)(?:到|在|进|入)?`,
 );
 /** What is said before the verb: who wants it and how ("我想", "可以", "别") around the task (group 1). */
 const TOPIC_ZH = new RegExp(

@@ -178,16 +178,17 @@ export function taskPhrase(text: string): string {
   return (
     text
       .replace(
-        /^(?:(?:please|can you|could you|help me|i want to|i'd like to|let's|the|my|a|an|all|ones (?:for|of|in)|those (?:for|of|in)|task|item|event|review task|pending review task|pending task|placed task|the task matching|task matching)\b\s*|(?:请|帮我|把|将|一下|我的|那个|这个)\s*)+/g,
+        /^(?:(?:please|can you|could you|help me|i want to|i'd like to|let's|the|my|a|an|all|(?:only|both|just|also)(?=\s+\S)|ones (?:for|of|in)|those (?:for|of|in)|task|item|event|review task|pending review task|pending task|placed task|the task matching|task matching)\b\s*|(?:请|帮我|把|将|一下|我的|那个|这个)\s*)+/g,
         "",
       )
       // "put the essay somewhere on the weekend": where, not which. (Trimmed first: `\s*` before a word at the end
       // backtracks in time quadratic in a run of spaces that does not reach it — 13 s for a reply of 100 000.)
       .trimEnd()
       // ("the essay sometime", "the essay for sometime", "the essay whenever", "the essay in my free time": when, not
-      // which, too; "except" or "but" left before a day ruled out — "the essay except tomorrow" — is no name either.)
+      // which, too; "except" or "but" left before a day ruled out — "the essay except tomorrow" — is no name either, nor
+      // "only", "too", "again" said around it, nor 也 after it.)
       .replace(
-        /(?:please|for me|instead|\bexcept|\bbut|wherever (?:it fits|they fit|there'?s (?:room|space|time))|somewhere else|somewhere|anywhere|elsewhere|(?:\b(?:for|at|in|on) )?\b(?:sometime|some time|at some point|any ?time|whenever)|\b(?:in|during|into) (?:my|the|some) (?:free|spare) (?:time|slots?)|吧|一下|的任务|任务|能不能|可不可以|能否|可以)$/,
+        /(?:please|for me|instead|\bexcept|\bbut|\bonly|\btoo|\bas well|\bagain|\balso|(?<=[\u4e00-\u9fff])(?:也|还|到)|wherever (?:it fits|they fit|there'?s (?:room|space|time))|somewhere else|somewhere|anywhere|elsewhere|(?:\b(?:for|at|in|on) )?\b(?:sometime|some time|at some point|any ?time|whenever)|\b(?:in|during|into) (?:my|the|some) (?:free|spare) (?:time|slots?)|吧|一下|的任务|任务|能不能|可不可以|能否|可以)$/,
         "",
       )
       .replace(/^["']|["']$/g, "")

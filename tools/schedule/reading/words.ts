@@ -171,7 +171,7 @@ export function unique(values: number[]): number[] {
  * How a task said first, with no 把, is wanted — "作文可以安排在周五", "作文能挪到周五吗", "作文要挪到周五": said after the
  * task and before the verb, no part of its name.
  */
-export const MODAL_ZH = "可以|可不可以|能不能|能|就|要|得|会|也|还是";
+export const MODAL_ZH = "可以|可不可以|能不能|能|就|想|要|得|会|也|还是";
 
 /** The English verbs that move a task; "shift" after "my" / "a" / "work" … is a work shift, no verb. */
 export const MOVE_VERB = String.raw`(?:move|reschedule|(?<!\b(?:my|a|the|your|his|her|our|their|work|night|day|morning|evening|late|early)\s)shift|push|bump|bring|postpone|delay|put off)`;
