@@ -503,6 +503,14 @@ const ASKS: Ask[] = [
   // of a class "friday").
   ask("I'm free friday, schedule the vocabulary list", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
   ask("add the vocabulary list to friday", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
+  // More ways to ask (before, not understood, or the second sentence's limit dropped).
+  ask("would you mind moving the matrix review to friday?", MATRIX, true, { day: "friday", slots: WHOLE_DAY }),
+  ask("change the matrix review to friday evening", MATRIX, true, { day: "friday", slots: EVENING }),
+  ask("单词表周五晚上背", VOCABULARY, false, { day: "friday", slots: EVENING }),
+  ask("Schedule the vocabulary list on friday. After 2pm.", VOCABULARY, false, {
+    day: "friday",
+    slots: startingFrom("14:00"),
+  }),
   // Chinese limits of days said with 从…开始, 最晚 (before, the day alone).
   ask("从周四开始安排单词表", VOCABULARY, false, { weekdays: [4, 5, 6, 7], slots: WHOLE_DAY }),
   ask("把矩阵复习最晚挪到周三", MATRIX, true, { weekdays: [1, 2, 3], slots: WHOLE_DAY }),

@@ -1220,6 +1220,34 @@ describe("messages as students type them", () => {
     ["作文想安排在周五", { kind: "arrange", tasks: ["作文"], where: { only: days([5]) } }],
     // (A word alone is still a name: "both" answers which.)
     ["place both", { kind: "arrange", tasks: ["both"] }],
+    // More ways to ask, each not understood before: with the task's own verb in Chinese (背, 读), "I have to do …",
+    // "find me time for …", "would you mind moving …", "change … to <a day>".
+    [
+      "单词表周五晚上背",
+      { kind: "arrange", tasks: ["单词表"], where: { only: days([5]), slots: { part: "evening" } } },
+    ],
+    [
+      "周五晚上背单词表",
+      { kind: "arrange", tasks: ["单词表"], where: { only: days([5]), slots: { part: "evening" } } },
+    ],
+    ["背完了", { kind: "mark", task: "it", to: "done" }],
+    ["I have to do the essay on Friday", { kind: "arrange", tasks: ["essay"], where: { only: days([5]) } }],
+    [
+      "find me time for the matrix review before Thursday",
+      { kind: "arrange", tasks: ["matrix review"], where: { only: days([1, 2, 3]) } },
+    ],
+    ["would you mind moving the essay to Friday?", { kind: "move", task: "essay", where: { only: days([5]) } }],
+    ["change the matrix review to Thursday", { kind: "move", task: "matrix review", where: { only: days([4]) } }],
+    ["change the essay to 2 hours", { kind: "unknown" }],
+    // Another sentence's limit of the clock holds too (before, dropped).
+    [
+      "Schedule the essay. After 3pm.",
+      { kind: "arrange", tasks: ["essay"], where: { slots: { startsFrom: "15:00" } } },
+    ],
+    [
+      "Schedule the essay on Friday. Not in the morning.",
+      { kind: "arrange", where: { slots: { notPart: "morning" } } },
+    ],
     // (A day kept free with no task is every review's limit; before, a task named "在".)
     ["不要安排在周五", { kind: "arrange", tasks: [], where: { only: days([]), not: days([5]) } }],
     // ("The day after tomorrow" is that one day, as before.)

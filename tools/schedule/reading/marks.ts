@@ -66,7 +66,7 @@ const MARK_PHRASES: ReadonlyArray<[RegExp, "done" | "missed" | "skipped"]> = [
 
 /** A mark of done that names no task: "I'm done", "all done", "finished", "done with it", "我做完了", "搞定了". */
 const DONE_ALONE =
-  /^(?:(?:i'?m|i am|i'?ve|i have)\s+)?(?:(?:already|just|finally|all)\s+)?(?:done|finished|completed)(?:\s+(?:with\s+)?(?:it|that|this))?(?:\s+now)?$|^(?:i\s+)?(?:did|finished|completed)\s+(?:it|that|this)$|^(?:我)?(?:已经|刚|刚刚)?(?:做完|完成|搞定|写完|复习完)了$/;
+  /^(?:(?:i'?m|i am|i'?ve|i have)\s+)?(?:(?:already|just|finally|all)\s+)?(?:done|finished|completed)(?:\s+(?:with\s+)?(?:it|that|this))?(?:\s+now)?$|^(?:i\s+)?(?:did|finished|completed)\s+(?:it|that|this)$|^(?:我)?(?:已经|刚|刚刚)?(?:做完|完成|搞定|写完|背完|读完|看完|复习完|学完|练完)了$/;
 
 /** "…, don't reschedule it", "no need to reschedule", "不用重新安排": a missed task is not to be proposed again. */
 /**

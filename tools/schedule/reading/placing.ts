@@ -9,7 +9,7 @@ import { MODAL_ZH, SUGGESTION_END_ZH } from "./words.js";
 
 /** "find time for X", "make time for X", "fill my free time with X", "get X into my calendar": arranging X. */
 const FIND_TIME_FOR =
-  /\b(?:find|make|set aside|block(?: out)?|carve out)\s+(?:some\s+|a\s+|the\s+)?(?:time|room|space|slots?|a place|places|free time)\s+(?:for|to do)\s+(.+)$|\bfill\b.*?\bwith\s+(.+)$|\b(?:get|fit|squeeze|work)\s+(.+?)\s+(?:into|onto|in|on)\s+(?:the\s+|my\s+)?(?:calendar|schedule|week|timetable|diary|planner)\b(.*)$/;
+  /\b(?:find|make|set aside|block(?: out)?|carve out)\s+(?:me\s+|us\s+)?(?:some\s+|a\s+|the\s+)?(?:time|room|space|slots?|a place|places|free time)\s+(?:for|to do)\s+(.+)$|\bfill\b.*?\bwith\s+(.+)$|\b(?:get|fit|squeeze|work)\s+(.+?)\s+(?:into|onto|in|on)\s+(?:the\s+|my\s+)?(?:calendar|schedule|week|timetable|diary|planner)\b(.*)$/;
 
 export function readFindTimeFor(body: string): ScheduleRequest | undefined {
   const match = FIND_TIME_FOR.exec(body);
@@ -40,7 +40,8 @@ export function readDoOn(body: string): ScheduleRequest | undefined {
  */
 export function readDoOnZh(body: string): ScheduleRequest | undefined {
   const text = body.replace(SUGGESTION_END_ZH, "");
-  const verb = /(?:再|去)?(?:做|写|学|弄|搞)(?![完了过好])/.exec(text);
+  // ("单词表周五晚上背", "周五晚上背单词表", "明天读课文": the task's own verb too — before, 背 and 读 were not read.)
+  const verb = /(?:再|去)?(?:做|写|学|弄|搞|背|读|练)(?![完了过好])/.exec(text);
   if (!verb) return undefined;
   // ("今天晚上我要写作文": who wants it, said after the words of when, is neither.)
   const before = text

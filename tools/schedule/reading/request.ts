@@ -134,16 +134,9 @@ function mergeWheres(base: Where, extra: Where): Where {
       ...(dates.length > 0 ? { dates } : {}),
     };
   };
-  const slots =
-    extra.slots.part ||
-    extra.slots.from !== undefined ||
-    extra.slots.to !== undefined ||
-    extra.slots.notBeforeHour !== undefined ||
-    extra.slots.at !== undefined ||
-    extra.slots.endsBy !== undefined ||
-    extra.slots.soonest
-      ? { ...base.slots, ...extra.slots }
-      : base.slots;
+  // Whatever another sentence says of the slots holds too ("Schedule the essay. After 3pm.", "… Not in the morning.":
+  // before, a start limit and a part ruled out were dropped).
+  const slots = { ...base.slots, ...extra.slots };
   const before = extra.before ?? base.before;
   return { only: join(base.only, extra.only), not: join(base.not, extra.not), slots, ...(before ? { before } : {}) };
 }

@@ -121,6 +121,37 @@ const howAbout = (to: string) =>
 const HOW_ABOUT_FOR = /^how about\s+([^,]+?)\s+for\s+((?:the|my)\s+.+?)(?:\s+instead)?\s*\??$/;
 /** "Friday works better for the essay", "Friday would be better for the essay": where (1) and the task (2). */
 const BETTER_FOR = /^([^,]+?)\s+(?:would be|would work|'d be|is|works|might be)\s+better\s+for\s+((?:the|my)\s+.+)$/;
+/** A request asked with its verb as "-ing" ("would you mind moving …"): the verb (group 1). */
+const MIND_DOING =
+  /^(?:would you mind|do you mind|would it be possible to try|mind)\s+(moving|scheduling|putting|placing|pushing|shifting|swapping|arranging|rescheduling)\b/;
+const VERB_OF: Record<string, string> = {
+  moving: "move",
+  scheduling: "schedule",
+  putting: "put",
+  placing: "place",
+  pushing: "push",
+  shifting: "shift",
+  swapping: "swap",
+  arranging: "arrange",
+  rescheduling: "reschedule",
+};
+/** "change the matrix review to Thursday", "switch the essay to Friday": the task (2) and where (3), after asking (1). */
+const CHANGE_TO =
+  /^((?:(?:please|can you|could you|would you|just)\s+)*)(?:change|switch)\s+(?!(?:my\s+|the\s+)?(?:preferences?|settings?|rules?|profile|language|name)\b)(.+?)\s+to\s+(.+?)\s*[?.!]*$/;
+
+/**
+ * A request said with its verb asked about ("would you mind moving the essay to Friday?") or as a change to a day
+ * ("change the matrix review to Thursday"): the request itself. Before, neither was understood. A change to what is
+ * not a day or time ("change the essay to 2 hours") is not a move.
+ */
+function withVerbAsked(body: string): string {
+  const minding = MIND_DOING.exec(body);
+  if (minding) return `${VERB_OF[minding[1]!]}${body.slice(minding[0].length)}`;
+  const change = CHANGE_TO.exec(body);
+  if (change && onlyWhen(change[3]!)) return `${change[1]}move ${change[2]} to ${change[3]}`;
+  return body;
+}
+
 /** Every day or time but some: "anything but", "any day other than", "anytime apart from". */
 const ANY_BUT = /\b(?:any\s*(?:day|time|where)|anything|everything|whenever)\s+(?:but|other than|apart from|except)\b/g;
 /** The ways of saying a move of a task to a place (groups "task", "where") without its verb, in the order tried. */
@@ -170,7 +201,7 @@ export function parseSentence(said: string): ScheduleRequest {
   let body = said;
   for (let next = corrected(body); next !== body; next = corrected(body)) body = next;
   // "can the matrix review go to Thursday evening instead?": the move it asks for.
-  body = asMoveSaid(body);
+  body = asMoveSaid(withVerbAsked(body));
   // ("anything but Friday", "any day but tomorrow": every day except it — before, Friday and tomorrow were the only
   // days.)
   body = body.replace(ANY_BUT, "except");
@@ -383,7 +414,7 @@ function readSentence(body: string): ScheduleRequest {
   if (look) return look;
   // An imperative's verb decides ("Place the linked list exercises…" is not a question about lists).
   const verb =
-    /^(?:(?:please|can you|could you|would you|will you|can i|could i|may i|can we|could we|shall we|maybe we could|we could|let me|help me|i want to|i'd like to|i would like to|i want you to|i'd like you to|let's|now|hey|hi|ok|okay|so|i'll|i will|i'd rather|i would rather|i wanna|i'm going to|i'm gonna|i need to|i'd prefer to|i prefer to)\s*,?\s+)*([a-z]+)/.exec(
+    /^(?:(?:please|can you|could you|would you|will you|can i|could i|may i|can we|could we|shall we|maybe we could|we could|let me|help me|i want to|i'd like to|i would like to|i want you to|i'd like you to|let's|now|hey|hi|ok|okay|so|i'll|i will|i'd rather|i would rather|i wanna|i'm going to|i'm gonna|i need to|i have to|i've got to|i have got to|i gotta|i must|i should|i'd prefer to|i prefer to)\s*,?\s+)*([a-z]+)/.exec(
       body,
     )?.[1] ?? "";
   // A question is never a mark ("did I do the matrix review?"), and a request not to do something never does it.
