@@ -201,6 +201,32 @@ export function windowDates(facts: WeekFacts): { first: string; last: string } |
   return { first, last: facts.dates.get(total) ?? addDays(first, total - 1) };
 }
 
+/** The date of a weekday of this or a later week, from today's date. */
+function dayOfWeekday(spec: Extract<DateSpec, { kind: "weekday" }>, today: string): string {
+  return addDays(mondayOf(today), spec.weeks * 7 + spec.weekday - 1);
+}
+
+/**
+ * A date in the year (and, said with no month — "the 8th" — the month) nearest the window: "Jan 2" in a window of late
+ * December is next year's, "the 8th" in a window of Dec 1–7 is Dec 8.
+ */
+function nearestDate(spec: Extract<DateSpec, { kind: "date" }>, first: string): string {
+  const pad = (value: number) => String(value).padStart(2, "0");
+  const [year = 2000, month = 1] = first.split("-").map(Number);
+  const candidates: string[] = [];
+  for (let shift = -12; shift <= 12; shift += 1) {
+    const index = year * 12 + (month - 1) + shift;
+    const [eachYear, eachMonth] = [Math.floor(index / 12), (index % 12) + 1];
+    if (spec.month !== undefined && eachMonth !== spec.month) continue;
+    if (spec.year !== undefined && eachYear !== spec.year) continue;
+    candidates.push(`${eachYear}-${pad(eachMonth)}-${pad(spec.day)}`);
+  }
+  if (candidates.length === 0) return `${spec.year ?? year}-${pad(spec.month ?? month)}-${pad(spec.day)}`;
+  return candidates.reduce((best, each) =>
+    Math.abs(daysBetween(first, each)) < Math.abs(daysBetween(first, best)) ? each : best,
+  );
+}
+
 /** The day indices a calendar day names: the day of its date in the window, or none (outside it, or no dates / now to count from). */
 function daysOfDate(spec: DateSpec, facts: WeekFacts): number[] {
   const window = windowDates(facts);
@@ -216,9 +242,24 @@ function daysOfDate(spec: DateSpec, facts: WeekFacts): number[] {
     const last = daysBetween(window.first, window.last) + 1;
     return Array.from({ length: Math.max(0, last - first + 1) }, (_, index) => first + index);
   }
+  // A side of a date or a weekday ("before Dec 8", "by next Wednesday"): the window's days on that side of it.
+  if ((spec.kind === "date" || spec.kind === "weekday") && spec.side !== undefined) {
+    const target =
+      spec.kind === "date"
+        ? nearestDate(spec, window.first)
+        : facts.now
+          ? dayOfWeekday(spec, facts.now.date)
+          : undefined;
+    if (target === undefined) return [];
+    const side = spec.side;
+    const total = daysBetween(window.first, window.last) + 1;
+    return Array.from({ length: total }, (_, index) => index + 1).filter((day) => {
+      const apart = daysBetween(target, addDays(window.first, day - 1));
+      return side === "before" ? apart < 0 : side === "by" ? apart <= 0 : side === "after" ? apart > 0 : apart >= 0;
+    });
+  }
   if (spec.kind === "offset") return facts.now ? dayOf(addDays(facts.now.date, spec.days)) : [];
-  if (spec.kind === "weekday")
-    return facts.now ? dayOf(addDays(mondayOf(facts.now.date), spec.weeks * 7 + spec.weekday - 1)) : [];
+  if (spec.kind === "weekday") return facts.now ? dayOf(dayOfWeekday(spec, facts.now.date)) : [];
   // A week: the window's days from its Monday to its Sunday (from today, for what is left of this week).
   if (spec.kind === "week") {
     if (!facts.now) return [];

@@ -137,6 +137,8 @@ type When =
   | { weekdays: number[]; slots: [number, number] }
   /** Every day of the week shown from `days` after today on: "tomorrow or later", "any day after today", "明天或以后". */
   | { onward: number }
+  /** The calendar's days from the first date to the last, both in, that the week shown holds: "before Mar 15". */
+  | { dates: [string, string] }
   /**
    * Right after a day's last class (before its first): the last event to end that day (the first to start), a block
    * that takes reviews not counted — of that day, or of the first day shown with room.
@@ -503,6 +505,10 @@ const ASKS: Ask[] = [
   // of a class "friday").
   ask("I'm free friday, schedule the vocabulary list", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
   ask("add the vocabulary list to friday", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
+  // A side of a date (before, the date alone, and "mar 15" an event to be done before).
+  ask("schedule the vocabulary list before mar 15", VOCABULARY, false, { dates: ["2024-01-01", "2024-03-14"] }),
+  ask("把单词表安排在3月13日以后", VOCABULARY, false, { dates: ["2024-03-14", "2024-12-31"] }),
+  ask("move the matrix review to mar 14 or earlier", MATRIX, true, { dates: ["2024-01-01", "2024-03-14"] }),
   // More ways to ask (before, not understood, or the second sentence's limit dropped).
   ask("would you mind moving the matrix review to friday?", MATRIX, true, { day: "friday", slots: WHOLE_DAY }),
   ask("change the matrix review to friday evening", MATRIX, true, { day: "friday", slots: EVENING }),
@@ -693,6 +699,12 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
   }
   if ("onward" in when) {
     const shown = window.filter((date) => date >= plusDays(today, when.onward));
+    if (shown.length === 0) return outsideWindow;
+    return placedAmong(shown);
+  }
+  if ("dates" in when) {
+    const [first, last] = when.dates;
+    const shown = window.filter((date) => date >= first && date <= last);
     if (shown.length === 0) return outsideWindow;
     return placedAmong(shown);
   }

@@ -764,6 +764,16 @@ describe("calendar days", () => {
     const undated: WeekFacts = { totalDays: 7, slotsPerDay: 12, weekdays: new Map(), dates: new Map() };
     expect(resolveDays(where("this Thursday").only, undated)).toEqual([4]);
     expect(unresolvedDates(where("tomorrow").only, undated)).toEqual(["tomorrow"]);
+    // A side of a date: the window's days on that side, the date outside it or not (nearest year and month).
+    expect(resolveDays(where("before Mar 14").only, facts)).toEqual([1, 2, 3]);
+    expect(resolveDays(where("by Mar 14").only, facts)).toEqual([1, 2, 3, 4]);
+    expect(resolveDays(where("3月14日以后").only, facts)).toEqual([5, 6, 7]);
+    expect(resolveDays(where("from the 14th on").only, facts)).toEqual([4, 5, 6, 7]);
+    expect(resolveDays(where("before Dec 8").only, facts)).toEqual([]);
+    expect(resolveDays(where("after Jan 2").only, facts)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(resolveDays(where("by next Wednesday").only, facts)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(resolveDays(where("before next Monday").only, facts)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(resolveDays(where("after this Thursday").only, facts)).toEqual([5, 6, 7]);
   });
 });
 
@@ -1248,6 +1258,49 @@ describe("messages as students type them", () => {
       "Schedule the essay on Friday. Not in the morning.",
       { kind: "arrange", where: { slots: { notPart: "morning" } } },
     ],
+    // A side of a date or of next week's day (before, the date alone with the date an event to be done before;
+    // "by next Wednesday" this week's Monday to Wednesday; "下周三之前" garbled into this week's Tuesday).
+    [
+      "schedule the essay before Dec 8",
+      {
+        kind: "arrange",
+        tasks: ["essay"],
+        where: { only: { dates: [{ kind: "date", month: 12, day: 8, side: "before" }] } },
+      },
+    ],
+    [
+      "把作文安排在12月8日以后",
+      {
+        kind: "arrange",
+        tasks: ["作文"],
+        where: { only: { dates: [{ kind: "date", month: 12, day: 8, side: "after" }] } },
+      },
+    ],
+    [
+      "move the essay to mar 14 or earlier",
+      { kind: "move", task: "essay", where: { only: { dates: [{ kind: "date", month: 3, day: 14, side: "by" }] } } },
+    ],
+    [
+      "schedule the essay by next Wednesday",
+      {
+        kind: "arrange",
+        tasks: ["essay"],
+        where: { only: { weekdays: [], dates: [{ kind: "weekday", weekday: 3, weeks: 1, side: "by" }] } },
+      },
+    ],
+    [
+      "把作文安排在下周三之前",
+      {
+        kind: "arrange",
+        tasks: ["作文"],
+        where: { only: { weekdays: [], dates: [{ kind: "weekday", weekday: 3, weeks: 1, side: "before" }] } },
+      },
+    ],
+    // (A day alone has no side.)
+    [
+      "schedule the essay on Dec 8",
+      { kind: "arrange", where: { only: { dates: [{ kind: "date", month: 12, day: 8 }] } } },
+    ],
     // (A day kept free with no task is every review's limit; before, a task named "在".)
     ["不要安排在周五", { kind: "arrange", tasks: [], where: { only: days([]), not: days([5]) } }],
     // ("The day after tomorrow" is that one day, as before.)
@@ -1644,4 +1697,15 @@ test("a day before tomorrow is no deadline event: 明天之前, 明天前 and be
   // Before, "把作文安排在明天之前" named an event "明天" to be done before, which no week holds.
   for (const said of ["把作文安排在明天之前", "明天前把作文做完", "schedule the essay before tomorrow"])
     expect((parseScheduleRequest(normalizeText(said)) as { where: Where }).where.before, said).toBeUndefined();
+});
+
+test("a side of a date is no deadline event, and a day alone has no side", () => {
+  for (const said of [
+    "schedule the essay before Dec 8",
+    "把作文安排在12月8日之前",
+    "schedule the essay before next Monday",
+  ])
+    expect((parseScheduleRequest(normalizeText(said)) as { where: Where }).where.before, said).toBeUndefined();
+  const alone = (parseScheduleRequest("schedule the essay on Dec 8") as { where: Where }).where.only.dates;
+  expect(alone?.[0]).not.toHaveProperty("side");
 });

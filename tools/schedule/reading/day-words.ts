@@ -3,7 +3,7 @@
  * weekdays ("Monday", "周一") and stretches of the week ("the start of the week"), and a week named ("next week",
  * "the week after next").
  */
-import type { DateSpec, DaySelection } from "./request-kinds.js";
+import type { DateSide, DateSpec, DaySelection } from "./request-kinds.js";
 import {
   ANY_DAY,
   COUNT_WORD,
@@ -177,15 +177,42 @@ export function readDates(fragment: string): { dates: DateSpec[]; rest: string }
   const dates: DateSpec[] = [];
   let rest = fragment;
   for (const [pattern, read] of DATE_PATTERNS) {
-    rest = rest.replace(pattern, (whole: string) => {
-      const match = new RegExp(pattern.source).exec(whole);
+    let kept = "";
+    let from = 0;
+    for (const found of rest.matchAll(pattern)) {
+      const match = new RegExp(pattern.source).exec(found[0]);
       const specs = match ? [read(match) ?? []].flat() : [];
-      if (specs.length === 0 || !specs.every(validDateSpec)) return whole;
-      dates.push(...specs);
-      return " ";
-    });
+      if (specs.length === 0 || !specs.every(validDateSpec)) continue;
+      // A date's side said with it, before it in English ("before Dec 8") or after it in Chinese ("12月8日之前"):
+      // one date and a side, the words of the side no part of anything else.
+      const before = SIDE_BEFORE_EN.exec(rest.slice(from, found.index));
+      const after = SIDE_AFTER_ZH.exec(rest.slice(found.index + found[0].length));
+      const side = sideOf(before?.[1] ?? after?.[1]);
+      const one = specs.length === 1 && (specs[0]!.kind === "date" || specs[0]!.kind === "weekday");
+      const start = one && side && before ? from + before.index : found.index;
+      const end = found.index + found[0].length + (one && side && after && !before ? after[0].length : 0);
+      dates.push(...(one && side ? [{ ...specs[0]!, side } as DateSpec] : specs));
+      kept += `${rest.slice(from, start)} `;
+      from = end;
+    }
+    rest = kept + rest.slice(from);
   }
   return { dates, rest };
+}
+
+/** The English words of a date's side, right before it (group 1). */
+const SIDE_BEFORE_EN =
+  /\b(before|until|till|up until|by|no later than|up to|through|thru|after|later than|from|starting(?: on| from)?|no earlier than)\s+(?:the\s+)?$/i;
+/** The words of a date's side right after it (group 1): Chinese, or "or earlier", "at the latest", "or later" … */
+const SIDE_AFTER_ZH =
+  /^\s*,?\s*(之前|以前|前(?![一两二三四五六几\d天])|为止|之后|以后|后(?![天面])|起|开始|(?:or earlier|or before|at the latest|or later|or after|onwards?|at the earliest)\b)/i;
+
+function sideOf(word: string | undefined): DateSide | undefined {
+  if (word === undefined) return undefined;
+  if (/^(?:before|until|till|up until|之前|以前|前)$/i.test(word)) return "before";
+  if (/^(?:by|no later than|up to|through|thru|为止|or earlier|or before|at the latest)$/i.test(word)) return "by";
+  if (/^(?:after|later than|之后|以后|后)$/i.test(word)) return "after";
+  return "from";
 }
 
 function validDateSpec(spec: DateSpec): boolean {

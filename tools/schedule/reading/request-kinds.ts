@@ -64,7 +64,7 @@ export type DateSpec =
    * "starting tomorrow", "明天起". A kind of its own, so that nothing that reads a day from today takes it for one.
    */
   | { kind: "onward"; days: number; text: string }
-  | { kind: "weekday"; weekday: number; weeks: number; text: string }
+  | { kind: "weekday"; weekday: number; weeks: number; text: string; side?: DateSide }
   /**
    * A whole week ("this week", "next week", "下周"), `weeks` after this one: read only by the questions about days
    * ("what's on next week?", "下周什么时候有空"), where it names the window's days in that week — none for a week the
@@ -81,7 +81,14 @@ export type DateSpec =
       fromToday?: true;
     }
   /** `weekday`: the weekday written beside it ("Thursday, Mar 14"), the day it names once the window has moved past it. */
-  | { kind: "date"; year?: number; month?: number; day: number; text: string; weekday?: number };
+  | { kind: "date"; year?: number; month?: number; day: number; text: string; weekday?: number; side?: DateSide };
+
+/**
+ * A date's side, said with it: the days before it ("before Dec 8", "12月8日之前"), up to and with it ("by Dec 8",
+ * "through next Wednesday", "12月8日为止"), after it ("after Dec 8", "12月8日以后"), or from it on ("from Dec 8 on",
+ * "12月8日起"). Before, each was read as the date alone.
+ */
+export type DateSide = "before" | "by" | "after" | "from";
 
 /** The days a request names: weekdays (1 = Mon … 7 = Sun), day indices of the window, and calendar days. */
 export interface DaySelection {

@@ -25,7 +25,7 @@ import {
   withoutBetween,
   withoutEndsBy,
 } from "./clock-words.js";
-import { readDays, readWeekNamed } from "./day-words.js";
+import { readDates, readDays, readWeekNamed } from "./day-words.js";
 
 /** Reads slot numbers and parts of the day ("slots 5-6", "第3节", "in the evening", "下午"). */
 export function readSlots(fragment: string): SlotWindow {
@@ -229,10 +229,12 @@ export function readWhere(said: string): Where {
 const WEEKDAY_WORDS_EN = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
 const WEEKDAY_WORD_EN = String.raw`(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun|the weekend|weekend)`;
 const BEFORE_AFTER_DAY_EN = new RegExp(
-  String.raw`\b(?:${ANY_DAY}\s+)?(before|up until|until|till|by|up to|through|thru|no later than|after|later than)\s+(?:this\s+|next\s+)?${WEEKDAY_WORD_EN}\b`,
+  String.raw`\b(?:${ANY_DAY}\s+)?(before|up until|until|till|by|up to|through|thru|no later than|after|later than)\s+(?:this\s+)?${WEEKDAY_WORD_EN}\b`,
   "g",
 );
-const BEFORE_AFTER_DAY_ZH = /((?:周|星期|礼拜)[一二三四五六日天]|周末)(之前|以前|前|之后|以后|后)(?![天半])/g;
+// (Not of next week's day: "下周三之前" is a side of that date, `readDates`.)
+const BEFORE_AFTER_DAY_ZH =
+  /(?<![下上])((?:周|星期|礼拜)[一二三四五六日天]|周末)(之前|以前|前|之后|以后|后)(?![天半])/g;
 
 /** A weekday said in a stretch of days (group: the day), as `WEEKDAY_WORD_EN` reads one, "this" before it allowed. */
 const SPAN_DAY = String.raw`(?:this\s+)?${WEEKDAY_WORD_EN}`;
@@ -409,6 +411,9 @@ export function readBefore(fragment: string): string | undefined {
     /^(?:[a-z]+day|weekend|\d+|noon|lunch|dinner|bed|bedtime|tomorrow|today|周.|星期.|今天|明天|大?后天)$/.test(phrase)
   )
     return undefined;
+  // ("before Dec 8", "12月8日之前", "before next Monday": a side of a date, `readDates`, no event.)
+  const dated = readDates(phrase);
+  if (dated.dates.length > 0 && dated.rest.trim() === "") return undefined;
   return phrase;
 }
 
