@@ -1301,6 +1301,34 @@ describe("messages as students type them", () => {
       "schedule the essay on Dec 8",
       { kind: "arrange", where: { only: { dates: [{ kind: "date", month: 12, day: 8 }] } } },
     ],
+    // What is said of when beside the day is no part of the name: "later today", "late tonight", "this coming",
+    // "not", "weds", "fri 15:00", "midweek", "early this week", "at/by the end of the week"; "in a couple of days" is
+    // in 2 days.
+    ["schedule the essay later today", { kind: "arrange", tasks: ["essay"] }],
+    ["schedule the essay late tonight", { kind: "arrange", tasks: ["essay"] }],
+    [
+      "schedule the essay this coming Friday",
+      { kind: "arrange", tasks: ["essay"], where: { only: { dates: [{ kind: "weekday", weekday: 5, weeks: 0 }] } } },
+    ],
+    ["schedule the essay not tomorrow", { kind: "arrange", tasks: ["essay"] }],
+    ["schedule the essay on Weds", { kind: "arrange", tasks: ["essay"], where: { only: days([3]) } }],
+    [
+      "schedule the essay fri 15:00",
+      { kind: "arrange", tasks: ["essay"], where: { only: days([5]), slots: { at: "15:00" } } },
+    ],
+    ["schedule the essay midweek", { kind: "arrange", tasks: ["essay"], where: { only: days([3, 4]) } }],
+    ["schedule the essay early this week", { kind: "arrange", tasks: ["essay"], where: { only: days([1, 2]) } }],
+    [
+      "schedule the essay at the end of the week",
+      { kind: "arrange", tasks: ["essay"], where: { only: days([5, 6, 7]) } },
+    ],
+    ["schedule the essay by the end of the week", { kind: "arrange", tasks: ["essay"] }],
+    [
+      "schedule the essay in a couple of days",
+      { kind: "arrange", tasks: ["essay"], where: { only: { dates: [{ kind: "offset", days: 2 }] } } },
+    ],
+    // (A word of the same shape in a name stays: "the essay about the sun".)
+    ["schedule the essay about the sun", { kind: "arrange", tasks: ["essay about the sun"] }],
     // (A day kept free with no task is every review's limit; before, a task named "在".)
     ["不要安排在周五", { kind: "arrange", tasks: [], where: { only: days([]), not: days([5]) } }],
     // ("The day after tomorrow" is that one day, as before.)

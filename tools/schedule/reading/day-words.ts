@@ -100,12 +100,12 @@ const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec
   // "in 2 days", "in three days' time", "2 days from now", "2天后", "两天以后", "三天之后": that day, counted from today.
   [
     new RegExp(
-      String.raw`\bin\s+(\d+|${COUNT_WORD})\s+days?(?:'?\s+time)?\b|\b(\d+|${COUNT_WORD})\s+days?\s+from\s+(?:now|today)\b|(?<![第\d一二两三四五六七八九十])${NUMBER}\s*天(?:以后|之后|后)`,
+      String.raw`\bin\s+(\d+|${COUNT_WORD}|a couple of)\s+days?(?:'?\s+time)?\b|\b(\d+|${COUNT_WORD})\s+days?\s+from\s+(?:now|today)\b|(?<![第\d一二两三四五六七八九十])${NUMBER}\s*天(?:以后|之后|后)`,
       "g",
     ),
     (m) => {
       const said = m[1] ?? m[2] ?? m[3] ?? "";
-      const days = COUNT_WORDS[said] ?? readNumber(said);
+      const days = said === "a couple of" ? 2 : (COUNT_WORDS[said] ?? readNumber(said));
       return Number.isInteger(days) && days >= 0 && days <= 31 ? { kind: "offset", days, text: m[0] } : undefined;
     },
   ],
@@ -133,7 +133,7 @@ const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec
     }),
   ],
   [
-    new RegExp(String.raw`\b(this|next|coming)\s+${WEEKDAY_WORD}\b`, "g"),
+    new RegExp(String.raw`\b(this\s+coming|this|next|coming)\s+${WEEKDAY_WORD}\b`, "g"),
     (m) => ({
       kind: "weekday",
       weekday: WEEKDAY_PREFIXES.indexOf((m[2] ?? "").slice(0, 3)),

@@ -70,6 +70,10 @@ export function namedTasks(rest: string): string[] {
   )
     .replace(new RegExp(BEFORE_EVENT.source, "g"), " ")
     .replace(NEGATED_DAYS, " ")
+    // ("midweek", "early this week", "at the end of the week", "by the end of the week": a stretch, or the week,
+    // no name.)
+    .replace(WEEK_STRETCH_WORDS, " ")
+    .replace(/\b(?:by|before|until)\s+(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?week\b/g, " ")
     .replace(/\bbut\b/g, " ")
     // ("up to Friday": read as its days; "up" is no part of the name.)
     .replace(/\bup\s+(?=(?:to|until)\s+(?:this\s+|next\s+)?(?:[a-z]+day|weekend)\b)/g, " ")
@@ -85,7 +89,7 @@ export function namedTasks(rest: string): string[] {
     // schedule's window: `DateSpec`).
     .replace(/\b(?:(?:this|next|the coming|the following)\s+week|the week after next)(?:'s)?\b/g, " ")
     // "put the matrix review on fri": a weekday's short name after its preposition ("sat" alone may be an exam's).
-    .replace(/\b(?:on|for|by|this|next)\s+(?:mon|tues?|wed|thu|thurs?|fri|sat|sun)\b/g, " ")
+    .replace(/\b(?:on|for|by|this|next)\s+(?:mon|tues?|weds?|thu|thurs?|fri|sat|sun)\b/g, " ")
     .replace(
       /(?:周|星期|礼拜)[一二三四五六日天1-7]|周末|工作日|上午|下午|晚上|早上|第\d+天|下周|这周|本周|下星期|这星期/g,
       " ",
@@ -97,11 +101,15 @@ export function namedTasks(rest: string): string[] {
   const phrases = stripped
     // ("on monday, tuesday or wednesday": the word joining the days, once they are read, names no task either.)
     .split(/\s*(?:,|\band\b|\bor\b|&|和|、|及|以及|或)\s*/)
-    // A day's preposition left behind once its day is read ("the essay for the day after tomorrow").
+    // A day's preposition left behind once its day is read ("the essay for the day after tomorrow"), and what was said
+    // with it: "later today", "late tonight", "not tomorrow", "fri 15:00".
     .map((phrase) =>
       phrase
         .trim()
-        .replace(/\s+(?:on|for|in|at|by|during|over|to|up to|up until|through|thru|before|after|until|till)$/, "")
+        .replace(
+          /\s+(?:on|for|in|at|by|during|over|to|up to|up until|through|thru|before|after|until|till|not|this|later|late|mon|tues?|weds?|thu|thurs?|fri)$/,
+          "",
+        )
         // "安排下周的链表习题": the 的 the week left behind.
         .replace(/^的\s*/, ""),
     )
