@@ -177,6 +177,12 @@ export function readDates(fragment: string): { dates: DateSpec[]; rest: string }
   const dates: DateSpec[] = [];
   let rest = fragment;
   for (const [pattern, read] of DATE_PATTERNS) {
+    // (Most fragments name no date of a pattern: tested first, without the iterator `matchAll` builds — every fragment
+    // the reader reads passes here, many times.)
+    pattern.lastIndex = 0;
+    const any = pattern.test(rest);
+    pattern.lastIndex = 0;
+    if (!any) continue;
     let kept = "";
     let from = 0;
     for (const found of rest.matchAll(pattern)) {
@@ -185,11 +191,13 @@ export function readDates(fragment: string): { dates: DateSpec[]; rest: string }
       if (specs.length === 0 || !specs.every(validDateSpec)) continue;
       // A date's side said with it, before it in English ("before Dec 8") or after it in Chinese ("12月8日之前"):
       // one date and a side, the words of the side no part of anything else.
-      const before = SIDE_BEFORE_EN.exec(rest.slice(from, found.index));
+      // (The side's words are the few right before it: no more than those are read.)
+      const near = Math.max(from, found.index - SIDE_REACH);
+      const before = SIDE_BEFORE_EN.exec(rest.slice(near, found.index));
       const after = SIDE_AFTER_ZH.exec(rest.slice(found.index + found[0].length));
       const side = sideOf(before?.[1] ?? after?.[1]);
       const one = specs.length === 1 && (specs[0]!.kind === "date" || specs[0]!.kind === "weekday");
-      const start = one && side && before ? from + before.index : found.index;
+      const start = one && side && before ? near + before.index : found.index;
       const end = found.index + found[0].length + (one && side && after && !before ? after[0].length : 0);
       dates.push(...(one && side ? [{ ...specs[0]!, side } as DateSpec] : specs));
       kept += `${rest.slice(from, start)} `;
@@ -200,14 +208,21 @@ export function readDates(fragment: string): { dates: DateSpec[]; rest: string }
   return { dates, rest };
 }
 
-/** The English words of a date's side, right before it (group 1). */
-const SIDE_BEFORE_EN =
-  /\b(before|until|till|up until|by|no later than|up to|through|thru|after|later than|from|starting(?: on| from)?|no earlier than)\s+(?:the\s+)?$/i;
+/** How far before a date its side's words are looked for ("no earlier than the "). */
+const SIDE_REACH = 24;
+/** The English words before a day that put it on one side ("before Friday", "up to Dec 8", "after next Monday"). */
+export const SIDE_WORDS_EN = "before|up until|until|till|by|up to|through|thru|no later than|after|later than";
+/** The English words of a date's side, right before it (group 1): those, and the words of from it on. */
+const SIDE_BEFORE_EN = new RegExp(
+  String.raw`\b(${SIDE_WORDS_EN}|from|starting(?: on| from)?|no earlier than)\s+(?:the\s+)?$`,
+  "i",
+);
 /** The words of a date's side right after it (group 1): Chinese, or "or earlier", "at the latest", "or later" … */
 const SIDE_AFTER_ZH =
   /^\s*,?\s*(之前|以前|前(?![一两二三四五六几\d天])|为止|之后|以后|后(?![天面])|起|开始|(?:or earlier|or before|at the latest|or later|or after|onwards?|at the earliest)\b)/i;
 
-function sideOf(word: string | undefined): DateSide | undefined {
+/** The side of a day its words put it on ("up to" Friday: by it; "之前": before it), or undefined for none. */
+export function sideOf(word: string | undefined): DateSide | undefined {
   if (word === undefined) return undefined;
   if (/^(?:before|until|till|up until|之前|以前|前)$/i.test(word)) return "before";
   if (/^(?:by|no later than|up to|through|thru|为止|or earlier|or before|at the latest)$/i.test(word)) return "by";

@@ -25,7 +25,7 @@ import {
   withoutBetween,
   withoutEndsBy,
 } from "./clock-words.js";
-import { readDates, readDays, readWeekNamed } from "./day-words.js";
+import { readDates, readDays, readWeekNamed, SIDE_WORDS_EN, sideOf } from "./day-words.js";
 
 /** Reads slot numbers and parts of the day ("slots 5-6", "第3节", "in the evening", "下午"). */
 export function readSlots(fragment: string): SlotWindow {
@@ -229,7 +229,7 @@ export function readWhere(said: string): Where {
 const WEEKDAY_WORDS_EN = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
 const WEEKDAY_WORD_EN = String.raw`(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun|the weekend|weekend)`;
 const BEFORE_AFTER_DAY_EN = new RegExp(
-  String.raw`\b(?:${ANY_DAY}\s+)?(before|up until|until|till|by|up to|through|thru|no later than|after|later than)\s+(?:this\s+)?${WEEKDAY_WORD_EN}\b`,
+  String.raw`\b(?:${ANY_DAY}\s+)?(${SIDE_WORDS_EN})\s+(?:this\s+)?${WEEKDAY_WORD_EN}\b`,
   "g",
 );
 // (Not of next week's day: "下周三之前" is a side of that date, `readDates`.)
@@ -263,6 +263,12 @@ const DAYS_TO_EN = new RegExp(
   "gi",
 );
 const MOVING_EN = new RegExp(String.raw`\b${MOVE_VERB}\b`, "i");
+/** Every stretch of days said in English, where nothing is moved. */
+const DAYS_SPANS_EN = [...DAYS_BETWEEN_EN, DAYS_TO_EN];
+/** Words a stretch's patterns need: an English weekday, a clock time, a Chinese weekday. */
+const WEEKDAY_SAID_EN = /\b(?:mon|tue|wed|thu|fri|sat|sun|weekend)/i;
+const TIME_SAID_EN = /\d|noon|midday/i;
+const WEEKDAY_SAID_ZH = /周|星期|礼拜/;
 /** A clock time written so that it is one: "3pm", "3:30 pm", "15:00", "noon". */
 const MARKED_TIME_EN = String.raw`(?:(?<![\d:])\d{1,2}(?::\d{2})?\s*[ap]\.?m\b\.?|(?<![\d:])\d{1,2}:\d{2}(?![\d:])|noon|midday)`;
 /**
@@ -319,24 +325,34 @@ export function withDaySpans(text: string): string {
     first === undefined || last === undefined || first > last
       ? undefined
       : Array.from({ length: last - first + 1 }, (_, index) => `周${"一二三四五六日"[first + index - 1]}`).join("或");
+  // (Each kind of stretch is looked for only where its words can be: this runs on every fragment the reader reads.)
   let spans = text;
-  for (const pattern of FROM_DAY_EN)
-    spans = spans.replace(pattern, (whole, to?: string, day?: string) => english(to, weekdayOf(day ?? ""), 7) ?? whole);
-  spans = spans.replace(
-    BY_DAY_EN,
-    (whole, to?: string, day?: string) => english(to, 1, weekdayOf(day ?? "", "last")) ?? whole,
-  );
-  const moving = MOVING_EN.test(text);
-  spans = spans.replace(FROM_TIME_ON_EN, (_, from?: string, bare?: string) => ` after ${from ?? bare ?? ""} `);
-  if (!moving) spans = spans.replace(FROM_TIME_EN, (_, time: string) => ` after ${time} `);
-  for (const pattern of moving ? DAYS_BETWEEN_EN : [...DAYS_BETWEEN_EN, DAYS_TO_EN])
+  const weekdaysEn = WEEKDAY_SAID_EN.test(text);
+  if (weekdaysEn) {
+    for (const pattern of FROM_DAY_EN)
+      spans = spans.replace(
+        pattern,
+        (whole, to?: string, day?: string) => english(to, weekdayOf(day ?? ""), 7) ?? whole,
+      );
     spans = spans.replace(
-      pattern,
-      (whole, to?: string, first?: string, last?: string) =>
-        english(to, weekdayOf(first ?? ""), weekdayOf(last ?? "", "last")) ?? whole,
+      BY_DAY_EN,
+      (whole, to?: string, day?: string) => english(to, 1, weekdayOf(day ?? "", "last")) ?? whole,
     );
-  return (
-    spans
+  }
+  const moving = MOVING_EN.test(text);
+  if (TIME_SAID_EN.test(text)) {
+    spans = spans.replace(FROM_TIME_ON_EN, (_, from?: string, bare?: string) => ` after ${from ?? bare ?? ""} `);
+    if (!moving) spans = spans.replace(FROM_TIME_EN, (_, time: string) => ` after ${time} `);
+  }
+  if (weekdaysEn)
+    for (const pattern of moving ? DAYS_BETWEEN_EN : DAYS_SPANS_EN)
+      spans = spans.replace(
+        pattern,
+        (whole, to?: string, first?: string, last?: string) =>
+          english(to, weekdayOf(first ?? ""), weekdayOf(last ?? "", "last")) ?? whole,
+      );
+  if (WEEKDAY_SAID_ZH.test(text))
+    spans = spans
       .replace(
         DAYS_BETWEEN_ZH,
         (whole, first: string, last: string) =>
@@ -355,7 +371,9 @@ export function withDaySpans(text: string): string {
         LATEST_DAY_ZH,
         (whole, verb?: string, day?: string, until?: string) =>
           `${verb ?? ""}${chinese(1, ZH_WEEKDAY_NUMBER[(day ?? until ?? "").slice(-1)]) ?? whole}`,
-      )
+      );
+  return (
+    spans
       // ("tomorrow, or later": one date, as without the comma, which would end a clause before it.)
       .replace(RELATIVE_DAY_COMMA, "$1 ")
       // ("明天或以后": from tomorrow on, as "明天起" says it — a date `readDates` reads.)
@@ -377,25 +395,26 @@ export function withDaysBeforeAfter(text: string): string {
       ? days.map((day) => `周${"一二三四五六日"[day - 1]}`).join("和")
       : days.map((day) => WEEKDAY_WORDS_EN[day - 1]).join(" and ");
   };
-  return withDaySpans(text)
-    .replace(BEFORE_AFTER_DAY_EN, (_, word: string, day: string) => {
-      const side = /^(?:before|up until|until|till)$/.test(word)
-        ? "before"
-        : /^(?:by|up to|through|thru|no later than)$/.test(word)
-          ? "by"
-          : "after";
-      // After the weekend or Sunday no day of the week is left: next week (`DATE_PATTERNS` reads it).
-      if (side === "after" && /weekend|^sun/.test(day)) return _;
-      const weekday = /weekend/.test(day) ? 6 : WEEKDAYS_EN.find(([pattern]) => pattern.test(day))?.[1];
-      if (weekday === undefined) return _;
-      return ` ${span(weekday, side, false)} `;
-    })
-    .replace(BEFORE_AFTER_DAY_ZH, (_, day: string, word: string) => {
-      if (!/前/.test(word) && /周末|[日天]$/.test(day)) return _;
-      const weekday = day === "周末" ? 6 : ZH_WEEKDAY_NUMBER[day.slice(-1)];
-      if (weekday === undefined) return _;
-      return span(weekday, /前/.test(word) ? "before" : "after", true);
-    });
+  const spans = withDaySpans(text);
+  const english = WEEKDAY_SAID_EN.test(spans)
+    ? spans.replace(BEFORE_AFTER_DAY_EN, (_, word: string, day: string) => {
+        const said = sideOf(word);
+        const side = said === "before" || said === "by" ? said : "after";
+        // After the weekend or Sunday no day of the week is left: next week (`DATE_PATTERNS` reads it).
+        if (side === "after" && /weekend|^sun/.test(day)) return _;
+        const weekday = /weekend/.test(day) ? 6 : WEEKDAYS_EN.find(([pattern]) => pattern.test(day))?.[1];
+        if (weekday === undefined) return _;
+        return ` ${span(weekday, side, false)} `;
+      })
+    : spans;
+  return WEEKDAY_SAID_ZH.test(english)
+    ? english.replace(BEFORE_AFTER_DAY_ZH, (_, day: string, word: string) => {
+        if (!/前/.test(word) && /周末|[日天]$/.test(day)) return _;
+        const weekday = day === "周末" ? 6 : ZH_WEEKDAY_NUMBER[day.slice(-1)];
+        if (weekday === undefined) return _;
+        return span(weekday, /前/.test(word) ? "before" : "after", true);
+      })
+    : english;
 }
 
 /** "before the midterm" / "ahead of my exam" / "在期中考试之前" (an English step may name a Chinese event): the event named. */
