@@ -65,8 +65,13 @@ const MARK_PHRASES: ReadonlyArray<[RegExp, "done" | "missed" | "skipped"]> = [
 ];
 
 /** A mark of done that names no task: "I'm done", "all done", "finished", "done with it", "我做完了", "搞定了". */
-const DONE_ALONE =
-  /^(?:(?:i'?m|i am|i'?ve|i have)\s+)?(?:(?:already|just|finally|all)\s+)?(?:done|finished|completed)(?:\s+(?:with\s+)?(?:it|that|this))?(?:\s+now)?$|^(?:i\s+)?(?:did|finished|completed)\s+(?:it|that|this)$|^(?:我)?(?:已经|刚|刚刚)?(?:做完|完成|搞定|写完|背完|读完|看完|复习完|学完|练完)了$/;
+/** "我今天做完(了)矩阵复习", "我刚做完…", "我提前完成了…": who (1) and the verb (2), when it was done said before it. */
+const DONE_WHEN_ZH = new RegExp(
+  String.raw`^(我)?(?:今天|昨天|昨晚|今晚|今早|刚才|刚刚|刚|早上|上午|中午|下午|晚上|提前)(?:已经|也)?(${DONE_ZH})了?`,
+);
+const DONE_ALONE = new RegExp(
+  String.raw`^(?:(?:i'?m|i am|i'?ve|i have)\s+)?(?:(?:already|just|finally|all)\s+)?(?:done|finished|completed)(?:\s+(?:with\s+)?(?:it|that|this))?(?:\s+now)?$|^(?:i\s+)?(?:did|finished|completed)\s+(?:it|that|this)$|^(?:我)?(?:已经|刚|刚刚)?(?:${DONE_ZH})了$`,
+);
 
 /** "…, don't reschedule it", "no need to reschedule", "不用重新安排": a missed task is not to be proposed again. */
 /**
@@ -221,14 +226,7 @@ export function readMark(body: string): ScheduleRequest | undefined {
     )
     .replace(/^(我)?(?:昨天|昨晚|今天|今晚|今早)(?:还)?(没做|没有做|没完成|没有完成|忘了做|漏了)/, "$1$2")
     // "我今天做完了矩阵复习", "我刚做完矩阵复习", "我提前完成了单词表": when it was done, not which — "我做完了…".
-    .replace(
-      /^(我)?(?:今天|昨天|昨晚|今晚|今早|刚才|刚刚|刚|早上|上午|中午|下午|晚上|提前)(?:已经|也)?(做完|完成|做好|搞定|写完|复习完)(?!了)/,
-      "$1$2了",
-    )
-    .replace(
-      /^(我)?(?:今天|昨天|昨晚|今晚|今早|刚才|刚刚|刚|早上|上午|中午|下午|晚上|提前)(?:已经|也)?(做完|完成|做好|搞定|写完|复习完)了/,
-      "$1$2了",
-    );
+    .replace(DONE_WHEN_ZH, "$1$2了");
   // "I'm done", "finished!", "做完了": no task named — "it", the review the run's clock makes current (the offline
   // policy's execute stage finds it, or asks which).
   if (DONE_ALONE.test(text)) return { kind: "mark", task: "it", to: "done", ...keep };

@@ -5,7 +5,7 @@
 import type { ScheduleRequest } from "./request-kinds.js";
 import { isAnywhere, NEGATED_DAYS, NEGATED_PART, readWhere } from "./where.js";
 import { namedTasks, onlyWhen, readTaskWords, splitAtWhen, splitPhrases, taskPhrase } from "./task-words.js";
-import { MODAL_ZH, SUGGESTION_END_ZH } from "./words.js";
+import { MODAL_ZH, NOT_ZH, SUGGESTION_END_ZH } from "./words.js";
 
 /** "find time for X", "make time for X", "fill my free time with X", "get X into my calendar": arranging X. */
 const FIND_TIME_FOR =
@@ -80,8 +80,8 @@ export function readArrange(body: string): ScheduleRequest | undefined {
   );
 }
 
-/** Not, said between the task and its verb ("作文别放周一", "作文不要放周五"). */
-const NOT_BEFORE_VERB_ZH = "不要|不用|先不|别|不";
+/** Not, said between the task and its verb ("作文别放周一", "作文不要放周五", "作文不放周五"). */
+const NOT_BEFORE_VERB_ZH = `${NOT_ZH}|不`;
 /** What 把 names (group 1), before a verb of putting ("都", "也" after it are no part of it). */
 const OBJECT_ZH = new RegExp(
   String.raw`(?:把|将)(.+?)(?:都|也)?(?:${NOT_BEFORE_VERB_ZH})?(?:重新)?(?:安排|排|放|填|塞)(?:到|在|进|入)?`,

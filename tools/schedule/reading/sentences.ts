@@ -5,7 +5,7 @@
  */
 import { trimEdges } from "../../../contracts/edge-trim.js";
 import type { ScheduleRequest, Where } from "./request-kinds.js";
-import { MAX_READ_LENGTH } from "./words.js";
+import { MAX_READ_LENGTH, NOT_ZH } from "./words.js";
 import { readDays } from "./day-words.js";
 import { isEmptySelection, NEGATIVE_CLAUSE, NOT_NEGATIVE, readBefore, readPartOfDay, withDaySpans } from "./where.js";
 import { onlyWhen, splitAtWhen } from "./task-words.js";
@@ -58,8 +58,6 @@ const NEGATED_REQUEST =
 
 /** How a change is said not to be made, before its verb ("don't", "no need to", "I'd rather not"). */
 const NEGATION_EN = String.raw`(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|never|please don'?t|i (?:don'?t|do not) (?:want|need|wanna|have) to|i'?d rather not|i would rather not|i'?d prefer not to|i would prefer not to|(?:there'?s |there is )?no need to|you (?:don'?t|do not) (?:need|have) to|don'?t bother(?: to)?)`;
-/** The same in Chinese ("不要", "不用", "先不"). */
-const NOT_ZH = "不要|别|不用|不必|无需|千万别|不想|不需要|没必要|先不|暂时不|暂不";
 /**
  * A change said not to be made: "don't move the essay", "never move the essay", "do not schedule the essay", "don't
  * clear Friday", "don't move anything to Friday", "不要把作文移到周五" — each read as the change itself before (the days
@@ -122,8 +120,6 @@ const HOW_ABOUT_FOR = /^how about\s+([^,]+?)\s+for\s+((?:the|my)\s+.+?)(?:\s+ins
 /** "Friday works better for the essay", "Friday would be better for the essay": where (1) and the task (2). */
 const BETTER_FOR = /^([^,]+?)\s+(?:would be|would work|'d be|is|works|might be)\s+better\s+for\s+((?:the|my)\s+.+)$/;
 /** A request asked with its verb as "-ing" ("would you mind moving …"): the verb (group 1). */
-const MIND_DOING =
-  /^(?:would you mind|do you mind|would it be possible to try|mind)\s+(moving|scheduling|putting|placing|pushing|shifting|swapping|arranging|rescheduling)\b/;
 const VERB_OF: Record<string, string> = {
   moving: "move",
   scheduling: "schedule",
@@ -135,9 +131,15 @@ const VERB_OF: Record<string, string> = {
   arranging: "arrange",
   rescheduling: "reschedule",
 };
+const MIND_DOING = new RegExp(
+  String.raw`^(?:would you mind|do you mind|would it be possible to try|mind)\s+(${Object.keys(VERB_OF).join("|")})\b`,
+);
 /** "change the matrix review to Thursday", "switch the essay to Friday": the task (2) and where (3), after asking (1). */
-const CHANGE_TO =
-  /^((?:(?:please|can you|could you|would you|just)\s+)*)(?:change|switch)\s+(?!(?:my\s+|the\s+)?(?:preferences?|settings?|rules?|profile|language|name)\b)(.+?)\s+to\s+(.+?)\s*[?.!]*$/;
+/** Words that ask for something, before its verb: "please", "can you", "I want to" … */
+const ASKING = String.raw`(?:(?:please|can you|could you|would you|will you|help me|i want to|i'd like to|i would like to|i need to|let's|now|just)\s+)*`;
+const CHANGE_TO = new RegExp(
+  String.raw`^(${ASKING})(?:change|switch)\s+(?!(?:my\s+|the\s+)?(?:preferences?|settings?|rules?|profile|language|name)\b)(.+?)\s+to\s+(.+?)\s*[?.!]*$`,
+);
 
 /**
  * A request said with its verb asked about ("would you mind moving the essay to Friday?") or as a change to a day
@@ -256,8 +258,6 @@ const REQUEST_START = new RegExp(
   String.raw`^(?:(?:please|can you|could you|would you)\s+)*(?:${INTENT}\s+)?(?:schedule|do|put|arrange|place|plan|fit|slot|book|squeeze|pencil|add|get|finish|complete|work on|study|review|write|make|${MOVE_VERB})\b`,
 );
 
-/** Words that ask for something, before its verb: "please", "can you", "I want to" … */
-const ASKING = String.raw`(?:(?:please|can you|could you|would you|will you|help me|i want to|i'd like to|i would like to|i need to|let's|now|just)\s+)*`;
 /** A task put on the schedule as a whole: "add X to my calendar", "put X in my schedule", "get X on the calendar". */
 const ONTO_SCHEDULE = new RegExp(
   String.raw`^(${ASKING})(?:add|put|get|schedule|place|fit|slot|book|stick)\s+(.+?)\s+(?:in|into|on|onto|to)\s+(?:the\s+|my\s+)?(?:schedule|calendar|timetable|planner|agenda)\b(.*)$`,

@@ -175,3 +175,6 @@ export const MODAL_ZH = "可以|可不可以|能不能|能|就|想|要|得|会|�
 
 /** The English verbs that move a task; "shift" after "my" / "a" / "work" … is a work shift, no verb. */
 export const MOVE_VERB = String.raw`(?:move|reschedule|(?<!\b(?:my|a|the|your|his|her|our|their|work|night|day|morning|evening|late|early)\s)shift|push|bump|bring|postpone|delay|put off)`;
+
+/** How Chinese says a change or a placing is not to be made ("不要", "不用", "先不"). */
+export const NOT_ZH = "不要|别|不用|不必|无需|千万别|不想|不需要|没必要|先不|暂时不|暂不";
