@@ -279,10 +279,10 @@ test("a model that writes the final summary as JSON: the person reads text, as f
  * calling, structured output on): the served run must end as the in-process one does — its cards, week and answers —
  * with no request refused. The in-process outcome, for what the test asks of it.
  */
-async function eveInProcessAndServed(said: string[]): Promise<Outcome> {
+async function eveInProcessAndServed(said: string[], chinese = false): Promise<Outcome> {
   const reference = await converse(
     { default: new ScheduleOfflinePolicy() },
-    halfPlacedWeek(),
+    halfPlacedWeek({ chinese }),
     said,
     false,
     SAMPLE_WEEK_EVE,
@@ -290,7 +290,7 @@ async function eveInProcessAndServed(said: string[]): Promise<Outcome> {
   const first = double.requests.length;
   const outcome = await converse(
     modelsAtDouble(double, { TEMPO_TOOL_CALLING: "native", TEMPO_STRUCTURED_OUTPUT: "on" }),
-    halfPlacedWeek(),
+    halfPlacedWeek({ chinese }),
     said,
     false,
     SAMPLE_WEEK_EVE,
@@ -348,6 +348,39 @@ test("moves said as a bump, a statement or a suggestion, a list's done and a str
   expect(essay?.source === "task_item" && essay.status).toBe("done");
   expect(reference.answers[4]).toMatch(/already on Mon 11 Mar/);
   expect(placeOf(reference.schedule, "review-limits")).toBe(placeOf(halfPlacedWeek(), "review-limits"));
+});
+
+test("a date's side, a change to a day, a move with no preposition, an unplace off a day it is not on end through the strict server as in process", async () => {
+  const said = [
+    "would you mind moving the matrix review to friday evening?",
+    "schedule the vocabulary list before mar 15",
+    "the binary tree review can go sunday",
+    "remove the essay from Friday",
+    "change the limits review to thursday",
+  ];
+  const reference = await eveInProcessAndServed(said);
+  expect(reference.error).toBeUndefined();
+  expect(placeOf(reference.schedule, "matrix-review")).toMatch(/^day 5 slots (?:9|1[0-9])-/);
+  expect(placeOf(reference.schedule, "vocabulary-list")).toMatch(/^day [1-4] /);
+  expect(placeOf(reference.schedule, "binary-tree-review")).toMatch(/^day 7 /);
+  expect(reference.answers[3]).toMatch(/"Draft the English essay" is not on Fri 15 Mar \(it is on Sat 16 Mar/);
+  expect(placeOf(reference.schedule, "review-limits")).toMatch(/^day 4 /);
+});
+
+test("the Chinese clock, a yes-or-no question and a done verb end through the strict server as in process", async () => {
+  const said = [
+    "把矩阵复习挪到周五晚上7:55",
+    "能不能把单词表安排在周五？",
+    "作文写完了",
+    "把导数练习安排在周三三点以后",
+  ];
+  const reference = await eveInProcessAndServed(said, true);
+  expect(reference.error).toBeUndefined();
+  expect(placeOf(reference.schedule, "matrix-review")).toMatch(/^day 5 /);
+  expect(placeOf(reference.schedule, "vocabulary-list")).toMatch(/^day 5 /);
+  const essay = reference.schedule.tasks.find((task) => task.id === "essay-draft");
+  expect(essay?.source === "task_item" && essay.status).toBe("done");
+  expect(placeOf(reference.schedule, "derivative-drills")).toMatch(/^day 3 /);
 });
 
 test("a 99 000-character request through the strict server: every prompt is cut to its stage's budget, no request refused, the week arranged as for the short request", async () => {
