@@ -90,7 +90,7 @@ function runBench(name: string): Promise<BenchRun> {
       if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
     }, BENCH_TIME_LIMIT_MS);
     child.once("error", reject);
-    child.once("exit", (exitCode, signal) => {
+    child.once("close", (exitCode, signal) => {
       clearTimeout(timer);
       resolve({ name, seconds: Number(process.hrtime.bigint() - started) / 1e9, exitCode, signal, timedOut, output });
     });

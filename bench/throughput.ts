@@ -205,7 +205,7 @@ function runWorker(args: string[], timeoutMs = WORKER_LIMIT_MS): Promise<WorkerR
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
     child.once("error", reject);
-    child.once("exit", (code) => {
+    child.once("close", (code) => {
       clearTimeout(timer);
       if (timedOut)
         return reject(new WorkerTimeout(`worker ${args.slice(1).join(" ")} did not finish in ${timeoutMs / 1000} s`));

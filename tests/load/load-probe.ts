@@ -97,7 +97,7 @@ async function startWorker(
   let stderr = "";
   child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<string>((resolve) =>
-    child.once("exit", (code, signal) =>
+    child.once("close", (code, signal) =>
       resolve(`worker exited (${signal ?? code}) before it reported:\n${stderr.slice(-4_000)}`),
     ),
   );

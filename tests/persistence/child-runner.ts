@@ -135,7 +135,7 @@ export async function runChild(
       clearTimeout(timer);
       reject(error);
     });
-    child.on("exit", (exitCode, signal) => {
+    child.on("close", (exitCode, signal) => {
       clearTimeout(timer);
       const line = stdout.trim().split("\n").filter(Boolean).at(-1);
       let output: ChildResult["output"];
