@@ -155,7 +155,7 @@ type When =
   | { offToday: true }
   | { day: "yesterday" | "today" | "tomorrow" | "friday" | "saturday" | `2024-${string}`; time: string }
   /** That day's slots from–to: "today", "tonight", "tomorrow before 12:00", "Friday after 14:00". */
-  | { day: "today" | "tomorrow" | "in 2 days" | "friday" | `2024-${string}`; slots: [number, number] };
+  | { day: "today" | "tomorrow" | "in 2 days" | "in 7 days" | "friday" | `2024-${string}`; slots: [number, number] };
 
 interface Ask {
   say: string;
@@ -548,6 +548,10 @@ const ASKS: Ask[] = [
   // "Anytime", "in my free time": of when, not of the name (before, "vocabulary list anytime" was sought).
   ask("do the vocabulary list anytime tomorrow", VOCABULARY, false, { day: "tomorrow", slots: WHOLE_DAY }),
   ask("schedule the vocabulary list in my free time on friday", VOCABULARY, false, { day: "friday", slots: WHOLE_DAY }),
+  // A week on from today (before, today itself); a placed task done elsewhere "instead" is moved there.
+  ask("move the matrix review to a week from today", MATRIX, true, { day: "in 7 days", slots: WHOLE_DAY }),
+  ask("把单词表安排在一周后", VOCABULARY, false, { day: "in 7 days", slots: WHOLE_DAY }),
+  ask("can we do the matrix review on friday instead", MATRIX, true, { day: "friday", slots: WHOLE_DAY }),
 ];
 
 /** What the oracle expects: placed exactly there, at one of these starts, or refused for one of these reasons. */
@@ -737,8 +741,8 @@ function verdictOf({ task, placed, when }: Ask, local: string): Verdict {
       ? today
       : when.day === "tomorrow"
         ? plusDays(today, 1)
-        : when.day === "in 2 days"
-          ? plusDays(today, 2)
+        : when.day === "in 2 days" || when.day === "in 7 days"
+          ? plusDays(today, Number(when.day.split(" ")[1]))
           : when.day === "yesterday"
             ? plusDays(today, -1)
             : when.day === "friday"

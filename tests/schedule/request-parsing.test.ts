@@ -1737,3 +1737,58 @@ test("a side of a date is no deadline event, and a day alone has no side", () =>
   const alone = (parseScheduleRequest("schedule the essay on Dec 8") as { where: Where }).where.only.dates;
   expect(alone?.[0]).not.toHaveProperty("side");
 });
+
+/**
+ * Misreadings found by writing messages as students do (session 50): each row was read wrongly before — "the sun" was
+ * Sunday, a second move joined by 和 was dropped, "作文都" and "作文晚" were task names, "a week from today" was today,
+ * "a week from Friday" this Friday, "back a week" part of a name, "the times of" part of a swapped task.
+ */
+describe("messages as students type them: weeks, joins and names", () => {
+  const move = (task: string, where: Record<string, unknown> = {}) => ({ kind: "move", task, where });
+  test.each([
+    ["schedule the essay about the sun", { kind: "arrange", tasks: ["essay about the sun"], where: { only: days() } }],
+    ["move essay to sun", move("essay", { only: days([7]) })],
+    [
+      "把矩阵复习挪到周四和作文挪到周五",
+      { ...move("矩阵复习", { only: days([4]) }), also: [move("作文", { only: days([5]) })] },
+    ],
+    ["把矩阵复习挪到周四和周五", move("矩阵复习", { only: days([4, 5]) })],
+    ["作文都挪到周五", move("作文", { only: days([5]) })],
+    ["把复习都挪到周五", move("复习都", { only: days([5]) })],
+    ["作文晚一点做", { ...move("作文"), shift: { sameDay: "later" } }],
+    ["把作文早点做", { ...move("作文"), shift: { sameDay: "earlier" } }],
+    ["can we do the essay on Thursday instead?", move("essay", { only: days([4]) })],
+    ["can we do the essay on Thursday", { kind: "arrange", tasks: ["essay"] }],
+    ["swap the times of the essay and matrix review", { kind: "swap", first: "essay", second: "matrix review" }],
+    [
+      "move the essay to a week from today",
+      move("essay", { only: { ...days(), dates: [{ kind: "offset", days: 7, text: "a week from today" }] } }),
+    ],
+    [
+      "move the essay to a week from tomorrow",
+      move("essay", { only: { ...days(), dates: [{ kind: "offset", days: 8 }] } }),
+    ],
+    [
+      "move the essay to a week from friday",
+      move("essay", { only: { ...days(), dates: [{ kind: "weekday", weekday: 5, weeks: 1 }] } }),
+    ],
+    [
+      "schedule the essay in two weeks' time",
+      { kind: "arrange", where: { only: { dates: [{ kind: "offset", days: 14 }] } } },
+    ],
+    ["把作文挪到一周后", move("作文", { only: { ...days(), dates: [{ kind: "offset", days: 7 }] } })],
+    ["把作文挪到两个星期以后", move("作文", { only: { ...days(), dates: [{ kind: "offset", days: 14 }] } })],
+    ["把作文挪到下周的今天", move("作文", { only: { ...days(), dates: [{ kind: "offset", days: 7 }] } })],
+    ["push the essay back a week", { ...move("essay"), shift: { days: 7 } }],
+    ["bring the essay forward 2 weeks", { ...move("essay"), shift: { days: -14 } }],
+    ["把作文推迟一周", { ...move("作文"), shift: { days: 7 } }],
+    ["把作文往后推一个星期", { ...move("作文"), shift: { days: 7 } }],
+  ])("%s", (text, expected) => {
+    expect(parseScheduleRequest(text)).toMatchObject(expected);
+  });
+
+  test("a next week's day is no event to go after, and a week from a day is no shift of a task's own", () => {
+    expect(parseScheduleRequest("把作文挪到两个星期以后")).not.toHaveProperty("where.next");
+    expect(parseScheduleRequest("move the essay to a week from friday")).not.toHaveProperty("shift");
+  });
+});

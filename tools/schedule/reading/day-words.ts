@@ -66,6 +66,28 @@ const DATE_PATTERNS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => DateSpec
       return undefined;
     },
   ],
+  // "a week from today", "two weeks from tomorrow", "in a week", "一周后", "两个星期以后", "下周的今天": that day a whole number of
+  // weeks on (before, "a week from today" was today); "a week from Friday", "a week on Friday": that weekday of the
+  // week after (before, this week's Friday).
+  [
+    new RegExp(
+      String.raw`\b(a|one|1|two|2|three|3)\s+weeks?\s+(?:from|after)\s+(today|now|tomorrow)\b|\bin\s+(a|one|1|two|2|three|3)\s+weeks?(?:'?\s+time)?\b|(?<![第\d一二两三四五六七八九十])([一两二三123])\s*(?:个)?(?:周|星期|礼拜)(?:以后|之后|后)(?![天半])|(下个?(?:周|星期|礼拜)的?今天)|\b(a|one|1|two|2)\s+weeks?\s+(?:from|after|on)\s+(?:this\s+)?${WEEKDAY_WORD}\b`,
+      "g",
+    ),
+    (m) => {
+      const count = (said: string) =>
+        ({ a: 1, one: 1, two: 2, three: 3, 一: 1, 二: 2, 两: 2, 三: 3 })[said] ?? Number(said);
+      if (m[6] !== undefined)
+        return {
+          kind: "weekday",
+          weekday: WEEKDAY_PREFIXES.indexOf((m[7] ?? "").slice(0, 3)),
+          weeks: count(m[6]),
+          text: m[0],
+        };
+      const weeks = m[5] !== undefined ? 1 : count(m[1] ?? m[3] ?? m[4] ?? "");
+      return { kind: "offset", days: 7 * weeks + (m[2] === "tomorrow" ? 1 : 0), text: m[0] };
+    },
+  ],
   // From today or tomorrow on: "after today", "tomorrow or later", "tomorrow at the earliest", "no earlier than
   // tomorrow", "starting tomorrow", "from tomorrow on", "明天起", "从明天开始", "明天或以后" — that day and every day of
   // the schedule after it (before, "after today" was today, and the rest that one day). "After tomorrow" is the day

@@ -29,7 +29,9 @@ import { MODAL_ZH } from "./words.js";
 
 export function readSwap(body: string): ScheduleRequest | undefined {
   const english =
-    /\b(?:swap|switch|exchange|trade)\s+(?:the\s+)?(?:places?\s+of\s+)?(.+?)\s+(?:and|with|&)\s+(.+)$/.exec(body);
+    /\b(?:swap|switch|exchange|trade)\s+(?:the\s+)?(?:(?:places?|times?|slots?|spots?|days?)\s+of\s+)?(.+?)\s+(?:and|with|&)\s+(.+)$/.exec(
+      body,
+    );
   const chinese =
     /(?:交换|对调|互换|调换)(?:一下)?(.+?)(?:和|与|跟)(.+?)(?:的(?:位置|时间))?$/.exec(body) ??
     (swapVerbAfterPair(body) ? /(?:把|将)?(.+?)(?:和|与|跟)(.+?)(?:交换|对调|互换|调换)/.exec(body) : null);
@@ -187,9 +189,12 @@ export const MOVE_VERB_EN = new RegExp(String.raw`^(?:${MOVE_VERB}|put)\b`);
 const VERB_THEN_DAYS = new RegExp(
   String.raw`^\s*${MOVE_VERB}\s+(?:(?:all|each|every one)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?${DAY_SAID_EN}(?:\s*,\s*${DAY_SAID_EN})*\s*$`,
 );
-/** What joins one move to the next: ", and", "and then", ";", "，", "，然后", "然后", "并且". */
+/**
+ * What joins one move to the next: ", and", "and then", ";", "，", "，然后", "然后", "并且", "和", "以及" (a 和 inside a
+ * task's name or a list of days joins no two moves: what is before it is no whole move).
+ */
 const MOVE_JOINS =
-  /\s*[,;，；]\s*(?:and\s+)?(?:then\s+)?(?:然后|再|并且|还有)?\s*|\s+(?:and|then)\s+(?:then\s+)?|然后|并且/g;
+  /\s*[,;，；]\s*(?:and\s+)?(?:then\s+)?(?:然后|再|并且|还有)?\s*|\s+(?:and|then)\s+(?:then\s+)?|然后|并且|以及|和|跟/g;
 
 /**
  * A move, or several said together, each of its own task to its own place ("move the matrix review to Thursday and the

@@ -116,6 +116,14 @@ const howAbout = (to: string) =>
   new RegExp(
     String.raw`^(?:how about|what if)\s+${ONE_TASK}\s+(?:(?:went|goes|go|was|were|is|moved|moves)\s+)?${to}(?<where>.+?)(?:\s+instead)?\s*\??$`,
   );
+/**
+ * A task said to be done somewhere else "instead": "can we do the essay on Thursday instead?", "let's have the essay
+ * Friday instead", "schedule the essay on Friday instead" (group "where") — a move of it, not a second placing.
+ */
+const doInstead = (to: string) =>
+  new RegExp(
+    String.raw`^(?:(?:can|could|shall|should)\s+(?:we|i|you)\s+|let'?s\s+|i'?ll\s+|(?:please|just)\s+)?(?:do|have|put|schedule|place|plan)\s+${ONE_TASK}\s+${to}(?<where>.+?)\s+instead\s*[?.!]*$`,
+  );
 const HOW_ABOUT_FOR = /^how about\s+([^,]+?)\s+for\s+((?:the|my)\s+.+?)(?:\s+instead)?\s*\??$/;
 /** "Friday works better for the essay", "Friday would be better for the essay": where (1) and the task (2). */
 const BETTER_FOR = /^([^,]+?)\s+(?:would be|would work|'d be|is|works|might be)\s+better\s+for\s+((?:the|my)\s+.+)$/;
@@ -157,13 +165,13 @@ function withVerbAsked(body: string): string {
 /** Every day or time but some: "anything but", "any day other than", "anytime apart from". */
 const ANY_BUT = /\b(?:any\s*(?:day|time|where)|anything|everything|whenever)\s+(?:but|other than|apart from|except)\b/g;
 /** The ways of saying a move of a task to a place (groups "task", "where") without its verb, in the order tried. */
-const MOVES_SAID = [canGo(TO), shouldGo(TO), howAbout(TO), PREFER_PLACE, BETTER_PLACE];
+const MOVES_SAID = [canGo(TO), shouldGo(TO), howAbout(TO), doInstead(TO), PREFER_PLACE, BETTER_PLACE];
 /**
  * The same with no preposition before where: "the essay can go Friday", "… can go after Tuesday", "how about the
  * vocabulary list tomorrow?" (before, not understood). What follows the task must then be only words of when, and the
  * preposition goes before them; not "the essay can be done quickly".
  */
-const MOVES_SAID_BARE = [canGo(""), shouldGo(""), howAbout("")];
+const MOVES_SAID_BARE = [canGo(""), shouldGo(""), howAbout(""), doInstead("")];
 /** The most words where is said in, with no preposition ("any day after Tuesday evening after 3pm"). */
 const WHEN_WORDS = 8;
 

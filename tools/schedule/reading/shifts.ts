@@ -17,7 +17,9 @@ const MOVE_VERB_THEN = new RegExp(String.raw`\b${MOVE_VERB}\s+(.+)$`);
 /** How many of a unit a shift says: "a", "an", "one", "two", "half an", "2", "1.5"; Chinese numerals too. */
 const SHIFT_AMOUNT = String.raw`(an?|one|two|three|four|five|six|half an?|\d+(?:\.\d+)?)`;
 /** "a day", "2 hours", "30 minutes" (group 1 the amount, group 2 the unit). */
-const SHIFT_LENGTH_EN = new RegExp(String.raw`\b(?:by\s+)?${SHIFT_AMOUNT}\s+(days?|hours?|hrs?|minutes?|mins?)\b`);
+const SHIFT_LENGTH_EN = new RegExp(
+  String.raw`\b(?:by\s+)?${SHIFT_AMOUNT}\s+(days?|weeks?|wks?|hours?|hrs?|minutes?|mins?)\b`,
+);
 const LATER_EN = /^(?:back|later|off|sooner)$/;
 
 /**
@@ -63,10 +65,10 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
     const word = (measured[1] ?? "").replace(/ an?$/, "");
     const amount = HOUR_WORDS[word] ?? Number(word);
     const unit = measured[2] ?? "";
-    // A shift by days moves whole days ("half a day" is not read).
-    if (!Number.isFinite(amount) || amount <= 0 || (/^d/.test(unit) && !Number.isInteger(amount))) return undefined;
-    length = /^d/.test(unit)
-      ? { amount, unit: "days" }
+    // A shift by days moves whole days ("half a day" is not read); a week is seven of them.
+    if (!Number.isFinite(amount) || amount <= 0 || (/^[dw]/.test(unit) && !Number.isInteger(amount))) return undefined;
+    length = /^[dw]/.test(unit)
+      ? { amount: /^w/.test(unit) ? amount * 7 : amount, unit: "days" }
       : { amount: Math.round(/^h/.test(unit) ? amount * 60 : amount), unit: "minutes" };
     rest = rest.replace(measured[0], " ");
   }
@@ -120,14 +122,14 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
  * (group 5 today or tonight, 6 the word).
  */
 const SHIFT_ZH =
-  /^(?:请|帮我)?(?:把|将)?(.+?)\s*(?:(往后推|向后推|往后挪|向后挪|往后移|向后移|往后|向后|推迟|推后|延后|延迟|顺延|挪后|往前推|向前推|往前挪|向前挪|往前移|向前移|往前|向前|提前|挪前)(?:了)?\s*(\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)?\s*(?:个)?(天|小时|钟头|分钟)?|(?:挪|移|调|改|推|放|安排)?(?:到|得)?(?:当天|(今天|今晚))?(晚一点|晚一些|晚些时候|晚些|晚点|稍晚一点|稍晚|早一点|早一些|早些时候|早些|早点|稍早一点|稍早)(?:的时候|的时间)?)(?:吧|再做)?$/;
+  /^(?:请|帮我)?(?:把|将)?(.+?)\s*(?:(往后推|向后推|往后挪|向后挪|往后移|向后移|往后|向后|推迟|推后|延后|延迟|顺延|挪后|往前推|向前推|往前挪|向前挪|往前移|向前移|往前|向前|提前|挪前)(?:了)?\s*(\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)?\s*(?:个)?(天|周|星期|礼拜|小时|钟头|分钟)?|(?:挪|移|调|改|推|放|安排)?(?:到|得)?(?:当天|(今天|今晚))?(晚一点|晚一些|晚些时候|晚些|晚点|稍晚一点|稍晚|早一点|早一些|早些时候|早些|早点|稍早一点|稍早)(?:的时候|的时间)?)(?:再)?(?:做|写|弄)?(?:吧)?$/;
 
 /**
  * "推迟矩阵复习", "延后一下它", "推迟矩阵复习两天": the verb first (group 1), the task (2), an amount (3) — read as
  * "把矩阵复习推迟两天"; no amount is the next day.
  */
 const POSTPONE_ZH =
-  /^(?:请|帮我)?(推迟|延后|延迟|顺延)(?:一下)?(.+?)((?:\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(?:个)?(?:天|小时|钟头|分钟))?(?:吧)?$/;
+  /^(?:请|帮我)?(推迟|延后|延迟|顺延)(?:一下)?(.+?)((?:\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(?:个)?(?:天|周|星期|礼拜|小时|钟头|分钟))?(?:吧)?$/;
 /** The Chinese verbs that put a task off: alone, to the next day ("把矩阵复习推迟"), where "往后推" alone is later that day. */
 const POSTPONE_VERB_ZH = /^(?:推迟|推后|延后|延迟|顺延)(?:了)?$/;
 
@@ -151,10 +153,12 @@ function readShiftChinese(body: string): ScheduleRequest | undefined {
     shift = POSTPONE_VERB_ZH.test(match[2] ?? "") ? { days: 1 } : { sameDay: later ? "later" : "earlier" };
   } else {
     const amount = word === "半" ? 0.5 : /^\d/.test(word) ? Number(word) : readNumber(word);
-    if (!Number.isFinite(amount) || amount <= 0 || (unit === "天" && !Number.isInteger(amount))) return undefined;
+    const week = /^(?:周|星期|礼拜)$/.test(unit);
+    if (!Number.isFinite(amount) || amount <= 0 || ((unit === "天" || week) && !Number.isInteger(amount)))
+      return undefined;
     shift =
-      unit === "天"
-        ? { days: direction * amount }
+      unit === "天" || week
+        ? { days: direction * amount * (week ? 7 : 1) }
         : { minutes: direction * Math.round(unit === "分钟" ? amount : amount * 60) };
   }
   return { kind: "move", task, where: sameDayWhere(shift, match[5]), shift };

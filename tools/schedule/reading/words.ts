@@ -27,7 +27,8 @@ export const WEEKDAYS_EN: ReadonlyArray<[RegExp, number]> = [
   [/\bthu(?:r|rs|rsday)?s?\b/, 4],
   [/\bfri(?:day)?s?\b/, 5],
   [/\bsat(?:urday)?s?\b/, 6],
-  [/\bsun(?:day)?s?\b/, 7],
+  // "the sun" is not a day ("my essay about the sun").
+  [/\bsundays?\b|(?<!\b(?:the|a)\s+)\bsuns?\b/, 7],
 ];
 export const WEEKDAY_ZH = /(?:周|星期|礼拜)([一二三四五六日天1-7])/g;
 export const ZH_WEEKDAY_NUMBER: Record<string, number> = { 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 日: 7, 天: 7 };
