@@ -128,6 +128,19 @@ export function decideChat(view: PromptView): Record<string, unknown> {
       ),
       reason: "a number in the request reads as no day or time",
     };
+  // "Move the essay to Friday and skip the vocab list": two requests, each asked for on its own.
+  if (request.kind === "unknown" && request.why === "two_requests") {
+    const [first, second] = request.parts;
+    return {
+      intent: "chat",
+      reply: say(
+        language,
+        `I read two different requests in "${message}", so I changed nothing. Send them one at a time: first "${first}", then "${second}".`,
+        `我在“${message}”里读到了两个不同的请求，所以什么也没有改。请一次发一个：先发“${first}”，再发“${second}”。`,
+      ),
+      reason: "two requests of different kinds in one message",
+    };
+  }
   // "Move the essay by a day": how much, not which way — asked, never guessed.
   if (request.kind === "unknown" && request.why === "shift_way")
     return {

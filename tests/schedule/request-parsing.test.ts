@@ -1792,3 +1792,87 @@ describe("messages as students type them: weeks, joins and names", () => {
     expect(parseScheduleRequest("move the essay to a week from friday")).not.toHaveProperty("shift");
   });
 });
+
+/**
+ * Misreadings found by writing messages as students do (session 50), each a wrong action before: a reason or a
+ * condition after where it goes ruled that day out too ("to friday cuz i have a party saturday" moved the essay to
+ * Monday); a correction with no comma before it allowed both days; a task said first with 进, 入 or no 在 ("作文放进
+ * 周五") arranged every review; a question whether a task fits arranged every review on that day; a question about what
+ * a move would do made the move; another request after a move lent it its days or its words.
+ */
+describe("messages as students type them: reasons, corrections, questions and second requests", () => {
+  const move = (task: string, where: Record<string, unknown>) => ({ kind: "move", task, where });
+  const arrange = (tasks: string[], where: Record<string, unknown>) => ({ kind: "arrange", tasks, where });
+  test.each([
+    ["move the essay to friday cuz i have a party saturday", move("essay", { only: days([5]), not: days([6]) })],
+    ["move the essay to friday if it doesn't clash", move("essay", { only: days([5]), not: days([]) })],
+    ["move the essay to friday unless it clashes", move("essay", { only: days([5]), not: days([]) })],
+    ["move essay to friday im travelling sat", move("essay", { only: days([5]), not: days([6]) })],
+    ["move the essay to friday i have a lab thursday", move("essay", { only: days([5]), not: days([4]) })],
+    ["move the essay to friday without moving anything else", move("essay", { only: days([5]), not: days([]) })],
+    ["i'm out saturday. move the essay to friday", move("essay", { only: days([5]), not: days([6]) })],
+    ["thursday i'm busy, move my reviews", { kind: "shift_all", weekday: 4, away: "day" }],
+    ["move essay to friday no wait saturday", move("essay", { only: days([6]), not: days([]) })],
+    ["schedule the essay on thursday no wait friday", arrange(["essay"], { only: days([5]), not: days([]) })],
+    ["move the essay to thursday. no, friday", move("essay", { only: days([5]), not: days([]) })],
+    ["move the essay to friday... actually saturday", move("essay", { only: days([6]) })],
+    ["move the essay to friday sorry i mean saturday", move("essay", { only: days([6]) })],
+    ["move the essay to thursday oh wait i meant friday", move("essay", { only: days([5]) })],
+    ["move the essay to thursday err friday", move("essay", { only: days([5]) })],
+    ["把作文挪到周五 不对 是周六", move("作文", { only: days([6]) })],
+    ["把作文挪到周五，算了还是周六吧", move("作文", { only: days([6]) })],
+    ["把作文挪到周四 哦不 周五", move("作文", { only: days([5]) })],
+    ["move the essay to friday no evenings", move("essay", { only: days([5]), slots: { notPart: "evening" } })],
+    ["schedule the essay on thursday not friday", arrange(["essay"], { only: days([4]), not: days([5]) })],
+    ["把作文挪到周五还是周六", move("作文", { only: days([5, 6]) })],
+    ["单词表安排在工作日晚上", arrange(["单词表"], { only: days([1, 2, 3, 4, 5]), slots: { part: "evening" } })],
+    ["作文安排在下周", arrange(["作文"], { only: days([]) })],
+    ["作文放进周五", arrange(["作文"], { only: days([5]) })],
+    ["作文塞进周五晚上", arrange(["作文"], { only: days([5]), slots: { part: "evening" } })],
+    ["作文安排周五", arrange(["作文"], { only: days([5]) })],
+    ["作文安排在明天或后天", arrange(["作文"], {})],
+    ["只安排周三", arrange([], { only: days([3]) })],
+    ["could the essay fit on friday?", { kind: "free", where: { only: days([5]) } }],
+    ["will the matrix review fit on sunday", { kind: "free", where: { only: days([7]) } }],
+    ["could the essay go on friday", move("essay", { only: days([5]) })],
+    ["if i move the essay to friday will it clash", { kind: "unknown" }],
+    ["作文挪到周五的话会不会冲突", { kind: "unknown" }],
+    ["is it a good idea to move the essay to friday?", { kind: "unknown" }],
+    ["if i have time, schedule the essay on friday", arrange(["essay"], { only: days([5]) })],
+    [
+      "move the essay to friday and skip the vocab list",
+      { kind: "unknown", why: "two_requests", parts: ["move the essay to friday", "skip the vocab list"] },
+    ],
+    [
+      "move the essay to friday and clear saturday",
+      { kind: "unknown", why: "two_requests", parts: ["move the essay to friday", "clear saturday"] },
+    ],
+    [
+      "把作文挪到周五，另外把周六清空",
+      { kind: "unknown", why: "two_requests", parts: ["把作文挪到周五", "把周六清空"] },
+    ],
+    [
+      "move the essay to friday. put the vocab list on saturday",
+      { kind: "unknown", why: "two_requests", parts: ["move the essay to friday", "put the vocab list on saturday"] },
+    ],
+    [
+      "move the essay to friday & matrix review to mon",
+      { ...move("essay", { only: days([5]) }), also: [move("matrix review", { only: days([1]) })] },
+    ],
+    [
+      "把作文挪到周五，单词表放周六",
+      { ...move("作文", { only: days([5]) }), also: [move("单词表", { only: days([6]) })] },
+    ],
+    [
+      "把作文挪到周五并把单词表挪到周六",
+      { ...move("作文", { only: days([5]) }), also: [move("单词表", { only: days([6]) })] },
+    ],
+    [
+      "把作文挪到周五。单词表挪到周六。",
+      { ...move("作文", { only: days([5]) }), also: [move("单词表", { only: days([6]) })] },
+    ],
+    ["把作文挪到周五。不要上午。", move("作文", { only: days([5]), slots: { notPart: "morning" } })],
+  ])("%s", (text, expected) => {
+    expect(parseScheduleRequest(text)).toMatchObject(expected);
+  });
+});

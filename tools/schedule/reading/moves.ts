@@ -190,11 +190,11 @@ const VERB_THEN_DAYS = new RegExp(
   String.raw`^\s*${MOVE_VERB}\s+(?:(?:all|each|every one)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?${DAY_SAID_EN}(?:\s*,\s*${DAY_SAID_EN})*\s*$`,
 );
 /**
- * What joins one move to the next: ", and", "and then", ";", "，", "，然后", "然后", "并且", "和", "以及" (a 和 inside a
- * task's name or a list of days joins no two moves: what is before it is no whole move).
+ * What joins one move to the next: ", and", "and then", ";", "&", "，", "，然后", "然后", "并且", "并把", "另外",
+ * "和", "以及" (a 和 inside a task's name or a list of days joins no two moves: what is before it is no whole move).
  */
 const MOVE_JOINS =
-  /\s*[,;，；]\s*(?:and\s+)?(?:then\s+)?(?:然后|再|并且|还有)?\s*|\s+(?:and|then)\s+(?:then\s+)?|然后|并且|以及|和|跟/g;
+  /\s*[,;，；]\s*(?:and\s+)?(?:then\s+)?(?:然后|再|并且|还有|另外|同时)?\s*|\s+(?:and|then)\s+(?:then\s+)?|\s*&\s*|然后|并且|并(?=把|将)|另外|以及|和|跟/g;
 
 /**
  * A move, or several said together, each of its own task to its own place ("move the matrix review to Thursday and the
@@ -211,6 +211,10 @@ export function readMoves(words: string): ScheduleRequest | undefined {
   let start = 0;
   for (const [at, join] of joins.entries()) {
     const next = said.slice(join.index + join[0].length, joins[at + 1]?.index ?? said.length);
+    // ("… and skip the vocab list", "…，另外把周六清空": another request after a whole move — both asked for apart.)
+    const other = said.slice(join.index + join[0].length).trim();
+    if ((OTHER_REQUEST_VERB.test(other) || OTHER_REQUEST_ZH.test(other)) && wholeMove(said.slice(0, join.index), true))
+      return { kind: "unknown", why: "two_requests", parts: [said.slice(0, join.index).trim(), other] };
     if (readTaskWords(next).trim() === "") continue;
     // ("push all of Thursday and Friday's reviews back": days listed before the reviews they name are no move.)
     if (VERB_THEN_DAYS.test(said.slice(start, join.index))) continue;
@@ -232,6 +236,17 @@ const OFF_AND_ONTO = new RegExp(
   "g",
 );
 
+/**
+ * A verb of another request after a move ("… and skip the vocab list", "… and clear Saturday", "… and mark the essay
+ * done"): what follows it is no task moved as the move before it is (before, a task "skip the vocab list" was sought).
+ */
+const OTHER_REQUEST_VERB =
+  /^(?:skip|clear|cancel|remove|delete|drop|unplace|mark|swap|switch|schedule|arrange|add|finish|complete|undo|free up|empty|block)\b/;
+
+/** Another request said after a move in Chinese ("另外把周六清空", "跳过单词表", "把作文标记为完成"). */
+const OTHER_REQUEST_ZH =
+  /^(?:另外|还有|再)?(?:请|帮我)?(?:(?:把|将)[^，,。；;]*?)?(?:清空|清掉|跳过|取消|删除|删掉|撤下|撤掉|标记|做完|完成|交换|对调|撤销|空出)/;
+
 /** Words after a move that only say so ("… and thanks", "… too, please"): no task of their own. */
 const NO_TASK_AFTER = /^(?:thanks?|thank you|please|pls|ok|okay|too|also|as well|then|now|asap|today)\b/;
 
@@ -241,7 +256,13 @@ const NO_TASK_AFTER = /^(?:thanks?|thank you|please|pls|ok|okay|too|also|as well
  */
 function sameMoveOf(piece: string, before: MoveRequest): MoveRequest | undefined {
   // (Words of when are the move's own: "…, at 14:30" is no task.)
-  if (NO_TASK_AFTER.test(piece.trim()) || MOVE_VERB_EN.test(piece) || /[\u4e00-\u9fff]/.test(piece)) return undefined;
+  if (
+    NO_TASK_AFTER.test(piece.trim()) ||
+    MOVE_VERB_EN.test(piece) ||
+    OTHER_REQUEST_VERB.test(piece.trim()) ||
+    /[\u4e00-\u9fff]/.test(piece)
+  )
+    return undefined;
   if (!isAnywhere(readWhere(piece)) || /^(?:at|on|in|by|from|before|after|around)\b/.test(piece.trim()))
     return undefined;
   const move = readMove(`move ${piece.replace(/(?:\s+(?:too|as well|also|please))+\s*$/, "")}`);
@@ -250,12 +271,18 @@ function sameMoveOf(piece: string, before: MoveRequest): MoveRequest | undefined
   return { kind: "move", task: move.task, where: before.where, ...(before.shift ? { shift: before.shift } : {}) };
 }
 
+/** A task put somewhere with 放 or 安排, said after a move ("单词表放周六", "把单词表安排在周六"): the task and where. */
+const PLACED_AFTER_ZH = /^(?:把|将)?([\u4e00-\u9fff"“][^，,。；;]*?)(?:放|安排|排)(?:到|在)?([^，,。；;]+)$/;
+
 /**
  * One piece of several moves as a move of a task to a place or by a shift; undefined when it is not one. A piece
  * after the first may leave its verb out ("… and the essay to Friday"), so it needs "to" or a shift ("… and make it
  * the morning" is no move of a task "make it").
  */
 function wholeMove(piece: string, first: boolean): MoveRequest | undefined {
+  // ("把作文挪到周五，单词表放周六": a later piece may put its task with 放 or 安排, as a move of it.)
+  const placed = first ? null : PLACED_AFTER_ZH.exec(piece.trim());
+  if (placed) return wholeMove(`把${placed[1]}挪到${placed[2]}`, false);
   const chinese = MOVE_ZH.test(piece) && /[\u4e00-\u9fff]/.test(piece);
   const said = first || chinese || MOVE_VERB_EN.test(piece) ? piece : `move ${piece}`;
   const move = readMove(said);

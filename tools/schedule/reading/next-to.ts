@@ -8,10 +8,16 @@ import { DAY_WORD, isAnywhere, isEmptySelection } from "./where.js";
 
 /**
  * A day taken back and another said instead: "monday, no wait, tuesday", "monday, I mean tuesday", "monday - actually
- * tuesday", "monday, no, not monday, tuesday", "周一，不对，周二", "周一，我是说周二". A Chinese comma alone is none.
+ * tuesday", "monday, no, not monday, tuesday", "monday no wait tuesday", "monday err tuesday", "周一，不对，周二",
+ * "周一，我是说周二", "周一 哦不 周二", "周一，算了还是周二吧". A Chinese comma alone is none.
  */
 const CORRECTION = new RegExp(
-  String.raw`(?:,|;|\s-|\s—)\s*(?:(?:no|nope|oh no|sorry|wait|hmm),?\s+)*(?:no\s+wait|wait|no|nope|sorry|i mean|i meant|actually|make (?:that|it)|scratch that|or rather|correction|not\s+(?:on\s+)?${DAY_WORD})\b[,:]?\s*|[，,；;]\s*(?:(?:不对|不是|错了|说错了|哦不|噢不|等等|等一下)[，,]?\s*(?:我是说|我的意思是|应该是|改成|改为)?|我是说|我的意思是|应该是)`,
+  String.raw`(?:,|;|\s-|\s—)\s*(?:(?:no|nope|oh no|sorry|wait|hmm),?\s+)*(?:no\s+wait|wait|no|nope|sorry|i mean|i meant|actually|make (?:that|it)|scratch that|or rather|correction|not\s+(?:on\s+)?${DAY_WORD})\b[,:]?\s*` +
+    // (With no mark before it, only a word that can be nothing but a correction: "friday no wait saturday", "thursday
+    // err friday", "friday sorry i mean saturday"; a bare "no" or "not" is a limit there: "friday no evenings".)
+    String.raw`|\s+(?:(?:oh|hmm|um|uh),?\s+)*(?:no\s+wait|oh\s+wait|wait|sorry|i mean|i meant|actually|err?|erm|make that|scratch that|or rather)\b[,:]?\s+(?:(?:no|i mean|i meant),?\s+)?` +
+    String.raw`|[，,；;]\s*(?:(?:不对|不是|错了|说错了|哦不|噢不|等等|等一下|算了)[，,]?\s*(?:我是说|我的意思是|应该是|改成|改为|还是|是)?|我是说|我的意思是|应该是)` +
+    String.raw`|\s+(?:不对|错了|说错了|哦不|噢不|等等|等一下|算了)[，,\s]?\s*(?:我是说|我的意思是|应该是|改成|改为|还是|是)?`,
   "g",
 );
 

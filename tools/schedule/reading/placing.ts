@@ -93,22 +93,18 @@ const TOPIC_ZH = new RegExp(
 
 /**
  * The task said first in Chinese, before a verb of putting with no 把 and only words of when after it ("作文安排在周五",
- * "我想作文放到周五"): the task (group 1), who wants it and how ("我想", "可以") left out. Words of when alone name no
+ * "我想作文放到周五", "作文放进周五", "作文安排在工作日晚上", "作文安排在下周"): the task (group 1), who wants it and how ("我想", "可以") left out. Words of when alone name no
  * task ("明天安排在上午"), and a verb with its object after it ("周日下午安排我的复习") has none before it.
  */
 function topicBefore(body: string, verb: RegExpExecArray): RegExpExecArray | undefined {
   const rest = body.slice(verb.index + verb[0].length);
-  // ("放" alone is put only before words of when: "作文放周五吧".)
-  if (!/(?:到|在|^放)$/.test(verb[0]) && !/^(?:到|在)/.test(rest)) return undefined;
-  if (
-    !onlyWhen(
-      rest
-        .replace(/^(?:到|在)/, "")
-        .replace(SUGGESTION_END_ZH, "")
-        .replace(/去$/, ""),
-    )
-  )
-    return undefined;
+  // (Only words of when after the verb, with 到, 在, 进, 入 or none: "作文放周五吧", "作文放进周五", "作文安排周五".)
+  const when = rest
+    .replace(/^(?:到|在|进|入)/, "")
+    .replace(SUGGESTION_END_ZH, "")
+    .replace(/去$/, "");
+  // ("这周", "下周": the week an arrangement is made in, which is no day of it.)
+  if (!onlyWhen(when) && !/^(?:这|本|下)个?(?:周|星期|礼拜)(?:内|里)?$/.test(when.trim())) return undefined;
   // (The clause the verb is in: "我周一有课，作文别放周一" — the clause before says why.)
   const topic = TOPIC_ZH.exec(
     (
@@ -119,7 +115,11 @@ function topicBefore(body: string, verb: RegExpExecArray): RegExpExecArray | und
     ).trim(),
   );
   // ("不要安排在周五": a day kept free, no task.)
-  return topic && !onlyWhen(topic[1] ?? "") && !/^(?:不|别|没)/.test(topic[1] ?? "") ? topic : undefined;
+  // ("只安排周三": "only" is no task either.)
+  const said = topic?.[1] ?? "";
+  return topic && !onlyWhen(said) && !/^(?:不|别|没)/.test(said) && readTaskWords(said).trim() !== ""
+    ? topic
+    : undefined;
 }
 
 /** A move back to where a task was: the task (group 1). */

@@ -336,9 +336,13 @@ export type ScheduleRequest =
    * ruled out alone ("not in the afternoon"), which would leave two ranges of the day (the reply says so);
    * "unread_number": a move or an arrangement to no place whose words hold a number read as nothing ("to 3/4",
    * `unreadDigits`): the reply asks for the day and time in words it reads; "shift_way": a move by an amount that says
-   * no way ("move the essay by a day"): the reply asks earlier or later.
+   * no way ("move the essay by a day"): the reply asks earlier or later; "two_requests": a change and another request
+   * of a different kind said together ("move the essay to Friday and skip the vocab list", "move the essay to Friday.
+   * Put the vocab list on Saturday."), `parts` the two as said: the reply asks for them one at a time (before, the
+   * second's days were read as where the first goes, or its words as a task moved with it).
    */
-  | { kind: "unknown"; why?: "afternoon_out" | "unread_number" | "shift_way" };
+  | { kind: "unknown"; why?: "afternoon_out" | "unread_number" | "shift_way" }
+  | { kind: "unknown"; why: "two_requests"; parts: [string, string] };
 
 /** Kinds that only read the schedule. */
 export const READ_REQUEST_KINDS = new Set<ScheduleRequest["kind"]>([

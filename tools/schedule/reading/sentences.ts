@@ -32,6 +32,19 @@ const HELP =
 const QUESTION_START =
   /^(?:what|which|when|where|how|who|why|whats|what's|do i|does|did i|is there|are there|is anything|am i|have i|will i|should i|anything)\b/;
 
+/**
+ * A question about what a change would do, or whether to make it ("if I move the essay to Friday, will it clash?",
+ * "suppose I move the essay to Friday", "is it a good idea to move the essay to Friday?", "作文挪到周五的话会不会冲突",
+ * "如果把作文挪到周五会怎样"): no change is asked for, so none is made (before, each was the move — or, with a clash
+ * word after it, a move anywhere but Friday).
+ */
+const HYPOTHETICAL =
+  /^(?:if|suppose|supposing|assuming|say)\s+(?:i|we|you)\s+(?:(?:were to|was to|did|do)\s+)?(?:move|moved|put|schedule|scheduled|place|placed|push|pushed|swap|swapped|shift|shifted)\b|^(?:is it|would it be)\s+(?:a\s+)?(?:good|bad|wise|smart|ok|okay)(?:\s+idea)?\s+to\b|的话(?:会|能|可以|有没有|行不行|好不好|怎么样|会怎样|呢|是不是)|^(?:如果|假如|要是|假设)[^，。,]*(?:会|吗|呢|怎么样|怎样)/;
+
+/** Whether a task fits somewhere, asked: the task (group 1) and where (group 2). */
+const FIT_QUESTION =
+  /^(?:could|can|will|would|does|do|is there room for)\s+((?:the|my)\s+.+?)\s+(?:still\s+)?fit(?:\s+in)?\s+(.*?)\s*\??$/;
+
 /** A question that asks for a change ("why not move it to Friday?", "why don't you swap them?"): read as the change. */
 const SUGGESTION = /^why (?:not|don'?t you|do not you|can'?t you|wouldn'?t you)\b/;
 
@@ -408,6 +421,11 @@ function readSentence(body: string): ScheduleRequest {
   if (before) return before;
   if (HEALTH_REQUEST.test(body)) return { kind: "health" };
   if (NEXT_QUESTION.test(body)) return { kind: "next" };
+  if (HYPOTHETICAL.test(body)) return { kind: "unknown" };
+  // "could the essay fit on friday?", "will the matrix review fit sunday": whether there is time, asked (before, every
+  // pending review was arranged on that day).
+  const fits = FIT_QUESTION.exec(body);
+  if (fits) return readFree(`do i have time for ${fits[1]} ${fits[2]}`) ?? { kind: "unknown" };
   // A question is answered, never turned into a change ("what do I still need to schedule?").
   if (QUESTION_START.test(body)) {
     const read = readFree(body) ?? readDayContents(body) ?? readList(body) ?? readExplain(body);

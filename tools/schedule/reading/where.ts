@@ -132,22 +132,40 @@ export const KEEP_FREE = new RegExp(
  * "I'm busy on Friday", "I have practice on Friday", "Friday doesn't work", "周五我休息", "周五不行").
  */
 export const NEGATIVE_CLAUSE =
-  /\b(?:not|no|(?<!(?:have|got|'ve|had) )nothing|none|never|don'?t|doesn'?t|do not|does not|can'?t|cannot|can not|won'?t|will not|isn'?t|is not|aren'?t|busy|sick|unwell|under the weather|exhausted|travel(?:l)?ing|out of town|off|unavailable|away|avoid(?:ing)?|except|without|skip|rather not|bad|clash(?:es|ing)?|conflicts?|full(?!\s+of\b)|packed|(?:fully\s+)?booked(?:\s+up)?|swamped)\b|\bi(?: have|'ve got| got| am at|'m at) (?!(?:on|at|in|for|to|planned|scheduled|free|time|room|space|nothing|any|anything|some|something)\b)[a-z]+|\bi work\b|\bworking\b|不行|不要|不能|不可以|不在|从不|从来不|永远不|绝不|不(?:学习?|复习|排|安排|上课)|不方便|不舒服|生病|病了|出差|不想|不用|不好|没空|没时间|没有时间|休息|有事|有课|有约|忙|避开|除了|除外|放假|跳过|冲突|满了|排满|已满|别/;
+  /\b(?:not|no|(?<!(?:have|got|'ve|had) )nothing|none|never|don'?t|doesn'?t|do not|does not|can'?t|cannot|can not|won'?t|will not|isn'?t|is not|aren'?t|busy|sick|unwell|under the weather|exhausted|travel(?:l)?ing|out of town|off|unavailable|away|avoid(?:ing)?|except|without|skip|rather not|bad|clash(?:es|ing)?|conflicts?|full(?!\s+of\b)|packed|(?:fully\s+)?booked(?:\s+up)?|swamped)\b|\b(?:i'?m|i am|i'?ll be|i will be) out\b(?! of\b)|\bi(?: have|'ve got| got| am at|'m at) (?!(?:on|at|in|for|to|planned|scheduled|free|time|room|space|nothing|any|anything|some|something)\b)[a-z]+|\bi work\b|\bworking\b|不行|不要|不能|不可以|不在|从不|从来不|永远不|绝不|不(?:学习?|复习|排|安排|上课)|不方便|不舒服|生病|病了|出差|不想|不用|不好|没空|没时间|没有时间|休息|有事|有课|有约|忙|避开|除了|除外|放假|跳过|冲突|满了|排满|已满|别/;
 /**
  * Phrases that hold a negative word but are not negative ("不忙", "帮忙", "别的时间", "why not", and limits of the clock:
  * "no later than 16:30", "tomorrow no earlier than 10", "not before 9am" keep the day they are said with).
  */
 export const NOT_NEGATIVE =
-  /能不能|可不可以|行不行|好不好|要不要|是不是|会不会|不忙|帮忙|别的|别处|不如|不错|要不|\bno problem\b|\bnot bad\b|\bwhy not\b|\b(?:no|not) (?:later|earlier) than\b|\bnot before(?=\s+\d)/g;
+  /能不能|可不可以|行不行|好不好|要不要|是不是|会不会|不忙|帮忙|别的|别处|不如|不错|要不|\bno problem\b|\bnot bad\b|\bwhy not\b|\bwithout (?:moving|changing|touching|disturbing|affecting|shifting)\b|\b(?:no|not) (?:later|earlier) than\b|\bnot before(?=\s+\d)/g;
 /**
  * A part of the day ruled out with no day ("not in the morning", "no evenings", "avoid the afternoon", "不要晚上",
  * "上午不行"): group 1 (English), 2 or 3 (Chinese) holds the part.
  */
 export const NEGATED_PART =
   /\b(?:not|never|no|nothing|avoid(?:ing)?|except|but not|anything but)\s+(?:(?:in|during|on)\s+)?(?:the\s+)?(mornings?|afternoons?|evenings?|nights?)\b|(?:不要|别|不|避开|除了)(?:在|放在|排在|安排在|安排到|放到|排到)?(上午|早上|早晨|下午|晚上)|(上午|早上|早晨|下午|晚上)(?:不行|不要|不方便|没空|有事|有课|不可以|除外|以外|之外)/g;
-/** Where one clause of a fragment ends and another begins ("Friday is my day off, Saturday is fine"). */
+/**
+ * Where one clause of a fragment ends and another begins ("Friday is my day off, Saturday is fine"): a mark, a word that
+ * joins clauses ("because", "cuz", "if", "unless"), so a reason or a condition said after where it goes rules only its
+ * own days out (and `bySubject`).
+ */
 const CLAUSE_BREAK =
-  /[,;!?]|\.(?!\d)|\b(?:but|so|since|because|instead|then|though|although|however|try|how about)\b|但是|但|不过|所以|因为|而是|改|换|可以|吧/;
+  /[,;!?]|\.(?!\d)|\b(?:but|so|since|because|cuz|coz|cos|'?cause|as long as|if|unless|instead|then|though|although|however|try|how about)\b|但是|但|不过|所以|因为|而是|改|换|可以|吧/;
+
+/** "I" starting a clause about oneself: "i'm", "im", "i have", "i've got", "i'll be". */
+const SUBJECT_START = /\b(?:i'?m|i am|i have|i'?ve|i got|i'?ll be|i will be)\b/;
+
+/**
+ * A clause cut where "I" starts one of its own days after days said before it ("friday i have a lab thursday", "friday
+ * im travelling sat"): the reason's days are its own. "Friday I'm busy" stays one clause (Friday is what is busy).
+ */
+function bySubject(clause: string): string[] {
+  const subject = SUBJECT_START.exec(clause);
+  if (!subject || subject.index === 0) return [clause];
+  const [before, after] = [clause.slice(0, subject.index), clause.slice(subject.index)];
+  return isEmptySelection(readDays(before)) || isEmptySelection(readDays(after)) ? [clause] : [before, after];
+}
 
 /**
  * Reads where a fragment points: days to use, days to avoid, slots. Days named with a negation ("not Monday") are to
@@ -184,7 +202,7 @@ export function readWhere(said: string): Where {
   });
   const positive: string[] = [];
   let negative = false;
-  for (const clause of unparted.split(new RegExp(CLAUSE_BREAK, "g"))) {
+  for (const clause of unparted.split(new RegExp(CLAUSE_BREAK, "g")).flatMap(bySubject)) {
     // "I'm busy Thursday, Friday, move my reviews": days listed on after a negative clause are ruled out with it.
     negative = (negative && DAYS_LISTED_ON.test(clause)) || NEGATIVE_CLAUSE.test(clause.replace(NOT_NEGATIVE, " "));
     (negative ? negated : positive).push(clause);
