@@ -2,8 +2,9 @@
  * Messages as students type them, through the whole graph on the half-placed sample week: a reason said after where
  * the essay goes ("cuz i have a party saturday"), a correction with no comma ("saturday no wait friday") and two different
  * requests in one message. The stored week is the oracle: the essay lands on the day meant, or nothing changes and the
- * reply asks for the requests one at a time. Before, the first two moved the essay to Monday (the day said was ruled
- * out with the reason's), and the third moved the vocabulary list to Friday as if "skip the vocab list" were a task.
+ * reply asks for the requests one at a time (or for a day it could read). Before, the first two moved the essay to
+ * Monday (the day said was ruled out with the reason's), the third moved the vocabulary list to Friday as if "skip the
+ * vocab list" were a task, and a typo of a day ("thrusday", "m/w/f") was read as anywhere.
  */
 import { describe, expect, test } from "vitest";
 import { checkScheduleInvariants, type TaskItem } from "../../tools/schedule/index.js";
@@ -18,6 +19,7 @@ describe("where the essay goes when more is said than where", () => {
     ["move the essay to friday if it doesn't clash", 5],
     ["move essay to saturday no wait friday", 5],
     ["把作文挪到周四 哦不 周五", 5],
+    ["move the essay to thrusday", 4],
   ])("%s: the essay goes to that day and nowhere else", async (request, day) => {
     const week = halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) });
     const outcome = await converse(await offlineTempo(week, () => SAMPLE_WEEK_EVE), request);
@@ -33,7 +35,8 @@ describe("where the essay goes when more is said than where", () => {
     ],
     ["把作文挪到周五，另外把周六清空", /读到了两个不同的请求.*先发“把作文挪到周五”，再发“把周六清空”/],
     ["move the essay to friday. put the vocab list on saturday", /I read two different requests/],
-  ])("%s: nothing changes, and the reply asks for one request at a time", async (request, reply) => {
+    ["move the essay to m/w/f", /I could not read a day or time in/],
+  ])("%s: nothing changes, and the reply asks for one request at a time, or for the day", async (request, reply) => {
     const week = halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) });
     const outcome = await converse(await offlineTempo(week, () => SAMPLE_WEEK_EVE), request);
     expect(outcome.cards).toEqual([]);

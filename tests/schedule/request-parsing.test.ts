@@ -1876,3 +1876,49 @@ describe("messages as students type them: reasons, corrections, questions and se
     expect(parseScheduleRequest(text)).toMatchObject(expected);
   });
 });
+
+/**
+ * Days as students type them (session 50): a weekday two letters off, texting spellings, traditional and Beijing
+ * forms — each read as no day before, so the move went to the first free place (a typo of Thursday took the essay
+ * to Monday). Words of where read as nothing are asked about, not read as anywhere.
+ */
+describe("messages as students type them: typos of days, and places read as nothing", () => {
+  const to = (where: Record<string, unknown>) => ({ kind: "move", task: "essay", where });
+  test.each([
+    ["move the essay to thrusday", to({ only: days([4]) })],
+    ["move the essay to firday", to({ only: days([5]) })],
+    ["move the essay to wendsday", to({ only: days([3]) })],
+    ["move the essay to tuseday", to({ only: days([2]) })],
+    ["move the essay to satuday", to({ only: days([6]) })],
+    ["move the essay to sundy", to({ only: days([7]) })],
+    ["move the essay to tmw", to({ only: { ...days(), dates: [{ kind: "offset", days: 1 }] } })],
+    ["move the essay to tdy", to({ only: { ...days(), dates: [{ kind: "offset", days: 0 }] } })],
+    [
+      "move the essay to tonite",
+      to({ only: { ...days(), dates: [{ kind: "offset", days: 0 }] }, slots: { part: "evening" } }),
+    ],
+    ["move the essay to wknd", to({ only: days([6, 7]) })],
+    ["move the essay to nxt tue", to({ only: { ...days(), dates: [{ kind: "weekday", weekday: 2, weeks: 1 }] } })],
+    ["move the essay to fri next wk", to({ only: { ...days(), dates: [{ kind: "weekday", weekday: 5, weeks: 1 }] } })],
+    ["把作文挪到週五", { kind: "move", task: "作文", where: { only: days([5]) } }],
+    [
+      "把作文挪到明儿",
+      { kind: "move", task: "作文", where: { only: { ...days(), dates: [{ kind: "offset", days: 1 }] } } },
+    ],
+    [
+      "schedule the essay at midday",
+      { kind: "arrange", tasks: ["essay"], where: { only: days(), slots: { at: "12:00" } } },
+    ],
+    ["move the essay to m/w/f", { kind: "unknown", why: "unread_number" }],
+    ["把作文挪到月底", { kind: "unknown", why: "unread_number" }],
+    ["move the essay to the gym", { kind: "unknown", why: "unread_number" }],
+    ["move the essay back", { kind: "unknown", why: "unread_number" }],
+    ["move the essay to somewhere else", to({ only: days() })],
+    ["move the essay to a free slot", to({ only: days() })],
+    ["move the essay to my free time", to({ only: days() })],
+    ["把作文挪到别的时间", { kind: "move", task: "作文" }],
+    ["push the essay back", { ...to({ only: days() }), shift: { sameDay: "later" } }],
+  ])("%s", (text, expected) => {
+    expect(parseScheduleRequest(text)).toMatchObject(expected);
+  });
+});

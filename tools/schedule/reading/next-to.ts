@@ -220,6 +220,30 @@ export function corrected(said: string): string {
   return said;
 }
 
+/** Words of where that name no day or time but still a place to take: "somewhere else", "a free slot", "别的时间". */
+const ANY_PLACE =
+  /\b(?:somewhere|anywhere|wherever|elsewhere|free|open|empty|available|better|good|best|other|another|different|later|earlier|sooner|whenever|any|some|next|when|whatever|slots?|time|space|room|gap|schedule|calendar|week)\b|空|别的|其他|另|随便|任意|合适|最早|最晚|有时间|时间|时段|地方|位置|日程/;
+/** What a move's words say it goes to ("… to thrusdya", "挪到月底"): the words after "to" or 挪到. */
+const MOVE_TARGET = /\s(?:to|until|till|onto|into)\s+(.+)$|(?:移到|挪到|调到|改到|换到|推到|放到)(.+)$/;
+
+/**
+ * A move to words read as no day, time or place ("move the essay to thrusdya", "to m/w/f", "挪到月底"): read as
+ * anywhere, it proposed a place the student never named (a typo of a day took the essay to Monday); not understood
+ * instead, and the reply asks for the day; so is "move the essay back" alone. "Somewhere else", "a free slot", "another
+ * day" are places still.
+ */
+export function unreadPlace(read: ScheduleRequest, body: string): boolean {
+  if (read.kind !== "move" || read.shift || read.otherDay || read.also || read.dayward || read.leaves) return false;
+  if (!isAnywhere(read.where) || read.where.next || read.where.dayOf || read.where.slots.soonest) return false;
+  const at = body.lastIndexOf(read.task);
+  const after = at === -1 ? body : body.slice(at + read.task.length);
+  // ("move the essay back": back where it was, or later? — asked, not read as anywhere.)
+  if (/^\s*back\s*[.!?]*$/.test(after)) return true;
+  const target = MOVE_TARGET.exec(after);
+  const words = (target?.[1] ?? target?.[2] ?? "").replace(/[\s,.!?吧]+$/, "");
+  return words !== "" && /[a-z\u4e00-\u9fff]/.test(words) && !ANY_PLACE.test(words);
+}
+
 /**
  * A move or an arrangement to no place, whose words hold a number that is no part of a task's name: "move the essay to
  * 3/4" (either the 3rd of April or the 4th of March), "schedule the essay at 25:00". Read as anywhere, such a request

@@ -10,7 +10,7 @@ import { readDays } from "./day-words.js";
 import { isEmptySelection, NEGATIVE_CLAUSE, NOT_NEGATIVE, readBefore, readPartOfDay, withDaySpans } from "./where.js";
 import { onlyWhen, splitAtWhen } from "./task-words.js";
 import { asShiftAll, awayFrom, MOVE_VERB } from "./shift-all.js";
-import { corrected, readDayOf, readNextTo, unreadDigits } from "./next-to.js";
+import { corrected, readDayOf, readNextTo, unreadDigits, unreadPlace } from "./next-to.js";
 import { readClearDay, readMark, readRemoveEvent, readUnplace, withoutDayWords } from "./marks.js";
 import { NEXT_QUESTION, readDayContents, readExplain, readFree, readList, readLook } from "./questions.js";
 import { readArrange, readDoOn, readDoOnZh, readFindTimeFor } from "./placing.js";
@@ -240,7 +240,7 @@ export function parseSentence(said: string): ScheduleRequest {
   const keepFree = readKeepFree(body);
   if (keepFree) return keepFree;
   const read = withSoonest(withoutExclusions(asShiftAll(readSentence(body))));
-  if (unreadDigits(read, body)) return { kind: "unknown", why: "unread_number" };
+  if (unreadDigits(read, body) || unreadPlace(read, body)) return { kind: "unknown", why: "unread_number" };
   // "Not in the afternoon" leaves the morning and the evening, which one window of slots cannot hold: not understood,
   // rather than read as anywhere (the afternoon too).
   if ("where" in read && read.where.slots.notPart === "afternoon" && !read.where.slots.part)

@@ -112,22 +112,44 @@ export function normalizeText(text: string): string {
       .trim()
       .toLowerCase()
       .replace(TEXTING_WORDS, (word) => TEXTING_SPELLINGS.find(([pattern]) => pattern.test(word))?.[1] ?? word)
+      .replace(WEEKDAY_TYPO, (word) => weekdayTypo(word) ?? word)
+      // Traditional characters and spoken Beijing forms of the day words: "週五", "禮拜三", "明兒", "今儿", "后儿".
+      .replace(/[週禮]/g, (wide) => (wide === "週" ? "周" : "礼"))
+      .replace(/(明|今|后)[儿兒](?=个)?/g, "$1天")
   );
 }
 
+/** A word that may be a weekday mistyped ("thrusday", "firday", "wendsday", "sundy"): ending as a day does. */
+const WEEKDAY_TYPO = /(?<![\w'-])[a-z]{3,8}d(?:a?y|ya)(?![\w'-])/g;
+/** Words ending in "day" that are no weekday, however close to one ("midday" is two letters from "monday"). */
+const NOT_A_WEEKDAY =
+  /^(?:today|midday|someday|everyday|birthday|holiday|holidays|weekday|yesterday|heyday|payday|mayday|doomsday|workday|gameday|noonday|sunday|monday|tuesday|wednesday|thursday|friday|saturday)$/;
+
+/** The weekday a mistyped one is (two letters off at most), as written in full; undefined for none. */
+function weekdayTypo(word: string): string | undefined {
+  if (NOT_A_WEEKDAY.test(word)) return undefined;
+  const close = WEEKDAY_NAMES.filter((name) => editDistance(word, name) <= 2);
+  return close.length === 1 ? close[0] : undefined;
+}
+
 /**
- * What students type for a few words the reader looks for: "tmr", "tmrw", "2moro", "tomorow" are "tomorrow" ("tomorrows",
- * "tmrws" "tomorrow's"); "wat's",
+ * What students type for a few words the reader looks for: "tmr", "tmrw", "tmw", "2moro", "tomorow" are "tomorrow"
+ * ("tomorrows", "tmrws" "tomorrow's"); "tdy" today, "tonite" tonight, "wknd" weekend, "nxt" next, "wk" week; "wat's",
  * "wats", "whats" are "what's" and "wat" / "wut" "what" (each read as the word before anything else is).
  */
 const TEXTING_SPELLINGS: ReadonlyArray<[RegExp, string]> = [
   [/^(?:tmrws|tomorrows)$/, "tomorrow's"],
-  [/^(?:tmrw?|tmrow|tmoro|tomoz|2mor+ow?|2moro|tom+or+ow|tomoro)$/, "tomorrow"],
+  [/^(?:tmrw?|tmw|tmro|tmrrw|tmrow|tmoro|tomoz|2mor+ow?|2moro|tom+or+ow|tomoro)$/, "tomorrow"],
+  [/^(?:tdy|2day)$/, "today"],
+  [/^(?:tonite|tnite|2nite|2night)$/, "tonight"],
+  [/^(?:wknd|wkend|wkd)$/, "weekend"],
+  [/^nxt$/, "next"],
+  [/^wk$/, "week"],
   [/^(?:wh?at'?s|wuts?)$/, "what's"],
   [/^(?:wat|wut)$/, "what"],
 ];
 const TEXTING_WORDS =
-  /(?<![\w'-])(?:tmrws|tomorrows|tmrw?|tmrow|tmoro|tomoz|2mor+ow?|2moro|tom+or+ow|tomoro|wh?at'?s|wuts?|wat|wut)(?![\w'-])/g;
+  /(?<![\w'-])(?:tmrws|tomorrows|tmrw?|tmw|tmro|tmrrw|tmrow|tmoro|tomoz|2mor+ow?|2moro|tom+or+ow|tomoro|tdy|2day|tonite|tnite|2nite|2night|wknd|wkend|wkd|nxt|wk|wh?at'?s|wuts?|wat|wut)(?![\w'-])/g;
 
 export const COUNT_WORDS: Record<string, number> = { once: 1, twice: 2, thrice: 3, ...NUMBER_WORDS };
 
