@@ -1922,3 +1922,29 @@ describe("messages as students type them: typos of days, and places read as noth
     expect(parseScheduleRequest(text)).toMatchObject(expected);
   });
 });
+
+/**
+ * Reviews arranged every day but some (session 50): each added a habit with a junk name before ("plan my reviews",
+ * "都安排复习", "add a"), and "安排一点复习" (a little review) was placed at 13:00.
+ */
+describe("messages as students type them: every day but some is an arrangement", () => {
+  test.each([
+    ["plan my reviews every day except sunday", { kind: "arrange", tasks: [], where: { not: days([7]) } }],
+    ["schedule reviews every day except sun", { kind: "arrange", tasks: [], where: { not: days([7]) } }],
+    ["arrange reviews for every day except sat and sun", { kind: "arrange", tasks: [], where: { not: days([6, 7]) } }],
+    ["除了周日每天都安排复习", { kind: "arrange", tasks: [], where: { not: days([7]) } }],
+    ["每天都安排一点复习，周日休息", { kind: "arrange", tasks: [], where: { not: days([7]), slots: {} } }],
+    ["I want to read every day", { kind: "add_habit", name: "read", perWeek: 7 }],
+    ["schedule a habit of reading every day", { kind: "add_habit", name: "reading", perWeek: 7 }],
+    ["schedule reading 3 times a week", { kind: "add_habit", name: "reading", perWeek: 3 }],
+    ["add yoga 3 times a week", { kind: "add_habit", name: "yoga", perWeek: 3 }],
+    ["add a daily habit: read for 30 min", { kind: "habit" }],
+    ["明天一点安排复习", { kind: "arrange", where: { slots: { at: "13:00" } } }],
+  ])("%s", (text, expected) => {
+    expect(parseScheduleRequest(text)).toMatchObject(expected);
+  });
+
+  test("a little review is no time to place at", () => {
+    expect(parseScheduleRequest("每天都安排一点复习，周日休息")).not.toHaveProperty("where.slots.at");
+  });
+});

@@ -231,11 +231,12 @@ const CLOCK_EN = new RegExp(
 );
 /**
  * A clock time in Chinese: "14点", "下午两点", "下午2点半", "14点30分", "晚上八点钟" (a part of the day before it turns
- * 1–11 into the afternoon or evening). Not "晚一点" / "早一点" (a little later / earlier), nor a limit ("10点以前"). A
+ * 1–11 into the afternoon or evening). Not "晚一点" / "早一点" (a little later / earlier), nor "安排一点复习" (a little
+ * review), nor a limit ("10点以前"). A
  * weekday's numeral is no hour, and an hour may follow it: "周一14点" is 14:00, "周一两点" 14:00, "周三三点" 15:00.
  */
 const CLOCK_ZH =
-  /(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|今晚|明晚|今早|明早|今天上午|今天下午|今天晚上|明天上午|明天下午|明天晚上)?\s*(?<![快慢多少有差好])(?!(?<=[晚早])[一两])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:\s*(?<half>半)|\s*(?<quarters>[一三])刻|\s*(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分?)?(?![\s\d零一二两三四五六七八九十半刻分]*(?:以前|之前|前|以后|之后|后|儿|点))/;
+  /(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|今晚|明晚|今早|明早|今天上午|今天下午|今天晚上|明天上午|明天下午|明天晚上)?\s*(?<![快慢多少有差好])(?!(?<=[晚早])[一两])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?!(?<=(?:^|[^\d零一二两三四五六七八九十])[一两]点)(?:复习|任务|时间|东西|书|作业|功课|单词))(?:\s*(?<half>半)|\s*(?<quarters>[一三])刻|\s*(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分?)?(?![\s\d零一二两三四五六七八九十半刻分]*(?:以前|之前|前|以后|之后|后|儿|点))/;
 
 /** A Chinese part of the day, said before a time in digits ("晚上9:00"). */
 const PART_BEFORE_DIGITS_ZH = /上午|早上|早晨|今早|明早|凌晨|下午|傍晚|晚上|今晚|明晚|夜里/g;

@@ -41,6 +41,14 @@ const QUESTION_START =
 const HYPOTHETICAL =
   /^(?:if|suppose|supposing|assuming|say)\s+(?:i|we|you)\s+(?:(?:were to|was to|did|do)\s+)?(?:move|moved|put|schedule|scheduled|place|placed|push|pushed|swap|swapped|shift|shifted)\b|^(?:is it|would it be)\s+(?:a\s+)?(?:good|bad|wise|smart|ok|okay)(?:\s+idea)?\s+to\b|的话(?:会|能|可以|有没有|行不行|好不好|怎么样|会怎样|呢|是不是)|^(?:如果|假如|要是|假设)[^，。,]*(?:会|吗|呢|怎么样|怎样)/;
 
+/**
+ * Reviews arranged over the days, said with "every day" ("plan my reviews every day except sunday", "schedule reviews
+ * every day except sun", "除了周日每天都安排复习", "每天都安排一点复习，周日休息"): an arrangement with its days, no
+ * habit (before, a habit named "plan my reviews" or "都安排复习" was added).
+ */
+const ARRANGED_DAILY =
+  /^(?:(?:please|can you|could you|help me)\s+)*(?:plan|schedule|arrange|place|spread|distribute)\s+(?:(?:my|the|all|all my)\s+)?(?:reviews?|review sessions|study sessions|tasks|everything)\b|\b(?:except|but not|other than|apart from)\b|除了|除外|(?:都|一下)?安排(?:一点|一些|些)?(?:复习|任务)/;
+
 /** Whether a task fits somewhere, asked: the task (group 1) and where (group 2). */
 const FIT_QUESTION =
   /^(?:could|can|will|would|does|do|is there room for)\s+((?:the|my)\s+.+?)\s+(?:still\s+)?fit(?:\s+in)?\s+(.*?)\s*\??$/;
@@ -414,7 +422,7 @@ function readSentence(body: string): ScheduleRequest {
   }
   if (UNDO_REQUEST.test(body)) return { kind: "undo" };
   if (RECOVER_REQUEST.test(body)) return { kind: "recover" };
-  if (HABIT_REQUEST.test(body)) return readHabit(body) ?? { kind: "habit" };
+  if (HABIT_REQUEST.test(body) && !ARRANGED_DAILY.test(body)) return readHabit(body) ?? { kind: "habit" };
   const longTask = readLongTask(body);
   if (longTask) return longTask;
   const before = readLeftBefore(body);

@@ -65,7 +65,7 @@ export function readHabit(body: string): ScheduleRequest | undefined {
     name = body
       .slice(0, english.index)
       .replace(
-        /\b(?:i\s+(?:want|would like|need|'d like)\s+to|i\s+want|let me|help me|add a habit(?: of)?|a habit(?: of)?|habit|study|practi[cs]e|do|review|learn)\b/g,
+        /\b(?:i\s+(?:want|would like|need|'d like)\s+to|i\s+want|let me|help me|add a habit(?: of)?|a habit(?: of)?|(?:add|schedule|plan|make|create|start|set up|arrange)(?:\s+(?:a|an|the|me))?(?=\s)|habit(?:\s+of)?|study|practi[cs]e|do|review|learn)\b/g,
         " ",
       )
       .replace(/[,:;]/g, " ")

@@ -75,6 +75,8 @@ export function namedTasks(rest: string): string[] {
     .replace(WEEK_STRETCH_WORDS, " ")
     .replace(/\b(?:by|before|until)\s+(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?week\b/g, " ")
     .replace(/\bbut\b/g, " ")
+    // ("reviews every day", "每天都安排": how often, no name.)
+    .replace(/\b(?:for\s+|on\s+)?(?:every|each)\s+(?:single\s+)?day\b|\bdaily\b|每天|每日/g, " ")
     // ("up to Friday": read as its days; "up" is no part of the name.)
     .replace(/\bup\s+(?=(?:to|until)\s+(?:this\s+|next\s+)?(?:[a-z]+day|weekend)\b)/g, " ")
     .replace(
@@ -97,7 +99,7 @@ export function namedTasks(rest: string): string[] {
     .replace(/\(day \d+\)|\(slots? \d+(?:-\d+)?\)/g, " ")
     .replace(/[()[\]]/g, " ");
   const generic =
-    /^(?:(?:only|just|help me|can you|could you|please|for me|me|my|the|all|every|each|of|remaining|rest|too|also|as well|left|pending|review|reviews|review tasks?|tasks?|sessions?|study|studies|items?|week(?:'s)?|next|this|today|now|them|it|everything|anything|all of them|what is left|what's left|whatever is left|that's left|that is left|what's|whatever|still|in|into|a|free|slots?|that|fits?|on|schedule|us|帮我|请|一下|把|所有|全部|的|复习|任务|时间|我|吧|给我|都|一周|待|每个|剩下|剩余|了|好|上|能容纳它们?的时段)\s*)*$/;
+    /^(?:(?:only|just|help me|can you|could you|please|for me|me|my|the|all|every|each|of|remaining|rest|too|also|as well|left|pending|review|reviews|review tasks?|tasks?|sessions?|study|studies|items?|week(?:'s)?|next|this|today|now|them|it|everything|anything|all of them|what is left|what's left|whatever is left|that's left|that is left|what's|whatever|still|in|into|a|free|slots?|that|fits?|on|schedule|us|帮我|请|一下|把|所有|全部|的|复习|任务|时间|我|吧|给我|都|一周|待|每个|剩下|剩余|了|好|上|一点|一些|点儿|能容纳它们?的时段)\s*)*$/;
   const phrases = stripped
     // ("on monday, tuesday or wednesday": the word joining the days, once they are read, names no task either.)
     .split(/\s*(?:,|\band\b|\bor\b|&|和|、|及|以及|或)\s*/)
@@ -136,6 +138,8 @@ export function readTaskWords(fragment: string): string {
       // ("later in the week", "this weekend", "the end of the week": a stretch of the week names no task.)
       .replace(WEEK_STRETCH_WORDS, " ")
       .replace(LUNCH_AFTER_TASK, " ")
+      // ("reviews every day": how often, no task.)
+      .replace(/\b(?:every|each)\s+(?:single\s+)?day\b|\bdaily\b|每天|每日/g, " ")
       // ("first thing tomorrow": the morning, no task.)
       .replace(/\bfirst thing\b(?=\s+(?:tomorrow|today|in the morning|(?:on\s+)?[a-z]+day)\b|\s*$)/g, " ")
       .replace(/\b(?:this|next)\b(?=\s+(?:[a-z]+day|weekends?|mornings?|afternoons?|evenings?)\b)/g, " ")
@@ -196,7 +200,7 @@ export function taskPhrase(text: string): string {
       // which, too; "except" or "but" left before a day ruled out — "the essay except tomorrow" — is no name either, nor
       // "only", "too", "again" said around it, nor 也 or 都 after it — but "复习都", every review.)
       .replace(
-        /(?:please|for me|instead|\bexcept|\bbut|\bonly|\btoo|\bas well|\bagain|\balso|(?<=[\u4e00-\u9fff])(?:也|还|到)|(?<=[\u4e00-\u9fff])(?<!复习|任务)(?:都|全都)|wherever (?:it fits|they fit|there'?s (?:room|space|time))|somewhere else|somewhere|anywhere|elsewhere|(?:\b(?:for|at|in|on) )?\b(?:sometime|some time|at some point|any ?time|whenever)|\b(?:in|during|into) (?:my|the|some) (?:free|spare) (?:time|slots?)|吧|一下|的任务|任务|能不能|可不可以|能否|可以)$/,
+        /(?:please|for me|instead|\bexcept|\bbut|\bonly|\btoo|\bas well|\bagain|\balso|(?<=[\u4e00-\u9fff])(?:也|还|到)|(?<=[\u4e00-\u9fff])(?<!复习|任务)(?:都|全都)|wherever (?:it fits|they fit|there'?s (?:room|space|time))|somewhere else|somewhere|anywhere|elsewhere|(?:\b(?:for|at|in|on) )?\b(?:sometime|some time|at some point|any ?time|whenever)|\b(?:in|during|into) (?:my|the|some) (?:free|spare) (?:time|slots?)|(?:\b(?:for|on) )?\b(?:every|each) (?:single )?day|\bdaily|吧|一下|的任务|任务|能不能|可不可以|能否|可以)$/,
         "",
       )
       .replace(/^["']|["']$/g, "")
