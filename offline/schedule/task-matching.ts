@@ -4,7 +4,9 @@
  * and the id count fully, words of the task class a little less, rarer words
  * more than common ones ("review" is in many names, "matrix" in one), a
  * prefix of four letters or more counts ("calc"), and Chinese is compared by
- * character pairs.
+ * character pairs. A number is not a word like the others: a phrase that says
+ * a number the task's name does not have names another task ("week 3 problem
+ * set" is not "week 1 problem set", however many words they share).
  */
 import type { ListedTask } from "../../tools/schedule/tools/index.js";
 import { SAMPLE_ALIASES } from "../../tools/schedule/sample-data.js";
@@ -72,10 +74,27 @@ export function matchTokens(text: string): string[] {
   return tokens.filter((token) => !STOP_WORDS.has(token));
 }
 
+/** The numbers a text says, each once ("week 03 problem set", "第3周习题" → 3). */
+function numbersIn(text: string): Set<number> {
+  return new Set((text.match(/\d+/g) ?? []).map(Number));
+}
+
+/**
+ * True when the phrase says a number the task's name (or a name it goes by) does not have, and the name has one: the
+ * phrase names another task of a numbered kind ("week 3 problem set" beside "week 1 problem set"). A name without a
+ * number is not ruled out by one.
+ */
+function saysOtherNumber(said: ReadonlySet<number>, task: ListedTask): boolean {
+  if (said.size === 0) return false;
+  const own = numbersIn([task.name, ...aliasesOf(task.id)].join(" "));
+  return own.size > 0 && [...said].some((number) => !own.has(number));
+}
+
 /** How well `phrase` names each candidate; 0 when it does not. */
 function scores(phrase: string, candidates: readonly ListedTask[]): number[] {
   const wanted = matchTokens(phrase);
   if (wanted.length === 0) return candidates.map(() => 0);
+  const said = numbersIn(phrase);
   const own = candidates.map(
     (task) => new Set([...matchTokens(task.name), ...matchTokens(task.id), ...aliasesOf(task.id).flatMap(matchTokens)]),
   );
@@ -88,6 +107,8 @@ function scores(phrase: string, candidates: readonly ListedTask[]): number[] {
   const total = wanted.reduce((sum, token) => sum + weight(token), 0) || 1;
   const flat = phrase.toLowerCase().replace(/[^a-z0-9\u3400-\u9fff]+/g, "");
   return candidates.map((task, index) => {
+    // Half the phrase is enough, but not when its number is another: "week 3" never means "week 1".
+    if (saysOtherNumber(said, task)) return 0;
     let score = 0;
     for (const token of wanted) {
       if (hasToken(own[index]!, token)) score += weight(token);

@@ -660,6 +660,36 @@ describe("request parsing", () => {
     });
     expect(matchTask("physics lab", tasks)).toBeUndefined();
   });
+
+  test("a number said that differs from the task's is no match; the same number, or none, matches as before", () => {
+    const task = (id: string, name: string): ListedTask => ({
+      id,
+      name,
+      kind: "placed",
+      duration: 1,
+      categoryId: "calculus",
+      slots: [],
+      locked: false,
+      canEmbed: false,
+    });
+    const tasks = [
+      task("p1", "week 1 problem set"),
+      task("p2", "week 2 problem set"),
+      task("z1", "第1周习题"),
+      task("c1", "chapter 1 quiz prep"),
+    ];
+    // Before, half the phrase was enough: "week 3 problem set" was "week 1 problem set", a write card raised for it.
+    for (const phrase of ["week 3 problem set", "the week 3 problem set", "第3周习题", "chapter 3 quiz prep"])
+      expect(matchTask(phrase, tasks), phrase).toBeUndefined();
+    expect(matchTask("week 2 problem set", tasks)).toEqual({ task: tasks[1], alsoMatching: [] });
+    expect(matchTask("the week 02 problem set", tasks)?.task.id).toBe("p2");
+    expect(matchTask("第1周习题", tasks)?.task.id).toBe("z1");
+    expect(matchTask("chapter 1 quiz", tasks)?.task.id).toBe("c1");
+    // No number said: several candidates still ask which; a typo in a word still matches.
+    expect(matchTask("problem set", tasks)).toMatchObject({ task: { id: "p1" }, alsoMatching: [{ id: "p2" }] });
+    expect(matchTask("week 2 problme set", tasks)?.task.id).toBe("p2");
+    expect(matchTask("chapter 1 quizz prep", tasks)?.task.id).toBe("c1");
+  });
 });
 
 /** The date specs of `weekdays` of the week `weeks` after this one. */
