@@ -39,7 +39,12 @@ import type { Dating } from "../../tools/schedule/format.js";
 import { readSummary, saySummary } from "../../tools/schedule/summary-phrases.js";
 import { isRejected } from "../../tools/schedule/feedback.js";
 import { isPastRefusal, pastRefusalText } from "../../tools/schedule/rules.js";
-import { alreadyThereText, passedEventText, reviewsLeftOutText } from "../../tools/schedule/calendar-files.js";
+import {
+  alreadyThereText,
+  earlierEventText,
+  passedEventText,
+  reviewsLeftOutText,
+} from "../../tools/schedule/calendar-files.js";
 
 /** What became of a call, as the policy acts on it. */
 export type CallResult = "applied" | "rejected" | "failed";
@@ -174,18 +179,21 @@ const WRITE_TEXTS_ZH: {
 } = {
   upsert_task_class: (data) => `已${data.created ? "创建" : "更新"}课程 ${data.class.id}“${data.class.name}”`,
   add_task: (data) => addedTaskIn("zh", data.task.name, data.task.categoryId),
-  // What the clock left out, what was there already and the placed reviews in Chinese from its data; any other event
-  // left out (a clash) as the tool said it.
+  // What the clock left out (times passed, one-offs before the window), what was there already and the placed reviews
+  // in Chinese from its data; any other event left out (a clash) as the tool said it.
   import_calendar: (data) => {
     const reviews = data.reviews ?? [];
     const present = data.present ?? [];
+    const earlier = data.earlier ?? [];
     const told = new Set([
       ...data.passed.map((event) => passedEventText(event)),
+      ...earlier.map((event) => earlierEventText(event)),
       ...(present.length > 0 ? [alreadyThereText(present)] : []),
       ...(reviews.length > 0 ? [reviewsLeftOutText(reviews)] : []),
     ]);
     const leftOut = [
       ...data.passed.map((event) => passedEventText(event, "zh")),
+      ...earlier.map((event) => earlierEventText(event, "zh")),
       ...(present.length > 0 ? [alreadyThereText(present, "zh")] : []),
       ...(reviews.length > 0 ? [reviewsLeftOutText(reviews, "zh")] : []),
       ...data.skipped.filter((text) => !told.has(text)),

@@ -372,9 +372,18 @@ describe("remove_event's and import_calendar's refusals, driven through the tool
         "END:VEVENT",
         "END:VCALENDAR",
       ].join("\n");
-    const outside = refusal("import_calendar", week, { ics: file("20240415") });
+    // A file with no event at all. (A one-off after the window was refused so too, dropped without a word: it is kept
+    // for its week now, `calendar-one-offs.test.ts`.)
+    const empty = "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//university//EN\nEND:VCALENDAR";
+    const outside = refusal("import_calendar", week, { ics: empty });
     expect(outside).toBe(saySummary("en", "importNoneInWindow"));
     expect(summaryInChinese(outside)).toBe(saySummary("zh", "importNoneInWindow"));
+    expect(runTool("import_calendar", week, { ics: file("20240415") }).ok).toBe(true);
+    // A one-off before the window: none falls in it, and the refusal names it.
+    const earlier = refusal("import_calendar", week, { ics: file("20240315") });
+    const named = "Physics lecture on 2024-03-15: before this window; not added";
+    expect(earlier).toBe(saySummary("en", "importNoneEarlier", { skipped: named }));
+    expect(summaryInChinese(earlier)).toBe(saySummary("zh", "importNoneEarlier", { skipped: named }));
     const imported = runTool("import_calendar", week, { ics: file("20240327") });
     const again = refusal("import_calendar", imported.state as ScheduleState, { ics: file("20240327") });
     const skipped = again.slice(saySummary("en", "importNothingNew", { skipped: "" }).length);

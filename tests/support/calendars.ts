@@ -1,4 +1,5 @@
 /** iCalendar texts the tests send: built in one place, so a test says only what its calendar holds. */
+import { datedWindow, type ScheduleState } from "../../tools/schedule/index.js";
 
 /**
  * A calendar of one event, `name` from `start` to `end` (UTC, "YYYYMMDDTHHMMSSZ"), with `lines` more in its VEVENT
@@ -35,3 +36,25 @@ export const SEMINAR_CALENDAR = oneEventCalendar(
   "20240317T060000Z",
   "20240317T074000Z",
 );
+
+/**
+ * The first week of a term the tests import its calendar into: Monday 7 – Sunday 13 September 2026 in Shanghai, one
+ * pending calculus review ("derivatives"), its clock at `now` when one is given.
+ */
+export function termStartWeek(now?: string): ScheduleState {
+  return {
+    window: datedWindow({ firstDate: "2026-09-07", days: 7, timeZone: "Asia/Shanghai" }),
+    ...(now !== undefined ? { now } : {}),
+    categories: [{ id: "calculus", name: "Calculus" }],
+    tasks: [
+      {
+        id: "derivatives",
+        name: "Derivatives review",
+        source: "task_item",
+        duration: 1,
+        categoryId: "calculus",
+        status: "pending",
+      },
+    ],
+  };
+}

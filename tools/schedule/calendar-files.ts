@@ -9,9 +9,11 @@
  * RECURRENCE-ID moves, expanded into the window (`event-series.ts`); export writes it back as one VEVENT with its
  * RRULEs, RDATEs and EXDATE, and each moved occurrence as a RECURRENCE-ID VEVENT, so export → import gives the same
  * series. A rule of another kind (FREQ=HOURLY, BYWEEKNO, BYYEARDAY, a yearly BYSETPOS, a yearly BYDAY without
- * BYMONTH…) is kept as its occurrences in this window, and said. A file that cannot be read, a series that cannot be a
- * timetable (COUNT=0, a billion occurrences, a date far in the future), or a window without dates, is a clear error
- * (`CalendarFileError`) and changes nothing.
+ * BYMONTH…) is kept as its occurrences in this window, and said. A one-off after the window (a midterm in a later
+ * week) is kept as a series of that one occurrence, so the roll into its week brings it as it brings a lecture; one
+ * before the window is left out and named (`calendar-one-offs.ts`). A file that cannot be read, a series that cannot
+ * be a timetable (COUNT=0, a billion occurrences, a date far in the future), or a window without dates, is a clear
+ * error (`CalendarFileError`) and changes nothing.
  */
 import ical from "ical-generator";
 import { addDays, isTimeZone, localClock } from "../../contracts/clock.js";
@@ -23,7 +25,6 @@ import {
   expandSeries,
   instantOf,
   mergedRanges,
-  minutesOf,
   occurrenceRange,
   occursAfter,
   occursByRule,
@@ -42,6 +43,13 @@ import {
 } from "./state.js";
 import { clockOfState, hasStarted } from "./window-clock.js";
 import { vtimezone } from "./vtimezone.js";
+import {
+  earlierEventText,
+  oneOffOutside,
+  wallClockOf,
+  type EarlierEvent,
+  type ImportedOccurrence,
+} from "./calendar-one-offs.js";
 import type { Language } from "../../contracts/language.js";
 
 import {
@@ -56,17 +64,7 @@ import {
 
 export { CalendarFileError } from "./calendar-reader.js";
 export { instantOf } from "./event-series.js";
-
-/** One occurrence of an imported event as the card tells it: the window's date and clock, and the file's if it differs. */
-export interface ImportedOccurrence {
-  /** "YYYY-MM-DD" in the window's time zone. */
-  date: string;
-  /** "HH:MM" in the window's time zone. */
-  start: string;
-  end: string;
-  /** The file's own zone and start time, when the file wrote it in another zone than the window's. */
-  converted?: { zone: string; start: string; windowZone: string };
-}
+export { earlierEventText, type EarlierEvent, type ImportedOccurrence } from "./calendar-one-offs.js";
 
 /**
  * An event of the file some of whose times in the window have started by the run's clock (`now`): those times are
@@ -83,11 +81,18 @@ export interface PassedEvent {
 /** What an import found: the events to add, when each occurs, and what it left out with why. */
 export interface TimetableImport {
   events: EventTask[];
-  /** Each added event's occurrences in the window, by event id: only those that have not started. */
+  /**
+   * Each added event's occurrences in the window, by event id: only those that have not started; for a one-off after
+   * the window, its one time (kept for its week).
+   */
   times: Record<string, ImportedOccurrence[]>;
   skipped: string[];
   /** The events whose times in the window have started, each also told in `skipped`. */
   passed: PassedEvent[];
+  /** The one-offs before the window, each also told in `skipped`. */
+  earlier: EarlierEvent[];
+  /** The ids of the one-offs after the window, each kept for its week (a series of one occurrence, no slot here). */
+  later: string[];
   /** The names of the file's placed reviews (CATEGORIES:review), each once: not imported, told in `skipped`. */
   reviews: string[];
   /** The names of the file's events already on the schedule (`alreadyThere`), each once: left as they are, told. */
@@ -170,19 +175,6 @@ function calendarOf(state: ScheduleState): {
       "The schedule's window has no dates, time zone or slot times, so calendar files cannot be mapped onto it.",
     );
   return { timeZone, slotTimes };
-}
-
-/**
- * A moment of the file as the window's wall clock: anchored ones (UTC, the file's own VTIMEZONE) converted, an IANA
- * zone's wall clock resolved with Intl (the runtime's tz database, never a registry a file can write to) and
- * converted, a floating one taken as it is.
- */
-function wallClockOf(moment: CalendarMoment, timeZone: string): { date: string; minutes: number } {
-  if (moment.allDay || (moment.zone === null && moment.instant === null))
-    return { date: moment.date, minutes: moment.minutes };
-  const instant = moment.instant ?? instantOf(moment.date, clockOf(moment.minutes), moment.zone!).getTime();
-  const clock = localClock(new Date(instant), timeZone);
-  return { date: clock.date, minutes: minutesOf(clock.time) };
 }
 
 /** A readable, unique id for an imported event. */
@@ -432,8 +424,9 @@ function alreadyThere(
  * Tempo exports one) and an event the schedule has already (`alreadyThere`), which are left out and told. A recurring
  * one of a timetable's kind is kept as a series (rule, zone, EXDATE, RECURRENCE-ID) expanded into the window — kept
  * even when none of its occurrences falls in this window, since later windows show them; a one-off, or a rule of
- * another kind, is its occurrences in the window mapped to the slots they cover. Occurrences outside the window,
- * all-day ones and those that cover no slot are left out and told. A series that cannot be a timetable refuses the whole file.
+ * another kind, is its occurrences in the window mapped to the slots they cover. A one-off after the window is kept
+ * for its week (`oneOffOutside`), one before it is left out and told (`earlier`). All-day occurrences and those that
+ * cover no slot are left out and told. A series that cannot be a timetable refuses the whole file.
  *
  * The clock is a hard rule (issue 47): an occurrence whose first slot has started by the run's `now` is left out and
  * told (`passed`); an event with no time left, in this window or after it, is not added at all.
@@ -453,6 +446,8 @@ export function importTimetable(
   const times: TimetableImport["times"] = {};
   const skipped: string[] = [];
   const passed: PassedEvent[] = [];
+  const earlier: EarlierEvent[] = [];
+  const later: string[] = [];
   const reviews = new Set<string>();
   const present = new Set<string>();
   const clock = clockOfState(state);
@@ -497,6 +492,22 @@ export function importTimetable(
         importedEvent(id, summary, mergedRanges(ahead.map((occurrence) => occurrence.range)), event.categories, series),
       );
       times[id] = toldOccurrences(series, kept, timeZone);
+      continue;
+    }
+    // A one-off on another week: kept for its week when it is ahead, named when it is over.
+    const outside = event.once === null ? undefined : oneOffOutside(state.window, timeZone, event.once, summary);
+    if (outside !== undefined) {
+      if ("earlier" in outside) {
+        earlier.push(outside.earlier);
+        skipped.push(earlierEventText(outside.earlier));
+      } else if ("left" in outside) skipped.push(outside.left);
+      else if (alreadyThere(state, summary, outside)) present.add(summary);
+      else {
+        const id = eventIdOf(summary, event.uid, taken);
+        events.push(importedEvent(id, summary, [], event.categories, outside.series));
+        times[id] = [outside.told];
+        later.push(id);
+      }
       continue;
     }
     if (typeof series === "string")
@@ -553,7 +564,7 @@ export function importTimetable(
   }
   if (present.size > 0) skipped.push(alreadyThereText([...present]));
   if (reviews.size > 0) skipped.push(reviewsLeftOutText([...reviews]));
-  return { events, times, skipped, passed, reviews: [...reviews], present: [...present] };
+  return { events, times, skipped, passed, earlier, later, reviews: [...reviews], present: [...present] };
 }
 
 /**

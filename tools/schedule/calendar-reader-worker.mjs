@@ -15,7 +15,8 @@
  * before `signal[0]` goes 0 → 1 when ical.js is loaded (the deadline starts then) → 2 when the answer is on `port`:
  * { ok: true, events } or { ok: false, message }. One file, then the thread is ended. A recurring event
  * (RRULE or RDATE) also comes with its rule, added dates and exceptions as written (`series`), for the reader to keep
- * as a series (issue 47), and with its CATEGORIES (Tempo's export marks a review and an event's flags there).
+ * as a series (issue 47), and with its CATEGORIES (Tempo's export marks a review and an event's flags there); a
+ * one-off with its own start and end wherever they fall (`once`: a later exam is kept for its week).
  */
 import { readlinkSync } from "node:fs";
 import { workerData } from "node:worker_threads";
@@ -488,6 +489,10 @@ function read({ text, from, to, limits }) {
       uid: String(event.uid ?? ""),
       categories: categoriesOf(component),
       occurrences,
+      // A one-off's own time wherever it falls: the reader keeps a later one for its week and names an earlier one.
+      once: event.isRecurring()
+        ? null
+        : { start: momentOf(event.startDate, startZone), end: momentOf(event.endDate ?? event.startDate, endZone) },
       series: seriesOf(component, event, exceptions ?? [], calendar, summary, startZone, endZone),
     });
   }

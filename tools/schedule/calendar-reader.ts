@@ -128,6 +128,11 @@ export interface CalendarEventRead {
   /** Its CATEGORIES values, trimmed and lower-cased, each once ("timetable", "review", "can-hold-reviews", "locked"). */
   categories: string[];
   occurrences: Array<{ start: CalendarMoment; end: CalendarMoment }>;
+  /**
+   * A one-off's own start and end, wherever they fall (before or after the window too: a later exam is kept for its
+   * week, an earlier one named); null for a recurring event.
+   */
+  once: { start: CalendarMoment; end: CalendarMoment } | null;
   /** Its rule and exceptions as written, for a recurring event; null for a one-off. */
   series: CalendarSeriesRead | null;
 }

@@ -526,6 +526,27 @@ function minutesOfSlots(window: ScheduleWindow): Array<{ start: number; end: num
 }
 
 /**
+ * The slots a clock time takes on a day of the window (in the window's zone): every slot whose clock times overlap
+ * [start, end), or why it takes none.
+ */
+export function slotsCovered(
+  window: ScheduleWindow,
+  start: string,
+  end: string,
+): { start: number; end: number } | { left: string } {
+  const [from, to] = [minutesOf(start), minutesOf(end)];
+  let low = 0;
+  let high = 0;
+  minutesOfSlots(window).forEach((slot, index) => {
+    if (slot.start >= to || slot.end <= from) return;
+    if (low === 0) low = index + 1;
+    high = index + 1;
+  });
+  if (low === 0) return { left: "it falls between slots" };
+  return { start: low, end: high };
+}
+
+/**
  * The slots of one occurrence in a dated window (its wall clock already in the window's zone), or why it takes none:
  * every slot whose clock times overlap [start, end).
  */
@@ -538,16 +559,8 @@ export function occurrenceRange(
   const first = window.days[0]?.date;
   const day = first === undefined ? 0 : dayNumber(date) - dayNumber(first) + 1;
   if (day < 1 || day > window.days.length) return { left: "it is outside the window" };
-  const [from, to] = [minutesOf(start), minutesOf(end)];
-  let low = 0;
-  let high = 0;
-  minutesOfSlots(window).forEach((slot, index) => {
-    if (slot.start >= to || slot.end <= from) return;
-    if (low === 0) low = index + 1;
-    high = index + 1;
-  });
-  if (low === 0) return { left: "it falls between slots" };
-  return { range: { day, start: low, end: high } };
+  const covered = slotsCovered(window, start, end);
+  return "left" in covered ? covered : { range: { day, ...covered } };
 }
 
 /**

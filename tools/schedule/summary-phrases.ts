@@ -92,6 +92,7 @@ const EN = {
   eventHolds: "{event} holds {ids}; move them out first; nothing was removed",
   eventIsDeadline: "the deadline of {ids} is {event}; change it first; nothing was removed",
   importNoneInWindow: "no event of the file can be added (none falls in the window)",
+  importNoneEarlier: "no event of the file can be added (none falls in the window): {skipped}",
   importNone: "no event of the file can be added: {skipped}",
   importNothingNew: "nothing new to import: {skipped}",
   // The rules' refusals of a write (`rules.ts`, surfaced by `tools/move.ts` and `place.ts`): what the write would have
@@ -379,6 +380,7 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   eventHolds: "{event} 里有 {ids}；请先把它们移出；没有删除任何内容",
   eventIsDeadline: "{ids} 的截止时间是 {event}；请先修改截止时间；没有删除任何内容",
   importNoneInWindow: "文件里没有能添加的日程（都不在日程窗口内）",
+  importNoneEarlier: "文件里没有能添加的日程（都不在日程窗口内）：{skipped}",
   importNone: "文件里没有能添加的日程：{skipped}",
   importNothingNew: "文件里没有新的日程可导入：{skipped}",
   cannotMove: "无法移动任务 {id}：",

@@ -378,6 +378,8 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("noSlotWithin", "whole"),
   // import_calendar's refusal when nothing can be added (what it imported is said from its data).
   // (Read at the start: what follows the colon stays for the phrases below.)
+  // (The earlier one-offs' head before the bare head it begins with.)
+  read("importNoneEarlier", "start"),
   read("importNoneInWindow", "start"),
   read("importNone", "start"),
   read("importNothingNew", "start"),

@@ -8,20 +8,26 @@ import {
   CalendarFileError,
   exportCalendar,
   importTimetable,
+  type EarlierEvent,
   type PassedEvent,
   type ImportedOccurrence,
 } from "../calendar-files.js";
 import { buildOccupancyIndex, cellOf, FREE } from "../occupancy-index.js";
+import { datedWindow } from "../calendar.js";
+import { expandSeries } from "../event-series.js";
 import { saySummary } from "../summary-phrases.js";
 import { importedEventBufferProblem } from "./task-writes.js";
 
 /** What import_calendar did, as data: the events added, their times as the file gave them, and what was left out. */
 export interface ImportCalendarData {
   events: EventTask[];
+  /** Each event's times in the window as the card tells them; for a one-off after the window, its one time. */
   times: Record<string, ImportedOccurrence[]>;
   skipped: string[];
   /** The events whose times in the window have started by the run's clock: left out, each also in `skipped`. */
   passed: PassedEvent[];
+  /** The file's one-offs before the window: over, not added, each also in `skipped` (absent when none, and on older cards). */
+  earlier?: EarlierEvent[];
   /** The file's placed reviews (CATEGORIES:review), by name: not imported, told in `skipped` (absent on older cards). */
   reviews?: string[];
   /** The file's events already on the schedule, by name: left as they are, told in `skipped` (absent on older cards). */
@@ -32,6 +38,32 @@ export interface ImportCalendarData {
 export function importedText(data: ImportCalendarData): string {
   const skippedText = data.skipped.length > 0 ? `; left out: ${data.skipped.join("; ")}` : "";
   return `imported ${data.events.length} event(s): ${data.events.map((event) => `${event.id} ${quoteName(event.name)}`).join(", ")}${skippedText}`;
+}
+
+/**
+ * What a one-off kept for a later week (a series of its one occurrence, no slot in this window) would overlap on its
+ * own day: a series of the schedule or of `others` (the file's other events), each expanded into that day — the roll
+ * into its week would otherwise bring both onto the same slots (an exam at a lecture's time).
+ */
+function laterClash(state: ScheduleState, others: readonly EventTask[], event: EventTask): string | undefined {
+  const { timeZone, slotTimes } = state.window;
+  if (event.series === undefined || timeZone === undefined) return undefined;
+  const day = datedWindow({
+    firstDate: event.series.firstDate,
+    days: 1,
+    timeZone,
+    ...(slotTimes ? { slotTimes } : {}),
+  });
+  const own = expandSeries(event.series, day).slots;
+  const clash = [...state.tasks, ...others].find(
+    (other) =>
+      other.source === "event" &&
+      other.series !== undefined &&
+      expandSeries(other.series, day).slots.some((range) =>
+        own.some((mine) => mine.start <= range.end && range.start <= mine.end),
+      ),
+  );
+  return clash?.name;
 }
 
 const importCalendarArgumentsSchema = z.object({
@@ -55,9 +87,18 @@ export const importCalendarTool: DomainTool<ScheduleState, z.infer<typeof import
     }
     const index = buildOccupancyIndex(state);
     const skipped = [...found.skipped];
-    // An event that overlaps what is there, or an event of the file taken before it, is left out and told.
+    // An event that overlaps what is there, or an event of the file taken before it, is left out and told; a one-off
+    // kept for a later week, what its own day holds then (the file's events in this window included).
     const taken = new Map<number, string>();
+    const later = new Set(found.later);
+    const keptLater: EventTask[] = [];
     const free = found.events.filter((event) => {
+      if (later.has(event.id)) {
+        const clash = laterClash(state, [...found.events.filter((one) => !later.has(one.id)), ...keptLater], event);
+        if (clash !== undefined) skipped.push(`${event.name}: it overlaps ${clash} on ${event.series!.firstDate}`);
+        else keptLater.push(event);
+        return clash === undefined;
+      }
       const cells = event.slots.flatMap((range) =>
         Array.from({ length: range.end - range.start + 1 }, (_, offset) =>
           cellOf(index, range.day, range.start + offset),
@@ -92,6 +133,9 @@ export const importCalendarTool: DomainTool<ScheduleState, z.infer<typeof import
       const known = (found.present.length > 0 ? 1 : 0) + (found.reviews.length > 0 ? 1 : 0);
       if (found.present.length > 0 && skipped.length === known)
         return failure(saySummary("en", "importNothingNew", { skipped: skipped.join("; ") }));
+      // Only one-offs whose days are over: none falls in the window, and each is named.
+      if (found.earlier.length > 0 && skipped.length === found.earlier.length)
+        return failure(saySummary("en", "importNoneEarlier", { skipped: skipped.join("; ") }));
       return failure(
         skipped.length > 0
           ? saySummary("en", "importNone", { skipped: skipped.join("; ") })
@@ -105,6 +149,7 @@ export const importCalendarTool: DomainTool<ScheduleState, z.infer<typeof import
       times: Object.fromEntries(events.map((event) => [event.id, found.times[event.id] ?? []])),
       skipped,
       passed: found.passed,
+      ...(found.earlier.length > 0 ? { earlier: found.earlier } : {}),
       ...(found.reviews.length > 0 ? { reviews: found.reviews } : {}),
       ...(found.present.length > 0 ? { present: found.present } : {}),
     };

@@ -1,7 +1,13 @@
 /** What a card says of a task write (`describeTaskWrite`): the class, task, calendar or roll it asks for, in words. */
 import { weekdayName, type Language } from "../../../contracts/language.js";
 import { formatDate, type ScheduleState } from "../state.js";
-import { alreadyThereText, passedEventText, reviewsLeftOutText, type ImportedOccurrence } from "../calendar-files.js";
+import {
+  alreadyThereText,
+  earlierEventText,
+  passedEventText,
+  reviewsLeftOutText,
+  type ImportedOccurrence,
+} from "../calendar-files.js";
 import { type AddTaskData, addTaskTool } from "./task-items.js";
 import { type ImportCalendarData, importCalendarTool } from "./calendar-io.js";
 
@@ -102,13 +108,14 @@ export function describeTaskWrite(
       if (!outcome.ok) return zh ? "从日历文件导入日程" : "Import events from the calendar file";
       const found = outcome.data as ImportCalendarData;
       // Each event with its day and clock times, and the file's own times when it wrote them in another zone: nobody approves blind.
-      // Then what the clock leaves out: the times that have passed, and the events with none left; then what is there
-      // already, and the placed reviews.
+      // Then what the clock leaves out: the times that have passed, the events with none left and the one-offs before
+      // the window; then what is there already, and the placed reviews.
       const reviews = found.reviews ?? [];
       const present = found.present ?? [];
       const told = [
         ...found.events.map((event) => `${event.name} — ${occurrencesText(found.times[event.id] ?? [], language)}`),
         ...found.passed.map((passed) => passedEventText(passed, language)),
+        ...(found.earlier ?? []).map((earlier) => earlierEventText(earlier, language)),
         ...(present.length > 0 ? [alreadyThereText(present, language)] : []),
         ...(reviews.length > 0 ? [reviewsLeftOutText(reviews, language)] : []),
       ];
