@@ -1978,3 +1978,35 @@ describe("messages as students type them: every day but some is an arrangement",
     expect(parseScheduleRequest("每天都安排一点复习，周日休息")).not.toHaveProperty("where.slots.at");
   });
 });
+
+/**
+ * Ranges of the clock as students type them (session 50): "下午2-4点" was placed at 16:00, "10-12点" at 12:00,
+ * "上午10点到12点" ended by midnight, "between 7 and 9" ended before it started and moved a task named "9", "not after
+ * 8pm" ruled the day out, "13-15" was dropped.
+ */
+describe("messages as students type them: ranges of the clock", () => {
+  const slotsOf = (text: string) => (parseScheduleRequest(text) as { where: Where }).where.slots;
+  test.each([
+    ["把作文挪到周五下午2-4点", { startsFrom: "14:00", endsBy: "16:00" }],
+    ["把作文挪到周五10-12点", { startsFrom: "10:00", endsBy: "12:00" }],
+    ["把作文安排在周五10到12点", { startsFrom: "10:00", endsBy: "12:00" }],
+    ["把作文挪到周五上午10点到12点", { startsFrom: "10:00", endsBy: "12:00" }],
+    ["把作文挪到周五下午两点到四点", { startsFrom: "14:00", endsBy: "16:00" }],
+    ["move the essay to friday between 7 and 9", { startsFrom: "19:00", endsBy: "21:00" }],
+    ["schedule the essay between 11 and 1", { startsFrom: "11:00", endsBy: "13:00" }],
+    ["schedule the essay between 9pm and 8am", { startsFrom: "21:00", endsBy: "08:00" }],
+    ["move the essay to friday 13-15", { startsFrom: "13:00", endsBy: "15:00" }],
+    ["move the essay to friday not after 8pm", { endsBy: "20:00" }],
+    ["move the essay to slots 3-4", { from: 3, to: 4 }],
+  ])("%s", (text, slots) => {
+    expect(slotsOf(text)).toEqual(slots);
+  });
+
+  test("the range's ends are no second move, and a limit of the clock keeps its day", () => {
+    expect(parseScheduleRequest("move the essay to friday between 7 and 9")).not.toHaveProperty("also");
+    expect(parseScheduleRequest("move the essay to friday not after 8pm")).toMatchObject({
+      where: { only: days([5]), not: days([]) },
+    });
+    expect(parseScheduleRequest("find 14-22 tasks for me")).not.toHaveProperty("where.slots.startsFrom");
+  });
+});

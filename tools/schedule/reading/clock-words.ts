@@ -46,13 +46,13 @@ const LUNCH_AFTER = String.raw`\bafter\s+(?<lunch>${LUNCH_WORD})|(?<lunchZh>${LU
 const LIMIT_HOUR_ZH = String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|今晚|明晚|今早|明早)?\s*(?<![快慢多少有差好]|(?<!今|明)[晚早])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?:(?<hhmm>(?<![\d:])\d{1,2}:\d{2})|(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:(?<half>半)|(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分)?)\s*`;
 
 /**
- * A time limit a fragment names: "before 17:00", "by 5pm", "until noon", "no later than 16:30" (group "en": the clock
+ * A time limit a fragment names: "before 17:00", "by 5pm", "until noon", "no later than 16:30", "not after 8pm" (group "en": the clock
  * words after it), "before 8", "until 10" (group "bare": an hour alone, read as `readClockTime` reads one — never after
  * "by", which also counts: "by 2 slots"), "10点以前", "下午五点前", "10点半之前" (groups "part", "hour", "half").
  * Not "nothing before 10" (`NOT_BEFORE_HOUR`, read first), nor "10点以前不要".
  */
 const ENDS_BY = new RegExp(
-  String.raw`\b(?:(?:before|by|until|till|no later than|earlier than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:before|until|till|no later than|earlier than)\s+(?<bare>${BARE_HOUR}))|${LIMIT_HOUR_ZH}(?:以前|之前|前)(?!\s*(?:不要|不|别|从不))|${LUNCH_BEFORE}|${DINNER_BEFORE}`,
+  String.raw`\b(?:(?:before|by|until|till|no later than|not after|earlier than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:before|until|till|no later than|not after|earlier than)\s+(?<bare>${BARE_HOUR}))|${LIMIT_HOUR_ZH}(?:以前|之前|前)(?!\s*(?:不要|不|别|从不))|${LUNCH_BEFORE}|${DINNER_BEFORE}`,
 );
 
 /** The time limit a fragment names ("before 17:00", "before 8", "周日10点以前"), as "HH:MM", or undefined. */
@@ -66,7 +66,7 @@ export function readEndsBy(fragment: string): string | undefined {
  * (a time limit, `ENDS_BY`), nor "10点以后不要".
  */
 const STARTS_FROM = new RegExp(
-  String.raw`\b(?:(?:after|(?<!\b(?:no|not)\s)later than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:after|(?<!\b(?:no|not)\s)later than)\s+(?<bare>${BARE_HOUR}))|${LIMIT_HOUR_ZH}(?:以后|之后|后)(?!\s*(?:不要|不|别|从不))|${LUNCH_AFTER}`,
+  String.raw`\b(?:(?:(?<!\bnot\s)after|(?<!\b(?:no|not)\s)later than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:(?<!\bnot\s)after|(?<!\b(?:no|not)\s)later than)\s+(?<bare>${BARE_HOUR}))|${LIMIT_HOUR_ZH}(?:以后|之后|后)(?!\s*(?:不要|不|别|从不))|${LUNCH_AFTER}`,
 );
 
 /** The start limit a fragment names ("after 22:30", "after 12", "晚上9点以后"), as "HH:MM", or undefined. */
@@ -77,7 +77,7 @@ export function readStartsFrom(fragment: string): string | undefined {
 /** A clock time that bounds a range: "9pm", "14:00", "2" (an hour alone), "noon". */
 const RANGE_END = String.raw`(?<![\d:])\d{1,2}(?::\d{2})?(?:\s*[ap]\.?m\b\.?)?|noon|midday`;
 /** What may not follow a range's end: a count ("between 2 and 3 slots") or more digits. */
-const RANGE_TAIL = String.raw`(?![\d:]|\s*(?:slots?|sections?|periods?|days?|hours?|minutes?|mins?)\b)`;
+const RANGE_TAIL = String.raw`(?![\d:]|\s*(?:slots?|sections?|periods?|days?|hours?|minutes?|mins?|weeks?|tasks?|reviews?|items?|times?|pages?|words?|questions?|problems?|exercises?|chapters?)\b)`;
 /** A clock time written so that it cannot be a count or a date: "14:00", "2pm", "2:30 p.m.". */
 const CLOCK_MARKED = String.raw`\d{1,2}(?::\d{2}(?:\s*[ap]\.?m\b\.?)?|\s*[ap]\.?m\b\.?)`;
 /** The parts of the day said before a Chinese hour ("下午三点"). */
@@ -95,7 +95,11 @@ const RANGES = [
   String.raw`\bfrom\s+(?<from>${RANGE_END})\s+(?:to|till|until)\s+(?<to>${RANGE_END})${RANGE_TAIL}`,
   String.raw`(?<![\d:/.-])(?<from>${CLOCK_MARKED})\s*(?:to|till|until|-|–|~)\s*(?<to>${RANGE_END})${RANGE_TAIL}`,
   String.raw`(?<![\d:/.-])(?<from>\d{1,2}(?::\d{2})?)\s*(?:-|–|~|to|till|until)\s*(?<to>${CLOCK_MARKED})${RANGE_TAIL}`,
+  // ("13-15", "14–18": hours past noon at both ends are no slots, nor a date.)
+  String.raw`(?<![\d:/.-])(?<from>1[3-9]|2[0-3])\s*(?:-|–|~)\s*(?<to>1[4-9]|2[0-4])(?![\d:/.])${RANGE_TAIL}`,
   String.raw`(?<fromZh>${RANGE_HOUR_ZH})\s*(?:到|至|-|–|~)\s*(?<toZh>${RANGE_HOUR_ZH})(?:\s*(?:之间|中间))?`,
+  // ("下午2-4点", "10-12点", "十到十二点": 点 said once, after the range's end.)
+  String.raw`(?<fromBare>${HOUR_PART_ZH}?\s*(?<![\d:/.-])(?:\d{1,2}|[零一二两三四五六七八九十]{1,3}))\s*(?:到|至|-|–|~)\s*(?<toZh>(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:半)?)(?:\s*(?:之间|中间))?`,
 ].map((source) => new RegExp(source));
 
 /** The limits a range names ("between 9pm and 8am", "2-6pm", "三点到六点": a start and an end, "HH:MM" each), or undefined. */
@@ -103,9 +107,10 @@ export function readBetween(fragment: string): { startsFrom: string; endsBy: str
   for (const range of RANGES) {
     const groups = range.exec(fragment)?.groups;
     if (!groups) continue;
+    const fromZh = groups.fromZh ?? (groups.fromBare === undefined ? undefined : `${groups.fromBare}点`);
     const read =
-      groups.fromZh !== undefined && groups.toZh !== undefined
-        ? rangeZh(groups.fromZh, groups.toZh)
+      fromZh !== undefined && groups.toZh !== undefined
+        ? rangeZh(fromZh, groups.toZh)
         : rangeEn(groups.from ?? "", groups.to ?? "");
     if (read.startsFrom !== undefined && read.endsBy !== undefined)
       return { startsFrom: read.startsFrom, endsBy: read.endsBy };
@@ -118,7 +123,12 @@ const LEADING_PART_ZH = new RegExp(`^\\s*(${HOUR_PART_ZH})`);
 /** "下午三点到六点": the part of the day said first holds for both ends. */
 function rangeZh(from: string, to: string): { startsFrom?: string; endsBy?: string } {
   const part = LEADING_PART_ZH.exec(from)?.[1];
-  return { startsFrom: readClockTime(from), endsBy: readClockTime(LEADING_PART_ZH.test(to) || !part ? to : part + to) };
+  const startsFrom = readClockTime(from);
+  // ("上午10点到12点": the end is the first reading after the start — noon, not the midnight 上午 would make 12点.)
+  const ends = LEADING_PART_ZH.test(to) || !part ? [to] : [part + to, to, `下午${to}`];
+  const readings = ends.map((end) => readClockTime(end)).filter((end) => end !== undefined);
+  const endsBy = readings.find((end) => startsFrom === undefined || end > startsFrom) ?? readings[0];
+  return { startsFrom, endsBy };
 }
 
 /** "2-6pm": the end's am or pm holds for a start said without one; an hour alone is read as "at" it. */
@@ -129,7 +139,12 @@ function rangeEn(from: string, to: string): { startsFrom?: string; endsBy?: stri
     if (/^\d{1,2}$/.test(bare)) return readClockTime(fill ? `${bare}${fill}` : `at ${bare}`);
     return readClockTime(fill && /^\d{1,2}:\d{2}$/.test(bare) ? `${bare}${fill}` : bare);
   };
-  return { startsFrom: clock(from, marker), endsBy: clock(to) };
+  const startsFrom = clock(from, marker);
+  const endsBy = clock(to);
+  // ("between 7 and 9": 7 reads as 19:00, so 9 is 21:00 — an end before its start is the later one.)
+  if (startsFrom !== undefined && endsBy !== undefined && endsBy <= startsFrom && /^\d{1,2}$/.test(to.trim()))
+    return { startsFrom, endsBy: clock(to, "pm") ?? endsBy };
+  return { startsFrom, endsBy };
 }
 
 /** `fragment` without the ranges it names: no part of a task's name, no two clock times to place at. */

@@ -216,6 +216,8 @@ export function readMoves(words: string): ScheduleRequest | undefined {
     if ((OTHER_REQUEST_VERB.test(other) || OTHER_REQUEST_ZH.test(other)) && wholeMove(said.slice(0, join.index), true))
       return { kind: "unknown", why: "two_requests", parts: [said.slice(0, join.index).trim(), other] };
     if (readTaskWords(next).trim() === "") continue;
+    // ("… between 7 and 9": the two ends of a range of the clock, no second move of a task "9".)
+    if (/\bbetween\s+\S+$/.test(said.slice(start, join.index)) || CLOCK_ALONE.test(next.trim())) continue;
     // ("push all of Thursday and Friday's reviews back": days listed before the reviews they name are no move.)
     if (VERB_THEN_DAYS.test(said.slice(start, join.index))) continue;
     const move = wholeMove(said.slice(start, join.index), moves.length === 0);
@@ -246,6 +248,9 @@ const OTHER_REQUEST_VERB =
 /** Another request said after a move in Chinese ("另外把周六清空", "跳过单词表", "把作文标记为完成"). */
 const OTHER_REQUEST_ZH =
   /^(?:另外|还有|再)?(?:请|帮我)?(?:(?:把|将)[^，,。；;]*?)?(?:清空|清掉|跳过|取消|删除|删掉|撤下|撤掉|标记|做完|完成|交换|对调|撤销|空出)/;
+
+/** A clock time alone ("9", "9pm", "10:30"): no task of its own. */
+const CLOCK_ALONE = /^\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?$/;
 
 /** Words after a move that only say so ("… and thanks", "… too, please"): no task of their own. */
 const NO_TASK_AFTER = /^(?:thanks?|thank you|please|pls|ok|okay|too|also|as well|then|now|asap|today)\b/;
