@@ -299,7 +299,13 @@ function verificationOf(owner: ToolDomain | undefined): { verification?: Verific
       domain: owner.name,
       check: (state, language) => own.check(state[owner.name], language),
       ...(placing
-        ? { placing: { tools: placing.tools, stillFit: (state: CombinedState) => placing.stillFit(state[owner.name]) } }
+        ? {
+            placing: {
+              tools: placing.tools,
+              stillFit: (state: CombinedState) => placing.stillFit(state[owner.name]),
+              ...(placing.notByHand ? { notByHand: placing.notByHand } : {}),
+            },
+          }
         : {}),
     },
   };

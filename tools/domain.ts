@@ -109,6 +109,12 @@ export interface Verification<TState> {
      * placed by hand only when none, and what an answer tells of an item still open (it could have been placed).
      */
     stillFit(data: TState): readonly string[];
+    /**
+     * Proposing tools whose card's writes are no placing by hand: a step that listed with one of them (the schedule's
+     * `propose_reschedule`) is ended by the model, which says what its card did ("rescheduled: placed …"), never by
+     * the code's check, whose summary names no place.
+     */
+    notByHand?: readonly string[];
   };
 }
 

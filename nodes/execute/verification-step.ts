@@ -87,9 +87,12 @@ async function writeFactsOf(state: TempoState, dependencies: NodeDependencies, c
 
 /** The write calls the model made in `messages`. */
 function writeCalls(domain: ToolDomain, messages: readonly BaseMessage[]) {
-  return messages.flatMap((message) =>
-    ((message as AIMessage).tool_calls ?? []).filter((call) => findTool(domain, call.name)?.kind === "write"),
-  );
+  return callsOf(messages).filter((call) => findTool(domain, call.name)?.kind === "write");
+}
+
+/** Every tool call `messages` make, in order. */
+function callsOf(messages: readonly BaseMessage[]) {
+  return messages.flatMap((message) => (message as AIMessage).tool_calls ?? []);
 }
 
 /**
@@ -112,6 +115,8 @@ export async function arrangedInCode(
   if (isRefinementStep(domain, step.content) || isVerificationStep(domain, step.content)) return undefined;
   const writes = writeCalls(domain, workspaceMessages(state));
   if (writes.length === 0 || writes.some((call) => !placing.tools.includes(call.name))) return undefined;
+  // Writes a listing the model tells the ending of proposed (a reschedule's card): the model ends the step.
+  if (callsOf(workspaceMessages(state)).some((call) => placing.notByHand?.includes(call.name))) return undefined;
   const { facts } = await writeFactsOf(state, dependencies, config);
   const applied = new Set(facts.applied.map((fact) => fact.id));
   if (writes.some((call) => !call.id || !applied.has(call.id))) return undefined;

@@ -132,7 +132,8 @@ export const SCHEDULE_REFINEMENT: Refinement = {
 export const SCHEDULE_VERIFICATION: Verification<ScheduleState> = {
   step: { content: "Verify the schedule", doneWhen: "the overview shows how many review tasks are still pending" },
   localized: { zh: { content: "核对日程", doneWhen: "日程概览显示还有多少复习任务待安排" } },
-  placing: { tools: ["place"], stillFit: pendingFitting },
+  // A reschedule's card places missed reviews too, but its step says what it rescheduled (the answer's heading reads it).
+  placing: { tools: ["place"], stillFit: pendingFitting, notByHand: ["propose_reschedule"] },
   check(state, language) {
     const pending = state.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length;
     // Missed reviews have no place either: a week of them is never told as arranged.
