@@ -8,7 +8,7 @@ import type { ListedTask } from "../../tools/schedule/tools/index.js";
 import { finish, propose, type Decision, type Finish } from "../decisions.js";
 import { notCarriedOut } from "./tool-data.js";
 import { addDays, dayOfWeekOfDate, daysBetween } from "../../contracts/clock.js";
-import { say, type Language } from "../../contracts/language.js";
+import { say, weekdayName, type Language } from "../../contracts/language.js";
 import type { RoundView } from "../prompt-reading.js";
 import { taskPhrase, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { matchTask, namesKindOnly, type TaskMatch } from "./task-matching.js";
@@ -69,6 +69,8 @@ export function markStep(
     if (only && others.length === 0)
       return proposeMark(only, { task: only, alsoMatching: [] }, request, end, facts, language);
     if (only) return whichReviewOfDay(weekday, markable, language);
+    // None of the day's reviews takes the mark: never a review of another day whose name holds the word.
+    return noneOfDay(weekday, tasks, request.to, facts, end);
   }
   // Of tasks the words name alike — a habit's sessions of this week and of weeks past share their names — the ones
   // still in the work (placed, pending) come before history (missed, skipped): "I did the jogging" on Monday is this
@@ -175,6 +177,26 @@ function wasLately(task: ListedTask, weekday: number, facts: WeekFacts): boolean
   if (was.date === undefined || today === undefined) return true;
   const ago = daysBetween(was.date, today);
   return ago >= 0 && ago < 7;
+}
+
+/**
+ * "Yesterday's review" when none of that day's reviews takes the mark: the day's review already so on record ("…
+ * is already missed": the window's roll marked it, or the user did), else that no review was placed that day — said
+ * by the answer from the summary, nothing marked.
+ */
+function noneOfDay(
+  weekday: number,
+  tasks: readonly ListedTask[],
+  to: keyof typeof MARK_WRITES,
+  facts: WeekFacts,
+  end: Finish,
+): Decision {
+  const settled = tasks.find((task) => task.kind === to && wasLately(task, weekday, facts));
+  // In English from the summary phrases: the answer says it in the user's language.
+  const refusal = settled
+    ? unmarkable(settled, to, "en")
+    : saySummary("en", "noReviewWasOnDay", { weekday: weekdayName(weekday, "en") });
+  return finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(refusal));
 }
 
 /** The mark's card for `task` (`match`: how the request named it, to say an ambiguity). */

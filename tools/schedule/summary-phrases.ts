@@ -264,6 +264,8 @@ const EN = {
   weekdayNotShown: "that weekday is not in the week shown",
   // (`move-step.ts`, `swap-step.ts`: a move of "Thursday's review" when none is placed that day.)
   noReviewOnDay: "no review is placed on {weekday}",
+  // (`mark-step.ts`: "I missed yesterday's review" when yesterday held no placed review.)
+  noReviewWasOnDay: "no review was placed on {weekday}",
   // (`life-steps.ts`: an undo or a recovery with nothing to offer; why, as propose_undo's and propose_recovery's
   // listings say it, the undo's reasons joined by "; ".)
   nothingToUndo: "there is nothing I can undo — {undoReasons}",
@@ -499,6 +501,7 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   longTaskNoClass: "我无法判断“{name}”属于哪门课程；请带上课程说，例如“给英语添加任务“{name}”，2节”",
   weekdayNotShown: "所显示的这一周里没有那一天",
   noReviewOnDay: "{weekday}没有安排复习",
+  noReviewWasOnDay: "{weekday}没有安排过复习",
   nothingToUndo: "没有可以撤销的修改——{undoReasons}",
   undoNoneYet: "这次对话里还没有应用过任何修改",
   undoGone: "上一次修改中已没有可以撤销的部分",

@@ -365,6 +365,7 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("longTaskNoClass", "whole"),
   read("weekdayNotShown", "whole"),
   read("noReviewOnDay", "whole"),
+  read("noReviewWasOnDay", "whole"),
   read("nothingToUndo", "whole"),
   read("noChangeToRecover", "whole"),
   // A write the clock refused (`rules.ts` `pastRefusalText`).
