@@ -14,6 +14,7 @@ import { taskPhrase, type ScheduleRequest } from "../../tools/schedule/request-p
 import { matchTask, namesKindOnly, type TaskMatch } from "./task-matching.js";
 import { isLatestReview } from "./grounding.js";
 import { whichReviewOfDay } from "./day-named.js";
+import { answersWhole } from "./plan-stage.js";
 import { aheadOfClock, datingOf, placeWords, weekdayOf, type WeekFacts } from "./week-facts.js";
 import { saySummary } from "../../tools/schedule/summary-phrases.js";
 import { markInChinese } from "../../tools/schedule/summary-words.js";
@@ -60,6 +61,16 @@ export function markStep(
   if (weekday !== undefined && namesKindOnly(request.task)) {
     const [only, ...others] = markable;
     if (asked.answer !== undefined) {
+      // A whole request sent while the question was open is no answer: its words would name a task ("add "week 3
+      // flashcards"" matches "week 1 flashcards"). Nothing is marked, and the task ends saying so (the rest of its
+      // plan was about the mark); the request, not carried out here, is to be sent again.
+      if (answersWhole(asked.answer))
+        return finish(
+          "done",
+          REFUSAL_TOLD_IN_ANSWER,
+          notCarriedOut(saySummary("en", "answerIsRequest", { request: asked.answer.trim() })),
+          "the answer is a request of its own, not which review",
+        );
       // The answer to which of them: it names the task (the request's own words name none).
       const answer = taskPhrase(asked.answer);
       const answered = matchTask(answer, markable) ?? matchTask(answer, tasks);

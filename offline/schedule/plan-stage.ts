@@ -376,7 +376,7 @@ export function withAnswer(original: ScheduleRequest, answer: string | undefined
 }
 
 /** True when the user's answer is a request of its own, which takes the place of the one asked about. */
-function answersWhole(answer: string): boolean {
+export function answersWhole(answer: string): boolean {
   const own = parseScheduleRequest(answer);
   return isPlannable(own) && !namesOnlyAPronoun(own);
 }

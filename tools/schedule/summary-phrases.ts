@@ -266,6 +266,8 @@ const EN = {
   noReviewOnDay: "no review is placed on {weekday}",
   // (`mark-step.ts`: "I missed yesterday's review" when yesterday held no placed review.)
   noReviewWasOnDay: "no review was placed on {weekday}",
+  // (`mark-step.ts`: a request of its own sent while "which of the day's reviews?" was open.)
+  answerIsRequest: 'nothing was marked: "{request}" is a new request, not which review; send it again to have it done',
   // (`life-steps.ts`: an undo or a recovery with nothing to offer; why, as propose_undo's and propose_recovery's
   // listings say it, the undo's reasons joined by "; ".)
   nothingToUndo: "there is nothing I can undo — {undoReasons}",
@@ -502,6 +504,7 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   weekdayNotShown: "所显示的这一周里没有那一天",
   noReviewOnDay: "{weekday}没有安排复习",
   noReviewWasOnDay: "{weekday}没有安排过复习",
+  answerIsRequest: "没有记录任何复习：“{request}”是一个新的请求，不是在回答哪一个复习；请再发一次，我会去做",
   nothingToUndo: "没有可以撤销的修改——{undoReasons}",
   undoNoneYet: "这次对话里还没有应用过任何修改",
   undoGone: "上一次修改中已没有可以撤销的部分",

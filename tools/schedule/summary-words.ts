@@ -366,6 +366,7 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("weekdayNotShown", "whole"),
   read("noReviewOnDay", "whole"),
   read("noReviewWasOnDay", "whole"),
+  read("answerIsRequest", "whole"),
   read("nothingToUndo", "whole"),
   read("noChangeToRecover", "whole"),
   // A write the clock refused (`rules.ts` `pastRefusalText`).
