@@ -2010,3 +2010,15 @@ describe("messages as students type them: ranges of the clock", () => {
     expect(parseScheduleRequest("find 14-22 tasks for me")).not.toHaveProperty("where.slots.startsFrom");
   });
 });
+
+test("a task's name in quotes names no day; a day quoted alone is still where (session 50)", () => {
+  // (Before, `schedule "Friday quiz prep" on thursday` allowed Thursday and Friday, and "weekend recap" the weekend.)
+  expect(parseScheduleRequest('schedule "Friday quiz prep" on thursday')).toMatchObject({
+    kind: "arrange",
+    tasks: ["friday quiz prep"],
+    where: { only: days([4]) },
+  });
+  expect(parseScheduleRequest('schedule "weekend recap" on monday')).toMatchObject({ where: { only: days([1]) } });
+  expect(parseScheduleRequest('move the essay to "friday"')).toMatchObject({ where: { only: days([5]) } });
+  expect(parseScheduleRequest("把作文挪到“周五”")).toMatchObject({ where: { only: days([5]) } });
+});

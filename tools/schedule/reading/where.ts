@@ -27,6 +27,10 @@ import {
 } from "./clock-words.js";
 import { readDates, readDays, readWeekNamed, SIDE_WORDS_EN, sideOf } from "./day-words.js";
 
+/** Words of when alone, as a quote may hold them (`to "friday"`, "“不要周五”"): no task's name, so read as said. */
+const QUOTED_WHEN =
+  /^(?:\s|[,.]|\b(?:[a-z]+day|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun|today|tonight|tomorrow|mornings?|afternoons?|evenings?|nights?|weekends?|not|no|only|on|at|in|the|this|next|after|before|\d{1,2}(?::\d{2})?\s*(?:[ap]m)?)\b|(?:下|这|本)?(?:周|星期|礼拜)[一二三四五六日天]|今天|明天|后天|上午|下午|晚上|早上|周末|不要|只|别|之前|以后)+$/;
+
 /** Reads slot numbers and parts of the day ("slots 5-6", "第3节", "in the evening", "下午"). */
 export function readSlots(fragment: string): SlotWindow {
   const window: SlotWindow = {};
@@ -177,7 +181,13 @@ export function readWhere(said: string): Where {
     return { only: { weekdays: [], days: [] }, not: { weekdays: [], days: [] }, slots: {} };
   // "2 p.m." is "2 pm": its full stops end no clause. "Before Friday", "after Wednesday", "周六之前": the days of the
   // week on that side of it (they read as that day alone).
-  const fragment = withDaysBeforeAfter(said.replace(/\b([ap])\.m\b\.?/g, "$1m"));
+  // (A name in quotes says no day: `schedule "Friday quiz prep" on thursday` is Thursday only; a day quoted alone,
+  // `to "friday"`, is still where.)
+  const fragment = withDaysBeforeAfter(
+    said
+      .replace(/\b([ap])\.m\b\.?/g, "$1m")
+      .replace(/"([^"\n]{1,200})"/g, (quoted, inner: string) => (QUOTED_WHEN.test(inner) ? quoted : " ")),
+  );
   const negated: string[] = [];
   let notDaysPart: PartOfDay | undefined;
   const rest = fragment
