@@ -236,6 +236,30 @@ export function sendToPlanner(state: Builder, mode: PlanMode): TempoUpdate {
   return { phase: nextPhase(state.phase, mode), planMode: mode, planRoundsUsed: 0 };
 }
 
+/**
+ * revise, closing a card: the tool messages `closed` answer its calls (none of them runs), nothing of it waits or is
+ * approved any more, and the task goes back to planning — a plan made on tools that changed since, a write card
+ * answered after its time.
+ */
+export function reviseClosingCard(
+  state: Builder & Pick<TempoState, "workspaceMessageIds">,
+  closed: readonly BaseMessage[],
+): TempoUpdate {
+  return {
+    ...sendToPlanner(state, "revise"),
+    pending: null,
+    pendingAnswer: null,
+    answeredWrites: [],
+    stepEnding: null,
+    ...(closed.length > 0
+      ? {
+          messages: [...closed],
+          workspaceMessageIds: [...state.workspaceMessageIds, ...closed.map((message) => message.id!)],
+        }
+      : {}),
+  };
+}
+
 /** await confirmation: a plan card or a write card waits for the user. */
 export function awaitConfirmation(
   state: Builder,

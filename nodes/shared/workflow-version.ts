@@ -5,7 +5,7 @@
  * stay done) instead of trusted.
  */
 import type { TempoState, TempoUpdate } from "../../kernel/state.js";
-import { sendToPlanner, taskInProgress } from "../../kernel/transitions.js";
+import { reviseClosingCard, taskInProgress } from "../../kernel/transitions.js";
 import { closeOpenCalls } from "../../kernel/proposal.js";
 
 /** The update that sends a stale in-progress task back to planning, or undefined when the task is current. */
@@ -26,17 +26,7 @@ export function staleWorkflowUpdate(
     "the workflow changed before this call was answered, so the plan is being revised",
   );
   return {
-    ...sendToPlanner(state, "revise"),
-    pending: null,
-    pendingAnswer: null,
-    answeredWrites: [],
-    stepEnding: null,
-    ...(closed.length > 0
-      ? {
-          messages: closed,
-          workspaceMessageIds: [...state.workspaceMessageIds, ...closed.map((message) => message.id!)],
-        }
-      : {}),
+    ...reviseClosingCard(state, closed),
     workflowVersion,
     lastError: `The workflow changed from ${state.workflowVersion} to ${workflowVersion} since this plan was made; it is being replanned.`,
   };
