@@ -342,6 +342,12 @@ export const TempoAnnotation = Annotation.Root({
    */
   movedOn: lastValue<string | null>(() => null),
   /**
+   * What a write card answered after its time left undone (its places passed, or its week: `review/outlived-cards.ts`),
+   * in the user's language: said on the next card the task raises (a plan card, or the write card that proposes again)
+   * and, when the task ends before one, in its answer. Cleared once a write card is answered, and by a new message.
+   */
+  outlivedCard: lastValue<string | null>(() => null),
+  /**
    * The items an answer of this thread has told at risk (`ToolDomain.atRisk`), as they stood when last checked: a turn's
    * answer tells what became at risk since, once, and forgets what is no longer at risk.
    */

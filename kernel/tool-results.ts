@@ -11,8 +11,9 @@ import { newId } from "./ids.js";
  * - `done`: a read (or the agent's own memory tool) ran;
  * - `applied`: a write changed the repository (or had, in an earlier run: answered from the execution log);
  * - `declined`: the user rejected the write;
- * - `held`: the call did not run: a write held back with a batch that had invalid calls, or a call its task left
- *   unanswered (a card dropped or replanned: kernel/proposal.ts `closeOpenCalls`);
+ * - `held`: the call did not run: a write held back with a batch that had invalid calls, a call its task left
+ *   unanswered (a card dropped or replanned: kernel/proposal.ts `closeOpenCalls`), or one on a card answered after its
+ *   time ("Not run: …", review/outlived-cards.ts);
  * - `failed`: an error (bad arguments, an unknown tool, the tool failed).
  */
 export type CallOutcome = "done" | "applied" | "declined" | "held" | "failed";
@@ -64,7 +65,7 @@ export function callOutcomeOf(message: BaseMessage): CallOutcome | undefined {
   if (recorded) return recorded;
   const text = typeof message.content === "string" ? message.content : "";
   if (text.startsWith("Not applied")) return "declined";
-  if (text.startsWith("Not proposed")) return "held";
+  if (text.startsWith("Not proposed") || text.startsWith("Not run")) return "held";
   if (/^Error\b/i.test(text)) return "failed";
   return "done";
 }

@@ -46,6 +46,8 @@ export function createRecallNode(dependencies: NodeDependencies) {
     const movedOn = caughtUp?.text ?? null;
     const clock: TempoUpdate = {
       ...(movedOn === state.movedOn ? {} : { movedOn }),
+      // A new request: what an earlier card answered after its time left undone was that task's to say.
+      ...(!state.pending && state.outlivedCard ? { outlivedCard: null } : {}),
       // What the roll put at risk was told with it: the turn's answer does not tell it again.
       ...(caughtUp?.atRisk ? { atRiskTold: caughtUp.atRisk } : {}),
     };

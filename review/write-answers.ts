@@ -31,6 +31,8 @@ import { awaitHuman, isShortDismissal, namedKeys, rejectResume } from "./human-r
 import { withClockNote, withRefusal, writeCard, writeCardOutline } from "./interrupt-cards.js";
 import { ACCEPT_EVERY_ACTION, type AnswerVerdict } from "./resume.js";
 import { loggedOutcomes } from "./write-facts.js";
+import { outlivedAnswer, outlivedCardNote, writesPassedByClock, type OutlivedCard } from "./outlived-cards.js";
+import { lastAppliedCard } from "../kernel/applied-writes.js";
 
 /**
  * The resume that moves a card whose every write the execution log holds (`server/`/`auth/` settle such a card
@@ -77,7 +79,7 @@ export async function answerWriteCard(
   dependencies: WriteAnswerDependencies,
   who: { userId: string; threadId: string; now?: Date },
   language: Language,
-): Promise<{ update: TempoUpdate; feedback: WriteFeedback[] }> {
+): Promise<{ update: TempoUpdate; feedback: WriteFeedback[]; weekGone?: boolean }> {
   const { userId, threadId } = who;
   const { message: proposal, writes } = openProposal(state) ?? { writes: [] };
   if (!proposal || writes.length === 0) {
@@ -93,12 +95,10 @@ export async function answerWriteCard(
   const card = {
     outline: writeCardOutline(tools, dependencies.domain),
     // A task that raised no plan card (a question's plan) says the clock's note on its write card instead.
+    // So does the card that proposes again after one answered past its time (`outlivedCard`), with what the clock did.
     build: () =>
       withRefusal(
-        withClockNote(
-          writeCard(tools, state, dependencies.domain, language),
-          state.readOnlyPlan ? state.movedOn : null,
-        ),
+        withClockNote(writeCard(tools, state, dependencies.domain, language), writeCardNote(state, language)),
         pending.refusal,
         language,
       ),
@@ -139,8 +139,27 @@ export async function answerWriteCard(
       : undefined;
     decided.push({ call, answer: given.answer, edited });
   }
-  // Only this answer path approves a write: execute applies nothing without the approval recorded here.
   const approvedCalls = decided.filter(({ answer }) => answer.verdict === "go").map(({ call }) => call);
+  // Answered after its time (its week gone, or places on it the clock has passed): nothing of it is approved or
+  // applied, and the task plans again from now (review/outlived-cards.ts). Not for a card partly applied already.
+  const outlived =
+    logged.length === 0 ? await outlivedCard(state, proposal, decided, dependencies.domain, who, language) : undefined;
+  if (outlived) {
+    const declined = new Map(
+      decided.flatMap(({ call, answer }) => (answer.verdict === "decline" ? [[call.id, answer.feedback]] : [])),
+    );
+    emitStatus(
+      config,
+      "confirm",
+      state.messages,
+      "The card's time has passed; planning again",
+      "卡片上的时间已经过去，重新安排",
+    );
+    const { update, said } = outlivedAnswer(state, writes, declined, outlived, language);
+    if (said) emitAssistantText(config, "confirm", said.id!, String(said.content));
+    return { update, feedback: feedbackOf(decided), weekGone: outlived.weekGone };
+  }
+  // Only this answer path approves a write: execute applies nothing without the approval recorded here.
   await dependencies.approvals.recordAnswers(config.store, threadId, approvedCalls, held);
   const answered = answerWrites(state, proposal, decided, held.length, pending.then, config, language);
   // "Applying 8 approved changes…" under the proposal until the next card or the answer (Agent Chat UI draws no
@@ -148,13 +167,61 @@ export async function answerWriteCard(
   // before its result, or a run that dies mid-write leaves a half-written step behind.
   const approved = decided.filter(({ answer }) => answer.verdict !== "decline").map(({ call }) => call.id);
   if (approved.length > 0) showApplying(config, state.messages, approved);
-  const feedback = decided.flatMap(({ call, answer }) =>
+  const feedback = feedbackOf(decided);
+  // A card answered in its time: the note of one answered after its time has been said (on this card).
+  const said: TempoUpdate = state.outlivedCard ? { ...answered, outlivedCard: null } : answered;
+  const update = note ? { ...said, messages: [note, ...((said.messages as BaseMessage[] | undefined) ?? [])] } : said;
+  return { update, feedback };
+}
+
+/** The feedback given with the rejections among `decided`. */
+function feedbackOf(decided: readonly DecidedWrite[]): WriteFeedback[] {
+  return decided.flatMap(({ call, answer }) =>
     answer.verdict === "decline" && answer.feedback !== "" ? [{ text: answer.feedback, tool: call.name }] : [],
   );
-  const update = note
-    ? { ...answered, messages: [note, ...((answered.messages as BaseMessage[] | undefined) ?? [])] }
-    : answered;
-  return { update, feedback };
+}
+
+/**
+ * What opens a write card: what the clock did at the start of the request for a question's plan (which raised no plan
+ * card), and what a card answered after its time left undone, with what the clock did then, for the card that
+ * proposes again; null for neither.
+ */
+function writeCardNote(state: TempoState, language: Language): string | null {
+  const clock = state.readOnlyPlan || state.outlivedCard ? state.movedOn : null;
+  const outlived = state.outlivedCard ? outlivedCardNote(state.outlivedCard, language) : null;
+  return [clock, outlived].filter((part) => part).join("\n\n") || null;
+}
+
+/**
+ * The card answered after its time, or undefined when it is not: its week is gone (the clock makes the window move on,
+ * whatever the answer), or an approved write names a place the clock has passed since (`writesPassedByClock`). Its
+ * approved writes are named as the card named them, an edited one as edited.
+ */
+async function outlivedCard(
+  state: TempoState,
+  proposal: AIMessage,
+  decided: readonly DecidedWrite[],
+  domain: ToolDomain,
+  who: { userId: string; now?: Date },
+  language: Language,
+): Promise<OutlivedCard | undefined> {
+  if (who.now === undefined) return undefined;
+  const edited = new Set(decided.flatMap(({ call, edited }) => (edited === undefined ? [] : [call.id])));
+  const approved = decided
+    .filter(({ answer }) => answer.verdict === "go")
+    .map(({ call, edited }) => (edited === undefined ? call : { ...call, summary: edited }));
+  const weekGone = domain.clock?.due(await domain.load(who.userId), who.now) !== undefined;
+  const passed = weekGone
+    ? []
+    : await writesPassedByClock(
+        domain,
+        proposal,
+        approved,
+        edited,
+        { ...who, preferences: state.recalled.preferences ?? [], lastChange: lastAppliedCard(state.messages) },
+        language,
+      );
+  return weekGone || passed.length > 0 ? { approved, passed, weekGone } : undefined;
 }
 
 /** The writes of `writes` the execution log holds as run (completed) on this thread. */

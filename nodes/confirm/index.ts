@@ -53,7 +53,7 @@ export function createConfirmNode(dependencies: NodeDependencies) {
     if (pending.kind === "confirm_plan") {
       const verdict = awaitHuman(
         withRefusal(
-          withClockNote(planInterrupt(state.goal, state.planSteps, language), state.movedOn),
+          withClockNote(planInterrupt(state.goal, state.planSteps, language), planCardNote(state)),
           pending.refusal,
           language,
         ),
@@ -73,7 +73,7 @@ export function createConfirmNode(dependencies: NodeDependencies) {
       // An answer that came as a plain user message is already in the conversation.
       return answerPlan(state, verdict, state.pendingAnswer !== null, config, leaves);
     }
-    const { update, feedback } = await answerWriteCard(
+    const answered = await answerWriteCard(
       state,
       pending,
       config,
@@ -81,6 +81,12 @@ export function createConfirmNode(dependencies: NodeDependencies) {
       { userId, threadId, now: toolMoment(dependencies, config) },
       language,
     );
+    const { feedback } = answered;
+    // A write card answered after its week was gone: the window moves on now, as for a plan card, and the task plans
+    // again on the week of now (review/outlived-cards.ts: nothing of the card applies).
+    const update = answered.weekGone
+      ? await withWeekMovedOn(state, answered.update, config, language)
+      : answered.update;
     // Only feedback said with a rejection can state a preference: an approval reads none (and crosses no memory code).
     const heard =
       feedback.length > 0
@@ -93,6 +99,19 @@ export function createConfirmNode(dependencies: NodeDependencies) {
           )
         : undefined;
     return heard ? { ...update, recalled: heard } : update;
+  }
+
+  /** `update` with the clock's writes run and what they did as the request's note (`movedOn`). */
+  async function withWeekMovedOn(
+    state: TempoState,
+    update: TempoUpdate,
+    config: LangGraphRunnableConfig,
+    language: Language,
+  ): Promise<TempoUpdate> {
+    const moved = await catchUpWithClock(dependencies, config, language, state.atRiskTold);
+    if (moved === undefined) return update;
+    emitStatus(config, "confirm", state.messages, "A new week began; planning again", "新的一周开始了，重新制定计划");
+    return { ...update, movedOn: moved.text, ...(moved.atRisk ? { atRiskTold: moved.atRisk } : {}) };
   }
 
   /**
@@ -121,6 +140,11 @@ export function createConfirmNode(dependencies: NodeDependencies) {
       ...(moved.atRisk ? { atRiskTold: moved.atRisk } : {}),
     };
   }
+}
+
+/** What opens the plan card: what the clock did, and what a write card answered after its time left undone. */
+function planCardNote(state: TempoState): string | null {
+  return [state.movedOn, state.outlivedCard].filter((part) => part).join("\n\n") || null;
 }
 
 async function answerPlan(

@@ -166,6 +166,8 @@ export function createDeliverNode(dependencies: NodeDependencies) {
         ? atRiskNow(dependencies, config, data, language, state.atRiskTold)
         : undefined;
     if (risk?.text && !summary.includes(risk.text)) summary = `${summary}\n\n${risk.text}`;
+    // What a card answered after its time left undone, when no card since has said it.
+    if (state.outlivedCard && !summary.includes(state.outlivedCard)) summary = `${state.outlivedCard}\n\n${summary}`;
     // What the clock moved at the start of the request (the window rolled on to the week of now) comes first.
     if (state.movedOn && !summary.includes(state.movedOn)) summary = `${state.movedOn}\n\n${summary}`;
     summary = withParagraphBreaks(summary);

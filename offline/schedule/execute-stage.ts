@@ -47,10 +47,19 @@ import { explainStep, listStep } from "./list-steps.js";
  * call.
  */
 export function decideExecute(view: PromptView, writesPerCard = Number.POSITIVE_INFINITY): Decision {
-  const decision = decideStep(view, writesPerCard);
+  const decision = decideStep(sinceClosedCard(view), writesPerCard);
   const endsTask = decision.action === "done" || decision.then === "done";
   if (!endsTask || decision.answer) return decision;
   return { ...decision, answer: answerOf(view, String(decision.goal_check ?? "")) };
+}
+
+/**
+ * The step as it is to be done now: after a card whose calls were closed unrun (`held`: answered after its time, its
+ * places passed; the plan revised since), the step starts over on the week as it is — what it looked up and proposed
+ * before was of the week as it was, and its refusals are no one's to read back ("Not run: …").
+ */
+function sinceClosedCard(view: PromptView): PromptView {
+  return view.rounds.at(-1)?.outcome === "held" ? { ...view, rounds: [] } : view;
 }
 
 /**

@@ -521,6 +521,10 @@ function revise(view: PromptView, current: StepDraft[]): Record<string, unknown>
   // Feedback on a write: the plan stands; the execute stage acts on the feedback in the step.
   if (view.rounds.length > 0 && callResultOf(view.rounds.at(-1)!) === "rejected")
     return keep("", "the feedback concerns one write; the step handles it");
+  // A card whose calls were closed unrun (answered after its time, its places passed): the plan stands, and the step
+  // proposes again from now — a "yes" typed to that card is no feedback on the plan.
+  if (view.rounds.length > 0 && view.rounds.at(-1)!.outcome === "held")
+    return keep("", "the card's time had passed; the step proposes again from now");
   const feedback = planCardFeedback(view);
   // No feedback (the tools changed, or a plain rejection): the plan stands.
   if (feedback === "" || feedback === goalOf(view).trim()) return keep("", "nothing to change");
