@@ -128,8 +128,8 @@ const NOT_A_WEEKDAY =
 /** The weekday a mistyped one is (two letters off at most), as written in full; undefined for none. */
 function weekdayTypo(word: string): string | undefined {
   if (NOT_A_WEEKDAY.test(word)) return undefined;
-  const close = WEEKDAY_NAMES.filter((name) => editDistance(word, name) <= 2);
-  return close.length === 1 ? close[0] : undefined;
+  const close = closeWeekday(word);
+  return close === undefined ? undefined : WEEKDAY_NAMES[close - 1];
 }
 
 /**
@@ -161,9 +161,13 @@ const WEEKDAY_NAMES = ["monday", "tuesday", "wednesday", "thursday", "friday", "
 /** The weekday (1 = Monday) a word names, typos of up to two letters tolerated, or undefined. */
 export function weekdayWord(word: string): number | undefined {
   const exact = WEEKDAYS_EN.find(([pattern]) => pattern.test(word))?.[1];
-  if (exact !== undefined) return exact;
-  const close = WEEKDAY_NAMES.findIndex((name) => word.length >= 5 && editDistance(word, name) <= 2);
-  return close === -1 ? undefined : close + 1;
+  return exact ?? (word.length >= 5 ? closeWeekday(word) : undefined);
+}
+
+/** The one weekday (1 = Monday) two letters or fewer from `word`; undefined for none, or for two ("thuesday"). */
+function closeWeekday(word: string): number | undefined {
+  const close = WEEKDAY_NAMES.flatMap((name, index) => (editDistance(word, name) <= 2 ? [index + 1] : []));
+  return close.length === 1 ? close[0] : undefined;
 }
 
 /** The number of one-letter edits (insert, delete, change, swap of neighbours) from `from` to `to`. */
