@@ -6,36 +6,21 @@
  * missed — and nothing is marked.
  */
 import { describe, expect, test } from "vitest";
-import { datedWindow, type ScheduleState, type TaskItem } from "../../tools/schedule/index.js";
+import type { ScheduleState } from "../../tools/schedule/index.js";
 import { converse, offlineTempo } from "./support/offline-conversation.js";
+import { pendingReview, termWeekWith } from "../support/calendars.js";
 
 /** Mon 7 – Sun 13 Sep 2026, with the vocabulary list placed on `day` at 19:00 and two reviews pending. */
 function weekWithVocabularyOn(day: number, chinese = false): ScheduleState {
-  const review = (id: string, name: string, categoryId: string, duration: number): TaskItem => ({
-    id,
-    name,
-    source: "task_item",
-    duration,
-    categoryId,
-    status: "pending",
-  });
-  return {
-    window: datedWindow({ firstDate: "2026-09-07", days: 7, timeZone: "Asia/Shanghai" }),
-    categories: [
-      { id: "calculus", name: "Calculus" },
-      { id: "algebra", name: "Linear Algebra" },
-      { id: "english", name: "English" },
-    ],
-    tasks: [
-      review("lim", chinese ? "极限复习" : "Limits review", "calculus", 2),
-      review("mat", chinese ? "矩阵复习" : "Matrix review", "algebra", 2),
-      {
-        ...review("voc", chinese ? "单词表" : "Vocabulary list", "english", 1),
-        status: "placed",
-        slots: [{ day, start: 10, end: 10 }],
-      },
-    ],
-  };
+  return termWeekWith([
+    pendingReview("lim", chinese ? "极限复习" : "Limits review", "calculus", 2),
+    pendingReview("mat", chinese ? "矩阵复习" : "Matrix review", "algebra", 2),
+    {
+      ...pendingReview("voc", chinese ? "单词表" : "Vocabulary list", "english", 1),
+      status: "placed",
+      slots: [{ day, start: 10, end: 10 }],
+    },
+  ]);
 }
 
 /** The reviews' states by id, the oracle that nothing was marked. */

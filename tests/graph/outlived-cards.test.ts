@@ -8,34 +8,17 @@
  */
 import { HumanMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
-import { checkScheduleInvariants, datedWindow, type ScheduleState, type TaskItem } from "../../tools/schedule/index.js";
+import { checkScheduleInvariants, type ScheduleState, type TaskItem } from "../../tools/schedule/index.js";
 import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
 import { offlineTempo } from "./support/offline-conversation.js";
-
-const ZONE = "Asia/Shanghai";
+import { pendingReview, termWeekWith } from "../support/calendars.js";
 
 /** A moment in Shanghai (no daylight saving: always +08:00). */
 const at = (date: string, time: string) => new Date(`${date}T${time}:00+08:00`);
 
 /** Mon 7 – Sun 13 Sep 2026 in Shanghai, nothing on it, `reviews` pending. */
-function emptyWeek(reviews: Array<[id: string, name: string, category: string, duration: number]>): ScheduleState {
-  return {
-    window: datedWindow({ firstDate: "2026-09-07", days: 7, timeZone: ZONE }),
-    categories: [
-      { id: "calculus", name: "Calculus" },
-      { id: "algebra", name: "Linear Algebra" },
-      { id: "english", name: "English" },
-    ],
-    tasks: reviews.map(([id, name, categoryId, duration]): TaskItem => ({
-      id,
-      name,
-      source: "task_item",
-      duration,
-      categoryId,
-      status: "pending",
-    })),
-  };
-}
+const emptyWeek = (reviews: Array<[id: string, name: string, category: string, duration: number]>): ScheduleState =>
+  termWeekWith(reviews.map((review) => pendingReview(...review)));
 
 const TWO = emptyWeek([
   ["lim", "Limits review", "calculus", 2],

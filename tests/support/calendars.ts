@@ -1,5 +1,5 @@
 /** iCalendar texts the tests send: built in one place, so a test says only what its calendar holds. */
-import { datedWindow, type ScheduleState } from "../../tools/schedule/index.js";
+import { datedWindow, type ScheduleState, type TaskItem } from "../../tools/schedule/index.js";
 
 /**
  * A calendar of one event, `name` from `start` to `end` (UTC, "YYYYMMDDTHHMMSSZ"), with `lines` more in its VEVENT
@@ -46,15 +46,24 @@ export function termStartWeek(now?: string): ScheduleState {
     window: datedWindow({ firstDate: "2026-09-07", days: 7, timeZone: "Asia/Shanghai" }),
     ...(now !== undefined ? { now } : {}),
     categories: [{ id: "calculus", name: "Calculus" }],
-    tasks: [
-      {
-        id: "derivatives",
-        name: "Derivatives review",
-        source: "task_item",
-        duration: 1,
-        categoryId: "calculus",
-        status: "pending",
-      },
+    tasks: [pendingReview("derivatives", "Derivatives review", "calculus", 1)],
+  };
+}
+
+/** A review task, pending, of `duration` slots. */
+export function pendingReview(id: string, name: string, categoryId: string, duration: number): TaskItem {
+  return { id, name, source: "task_item", duration, categoryId, status: "pending" };
+}
+
+/** The term's first week (Mon 7 – Sun 13 Sep 2026, Shanghai) with nothing on it but `tasks`, of three courses. */
+export function termWeekWith(tasks: TaskItem[]): ScheduleState {
+  return {
+    window: datedWindow({ firstDate: "2026-09-07", days: 7, timeZone: "Asia/Shanghai" }),
+    categories: [
+      { id: "calculus", name: "Calculus" },
+      { id: "algebra", name: "Linear Algebra" },
+      { id: "english", name: "English" },
     ],
+    tasks,
   };
 }
