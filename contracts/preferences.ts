@@ -21,6 +21,11 @@ export type PreferenceRule =
   | { kind: "part_of_day"; value: PreferencePart }
   /** Only this part of the day ("only in the evening"). Hard. */
   | { kind: "only_part_of_day"; value: PreferencePart }
+  /**
+   * Never this part of the day ("I never study in the evening", "no reviews in the morning"). Hard. The morning or the
+   * evening only: leaving out the afternoon leaves two parts of the day, which no bound of a day's slots keeps to.
+   */
+  | { kind: "avoid_part_of_day"; value: Exclude<PreferencePart, "afternoon"> }
   /** Nothing starting before this hour of the clock (0-23). Hard. */
   | { kind: "not_before_hour"; value: number }
   /** Anything else, in the user's words: for the prompts only. */
@@ -60,12 +65,23 @@ export const BLANKET_CUE =
   /\b(?:do ?n'?t|do not|never)\s+(?:ever\s+)?(?:schedule|put|plan|book|arrange|place|add)\s+anything\b|(?:不要|别|不用)(?:安排|放|排)任何|什么都(?:不要|别)(?:安排|放|排)/i;
 
 /**
+ * A habit said plainly, which stands as "never" does: "I don't study on Sundays", "I do not do reviews on weekends",
+ * "no reviews on Sundays", "no studying before 10", "I only study in the evening", "我周日不学习", "周末不复习",
+ * "我只在晚上复习". A study word is what makes it a habit:
+ * "周一不行" and "not Monday" stay one-off wishes for a card.
+ */
+export const HABIT_CUE =
+  /\bi (?:do ?n'?t|do not) (?:study|review|revise|work|do (?:any )?(?:reviews?|revision|studying|homework))\b|\bno (?:more )?(?:reviews?|revision|studying|study(?: sessions?)?|homework)\b(?! (?:is|was|are|were|has|have|had|will|left|yet|fits?|there|here)\b)|\bi only (?:study|review|revise|work)\b|(?:周|星期|礼拜)[一二三四五六日天末](?:都|也|从|一般)?不(?:学习|复习|学|看书)|我(?:一般)?只在(?:上午|下午|晚上|早上)(?:学习|复习)/i;
+
+/**
  * Words that make a sentence a standing preference rather than a one-off ("Saturday instead", "周一不行" are
  * one-off): never, always, I prefer, don't ever, from now on, 我从不, 我喜欢, 总是, 以后都 …
  */
 export const STANDING_CUE = new RegExp(
   String.raw`\b(?:never|always|prefer(?:s|red)?|don'?t ever|do not ever|not ever|from now on|in general|generally|as a rule|every (?:time|week)|usually|normally|i (?:like|love|hate)|rather not ever)\b|从不|从来不|永远|总是|一直|喜欢|习惯|以后|每次都|一律|都不要|` +
-    BLANKET_CUE.source,
+    BLANKET_CUE.source +
+    "|" +
+    HABIT_CUE.source,
   "i",
 );
 
@@ -79,12 +95,12 @@ export const PREFERENCES_TAG = "standing_preferences";
 /** A preference as the memory model gives it. */
 const ModelPreferenceSchema = z.object({
   kind: z
-    .enum(["avoid_day", "only_days", "part_of_day", "only_part_of_day", "not_before_hour", "note"])
+    .enum(["avoid_day", "only_days", "part_of_day", "only_part_of_day", "avoid_part_of_day", "not_before_hour", "note"])
     .describe("What it means to the rules."),
   value: z
     .union([z.number(), z.array(z.number()), z.string()])
     .describe(
-      "avoid_day: weekday 1-7 (1 = Monday); only_days: list of weekdays; part_of_day / only_part_of_day: morning | afternoon | evening; not_before_hour: 0-23; note: the preference in words.",
+      "avoid_day: weekday 1-7 (1 = Monday); only_days: list of weekdays; part_of_day / only_part_of_day: morning | afternoon | evening; avoid_part_of_day: morning | evening; not_before_hour: 0-23; note: the preference in words.",
     ),
   text: z.string().default("").describe("The preference as the user would read it, short."),
   source_index: z.number().int().optional().describe("The number of the text it was read from (1-based)."),
@@ -124,6 +140,8 @@ export function ruleOf(entry: { kind: PreferenceKind; value: unknown }): Prefere
     case "part_of_day":
     case "only_part_of_day":
       return part(value) ? { kind, value } : undefined;
+    case "avoid_part_of_day":
+      return value === "morning" || value === "evening" ? { kind, value } : undefined;
     case "not_before_hour":
       return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 23
         ? { kind, value }
@@ -146,6 +164,8 @@ export function describeRule(rule: PreferenceRule): string {
       return `rather in the ${rule.value}`;
     case "only_part_of_day":
       return `only in the ${rule.value}`;
+    case "avoid_part_of_day":
+      return `never in the ${rule.value}`;
     case "not_before_hour":
       return `nothing before ${String(rule.value).padStart(2, "0")}:00`;
     case "note":
@@ -159,6 +179,7 @@ export function isHardRule(rule: PreferenceRule): boolean {
     rule.kind === "avoid_day" ||
     rule.kind === "only_days" ||
     rule.kind === "only_part_of_day" ||
+    rule.kind === "avoid_part_of_day" ||
     rule.kind === "not_before_hour"
   );
 }

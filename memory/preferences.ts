@@ -43,6 +43,9 @@ export function contradicts(newer: PreferenceRule, older: PreferenceRule): boole
   if (meaningKey(newer) === meaningKey(older)) return false;
   const part = (rule: PreferenceRule) => rule.kind === "part_of_day" || rule.kind === "only_part_of_day";
   if (part(newer) && part(older)) return true;
+  // "Never in the evening" and "I prefer evenings" (or "only in the evening") cannot both hold: the newer stays.
+  if (newer.kind === "avoid_part_of_day" && part(older)) return newer.value === older.value;
+  if (older.kind === "avoid_part_of_day" && part(newer)) return newer.value === older.value;
   if (newer.kind === "only_days" && older.kind === "only_days") return true;
   if (newer.kind === "not_before_hour" && older.kind === "not_before_hour") return true;
   if (newer.kind === "only_days" && older.kind === "avoid_day") return newer.value.includes(older.value);
@@ -55,8 +58,12 @@ function isLiftedBy(entry: PreferenceRule, lifted: PreferenceRule): boolean {
   if (meaningKey(entry) === meaningKey(lifted)) return true;
   if (lifted.kind === "avoid_day") return entry.kind === "only_days" && !entry.value.includes(lifted.value);
   if (lifted.kind === "only_days") return entry.kind === "only_days";
-  if (lifted.kind === "part_of_day" || lifted.kind === "only_part_of_day")
-    return (entry.kind === "part_of_day" || entry.kind === "only_part_of_day") && entry.value === lifted.value;
+  // "Evenings are fine now" takes back any rule about the evening: a preference for it, or one that keeps it out.
+  if (lifted.kind === "part_of_day" || lifted.kind === "only_part_of_day" || lifted.kind === "avoid_part_of_day")
+    return (
+      (entry.kind === "part_of_day" || entry.kind === "only_part_of_day" || entry.kind === "avoid_part_of_day") &&
+      entry.value === lifted.value
+    );
   if (lifted.kind === "not_before_hour") return entry.kind === "not_before_hour";
   return false;
 }

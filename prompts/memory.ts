@@ -15,7 +15,7 @@ ${contractSection(
 export const PREFERENCES_STAGE_PROMPT = `<stage name="memory_preferences">
 Read the user's texts below (their messages, and their feedback on rejected cards) and list their STANDING preferences: what they want every time ("never on Monday", "I prefer mornings", "I never study on Mondays", "我喜欢晚上复习"), and the standing preferences they take back ("Mondays are fine now").
 A one-off wish about this card or this task ("Saturday instead", "not this one", "move it later") is no standing preference: leave it out.
-Kinds: avoid_day (value: weekday 1-7, 1 = Monday), only_days (value: list of weekdays), part_of_day (value: morning | afternoon | evening; a soft preference), only_part_of_day (the same, when the user says only), not_before_hour (value: 0-23), note (anything else that lasts, value: the preference in words).
+Kinds: avoid_day (value: weekday 1-7, 1 = Monday), only_days (value: list of weekdays), part_of_day (value: morning | afternoon | evening; a soft preference), only_part_of_day (the same, when the user says only), avoid_part_of_day (value: morning | evening; the user never wants that part), not_before_hour (value: 0-23), note (anything else that lasts, value: the preference in words).
 </stage>
 ${contractSection(
   '{"preferences": [{"kind": "avoid_day", "value": 1, "text": "never on Monday", "source_index": 1}], "lifted": [{"kind": "avoid_day", "value": 3}]}',

@@ -13,6 +13,7 @@ import {
   OPTIMIZE_REQUEST,
   normalizeText,
   parseScheduleRequest,
+  readWhere,
   timedPlacement,
   type ScheduleRequest,
   READ_REQUEST_KINDS,
@@ -20,7 +21,7 @@ import {
 import { readableScheduleText } from "../../tools/schedule/readable.js";
 import { TASK_STATUS_ZH } from "../../tools/schedule/state.js";
 import { readSchedulePreferences } from "../../tools/schedule/preferences.js";
-import { BLANKET_CUE, describeRule, PREFERENCES_TAG } from "../../contracts/preferences.js";
+import { BLANKET_CUE, describeRule, PREFERENCES_TAG, STANDING_CUE } from "../../contracts/preferences.js";
 import { arrangedHeading, missedIn } from "../../tools/schedule/domain.js";
 import { rescheduledHeading } from "./life-steps.js";
 import { leftOutIn, summaryInChinese } from "../../tools/schedule/summary-words.js";
@@ -184,6 +185,17 @@ function statedPreference(message: string, language: Language, view: PromptView)
       `记下了这条长期偏好：“${message}”。以后安排或移动复习时都会照此来（/prefs 可以查看）。`,
     );
   }
+  // "Never in the afternoon": the morning and the evening left are two ranges of a day, which no preference keeps to.
+  if (
+    change.lift.length === 0 &&
+    STANDING_CUE.test(message) &&
+    readWhere(normalizeText(message)).slots.notPart === "afternoon"
+  )
+    return say(
+      language,
+      'I can keep the morning or the evening out for good, but not the afternoon alone (that leaves two parts of the day), so I noted nothing. Say the part you want instead: "I prefer mornings" or "only in the evening from now on".',
+      "我可以长期避开上午或晚上，但不能只避开下午（那样会剩下一天中的两段），所以没有记下。请直接说想要的时段：“我喜欢上午”或“以后只在晚上”。",
+    );
   if (change.lift.length === 0) return undefined;
   const held = section(`${view.system}\n${view.context}`, PREFERENCES_TAG).toLowerCase();
   const lifted = change.lift.map((rule) => describeRule(rule)).filter((rule) => held.includes(rule.toLowerCase()));

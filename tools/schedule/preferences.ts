@@ -98,7 +98,11 @@ function rulesIn(normalized: string): PreferenceRule[] {
   const wanted = where.only.weekdays.filter((weekday) => !avoided.has(weekday));
   // A day named without "only" ("I always study on Saturday") says when, not that other days are out.
   if (only && wanted.length > 0) rules.push({ kind: "only_days", value: [...wanted].sort() });
-  const part = where.slots.part ?? (avoided.size === 0 ? readPartOfDay(normalized) : undefined);
+  // A part said with a "no" ("I never study in the evening", "no reviews in the morning") keeps it out: never read as
+  // a part preferred. The afternoon alone is not kept out (two parts of the day would be left): no rule.
+  const notPart = where.slots.notPart;
+  if (notPart === "morning" || notPart === "evening") rules.push({ kind: "avoid_part_of_day", value: notPart });
+  const part = where.slots.part ?? (avoided.size === 0 && !notPart ? readPartOfDay(normalized) : undefined);
   if (part) rules.push({ kind: only && wanted.length === 0 ? "only_part_of_day" : "part_of_day", value: part });
   const hour = readNotBeforeHour(normalized);
   if (hour !== undefined) rules.push({ kind: "not_before_hour", value: hour });

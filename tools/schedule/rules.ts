@@ -140,6 +140,14 @@ export function standingBookOf(
       const part = slotsOfPart(rule.value, window);
       bound(part.from, part.to, rule);
     }
+    // The morning kept out: a day starts after it; the evening kept out: a day ends before it (a part the grid has no
+    // slot in keeps nothing out).
+    if (rule.kind === "avoid_part_of_day") {
+      const part = slotsOfPart(rule.value, window);
+      if (part.from <= part.to)
+        if (rule.value === "morning") bound(part.to + 1, window.slotsPerDay, rule);
+        else bound(1, part.from - 1, rule);
+    }
     if (rule.kind === "not_before_hour") {
       // By the clock: the first slot starting at or after the hour (a window without slot times has no clock to keep to).
       if (window.slotTimes && window.slotTimes.length === window.slotsPerDay)

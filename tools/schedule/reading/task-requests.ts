@@ -211,6 +211,9 @@ function readAddTaskBody(body: string): Extract<ScheduleRequest, { kind: "add_ta
     : undefined;
 }
 
+/** The speaker and "from now on" alone ("我", "以后都", "我从现在起"): no class named. */
+const SPEAKER_OR_FROM_NOW = /^(?:我们?|以后|今后|往后|从现在(?:起|开始))+(?:都|也)?$/;
+
 /**
  * A class's standing rules: "make calculus mornings only", "calculus only in the mornings", "keep calculus off
  * Mondays", "never schedule calculus on Monday", `Set the class "calculus" to the morning, not on Monday` (a step),
@@ -237,8 +240,9 @@ export function readClassRules(body: string): ScheduleRequest | undefined {
   const match = english ?? chinese;
   if (!match) return undefined;
   const classPhrase = taskPhrase((match[1] ?? "").replace(/\s+(?:class|course|sessions|reviews)$/, ""));
-  // "never put anything on Sunday", "keep my reviews off Monday": about everything, not one class.
-  if (!classPhrase || namesEverything(classPhrase)) return undefined;
+  // "never put anything on Sunday", "keep my reviews off Monday": about everything, not one class; so are "我只在晚上复习"
+  // and "以后都只在晚上复习", whose words before "只" are the speaker and when, no class.
+  if (!classPhrase || namesEverything(classPhrase) || SPEAKER_OR_FROM_NOW.test(classPhrase)) return undefined;
   const where = readWhere(step ? (step[2] ?? "") : body);
   const part = readPartOfDay(step ? (step[2] ?? "") : body);
   const excludedWeekdays = [

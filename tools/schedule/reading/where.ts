@@ -155,7 +155,7 @@ export const NEGATED_PART =
  * own days out (and `bySubject`).
  */
 const CLAUSE_BREAK =
-  /[,;!?]|\.(?!\d)|\b(?:but|so|since|because|cuz|coz|cos|'?cause|as long as|if|unless|instead|then|though|although|however|try|how about)\b|但是|但|不过|所以|因为|而是|改|换|可以|吧/;
+  /[,;!?]|\.(?!\d)|\b(?:but|so|since|because|cuz|coz|cos|'?cause|as long as|if|unless|instead|then|though|although|however|try|how about)\b|\band(?= ['"]?(?:never|not|no)\b)|但是|但|不过|所以|因为|而是|改|换|可以|吧/;
 
 /** "I" starting a clause about oneself: "i'm", "im", "i have", "i've got", "i'll be". */
 const SUBJECT_START = /\b(?:i'?m|i am|i have|i'?ve|i got|i'?ll be|i will be)\b/;
