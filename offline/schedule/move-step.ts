@@ -53,7 +53,12 @@ function moveSearchArguments(
   facts: WeekFacts,
 ): Record<string, unknown> {
   const args: Record<string, unknown> = { min_length: 1, limit: 100 };
-  const days = allowedDays(request.where, facts);
+  // Every day asked for by name when the request names none: a search for any day leaves out the days a standing
+  // preference rules out, and this is the plainly free room — a place only a preference keeps the task from (a day
+  // later onto a Sunday kept free) is proposed from it, so that the write's refusal names the preference rather than
+  // "no free time".
+  const every = facts.totalDays ? Array.from({ length: facts.totalDays }, (_, index) => index + 1) : undefined;
+  const days = allowedDays(request.where, facts) ?? every;
   if (days) args.days = days;
   return args;
 }

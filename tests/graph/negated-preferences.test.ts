@@ -27,6 +27,13 @@ function startsOf(week: ScheduleState): string[] {
       : [],
   );
 }
+/** `ask` sent on the half-placed week by a user who has said `said` before. */
+async function askHolding(said: string, ask: string) {
+  const store = new InMemoryStore();
+  const tempo = await offlineTempo(halfPlacedWeek(), undefined, { store });
+  await applyPreferenceChange(store, "student", readSchedulePreferences(said), "stated", "2026-01-05T10:00:00.000Z");
+  return converse(tempo, ask, [], "t-9");
+}
 const pendingOf = (week: ScheduleState) =>
   week.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => task.id);
 
@@ -128,18 +135,32 @@ describe("through the graph", () => {
       ],
       ["我上午从不复习", "把矩阵复习移到周三上午", /你的长期偏好“我上午从不复习”只允许第5-12节/],
     ] as const) {
-      const store = new InMemoryStore();
-      const tempo = await offlineTempo(halfPlacedWeek(), undefined, { store });
-      await applyPreferenceChange(
-        store,
-        "student",
-        readSchedulePreferences(said),
-        "stated",
-        "2026-01-05T10:00:00.000Z",
-      );
-      const outcome = await converse(tempo, ask, [], "t-9");
+      const outcome = await askHolding(said, ask);
       expect(outcome.said.join("\n")).toMatch(refusal);
       expect(placeOf(outcome.schedule, "matrix-review")).toBe(placeOf(halfPlacedWeek(), "matrix-review"));
+    }
+  });
+});
+
+describe("a shift onto a day a preference keeps free", () => {
+  test("'push the essay back a day' onto a Sunday kept free is refused naming the preference, never 'no free time'", async () => {
+    // Sunday holds the library 08:00-11:40 and nothing after: the essay's two slots fit there but for the preference.
+    const week = halfPlacedWeek();
+    const sunday = week.tasks.filter((task) => task.slots?.some((range) => range.day === 7));
+    expect(sunday.flatMap((task) => task.slots!.map((range) => `${range.start}-${range.end}`))).toEqual(["1-4"]);
+    for (const [said, ask, refusal] of [
+      [
+        "never on Sunday",
+        "push the essay back a day",
+        /cannot go on Sun 17 Mar: your standing preference "never on Sunday" rules Sun out/,
+      ],
+      ["我周日从不学习", "把作文往后推一天", /不能安排在3月17日周日：你的长期偏好“我周日从不学习”排除了周日/],
+    ] as const) {
+      const outcome = await askHolding(said, ask);
+      const told = outcome.said.join("\n");
+      expect(told).toMatch(refusal);
+      expect(told).not.toMatch(/no free time|没有能容纳/);
+      expect(placeOf(outcome.schedule, "essay-draft")).toBe(placeOf(week, "essay-draft"));
     }
   });
 });
