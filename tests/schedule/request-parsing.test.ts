@@ -1930,6 +1930,22 @@ describe("messages as students type them: typos of days, and places read as noth
     ["move the essay to wknd", to({ only: days([6, 7]) })],
     ["move the essay to nxt tue", to({ only: { ...days(), dates: [{ kind: "weekday", weekday: 2, weeks: 1 }] } })],
     ["move the essay to fri next wk", to({ only: { ...days(), dates: [{ kind: "weekday", weekday: 5, weeks: 1 }] } })],
+    // A part of the day said short after its day (session 51): before, the day alone was read.
+    ["move the essay to sat pm", to({ only: days([6]), slots: { part: "afternoon" } })],
+    ["move the essay to fri eve", to({ only: days([5]), slots: { part: "evening" } })],
+    [
+      "move the essay to tmrw am",
+      to({ only: { ...days(), dates: [{ kind: "offset", days: 1 }] }, slots: { part: "morning" } }),
+    ],
+    [
+      "put vocab tmrw am",
+      {
+        kind: "arrange",
+        tasks: ["vocab"],
+        where: { only: { ...days(), dates: [{ kind: "offset", days: 1 }] }, slots: { part: "morning" } },
+      },
+    ],
+    ["what's on sat pm?", { kind: "day", where: { only: days([6]), slots: { part: "afternoon" } } }],
     ["把作文挪到週五", { kind: "move", task: "作文", where: { only: days([5]) } }],
     [
       "把作文挪到明儿",
@@ -1950,6 +1966,22 @@ describe("messages as students type them: typos of days, and places read as noth
     ["push the essay back", { ...to({ only: days() }), shift: { sameDay: "later" } }],
   ])("%s", (text, expected) => {
     expect(parseScheduleRequest(text)).toMatchObject(expected);
+  });
+
+  test("a part of the day said short is one only after its day (session 51)", () => {
+    expect(parseScheduleRequest("move the matrix review to sat pm")).toEqual(
+      parseScheduleRequest("move the matrix review to saturday afternoon"),
+    );
+    // (An answer to "when?" is read as where: `readWhere(normalizeText(answer))`.)
+    expect(readWhere(normalizeText("sat pm"))).toEqual(readWhere("saturday afternoon"));
+    expect(normalizeText("tmrw am")).toBe("tomorrow morning");
+    expect(normalizeText("pm me later")).toBe("pm me later");
+    expect(parseScheduleRequest("pm me later")).toEqual({ kind: "unknown" });
+    expect(parseScheduleRequest("friday am i free")).toMatchObject({ kind: "free", where: { slots: {} } });
+    expect(readWhere("at 3").slots).toEqual({ at: "15:00" });
+    expect(readWhere("3pm").slots).toEqual({ at: "15:00" });
+    expect(parseScheduleRequest("move it to the afternoon")).toMatchObject({ where: { slots: { part: "afternoon" } } });
+    expect(readWhere(normalizeText("saturday"))).toEqual({ only: days([6]), not: days([]), slots: {} });
   });
 });
 

@@ -113,11 +113,22 @@ export function normalizeText(text: string): string {
       .toLowerCase()
       .replace(TEXTING_WORDS, (word) => TEXTING_SPELLINGS.find(([pattern]) => pattern.test(word))?.[1] ?? word)
       .replace(WEEKDAY_TYPO, (word) => weekdayTypo(word) ?? word)
+      .replace(PART_SHORTHAND, (_, day: string, part: string) => `${day} ${PART_OF_SHORTHAND[part]}`)
       // Traditional characters and spoken Beijing forms of the day words: "週五", "禮拜三", "明兒", "今儿", "后儿".
       .replace(/[週禮]/g, (wide) => (wide === "週" ? "周" : "礼"))
       .replace(/(明|今|后)[儿兒](?=个)?/g, "$1天")
   );
 }
+
+/**
+ * A part of the day said short right after its day ("sat pm", "tmrw am", "fri eve", "today pm"): the afternoon, the
+ * morning, the evening, as "saturday afternoon" says it (before, the day was read and the part dropped, or kept in a
+ * task's name). Only after a day: "pm me later" and "3pm" are no part of a day, nor "am" of "friday am i free", nor "the
+ * sun pm" (no day, as `WEEKDAYS_EN` reads it).
+ */
+const PART_SHORTHAND =
+  /\b((?:mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur)(?:day)?|sunday|(?<!\b(?:the|a)\s+)sun|today|tomorrow)\s+(am|pm|eve|morn)\b(?!\s+(?:i|me)\b)/g;
+const PART_OF_SHORTHAND: Record<string, string> = { am: "morning", morn: "morning", pm: "afternoon", eve: "evening" };
 
 /** A word that may be a weekday mistyped ("thrusday", "firday", "wendsday", "sundy"): ending as a day does. */
 const WEEKDAY_TYPO = /(?<![\w'-])[a-z]{3,8}d(?:a?y|ya)(?![\w'-])/g;
