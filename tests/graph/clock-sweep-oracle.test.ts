@@ -327,6 +327,11 @@ const ASKS: Ask[] = [
     slots: between("14:00", "18:00"),
   }),
   ask("把单词表安排在明天下午三点到六点之间", VOCABULARY, false, { day: "tomorrow", slots: between("15:00", "18:00") }),
+  // Hours alone right after the day, read as "at 2" is: never dropped.
+  ask("schedule the vocabulary list tomorrow 2-4", VOCABULARY, false, {
+    day: "tomorrow",
+    slots: between("14:00", "16:00"),
+  }),
   // A part of the day said short after the day ("fri pm"): never dropped.
   ask("move the matrix review to fri pm", MATRIX, true, { day: "friday", slots: AFTERNOON }),
   // "Do" with a day: once the week has rolled past it, the missed review is given that new place too.

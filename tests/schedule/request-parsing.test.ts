@@ -2030,8 +2030,29 @@ describe("messages as students type them: ranges of the clock", () => {
     ["move the essay to friday 13-15", { startsFrom: "13:00", endsBy: "15:00" }],
     ["move the essay to friday not after 8pm", { endsBy: "20:00" }],
     ["move the essay to slots 3-4", { from: 3, to: 4 }],
+    // Hours alone right after a day (session 51), read as "at 1" is: 1–7 the afternoon or the evening, 8–11 the morning.
+    ["move the essay to friday 1-3", { startsFrom: "13:00", endsBy: "15:00" }],
+    ["move the essay to friday 1 to 3", { startsFrom: "13:00", endsBy: "15:00" }],
+    ["move the essay tomorrow 2-4", { startsFrom: "14:00", endsBy: "16:00" }],
+    ["move the essay to friday 9-11", { startsFrom: "09:00", endsBy: "11:00" }],
+    ["move the essay to friday 7-9", { startsFrom: "19:00", endsBy: "21:00" }],
+    ["move the essay to friday 11-1", { startsFrom: "11:00", endsBy: "13:00" }],
+    ["move the essay to friday, 2-4", { startsFrom: "14:00", endsBy: "16:00" }],
   ])("%s", (text, slots) => {
     expect(slotsOf(text)).toEqual(slots);
+  });
+
+  test("hours alone after a day name no task; a count or slots are no hours (session 51)", () => {
+    expect(parseScheduleRequest("schedule vocab friday 1-3")).toMatchObject({ kind: "arrange", tasks: ["vocab"] });
+    expect(parseScheduleRequest("move the essay tomorrow 1-3")).toMatchObject({ kind: "move", task: "essay" });
+    expect(parseScheduleRequest("move the essay to friday, 2-4")).not.toHaveProperty("also");
+    // (As before: "from 1 to 3", "between 2 and 4" and "at 3" read the afternoon too.)
+    expect(slotsOf("move the essay to friday from 1 to 3")).toEqual({ startsFrom: "13:00", endsBy: "15:00" });
+    expect(slotsOf("move the essay to friday between 2 and 4")).toEqual({ startsFrom: "14:00", endsBy: "16:00" });
+    expect(slotsOf("move the essay to friday at 3")).toEqual({ at: "15:00" });
+    expect(slotsOf("move the essay to friday slots 1-3")).toEqual({ from: 1, to: 3 });
+    expect(slotsOf("move the essay to friday 1-2 hours")).toEqual({});
+    expect(parseScheduleRequest("schedule chapters 1-3 on friday")).toMatchObject({ tasks: ["chapters 1-3"] });
   });
 
   test("the range's ends are no second move, and a limit of the clock keeps its day", () => {

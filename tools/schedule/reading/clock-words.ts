@@ -80,6 +80,8 @@ const RANGE_END = String.raw`(?<![\d:])\d{1,2}(?::\d{2})?(?:\s*[ap]\.?m\b\.?)?|n
 const RANGE_TAIL = String.raw`(?![\d:]|\s*(?:slots?|sections?|periods?|days?|hours?|minutes?|mins?|weeks?|tasks?|reviews?|items?|times?|pages?|words?|questions?|problems?|exercises?|chapters?)\b)`;
 /** A clock time written so that it cannot be a count or a date: "14:00", "2pm", "2:30 p.m.". */
 const CLOCK_MARKED = String.raw`\d{1,2}(?::\d{2}(?:\s*[ap]\.?m\b\.?)?|\s*[ap]\.?m\b\.?)`;
+/** A day said right before a range of bare hours ("friday 1-3", "tomorrow 2 to 4"): a weekday or a day from today. */
+const DAY_BEFORE_HOURS = String.raw`(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?|today|tomorrow)`;
 /** The parts of the day said before a Chinese hour ("下午三点"). */
 const HOUR_PART_ZH = String.raw`(?:上午|早上|早晨|中午|下午|傍晚|晚上)`;
 /** A Chinese hour of a range, with its part of the day: "下午三点", "6点半" (a weekday's numeral is no hour: "周五三点"). */
@@ -87,8 +89,9 @@ const RANGE_HOUR_ZH = String.raw`${HOUR_PART_ZH}?\s*(?<!(?<!周|星期|礼拜)�
 /**
  * A start limit and a time limit at once (groups "from" and "to"): "between 9pm and 8am", "between 14:00 and 16:00",
  * "from 2 to 6pm", "14:00 to 18:00", "2-6pm", "14:00–18:00", "三点到六点", "下午3点至6点之间". A range with no
- * "between" or "from" has a marked clock time at one end at least ("3-4" is slots, "3/15" a date); "从三点挪到六点" is a
- * move from one time to another, not a range.
+ * "between" or "from" has a marked clock time at one end at least, hours past noon at both, or follows a day ("friday
+ * 1-3" is 13:00 to 15:00, as "at 1" and "between 1 and 3" are; "slots 3-4" are slots, "3/15" a date, "chapters 1-3"
+ * no time); "从三点挪到六点" is a move from one time to another, not a range.
  */
 const RANGES = [
   String.raw`\bbetween\s+(?<from>${RANGE_END})\s+and\s+(?<to>${RANGE_END})${RANGE_TAIL}`,
@@ -97,6 +100,8 @@ const RANGES = [
   String.raw`(?<![\d:/.-])(?<from>\d{1,2}(?::\d{2})?)\s*(?:-|–|~|to|till|until)\s*(?<to>${CLOCK_MARKED})${RANGE_TAIL}`,
   // ("13-15", "14–18": hours past noon at both ends are no slots, nor a date.)
   String.raw`(?<![\d:/.-])(?<from>1[3-9]|2[0-3])\s*(?:-|–|~)\s*(?<to>1[4-9]|2[0-4])(?![\d:/.])${RANGE_TAIL}`,
+  // ("friday 1-3", "tomorrow 2 to 4": hours alone right after a day are a range of them, read as "at 1" is.)
+  String.raw`(?<=\b${DAY_BEFORE_HOURS}\s*,?\s+)(?<from>1[0-2]|0?[1-9])\s*(?:-|–|~|to|till|until)\s*(?<to>1[0-2]|0?[1-9])(?![\d:/.]|\s*(?:h|hrs?|sessions?|x)\b)${RANGE_TAIL}`,
   String.raw`(?<fromZh>${RANGE_HOUR_ZH})\s*(?:到|至|-|–|~)\s*(?<toZh>${RANGE_HOUR_ZH})(?:\s*(?:之间|中间))?`,
   // ("下午2-4点", "10-12点", "十到十二点": 点 said once, after the range's end.)
   String.raw`(?<fromBare>${HOUR_PART_ZH}?\s*(?<![\d:/.-])(?:\d{1,2}|[零一二两三四五六七八九十]{1,3}))\s*(?:到|至|-|–|~)\s*(?<toZh>(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:半)?)(?:\s*(?:之间|中间))?`,

@@ -249,8 +249,8 @@ const OTHER_REQUEST_VERB =
 const OTHER_REQUEST_ZH =
   /^(?:另外|还有|再)?(?:请|帮我)?(?:(?:把|将)[^，,。；;]*?)?(?:清空|清掉|跳过|取消|删除|删掉|撤下|撤掉|标记|做完|完成|交换|对调|撤销|空出)/;
 
-/** A clock time alone ("9", "9pm", "10:30"): no task of its own. */
-const CLOCK_ALONE = /^\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?$/;
+/** A clock time or a range of them alone ("9", "9pm", "10:30", "2-4"): no task of its own. */
+const CLOCK_ALONE = /^\d{1,2}(?::\d{2})?(?:\s*(?:-|–|~|to)\s*\d{1,2}(?::\d{2})?)?\s*(?:[ap]\.?m\.?)?$/;
 
 /** Words after a move that only say so ("… and thanks", "… too, please"): no task of their own. */
 const NO_TASK_AFTER = /^(?:thanks?|thank you|please|pls|ok|okay|too|also|as well|then|now|asap|today)\b/;
