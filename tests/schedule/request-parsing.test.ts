@@ -1833,6 +1833,7 @@ describe("messages as students type them: weeks, joins and names", () => {
 describe("messages as students type them: reasons, corrections, questions and second requests", () => {
   const move = (task: string, where: Record<string, unknown>) => ({ kind: "move", task, where });
   const arrange = (tasks: string[], where: Record<string, unknown>) => ({ kind: "arrange", tasks, where });
+  const two = (first: string, second: string) => ({ kind: "unknown", why: "two_requests", parts: [first, second] });
   test.each([
     ["move the essay to friday cuz i have a party saturday", move("essay", { only: days([5]), not: days([6]) })],
     ["move the essay to friday if it doesn't clash", move("essay", { only: days([5]), not: days([]) })],
@@ -1902,8 +1903,44 @@ describe("messages as students type them: reasons, corrections, questions and se
       { ...move("作文", { only: days([5]) }), also: [move("单词表", { only: days([6]) })] },
     ],
     ["把作文挪到周五。不要上午。", move("作文", { only: days([5]), slots: { notPart: "morning" } })],
+    // A move and a mark in one sentence, either first (session 51): before, a mark of a task named by both, or the move
+    // alone with the mark dropped unsaid.
+    [
+      "move the essay to friday and mark the matrix review done",
+      two("move the essay to friday", "mark the matrix review done"),
+    ],
+    [
+      "mark the matrix review done and move the essay to friday",
+      two("mark the matrix review done", "move the essay to friday"),
+    ],
+    ["把矩阵复习标记完成，然后把论文移到周五", two("把矩阵复习标记完成", "把论文移到周五")],
+    [
+      "push the essay to friday then mark the matrix review as done",
+      two("push the essay to friday", "mark the matrix review as done"),
+    ],
+    ["skip the vocab list and move the essay to friday", two("skip the vocab list", "move the essay to friday")],
+    [
+      "i finished the matrix review, move the essay to friday",
+      two("i finished the matrix review", "move the essay to friday"),
+    ],
+    ["我做完了矩阵复习，把论文移到周五", two("我做完了矩阵复习", "把论文移到周五")],
   ])("%s", (text, expected) => {
     expect(parseScheduleRequest(text)).toMatchObject(expected);
+  });
+
+  test("each of two requests reads alone; a move of the task just marked is the mark's own (session 51)", () => {
+    // (As before: the move said first in Chinese.)
+    const [chinese, marked] = ["把论文移到周五，然后把矩阵复习标记完成", "把矩阵复习标记完成"];
+    expect(parseScheduleRequest(chinese)).toEqual(two("把论文移到周五", marked));
+    expect(parseScheduleRequest(marked)).toEqual({ kind: "mark", task: "矩阵复习", to: "done" });
+    const marks = [
+      "mark the matrix review done",
+      "我错过了矩阵复习，把它改到周五",
+      "i missed the matrix review, move it to friday",
+    ];
+    for (const text of marks) expect(parseScheduleRequest(text).kind).toBe("mark");
+    expect(parseScheduleRequest("我错过了矩阵复习，把它改到周五")).toHaveProperty("then");
+    expect(parseScheduleRequest("skip everything and move my reviews to tomorrow")).not.toHaveProperty("why");
   });
 });
 

@@ -50,7 +50,7 @@ const MARK_PHRASES: ReadonlyArray<[RegExp, "done" | "missed" | "skipped"]> = [
     /^(?:i\s+)?(?:(?:have|'ve)\s+)?(?:did|done with|done|fini?sh?(?:ed)?|finsihed|compl?eted|completd)\s+(?!not\b|n'?t\b|never\b|nothing\b)(.+)$/,
     "done",
   ],
-  [/^(?:把|将)\s*(.+?)\s*(?:记为|标记为|标为|标成|标记成)(?:已完成|完成|做完)$/, "done"],
+  [/^(?:把|将)\s*(.+?)\s*(?:记为|标记为|标为|标成|标记成|标记)(?:已完成|完成|做完)$/, "done"],
   [/^(?:把|将)\s*(.+?)\s*记为错过$/, "missed"],
   [/^(?:把|将)\s*(.+?)\s*记为跳过$/, "skipped"],
   [/^(?:我)?(?:这周|本周)?(?:跳过|不做)(?:这周|本周)?(?:的)?(.+?)(?:这周|本周)?$/, "skipped"],

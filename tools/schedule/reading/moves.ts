@@ -12,7 +12,7 @@ import {
   readWhere,
   withWeekNamed,
 } from "./where.js";
-import { readTaskWords, taskPhrase } from "./task-words.js";
+import { namesEverything, readTaskWords, taskPhrase } from "./task-words.js";
 import { splitNamingDay } from "./day-names.js";
 import { MOVE_TO_ZH, MOVE_VERB } from "./shift-all.js";
 import { MOVE_BACK, readPutBack } from "./placing.js";
@@ -26,6 +26,7 @@ import {
 } from "./move-target.js";
 import { readShift } from "./shifts.js";
 import { MODAL_ZH } from "./words.js";
+import { readClearDay, readMark, readUnplace } from "./marks.js";
 
 export function readSwap(body: string): ScheduleRequest | undefined {
   const english =
@@ -212,9 +213,8 @@ export function readMoves(words: string): ScheduleRequest | undefined {
   for (const [at, join] of joins.entries()) {
     const next = said.slice(join.index + join[0].length, joins[at + 1]?.index ?? said.length);
     // ("… and skip the vocab list", "…，另外把周六清空": another request after a whole move — both asked for apart.)
-    const other = said.slice(join.index + join[0].length).trim();
-    if ((OTHER_REQUEST_VERB.test(other) || OTHER_REQUEST_ZH.test(other)) && wholeMove(said.slice(0, join.index), true))
-      return { kind: "unknown", why: "two_requests", parts: [said.slice(0, join.index).trim(), other] };
+    const parts = moveThenOther(said, join);
+    if (parts) return { kind: "unknown", why: "two_requests", parts };
     if (readTaskWords(next).trim() === "") continue;
     // ("… between 7 and 9": the two ends of a range of the clock, no second move of a task "9".)
     if (/\bbetween\s+\S+$/.test(said.slice(start, join.index)) || CLOCK_ALONE.test(next.trim())) continue;
@@ -231,6 +231,52 @@ export function readMoves(words: string): ScheduleRequest | undefined {
   const [first, ...also] = [...moves, last];
   return { ...first!, also };
 }
+
+/**
+ * A move and a mark, a clear, a take-off or a swap in one sentence, either first ("move the essay to Friday and mark
+ * the matrix review done", "mark the matrix review done and move the essay to Friday", "把矩阵复习标记完成，然后把论文移到周五"):
+ * two requests, each asked for apart. Before, the mark's reader took the whole sentence for the name of a task to mark
+ * ("move the essay to and mark the matrix review"), or the move was read and the other request dropped unsaid.
+ */
+export function readMoveAndOther(said: string): ScheduleRequest | undefined {
+  const joins = [...said.matchAll(MOVE_JOINS)];
+  // (Only the first move's verb after a join is read as a move: read after every "and move" of a sentence of them, the
+  // move's reader took a second.)
+  const moveAfter = joins.find((join) => startsMove(said.slice(join.index! + join[0].length).trim()));
+  for (const join of joins) {
+    const parts = moveThenOther(said, join) ?? (join === moveAfter ? otherThenMove(said, join) : undefined);
+    if (parts) return { kind: "unknown", why: "two_requests", parts };
+  }
+  return undefined;
+}
+
+/** Words that start with a move's verb: "move …", "push …", "把…挪到…" (the Chinese verb anywhere after 把). */
+const startsMove = (words: string) =>
+  MOVE_VERB_EN.test(words) || (/^(?:把|将)/.test(words) && MOVE_VERB_ZH.test(words));
+const MOVE_VERB_ZH = new RegExp(MOVE_TO_ZH);
+
+/** A whole move before `join` and the verb of another request after it ("… and skip the vocab list"): the two. */
+function moveThenOther(said: string, join: RegExpMatchArray): [string, string] | undefined {
+  const [first, other] = [said.slice(0, join.index), said.slice(join.index! + join[0].length).trim()];
+  return (OTHER_REQUEST_VERB.test(other) || OTHER_REQUEST_ZH.test(other)) && wholeMove(first, true)
+    ? [first.trim(), other]
+    : undefined;
+}
+
+/** Another request before `join` and a move of a task named after it, its verb first ("skip the vocab list and move …"). */
+function otherThenMove(said: string, join: RegExpMatchArray): [string, string] | undefined {
+  const [first, then] = [said.slice(0, join.index).trim(), said.slice(join.index! + join[0].length).trim()];
+  const move = readMove(then);
+  // ("我错过了矩阵复习，把它改到周五": a move of the task just named is the mark's own place, no second request.)
+  if (move?.kind !== "move" || PRONOUN.test(move.task) || PRONOUN_ZH.test(move.task)) return undefined;
+  // ("skip everything and move my reviews to tomorrow": every review is the other request's own, said twice.)
+  if (readTaskWords(move.task).trim() === "" || namesEverything(move.task)) return undefined;
+  const other = readMark(first) ?? readClearDay(first) ?? readUnplace(first) ?? readSwap(first);
+  return other ? [first, then] : undefined;
+}
+
+/** A task said as "it" in Chinese: 它, 这个, 那个. */
+const PRONOUN_ZH = /^(?:它|它们|这个|那个|这些|那些)$/;
 
 /** A day left and a day to go to, joined by "and": "off thursday and onto friday", "from today and put them on friday". */
 const OFF_AND_ONTO = new RegExp(

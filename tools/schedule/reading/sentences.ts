@@ -14,7 +14,7 @@ import { corrected, readDayOf, readNextTo, unreadDigits, unreadPlace } from "./n
 import { readClearDay, readMark, readRemoveEvent, readUnplace, withoutDayWords } from "./marks.js";
 import { NEXT_QUESTION, readDayContents, readExplain, readFree, readList, readLook } from "./questions.js";
 import { readArrange, readDoOn, readDoOnZh, readFindTimeFor } from "./placing.js";
-import { PUT_OFF, readMoves, readSwap } from "./moves.js";
+import { PUT_OFF, readMoveAndOther, readMoves, readSwap } from "./moves.js";
 import {
   HABIT_REQUEST,
   readAddTask,
@@ -460,6 +460,9 @@ function readSentence(body: string): ScheduleRequest {
   if (removal) return removal;
   const cannot = question ? undefined : readCannotDo(body);
   if (cannot) return cannot;
+  // ("move the essay to friday and mark the matrix review done": two requests, never a mark of a task named by both.)
+  const both = question ? undefined : readMoveAndOther(body);
+  if (both) return both;
   const mark = question ? undefined : readMark(body);
   const byVerb = mark ?? LEADING_VERBS[verb]?.(body);
   if (byVerb) return byVerb;
