@@ -6,11 +6,12 @@
  * again opens with what changed, in the user's language. Whatever the answer says afterwards of what fits is checked
  * against a brute force of the week's free time from the clock on.
  */
-import { HumanMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
+import { HumanMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
 import { checkScheduleInvariants, type ScheduleState, type TaskItem } from "../../tools/schedule/index.js";
 import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
 import { offlineTempo } from "./support/offline-conversation.js";
+import { cardCallIds, cardChanges, cardDescriptions, outcomesOf, saidFrom } from "./support/card-answers.js";
 import { pendingReview, termWeekWith } from "../support/calendars.js";
 
 /** A moment in Shanghai (no daylight saving: always +08:00). */
@@ -85,52 +86,6 @@ function expectHonestWeek(week: ScheduleState, now: Date, said: string) {
   if (/fits nowhere|proved|no free slot/.test(said))
     for (const review of reviewsOf(week).filter((task) => task.status === "pending"))
       expect(freeStarts(week, review, now)).toEqual([]);
-}
-
-/** The descriptions of the card `result` waits on, or [] for none. */
-function cardDescriptions(result: object): string[] {
-  const card = interruptsOf(result)[0]?.value as { action_requests?: Array<{ description?: string }> } | undefined;
-  return (card?.action_requests ?? []).map((request) => request.description ?? "");
-}
-
-/** The first lines of the card `result` waits on's changes ("Place … on …"), without the "Change 1 of 2: " head. */
-function cardChanges(result: object): string[] {
-  const card = interruptsOf(result)[0]?.value as { action_requests?: Array<{ description?: string }> } | undefined;
-  return (card?.action_requests ?? []).map((request) =>
-    (request.description ?? "")
-      .split("\n\n")
-      .find((line) => /^(Change \d+ of \d+: )?(Place|第 \d+ 项修改)/.test(line))!
-      .replace(/^Change \d+ of \d+: /, ""),
-  );
-}
-
-/** What the assistant said in `messages` from `from` on, and the final answer. */
-function saidFrom(result: { messages: BaseMessage[]; finalAnswer?: string | null }, from: number): string {
-  const said = result.messages
-    .slice(from)
-    .filter((message) => message.getType() === "ai")
-    .map((message) => String(message.content));
-  return [...said, result.finalAnswer ?? ""].join("\n");
-}
-
-/** The outcomes recorded on the tool messages answering the calls `ids`. */
-function outcomesOf(messages: BaseMessage[], ids: readonly string[]): string[] {
-  return ids.map((id) => {
-    const answer = messages.find(
-      (message) => message.getType() === "tool" && (message as ToolMessage).tool_call_id === id,
-    ) as ToolMessage | undefined;
-    return (answer?.artifact as { outcome?: string } | undefined)?.outcome ?? "unanswered";
-  });
-}
-
-/** The ids of the calls the card `result` waits on proposes (the proposal's calls, in order). */
-function cardCallIds(result: { messages: BaseMessage[] }): string[] {
-  const proposal = [...result.messages]
-    .reverse()
-    .find(
-      (message) => message.getType() === "ai" && ((message as { tool_calls?: unknown[] }).tool_calls ?? []).length > 0,
-    );
-  return ((proposal as { tool_calls?: Array<{ id?: string }> } | undefined)?.tool_calls ?? []).map((call) => call.id!);
 }
 
 /** A thread on `week` whose clock is `clock.now` (set by the test), passed as `configurable.now` too. */
