@@ -237,6 +237,10 @@ function cardFrameOf(
           ? { ...state, [owner.name]: owner.cardFrame.seenIn(state[owner.name], tool, frame) }
           : state;
       },
+      moved(state: CombinedState, tool: string, frame: string) {
+        const owner = ownerOf(tool);
+        return owner?.cardFrame?.moved?.(state[owner.name], tool, frame);
+      },
       // Every domain's part that has a week.
       week(state: CombinedState) {
         return JSON.stringify(

@@ -240,6 +240,12 @@ export interface CardFrame<TState> {
   /** `state` as seen in `frame` (the schedule's window dated as it was), to name a `tool` write as its card did. */
   seenIn(state: TState, tool: string, frame: string): TState;
   /**
+   * Optional: why the whole of what a card of a `tool` write made in `frame` bears on is gone from `state` (the
+   * schedule's window rolled on since: every day the card names is another date now), or undefined when it is not.
+   * Such a card was answered after its time: none of it applies, and its task plans again (review/outlived-cards.ts).
+   */
+  moved?(state: TState, tool: string, frame: string): string | undefined;
+  /**
    * Optional: the whole state as its cards bear on it (the schedule's window dates and where every task stands), as
    * one comparable text. A proposal that ends its step keeps the week its writes would leave; the ending is taken
    * only when the week is that once they applied, so a step judged done on a week another thread changed meanwhile

@@ -114,15 +114,25 @@ function span(dates: string | undefined): string {
 const NOTHING_CHANGED = "nothing was changed, and a change for the week as it is now needs a card of its own";
 
 /**
+ * Why the week a card made in `frame` bears on is not `state`'s any more — the window moved on since (a check-in,
+ * another thread) — or undefined when it still is: every write of such a card names days that are other dates now.
+ */
+export function movedCardWeek(state: ScheduleState, frame: string): string | undefined {
+  const kept = readFrame(frame).window;
+  const window = windowDates(state);
+  if (kept === undefined || window === undefined || kept === window) return undefined;
+  return `this card was made on the week of ${span(kept)}, and the schedule has moved on to ${span(window)} since, so its days would be other dates now; ${NOTHING_CHANGED}`;
+}
+
+/**
  * Why `call`, whose card was made in `frame`, would not do on `state` what its card showed — the window moved on, or a
  * task it names (and named when the card was made: an edit may name another) changed since — or undefined when it
  * still would.
  */
 export function staleCardReason(state: ScheduleState, call: Call, frame: string): string | undefined {
+  const moved = movedCardWeek(state, frame);
+  if (moved !== undefined) return moved;
   const kept = readFrame(frame);
-  const window = windowDates(state);
-  if (kept.window !== undefined && window !== undefined && kept.window !== window)
-    return `this card was made on the week of ${span(kept.window)}, and the schedule has moved on to ${span(window)} since, so its days would be other dates now; ${NOTHING_CHANGED}`;
   for (const id of namedTasks(call)) {
     const was = kept.tasks?.[id];
     if (was === undefined || JSON.stringify(was) === JSON.stringify(standing(state, id))) continue;

@@ -17,7 +17,7 @@ import type { ScheduleState } from "./state.js";
 import { scheduleTools } from "./tools/index.js";
 import { atRiskNotice } from "./at-risk.js";
 import { clockBehindText, clockNotBefore, movedOnText, rollDueByClock } from "./clock-roll.js";
-import { cardFrameOf, seenInCardFrame, staleCardReason, weekOf } from "./card-frame.js";
+import { cardFrameOf, movedCardWeek, seenInCardFrame, staleCardReason, weekOf } from "./card-frame.js";
 import type { RollWindowData } from "./tools/roll-window.js";
 import { readSchedulePreferences } from "./preferences.js";
 import { SCHEDULE_TASK_DECISIONS, withCandidateLimits } from "./task-limits.js";
@@ -286,6 +286,7 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
       of: cardFrameOf,
       stale: staleCardReason,
       seenIn: (state: ScheduleState, _tool: string, frame: string) => seenInCardFrame(state, frame),
+      moved: (state: ScheduleState, _tool: string, frame: string) => movedCardWeek(state, frame),
       week: weekOf,
     },
     // A deadline or an exam the free time left is proved not to hold, with the change that recovers the most.
