@@ -1,9 +1,11 @@
 /**
  * A write card answered after its time (docs/design.md#outlived-cards): left open across days or weeks, its writes may
- * name places the clock has since passed, or a week that is gone. Such a card is not applied — not the writes the
- * clock now refuses, which would only fail one by one (and count as the step's tool errors), nor the rest, which were
- * chosen beside them — and the task goes back to planning from now, on a card that says what changed. This file
- * finds such a card; the confirm node moves the week on when it is gone, and {@link outlivedAnswer} is the answer.
+ * name places the clock has since passed, or a week that is gone — by the clock, or because another change (the daily
+ * check-in, another thread) rolled the window on while the card waited. Such a card is not applied — not the writes
+ * the clock or the card's frame now refuses, which would only fail one by one (and count as the step's tool errors),
+ * nor the rest, which were chosen beside them — and the task goes back to planning from now, on a card that says what
+ * changed. This file finds such a card; the confirm node moves the week on when it is gone, and {@link outlivedAnswer}
+ * is the answer.
  *
  * Which writes the clock made stale is the tools' own judgement, not a second copy of their rules: each approved
  * write, in the card's order, is tried on the stored state twice — with the run's clock, and with none (as its card
@@ -83,8 +85,34 @@ export async function writesPassedByClock(
   return passed;
 }
 
-/** What the person is told of a card answered after its time: which places passed (or that its week did). */
-export function outlivedNote(passed: readonly PassedWrite[], weekGone: boolean, language: Language): string {
+/**
+ * Why the week the approved writes of a card (`approved`, of `proposal`) were made on is no longer the `stored` one —
+ * another change rolled it on while the card waited (`CardFrame.moved`) — as the domain says it; undefined when it
+ * still is, or when the domain keeps no frames.
+ */
+export function weekMovedUnder(
+  domain: ToolDomain,
+  proposal: AIMessage,
+  approved: readonly ProposedWrite[],
+  stored: unknown,
+): string | undefined {
+  for (const call of approved) {
+    const frame = callFrame(proposal, call.id);
+    const moved = frame === undefined ? undefined : domain.cardFrame?.moved?.(stored, call.name, frame);
+    if (moved !== undefined) return moved;
+  }
+  return undefined;
+}
+
+/** What the person is told of a card answered after its time: which places passed, or that its week did or moved. */
+export function outlivedNote(outlived: Omit<OutlivedCard, "approved">, language: Language): string {
+  const { passed, weekGone } = outlived;
+  if (outlived.moved !== undefined && !weekGone)
+    return say(
+      language,
+      "The schedule has moved on to another week since this card was made, so nothing on it was applied.",
+      "这张卡片做出之后，日程已经移到了另一周，所以卡片上的修改一项都没有执行。",
+    );
   if (weekGone || passed.length === 0)
     return say(
       language,
@@ -106,20 +134,11 @@ export function outlivedCardNote(note: string, language: Language): string {
 
 /**
  * What the chat says of the writes of a card answered after its time, as of any write that did not apply ("Could
- * not apply: <change> — <why>"): each whose place passed, or each approved one when its week is gone.
+ * not apply: <change> — <why>"): each whose place passed, or each approved one when its week is gone or moved.
  */
-function notAppliedLines(
-  approved: readonly ProposedWrite[],
-  passed: readonly PassedWrite[],
-  weekGone: boolean,
-  language: Language,
-): string {
-  const said = weekGone
-    ? approved.map((call) => ({
-        call,
-        why: say(language, "the week it was made on has passed", "它所在的那一周已经过去了"),
-      }))
-    : passed;
+function notAppliedLines({ approved, passed, weekGone, moved }: OutlivedCard, language: Language): string {
+  const gone = weekGone ? say(language, "the week it was made on has passed", "它所在的那一周已经过去了") : moved;
+  const said = gone !== undefined ? approved.map((call) => ({ call, why: gone })) : passed;
   return said
     .map(
       ({ call, why }) =>
@@ -130,14 +149,20 @@ function notAppliedLines(
 
 /** What the model reads for a write of a card answered after its time (the outcome `held`: it did not run). */
 const OUTLIVED_RESULT =
-  "Not run: this card was answered after its time (a place on it had passed by the clock, or its week had), so none of its changes was applied; nothing was changed, and the plan is made again from now.";
+  "Not run: this card was answered after its time (a place on it had passed by the clock, or its week had, or the week had moved on since it was made), so none of its changes was applied; nothing was changed, and the plan is made again from now.";
 
 /** A card answered after its time, as found: what it left undone, and whether its week is gone. */
 export interface OutlivedCard {
   /** The approved writes (as edited), named as the card (or the edit) named them. */
   approved: readonly ProposedWrite[];
   passed: readonly PassedWrite[];
+  /** The clock makes the window's roll due: the week the card was made on has passed, and the window moves on now. */
   weekGone: boolean;
+  /**
+   * Why the window is no longer the one the card was made on (another change rolled it on while the card waited), in
+   * the user's language, as the domain says it (`weekMovedUnder`); absent when it still is.
+   */
+  moved?: string;
 }
 
 /**
@@ -158,13 +183,13 @@ export function outlivedAnswer(
       ? toolResultMessage(write, writeRejectionText(declined.get(write.id)!), "declined")
       : toolResultMessage(write, OUTLIVED_RESULT, "held"),
   );
-  const lines = notAppliedLines(outlived.approved, outlived.passed, outlived.weekGone, language);
+  const lines = notAppliedLines(outlived, language);
   const said = lines === "" ? undefined : new AIMessage({ id: newId("ai"), content: lines });
   const update: TempoUpdate = {
     ...reviseClosingCard(state, said ? [...closed, said] : closed),
     liveState: null,
     stepSetbacks: { ...state.stepSetbacks, toolErrors: 0 },
-    outlivedCard: outlivedNote(outlived.passed, outlived.weekGone, language),
+    outlivedCard: outlivedNote(outlived, language),
   };
   return { update, said };
 }

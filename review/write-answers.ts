@@ -23,7 +23,7 @@ import { toolResultMessage } from "../kernel/tool-results.js";
 import { approveWrites, declineTool, sendToPlanner } from "../kernel/transitions.js";
 import { emit, emitAssistantText, emitStatus } from "../streaming/events.js";
 import { showApplying } from "../streaming/progress-ui.js";
-import { describeToolCall, findTool, type DomainTool, type ToolDomain } from "../tools/domain.js";
+import { describeToolCall, findTool, readableText, type DomainTool, type ToolDomain } from "../tools/domain.js";
 import { checkToolArguments, droppedArgumentKeys, stateForRun, type ExecutionLog } from "../tools/runner.js";
 import type { HeldWrite, WriteApprovals } from "./approvals.js";
 import { answeredProposal } from "./card-answers.js";
@@ -31,7 +31,13 @@ import { awaitHuman, isShortDismissal, namedKeys, rejectResume } from "./human-r
 import { withClockNote, withRefusal, writeCard, writeCardOutline } from "./interrupt-cards.js";
 import { ACCEPT_EVERY_ACTION, type AnswerVerdict } from "./resume.js";
 import { loggedOutcomes } from "./write-facts.js";
-import { outlivedAnswer, outlivedCardNote, writesPassedByClock, type OutlivedCard } from "./outlived-cards.js";
+import {
+  outlivedAnswer,
+  outlivedCardNote,
+  weekMovedUnder,
+  writesPassedByClock,
+  type OutlivedCard,
+} from "./outlived-cards.js";
 import { lastAppliedCard } from "../kernel/applied-writes.js";
 
 /**
@@ -140,21 +146,20 @@ export async function answerWriteCard(
     decided.push({ call, answer: given.answer, edited });
   }
   const approvedCalls = decided.filter(({ answer }) => answer.verdict === "go").map(({ call }) => call);
-  // Answered after its time (its week gone, or places on it the clock has passed): nothing of it is approved or
-  // applied, and the task plans again from now (review/outlived-cards.ts). Not for a card partly applied already.
+  // Answered after its time (its week gone or rolled on by another change, or places on it the clock has passed):
+  // nothing of it is approved or applied, and the task plans again from now (review/outlived-cards.ts). Not for a card
+  // partly applied already.
   const outlived =
     logged.length === 0 ? await outlivedCard(state, proposal, decided, dependencies.domain, who, language) : undefined;
   if (outlived) {
     const declined = new Map(
       decided.flatMap(({ call, answer }) => (answer.verdict === "decline" ? [[call.id, answer.feedback]] : [])),
     );
-    emitStatus(
-      config,
-      "confirm",
-      state.messages,
-      "The card's time has passed; planning again",
-      "卡片上的时间已经过去，重新安排",
-    );
+    const [english, chinese] =
+      outlived.moved !== undefined && !outlived.weekGone
+        ? ["The week moved on since the card was made; planning again", "卡片做出之后日程已移到另一周，重新安排"]
+        : ["The card's time has passed; planning again", "卡片上的时间已经过去，重新安排"];
+    emitStatus(config, "confirm", state.messages, english, chinese);
     const { update, said } = outlivedAnswer(state, writes, declined, outlived, language);
     if (said) emitAssistantText(config, "confirm", said.id!, String(said.content));
     return { update, feedback: feedbackOf(decided), weekGone: outlived.weekGone };
@@ -194,8 +199,9 @@ function writeCardNote(state: TempoState, language: Language): string | null {
 
 /**
  * The card answered after its time, or undefined when it is not: its week is gone (the clock makes the window move on,
- * whatever the answer), or an approved write names a place the clock has passed since (`writesPassedByClock`). Its
- * approved writes are named as the card named them, an edited one as edited.
+ * whatever the answer), or moved on under it (another change rolled the window on while it waited: `weekMovedUnder`),
+ * or an approved write names a place the clock has passed since (`writesPassedByClock`). Its approved writes are named
+ * as the card named them, an edited one as edited.
  */
 async function outlivedCard(
   state: TempoState,
@@ -205,23 +211,28 @@ async function outlivedCard(
   who: { userId: string; now?: Date },
   language: Language,
 ): Promise<OutlivedCard | undefined> {
+  // Without a clock (a served Tempo always has one) the writes' own refusals stand, the card frame's among them.
   if (who.now === undefined) return undefined;
   const edited = new Set(decided.flatMap(({ call, edited }) => (edited === undefined ? [] : [call.id])));
   const approved = decided
     .filter(({ answer }) => answer.verdict === "go")
     .map(({ call, edited }) => (edited === undefined ? call : { ...call, summary: edited }));
-  const weekGone = domain.clock?.due(await domain.load(who.userId), who.now) !== undefined;
-  const passed = weekGone
-    ? []
-    : await writesPassedByClock(
-        domain,
-        proposal,
-        approved,
-        edited,
-        { ...who, preferences: state.recalled.preferences ?? [], lastChange: lastAppliedCard(state.messages) },
-        language,
-      );
-  return weekGone || passed.length > 0 ? { approved, passed, weekGone } : undefined;
+  const stored = await domain.load(who.userId);
+  const weekGone = domain.clock?.due(stored, who.now) !== undefined;
+  const movedOn = weekMovedUnder(domain, proposal, approved, stored);
+  if (weekGone || movedOn !== undefined) {
+    const moved = movedOn === undefined ? {} : { moved: await readableText(domain, who.userId, movedOn, language) };
+    return { approved, passed: [], weekGone, ...moved };
+  }
+  const passed = await writesPassedByClock(
+    domain,
+    proposal,
+    approved,
+    edited,
+    { ...who, preferences: state.recalled.preferences ?? [], lastChange: lastAppliedCard(state.messages) },
+    language,
+  );
+  return passed.length > 0 ? { approved, passed, weekGone } : undefined;
 }
 
 /** The writes of `writes` the execution log holds as run (completed) on this thread. */

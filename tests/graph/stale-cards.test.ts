@@ -3,8 +3,9 @@
  * change. First, the week rolled on. A card's days are days of the window it was made on
  * ("Sun 17 Mar, 19:00" is `day: 7`); the check-in (or a request on another thread) the next Monday moves the window on
  * a week, so the same `day: 7` is Sun 24 Mar. Approving the old card must not put the review on a date its card never
- * showed: the write is refused, said with the dates the card showed, nothing is stored, and the step proposes again on
- * the week as it is now — a new card with the new dates, which applies as it shows. Then a review changed: an undo card
+ * showed: none of it applies (tests/graph/rolled-under-card.test.ts: a card of several writes), the chat says why with
+ * the dates the card showed, nothing is stored, and the step proposes again on the week as it is now — a new card that
+ * says why, with the new dates, which applies as it shows. Then a review changed: an undo card
  * (made to move it back from where thread A's change put it) approved after thread B moved it again must not undo B's
  * change too — the undo's own rule ("it has moved since") holds when its card is answered, not only when it is made.
  * And two threads' cards for the same free slot, approved at once: one review gets it, the other card is refused for
@@ -16,6 +17,7 @@ import { runCheckin } from "../../cli/checkin.js";
 import { sampleWeek } from "../../tools/schedule/index.js";
 import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
 import { converse, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
+import { cardDescriptions } from "./support/card-answers.js";
 
 /** Sunday 17 March 2024, 08:00 in Shanghai: the sample week's last day. */
 const SUNDAY = new Date("2024-03-17T08:00:00+08:00");
@@ -24,8 +26,7 @@ const MONDAY = new Date("2024-03-18T09:00:00+08:00");
 
 /** The descriptions of the card `result` waits on (first lines), or [] for none. */
 function cardLines(result: object): string[] {
-  const card = interruptsOf(result)[0]?.value as { action_requests?: Array<{ description?: string }> } | undefined;
-  return (card?.action_requests ?? []).map((request) => (request.description ?? "").split("\n")[0]!);
+  return cardDescriptions(result).map((description) => description.split("\n")[0]!);
 }
 
 /** What the assistant said in `result`'s messages from `from` on. */
@@ -72,8 +73,12 @@ describe("a write card approved after the week rolled on", () => {
     expect(saidFrom(result, before)).toContain(
       'Could not apply: Place "Linked list exercises" on Sun 17 Mar, 19:00–20:40 — this card was made on the week of Mon 11 Mar – Sun 17 Mar, and the schedule has moved on to Mon 18 Mar – Sun 24 Mar since, so its days would be other dates now; nothing was changed',
     );
-    // The step proposes again on the week as it is now: a card that shows the new dates, and applies them.
-    expect(cardLines(result)).toEqual(['Place "Linked list exercises" on Sun 24 Mar, 19:00–20:40']);
+    // The step proposes again on the week as it is now: a card that says why and shows the new dates, and applies them.
+    expect(cardDescriptions(result)).toEqual([
+      expect.stringMatching(
+        /^The schedule has moved on to another week since this card was made, so nothing on it was applied\.\nHere are new ones from now\.\n\nPlace "Linked list exercises" on Sun 24 Mar, 19:00–20:40\n/,
+      ),
+    ]);
     result = await tempo.graph.invoke(resume({ type: "accept", args: null }), onMonday);
     expect(interruptsOf(result)).toEqual([]);
     expect(result.finalAnswer).toContain('"Linked list exercises" — Sun 24 Mar, 19:00–20:40');
