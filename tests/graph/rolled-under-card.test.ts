@@ -9,7 +9,7 @@
 import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
 import { runCheckin } from "../../cli/checkin.js";
-import type { ScheduleState, TaskItem } from "../../tools/schedule/index.js";
+import { datedWindow, type ScheduleState, type TaskItem } from "../../tools/schedule/index.js";
 import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
 import { pendingReview, termWeekWith } from "../support/calendars.js";
 import { offlineTempo } from "./support/offline-conversation.js";
@@ -119,8 +119,13 @@ async function approvedNewCard(tempo: Awaited<ReturnType<typeof offlineTempo>>, 
 
 describe("a write card approved after another change rolled its week on", () => {
   test("the check-in rolled it: nothing of the card applies, no tool error, a new card from now says why", async () => {
-    const tempo = await offlineTempo(threeReviews(["Limits review", "Matrix review", "Vocabulary list"]), () => SUNDAY);
+    // Stored a week earlier (Mon 31 Aug – Sun 6 Sep): Sunday's own request rolls it on to the card's week first, and
+    // says so; that is old news by Monday, and no card of the thread says it again.
+    const earlier = datedWindow({ firstDate: "2026-08-31", days: 7, timeZone: "Asia/Shanghai" });
+    const week = threeReviews(["Limits review", "Matrix review", "Vocabulary list"]);
+    const tempo = await offlineTempo({ ...week, window: earlier }, () => SUNDAY);
     const card = await sundayCard(tempo, "arrange my reviews into free slots");
+    expect(card.movedOn).toMatch(/^A new week: the window moved on by 7 day\(s\) and now runs Mon 7 Sep/);
 
     const checkin = await runCheckin(tempo.graph, "student", MONDAY, "Asia/Shanghai");
     expect(checkin.movedOn).toMatch(/^A new week: the window moved on by 7 day\(s\) and now runs Mon 14 Sep/);
@@ -129,6 +134,7 @@ describe("a write card approved after another change rolled its week on", () => 
     const result = await answeredLate(tempo, card, approveAll(card));
     const [first] = cardDescriptions(result);
     expect(first).toMatch(/^The schedule has moved on to another week since this card was made, so nothing on it/);
+    expect(first).not.toContain("now runs Mon 7 Sep");
     expect(first).toContain("Here are new ones from now.");
     expect(saidFrom(result, card.messages.length)).toContain(
       'Could not apply: Place "Limits review" on Sun 13 Sep, 10:00–11:40 — this card was made on the week of Mon 7 Sep – Sun 13 Sep, and the schedule has moved on to Mon 14 Sep – Sun 20 Sep since',
