@@ -17,7 +17,8 @@ import {
   type UndoListing,
 } from "../../tools/schedule/tools/index.js";
 import { NO_PLACE_FITS, NOTHING_MISSED, rescheduleEmptyText } from "../../tools/schedule/tools/reschedule.js";
-import { missedReasonIn } from "../../tools/schedule/summary-words.js";
+import { missedReasonIn, undoReasonSaid } from "../../tools/schedule/summary-words.js";
+import { listInChinese, undoReasonNamed } from "../../tools/schedule/undo-words.js";
 import type { Dating } from "../../tools/schedule/format.js";
 import { dayOfWeekNumber, TASK_STATUS_ZH, type TaskStatus } from "../../tools/schedule/state.js";
 import { appliedWriteText, callResultOf, failureOf, notCarriedOut } from "./tool-data.js";
@@ -108,6 +109,22 @@ function listingStage<T>(
   return { listing: listed.data, round: listed.round };
 }
 
+/**
+ * The writes an undo listing cannot take back, as a person reads them: each by its tasks' names (JSON-quoted; by its
+ * tool and ids when the listing names none, as one read back from its text), its reason with the ids it lists named.
+ */
+function keptNamed(listing: UndoListing | undefined): Array<{ subject: string; why: string }> {
+  const names = listing?.names ?? {};
+  return (listing?.kept ?? []).map((entry) => {
+    const ids = entry.write.split(" ").slice(1);
+    const known = ids.length > 0 && ids.every((id) => Object.hasOwn(names, id));
+    return {
+      subject: known ? ids.map((id) => JSON.stringify(names[id])).join(", ") : entry.write,
+      why: undoReasonNamed(entry.why, names),
+    };
+  });
+}
+
 /** "Undo that": list the undo, choose it (its card), and say how it ended. */
 export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dating, language: Language): Decision {
   const stage = listingStage<UndoListing>(rounds, end, dating, language, {
@@ -120,8 +137,13 @@ export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dati
   });
   if ("decision" in stage) return stage.decision;
   const { listing, round: listedRound } = stage;
-  const kept = (listing?.kept ?? []).map((entry) =>
-    say(language, `${entry.write} cannot be undone: ${entry.why}`, `${entry.write} 无法撤销：${entry.why}`),
+  const named = keptNamed(listing);
+  const kept = named.map(({ subject, why }) =>
+    say(
+      language,
+      `${subject} cannot be undone: ${why}`,
+      `${listInChinese(subject)} 无法撤销：${undoReasonSaid(why, "zh")}`,
+    ),
   );
   const candidate = listing?.candidates[0];
   if (!candidate) {
@@ -131,7 +153,7 @@ export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dati
     const undoReasons =
       why === NOTHING_TO_UNDO.elsewhere
         ? saySummary("en", "lastChangeElsewhere", { tools: (listing?.elsewhere ?? []).join(", ") })
-        : [why, ...(listing?.kept ?? []).map((entry) => `${entry.write}: ${entry.why}`)].join("; ");
+        : [why, ...named.map((entry) => `${entry.subject}: ${entry.why}`)].join("; ");
     return finish(end, "", notCarriedOut(saySummary("en", "nothingToUndo", { undoReasons })), "nothing to undo");
   }
   return {

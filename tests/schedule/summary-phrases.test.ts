@@ -1087,18 +1087,23 @@ describe("reasons stored in English, said in the user's language from the table 
       chinese: "没有可以撤销的修改——上一次的修改（add_todo, complete_todo）不是对日程的修改，这里只能撤销日程的修改",
     },
     {
-      what: "none of its writes can be undone, a reason holding a semicolon",
+      what: "none of its writes can be undone, a reason holding a semicolon, a task by its name",
       listing: {
         empty: NOTHING_TO_UNDO.gone,
         kept: [
-          { write: "mark_missed t1", why: "a task is missed only from its place, which has passed; reopen it" },
+          {
+            write: "mark_missed t1",
+            why: "a task is missed only from its place, which has passed; reopen it to reschedule it",
+          },
           { write: "place t2", why: "it has been removed since" },
         ],
+        // (t2's name not known: it is said by its write, as a listing read back from its text says it.)
+        names: { t1: "Limits review" },
       },
       english:
-        "there is nothing I can undo — nothing of the last change can be undone now; mark_missed t1: a task is missed only from its place, which has passed; reopen it; place t2: it has been removed since",
+        'there is nothing I can undo — nothing of the last change can be undone now; "Limits review": a task is missed only from its place, which has passed; reopen it to reschedule it; place t2: it has been removed since',
       chinese:
-        "没有可以撤销的修改——上一次修改中已没有可以撤销的部分；mark_missed t1: a task is missed only from its place, which has passed; reopen it；place t2: it has been removed since",
+        "没有可以撤销的修改——上一次修改中已没有可以撤销的部分；“Limits review”：任务只会在它的时间过去后被记为错过；要重新安排，请先重新打开它；place t2：它之后已被删除",
     },
   ])(
     "the undo, $what: stored in English, said in Chinese as the step said it before",

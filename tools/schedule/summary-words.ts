@@ -38,6 +38,7 @@ import {
   type SummaryKey,
 } from "./summary-phrases.js";
 import { rescheduleEmptyText } from "./tools/reschedule.js";
+import { listInChinese, undoReasonIn } from "./undo-words.js";
 import { recoveryEmptyText } from "./tools/recovery.js";
 import { dayOfWeekNumber, TASK_STATUS_ZH, type TaskStatus } from "./state.js";
 
@@ -297,15 +298,18 @@ const READERS: PlaceReaders = {
       .map((each) => readSummaryIn(each, "settledAs", "whole", "zh", { status: statusWord }))
       .join("，"),
   // Why there is nothing to undo: the last change another domain's, else why the listing is empty, then each write
-  // of it that cannot be undone ("place t1: …"), joined by "; " (a write's reason may hold "; " of its own).
+  // of it that cannot be undone, by its tasks' names ('"Matrix review": …'; by its tool and ids in older threads,
+  // "place t1: …"), joined by "; " (a write's reason may hold "; " of its own).
   undoReasons: (reasons) => {
     const elsewhere = readSummary("lastChangeElsewhere", reasons);
     if (elsewhere) return saySummary("zh", "lastChangeElsewhere", elsewhere);
     return reasons
-      .split(/; (?=[a-z_]+(?: [A-Za-z0-9_][A-Za-z0-9_.:-]*)*: )/)
+      .split(new RegExp(`; (?=${UNDO_SUBJECT}: )`))
       .map((reason) => {
         const key = EMPTY_UNDO.find((each) => SUMMARY_WORDS.en[each] === reason);
-        return key ? saySummary("zh", key) : reason;
+        if (key) return saySummary("zh", key);
+        const entry = new RegExp(`^(${UNDO_SUBJECT}): ([\\s\\S]*)$`).exec(reason);
+        return entry ? `${listInChinese(entry[1]!)}：${undoReasonSaid(entry[2]!, "zh")}` : reason;
       })
       .join("；");
   },
@@ -329,6 +333,20 @@ const READERS: PlaceReaders = {
     return more ? saySummary("zh", "namesAndMore", { names: list(more.names!), more: more.more! }) : list(names);
   },
 };
+
+/**
+ * What a write that cannot be undone is said as in the undo step's reasons: its tasks' names, JSON-quoted and joined
+ * by ", ", or its tool and ids ("move matrix-review", in older threads and where a name is not known).
+ */
+const UNDO_SUBJECT = '(?:"(?:[^"\\\\]|\\\\.)*"(?:, "(?:[^"\\\\]|\\\\.)*")*|[a-z_]+(?: [A-Za-z0-9_][A-Za-z0-9_.:-]*)*)';
+
+/**
+ * Why a write of the last card cannot be undone (propose_undo's reason, its ids named by `undoReasonNamed`), in
+ * `language`: each reason of the undo's table, and a week's refusal in one through the summaries' reading.
+ */
+export function undoReasonSaid(why: string, language: Language): string {
+  return undoReasonIn(why, language, (part) => (language === "zh" ? summaryInChinese(part) : part));
+}
 
 /** Why propose_undo's listing is empty (`NOTHING_TO_UNDO`), as their table keys. */
 const EMPTY_UNDO: readonly SummaryKey[] = ["undoNoneYet", "undoGone"];

@@ -20,6 +20,7 @@ import {
   type TaskStatus,
 } from "../state.js";
 import { SUMMARY_WORDS } from "../summary-phrases.js";
+import { sayUndo, UNDO_WORDS } from "../undo-words.js";
 import { dayOfDate } from "../calendar.js";
 import { clockOfState, hasStarted } from "../window-clock.js";
 import { markDoneTool, reopenTool, skipTool, type TaskLifeData } from "./task-life.js";
@@ -42,8 +43,7 @@ import { swapTool, type SwapData } from "./swap.js";
 import { unplaceTool, type UnplaceData } from "./unplace.js";
 
 /** Why a roll is not undone: its reverse would put history back on the schedule, rewriting the past. */
-export const ROLL_NOT_UNDONE =
-  "a roll of the week is not undone: it moved the past into history (done on record, placed reviews missed), and its reverse would rewrite the past, which the clock rule forbids";
+export const ROLL_NOT_UNDONE = UNDO_WORDS.en.rollNotUndone;
 
 /** The id of the one candidate an undo listing offers. */
 export const UNDO_CANDIDATE_ID = "u1";
@@ -56,6 +56,11 @@ export interface UndoListing extends CandidateListing {
   kept: Array<{ write: string; why: string }>;
   /** The tools of the last card's writes that another domain made (`ScheduleState.lastChangeElsewhere`). */
   elsewhere?: string[];
+  /**
+   * The name of each task, event and class `kept` names by its id (its write, its reason), by id: what a person reads
+   * instead of the id. Absent when nothing is kept, and on a listing read back from its text.
+   */
+  names?: Record<string, string>;
 }
 
 /**
@@ -156,20 +161,20 @@ function giveBack<T>(
     }
   }
   const said = [
-    ...(since.length > 0 ? [`its ${since.join(", ")} changed since; kept as it is now`] : []),
-    ...(cannot.length > 0 ? [`its ${cannot.join(", ")} had no value before and cannot be cleared; kept`] : []),
+    ...(since.length > 0 ? [sayUndo("en", "fieldsChangedSince", { fields: since.join(", ") })] : []),
+    ...(cannot.length > 0 ? [sayUndo("en", "fieldsNotCleared", { fields: cannot.join(", ") })] : []),
   ];
   const partly = said.length > 0 ? said.join("; ") : undefined;
-  if (changes === 0) return { why: partly ?? "nothing it changed is left to give back" };
+  if (changes === 0) return { why: partly ?? UNDO_WORDS.en.nothingLeft };
   return { writes: [{ name: tool, arguments: call }], ...(partly ? { partly } : {}) };
 }
 
 /** The update_task that gives task `data.task.id` back the values it had before `data`'s update. */
 function unupdate(state: ScheduleState, data: UpdateTaskData): Inverse {
-  if (data.before === undefined) return { why: "what it was before is not on record" };
+  if (data.before === undefined) return { why: UNDO_WORDS.en.beforeNotOnRecord };
   const before = data.before;
   const now = state.tasks.find((task) => task.id === before.id);
-  if (now?.source !== "task_item") return { why: "it has been removed since" };
+  if (now?.source !== "task_item") return { why: UNDO_WORDS.en.removedSince };
   return giveBack("update_task", UPDATE_FIELDS, { before, written: data.task, now }, { task_id: before.id });
 }
 
@@ -180,15 +185,14 @@ function unupdate(state: ScheduleState, data: UpdateTaskData): Inverse {
 function unupsertClass(state: ScheduleState, data: TaskClassData): Inverse {
   const id = data.class.id;
   const now = state.categories.find((entry) => entry.id === id);
-  if (now === undefined) return { why: "it has been removed since" };
+  if (now === undefined) return { why: UNDO_WORDS.en.removedSince };
   if (data.created) {
     const users = state.tasks.filter((task) => task.source === "task_item" && task.categoryId === id);
-    if (users.length > 0)
-      return { why: `a new class is not removed while tasks use it (${users.map((task) => task.id).join(", ")})` };
-    if (JSON.stringify(now) !== JSON.stringify(data.class)) return { why: "it has changed since; kept as it is now" };
+    if (users.length > 0) return { why: sayUndo("en", "classInUse", { ids: users.map((task) => task.id).join(", ") }) };
+    if (JSON.stringify(now) !== JSON.stringify(data.class)) return { why: UNDO_WORDS.en.changedSince };
     return { writes: [{ name: "remove_task_class", arguments: { class_id: id } }] };
   }
-  if (data.before === undefined) return { why: "what it was before is not on record" };
+  if (data.before === undefined) return { why: UNDO_WORDS.en.beforeNotOnRecord };
   const values = { before: data.before, written: data.class, now };
   return giveBack("upsert_task_class", CLASS_FIELDS, values, { class_id: id, name: now.name });
 }
@@ -196,8 +200,7 @@ function unupsertClass(state: ScheduleState, data: TaskClassData): Inverse {
 /** The upsert_task_class that creates a removed class again, with every field it had. */
 function unremoveClass(state: ScheduleState, data: RemoveTaskClassData): Inverse {
   const removed = data.class;
-  if (state.categories.some((entry) => entry.id === removed.id))
-    return { why: "a class with its id exists again (a later write made it)" };
+  if (state.categories.some((entry) => entry.id === removed.id)) return { why: UNDO_WORDS.en.classExistsAgain };
   const args: Record<string, unknown> = { class_id: removed.id, name: removed.name };
   for (const { field, back } of CLASS_FIELDS) if (removed[field] !== undefined) Object.assign(args, back(removed));
   return { writes: [{ name: "upsert_task_class", arguments: args }] };
@@ -223,11 +226,21 @@ function unaddHabit(state: ScheduleState, data: AddHabitData): Inverse {
   const removesClass = hasClass && !classStays;
   const writes = removesClass ? [...removes, { name: "remove_task_class", arguments: { class_id: classId } }] : removes;
   const said = [
-    ...(kept.length > 0 ? [`${kept.map((task) => `${task.id} is ${task.status}`).join(", ")}: history, kept`] : []),
-    ...(others.length > 0 ? [`other tasks use its class (${others.map((task) => task.id).join(", ")})`] : []),
-    ...(classStays ? ["its class stays"] : []),
+    ...(kept.length > 0
+      ? [
+          sayUndo("en", "historyKept", {
+            settled: kept
+              .map((task) => sayUndo("en", "sessionSettled", { who: task.id, status: task.status }))
+              .join(", "),
+          }),
+        ]
+      : []),
+    ...(others.length > 0
+      ? [sayUndo("en", "classUsedByOthers", { ids: others.map((task) => task.id).join(", ") })]
+      : []),
+    ...(classStays ? [UNDO_WORDS.en.classStays] : []),
   ];
-  if (writes.length === 0) return { why: said.length > 0 ? said.join("; ") : "its sessions have been removed since" };
+  if (writes.length === 0) return { why: said.length > 0 ? said.join("; ") : UNDO_WORDS.en.sessionsRemoved };
   return { writes, ...(said.length > 0 ? { partly: said.join("; ") } : {}) };
 }
 
@@ -238,7 +251,7 @@ function unaddHabit(state: ScheduleState, data: AddHabitData): Inverse {
 function unimport(state: ScheduleState, data: ImportCalendarData): Inverse {
   const ids = new Set(state.tasks.map((task) => task.id));
   const there = data.events.filter((event) => ids.has(event.id));
-  if (there.length === 0) return { why: "its events have been removed since" };
+  if (there.length === 0) return { why: UNDO_WORDS.en.eventsRemoved };
   // Each on its own (removing one event never changes whether another can go): one the week depends on keeps only
   // itself. proposeUndo tries the removable ones together on the week.
   const kept: string[] = [];
@@ -250,7 +263,9 @@ function unimport(state: ScheduleState, data: ImportCalendarData): Inverse {
       return alone.ok;
     });
   if (removable.length === 0) return { why: kept.join("; ") };
-  return kept.length === 0 ? { writes: removable } : { writes: removable, partly: `kept: ${kept.join("; ")}` };
+  return kept.length === 0
+    ? { writes: removable }
+    : { writes: removable, partly: sayUndo("en", "importKept", { why: kept.join("; ") }) };
 }
 
 /** The tools an inverse is made of, to try it on the week as it is now. */
@@ -296,9 +311,9 @@ function dayOfPlace(state: ScheduleState, place: PastPlace): number | undefined 
 
 /** The writes that put task `id` back on `place` (it is pending or missed now). */
 function placeBack(state: ScheduleState, id: string, place: PastPlace | undefined): Inverse {
-  if (place === undefined) return { why: "where it was is not on record" };
+  if (place === undefined) return { why: UNDO_WORDS.en.whereNotOnRecord };
   const day = dayOfPlace(state, place);
-  if (day === undefined) return { why: "the day it was on is no longer in the window" };
+  if (day === undefined) return { why: UNDO_WORDS.en.dayNotInWindow };
   return { writes: [{ name: "place", arguments: { task_id: id, day, slot_start: place.start } }] };
 }
 
@@ -335,7 +350,13 @@ function pastPlaceBack(state: ScheduleState, id: string, place: PastPlace | unde
 function unmark(state: ScheduleState, data: TaskLifeData): Inverse {
   const task = state.tasks.find((candidate) => candidate.id === data.id);
   const status = task?.source === "task_item" ? task.status : undefined;
-  if (status !== data.to) return { why: `it is ${status ?? "gone"} now, not ${data.to}` };
+  if (status !== data.to)
+    return {
+      why:
+        status === undefined
+          ? sayUndo("en", "goneNow", { marked: data.to })
+          : sayUndo("en", "statusNow", { status, marked: data.to }),
+    };
   const reopen = { name: "reopen", arguments: { task_id: data.id } };
   const back: Record<TaskStatus, () => Inverse> = {
     pending: () => ({ writes: [reopen] }),
@@ -350,7 +371,7 @@ function unmark(state: ScheduleState, data: TaskLifeData): Inverse {
     },
     done: () => ({ writes: [reopen, { name: "mark_done", arguments: { task_id: data.id } }] }),
     skipped: () => ({ writes: [reopen, { name: "skip", arguments: { task_id: data.id } }] }),
-    missed: () => ({ why: "a task is missed only from its place, which has passed; reopen it to reschedule it" }),
+    missed: () => ({ why: UNDO_WORDS.en.missedOnlyFromPlace }),
   };
   return back[data.from]();
 }
@@ -362,7 +383,7 @@ function unmark(state: ScheduleState, data: TaskLifeData): Inverse {
  */
 function unremove(state: ScheduleState, data: RemoveTaskData): Inverse {
   const task = data.task;
-  if (task === undefined) return { why: "what it was is not on record" };
+  if (task === undefined) return { why: UNDO_WORDS.en.wasNotOnRecord };
   const { slots, embeddedIn: _host, markedAt: _marked, was: _was, ...rest } = task;
   const restore = { name: "restore_task", arguments: { task: { ...rest, status: "pending" } } };
   if (task.status === "pending") return { writes: [restore] };
@@ -373,7 +394,7 @@ function unremove(state: ScheduleState, data: RemoveTaskData): Inverse {
       ? { writes: [history] }
       : {
           writes: [restore],
-          partly: `it was ${task.status}; its history cannot be given back (${tried.why}); it comes back pending`,
+          partly: sayUndo("en", "historyNotBack", { status: task.status, why: tried.why }),
         };
   }
   const range = slots?.[0];
@@ -382,18 +403,18 @@ function unremove(state: ScheduleState, data: RemoveTaskData): Inverse {
   const tried = tryWrites(state, [restore, place]);
   return tried.ok
     ? { writes: [restore, place] }
-    : { writes: [restore], partly: `its place cannot be given back (${tried.why}); it comes back pending` };
+    : { writes: [restore], partly: sayUndo("en", "placeNotBack", { why: tried.why }) };
 }
 
 /** The writes that reverse `write` on `state`, or why it cannot be reversed. */
 function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
   const taskId = String(write.arguments.task_id ?? "");
   if (write.name === "roll_window") return { why: ROLL_NOT_UNDONE };
-  if (write.data === undefined) return { why: "what it changed is not on record (it was applied before a restart)" };
+  if (write.data === undefined) return { why: UNDO_WORDS.en.changeNotOnRecord };
   switch (write.name) {
     case "place": {
       const placed = write.data as PlaceData;
-      if (!sitsAt(state, placed.id, placed)) return { why: "it is no longer where it was placed" };
+      if (!sitsAt(state, placed.id, placed)) return { why: UNDO_WORDS.en.notWherePlaced };
       const unplace = { name: "unplace", arguments: { task_id: placed.id } };
       // A missed review placed again (rescheduled) is taken off and missed again, with its miss as it was on record.
       const task = state.tasks.find((candidate) => candidate.id === placed.id);
@@ -410,13 +431,13 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
               { name: "move", arguments: { task_id: moved.id, day: moved.from.day, slot_start: moved.from.start } },
             ],
           }
-        : { why: "it has moved since" };
+        : { why: UNDO_WORDS.en.movedSince };
     }
     case "batch_move": {
       const batch = write.data as BatchMoveData;
-      if (batch.moved.some((task) => task.from === undefined)) return { why: "where the tasks were is not on record" };
+      if (batch.moved.some((task) => task.from === undefined)) return { why: UNDO_WORDS.en.whereTasksNotOnRecord };
       const since = batch.moved.filter((task) => !sitsAt(state, task.id, task)).map((task) => task.id);
-      if (since.length > 0) return { why: `${since.join(", ")} moved since` };
+      if (since.length > 0) return { why: sayUndo("en", "listMovedSince", { ids: since.join(", ") }) };
       const moves = batch.moved.map((task) => ({
         task_id: task.id,
         day: task.from!.day,
@@ -432,12 +453,12 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
               { name: "swap", arguments: { first_task_id: swapped.swapped[0], second_task_id: swapped.swapped[1] } },
             ],
           }
-        : { why: "one of the two has moved since" };
+        : { why: UNDO_WORDS.en.oneOfTwoMoved };
     }
     case "unplace": {
       const unplaced = write.data as UnplaceData;
       const task = state.tasks.find((candidate) => candidate.id === unplaced.id);
-      if (task?.source !== "task_item" || task.status !== "pending") return { why: "it is no longer pending" };
+      if (task?.source !== "task_item" || task.status !== "pending") return { why: UNDO_WORDS.en.noLongerPending };
       return {
         writes: [
           {
@@ -467,7 +488,7 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
       // The undo of an undo: what it put back is removed again (the removal's own checks say when it cannot be).
       const back = write.data as { task?: { id: string }; event?: { id: string }; replaced?: TaskItem };
       const id = (back.task ?? back.event)!.id;
-      if (!state.tasks.some((task) => task.id === id)) return { why: "it has been removed again since" };
+      if (!state.tasks.some((task) => task.id === id)) return { why: UNDO_WORDS.en.removedAgain };
       // A history given back to a task in place (a reschedule undone) is taken back by reopening it, not removing it.
       if (write.name === "restore_task" && back.replaced !== undefined)
         return { writes: [{ name: "restore_task", arguments: { task: back.replaced } }] };
@@ -481,19 +502,17 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
       // A one-off's slots count from the window it was removed in: once the window moved, they name other days.
       const removed = write.data as RemoveEventData;
       if (removed.event.series === undefined && JSON.stringify(state.window.days[0]) !== JSON.stringify(removed.from))
-        return { why: "the window has moved on since, and the event was a one-off on days it no longer shows" };
+        return { why: UNDO_WORDS.en.oneOffGone };
       return { writes: [{ name: "restore_event", arguments: { event: removed.event } }] };
     }
     case "add_task": {
       const id = (write.data as { task?: { id?: string } }).task?.id ?? taskId;
       return state.tasks.some((task) => task.id === id && task.source === "task_item")
         ? { writes: [{ name: "remove_task", arguments: { task_id: id } }] }
-        : { why: "it has been removed already" };
+        : { why: UNDO_WORDS.en.removedAlready };
     }
     default:
-      return {
-        why: `${write.name} is not undone by Tempo; undo covers every write but roll_window`,
-      };
+      return { why: sayUndo("en", "notUndoneByTempo", { tool: write.name }) };
   }
 }
 
@@ -509,6 +528,44 @@ function writeName(write: AppliedWrite): string {
   );
   const added = (write.data as { task?: { id?: string } } | undefined)?.task?.id;
   return [write.name, ...(ids.length > 0 ? ids : added ? [added] : [])].join(" ");
+}
+
+/**
+ * The names of the tasks, events and classes `kept` names by id, by id: as the week has them now, else as the last
+ * card's writes recorded them (a task removed since). A word of `kept` that is no id of these is not named.
+ */
+function namesOfKept(
+  state: ScheduleState,
+  last: readonly AppliedWrite[],
+  kept: UndoListing["kept"],
+): Record<string, string> {
+  const known = new Map<string, string>();
+  for (const write of last) {
+    const data = write.data as
+      | {
+          task?: { id?: unknown; name?: unknown };
+          event?: { id?: unknown; name?: unknown };
+          class?: { id?: unknown; name?: unknown };
+          events?: unknown;
+          tasks?: unknown;
+        }
+      | undefined;
+    const recorded = [
+      data?.task,
+      data?.event,
+      data?.class,
+      ...(Array.isArray(data?.events) ? data.events : []),
+      ...(Array.isArray(data?.tasks) ? data.tasks : []),
+    ];
+    for (const entry of recorded as Array<{ id?: unknown; name?: unknown } | undefined>)
+      if (typeof entry?.id === "string" && typeof entry.name === "string") known.set(entry.id, entry.name);
+  }
+  for (const entry of state.categories) known.set(entry.id, entry.name);
+  for (const task of state.tasks) known.set(task.id, task.name);
+  const words = new Set(
+    kept.flatMap((entry) => `${entry.write} ${entry.why}`.match(/[A-Za-z0-9_][A-Za-z0-9_.:-]*/g) ?? []),
+  );
+  return Object.fromEntries([...known].filter(([id]) => words.has(id)));
 }
 
 /** Runs `writes` on `state` in order with the real tools: the state after, or the first refusal. */
@@ -538,7 +595,7 @@ export const NOTHING_TO_UNDO = {
 } as const;
 
 /** Why a write of the last card that another domain made is not undone here. */
-export const NOT_A_SCHEDULE_CHANGE = "it is not a schedule change, and only schedule changes are taken back here";
+export const NOT_A_SCHEDULE_CHANGE = UNDO_WORDS.en.notAScheduleChange;
 
 /** The undo of the last applied card on `state` (`ScheduleState.lastChange`). */
 export function proposeUndo(state: ScheduleState): UndoListing {
@@ -577,11 +634,13 @@ export function proposeUndo(state: ScheduleState): UndoListing {
     writes.length > 0
       ? [{ id: UNDO_CANDIDATE_ID, writes, summary: `undo ${undone.join(", ")}: ${said.join("; ")}` }]
       : [];
+  const names = kept.length > 0 ? namesOfKept(state, last, kept) : {};
   return {
     candidates,
     undone,
     kept,
     ...(candidates.length === 0 ? { empty: NOTHING_TO_UNDO.gone } : {}),
+    ...(Object.keys(names).length > 0 ? { names } : {}),
   };
 }
 
