@@ -395,6 +395,10 @@ const DROP_REASONS = {
   declined: { en: "you declined the plan", zh: "你没有接受计划" },
   withdrawn: { en: "you withdrew it when asked", zh: "你在回答问题时撤回了它" },
   movedOn: { en: "it had stopped and you moved on to a new message", zh: "它已中断，你发来了新的消息" },
+  superseded: {
+    en: "you sent a new request while its question was open; that request comes next",
+    zh: "在它的问题还没回答时你发来了新的请求，接下来处理新的请求",
+  },
   ended: { en: "the thread was ended from the client", zh: "对话已在客户端结束" },
 } as const satisfies Record<string, Record<Language, string>>;
 export type DropReason = keyof typeof DROP_REASONS;

@@ -16,6 +16,7 @@ import { promptMessages, type TempoState, type TempoUpdate } from "../kernel/sta
 import {
   clearThread,
   dropTask,
+  type DropReason,
   nextPhase,
   reply,
   retryStage,
@@ -70,6 +71,14 @@ export function createChatNode(dependencies: NodeDependencies) {
     if (state.pending) {
       // A plain message on a waiting thread is the answer (docs/design.md#answers-by-message).
       if (userText.trim() === "") return {};
+      // …unless the execute stage asked and the message is a request of its own ("add a task …" while "which of
+      // Thursday's reviews?" waits): that task is dropped, and the message handled as a new one.
+      if (
+        state.pending.kind === "ask_user" &&
+        state.pending.askedBy === "execute" &&
+        dependencies.domain.readsAsRequest?.(userText) === true
+      )
+        return dropThen(state, "superseded", userText, config);
       return {
         pendingAnswer: replyAsResume(
           userText,
@@ -100,22 +109,30 @@ export function createChatNode(dependencies: NodeDependencies) {
     }
 
     // A task that stopped (a failed run) and is not retried ends as dropped: the user moved on.
-    if (taskInProgress(state.phase)) {
-      const owner = ensureConfiguration(config, dependencies.settings);
-      const language = languageOf(state.messages);
-      // What stays, said as a person reads it (names, dates).
-      const told = await droppedLeavesText(state, dependencies.domain, dependencies.executionLog, owner, language);
-      const dropped = dropTask(state, "movedOn", told, language);
-      emitAssistantText(config, "chat", dropped.messages.at(-1)!.id!, String(dropped.messages.at(-1)!.content));
-      // The new message is handled in the phase the drop leads to.
-      const next = await respondAfter({ ...state, phase: nextPhase(state.phase, "drop_task") }, userText, config);
-      return {
-        ...dropped,
-        ...next,
-        messages: [...dropped.messages, ...((next.messages as BaseMessage[] | undefined) ?? [])],
-      };
-    }
+    if (taskInProgress(state.phase)) return dropThen(state, "movedOn", userText, config);
     return respondAfter(state, userText, config);
+  }
+
+  /** The task in progress dropped for `why`, then the new message handled in the phase the drop leads to. */
+  async function dropThen(
+    state: TempoState,
+    why: DropReason,
+    userText: string,
+    config: LangGraphRunnableConfig,
+  ): Promise<TempoUpdate> {
+    const owner = ensureConfiguration(config, dependencies.settings);
+    const language = languageOf(state.messages);
+    // What stays, said as a person reads it (names, dates).
+    const told = await droppedLeavesText(state, dependencies.domain, dependencies.executionLog, owner, language);
+    const dropped = dropTask(state, why, told, language);
+    emitAssistantText(config, "chat", dropped.messages.at(-1)!.id!, String(dropped.messages.at(-1)!.content));
+    const after = { ...state, phase: nextPhase(state.phase, "drop_task"), pending: null, pendingAnswer: null };
+    const next = await respondAfter(after, userText, config);
+    return {
+      ...dropped,
+      ...next,
+      messages: [...dropped.messages, ...((next.messages as BaseMessage[] | undefined) ?? [])],
+    };
   }
 
   /** A retry of a message whose classification failed (the chat model was down) retries that message. */

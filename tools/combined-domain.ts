@@ -153,6 +153,9 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
           },
         }
       : {}),
+    ...(domains.some((domain) => domain.readsAsRequest)
+      ? { readsAsRequest: (text: string) => domains.some((domain) => domain.readsAsRequest?.(text) === true) }
+      : {}),
     ...(domains.some((domain) => domain.readPreferences)
       ? {
           readPreferences(text: string, origin) {

@@ -429,6 +429,12 @@ export interface ToolDomain<TState = any> {
    * its fallback). A one-off wish ("Saturday instead") is no preference.
    */
   readPreferences?(text: string, origin: PreferenceOrigin): PreferenceChange;
+  /**
+   * True when `text`, sent as a message while the execute stage's question is open, is a request of its own rather than
+   * an answer ("add a task …" while "which of Thursday's reviews?" waits): the task asking is dropped and the message
+   * handled as a new one (nodes/chat.ts). Without it, every message then is the answer.
+   */
+  readsAsRequest?(text: string): boolean;
   /** Loads the user's current domain state from the repository. */
   load(userId: string): Promise<TState>;
   /** Persists `after` relative to `before` (a diff, all or nothing: through `options.client` when given). */

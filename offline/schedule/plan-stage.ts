@@ -25,6 +25,8 @@ import { goalOf, section, userLanguage, userLines, type PromptView } from "../pr
 import {
   isAnywhere,
   isEmptySelection,
+  isPlannable,
+  isWholeRequest,
   normalizeText,
   movesOf,
   parseScheduleRequest,
@@ -376,23 +378,7 @@ export function withAnswer(original: ScheduleRequest, answer: string | undefined
 }
 
 /** True when the user's answer is a request of its own, which takes the place of the one asked about. */
-export function answersWhole(answer: string): boolean {
-  const own = parseScheduleRequest(answer);
-  return isPlannable(own) && !namesOnlyAPronoun(own);
-}
-
-/** True for a request whose task is only "it" / "that" ("move it to Friday"): the task is the one asked about. */
-function namesOnlyAPronoun(request: ScheduleRequest): boolean {
-  const pronoun = (phrase: string) => /^(?:it|that|this|them|that one|this one|它|这个|那个)$/.test(phrase.trim());
-  if (request.kind === "move" || request.kind === "unplace" || request.kind === "explain") return pronoun(request.task);
-  if (request.kind === "swap") return pronoun(request.first) || pronoun(request.second);
-  return false;
-}
-
-/** True for requests a plan can carry out (a habit is not built: it is declined, never planned as something else). */
-function isPlannable(request: ScheduleRequest): boolean {
-  return !["help", "greeting", "unknown", "habit"].includes(request.kind);
-}
+export const answersWhole = isWholeRequest;
 
 /** The plan_done decision for a request. */
 function planFor(

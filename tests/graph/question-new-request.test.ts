@@ -2,10 +2,12 @@
  * A new request sent while the mark step's "which one?" is open. Thursday holds the matrix review (19:00) and the week 1
  * flashcards (20:50); on Friday "I missed yesterday's review" asks which of them. Before, a request sent on Saturday
  * (`add a 1-slot task "week 3 flashcards" to english`) was read as the answer: its words matched "week 1 flashcards",
- * whose mark_missed card was raised, and the add was lost. Now a whole request is not an answer: nothing is marked, and
- * the answer says the request was not carried out, to be sent again; a real answer still names the review.
+ * whose mark_missed card was raised, and the add was lost. Then a whole request was no answer, but it was not carried
+ * out either: nothing was marked, and the answer said to send it again. Now, sent as a message while the execute
+ * stage's question waits, a request of its own drops the task that asked (said so) and is carried out as a new task,
+ * in the same run; a real answer still names the review.
  */
-import { HumanMessage } from "@langchain/core/messages";
+import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
 import { datedWindow, type ScheduleState, type TaskItem } from "../../tools/schedule/index.js";
 import { offlineTempo } from "./support/offline-conversation.js";
@@ -60,17 +62,33 @@ async function asked(tempo: Tempo, thread: string) {
 const statusOf = (week: ScheduleState, id: string) => (week.tasks.find((task) => task.id === id) as TaskItem).status;
 
 describe("a new request while the mark step asks which review", () => {
-  test("a whole request is no answer: no mark card, nothing marked, the request said not carried out", async () => {
+  test.each([
+    [
+      'add a 1-slot task "week 3 flashcards" to english',
+      /^Dropped "I missed yesterday's review" \(you sent a new request/,
+    ],
+    [
+      '给english添加任务："week 3 flashcards"',
+      /^已放弃"I missed yesterday's review"（在它的问题还没回答时你发来了新的请求/,
+    ],
+  ])("%s is no answer: the mark is dropped, said so, and the request carried out", async (request, dropped) => {
     const tempo = await offlineTempo(thursdayEvening());
-    const saturday = await asked(tempo, "new-request");
-    const request = 'add a 1-slot task "week 3 flashcards" to english';
+    const saturday = await asked(tempo, `new-request-${request.length}`);
     const after = await tempo.graph.invoke({ messages: [new HumanMessage(request)] }, saturday);
-    expect(cardOf(after)?.action).not.toBe("mark_missed");
+    // The new request's own plan card, not the mark's.
+    expect(cardOf(after)).toMatchObject({ action: "confirm_plan" });
+    expect(cardOf(after)?.description).toContain("week 3 flashcards");
+    const said = (after.messages as BaseMessage[]).map((message) => String(message.content));
+    expect(said.some((text) => dropped.test(text))).toBe(true);
+    // The plan card, then the add's write card, approved.
+    let done = after;
+    for (let card = 0; card < 2; card += 1)
+      done = await tempo.graph.invoke(resume({ decisions: [{ type: "approve" }] }), saturday);
+    expect(interruptsOf(done)).toEqual([]);
     const week = await tempo.repository.load("student");
+    // Nothing marked; the task added.
     expect([statusOf(week, "a1"), statusOf(week, "w1")]).toEqual(["placed", "placed"]);
-    expect(interruptsOf(after)).toEqual([]);
-    expect(after.finalAnswer).toContain(request);
-    expect(after.finalAnswer).not.toMatch(/Marking|marked "week 1 flashcards"/);
+    expect(week.tasks.map((task) => task.name)).toContain("week 3 flashcards");
   });
 
   test.each([

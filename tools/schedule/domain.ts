@@ -20,6 +20,7 @@ import { clockBehindText, clockNotBefore, movedOnText, rollDueByClock } from "./
 import { cardFrameOf, movedCardWeek, seenInCardFrame, staleCardReason, weekOf } from "./card-frame.js";
 import type { RollWindowData } from "./tools/roll-window.js";
 import { readSchedulePreferences } from "./preferences.js";
+import { isWholeRequest } from "./request-parsing.js";
 import { SCHEDULE_TASK_DECISIONS, withCandidateLimits } from "./task-limits.js";
 import type { Preference } from "../../contracts/preferences.js";
 import { saySummary, summaryPattern, type SummaryKey, type SummaryParams } from "./summary-phrases.js";
@@ -299,6 +300,8 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     }),
     // Offline, standing preferences are read from messages and card feedback by the request reader's rules.
     readPreferences: (text: string) => readSchedulePreferences(text),
+    // A request of its own sent while a question of the execute stage waits is no answer to it (nodes/chat.ts).
+    readsAsRequest: (text: string) => isWholeRequest(text),
     load: (userId: string) => repository.load(userId),
     persist(
       userId: string,

@@ -54,4 +54,11 @@ export { namesEverything, taskPhrase } from "./reading/task-words.js";
 export { dayLabel, dayLabelIn, splitNamingDay, splitRelativeDay, splitWeekday } from "./reading/day-names.js";
 export { anchorWords, classAnchorOf } from "./reading/next-to.js";
 export { timedPlacement } from "./reading/placing.js";
-export { OPTIMIZE_REQUEST, parseScheduleRequest, readFollowUp, withoutPoliteness } from "./reading/request.js";
+export {
+  OPTIMIZE_REQUEST,
+  isPlannable,
+  isWholeRequest,
+  parseScheduleRequest,
+  readFollowUp,
+  withoutPoliteness,
+} from "./reading/request.js";

@@ -197,3 +197,26 @@ export function readFollowUp(message: string, previous: ScheduleRequest): Schedu
     },
   };
 }
+
+/**
+ * True when `text` is a request of its own, one a plan can carry out ("add a task …", "move the essay to Friday"), not
+ * an answer naming what a question asked about ("the flashcards", "Friday") nor one whose task is only "it" ("move it
+ * to Friday": the task is the one asked about). A habit is no plannable request (it is declined, never planned).
+ */
+export function isWholeRequest(text: string): boolean {
+  const own = parseScheduleRequest(text);
+  return isPlannable(own) && !namesOnlyAPronoun(own);
+}
+
+/** True for requests a plan can carry out (a habit is not built: it is declined, never planned as something else). */
+export function isPlannable(request: ScheduleRequest): boolean {
+  return !["help", "greeting", "unknown", "habit"].includes(request.kind);
+}
+
+/** True for a request whose task is only "it" / "that" ("move it to Friday"). */
+function namesOnlyAPronoun(request: ScheduleRequest): boolean {
+  const pronoun = (phrase: string) => /^(?:it|that|this|them|that one|this one|它|这个|那个)$/.test(phrase.trim());
+  if (request.kind === "move" || request.kind === "unplace" || request.kind === "explain") return pronoun(request.task);
+  if (request.kind === "swap") return pronoun(request.first) || pronoun(request.second);
+  return false;
+}
