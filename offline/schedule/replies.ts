@@ -3,10 +3,18 @@
  * an honest answer to what it does not understand) and the deliver stage
  * (the answer to a read request, or the summary of a task as it went).
  */
-import { languageOf, say, stepStatusInChinese, type Language } from "../../contracts/language.js";
+import { languageOf, say, stepStatusInChinese, weekdayName, type Language } from "../../contracts/language.js";
 import { whyOpenIn } from "../../contracts/why-open.js";
 import { factsInLanguage, readBack, REPORT_WORDS, stopNoteIn } from "../../contracts/report-words.js";
-import { chatLanguage, goalOf, latestMessage, section, userLanguage, type PromptView } from "../prompt-reading.js";
+import {
+  chatLanguage,
+  goalOf,
+  latestMessage,
+  section,
+  userLanguage,
+  userLines,
+  type PromptView,
+} from "../prompt-reading.js";
 import { readTaskAccount, type StepOutcome } from "../stage-state.js";
 import {
   isAnywhere,
@@ -85,6 +93,12 @@ export function decideChat(view: PromptView): Record<string, unknown> {
     return { intent: "chat", reply: capabilities(language), reason: "a question about what Tempo can do" };
   if (OPTIMIZE_REQUEST.test(message))
     return { intent: "task", reply: "", reason: "a request to improve the arranged week" };
+  // "Undo that" right after a standing preference was stated: the preference is no change a card applied, and the last
+  // card's change (a whole arranged week, say) is not what "that" means now — told, nothing undone.
+  if (request.kind === "undo") {
+    const stated = preferenceJustStated(view, language);
+    if (stated) return { intent: "chat", reply: stated, reason: "undo right after a standing preference" };
+  }
   // Habits (recurring tasks) are not built: said plainly, with what can be done instead — never read as another request.
   if (request.kind === "habit") {
     const preface = say(
@@ -163,6 +177,34 @@ export function decideChat(view: PromptView): Record<string, unknown> {
     };
   }
   return { intent: "task", reply: "", reason: `a schedule request (${request.kind})` };
+}
+
+/**
+ * What "undo that" is told when the user's message before it stated a standing preference and asked for nothing else:
+ * how to take the preference back, and that the last applied change stays unless asked for again; undefined otherwise.
+ */
+function preferenceJustStated(view: PromptView, language: Language): string | undefined {
+  const message = latestMessage(view);
+  const lines = userLines(view);
+  const earlier = lines.at(-1)?.trim() === message.trim() ? lines.slice(0, -1) : lines;
+  const before = earlier.at(-1);
+  if (before === undefined || (parseScheduleRequest(before).kind !== "unknown" && !blanketRule(before)))
+    return undefined;
+  const { add } = readSchedulePreferences(before);
+  if (add.length === 0) return undefined;
+  const days = add.flatMap((rule) => (rule.kind === "avoid_day" ? [weekdayName(rule.value, language)] : []));
+  const lift = say(
+    language,
+    days.length > 0
+      ? `say "${days.map((day) => `${day}s`).join(" and ")} are fine now"`
+      : "remove it with /forget (/prefs lists your preferences)",
+    days.length > 0 ? `告诉我“${days.join("和")}可以了”` : "用 /forget 删除它（/prefs 可以查看）",
+  );
+  return say(
+    language,
+    `Your last message set a standing preference ("${before}"), which is no change I can undo; to take it back, ${lift}. Nothing was undone. To undo the last change a card applied, say "undo the last change".`,
+    `你上一条消息设定的是长期偏好（“${before}”），这不是可以撤销的改动；要取消它，请${lift}。什么也没有撤销。要撤销上一次卡片应用的改动，请说“撤销上一次的修改”。`,
+  );
 }
 
 /** One sentence that rules out everything on a day ("don't put anything on Friday", "周五不要安排任何事"). */
