@@ -273,6 +273,22 @@ describe("a long task in sessions", () => {
     expect(odd.content).toMatch(/cannot be split into sessions of 2-3 slot\(s\)/);
   });
 
+  test("by the run's clock, a deadline with no day left before it is refused", () => {
+    // Before, "write the essay, 4 hours, before Friday" said on Friday was added, every session pending and at risk.
+    const at = (now: string) => ({ ...essayWeek(), now });
+    const essay = { name: "Write the essay", class_id: "essay", duration: 5, sessions: true, due_before_day: 5 };
+    const friday = runTool("add_task", at("2024-03-15T01:00:00.000Z"), essay);
+    expect(friday.ok).toBe(false);
+    expect(friday.content).toMatch(/its deadline has passed: it must end before day 5 \(Fri 15 Mar 2024\)/);
+    // Wednesday 09:00: Wednesday and Thursday are left; what does not fit of the 3 sessions is told at risk, later.
+    expect(runTool("add_task", at("2024-03-13T01:00:00.000Z"), essay).ok).toBe(true);
+    // Thursday at 23:30, Thursday's slots all started: Thursday is gone too.
+    const lateThursday = runTool("add_task", at("2024-03-14T15:30:00.000Z"), { ...essay, duration: 1 });
+    expect(lateThursday.content).toMatch(/its deadline has passed/);
+    // Thursday evening, a slot of Thursday not yet started: Thursday is still left.
+    expect(runTool("add_task", at("2024-03-14T12:00:00.000Z"), { ...essay, duration: 1 }).ok).toBe(true);
+  });
+
   test("no two sessions on one day: a place, a move and a batch are refused naming the other; another day is fine", () => {
     let state = write("add_task", essayWeek(), { name: "Essay", class_id: "essay", duration: 4, sessions: true });
     state = write("place", state, { task_id: "essay-s1", day: 2, slot_start: 1 });
