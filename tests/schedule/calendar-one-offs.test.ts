@@ -178,3 +178,72 @@ describe("one-off events of a term's calendar outside the window", () => {
     expect(outcome.content).toContain("Careers fair on 2026-09-17: an all-day event takes no slots");
   });
 });
+
+describe("a weekly series whose first time is in a later week", () => {
+  /** Thursdays from 17 September (next week), at the lecture's time. */
+  const LAB = vevent("lab", "Physics lab", "20260917", "1000", "1140", "RRULE:FREQ=WEEKLY;BYDAY=TH");
+  /** The lecture stored by an import of its own: the timetable the later series is checked against. */
+  const lectureStored = (): ScheduleState => {
+    const stored = importCalendarTool.run(termWeek(), { ics: calendar(LECTURE) });
+    expect(stored.ok, stored.content).toBe(true);
+    return stored.state!;
+  };
+
+  test("one at a stored lecture's time is refused and named, as one of this week is", () => {
+    // This week's Thursday at the lecture's time: the overlap a current-week series is refused for.
+    const thisWeek = importCalendarTool.run(lectureStored(), {
+      ics: calendar(LAB.replace(/20260917T/g, "20260910T")),
+    });
+    expect(thisWeek).toEqual({
+      ok: false,
+      content: "error: no event of the file can be added: Physics lab: it overlaps Calculus lecture",
+    });
+    const later = importCalendarTool.run(lectureStored(), { ics: calendar(LAB) });
+    expect(later).toEqual({
+      ok: false,
+      content: "error: no event of the file can be added: Physics lab: it overlaps Calculus lecture on 2026-09-17",
+    });
+  });
+
+  test("beside a free event of the file it is left out and told; the free one is imported", () => {
+    const outcome = importCalendarTool.run(lectureStored(), {
+      ics: calendar(
+        LAB,
+        vevent("seminar", "Physics seminar", "20260918", "1400", "1540", "RRULE:FREQ=WEEKLY;BYDAY=FR"),
+      ),
+    });
+    expect(outcome.ok, outcome.content).toBe(true);
+    expect(outcome.content).toBe(
+      'imported 1 event(s): physics-seminar "Physics seminar"; left out: Physics lab: it overlaps Calculus lecture on 2026-09-17',
+    );
+    expect(eventNamed(outcome.state!, "Physics lab")).toBeUndefined();
+    expect(eventNamed(outcome.state!, "Physics seminar")).toMatchObject({
+      slots: [],
+      series: { firstDate: "2026-09-18" },
+    });
+  });
+
+  test("its first time is looked for past a start off its days: a Sunday start on Thursdays overlaps on the 24th", () => {
+    const sundayStart = LAB.replace(/20260917T/g, "20260920T");
+    const outcome = importCalendarTool.run(lectureStored(), { ics: calendar(sundayStart) });
+    expect(outcome).toEqual({
+      ok: false,
+      content: "error: no event of the file can be added: Physics lab: it overlaps Calculus lecture on 2026-09-24",
+    });
+  });
+
+  test("one at a stored exam's time in its week is refused; one at a free time is kept for its week", () => {
+    const examStored = importCalendarTool.run(termWeek(), { ics: calendar(MIDTERM) });
+    expect(examStored.ok, examStored.content).toBe(true);
+    const atExam = vevent("tutorial", "Calculus tutorial", "20260916", "1600", "1640", "RRULE:FREQ=WEEKLY;BYDAY=WE");
+    expect(importCalendarTool.run(examStored.state!, { ics: calendar(atExam) }).content).toBe(
+      "error: no event of the file can be added: Calculus tutorial: it overlaps Calculus midterm on 2026-09-16",
+    );
+    const free = importCalendarTool.run(lectureStored(), {
+      ics: calendar(LAB.replace(/T1000|T1140/g, (t) => (t === "T1000" ? "T1400" : "T1540"))),
+    });
+    expect(free.ok, free.content).toBe(true);
+    const rolled = runTool("roll_window", { ...free.state!, now: NEXT_MONDAY }, { days: 7 });
+    expect(eventNamed(rolled.state!, "Physics lab")?.slots).toEqual([{ day: 4, start: 5, end: 6 }]);
+  });
+});

@@ -91,7 +91,10 @@ export interface TimetableImport {
   passed: PassedEvent[];
   /** The one-offs before the window, each also told in `skipped`. */
   earlier: EarlierEvent[];
-  /** The ids of the one-offs after the window, each kept for its week (a series of one occurrence, no slot here). */
+  /**
+   * The ids of the events whose first time is after the window, no slot here: each one-off after it (kept for its
+   * week as a series of one occurrence) and each series that starts in a later week.
+   */
   later: string[];
   /** The names of the file's placed reviews (CATEGORIES:review), each once: not imported, told in `skipped`. */
   reviews: string[];
@@ -492,6 +495,8 @@ export function importTimetable(
         importedEvent(id, summary, mergedRanges(ahead.map((occurrence) => occurrence.range)), event.categories, series),
       );
       times[id] = toldOccurrences(series, kept, timeZone);
+      // One whose first time is after the window: checked, as a one-off kept for its week is, for its first week.
+      if (series.firstDate > last) later.push(id);
       continue;
     }
     // A one-off on another week: kept for its week when it is ahead, named when it is over.

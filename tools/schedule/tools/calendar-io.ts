@@ -14,7 +14,8 @@ import {
 } from "../calendar-files.js";
 import { buildOccupancyIndex, cellOf, FREE } from "../occupancy-index.js";
 import { datedWindow } from "../calendar.js";
-import { expandSeries } from "../event-series.js";
+import { expandSeries, occursAfter } from "../event-series.js";
+import { addDays, daysBetween } from "../../../contracts/clock.js";
 import { saySummary } from "../summary-phrases.js";
 import { importedEventBufferProblem } from "./task-writes.js";
 
@@ -40,30 +41,44 @@ export function importedText(data: ImportCalendarData): string {
   return `imported ${data.events.length} event(s): ${data.events.map((event) => `${event.id} ${quoteName(event.name)}`).join(", ")}${skippedText}`;
 }
 
+/** Most windows looked through for a later event's first time (a year of weeks: a start off its days, EXDATEs). */
+const LATER_WINDOWS_LOOKED = 53;
+
 /**
- * What a one-off kept for a later week (a series of its one occurrence, no slot in this window) would overlap on its
- * own day: a series of the schedule or of `others` (the file's other events), each expanded into that day — the roll
- * into its week would otherwise bring both onto the same slots (an exam at a lecture's time).
+ * What an event kept for a later week (a one-off as a series of its one occurrence, or a series whose first time is
+ * after the window: no slot in this window) would overlap in the first window a roll brings it into: a series of the
+ * schedule or of `others` (the file's other events), each expanded into that window — the roll would otherwise bring
+ * both onto the same slots (an exam, or a lab from next week, at a lecture's time). The name and the date it overlaps.
  */
-function laterClash(state: ScheduleState, others: readonly EventTask[], event: EventTask): string | undefined {
-  const { timeZone, slotTimes } = state.window;
-  if (event.series === undefined || timeZone === undefined) return undefined;
-  const day = datedWindow({
-    firstDate: event.series.firstDate,
-    days: 1,
-    timeZone,
-    ...(slotTimes ? { slotTimes } : {}),
-  });
-  const own = expandSeries(event.series, day).slots;
-  const clash = [...state.tasks, ...others].find(
-    (other) =>
-      other.source === "event" &&
-      other.series !== undefined &&
-      expandSeries(other.series, day).slots.some((range) =>
-        own.some((mine) => mine.start <= range.end && range.start <= mine.end),
-      ),
-  );
-  return clash?.name;
+function laterClash(
+  state: ScheduleState,
+  others: readonly EventTask[],
+  event: EventTask,
+): { name: string; date: string } | undefined {
+  const { timeZone, slotTimes, totalDays } = state.window;
+  const first = state.window.days[0]?.date;
+  if (event.series === undefined || timeZone === undefined || first === undefined) return undefined;
+  // The windows the clock's rolls bring, by whole weeks (`clock-roll.ts`), from the one holding its first date.
+  const step = Math.min(7, totalDays);
+  const startDate = event.series.firstDate > first ? event.series.firstDate : first;
+  let from = addDays(first, Math.floor(daysBetween(first, startDate) / step) * step);
+  for (let looked = 0; looked < LATER_WINDOWS_LOOKED; looked += 1, from = addDays(from, step)) {
+    const window = datedWindow({ firstDate: from, days: totalDays, timeZone, ...(slotTimes ? { slotTimes } : {}) });
+    const own = expandSeries(event.series, window).slots;
+    if (own.length === 0) {
+      if (!occursAfter(event.series, window.days.at(-1)!.date!)) return undefined;
+      continue;
+    }
+    for (const other of [...state.tasks, ...others]) {
+      if (other.source !== "event" || other.series === undefined) continue;
+      const range = expandSeries(other.series, window).slots.find((theirs) =>
+        own.some((mine) => mine.day === theirs.day && mine.start <= theirs.end && theirs.start <= mine.end),
+      );
+      if (range !== undefined) return { name: other.name, date: window.days[range.day - 1]!.date! };
+    }
+    return undefined;
+  }
+  return undefined;
 }
 
 const importCalendarArgumentsSchema = z.object({
@@ -88,14 +103,15 @@ export const importCalendarTool: DomainTool<ScheduleState, z.infer<typeof import
     const index = buildOccupancyIndex(state);
     const skipped = [...found.skipped];
     // An event that overlaps what is there, or an event of the file taken before it, is left out and told; a one-off
-    // kept for a later week, what its own day holds then (the file's events in this window included).
+    // kept for a later week or a series whose first time is after the window, what the window of its first time holds
+    // then (the file's events in this window included).
     const taken = new Map<number, string>();
     const later = new Set(found.later);
     const keptLater: EventTask[] = [];
     const free = found.events.filter((event) => {
       if (later.has(event.id)) {
         const clash = laterClash(state, [...found.events.filter((one) => !later.has(one.id)), ...keptLater], event);
-        if (clash !== undefined) skipped.push(`${event.name}: it overlaps ${clash} on ${event.series!.firstDate}`);
+        if (clash !== undefined) skipped.push(`${event.name}: it overlaps ${clash.name} on ${clash.date}`);
         else keptLater.push(event);
         return clash === undefined;
       }
