@@ -15,6 +15,7 @@ import {
   type EventTask,
   type ScheduleState,
 } from "../../tools/schedule/index.js";
+import { rollDueByClock } from "../../tools/schedule/clock-roll.js";
 import { runTool } from "./support.js";
 import { termStartWeek } from "../support/calendars.js";
 
@@ -103,9 +104,9 @@ describe("one-off events of a term's calendar outside the window", () => {
       );
       expect(placed.ok, `slot ${slot}: ${placed.content}`).toBe(false);
     }
-    // A roll past it leaves no slot taken by it.
+    // A roll past it takes it with the old days (`one-off events of a later week once their week is over`).
     const after = runTool("roll_window", { ...rolled.state!, now: "2026-09-21T00:00:00.000Z" }, { days: 7 });
-    expect(eventNamed(after.state!, "Calculus midterm")?.slots).toEqual([]);
+    expect(eventNamed(after.state!, "Calculus midterm")).toBeUndefined();
   });
 
   test("a later one-off at a lecture's time in its week is left out and told: the roll would bring both there", () => {
@@ -245,5 +246,51 @@ describe("a weekly series whose first time is in a later week", () => {
     expect(free.ok, free.content).toBe(true);
     const rolled = runTool("roll_window", { ...free.state!, now: NEXT_MONDAY }, { days: 7 });
     expect(eventNamed(rolled.state!, "Physics lab")?.slots).toEqual([{ day: 4, start: 5, end: 6 }]);
+  });
+});
+
+describe("one-off events of a later week once their week is over", () => {
+  /** Wednesday 30 September, three weeks on: still ahead when the midterm's week is over. */
+  const FINAL_QUIZ = vevent("final-quiz", "Calculus final quiz", "20260930", "1600", "1640");
+  /** Monday 21 September 2026, 08:00 in Shanghai: the midterm's week is over. */
+  const WEEK_AFTER = "2026-09-21T00:00:00.000Z";
+  const termImported = (): ScheduleState => {
+    const imported = importCalendarTool.run(termWeek(), { ics: calendar(LECTURE, MIDTERM, FINAL_QUIZ) });
+    expect(imported.ok, imported.content).toBe(true);
+    return imported.state!;
+  };
+  /** What a roll leaves besides the midterm: every task but it, as stored. */
+  const withoutMidterm = (state: ScheduleState) => state.tasks.filter((task) => task.name !== "Calculus midterm");
+  const withoutMidtermState = (state: ScheduleState): ScheduleState => ({ ...state, tasks: withoutMidterm(state) });
+
+  test("the roll past its week drops the exam, names it, and leaves everything else as it was", () => {
+    const inItsWeek = runTool("roll_window", { ...termImported(), now: NEXT_MONDAY }, { days: 7 }).state!;
+    expect(eventNamed(inItsWeek, "Calculus midterm")?.slots).toEqual([{ day: 3, start: 7, end: 8 }]);
+    const kept = runTool("roll_window", { ...withoutMidtermState(inItsWeek), now: WEEK_AFTER }, { days: 7 });
+    const rolled = runTool("roll_window", { ...inItsWeek, now: WEEK_AFTER }, { days: 7 });
+    expect(rolled.ok, rolled.content).toBe(true);
+    expect(eventNamed(rolled.state!, "Calculus midterm")).toBeUndefined();
+    expect(rolled.data).toMatchObject({ removed: ["calculus-midterm"], left: ["Calculus midterm"] });
+    expect(rolled.content).toContain("1 past event(s) left with the old days: calculus-midterm");
+    // The lecture, the quiz still ahead (no slot until its week) and the review: as a roll without the exam leaves them.
+    expect(withoutMidterm(rolled.state!)).toEqual(kept.state!.tasks);
+    expect(eventNamed(rolled.state!, "Calculus final quiz")).toMatchObject({
+      slots: [],
+      series: { firstDate: "2026-09-30" },
+    });
+  });
+
+  test("the clock's catch-up over its whole week drops it too, in one roll_window call", () => {
+    const imported = termImported();
+    const due = rollDueByClock(imported, new Date("2026-09-22T00:00:00.000Z"));
+    expect(due).toEqual({ name: "roll_window", arguments: { days: 14 } });
+    const caughtUp = runTool("roll_window", { ...imported, now: "2026-09-22T00:00:00.000Z" }, due!.arguments);
+    expect(caughtUp.ok, caughtUp.content).toBe(true);
+    expect(eventNamed(caughtUp.state!, "Calculus midterm")).toBeUndefined();
+    expect(eventNamed(caughtUp.state!, "Calculus final quiz")).toMatchObject({ slots: [] });
+    expect(eventNamed(caughtUp.state!, "Calculus lecture")?.slots).toEqual([
+      { day: 1, start: 3, end: 4 },
+      { day: 4, start: 3, end: 4 },
+    ]);
   });
 });

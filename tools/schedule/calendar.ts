@@ -13,13 +13,14 @@ import { addDays, dayOfWeekOfDate, daysBetween, isIsoDate, isTimeZone } from "..
 import { weekdayName, type Language } from "../../contracts/language.js";
 import { TempoError } from "../../errors/index.js";
 import { buildEventTask, buildTaskItem, canonicalCategory } from "./canonical-form.js";
-import { expandSeries } from "./event-series.js";
+import { expandSeries, occursAfter } from "./event-series.js";
 import { activeHabits, rolledHabitOccurrences, weeksOf, type HabitTemplate } from "./habits.js";
 import {
   dayOfWeekName,
   dayOfWeekNumber,
   formatDate,
   type DayMapping,
+  type EventSeries,
   type EventTask,
   type PastPlace,
   type ScheduleState,
@@ -361,10 +362,16 @@ function habitWeekEnds(before: ScheduleWindow, rolled: ScheduleWindow): Map<numb
   return ends;
 }
 
+/** True for a series of one occurrence: a one-off kept for a later week (`calendar-one-offs.ts`), moved or not. */
+function oneOccurrence(series: EventSeries): boolean {
+  return series.rule.count === 1 && series.moreRules === undefined && (series.added ?? []).length === 0;
+}
+
 /**
  * The timetable after a roll by `days` (issue 47), by event id: an event of a series re-expanded into the rolled
  * window (the series is the truth, so no lecture is lost whatever lay in the dropped days); a one-off shifted `days`
- * earlier, or undefined — gone with the dropped days — when it lay wholly in them. Hosts keep the guests not in
+ * earlier, or undefined — gone with the dropped days — when it lay wholly in them, and so a one-off kept for a later
+ * week (a series of its one occurrence) once its time is behind the rolled window. Hosts keep the guests not in
  * `removedItems`.
  */
 function rollTimetable(
@@ -378,7 +385,15 @@ function rollTimetable(
     if (task.source !== "event") continue;
     const embeds = task.embeds.filter((id) => !removedItems.has(id));
     if (task.series !== undefined) {
-      timetable.set(task.id, buildEventTask({ ...task, slots: expandSeries(task.series, rolled).slots, embeds }));
+      const expansion = expandSeries(task.series, rolled);
+      const over = oneOccurrence(task.series) && expansion.occurrences.length + expansion.left.length === 0;
+      // A one-off kept for its week (a series of its one occurrence) whose time is behind the rolled window: over, so
+      // gone with the old days as a one-off of the window is.
+      if (over && !occursAfter(task.series, rolled.days.at(-1)?.date ?? task.series.firstDate)) {
+        timetable.set(task.id, undefined);
+        continue;
+      }
+      timetable.set(task.id, buildEventTask({ ...task, slots: expansion.slots, embeds }));
       continue;
     }
     const gone = task.slots.length > 0 && task.slots.every((range) => range.day <= days);

@@ -441,8 +441,10 @@ export function occursAfter(series: EventSeries, date: string): boolean {
 }
 
 /** The first day number after `after` one compiled rule gives, within one full period (`occursAfter`), or undefined. */
-function ruleDayAfter(compiled: CompiledRule, after: number): number | undefined {
-  if (compiled.last <= after) return undefined;
+function ruleDayAfter(compiled: CompiledRule, from: number): number | undefined {
+  if (compiled.last <= from) return undefined;
+  // A rule that starts later gives nothing before its first day: the period is looked at from there.
+  const after = Math.max(from, compiled.first - 1);
   const { rule } = compiled;
   if (compiled.monthDays === undefined) {
     const period = (rule.freq === "weekly" ? 7 * rule.interval : rule.interval) + (rule.byMonth ? 366 : 0);
