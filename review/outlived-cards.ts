@@ -191,8 +191,9 @@ export function outlivedAnswer(
     stepSetbacks: { ...state.stepSetbacks, toolErrors: 0 },
     outlivedCard: outlivedNote(outlived, language),
     // The week moved on under the card: what the clock did at the start of this request (the roll onto the card's own
-    // week, said on that card) is old news, never said again on the card that proposes from now.
-    ...(outlived.moved === undefined ? {} : { movedOn: null }),
+    // week, said on that card) is old news, never said again on the card that proposes from now (a week the clock
+    // made gone has confirm roll it and set the note afresh).
+    ...(outlived.moved !== undefined && !outlived.weekGone ? { movedOn: null } : {}),
   };
   return { update, said };
 }
