@@ -9,13 +9,14 @@ import { failure, quoteName } from "../format.js";
 import { TASK_ID_PATTERN, type ScheduleState, type TaskItem } from "../state.js";
 import { checkScheduleInvariants } from "../validation.js";
 import { dayText } from "../rules.js";
+import { firstOpenDayOf } from "../health.js";
+import { clockOfState } from "../window-clock.js";
 import { PLAIN_NAME_RULE, plainNameField } from "../../../contracts/plain-name.js";
 import { taskIdField } from "./argument-fields.js";
 import {
   dueFields,
   dueOf,
   idFrom,
-  firstDayLeft,
   neverFitsProblem,
   placedRuleProblem,
   sessionDaysProblem,
@@ -108,8 +109,7 @@ export const addTaskTool: DomainTool<ScheduleState, z.infer<typeof addTaskArgume
       return failure(`earliest_day ${args.earliest_day} is outside the window (days 1-${state.window.totalDays})`);
     // By the run's clock, a deadline whose days before it have all passed leaves none (a task due sooner than all its
     // sessions fit is added, what does not fit said at risk).
-    const left = firstDayLeft(state, args.earliest_day);
-    if (left !== args.earliest_day && due.due && "day" in due.due && left !== undefined && left >= due.due.day)
+    if (due.due && "day" in due.due && firstOpenDayOf(state.window, clockOfState(state)) >= due.due.day)
       return failure(
         `its deadline has passed: it must end before ${dayText(due.due.day, { window: state.window })}, and no day before that is left. Nothing was added`,
       );

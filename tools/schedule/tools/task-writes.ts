@@ -9,7 +9,6 @@
 import { z } from "zod";
 import { quoteName } from "../format.js";
 import { bufferProblem, placementRuleProblem, ruleBookOf } from "../rules.js";
-import { clockOfState } from "../window-clock.js";
 import type { DueBefore, EventTask, ScheduleState, ScheduleTask, TaskCategory, TaskItem } from "../state.js";
 
 export const dayList = (description: string) =>
@@ -143,18 +142,6 @@ export function sessionLengths(total: number, category: TaskCategory): number[] 
   if (lengths.some((length) => length < least))
     return `${total} slot(s) cannot be split into sessions of ${least}-${most} slot(s) (the class ${quoteName(category.name)})`;
   return lengths;
-}
-
-/**
- * The first day a new task may still use by the run's clock: today while a slot of it has not started, else tomorrow;
- * `earliest` when it is later (or with no clock).
- */
-export function firstDayLeft(state: ScheduleState, earliest: number | undefined): number | undefined {
-  const clock = clockOfState(state);
-  const today =
-    clock === undefined ? undefined : clock.slot > state.window.slotsPerDay ? clock.dayIndex + 1 : clock.dayIndex;
-  if (today === undefined || today <= (earliest ?? 1)) return earliest;
-  return today;
 }
 
 /** Why `count` sessions (no two on one day) can never fit the days between the earliest day and the deadline, or undefined. */
