@@ -146,6 +146,15 @@ export function userLines(view: PromptView): string[] {
     .map((line) => line.slice("user: ".length));
 }
 
+/**
+ * The user's lines before `message` (the latest): the conversation may end with the message itself (a task stage's
+ * view), or not yet hold it (the chat stage's).
+ */
+export function userLinesBefore(view: PromptView, message: string): string[] {
+  const lines = userLines(view);
+  return lines.at(-1)?.trim() === message.trim() ? lines.slice(0, -1) : lines;
+}
+
 /** The user's language, from what they wrote: the conversation's user lines and the task's goal (`contracts/language.ts`). */
 export function userLanguage(view: PromptView): Language {
   return toldChinese(view) ? "zh" : languageOf([goalOf(view), ...userLines(view)]);

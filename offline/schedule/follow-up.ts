@@ -4,14 +4,12 @@
  * follow-up of one) kept as the question a later follow-up repeats. Only the prompt is read: nothing is remembered.
  */
 import { parseScheduleRequest, readFollowUp, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
-import { userLines, type PromptView } from "../prompt-reading.js";
+import { userLinesBefore, type PromptView } from "../prompt-reading.js";
 
 /** `message` as the question before it asked again, when it is a follow-up of one; else undefined. */
 export function followUpOf(message: string, view: PromptView): ScheduleRequest | undefined {
   if (parseScheduleRequest(message).kind !== "unknown") return undefined;
-  const lines = userLines(view);
-  // The conversation may end with the message itself (the plan stage's), or not yet hold it (the chat stage's).
-  const earlier = lines.at(-1)?.trim() === message.trim() ? lines.slice(0, -1) : lines;
+  const earlier = userLinesBefore(view, message);
   let question: ScheduleRequest | undefined;
   for (const line of earlier) {
     const read = parseScheduleRequest(line);

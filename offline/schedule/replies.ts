@@ -12,7 +12,7 @@ import {
   latestMessage,
   section,
   userLanguage,
-  userLines,
+  userLinesBefore,
   type PromptView,
 } from "../prompt-reading.js";
 import { readTaskAccount, type StepOutcome } from "../stage-state.js";
@@ -184,10 +184,7 @@ export function decideChat(view: PromptView): Record<string, unknown> {
  * how to take the preference back, and that the last applied change stays unless asked for again; undefined otherwise.
  */
 function preferenceJustStated(view: PromptView, language: Language): string | undefined {
-  const message = latestMessage(view);
-  const lines = userLines(view);
-  const earlier = lines.at(-1)?.trim() === message.trim() ? lines.slice(0, -1) : lines;
-  const before = earlier.at(-1);
+  const before = userLinesBefore(view, latestMessage(view)).at(-1);
   if (before === undefined || (parseScheduleRequest(before).kind !== "unknown" && !blanketRule(before)))
     return undefined;
   const { add } = readSchedulePreferences(before);
