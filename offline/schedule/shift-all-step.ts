@@ -568,6 +568,12 @@ function plan(
         (a, b) => distance(a) - distance(b) || ("minutes" in by && !later ? a.start - b.start : offset(b) - offset(a)),
       );
     const place = places[0];
+    // A day a standing preference keeps free was left out of the search: the preference is why, not "no free time".
+    const keptFree = "days" in by ? found.standingLeftOut?.find((each) => each.day === day) : undefined;
+    if (place === undefined && keptFree) {
+      stay({ en: keptFree.why.trimStart(), zh: keptFree.why.trimStart() });
+      continue;
+    }
     if (place === undefined) {
       // (Free time there that its own rules rule out is said so, not as no free time.)
       const ruledOut = way.some((each) => fits(each.day, each.start, false));

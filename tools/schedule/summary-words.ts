@@ -144,7 +144,7 @@ export function summaryInChinese(english: string): string {
       ),
       writes: reported
         // (A reason's own "; day 5 … is too late" stays with it.)
-        .writes!.split(/; (?!it is pending again|tell me you did it|day \d)/)
+        .writes!.split(/; (?!it is pending again|tell me you did it|day \d|to change it)/)
         .map((part) => {
           // A review a move of every review left where it was, and why (`offline/schedule/shift-all-step.ts`).
           const stays = staysInChinese(part);
@@ -208,6 +208,15 @@ export function leftOutIn(why: string, language: Language): string | undefined {
 /** Phrase `key` of the table read in `mode` and said in Chinese, each place through its Chinese reader. */
 function read(key: SummaryKey, mode: ReadMode): (text: string) => string {
   return (text) => readSummaryIn(text, key, mode, "zh", READERS);
+}
+
+/**
+ * Phrase `key`, said after a task's label (its template opens with a space), read anywhere, and also where it opens
+ * the text with no label before it.
+ */
+function openingOrAnywhere(key: SummaryKey): (text: string) => string {
+  const anywhere = read(key, "anywhere");
+  return (text) => (text.startsWith(" ") ? anywhere(text) : anywhere(` ${text}`).replace(/^ /, ""));
 }
 
 /** Phrase `key` of the refinement's table (`contracts/refinement-words.ts`) read in `mode` and said in Chinese. */
@@ -556,8 +565,9 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("classBlocksDay", "anywhere"),
   read("acrossBreak", "anywhere"),
   read("sameDaySession", "anywhere"),
-  // The standing preferences' refusals (`rules.ts`, `find-free.ts`): the preference in the user's own words.
-  read("standingDayOut", "anywhere"),
+  // The standing preferences' refusals (`rules.ts`, `find-free.ts`): the preference in the user's own words; a day's
+  // refusal also opens a reason on its own (`standingLeftOut`, without a task's label before it).
+  openingOrAnywhere("standingDayOut"),
   read("standingStartNone", "anywhere"),
   read("standingStartFrom", "anywhere"),
   read("standingStartRange", "anywhere"),
