@@ -144,6 +144,8 @@ function falseClaim(state: ScheduleState, report: AtRiskReport): string | undefi
       return "the reviews that fit on their own are not said as competing";
   }
   if (report.atRisk.length === 0) return undefined;
+  const standingClaim = preferencesClaim(state, report, text, due, fitNow);
+  if (standingClaim) return standingClaim;
   const open = reopened(state);
   const placedDue = pendingOf(open)
     .filter((task) => task.dueBefore !== undefined && !due.includes(task.id))
@@ -177,6 +179,34 @@ function falseClaim(state: ScheduleState, report: AtRiskReport): string | undefi
   );
   const needless = changed.find((id) => applyWrites(state, without(writes, id)) !== undefined);
   if (needless) return `the recovery moves ${needless}, which could stay where it is`;
+  return undefined;
+}
+
+/**
+ * Where what `report` says of the user's standing preferences is false by the oracle (undefined when true): said, the
+ * oracle without them fits `freed` of the reviews due, more than now, and the preferences named are those whose
+ * lifting alone fits more (all of them when none alone does); not said, lifting them fits no more.
+ */
+function preferencesClaim(
+  state: ScheduleState,
+  report: AtRiskReport,
+  text: string,
+  due: readonly string[],
+  fitNow: number,
+): string | undefined {
+  const rules = state.standing ?? [];
+  const fitWith = (standing: typeof rules) => mostOf(oracle({ ...state, standing }), due);
+  const freed = rules.length > 0 ? fitWith([]) : fitNow;
+  if (!report.preferences)
+    return freed > fitNow ? `without the preferences ${freed} fit, not ${fitNow}, and it is not said` : undefined;
+  if (report.preferences.freed !== freed || freed <= fitNow)
+    return `said ${report.preferences.freed} fit without the preferences, the oracle fits ${freed} (now ${fitNow})`;
+  const liftsAlone = rules.filter((rule) => fitWith(rules.filter((other) => other !== rule)) > fitNow);
+  const expected = (liftsAlone.length > 0 ? liftsAlone : rules).map((rule) => JSON.stringify(rule.text));
+  if (report.preferences.rules.join() !== expected.join())
+    return `named ${report.preferences.rules.join()}, lifting ${expected.join()} alone fits more`;
+  if (!expected.every((rule) => text.includes(rule)) || !text.includes("Without your standing preference"))
+    return "the preferences in the way are not said";
   return undefined;
 }
 
@@ -237,9 +267,11 @@ describe("what the at-risk words claim, against the brute-force oracle", () => {
     let crowded = 0;
     let recovered = 0;
     let none = 0;
+    let preferences = 0;
     for (const [index, week] of CLAIM_WEEKS.entries()) {
       const report = atRiskOf(week);
       expect({ index, problem: falseClaim(week, report) }).toEqual({ index, problem: undefined });
+      if (report.preferences) preferences += 1;
       alone += report.atRisk.filter((task) => task.alone).length;
       crowded += report.atRisk.filter((task) => !task.alone).length;
       if (report.recovery) recovered += 1;
@@ -247,6 +279,8 @@ describe("what the at-risk words claim, against the brute-force oracle", () => {
     }
     // Every kind of claim is checked on some week.
     expect(Math.min(alone, crowded, recovered, none)).toBeGreaterThan(10);
+    // (Weeks whose standing preferences keep out free time that would hold more of the reviews due.)
+    expect(preferences).toBeGreaterThan(10);
   });
 });
 
@@ -276,5 +310,15 @@ describe("the at-risk claims check can fail", () => {
       ({ week, report }) => report.atRisk.length > 0 && falseClaim(week, { ...report, most: report.most + 1 }),
     );
     expect(oneMore.length).toBe(weeks.filter(({ report }) => report.atRisk.length > 0).length);
+    // The preferences in the way left unsaid, or one too many fitting without them, is caught wherever they are said.
+    const kept = weeks.filter(({ report }) => report.preferences);
+    expect(kept.length).toBeGreaterThan(10);
+    for (const { week, report } of kept) {
+      const { preferences, ...unsaid } = report;
+      expect(falseClaim(week, unsaid)).toMatch(/it is not said$/);
+      expect(falseClaim(week, { ...report, preferences: { ...preferences!, freed: preferences!.freed + 1 } })).toMatch(
+        /fit without the preferences/,
+      );
+    }
   });
 });

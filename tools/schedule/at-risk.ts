@@ -87,6 +87,12 @@ export interface AtRiskReport {
    * would be untrue then; it is said as this trade.
    */
   trades?: true;
+  /**
+   * Proved: the user's standing preferences keep out free time before the deadlines that would hold more of the
+   * reviews due — `most` of them fit with the preferences, `freed` without them. `rules` are the preferences named,
+   * in the user's words: those whose removal alone fits more, else all of them (only together do they).
+   */
+  preferences?: { rules: string[]; freed: number };
 }
 
 /** Reviews still to place: pending ones, and missed ones not made up. */
@@ -118,15 +124,45 @@ export function atRiskOf(state: ScheduleState, budget: SearchBudget = {}, langua
     return risked(task, book, language, own.exact && own.placements.length === 0);
   });
   const found = recoveryOf(state, due, book, work, language);
+  const preferences = preferencesInTheWay(state, due, most, work);
   return {
     due: due.length,
     most,
     atRisk: left,
     unproved: [],
+    ...(preferences ? { preferences } : {}),
     ...("recovery" in found
       ? { recovery: found.recovery }
       : { noneProved: found.proved, ...(found.proved && found.trades ? { trades: true as const } : {}) }),
   };
+}
+
+/**
+ * The standing preferences that keep out free time before the deadlines: without them the exact search fits more of
+ * the reviews due than `most`. Named: those whose removal alone fits more, else all of them. Undefined when lifting
+ * them fits no more, or a search stopped at its budget (nothing proved).
+ */
+function preferencesInTheWay(
+  state: ScheduleState,
+  due: readonly TaskItem[],
+  most: number,
+  budget: SearchBudget,
+): AtRiskReport["preferences"] {
+  const rules = state.standing ?? [];
+  if (rules.length === 0) return undefined;
+  const fitting = (standing: typeof rules) => {
+    const input = searchInputOf({ ...state, standing });
+    const search = searchPlacements(
+      due.map((task) => withRules({ id: task.id, duration: task.duration }, task, input.rules)),
+      input.room,
+      budget,
+    );
+    return search.exact ? search.placements.length : undefined;
+  };
+  const freed = fitting([]);
+  if (freed === undefined || freed <= most) return undefined;
+  const lifting = rules.filter((rule) => (fitting(rules.filter((other) => other !== rule)) ?? 0) > most);
+  return { rules: (lifting.length > 0 ? lifting : rules).map((rule) => JSON.stringify(rule.text)), freed };
 }
 
 /**
@@ -343,21 +379,47 @@ export function atRiskText(report: AtRiskReport, language: Language): string | u
   const proved = zh
     ? "有风险（已证明，已安排的复习都在原位）："
     : "At risk (proved, with the reviews already placed where they are): ";
+  // Free time the standing preferences keep out is not "no free time": the free time they allow is said.
+  const kept = report.preferences;
+  const allowed = kept ? { en: " that your standing preferences allow", zh: "你的长期偏好允许的" } : { en: "", zh: "" };
   if (alone.length > 0)
     heads.push(
       zh
-        ? `${proved}截止前已没有空闲时间放得下 ${list(alone)}。`
-        : `${proved}no free time before ${alone.length === 1 ? "its deadline" : "their deadlines"} holds ${list(alone)}.`,
+        ? `${proved}截止前已没有${allowed.zh}空闲时间放得下 ${list(alone)}。`
+        : `${proved}no free time before ${alone.length === 1 ? "its deadline" : "their deadlines"}${allowed.en} holds ${list(alone)}.`,
     );
   if (crowded.length > 0)
     heads.push(
       zh
-        ? `${proved}截止前的空闲时间最多只能同时放下 ${report.due} 个有截止的复习中的 ${report.most} 个，放不下的：${list(crowded)}。`
-        : `${proved}the free time before the deadlines holds at most ${report.most} of the ${report.due} reviews due ` +
+        ? `${proved}截止前${allowed.zh}空闲时间最多只能同时放下 ${report.due} 个有截止的复习中的 ${report.most} 个，放不下的：${list(crowded)}。`
+        : `${proved}the free time before the deadlines${allowed.en} holds at most ${report.most} of the ${report.due} reviews due ` +
             `together; left without a place: ${list(crowded)}.`,
     );
+  if (kept) {
+    const one = report.due === 1;
+    const holds = zh
+      ? one
+        ? "截止前有空闲时间放得下它"
+        : `截止前的空闲时间能同时放下 ${report.due} 个有截止的复习中的 ${kept.freed} 个`
+      : one
+        ? "free time before its deadline holds it"
+        : `the free time before the deadlines holds ${kept.freed} of the ${report.due} reviews due together`;
+    heads.push(
+      zh
+        ? `如果没有你的长期偏好${kept.rules.map((rule) => `“${JSON.parse(rule) as string}”`).join("、")}，${holds}（/prefs 查看偏好，/forget 删除一条）。`
+        : `Without your standing preference${kept.rules.length === 1 ? "" : "s"} ${kept.rules.join(", ")}, ${holds} (/prefs lists your preferences, /forget removes one).`,
+    );
+  }
   const head = heads.join(zh ? "" : " ");
   const recovery = report.recovery;
+  // What the person can do when no move recovers it.
+  const remedy = kept
+    ? zh
+      ? `请腾出截止前的时间、取消${kept.rules.length === 1 ? "这条" : "其中一条"}偏好，或调整截止日期。`
+      : `free time before the deadline, lift ${kept.rules.length === 1 ? "the preference" : "one of those preferences"}, or move the deadline.`
+    : zh
+      ? "请腾出截止前的时间，或调整截止日期。"
+      : "free time before the deadline, or move the deadline.";
   if (!recovery) {
     if (report.noneProved === false)
       return zh
@@ -365,11 +427,11 @@ export function atRiskText(report: AtRiskReport, language: Language): string | u
         : `${head} No change moving the reviews not yet started was found to recover it (not proved).`;
     if (report.trades)
       return zh
-        ? `${head}挪动还没开始的复习只能用一个有截止的复习换另一个，赶上截止的不会更多（已证明）：请腾出截止前的时间，或调整截止日期。`
-        : `${head} Moving the reviews not yet started only trades one review due for another, meeting no more deadlines (proved): free time before the deadline, or move the deadline.`;
+        ? `${head}挪动还没开始的复习只能用一个有截止的复习换另一个，赶上截止的不会更多（已证明）：${remedy}`
+        : `${head} Moving the reviews not yet started only trades one review due for another, meeting no more deadlines (proved): ${remedy}`;
     return zh
-      ? `${head}即使挪动所有还没开始的复习也补不回来（已证明）：请腾出截止前的时间，或调整截止日期。`
-      : `${head} Moving every review not yet started recovers none of it (proved): free time before the deadline, or move the deadline.`;
+      ? `${head}即使挪动所有还没开始的复习也补不回来（已证明）：${remedy}`
+      : `${head} Moving every review not yet started recovers none of it (proved): ${remedy}`;
   }
   const named = new Map(report.atRisk.map((task) => [task.id, task.name]));
   const recovers = recovery.recovers.filter((id) => named.has(id)).map((id) => named.get(id)!);
