@@ -132,7 +132,14 @@ function falseClaim(state: ScheduleState, report: AtRiskReport): string | undefi
     if (task.alone !== false && places.length > 0)
       return `${task.id} is said to have no free time before its deadline, but fits at ${places[0]}`;
     const named = text.includes(`${task.name} (due before ${task.due})`);
-    if (task.alone && !(named && text.includes(": no free time before "))) return `${task.id} is not said as proved`;
+    // A session with no place: free time there is, or not, with its task's other sessions' days open to it.
+    const apart = oracle(ungrouped(state, task.id)).alone.get(task.id) ?? [];
+    if (task.sessionEachDay && apart.length === 0)
+      return `${task.id} is said to be kept out by its other sessions, but no free time holds it without them`;
+    if (task.alone && !task.sessionEachDay && apart.length > 0)
+      return `${task.id} is said to have no free time, but its other sessions' days alone keep it out (${apart[0]})`;
+    const said = task.sessionEachDay ? "already holds another session of the same task" : ": no free time before ";
+    if (task.alone && !(named && text.includes(said))) return `${task.id} is not said as proved`;
   }
   // Held to the oracle's figures, never the report's own: the most that fit now, and with every review not yet started
   // taken up (the reviews due among those too: a change that places one by taking off another meets no more).
@@ -180,6 +187,18 @@ function falseClaim(state: ScheduleState, report: AtRiskReport): string | undefi
   const needless = changed.find((id) => applyWrites(state, without(writes, id)) !== undefined);
   if (needless) return `the recovery moves ${needless}, which could stay where it is`;
   return undefined;
+}
+
+/** `state` with task `id` out of its task group (its other sessions' days open to it). */
+function ungrouped(state: ScheduleState, id: string): ScheduleState {
+  return {
+    ...state,
+    tasks: state.tasks.map((task) => {
+      if (task.id !== id || task.source !== "task_item" || !task.group) return task;
+      const { group: _group, ...rest } = task;
+      return rest;
+    }),
+  };
 }
 
 /**
@@ -254,11 +273,48 @@ function placedDueWeek(seed: number): ScheduleState {
   };
 }
 
-/** The weeks the claims are checked on: every review due, half of them placed by hand first, some of those due too. */
+/**
+ * `deadlineWeek(seed)` with every review due tied as one long task's sessions, all but the last placed by hand first
+ * (`handPlaced`, each on its own day): the last one may find each day with free time before its deadline holding
+ * another session.
+ */
+function placedSessionsWeek(seed: number): ScheduleState {
+  const due = deadlineWeek(seed);
+  const week = {
+    ...due,
+    tasks: due.tasks.map((task) =>
+      task.source === "task_item" && task.status === "pending"
+        ? { ...task, group: { id: "essay", kind: "sessions" as const } }
+        : task,
+    ),
+  };
+  const sessions = pendingOf(week);
+  const placing = new Set(sessions.slice(0, -1).map((task) => task.id));
+  const aside = (task: ScheduleState["tasks"][number]) =>
+    task.source === "task_item" && task.status === "pending" && !placing.has(task.id)
+      ? { ...task, status: "skipped" as const }
+      : task;
+  const placed = handPlaced({ ...week, tasks: week.tasks.map(aside) });
+  const back = new Set(pendingOf(week).map((task) => task.id));
+  return {
+    ...placed,
+    tasks: placed.tasks.map((task) =>
+      back.has(task.id) && task.source === "task_item" && task.status === "skipped"
+        ? { ...task, status: "pending" as const }
+        : task,
+    ),
+  };
+}
+
+/**
+ * The weeks the claims are checked on: every review due, half of them placed by hand first, some of those due too; a
+ * long task's sessions but one placed first.
+ */
 const CLAIM_WEEKS = [
   ...oracleSeeds(120, deadlineWeek, 6).map(deadlineWeek),
   ...oracleSeeds(120, deadlineWeek, 6).map(placedDeadlineWeek),
   ...oracleSeeds(120, deadlineWeek, 6).map(placedDueWeek),
+  ...oracleSeeds(120, deadlineWeek, 6).map(placedSessionsWeek),
 ];
 
 describe("what the at-risk words claim, against the brute-force oracle", () => {
@@ -268,10 +324,12 @@ describe("what the at-risk words claim, against the brute-force oracle", () => {
     let recovered = 0;
     let none = 0;
     let preferences = 0;
+    let sessions = 0;
     for (const [index, week] of CLAIM_WEEKS.entries()) {
       const report = atRiskOf(week);
       expect({ index, problem: falseClaim(week, report) }).toEqual({ index, problem: undefined });
       if (report.preferences) preferences += 1;
+      sessions += report.atRisk.filter((task) => task.sessionEachDay).length;
       alone += report.atRisk.filter((task) => task.alone).length;
       crowded += report.atRisk.filter((task) => !task.alone).length;
       if (report.recovery) recovered += 1;
@@ -281,6 +339,8 @@ describe("what the at-risk words claim, against the brute-force oracle", () => {
     expect(Math.min(alone, crowded, recovered, none)).toBeGreaterThan(10);
     // (Weeks whose standing preferences keep out free time that would hold more of the reviews due.)
     expect(preferences).toBeGreaterThan(10);
+    // (Sessions kept out of every day with free time by their task's other sessions.)
+    expect(sessions).toBeGreaterThan(5);
   });
 });
 
@@ -310,6 +370,13 @@ describe("the at-risk claims check can fail", () => {
       ({ week, report }) => report.atRisk.length > 0 && falseClaim(week, { ...report, most: report.most + 1 }),
     );
     expect(oneMore.length).toBe(weeks.filter(({ report }) => report.atRisk.length > 0).length);
+    // A session kept out by its task's other sessions said to have no free time is caught.
+    const apart = weeks.filter(({ report }) => report.atRisk.some((task) => task.sessionEachDay));
+    expect(apart.length).toBeGreaterThan(5);
+    for (const { week, report } of apart) {
+      const atRisk = report.atRisk.map(({ sessionEachDay: _apart, ...task }) => task);
+      expect(falseClaim(week, { ...report, atRisk })).toMatch(/its other sessions' days alone keep it out/);
+    }
     // The preferences in the way left unsaid, or one too many fitting without them, is caught wherever they are said.
     const kept = weeks.filter(({ report }) => report.preferences);
     expect(kept.length).toBeGreaterThan(10);

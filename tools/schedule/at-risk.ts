@@ -48,6 +48,11 @@ export interface RiskedTask {
    * its own, but not beside the other deadline reviews (or the search on its own stopped at its budget).
    */
   alone: boolean;
+  /**
+   * With `alone`: free time before its deadline would hold it, but each such day holds another session of its task
+   * (no two sessions on one day) — the task's sessions outnumber the days, not the free time.
+   */
+  sessionEachDay?: true;
 }
 
 /** The recovery: the writes that meet the most deadlines, what they do in words, and the reviews they recover. */
@@ -121,7 +126,15 @@ export function atRiskOf(state: ScheduleState, budget: SearchBudget = {}, langua
   // Left out of one best arrangement is not "no place": on its own, a review may fit where another one went.
   const left = outside.map((task) => {
     const own = searchPlacements([searchTask(task)], input.room, work);
-    return risked(task, book, language, own.exact && own.placements.length === 0);
+    const alone = own.exact && own.placements.length === 0;
+    // A session with no place on its own: is it the free time, or another session on each day that has it?
+    const { group: _group, ...ungrouped } = task;
+    const sessions =
+      alone && task.group !== undefined ? searchPlacements([searchTask(ungrouped)], input.room, work) : undefined;
+    return {
+      ...risked(task, book, language, alone),
+      ...(sessions?.exact && sessions.placements.length > 0 ? { sessionEachDay: true as const } : {}),
+    };
   });
   const found = recoveryOf(state, due, book, work, language);
   const preferences = preferencesInTheWay(state, due, most, work);
@@ -373,7 +386,8 @@ export function atRiskText(report: AtRiskReport, language: Language): string | u
     return zh
       ? `可能有风险（未证明：搜索在预算内没有找到位置）：${list(report.unproved)}。`
       : `Possibly at risk (not proved: the search found no place within its budget): ${list(report.unproved)}.`;
-  const alone = report.atRisk.filter((task) => task.alone);
+  const alone = report.atRisk.filter((task) => task.alone && !task.sessionEachDay);
+  const apart = report.atRisk.filter((task) => task.sessionEachDay);
   const crowded = report.atRisk.filter((task) => !task.alone);
   const heads: string[] = [];
   const proved = zh
@@ -387,6 +401,12 @@ export function atRiskText(report: AtRiskReport, language: Language): string | u
       zh
         ? `${proved}截止前已没有${allowed.zh}空闲时间放得下 ${list(alone)}。`
         : `${proved}no free time before ${alone.length === 1 ? "its deadline" : "their deadlines"}${allowed.en} holds ${list(alone)}.`,
+    );
+  if (apart.length > 0)
+    heads.push(
+      zh
+        ? `${proved}${list(apart)}：截止前每个有${allowed.zh}空闲时间的日子都已安排了同一任务的另一次（同一任务一天只安排一次）。`
+        : `${proved}${list(apart)}: each day before ${apart.length === 1 ? "its deadline" : "their deadlines"} with free time${allowed.en} for ${apart.length === 1 ? "it" : "them"} already holds another session of the same task (no two sessions on one day).`,
     );
   if (crowded.length > 0)
     heads.push(
