@@ -127,14 +127,19 @@ const DAY_TAKEN_BACK = new RegExp(
   String.raw`(?:,|\s+-|\s+—)?\s*(?:no,?\s+|sorry,?\s+|i mean,?\s+|but\s+)?not\s+(?:on\s+)?(${DAY_SAID_EN})$`,
 );
 
-/** A clock time a task is moved from: "19:00", "7pm", "7.30pm", "at 9". */
-const FROM_TIME_EN = String.raw`(?:at\s+)?\d{1,2}(?:[:.]\d{2})?(?:\s*[ap]\.?m\b\.?)?`;
+/** A clock time: "19:00", "7pm", "7.30pm", "10". */
+const CLOCK_EN = String.raw`\d{1,2}(?:[:.]\d{2})?(?:\s*[ap]\.?m\b\.?)?`;
+/** A clock time a task is moved from, or the range it takes: "19:00", "7pm", "at 9", "10-12", "10:00–11:40". */
+const FROM_TIME_EN = String.raw`(?:at\s+)?${CLOCK_EN}(?:\s*[-–—~]\s*${CLOCK_EN})?`;
+/** The day a task is moved from: "thursday", "thu", "tue 12 mar" (as the terminal shows a place), "today". */
+const FROM_DAY_EN = String.raw`(?:${DAY_SAID_EN}|(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b\.?)(?:\s+\d{1,2}\s+[a-z]{3,9}\.?|\s+[a-z]{3,9}\.?\s+\d{1,2}\b)?`;
 /**
  * The day (and time) a move's task leaves, said after it before where it goes ("the essay from Thursday", "… off
- * Thursday" to Friday, "… from Sunday 19:00", "… from 7pm on Sunday"): no part of its name.
+ * Thursday" to Friday, "… from Sunday 19:00", "… from 7pm on Sunday", "… from tuesday 10-12", "… from Tue 12 Mar,
+ * 10:00–11:40"): no part of its name.
  */
 const FROM_DAY_TAIL = new RegExp(
-  String.raw`\s+(?:from|off(?:\s+of)?)\s+(?:${DAY_SAID_EN}(?:,?\s+${FROM_TIME_EN})?|${FROM_TIME_EN}(?:\s+(?:on\s+)?${DAY_SAID_EN})?)$`,
+  String.raw`\s+(?:from|off(?:\s+of)?)\s+(?:${FROM_DAY_EN}(?:,?\s+${FROM_TIME_EN})?|${FROM_TIME_EN}(?:\s+(?:on\s+)?${FROM_DAY_EN})?)$`,
 );
 
 /**

@@ -218,6 +218,9 @@ export function readMoves(words: string): ScheduleRequest | undefined {
     if (readTaskWords(next).trim() === "") continue;
     // ("… between 7 and 9": the two ends of a range of the clock, no second move of a task "9".)
     if (/\bbetween\s+\S+$/.test(said.slice(start, join.index)) || CLOCK_ALONE.test(next.trim())) continue;
+    // ('move "X" from Tue 12 Mar, 10:00–11:40 to Thu 14 Mar, …', as the terminal shows a place: the clock time after
+    // the comma is the time it leaves, no second move of a task "10:00–11:40".)
+    if (CLOCK_THEN_TARGET.test(next.trim())) continue;
     // ("push all of Thursday and Friday's reviews back": days listed before the reviews they name are no move.)
     if (VERB_THEN_DAYS.test(said.slice(start, join.index))) continue;
     const move = wholeMove(said.slice(start, join.index), moves.length === 0);
@@ -296,6 +299,9 @@ const OTHER_REQUEST_ZH =
   /^(?:另外|还有|再)?(?:请|帮我)?(?:(?:把|将)[^，,。；;]*?)?(?:清空|清掉|跳过|取消|删除|删掉|撤下|撤掉|标记|做完|完成|交换|对调|撤销|空出)/;
 
 /** A clock time or a range of them alone ("9", "9pm", "10:30", "2-4"): no task of its own. */
+/** A clock time or range followed by where it goes: the end of a place a task leaves ("10:00–11:40 to thu …"). */
+const CLOCK_THEN_TARGET =
+  /^\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?(?:\s*(?:-|–|—|~)\s*\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?)?\s+(?:to|onto|into)\s/;
 const CLOCK_ALONE = /^\d{1,2}(?::\d{2})?(?:\s*(?:-|–|~|to)\s*\d{1,2}(?::\d{2})?)?\s*(?:[ap]\.?m\.?)?$/;
 
 /** Words after a move that only say so ("… and thanks", "… too, please"): no task of their own. */
