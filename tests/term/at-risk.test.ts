@@ -240,14 +240,16 @@ describe("a recovery that trades one due review for another", () => {
     expect(outcome.finalAnswer).not.toContain("no free time before");
   });
 
-  test("in Chinese, the third session is kept out by the other two's days, not by no free time", async () => {
+  test("in Chinese, the third session is kept out by the other two's days, not by no free time; named in Chinese", async () => {
     const now = new Date("2024-03-13T06:30:00Z");
     const tempo = await offlineTempo(halfPlacedWeek({ chinese: true }), () => now);
     const outcome = await converse(tempo, "写论文，4小时，周五前");
     expect(outcome.finalAnswer).toMatch(
-      /写论文 \(session 3 of 3\)（3月15日周五之前）：截止前每个有空闲时间的日子都已安排了同一任务的另一次（同一任务一天只安排一次）。/,
+      /写论文（第 3 次，共 3 次）（3月15日周五之前）：截止前每个有空闲时间的日子都已安排了同一任务的另一次（同一任务一天只安排一次）。/,
     );
     expect(outcome.finalAnswer).not.toContain("截止前已没有空闲时间");
+    // A Chinese task's sessions are named in Chinese.
+    expect(outcome.finalAnswer).not.toContain("session");
   });
 });
 

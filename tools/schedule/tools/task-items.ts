@@ -77,7 +77,7 @@ export interface RemoveTaskData {
 export function addedTaskText(data: AddTaskData): string {
   const { task, sessions } = data;
   if (sessions)
-    return `added task ${task.group?.id ?? task.id} ${quoteName(task.name.replace(/ \(session \d+ of \d+\)$/, ""))} as ${sessions.length} sessions (${sessions.map((entry) => `${entry.id}: ${entry.duration} slot(s)`).join(", ")}; class ${task.categoryId}, no two on one day); they are pending`;
+    return `added task ${task.group?.id ?? task.id} ${quoteName(task.name.replace(SESSION_OF, ""))} as ${sessions.length} sessions (${sessions.map((entry) => `${entry.id}: ${entry.duration} slot(s)`).join(", ")}; class ${task.categoryId}, no two on one day); they are pending`;
   return `added task ${task.id} ${quoteName(task.name)} (${task.duration} slot(s), class ${task.categoryId}); it is pending`;
 }
 
@@ -125,7 +125,7 @@ export const addTaskTool: DomainTool<ScheduleState, z.infer<typeof addTaskArgume
     const tasks = lengths.map((duration, index) =>
       buildTaskItem({
         id: lengths.length > 1 ? `${id}-s${index + 1}` : id,
-        name: lengths.length > 1 ? `${args.name} (session ${index + 1} of ${lengths.length})` : args.name,
+        name: lengths.length > 1 ? sessionName(args.name, index + 1, lengths.length) : args.name,
         source: "task_item",
         duration,
         categoryId: category.id,
@@ -145,6 +145,16 @@ export const addTaskTool: DomainTool<ScheduleState, z.infer<typeof addTaskArgume
     return { ok: true, content: addedTaskText(data), state: next, data };
   },
 };
+
+/** A session's mark after its task's name: " (session 2 of 3)", or "（第 2 次，共 3 次）" after a Chinese name. */
+const SESSION_OF = / \(session \d+ of \d+\)$|（第 \d+ 次，共 \d+ 次）$/;
+
+/** Session `index` of `count` of the task named `name`, in the language of its name. */
+function sessionName(name: string, index: number, count: number): string {
+  return /[\u4e00-\u9fff]/.test(name)
+    ? `${name}（第 ${index} 次，共 ${count} 次）`
+    : `${name} (session ${index} of ${count})`;
+}
 
 /** Changes a task item's name, length, class, deadline, priority or earliest day. */
 export const updateTaskTool: DomainTool<ScheduleState, z.infer<typeof updateTaskArgumentsSchema>> = {
