@@ -118,7 +118,7 @@ export function readLongTask(body: string): ScheduleRequest | undefined {
   const name = taskPhrase(
     match[1]!
       .replace(
-        /^(?:add (?:the |a )?long task|i (?:need|have|want) to|i must|help me|添加长任务|我要|我得|帮我|请)\s*/,
+        /^(?:(?:add|new)\s+(?:(?:the|a|an)\s+)?(?:new\s+)?(?:long\s+)?task(?:\s*[:,-])?|i (?:need|have|want) to|i must|help me|(?:添加|新增|加个|加一个)(?:长)?任务[:：，,]?|(?:长)?任务[:：]|我要|我得|帮我|请)\s*/,
         "",
       )
       .replace(/\s*(?:in sessions|\(分次\))$/, "")
