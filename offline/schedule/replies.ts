@@ -36,6 +36,7 @@ import { leftOutIn, summaryInChinese } from "../../tools/schedule/summary-words.
 import { summaryPattern } from "../../tools/schedule/summary-phrases.js";
 import { notCarriedOutReason } from "./tool-data.js";
 import { followUpOf } from "./follow-up.js";
+import { badAmountReply } from "./amount-reply.js";
 
 // The step summaries' Chinese moved to the schedule domain (`stepSummary`); its callers here import it still.
 export { summaryInChinese };
@@ -112,6 +113,14 @@ export function decideChat(view: PromptView): Record<string, unknown> {
       reason: "a habit: recurring tasks are not built",
     };
   }
+  // "add a task: essay, -4 hours", "复习-4小时", "move it to Monday at 25:00": an amount no schedule can hold, said back
+  // with what is allowed (before, the minus was dropped, a time past 23:59 left out, and the task built or moved).
+  if (request.kind === "unknown" && request.why === "bad_amount")
+    return {
+      intent: "chat",
+      reply: badAmountReply(request, language),
+      reason: `an amount no schedule can hold (${request.amount}: ${request.problem})`,
+    };
   // A standing preference and nothing else ("I never study on Sundays", "I prefer mornings"): the memory keeps it at the
   // turn's end; the reply says so, instead of "I can't tell what to do" beside the memory's "Remembered".
   // "Don't schedule anything on Friday" is one too, though it names a day as a request does: nothing is arranged.

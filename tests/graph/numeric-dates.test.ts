@@ -21,7 +21,8 @@ describe("a date written in numbers", () => {
     },
   );
 
-  test.each(["move the essay to 3/4", "schedule the derivative drills at 25:00"])(
+  // ("schedule the derivative drills at 25:00": no time of a clock, refused as such in hostile-amounts.test.ts.)
+  test.each(["move the essay to 3/4"])(
     "%s: no day or time is read, so nothing is proposed and the reply asks for one",
     async (request) => {
       const week = halfPlacedWeek();

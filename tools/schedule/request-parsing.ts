@@ -12,7 +12,7 @@
  * to the same request, and a step the user edited is read the same way.
  *
  * The reader is in `reading/`, a file a kind of words or of request, lowest first: the reading's types
- * (`request-kinds`), plain words, the clock, days, where, task names, a day said with a task, every review of a day,
+ * (`request-kinds`), amounts no schedule can hold, plain words, the clock, days, where, task names, a day said with a task, every review of a day,
  * next to something, marks, questions, placings, a move's target, shifts, moves, requests about tasks, a sentence,
  * and a message (`request`). This file is its face: what the policy, the preferences and the tests import.
  */
@@ -31,6 +31,7 @@ export {
   shiftAllBy,
   shiftAllDays,
 } from "./reading/request-kinds.js";
+export { type BadAmount, readBadAmount } from "./reading/amounts.js";
 export { MAX_READ_LENGTH, MAX_READ_SENTENCES, editDistance, normalizeText, readNumber } from "./reading/words.js";
 export {
   NOT_BEFORE_HOUR,

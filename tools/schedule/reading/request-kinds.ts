@@ -4,6 +4,8 @@
  * read the week, a move's moves one by one, the days and the amount a shift of every review moves by.
  */
 
+import type { BadAmount } from "./amounts.js";
+
 /** A part of the day: the first, middle or last third of its slots. */
 export type PartOfDay = "morning" | "afternoon" | "evening";
 
@@ -342,7 +344,12 @@ export type ScheduleRequest =
    * second's days were read as where the first goes, or its words as a task moved with it).
    */
   | { kind: "unknown"; why?: "afternoon_out" | "unread_number" | "shift_way" }
-  | { kind: "unknown"; why: "two_requests"; parts: [string, string] };
+  | { kind: "unknown"; why: "two_requests"; parts: [string, string] }
+  /**
+   * "bad_amount": an amount no schedule can hold (`readBadAmount`: "-4 hours", "0 min", "1e9 hours", "99999 minutes",
+   * "at 25:00", "25点"), `said` as the message wrote it: the reply says what is wrong and what is allowed.
+   */
+  | ({ kind: "unknown"; why: "bad_amount" } & BadAmount);
 
 /** Kinds that only read the schedule. */
 export const READ_REQUEST_KINDS = new Set<ScheduleRequest["kind"]>([

@@ -13,6 +13,7 @@ import { DONT_RESCHEDULE } from "./marks.js";
 import { PRONOUN } from "./move-target.js";
 import { MOVE_VERB_EN, MOVE_ZH, readMoves } from "./moves.js";
 import { parseSentence } from "./sentences.js";
+import { readBadAmount } from "./amounts.js";
 
 const GREETING =
   /^(?:(?:(?:hi|hello|hey)(?: there)?|thanks|thank you|good (?:morning|evening|afternoon))\b|你好|您好|嗨|谢谢|多谢|早上好|晚上好)[\s!.,。！~]*$/i;
@@ -75,6 +76,9 @@ function readRequest(text: string): ScheduleRequest {
   if (GREETING.test(normalized)) return { kind: "greeting" };
   const polite = withoutPoliteness(normalized);
   if (polite === "" || /^[\s,.!?]*$/.test(polite)) return { kind: "greeting" };
+  // "-4 hours", "0分钟", "at 25:00": an amount no schedule can hold is said back, never read as another one.
+  const bad = readBadAmount(polite);
+  if (bad) return { kind: "unknown", why: "bad_amount", ...bad };
   // Sentences: the first that is a request is the request; the others may say where things go ("I prefer mornings.",
   // "Not on Friday though.") and never name tasks.
   // (A correction said as a sentence of its own — "to Thursday. No, Friday", "to Friday... actually Saturday" — is of
