@@ -5,6 +5,7 @@
  * execution log entry in the same transaction when the log and the
  * repository share a Postgres database.
  */
+import { argumentIssueOf, type InvalidArguments } from "./argument-issues.js";
 import type { AppliedWrite, DomainTool, ToolDomain, TransactionClient } from "./domain.js";
 import { findTool } from "./domain.js";
 import { fromJsonText } from "../contracts/json-extraction.js";
@@ -109,7 +110,8 @@ export interface ExecutionLogEntry {
 }
 
 /** The parsed arguments of a call, or a readable problem with them. */
-export type ArgumentCheck = { ok: true; arguments: Record<string, unknown> } | { ok: false; problem: string };
+export type ArgumentCheck =
+  { ok: true; arguments: Record<string, unknown> } | { ok: false; problem: string; data: InvalidArguments };
 
 /**
  * Validates `args` against the tool's schema and returns the parsed arguments or a readable problem. Text Postgres
@@ -118,7 +120,12 @@ export type ArgumentCheck = { ok: true; arguments: Record<string, unknown> } | {
  */
 export function checkToolArguments(tool: DomainTool<unknown>, args: unknown): ArgumentCheck {
   const unstorable = unstorableTextIn(args);
-  if (unstorable) return { ok: false, problem: `invalid arguments for ${tool.name}: ${unstorableProblem(unstorable)}` };
+  if (unstorable)
+    return {
+      ok: false,
+      problem: `invalid arguments for ${tool.name}: ${unstorableProblem(unstorable)}`,
+      data: { invalidArguments: { tool: tool.name, issues: [{ field: unstorable.where, problem: "not_usable" }] } },
+    };
   let result = tool.schema.safeParse(args ?? {});
   if (!result.success) {
     // Numbers, booleans and lists given as text (`"day": "3"`, as models and card edit forms send them) read as JSON —
@@ -133,8 +140,8 @@ export function checkToolArguments(tool: DomainTool<unknown>, args: unknown): Ar
   }
   if (result.success) return { ok: true, arguments: result.data as Record<string, unknown> };
   // Each problem names the value given (an edit form sends text: "expected number, received string" alone does not say which).
-  const problems = result.error.issues
-    .slice(0, 4)
+  const issues = result.error.issues.slice(0, 4);
+  const problems = issues
     .map((issue) => {
       const field = issue.path.length ? issue.path.join(".") : "(arguments)";
       const given = givenValue(args, issue.path);
@@ -144,7 +151,17 @@ export function checkToolArguments(tool: DomainTool<unknown>, args: unknown): Ar
       return `${field}: ${issue.message}${given ? ` (given: ${given})` : ""}`;
     })
     .join("; ");
-  return { ok: false, problem: `invalid arguments for ${tool.name}: ${problems}` };
+  return {
+    ok: false,
+    problem: `invalid arguments for ${tool.name}: ${problems}`,
+    // What a person is told, from data (the text above is the model's).
+    data: {
+      invalidArguments: {
+        tool: tool.name,
+        issues: issues.map((issue) => argumentIssueOf(issue, givenValue(args, issue.path))),
+      },
+    },
+  };
 }
 
 /**
@@ -420,7 +437,8 @@ async function runToolAttempt(
   const tool = findTool(domain, call.name);
   if (!tool) return completed(unknownToolOutcome(domain, call.name));
   const checked = checkToolArguments(tool, call.arguments);
-  if (!checked.ok) return completed({ ok: false, applied: false, content: `Error: ${checked.problem}` });
+  if (!checked.ok)
+    return completed({ ok: false, applied: false, content: `Error: ${checked.problem}`, data: checked.data });
   const { userId } = context;
   // The user's standing preferences and the clock ride on the state as rules; `persist` never stores them.
   const before = await stateForRun(domain, context);

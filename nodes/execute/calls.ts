@@ -2,6 +2,7 @@
  * A decision's tool calls, run in order (execute's "continue" and "confirm"): the agent's own tools and read tools at
  * once, a candidate chosen from a listing, and the writes tried on the domain state before they go to one card.
  */
+import { isInvalidArguments } from "../../tools/argument-issues.js";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { ToolCallRequest } from "../../contracts/execute.js";
@@ -68,10 +69,12 @@ export async function runCalls(
   // in one reply of greedy places are one mistake, not three turns that learned nothing. A failure counts one more
   // than the replies before it left (none once a call of this reply succeeded); a success clears the count.
   let errorsBefore = state.stepSetbacks.toolErrors;
-  const record = (call: RoundCall, ok: boolean, content: string, data?: unknown) => {
+  // `told`: a failure in the person's words (bad arguments, said by the domain from the call's data), the step's
+  // reason should it fail — the model reads `content`, the schema's precise check.
+  const record = (call: RoundCall, ok: boolean, content: string, data?: unknown, told?: string) => {
     entries.push({ call, result: content, outcome: ok ? "done" : "failed", ...(data === undefined ? {} : { data }) });
     const counted = { ...state, stepSetbacks: { ...state.stepSetbacks, toolErrors: errorsBefore } };
-    const after = afterToolResult(counted, ok, call.name, content, dependencies.settings);
+    const after = afterToolResult(counted, ok, call.name, told ?? content, dependencies.settings);
     run.update = { ...run.update, ...after };
     if (after.phase !== undefined) run.failed = true;
     if (ok) errorsBefore = 0;
@@ -80,6 +83,9 @@ export async function runCalls(
   // of a round's database reads, issue 44.8): the card's writes are tried and described on it as a run sees it.
   let stored: Promise<unknown> | undefined;
   const storedState = () => (stored ??= dependencies.domain.load(context.userId));
+  /** A call's bad arguments as the domain tells a person of them (in English, as a step's reason is kept), if it does. */
+  const toldOf = async (data: unknown) =>
+    isInvalidArguments(data) ? dependencies.domain.refusal?.(await storedState(), data, "en") : undefined;
   // The domain state the card's writes are tried on (the standing preferences and the clock folded in), each after
   // the ones before it.
   let trial: { before: unknown; state: unknown } | undefined;
@@ -91,7 +97,7 @@ export async function runCalls(
   const proposeWrite = async (call: RoundCall, tool: DomainTool<unknown>) => {
     const checked = checkToolArguments(tool, call.arguments);
     if (!checked.ok) {
-      record(call, false, `Error: ${checked.problem}. Nothing was changed.`);
+      record(call, false, `Error: ${checked.problem}. Nothing was changed.`, checked.data, await toldOf(checked.data));
       invalidWrites += 1;
       return;
     }
@@ -217,7 +223,7 @@ export async function runCalls(
             ? { ...call, arguments: dependencies.domain.decisions.read(taskDecisions(), call.name, call.arguments) }
             : call;
       const outcome = await runReported(limited, context, dependencies, config);
-      record(call, outcome.ok, outcome.content, outcome.data);
+      record(call, outcome.ok, outcome.content, outcome.data, await toldOf(outcome.data));
       continue;
     }
     await proposeWrite(call, tool);

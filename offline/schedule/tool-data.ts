@@ -7,6 +7,8 @@
  * A summarised round (a compressed round's one-line summary) has neither outcome nor data; for those alone, whether
  * the write was rejected or failed is read from the summary's start, as it always was.
  */
+import { isInvalidArguments } from "../../tools/argument-issues.js";
+import { argumentProblemText } from "../../tools/schedule/argument-words.js";
 import type { Language } from "../../contracts/language.js";
 import type { PromptView, RoundView } from "../prompt-reading.js";
 import { notCarriedOutEnd, type NotCarriedOut } from "../decisions.js";
@@ -60,8 +62,13 @@ export function callResultOf(round: RoundView): CallResult {
   return round.outcome === "failed" || round.outcome === "held" ? "failed" : "applied";
 }
 
-/** Why a call failed, as the tool (or the runner) said it: the message after `error: `, for the user to read. */
+/**
+ * Why a call failed, for the user to read: arguments the tool's check refused in plain words from the call's data
+ * (`argumentProblemText`: the field as the person knows it, the bound; never the schema's message, which is the
+ * model's), any other failure as the tool (or the runner) said it, the message after `error: `.
+ */
 export function failureOf(round: RoundView): string {
+  if (!round.summarised && isInvalidArguments(round.data)) return argumentProblemText(round.data);
   return round.result.replace(/^error: /i, "");
 }
 

@@ -257,6 +257,9 @@ describe("tool-calling mode", () => {
     expect(checkToolArguments(tool("place"), { task_id: "review-limits", day: "3", slot_start: "x" })).toEqual({
       ok: false,
       problem: 'invalid arguments for place: slot_start: expected a number, got "x"',
+      data: {
+        invalidArguments: { tool: "place", issues: [{ field: "slot_start", problem: "not_usable", given: '"x"' }] },
+      },
     });
   });
 

@@ -2,6 +2,8 @@
  * The schedule tool domain: the thirteen tools over `ScheduleState`, loaded from
  * and persisted (as a diff) to a `ScheduleRepository`.
  */
+import { isInvalidArguments } from "../argument-issues.js";
+import { argumentProblemIn } from "./argument-words.js";
 import type { AppliedWrite, PersistOptions, Refinement, ToolDomain, ToolPack, Verification } from "../domain.js";
 import { pendingFitting } from "./arrangement.js";
 import { MIN_GAIN } from "./candidate-listing.js";
@@ -244,9 +246,14 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     describeCall: describeScheduleCall,
     // Answers name tasks and places as the cards do: "Matrix operations review", Thu 14 Mar, 16:00–17:40.
     readable: (state: ScheduleState, text: string, language: Language) => readableScheduleText(text, language, state),
-    // A refusal of the clock (the past is fixed) is told from its data: the review by name, its place by date and time.
+    // A refusal of the clock (the past is fixed) is told from its data: the review by name, its place by date and time;
+    // arguments the tool's check refused, by the field as a person knows it (never the schema's message).
     refusal: (state: ScheduleState, data: unknown, language: Language) =>
-      isPastRefusal(data) ? pastRefusalText(data, state.window, language) : undefined,
+      isPastRefusal(data)
+        ? pastRefusalText(data, state.window, language)
+        : isInvalidArguments(data)
+          ? argumentProblemIn(data, language)
+          : undefined,
     // A step's summary in the user's language, for an answer the code composes (the closing check's).
     stepSummary: (summary: string, language: Language) => (language === "zh" ? summaryInChinese(summary) : summary),
     // An arranging task's answer lists where each review went.

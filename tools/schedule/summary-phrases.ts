@@ -217,6 +217,12 @@ const EN = {
   // A step the offline policy ended without doing it: why (its reason read as a summary of its own), and the card
   // the user declined (each its own phrase: the Chinese of most says only that a change was declined).
   notCarriedOut: "not carried out: {reason}",
+  // A call's arguments the tool's check refused (`tools/argument-issues.ts`), its field in the person's words
+  // (`argument-words.ts`): what they read instead of the schema's message, which only the model reads.
+  argTooBig: "the {field} asked for ({given}) is more than it can be: at most {bound}; nothing was changed",
+  argTooSmall: "the {field} asked for ({given}) is less than it can be: at least {bound}; nothing was changed",
+  argNotUsable: "the {field} asked for ({given}) cannot be used; nothing was changed",
+  argMissing: "no {field} was given; nothing was changed",
   declinedUndo: "you declined the undo",
   declinedRecovery: "you declined the recovery",
   declinedChange: "you declined the change",
@@ -469,6 +475,10 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   stillMatchesEvents: "{matching} 匹配 {count} 个活动（{ids}）",
   noPendingTaskMatches: "没有匹配的待安排任务：{matching}",
   notCarriedOut: "未执行：{reason}",
+  argTooBig: "所要求的{field}（{given}）超出了上限：最多 {bound}；什么也没有改",
+  argTooSmall: "所要求的{field}（{given}）低于下限：至少 {bound}；什么也没有改",
+  argNotUsable: "所要求的{field}（{given}）无法使用；什么也没有改",
+  argMissing: "没有给出{field}；什么也没有改",
   declinedUndo: "你拒绝了这项修改",
   declinedRecovery: "你拒绝了这项修改",
   declinedChange: "你拒绝了这项修改",
@@ -594,6 +604,7 @@ const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   ids: "[^;]*?",
   name: ".+?",
   event: JSON_TEXT,
+  bound: "-?\\d+(?:\\.\\d+)?",
   // The rules' refusals (`rules.ts`).
   duration: "\\d+",
   buffer: "\\d+",

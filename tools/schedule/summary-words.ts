@@ -14,6 +14,7 @@
  * ("only on Friday", "in slots 9-12") are phrases of the table too (`limitsInChinese`). What patterns are left read the
  * values in a phrase's places (a label's kind, the joints of a list).
  */
+import { fieldInChinese } from "./argument-words.js";
 import { weekdayName, type Language } from "../../contracts/language.js";
 import {
   REFINEMENT_HEADS,
@@ -270,6 +271,7 @@ function labelInChinese(label: string): string {
 /** How each place of a phrase is said in Chinese (a place not named stays as the English has it). */
 const READERS: PlaceReaders = {
   said: quoted,
+  field: fieldInChinese,
   mark: markInChinese,
   status: statusWord,
   state: (state) => statusWord(state.split(" ")[0]!),
@@ -396,6 +398,11 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("answerIsRequest", "whole"),
   read("nothingToUndo", "whole"),
   read("noChangeToRecover", "whole"),
+  // A call's arguments the tool's check refused (`argument-words.ts`).
+  read("argTooBig", "whole"),
+  read("argTooSmall", "whole"),
+  read("argNotUsable", "whole"),
+  read("argMissing", "whole"),
   // A write the clock refused (`rules.ts` `pastRefusalText`).
   read("pastStarted", "whole"),
   read("pastStartedKept", "whole"),
