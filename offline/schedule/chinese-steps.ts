@@ -118,7 +118,7 @@ export function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDr
       ];
     case "class_rules": {
       const rules = [
-        ...request.parts.map((part) => `只在${PART_ZH[part]}`),
+        ...request.parts.map((part) => `优先${PART_ZH[part]}`),
         ...(request.excludedWeekdays.length > 0
           ? [`不要${request.excludedWeekdays.map((day) => weekdayName(day, "zh")).join("、")}`]
           : []),

@@ -275,8 +275,14 @@ export function classRulesStep(
       ? [...new Set([...(category.excludedDaysOfWeek ?? []), ...request.excludedWeekdays])].sort()
       : [];
   const rules = [
+    // A class's part of the day is a preference (`preferredParts`): its sessions go there where the week has room,
+    // elsewhere when it has none — said so, not as "mornings only", which the card and the search do not keep.
     ...request.parts.map((part) =>
-      say(language, `${part}s only`, { morning: "只在上午", afternoon: "只在下午", evening: "只在晚上" }[part]),
+      say(
+        language,
+        `prefers the ${part} (where the week has room; elsewhere when it has none)`,
+        `优先安排在${{ morning: "上午", afternoon: "下午", evening: "晚上" }[part]}（有空时；没有空时也会排在别的时段）`,
+      ),
     ),
     ...(excluded.length > 0
       ? [

@@ -221,7 +221,8 @@ export function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDr
       ];
     case "class_rules": {
       const rules = [
-        ...request.parts.map((part) => `${part}s only`),
+        // (A preference: `class-steps.ts` says so.)
+        ...request.parts.map((part) => `prefer the ${part}`),
         ...(request.excludedWeekdays.length > 0
           ? [`never on ${request.excludedWeekdays.map((day) => weekdayName(day, "en")).join(" and ")}`]
           : []),
