@@ -7,9 +7,19 @@
  * Here because three layers share it: the memory layer stores it, the tools keep to it, the memory model extracts it.
  */
 import { z } from "zod";
+import { sayList, weekdayName, type Language } from "./language.js";
 
 /** A part of the day. */
 export type PreferencePart = "morning" | "afternoon" | "evening";
+
+/**
+ * The days of the week a part-of-day or hour rule holds on, when the user said them ("no reviews before 10am on
+ * weekdays": 1-5; "I never study on Sunday mornings": 7): sorted, each once, never all seven. Without it the rule
+ * holds every day (how every preference stored before it reads).
+ */
+export interface DayScope {
+  days?: number[];
+}
 
 /** What a preference means, by kind; hard ones bind the domain's search and writes, soft ones its judge. */
 export type PreferenceRule =
@@ -18,16 +28,16 @@ export type PreferenceRule =
   /** Only these days of the week. Hard. */
   | { kind: "only_days"; value: number[] }
   /** Rather this part of the day. Soft (the health judge). */
-  | { kind: "part_of_day"; value: PreferencePart }
-  /** Only this part of the day ("only in the evening"). Hard. */
-  | { kind: "only_part_of_day"; value: PreferencePart }
+  | ({ kind: "part_of_day"; value: PreferencePart } & DayScope)
+  /** Only this part of the day ("only in the evening"; "weekends only in the afternoon": on those days). Hard. */
+  | ({ kind: "only_part_of_day"; value: PreferencePart } & DayScope)
   /**
    * Never this part of the day ("I never study in the evening", "no reviews in the morning"). Hard. The morning or the
    * evening only: leaving out the afternoon leaves two parts of the day, which no bound of a day's slots keeps to.
    */
-  | { kind: "avoid_part_of_day"; value: Exclude<PreferencePart, "afternoon"> }
-  /** Nothing starting before this hour of the clock (0-23). Hard. */
-  | { kind: "not_before_hour"; value: number }
+  | ({ kind: "avoid_part_of_day"; value: Exclude<PreferencePart, "afternoon"> } & DayScope)
+  /** Nothing starting before this hour of the clock (0-23), on every day or on its `days`. Hard. */
+  | ({ kind: "not_before_hour"; value: number } & DayScope)
   /** Anything else, in the user's words: for the prompts only. */
   | { kind: "note"; value: string };
 
@@ -67,11 +77,12 @@ export const BLANKET_CUE =
 /**
  * A habit said plainly, which stands as "never" does: "I don't study on Sundays", "I do not do reviews on weekends",
  * "no reviews on Sundays", "no studying before 10", "I only study in the evening", "我周日不学习", "周末不复习",
- * "我只在晚上复习". A study word is what makes it a habit:
+ * "我只在晚上复习", "周末上午不学习", "周末只在下午学习", "weekends only in the afternoon" (a part of the day of some days).
+ * A study word, or a part of the day, is what makes it a habit:
  * "周一不行" and "not Monday" stay one-off wishes for a card.
  */
 export const HABIT_CUE =
-  /\bi (?:do ?n'?t|do not) (?:study|review|revise|work|do (?:any )?(?:reviews?|revision|studying|homework))\b|\bno (?:more )?(?:reviews?|revision|studying|study(?: sessions?)?|homework)\b(?! (?:is|was|are|were|has|have|had|will|left|yet|fits?|there|here)\b)|\bi only (?:study|review|revise|work)\b|(?:周|星期|礼拜)[一二三四五六日天末](?:都|也|从|一般)?不(?:学习|复习|学|看书)|我(?:一般)?只在(?:上午|下午|晚上|早上)(?:学习|复习)/i;
+  /\bi (?:do ?n'?t|do not) (?:study|review|revise|work|do (?:any )?(?:reviews?|revision|studying|homework))\b|\bno (?:more )?(?:reviews?|revision|studying|study(?: sessions?)?|homework)\b(?! (?:is|was|are|were|has|have|had|will|left|yet|fits?|there|here)\b)|\bi only (?:study|review|revise|work)\b|(?:周|星期|礼拜)[一二三四五六日天末](?:都|也|从|一般)?不(?:学习|复习|学|看书)|我(?:一般)?只在(?:上午|下午|晚上|早上)(?:学习|复习)|(?:周末|工作日|(?:周|星期|礼拜)[一二三四五六日天])的?(?:上午|下午|晚上|早上|早晨)(?:都|也|从|一般)?不(?:学习|复习|学|看书)|(?:周末|工作日|(?:周|星期|礼拜)[一二三四五六日天])(?:都|也|一般)?只在(?:上午|下午|晚上|早上)(?:学习|复习)|\b(?:weekends?|weekdays?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\s+only\s+in\s+the\s+(?:mornings?|afternoons?|evenings?)\b/i;
 
 /**
  * Words that make a sentence a standing preference rather than a one-off ("Saturday instead", "周一不行" are
@@ -102,6 +113,12 @@ const ModelPreferenceSchema = z.object({
     .describe(
       "avoid_day: weekday 1-7 (1 = Monday); only_days: list of weekdays; part_of_day / only_part_of_day: morning | afternoon | evening; avoid_part_of_day: morning | evening; not_before_hour: 0-23; note: the preference in words.",
     ),
+  days: z
+    .array(z.number())
+    .optional()
+    .describe(
+      "part_of_day, only_part_of_day, avoid_part_of_day, not_before_hour: the weekdays (1 = Monday … 7 = Sunday) it holds on when the user said them ('before 10 on weekdays': [1,2,3,4,5]; 'Sunday mornings': [7]); left out when it holds every day.",
+    ),
   text: z.string().default("").describe("The preference as the user would read it, short."),
   source_index: z.number().int().optional().describe("The number of the text it was read from (1-based)."),
 });
@@ -124,10 +141,59 @@ export const PreferenceExtractionSchema = z
 
 export type PreferenceExtraction = z.infer<typeof PreferenceExtractionSchema>;
 
-/** A model's preference as a rule, or undefined when its value does not fit its kind. */
-export function ruleOf(entry: { kind: PreferenceKind; value: unknown }): PreferenceRule | undefined {
+const isWeekday = (day: unknown) => typeof day === "number" && Number.isInteger(day) && day >= 1 && day <= 7;
+
+/**
+ * A rule's day scope as stored: its weekdays sorted, each once; none (every day) for no list, an empty one or all
+ * seven; undefined — no rule — for a list that holds something other than weekdays.
+ */
+export function scopeOf(days: unknown): DayScope | undefined {
+  if (days === undefined || days === null) return {};
+  if (!Array.isArray(days) || !days.every(isWeekday)) return undefined;
+  const sorted = [...new Set(days as number[])].sort((a, b) => a - b);
+  return sorted.length === 0 || sorted.length === 7 ? {} : { days: sorted };
+}
+
+/** A model's preference as a rule, or undefined when its value (or its days) does not fit its kind. */
+export function ruleOf(entry: { kind: PreferenceKind; value: unknown; days?: unknown }): PreferenceRule | undefined {
+  const rule = unscopedRuleOf(entry);
+  if (!rule || entry.days === undefined || entry.days === null) return rule;
+  // Only a part of the day or an hour holds on some days; a day's own rule says its days in its value.
+  if (!isScopable(rule)) return Array.isArray(entry.days) && entry.days.length > 0 ? undefined : rule;
+  const scope = scopeOf(entry.days);
+  return scope ? ({ ...rule, ...scope } as PreferenceRule) : undefined;
+}
+
+/** The kinds that hold on some days of the week (`DayScope`). */
+export function isScopable(
+  rule: PreferenceRule,
+): rule is Extract<
+  PreferenceRule,
+  { kind: "part_of_day" | "only_part_of_day" | "avoid_part_of_day" | "not_before_hour" }
+> {
+  return (
+    rule.kind === "part_of_day" ||
+    rule.kind === "only_part_of_day" ||
+    rule.kind === "avoid_part_of_day" ||
+    rule.kind === "not_before_hour"
+  );
+}
+
+/** The days of the week `rule` holds on: its scope, else undefined (every day). */
+export function daysOfRule(rule: PreferenceRule): readonly number[] | undefined {
+  return isScopable(rule) ? rule.days : undefined;
+}
+
+/** True when `rule` holds on `weekday` (1 = Monday … 7 = Sunday). */
+export function holdsOn(rule: PreferenceRule, weekday: number): boolean {
+  const days = daysOfRule(rule);
+  return days === undefined || days.includes(weekday);
+}
+
+/** A rule without its day scope. */
+function unscopedRuleOf(entry: { kind: PreferenceKind; value: unknown }): PreferenceRule | undefined {
   const { kind, value } = entry;
-  const weekday = (day: unknown) => typeof day === "number" && Number.isInteger(day) && day >= 1 && day <= 7;
+  const weekday = isWeekday;
   const part = (text: unknown): text is PreferencePart =>
     text === "morning" || text === "afternoon" || text === "evening";
   switch (kind) {
@@ -151,15 +217,32 @@ export function ruleOf(entry: { kind: PreferenceKind; value: unknown }): Prefere
   }
 }
 
-const WEEKDAYS = ["", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+/** Days of the week as a scope reads: "weekdays", "weekends", "Sunday", "Monday and Friday" (工作日, 周末, 周日 …). */
+export function daysText(days: readonly number[], language: Language = "en"): string {
+  const key = days.join(",");
+  if (key === "1,2,3,4,5") return language === "zh" ? "工作日" : "weekdays";
+  if (key === "6,7") return language === "zh" ? "周末" : "weekends";
+  return sayList(
+    days.map((day) => weekdayName(day, language)),
+    language,
+  );
+}
 
-/** A rule in plain English, for an entry without words of its own and for the prompts ("never on Monday"). */
-export function describeRule(rule: PreferenceRule): string {
+/** A rule in plain words, for an entry without words of its own and for the prompts ("never on Monday", "周一不安排"). */
+export function describeRule(rule: PreferenceRule, language: Language = "en"): string {
+  const days = daysOfRule(rule);
+  const said = language === "zh" ? describeInChinese(rule) : describeInEnglish(rule);
+  if (!days) return said;
+  return language === "zh" ? `${daysText(days, "zh")}${said}` : `${said} on ${daysText(days, "en")}`;
+}
+
+/** A rule in English, without its day scope. */
+function describeInEnglish(rule: PreferenceRule): string {
   switch (rule.kind) {
     case "avoid_day":
-      return `never on ${WEEKDAYS[rule.value]}`;
+      return `never on ${weekdayName(rule.value, "en")}`;
     case "only_days":
-      return `only on ${rule.value.map((day) => WEEKDAYS[day]).join(", ")}`;
+      return `only on ${rule.value.map((day) => weekdayName(day, "en")).join(", ")}`;
     case "part_of_day":
       return `rather in the ${rule.value}`;
     case "only_part_of_day":
@@ -168,6 +251,31 @@ export function describeRule(rule: PreferenceRule): string {
       return `never in the ${rule.value}`;
     case "not_before_hour":
       return `nothing before ${String(rule.value).padStart(2, "0")}:00`;
+    case "note":
+      return rule.value;
+  }
+}
+
+const PARTS_ZH: Readonly<Record<PreferencePart, string>> = { morning: "上午", afternoon: "下午", evening: "晚上" };
+
+/** A rule in Chinese, without its day scope. */
+function describeInChinese(rule: PreferenceRule): string {
+  switch (rule.kind) {
+    case "avoid_day":
+      return `${weekdayName(rule.value, "zh")}不安排`;
+    case "only_days":
+      return `只在${sayList(
+        rule.value.map((day) => weekdayName(day, "zh")),
+        "zh",
+      )}`;
+    case "part_of_day":
+      return `尽量在${PARTS_ZH[rule.value]}`;
+    case "only_part_of_day":
+      return `只在${PARTS_ZH[rule.value]}`;
+    case "avoid_part_of_day":
+      return `${PARTS_ZH[rule.value]}不安排`;
+    case "not_before_hour":
+      return `${String(rule.value).padStart(2, "0")}:00以前不安排`;
     case "note":
       return rule.value;
   }

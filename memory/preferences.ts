@@ -8,7 +8,9 @@
 import { createHash } from "node:crypto";
 import type { BaseStore } from "@langchain/langgraph";
 import {
+  daysOfRule,
   describeRule,
+  isScopable,
   ruleOf,
   type Preference,
   type PreferenceChange,
@@ -30,7 +32,20 @@ export function meaningKey(rule: PreferenceRule): string {
           .replace(/[\s\p{P}]+/gu, " ")
           .trim()
       : JSON.stringify(rule.value);
-  return `${rule.kind}:${value}`;
+  // A rule said for some days has a meaning of its own; one for every day keeps the key (and id) it always had.
+  const days = daysOfRule(rule);
+  return `${rule.kind}:${value}${days ? `@${days.join(",")}` : ""}`;
+}
+
+/** The weekdays a rule holds on (every day for a rule without a scope). */
+function weekdaysOf(rule: PreferenceRule): readonly number[] {
+  return daysOfRule(rule) ?? [1, 2, 3, 4, 5, 6, 7];
+}
+
+/** True when `newer` holds on every day `older` does ("nothing before 10" covers "nothing before 9 on Mondays"). */
+function covers(newer: PreferenceRule, older: PreferenceRule): boolean {
+  const days = weekdaysOf(newer);
+  return weekdaysOf(older).every((day) => days.includes(day));
 }
 
 /** The id of the entry of `rule`'s meaning. */
@@ -41,6 +56,9 @@ export function preferenceId(rule: PreferenceRule): string {
 /** True when `newer` contradicts `older`, so that `older` goes (the user changed their mind). */
 export function contradicts(newer: PreferenceRule, older: PreferenceRule): boolean {
   if (meaningKey(newer) === meaningKey(older)) return false;
+  // A rule of some days replaces only a rule of no other days: "nothing before 9 on Mondays" leaves "nothing before
+  // 10 on weekends" alone, and "nothing before 10" replaces both.
+  if (isScopable(newer) && isScopable(older) && !covers(newer, older)) return false;
   const part = (rule: PreferenceRule) => rule.kind === "part_of_day" || rule.kind === "only_part_of_day";
   if (part(newer) && part(older)) return true;
   // "Never in the evening" and "I prefer evenings" (or "only in the evening") cannot both hold: the newer stays.
@@ -53,9 +71,15 @@ export function contradicts(newer: PreferenceRule, older: PreferenceRule): boole
   return false;
 }
 
-/** True when lifting `lifted` takes `entry` away: the same meaning, or (for a day) any rule that keeps the user off that day. */
+/**
+ * True when lifting `lifted` takes `entry` away: the same meaning, or (for a day) any rule that keeps the user off that
+ * day; a part of the day or an hour lifted on some days ("Sunday mornings are fine now") reaches only the rules that
+ * hold on one of them (`narrowedBy` keeps the rest of their days).
+ */
 function isLiftedBy(entry: PreferenceRule, lifted: PreferenceRule): boolean {
   if (meaningKey(entry) === meaningKey(lifted)) return true;
+  const days = daysOfRule(lifted);
+  if (days && !weekdaysOf(entry).some((day) => days.includes(day))) return false;
   if (lifted.kind === "avoid_day") return entry.kind === "only_days" && !entry.value.includes(lifted.value);
   if (lifted.kind === "only_days") return entry.kind === "only_days";
   // "Evenings are fine now" takes back any rule about the evening: a preference for it, or one that keeps it out.
@@ -66,6 +90,21 @@ function isLiftedBy(entry: PreferenceRule, lifted: PreferenceRule): boolean {
     );
   if (lifted.kind === "not_before_hour") return entry.kind === "not_before_hour";
   return false;
+}
+
+/**
+ * What stays of `entry` when `lifted` is taken back on some days only: the rule on its other days ("never in the
+ * morning" with "Sunday mornings are fine now" is never in the morning on Monday to Saturday), or undefined when
+ * nothing stays.
+ */
+function narrowedBy(entry: Preference, lifted: PreferenceRule): PreferenceDraft | undefined {
+  const days = daysOfRule(lifted);
+  if (!days || !isScopable(entry)) return undefined;
+  const rest = weekdaysOf(entry).filter((day) => !days.includes(day));
+  if (rest.length === 0) return undefined;
+  const { id: _id, source: _source, createdAt: _at, ...rule } = entry;
+  const scoped = { ...rule, days: rest } as PreferenceDraft;
+  return { ...scoped, text: describeRule(scoped) };
 }
 
 /** The profile after `change`: what stays, what is added, what is removed. Pure. */
@@ -81,9 +120,16 @@ export function mergePreferences(
     removed.push(...profile.filter((entry) => !keep(entry)));
     profile = profile.filter(keep);
   };
-  for (const lifted of change.lift) drop((entry) => !isLiftedBy(entry, lifted));
+  const narrowed: PreferenceDraft[] = [];
+  for (const lifted of change.lift)
+    drop((entry) => {
+      if (!isLiftedBy(entry, lifted)) return true;
+      const rest = narrowedBy(entry, lifted);
+      if (rest) narrowed.push(rest);
+      return false;
+    });
   const added: Preference[] = [];
-  for (const draft of change.add) {
+  for (const draft of [...narrowed, ...change.add]) {
     const id = preferenceId(draft);
     if (profile.some((entry) => entry.id === id)) continue;
     drop((entry) => !contradicts(draft, entry));
@@ -118,7 +164,9 @@ export async function loadPreferences(store: BaseStore, userId: string): Promise
     .map((item) => item.value as Partial<Preference>)
     .flatMap((entry) => {
       const rule =
-        entry && typeof entry.kind === "string" ? ruleOf({ kind: entry.kind, value: entry.value }) : undefined;
+        entry && typeof entry.kind === "string"
+          ? ruleOf({ kind: entry.kind, value: entry.value, days: (entry as { days?: unknown }).days })
+          : undefined;
       if (
         !rule ||
         typeof entry.id !== "string" ||

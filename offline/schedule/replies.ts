@@ -28,8 +28,15 @@ import {
 } from "../../tools/schedule/request-parsing.js";
 import { readableScheduleText } from "../../tools/schedule/readable.js";
 import { TASK_STATUS_ZH } from "../../tools/schedule/state.js";
-import { readSchedulePreferences } from "../../tools/schedule/preferences.js";
-import { BLANKET_CUE, describeRule, PREFERENCES_TAG, STANDING_CUE } from "../../contracts/preferences.js";
+import { isClassRule, readSchedulePreferences, unkeptHourIn } from "../../tools/schedule/preferences.js";
+import {
+  BLANKET_CUE,
+  daysOfRule,
+  describeRule,
+  PREFERENCES_TAG,
+  STANDING_CUE,
+  type PreferenceChange,
+} from "../../contracts/preferences.js";
 import { arrangedHeading, missedIn } from "../../tools/schedule/domain.js";
 import { rescheduledHeading } from "./life-steps.js";
 import { leftOutIn, summaryInChinese } from "../../tools/schedule/summary-words.js";
@@ -125,7 +132,9 @@ export function decideChat(view: PromptView): Record<string, unknown> {
   // turn's end; the reply says so, instead of "I can't tell what to do" beside the memory's "Remembered".
   // "Don't schedule anything on Friday" is one too, though it names a day as a request does: nothing is arranged.
   const stated =
-    request.kind === "unknown" || blanketRule(message) ? statedPreference(message, language, view) : undefined;
+    request.kind === "unknown" || blanketRule(message) || preferenceAlone(message, request)
+      ? statedPreference(message, language, view)
+      : undefined;
   if (stated) return { intent: "chat", reply: stated, reason: "a standing preference, kept by the memory" };
   if (request.kind === "unknown" && followUpOf(message, view))
     return { intent: "task", reply: "", reason: "a follow-up of the question before it" };
@@ -213,6 +222,21 @@ function preferenceJustStated(view: PromptView, language: Language): string | un
   );
 }
 
+/**
+ * A standing sentence the request reader reads as a request it is not: a class named by days alone ("weekends only in
+ * the afternoon", "周末只在下午学习"), or reviews to arrange that are only the study word of a habit with its hour
+ * ("我上午10点以前从不学习" read as arranging "习").
+ */
+function preferenceAlone(message: string, request: ScheduleRequest): boolean {
+  const normalized = normalizeText(message);
+  if (!STANDING_CUE.test(normalized) || /[，,；;]/.test(message)) return false;
+  if (request.kind === "class_rules") return !isClassRule(normalized);
+  return request.kind === "arrange" && request.tasks.length > 0 && request.tasks.every((task) => STUDY_WORD.test(task));
+}
+
+/** What a habit's words leave of "学习", "复习", "studying" as a task phrase: no task. */
+const STUDY_WORD = /^(?:[学复]?习|学|study(?:ing)?|revis(?:e|ion|ing)|reviews?)$/i;
+
 /** One sentence that rules out everything on a day ("don't put anything on Friday", "周五不要安排任何事"). */
 function blanketRule(message: string): boolean {
   const sentences = message.split(/(?<=[.!?;。！？；\n])\s*/).filter((sentence) => sentence.trim() !== "");
@@ -225,28 +249,54 @@ function blanketRule(message: string): boolean {
  */
 function statedPreference(message: string, language: Language, view: PromptView): string | undefined {
   const change = readSchedulePreferences(message);
+  const normalized = normalizeText(message);
   if (change.add.length > 0) {
-    const rules = change.add.map((rule) => describeRule(rule)).join("; ");
+    // What is stored, each rule with its days, in either language: never a rule the reply does not name.
+    const rules = change.add.map((rule) => describeRule(rule, language)).join(language === "zh" ? "；" : "; ");
     return say(
       language,
       `Noted as a standing preference (${rules}): I'll keep to it whenever I arrange or move your reviews. /prefs lists your preferences.`,
-      `记下了这条长期偏好：“${message}”。以后安排或移动复习时都会照此来（/prefs 可以查看）。`,
+      `记下了这条长期偏好：“${message}”（${rules}）。以后安排或移动复习时都会照此来（/prefs 可以查看）。`,
     );
   }
+  if (change.lift.length > 0 || !STANDING_CUE.test(normalized))
+    return liftedPreference(message, change, language, view);
+  // "No studying after 9pm on Fridays": no preference keeps an hour nothing goes after — said, and nothing noted (never
+  // the whole of Friday).
+  const unkept = unkeptHourIn(normalized);
+  if (unkept !== undefined)
+    return say(
+      language,
+      `I can keep an hour nothing starts before ("never before 10", "no reviews before 10am on weekdays"), a part of the day or whole days for good, but not "${unkept}", so I noted nothing. Say it as one of those instead: "never in the evening on Fridays" or "nothing before 9 on Mondays".`,
+      `我可以长期记住“几点以前不安排”（如“工作日10点以前不复习”）、一天中的某一段或整天，但记不住“${unkept}”这样的时间，所以没有记下。请换一种说法：“周五晚上不学习”或“周一9点以前不学习”。`,
+    );
   // "Never in the afternoon": the morning and the evening left are two ranges of a day, which no preference keeps to.
-  if (
-    change.lift.length === 0 &&
-    STANDING_CUE.test(message) &&
-    readWhere(normalizeText(message)).slots.notPart === "afternoon"
-  )
+  const where = readWhere(normalized);
+  if ((where.slots.notPart ?? where.notDaysPart) === "afternoon")
     return say(
       language,
       'I can keep the morning or the evening out for good, but not the afternoon alone (that leaves two parts of the day), so I noted nothing. Say the part you want instead: "I prefer mornings" or "only in the evening from now on".',
       "我可以长期避开上午或晚上，但不能只避开下午（那样会剩下一天中的两段），所以没有记下。请直接说想要的时段：“我喜欢上午”或“以后只在晚上”。",
     );
+  return undefined;
+}
+
+/**
+ * The reply to a message that lifts standing preferences, or undefined when it lifts none. It names what is taken back
+ * only when the prompt's standing preferences hold it (the memory lifts only those).
+ */
+function liftedPreference(
+  message: string,
+  change: PreferenceChange,
+  language: Language,
+  view: PromptView,
+): string | undefined {
   if (change.lift.length === 0) return undefined;
   const held = section(`${view.system}\n${view.context}`, PREFERENCES_TAG).toLowerCase();
-  const lifted = change.lift.map((rule) => describeRule(rule)).filter((rule) => held.includes(rule.toLowerCase()));
+  // A part of the day lifted on some days ("Sunday mornings are fine now") reaches a rule of that part held.
+  const lifted = change.lift
+    .map((rule) => (daysOfRule(rule) && rule.kind === "part_of_day" ? `in the ${rule.value}` : describeRule(rule)))
+    .filter((rule) => held.includes(rule.toLowerCase()));
   if (lifted.length === 0)
     return say(
       language,

@@ -117,7 +117,7 @@ describe("through the graph", () => {
     );
     const chinese = await converse(tempo, "周日不复习", [], "t-2");
     expect(chinese.said.at(-1)).toBe(
-      "记下了这条长期偏好：“周日不复习”。以后安排或移动复习时都会照此来（/prefs 可以查看）。",
+      "记下了这条长期偏好：“周日不复习”（周日不安排）。以后安排或移动复习时都会照此来（/prefs 可以查看）。",
     );
     expect((await loadPreferences(store, "student")).map(({ kind, value }) => ({ kind, value }))).toEqual([
       { kind: "avoid_day", value: 7 },

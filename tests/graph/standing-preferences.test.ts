@@ -220,7 +220,7 @@ describe("a message that only states a preference", () => {
     expect(await loadPreferences(store, "student")).toEqual([]);
     const chinese = await converse(tempo, "我喜欢晚上复习", [], "t-stated");
     expect(chinese.said.at(-1)).toBe(
-      "记下了这条长期偏好：“我喜欢晚上复习”。以后安排或移动复习时都会照此来（/prefs 可以查看）。",
+      "记下了这条长期偏好：“我喜欢晚上复习”（尽量在晚上）。以后安排或移动复习时都会照此来（/prefs 可以查看）。",
     );
     expect(chinese.schedule).toEqual(stated.schedule);
   });
@@ -245,7 +245,7 @@ describe("a day ruled out for everything", () => {
     const chinese = await converse(tempo, "周五不要安排任何事", [], "t-f3");
     expect(chinese.cards).toEqual([]);
     expect(chinese.said.at(-1)).toBe(
-      "记下了这条长期偏好：“周五不要安排任何事”。以后安排或移动复习时都会照此来（/prefs 可以查看）。",
+      "记下了这条长期偏好：“周五不要安排任何事”（周五不安排）。以后安排或移动复习时都会照此来（/prefs 可以查看）。",
     );
     expect((await loadPreferences(store, "student")).map(({ kind, value }) => ({ kind, value }))).toEqual([
       { kind: "avoid_day", value: 5 },

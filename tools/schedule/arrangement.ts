@@ -22,7 +22,7 @@ import {
   type StopReason,
 } from "./placement-search.js";
 import { fitsAnywhere, type SearchRoom } from "./search-room.js";
-import { deadlinePassed, standingBookOf, withRules, type RuleBook } from "./rules.js";
+import { deadlinePassed, standingBookOf, withinDayBounds, withRules, type RuleBook } from "./rules.js";
 import { finish, finishAsync, type Steps } from "./steps.js";
 import type { ScheduleState, StandingRule, TaskItem } from "./state.js";
 import { saySummary, SUMMARY_WORDS, type SummaryKey, type SummaryParams } from "./summary-phrases.js";
@@ -259,6 +259,7 @@ function* polishedPlacements(
     return (
       target.slot_start >= (task.from ?? 1) &&
       end <= (task.to ?? end) &&
+      withinDayBounds(task, target.day, target.slot_start, end) &&
       fits({ task_id: target.task_id, day: target.day, slot_start: target.slot_start, slot_end: end })
     );
   };
@@ -367,9 +368,10 @@ function whyLeftOut(
     }
     const binding = [
       ...new Set(
-        [...book.standing.avoid.values(), book.standing.from?.rule, book.standing.to?.rule].flatMap((rule) =>
-          rule ? [rule] : [],
-        ),
+        [book.standing, ...(book.standing.onWeekday?.values() ?? [])]
+          .flatMap((bounds) => [bounds.from?.rule, bounds.to?.rule])
+          .concat([...book.standing.avoid.values()])
+          .flatMap((rule) => (rule ? [rule] : [])),
       ),
     ];
     // Named: the preferences whose removal alone lets it fit (what a person can do), else those that rule it out on

@@ -25,7 +25,15 @@
 import { placementSteps, searchInputOf, type SearchBudget, type SearchTask } from "./placement-search.js";
 import { finish, type Steps } from "./steps.js";
 import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "./occupancy-index.js";
-import { dayText, deadlinePassed, isFixedByClock, partsOf, withRules, type RuleBook } from "./rules.js";
+import {
+  dayText,
+  deadlinePassed,
+  isFixedByClock,
+  partsOf,
+  preferredPartsOn,
+  withRules,
+  type RuleBook,
+} from "./rules.js";
 import { breakInside } from "./slot-range.js";
 import { hasStarted, type WindowClock } from "./window-clock.js";
 import type { ScheduleState, ScheduleWindow, SlotRange, TaskItem } from "./state.js";
@@ -540,7 +548,8 @@ export function profileOf(
   const { standing, weekdays } = rules;
   const times = state.window.slotTimes;
   return (task, range) => {
-    const preferred = categories.get(task.categoryId)?.preferredParts ?? standing.preferredParts;
+    const preferred =
+      categories.get(task.categoryId)?.preferredParts ?? preferredPartsOn(standing, weekdays[range.day - 1] ?? 0);
     const ruledOut = standing.avoid.get(weekdays[range.day - 1] ?? 0);
     // A session stored across a break of the day (placed before the rule was kept): no write puts one there now.
     const broken = breakInside(range, state.window);

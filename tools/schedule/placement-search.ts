@@ -183,8 +183,21 @@ function rankOf(task: SearchTask): number {
 function signatureOf(task: SearchTask): string {
   const set = (values: Iterable<number | string> | undefined) => (values ? [...values].sort().join(",") : "");
   const due = task.endBefore ? `${task.endBefore.day}.${task.endBefore.slot}` : "";
-  return `${task.duration}|${task.pad ?? 0}|${task.from ?? ""}|${task.to ?? ""}|${set(task.days)}|${set(task.notDays)}|${due}|${set(task.notAt)}|${task.group ?? ""}`;
+  return `${task.duration}|${task.pad ?? 0}|${task.from ?? ""}|${task.to ?? ""}|${set(task.days)}|${set(task.notDays)}|${due}|${set(task.notAt)}|${task.group ?? ""}|${dayBoundsKey(task.dayBounds)}`;
 }
+
+/** A task's bounds of its own days (`SearchTask.dayBounds`) as a string, made once a map (tasks of one rule book share it). */
+function dayBoundsKey(bounds: SearchTask["dayBounds"]): string {
+  if (!bounds) return "";
+  let key = dayBoundsKeys.get(bounds);
+  if (key === undefined) {
+    key = [...bounds].map(([day, { from, to }]) => `${day}:${from}-${to}`).join(",");
+    dayBoundsKeys.set(bounds, key);
+  }
+  return key;
+}
+
+const dayBoundsKeys = new WeakMap<NonNullable<SearchTask["dayBounds"]>, string>();
 
 /**
  * Finds placements for as many of `tasks` as fit into the room (a week's `SearchRoom`, or bare free runs): the most

@@ -16,6 +16,7 @@ import {
 } from "../../contracts/preferences.js";
 import {
   MAX_READ_LENGTH,
+  NOT_BEFORE_HOUR,
   normalizeText,
   parseScheduleRequest,
   readDays,
@@ -41,7 +42,7 @@ export function readSchedulePreferences(text: string): PreferenceChange {
     if (!STANDING_CUE.test(normalized)) continue;
     // A class's own rule ("never schedule linear algebra on Monday") is set on the class through its card, not kept
     // for every task (a rule about everything is never read as a class's: `namesEverything`).
-    if (parseScheduleRequest(normalized).kind === "class_rules") continue;
+    if (isClassRule(normalized)) continue;
     const rules = rulesIn(normalized);
     // One rule: the user's words are its text; several from one sentence: each in plain words.
     const words = rules.length === 1 ? wordsOf(sentence, rules) : "";
@@ -51,6 +52,21 @@ export function readSchedulePreferences(text: string): PreferenceChange {
   }
   return change;
 }
+
+/**
+ * True when a sentence sets a class's own rule ("never schedule linear algebra on Monday"), not the user's: never when
+ * the "class" it names is days ("weekends only in the afternoon", "周末只在下午学习": a part of the day of those days).
+ */
+export function isClassRule(normalized: string): boolean {
+  const request = parseScheduleRequest(normalized);
+  if (request.kind !== "class_rules") return false;
+  const phrase = normalizeText(request.classPhrase);
+  return !(readDays(phrase).weekdays.length > 0 && phrase.replace(DAY_WORDS, "").trim() === "");
+}
+
+/** Words of days alone, as a class phrase may hold them ("weekends", "周末", "工作日", "on sundays"). */
+const DAY_WORDS =
+  /\b(?:on|the|every|weekends?|weekdays?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b|周末|工作日|(?:周|星期|礼拜)[一二三四五六日天]|每|都|[,，和、\s]/g;
 
 /** Sentences of a message read for standing preferences, at most (each is read as a request is). */
 export const MAX_PREFERENCE_SENTENCES = 100;
@@ -89,9 +105,11 @@ function wordsOf(sentence: string, rules: readonly PreferenceRule[]): string {
 
 /** The preferences a standing sentence states. */
 function rulesIn(normalized: string): PreferenceRule[] {
+  const where = readWhere(normalized);
+  const scope = scopeIn(normalized, where);
+  if (scope) return scopedRulesIn(normalized, where, scope);
   const rules: PreferenceRule[] = [];
   // "keep Saturday free" and "周日都空出来" are days to avoid, as the request reader reads them.
-  const where = readWhere(normalized);
   const avoided = new Set(where.not.weekdays);
   for (const weekday of avoided) rules.push({ kind: "avoid_day", value: weekday });
   const only = ONLY.test(normalized);
@@ -99,21 +117,94 @@ function rulesIn(normalized: string): PreferenceRule[] {
   // A day named without "only" ("I always study on Saturday") says when, not that other days are out.
   if (only && wanted.length > 0) rules.push({ kind: "only_days", value: [...wanted].sort() });
   // A part said with a "no" ("I never study in the evening", "no reviews in the morning") keeps it out: never read as
-  // a part preferred. The afternoon alone is not kept out (two parts of the day would be left): no rule.
-  const notPart = where.slots.notPart;
-  if (notPart === "morning" || notPart === "evening") rules.push({ kind: "avoid_part_of_day", value: notPart });
-  const part = where.slots.part ?? (avoided.size === 0 && !notPart ? readPartOfDay(normalized) : undefined);
-  if (part) rules.push({ kind: only && wanted.length === 0 ? "only_part_of_day" : "part_of_day", value: part });
+  // a part preferred. The afternoon alone is not kept out (two parts of the day would be left): no rule. The morning
+  // of the hour ("我上午10点以前从不学习", "never before 10am") is the hour's, no rule of its own.
   const hour = readNotBeforeHour(normalized);
+  const notPart = hour !== undefined && MORNING_HOUR.test(normalized) ? undefined : where.slots.notPart;
+  if (notPart === "morning" || notPart === "evening") rules.push({ kind: "avoid_part_of_day", value: notPart });
+  const part =
+    where.slots.part ?? (avoided.size === 0 && !notPart && hour === undefined ? readPartOfDay(normalized) : undefined);
+  if (part) rules.push({ kind: only && wanted.length === 0 ? "only_part_of_day" : "part_of_day", value: part });
   if (hour !== undefined) rules.push({ kind: "not_before_hour", value: hour });
   return rules;
+}
+
+/** A morning said of the hour itself: "上午10点", "早上9点", "10am", "10 in the morning". */
+const MORNING_HOUR =
+  /(?:上午|早上|早晨)\s*(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*点|\b\d{1,2}(?::00)?\s*(?:am|a\.m\.)(?![a-z])|\b\d{1,2}(?::00)?\s+in the morning\b/;
+
+/**
+ * An hour a standing sentence names that no preference keeps to: nothing after it, or until it ("no studying after
+ * 9pm", "工作日晚上9点以后不复习", "only until 8") — only an hour nothing starts before is one (`readNotBeforeHour`).
+ */
+const UNKEPT_HOUR =
+  /\b(?:after|past|later than|until|till|by|from)\s+\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]m\b|o'?clock\b)?|\b\d{1,2}(?::\d{2})?\s*[ap]m\b|\b\d{1,2}:\d{2}\b|(?:上午|早上|中午|下午|傍晚|晚上)?\s*(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟|半)?(?:以后|之后|后|以前|之前|前)?/;
+
+/**
+ * The hour a standing sentence names that no preference keeps to ("after 9pm", "9点以后"), or undefined: the sentence
+ * then states no preference, never one wider than said (`readSchedulePreferences` lists it as not kept).
+ */
+export function unkeptHourIn(normalized: string): string | undefined {
+  const rest = normalized.replace(EVERY_NOT_BEFORE_HOUR, " ");
+  return UNKEPT_HOUR.exec(rest)?.[0].trim();
+}
+
+const EVERY_NOT_BEFORE_HOUR = new RegExp(NOT_BEFORE_HOUR.source, "g");
+
+/**
+ * The days of the week a part of the day or an hour is said of ("no reviews before 10am on weekdays": 1-5; "I never
+ * study on Sunday mornings": 7; "周末上午不学习": 6-7), or undefined when the sentence names no such days — or names
+ * them in a clause of their own that rules them out whole ("I never study on Sundays, and nothing before 10").
+ */
+function scopeIn(normalized: string, where: ReturnType<typeof readWhere>): number[] | undefined {
+  const days = [...new Set([...where.not.weekdays, ...where.only.weekdays])].sort((a, b) => a - b);
+  if (days.length === 0 || !timed(normalized)) return undefined;
+  const clauses = normalized.split(/[,;，；]/).filter((clause) => clause.trim() !== "");
+  const dayOwn = clauses.some((clause) => {
+    const said = readWhere(clause);
+    return said.not.weekdays.length + said.only.weekdays.length > 0 && !timed(clause) && STANDING_CUE.test(clause);
+  });
+  return dayOwn ? undefined : days;
+}
+
+/** True when a text names a part of the day or an hour. */
+function timed(text: string): boolean {
+  return readPartOfDay(text) !== undefined || readNotBeforeHour(text) !== undefined || unkeptHourIn(text) !== undefined;
+}
+
+/**
+ * The preferences of a sentence that says a part of the day or an hour of some days only: that part or hour on those
+ * days (`days`), never the days themselves ruled out. "No reviews before 10am on weekdays" is nothing before 10:00 on
+ * weekdays; "I never study on Sunday mornings" is never in the morning on Sunday; "weekends only in the afternoon" is
+ * only in the afternoon on weekends. The afternoon kept out, or an hour no preference keeps to, states none.
+ */
+function scopedRulesIn(normalized: string, where: ReturnType<typeof readWhere>, days: number[]): PreferenceRule[] {
+  if (unkeptHourIn(normalized) !== undefined) return [];
+  const hour = readNotBeforeHour(normalized);
+  if (hour !== undefined) {
+    const part = MORNING_HOUR.test(normalized) ? undefined : where.slots.notPart;
+    return [
+      { kind: "not_before_hour", value: hour, days },
+      ...(part === "morning" || part === "evening" ? [{ kind: "avoid_part_of_day" as const, value: part, days }] : []),
+    ];
+  }
+  const part = where.slots.notPart ?? where.slots.part ?? readPartOfDay(normalized);
+  if (!part) return [];
+  const negated = where.slots.notPart !== undefined || where.not.weekdays.length > 0;
+  if (negated) return part === "afternoon" ? [] : [{ kind: "avoid_part_of_day", value: part, days }];
+  return [{ kind: ONLY.test(normalized) ? "only_part_of_day" : "part_of_day", value: part, days }];
 }
 
 /** The preferences a sentence takes back: the days it names as fine again, a part of the day, an hour. */
 function liftedIn(normalized: string): PreferenceRule[] {
   const days = readDays(normalized).weekdays;
-  const lifted: PreferenceRule[] = days.map((weekday) => ({ kind: "avoid_day", value: weekday }));
   const part = readPartOfDay(normalized);
+  // "Sunday mornings are fine now": the morning on Sunday alone, never the whole of Sunday or every morning.
+  if (part && days.length > 0) {
+    const scope = [...new Set(days)].sort((a, b) => a - b);
+    return [{ kind: "part_of_day", value: part, ...(scope.length < 7 ? { days: scope } : {}) }];
+  }
+  const lifted: PreferenceRule[] = days.map((weekday) => ({ kind: "avoid_day", value: weekday }));
   if (part) lifted.push({ kind: "part_of_day", value: part });
   return lifted;
 }

@@ -16,6 +16,7 @@ import { dateNote, formatRange, type Dating } from "./format.js";
 import { breakInside } from "./slot-range.js";
 import { saySummary } from "./summary-phrases.js";
 import { weekdayName, type Language } from "../../contracts/language.js";
+import { daysOfRule } from "../../contracts/preferences.js";
 import {
   dayOfWeekName,
   formatDate,
@@ -30,17 +31,40 @@ import {
   type TaskPriority,
 } from "./state.js";
 
-/** The user's standing preferences as the rules read them. */
-export interface StandingBook {
-  /** Days of the week ruled out, each with the preference that rules it out. */
-  avoid: ReadonlyMap<number, StandingRule>;
+/** The slots of a day the standing preferences allow: the first and the last, each with the preference behind it. */
+export interface DayBounds {
   /** The first slot of a day allowed, and the preference behind it. */
   from?: { slot: number; rule: StandingRule };
   /** The last slot of a day allowed, and the preference behind it. */
   to?: { slot: number; rule: StandingRule };
+}
+
+/** The user's standing preferences as the rules read them. */
+export interface StandingBook extends DayBounds {
+  /** Days of the week ruled out, each with the preference that rules it out. */
+  avoid: ReadonlyMap<number, StandingRule>;
+  /**
+   * By day of the week, the bounds of a day some preference of some days holds on ("nothing before 10:00 on
+   * weekdays"): those preferences' and every day's (`from`, `to`) together. A day of the week not here keeps to
+   * every day's bounds alone.
+   */
+  onWeekday?: ReadonlyMap<number, DayBounds>;
   /** Soft: the parts of the day preferred (for a class that names none). */
   preferredParts: DayPart[];
+  /** Soft, by day of the week: the parts preferred on the days a preference of some days names (over `preferredParts`). */
+  preferredOn?: ReadonlyMap<number, DayPart[]>;
 }
+
+/** The slots the standing preferences allow on a day of the week `weekday`. */
+export function boundsOn(standing: StandingBook, weekday: number): DayBounds {
+  return standing.onWeekday?.get(weekday) ?? standing;
+}
+
+/** The parts of the day the standing preferences prefer on a day of the week `weekday` (soft). */
+export function preferredPartsOn(standing: StandingBook, weekday: number): DayPart[] {
+  return standing.preferredOn?.get(weekday) ?? standing.preferredParts;
+}
+
 /** What the rules need to know of a schedule. */
 export interface RuleBook {
   /** Task classes by id. */
@@ -119,42 +143,93 @@ export function ruleBookOf(
   };
 }
 
-/** The standing preferences as rules of a window: the days and slots they rule out, the parts they prefer. */
+/**
+ * The standing preferences as rules of a window: the days and slots they rule out, the parts they prefer — on every
+ * day, and on the days of the week a preference of some days names (`onWeekday`, `preferredOn`).
+ */
 export function standingBookOf(
   rules: readonly StandingRule[],
   window: Pick<ScheduleWindow, "slotsPerDay" | "slotTimes">,
 ): StandingBook {
   const avoid = new Map<number, StandingRule>();
   const book: StandingBook = { avoid, preferredParts: [] };
-  const bound = (from: number, to: number, rule: StandingRule) => {
-    if (!book.from || from > book.from.slot) book.from = { slot: from, rule };
-    if (!book.to || to < book.to.slot) book.to = { slot: to, rule };
-  };
+  const scoped: StandingRule[] = [];
   for (const rule of rules) {
+    if (daysOfRule(rule)) {
+      scoped.push(rule);
+      continue;
+    }
     if (rule.kind === "avoid_day") avoid.set(rule.value, rule);
     if (rule.kind === "only_days")
       for (let weekday = 1; weekday <= 7; weekday += 1)
         if (!rule.value.includes(weekday) && !avoid.has(weekday)) avoid.set(weekday, rule);
     if (rule.kind === "part_of_day") book.preferredParts.push(rule.value);
-    if (rule.kind === "only_part_of_day") {
-      const part = slotsOfPart(rule.value, window);
-      bound(part.from, part.to, rule);
-    }
-    // The morning kept out: a day starts after it; the evening kept out: a day ends before it (a part the grid has no
-    // slot in keeps nothing out).
-    if (rule.kind === "avoid_part_of_day") {
-      const part = slotsOfPart(rule.value, window);
-      if (part.from <= part.to)
-        if (rule.value === "morning") bound(part.to + 1, window.slotsPerDay, rule);
-        else bound(1, part.from - 1, rule);
-    }
-    if (rule.kind === "not_before_hour") {
-      // By the clock: the first slot starting at or after the hour (a window without slot times has no clock to keep to).
-      if (window.slotTimes && window.slotTimes.length === window.slotsPerDay)
-        bound(firstSlotFrom(window.slotTimes, rule.value), window.slotsPerDay, rule);
-    }
+    boundBy(book, rule, window);
   }
-  return book;
+  if (scoped.length === 0) return book;
+  const onWeekday = new Map<number, DayBounds>();
+  const preferredOn = new Map<number, DayPart[]>();
+  for (const rule of scoped)
+    for (const weekday of daysOfRule(rule)!) {
+      if (rule.kind === "part_of_day") preferredOn.set(weekday, [...(preferredOn.get(weekday) ?? []), rule.value]);
+      const bounds = onWeekday.get(weekday) ?? {
+        ...(book.from ? { from: book.from } : {}),
+        ...(book.to ? { to: book.to } : {}),
+      };
+      boundBy(bounds, rule, window);
+      onWeekday.set(weekday, bounds);
+    }
+  return { ...book, onWeekday, ...(preferredOn.size > 0 ? { preferredOn } : {}) };
+}
+
+/** `bounds` narrowed by the slots `rule` allows in a day (a rule of no slots — a day's, a soft one — leaves them). */
+function boundBy(bounds: DayBounds, rule: StandingRule, window: Pick<ScheduleWindow, "slotsPerDay" | "slotTimes">) {
+  const bound = (from: number, to: number) => {
+    if (!bounds.from || from > bounds.from.slot) bounds.from = { slot: from, rule };
+    if (!bounds.to || to < bounds.to.slot) bounds.to = { slot: to, rule };
+  };
+  if (rule.kind === "only_part_of_day") {
+    const part = slotsOfPart(rule.value, window);
+    bound(part.from, part.to);
+  }
+  // The morning kept out: a day starts after it; the evening kept out: a day ends before it (a part the grid has no
+  // slot in keeps nothing out).
+  if (rule.kind === "avoid_part_of_day") {
+    const part = slotsOfPart(rule.value, window);
+    if (part.from <= part.to)
+      if (rule.value === "morning") bound(part.to + 1, window.slotsPerDay);
+      else bound(1, part.from - 1);
+  }
+  // By the clock: the first slot starting at or after the hour (a window without slot times has no clock to keep to).
+  if (rule.kind === "not_before_hour" && window.slotTimes && window.slotTimes.length === window.slotsPerDay)
+    bound(firstSlotFrom(window.slotTimes, rule.value), window.slotsPerDay);
+}
+
+/**
+ * The bounds of the days of a window some standing preference of some days holds on, by day index: what a search
+ * keeps to beside every day's bounds (`withRules`); undefined when no such preference is kept. Found once a rule book.
+ */
+function dayBoundsOf(book: RuleBook): ReadonlyMap<number, { from: number; to: number }> | undefined {
+  const { onWeekday } = book.standing;
+  if (!onWeekday) return undefined;
+  const known = dayBoundsByBook.get(book);
+  if (known) return known;
+  const bounds = new Map<number, { from: number; to: number }>();
+  for (let day = 1; day <= book.weekdays.length; day += 1) {
+    const on = onWeekday.get(weekdayOf(day, book));
+    if (on) bounds.set(day, { from: on.from?.slot ?? 1, to: on.to?.slot ?? Number.MAX_SAFE_INTEGER });
+  }
+  dayBoundsByBook.set(book, bounds);
+  return bounds;
+}
+
+/** `dayBoundsOf`, per rule book (read only). */
+const dayBoundsByBook = new WeakMap<RuleBook, ReadonlyMap<number, { from: number; to: number }>>();
+
+/** True when a task's place from `start` to `end` on `day` keeps to its bounds of that day (`SearchTask.dayBounds`). */
+export function withinDayBounds(task: Pick<SearchTask, "dayBounds">, day: number, start: number, end: number): boolean {
+  const bound = task.dayBounds?.get(day);
+  return bound === undefined || (start >= bound.from && end <= bound.to);
 }
 
 /** What a person does to lift a standing preference, said after a refusal. */
@@ -233,8 +308,9 @@ function brokenRule(task: TaskItem, range: SlotRange, book: RuleBook, slots: boo
   if (category?.blockedDays?.includes(range.day)) return "blocked_day";
   const { standing } = book;
   if (standing.avoid.get(weekday)) return "avoided_day";
-  if (slots && standing.from && range.start < standing.from.slot) return "before_from";
-  if (slots && standing.to && range.end > standing.to.slot) return "after_to";
+  const bounds = boundsOn(standing, weekday);
+  if (slots && bounds.from && range.start < bounds.from.slot) return "before_from";
+  if (slots && bounds.to && range.end > bounds.to.slot) return "after_to";
   if (slots && breakInside(range, book.window) !== undefined) return "across_break";
   if (sameDayOther(task, range, book) !== undefined) return "same_day";
   if (task.earliestDay !== undefined && range.day < task.earliestDay) return "too_early";
@@ -269,23 +345,24 @@ function ruleText(broken: BrokenRule, task: TaskItem, range: SlotRange, book: Ru
     case "avoided_day":
       return `${label(task)}${standingDayRefusal(range.day, book)!}`;
     case "before_from": {
-      const { slot: from, rule } = standing.from!;
+      const bounds = boundsOn(standing, weekday);
+      const { slot: from, rule } = bounds.from!;
       const places = {
         slot: range.start,
         said: JSON.stringify(rule.text),
         from,
-        ...(standing.to ? { to: standing.to.slot } : {}),
+        ...(bounds.to ? { to: bounds.to.slot } : {}),
       };
       const key =
-        from > (standing.to?.slot ?? book.window?.slotTimes?.length ?? Infinity)
+        from > (bounds.to?.slot ?? book.window?.slotTimes?.length ?? Infinity)
           ? "standingStartNone"
-          : standing.to
+          : bounds.to
             ? "standingStartRange"
             : "standingStartFrom";
       return `${label(task)}${saySummary("en", key, places)}${liftHint(rule)}`;
     }
     case "after_to": {
-      const { slot: to, rule } = standing.to!;
+      const { slot: to, rule } = boundsOn(standing, weekday).to!;
       return `${label(task)}${saySummary("en", "standingEndBy", { slot: range.end, said: JSON.stringify(rule.text), to })}${liftHint(rule)}`;
     }
     case "across_break": {
@@ -636,9 +713,12 @@ export function withRules(searchTask: SearchTask, task: TaskItem, book: RuleBook
     ...(from ? { from: Math.max(searchTask.from ?? 1, from.slot) } : {}),
     ...(to ? { to: Math.min(searchTask.to ?? Number.MAX_SAFE_INTEGER, to.slot) } : {}),
   };
+  // The preferences of some days bound those days on top (`dayBounds`).
+  const dayBounds = dayBoundsOf(book);
   return {
     ...searchTask,
     ...bounds,
+    ...(dayBounds && dayBounds.size > 0 ? { dayBounds } : {}),
     ...(notDays.size > 0 ? { notDays } : {}),
     ...(rules.pad > 0 ? { pad: rules.pad } : {}),
     ...(rules.endBefore ? { endBefore: rules.endBefore } : {}),
@@ -697,6 +777,11 @@ export interface SearchTask {
   from?: number;
   /** Last slot it may end at, inclusive. */
   to?: number;
+  /**
+   * By day index, the first slot it may start at and the last it may end at there, beside `from` and `to`: the days a
+   * standing preference of some days bounds ("nothing before 10:00 on weekdays").
+   */
+  dayBounds?: ReadonlyMap<number, { from: number; to: number }>;
   /** Free slots it keeps on each side within its day, its host aside (its class's buffer). */
   pad?: number;
   /** Its deadline: it ends before this day and slot (`slot` 1: before the day). */

@@ -7,7 +7,7 @@
  * - none of them is inside the buffer of a review with a place (placed, or done);
  * - its own buffer (`pad`) holds nothing on either side within its day but the host it sits inside — past the day's
  *   edge there is nothing, so a session at the start or end of a day needs no room beyond it;
- * - its days, its slots (`from`, `to`), its deadline (`endBefore`: it ends before that day and slot) and the places
+ * - its days, its slots (`from`, `to`, and those of its days bounded on their own: `dayBounds`), its deadline (`endBefore`: it ends before that day and slot) and the places
  *   rejected for it (`notAt`);
  * - it starts in no slot the clock has started (`opens`: the window's past, `window-clock.ts`);
  * - its slots span no break of the day's clock (`breaks`: lunch, dinner).
@@ -16,7 +16,7 @@
  * least the larger of their buffers.
  */
 import { FREE, type OccupancyIndex } from "./occupancy-index.js";
-import { bufferOf, type SearchTask } from "./rules.js";
+import { bufferOf, withinDayBounds, type SearchTask } from "./rules.js";
 import { breaksOf } from "./slot-range.js";
 import type { WindowClock } from "./window-clock.js";
 
@@ -131,6 +131,7 @@ export function fitsAt(task: SearchTask, room: SearchRoom, day: number, start: n
   const { slotsPerDay } = room;
   if (day < 1 || day > room.days || start < Math.max(1, task.from ?? 1) || end > slotsPerDay) return false;
   if (task.to !== undefined && end > task.to) return false;
+  if (!withinDayBounds(task, day, start, end)) return false;
   if ((task.days && !task.days.has(day)) || task.notDays?.has(day)) return false;
   const due = task.endBefore;
   if (due && (day > due.day || (day === due.day && end >= due.slot))) return false;
