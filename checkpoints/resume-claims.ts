@@ -251,7 +251,7 @@ export class SaveTracker {
       ];
       if (queued.length > 0) {
         idleSince = undefined;
-        await Promise.race([Promise.allSettled(queued), sleep(Math.max(0, deadline - Date.now()))]);
+        await sleep(Math.max(0, deadline - Date.now()), Promise.allSettled(queued));
       } else {
         idleSince ??= Date.now();
         if (Date.now() - idleSince >= graceMs) {
@@ -291,6 +291,9 @@ export class SaveTracker {
   }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves after `ms`, or once `until` settles, clearing the timer (left running, it kept a finished process alive). */
+function sleep(ms: number, until?: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const slept = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return until ? Promise.race([until, slept]).then(() => clearTimeout(timer)) : slept;
 }

@@ -4,7 +4,7 @@
  * that answers whether a checkpoint is stored.
  */
 import type pg from "pg";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { AlreadyResumedError, SaveTracker } from "../../checkpoints/resume-claims.js";
 import { saverTables, type CheckpointRef } from "../../checkpoints/refs.js";
 
@@ -87,5 +87,33 @@ describe("SaveTracker after a lost claim", () => {
   test("a checkpoint stored by another process is saved, whatever this process lost", async () => {
     const { tracker } = await trackerAfterLoss(poolOf(new Set(["0004"])));
     await expect(tracker.awaitSaved(ref("0004"), 30)).resolves.toBe("saved");
+  });
+});
+
+describe("SaveTracker's wait behind a save of the thread", () => {
+  test("a checkpoint queued behind another save is saved, and the wait leaves no timer behind (the process can exit)", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const stored = new Set<string>();
+      const tracker = new SaveTracker(poolOf(stored), saverTables("public"), 30_000);
+      let finish: () => void = () => undefined;
+      const saving = tracker.track(
+        ref("0010"),
+        new Promise<void>((resolve) => {
+          finish = resolve;
+        }),
+      );
+      const waited = tracker.awaitSaved(ref("0011"), 30);
+      // The wait is queued behind 0010's save; that save ends, and 0011's save with it.
+      await vi.waitFor(() => expect(vi.getTimerCount()).toBe(1));
+      stored.add("0010");
+      stored.add("0011");
+      finish();
+      await saving;
+      await expect(waited).resolves.toBe("saved");
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
