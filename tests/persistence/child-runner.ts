@@ -49,6 +49,10 @@ export function bundled(script: string, packages: "external" | "bundle" = "exter
       format: "esm",
       target: "node20",
       logLevel: "silent",
+      // Whitespace and syntax minified, names kept: a child parses and compiles a fifth less before it starts (0.55
+      // instead of 0.7 CPU-s here); its errors and stacks still name the sources' functions and classes.
+      minifyWhitespace: true,
+      minifySyntax: true,
       ...(packages === "external" ? { packages: "external" as const } : { banner: { js: BUNDLE_BANNER } }),
     }).then(async () => {
       await rename(written, outfile);
