@@ -113,7 +113,7 @@ function listingStage<T>(
  * The writes an undo listing cannot take back, as a person reads them: each by its tasks' names (JSON-quoted; by its
  * tool and ids when the listing names none, as one read back from its text), its reason with the ids it lists named.
  */
-function keptNamed(listing: UndoListing | undefined): Array<{ subject: string; why: string }> {
+function keptNamed(listing: UndoListing | undefined): Array<{ subject: string; why: string; inPart: boolean }> {
   const names = listing?.names ?? {};
   return (listing?.kept ?? []).map((entry) => {
     const ids = entry.write.split(" ").slice(1);
@@ -121,8 +121,20 @@ function keptNamed(listing: UndoListing | undefined): Array<{ subject: string; w
     return {
       subject: known ? ids.map((id) => JSON.stringify(names[id])).join(", ") : entry.write,
       why: undoReasonNamed(entry.why, names),
+      // A write the candidate takes back, other than as it was (a review back pending, not on its passed place).
+      inPart: listing?.undone.includes(entry.write) ?? false,
     };
   });
+}
+
+/** A write an undo took back other than as it was, and why, in `language` (the phrase `undoneInPart`). */
+function undoneInPart(language: Language, entry: { subject: string; why: string }): string {
+  return language === "zh"
+    ? saySummary("zh", "undoneInPart", {
+        undoSubject: listInChinese(entry.subject),
+        undoWhy: undoReasonSaid(entry.why, "zh"),
+      })
+    : saySummary("en", "undoneInPart", { undoSubject: entry.subject, undoWhy: entry.why });
 }
 
 /** "Undo that": list the undo, choose it (its card), and say how it ended. */
@@ -134,16 +146,23 @@ export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dati
     reason: "the undo of the last change is listed by the backend",
     done: SUMMARY_WORDS.en.undone,
     none: "declinedUndo",
+    // The answer says what came back other than as it was, and why (stored in English, said from the phrase).
+    endingNote: (listing) =>
+      keptNamed(listing)
+        .filter((entry) => entry.inPart)
+        .map((entry) => undoneInPart("en", entry)),
   });
   if ("decision" in stage) return stage.decision;
   const { listing, round: listedRound } = stage;
   const named = keptNamed(listing);
-  const kept = named.map(({ subject, why }) =>
-    say(
-      language,
-      `${subject} cannot be undone: ${why}`,
-      `${listInChinese(subject)} 无法撤销：${undoReasonSaid(why, "zh")}`,
-    ),
+  const kept = named.map((entry) =>
+    entry.inPart
+      ? undoneInPart(language, entry)
+      : say(
+          language,
+          `${entry.subject} cannot be undone: ${entry.why}`,
+          `${listInChinese(entry.subject)} 无法撤销：${undoReasonSaid(entry.why, "zh")}`,
+        ),
   );
   const candidate = listing?.candidates[0];
   if (!candidate) {

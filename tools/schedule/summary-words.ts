@@ -272,6 +272,8 @@ function labelInChinese(label: string): string {
 const READERS: PlaceReaders = {
   said: quoted,
   field: fieldInChinese,
+  undoSubject: listInChinese,
+  undoWhy: (why) => undoReasonSaid(why, "zh"),
   mark: markInChinese,
   status: statusWord,
   state: (state) => statusWord(state.split(" ")[0]!),
@@ -397,6 +399,7 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("noReviewWasOnDay", "whole"),
   read("answerIsRequest", "whole"),
   read("nothingToUndo", "whole"),
+  read("undoneInPart", "whole"),
   read("noChangeToRecover", "whole"),
   // A call's arguments the tool's check refused (`argument-words.ts`).
   read("argTooBig", "whole"),

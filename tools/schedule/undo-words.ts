@@ -50,6 +50,7 @@ const EN = {
   missedOnlyFromPlace: "a task is missed only from its place, which has passed; reopen it to reschedule it",
   historyNotBack: "it was {status}; its history cannot be given back ({why}); it comes back pending",
   placeNotBack: "its place cannot be given back ({why}); it comes back pending",
+  placePassedSinceMarked: "it was marked before its place, which has passed since, so it comes back pending",
   importKept: "kept: {why}",
   // Writes undo does not take back.
   rollNotUndone:
@@ -92,6 +93,7 @@ const ZH: { readonly [Key in keyof typeof EN]: string } = {
   missedOnlyFromPlace: "任务只会在它的时间过去后被记为错过；要重新安排，请先重新打开它",
   historyNotBack: "它原来是{status}状态；这段记录无法恢复（{why}）；它恢复为待安排",
   placeNotBack: "它原来的位置无法恢复（{why}）；它恢复为待安排",
+  placePassedSinceMarked: "它是在原定时间之前标记的，而那个时间现在已经过去，所以恢复为待安排",
   importKept: "保留：{why}",
   rollNotUndone:
     "滚动到下一周不会被撤销：它已把过去的部分记为历史（完成的留有记录，已安排的复习记为错过），撤销它就要改写过去，而时间规则不允许",

@@ -346,6 +346,26 @@ function pastPlaceBack(state: ScheduleState, id: string, place: PastPlace | unde
   return { writes: [{ name: "restore_task", arguments: { task: record } }] };
 }
 
+/**
+ * True when task `data.id` was marked while its place `data.was` was still ahead (done ahead of it, or skipped before
+ * it came: its `markedAt`) and the clock has passed that place since: the review was never there, and the place is
+ * gone, so an undo gives it back pending rather than placed in the past.
+ */
+function markedAheadOfPassedPlace(state: ScheduleState, data: TaskLifeData, task: TaskItem | undefined): boolean {
+  const place = data.was;
+  if (place === undefined || task === undefined) return false;
+  const day = dayOfPlace(state, place);
+  const first = state.window.days[0]?.date;
+  const passed =
+    day === undefined
+      ? place.date !== undefined && first !== undefined && place.date < first
+      : hasStarted(day, place.start, clockOfState(state));
+  if (!passed) return false;
+  if (data.freed) return true;
+  if (task.markedAt === undefined || day === undefined) return place.date !== undefined && task.markedAt !== undefined;
+  return !hasStarted(day, place.start, clockOfState({ window: state.window, now: task.markedAt }));
+}
+
 /** The writes that give a marked task item back the status it had (`data` is the mark's). */
 function unmark(state: ScheduleState, data: TaskLifeData): Inverse {
   const task = state.tasks.find((candidate) => candidate.id === data.id);
@@ -361,6 +381,9 @@ function unmark(state: ScheduleState, data: TaskLifeData): Inverse {
   const back: Record<TaskStatus, () => Inverse> = {
     pending: () => ({ writes: [reopen] }),
     placed: () => {
+      // Marked before its place came, and the place has passed since: never placed in the past, it comes back pending.
+      if (markedAheadOfPassedPlace(state, data, task?.source === "task_item" ? task : undefined))
+        return { writes: [reopen], partly: UNDO_WORDS.en.placePassedSinceMarked };
       // A place the clock has passed is history: the task is given it back as it was (placed there), in place.
       const past = pastPlaceBack(state, data.id, data.was);
       if (past !== undefined) return past;
