@@ -9,4 +9,9 @@ export interface AppliedWrite {
   arguments: Record<string, unknown>;
   /** Absent for a write answered from the execution log (a resume after a crash). */
   data?: unknown;
+  /**
+   * The tool that listed the candidate whose writes the card was (chosen with `choose_candidate`), when it was one:
+   * `propose_undo` for an undo's card, so that the undo of it is known as the undo of an undo.
+   */
+  chosenFrom?: string;
 }

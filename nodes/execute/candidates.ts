@@ -8,6 +8,7 @@
 import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { z } from "zod";
 import { callOutcomeOf, toolResultData } from "../../kernel/tool-results.js";
+import { CHOOSE_CANDIDATE } from "../../kernel/applied-writes.js";
 import {
   findTool,
   type CandidateListing,
@@ -18,8 +19,8 @@ import {
 import { workspaceMessages, type TempoState } from "../../kernel/state.js";
 import { newToolCallId, type RoundCall } from "../shared/messages.js";
 
-/** The control decision's name. */
-export const CHOOSE_CANDIDATE = "choose_candidate";
+/** The control decision's name (the kernel reads a card chosen with it back: `kernel/applied-writes.ts`). */
+export { CHOOSE_CANDIDATE };
 
 /** Its arguments, as the model sends them. */
 export const chooseCandidateSchema = z.object({

@@ -83,8 +83,11 @@ interface ListingAsk<T = unknown> {
   speak: string;
   arguments: Record<string, unknown>;
   reason: string;
-  /** The ending's words: what was done when applied, what was declined when not (a summary phrase). */
-  done: string;
+  /**
+   * The ending's words: what was done when applied (or read from the listing: an undo of an undo says it redid),
+   * what was declined when not (a summary phrase).
+   */
+  done: string | ((listing: T | undefined) => string);
   none: SummaryKey;
   /** What the applied ending says after the writes, read from the listing (the reviews a reschedule left missed). */
   endingNote?: (listing: T | undefined) => string[];
@@ -104,7 +107,8 @@ function listingStage<T>(
   const listed = listingRound<T>(rounds, ask.tool);
   if (!listed) return { decision: read(ask.speak, ask.tool, ask.arguments, ask.reason) };
   const note = ask.endingNote?.(listed.data) ?? [];
-  const ended = cardEnding(rounds, listed.index, end, dating, language, { done: ask.done, none: ask.none, note });
+  const done = typeof ask.done === "string" ? ask.done : ask.done(listed.data);
+  const ended = cardEnding(rounds, listed.index, end, dating, language, { done, none: ask.none, note });
   if (ended) return { decision: ended };
   return { listing: listed.data, round: listed.round };
 }
@@ -144,7 +148,7 @@ export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dati
     speak: say(language, "Looking up the last change.", "正在查找上一次的修改。"),
     arguments: {},
     reason: "the undo of the last change is listed by the backend",
-    done: SUMMARY_WORDS.en.undone,
+    done: (listing) => SUMMARY_WORDS.en[listing?.redoes ? "undidUndo" : "undone"],
     none: "declinedUndo",
     // The answer says what came back other than as it was, and why (stored in English, said from the phrase).
     endingNote: (listing) =>
@@ -175,19 +179,33 @@ export function undoStep(rounds: readonly RoundView[], end: Finish, dating: Dati
         : [why, ...named.map((entry) => `${entry.subject}: ${entry.why}`)].join("; ");
     return finish(end, "", notCarriedOut(saySummary("en", "nothingToUndo", { undoReasons })), "nothing to undo");
   }
+  const count = candidate.writes.length;
   return {
     speak: [
       // The card lists each write by name (the candidate's summary is the tools' own words, with ids).
-      say(
-        language,
-        `Undoing the last change (${candidate.writes.length > 0 ? `${candidate.writes.length} change(s), ` : ""}each listed on the card).`,
-        // Read back from text (a model server without artifacts), a listing has no writes to count.
-        `撤销上一次的修改（${candidate.writes.length > 0 ? `共 ${candidate.writes.length} 项修改，` : ""}卡片上逐项列出）。`,
-      ),
+      listing?.redoes
+        ? // The last change was itself an undo: undoing it redoes what that undo took back, and is said to.
+          say(
+            language,
+            `Your last change was an undo, so undoing it redoes what it took back (${count > 0 ? `${count} change(s), ` : ""}each listed on the card).`,
+            `你上一次的修改本身就是一次撤销，撤销它就会重做被撤销的修改（${count > 0 ? `共 ${count} 项修改，` : ""}卡片上逐项列出）。`,
+          )
+        : say(
+            language,
+            `Undoing the last change (${count > 0 ? `${count} change(s), ` : ""}each listed on the card).`,
+            // Read back from text (a model server without artifacts), a listing has no writes to count.
+            `撤销上一次的修改（${count > 0 ? `共 ${count} 项修改，` : ""}卡片上逐项列出）。`,
+          ),
       ...kept,
     ].join("\n"),
     action: "confirm",
-    reason: say(language, "the backend's undo of the last applied card", "后端给出的、撤销上一张已执行卡片的修改"),
+    reason: listing?.redoes
+      ? say(
+          language,
+          "the backend's undo of the last applied card, itself an undo: it redoes what that undo took back",
+          "后端给出的、撤销上一张已执行卡片（它本身是一次撤销）的修改：重做被它撤销的修改",
+        )
+      : say(language, "the backend's undo of the last applied card", "后端给出的、撤销上一张已执行卡片的修改"),
     tool_call: { name: "choose_candidate", arguments: { id: candidate.id } },
   };
 }

@@ -21,7 +21,7 @@ import type { QueryRangeData, QueryRangeDay, RangeOccupant } from "../../tools/s
 import type { SwapData } from "../../tools/schedule/tools/swap.js";
 import type { UnplaceData } from "../../tools/schedule/tools/unplace.js";
 import type { RescheduleListing } from "../../tools/schedule/tools/reschedule.js";
-import type { UndoListing } from "../../tools/schedule/tools/undo.js";
+import { REDOES_LINE, type UndoListing } from "../../tools/schedule/tools/undo.js";
 import type { RecoveryListing } from "../../tools/schedule/tools/recovery.js";
 import type { HealthIssue, HealthIssueKind, HealthReport } from "../../tools/schedule/health.js";
 
@@ -346,6 +346,7 @@ function parseUndoListing(lines: readonly string[]): UndoListing | undefined {
       // The summary opens with what it reverses: "undo place matrix-review, move essay-draft: …".
       listing.undone.push(...(/^undo (.*?): /.exec(candidate[2]!)?.[1]?.split(", ") ?? []));
     } else if (kept) listing.kept.push({ write: kept[1]!, why: kept[2]! });
+    else if (line === REDOES_LINE) listing.redoes = true;
     else return undefined;
   }
   return lines.length > 0 ? listing : undefined;

@@ -139,6 +139,12 @@ describe("each tool's data says what its text says", () => {
     const undo = runTool("propose_undo", { ...placed.state!, lastChange });
     expect((undo.data as UndoListing).candidates).toHaveLength(1);
     expect(parseToolData("propose_undo", undo.content)).toEqual(asRead(undo.data as UndoListing));
+    // The undo of an undo (its card chosen from propose_undo's listing) is said to redo, and read back so.
+    const undoCard = lastChange.map((write) => ({ ...write, chosenFrom: "propose_undo" }));
+    const redo = runTool("propose_undo", { ...placed.state!, lastChange: undoCard });
+    expect(redo.data).toMatchObject({ redoes: true });
+    expect(undo.data).not.toHaveProperty("redoes");
+    expect(parseToolData("propose_undo", redo.content)).toEqual(asRead(redo.data as UndoListing));
     const elsewhere = runTool("propose_undo", {
       ...smallSchedule(),
       lastChange: [],

@@ -284,6 +284,7 @@ const EN = {
   // The offline policy's steps that report their writes (`offline/schedule/life-steps.ts`, `clear-day-step.ts`): a
   // heading, then each write.
   undone: "undid the last change",
+  undidUndo: "the last change was an undo, and undoing it redid what it took back",
   // (`life-steps.ts`: a write the undo took back other than as it was, and why, as propose_undo's reasons say it.)
   undoneInPart: "{undoSubject} not as it was: {undoWhy}",
   rescheduled: "rescheduled",
@@ -523,6 +524,7 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   lastChangeElsewhere: "上一次的修改（{tools}）不是对日程的修改，这里只能撤销日程的修改",
   noChangeToRecover: "没有可以补救的修改——{recoveryWhy}",
   undone: "已撤销上一次的修改",
+  undidUndo: "上一次的修改本身是一次撤销，撤销它就重做了被撤销的修改",
   undoneInPart: "{undoSubject} 没有完全恢复原样：{undoWhy}",
   rescheduled: "已补排",
   notRescheduled: "没有补排",
@@ -574,6 +576,7 @@ const PLACED_SPAN =
 /** The headings of an offline step that reports its writes (`{heading}: {writes}`, the phrase `reported`). */
 export const REPORT_HEADINGS: readonly SummaryKey[] = [
   "undone",
+  "undidUndo",
   "rescheduled",
   "notRescheduled",
   "nothingToReschedule",

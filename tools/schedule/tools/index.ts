@@ -106,6 +106,7 @@ export {
   NOTHING_TO_UNDO,
   proposeUndo,
   proposeUndoTool,
+  REDOES_LINE,
   UNDO_CANDIDATE_ID,
   UNDO_WRITES,
   type UndoListing,

@@ -61,7 +61,18 @@ export interface UndoListing extends CandidateListing {
    * instead of the id. Absent when nothing is kept, and on a listing read back from its text.
    */
   names?: Record<string, string>;
+  /**
+   * The last card was itself an undo (chosen from propose_undo's listing): the candidate redoes the change it took
+   * back, and is said to (never as a plain undo).
+   */
+  redoes?: true;
 }
+
+/** propose_undo's name: the listing an undo's card is chosen from (`AppliedWrite.chosenFrom`). */
+const PROPOSE_UNDO = "propose_undo";
+
+/** The line of propose_undo's text that says its candidate redoes what the last undo took back. */
+export const REDOES_LINE = "the last change was an undo: this redoes what it took back";
 
 /**
  * The writes that reverse one applied write on `state`, or why there are none; `partly` says what of it they leave
@@ -658,10 +669,12 @@ export function proposeUndo(state: ScheduleState): UndoListing {
       ? [{ id: UNDO_CANDIDATE_ID, writes, summary: `undo ${undone.join(", ")}: ${said.join("; ")}` }]
       : [];
   const names = kept.length > 0 ? namesOfKept(state, last, kept) : {};
+  const redoes = candidates.length > 0 && last.every((write) => write.chosenFrom === PROPOSE_UNDO);
   return {
     candidates,
     undone,
     kept,
+    ...(redoes ? { redoes: true as const } : {}),
     ...(candidates.length === 0 ? { empty: NOTHING_TO_UNDO.gone } : {}),
     ...(Object.keys(names).length > 0 ? { names } : {}),
   };
@@ -670,6 +683,7 @@ export function proposeUndo(state: ScheduleState): UndoListing {
 /** propose_undo's text: the candidate line, then each write that cannot be undone, with why. */
 export function undoListingText(listing: UndoListing): string {
   const lines = listing.candidates.map((candidate) => `${candidate.id}: ${candidate.summary}`);
+  if (listing.redoes) lines.push(REDOES_LINE);
   // Another domain's change: named, so the model can take it back with that domain's own tools.
   const whose = listing.elsewhere?.length
     ? ` (${listing.elsewhere.join(", ")}): propose_undo takes back schedule changes only; that domain's tools can reverse it`
@@ -681,7 +695,7 @@ export function undoListingText(listing: UndoListing): string {
 
 /** Lists the undo of the last applied card. */
 export const proposeUndoTool: DomainTool<ScheduleState, Record<string, never>> = {
-  name: "propose_undo",
+  name: PROPOSE_UNDO,
   description:
     'Lists the writes that undo the last change applied in this conversation ("undo that") as candidate u1 — unplace what ' +
     "was placed, move or swap back, restore a mark, remove an added task — and what can no longer be undone, with why. " +
