@@ -253,6 +253,15 @@ function statedPreference(message: string, language: Language, view: PromptView)
   if (change.add.length > 0) {
     // What is stored, each rule with its days, in either language: never a rule the reply does not name.
     const rules = change.add.map((rule) => describeRule(rule, language)).join(language === "zh" ? "；" : "; ");
+    // Said again (in other words, or the other language): the memory keeps one copy, and the reply says it is kept.
+    // (The prompt lists the kept rules in English.)
+    const held = heldRules(view);
+    if (change.add.every((rule) => held.has(describeRule(rule).toLowerCase())))
+      return say(
+        language,
+        `You have told me this before: your standing preferences already keep "${rules}", so nothing new was noted and nothing changed. /prefs lists your preferences.`,
+        `这条长期偏好之前已经记下了：“${message}”，没有重复记录，什么也没改（/prefs 可以查看）。`,
+      );
     return say(
       language,
       `Noted as a standing preference (${rules}): I'll keep to it whenever I arrange or move your reviews. /prefs lists your preferences.`,
@@ -307,6 +316,22 @@ function liftedPreference(
     language,
     `Noted: I no longer keep to "${lifted.join("; ")}" when I arrange your reviews.`,
     `好的：以后安排复习时不再受这条偏好限制（“${message}”）。`,
+  );
+}
+
+/**
+ * The rules the prompt's standing preferences hold (`memory/preferences.ts` `preferencePromptLines`: "- words → rule
+ * (hard: …)", or "- words (…)" when the words are the rule), as `describeRule` says them, in lower case.
+ */
+function heldRules(view: PromptView): Set<string> {
+  const held = section(`${view.system}\n${view.context}`, PREFERENCES_TAG);
+  return new Set(
+    held.split("\n").flatMap((line) => {
+      const entry = /^- (.*?)(?: \((?:soft|hard: [^()]*)\))?$/.exec(line.trim());
+      if (!entry) return [];
+      const [words, rule] = entry[1]!.split(" → ");
+      return [(rule ?? words)!.toLowerCase()];
+    }),
   );
 }
 

@@ -115,7 +115,13 @@ describe("through the graph", () => {
     expect(english.said.at(-1)).toBe(
       "Noted as a standing preference (never on Sunday): I'll keep to it whenever I arrange or move your reviews. /prefs lists your preferences.",
     );
-    const chinese = await converse(tempo, "周日不复习", [], "t-2");
+    // Said to a student who has not said it yet (said again, it is kept already: preference-said-again.test.ts).
+    const chinese = await converse(
+      await offlineTempo(sampleWeek(), undefined, { store: new InMemoryStore() }),
+      "周日不复习",
+      [],
+      "t-2",
+    );
     expect(chinese.said.at(-1)).toBe(
       "记下了这条长期偏好：“周日不复习”（周日不安排）。以后安排或移动复习时都会照此来（/prefs 可以查看）。",
     );

@@ -229,12 +229,13 @@ describe("a message that only states a preference", () => {
 describe("a day ruled out for everything", () => {
   test("'don't schedule anything on friday', in either language, is kept as a preference and arranges nothing", async () => {
     // Before, each of these raised a plan card to place every pending review elsewhere ("not on Friday"), or asked
-    // which task "任何事" was.
-    const { store, tempo } = await tempoWithMemory();
+    // which task "任何事" was. Each said to a student who has not said it yet (said again, it is kept already:
+    // tests/graph/preference-said-again.test.ts).
     for (const [message, thread] of [
       ["dont schedule anything on friday", "t-f1"],
       ["don't put anything on friday", "t-f2"],
     ]) {
+      const { tempo } = await tempoWithMemory();
       const outcome = await converse(tempo, message!, [], thread);
       expect(outcome.cards).toEqual([]);
       expect(outcome.said.at(-1)).toBe(
@@ -242,6 +243,7 @@ describe("a day ruled out for everything", () => {
       );
       expect(pending(outcome.schedule)).toBe(pending(sampleWeek()));
     }
+    const { store, tempo } = await tempoWithMemory();
     const chinese = await converse(tempo, "周五不要安排任何事", [], "t-f3");
     expect(chinese.cards).toEqual([]);
     expect(chinese.said.at(-1)).toBe(
