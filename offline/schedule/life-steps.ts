@@ -126,9 +126,16 @@ function keptNamed(listing: UndoListing | undefined): Array<{ subject: string; w
       subject: known ? ids.map((id) => JSON.stringify(names[id])).join(", ") : entry.write,
       why: undoReasonNamed(entry.why, names),
       // A write the candidate takes back, other than as it was (a review back pending, not on its passed place).
-      inPart: listing?.undone.includes(entry.write) ?? false,
+      inPart: (listing?.undone ?? []).some((undone) => partOf(entry.write, undone)),
     };
   });
+}
+
+/** True when `write` (`tool id…`) names the tool of `undone` and only tasks it names: a part of a write undone. */
+function partOf(write: string, undone: string): boolean {
+  const [tool, ...ids] = write.split(" ");
+  const [undoneTool, ...undoneIds] = undone.split(" ");
+  return tool === undoneTool && ids.every((id) => undoneIds.includes(id));
 }
 
 /** A write an undo took back other than as it was, and why, in `language` (the phrase `undoneInPart`). */

@@ -52,6 +52,7 @@ const EN = {
   placeNotBack: "its place cannot be given back ({why}); it comes back pending",
   placePassedSinceMarked: "it was marked before its place, which has passed since, so it comes back pending",
   importKept: "kept: {why}",
+  taskStays: "{ids} stays where it is ({why})",
   // Writes undo does not take back.
   rollNotUndone:
     "a roll of the week is not undone: it moved the past into history (done on record, placed reviews missed), and its reverse would rewrite the past, which the clock rule forbids",
@@ -95,6 +96,7 @@ const ZH: { readonly [Key in keyof typeof EN]: string } = {
   placeNotBack: "它原来的位置无法恢复（{why}）；它恢复为待安排",
   placePassedSinceMarked: "它是在原定时间之前标记的，而那个时间现在已经过去，所以恢复为待安排",
   importKept: "保留：{why}",
+  taskStays: "{ids} 保持在现在的位置（{why}）",
   rollNotUndone:
     "滚动到下一周不会被撤销：它已把过去的部分记为历史（完成的留有记录，已安排的复习记为错过），撤销它就要改写过去，而时间规则不允许",
   notUndoneByTempo: "Tempo 不撤销 {tool}；除了 roll_window，每一种修改都可以撤销",

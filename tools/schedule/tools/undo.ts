@@ -79,7 +79,13 @@ export const REDOES_LINE = "the last change was an undo: this redoes what it too
  * as it is (a field a later write changed).
  */
 type Inverse =
-  { writes: Array<{ name: string; arguments: Record<string, unknown> }>; partly?: string } | { why: string };
+  | {
+      writes: Array<{ name: string; arguments: Record<string, unknown> }>;
+      partly?: string;
+      /** The tasks `partly` is about, when only some of the write's are (a batch's moves that stay). */
+      partlyOf?: string[];
+    }
+  | { why: string };
 
 /**
  * One field a write changes, with its label and the arguments that set it back to the value `before` held; none
@@ -440,6 +446,44 @@ function unremove(state: ScheduleState, data: RemoveTaskData): Inverse {
     : { writes: [restore], partly: sayUndo("en", "placeNotBack", { why: tried.why }) };
 }
 
+/** A batch_move's refusal, naming the task it refused: `cannot apply batch_move (task <id>): <why>; nothing was moved`. */
+const BATCH_REFUSAL = /^cannot apply batch_move \(task ([^)\s]+)\): ([\s\S]*?)(?:; nothing was moved\.?)?$/;
+
+/**
+ * The batch_move that puts back the tasks a batch moved, as many as the week allows: one the week refuses to move back
+ * now (its old place taken or passed by the clock, its place now passed) stays where it is, and is said, with why; the
+ * rest go back together. None goes back when one has moved since, or a refusal names no task of the batch.
+ */
+function unbatch(state: ScheduleState, batch: BatchMoveData): Inverse {
+  if (batch.moved.some((task) => task.from === undefined)) return { why: UNDO_WORDS.en.whereTasksNotOnRecord };
+  // A task moved since is a change of the batch made again: the batch is not taken back (its reverse is the later
+  // move's business), as for a move.
+  const since = batch.moved.filter((task) => !sitsAt(state, task.id, task)).map((task) => task.id);
+  if (since.length > 0) return { why: sayUndo("en", "listMovedSince", { ids: since.join(", ") }) };
+  const said: string[] = [];
+  const stays: string[] = [];
+  let back = batch.moved;
+  const writeOf = (tasks: typeof back) => ({
+    name: "batch_move",
+    arguments: {
+      moves: tasks.map((task) => ({ task_id: task.id, day: task.from!.day, slot_start: task.from!.start })),
+    },
+  });
+  while (back.length > 0) {
+    const tried = tryWrites(state, [writeOf(back)]);
+    if (tried.ok) break;
+    const refused = BATCH_REFUSAL.exec(tried.why);
+    if (!refused || !back.some((task) => task.id === refused[1])) return { why: tried.why };
+    said.push(sayUndo("en", "taskStays", { ids: refused[1]!, why: refused[2]! }));
+    stays.push(refused[1]!);
+    back = back.filter((task) => task.id !== refused[1]);
+  }
+  if (back.length === 0) return { why: said.join("; ") };
+  return said.length === 0
+    ? { writes: [writeOf(back)] }
+    : { writes: [writeOf(back)], partly: said.join("; "), partlyOf: stays };
+}
+
 /** The writes that reverse `write` on `state`, or why it cannot be reversed. */
 function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
   const taskId = String(write.arguments.task_id ?? "");
@@ -467,18 +511,8 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
           }
         : { why: UNDO_WORDS.en.movedSince };
     }
-    case "batch_move": {
-      const batch = write.data as BatchMoveData;
-      if (batch.moved.some((task) => task.from === undefined)) return { why: UNDO_WORDS.en.whereTasksNotOnRecord };
-      const since = batch.moved.filter((task) => !sitsAt(state, task.id, task)).map((task) => task.id);
-      if (since.length > 0) return { why: sayUndo("en", "listMovedSince", { ids: since.join(", ") }) };
-      const moves = batch.moved.map((task) => ({
-        task_id: task.id,
-        day: task.from!.day,
-        slot_start: task.from!.start,
-      }));
-      return { writes: [{ name: "batch_move", arguments: { moves } }] };
-    }
+    case "batch_move":
+      return unbatch(state, write.data as BatchMoveData);
     case "swap": {
       const swapped = write.data as SwapData;
       return swapped.moved.every((task) => sitsAt(state, task.id, task))
@@ -659,7 +693,11 @@ export function proposeUndo(state: ScheduleState): UndoListing {
     current = tried.state;
     writes.push(...inverse.writes);
     undone.push(writeName(write));
-    if (inverse.partly) kept.push({ write: writeName(write), why: inverse.partly });
+    if (inverse.partly)
+      kept.push({
+        write: inverse.partlyOf ? [write.name, ...inverse.partlyOf].join(" ") : writeName(write),
+        why: inverse.partly,
+      });
     said.push(...tried.lines);
   }
   // A write of the same card that another domain made stays as it is, and is named.
