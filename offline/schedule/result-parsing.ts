@@ -187,7 +187,8 @@ export function parseToolData(name: string, content: string): unknown {
         found: count(header[2]),
         omitted: parseOverflowCount(content),
         lastDay: Number(header[1]),
-        // The clock's note, after the standing preferences' (`find-free.ts`).
+        // The standing preferences' note, then the clock's (`find-free.ts`).
+        ...standingLeftOutOf(lines[0]!),
         ...(/ \(time that has started left out\)(?::|$)/.test(lines[0]!) ? { pastLeftOut: true as const } : {}),
       } satisfies FindFreeData;
     }
@@ -687,4 +688,15 @@ function parseTaskInfo(lines: readonly string[]): GetTaskInfoData | undefined {
     if (host[2] !== undefined) data.hostName = JSON.parse(host[2]) as string;
   }
   return data;
+}
+
+/** The days find_free's header says the standing preferences left out ("(days 6-7 left out: …)"), as its data has them. */
+function standingLeftOutOf(header: string): { standingLeftOut?: number[] } {
+  const said = / \(days ([\d, -]+) left out: your standing preferences rule them out\)/.exec(header)?.[1];
+  if (!said) return {};
+  const days = said.split(",").flatMap((part) => {
+    const [first, last = first] = part.split("-").map(Number);
+    return Array.from({ length: last! - first! + 1 }, (_, index) => first! + index);
+  });
+  return { standingLeftOut: days };
 }

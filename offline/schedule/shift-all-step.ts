@@ -568,10 +568,12 @@ function plan(
         (a, b) => distance(a) - distance(b) || ("minutes" in by && !later ? a.start - b.start : offset(b) - offset(a)),
       );
     const place = places[0];
-    // A day a standing preference keeps free was left out of the search: the preference is why, not "no free time".
-    const keptFree = "days" in by ? found.standingLeftOut?.find((each) => each.day === day) : undefined;
-    if (place === undefined && keptFree) {
-      stay({ en: keptFree.why.trimStart(), zh: keptFree.why.trimStart() });
+    // A day the standing preferences keep free was left out of the search: they are why, not "no free time".
+    if (place === undefined && "days" in by && found.standingLeftOut?.includes(day)) {
+      stay({
+        en: saySummary("en", "dayKeptFree", { days: dated(day) }),
+        zh: saySummary("zh", "dayKeptFree", { days: dayName(day, facts, "zh") }),
+      });
       continue;
     }
     if (place === undefined) {

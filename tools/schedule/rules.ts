@@ -259,19 +259,6 @@ function weekdayText(day: number, weekday: number, book: RuleBook): string {
 }
 
 /**
- * Why day `day` takes nothing, when a standing preference rules its weekday out: " cannot go on day 7 (Sun 17 Mar
- * 2024): your standing preference "never on Sunday" rules Sun out; to change it, …" (said after a task's label: the
- * preference in the user's words, and how to lift it); undefined when none does.
- */
-export function standingDayRefusal(day: number, book: RuleBook): string | undefined {
-  const weekday = weekdayOf(day, book);
-  const rule = book.standing.avoid.get(weekday);
-  if (!rule) return undefined;
-  const where = weekdayText(day, weekday, book);
-  return `${saySummary("en", "standingDayOut", { where, said: JSON.stringify(rule.text), weekday: dayOfWeekName(weekday) })}${liftHint(rule)}`;
-}
-
-/**
  * A class's name as a refusal quotes it. Built only in a refusal, and by a function of the module's (no closure made
  * per check): the search asks every day of every task, and almost all of them pass.
  */
@@ -342,8 +329,11 @@ function ruleText(broken: BrokenRule, task: TaskItem, range: SlotRange, book: Ru
       })}`;
     case "blocked_day":
       return `${label(task)}${saySummary("en", "classBlocksDay", { where: dayText(range.day, book), className: classNameOf(category) })}`;
-    case "avoided_day":
-      return `${label(task)}${standingDayRefusal(range.day, book)!}`;
+    case "avoided_day": {
+      const day = standing.avoid.get(weekday)!;
+      const where = weekdayText(range.day, weekday, book);
+      return `${label(task)}${saySummary("en", "standingDayOut", { where, said: JSON.stringify(day.text), weekday: dayOfWeekName(weekday) })}${liftHint(day)}`;
+    }
     case "before_from": {
       const bounds = boundsOn(standing, weekday);
       const { slot: from, rule } = bounds.from!;

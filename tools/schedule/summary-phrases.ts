@@ -304,6 +304,8 @@ const EN = {
   noRoomOnDay: "no free time fits it on {days}",
   // Free time there, but none its own rules allow (read for it: `find_free` with its id).
   noRuledRoomOnDay: "no free time on {days} keeps its rules (its class, its deadline, your preferences)",
+  // The day a shift lands on is one the standing preferences keep free (`find_free`'s days left out).
+  dayKeptFree: "your standing preferences keep {days} free (/prefs lists them, /forget removes one)",
   // Off its day (or that part of it), to the nearest place: none anywhere else (`shift_all` with `away`).
   noRoomAway: "no free time fits it away from {days}",
   noRuledRoomAway: "no free time away from {days} keeps its rules (its class, its deadline, your preferences)",
@@ -540,6 +542,7 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   noReviewToShift: "没有还没开始的复习可以移动",
   staysBecause: "{subject} 保留不动：{why}",
   noRoomOnDay: "{days}没有能容纳它的空闲时间",
+  dayKeptFree: "你的长期偏好让{days}空着（/prefs 查看偏好，/forget 删除一条）",
   noRuledRoomOnDay: "{days}没有符合它的规则（课程类别、截止日期、你的偏好）的空闲时间",
   noRoomAway: "{days}以外没有能容纳它的空闲时间",
   noRuledRoomAway: "{days}以外没有符合它的规则（课程类别、截止日期、你的偏好）的空闲时间",

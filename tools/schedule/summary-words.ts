@@ -145,7 +145,7 @@ export function summaryInChinese(english: string): string {
       ),
       writes: reported
         // (A reason's own "; day 5 … is too late" stays with it.)
-        .writes!.split(/; (?!it is pending again|tell me you did it|day \d|to change it)/)
+        .writes!.split(/; (?!it is pending again|tell me you did it|day \d)/)
         .map((part) => {
           // A review a move of every review left where it was, and why (`offline/schedule/shift-all-step.ts`).
           const stays = staysInChinese(part);
@@ -209,15 +209,6 @@ export function leftOutIn(why: string, language: Language): string | undefined {
 /** Phrase `key` of the table read in `mode` and said in Chinese, each place through its Chinese reader. */
 function read(key: SummaryKey, mode: ReadMode): (text: string) => string {
   return (text) => readSummaryIn(text, key, mode, "zh", READERS);
-}
-
-/**
- * Phrase `key`, said after a task's label (its template opens with a space), read anywhere, and also where it opens
- * the text with no label before it.
- */
-function openingOrAnywhere(key: SummaryKey): (text: string) => string {
-  const anywhere = read(key, "anywhere");
-  return (text) => (text.startsWith(" ") ? anywhere(text) : anywhere(` ${text}`).replace(/^ /, ""));
 }
 
 /** Phrase `key` of the refinement's table (`contracts/refinement-words.ts`) read in `mode` and said in Chinese. */
@@ -522,6 +513,7 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("noReviewToShift", "whole"),
   read("noRoomOnDay", "whole"),
   read("noRuledRoomOnDay", "whole"),
+  read("dayKeptFree", "whole"),
   read("noRoomAway", "whole"),
   read("noRuledRoomAway", "whole"),
   read("noRuledTimeShifted", "whole"),
@@ -575,9 +567,8 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("classBlocksDay", "anywhere"),
   read("acrossBreak", "anywhere"),
   read("sameDaySession", "anywhere"),
-  // The standing preferences' refusals (`rules.ts`, `find-free.ts`): the preference in the user's own words; a day's
-  // refusal also opens a reason on its own (`standingLeftOut`, without a task's label before it).
-  openingOrAnywhere("standingDayOut"),
+  // The standing preferences' refusals (`rules.ts`, `find-free.ts`): the preference in the user's own words.
+  read("standingDayOut", "anywhere"),
   read("standingStartNone", "anywhere"),
   read("standingStartFrom", "anywhere"),
   read("standingStartRange", "anywhere"),

@@ -19,7 +19,7 @@ import {
 } from "../format.js";
 import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "../occupancy-index.js";
 import { resolvePlacements } from "../placement.js";
-import { fixedProblem, pastRefusal, standingDayRefusal } from "../rules.js";
+import { fixedProblem, pastRefusal } from "../rules.js";
 import { rangeFrom, rangesEqual } from "../slot-range.js";
 import { saySummary } from "../summary-phrases.js";
 import type { ScheduleState, SlotRange } from "../state.js";
@@ -75,11 +75,8 @@ export interface FindFreeData {
   lastDay: number;
   /** True when the run's clock left out time of the days searched that has started. */
   pastLeftOut?: true;
-  /**
-   * The days a search for any day left out because a standing preference rules them out, each with the refusal that
-   * names the preference and how to lift it (`standingDayRefusal`): why nothing was found there.
-   */
-  standingLeftOut?: Array<{ day: number; why: string }>;
+  /** The days a search for any day left out because the standing preferences rule them out (why none is there). */
+  standingLeftOut?: number[];
 }
 
 /** A free run as find_free lists it. */
@@ -140,9 +137,7 @@ export const findFreeTool: DomainTool<ScheduleState, FindFreeArguments> = {
     const lastDay = days[days.length - 1] as number;
     const cut = {
       ...(past ? { pastLeftOut: true as const } : {}),
-      ...(ruledOut.length > 0
-        ? { standingLeftOut: ruledOut.map((day) => ({ day, why: standingDayRefusal(day, index.rules)! })) }
-        : {}),
+      ...(ruledOut.length > 0 ? { standingLeftOut: ruledOut } : {}),
     };
     if (runs.length === 0)
       return readResult([`no free run with min_length=${forTask?.duration ?? minLength} ${where}`], {
