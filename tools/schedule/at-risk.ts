@@ -100,6 +100,15 @@ export interface AtRiskReport {
   preferences?: { rules: string[]; freed: number };
 }
 
+/** The exact search for `tasks` in `input`'s room, each under its own rules there. */
+function searchFor(tasks: readonly TaskItem[], input: ReturnType<typeof searchInputOf>, budget: SearchBudget) {
+  return searchPlacements(
+    tasks.map((task) => withRules({ id: task.id, duration: task.duration }, task, input.rules)),
+    input.room,
+    budget,
+  );
+}
+
 /** Reviews still to place: pending ones, and missed ones not made up. */
 function toPlace(task: TaskItem): boolean {
   return task.status === "pending" || task.status === "missed";
@@ -115,8 +124,7 @@ export function atRiskOf(state: ScheduleState, budget: SearchBudget = {}, langua
   if (due.length === 0) return { due: 0, most: 0, atRisk: [], unproved: [] };
   const work = startBudget(budget);
   const input = searchInputOf(state);
-  const searchTask = (task: TaskItem) => withRules({ id: task.id, duration: task.duration }, task, input.rules);
-  const search = searchPlacements(due.map(searchTask), input.room, work);
+  const search = searchFor(due, input, work);
   const most = search.placements.length;
   const placed = new Set(search.placements.map((placement) => placement.id));
   const outside = due.filter((task) => !placed.has(task.id));
@@ -125,18 +133,17 @@ export function atRiskOf(state: ScheduleState, budget: SearchBudget = {}, langua
     return { due: due.length, most, atRisk: [], unproved: outside.map((task) => risked(task, book, language, false)) };
   // Left out of one best arrangement is not "no place": on its own, a review may fit where another one went.
   const left = outside.map((task) => {
-    const own = searchPlacements([searchTask(task)], input.room, work);
+    const own = searchFor([task], input, work);
     const alone = own.exact && own.placements.length === 0;
     // A session with no place on its own: is it the free time, or another session on each day that has it?
     const { group: _group, ...ungrouped } = task;
-    const sessions =
-      alone && task.group !== undefined ? searchPlacements([searchTask(ungrouped)], input.room, work) : undefined;
+    const sessions = alone && task.group !== undefined ? searchFor([ungrouped], input, work) : undefined;
     return {
       ...risked(task, book, language, alone),
       ...(sessions?.exact && sessions.placements.length > 0 ? { sessionEachDay: true as const } : {}),
     };
   });
-  const found = recoveryOf(state, due, book, work, language);
+  const found = recoveryOf(state, due, most, book, work, language);
   const preferences = preferencesInTheWay(state, due, most, work);
   return {
     due: due.length,
@@ -164,12 +171,7 @@ function preferencesInTheWay(
   const rules = state.standing ?? [];
   if (rules.length === 0) return undefined;
   const fitting = (standing: typeof rules) => {
-    const input = searchInputOf({ ...state, standing });
-    const search = searchPlacements(
-      due.map((task) => withRules({ id: task.id, duration: task.duration }, task, input.rules)),
-      input.room,
-      budget,
-    );
+    const search = searchFor(due, searchInputOf({ ...state, standing }), budget);
     return search.exact ? search.placements.length : undefined;
   };
   const freed = fitting([]);
@@ -181,11 +183,13 @@ function preferencesInTheWay(
 /**
  * The change that meets the most deadlines: every placed review not yet started taken up, the deadline reviews
  * placed first (the most that fit), the others put back where they still fit; or, when it recovers none, whether
- * that is proved (the search finished, or nothing can move).
+ * that is proved (the search finished, or nothing can move). `alreadyFit`: the most of `due` that fit now (the exact
+ * search's, which the caller ran on the week as it is).
  */
 function recoveryOf(
   state: ScheduleState,
   due: readonly TaskItem[],
+  alreadyFit: number,
   book: RuleBook,
   budget: SearchBudget,
   language: Language,
@@ -202,18 +206,8 @@ function recoveryOf(
     ),
   };
   const room = searchInputOf(open);
-  const first = searchPlacements(
-    due.map((task) => withRules({ id: task.id, duration: task.duration }, task, room.rules)),
-    room.room,
-    budget,
-  );
+  const first = searchFor(due, room, budget);
   const recovered = new Set(first.placements.map((placement) => placement.id));
-  const before = searchInputOf(state);
-  const alreadyFit = searchPlacements(
-    due.map((task) => withRules({ id: task.id, duration: task.duration }, task, before.rules)),
-    before.room,
-    budget,
-  ).placements.length;
   if (first.placements.length <= alreadyFit) return { proved: first.exact };
   // The placed reviews with a deadline of their own count too: a change that places one due review by taking off
   // another (two sessions of one task, no two on a day) meets no more deadlines. The most that fit together, the
@@ -222,11 +216,7 @@ function recoveryOf(
     (task) => searchLimitsOf(task, book).endBefore !== undefined && !deadlinePassed(task, book),
   );
   if (placedDue.length > 0) {
-    const together = searchPlacements(
-      [...due, ...placedDue].map((task) => withRules({ id: task.id, duration: task.duration }, task, room.rules)),
-      room.room,
-      budget,
-    );
+    const together = searchFor([...due, ...placedDue], room, budget);
     if (together.placements.length <= alreadyFit + placedDue.length) return { proved: together.exact, trades: true };
   }
   // The deadline reviews in their places, then the lifted ones back: where they are when that place is still free (only
@@ -329,11 +319,7 @@ function putBack(
   }
   const back = searchInputOf(current);
   const rest = movable.filter((task) => !at.has(task.id));
-  const search = searchPlacements(
-    rest.map((task) => withRules({ id: task.id, duration: task.duration }, task, back.rules)),
-    back.room,
-    budget,
-  );
+  const search = searchFor(rest, back, budget);
   for (const placement of search.placements) at.set(placement.id, placement);
   return at;
 }
