@@ -24,6 +24,7 @@ import type { RescheduleListing } from "../../tools/schedule/tools/reschedule.js
 import { REDOES_LINE, type UndoListing } from "../../tools/schedule/tools/undo.js";
 import type { RecoveryListing } from "../../tools/schedule/tools/recovery.js";
 import type { HealthIssue, HealthIssueKind, HealthReport } from "../../tools/schedule/health.js";
+import { summaryPattern } from "../../tools/schedule/summary-phrases.js";
 
 /** A pending task line; groups: id, name (JSON string literal), duration, category id. */
 export const PENDING_TASK_LINE_PATTERN =
@@ -692,7 +693,7 @@ function parseTaskInfo(lines: readonly string[]): GetTaskInfoData | undefined {
 
 /** The days find_free's header says the standing preferences left out ("(days 6-7 left out: …)"), as its data has them. */
 function standingLeftOutOf(header: string): { standingLeftOut?: number[] } {
-  const said = / \(days ([\d, -]+) left out: your standing preferences rule them out\)/.exec(header)?.[1];
+  const said = summaryPattern("standingDaysLeftOut", "anywhere").exec(header)?.[1];
   if (!said) return {};
   const days = said.split(",").flatMap((part) => {
     const [first, last = first] = part.split("-").map(Number);
