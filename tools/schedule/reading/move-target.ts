@@ -6,6 +6,7 @@ import type { DaySelection, PartOfDay, Where } from "./request-kinds.js";
 import { readDays, WEEK_STRETCH } from "./day-words.js";
 import {
   DAY_SAID_EN,
+  SHORT_WEEKDAY_EN,
   isAnywhere,
   isEmptySelection,
   NEGATIVE_CLAUSE,
@@ -132,7 +133,7 @@ const CLOCK_EN = String.raw`\d{1,2}(?:[:.]\d{2})?(?:\s*[ap]\.?m\b\.?)?`;
 /** A clock time a task is moved from, or the range it takes: "19:00", "7pm", "at 9", "10-12", "10:00–11:40". */
 const FROM_TIME_EN = String.raw`(?:at\s+)?${CLOCK_EN}(?:\s*[-–—~]\s*${CLOCK_EN})?`;
 /** The day a task is moved from: "thursday", "thu", "tue 12 mar" (as the terminal shows a place), "today". */
-const FROM_DAY_EN = String.raw`(?:${DAY_SAID_EN}|(?:mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)\b\.?)(?:\s+\d{1,2}\s+[a-z]{3,9}\.?|\s+[a-z]{3,9}\.?\s+\d{1,2}\b)?`;
+const FROM_DAY_EN = String.raw`(?:${DAY_SAID_EN}|(?:${SHORT_WEEKDAY_EN})\b\.?)(?:\s+\d{1,2}\s+[a-z]{3,9}\.?|\s+[a-z]{3,9}\.?\s+\d{1,2}\b)?`;
 /**
  * The day (and time) a move's task leaves, said after it before where it goes ("the essay from Thursday", "… off
  * Thursday" to Friday, "… from Sunday 19:00", "… from 7pm on Sunday", "… from tuesday 10-12", "… from Tue 12 Mar,

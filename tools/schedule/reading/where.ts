@@ -255,7 +255,9 @@ export function readWhere(said: string): Where {
 }
 
 const WEEKDAY_WORDS_EN = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
-const WEEKDAY_WORD_EN = String.raw`(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun|the weekend|weekend)`;
+/** A weekday said short: "mon", "tue", "tues", "thur", "thurs" … (an alternation to put in a group). */
+export const SHORT_WEEKDAY_EN = String.raw`mon|tues?|wed|thu(?:rs?)?|fri|sat|sun`;
+const WEEKDAY_WORD_EN = String.raw`(monday|tuesday|wednesday|thursday|friday|saturday|sunday|${SHORT_WEEKDAY_EN}|the weekend|weekend)`;
 const BEFORE_AFTER_DAY_EN = new RegExp(
   String.raw`\b(?:${ANY_DAY}\s+)?(${SIDE_WORDS_EN})\s+(?:this\s+)?${WEEKDAY_WORD_EN}\b`,
   "g",
@@ -503,7 +505,7 @@ export function isAnywhere(where: Where): boolean {
 export const DAY_SAID_EN = String.raw`(?:(?:this\s+)?[a-z]+day|today|tonight|tomorrow)(?:\s+(?:morning|afternoon|evening|night))?`;
 
 /** A day in a list of days: "friday", "fri", "next thu", "tmrw", "the weekend", a part after it. */
-const LISTED_DAY_EN = String.raw`(?:(?:this|next)\s+)?(?:[a-z]+day|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun|today|tonight|tomorrow|tmrw?|(?:the\s+)?weekend)(?:\s+(?:morning|afternoon|evening|night))?`;
+const LISTED_DAY_EN = String.raw`(?:(?:this|next)\s+)?(?:[a-z]+day|${SHORT_WEEKDAY_EN}|today|tonight|tomorrow|tmrw?|(?:the\s+)?weekend)(?:\s+(?:morning|afternoon|evening|night))?`;
 
 /** A clause that only lists days ("friday", "and saturday", "thu or fri"), going on from the one before. */
 const DAYS_LISTED_ON = new RegExp(
