@@ -8,7 +8,8 @@
  * - its slots lie in the day, and are all plainly free, or all inside one event that allows embedding (`canEmbed`)
  *   with no review embedded there yet;
  * - its class excludes neither the day's weekday nor the day; the user's standing preferences rule out neither the
- *   weekday (`avoid_day`, `only_days`) nor its slots (`only_part_of_day`, `not_before_hour`);
+ *   weekday (`avoid_day`, `only_days`) nor its slots (`only_part_of_day`, `avoid_part_of_day`, `not_before_hour`, each
+ *   on its days when it names some);
  * - it is not before its earliest day, and ends before its deadline: an earlier day, or the event's first slot;
  * - its class's buffer (free slots on each side, within the day) holds nothing but the event it sits inside, and it
  *   lies in no buffer the class of a review with a place keeps (a placed one, or a done one: history keeps its place).
@@ -64,27 +65,46 @@ function partSlots(state: ScheduleState, part: string): { from: number; to: numb
   return { from: Math.min(slotsPerDay, 2 * third + 1), to: slotsPerDay };
 }
 
-/** The standing preferences' hard part: weekdays ruled out, and the slots a review may use. */
-function standingLimits(state: ScheduleState): { weekdays: Set<number>; from: number; to: number } {
+/**
+ * The standing preferences' hard part: weekdays ruled out, and the slots a review may use on a day of the week — a rule
+ * of some days (`days`) only on those. The morning kept out starts a day after it; the evening kept out ends a day
+ * before it (a part with no slot keeps nothing out).
+ */
+function standingLimits(state: ScheduleState): {
+  weekdays: Set<number>;
+  on: (weekday: number) => { from: number; to: number };
+} {
   const weekdays = new Set<number>();
-  let from = 1;
-  let to = state.window.slotsPerDay;
   for (const rule of state.standing ?? []) {
     if (rule.kind === "avoid_day") weekdays.add(rule.value);
     if (rule.kind === "only_days")
       for (let day = 1; day <= 7; day += 1) if (!rule.value.includes(day)) weekdays.add(day);
-    if (rule.kind === "only_part_of_day") {
-      const part = partSlots(state, rule.value);
-      from = Math.max(from, part.from);
-      to = Math.min(to, part.to);
-    }
-    const times = state.window.slotTimes;
-    if (rule.kind === "not_before_hour" && times && times.length === state.window.slotsPerDay) {
-      const first = times.findIndex((time) => Number(time.start.slice(0, 2)) >= rule.value);
-      from = Math.max(from, first === -1 ? times.length + 1 : first + 1);
-    }
   }
-  return { weekdays, from, to };
+  const on = (weekday: number) => {
+    let from = 1;
+    let to = state.window.slotsPerDay;
+    for (const rule of state.standing ?? []) {
+      const days = "days" in rule ? (rule.days as number[] | undefined) : undefined;
+      if (days && !days.includes(weekday)) continue;
+      if (rule.kind === "only_part_of_day") {
+        const part = partSlots(state, rule.value);
+        from = Math.max(from, part.from);
+        to = Math.min(to, part.to);
+      }
+      if (rule.kind === "avoid_part_of_day") {
+        const part = partSlots(state, rule.value);
+        if (part.from <= part.to && rule.value === "morning") from = Math.max(from, part.to + 1);
+        if (part.from <= part.to && rule.value === "evening") to = Math.min(to, part.from - 1);
+      }
+      const times = state.window.slotTimes;
+      if (rule.kind === "not_before_hour" && times && times.length === state.window.slotsPerDay) {
+        const first = times.findIndex((time) => Number(time.start.slice(0, 2)) >= rule.value);
+        from = Math.max(from, first === -1 ? times.length + 1 : first + 1);
+      }
+    }
+    return { from, to };
+  };
+  return { weekdays, on };
 }
 
 /** The clock rule: true when (day, slot) has started by `state.now` (see the file's comment). */
@@ -161,7 +181,8 @@ export function oracle(state: ScheduleState, notAt?: ReadonlyMap<string, Readonl
     if (spansBreak(start, end)) return false;
     const category = state.categories.find((entry) => entry.id === task.categoryId);
     if (category?.excludedDaysOfWeek?.includes(weekday(day)) || category?.blockedDays?.includes(day)) return false;
-    if (limits.weekdays.has(weekday(day)) || start < limits.from || end > limits.to) return false;
+    const slots = limits.on(weekday(day));
+    if (limits.weekdays.has(weekday(day)) || start < slots.from || end > slots.to) return false;
     if (task.earliestDay !== undefined && day < task.earliestDay) return false;
     if (groupOf(task) !== undefined && groupDays.has(`${groupOf(task)}:${day}`)) return false;
     const due = task.dueBefore;
