@@ -46,10 +46,33 @@ export function withoutPoliteness(text: string): string {
  * ("Past papers"); everything else is read lowercased.
  */
 export function parseScheduleRequest(text: string): ScheduleRequest {
+  const known = readings.get(text);
+  if (known) return known;
   const request = readRequest(text);
-  return request.kind === "add_task" || request.kind === "add_habit" || request.kind === "add_long_task"
-    ? { ...request, name: asWritten(request.name, text) }
-    : request;
+  const read = deepFrozen(
+    request.kind === "add_task" || request.kind === "add_habit" || request.kind === "add_long_task"
+      ? { ...request, name: asWritten(request.name, text) }
+      : request,
+  );
+  const oldest = readings.keys().next();
+  if (readings.size >= KEPT_READINGS && !oldest.done) readings.delete(oldest.value);
+  readings.set(text, read);
+  return read;
+}
+
+/**
+ * The last messages read, each with its reading: a turn reads its message several times (the plan, each step, the
+ * reply), and a reading depends on the text alone. Frozen, so no reader can change another's.
+ */
+const readings = new Map<string, ScheduleRequest>();
+const KEPT_READINGS = 256;
+
+function deepFrozen<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFrozen(inner);
+  }
+  return value;
 }
 
 /** `name`, read from `text` lowercased, as `text` writes it; as read when `text` does not hold it letter for letter. */
