@@ -58,8 +58,20 @@ function firstSentence(text: string): string {
   return /^[\s\S]*?[.!?](?=\s|$)/.exec(text.trim())?.[0] ?? text.trim();
 }
 
+/** Each schema's rendering: a zod schema does not change, and the brief is in every prompt of every turn. */
+const rendered = new WeakMap<z.ZodType, string>();
+
 /** "task_id: string — Id of …; limit?: integer 1-100 — …", or "none". */
 export function renderArguments(schema: z.ZodType): string {
+  let text = rendered.get(schema);
+  if (text === undefined) {
+    text = renderSchema(schema);
+    rendered.set(schema, text);
+  }
+  return text;
+}
+
+function renderSchema(schema: z.ZodType): string {
   const json = z.toJSONSchema(schema, { unrepresentable: "any" }) as JsonSchema;
   const properties = Object.entries(json.properties ?? {});
   if (properties.length === 0) return "none";
