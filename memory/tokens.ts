@@ -6,8 +6,9 @@
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
+import { createRequire } from "node:module";
+import type { TiktokenBPE } from "js-tiktoken/lite";
 import { Tiktoken } from "js-tiktoken/lite";
-import o200kBase from "js-tiktoken/ranks/o200k_base";
 
 export interface TokenCounter {
   /** "tiktoken:o200k_base" or "estimate". */
@@ -63,12 +64,20 @@ export class TokenCountCache {
 /** The process's cache of o200k counts (see {@link TokenCountCache}). */
 export const tiktokenCache = new TokenCountCache();
 
+/**
+ * The o200k ranks (2.3 MB of source), loaded on the first count, not at import: a process whose models are not
+ * OpenAI's (the offline policy, the demo, the tests' workers) never parses them.
+ */
+function o200kRanks(): TiktokenBPE {
+  return createRequire(import.meta.url)("js-tiktoken/ranks/o200k_base") as TiktokenBPE;
+}
+
 /** The real OpenAI tokenizer (built once, lazily: it takes ~0.7 s); repeated texts are counted once. */
 export const tiktokenCounter: TokenCounter = {
   name: "tiktoken:o200k_base",
   count(text: string): number {
     return tiktokenCache.countOf(text, (uncached) => {
-      o200k ??= new Tiktoken(o200kBase);
+      o200k ??= new Tiktoken(o200kRanks());
       return o200k.encode(uncached).length;
     });
   },
