@@ -70,7 +70,11 @@ export default defineConfig({
         extends: true,
         test: { name: "unit", include: ALL_TESTS, exclude: INTEGRATION_TESTS, isolate: false, testTimeout: 600_000 },
       },
-      { extends: true, test: { name: "integration", include: INTEGRATION_TESTS } },
+      // Test files share a worker's module cache in both tiers (`isolate: false`): an integration file imported the
+      // whole agent again in a fresh module graph, about 2 CPU-s a file. A file that needs a module fresh (a
+      // per-process cache it must see cold, a module that reads the environment on import) takes it with
+      // `vi.resetModules()` and a dynamic import; none changes `process.env` without putting it back.
+      { extends: true, test: { name: "integration", include: INTEGRATION_TESTS, isolate: false } },
     ],
   },
 });

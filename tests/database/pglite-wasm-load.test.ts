@@ -3,7 +3,8 @@
  * (with an unhandled rejection besides). Tempo loads PGlite's WebAssembly itself, so the same failure fails the start at
  * once with `DatabaseUnreachableError` naming the file, lets the data directory go, and a later start works.
  *
- * Its own file: the compiled WebAssembly is cached per process, and this test needs the first load to fail.
+ * The compiled WebAssembly is cached per process (per module instance), and this test needs the first load to fail:
+ * it takes the database module fresh (`vi.resetModules`), since its worker may have started PGlite for another file.
  */
 import { promises as fsPromises } from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
@@ -12,8 +13,7 @@ import path from "node:path";
 
 import { afterEach, expect, it, vi } from "vitest";
 
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "../../database/index.js";
-import { DatabaseUnreachableError } from "../../errors/index.js";
+import type { EmbeddedPostgres } from "../../database/index.js";
 import { embeddedTemplateDir } from "../support/postgres.js";
 
 const servers: EmbeddedPostgres[] = [];
@@ -27,6 +27,9 @@ afterEach(async () => {
 });
 
 it("fails the start at once when PGlite's WebAssembly cannot be read, then starts once it can", async () => {
+  vi.resetModules();
+  const { startEmbeddedPostgres } = await import("../../database/index.js");
+  const { DatabaseUnreachableError } = await import("../../errors/index.js");
   const template = await embeddedTemplateDir();
   const dataDir = await fsPromises.mkdtemp(path.join(tmpdir(), "tempo-wasm-load-"));
   directories.push(dataDir);

@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from "node:net";
 import type { AddressInfo } from "node:net";
-import { afterEach, expect, test } from "vitest";
+import { afterEach, expect, test, vi } from "vitest";
 
 const saved = {
   DATABASE_URL: process.env.DATABASE_URL,
@@ -32,6 +32,8 @@ test("importing the served module connects to nothing; asking for the graph does
   process.env.DATABASE_URL = `postgres://tempo@127.0.0.1:${(database.address() as AddressInfo).port}/tempo`;
   process.env.OPENAI_API_KEY = "";
   process.env.OPENAI_BASE_URL = "";
+  // Fresh, with the environment just set: the worker may have imported the agent for another file.
+  vi.resetModules();
   const served = await import("../../server/served.js");
   expect(typeof served.graph).toBe("function");
   await new Promise((resolve) => setTimeout(resolve, 300));
