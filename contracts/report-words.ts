@@ -50,6 +50,9 @@ const EN = {
   cancelledBatch: "the run was cancelled while it applied the approved changes",
   roundBudgetSpent: "The round budget ({rounds}) was spent before the plan finished.",
   roundBudgetRanOut: "the round budget ({rounds}) ran out during this step",
+  // Why a step failed in execute: its tools failed, or its changes were declined, so many times in a row.
+  toolErrorsInARow: "{count} tool errors in a row (last, from {tool}: {last})",
+  declinedInARow: "you declined the {count} change(s) it proposed in a row",
   // A step an offline policy (any domain's) does not understand: why it was not carried out.
   notUnderstood: 'the offline policy does not understand the step "{step}"',
 } as const;
@@ -87,6 +90,8 @@ const ZH: Readonly<Record<ReportKey, string>> = {
   cancelledBatch: "应用已批准的修改时，这次运行被取消了",
   roundBudgetSpent: "计划完成之前，{rounds} 轮的预算已经用完。",
   roundBudgetRanOut: "这一步进行中 {rounds} 轮的预算用完了",
+  toolErrorsInARow: "工具连续出错 {count} 次（最后一次来自 {tool}：{last}）",
+  declinedInARow: "你连续拒绝了提议的 {count} 项修改",
   notUnderstood: "离线模式下无法理解步骤“{step}”",
 };
 
@@ -206,7 +211,7 @@ export function stopNoteIn(text: string, language: Language): string {
     sayAgain(
       text,
       language,
-      ["cancelledBatch", "taskStopped", "roundBudgetSpent", "roundBudgetRanOut"],
+      ["cancelledBatch", "taskStopped", "roundBudgetSpent", "roundBudgetRanOut", "toolErrorsInARow", "declinedInARow"],
       (place, value) => (place === "why" ? stopNoteIn(value, language) : value),
     ) ??
     // A stop note without its closing full stop, as the report's reason quotes it.

@@ -113,7 +113,7 @@ export function createExecuteNode(dependencies: NodeDependencies, offers: ToolOf
         "You declined the changes this step needs; stopping here",
         "你拒绝了这一步需要的修改，就停在这里",
       );
-      return failStep(state, `you declined the ${state.stepSetbacks.rejections} change(s) it proposed in a row`);
+      return failStep(state, sayReport("en", "declinedInARow", { count: state.stepSetbacks.rejections }));
     }
 
     const stepIndex = state.planSteps.indexOf(step);

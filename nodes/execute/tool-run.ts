@@ -10,6 +10,7 @@ import { runTool, type RunToolOptions, type ToolRunContext } from "../../tools/r
 import type { NodeDependencies } from "../shared/dependencies.js";
 import type { RoundCall } from "../shared/messages.js";
 import { failStep } from "../../kernel/transitions.js";
+import { sayReport } from "../../contracts/report-words.js";
 import type { WorkflowSettings } from "../../config/configuration.js";
 
 /**
@@ -26,7 +27,7 @@ export function afterToolResult(
   const toolErrors = ok ? 0 : state.stepSetbacks.toolErrors + 1;
   if (toolErrors < settings.maxToolErrorsPerStep) return { stepSetbacks: { ...state.stepSetbacks, toolErrors } };
   const last = content.replace(/\s+/g, " ").slice(0, 160);
-  return failStep(state, `${toolErrors} tool errors in a row (last, from ${tool}: ${last})`);
+  return failStep(state, sayReport("en", "toolErrorsInARow", { count: toolErrors, tool, last }));
 }
 
 /** Runs a tool call through the execution log, with its call and result on the stream. */
