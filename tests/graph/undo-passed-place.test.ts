@@ -64,6 +64,6 @@ describe("a review marked ahead of its place, undone after the place has passed"
     const undone = await converse(tempo, "undo that", [], "t-move", "student", { now: WEDNESDAY });
     expect(undone.cards.map((card) => card.action)).toEqual(["confirm_plan"]);
     expect(placeOf(undone.schedule, "matrix-review")).toBe("day 5 slots 9-10");
-    expect(undone.finalAnswer).toMatch(/Tue 12 Mar 10:00 has passed/);
+    expect(undone.finalAnswer).toMatch(/Tue 12 Mar, 10:00–11:40, has passed/);
   });
 });

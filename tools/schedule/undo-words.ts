@@ -11,6 +11,7 @@
 import { fill, type Language } from "../../contracts/language.js";
 import { readTemplateIn, templatePattern, type PlaceReaders } from "./summary-phrases.js";
 import { TASK_STATUS_ZH, type TaskStatus } from "./state.js";
+import { placeNameIn } from "./calendar.js";
 
 const EN = {
   // The places of a write the week no longer has as the write left it.
@@ -51,6 +52,7 @@ const EN = {
   historyNotBack: "it was {status}; its history cannot be given back ({why}); it comes back pending",
   placeNotBack: "its place cannot be given back ({why}); it comes back pending",
   placePassedSinceMarked: "it was marked before its place, which has passed since, so it comes back pending",
+  placeBackPassed: "the place it had before, {place}, has passed",
   importKept: "kept: {why}",
   taskStays: "{ids} stays where it is ({why})",
   // Writes undo does not take back.
@@ -95,6 +97,7 @@ const ZH: { readonly [Key in keyof typeof EN]: string } = {
   historyNotBack: "它原来是{status}状态；这段记录无法恢复（{why}）；它恢复为待安排",
   placeNotBack: "它原来的位置无法恢复（{why}）；它恢复为待安排",
   placePassedSinceMarked: "它是在原定时间之前标记的，而那个时间现在已经过去，所以恢复为待安排",
+  placeBackPassed: "它之前的位置（{place}）已经过去了",
   importKept: "保留：{why}",
   taskStays: "{ids} 保持在现在的位置（{why}）",
   rollNotUndone:
@@ -247,6 +250,7 @@ export function undoReasonIn(why: string, language: Language, other: (text: stri
         .map((each) => readTemplateIn(each, EN.sessionSettled, UNDO_WORDS[language].sessionSettled, "whole", readers))
         .join("，"),
     why: (inner) => undoReasonIn(inner, language, other),
+    place: (place) => placeNameIn(place, language),
   };
   const said = (key: UndoReasonKey, english: string) =>
     readTemplateIn(english, EN[key], UNDO_WORDS[language][key], "whole", readers);

@@ -21,7 +21,7 @@ import {
 } from "../state.js";
 import { SUMMARY_WORDS } from "../summary-phrases.js";
 import { sayUndo, UNDO_WORDS } from "../undo-words.js";
-import { dayOfDate } from "../calendar.js";
+import { dayOfDate, placeName } from "../calendar.js";
 import { clockOfState, hasStarted } from "../window-clock.js";
 import { markDoneTool, reopenTool, skipTool, type TaskLifeData } from "./task-life.js";
 import { moveTool, type MoveData } from "./move.js";
@@ -503,13 +503,14 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
     }
     case "move": {
       const moved = write.data as MoveData;
-      return sitsAt(state, moved.id, moved.to)
-        ? {
-            writes: [
-              { name: "move", arguments: { task_id: moved.id, day: moved.from.day, slot_start: moved.from.start } },
-            ],
-          }
-        : { why: UNDO_WORDS.en.movedSince };
+      if (!sitsAt(state, moved.id, moved.to)) return { why: UNDO_WORDS.en.movedSince };
+      return (
+        passedPlace(state, moved.from) ?? {
+          writes: [
+            { name: "move", arguments: { task_id: moved.id, day: moved.from.day, slot_start: moved.from.start } },
+          ],
+        }
+      );
     }
     case "batch_move":
       return unbatch(state, write.data as BatchMoveData);
@@ -527,14 +528,16 @@ function inverseOf(state: ScheduleState, write: AppliedWrite): Inverse {
       const unplaced = write.data as UnplaceData;
       const task = state.tasks.find((candidate) => candidate.id === unplaced.id);
       if (task?.source !== "task_item" || task.status !== "pending") return { why: UNDO_WORDS.en.noLongerPending };
-      return {
-        writes: [
-          {
-            name: "place",
-            arguments: { task_id: unplaced.id, day: unplaced.from.day, slot_start: unplaced.from.start },
-          },
-        ],
-      };
+      return (
+        passedPlace(state, unplaced.from) ?? {
+          writes: [
+            {
+              name: "place",
+              arguments: { task_id: unplaced.id, day: unplaced.from.day, slot_start: unplaced.from.start },
+            },
+          ],
+        }
+      );
     }
     case "mark_done":
     case "mark_missed":
@@ -634,6 +637,15 @@ function namesOfKept(
     kept.flatMap((entry) => `${entry.write} ${entry.why}`.match(/[A-Za-z0-9_][A-Za-z0-9_.:-]*/g) ?? []),
   );
   return Object.fromEntries([...known].filter(([id]) => words.has(id)));
+}
+
+/**
+ * Why a review cannot go back to `place`, the place it had before, when the clock has passed it: said by its date and
+ * time (the clock rule would refuse the write with its day and slot indices); undefined while it has not started.
+ */
+function passedPlace(state: ScheduleState, place: SlotRange): { why: string } | undefined {
+  if (!hasStarted(place.day, place.start, clockOfState(state))) return undefined;
+  return { why: sayUndo("en", "placeBackPassed", { place: placeName(state.window, place) }) };
 }
 
 /** Runs `writes` on `state` in order with the real tools: the state after, or the first refusal. */
