@@ -99,7 +99,7 @@ export function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDr
     case "add_long_task":
       return [
         {
-          content: `添加长任务 ${quoted(request.name)}（分次），${request.minutes}分钟，周${WEEKDAY_ZH[request.dueWeekday - 1]}前`,
+          content: `${request.classPhrase ? `给 ${quoted(request.classPhrase)} ` : ""}添加长任务 ${quoted(request.name)}（分次），${request.minutes}分钟，周${WEEKDAY_ZH[request.dueWeekday - 1]}前`,
           done_when: "任务的各次已安排，或已说明无法添加的原因",
           packs: [...CLASS_PACKS],
         },

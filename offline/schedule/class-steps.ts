@@ -196,12 +196,20 @@ export function addLongTaskStep(
 ): Decision {
   const done = answered(view.rounds, "add_task", end, language);
   if (done) return done;
-  const category = classOfTask(view, request.name);
+  // The class said with it, else the one its name tells.
+  const category = request.classPhrase ? classNamed(view, request.classPhrase) : classOfTask(view, request.name);
+  if (!category && request.classPhrase)
+    return noClassMatching(request.classPhrase, end, language, { en: "nothing was added", zh: "没有添加任务" });
   const due = liveOverviewOf(view)?.days.find((day) => day.dayOfWeek === request.dueWeekday)?.day;
   if (!category || due === undefined) {
     // Stored in English from the summary phrases; said here, and in an answer, in the user's language from them.
+    const said = (words: Language) => ({
+      name: request.name,
+      hours: Number((request.minutes / 60).toFixed(2)),
+      weekday: weekdayName(request.dueWeekday, words),
+    });
     const why = (words: Language) =>
-      category ? saySummary(words, "weekdayNotShown") : saySummary(words, "longTaskNoClass", { name: request.name });
+      category ? saySummary(words, "weekdayNotShown") : saySummary(words, "longTaskNoClass", said(words));
     return finish(
       end,
       say(language, `Nothing was added: ${why("en")}.`, `没有添加：${why("zh")}。`),

@@ -202,7 +202,7 @@ export function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDr
       // Split into sessions on one card, then the sessions placed together on one batch card (issue 47 item 5).
       return [
         {
-          content: `Add the long task ${JSON.stringify(request.name)} in sessions, ${request.minutes} min, before ${WEEKDAY_EN[request.dueWeekday - 1]}`,
+          content: `Add the long task ${JSON.stringify(request.name)} in sessions, ${request.minutes} min, before ${WEEKDAY_EN[request.dueWeekday - 1]}${request.classPhrase ? `, for the class ${JSON.stringify(request.classPhrase)}` : ""}`,
           done_when: "add_task reports the task's sessions, or why it cannot be added",
           packs: [...CLASS_PACKS],
         },

@@ -176,9 +176,15 @@ export function groundRequest(
       };
     }
     case "add_task":
+    case "add_long_task":
     case "class_rules": {
       const classes = overview.categories;
-      if (overview.categoriesOmitted > 0 || matchClass(request.classPhrase, classes))
+      // (A long task said without its class: the class its name tells, found when it is added.)
+      if (
+        request.classPhrase === undefined ||
+        overview.categoriesOmitted > 0 ||
+        matchClass(request.classPhrase, classes)
+      )
         return { kind: "grounded", request, unknown: [] };
       const names = classes
         .map((category) => `${category.name} (${category.id})`)

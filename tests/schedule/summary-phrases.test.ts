@@ -1132,8 +1132,8 @@ describe("reasons stored in English, said in the user's language from the table 
       name: "写报告",
       dueWeekday: 5,
       english:
-        'I could not tell which class "写报告" belongs to; say it with the class, as "add a 2-slot task "写报告" to English"',
-      chinese: "我无法判断“写报告”属于哪门课程；请带上课程说，例如“给英语添加任务“写报告”，2节”",
+        'I could not tell which class "写报告" belongs to; say it with the class, as "写报告, 4 hours, before Friday, for English"',
+      chinese: "我无法判断“写报告”属于哪门课程；请带上课程说，例如“给英语添加任务：写报告，4小时，周五前”",
     },
     {
       what: "a weekday the week does not show",

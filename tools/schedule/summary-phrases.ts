@@ -266,7 +266,7 @@ const EN = {
   calendarGone: "the calendar file is no longer attached to this request; send it again (/import <file.ics>)",
   // (`class-steps.ts` addLongTaskStep: a long task whose class or deadline day the step cannot tell.)
   longTaskNoClass:
-    'I could not tell which class "{name}" belongs to; say it with the class, as "add a 2-slot task "{name}" to English"',
+    'I could not tell which class "{name}" belongs to; say it with the class, as "{name}, {hours} hours, before {weekday}, for English"',
   weekdayNotShown: "that weekday is not in the week shown",
   // (`move-step.ts`, `swap-step.ts`: a move of "Thursday's review" when none is placed that day.)
   noReviewOnDay: "no review is placed on {weekday}",
@@ -515,7 +515,8 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   noDayBefore: "窗口里没有在{phrase}之前的日子",
   arrangementUnread: "无法读取建议的安排",
   calendarGone: "这次请求已不再附带日历文件，请重新发送（/import <日历文件>）",
-  longTaskNoClass: "我无法判断“{name}”属于哪门课程；请带上课程说，例如“给英语添加任务“{name}”，2节”",
+  longTaskNoClass:
+    "我无法判断“{name}”属于哪门课程；请带上课程说，例如“给英语添加任务：{name}，{hours}小时，{weekday}前”",
   weekdayNotShown: "所显示的这一周里没有那一天",
   noReviewOnDay: "{weekday}没有安排复习",
   noReviewWasOnDay: "{weekday}没有安排过复习",

@@ -310,9 +310,10 @@ export type ScheduleRequest =
   | { kind: "add_habit"; name: string; perWeek: number; minutes?: number; part?: PartOfDay }
   /**
    * A long task to split into sessions (issue 47 items 5 and 8): "write the essay, 4 hours, before Friday",
-   * "写论文，4小时，周五前" — its name, its length in minutes, the weekday it is due before.
+   * "写论文，4小时，周五前" — its name, its length in minutes, the weekday it is due before; `classPhrase` when its class
+   * is said ("…, before Friday, for English", "给英语添加任务：论文，10小时，周五前"), else the class is told by its name.
    */
-  | { kind: "add_long_task"; name: string; minutes: number; dueWeekday: number }
+  | { kind: "add_long_task"; name: string; minutes: number; dueWeekday: number; classPhrase?: string }
   | { kind: "free"; where: Where; minLength: number }
   | { kind: "day"; where: Where }
   /** "what's next?", "when is my next review?", "接下来做什么": what comes next from now, and the next review. */

@@ -105,8 +105,35 @@ const LONG_TASK_EN =
 const LONG_TASK_ZH =
   /^(.+?)\s*,?\s*(\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(?:个)?(小时|钟头|分钟)\s*,?\s*(?:在)?(?:周|星期|礼拜)([一二三四五六日天1-7])(?:之前|以前|前)(?:完成|写完|做完)?$/;
 
-/** A long task read whole (its name, length and the weekday it is due before), or undefined. */
+/**
+ * The class a long task is said with: before it ("add a long task to english: …", "给英语添加任务：…", "添加一个英语任务：
+ * …", the plan's own Chinese step "给 "英语" 添加长任务 …"), or after it ("…, before friday, for english", the plan's own
+ * English step "…, for the class "english""; a part of the day is no class).
+ */
+const CLASS_LEAD_EN =
+  /^(?:add|new)\s+(?:(?:the|a|an)\s+)?(?:new\s+)?(?:long\s+)?task\s+(?:to|for|in|into|under)\s+(?:the\s+|my\s+)?"?([^":]+?)"?(?:\s+(?:class|course))?\s*:\s*/;
+const CLASS_LEAD_ZH =
+  /^(?:(?:给|在|往|为)\s*"?([^"]+?)"?\s*(?:里|中|下)?\s*(?:添加|增加|加|新建|新增)(?:一个|个)?(?:新的?)?(?:长)?任务|(?:添加|新增|加)(?:一个|个)([^长新:：，,"]+?)(?:的)?(?:长)?任务)\s*[:：，,]?\s*/;
+const CLASS_AFTER_EN =
+  /\s*,?\s*(?:to|for|in|into|under)\s+(?:the\s+)?(?:class\s+)?(?:my\s+)?(?!(?:the\s+)?(?:mornings?|afternoons?|evenings?|nights?)\b)"?([^",]+?)"?(?:\s+(?:class|course))?$/;
+
+/** A long task read whole (its name, length, the weekday it is due before, and its class when said), or undefined. */
 export function readLongTask(body: string): ScheduleRequest | undefined {
+  const lead = CLASS_LEAD_EN.exec(body) ?? CLASS_LEAD_ZH.exec(body);
+  if (lead) {
+    const task = readLongTaskBody(body.slice(lead[0].length));
+    const classPhrase = taskPhrase(lead[1] ?? lead[2] ?? "");
+    return task && classPhrase ? { ...task, classPhrase } : task;
+  }
+  const task = readLongTaskBody(body);
+  if (task) return task;
+  const after = CLASS_AFTER_EN.exec(body);
+  const classPhrase = after && taskPhrase(after[1]!);
+  const said = after && classPhrase ? readLongTaskBody(body.slice(0, after.index)) : undefined;
+  return said && classPhrase ? { ...said, classPhrase } : undefined;
+}
+
+function readLongTaskBody(body: string): Extract<ScheduleRequest, { kind: "add_long_task" }> | undefined {
   const english = LONG_TASK_EN.exec(body);
   const chinese = english ? null : LONG_TASK_ZH.exec(body);
   const match = english ?? chinese;
@@ -182,6 +209,10 @@ export function readAddTask(body: string): ScheduleRequest | undefined {
 /** A "[due] before <event>" clause as `readBefore` reads it, with the comma that may lead it: cut from an add request. */
 const BEFORE_EVENT_CLAUSE = new RegExp(`\\s*[,，]?\\s*(?:due\\s+)?(?:${BEFORE_EVENT.source})(?:完成|做完)?[,，]?`, "i");
 
+/** A length in hours or minutes, said in what would be a task's name. */
+const LENGTH_SAID =
+  /\d\s*(?:h|hrs?|hours?|mins?|minutes?)\b|\b(?:an?|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:hours?|minutes?)\b/;
+
 /** readAddTask's request without its "before <event>" clause. */
 function readAddTaskBody(body: string): Extract<ScheduleRequest, { kind: "add_task" }> | undefined {
   const english =
@@ -194,6 +225,8 @@ function readAddTaskBody(body: string): Extract<ScheduleRequest, { kind: "add_ta
     const duration = Number(words[before ?? ""] ?? before ?? words[after ?? ""] ?? after ?? 1);
     const name = taskPhrase(rawName.replace(/^(?:task|review task)\s+/, ""));
     const classPhrase = taskPhrase(rawClass.replace(/\s+(?:class|course)$/, ""));
+    // "thesis, 100 hours": a length, which a task of slots is not said with (a long task is, with its deadline).
+    if (LENGTH_SAID.test(name)) return undefined;
     return name && classPhrase && Number.isInteger(duration) && duration >= 1
       ? { kind: "add_task", name, classPhrase, duration }
       : undefined;

@@ -1,0 +1,67 @@
+/**
+ * A long task said with its class — "add a task: thesis, 4 hours, due Friday, to English", "给英语添加任务：论文，4小时，
+ * 周五前" — was either added as a one-slot task named "thesis, 4 hours, due Friday," (the add-task reader took the
+ * length and the deadline for the name), or refused as a long task of no class, with a suggestion ("add a 2-slot task
+ * …") that dropped its length and deadline. The class said is kept: the long task is split into sessions in that
+ * class; a class that matches none is asked about; a length with no deadline never becomes a name. Through the graph
+ * with the offline policy.
+ */
+import { describe, expect, test } from "vitest";
+import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
+
+const CHINESE = /[\u4e00-\u9fff]/;
+
+describe("a long task said with its class", () => {
+  test.each([
+    ["add a task: thesis, 4 hours, due Friday, to English", "thesis"],
+    ["write the thesis, 4 hours, before Friday, for English", "write the thesis"],
+    ["add a long task to English: thesis, 4 hours, due Friday", "thesis"],
+    ["给英语添加任务：论文，4小时，周五前", "论文"],
+    ["添加一个英语任务：论文，4小时，周五前完成", "论文"],
+    ["在英语里加一个长任务：论文，4小时，周五之前", "论文"],
+  ])("%s: %s, in sessions, in the class said", async (request, name) => {
+    expect(parseScheduleRequest(request)).toMatchObject({ kind: "add_long_task", name, minutes: 240, dueWeekday: 5 });
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: CHINESE.test(request) }));
+    const outcome = await converse(tempo, request);
+    expect(outcome.cards[1]).toMatchObject({
+      action: "add_task",
+      args: { name, class_id: "english", duration: 6, sessions: true },
+    });
+    const added = outcome.schedule.tasks.filter((task) => task.name.startsWith(name));
+    expect(added.length).toBeGreaterThan(1);
+    expect(added.every((task) => task.source === "task_item" && task.categoryId === "english")).toBe(true);
+    // The plan card's steps are in the user's language, every word of them.
+    const plan = JSON.stringify(outcome.cards[0]?.args ?? {});
+    if (CHINESE.test(request)) expect(plan).not.toMatch(/\b(?:sessions|before|Friday|done)\b/);
+    else expect(plan).not.toMatch(CHINESE);
+  });
+
+  test.each([
+    ["add a task: thesis, 4 hours, due Friday, to Biology", /no class matching "biology"/i],
+    ["给生物添加任务：论文，4小时，周五前", /没有找到与“生物”匹配的课程/],
+  ])("%s: a class that matches none is asked about, nothing added", async (request, asked) => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: CHINESE.test(request) }));
+    const before = JSON.stringify((await tempo.repository.load("student")).tasks);
+    const outcome = await converse(tempo, request);
+    expect(outcome.said.join("\n")).toMatch(asked);
+    expect(JSON.stringify(outcome.schedule.tasks)).toBe(before);
+  });
+
+  test("a length with no deadline is never read as part of a task's name", async () => {
+    expect(parseScheduleRequest("add a task: thesis, 100 hours, to English")).not.toMatchObject({ kind: "add_task" });
+    const tempo = await offlineTempo(halfPlacedWeek());
+    const outcome = await converse(tempo, "add a task: thesis, 100 hours, to English");
+    expect(outcome.schedule.tasks.some((task) => /hours/.test(task.name))).toBe(false);
+  });
+
+  test.each([
+    ["add a task: thesis, 4 hours, due Friday", /"thesis, 4 hours, before Friday, for English"/],
+    ["添加任务：毕业设计，4小时，周五前", /“给英语添加任务：毕业设计，4小时，周五前”/],
+  ])("%s: a long task of no class it can tell is asked for its class in its own words", async (request, hint) => {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: CHINESE.test(request) }));
+    const outcome = await converse(tempo, request);
+    expect(outcome.said.join("\n")).toMatch(hint);
+    expect(outcome.said.join("\n")).not.toMatch(/2-slot|2节/);
+  });
+});
