@@ -9,7 +9,8 @@
  * (batch-child.ts) that crashes at one point of its run: SIGKILLed after each checkpoint save (`put:K`,
  * `putWrites:K`), inside each write's transaction before its change (`persist:K`) or after it, before the commit
  * (`changed:K`: the change and its log entry must both roll back), or right after it committed (`applied:K`), or
- * failing there with an error (`throw-…`). A dry, uncrashed child counts the points first. Then a
+ * failing there with an error (`throw-…`: the run fails and its process goes on, so it is run in the test's own
+ * process; crash-points.ts). A dry, uncrashed child counts the points first. Then a
  * fresh process carries the thread on as the user would: the same answer again when the card is still open, else the
  * run continued (`invoke(null)`); any later card is dismissed.
  *
@@ -27,6 +28,7 @@ import { crowdedMondayWeek, halfPlacedWeek } from "../graph/support/offline-conv
 import { writesOnCard } from "../support/card-writes.js";
 import { postgresTargets, type TestPostgres } from "../support/postgres.js";
 import { BATCH_CHILD_SCRIPT, inPool, runChild, type ChildArguments } from "./child-runner.js";
+import { answerCrashingAt } from "./crash-points.js";
 import { appliedWrites } from "./exactly-once.js";
 import {
   interruptsOf,
@@ -251,10 +253,22 @@ describe(`${target.kind} postgres: the new write kinds' cards answered in part, 
     const problems: string[] = [];
     const before = await tempo.repository.load(studentOf(threadId));
 
-    const crashed = await runChild(childArgs(name, threadId), crashAt, undefined, BATCH_CHILD_SCRIPT);
-    const thrown = crashAt.startsWith("throw-");
-    if (thrown ? crashed.exitCode !== 0 : crashed.signal !== "SIGKILL")
-      return [at(`the child did not crash as asked (exit ${crashed.exitCode}, ${JSON.stringify(crashed.output)})`)];
+    if (crashAt.startsWith("throw-")) {
+      // A failed save or write fails the run where it is, and the process goes on (as a server's does): run here.
+      const failed = await answerCrashingAt(
+        server!.url,
+        { threadId, decisions: scenario.decisions, now: scenario.now },
+        crashAt,
+        () => {
+          throw new Error("a thrown crash point never dies");
+        },
+      );
+      if (!failed.crashed) return [at(`the run did not reach its crash point (${JSON.stringify(failed)})`)];
+    } else {
+      const crashed = await runChild(childArgs(name, threadId), crashAt, undefined, BATCH_CHILD_SCRIPT);
+      if (crashed.signal !== "SIGKILL")
+        return [at(`the child did not crash as asked (exit ${crashed.exitCode}, ${JSON.stringify(crashed.output)})`)];
+    }
 
     // The dead child's session is gone (its thread lock with it) before the user carries on: a run that asks while
     // the server has not noticed yet is told the thread is busy, by design.
