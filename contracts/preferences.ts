@@ -38,6 +38,11 @@ export type PreferenceRule =
   | ({ kind: "avoid_part_of_day"; value: Exclude<PreferencePart, "afternoon"> } & DayScope)
   /** Nothing starting before this hour of the clock (0-23), on every day or on its `days`. Hard. */
   | ({ kind: "not_before_hour"; value: number } & DayScope)
+  /**
+   * Nothing ending after this hour of the clock (0-24; "no studying after 9pm" is 21), on every day or on its `days`.
+   * Hard.
+   */
+  | ({ kind: "not_after_hour"; value: number } & DayScope)
   /** Anything else, in the user's words: for the prompts only. */
   | { kind: "note"; value: string };
 
@@ -86,19 +91,22 @@ export const HABIT_CUE =
 
 /**
  * Words that make a sentence a standing preference rather than a one-off ("Saturday instead", "周一不行" are
- * one-off): never, always, I prefer, don't ever, from now on, 我从不, 我喜欢, 总是, 以后都 …
+ * one-off): never, always, I prefer, don't ever, from now on, 我从不, 我喜欢, 总是, 以后都, "nothing after 21:00" …
  */
 export const STANDING_CUE = new RegExp(
-  String.raw`\b(?:never|always|prefer(?:s|red)?|don'?t ever|do not ever|not ever|from now on|in general|generally|as a rule|every (?:time|week)|usually|normally|i (?:like|love|hate)|rather not ever)\b|从不|从来不|永远|总是|一直|喜欢|习惯|以后|每次都|一律|都不要|` +
+  String.raw`\b(?:never|always|prefer(?:s|red)?|don'?t ever|do not ever|not ever|from now on|in general|generally|as a rule|every (?:time|week)|usually|normally|i (?:like|love|hate)|rather not ever)\b|从不|从来不|永远|总是|一直|喜欢|习惯|以后|每次都|一律|都不要|\bnothing (?:after|past|later than) \d|点(?:钟)?(?:之后|后)(?:都|也|就|一般|从来)?(?:不要|不|别|从不|绝不)(?!行|可以|方便)|` +
     BLANKET_CUE.source +
     "|" +
     HABIT_CUE.source,
   "i",
 );
 
-/** Words that take a standing preference back: "Mondays are fine now", "I can do Mondays again", "周一可以了". */
+/**
+ * Words that take a standing preference back: "Mondays are fine now", "I can do Mondays again", "周一可以了",
+ * "晚上9点以后也可以学习了".
+ */
 export const LIFT_CUE =
-  /\b(?:(?:is|are) (?:fine|ok|okay|good|alright|free) (?:now|again)|again is fine|can (?:do|use|have|study on) [a-z ]+ again|no longer (?:avoid|busy|a problem)|(?:forget|drop|remove) (?:the|my) (?:rule|preference))\b|(?:现在|又)?(?:可以|没问题|行)了|不再(?:避开|忙)/i;
+  /\b(?:(?:is|are) (?:fine|ok|okay|good|alright|free) (?:now|again)|again is fine|can (?:do|use|have|study on) [a-z ]+ again|no longer (?:avoid|busy|a problem)|(?:forget|drop|remove) (?:the|my) (?:rule|preference))\b|(?:现在|又|也)?(?:可以|没问题|行)(?:学习|复习|学|安排)?了|不再(?:避开|忙)/i;
 
 /** Prompt tag of the standing preferences (the memory writes the section; an offline model reads it). */
 export const PREFERENCES_TAG = "standing_preferences";
@@ -106,18 +114,27 @@ export const PREFERENCES_TAG = "standing_preferences";
 /** A preference as the memory model gives it. */
 const ModelPreferenceSchema = z.object({
   kind: z
-    .enum(["avoid_day", "only_days", "part_of_day", "only_part_of_day", "avoid_part_of_day", "not_before_hour", "note"])
+    .enum([
+      "avoid_day",
+      "only_days",
+      "part_of_day",
+      "only_part_of_day",
+      "avoid_part_of_day",
+      "not_before_hour",
+      "not_after_hour",
+      "note",
+    ])
     .describe("What it means to the rules."),
   value: z
     .union([z.number(), z.array(z.number()), z.string()])
     .describe(
-      "avoid_day: weekday 1-7 (1 = Monday); only_days: list of weekdays; part_of_day / only_part_of_day: morning | afternoon | evening; avoid_part_of_day: morning | evening; not_before_hour: 0-23; note: the preference in words.",
+      "avoid_day: weekday 1-7 (1 = Monday); only_days: list of weekdays; part_of_day / only_part_of_day: morning | afternoon | evening; avoid_part_of_day: morning | evening; not_before_hour: 0-23 (nothing starts before it); not_after_hour: 0-24, the hour every review ends by ('no studying after 9pm': 21); note: the preference in words.",
     ),
   days: z
     .array(z.number())
     .optional()
     .describe(
-      "part_of_day, only_part_of_day, avoid_part_of_day, not_before_hour: the weekdays (1 = Monday … 7 = Sunday) it holds on when the user said them ('before 10 on weekdays': [1,2,3,4,5]; 'Sunday mornings': [7]); left out when it holds every day.",
+      "part_of_day, only_part_of_day, avoid_part_of_day, not_before_hour, not_after_hour: the weekdays (1 = Monday … 7 = Sunday) it holds on when the user said them ('before 10 on weekdays': [1,2,3,4,5]; 'Sunday mornings': [7]); left out when it holds every day.",
     ),
   text: z.string().default("").describe("The preference as the user would read it, short."),
   source_index: z.number().int().optional().describe("The number of the text it was read from (1-based)."),
@@ -169,13 +186,14 @@ export function isScopable(
   rule: PreferenceRule,
 ): rule is Extract<
   PreferenceRule,
-  { kind: "part_of_day" | "only_part_of_day" | "avoid_part_of_day" | "not_before_hour" }
+  { kind: "part_of_day" | "only_part_of_day" | "avoid_part_of_day" | "not_before_hour" | "not_after_hour" }
 > {
   return (
     rule.kind === "part_of_day" ||
     rule.kind === "only_part_of_day" ||
     rule.kind === "avoid_part_of_day" ||
-    rule.kind === "not_before_hour"
+    rule.kind === "not_before_hour" ||
+    rule.kind === "not_after_hour"
   );
 }
 
@@ -210,6 +228,10 @@ function unscopedRuleOf(entry: { kind: PreferenceKind; value: unknown }): Prefer
       return value === "morning" || value === "evening" ? { kind, value } : undefined;
     case "not_before_hour":
       return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 23
+        ? { kind, value }
+        : undefined;
+    case "not_after_hour":
+      return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 24
         ? { kind, value }
         : undefined;
     case "note":
@@ -251,6 +273,8 @@ function describeInEnglish(rule: PreferenceRule): string {
       return `never in the ${rule.value}`;
     case "not_before_hour":
       return `nothing before ${String(rule.value).padStart(2, "0")}:00`;
+    case "not_after_hour":
+      return `nothing after ${String(rule.value).padStart(2, "0")}:00`;
     case "note":
       return rule.value;
   }
@@ -276,6 +300,8 @@ function describeInChinese(rule: PreferenceRule): string {
       return `${PARTS_ZH[rule.value]}不安排`;
     case "not_before_hour":
       return `${String(rule.value).padStart(2, "0")}:00以前不安排`;
+    case "not_after_hour":
+      return `${String(rule.value).padStart(2, "0")}:00以后不安排`;
     case "note":
       return rule.value;
   }
@@ -288,6 +314,7 @@ export function isHardRule(rule: PreferenceRule): boolean {
     rule.kind === "only_days" ||
     rule.kind === "only_part_of_day" ||
     rule.kind === "avoid_part_of_day" ||
-    rule.kind === "not_before_hour"
+    rule.kind === "not_before_hour" ||
+    rule.kind === "not_after_hour"
   );
 }

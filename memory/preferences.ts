@@ -66,6 +66,7 @@ export function contradicts(newer: PreferenceRule, older: PreferenceRule): boole
   if (older.kind === "avoid_part_of_day" && part(newer)) return newer.value === older.value;
   if (newer.kind === "only_days" && older.kind === "only_days") return true;
   if (newer.kind === "not_before_hour" && older.kind === "not_before_hour") return true;
+  if (newer.kind === "not_after_hour" && older.kind === "not_after_hour") return true;
   if (newer.kind === "only_days" && older.kind === "avoid_day") return newer.value.includes(older.value);
   if (newer.kind === "avoid_day" && older.kind === "only_days") return older.value.includes(newer.value);
   return false;
@@ -88,7 +89,7 @@ function isLiftedBy(entry: PreferenceRule, lifted: PreferenceRule): boolean {
       (entry.kind === "part_of_day" || entry.kind === "only_part_of_day" || entry.kind === "avoid_part_of_day") &&
       entry.value === lifted.value
     );
-  if (lifted.kind === "not_before_hour") return entry.kind === "not_before_hour";
+  if (lifted.kind === "not_before_hour" || lifted.kind === "not_after_hour") return entry.kind === lifted.kind;
   return false;
 }
 

@@ -270,14 +270,14 @@ function statedPreference(message: string, language: Language, view: PromptView)
   }
   if (change.lift.length > 0 || !STANDING_CUE.test(normalized))
     return liftedPreference(message, change, language, view);
-  // "No studying after 9pm on Fridays": no preference keeps an hour nothing goes after — said, and nothing noted (never
-  // the whole of Friday).
+  // "No studying after 21:30", "only until 8": no preference keeps an hour of minutes, or one a review starts by —
+  // said, and nothing noted (never the whole of a day).
   const unkept = unkeptHourIn(normalized);
   if (unkept !== undefined)
     return say(
       language,
-      `I can keep an hour nothing starts before ("never before 10", "no reviews before 10am on weekdays"), a part of the day or whole days for good, but not "${unkept}", so I noted nothing. Say it as one of those instead: "never in the evening on Fridays" or "nothing before 9 on Mondays".`,
-      `我可以长期记住“几点以前不安排”（如“工作日10点以前不复习”）、一天中的某一段或整天，但记不住“${unkept}”这样的时间，所以没有记下。请换一种说法：“周五晚上不学习”或“周一9点以前不学习”。`,
+      `I can keep a whole hour nothing starts before or goes after ("never before 10", "no studying after 9pm on Fridays"), a part of the day or whole days for good, but not "${unkept}", so I noted nothing. Say it as one of those instead: "no studying after 9pm" or "nothing before 9 on Mondays".`,
+      `我可以长期记住整点的“几点以前不安排”或“几点以后不安排”（如“工作日10点以前不复习”“周五晚上9点以后不学习”）、一天中的某一段或整天，但记不住“${unkept}”这样的时间，所以没有记下。请换一种说法：“晚上9点以后不学习”或“周一9点以前不学习”。`,
     );
   // "Never in the afternoon": the morning and the evening left are two ranges of a day, which no preference keeps to.
   const where = readWhere(normalized);

@@ -4,7 +4,7 @@
  * became never on Sunday, "no studying after 9pm on Fridays" never on Friday, and "我上午10点以前从不学习" stored a
  * hidden "never in the morning" beside the hour while the reply said nothing changed. An arrangement then left
  * reviews unplaced. Now a part of the day or an hour said of some days holds on those days only (`days`); an hour no
- * preference keeps to is said and noted nowhere; the reply names what is stored, in either language. Through the graph
+ * preference keeps to (one of minutes: "after 21:30") is said and noted nowhere; the reply names what is stored, in either language. Through the graph
  * with the offline policy and an in-memory store; where a review may start is checked against the sample week's own
  * clock times, not Tempo's code.
  */
@@ -15,7 +15,7 @@ import { applyPreferenceChange, loadPreferences, preferenceId } from "../../memo
 import { preferencesNamespace } from "../../memory/namespaces.js";
 import { readSchedulePreferences } from "../../tools/schedule/preferences.js";
 import { sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
-import { converse, offlineTempo, placeOf } from "./support/offline-conversation.js";
+import { converse, offlineTempo, placeOf, tempoHolding } from "./support/offline-conversation.js";
 
 /** The rules a sentence states, without their words. */
 const rulesOf = (text: string) =>
@@ -76,9 +76,12 @@ describe("what a qualified sentence keeps", () => {
     ["I prefer mornings on weekends", [{ kind: "part_of_day", value: "morning", days: [6, 7] }]],
     // The morning is the hour's: no rule of its own.
     ["我上午10点以前从不学习", [{ kind: "not_before_hour", value: 10 }]],
-    // An hour nothing goes after is no preference: nothing, never the whole day.
-    ["no studying after 9pm on Fridays", []],
-    ["工作日晚上9点以后不复习", []],
+    // An hour nothing goes after holds on the days said (tests/graph/not-after-hour.test.ts); one of minutes is no
+    // preference: nothing, never the whole day.
+    ["no studying after 9pm on Fridays", [{ kind: "not_after_hour", value: 21, days: [5] }]],
+    ["工作日晚上9点以后不复习", [{ kind: "not_after_hour", value: 21, days: [1, 2, 3, 4, 5] }]],
+    ["no studying after 21:30 on Fridays", []],
+    ["工作日晚上9点半以后不复习", []],
     // The afternoon of some days kept out leaves two parts of those days: nothing, never the whole day.
     ["never on Sunday afternoons", []],
     // Unchanged: days ruled out in a clause of their own, and days alone.
@@ -155,8 +158,8 @@ describe("stated, then the week arranged", () => {
   });
 
   test.each([
-    ["no studying after 9pm on Fridays", "Arrange my reviews", /but not "after 9pm", so I noted nothing/],
-    ["工作日晚上9点以后不复习", "帮我安排复习", /但记不住“晚上9点以后”这样的时间，所以没有记下/],
+    ["no studying after 21:30 on Fridays", "Arrange my reviews", /but not "after 21:30", so I noted nothing/],
+    ["工作日晚上9点半以后不复习", "帮我安排复习", /但记不住“晚上9点半以后”这样的时间，所以没有记下/],
   ])("'%s' is said not kept, and no day is ruled out", async (said, ask, reply) => {
     const outcome = await statedThenArranged(said, ask);
     expect(outcome.reply).toMatch(reply);
@@ -195,15 +198,7 @@ describe("a write into the kept time", () => {
   ])(
     "'%s': Thursday 08:00 is refused naming the rule; Saturday 08:00 is not",
     async (said, thursday, saturday, refusal) => {
-      const store = new InMemoryStore();
-      const tempo = await offlineTempo(sampleWeek(), undefined, { store });
-      await applyPreferenceChange(
-        store,
-        "student",
-        readSchedulePreferences(said),
-        "stated",
-        "2026-01-05T10:00:00.000Z",
-      );
+      const { tempo } = await tempoHolding(said, sampleWeek());
       const refused = await converse(tempo, thursday, [], "t-1");
       expect(refused.said.join("\n")).toMatch(refusal);
       expect(placeOf(refused.schedule, "matrix-review")).toBe("pending");

@@ -473,3 +473,12 @@ export function firstSlotFrom(slotTimes: readonly SlotTime[], hour: number): num
   const first = slotTimes.findIndex((time) => Number(time.start.slice(0, 2)) >= hour);
   return first === -1 ? slotTimes.length + 1 : first + 1;
 }
+
+/**
+ * The last slot (1-based) ending at or before `hour` o'clock ("HH:MM" of its end, 24 being midnight), or 0 when none
+ * does: the last slot a review may use under "nothing after `hour`".
+ */
+export function lastSlotBy(slotTimes: readonly SlotTime[], hour: number): number {
+  const by = `${String(hour).padStart(2, "0")}:00`;
+  return slotTimes.reduce((last, time, index) => (time.end <= by ? index + 1 : last), 0);
+}

@@ -15,11 +15,13 @@ import {
   type PreferenceRule,
 } from "../../contracts/preferences.js";
 import {
+  EVERY_NOT_AFTER_HOUR,
   MAX_READ_LENGTH,
   NOT_BEFORE_HOUR,
   normalizeText,
   parseScheduleRequest,
   readDays,
+  readNotAfterHour,
   readNotBeforeHour,
   readPartOfDay,
   readWhere,
@@ -108,6 +110,12 @@ function rulesIn(normalized: string): PreferenceRule[] {
   const where = readWhere(normalized);
   const scope = scopeIn(normalized, where);
   if (scope) return scopedRulesIn(normalized, where, scope);
+  const after = readNotAfterHour(normalized);
+  // "No studying after 9pm": the hour nothing ends after, its part of the day ("晚上9点以后不学习") the hour's own.
+  if (after !== undefined) {
+    const rest: PreferenceRule[] = rulesIn(withoutNotAfterHour(normalized));
+    return [...rest, { kind: "not_after_hour", value: after }];
+  }
   const rules: PreferenceRule[] = [];
   // "keep Saturday free" and "周日都空出来" are days to avoid, as the request reader reads them.
   const avoided = new Set(where.not.weekdays);
@@ -145,11 +153,20 @@ const UNKEPT_HOUR =
  * then states no preference, never one wider than said (`readSchedulePreferences` lists it as not kept).
  */
 export function unkeptHourIn(normalized: string): string | undefined {
-  const rest = normalized.replace(EVERY_NOT_BEFORE_HOUR, " ");
+  const rest = withoutNotAfterHour(normalized.replace(EVERY_NOT_BEFORE_HOUR, " "));
   return UNKEPT_HOUR.exec(rest)?.[0].trim();
 }
 
 const EVERY_NOT_BEFORE_HOUR = new RegExp(NOT_BEFORE_HOUR.source, "g");
+
+/** A text without the hours it says nothing ends after ("no studying after 9pm" → "no studying"), its "no" kept. */
+function withoutNotAfterHour(normalized: string): string {
+  return normalized.replace(EVERY_NOT_AFTER_HOUR, (said) =>
+    /^(?:上午|早上|早晨|中午|下午|傍晚|晚上)?\s*[\d零一二两三四五六七八九十]/.test(said)
+      ? " 不 "
+      : said.replace(/\s+(?:[\w']+\s+){0,3}?(?:after|past|later than)\s+.*$/, " "),
+  );
+}
 
 /**
  * The days of the week a part of the day or an hour is said of ("no reviews before 10am on weekdays": 1-5; "I never
@@ -169,7 +186,12 @@ function scopeIn(normalized: string, where: ReturnType<typeof readWhere>): numbe
 
 /** True when a text names a part of the day or an hour. */
 function timed(text: string): boolean {
-  return readPartOfDay(text) !== undefined || readNotBeforeHour(text) !== undefined || unkeptHourIn(text) !== undefined;
+  return (
+    readPartOfDay(text) !== undefined ||
+    readNotBeforeHour(text) !== undefined ||
+    readNotAfterHour(text) !== undefined ||
+    unkeptHourIn(text) !== undefined
+  );
 }
 
 /**
@@ -180,6 +202,13 @@ function timed(text: string): boolean {
  */
 function scopedRulesIn(normalized: string, where: ReturnType<typeof readWhere>, days: number[]): PreferenceRule[] {
   if (unkeptHourIn(normalized) !== undefined) return [];
+  const after = readNotAfterHour(normalized);
+  // "工作日晚上9点以后不复习": the hour on those days, with what the rest of the sentence says of them.
+  if (after !== undefined) {
+    const rest = withoutNotAfterHour(normalized);
+    const others = timed(rest) ? scopedRulesIn(rest, readWhere(rest), days) : [];
+    return [...others, { kind: "not_after_hour", value: after, days }];
+  }
   const hour = readNotBeforeHour(normalized);
   if (hour !== undefined) {
     const part = MORNING_HOUR.test(normalized) ? undefined : where.slots.notPart;
@@ -195,9 +224,22 @@ function scopedRulesIn(normalized: string, where: ReturnType<typeof readWhere>, 
   return [{ kind: ONLY.test(normalized) ? "only_part_of_day" : "part_of_day", value: part, days }];
 }
 
+/** An hour a lift says is fine to go past again: "after 9pm", "past 22:00", "晚上9点以后" (no minutes: a kept hour's). */
+const AFTER_HOUR_LIFTED =
+  /\b(?:after|past|later than)\s+\d{1,2}(?::00)?\s*(?:[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])|(?:上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<!周|星期|礼拜)(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:以后|之后|后)/;
+
 /** The preferences a sentence takes back: the days it names as fine again, a part of the day, an hour. */
 function liftedIn(normalized: string): PreferenceRule[] {
   const days = readDays(normalized).weekdays;
+  // "Studying after 9pm is fine now", "晚上9点以后也可以学习了": the hour nothing ended after, its part the hour's own.
+  const after = AFTER_HOUR_LIFTED.exec(normalized);
+  if (after) {
+    const scope = [...new Set(days)].sort((a, b) => a - b);
+    const hour = readNotAfterHour(`not ${after[0].trim()}`) ?? readNotAfterHour(`${after[0].trim()}不`);
+    return hour === undefined
+      ? []
+      : [{ kind: "not_after_hour", value: hour, ...(scope.length > 0 && scope.length < 7 ? { days: scope } : {}) }];
+  }
   const part = readPartOfDay(normalized);
   // "Sunday mornings are fine now": the morning on Sunday alone, never the whole of Sunday or every morning.
   if (part && days.length > 0) {

@@ -34,10 +34,12 @@ export {
 export { type BadAmount, readBadAmount } from "./reading/amounts.js";
 export { MAX_READ_LENGTH, MAX_READ_SENTENCES, editDistance, normalizeText, readNumber } from "./reading/words.js";
 export {
+  EVERY_NOT_AFTER_HOUR,
   NOT_BEFORE_HOUR,
   readBetween,
   readClockTime,
   readEndsBy,
+  readNotAfterHour,
   readNotBeforeHour,
   readStartsFrom,
 } from "./reading/clock-words.js";

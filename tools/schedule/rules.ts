@@ -10,7 +10,7 @@
  * the evening") are hard like a class's; a preferred part of the day is soft, for a class that names none. A refusal
  * names the preference and how to remove it.
  */
-import { firstSlotFrom, placeName } from "./calendar.js";
+import { firstSlotFrom, lastSlotBy, placeName } from "./calendar.js";
 import { clockOfState, hasStarted, passedText, type WindowClock } from "./window-clock.js";
 import { dateNote, formatRange, type Dating } from "./format.js";
 import { breakInside } from "./slot-range.js";
@@ -201,8 +201,10 @@ function boundBy(bounds: DayBounds, rule: StandingRule, window: Pick<ScheduleWin
       else bound(1, part.from - 1);
   }
   // By the clock: the first slot starting at or after the hour (a window without slot times has no clock to keep to).
-  if (rule.kind === "not_before_hour" && window.slotTimes && window.slotTimes.length === window.slotsPerDay)
-    bound(firstSlotFrom(window.slotTimes, rule.value), window.slotsPerDay);
+  const times = window.slotTimes && window.slotTimes.length === window.slotsPerDay ? window.slotTimes : undefined;
+  if (rule.kind === "not_before_hour" && times) bound(firstSlotFrom(times, rule.value), window.slotsPerDay);
+  // The last slot ending by the hour (0 when none does: the day keeps no slot, `from` past `to`).
+  if (rule.kind === "not_after_hour" && times) bound(1, lastSlotBy(times, rule.value));
 }
 
 /**
@@ -352,8 +354,13 @@ function ruleText(broken: BrokenRule, task: TaskItem, range: SlotRange, book: Ru
       return `${label(task)}${saySummary("en", key, places)}${liftHint(rule)}`;
     }
     case "after_to": {
-      const { slot: to, rule } = boundsOn(standing, weekday).to!;
-      return `${label(task)}${saySummary("en", "standingEndBy", { slot: range.end, said: JSON.stringify(rule.text), to })}${liftHint(rule)}`;
+      const bounds = boundsOn(standing, weekday);
+      const { slot: to, rule } = bounds.to!;
+      const said = JSON.stringify(rule.text);
+      // A day the preferences leave no slot of ("nothing after 07:00"): said so, never "slots up to 0".
+      if (to < (bounds.from?.slot ?? 1))
+        return `${label(task)}${saySummary("en", "standingStartNone", { slot: range.start, said })}${liftHint(rule)}`;
+      return `${label(task)}${saySummary("en", "standingEndBy", { slot: range.end, said, to })}${liftHint(rule)}`;
     }
     case "across_break": {
       const slot = breakInside(range, book.window)!;

@@ -7,7 +7,9 @@
 import type { ClientClock } from "../../../server/run-guard.js";
 import { HumanMessage, type AIMessage } from "@langchain/core/messages";
 import { expect } from "vitest";
-import { MemorySaver, type BaseStore } from "@langchain/langgraph";
+import { InMemoryStore, MemorySaver, type BaseStore } from "@langchain/langgraph";
+import { applyPreferenceChange } from "../../../memory/preferences.js";
+import { readSchedulePreferences } from "../../../tools/schedule/preferences.js";
 import { buildTempoGraph } from "../../../server/tempo-graph.js";
 import { ScheduleOfflinePolicy } from "../../../offline/schedule/policy.js";
 import type { ExecutionLog } from "../../../tools/runner.js";
@@ -154,6 +156,17 @@ export async function offlineTempo(
     ...(options.executionLog ? { executionLog: options.executionLog } : {}),
   });
   return { graph, repository };
+}
+
+/**
+ * An offline Tempo over `week` whose user said `said` before (its standing preferences read and stored as the memory
+ * stores them), with the store that holds them.
+ */
+export async function tempoHolding(said: string, week: ScheduleState) {
+  const store = new InMemoryStore();
+  const tempo = await offlineTempo(week, undefined, { store });
+  await applyPreferenceChange(store, "student", readSchedulePreferences(said), "stated", "2026-01-05T10:00:00.000Z");
+  return { store, tempo };
 }
 
 /**

@@ -19,6 +19,45 @@ export function readNotBeforeHour(fragment: string): number | undefined {
   return match && Number.isInteger(hour) && hour >= 0 && hour <= 23 ? hour : undefined;
 }
 
+/**
+ * "no studying after 9pm", "nothing after 21:00", "I never study past 10pm", "not later than 9", "9点以后不学习",
+ * "晚上9点后不复习", "工作日晚上九点之后从不复习": an hour nothing may end after, said with a "no" (an hour alone after
+ * "after", "put it on Friday after 9pm", is a placement's start, `readStartsFrom`). Groups "hour" with "colon" (a
+ * clock time, "21:00") or "mark" ("pm", "am"), or "zh" with "part" (晚上, 上午 …). Whole hours only ("after 21:30" is
+ * no such hour).
+ */
+export const NOT_AFTER_HOUR = new RegExp(
+  String.raw`(?:\b(?:never|not|nothing|no)|n't)\s+(?:[\w']+\s+){0,3}?(?:after|past|later than)\s+(?<hour>\d{1,2})(?<colon>:00)?\s*(?<mark>[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])(?!\s*(?:slots?|sections?|periods?|days?|hours?|minutes?|mins?|weeks?|times?|tasks?|reviews?|st|nd|rd|th)\b)|(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<!周|星期|礼拜)(?<zh>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:以后|之后|后)(?:都|也|就|一般|从来)?(?:不要|不|别|从不|绝不)(?!行|可以|方便)`,
+);
+
+/** Every such hour of a fragment, to read the rest without them. */
+export const EVERY_NOT_AFTER_HOUR = new RegExp(NOT_AFTER_HOUR.source, "g");
+
+/**
+ * The hour a fragment says nothing may end after (0-24, 24 being midnight), if any. An hour said without am/pm or a
+ * part of the day, up to 12, is the evening's ("nothing after 9", "9点以后不学习": 21:00; "after 12": midnight).
+ */
+export function readNotAfterHour(fragment: string): number | undefined {
+  const groups = NOT_AFTER_HOUR.exec(fragment)?.groups;
+  if (!groups) return undefined;
+  const said = readNumber(groups.hour ?? groups.zh ?? "");
+  const mark = groups.mark?.[0];
+  const morning = mark === "a" || /上午|早上|早晨/.test(groups.part ?? "");
+  const clock = groups.colon !== undefined || groups.part === "中午" || (said > 12 && said <= 24);
+  const hour = clock
+    ? said === 0
+      ? 24
+      : said
+    : morning
+      ? said === 12
+        ? 24
+        : said
+      : said === 12 && mark === "p"
+        ? 12
+        : said + 12;
+  return Number.isInteger(hour) && hour >= 0 && hour <= 24 ? hour : undefined;
+}
+
 /** A bare hour after a limit word ("before 8", "after 12", "after 8 o'clock"): no count of slots, days or minutes. */
 const BARE_HOUR = String.raw`(?<![\d:])\d{1,2}(?:\s*o'?clock\b)?(?![\d:]|\s*(?:[ap]\.?m\b|slots?\b|sections?\b|periods?\b|days?\b|hours?\b|minutes?\b|mins?\b|weeks?\b|times?\b|tasks?\b|reviews?\b|st\b|nd\b|rd\b|th\b))`;
 

@@ -1,0 +1,223 @@
+/**
+ * "No studying after 9pm" — one of the commonest things a student says — was no preference: the reply said only an
+ * hour nothing starts before could be kept ("… but not "after 9pm", so I noted nothing"), and "晚上9点以后不学习" was
+ * even stored as "never in the evening". Now it is `not_after_hour` (the hour every review ends by), on every day or on
+ * the days said; a placement asked after the hour ("put the matrix review on Friday after 9pm") stays one-off. Through
+ * the graph with the offline policy and an in-memory store; where a review ends is checked against the sample week's
+ * own clock times, not Tempo's code.
+ */
+import { InMemoryStore } from "@langchain/langgraph";
+import { describe, expect, test } from "vitest";
+import { daysOfRule } from "../../contracts/preferences.js";
+import { applyPreferenceChange, loadPreferences } from "../../memory/preferences.js";
+import { readSchedulePreferences } from "../../tools/schedule/preferences.js";
+import { sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
+import { converse, offlineTempo, placeOf, tempoHolding } from "./support/offline-conversation.js";
+
+const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+const WORKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri"];
+
+/** Each placed review as "Mon 19:55-20:40" (the sample window's day 1 is a Monday), off the week's clock times. */
+function placesOf(week: ScheduleState): string[] {
+  const times = week.window.slotTimes!;
+  return week.tasks.flatMap((task) =>
+    task.source === "task_item" && task.status === "placed"
+      ? (task.slots ?? []).map(
+          (range) => `${WEEKDAYS[range.day - 1]} ${times[range.start - 1]!.start}-${times[range.end - 1]!.end}`,
+        )
+      : [],
+  );
+}
+
+const pendingOf = (week: ScheduleState) =>
+  week.tasks.filter((task) => task.source === "task_item" && task.status === "pending").map((task) => task.id);
+
+/** The places on `days` ("Mon", …); those ending after `hour` ("21:00"); those starting at `from` or later. */
+const on = (places: string[], days: string[]) => places.filter((place) => days.includes(place.slice(0, 3)));
+const endingAfter = (places: string[], hour: string) => places.filter((place) => place.slice(10) > hour);
+const startingFrom = (places: string[], from: string) => places.filter((place) => place.slice(4, 9) >= from);
+
+/** The profile as "kind value @days". */
+async function profileOf(store: InMemoryStore): Promise<string[]> {
+  return (await loadPreferences(store, "student")).map(
+    (entry) => `${entry.kind} ${String(entry.value)}${daysOfRule(entry) ? ` @${daysOfRule(entry)!.join(",")}` : ""}`,
+  );
+}
+
+/** `said` on a fresh thread, then `arrange` on another: the reply, the profile, the week's places. */
+async function statedThenArranged(said: string, arrange: string) {
+  const store = new InMemoryStore();
+  const tempo = await offlineTempo(sampleWeek(), undefined, { store });
+  const stated = await converse(tempo, said, [], "t-1");
+  const profile = await profileOf(store);
+  const arranged = await converse(tempo, arrange, [], "t-2");
+  return { reply: stated.said.at(-1), profile, week: arranged.schedule, places: placesOf(arranged.schedule) };
+}
+
+describe("an hour nothing goes after, stated", () => {
+  test.each([
+    [
+      "no studying after 9pm",
+      "Arrange my reviews",
+      "not_after_hour 21",
+      "Noted as a standing preference (nothing after 21:00): I'll keep to it whenever I arrange or move your reviews. /prefs lists your preferences.",
+    ],
+    [
+      "nothing after 21:00",
+      "Arrange my reviews",
+      "not_after_hour 21",
+      "Noted as a standing preference (nothing after 21:00): I'll keep to it whenever I arrange or move your reviews. /prefs lists your preferences.",
+    ],
+    [
+      "晚上9点以后不学习",
+      "帮我安排复习",
+      "not_after_hour 21",
+      "记下了这条长期偏好：“晚上9点以后不学习”（21:00以后不安排）。以后安排或移动复习时都会照此来（/prefs 可以查看）。",
+    ],
+    [
+      "9点之后不复习",
+      "帮我安排复习",
+      "not_after_hour 21",
+      "记下了这条长期偏好：“9点之后不复习”（21:00以后不安排）。以后安排或移动复习时都会照此来（/prefs 可以查看）。",
+    ],
+    [
+      "晚上9点后不复习",
+      "帮我安排复习",
+      "not_after_hour 21",
+      "记下了这条长期偏好：“晚上9点后不复习”（21:00以后不安排）。以后安排或移动复习时都会照此来（/prefs 可以查看）。",
+    ],
+  ])("'%s' is kept; the week arranged ends every review by 21:00", async (said, arrange, rule, reply) => {
+    const outcome = await statedThenArranged(said, arrange);
+    expect(outcome.reply).toBe(reply);
+    expect(outcome.profile).toEqual([rule]);
+    expect(pendingOf(outcome.week)).toEqual([]);
+    expect(outcome.places.length).toBeGreaterThan(0);
+    // The sample week's 20:50-21:35 and 21:45-22:30 are out; the evening before them is still used.
+    expect(endingAfter(outcome.places, "21:00")).toEqual([]);
+    expect(startingFrom(outcome.places, "19:00").length).toBeGreaterThan(0);
+  });
+
+  test.each([
+    [
+      "I never study past 10pm on Fridays",
+      "Arrange my reviews",
+      "not_after_hour 22 @5",
+      ["Fri"],
+      "Noted as a standing preference (nothing after 22:00 on Friday): I'll keep to it whenever I arrange or move your reviews. /prefs lists your preferences.",
+    ],
+    [
+      "工作日晚上9点以后不复习",
+      "帮我安排复习",
+      "not_after_hour 21 @1,2,3,4,5",
+      WORKDAYS,
+      "记下了这条长期偏好：“工作日晚上9点以后不复习”（工作日21:00以后不安排）。以后安排或移动复习时都会照此来（/prefs 可以查看）。",
+    ],
+    [
+      "no reviews after 9pm on weekends",
+      "Arrange my reviews",
+      "not_after_hour 21 @6,7",
+      ["Sat", "Sun"],
+      "Noted as a standing preference (nothing after 21:00 on weekends): I'll keep to it whenever I arrange or move your reviews. /prefs lists your preferences.",
+    ],
+  ])(
+    "'%s' holds on its days only; those days are still used before the hour",
+    async (said, arrange, rule, days, reply) => {
+      const outcome = await statedThenArranged(said, arrange);
+      expect(outcome.reply).toBe(reply);
+      expect(outcome.profile).toEqual([rule]);
+      expect(pendingOf(outcome.week)).toEqual([]);
+      const hour = `${rule.split(" ")[1]}:00`;
+      expect(endingAfter(on(outcome.places, days), hour)).toEqual([]);
+      expect(on(outcome.places, days).length).toBeGreaterThan(0);
+    },
+  );
+
+  test.each([["put the matrix review on Friday after 9pm", "把矩阵复习安排在周五晚上9点以后"]])(
+    "a placement after the hour stays one-off: '%s', '%s' state no preference",
+    (english, chinese) => {
+      expect(readSchedulePreferences(english)).toEqual({ add: [], lift: [] });
+      expect(readSchedulePreferences(chinese)).toEqual({ add: [], lift: [] });
+    },
+  );
+});
+
+describe("a write past the hour", () => {
+  test.each([
+    [
+      "no studying after 9pm",
+      "Put the matrix review on Friday after 8pm",
+      /your standing preference "no studying after 9pm" rules out/,
+    ],
+    ["晚上9点以后不学习", "把矩阵复习安排在周五晚上8点以后", /你的长期偏好 "晚上9点以后不学习" 排除了能容纳它的时段/],
+    [
+      "no studying after 9pm on Fridays",
+      "Put the matrix review on Friday at 20:50",
+      /your standing preference "no studying after 9pm on Fridays" allows slots up to 10 only/,
+    ],
+    ["周五晚上9点以后不学习", "把矩阵复习安排到周五20:50", /你的长期偏好“周五晚上9点以后不学习”只允许到第10节/],
+  ])(
+    "'%s', then '%s': refused naming the rule; the evening before the hour is still open",
+    async (said, ask, refusal) => {
+      const { tempo } = await tempoHolding(said, sampleWeek());
+      const refused = await converse(tempo, ask, [], "t-1");
+      expect(refused.said.join("\n")).toMatch(refusal);
+      expect(placeOf(refused.schedule, "matrix-review")).toBe("pending");
+      // The sample week's Friday 19:00-20:40 ends by 21:00: never "no evening".
+      const earlier = /[\u4e00-\u9fff]/.test(ask)
+        ? "把矩阵复习安排到周五晚上7点"
+        : "Put the matrix review on Friday at 19:00";
+      const placed = await converse(tempo, earlier, [], "t-2");
+      expect(placeOf(placed.schedule, "matrix-review")).toBe("day 5 slots 9-10");
+    },
+  );
+});
+
+describe("lifted", () => {
+  test.each([
+    ["no studying after 9pm", "studying after 9pm is fine now", "You"],
+    ["晚上9点以后不学习", "晚上9点以后也可以学习了", "晚"],
+  ])("'%s', then '%s': the rule is gone", async (said, lift) => {
+    const store = new InMemoryStore();
+    const tempo = await offlineTempo(sampleWeek(), undefined, { store });
+    await converse(tempo, said, [], "t-1");
+    expect(await profileOf(store)).toEqual(["not_after_hour 21"]);
+    await converse(tempo, lift, [], "t-2");
+    expect(await profileOf(store)).toEqual([]);
+  });
+
+  test("a newer hour replaces an older one its days cover, not one of other days", async () => {
+    const store = new InMemoryStore();
+    let minute = 0;
+    const said = (text: string) =>
+      applyPreferenceChange(
+        store,
+        "student",
+        readSchedulePreferences(text),
+        "s",
+        new Date(Date.parse("2026-01-05T10:00:00.000Z") + 60_000 * ++minute).toISOString(),
+      );
+    await said("I never study past 10pm on Fridays");
+    await said("no reviews after 9pm on weekends");
+    expect(await profileOf(store)).toEqual(["not_after_hour 22 @5", "not_after_hour 21 @6,7"]);
+    await said("no studying after 9pm");
+    expect(await profileOf(store)).toEqual(["not_after_hour 21"]);
+  });
+});
+
+describe("an hour no slot of the day ends by", () => {
+  test.each([
+    ["nothing after 8am", "Put the matrix review on Saturday at 8:00", /"nothing after 8am" leaves no slot of the day/],
+    ["早上8点以后不学习", "把矩阵复习安排到周六早上8点", /你的长期偏好“早上8点以后不学习”排除了一天中的每个时段/],
+  ])("'%s': a write is refused naming the rule, and an arrangement places nothing", async (said, ask, refusal) => {
+    const { store, tempo } = await tempoHolding(said, sampleWeek());
+    expect(await profileOf(store)).toEqual(["not_after_hour 8"]);
+    const refused = await converse(tempo, ask, [], "t-1");
+    expect(refused.said.join("\n")).toMatch(refusal);
+    expect(placeOf(refused.schedule, "matrix-review")).toBe("pending");
+    const arranged = await converse(tempo, "Arrange my reviews", [], "t-2");
+    expect(placesOf(arranged.schedule)).toEqual(placesOf(sampleWeek()));
+    expect(arranged.said.join("\n")).toMatch(
+      /your standing preference "(?:nothing after 8am|早上8点以后不学习)" rules out/,
+    );
+  });
+});
