@@ -8,7 +8,7 @@
  */
 import { InMemoryStore } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
-import { daysOfRule } from "../../contracts/preferences.js";
+import { daysOfRule, PreferenceExtractionSchema, ruleOf } from "../../contracts/preferences.js";
 import { applyPreferenceChange, loadPreferences } from "../../memory/preferences.js";
 import { readSchedulePreferences } from "../../tools/schedule/preferences.js";
 import { sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
@@ -219,5 +219,18 @@ describe("an hour no slot of the day ends by", () => {
     expect(arranged.said.join("\n")).toMatch(
       /your standing preference "(?:nothing after 8am|早上8点以后不学习)" rules out/,
     );
+  });
+});
+
+describe("from the memory model", () => {
+  test("not_after_hour is a kind it may give: 0-24, its days kept; past 24 or a fraction is no rule", () => {
+    const parsed = PreferenceExtractionSchema.parse({
+      preferences: [{ kind: "not_after_hour", value: 21, days: [5, 1], text: "no studying after 9pm on Mon and Fri" }],
+    });
+    const [given] = parsed.preferences;
+    expect(ruleOf(given!)).toEqual({ kind: "not_after_hour", value: 21, days: [1, 5] });
+    expect(ruleOf({ kind: "not_after_hour", value: 24 })).toEqual({ kind: "not_after_hour", value: 24 });
+    expect(ruleOf({ kind: "not_after_hour", value: 25 })).toBeUndefined();
+    expect(ruleOf({ kind: "not_after_hour", value: 21.5 })).toBeUndefined();
   });
 });

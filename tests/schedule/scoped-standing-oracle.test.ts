@@ -11,7 +11,10 @@ import type { ScheduleState, StandingRule } from "../../tools/schedule/state.js"
 import { clockedWeek } from "../support/rule-weeks.js";
 import { oracle, oracleSeeds } from "../support/schedule-oracle.js";
 
-/** `clockedWeek(seed)` with two rules of one weekday each: an hour on one, a part of the day kept out on another. */
+/**
+ * `clockedWeek(seed)` with two rules of one weekday each: an hour on one, a part of the day kept out on another; and,
+ * by the seed, an hour nothing goes after (`notAfterRules`).
+ */
 function scopedWeek(seed: number): ScheduleState {
   const week = clockedWeek(seed);
   const weekdays = week.window.days.map((day) => day.dayOfWeek);
@@ -27,8 +30,31 @@ function scopedWeek(seed: number): ScheduleState {
       days: [second],
       text: `never in the ${part} on ${second}`,
     },
+    ...notAfterRules(week, seed),
   ];
   return { ...week, standing: [...(week.standing ?? []), ...scoped] };
+}
+
+/**
+ * An hour nothing goes after, by the seed: on one weekday (the hour the third of the week's slots ends, or one no slot
+ * ends by: that day keeps none), on every day (the hour its last slot but one ends), or none.
+ */
+function notAfterRules(week: ScheduleState, seed: number): StandingRule[] {
+  const times = week.window.slotTimes;
+  if (!times || times.length === 0) return [];
+  const hourOf = (slot: number) => Number(times[Math.min(times.length, Math.max(1, slot)) - 1]!.end.slice(0, 2));
+  const weekdays = week.window.days.map((day) => day.dayOfWeek);
+  const third = weekdays[(seed + 2) % weekdays.length]!;
+  switch (seed % 4) {
+    case 0:
+      return [{ id: "pref-s3", kind: "not_after_hour", value: hourOf(3), days: [third], text: "nothing after it" }];
+    case 1:
+      return [{ id: "pref-s3", kind: "not_after_hour", value: hourOf(0) - 1, days: [third], text: "nothing at all" }];
+    case 2:
+      return [{ id: "pref-s3", kind: "not_after_hour", value: hourOf(times.length - 1), text: "nothing late" }];
+    default:
+      return [];
+  }
 }
 
 /** The same week with every rule on every day (its `days` taken off). */
@@ -42,7 +68,15 @@ function unscoped(week: ScheduleState): ScheduleState {
   };
 }
 
-const SEEDS = oracleSeeds(60, scopedWeek, 6);
+/** True when a week's standing preferences hold an hour nothing goes after. */
+const hasNotAfter = (week: ScheduleState) => (week.standing ?? []).some((rule) => rule.kind === "not_after_hour");
+
+/** The first 40 seeds of a week with an hour nothing goes after (a clocked one: `notAfterRules`). */
+const NOT_AFTER_SEEDS = oracleSeeds(400, scopedWeek, 6)
+  .filter((seed) => hasNotAfter(scopedWeek(seed)))
+  .slice(0, 40);
+
+const SEEDS = [...new Set([...oracleSeeds(60, scopedWeek, 6), ...NOT_AFTER_SEEDS])];
 
 describe("standing preferences of some days, against the brute-force oracle", () => {
   test("the arrangement places the oracle's most, each where the oracle allows it", () => {
@@ -62,6 +96,20 @@ describe("standing preferences of some days, against the brute-force oracle", ()
       if (places.length > 0) placedAny += 1;
     }
     expect(placedAny).toBeGreaterThan(20);
+  });
+
+  test("an hour nothing goes after binds: without it some weeks fit more, never fewer", () => {
+    let more = 0;
+    expect(NOT_AFTER_SEEDS.length).toBe(40);
+    for (const seed of NOT_AFTER_SEEDS) {
+      const week = scopedWeek(seed);
+      const without = { ...week, standing: (week.standing ?? []).filter((rule) => rule.kind !== "not_after_hour") };
+      const withMost = oracle(week).most;
+      const withoutMost = oracle(without).most;
+      expect(withoutMost).toBeGreaterThanOrEqual(withMost);
+      if (withoutMost > withMost) more += 1;
+    }
+    expect(more).toBeGreaterThan(3);
   });
 
   test("the days matter: the same rules on every day fit fewer on some weeks, never more", () => {

@@ -8,8 +8,8 @@
  * - its slots lie in the day, and are all plainly free, or all inside one event that allows embedding (`canEmbed`)
  *   with no review embedded there yet;
  * - its class excludes neither the day's weekday nor the day; the user's standing preferences rule out neither the
- *   weekday (`avoid_day`, `only_days`) nor its slots (`only_part_of_day`, `avoid_part_of_day`, `not_before_hour`, each
- *   on its days when it names some);
+ *   weekday (`avoid_day`, `only_days`) nor its slots (`only_part_of_day`, `avoid_part_of_day`, `not_before_hour` — it
+ *   starts at the hour or later —, `not_after_hour` — it ends by the hour —, each on its days when it names some);
  * - it is not before its earliest day, and ends before its deadline: an earlier day, or the event's first slot;
  * - its class's buffer (free slots on each side, within the day) holds nothing but the event it sits inside, and it
  *   lies in no buffer the class of a review with a place keeps (a placed one, or a done one: history keeps its place).
@@ -100,6 +100,15 @@ function standingLimits(state: ScheduleState): {
       if (rule.kind === "not_before_hour" && times && times.length === state.window.slotsPerDay) {
         const first = times.findIndex((time) => Number(time.start.slice(0, 2)) >= rule.value);
         from = Math.max(from, first === -1 ? times.length + 1 : first + 1);
+      }
+      // Nothing after the hour: the last slot whose end, in minutes of the day, is by it (none: the day keeps none).
+      if (rule.kind === "not_after_hour" && times && times.length === state.window.slotsPerDay) {
+        const minutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+        let last = 0;
+        times.forEach((time, index) => {
+          if (minutes(time.end) <= rule.value * 60) last = index + 1;
+        });
+        to = Math.min(to, last);
       }
     }
     return { from, to };
