@@ -54,6 +54,7 @@ export function parseScheduleRequest(text: string): ScheduleRequest {
       ? { ...request, name: asWritten(request.name, text) }
       : request,
   );
+  if (text.length > KEPT_TEXT_LENGTH) return read;
   const oldest = readings.keys().next();
   if (readings.size >= KEPT_READINGS && !oldest.done) readings.delete(oldest.value);
   readings.set(text, read);
@@ -66,6 +67,8 @@ export function parseScheduleRequest(text: string): ScheduleRequest {
  */
 const readings = new Map<string, ScheduleRequest>();
 const KEPT_READINGS = 256;
+/** The longest text kept (a pasted page is read as it comes): the cache holds at most 256 × 2,000 characters. */
+const KEPT_TEXT_LENGTH = 2_000;
 
 function deepFrozen<T>(value: T): T {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
