@@ -188,14 +188,17 @@ export function isScopable(
   PreferenceRule,
   { kind: "part_of_day" | "only_part_of_day" | "avoid_part_of_day" | "not_before_hour" | "not_after_hour" }
 > {
-  return (
-    rule.kind === "part_of_day" ||
-    rule.kind === "only_part_of_day" ||
-    rule.kind === "avoid_part_of_day" ||
-    rule.kind === "not_before_hour" ||
-    rule.kind === "not_after_hour"
-  );
+  return SCOPABLE_KINDS.has(rule.kind);
 }
+
+/** The kinds a day scope may narrow: a part of the day or an hour (a day's own kinds name their days). */
+const SCOPABLE_KINDS: ReadonlySet<PreferenceKind> = new Set([
+  "part_of_day",
+  "only_part_of_day",
+  "avoid_part_of_day",
+  "not_before_hour",
+  "not_after_hour",
+]);
 
 /** The days of the week `rule` holds on: its scope, else undefined (every day). */
 export function daysOfRule(rule: PreferenceRule): readonly number[] | undefined {
@@ -226,14 +229,14 @@ function unscopedRuleOf(entry: { kind: PreferenceKind; value: unknown }): Prefer
       return part(value) ? { kind, value } : undefined;
     case "avoid_part_of_day":
       return value === "morning" || value === "evening" ? { kind, value } : undefined;
+    // An hour nothing starts before (0-23), or one nothing ends after (0-24, midnight the day's end).
     case "not_before_hour":
-      return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 23
+    case "not_after_hour": {
+      const latest = kind === "not_before_hour" ? 23 : 24;
+      return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= latest
         ? { kind, value }
         : undefined;
-    case "not_after_hour":
-      return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 24
-        ? { kind, value }
-        : undefined;
+    }
     case "note":
       return typeof value === "string" && value.trim() !== "" ? { kind, value: value.trim().slice(0, 200) } : undefined;
   }
@@ -272,12 +275,17 @@ function describeInEnglish(rule: PreferenceRule): string {
     case "avoid_part_of_day":
       return `never in the ${rule.value}`;
     case "not_before_hour":
-      return `nothing before ${String(rule.value).padStart(2, "0")}:00`;
+      return `nothing before ${hourClock(rule.value)}`;
     case "not_after_hour":
-      return `nothing after ${String(rule.value).padStart(2, "0")}:00`;
+      return `nothing after ${hourClock(rule.value)}`;
     case "note":
       return rule.value;
   }
+}
+
+/** An hour rule's hour as a clock shows it: "09:00", "21:00". */
+function hourClock(hour: number): string {
+  return `${String(hour).padStart(2, "0")}:00`;
 }
 
 const PARTS_ZH: Readonly<Record<PreferencePart, string>> = { morning: "上午", afternoon: "下午", evening: "晚上" };
@@ -299,9 +307,9 @@ function describeInChinese(rule: PreferenceRule): string {
     case "avoid_part_of_day":
       return `${PARTS_ZH[rule.value]}不安排`;
     case "not_before_hour":
-      return `${String(rule.value).padStart(2, "0")}:00以前不安排`;
+      return `${hourClock(rule.value)}以前不安排`;
     case "not_after_hour":
-      return `${String(rule.value).padStart(2, "0")}:00以后不安排`;
+      return `${hourClock(rule.value)}以后不安排`;
     case "note":
       return rule.value;
   }
@@ -309,12 +317,6 @@ function describeInChinese(rule: PreferenceRule): string {
 
 /** True for the kinds a domain's search and writes must keep to (the others are soft or for the prompts only). */
 export function isHardRule(rule: PreferenceRule): boolean {
-  return (
-    rule.kind === "avoid_day" ||
-    rule.kind === "only_days" ||
-    rule.kind === "only_part_of_day" ||
-    rule.kind === "avoid_part_of_day" ||
-    rule.kind === "not_before_hour" ||
-    rule.kind === "not_after_hour"
-  );
+  // Every kind but the soft one (a part of the day preferred) and a note.
+  return rule.kind !== "part_of_day" && rule.kind !== "note";
 }

@@ -65,8 +65,8 @@ export function contradicts(newer: PreferenceRule, older: PreferenceRule): boole
   if (newer.kind === "avoid_part_of_day" && part(older)) return newer.value === older.value;
   if (older.kind === "avoid_part_of_day" && part(newer)) return newer.value === older.value;
   if (newer.kind === "only_days" && older.kind === "only_days") return true;
-  if (newer.kind === "not_before_hour" && older.kind === "not_before_hour") return true;
-  if (newer.kind === "not_after_hour" && older.kind === "not_after_hour") return true;
+  // One hour of each kind: the newer replaces it.
+  if ((newer.kind === "not_before_hour" || newer.kind === "not_after_hour") && older.kind === newer.kind) return true;
   if (newer.kind === "only_days" && older.kind === "avoid_day") return newer.value.includes(older.value);
   if (newer.kind === "avoid_day" && older.kind === "only_days") return older.value.includes(newer.value);
   return false;
