@@ -44,18 +44,18 @@ export function readNotAfterHour(fragment: string): number | undefined {
   const mark = groups.mark?.[0];
   const morning = mark === "a" || /上午|早上|早晨/.test(groups.part ?? "");
   const clock = groups.colon !== undefined || groups.part === "中午" || (said > 12 && said <= 24);
-  const hour = clock
-    ? said === 0
-      ? 24
-      : said
-    : morning
-      ? said === 12
-        ? 24
-        : said
-      : said === 12 && mark === "p"
-        ? 12
-        : said + 12;
+  const hour = hourOfClock(said, clock, morning, mark === "p");
   return Number.isInteger(hour) && hour >= 0 && hour <= 24 ? hour : undefined;
+}
+
+/**
+ * The hour of the clock an hour said means (24 being midnight): a clock's own ("21:00", "0:00" the day's end); a
+ * morning's ("9am"; "12am" midnight); else the afternoon's or the evening's ("9", "9pm"; "12pm" noon).
+ */
+function hourOfClock(said: number, clock: boolean, morning: boolean, pm: boolean): number {
+  if (clock) return said === 0 ? 24 : said;
+  if (said === 12) return morning ? 24 : pm ? 12 : 24;
+  return morning ? said : said + 12;
 }
 
 /** A bare hour after a limit word ("before 8", "after 12", "after 8 o'clock"): no count of slots, days or minutes. */
