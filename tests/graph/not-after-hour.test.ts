@@ -12,7 +12,7 @@ import { daysOfRule, PreferenceExtractionSchema, ruleOf } from "../../contracts/
 import { applyPreferenceChange, loadPreferences } from "../../memory/preferences.js";
 import { readSchedulePreferences } from "../../tools/schedule/preferences.js";
 import { sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
-import { converse, offlineTempo, placeOf, tempoHolding } from "./support/offline-conversation.js";
+import { converse, crowdedMondayWeek, offlineTempo, placeOf, tempoHolding } from "./support/offline-conversation.js";
 
 const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 const WORKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri"];
@@ -219,6 +219,27 @@ describe("an hour no slot of the day ends by", () => {
     expect(arranged.said.join("\n")).toMatch(
       /your standing preference "(?:nothing after 8am|早上8点以后不学习)" rules out/,
     );
+  });
+});
+
+describe("reviews placed before the hour was said", () => {
+  // The crowded Monday ends with reviews at 20:50-21:35 and 21:45-22:30 (placed before the rule): the week's health
+  // must name them. It judged a standing rule's whole days only, and said nothing.
+  test.each([
+    [
+      "no studying after 9pm",
+      "How is my week?",
+      /is on Mon 11 Mar, 21:45–22:30, which your standing preference "no studying after 9pm" rules out/,
+    ],
+    ["晚上9点以后不学习", "我这周的安排健康吗", /不符合你的偏好（3月11日周一/],
+  ])("'%s', then '%s': the judge names the reviews past the hour", async (said, ask, named) => {
+    const week = crowdedMondayWeek();
+    const late = endingAfter(placesOf(week), "21:00");
+    expect([...late].sort()).toEqual(["Mon 20:50-21:35", "Mon 21:45-22:30"]);
+    const { tempo } = await tempoHolding(said, week);
+    const judged = await converse(tempo, ask, [], "t-1");
+    expect(judged.said.at(-1)).toMatch(named);
+    expect(judged.schedule).toEqual(week);
   });
 });
 

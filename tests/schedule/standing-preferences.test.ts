@@ -220,6 +220,73 @@ describe("slots and parts of the day", () => {
   });
 });
 
+describe("the judge sees the hours a standing preference keeps", () => {
+  // A review placed before the preference was said stays where it is (no write puts one there now): "how is my week"
+  // must name it. It judged whole days only, so "no studying after 9pm" never flagged a review at 21:45.
+  const times = sampleWeek().window.slotTimes!;
+  const last = times.length;
+  /**
+   * The sample week with review-limits (two slots) placed on Tuesday (day 2) from `slot`, its classes preferring no part
+   * of the day (a class's preferred part is soft, and would be named instead).
+   */
+  const placedAt = (slot: number): ScheduleState => {
+    const week = sampleWeek();
+    return {
+      ...week,
+      categories: week.categories.map(({ preferredParts: _parts, ...category }) => category),
+      tasks: week.tasks.map((task) =>
+        task.id === "review-limits" && task.source === "task_item"
+          ? { ...task, status: "placed" as const, slots: [{ day: 2, start: slot, end: slot + task.duration - 1 }] }
+          : task,
+      ),
+    };
+  };
+  const offMessages = (state: ScheduleState, rules: Preference[]) =>
+    analyzeHealth(withStandingPreferences(state, rules))
+      .issues.filter((issue) => issue.kind === "off_profile" && issue.tasks.includes("review-limits"))
+      .map((issue) => issue.message);
+  // Read off the week's clock, not Tempo's: the first slot and the last one of the day.
+  const hour = (clock: string) => Number(clock.slice(0, 2)) + Number(clock.slice(3, 5)) / 60;
+  const endsAfter = (limit: number) => hour(times[last - 1]!.end) > limit;
+  const startsBefore = (limit: number) => hour(times[0]!.start) < limit;
+
+  test.each([
+    { rule: entry({ kind: "not_after_hour", value: 21, text: "no studying after 9pm" }), outside: last - 1, inside: 1 },
+    { rule: entry({ kind: "not_before_hour", value: 10, text: "never before 10" }), outside: 1, inside: last - 1 },
+    {
+      rule: entry({ kind: "avoid_part_of_day", value: "morning", text: "never in the morning" }),
+      outside: 1,
+      inside: last - 1,
+    },
+    {
+      rule: entry({ kind: "only_part_of_day", value: "evening", text: "only in the evening" }),
+      outside: 1,
+      inside: last - 1,
+    },
+    {
+      rule: entry({ kind: "not_after_hour", value: 21, days: [2], text: "nothing after 21:00 on Tuesdays" }),
+      outside: last - 1,
+      inside: 1,
+    },
+  ])("$rule.text: a review it rules out is named with it, one it allows is not", ({ rule, outside, inside }) => {
+    expect(endsAfter(21) && startsBefore(10)).toBe(true);
+    expect(offMessages(placedAt(outside), [rule])).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^"Review limits and continuity" is on day 2 .*, which your standing preference "${rule.text}" rules out$`,
+        ),
+      ),
+    ]);
+    expect(offMessages(placedAt(inside), [rule])).toEqual([]);
+    expect(offMessages(placedAt(outside), [])).toEqual([]);
+  });
+
+  test("a rule of other days leaves the day alone", () => {
+    const friday = entry({ kind: "not_after_hour", value: 21, days: [5], text: "nothing after 21:00 on Fridays" });
+    expect(offMessages(placedAt(last - 1), [friday])).toEqual([]);
+  });
+});
+
 describe("other domains", () => {
   test("a domain without the hook runs as before with preferences given; combined domains fold the schedule's part only", async () => {
     const todo = createTodoDomain({ repository: new InMemoryTodoRepository() });

@@ -8,7 +8,8 @@
  *   `HEAVY_DAY_SLOTS`, reviews right after one another with no break (back to back);
  * - tightness: reviews with something busy on both sides (no buffer), single free slots left between busy ones
  *   (fragmented free time);
- * - profile: reviews on a day the user avoids or outside the part of the day they prefer;
+ * - profile: reviews on a day the user avoids or outside the part of the day they prefer, and reviews placed before a
+ *   standing preference was said on a day or at an hour it now rules out;
  * - feasibility: reviews still to place — pending ones, and missed ones not made up (a missed review has no place and
  *   is work still to do until it is placed again, done or skipped, as `at-risk.ts` counts it) — that still fit
  *   somewhere (the exact placement search says how many at most) and those that cannot fit anywhere — proved when the search is exact, and then a forced imperfection; when the search
@@ -26,17 +27,20 @@ import { placementSteps, searchInputOf, type SearchBudget, type SearchTask } fro
 import { finish, type Steps } from "./steps.js";
 import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "./occupancy-index.js";
 import {
+  boundsOn,
   dayText,
   deadlinePassed,
   isFixedByClock,
   partsOf,
   preferredPartsOn,
   withRules,
+  type DayBounds,
   type RuleBook,
 } from "./rules.js";
+import { formatRange } from "./format.js";
 import { breakInside } from "./slot-range.js";
 import { hasStarted, type WindowClock } from "./window-clock.js";
-import type { ScheduleState, ScheduleWindow, SlotRange, TaskItem } from "./state.js";
+import type { ScheduleState, ScheduleWindow, SlotRange, StandingRule, TaskItem } from "./state.js";
 
 /** What the user prefers (issue 31 fills it from their profile; task classes add their own in issue 30). */
 export interface HealthPreferences {
@@ -550,7 +554,8 @@ export function profileOf(
   return (task, range) => {
     const preferred =
       categories.get(task.categoryId)?.preferredParts ?? preferredPartsOn(standing, weekdays[range.day - 1] ?? 0);
-    const ruledOut = standing.avoid.get(weekdays[range.day - 1] ?? 0);
+    const weekday = weekdays[range.day - 1] ?? 0;
+    const ruledOut = standing.avoid.get(weekday) ?? outOfBounds(range, boundsOn(standing, weekday));
     // A session stored across a break of the day (placed before the rule was kept): no write puts one there now.
     const broken = breakInside(range, state.window);
     return broken !== undefined
@@ -558,13 +563,24 @@ export function profileOf(
       : avoid.has(range.day)
         ? `on ${dayText(range.day, rules)}, which you avoid`
         : ruledOut
-          ? `on ${dayText(range.day, rules)}, which your standing preference ${JSON.stringify(ruledOut.text)} rules out`
+          ? `on ${ruledOut.kind === "avoid_day" || ruledOut.kind === "only_days" ? dayText(range.day, rules) : formatRange(range, state.window)}, which your standing preference ${JSON.stringify(ruledOut.text)} rules out`
           : window && (range.start < window.from || range.end > window.to)
             ? `outside slots ${window.from}-${window.to}`
             : preferred.length > 0 && !partsOf(range, state.window).some((part) => preferred.includes(part))
               ? `outside the ${preferred.join(" or ")} ${categories.get(task.categoryId)?.preferredParts ? "its class prefers" : "you prefer"}`
               : undefined;
   };
+}
+
+/**
+ * The standing preference whose hours of the day `range` is outside (it starts before the day's first slot allowed or
+ * ends after its last: "never in the morning", "no studying after 9pm", "nothing before 10 on weekdays"), or undefined.
+ * A review placed before the preference was said; no write puts one there now.
+ */
+function outOfBounds(range: SlotRange, bounds: DayBounds): StandingRule | undefined {
+  if (bounds.from && range.start < bounds.from.slot) return bounds.from.rule;
+  if (bounds.to && range.end > bounds.to.slot) return bounds.to.rule;
+  return undefined;
 }
 
 /**
