@@ -7,7 +7,7 @@
  * into TaskState and moves the prompts' start past them (`compressedUpTo`): they stay in
  * `messages`, which is what a client shows (issue 48 item 6), and leave the prompts.
  */
-import type { BaseMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseStore, LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../config/configuration.js";
 import { TaskStateSummarySchema } from "../contracts/memory.js";
@@ -24,10 +24,11 @@ import { MEMORY_STAGE_PROMPT } from "../prompts/memory.js";
 import { buildStageMessages } from "../prompts/stage-messages.js";
 import type { NodeDependencies } from "./shared/dependencies.js";
 import { latestUserText } from "./shared/messages.js";
-import { runMoment } from "./shared/now.js";
+import { runMoment, toolMoment } from "./shared/now.js";
 import { preferenceSources, rememberPreferences } from "./preference-extraction.js";
-import { emitStatus } from "../streaming/events.js";
-import type { Language } from "../contracts/language.js";
+import { emitAssistantText, emitStatus } from "../streaming/events.js";
+import { languageOf, type Language } from "../contracts/language.js";
+import { newId } from "../kernel/ids.js";
 import { latestBesideOpeners } from "../streaming/progress-ui.js";
 import type { Preference } from "../contracts/preferences.js";
 
@@ -52,6 +53,7 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
       state.finalAnswer !== null &&
       invocation.some((message) => message.getType() === "ai" && messageText(message) === state.finalAnswer);
 
+    let told: AIMessage | undefined;
     if (store && !command && invocation.length > 0) {
       // A calendar file is kept as its name and size: its text never reaches memory, which other threads recall.
       const userTexts = invocation
@@ -79,6 +81,13 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
           preferenceNews(remembered, "en"),
           preferenceNews(remembered, "zh"),
         );
+      // A review already where a preference just said rules out stays there until moved: the person is told.
+      const against =
+        remembered.added.length > 0 ? await placedAgainst(userId, remembered.added, invocation, config) : undefined;
+      if (against) {
+        told = new AIMessage({ id: newId("ai"), content: against });
+        emitAssistantText(config, "memorize", told.id!, against);
+      }
       if (wasTask) {
         const episode = taskEpisode(state, invocation, time);
         await recordEpisode(store, userId, episode);
@@ -91,9 +100,10 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
     const forget = { recalled: nothingRecalled() };
     // The mark is the last message that stays: a turn's opener is removed when the next turn opens, and a mark on it
     // would send the next memorize back to the thread's first message.
-    const memorizedUpTo = latestBesideOpeners(state.messages)?.id ?? null;
+    const memorizedUpTo = told?.id ?? latestBesideOpeners(state.messages)?.id ?? null;
+    const said = told ? { messages: [told] } : {};
     const compression = compressHistory(state, dependencies);
-    if (!compression) return { memorizedUpTo, ...forget };
+    if (!compression) return { memorizedUpTo, ...said, ...forget };
     if (store) {
       const summary = await summarizeTurns(compression.remove, dependencies, config);
       await saveTaskState(store, userId, mergeTaskState(await loadTaskState(store, userId), summary, time));
@@ -103,8 +113,27 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
     return {
       ...(compressedUpTo ? { compressedUpTo } : {}),
       memorizedUpTo,
+      ...said,
       ...forget,
     };
+  }
+
+  /**
+   * What the domain has in place where the preferences `added` rule out (on the state with the run's clock, so what
+   * has started is history), in the language of the invocation's last message; undefined when nothing is.
+   */
+  async function placedAgainst(
+    userId: string,
+    added: readonly Preference[],
+    invocation: BaseMessage[],
+    config: LangGraphRunnableConfig,
+  ): Promise<string | undefined> {
+    const { domain } = dependencies;
+    if (!domain.placedAgainstPreferences || !domain.withPreferences) return undefined;
+    const now = toolMoment(dependencies, config);
+    const loaded = await domain.load(userId);
+    const state = domain.withPreferences(now && domain.withClock ? domain.withClock(loaded, now) : loaded, added);
+    return domain.placedAgainstPreferences(state, languageOf(latestUserText(invocation)));
   }
 
   /**

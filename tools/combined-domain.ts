@@ -105,6 +105,8 @@ export function combineDomains(domains: readonly ToolDomain[]): ToolDomain {
           },
         }
       : {}),
+    // What each domain has in place where the preferences rule out, on its own part.
+    ...placedAgainstOf(domains),
     // Each domain reads the clock into its own part.
     ...(domains.some((domain) => domain.withClock)
       ? {
@@ -314,6 +316,17 @@ function verificationOf(owner: ToolDomain | undefined): { verification?: Verific
             },
           }
         : {}),
+    },
+  };
+}
+
+/** `placedAgainstPreferences` of the domains that have it, each on its own part, their words joined. */
+function placedAgainstOf(domains: readonly ToolDomain[]): Pick<ToolDomain<CombinedState>, "placedAgainstPreferences"> {
+  if (!domains.some((domain) => domain.placedAgainstPreferences)) return {};
+  return {
+    placedAgainstPreferences(state: CombinedState, language) {
+      const told = domains.flatMap((domain) => domain.placedAgainstPreferences?.(state[domain.name], language) ?? []);
+      return told.length > 0 ? told.join("\n\n") : undefined;
     },
   };
 }

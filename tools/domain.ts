@@ -390,6 +390,12 @@ export interface ToolDomain<TState = any> {
    */
   withPreferences?(state: TState, preferences: readonly Preference[]): TState;
   /**
+   * Optional: what of `state` already in place the standing preferences folded into it rule out (a review placed before
+   * they were said stays until it is moved), in `language`, with how to move it; undefined when nothing is. Memorize
+   * asks it of the preferences a turn added, on the state with the run's clock folded in, and says what it gives.
+   */
+  placedAgainstPreferences?(state: TState, language: Language): string | undefined;
+  /**
    * Optional: `state` with the moment the run takes as now folded in (issue 47): what it has started is out of reach —
    * the search and the candidates never propose it, a write onto it is refused with the reason. Never persisted. The
    * runner calls it on every tool run given a clock (`ToolRunContext.now`); pure.

@@ -18,6 +18,7 @@ import type { ApplyResult, ScheduleRepository } from "./repository.js";
 import type { ScheduleState } from "./state.js";
 import { scheduleTools } from "./tools/index.js";
 import { atRiskNotice } from "./at-risk.js";
+import { placedAgainstText } from "./placed-against.js";
 import { clockBehindText, clockNotBefore, movedOnText, rollDueByClock } from "./clock-roll.js";
 import { cardFrameOf, movedCardWeek, seenInCardFrame, staleCardReason, weekOf } from "./card-frame.js";
 import type { RollWindowData } from "./tools/roll-window.js";
@@ -271,6 +272,8 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
     // Standing preferences become rules of the loaded state (never persisted: the diff leaves `standing` out).
     withPreferences: (state: ScheduleState, preferences: readonly Preference[]) =>
       withStandingPreferences(state, preferences),
+    // A review placed before a preference said now was: told, with how to move it (it stays until moved).
+    placedAgainstPreferences: (state: ScheduleState, language: Language) => placedAgainstText(state, language),
     // The run's clock rides on the loaded state (never persisted): nothing goes into a slot that has started.
     // A clock set back before the window's last roll keeps to the roll's (and that is said: `clockBehindText`).
     withClock: (state: ScheduleState, now: Date) => ({

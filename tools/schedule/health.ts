@@ -27,20 +27,19 @@ import { placementSteps, searchInputOf, type SearchBudget, type SearchTask } fro
 import { finish, type Steps } from "./steps.js";
 import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "./occupancy-index.js";
 import {
-  boundsOn,
   dayText,
   deadlinePassed,
   isFixedByClock,
   partsOf,
   preferredPartsOn,
   withRules,
-  type DayBounds,
   type RuleBook,
 } from "./rules.js";
+import { standingRuleAgainst } from "./placed-against.js";
 import { formatRange } from "./format.js";
 import { breakInside } from "./slot-range.js";
 import { hasStarted, type WindowClock } from "./window-clock.js";
-import type { ScheduleState, ScheduleWindow, SlotRange, StandingRule, TaskItem } from "./state.js";
+import type { ScheduleState, ScheduleWindow, SlotRange, TaskItem } from "./state.js";
 
 /** What the user prefers (issue 31 fills it from their profile; task classes add their own in issue 30). */
 export interface HealthPreferences {
@@ -554,8 +553,7 @@ export function profileOf(
   return (task, range) => {
     const preferred =
       categories.get(task.categoryId)?.preferredParts ?? preferredPartsOn(standing, weekdays[range.day - 1] ?? 0);
-    const weekday = weekdays[range.day - 1] ?? 0;
-    const ruledOut = standing.avoid.get(weekday) ?? outOfBounds(range, boundsOn(standing, weekday));
+    const ruledOut = standingRuleAgainst(range, rules);
     // A session stored across a break of the day (placed before the rule was kept): no write puts one there now.
     const broken = breakInside(range, state.window);
     return broken !== undefined
@@ -570,17 +568,6 @@ export function profileOf(
               ? `outside the ${preferred.join(" or ")} ${categories.get(task.categoryId)?.preferredParts ? "its class prefers" : "you prefer"}`
               : undefined;
   };
-}
-
-/**
- * The standing preference whose hours of the day `range` is outside (it starts before the day's first slot allowed or
- * ends after its last: "never in the morning", "no studying after 9pm", "nothing before 10 on weekdays"), or undefined.
- * A review placed before the preference was said; no write puts one there now.
- */
-function outOfBounds(range: SlotRange, bounds: DayBounds): StandingRule | undefined {
-  if (bounds.from && range.start < bounds.from.slot) return bounds.from.rule;
-  if (bounds.to && range.end > bounds.to.slot) return bounds.to.rule;
-  return undefined;
 }
 
 /**
