@@ -559,6 +559,8 @@ const ASKS: Ask[] = [
   ask("move the matrix review to a week from today", MATRIX, true, { day: "in 7 days", slots: WHOLE_DAY }),
   ask("把单词表安排在一周后", VOCABULARY, false, { day: "in 7 days", slots: WHOLE_DAY }),
   ask("can we do the matrix review on friday instead", MATRIX, true, { day: "friday", slots: WHOLE_DAY }),
+  // Off a weekday said short and onto another (before, a task named "matrix review off sun and" was sought).
+  ask("move the matrix review off sun and onto fri", MATRIX, true, { day: "friday", slots: WHOLE_DAY }),
 ];
 
 /** What the oracle expects: placed exactly there, at one of these starts, or refused for one of these reasons. */

@@ -138,6 +138,27 @@ describe("every review of a day moved off it", () => {
     expect(othersOf(outcome.schedule, "vocabulary-list")).toEqual(othersOf(week, "vocabulary-list"));
   });
 
+  // A weekday said short read as a task's name: "move my reviews off thu and onto fri" asked which task "reviews off
+  // thu and" was (a question card, withdrawn) and moved nothing.
+  test.each([
+    "move my reviews off thu and onto fri",
+    "move my reviews off thu to fri",
+    "move my reviews off thurs onto fri",
+  ])(
+    "'%s' at 10:00 on Wednesday: Thursday's review goes to Friday, as 'move Thursday's reviews to Friday' sends it",
+    async (request) => {
+      const said = await oneBatchOnHalfPlacedWeek(request, WEDNESDAY, "Push all of Thursday's reviews 1 day later");
+      const working = await oneBatchOnHalfPlacedWeek(
+        "move Thursday's reviews to Friday",
+        WEDNESDAY,
+        "Push all of Thursday's reviews 1 day later",
+      );
+      expect(placeOf(said.outcome.schedule, "vocabulary-list")).toMatch(/^day 5 /);
+      expect(said.outcome.schedule).toEqual(working.outcome.schedule);
+      expect(othersOf(said.outcome.schedule, "vocabulary-list")).toEqual(othersOf(said.week, "vocabulary-list"));
+    },
+  );
+
   // The day's reviews said after "my reviews": read as that day's, to the day named (they read as a move of one review
   // named "reviews from thursday", or of "reviews off" to the weekend — the days they were to leave).
   test.each([

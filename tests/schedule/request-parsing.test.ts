@@ -1576,6 +1576,10 @@ describe("days taken back, kept free, left for another, and the rest of the week
       "move my reviews off thursday and put them on friday",
       { kind: "shift_all", weekday: 4, to: { only: { weekdays: [5] } } },
     ],
+    // A weekday said short is the day too (before, a move of one task named "reviews off thu and").
+    ["move my reviews off thu and onto fri", { kind: "shift_all", weekday: 4, to: { only: { weekdays: [5] } } }],
+    ["move my reviews off thu to fri", { kind: "shift_all", weekday: 4, to: { only: { weekdays: [5] } } }],
+    ["move my reviews from thurs to fri", { kind: "shift_all", weekday: 4, to: { only: { weekdays: [5] } } }],
   ])("%s", (text, expected) => {
     expect(parseScheduleRequest(text)).toMatchObject(expected);
   });

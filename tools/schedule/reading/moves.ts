@@ -4,6 +4,7 @@
  */
 import { type MoveRequest, type ScheduleRequest, withOtherDay, withoutDayward } from "./request-kinds.js";
 import {
+  DAY_OR_SHORT_EN,
   DAY_SAID_EN,
   DAY_WORD_ZH,
   isAnywhere,
@@ -281,9 +282,12 @@ function otherThenMove(said: string, join: RegExpMatchArray): [string, string] |
 /** A task said as "it" in Chinese: 它, 这个, 那个. */
 const PRONOUN_ZH = /^(?:它|它们|这个|那个|这些|那些)$/;
 
-/** A day left and a day to go to, joined by "and": "off thursday and onto friday", "from today and put them on friday". */
+/**
+ * A day left and a day to go to, joined by "and": "off thursday and onto friday", "off thu and onto fri", "from today
+ * and put them on friday".
+ */
 const OFF_AND_ONTO = new RegExp(
-  String.raw`\b((?:off(?:\s+of)?|from|away from)\s+${DAY_SAID_EN}),?\s+and\s+(?:(?:put|move|place)\s+(?:it|them)\s+)?(?=(?:onto|on to|into|to|on)\s)`,
+  String.raw`\b((?:off(?:\s+of)?|from|away from)\s+${DAY_OR_SHORT_EN}),?\s+and\s+(?:(?:put|move|place)\s+(?:it|them)\s+)?(?=(?:onto|on to|into|to|on)\s)`,
   "g",
 );
 

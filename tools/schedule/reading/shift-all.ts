@@ -6,7 +6,7 @@ import type { DayOfReviews, MoveRequest, PartOfDay, ScheduleRequest } from "./re
 import { MOVE_VERB, WEEKDAYS_EN, ZH_WEEKDAY_NUMBER } from "./words.js";
 
 export { MOVE_VERB };
-import { DAY_SAID_EN, isAnywhere, isEmptySelection, readPartOfDay } from "./where.js";
+import { DAY_OR_SHORT_EN, DAY_SAID_EN, isAnywhere, isEmptySelection, readPartOfDay } from "./where.js";
 import { splitNamingDay } from "./day-names.js";
 
 /** Days that name a task by its day, listed: "tomorrow's", "monday evening's", "thursday and friday's". */
@@ -23,10 +23,11 @@ export const EVERY_REVIEW =
 
 /**
  * Every review said with the day it is on after it ("my reviews from Thursday afternoon", "my reviews from Thursday
- * and Friday"): group 1 the day, or the days.
+ * and Friday", "my reviews off thu": a weekday said short too — before, a task named "reviews off thu" was sought):
+ * group 1 the day, or the days.
  */
 const REVIEWS_OF_DAY = new RegExp(
-  String.raw`^(?:(?:all|every one|each)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions|things|stuff|everything)\s+(?:from|off|on|of)\s+(${DAY_SAID_EN}(?:(?:\s*,\s*|\s+and\s+|\s*&\s*)${DAY_SAID_EN})*)$`,
+  String.raw`^(?:(?:all|every one|each)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions|things|stuff|everything)\s+(?:from|off|on|of)\s+(${DAY_OR_SHORT_EN}(?:(?:\s*,\s*|\s+and\s+|\s*&\s*)${DAY_OR_SHORT_EN})*)$`,
 );
 
 /** "Friday reviews", "tomorrow reviews" (of "all my Friday reviews"): a day's reviews, said with no "'s" (group 1). */

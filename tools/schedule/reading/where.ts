@@ -504,6 +504,9 @@ export function isAnywhere(where: Where): boolean {
 /** A day said in English as a task's day: "thursday", "this monday", "today", "tonight", "tomorrow", a part after it. */
 export const DAY_SAID_EN = String.raw`(?:(?:this\s+)?[a-z]+day|today|tonight|tomorrow)(?:\s+(?:morning|afternoon|evening|night))?`;
 
+/** A day said as `DAY_SAID_EN` says one, or a weekday said short: "thu", "thurs", "this fri", "fri evening". */
+export const DAY_OR_SHORT_EN = String.raw`(?:${DAY_SAID_EN}|(?:this\s+)?(?:${SHORT_WEEKDAY_EN})\b(?:\s+(?:morning|afternoon|evening|night))?)`;
+
 /** A day in a list of days: "friday", "fri", "next thu", "tmrw", "the weekend", a part after it. */
 const LISTED_DAY_EN = String.raw`(?:(?:this|next)\s+)?(?:[a-z]+day|${SHORT_WEEKDAY_EN}|today|tonight|tomorrow|tmrw?|(?:the\s+)?weekend)(?:\s+(?:morning|afternoon|evening|night))?`;
 
