@@ -86,6 +86,32 @@ describe("an hour nothing goes after, stated", () => {
       "not_after_hour 21",
       "记下了这条长期偏好：“晚上9点后不复习”（21:00以后不安排）。以后安排或移动复习时都会照此来（/prefs 可以查看）。",
     ],
+    // Said of the placing: before, the Chinese arranged every review at once with no evening at all (its "晚上" and
+    // "不要" read as "不要晚上"), and the English was not understood and kept nothing.
+    [
+      "晚上九点以后不要安排复习",
+      "帮我安排复习",
+      "not_after_hour 21",
+      "记下了这条长期偏好：“晚上九点以后不要安排复习”（21:00以后不安排）。以后安排或移动复习时都会照此来（/prefs 可以查看）。",
+    ],
+    [
+      "晚上9点以后不要安排复习",
+      "帮我安排复习",
+      "not_after_hour 21",
+      "记下了这条长期偏好：“晚上9点以后不要安排复习”（21:00以后不安排）。以后安排或移动复习时都会照此来（/prefs 可以查看）。",
+    ],
+    [
+      "don't schedule reviews after 9pm",
+      "Arrange my reviews",
+      "not_after_hour 21",
+      "Noted as a standing preference (nothing after 21:00): I'll keep to it whenever I arrange or move your reviews. /prefs lists your preferences.",
+    ],
+    [
+      "don't put any reviews after 9pm",
+      "Arrange my reviews",
+      "not_after_hour 21",
+      "Noted as a standing preference (nothing after 21:00): I'll keep to it whenever I arrange or move your reviews. /prefs lists your preferences.",
+    ],
   ])("'%s' is kept; the week arranged ends every review by 21:00", async (said, arrange, rule, reply) => {
     const outcome = await statedThenArranged(said, arrange);
     expect(outcome.reply).toBe(reply);
@@ -118,6 +144,22 @@ describe("an hour nothing goes after, stated", () => {
       "not_after_hour 21 @6,7",
       ["Sat", "Sun"],
       "Noted as a standing preference (nothing after 21:00 on weekends): I'll keep to it whenever I arrange or move your reviews. /prefs lists your preferences.",
+    ],
+    // Said of the placing, with its hour in Chinese numerals or its days: before, an arrangement with no evening at all
+    // (or no Friday at all).
+    [
+      "晚上十点以后不要安排复习",
+      "帮我安排复习",
+      "not_after_hour 22",
+      WEEKDAYS,
+      "记下了这条长期偏好：“晚上十点以后不要安排复习”（22:00以后不安排）。以后安排或移动复习时都会照此来（/prefs 可以查看）。",
+    ],
+    [
+      "周五晚上9点以后不要安排复习",
+      "帮我安排复习",
+      "not_after_hour 21 @5",
+      ["Fri"],
+      "记下了这条长期偏好：“周五晚上9点以后不要安排复习”（周五21:00以后不安排）。以后安排或移动复习时都会照此来（/prefs 可以查看）。",
     ],
   ])(
     "'%s' holds on its days only; those days are still used before the hour",

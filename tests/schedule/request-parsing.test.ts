@@ -1517,6 +1517,19 @@ describe("the limits of the clock a request names", () => {
     });
     expect(readWhere("10点以后不要").slots.startsFrom).toBeUndefined();
   });
+
+  // An hour nothing is placed after, said of the placing alone: a standing limit (the preferences keep it), no
+  // arrangement — before, "晚上…不要" read as no evening at all, and "9点以后别安排复习" as a number read as nothing.
+  test.each([
+    "晚上九点以后不要安排复习",
+    "晚上9点以后不要安排复习",
+    "9点以后别安排复习",
+    "晚上十点以后不要安排复习",
+    "周五晚上9点以后不要安排复习",
+    "工作日晚上九点以后不要安排复习",
+  ])("%s arranges nothing", (text) => {
+    expect(parseScheduleRequest(text)).toEqual({ kind: "unknown" });
+  });
 });
 
 /**

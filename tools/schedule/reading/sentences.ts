@@ -6,6 +6,7 @@
 import { trimEdges } from "../../../contracts/edge-trim.js";
 import type { ScheduleRequest, Where } from "./request-kinds.js";
 import { MAX_READ_LENGTH, NOT_ZH } from "./words.js";
+import { EVERY_NOT_AFTER_HOUR, readNotAfterHour } from "./clock-words.js";
 import { readDays } from "./day-words.js";
 import { isEmptySelection, NEGATIVE_CLAUSE, NOT_NEGATIVE, readBefore, readPartOfDay, withDaySpans } from "./where.js";
 import { onlyWhen, splitAtWhen } from "./task-words.js";
@@ -96,6 +97,24 @@ const NEGATED_CHANGE = new RegExp(
 const NEGATED_PLACING = new RegExp(
   String.raw`^${NEGATION_EN}\s+(?:schedule|place|arrange|put|plan)\b|^(?:请)?(?:我)?(?:${NOT_ZH})(?:再)?(?:把|将)?[^，。,;；]{0,40}?(?:安排|排|放)|^[^，。,;；]{1,40}?(?:${NOT_ZH})(?:再)?(?:安排|排|放)(?:了|吧|啦)?[。！!]?$`,
 );
+
+/**
+ * An hour nothing is to be placed after, said of the placing itself and nothing else: "晚上九点以后不要安排复习", "9点以后别
+ * 安排复习", "周五晚上10点以后不要排复习" — the standing limit the preferences keep (`readNotAfterHour`, as "晚上9点以后不学习"),
+ * no arrangement. Before, "晚上" and "不要" read as no evening at all, and every pending review was arranged before it.
+ * A day from today ("明天晚上9点以后…") is no such limit, and stays as it was read.
+ */
+function placingPastHour(body: string): boolean {
+  if (readNotAfterHour(body) === undefined) return false;
+  const days = readDays(body);
+  if (days.days.length > 0 || (days.dates?.length ?? 0) > 0) return false;
+  const rest = withoutDayWords(body.replace(EVERY_NOT_AFTER_HOUR, " ")).replace(/工作日|\s+/g, "");
+  return PLACING_ALONE_ZH.test(rest);
+}
+
+/** What is left of a placing said not to be made past an hour, without the hour and its days: "安排复习", "排", "安排任何事". */
+const PLACING_ALONE_ZH =
+  /^(?:我的?)?(?:再)?(?:安排|排|放)(?:任何)?(?:的)?(?:复习|学习|任务|东西|事情?)?(?:了|吧|啦)?[。！!]?$/;
 
 /** The preposition before where a task is to go. */
 const TO = String.raw`(?:to|on|onto|in|at)\s+`;
@@ -245,6 +264,7 @@ export function parseSentence(said: string): ScheduleRequest {
   if (PLACE_OF_ANOTHER.test(body)) return { kind: "unknown" };
   if (NEGATED_PLACING.test(body) && isEmptySelection(readDays(body)) && !readPartOfDay(body))
     return { kind: "unknown" };
+  if (placingPastHour(body)) return { kind: "unknown" };
   const keepFree = readKeepFree(body);
   if (keepFree) return keepFree;
   const read = withSoonest(withoutExclusions(asShiftAll(readSentence(body))));
