@@ -44,6 +44,7 @@ import { summaryPattern } from "../../tools/schedule/summary-phrases.js";
 import { notCarriedOutReason } from "./tool-data.js";
 import { followUpOf } from "./follow-up.js";
 import { badAmountReply } from "./amount-reply.js";
+import { dueDayReply } from "./due-day-reply.js";
 
 // The step summaries' Chinese moved to the schedule domain (`stepSummary`); its callers here import it still.
 export { summaryInChinese };
@@ -127,6 +128,14 @@ export function decideChat(view: PromptView): Record<string, unknown> {
       intent: "chat",
       reply: badAmountReply(request, language),
       reason: `an amount no schedule can hold (${request.amount}: ${request.problem})`,
+    };
+  // "add a task: thesis, 100 hours, to English": a long task with no day it is due — asked for, with the whole request
+  // said as an example (before, the generic list of what is understood).
+  if (request.kind === "unknown" && request.why === "no_due_day")
+    return {
+      intent: "chat",
+      reply: dueDayReply(request, message, language),
+      reason: "a long task said without the day it is due",
     };
   // A standing preference and nothing else ("I never study on Sundays", "I prefer mornings"): the memory keeps it at the
   // turn's end; the reply says so, instead of "I can't tell what to do" beside the memory's "Remembered".

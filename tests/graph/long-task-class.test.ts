@@ -55,6 +55,54 @@ describe("a long task said with its class", () => {
     expect(outcome.schedule.tasks.some((task) => /hours/.test(task.name))).toBe(false);
   });
 
+  // Before, the generic "Offline, I can't tell what to do with …" list, or (给英语添加任务：论文，100小时) a one-slot task
+  // named "论文,100小时" added.
+  test.each([
+    [
+      "add a task: thesis, 100 hours, to English",
+      'A long task is spread over the days before it is due, and "thesis" has no day it is due, so I added nothing. Say it with the day, as "add a task: thesis, 100 hours, due Friday, to English".',
+      { name: "thesis", classPhrase: "english" },
+    ],
+    [
+      "add a task to English: thesis, 100 hours",
+      'A long task is spread over the days before it is due, and "thesis" has no day it is due, so I added nothing. Say it with the day, as "add a task: thesis, 100 hours, due Friday, to English".',
+      { name: "thesis", classPhrase: "english" },
+    ],
+    [
+      "添加任务：论文，100小时，英语",
+      "长任务要分到截止日之前的几天里，而“论文”没有说哪天截止，所以什么也没有添加。请带上截止日再说一次，例如“给英语添加任务：论文，100小时，周五前”。",
+      { name: "论文", classPhrase: "英语" },
+    ],
+    [
+      "给英语添加任务：论文，100小时",
+      "长任务要分到截止日之前的几天里，而“论文”没有说哪天截止，所以什么也没有添加。请带上截止日再说一次，例如“给英语添加任务：论文，100小时，周五前”。",
+      { name: "论文", classPhrase: "英语" },
+    ],
+    [
+      "add a task: Thesis, 100 hours",
+      'A long task is spread over the days before it is due, and "Thesis" has no day it is due, so I added nothing. Say it with the day and its class, as "add a task: Thesis, 100 hours, due Friday, to English".',
+      { name: "Thesis", classPhrase: "english" },
+    ],
+  ])(
+    "%s: a long task with no deadline is asked for one, nothing added; the example given is the long task",
+    async (request, reply, example) => {
+      const tempo = await offlineTempo(halfPlacedWeek({ chinese: CHINESE.test(request) }));
+      const before = JSON.stringify((await tempo.repository.load("student")).tasks);
+      const outcome = await converse(tempo, request);
+      expect(outcome.cards).toEqual([]);
+      expect(outcome.said).toEqual([reply]);
+      expect(JSON.stringify(outcome.schedule.tasks)).toBe(before);
+      // The example said back is read as the long task, due Friday, in its class.
+      const said = /["“]((?:add a task|给)[^"”]+)["”][.。]$/.exec(reply)?.[1] ?? "";
+      expect(parseScheduleRequest(said)).toMatchObject({
+        kind: "add_long_task",
+        ...example,
+        minutes: 6000,
+        dueWeekday: 5,
+      });
+    },
+  );
+
   test.each([
     ["add a task: thesis, 4 hours, due Friday", /"thesis, 4 hours, before Friday, for English"/],
     ["添加任务：毕业设计，4小时，周五前", /“给英语添加任务：毕业设计，4小时，周五前”/],

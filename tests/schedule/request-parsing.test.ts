@@ -236,6 +236,25 @@ describe("request parsing", () => {
     ["what can you do?", { kind: "help" }],
     ["你好！", { kind: "greeting" }],
     ["write me a poem", { kind: "unknown" }],
+    // A long task said whole but for the day it is due: what was said, for the reply to ask for the day (before, not
+    // understood, or a one-slot task named "论文,100小时").
+    [
+      "add a task: thesis, 100 hours, to English",
+      { kind: "unknown", why: "no_due_day", name: "thesis", minutes: 6000, classPhrase: "english" },
+    ],
+    [
+      "add a task to English: thesis, 100 hours",
+      { kind: "unknown", why: "no_due_day", name: "thesis", minutes: 6000, classPhrase: "english" },
+    ],
+    [
+      "添加任务：论文，100小时，英语",
+      { kind: "unknown", why: "no_due_day", name: "论文", minutes: 6000, classPhrase: "英语" },
+    ],
+    [
+      "给英语添加任务：论文，100小时",
+      { kind: "unknown", why: "no_due_day", name: "论文", minutes: 6000, classPhrase: "英语" },
+    ],
+    ["add a task: thesis, 90 minutes", { kind: "unknown", why: "no_due_day", name: "thesis", minutes: 90 }],
   ])("%s", (text, expected) => {
     expect(parseScheduleRequest(text)).toMatchObject(expected);
   });

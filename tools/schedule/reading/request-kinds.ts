@@ -350,7 +350,13 @@ export type ScheduleRequest =
    * "bad_amount": an amount no schedule can hold (`readBadAmount`: "-4 hours", "0 min", "1e9 hours", "99999 minutes",
    * "at 25:00", "25点"), `said` as the message wrote it: the reply says what is wrong and what is allowed.
    */
-  | ({ kind: "unknown"; why: "bad_amount" } & BadAmount);
+  | ({ kind: "unknown"; why: "bad_amount" } & BadAmount)
+  /**
+   * "no_due_day": a long task said with its length but no day it is due ("add a task: thesis, 100 hours, to English",
+   * "给英语添加任务：论文，100小时"), its `name`, `minutes` and `classPhrase` when said: the reply asks for the day, with
+   * the request said whole as an example (before, not understood, or a task of one slot named "论文,100小时").
+   */
+  | { kind: "unknown"; why: "no_due_day"; name: string; minutes: number; classPhrase?: string };
 
 /** Kinds that only read the schedule. */
 export const READ_REQUEST_KINDS = new Set<ScheduleRequest["kind"]>([

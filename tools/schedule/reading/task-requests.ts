@@ -123,14 +123,57 @@ export function readLongTask(body: string): ScheduleRequest | undefined {
   if (lead) {
     const task = readLongTaskBody(body.slice(lead[0].length));
     const classPhrase = taskPhrase(lead[1] ?? lead[2] ?? "");
-    return task && classPhrase ? { ...task, classPhrase } : task;
+    return task && classPhrase ? { ...task, classPhrase } : (task ?? readLongTaskWithoutDue(body));
   }
   const task = readLongTaskBody(body);
   if (task) return task;
   const after = CLASS_AFTER_EN.exec(body);
   const classPhrase = after && taskPhrase(after[1]!);
   const said = after && classPhrase ? readLongTaskBody(body.slice(0, after.index)) : undefined;
-  return said && classPhrase ? { ...said, classPhrase } : undefined;
+  return said && classPhrase ? { ...said, classPhrase } : readLongTaskWithoutDue(body);
+}
+
+/** A long task's name and length with no day it is due: "thesis, 100 hours", "论文，100小时" (the name, amount, unit). */
+const NO_DUE_EN =
+  /^(.+?)\s*,?\s*(?:in\s+|about\s+|for\s+)?(\d+(?:\.\d+)?|an?|half an?|one|two|three|four|five|six|seven|eight|nine|ten)\s*(h|hrs?|hours?|hous|hors|horus|huors|hr|mins?|minutes?)(?![a-z])\s*$/;
+const NO_DUE_ZH = /^(.+?)\s*[,，]?\s*(\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)\s*(?:个)?(小时|钟头|分钟)\s*$/;
+const AMOUNT_ALONE_ZH = /^(?:[一二两三四五六七八九十半]+)\s*(?:个)?(?:小时|钟头|分钟)$/;
+/** A new task said with "add a task": "add a task:", "new long task", "添加任务：", "新增一个长任务". */
+const ADD_TASK_LEAD =
+  /^(?:add|new)\s+(?:(?:the|a|an)\s+)?(?:new\s+)?(?:long\s+)?task\s*[:,-]\s*|^(?:添加|新增|加)(?:一个|个)?(?:长)?任务\s*[:：，,]\s*/;
+/** The class said after a Chinese long task: "…，英语", "…，给英语" (group 1). */
+const CLASS_AFTER_ZH = /\s*[,，]\s*(?:给|为|在)?\s*"?([^",，：:]+?)"?\s*(?:课|课程)?\s*$/;
+
+/**
+ * A long task said whole but for the day it is due ("add a task: thesis, 100 hours, to English", "add a task to
+ * English: thesis, 100 hours", "给英语添加任务：论文，100小时", "添加任务：论文，100小时，英语"): not understood, with what
+ * was said, so the reply asks for the day (before, the generic list of requests, or a task of one slot named
+ * "论文,100小时"). Undefined for any other words.
+ */
+function readLongTaskWithoutDue(body: string): ScheduleRequest | undefined {
+  const lead = CLASS_LEAD_EN.exec(body) ?? CLASS_LEAD_ZH.exec(body);
+  const leadClass = lead ? taskPhrase(lead[1] ?? lead[2] ?? "") : undefined;
+  const added = lead ? undefined : ADD_TASK_LEAD.exec(body);
+  if (!lead && !added) return undefined;
+  let rest = body.slice((lead ?? added)![0].length).trim();
+  let classPhrase = leadClass;
+  if (!lead) {
+    const after = CLASS_AFTER_EN.exec(rest) ?? (/[\u4e00-\u9fff]/.test(rest) ? CLASS_AFTER_ZH.exec(rest) : null);
+    const said = after ? taskPhrase(after[1]!) : "";
+    // ("…, 100 hours", "…，两个小时" alone: the amount is no class.)
+    if (after && said && !AMOUNT_ALONE_ZH.test(said) && !/\d/.test(said)) {
+      classPhrase = said;
+      rest = rest.slice(0, after.index);
+    }
+  }
+  const match = NO_DUE_EN.exec(rest) ?? NO_DUE_ZH.exec(rest);
+  if (!match) return undefined;
+  const amount = match[2]!.replace(/ an?$/, "");
+  const count = HOUR_WORDS[amount] ?? (/^\d/.test(amount) ? Number(amount) : readNumber(amount));
+  const minutes = Math.round(/^(?:min|分)/.test(match[3]!) ? count : count * 60);
+  const name = taskPhrase(match[1]!.replace(/^"(.*)"$/, "$1").trim());
+  if (!name || !Number.isFinite(minutes) || minutes <= 0) return undefined;
+  return { kind: "unknown", why: "no_due_day", name, minutes, ...(classPhrase ? { classPhrase } : {}) };
 }
 
 function readLongTaskBody(body: string): Extract<ScheduleRequest, { kind: "add_long_task" }> | undefined {
