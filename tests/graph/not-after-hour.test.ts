@@ -183,6 +183,35 @@ describe("an hour nothing goes after, stated", () => {
   );
 });
 
+describe("an hour said of one day of the calendar", () => {
+  // "Tomorrow", "tonight", "this Friday", "3月12日" name one day: no rule of every week. They were stored as "nothing
+  // after 21:00" on every day ("this friday …" too), and "I never study tomorrow evening" as evenings preferred.
+  test.each([
+    ["明天晚上9点以后不要安排复习"],
+    ["今晚9点以后不要安排复习"],
+    ["no studying after 9pm tomorrow"],
+    ["this friday no studying after 9pm"],
+    ["3月12日晚上9点以后不学习"],
+    ["I never study tomorrow evening"],
+  ])("'%s' states no standing preference, and the profile stays empty", async (said) => {
+    expect(readSchedulePreferences(said)).toEqual({ add: [], lift: [] });
+    const store = new InMemoryStore();
+    const tempo = await offlineTempo(sampleWeek(), undefined, { store });
+    await converse(tempo, said, [], "t-1");
+    expect(await profileOf(store)).toEqual([]);
+  });
+
+  test.each([
+    ["from tomorrow on, no studying after 9pm", "not_after_hour 21"],
+    ["从明天开始晚上9点以后不学习", "not_after_hour 21"],
+  ])("'%s' is a rule from then on: kept", async (said, rule) => {
+    const store = new InMemoryStore();
+    const tempo = await offlineTempo(sampleWeek(), undefined, { store });
+    await converse(tempo, said, [], "t-1");
+    expect(await profileOf(store)).toEqual([rule]);
+  });
+});
+
 describe("a write past the hour", () => {
   test.each([
     [

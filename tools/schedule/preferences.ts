@@ -45,6 +45,9 @@ export function readSchedulePreferences(text: string): PreferenceChange {
     // A class's own rule ("never schedule linear algebra on Monday") is set on the class through its card, not kept
     // for every task (a rule about everything is never read as a class's: `namesEverything`).
     if (isClassRule(normalized)) continue;
+    // A day of the calendar ("no studying after 9pm tomorrow", "明天晚上9点以后不要安排复习", "this Friday") is that day
+    // alone: no rule of every week ("from tomorrow on" is one, from then).
+    if (namesCalendarDay(readWhere(normalized))) continue;
     const rules = rulesIn(normalized);
     // One rule: the user's words are its text; several from one sentence: each in plain words.
     const words = rules.length === 1 ? wordsOf(sentence, rules) : "";
@@ -53,6 +56,11 @@ export function readSchedulePreferences(text: string): PreferenceChange {
     );
   }
   return change;
+}
+
+/** True when `where` names a day by the calendar (tomorrow, this Friday, 3月12日, 今晚), not one from which on. */
+function namesCalendarDay(where: ReturnType<typeof readWhere>): boolean {
+  return [...(where.only.dates ?? []), ...(where.not.dates ?? [])].some((date) => date.kind !== "onward");
 }
 
 /**
