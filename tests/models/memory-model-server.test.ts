@@ -16,6 +16,7 @@ import { readSchedulePreferences } from "../../tools/schedule/preferences.js";
 import {
   createScheduleDomain,
   InMemoryScheduleRepository,
+  placeTool,
   sampleWeek,
   type ScheduleState,
 } from "../../tools/schedule/index.js";
@@ -123,5 +124,36 @@ describe.each(MODES)("preference extraction through an OpenAI-strict server, $na
     );
     expect(mondayTasks(schedule)).toEqual(mondayTasks(sampleWeek()));
     expect(double.requests.slice(first).filter((request) => request.refusal)).toEqual([]);
+  });
+  test("'no studying after 9pm on Fridays' is read by the memory model as an hour of Fridays; the review already past it is named", async () => {
+    // Friday (day 5) 21:45-22:30, placed before the rule was said: the sample week's own slot times.
+    const placed = placeTool.run(sampleWeek(), { task_id: "derivative-drills", day: 5, slot_start: 12 });
+    expect(placed.ok).toBe(true);
+    const week = placed.state!;
+    expect(week.window.slotTimes![11]).toEqual({ start: "21:45", end: "22:30" });
+    const store = new InMemoryStore();
+    const repository = new InMemoryScheduleRepository();
+    await repository.seed(USER, week);
+    const graph = buildTempoGraph({
+      models: modelsAtDouble(double, environment),
+      domain: createScheduleDomain({ repository }),
+      checkpointer: new MemorySaver(),
+      settings: readSettings({}).workflow,
+      store,
+    });
+    const first = double.requests.length;
+    const config = threadConfig("hour-1", USER);
+    await graph.invoke({ messages: [new HumanMessage("No studying after 9pm on Fridays")] }, config);
+    expect(double.requests.slice(first).filter((request) => request.refusal)).toEqual([]);
+    // The model's reading, in its words: the hour on Fridays, not Friday ruled out.
+    const profile = await loadPreferences(store, USER);
+    expect(profile.map(({ kind, value, days, text }) => ({ kind, value, days, text }))).toEqual([
+      { kind: "not_after_hour", value: 21, days: [5], text: "nothing after 21:00 on Friday" },
+    ]);
+    const messages = (await graph.getState(config)).values.messages as Array<{ getType(): string; content: unknown }>;
+    expect(String(messages.at(-1)!.content)).toMatch(
+      /^Already in place where "nothing after 21:00 on Friday" rules out: "Derivative practice set" \(Fri 15 Mar, 21:45–22:30\)/,
+    );
+    expect(await repository.load(USER)).toEqual(week);
   });
 });
