@@ -3,6 +3,7 @@
  * (`query_range`, segment by segment), and what comes next.
  */
 import type { RangeOccupant, RangeSegment } from "../../tools/schedule/tools/index.js";
+import type { FindFreeData } from "../../tools/schedule/tools/find-free.js";
 import { finish, read, type Decision, type Finish } from "../decisions.js";
 import { callResultOf, failureOf, toolDataOf, notCarriedOut } from "./tool-data.js";
 import { say, type Language } from "../../contracts/language.js";
@@ -66,6 +67,9 @@ export function freeStep(
       search.arguments,
       "the question is about free time",
     );
+  // What the standing preferences keep reviews from (find_free's notes): said after the free time, so that a day
+  // missing or a day's evening listed is not a mystery.
+  const kept = standingLines(found, facts, language);
   const narrowed = window.from > 1 || window.to < facts.slotsPerDay;
   const slots = narrowed
     ? say(
@@ -83,7 +87,9 @@ export function freeStep(
         language,
         `You have no free run of ${request.minLength} slot(s)${slots}${days ? ` on ${where}` : " this week"}.`,
         `${days ? where : "本周"}${slots}没有连续 ${request.minLength} 节的空闲时间。`,
-      ) + past,
+      ) +
+        kept.map((line) => say(language, ` ${line}`, line)).join("") +
+        past,
     );
   }
   const byDay = new Map<number, string[]>();
@@ -98,10 +104,76 @@ export function freeStep(
   return finish(
     end,
     "",
-    [say(language, `You are free${slots}:`, `你有空的时间${slots}：`), ...lines, ...(past ? [past.trim()] : [])].join(
-      "\n",
-    ),
+    [
+      say(language, `You are free${slots}:`, `你有空的时间${slots}：`),
+      ...lines,
+      ...kept,
+      ...(past ? [past.trim()] : []),
+    ].join("\n"),
   );
+}
+
+/**
+ * What find_free noted of the standing preferences, a sentence each: the days they left out (ruled out whole, or their
+ * hours leaving no slot), the days asked whose hours they leave none of, and the hours they keep reviews to where the
+ * free time reaches past them.
+ */
+function standingLines(found: FindFreeData | undefined, facts: WeekFacts, language: Language): string[] {
+  const notes = found?.standingHours ?? [];
+  // (A note of every day the search kept is said of every day.)
+  const kept = (facts.totalDays ?? 0) - (found?.standingLeftOut?.length ?? 0);
+  const days = (list: readonly number[], every = false) =>
+    every && list.length > 1 && list.length === kept
+      ? say(language, "every day", "每天")
+      : list.map((day) => dayName(day, facts, language)).join(say(language, ", ", "、"));
+  const preference = (rules: readonly string[]) =>
+    rules
+      .map((rule) => JSON.parse(rule) as string)
+      .map((text) => say(language, JSON.stringify(text), `“${text}”`))
+      .join(say(language, " and ", "和"));
+  const byHours = new Set(notes.filter((note) => note.leftOut).flatMap((note) => note.days));
+  const wholeDays = (found?.standingLeftOut ?? []).filter((day) => !byHours.has(day));
+  const lines =
+    wholeDays.length > 0
+      ? [
+          say(
+            language,
+            `Not counted: ${days(wholeDays)} (your standing preferences rule out reviews there).`,
+            `未计入：${days(wholeDays)}（你的长期偏好不在那里安排复习）。`,
+          ),
+        ]
+      : [];
+  for (const note of notes) {
+    const rules = preference(note.rules);
+    if (note.leftOut)
+      lines.push(
+        say(
+          language,
+          `Not counted: ${days(note.days)} (your standing preference ${rules} leaves reviews no time there).`,
+          `未计入：${days(note.days)}（你的长期偏好${rules}不给复习留时间）。`,
+        ),
+      );
+    else if (!note.slots)
+      lines.push(
+        say(
+          language,
+          `Your standing preference ${rules} leaves reviews no time on ${days(note.days)}.`,
+          `你的长期偏好${rules}在${days(note.days)}不给复习留时间。`,
+        ),
+      );
+    else {
+      const hours = slotWords(note.slots.from, note.slots.to, facts, language);
+      const where = days(note.days, true);
+      lines.push(
+        say(
+          language,
+          `${where === "every day" ? "Every day" : `On ${where}`}, your standing preference ${rules} keeps reviews to ${hours}.`,
+          `${where}，你的长期偏好${rules}只允许复习安排在 ${hours}。`,
+        ),
+      );
+    }
+  }
+  return lines;
 }
 
 /** "I could not look that up: …" for a read the tool refused (`why`, as it said it). */

@@ -11,7 +11,7 @@ import type { ScheduleCandidate, ScheduleListing } from "../../tools/schedule/ca
 import type { PlannedPlacement } from "../../tools/schedule/placement-search.js";
 import { dayOfWeekNumber, TASK_STATUS_ZH, type SlotRange, type TaskStatus } from "../../tools/schedule/state.js";
 import type { BatchMoveData } from "../../tools/schedule/tools/batch-move.js";
-import type { FindFreeData, FreeRunEntry } from "../../tools/schedule/tools/find-free.js";
+import type { FindFreeData, FreeRunEntry, StandingHoursNote } from "../../tools/schedule/tools/find-free.js";
 import type { GetOverviewData, PendingTaskEntry } from "../../tools/schedule/tools/get-overview.js";
 import type { GetTaskInfoData } from "../../tools/schedule/tools/get-task-info.js";
 import type { ListedPastPlace, ListedTask, ListTasksData } from "../../tools/schedule/tools/list-tasks.js";
@@ -179,7 +179,7 @@ export function parseToolData(name: string, content: string): unknown {
     }
     case "find_free": {
       const header =
-        /^(?:free runs|no free run) with min_length=\d+ on days [\d,-]*?(\d+) slots \d+-\d+(?: \([^()]*\))*(?:: ([\d,]+) found)?$/.exec(
+        /^(?:free runs|no free run) with min_length=\d+ on days [\d,-]*?(\d+) slots \d+-\d+(?: \((?:[^()"]|"(?:[^"\\]|\\.)*")*\))*(?:: ([\d,]+) found)?$/.exec(
           lines[0] ?? "",
         );
       if (!header) return undefined;
@@ -189,7 +189,7 @@ export function parseToolData(name: string, content: string): unknown {
         omitted: parseOverflowCount(content),
         lastDay: Number(header[1]),
         // The standing preferences' note, then the clock's (`find-free.ts`).
-        ...standingLeftOutOf(lines[0]!),
+        ...standingNotesOf(lines[0]!),
         ...(/ \(time that has started left out\)(?::|$)/.test(lines[0]!) ? { pastLeftOut: true as const } : {}),
       } satisfies FindFreeData;
     }
@@ -691,13 +691,38 @@ function parseTaskInfo(lines: readonly string[]): GetTaskInfoData | undefined {
   return data;
 }
 
-/** The days find_free's header says the standing preferences left out ("(days 6-7 left out: …)"), as its data has them. */
-function standingLeftOutOf(header: string): { standingLeftOut?: number[] } {
-  const said = summaryPattern("standingDaysLeftOut", "anywhere").exec(header)?.[1];
-  if (!said) return {};
-  const days = said.split(",").flatMap((part) => {
+/** Day indices as `formatDayList` writes them ("1-3,5"). */
+function dayListOf(said: string): number[] {
+  return said.split(",").flatMap((part) => {
     const [first, last = first] = part.split("-").map(Number);
     return Array.from({ length: last! - first! + 1 }, (_, index) => first! + index);
   });
-  return { standingLeftOut: days };
+}
+
+/**
+ * What find_free's header says of the standing preferences, as its data has it: the days they left out ("(days 6-7
+ * left out: …)", and the days their hours leave no slot), and the notes of their hours.
+ */
+function standingNotesOf(header: string): Pick<FindFreeData, "standingLeftOut" | "standingHours"> {
+  const leftOut = new Set<number>();
+  for (const match of header.matchAll(summaryPattern("standingDaysLeftOut", "anywhere")))
+    for (const day of dayListOf(match[1]!)) leftOut.add(day);
+  const notes: StandingHoursNote[] = [];
+  const rulesOf = (said: string) => [...said.matchAll(/"(?:[^"\\]|\\.)*"/g)].map((rule) => rule[0]);
+  for (const key of ["standingHoursLeftOut", "standingHoursNone", "standingHoursCut"] as const)
+    for (const match of header.matchAll(summaryPattern(key, "anywhere"))) {
+      const days = dayListOf(match[1]!);
+      const note: StandingHoursNote = { days, rules: rulesOf(match[2]!) };
+      if (key === "standingHoursCut") note.slots = { from: Number(match[3]), to: Number(match[4]) };
+      if (key === "standingHoursLeftOut") {
+        note.leftOut = true;
+        for (const day of days) leftOut.add(day);
+      }
+      notes.push(note);
+    }
+  notes.sort((left, right) => Number(!left.leftOut) - Number(!right.leftOut) || left.days[0]! - right.days[0]!);
+  return {
+    ...(leftOut.size > 0 ? { standingLeftOut: [...leftOut].sort((left, right) => left - right) } : {}),
+    ...(notes.length > 0 ? { standingHours: notes } : {}),
+  };
 }

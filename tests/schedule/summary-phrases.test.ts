@@ -67,6 +67,8 @@ const SAMPLE: Readonly<Record<string, string>> = {
   state: "skipped this week",
   event: '"Evening self-study hall"',
   said: '"Matrix review"',
+  rules: '"no studying after 9pm", "only in the evening"',
+  dayList: "1-3,5",
   heading: "recovered",
   names: '"Matrix review", "Essay draft"',
   limits: "outside Friday, in slots 9-12",

@@ -136,6 +136,11 @@ const EN = {
   liftStanding: "to change it, remove it (/prefs lists your preferences, /forget {rule} removes this one)",
   standingEveryDay: "your standing preferences rule out every day of the window",
   standingDaysLeftOut: " (days {days} left out: your standing preferences rule them out)",
+  // find_free's notes of the standing preferences' hours (`tools/find-free.ts`): days they leave no slot of, left out
+  // of a search for any day or searched by name, and days whose free room reaches past the slots they keep.
+  standingHoursLeftOut: " (days {dayList} left out: your standing preference {rules} leaves them no slot)",
+  standingHoursNone: " (days {dayList}: your standing preference {rules} leaves reviews no slot)",
+  standingHoursCut: " (days {dayList}: your standing preference {rules} allows reviews in slots {from}-{to} only)",
   // Why the candidates' listing says a review is forced, after its id (`candidates.ts`).
   forcedPassed: " (deadline passed)",
   forcedApart: " (fits nowhere beside the others, proved)",
@@ -424,6 +429,9 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   liftStanding: "要改变它，请删除它（/prefs 查看偏好，/forget {rule} 删除这一条）",
   standingEveryDay: "你的长期偏好排除了日程窗口中的每一天",
   standingDaysLeftOut: "（已略过第 {days} 天：你的长期偏好排除了它们）",
+  standingHoursLeftOut: "（已略过第 {dayList} 天：你的长期偏好 {rules} 让这些天没有可用的时段）",
+  standingHoursNone: "（第 {dayList} 天：你的长期偏好 {rules} 不给复习留任何时段）",
+  standingHoursCut: "（第 {dayList} 天：你的长期偏好 {rules} 只允许复习安排在第{from}-{to}节）",
   forcedPassed: "（截止时间已过）",
   forcedApart: "（已证明与其他安排放不到一起）",
   noPlaceBeforeDeadline: "截止之前已没有符合规则的空闲时段",
@@ -608,6 +616,10 @@ const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   start: "\\d+",
   end: "\\d+",
   said: JSON_TEXT,
+  // Preferences in the user's words, each JSON-quoted, joined by ", " (`arrangement.ts`, `tools/find-free.ts`).
+  rules: `${JSON_TEXT}(?:, ${JSON_TEXT})*`,
+  // Day indices as `formatDayList` writes them ("1-3,5").
+  dayList: "\\d+(?:-\\d+)?(?:,\\d+(?:-\\d+)?)*",
   mark: "done|missed|skipped",
   status: "\\w+",
   state: "pending|placed|done|missed|skipped this week",

@@ -577,6 +577,9 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("liftStanding", "anywhere"),
   read("standingEveryDay", "anywhere"),
   read("standingDaysLeftOut", "anywhere"),
+  read("standingHoursLeftOut", "anywhere"),
+  read("standingHoursNone", "anywhere"),
+  read("standingHoursCut", "anywhere"),
   read("range", "anywhere"),
   read("embedded", "anywhere"),
 ];

@@ -19,7 +19,7 @@ import {
 } from "../format.js";
 import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "../occupancy-index.js";
 import { resolvePlacements } from "../placement.js";
-import { fixedProblem, pastRefusal } from "../rules.js";
+import { boundsOn, fixedProblem, pastRefusal } from "../rules.js";
 import { rangeFrom, rangesEqual } from "../slot-range.js";
 import { saySummary } from "../summary-phrases.js";
 import type { ScheduleState, SlotRange } from "../state.js";
@@ -75,8 +75,29 @@ export interface FindFreeData {
   lastDay: number;
   /** True when the run's clock left out time of the days searched that has started. */
   pastLeftOut?: true;
-  /** The days a search for any day left out because the standing preferences rule them out (why none is there). */
+  /**
+   * The days a search for any day left out because the standing preferences rule them out (why none is there): the
+   * days they rule out whole, and the days their hours leave no slot (`standingHours` says which preference).
+   */
   standingLeftOut?: number[];
+  /** What the standing preferences' hours do to the days searched or left out, each note with the preferences behind it. */
+  standingHours?: StandingHoursNote[];
+}
+
+/**
+ * Days whose hours the standing preferences bound ("nothing after 9pm", "nothing before 10:00 on Fridays"), as
+ * find_free notes them: left out of a search for any day (no slot kept), searched by name with no slot kept, or with
+ * free room outside the slots kept (the runs are the plainly free room; a review keeps to `slots`).
+ */
+export interface StandingHoursNote {
+  /** The days, in order. */
+  days: number[];
+  /** The preferences behind the bounds, each JSON-quoted in the user's words. */
+  rules: string[];
+  /** The slots a review may take on those days; absent when the preferences leave none. */
+  slots?: { from: number; to: number };
+  /** True when a search for any day left the days out. */
+  leftOut?: true;
 }
 
 /** A free run as find_free lists it. */
@@ -104,21 +125,27 @@ export const findFreeTool: DomainTool<ScheduleState, FindFreeArguments> = {
     if (slotEnd < slotStart || slotEnd > window.slotsPerDay) {
       return failure(`slot_end ${slotEnd} must be between slot_start ${slotStart} and ${window.slotsPerDay}`);
     }
-    // Asked for any day, the days a standing preference rules out are not suggested (asked for them by name, they are shown).
+    // Asked for any day, the days a standing preference rules out are not suggested (asked for them by name, they are
+    // shown): a day of the week ruled out whole, and a day whose hours the preferences leave no slot of.
     const index = buildOccupancyIndex(state);
-    const ruledOut =
-      args.days === undefined
-        ? allDays(window.totalDays).filter((day) => index.rules.standing.avoid.has(index.rules.weekdays[day - 1] ?? 0))
-        : [];
+    const hours = (day: number) => hoursOn(index, day, window.slotsPerDay);
+    const avoided = (day: number) => index.rules.standing.avoid.has(index.rules.weekdays[day - 1] ?? 0);
+    const ruledOut = args.days === undefined ? allDays(window.totalDays).filter(avoided) : [];
+    const emptied =
+      args.days === undefined ? allDays(window.totalDays).filter((day) => !avoided(day) && hours(day)?.none) : [];
+    const leftOut = [...ruledOut, ...emptied].sort((left, right) => left - right);
     const days =
       args.days === undefined
-        ? allDays(window.totalDays).filter((day) => !ruledOut.includes(day))
+        ? allDays(window.totalDays).filter((day) => !leftOut.includes(day))
         : [...new Set(args.days)].sort((left, right) => left - right);
     const outside = days.find((day) => day < 1 || day > window.totalDays);
     if (outside !== undefined) return failure(`day ${outside} is outside the window (days 1-${window.totalDays})`);
     if (days.length === 0)
       return failure(
-        ruledOut.length > 0 ? saySummary("en", "standingEveryDay") : "days is empty; leave it out to search every day",
+        leftOut.length > 0
+          ? // (With the preference whose hours leave a day no slot, where one does.)
+            saySummary("en", "standingEveryDay") + hoursNotes(emptied, [], hours, []).map(hoursNoteText).join("")
+          : "days is empty; leave it out to search every day",
       );
 
     // With the run's clock, time that has started is not free: nothing can be placed there (issue 47 item 1).
@@ -129,15 +156,20 @@ export const findFreeTool: DomainTool<ScheduleState, FindFreeArguments> = {
       ? taskRuns(index, forTask, days, slotStart, slotEnd, args.include_embeddable ?? true)
       : findFreeRuns(index, days, slotStart, slotEnd, minLength, args.include_embeddable ?? true, clock);
     const left = ruledOut.length > 0 ? saySummary("en", "standingDaysLeftOut", { days: formatDayList(ruledOut) }) : "";
+    // Where the preferences' hours keep a review from the free room: said, with the preference (a task's places keep
+    // to them already).
+    const notes = hoursNotes(emptied, forTask ? [] : days, hours, runs);
+    const hoursSaid = notes.map(hoursNoteText).join("");
     const past = days.some((day) => hasStarted(day, slotStart, clock)) ? " (time that has started left out)" : "";
     const whose = forTask
       ? ` (where task ${forTask.id} may start: every rule of its write kept, its own slots free)`
       : "";
-    const where = `on days ${formatDayList(days)} slots ${slotStart}-${slotEnd}${whose}${left}${past}`;
+    const where = `on days ${formatDayList(days)} slots ${slotStart}-${slotEnd}${whose}${left}${hoursSaid}${past}`;
     const lastDay = days[days.length - 1] as number;
     const cut = {
       ...(past ? { pastLeftOut: true as const } : {}),
-      ...(ruledOut.length > 0 ? { standingLeftOut: ruledOut } : {}),
+      ...(leftOut.length > 0 ? { standingLeftOut: leftOut } : {}),
+      ...(notes.length > 0 ? { standingHours: notes } : {}),
     };
     if (runs.length === 0)
       return readResult([`no free run with min_length=${forTask?.duration ?? minLength} ${where}`], {
@@ -232,6 +264,79 @@ function taskRuns(
     close();
   }
   return runs;
+}
+
+/** The slots the standing preferences keep a review to on one day, and the preferences (JSON-quoted) that bound them. */
+interface DayHours {
+  from: number;
+  to: number;
+  rules: string[];
+  /** True when they keep no slot of the day. */
+  none: boolean;
+}
+
+/** The hours the standing preferences keep a review to on `day` (every day's, or its weekday's); undefined when the whole day. */
+function hoursOn(index: OccupancyIndex, day: number, slotsPerDay: number): DayHours | undefined {
+  const bounds = boundsOn(index.rules.standing, index.rules.weekdays[day - 1] ?? 0);
+  const from = bounds.from?.slot ?? 1;
+  const to = bounds.to?.slot ?? slotsPerDay;
+  if (from <= 1 && to >= slotsPerDay) return undefined;
+  const none = from > to;
+  // Of a day kept empty, the preference that keeps it so alone where one does ("nothing after 7am"), else both.
+  const behind = !none
+    ? [from > 1 ? bounds.from : undefined, to < slotsPerDay ? bounds.to : undefined]
+    : to < 1
+      ? [bounds.to]
+      : from > slotsPerDay
+        ? [bounds.from]
+        : [bounds.from, bounds.to];
+  const rules = [...new Set(behind.flatMap((bound) => (bound ? [JSON.stringify(bound.rule.text)] : [])))];
+  return { from, to, rules, none };
+}
+
+/**
+ * find_free's notes of the standing preferences' hours: the days `emptied` (left out: no slot kept), then of the days
+ * `shown`, those with no slot kept and those with a free run outside the slots kept — each note the days one bound holds
+ * on, in day order.
+ */
+function hoursNotes(
+  emptied: readonly number[],
+  shown: readonly number[],
+  hours: (day: number) => DayHours | undefined,
+  runs: readonly FreeRun[],
+): StandingHoursNote[] {
+  const notes = new Map<string, StandingHoursNote>();
+  const note = (day: number, on: DayHours, leftOut: boolean) => {
+    const key = `${leftOut}|${on.none ? "" : `${on.from}-${on.to}`}|${on.rules.join(", ")}`;
+    const known = notes.get(key);
+    if (known) known.days.push(day);
+    else
+      notes.set(key, {
+        days: [day],
+        rules: on.rules,
+        ...(on.none ? {} : { slots: { from: on.from, to: on.to } }),
+        ...(leftOut ? { leftOut: true as const } : {}),
+      });
+  };
+  for (const day of emptied) note(day, hours(day)!, true);
+  for (const day of shown) {
+    const on = hours(day);
+    if (!on) continue;
+    const cut = runs.some((run) => run.range.day === day && (run.range.start < on.from || run.range.end > on.to));
+    if (on.none || cut) note(day, on, false);
+  }
+  return [...notes.values()].sort(
+    (left, right) => Number(!left.leftOut) - Number(!right.leftOut) || left.days[0]! - right.days[0]!,
+  );
+}
+
+/** A note of `hoursNotes` as find_free's header says it. */
+function hoursNoteText(note: StandingHoursNote): string {
+  const places = { dayList: formatDayList(note.days), rules: note.rules.join(", ") };
+  if (note.leftOut) return saySummary("en", "standingHoursLeftOut", places);
+  return note.slots
+    ? saySummary("en", "standingHoursCut", { ...places, from: note.slots.from, to: note.slots.to })
+    : saySummary("en", "standingHoursNone", places);
 }
 
 /** Day indices 1..totalDays. */
