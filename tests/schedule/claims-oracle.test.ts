@@ -2,8 +2,9 @@
  * What the schedule tools claim about the week, against the brute-force oracle (tests/support/schedule-oracle.ts,
  * which shares no code with the search): "where a claim says 'proved' or 'never', a test must be able to show it
  * false". Over small generated weeks with every rule — task classes (excluded weekdays, blocked days, buffers), deadlines
- * (a day, an exam), earliest days, hosts, standing preferences, a long task's sessions (no two on one day) — with the
- * clock placed before, inside (days and hours already past) and after the week, some placed by hand first.
+ * (a day, an exam), earliest days, hosts, standing preferences (an hour nothing goes after among them), a long task's
+ * sessions (no two on one day) — with the clock placed before, inside (days and hours already past) and after the
+ * week, some placed by hand first.
  *
  * - each reason `propose_arrangement` gives for a review it leaves pending names what keeps it out: with that rule
  *   lifted (the oracle's week changed to match) the review fits on its own, and with it kept it does not;
@@ -41,10 +42,15 @@ import { event, pending, write } from "./support.js";
 const pendingOf = (week: ScheduleState) =>
   week.tasks.filter((task): task is TaskItem => task.source === "task_item" && task.status === "pending");
 
+/** The rule weeks' kinds asked for: an hour nothing goes after too (tests/support/rule-weeks.ts). */
+const LATE = { late: true } as const;
+/** True when a write's refusal names the rule weeks' hour nothing goes after. */
+const namesLate = (text: string) => text.includes('"nothing after that hour');
+
 /** The week of `seed` with a clock (`clockedWeek`'s) and its reviews tied into task groups (`sessionWeek`'s). */
 function clockedSessions(seed: number): ScheduleState {
-  const clocked = clockedWeek(seed);
-  return { ...sessionWeek(seed), window: clocked.window, now: clocked.now };
+  const clocked = clockedWeek(seed, LATE);
+  return { ...sessionWeek(seed, LATE), window: clocked.window, now: clocked.now };
 }
 
 /** `week` with two more standing preferences: a weekday of the window off, and one part of the day only. */
@@ -212,7 +218,7 @@ describe("with days kept free (avoid_days), nothing is named forced that fits on
     const problems: string[] = [];
     let keptOut = 0;
     for (let seed = 1; seed <= 60; seed += 1) {
-      const week = seed % 2 === 0 ? clockedWeek(seed) : clockedSessions(seed);
+      const week = seed % 2 === 0 ? clockedWeek(seed, LATE) : clockedSessions(seed);
       if (pendingOf(week).length > 12) continue;
       const answer = oracle(week);
       for (let day = 1; day <= Math.min(3, week.window.totalDays); day += 1) {
@@ -279,7 +285,7 @@ describe("a done review keeps its class's buffer for the search as for a write",
     const problems: string[] = [];
     let done = 0;
     for (let seed = 1; seed <= 120; seed += 1) {
-      const week = withDone(handPlaced(seed % 2 === 0 ? clockedWeek(seed) : ruleWeek(seed)));
+      const week = withDone(handPlaced(seed % 2 === 0 ? clockedWeek(seed, LATE) : ruleWeek(seed, LATE)));
       if (pendingOf(week).length > 12) continue;
       done += week.tasks.filter((task) => task.source === "task_item" && task.status === "done").length;
       const listing = proposeArrangement(week);
@@ -340,7 +346,7 @@ describe("an event moved (the school moved the exam): refused only for a rule it
     let moved = 0;
     let refused = 0;
     for (let seed = 1; seed <= 40; seed += 1) {
-      const week = withDone(handPlaced(seed % 2 === 0 ? clockedWeek(seed) : clockedSessions(seed)));
+      const week = withDone(handPlaced(seed % 2 === 0 ? clockedWeek(seed, LATE) : clockedSessions(seed)));
       const book = ruleBookOf(week);
       const { totalDays, slotsPerDay } = week.window;
       for (const event of week.tasks) {
@@ -409,9 +415,9 @@ function at(week: ScheduleState, task: TaskItem, range: SlotRange): TaskItem {
 describe("the write tools and find_free against the oracle, with done reviews and sessions, the clock mid-week", () => {
   test("place, move and swap refuse exactly what the oracle rules out; find_free shows every place the oracle allows", () => {
     const problems: string[] = [];
-    const counts = { placed: 0, moved: 0, swapped: 0, refused: 0 };
+    const counts = { placed: 0, moved: 0, swapped: 0, refused: 0, late: 0 };
     for (let seed = 1; seed <= 40; seed += 1) {
-      const week = withDone(handPlaced(seed % 2 === 0 ? clockedWeek(seed) : clockedSessions(seed)));
+      const week = withDone(handPlaced(seed % 2 === 0 ? clockedWeek(seed, LATE) : clockedSessions(seed)));
       if (pendingOf(week).length > 12) continue;
       const book = ruleBookOf(week);
       const { totalDays, slotsPerDay } = week.window;
@@ -427,6 +433,7 @@ describe("the write tools and find_free against the oracle, with done reviews an
           if (ran.ok !== allowed.includes(`${day}:${start}`))
             problems.push(`week ${seed}: place ${task.id} at ${day}:${start}: ${ran.ok ? "placed" : ran.content}`);
           counts[ran.ok ? "placed" : "refused"] += 1;
+          if (!ran.ok && namesLate(ran.content)) counts.late += 1;
         }
         const free = findFreeTool.run(week, { min_length: task.duration });
         const runs = free.ok ? (free.data as FindFreeData).runs : [];
@@ -448,6 +455,7 @@ describe("the write tools and find_free against the oracle, with done reviews an
           if (ran.ok !== allowed.includes(`${day}:${start}`))
             problems.push(`week ${seed}: move ${task.id} to ${day}:${start}: ${ran.ok ? "moved" : ran.content}`);
           counts[ran.ok ? "moved" : "refused"] += 1;
+          if (!ran.ok && namesLate(ran.content)) counts.late += 1;
         }
         for (const other of placed) {
           if (other.id <= task.id) continue;
@@ -481,13 +489,15 @@ describe("the write tools and find_free against the oracle, with done reviews an
     // Each answer of each tool was met (an idle generator fails here).
     expect(Math.min(counts.placed, counts.moved, counts.refused)).toBeGreaterThan(100);
     expect(counts.swapped).toBeGreaterThan(3);
+    // Refusals for the hour nothing goes after among them, each one the oracle (which reads the rule itself) agrees with.
+    expect(counts.late).toBeGreaterThan(40);
   });
 
   test("the health judge's feasibility with missed reviews: the most that fit, and every forced one proved", () => {
     const problems: string[] = [];
     let forced = 0;
     for (let seed = 1; seed <= 80; seed += 1) {
-      const week = withDone(handPlaced(seed % 2 === 0 ? clockedWeek(seed) : clockedSessions(seed)));
+      const week = withDone(handPlaced(seed % 2 === 0 ? clockedWeek(seed, LATE) : clockedSessions(seed)));
       // Every other pending review missed (off the week); the oracle takes it as still to place.
       let turn = 0;
       const missed: ScheduleState = {
@@ -572,7 +582,7 @@ describe("a study hall of two ranges that meet holds a review across them, as on
     const problems: string[] = [];
     let across = 0;
     for (let seed = 1; seed <= 60; seed += 1) {
-      const week = splitHosts(seed % 2 === 0 ? clockedWeek(seed) : ruleWeek(seed));
+      const week = splitHosts(seed % 2 === 0 ? clockedWeek(seed, LATE) : ruleWeek(seed, LATE));
       if (pendingOf(week).length > 12) continue;
       const answer = oracle(week);
       const model = new WeekModel(week);

@@ -4,8 +4,8 @@
  * (tests/support/schedule-oracle.ts) says fit, with the oracle's priority profile; every review it leaves out when it
  * says it finished is one the oracle cannot place beside the others; its placements apply through the real tools. A
  * sample goes through `propose_arrangement` whole (polishing, the card's text, the health judge's forced issues).
- * Weeks with an hour nothing goes after (`not_after_hour`, on every day or on one weekday) among them. The mutation
- * check: the same comparison, against a search with one rule taken out, fails.
+ * Weeks with an hour nothing goes after (`not_after_hour`, on every day or on one weekday; the generator's, asked for)
+ * among them. The mutation check: the same comparison, against a search with one rule taken out, fails.
  */
 import { describe, expect, test } from "vitest";
 import { proposeArrangement } from "../../tools/schedule/arrangement.js";
@@ -14,7 +14,6 @@ import { forcedText } from "../../tools/schedule/candidates.js";
 import { analyzeHealth } from "../../tools/schedule/health.js";
 import { searchInputOf, searchPlacements, type SearchResult } from "../../tools/schedule/placement-search.js";
 import { deadlinePassed, ruleBookOf, withRules } from "../../tools/schedule/rules.js";
-import { mulberry32 } from "../../tools/schedule/sample-data.js";
 import type { ScheduleState, TaskItem } from "../../tools/schedule/state.js";
 import { oracle } from "../support/schedule-oracle.js";
 import { clockedWeek, handPlaced, reopened, ruleWeek, sessionWeek } from "../support/rule-weeks.js";
@@ -72,24 +71,11 @@ function mismatches(
 
 const seeds = (from: number, count: number) => Array.from({ length: count }, (_, index) => from + index);
 
-/**
- * `clockedWeek(seed)` with an hour nothing goes after ("no studying after 9pm"), at the end of one of its slots or —
- * now and then — before the first ends (the day keeps none), on every day or on one weekday; undefined for a week
- * without clock times (no hour to keep to).
- */
-function lateWeek(seed: number): ScheduleState | undefined {
-  const week = clockedWeek(seed);
-  const times = week.window.slotTimes;
-  if (!times || times.length === 0) return undefined;
-  const random = mulberry32(seed * 7 + 1);
-  const pick = (count: number) => Math.floor(random() * count);
-  const slot = pick(times.length + 1);
-  const value = slot === 0 ? Number(times[0]!.end.slice(0, 2)) - 1 : Number(times[slot - 1]!.end.slice(0, 2));
-  const weekdays = week.window.days.map((day) => day.dayOfWeek);
-  const days = pick(2) === 0 ? {} : { days: [weekdays[pick(weekdays.length)]!] };
-  const rule = { id: "pref-late", kind: "not_after_hour" as const, value, ...days, text: "nothing late" };
-  return { ...week, standing: [...(week.standing ?? []), rule] };
-}
+/** The rule weeks' hour nothing goes after ("no studying after 9pm"), asked for (tests/support/rule-weeks.ts). */
+const LATE = { late: true } as const;
+const lateWeek = (seed: number) => clockedWeek(seed, LATE);
+/** A week's hour nothing goes after, if it holds one. */
+const lateOf = (week: ScheduleState) => (week.standing ?? []).find((rule) => rule.kind === "not_after_hour");
 
 describe("the placement search against the oracle, on rule-bearing weeks", () => {
   test("2,000 weeks: the most placed, the best priority profile, every left-out review proved, no rule broken", () => {
@@ -142,16 +128,31 @@ describe("the placement search against the oracle, on rule-bearing weeks", () =>
   });
 
   test("600 weeks with an hour nothing goes after (every day, or one weekday): the most placed, none ending past it", () => {
-    const late = seeds(1, 2_000).filter((seed) => lateWeek(seed) !== undefined);
-    expect(late.length).toBeGreaterThan(600);
-    expect(mismatches(late.slice(0, 600), search, (seed) => lateWeek(seed)!)).toEqual([]);
+    const weeks = new Map<number, ScheduleState>();
+    for (let seed = 1; weeks.size < 600 && seed <= 3_000; seed += 1) {
+      const week = lateWeek(seed);
+      if (lateOf(week)) weeks.set(seed, week);
+    }
+    expect(weeks.size).toBe(600);
+    // Of every kind: on every day and on one weekday, keeping some slots, and keeping none of a day.
+    const kinds = { everyDay: 0, oneWeekday: 0, cuts: 0, keepsNone: 0 };
+    for (const week of weeks.values()) {
+      const rule = lateOf(week)!;
+      const ends = week.window.slotTimes!.map((time) => Number(time.end.slice(0, 2)));
+      kinds["days" in rule && rule.days ? "oneWeekday" : "everyDay"] += 1;
+      if (rule.value < ends[0]!) kinds.keepsNone += 1;
+      else if (rule.value < ends.at(-1)!) kinds.cuts += 1;
+    }
+    expect(Math.min(kinds.everyDay, kinds.oneWeekday, kinds.cuts)).toBeGreaterThan(150);
+    expect(kinds.keepsNone).toBeGreaterThan(30);
+    expect(mismatches(weeks.keys(), search, (seed) => weeks.get(seed)!)).toEqual([]);
   });
 
   test("mutation check: a search that drops the hour nothing goes after fails the comparison on those weeks", () => {
     const dropsLate = (week: ScheduleState) =>
       search({ ...week, standing: (week.standing ?? []).filter((rule) => rule.kind !== "not_after_hour") });
-    const late = seeds(1, 600).filter((seed) => lateWeek(seed) !== undefined);
-    expect(mismatches(late, dropsLate, (seed) => lateWeek(seed)!).length).toBeGreaterThan(0);
+    const late = seeds(1, 600).filter((seed) => lateOf(lateWeek(seed)) !== undefined);
+    expect(mismatches(late, dropsLate, lateWeek).length).toBeGreaterThan(0);
   });
 
   test("mutation check: a search that ignores the clock fails the comparison on clocked weeks", () => {

@@ -333,12 +333,17 @@ function rescheduleClaims(week: ScheduleState): string[] {
   return problems;
 }
 
-/** The weeks of `kind`: each moment, `count` seeds that give a week. */
+/** The rule weeks' kinds asked for: an hour nothing goes after too (tests/support/rule-weeks.ts). */
+const LATE = { late: true } as const;
+/** A week's hour nothing goes after, if it holds one. */
+const lateOf = (week: ScheduleState) => (week.standing ?? []).find((rule) => rule.kind === "not_after_hour");
+
+/** The weeks of `kind`: each moment, `count` seeds that give a week (with the kinds asked for). */
 function weeksOf(kind: LivedKind, count: number): Array<{ name: string; week: ScheduleState }> {
   const weeks: Array<{ name: string; week: ScheduleState }> = [];
   for (const moment of MOMENTS)
     for (let seed = 1, found = 0; found < count; seed += 1) {
-      const week = livedWeek(seed, moment, kind);
+      const week = livedWeek(seed, moment, kind, LATE);
       if (!week || pendingOf(missedAsPending(week)).length > 12) continue;
       found += 1;
       weeks.push({ name: `${kind} week ${seed} at ${moment.name}`, week });
@@ -408,6 +413,10 @@ describe("the schedule's claims against the oracle, the clock part-way through t
       expect({ kind, met: (met.get(kind) ?? 0) > 3 }).toEqual({ kind, met: true });
     const held = contents(MIDWEEK);
     expect(Math.min(held.done, held.missed, held.fixed, held.passed)).toBeGreaterThan(10);
+    // Weeks with an hour nothing goes after, on every day and on one weekday, were among them.
+    const late = MIDWEEK.flatMap(({ week }) => lateOf(week) ?? []);
+    const scoped = late.filter((rule) => "days" in rule && rule.days).length;
+    expect(Math.min(scoped, late.length - scoped)).toBeGreaterThan(10);
   });
 
   test("weeks with a timetable imported at the clock (its past left out)", () => {
@@ -448,6 +457,13 @@ describe("the checks fail on a search or a report that breaks a rule (mutation)"
       return searchPlacements(tasks, { ...room, opens: 0 }, { dayLoad });
     };
     expect(MIDWEEK.filter(({ week }) => searchClaims(week, ignoresClock).length > 0).length).toBeGreaterThan(5);
+  });
+
+  test("a search that drops the hour nothing goes after fails on weeks half over", () => {
+    const dropsLate = (week: ScheduleState) =>
+      search({ ...week, standing: (week.standing ?? []).filter((rule) => rule.kind !== "not_after_hour") });
+    const late = MIDWEEK.filter(({ week }) => lateOf(week) !== undefined);
+    expect(late.filter(({ week }) => searchClaims(week, dropsLate).length > 0).length).toBeGreaterThan(2);
   });
 
   test("a search that takes a soft preference as hard (a preferred part as 'only') fails", () => {

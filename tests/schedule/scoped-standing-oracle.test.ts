@@ -13,10 +13,11 @@ import { oracle, oracleSeeds } from "../support/schedule-oracle.js";
 
 /**
  * `clockedWeek(seed)` with two rules of one weekday each: an hour on one, a part of the day kept out on another; and,
- * by the seed, an hour nothing goes after (`notAfterRules`).
+ * on some weeks, the generator's hour nothing goes after (asked for: on every day or on one weekday, keeping some of a
+ * day's slots, all or none).
  */
 function scopedWeek(seed: number): ScheduleState {
-  const week = clockedWeek(seed);
+  const week = clockedWeek(seed, { late: true });
   const weekdays = week.window.days.map((day) => day.dayOfWeek);
   const first = weekdays[seed % weekdays.length]!;
   const second = weekdays[(seed + 1) % weekdays.length]!;
@@ -30,31 +31,8 @@ function scopedWeek(seed: number): ScheduleState {
       days: [second],
       text: `never in the ${part} on ${second}`,
     },
-    ...notAfterRules(week, seed),
   ];
   return { ...week, standing: [...(week.standing ?? []), ...scoped] };
-}
-
-/**
- * An hour nothing goes after, by the seed: on one weekday (the hour the third of the week's slots ends, or one no slot
- * ends by: that day keeps none), on every day (the hour its last slot but one ends), or none.
- */
-function notAfterRules(week: ScheduleState, seed: number): StandingRule[] {
-  const times = week.window.slotTimes;
-  if (!times || times.length === 0) return [];
-  const hourOf = (slot: number) => Number(times[Math.min(times.length, Math.max(1, slot)) - 1]!.end.slice(0, 2));
-  const weekdays = week.window.days.map((day) => day.dayOfWeek);
-  const third = weekdays[(seed + 2) % weekdays.length]!;
-  switch (seed % 4) {
-    case 0:
-      return [{ id: "pref-s3", kind: "not_after_hour", value: hourOf(3), days: [third], text: "nothing after it" }];
-    case 1:
-      return [{ id: "pref-s3", kind: "not_after_hour", value: hourOf(0) - 1, days: [third], text: "nothing at all" }];
-    case 2:
-      return [{ id: "pref-s3", kind: "not_after_hour", value: hourOf(times.length - 1), text: "nothing late" }];
-    default:
-      return [];
-  }
 }
 
 /** The same week with every rule on every day (its `days` taken off). */
@@ -68,10 +46,11 @@ function unscoped(week: ScheduleState): ScheduleState {
   };
 }
 
-/** True when a week's standing preferences hold an hour nothing goes after. */
-const hasNotAfter = (week: ScheduleState) => (week.standing ?? []).some((rule) => rule.kind === "not_after_hour");
+/** A week's hour nothing goes after, if it holds one. */
+const notAfterOf = (week: ScheduleState) => (week.standing ?? []).find((rule) => rule.kind === "not_after_hour");
+const hasNotAfter = (week: ScheduleState) => notAfterOf(week) !== undefined;
 
-/** The first 40 seeds of a week with an hour nothing goes after (a clocked one: `notAfterRules`). */
+/** The first 40 seeds of a week with an hour nothing goes after (a clocked one, the generator's). */
 const NOT_AFTER_SEEDS = oracleSeeds(400, scopedWeek, 6)
   .filter((seed) => hasNotAfter(scopedWeek(seed)))
   .slice(0, 40);
@@ -101,6 +80,9 @@ describe("standing preferences of some days, against the brute-force oracle", ()
   test("an hour nothing goes after binds: without it some weeks fit more, never fewer", () => {
     let more = 0;
     expect(NOT_AFTER_SEEDS.length).toBe(40);
+    // On every day and on one weekday both.
+    const scoped = NOT_AFTER_SEEDS.filter((seed) => (notAfterOf(scopedWeek(seed)) as { days?: number[] }).days);
+    expect(Math.min(scoped.length, NOT_AFTER_SEEDS.length - scoped.length)).toBeGreaterThan(10);
     for (const seed of NOT_AFTER_SEEDS) {
       const week = scopedWeek(seed);
       const without = { ...week, standing: (week.standing ?? []).filter((rule) => rule.kind !== "not_after_hour") };

@@ -4,8 +4,9 @@
  * place has started marked done (they keep their place), missed (their place freed) or left placed (history the
  * clock fixed) —, a review or two due before the clock's day, the next day or an event of that day, the user's standing preferences (a day kept
  * free, "only in the evening", a preferred part of the day), a timetable imported from a calendar file (weekly
- * lectures, occurrences in the past left out), and the window rolled on to the clock's day (the lectures carried by
- * their series into the days added, the reviews placed on the days kept keeping their places).
+ * lectures, occurrences in the past left out), the rule week's kinds a suite asks for (`RuleWeekOptions`), and the
+ * window rolled on to the clock's day (the lectures carried by their series into the days added, the reviews placed on
+ * the days kept keeping their places).
  *
  * Built from `ruleWeek` (tests/support/rule-weeks.ts) through the real tools (place, mark_done, mark_missed,
  * import_calendar, roll_window), so every week keeps every rule a write checks. Deterministic: one seed, one week.
@@ -23,7 +24,7 @@ import {
 import { isFixedByClock, ruleBookOf } from "../../tools/schedule/rules.js";
 import { mulberry32 } from "../../tools/schedule/sample-data.js";
 import type { StandingRule } from "../../tools/schedule/state.js";
-import { ruleWeek } from "./rule-weeks.js";
+import { ruleWeek, type RuleWeekOptions } from "./rule-weeks.js";
 import { oracle } from "./schedule-oracle.js";
 
 /** A moment of the week: its weekday (1 = Monday) and local clock time. */
@@ -99,8 +100,13 @@ export type LivedKind = "midweek" | "imported" | "rolled";
  * missed), the reviews placed on the days kept keep their places, and the days added hold the lectures' next
  * occurrences, expanded from their series.
  */
-export function livedWeek(seed: number, moment: WeekMoment, kind: LivedKind = "midweek"): ScheduleState | undefined {
-  const base = dated(ruleWeek(seed));
+export function livedWeek(
+  seed: number,
+  moment: WeekMoment,
+  kind: LivedKind = "midweek",
+  options: RuleWeekOptions = {},
+): ScheduleState | undefined {
+  const base = dated(ruleWeek(seed, options));
   if (!base || base.window.totalDays * base.window.slotsPerDay > 45) return undefined;
   if (base.tasks.filter((task) => task.source === "task_item" && task.status === "pending").length > 10)
     return undefined;

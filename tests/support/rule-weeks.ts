@@ -5,7 +5,8 @@
  * most 7 days of 9 slots and 12 pending reviews, so the brute-force oracle (`schedule-oracle.ts`) answers quickly.
  *
  * Deterministic: one seed, one week. The reviews already placed are placed through the real `place` tool, so the week
- * itself keeps every rule.
+ * itself keeps every rule. A kind drawn only when a suite asks for it (`RuleWeekOptions`) comes from a stream of its
+ * own: the weeks of a suite that does not ask are the same as before the kind was added.
  */
 import type { PreferenceRule } from "../../contracts/preferences.js";
 import {
@@ -24,8 +25,38 @@ import { oracle } from "./schedule-oracle.js";
 
 const PARTS: DayPart[] = ["morning", "afternoon", "evening"];
 
-/** The rule-bearing week of `seed`: 1-7 days of 3-9 slots, 1-12 pending reviews. */
-export function ruleWeek(seed: number): ScheduleState {
+/** The kinds a suite may ask a rule week to draw too (none by default). */
+export interface RuleWeekOptions {
+  /**
+   * An hour nothing goes after (`not_after_hour`, "no studying after 9pm") on half the weeks with clock times: on every
+   * day or on one weekday of the window, at the end of one of its slots — the last (it keeps every slot) or one before
+   * the first ends (the day keeps none) now and then.
+   */
+  late?: boolean;
+}
+
+/**
+ * The hour nothing goes after of week `seed` (`RuleWeekOptions.late`), drawn from its own stream, or undefined (half
+ * the weeks). `firstHour` is when the first of the day's `slotsPerDay` one-hour slots starts.
+ */
+function lateRule(
+  seed: number,
+  firstHour: number,
+  slotsPerDay: number,
+  weekdays: readonly number[],
+): { rule: PreferenceRule; text: string } | undefined {
+  const random = mulberry32(seed * 15_485_863 + 11);
+  const pick = (count: number) => Math.floor(random() * count);
+  if (random() < 0.5) return undefined;
+  // The hour slot `k` ends at, for k from 0 (before the first ends) to the last.
+  const value = firstHour + pick(slotsPerDay + 1);
+  if (pick(2) === 0) return { rule: { kind: "not_after_hour", value }, text: "nothing after that hour" };
+  const days = [weekdays[pick(weekdays.length)]!];
+  return { rule: { kind: "not_after_hour", value, days }, text: "nothing after that hour on that day" };
+}
+
+/** The rule-bearing week of `seed`: 1-7 days of 3-9 slots, 1-12 pending reviews; `options` asks for more kinds. */
+export function ruleWeek(seed: number, options: RuleWeekOptions = {}): ScheduleState {
   const random = mulberry32(seed);
   const pick = (count: number) => Math.floor(random() * count);
   const chance = (share: number) => random() < share;
@@ -121,6 +152,18 @@ export function ruleWeek(seed: number): ScheduleState {
   if (chance(0.12)) prefer({ kind: "only_part_of_day", value: PARTS[pick(3)]! }, "only then");
   if (clock && chance(0.15)) prefer({ kind: "not_before_hour", value: firstHour + pick(4) }, "not early");
   if (chance(0.2)) prefer({ kind: "part_of_day", value: PARTS[pick(3)]! }, "rather then");
+  // (From its own stream, so the draws above stay as they were; before the reviews placed, which keep it too — an
+  // asked-for week's may land elsewhere.)
+  const late =
+    options.late && clock
+      ? lateRule(
+          seed,
+          firstHour,
+          slotsPerDay,
+          window.days.map((day) => day.dayOfWeek),
+        )
+      : undefined;
+  if (late) prefer(late.rule, late.text);
 
   let week: ScheduleState = parseScheduleState({ window, categories, tasks: [...events, ...reviews] });
   if (standing.length > 0) week = { ...week, standing };
@@ -153,8 +196,8 @@ export function ruleWeek(seed: number): ScheduleState {
  * (issue 47): a fifth of the seeds before the window, a fifth after it, the rest on one of its days at a time of day
  * between 06:00 and 23:59 — so a clock falls before, between and inside slots.
  */
-export function clockedWeek(seed: number): ScheduleState {
-  const week = ruleWeek(seed);
+export function clockedWeek(seed: number, options: RuleWeekOptions = {}): ScheduleState {
+  const week = ruleWeek(seed, options);
   const random = mulberry32(seed * 7919 + 17);
   const pick = (count: number) => Math.floor(random() * count);
   const firstDate = new Date(Date.UTC(2024, 2, 10 + week.window.days[0]!.dayOfWeek));
@@ -175,8 +218,8 @@ export function clockedWeek(seed: number): ScheduleState {
  * habit's occurrences): each pending review, by turns, in one of two groups or in none; a placed review of a group
  * now and then. No two of a group may share a day.
  */
-export function sessionWeek(seed: number): ScheduleState {
-  const week = ruleWeek(seed);
+export function sessionWeek(seed: number, options: RuleWeekOptions = {}): ScheduleState {
+  const week = ruleWeek(seed, options);
   let turn = seed;
   const tasks = week.tasks.map((task) => {
     if (task.source !== "task_item" || (task.status !== "pending" && task.status !== "placed")) return task;
