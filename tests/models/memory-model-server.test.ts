@@ -9,7 +9,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { InMemoryStore, MemorySaver } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { readSettings } from "../../config/environment.js";
-import { describeRule } from "../../contracts/preferences.js";
+import { daysOfRule, describeRule } from "../../contracts/preferences.js";
 import { loadPreferences } from "../../memory/preferences.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { readSchedulePreferences } from "../../tools/schedule/preferences.js";
@@ -147,9 +147,9 @@ describe.each(MODES)("preference extraction through an OpenAI-strict server, $na
     expect(double.requests.slice(first).filter((request) => request.refusal)).toEqual([]);
     // The model's reading, in its words: the hour on Fridays, not Friday ruled out.
     const profile = await loadPreferences(store, USER);
-    expect(profile.map(({ kind, value, days, text }) => ({ kind, value, days, text }))).toEqual([
-      { kind: "not_after_hour", value: 21, days: [5], text: "nothing after 21:00 on Friday" },
-    ]);
+    expect(
+      profile.map((entry) => ({ kind: entry.kind, value: entry.value, days: daysOfRule(entry), text: entry.text })),
+    ).toEqual([{ kind: "not_after_hour", value: 21, days: [5], text: "nothing after 21:00 on Friday" }]);
     const messages = (await graph.getState(config)).values.messages as Array<{ getType(): string; content: unknown }>;
     expect(String(messages.at(-1)!.content)).toMatch(
       /^Already in place where "nothing after 21:00 on Friday" rules out: "Derivative practice set" \(Fri 15 Mar, 21:45–22:30\)/,
