@@ -28,7 +28,10 @@ import { SCHEDULE_TASK_DECISIONS, withCandidateLimits } from "./task-limits.js";
 import type { Preference } from "../../contracts/preferences.js";
 import { saySummary, summaryPattern, type SummaryKey, type SummaryParams } from "./summary-phrases.js";
 
-/** Version of the tools and their result formats; bump it whenever either changes. */
+/**
+ * Version of the tools: their names, kinds and arguments, what a saved plan names. Bump it whenever they change
+ * (`tests/domains/domain-version.test.ts` fails until you do); a result's new wording is no bump (CONTRIBUTING.md).
+ */
 export const SCHEDULE_DOMAIN_VERSION = "schedule-8";
 
 /** What the domain is about, for the system prompt. */

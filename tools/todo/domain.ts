@@ -5,7 +5,7 @@ import type { TodoRepository } from "./repository.js";
 import { diffTodoState, type TodoState } from "./state.js";
 import { todoTools } from "./tools.js";
 
-/** Version of the tools and their results; bump it whenever either changes (saved threads then replan). */
+/** Version of the tools (names, kinds, arguments): bump it whenever they change (saved threads then replan). */
 export const TODO_DOMAIN_VERSION = "todo-2";
 
 /** What the domain is about, for the system prompt. */
