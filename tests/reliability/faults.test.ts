@@ -27,8 +27,9 @@ import {
   createScheduleDomain,
   InMemoryScheduleRepository,
   PostgresScheduleRepository,
+  type ScheduleState,
 } from "../../tools/schedule/index.js";
-import { withSampleSchedule } from "../../tools/schedule/sample-seeding.js";
+import { sampleWeek } from "../../tools/schedule/sample-data.js";
 import { decide, ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
 import {
   startFakeOpenAIServer,
@@ -455,13 +456,18 @@ describe.each(postgresTargets())("(c) a process killed mid-execute, $kind postgr
     await database?.stop();
   });
 
-  /** The same conversation run alone, in this process, on in-memory data. */
-  async function loneRun(): Promise<ConversationSummary> {
-    // Seeded as the workers seed a new user (the coming week), so that the answers name the same dates.
+  /** The same conversation run alone, in this process, on in-memory data, from the sample week of `window`. */
+  async function loneRun(window: ScheduleState["window"]): Promise<ConversationSummary> {
+    // Seeded with the week the workers seeded (the coming week when they started), read off the database, so that the
+    // answers name the same dates: the coming week of the clock now is another once the run crossed a Monday morning.
     const repository = new InMemoryScheduleRepository();
+    await repository.seed(
+      "student",
+      sampleWeek({ monday: window.days[0]!.date!, timeZone: window.timeZone, weekly: true }),
+    );
     const graph = buildTempoGraph({
       models: { default: new ScheduleOfflinePolicy() },
-      domain: createScheduleDomain({ repository: withSampleSchedule(repository) }),
+      domain: createScheduleDomain({ repository }),
       checkpointer: new MemorySaver(),
     });
     const config = threadConfig("lone", "student");
@@ -515,13 +521,13 @@ describe.each(postgresTargets())("(c) a process killed mid-execute, $kind postgr
       withoutNow((hangingPrompt.body as { messages: unknown }).messages),
     );
 
-    const lone = await loneRun();
+    const schedule = await new PostgresScheduleRepository(observer.pool).load("student");
+    const lone = await loneRun(schedule.window);
     expect(final).toEqual(lone);
     expect(final.phase).toBe("done");
     expect(final.stepStatuses).toEqual(["done", "done"]); // place, verify (a scoped request: no refinement)
     expect(final.unpaired).toEqual([]);
     expect(final.reviewTasks.find((task) => task.id === "matrix-review")?.status).toBe("placed");
-    const schedule = await new PostgresScheduleRepository(observer.pool).load("student");
     expect(checkScheduleInvariants(schedule)).toEqual([]);
   });
 });
