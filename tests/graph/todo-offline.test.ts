@@ -14,19 +14,33 @@ import { buildTempoGraph } from "../../server/tempo-graph.js";
 import type { ToolDomain } from "../../tools/domain.js";
 import type { TodoRepository } from "../../tools/todo/index.js";
 import type { ScheduleRepository } from "../../tools/schedule/index.js";
+import { sampleWeekFrom } from "../../tools/schedule/sample-data.js";
 import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
 
 type Decision = { type: "approve" } | { type: "reject"; message?: string };
+
+/**
+ * When every conversation here happens: a Sunday, so the sample week is the coming one and none of it has passed. The
+ * served default seeds the coming week of the real clock when the week is first loaded; a test that compares two
+ * Tempos (alone and beside the to-do list) seeded each at its own moment, and compared two weeks whenever the run
+ * crossed a Monday morning. The week is seeded from this moment, and the graph keeps to it.
+ */
+const NOW = new Date("2026-12-06T12:00:00+08:00");
 
 /** Tempo offline on `domains`, in memory; `wrap` changes the served domain (to hide tool text). */
 async function tempoServing(domains: string, wrap: (domain: ToolDomain) => ToolDomain = (domain) => domain) {
   const settings = readSettings({ TEMPO_DOMAINS: domains });
   const dependencies = await createTempoDependencies(settings);
+  await (dependencies.domains.get("schedule")?.repository as ScheduleRepository | undefined)?.seed(
+    "student",
+    sampleWeekFrom(NOW),
+  );
   const graph = buildTempoGraph({
     models: dependencies.models,
     domain: wrap(dependencies.domain),
     checkpointer: new MemorySaver(),
     settings: settings.workflow,
+    now: () => NOW,
   });
   const todos = dependencies.domains.get("todo")?.repository as TodoRepository | undefined;
   let thread = 0;
@@ -181,8 +195,8 @@ describe("the schedule's closing check with the to-do list served beside it", ()
   });
 
   test('"undo that" after a removal offers the restore card, which names the event on the week, as alone', async () => {
-    // The sample week is the coming week of the real clock (the served default): the tutorial's Friday is read off
-    // the week seeded, never written in (it was "Fri 11 Dec" the week this test was written, and failed the next).
+    // The tutorial's Friday is read off the week seeded, never written in (written "Fri 11 Dec" when the week was the
+    // coming week of the real clock, it failed the next week).
     let friday = "";
     const undo = async (domains: string) => {
       const { ask, schedules } = await tempoServing(domains);
