@@ -71,18 +71,24 @@ const mondayTasks = (schedule: ScheduleState) =>
     .filter((task) => task.source === "task_item" && (task.slots ?? []).some((range) => range.day === 1))
     .map((task) => task.id);
 
+/** Tempo with a memory store, its models at the double in `environment`'s request mode, over `week` for USER. */
+async function tempoAtDouble(week: ScheduleState, environment: Record<string, string>) {
+  const store = new InMemoryStore();
+  const repository = new InMemoryScheduleRepository();
+  await repository.seed(USER, week);
+  const graph = buildTempoGraph({
+    models: modelsAtDouble(double, environment),
+    domain: createScheduleDomain({ repository }),
+    checkpointer: new MemorySaver(),
+    settings: readSettings({}).workflow,
+    store,
+  });
+  return { store, repository, graph };
+}
+
 describe.each(MODES)("preference extraction through an OpenAI-strict server, $name", ({ environment }) => {
   test("'I never study on Mondays' is read by the memory model, stored in its words, and the next task keeps off Monday; no request refused", async () => {
-    const store = new InMemoryStore();
-    const repository = new InMemoryScheduleRepository();
-    await repository.seed(USER, sampleWeek());
-    const graph = buildTempoGraph({
-      models: modelsAtDouble(double, environment),
-      domain: createScheduleDomain({ repository }),
-      checkpointer: new MemorySaver(),
-      settings: readSettings({}).workflow,
-      store,
-    });
+    const { store, repository, graph } = await tempoAtDouble(sampleWeek(), environment);
     const first = double.requests.length;
     const talk = async (threadId: string, text: string) => {
       const config = threadConfig(threadId, USER);
@@ -131,16 +137,7 @@ describe.each(MODES)("preference extraction through an OpenAI-strict server, $na
     expect(placed.ok).toBe(true);
     const week = placed.state!;
     expect(week.window.slotTimes![11]).toEqual({ start: "21:45", end: "22:30" });
-    const store = new InMemoryStore();
-    const repository = new InMemoryScheduleRepository();
-    await repository.seed(USER, week);
-    const graph = buildTempoGraph({
-      models: modelsAtDouble(double, environment),
-      domain: createScheduleDomain({ repository }),
-      checkpointer: new MemorySaver(),
-      settings: readSettings({}).workflow,
-      store,
-    });
+    const { store, repository, graph } = await tempoAtDouble(week, environment);
     const first = double.requests.length;
     const config = threadConfig("hour-1", USER);
     await graph.invoke({ messages: [new HumanMessage("No studying after 9pm on Fridays")] }, config);
