@@ -55,29 +55,19 @@ describe("a long task said with its class", () => {
     expect(outcome.schedule.tasks.some((task) => /hours/.test(task.name))).toBe(false);
   });
 
+  /** The replies to "thesis, 100 hours" with a class and no deadline, in each language. */
+  const NO_DUE_THESIS =
+    'A long task is spread over the days before it is due, and "thesis" has no day it is due, so I added nothing. Say it with the day, as "add a task: thesis, 100 hours, due Friday, to English".';
+  const NO_DUE_LUNWEN =
+    "长任务要分到截止日之前的几天里，而“论文”没有说哪天截止，所以什么也没有添加。请带上截止日再说一次，例如“给英语添加任务：论文，100小时，周五前”。";
+
   // Before, the generic "Offline, I can't tell what to do with …" list, or (给英语添加任务：论文，100小时) a one-slot task
   // named "论文,100小时" added.
   test.each([
-    [
-      "add a task: thesis, 100 hours, to English",
-      'A long task is spread over the days before it is due, and "thesis" has no day it is due, so I added nothing. Say it with the day, as "add a task: thesis, 100 hours, due Friday, to English".',
-      { name: "thesis", classPhrase: "english" },
-    ],
-    [
-      "add a task to English: thesis, 100 hours",
-      'A long task is spread over the days before it is due, and "thesis" has no day it is due, so I added nothing. Say it with the day, as "add a task: thesis, 100 hours, due Friday, to English".',
-      { name: "thesis", classPhrase: "english" },
-    ],
-    [
-      "添加任务：论文，100小时，英语",
-      "长任务要分到截止日之前的几天里，而“论文”没有说哪天截止，所以什么也没有添加。请带上截止日再说一次，例如“给英语添加任务：论文，100小时，周五前”。",
-      { name: "论文", classPhrase: "英语" },
-    ],
-    [
-      "给英语添加任务：论文，100小时",
-      "长任务要分到截止日之前的几天里，而“论文”没有说哪天截止，所以什么也没有添加。请带上截止日再说一次，例如“给英语添加任务：论文，100小时，周五前”。",
-      { name: "论文", classPhrase: "英语" },
-    ],
+    ["add a task: thesis, 100 hours, to English", NO_DUE_THESIS, { name: "thesis", classPhrase: "english" }],
+    ["add a task to English: thesis, 100 hours", NO_DUE_THESIS, { name: "thesis", classPhrase: "english" }],
+    ["添加任务：论文，100小时，英语", NO_DUE_LUNWEN, { name: "论文", classPhrase: "英语" }],
+    ["给英语添加任务：论文，100小时", NO_DUE_LUNWEN, { name: "论文", classPhrase: "英语" }],
     [
       "add a task: Thesis, 100 hours",
       'A long task is spread over the days before it is due, and "Thesis" has no day it is due, so I added nothing. Say it with the day and its class, as "add a task: Thesis, 100 hours, due Friday, to English".',
