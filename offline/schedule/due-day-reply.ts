@@ -5,6 +5,7 @@
  * "给英语添加任务：…，周五前"). Before, the generic "I can't tell what to do" list.
  */
 import { say, type Language } from "../../contracts/language.js";
+import { asWritten } from "../../tools/schedule/request-parsing.js";
 
 /** What the reader gave of the request (`why: "no_due_day"`). */
 export interface NoDueDay {
@@ -25,10 +26,4 @@ export function dueDayReply(request: NoDueDay, message: string, language: Langua
     `A long task is spread over the days before it is due, and "${name}" has no day it is due, so I added nothing. Say it with the day${said === undefined ? " and its class" : ""}, as "add a task: ${name}, ${lengthEn}, due Friday, to ${said ?? "English"}".`,
     `长任务要分到截止日之前的几天里，而“${name}”没有说哪天截止，所以什么也没有添加。请带上截止日${said === undefined ? "和课程" : ""}再说一次，例如“给${said ?? "英语"}添加任务：${name}，${lengthZh}，周五前”。`,
   );
-}
-
-/** `phrase`, read lowercased from `message`, as `message` writes it; as read when it does not hold it letter for letter. */
-function asWritten(phrase: string, message: string): string {
-  const at = message.toLowerCase().indexOf(phrase);
-  return at === -1 ? phrase : message.slice(at, at + phrase.length);
 }

@@ -59,6 +59,7 @@ export { anchorWords, classAnchorOf } from "./reading/next-to.js";
 export { timedPlacement } from "./reading/placing.js";
 export {
   OPTIMIZE_REQUEST,
+  asWritten,
   isPlannable,
   isWholeRequest,
   parseScheduleRequest,

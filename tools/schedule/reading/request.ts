@@ -79,7 +79,7 @@ function deepFrozen<T>(value: T): T {
 }
 
 /** `name`, read from `text` lowercased, as `text` writes it; as read when `text` does not hold it letter for letter. */
-function asWritten(name: string, text: string): string {
+export function asWritten(name: string, text: string): string {
   const plain = text.replace(/[“”„「」『』]/g, '"').replace(/\s+/g, " ");
   const at = plain.toLowerCase().indexOf(name);
   const written = at === -1 ? name : plain.slice(at, at + name.length);
