@@ -30,8 +30,7 @@ export function standingRuleAgainst(
 }
 
 /** A review in place where a standing preference rules out: its name, where it is, and the preference's words. */
-export interface PlacedAgainst {
-  id: string;
+interface PlacedAgainst {
   name: string;
   place: string;
   rule: string;
@@ -41,7 +40,7 @@ export interface PlacedAgainst {
  * The reviews of `state` in place (and not started, by its clock) where its standing preferences rule out, in the
  * week's order, their places said in `language`.
  */
-export function placedAgainstOf(state: ScheduleState, language: Language): PlacedAgainst[] {
+function placedAgainstOf(state: ScheduleState, language: Language): PlacedAgainst[] {
   if (!state.standing || state.standing.length === 0) return [];
   const book = ruleBookOf(state);
   const found: PlacedAgainst[] = [];
@@ -50,7 +49,7 @@ export function placedAgainstOf(state: ScheduleState, language: Language): Place
     const range = task.slots?.[0];
     const rule = range ? standingRuleAgainst(range, book) : undefined;
     if (range && rule)
-      found.push({ id: task.id, name: task.name, place: placeName(state.window, range, language), rule: rule.text });
+      found.push({ name: task.name, place: placeName(state.window, range, language), rule: rule.text });
   }
   return found;
 }
