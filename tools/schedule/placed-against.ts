@@ -7,7 +7,7 @@
  */
 import { say, type Language } from "../../contracts/language.js";
 import { placeName } from "./calendar.js";
-import { boundsOn, isFixedByClock, ruleBookOf, type RuleBook } from "./rules.js";
+import { boundsOn, isFixedByClock, ruleBookOf, weekdayOf, type RuleBook } from "./rules.js";
 import type { ScheduleState, SlotRange, StandingRule } from "./state.js";
 
 /**
@@ -20,7 +20,7 @@ export function standingRuleAgainst(
   range: SlotRange,
   book: Pick<RuleBook, "standing" | "weekdays">,
 ): StandingRule | undefined {
-  const weekday = book.weekdays[range.day - 1] ?? ((range.day - 1) % 7) + 1;
+  const weekday = weekdayOf(range.day, book);
   const avoided = book.standing.avoid.get(weekday);
   if (avoided) return avoided;
   const bounds = boundsOn(book.standing, weekday);

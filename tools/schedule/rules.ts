@@ -285,7 +285,7 @@ type BrokenRule =
   | "due_event";
 
 /** The weekday of `day` as the rules read it (the window's, else counted from day 1 as a Monday). */
-function weekdayOf(day: number, book: RuleBook): number {
+export function weekdayOf(day: number, book: Pick<RuleBook, "weekdays">): number {
   return book.weekdays[day - 1] ?? ((day - 1) % 7) + 1;
 }
 

@@ -19,7 +19,7 @@ import {
 } from "../format.js";
 import { FREE, buildOccupancyIndex, cellOf, type OccupancyIndex } from "../occupancy-index.js";
 import { resolvePlacements } from "../placement.js";
-import { boundsOn, fixedProblem, pastRefusal } from "../rules.js";
+import { boundsOn, fixedProblem, pastRefusal, weekdayOf } from "../rules.js";
 import { rangeFrom, rangesEqual } from "../slot-range.js";
 import { saySummary } from "../summary-phrases.js";
 import type { ScheduleState, SlotRange } from "../state.js";
@@ -129,7 +129,7 @@ export const findFreeTool: DomainTool<ScheduleState, FindFreeArguments> = {
     // shown): a day of the week ruled out whole, and a day whose hours the preferences leave no slot of.
     const index = buildOccupancyIndex(state);
     const hours = (day: number) => hoursOn(index, day, window.slotsPerDay);
-    const avoided = (day: number) => index.rules.standing.avoid.has(index.rules.weekdays[day - 1] ?? 0);
+    const avoided = (day: number) => index.rules.standing.avoid.has(weekdayOf(day, index.rules));
     const ruledOut = args.days === undefined ? allDays(window.totalDays).filter(avoided) : [];
     const emptied =
       args.days === undefined ? allDays(window.totalDays).filter((day) => !avoided(day) && hours(day)?.none) : [];
@@ -277,7 +277,7 @@ interface DayHours {
 
 /** The hours the standing preferences keep a review to on `day` (every day's, or its weekday's); undefined when the whole day. */
 function hoursOn(index: OccupancyIndex, day: number, slotsPerDay: number): DayHours | undefined {
-  const bounds = boundsOn(index.rules.standing, index.rules.weekdays[day - 1] ?? 0);
+  const bounds = boundsOn(index.rules.standing, weekdayOf(day, index.rules));
   const from = bounds.from?.slot ?? 1;
   const to = bounds.to?.slot ?? slotsPerDay;
   if (from <= 1 && to >= slotsPerDay) return undefined;
