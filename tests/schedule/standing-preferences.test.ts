@@ -281,6 +281,19 @@ describe("the judge sees the hours a standing preference keeps", () => {
     expect(offMessages(placedAt(outside), [])).toEqual([]);
   });
 
+  test("on a week half over, a review whose place has started is history: not judged, one still ahead is", () => {
+    const late = entry({ kind: "not_after_hour", value: 21, text: "no studying after 9pm" });
+    const week = placedAt(last - 1);
+    // Tuesday 12 March 2024 in Shanghai (the sample window's day 2): before 20:50 the review is ahead, after it begun.
+    const at = (clock: string): ScheduleState => ({
+      ...week,
+      now: new Date(`2024-03-12T${clock}:00+08:00`).toISOString(),
+    });
+    expect(times[last - 2]!.start).toBe("20:50");
+    expect(offMessages(at("20:00"), [late])).toHaveLength(1);
+    expect(offMessages(at("21:00"), [late])).toEqual([]);
+  });
+
   test("a rule of other days leaves the day alone", () => {
     const friday = entry({ kind: "not_after_hour", value: 21, days: [5], text: "nothing after 21:00 on Fridays" });
     expect(offMessages(placedAt(last - 1), [friday])).toEqual([]);
