@@ -1,5 +1,5 @@
 /**
- * The terminal chat driven through a pipe, as a child process (`npx tsx
+ * The terminal chat driven through a pipe, as a child process (`node --import tsx
  * cli/chat.ts`), on an embedded Postgres this test starts, with the offline
  * policy: a whole task with a rejected and accepted writes, the commands,
  * then restarts that reopen an interrupted thread from its saved state.

@@ -1,11 +1,12 @@
 /**
- * A script run as a child process through pipes (`npx tsx <script>`), for
+ * A script run as a child process through pipes (`node --import tsx <script>`), for
  * tests that type into it and read what it prints. `waitFor` reads forward
  * from where the last wait stopped, so a test can follow a conversation
  * prompt by prompt. The child runs in its own process group, and `stop()`
  * ends that group only.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { TSX_NODE_ARGS } from "../support/tsx.js";
 
 /** Default time to wait for expected output, in ms. */
 export const DEFAULT_WAIT_MS = 300_000;
@@ -37,13 +38,13 @@ export class ScriptProcess {
     );
   }
 
-  /** Starts `npx tsx <script> ...args` in `cwd` with `env`. */
+  /** Starts `node --import tsx <script> ...args` in `cwd` with `env`. */
   static start(
     script: string,
     args: readonly string[],
     options: { cwd: string; env: NodeJS.ProcessEnv },
   ): ScriptProcess {
-    const child = spawn("npx", ["--no-install", "tsx", script, ...args], {
+    const child = spawn(process.execPath, [...TSX_NODE_ARGS, script, ...args], {
       cwd: options.cwd,
       env: options.env,
       detached: true,
@@ -53,7 +54,7 @@ export class ScriptProcess {
   }
 
   /**
-   * Starts `npx tsx <script> ...args` in a pseudo-terminal (util-linux `script`), so the program sees a terminal on
+   * Starts `node --import tsx <script> ...args` in a pseudo-terminal (util-linux `script`), so the program sees a terminal on
    * its standard input and output (colour, the terminal's width) as a person's shell gives it.
    */
   static startInTerminal(
@@ -62,7 +63,7 @@ export class ScriptProcess {
     options: { cwd: string; env: NodeJS.ProcessEnv },
   ): ScriptProcess {
     const quote = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
-    const command = ["npx", "--no-install", "tsx", script, ...args].map(quote).join(" ");
+    const command = [process.execPath, ...TSX_NODE_ARGS, script, ...args].map(quote).join(" ");
     const child = spawn("script", ["-qfec", command, "/dev/null"], {
       cwd: options.cwd,
       env: { ...options.env, TERM: "xterm-256color" },

@@ -1,5 +1,5 @@
 /**
- * `npm run demo` as a user runs it: `npx tsx scripts/demo.ts` as a child
+ * `npm run demo` as a user runs it: `node --import tsx scripts/demo.ts` as a child
  * process with no model key and no DATABASE_URL (embedded Postgres in a
  * temporary TEMPO_DATA_DIR, started from a copy of an initialised cluster).
  * It exits 0 and its output shows every stage of the conversation.

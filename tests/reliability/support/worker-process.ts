@@ -1,9 +1,9 @@
 /**
- * Child processes running a TypeScript entry point with `npx tsx`, in their
- * own process group so that a kill reaches npx, tsx and the node process
- * under them. Their stdout is read as JSON lines.
+ * Child processes running a TypeScript entry point with `node --import tsx`, in their own process group so that a
+ * kill reaches whatever the entry point started. Their stdout is read as JSON lines.
  */
 import { spawn } from "node:child_process";
+import { TSX_NODE_ARGS } from "../../support/tsx.js";
 
 export interface WorkerProcess {
   pid: number;
@@ -19,15 +19,15 @@ export interface WorkerProcess {
   waitFor(predicate: (event: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
 }
 
-/** Starts `npx tsx <script> ...args` from the repository root. */
+/** Starts `node --import tsx <script> ...args` from the repository root. */
 export function startWorker(script: string, args: string[], environment: Record<string, string> = {}): WorkerProcess {
-  const child = spawn("npx", ["--no-install", "tsx", script, ...args], {
+  const child = spawn(process.execPath, [...TSX_NODE_ARGS, script, ...args], {
     cwd: process.cwd(),
     env: { ...process.env, ...environment },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  if (child.pid === undefined) throw new Error(`could not start npx tsx ${script}`);
+  if (child.pid === undefined) throw new Error(`could not start node --import tsx ${script}`);
   const events: Array<Record<string, unknown>> = [];
   const waiters: Array<{
     predicate: (event: Record<string, unknown>) => boolean;
