@@ -2,7 +2,8 @@
 /**
  * The browser check of issue 48: today's Agent Chat UI (a production build) in headless Chromium against Tempo's
  * `langgraph dev`, driven through the conversations a person has — a plan, a batch card's proposal, Approve All, a
- * refinement with its health panel, the answer's week, a Chinese thread and a thread long enough to be compressed —
+ * refinement with its health panel, the answer's week, a Chinese thread, a thread long enough to be compressed and a
+ * standing preference said against a review already in place —
  * with screenshots (docs/images/chat-ui-*.png) and assertions on the rendered DOM. Prints a pass/fail list; exits 1
  * when a check fails, 2 when it cannot run.
  *
@@ -16,8 +17,8 @@
  *       # answered after 4 s: the status lines a person sees while a model thinks
  *
  * Given running ones, Tempo must be freshly started (the sample week's reviews still pending: the served graph keeps
- * schedules in memory). Options: --only remove,zh,inbox,long,en (the scenarios, in this order: the English thread places the
- * whole week; `slow` is not in the default list), --shots <dir> (docs/images), --events <file>
+ * schedules in memory). Options: --only remove,zh,inbox,long,en,prefs (the scenarios, in this order: the English thread
+ * places the whole week, the preference's thread takes its preference back at its end; `slow` is not in the default list), --shots <dir> (docs/images), --events <file>
  * (/tmp/fe/browser-events.jsonl, where the browser logs console errors and HTTP ≥ 400), --clients <dir>.
  */
 import { execFileSync, spawn } from "node:child_process";
@@ -31,7 +32,7 @@ const clients = options.clients ?? process.env.REAL_CLIENTS ?? path.resolve(repo
 const shots = path.resolve(options.shots ?? path.join(repo, "docs/images"));
 const eventsFile = options.events ?? process.env.EVENTS ?? "/tmp/fe/browser-events.jsonl";
 // The Chinese thread and Agent Inbox arrange the sample week before the English thread places it all.
-const scenarios = (options.only ?? "remove,zh,inbox,long,en").split(",");
+const scenarios = (options.only ?? "remove,zh,inbox,long,en,prefs").split(",");
 
 const results = [];
 /** Records one check. */
@@ -709,6 +710,163 @@ async function chinese() {
   await closeChat(page);
 }
 
+/** A review's name as a cell's title holds it: the names there are isolated (U+2068 … U+2069) from one another. */
+const unisolated = (text) => (text ?? "").replace(/[\u2068\u2069]/g, "");
+
+/** Each review drawn on `week`: its name, its column and its first and last row's clock times, in the week's order. */
+function reviewsDrawn(week) {
+  const found = new Map();
+  for (const cell of week?.cells ?? []) {
+    if (cell.state !== "review") continue;
+    // A review inside an event that takes one is titled "event · review".
+    const name = unisolated(cell.title).split(" · ").at(-1);
+    const key = `${name}|${cell.column}`;
+    const [start, end] = cell.time.split("–");
+    const seen = found.get(key);
+    if (seen) seen.end = end;
+    else found.set(key, { name, column: cell.column, start, end });
+  }
+  return [...found.values()];
+}
+
+/**
+ * The assistant rows after the latest request, each with its words (Chat UI's rows: `.group.mr-auto`, the words in
+ * `.py-1`): a message of its own is a row of its own.
+ */
+const rowsAfterRequest = (page) =>
+  page.evaluate(() => {
+    const rows = [...document.querySelectorAll(".group.mr-auto, .group.ml-auto")];
+    const latest = rows.findLastIndex((row) => row.classList.contains("ml-auto"));
+    return rows
+      .slice(latest + 1)
+      .map((row) => (row.querySelector(".py-1") ?? row).innerText.trim())
+      .filter(Boolean);
+  });
+
+/**
+ * Sends `text` and answers a plan card and then a write card with Approve; returns the week drawn last. With `already`,
+ * a move whose review is already where it asks ends after the plan with no write card (the English thread's
+ * refinement may have put it there).
+ */
+async function approvedChange(page, tag, text, { already = false } = {}) {
+  await send(page, text);
+  check(`${tag}: the plan card shows`, (await settle(page)) === "Approve");
+  const next = await answer(page, "Approve");
+  if (next === "idle" && already) console.log(`      ${tag}: no write card (already there)`);
+  else {
+    check(`${tag}: the write card shows`, next === "Approve", next);
+    check(`${tag}: approving ends the task`, (await answer(page, "Approve")) === "idle");
+  }
+  return last(await drawn(page), "week");
+}
+
+/**
+ * The preference scenario's words in each language: the move that puts the matrix review on Saturday, the preference
+ * that rules Saturday out, how the reply and the notice open, a review the notice names with its place, the move it
+ * suggests, and the preference taken back.
+ */
+const PREFERENCE_TURNS = {
+  en: {
+    saturday: /^Sat /,
+    move: "Move the matrix review to Saturday",
+    preference: "no studying on Saturdays",
+    noted: "Noted as a standing preference",
+    notice: 'Already in place where "no studying on Saturdays" rules out: ',
+    named: /"([^"]+)" \((\S+ \d+ \S+), (\d\d:\d\d)–(\d\d:\d\d)\)/g,
+    stays: /(It stays|They stay) there until you move (it|them)/,
+    suggested: /say "([^"]+)"/,
+    moveOf: (name) => `move ${name}`,
+    lift: "Saturdays are fine now",
+    lifted: 'no longer keep to "never on Saturday"',
+  },
+  zh: {
+    saturday: /周六/,
+    move: "把矩阵复习挪到周六",
+    preference: "周六从不学习",
+    noted: "记下了这条长期偏好",
+    notice: "已经安排在“周六从不学习”排除的时间里：",
+    named: /“([^”]+)”（(\d+月\d+日周.) (\d\d:\d\d)–(\d\d:\d\d)）/g,
+    stays: /(它|它们)会留在原处，直到你挪动/,
+    suggested: /说“([^”]+)”/,
+    moveOf: (name) => `把${name}挪走`,
+    lift: "周六也可以学习了",
+    lifted: "不再受这条偏好限制",
+  },
+};
+
+/**
+ * A standing preference said while a review sits where it rules out (nodes/memorize.ts `placedAgainst`), in English
+ * and in Chinese: a review is moved to Saturday, then the student says Saturdays are out. The reply notes the
+ * preference, and a second message of its own names every review drawn on Saturday, where it is drawn, and how to
+ * move it; saying the move it suggests takes that review off Saturday. Each thread takes its preference back at its
+ * end: the store outlives the thread, and later moves would keep to it.
+ */
+async function preferences() {
+  for (const language of ["en", "zh"]) await preferenceThread(language);
+}
+
+async function preferenceThread(language) {
+  const words = PREFERENCE_TURNS[language];
+  const tag = `prefs ${language}`;
+  const page = await openChat();
+  const placed = await approvedChange(page, `${tag} move`, words.move, { already: true });
+  const before = reviewsDrawn(placed).filter((review) => words.saturday.test(review.column));
+  const key = (review) => `${review.name} ${review.column} ${review.start}–${review.end}`;
+  check(
+    `${tag} move: the matrix review is drawn on Saturday`,
+    before.some((review) => review.name === "Matrix operations review"),
+    before.map(key).join("; ") || "none",
+  );
+
+  await send(page, words.preference);
+  check(`${tag}: the preference's turn ends without a card`, (await settle(page)) === "idle");
+  const rows = await rowsAfterRequest(page);
+  check(
+    `${tag}: the reply notes the preference, and only that`,
+    rows.length === 2 && rows[0].startsWith(words.noted) && !rows[0].includes(words.notice),
+    rows.map((row) => row.slice(0, 100)).join(" ‖ "),
+  );
+  const notice = rows[1] ?? "";
+  check(`${tag}: the notice is the next message, of its own`, notice.startsWith(words.notice), notice.slice(0, 120));
+  const named = [...notice.matchAll(words.named)].map(([, name, column, start, end]) => ({ name, column, start, end }));
+  // The notice says a place as the reply does ("Sat 12 Dec", "12月12日周六"); the week's column may say more.
+  const drawnAs = (review) => ({
+    ...review,
+    column: before.find((seen) => seen.column.includes(review.column))?.column,
+  });
+  check(
+    `${tag}: the notice names exactly the reviews drawn on Saturday, where they are drawn`,
+    named.length > 0 && named.map(drawnAs).map(key).sort().join("; ") === before.map(key).sort().join("; "),
+    `named: ${named.map(key).join("; ")}; drawn: ${before.map(key).join("; ")}`,
+  );
+  const suggested = words.suggested.exec(notice)?.[1];
+  check(
+    `${tag}: the notice says how to move it`,
+    named.length > 0 && suggested === words.moveOf(named[0].name) && words.stays.test(notice),
+    suggested ?? "no suggestion",
+  );
+  await screenshot(page, language === "en" ? "chat-ui-preference-notice" : "chat-ui-preference-notice-zh");
+  if (suggested) {
+    const moved = await approvedChange(page, `${tag} suggested move`, suggested);
+    const where = reviewsDrawn(moved).filter((review) => review.name === named[0].name);
+    check(
+      `${tag} suggested move: "${named[0].name}" leaves Saturday`,
+      where.length > 0 && where.every((review) => !words.saturday.test(review.column)),
+      where.map(key).join("; ") || "not drawn",
+    );
+  }
+
+  await send(page, words.lift);
+  await settle(page);
+  const lifted = await rowsAfterRequest(page);
+  check(
+    `${tag}: the preference is taken back at the end`,
+    lifted.some((row) => row.includes(words.lifted)),
+    lifted.map((row) => row.slice(0, 120)).join(" ‖ "),
+  );
+  await closeChat(page);
+}
+
 /** Questions answered without a card, one a turn; enough turns pass the compression threshold (40 messages). */
 const LONG_TURNS = [
   "What's on Monday?",
@@ -970,9 +1128,9 @@ async function slow() {
 
 // ---- run ----
 
-const run = { en: english, zh: chinese, remove: removal, long, inbox, slow };
+const run = { en: english, zh: chinese, remove: removal, long, inbox, prefs: preferences, slow };
 for (const name of scenarios) {
-  if (!run[name]) refuse(`unknown scenario ${name} (zh, inbox, long, en, slow)`);
+  if (!run[name]) refuse(`unknown scenario ${name} (remove, zh, inbox, long, en, prefs, slow)`);
   try {
     await run[name]();
   } catch (error) {
