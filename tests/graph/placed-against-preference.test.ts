@@ -75,6 +75,20 @@ describe("a preference said with reviews already where it rules out", () => {
     expect(named.sort()).toEqual(late.map((review) => review.name).sort());
   });
 
+  test("the reviews are named in the week's order, and the move said is the first's", async () => {
+    // The task list holds "Derivative practice set" (21:45) before "Binary tree review" (20:50); the browser check
+    // showed such a notice naming Saturday's 14:55 review before its 08:55 one.
+    const week = crowdedMondayWeek();
+    const late = placedReviews(week)
+      .filter((review) => review.end > "21:00")
+      .sort((one, other) => one.day - other.day || one.start.localeCompare(other.start));
+    const { outcome } = await said(week, "no studying after 9pm");
+    const notice = outcome.said.at(-1)!;
+    const named = [...notice.matchAll(/"([^"]+)" \(Mon 11 Mar, (\d\d:\d\d)–(\d\d:\d\d)\)/g)].map((match) => match[1]);
+    expect(named).toEqual(late.map((review) => review.name));
+    expect(notice).toContain(`say "move ${late[0]!.name}"`);
+  });
+
   test("a review whose place has started is history and is not named", async () => {
     const week = crowdedMondayWeek();
     // Monday 11 March 2024, 21:00 in Shanghai: 20:50-21:35 has started, 21:45-22:30 has not.

@@ -43,15 +43,17 @@ interface PlacedAgainst {
 function placedAgainstOf(state: ScheduleState, language: Language): PlacedAgainst[] {
   if (!state.standing || state.standing.length === 0) return [];
   const book = ruleBookOf(state);
-  const found: PlacedAgainst[] = [];
+  const found: Array<{ range: SlotRange; rule: StandingRule; name: string }> = [];
   for (const task of state.tasks) {
     if (task.source !== "task_item" || task.status !== "placed" || isFixedByClock(task, book)) continue;
     const range = task.slots?.[0];
     const rule = range ? standingRuleAgainst(range, book) : undefined;
-    if (range && rule)
-      found.push({ name: task.name, place: placeName(state.window, range, language), rule: rule.text });
+    if (range && rule) found.push({ range, rule, name: task.name });
   }
-  return found;
+  // The task list's order is not the week's: by day, then by the time of day.
+  return found
+    .sort((one, other) => one.range.day - other.range.day || one.range.start - other.range.start)
+    .map(({ range, rule, name }) => ({ name, place: placeName(state.window, range, language), rule: rule.text }));
 }
 
 /**
