@@ -50,6 +50,12 @@ export type TempoChunkExtension =
   | { kind: "confirm_request"; node: string; interrupt: Card }
   /** A question for the user: a card of kind ask_user, answered with text. */
   | { kind: "interrupt"; node: string; interrupt: Card }
+  /**
+   * Between two assistant messages of one stream: `delta.content` is "\n\n", so a client that shows `delta.content`
+   * run together sees two paragraphs, not one message glued to the next; a client that groups text by `message_id`
+   * skips it (it has none).
+   */
+  | { kind: "message_break" }
   /** The run failed; the thread keeps its last checkpoint. */
   | { kind: "error"; code: string; message: string }
   /** The last chunk: where the thread stands, and the interrupts it waits on (answer them to resume). */
@@ -90,14 +96,16 @@ export const SSE_DONE = "data: [DONE]\n\n";
 
 /**
  * Turns one stream's Tempo events into OpenAI chunks. Stateful only in that
- * the first chunk carries `delta.role: "assistant"` and every chunk shares
- * the stream's id and creation time.
+ * the first chunk carries `delta.role: "assistant"`, every chunk shares
+ * the stream's id and creation time, and it remembers whose text came last
+ * (for {@link OpenAIChunkEncoder.messageBreak}).
  */
 export class OpenAIChunkEncoder {
   readonly id: string;
   readonly created: number;
   readonly model: string;
   private roleSent = false;
+  private lastTextOf: string | undefined;
 
   constructor(options: OpenAIChunkOptions) {
     this.id = options.id ?? `chatcmpl-${randomUUID()}`;
@@ -105,10 +113,21 @@ export class OpenAIChunkEncoder {
     this.model = options.model;
   }
 
+  /**
+   * The `message_break` chunk to send before `event` when it starts another assistant message than the one whose
+   * text came last; undefined otherwise. A transport calls it before {@link encode}, as `streamOpenAISse` does.
+   */
+  messageBreak(event: TempoEvent): OpenAIChatCompletionChunk | undefined {
+    if (event.kind !== "assistant_text" || this.lastTextOf === undefined || this.lastTextOf === event.messageId)
+      return undefined;
+    return this.chunk({ content: "\n\n" }, null, { kind: "message_break" });
+  }
+
   /** The chunk for one Tempo event. */
   encode(event: TempoEvent): OpenAIChatCompletionChunk {
     switch (event.kind) {
       case "assistant_text":
+        this.lastTextOf = event.messageId;
         return this.chunk({ content: event.text }, null, {
           kind: "assistant_text",
           node: event.node,
@@ -216,7 +235,8 @@ export interface OpenAISseOptions extends OpenAIChunkOptions {
 
 /**
  * Adapts `graph.stream(..., { streamMode: "custom" })` to SSE text: one
- * `data:` event per Tempo event, a finish chunk, then `data: [DONE]`.
+ * `data:` event per Tempo event (and a `message_break` before a second
+ * assistant message's text), a finish chunk, then `data: [DONE]`.
  * Pass the stream's promise unawaited: LangGraph's `stream()` rejects when
  * the run fails before its first event (an invalid resume value, say), and
  * that failure is then streamed like any other. A run that fails is
@@ -231,7 +251,10 @@ export async function* streamOpenAISse(
   const encoder = new OpenAIChunkEncoder(options);
   try {
     for await (const event of await stream) {
-      if (isTempoEvent(event)) yield formatServerSentEvent(encoder.encode(event));
+      if (!isTempoEvent(event)) continue;
+      const messageBreak = encoder.messageBreak(event);
+      if (messageBreak) yield formatServerSentEvent(messageBreak);
+      yield formatServerSentEvent(encoder.encode(event));
     }
   } catch (error) {
     options.onError?.(error);

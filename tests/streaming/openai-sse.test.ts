@@ -5,6 +5,7 @@
  * the assistant's messages, and the `ext` field carries every event kind.
  */
 import { HumanMessage } from "@langchain/core/messages";
+import { InMemoryStore } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { CardSchema, isHitlRequest } from "../../contracts/cards.js";
@@ -15,6 +16,7 @@ import {
   streamOpenAISse,
   type OpenAIChatCompletionChunk,
 } from "../../server/openai-sse.js";
+import { halfPlacedWeek, offlineTempo } from "../graph/support/offline-conversation.js";
 import { createNotesDomain } from "../support/notes-domain.js";
 import { json, resume, scriptedGraph, threadConfig, planDone } from "../support/scripted.js";
 
@@ -57,6 +59,7 @@ const ExtensionSchema = z.discriminatedUnion("kind", [
   }),
   z.object({ kind: z.literal("confirm_request"), node: z.string(), interrupt: HumanInterruptSchema }),
   z.object({ kind: z.literal("interrupt"), node: z.string(), interrupt: HumanInterruptSchema }),
+  z.object({ kind: z.literal("message_break") }),
   z.object({ kind: z.literal("error"), code: z.string(), message: z.string() }),
   z.object({
     kind: z.literal("finish"),
@@ -148,9 +151,11 @@ describe("OpenAI-compatible SSE from a graph run", () => {
         "stop",
       ]);
       expect(chunks.at(-1)?.ext.kind).toBe("finish");
-      // Only assistant text carries content.
+      // Only assistant text carries content, and the break between two assistant messages.
       for (const chunk of chunks)
-        expect(chunk.choices[0]?.delta.content !== undefined).toBe(chunk.ext.kind === "assistant_text");
+        expect(chunk.choices[0]?.delta.content !== undefined).toBe(
+          chunk.ext.kind === "assistant_text" || chunk.ext.kind === "message_break",
+        );
     }
 
     const kinds = (chunks: ParsedChunk[]) => [...new Set(chunks.map((chunk) => chunk.ext.kind))];
@@ -248,6 +253,32 @@ describe("OpenAI-compatible SSE from a graph run", () => {
     );
   });
 
+  test("a plain client that runs delta.content together sees each assistant message as its own paragraph", async () => {
+    // A preference said while a review sits where it rules out: the reply, then memorize's notice, two messages.
+    const { graph } = await offlineTempo(halfPlacedWeek(), undefined, { store: new InMemoryStore() });
+    const config = threadConfig("sse-paragraphs", "student");
+    const stream = graph.stream(
+      { messages: [new HumanMessage("no studying on Mondays")] },
+      {
+        ...config,
+        streamMode: "custom",
+      },
+    );
+    const chunks = parseSse(await collect(streamOpenAISse(stream, { model: "tempo" })));
+    // Each message's text, in the order its first piece came.
+    const texts = new Map<string, string>();
+    for (const chunk of chunks)
+      if (chunk.ext.kind === "assistant_text")
+        texts.set(chunk.ext.message_id, (texts.get(chunk.ext.message_id) ?? "") + chunk.choices[0]!.delta.content!);
+    const [reply, notice] = [...texts.values()];
+    expect(texts.size).toBe(2);
+    expect(reply).toMatch(/^Noted as a standing preference/);
+    expect(notice).toMatch(/^Already in place where "no studying on Mondays" rules out/);
+    // What a plain OpenAI client shows: every content delta, run together.
+    expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? "").join("")).toBe(`${reply}\n\n${notice}`);
+    expect(chunks.filter((chunk) => chunk.ext.kind === "message_break")).toHaveLength(1);
+  });
+
   test("a failed run streams an error chunk, then the finish chunk and [DONE]; the thread still waits", async () => {
     const { graph } = notesGraph();
     const config = threadConfig("sse-error");
@@ -288,6 +319,13 @@ describe("chunk encoding", () => {
     const encoder = new OpenAIChunkEncoder({ model: "tempo", id: "chatcmpl-1", created: 1_700_000_000 });
     const first = encoder.encode({ kind: "assistant_text", node: "chat", messageId: "ai-1", text: "Hello" });
     const second = encoder.encode({ kind: "status", node: "plan", text: "Planning" });
+    // The same message goes on with no break; another message's text gets one first.
+    expect(
+      encoder.messageBreak({ kind: "assistant_text", node: "chat", messageId: "ai-1", text: "!" }),
+    ).toBeUndefined();
+    expect(
+      encoder.messageBreak({ kind: "assistant_text", node: "plan", messageId: "ai-2", text: "Plan" }),
+    ).toMatchObject({ choices: [{ delta: { content: "\n\n" } }], ext: { kind: "message_break" } });
     expect(first).toEqual<OpenAIChatCompletionChunk>({
       id: "chatcmpl-1",
       object: "chat.completion.chunk",
