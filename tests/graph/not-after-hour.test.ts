@@ -161,6 +161,21 @@ describe("an hour nothing goes after, stated", () => {
       ["Fri"],
       "记下了这条长期偏好：“周五晚上9点以后不要安排复习”（周五21:00以后不安排）。以后安排或移动复习时都会照此来（/prefs 可以查看）。",
     ],
+    // Its English with its days: before, read as a class named "reviews after 9pm", and the student asked which class.
+    [
+      "don't schedule reviews after 9pm on fridays",
+      "Arrange my reviews",
+      "not_after_hour 21 @5",
+      ["Fri"],
+      "Noted as a standing preference (nothing after 21:00 on Friday): I'll keep to it whenever I arrange or move your reviews. /prefs lists your preferences.",
+    ],
+    [
+      "never put any reviews after 9pm on weekends",
+      "Arrange my reviews",
+      "not_after_hour 21 @6,7",
+      ["Sat", "Sun"],
+      "Noted as a standing preference (nothing after 21:00 on weekends): I'll keep to it whenever I arrange or move your reviews. /prefs lists your preferences.",
+    ],
   ])(
     "'%s' holds on its days only; those days are still used before the hour",
     async (said, arrange, rule, days, reply) => {

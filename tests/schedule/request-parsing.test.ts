@@ -1546,6 +1546,10 @@ describe("the limits of the clock a request names", () => {
     "晚上十点以后不要安排复习",
     "周五晚上9点以后不要安排复习",
     "工作日晚上九点以后不要安排复习",
+    // (Its English with days: before, a class named "reviews after 9pm" whose rule kept Friday out.)
+    "don't schedule reviews after 9pm on fridays",
+    "never put any reviews after 10pm on fridays and saturdays",
+    "don't schedule reviews after 9pm on weekdays",
   ])("%s arranges nothing", (text) => {
     expect(parseScheduleRequest(text)).toEqual({ kind: "unknown" });
   });

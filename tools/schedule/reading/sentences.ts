@@ -100,17 +100,27 @@ const NEGATED_PLACING = new RegExp(
 
 /**
  * An hour nothing is to be placed after, said of the placing itself and nothing else: "晚上九点以后不要安排复习", "9点以后别
- * 安排复习", "周五晚上10点以后不要排复习" — the standing limit the preferences keep (`readNotAfterHour`, as "晚上9点以后不学习"),
- * no arrangement. Before, "晚上" and "不要" read as no evening at all, and every pending review was arranged before it.
- * A day from today ("明天晚上9点以后…") is no such limit, and stays as it was read.
+ * 安排复习", "周五晚上10点以后不要排复习", "don't schedule reviews after 9pm on fridays" — the standing limit the
+ * preferences keep (`readNotAfterHour`, as "晚上9点以后不学习" and "no studying after 9pm on Fridays"), no arrangement.
+ * Before, "晚上" and "不要" read as no evening at all, and every pending review was arranged before it; the English with
+ * its days read as a class named "reviews after 9pm", and the student was asked which class. A day from today
+ * ("明天晚上9点以后…") is no such limit, and stays as it was read.
  */
 function placingPastHour(body: string): boolean {
   if (readNotAfterHour(body) === undefined) return false;
   const days = readDays(body);
   if (days.days.length > 0 || (days.dates?.length ?? 0) > 0) return false;
-  const rest = withoutDayWords(body.replace(EVERY_NOT_AFTER_HOUR, " ")).replace(/工作日|\s+/g, "");
-  return PLACING_ALONE_ZH.test(rest);
+  const english = PLACING_PAST_HOUR_EN.exec(body);
+  const said = english ? `not ${body.slice(english[0].length)}` : body;
+  const rest = withoutDayWords(said.replace(EVERY_NOT_AFTER_HOUR, " ")).replace(/工作日/g, "");
+  return english ? rest.replace(DAYS_JOINED_EN, "") === "" : PLACING_ALONE_ZH.test(rest.replace(/\s+/g, ""));
 }
+
+/** "don't schedule reviews ", "never put any of my reviews ", before "after 9pm": a placing said not to be made past it. */
+const PLACING_PAST_HOUR_EN =
+  /^(?:do ?n'?t|do not|never)\s+(?:ever\s+)?(?:schedule|put|plan|book|arrange|place)\s+(?:any\s+)?(?:(?:of\s+)?my\s+)?(?:reviews?|revision|studying|study sessions?)\s+(?=(?:after|past|later than)\s+\d)/;
+/** What joins the days of such a placing, its days gone ("on fridays and saturdays", "on weekdays"). */
+const DAYS_JOINED_EN = /\b(?:on|every|the|and|or|weekdays?)\b|[,&\s]/g;
 
 /** What is left of a placing said not to be made past an hour, without the hour and its days: "安排复习", "排", "安排任何事". */
 const PLACING_ALONE_ZH =
