@@ -45,6 +45,7 @@ import { notCarriedOutReason } from "./tool-data.js";
 import { followUpOf } from "./follow-up.js";
 import { badAmountReply } from "./amount-reply.js";
 import { dueDayReply } from "./due-day-reply.js";
+import { oneDayHourReply } from "./one-day-hour-reply.js";
 
 // The step summaries' Chinese moved to the schedule domain (`stepSummary`); its callers here import it still.
 export { summaryInChinese };
@@ -136,6 +137,14 @@ export function decideChat(view: PromptView): Record<string, unknown> {
       intent: "chat",
       reply: dueDayReply(request, message, language),
       reason: "a long task said without the day it is due",
+    };
+  // "No studying after 9pm tomorrow", "明天晚上9点以后不要安排复习": an hour of one day, which is no standing rule and asks
+  // for no change — said so, with the words that keep it every week.
+  if (request.kind === "unknown" && request.why === "one_day_hour")
+    return {
+      intent: "chat",
+      reply: oneDayHourReply(message, language),
+      reason: "an hour said of one day of the calendar",
     };
   // A standing preference and nothing else ("I never study on Sundays", "I prefer mornings"): the memory keeps it at the
   // turn's end; the reply says so, instead of "I can't tell what to do" beside the memory's "Remembered".

@@ -216,6 +216,25 @@ describe("an hour said of one day of the calendar", () => {
     expect(await profileOf(store)).toEqual([]);
   });
 
+  // Nor a request: before, the English got the list of what is understood, and "明天晚上9点以后不要安排复习" a plan card
+  // arranging every pending review with all of tomorrow kept out. Now said plainly, with the words for every week.
+  test.each([
+    [
+      "no studying after 9pm tomorrow",
+      '"no studying after 9pm tomorrow" is about one day, and I keep an hour like this only as a standing rule for every week, so I noted nothing and changed nothing. To keep it every week, say "no studying after 9pm". If a review is already placed after 21:00 that day, move it: "move <the review> to <another time>".',
+    ],
+    [
+      "明天晚上9点以后不要安排复习",
+      "“明天晚上9点以后不要安排复习”说的是某一天，而这样的时间限制我只能作为每周都适用的长期偏好记下，所以没有记下，也没有做任何改动。想每周都这样，请说“晚上9点以后不要安排复习”。那天21:00以后如果已经安排了复习，可以把它挪走：“把<复习名>移到<别的时间>”。",
+    ],
+  ])("'%s' raises no card, changes nothing, and says what to say instead", async (said, reply) => {
+    const week = sampleWeek();
+    const outcome = await converse(await offlineTempo(week), said);
+    expect(outcome.cards).toEqual([]);
+    expect(outcome.said).toEqual([reply]);
+    expect(outcome.schedule).toEqual(week);
+  });
+
   test.each([
     ["from tomorrow on, no studying after 9pm", "not_after_hour 21"],
     ["从明天开始晚上9点以后不学习", "not_after_hour 21"],

@@ -1553,6 +1553,19 @@ describe("the limits of the clock a request names", () => {
   ])("%s arranges nothing", (text) => {
     expect(parseScheduleRequest(text)).toEqual({ kind: "unknown" });
   });
+
+  // The same said of one day of the calendar: no standing rule, and no request — said so (before, "明天…" arranged every
+  // review with all of tomorrow out, "今晚…" without tonight, and the English was not understood).
+  test.each([
+    "明天晚上9点以后不要安排复习",
+    "今晚9点以后不要安排复习",
+    "3月12日晚上9点以后不学习",
+    "no studying after 9pm tomorrow",
+    "this friday no studying after 9pm",
+    "don't schedule reviews after 9pm tomorrow",
+  ])("%s is an hour of one day", (text) => {
+    expect(parseScheduleRequest(text)).toEqual({ kind: "unknown", why: "one_day_hour" });
+  });
 });
 
 /**

@@ -342,9 +342,11 @@ export type ScheduleRequest =
    * no way ("move the essay by a day"): the reply asks earlier or later; "two_requests": a change and another request
    * of a different kind said together ("move the essay to Friday and skip the vocab list", "move the essay to Friday.
    * Put the vocab list on Saturday."), `parts` the two as said: the reply asks for them one at a time (before, the
-   * second's days were read as where the first goes, or its words as a task moved with it).
+   * second's days were read as where the first goes, or its words as a task moved with it); "one_day_hour": an hour
+   * nothing goes after, said of one day of the calendar and nothing else ("no studying after 9pm tomorrow",
+   * "明天晚上9点以后不要安排复习"), which is no standing rule and asks for no change: the reply says so, and what to say.
    */
-  | { kind: "unknown"; why?: "afternoon_out" | "unread_number" | "shift_way" }
+  | { kind: "unknown"; why?: "afternoon_out" | "unread_number" | "shift_way" | "one_day_hour" }
   | { kind: "unknown"; why: "two_requests"; parts: [string, string] }
   /**
    * "bad_amount": an amount no schedule can hold (`readBadAmount`: "-4 hours", "0 min", "1e9 hours", "99999 minutes",

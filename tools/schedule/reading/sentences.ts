@@ -7,7 +7,7 @@ import { trimEdges } from "../../../contracts/edge-trim.js";
 import type { ScheduleRequest, Where } from "./request-kinds.js";
 import { MAX_READ_LENGTH, NOT_ZH } from "./words.js";
 import { EVERY_NOT_AFTER_HOUR, readNotAfterHour } from "./clock-words.js";
-import { readDays } from "./day-words.js";
+import { readDates, readDays } from "./day-words.js";
 import { isEmptySelection, NEGATIVE_CLAUSE, NOT_NEGATIVE, readBefore, readPartOfDay, withDaySpans } from "./where.js";
 import { onlyWhen, splitAtWhen } from "./task-words.js";
 import { asShiftAll, awayFrom, MOVE_VERB } from "./shift-all.js";
@@ -116,6 +116,26 @@ function placingPastHour(body: string): boolean {
   return english ? rest.replace(DAYS_JOINED_EN, "") === "" : PLACING_ALONE_ZH.test(rest.replace(/\s+/g, ""));
 }
 
+/**
+ * An hour nothing is to be placed after, said of one day of the calendar and nothing else: "no studying after 9pm
+ * tomorrow", "明天晚上9点以后不要安排复习", "今晚9点以后不要安排复习", "this friday no studying after 9pm", "3月12日晚上9点
+ * 以后不学习". No standing rule (it is that day's alone), and no request either: nothing asks for anything to be
+ * arranged or moved. Before, the English got the list of what is understood, and "明天晚上9点以后不要…" arranged every
+ * pending review with all of tomorrow kept out, behind a plan card. A day from which on ("from tomorrow on") is a rule.
+ */
+function hourOfOneDay(body: string): boolean {
+  if (readNotAfterHour(body) === undefined) return false;
+  const dated = readDates(body);
+  if (dated.dates.length === 0 || dated.dates.some((date) => date.kind === "onward" || date.kind === "week"))
+    return false;
+  const english = PLACING_PAST_HOUR_EN.exec(body);
+  const said = english ? `not ${body.slice(english[0].length)}` : body;
+  const rest = withoutDayWords(said.replace(EVERY_NOT_AFTER_HOUR, " "));
+  return rest.replace(ONE_DAY_WORDS_EN, "") === "" || PLACING_ALONE_ZH.test(rest.replace(/\s+/g, ""));
+}
+/** What is left of "this friday no studying after 9pm" without its hour and its day: "this", "on", "do" of "don't". */
+const ONE_DAY_WORDS_EN = /\b(?:this|on|for|the|do)\b|[,.!\s]/g;
+
 /** "don't schedule reviews ", "never put any of my reviews ", before "after 9pm": a placing said not to be made past it. */
 const PLACING_PAST_HOUR_EN =
   /^(?:do ?n'?t|do not|never)\s+(?:ever\s+)?(?:schedule|put|plan|book|arrange|place)\s+(?:any\s+)?(?:(?:of\s+)?my\s+)?(?:reviews?|revision|studying|study sessions?)\s+(?=(?:after|past|later than)\s+\d)/;
@@ -124,7 +144,7 @@ const DAYS_JOINED_EN = /\b(?:on|every|the|and|or|weekdays?)\b|[,&\s]/g;
 
 /** What is left of a placing said not to be made past an hour, without the hour and its days: "安排复习", "排", "安排任何事". */
 const PLACING_ALONE_ZH =
-  /^(?:我的?)?(?:再)?(?:安排|排|放)(?:任何)?(?:的)?(?:复习|学习|任务|东西|事情?)?(?:了|吧|啦)?[。！!]?$/;
+  /^(?:我的?)?(?:(?:再)?(?:安排|排|放)(?:任何)?(?:的)?(?:复习|学习|任务|东西|事情?)?|学习|复习|学|看书)(?:了|吧|啦)?[。！!]?$/;
 
 /** The preposition before where a task is to go. */
 const TO = String.raw`(?:to|on|onto|in|at)\s+`;
@@ -275,6 +295,7 @@ export function parseSentence(said: string): ScheduleRequest {
   if (NEGATED_PLACING.test(body) && isEmptySelection(readDays(body)) && !readPartOfDay(body))
     return { kind: "unknown" };
   if (placingPastHour(body)) return { kind: "unknown" };
+  if (hourOfOneDay(body)) return { kind: "unknown", why: "one_day_hour" };
   const keepFree = readKeepFree(body);
   if (keepFree) return keepFree;
   const read = withSoonest(withoutExclusions(asShiftAll(readSentence(body))));
