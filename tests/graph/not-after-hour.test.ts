@@ -198,6 +198,41 @@ describe("an hour nothing goes after, stated", () => {
   );
 });
 
+describe("an hour said with an arrangement", () => {
+  // The request's own limit, in both languages, as "arrange my reviews, not after 9pm" always was: before, the Chinese
+  // asked which task "9点以后不要" was, its "晚上 … 不要" read as no evening at all, and kept the hour for good.
+  test("'帮我安排复习，晚上9点以后不要' arranges as 'arrange my reviews, not after 9pm' does, and keeps no rule", async () => {
+    const arranged = async (said: string) => {
+      const store = new InMemoryStore();
+      const outcome = await converse(await offlineTempo(sampleWeek(), undefined, { store }), said);
+      return { outcome, profile: await profileOf(store), places: placesOf(outcome.schedule) };
+    };
+    const [chinese, english] = [
+      await arranged("帮我安排复习，晚上9点以后不要"),
+      await arranged("arrange my reviews, not after 9pm"),
+    ];
+    for (const { outcome, profile, places } of [chinese, english]) {
+      expect(outcome.cards[0]?.action).toBe("confirm_plan");
+      expect(profile).toEqual([]);
+      expect(pendingOf(outcome.schedule)).toEqual([]);
+      expect(endingAfter(places, "21:00")).toEqual([]);
+      // The evening before the hour is still used.
+      expect(startingFrom(places, "19:00").length).toBeGreaterThan(0);
+    }
+    expect(chinese.places).toEqual(english.places);
+  });
+
+  test.each([
+    ["把矩阵复习安排到周五，晚上9点以后不要", []],
+    ["帮我安排复习，9点以后别排", []],
+    // "从不", "都": "every time" said of the hour itself — kept, beside the arrangement.
+    ["帮我安排复习，我晚上9点以后从不学习", [{ kind: "not_after_hour", value: 21, text: "我晚上9点以后从不学习" }]],
+    ["帮我安排复习，晚上9点以后都不要", [{ kind: "not_after_hour", value: 21, text: "晚上9点以后都不要" }]],
+  ])("'%s' keeps %j", (said, kept) => {
+    expect(readSchedulePreferences(said)).toEqual({ add: kept, lift: [] });
+  });
+});
+
 describe("an hour said of one day of the calendar", () => {
   // "Tomorrow", "tonight", "this Friday", "3月12日" name one day: no rule of every week. They were stored as "nothing
   // after 21:00" on every day ("this friday …" too), and "I never study tomorrow evening" as evenings preferred.

@@ -1502,8 +1502,21 @@ describe("the limits of the clock a request names", () => {
     ["把矩阵复习安排在三点三刻", { at: "15:45" }],
     ["把矩阵复习安排在１５：００", { at: "15:00" }],
     ["把矩阵复习安排在３点", { at: "15:00" }],
+    // An hour nothing goes after, said in Chinese beside the request: its time limit, as "not after 9pm" is (before,
+    // "晚上 … 不要" was no evening at all, and "9点以后不要" a task's name).
+    ["帮我安排复习，晚上9点以后不要", { endsBy: "21:00" }],
+    ["帮我安排复习，9点以后别排", { endsBy: "21:00" }],
+    ["把矩阵复习安排到周五，晚上十点以后不要", { endsBy: "22:00" }],
   ])("%s", (text, slots) => {
     expect((parseScheduleRequest(normalizeText(text)) as { where: Where }).where.slots).toEqual(slots);
+  });
+
+  test.each([
+    ["帮我安排复习，晚上9点以后不要", "arrange my reviews, not after 9pm"],
+    ["帮我安排复习，9点以后别排", "arrange my reviews, not after 9pm"],
+  ])("%s is read as its English, %s", (chinese, english) => {
+    const read = parseScheduleRequest(normalizeText(chinese));
+    expect(read).toEqual(parseScheduleRequest(normalizeText(english)));
   });
 
   test("a limit said right after the day keeps the day", () => {
@@ -1550,6 +1563,9 @@ describe("the limits of the clock a request names", () => {
     "don't schedule reviews after 9pm on fridays",
     "never put any reviews after 10pm on fridays and saturdays",
     "don't schedule reviews after 9pm on weekdays",
+    // (A study verb said not to be done names no task: before, these arranged one named "习".)
+    "我上午10点以前从不学习",
+    "从明天开始晚上9点以后不学习",
   ])("%s arranges nothing", (text) => {
     expect(parseScheduleRequest(text)).toEqual({ kind: "unknown" });
   });

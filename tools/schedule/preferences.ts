@@ -42,6 +42,9 @@ export function readSchedulePreferences(text: string): PreferenceChange {
       continue;
     }
     if (!STANDING_CUE.test(normalized)) continue;
+    // The hour of a request ("帮我安排复习，晚上9点以后不要") is its own limit, as "arrange my reviews, not after 9pm" is:
+    // no rule of every week — unless the sentence says "every time" besides the hour ("以后都", "never").
+    if (isLimitOfRequest(normalized)) continue;
     // A class's own rule ("never schedule linear algebra on Monday") is set on the class through its card, not kept
     // for every task (a rule about everything is never read as a class's: `namesEverything`).
     if (isClassRule(normalized)) continue;
@@ -57,6 +60,22 @@ export function readSchedulePreferences(text: string): PreferenceChange {
   }
   return change;
 }
+
+/**
+ * True when a sentence is a request whose time limit is the hour it says nothing goes after ("帮我安排复习，晚上9点以后
+ * 不要": an arrangement ending by 21:00), and nothing says "every time" but that hour's "以后" (a bare "以后" is one).
+ */
+function isLimitOfRequest(normalized: string): boolean {
+  // ("我晚上9点以后从不学习", "I never study after 9pm": the hour's own "never" says it.)
+  const hours = normalized.match(EVERY_NOT_AFTER_HOUR) ?? [];
+  if (hours.length === 0 || hours.some((hour) => EVERY_TIME_IN_HOUR.test(hour))) return false;
+  if (STANDING_CUE.test(normalized.replace(EVERY_NOT_AFTER_HOUR, " "))) return false;
+  const request = parseScheduleRequest(normalized);
+  return "where" in request && request.where.slots.endsBy !== undefined;
+}
+
+/** Words of an hour that say "every time" themselves: never, 从不, 绝不, 从来, 一般, 都. */
+const EVERY_TIME_IN_HOUR = /\bnever\b|从不|绝不|从来|一般|都/;
 
 /** True when `where` names a day by the calendar (tomorrow, this Friday, 3月12日, 今晚), not one from which on. */
 function namesCalendarDay(where: ReturnType<typeof readWhere>): boolean {

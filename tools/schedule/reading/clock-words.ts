@@ -26,12 +26,35 @@ export function readNotBeforeHour(fragment: string): number | undefined {
  * clock time, "21:00") or "mark" ("pm", "am"), or "zh" with "part" (晚上, 上午 …). Whole hours only ("after 21:30" is
  * no such hour).
  */
+/** The Chinese of {@link NOT_AFTER_HOUR}: "晚上9点以后不要", "9点之后别", "十点后从不". */
+const NOT_AFTER_HOUR_ZH = String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<!周|星期|礼拜)(?<zh>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:以后|之后|后)(?:都|也|就|一般|从来)?(?:不要|不|别|从不|绝不)(?!行|可以|方便)`;
 export const NOT_AFTER_HOUR = new RegExp(
-  String.raw`(?:\b(?:never|not|nothing|no)|n't)\s+(?:[\w']+\s+){0,3}?(?:after|past|later than)\s+(?<hour>\d{1,2})(?<colon>:00)?\s*(?<mark>[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])(?!\s*(?:slots?|sections?|periods?|days?|hours?|minutes?|mins?|weeks?|times?|tasks?|reviews?|st|nd|rd|th)\b)|(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<!周|星期|礼拜)(?<zh>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:以后|之后|后)(?:都|也|就|一般|从来)?(?:不要|不|别|从不|绝不)(?!行|可以|方便)`,
+  String.raw`(?:\b(?:never|not|nothing|no)|n't)\s+(?:[\w']+\s+){0,3}?(?:after|past|later than)\s+(?<hour>\d{1,2})(?<colon>:00)?\s*(?<mark>[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])(?!\s*(?:slots?|sections?|periods?|days?|hours?|minutes?|mins?|weeks?|times?|tasks?|reviews?|st|nd|rd|th)\b)|${NOT_AFTER_HOUR_ZH}`,
 );
 
 /** Every such hour of a fragment, to read the rest without them. */
 export const EVERY_NOT_AFTER_HOUR = new RegExp(NOT_AFTER_HOUR.source, "g");
+/** Every such hour said in Chinese, with the placing said not to be made after it ("9点以后别排", "…不要安排复习"). */
+const EVERY_NOT_AFTER_HOUR_ZH = new RegExp(
+  String.raw`${NOT_AFTER_HOUR_ZH}(?:再)?(?:安排|排|放)?(?:任何)?(?:的)?(?:复习|学习|任务)?`,
+  "g",
+);
+
+/**
+ * A Chinese hour nothing may end after, said where a request puts things ("帮我安排复习，晚上9点以后不要"): the time
+ * limit it sets ("21:00"; none for midnight, the day's own end), and the fragment without its words — its "晚上" and
+ * "不要" are no evening ruled out, and no part of a task's name. The English says it as a time limit already ("not
+ * after 9pm", `ENDS_BY`).
+ */
+export function takeNotAfterHourZh(fragment: string): { endsBy?: string; rest: string } {
+  let endsBy: string | undefined;
+  const rest = fragment.replace(EVERY_NOT_AFTER_HOUR_ZH, (said) => {
+    const hour = readNotAfterHour(said);
+    if (endsBy === undefined && hour !== undefined && hour < 24) endsBy = `${String(hour).padStart(2, "0")}:00`;
+    return " ";
+  });
+  return endsBy === undefined ? { rest } : { endsBy, rest };
+}
 
 /**
  * The hour a fragment says nothing may end after (0-24, 24 being midnight), if any. An hour said without am/pm or a
@@ -359,9 +382,11 @@ function withoutClockTimes(fragment: string): string {
     .replace(CLOCK_TIMES_ZH, " ");
 }
 
-/** A fragment without the times of the clock it says: limits, ranges, "not before 10am", "at 14:00". */
+/** A fragment without the times of the clock it says: limits, ranges, "not before 10am", "晚上9点以后不要", "at 14:00". */
 export function withoutClockWords(fragment: string): string {
-  return withoutClockTimes(withoutEndsBy(fragment.replace(EVERY_NOT_BEFORE_HOUR, " ")));
+  return withoutClockTimes(
+    withoutEndsBy(fragment.replace(EVERY_NOT_BEFORE_HOUR, " ").replace(EVERY_NOT_AFTER_HOUR_ZH, " ")),
+  );
 }
 
 function clockText(hour: number, minute: number, marker: "am" | "pm" | undefined): string | undefined {
