@@ -198,6 +198,22 @@ describe("an hour nothing goes after, stated", () => {
   );
 });
 
+describe("an hour nothing starts before, said with nothing", () => {
+  // "Nothing before" an hour is kept as "no studying before" it is, in both languages (before, each got the list of
+  // what is understood; "10pm" read as 10:00). "Not before 22" stays a one-off wish, as "not after 9pm" does.
+  test.each([
+    ["nothing before 22:00", "not_before_hour 22", "Noted as a standing preference (nothing before 22:00)"],
+    ["nothing before 10pm", "not_before_hour 22", "Noted as a standing preference (nothing before 22:00)"],
+    ["22点之前不要", "not_before_hour 22", "记下了这条长期偏好：“22点之前不要”（22:00以前不安排）"],
+  ])("'%s' is kept as %s", async (said, rule, reply) => {
+    const store = new InMemoryStore();
+    const outcome = await converse(await offlineTempo(sampleWeek(), undefined, { store }), said);
+    expect(outcome.said[0]).toContain(reply);
+    expect(outcome.cards).toEqual([]);
+    expect(await profileOf(store)).toEqual([rule]);
+  });
+});
+
 describe("an hour said with an arrangement", () => {
   // The request's own limit, in both languages, as "arrange my reviews, not after 9pm" always was: before, the Chinese
   // asked which task "9点以后不要" was, its "晚上 … 不要" read as no evening at all, and kept the hour for good.

@@ -48,6 +48,13 @@ describe("the offline reader: standing preferences, not one-off wishes", () => {
     ["only in the evening from now on", [{ kind: "only_part_of_day", value: "evening" }]],
     ["always only on weekends", [{ kind: "only_days", value: [6, 7] }]],
     ["never before 10", [{ kind: "not_before_hour", value: 10 }]],
+    // "Nothing before" an hour, as "nothing after" one (before, not read; "10pm" was 10:00, and "晚上10点" no evening).
+    ["nothing before 22:00", [{ kind: "not_before_hour", value: 22 }]],
+    ["nothing before 10pm", [{ kind: "not_before_hour", value: 22 }]],
+    ["no reviews before 10pm", [{ kind: "not_before_hour", value: 22 }]],
+    ["22点之前不要", [{ kind: "not_before_hour", value: 22 }]],
+    ["22点以前不要", [{ kind: "not_before_hour", value: 22 }]],
+    ["晚上10点之前不要", [{ kind: "not_before_hour", value: 22 }]],
   ])("%s is a standing preference", (text, rules) => {
     const change = readSchedulePreferences(text);
     expect(change.add.map(({ kind, value }) => ({ kind, value }))).toEqual(rules);
@@ -78,6 +85,12 @@ describe("the offline reader: standing preferences, not one-off wishes", () => {
     "not this one",
     "later in the day",
     "I like the plan",
+    // "Not before" an hour is a one-off wish, as "not after 9pm" and "not Monday" are — the words of a card's feedback;
+    // and an hour an arrangement is asked with is its own limit ("arrange my reviews, not before 10" is one).
+    "not before 22",
+    "not after 9pm",
+    "arrange my reviews, nothing before 10:00",
+    "帮我安排复习，10点以前不要",
   ])("%s is no standing preference", (text) => {
     expect(readSchedulePreferences(text)).toEqual({ add: [], lift: [] });
   });

@@ -1514,6 +1514,9 @@ describe("the limits of the clock a request names", () => {
   test.each([
     ["帮我安排复习，晚上9点以后不要", "arrange my reviews, not after 9pm"],
     ["帮我安排复习，9点以后别排", "arrange my reviews, not after 9pm"],
+    // (Before, "周五 … 不要" ruled Friday out whole, and "晚上10点以前不要" the evening, its hour 10.)
+    ["帮我安排复习，周五10点以前不要", "arrange my reviews, not before 10 on friday"],
+    ["帮我安排复习，晚上10点以前不要", "arrange my reviews, nothing before 10pm"],
   ])("%s is read as its English, %s", (chinese, english) => {
     const read = parseScheduleRequest(normalizeText(chinese));
     expect(read).toEqual(parseScheduleRequest(normalizeText(english)));

@@ -62,16 +62,20 @@ export function readSchedulePreferences(text: string): PreferenceChange {
 }
 
 /**
- * True when a sentence is a request whose time limit is the hour it says nothing goes after ("帮我安排复习，晚上9点以后
- * 不要": an arrangement ending by 21:00), and nothing says "every time" but that hour's "以后" (a bare "以后" is one).
+ * True when a sentence is a request whose time limit is the hour it says nothing goes after or starts before
+ * ("帮我安排复习，晚上9点以后不要": an arrangement ending by 21:00; "arrange my reviews, nothing before 10:00": one from
+ * 10:00), and nothing says "every time" but that hour's own words (a bare "以后", "nothing before").
  */
 function isLimitOfRequest(normalized: string): boolean {
+  const hours = [...(normalized.match(EVERY_NOT_AFTER_HOUR) ?? []), ...(normalized.match(EVERY_NOT_BEFORE_HOUR) ?? [])];
   // ("我晚上9点以后从不学习", "I never study after 9pm": the hour's own "never" says it.)
-  const hours = normalized.match(EVERY_NOT_AFTER_HOUR) ?? [];
   if (hours.length === 0 || hours.some((hour) => EVERY_TIME_IN_HOUR.test(hour))) return false;
-  if (STANDING_CUE.test(normalized.replace(EVERY_NOT_AFTER_HOUR, " "))) return false;
+  if (STANDING_CUE.test(normalized.replace(EVERY_NOT_AFTER_HOUR, " ").replace(EVERY_NOT_BEFORE_HOUR, " ")))
+    return false;
   const request = parseScheduleRequest(normalized);
-  return "where" in request && request.where.slots.endsBy !== undefined;
+  return (
+    "where" in request && (request.where.slots.endsBy !== undefined || request.where.slots.notBeforeHour !== undefined)
+  );
 }
 
 /** Words of an hour that say "every time" themselves: never, 从不, 绝不, 从来, 一般, 都. */
@@ -164,9 +168,12 @@ function rulesIn(normalized: string): PreferenceRule[] {
   return rules;
 }
 
-/** A morning said of the hour itself: "上午10点", "早上9点", "10am", "10 in the morning". */
+/**
+ * A part of the day said of the hour itself: "上午10点", "早上9点", "10am", "10 in the morning", "晚上10点" (the
+ * evening of "晚上10点之前不要" is its hour's, 22:00, no evening kept out).
+ */
 const MORNING_HOUR =
-  /(?:上午|早上|早晨)\s*(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*点|\b\d{1,2}(?::00)?\s*(?:am|a\.m\.)(?![a-z])|\b\d{1,2}(?::00)?\s+in the morning\b/;
+  /(?:上午|早上|早晨|下午|傍晚|晚上)\s*(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*点|\b\d{1,2}(?::00)?\s*(?:am|a\.m\.)(?![a-z])|\b\d{1,2}(?::00)?\s+in the morning\b/;
 
 /**
  * An hour a standing sentence names that no preference keeps to: nothing after it, or until it ("no studying after

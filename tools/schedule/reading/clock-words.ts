@@ -5,18 +5,45 @@
  */
 import { NUMBER_WORDS, readNumber } from "./words.js";
 
-/** "not before 10", "nothing before 10am", "no earlier than 9", "10点以前不要", "早上10点前别": group 1 or 3 holds the hour. */
+/**
+ * "not before 10", "nothing before 10am", "nothing before 10pm", "no earlier than 9", "10点以前不要", "早上10点前别": group 1
+ * or 3 holds the hour, group 2 its "am" or "pm".
+ */
 export const NOT_BEFORE_HOUR =
-  /\b(?:never|not|nothing|no)\s+(?:\w+\s+){0,3}?(?:before|earlier than)\s+(\d{1,2})(?::00)?\s*(am|a\.m\.)?(?![\d:])|(\d{1,2})\s*点(?:钟)?(?:以前|之前|前)(?:不要|不|别|从不)/;
+  /\b(?:never|not|nothing|no)\s+(?:\w+\s+){0,3}?(?:before|earlier than)\s+(\d{1,2})(?::00)?\s*([ap]m\b|[ap]\.m\.)?(?![\d:])|(\d{1,2})\s*点(?:钟)?(?:以前|之前|前)(?:不要|不|别|从不)/;
 
 /** Every such limit of a fragment, to read the rest without them. */
 const EVERY_NOT_BEFORE_HOUR = new RegExp(NOT_BEFORE_HOUR.source, "g");
 
-/** The hour a fragment says nothing may start before, if any. */
+/**
+ * Every Chinese such limit with its part of the day and the placing said not to be made ("晚上10点以前不要",
+ * "10点以前别排"): words that rule out no part of the day and no day — "周五10点以前不要" is Friday from 10:00, as
+ * "not before 10 on friday" is (before, Friday was ruled out whole, and "晚上10点以前不要" the evening).
+ */
+const EVERY_NOT_BEFORE_HOUR_ZH =
+  /(?:上午|早上|早晨|中午|下午|傍晚|晚上)?\s*\d{1,2}\s*点(?:钟)?(?:以前|之前|前)(?:不要|不|别|从不)(?:再)?(?:安排|排|放)?(?:复习|学习|任务)?/g;
+
+/** `fragment` without its Chinese hours nothing starts before (`EVERY_NOT_BEFORE_HOUR_ZH`). */
+export function withoutNotBeforeHourZh(fragment: string): string {
+  return fragment.replace(EVERY_NOT_BEFORE_HOUR_ZH, " ");
+}
+
+/** A part of the day after noon, said right before a Chinese hour ("晚上10点以前不要"): the hour is the evening's. */
+const AFTERNOON_BEFORE_HOUR_ZH = /(?:下午|傍晚|晚上)\s*$/;
+
+/**
+ * The hour a fragment says nothing may start before, if any: an hour said with "pm" or after 下午 / 晚上 is the
+ * afternoon's or the evening's ("nothing before 10pm", "晚上10点以前不要": 22 — before, 10).
+ */
 export function readNotBeforeHour(fragment: string): number | undefined {
   const match = NOT_BEFORE_HOUR.exec(fragment);
-  const hour = Number(match?.[1] ?? match?.[3]);
-  return match && Number.isInteger(hour) && hour >= 0 && hour <= 23 ? hour : undefined;
+  if (!match) return undefined;
+  const said = Number(match[1] ?? match[3]);
+  const pm =
+    match[2]?.startsWith("p") ||
+    (match[3] !== undefined && AFTERNOON_BEFORE_HOUR_ZH.test(fragment.slice(0, match.index)));
+  const hour = pm && said < 12 ? said + 12 : said;
+  return Number.isInteger(hour) && hour >= 0 && hour <= 23 ? hour : undefined;
 }
 
 /**

@@ -24,6 +24,7 @@ import {
   readStartsFrom,
   takeNotAfterHourZh,
   withoutBetween,
+  withoutNotBeforeHourZh,
   withoutEndsBy,
 } from "./clock-words.js";
 import { readDates, readDays, readWeekNamed, SIDE_WORDS_EN, sideOf } from "./day-words.js";
@@ -186,8 +187,9 @@ export function readWhere(said: string): Where {
   // `to "friday"`, is still where.)
   // ("帮我安排复习，晚上9点以后不要": a time limit, read apart — its "晚上 … 不要" was no evening at all.)
   const hourZh = takeNotAfterHourZh(said);
+  const notBeforeHour = readNotBeforeHour(said);
   const fragment = withDaysBeforeAfter(
-    hourZh.rest
+    withoutNotBeforeHourZh(hourZh.rest)
       .replace(/\b([ap])\.m\b\.?/g, "$1m")
       .replace(/"([^"\n]{1,200})"/g, (quoted, inner: string) => (QUOTED_WHEN.test(inner) ? quoted : " ")),
   );
@@ -225,7 +227,6 @@ export function readWhere(said: string): Where {
   const kept = positive.join(" , ");
   // "在周日10点以前" is a time limit (`readEndsBy`), no event to be done before.
   const before = readBefore(withoutEndsBy(fragment));
-  const notBeforeHour = readNotBeforeHour(fragment);
   // "between 9pm and 8am" is a start and a time limit, no clock time to place at.
   const between = readBetween(kept);
   const at = readClockTime(withoutBetween(kept));
