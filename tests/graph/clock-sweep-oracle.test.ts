@@ -321,6 +321,10 @@ const ASKS: Ask[] = [
     day: "tomorrow",
     slots: startingFrom("10:00"),
   }),
+  // A Chinese hour nothing goes after or starts before, said beside the request: its limit, as "not after 9pm" is
+  // (before, "晚上 … 不要" ruled out the evening, "周五 … 不要" all of Friday).
+  ask("把矩阵复习挪到周五，晚上9点以后不要", MATRIX, true, { day: "friday", slots: endingBy("21:00") }),
+  ask("把单词表安排到周五，10点以前不要", VOCABULARY, false, { day: "friday", slots: startingFrom("10:00") }),
   ask("move the vocabulary list friday 2-6pm", VOCABULARY, false, { day: "friday", slots: between("14:00", "18:00") }),
   ask("move the matrix review tomorrow between 2 and 6pm", MATRIX, true, {
     day: "tomorrow",
