@@ -80,14 +80,15 @@ export const BLANKET_CUE =
   /\b(?:do ?n'?t|do not|never)\s+(?:ever\s+)?(?:schedule|put|plan|book|arrange|place|add)\s+anything\b|(?:不要|别|不用)(?:安排|放|排)任何|什么都(?:不要|别)(?:安排|放|排)/i;
 
 /**
- * A habit said plainly, which stands as "never" does: "I don't study on Sundays", "I do not do reviews on weekends",
+ * A habit said plainly, which stands as "never" does: "I don't study on Sundays", "I can't study after 11pm", "don't
+ * study after 10pm" (as "no studying after 10pm" is), "I do not do reviews on weekends",
  * "no reviews on Sundays", "no studying before 10", "I only study in the evening", "我周日不学习", "周末不复习",
  * "我只在晚上复习", "周末上午不学习", "周末只在下午学习", "weekends only in the afternoon" (a part of the day of some days).
  * A study word, or a part of the day, is what makes it a habit:
  * "周一不行" and "not Monday" stay one-off wishes for a card.
  */
 export const HABIT_CUE =
-  /\bi (?:do ?n'?t|do not) (?:study|review|revise|work|do (?:any )?(?:reviews?|revision|studying|homework))\b|\bno (?:more )?(?:reviews?|revision|studying|study(?: sessions?)?|homework)\b(?! (?:is|was|are|were|has|have|had|will|left|yet|fits?|there|here)\b)|\bi only (?:study|review|revise|work)\b|(?:周|星期|礼拜)[一二三四五六日天末](?:都|也|从|一般)?不(?:学习|复习|学|看书)|我(?:一般)?只在(?:上午|下午|晚上|早上)(?:学习|复习)|(?:周末|工作日|(?:周|星期|礼拜)[一二三四五六日天])的?(?:上午|下午|晚上|早上|早晨)(?:都|也|从|一般)?不(?:学习|复习|学|看书)|(?:周末|工作日|(?:周|星期|礼拜)[一二三四五六日天])(?:都|也|一般)?只在(?:上午|下午|晚上|早上)(?:学习|复习)|\b(?:weekends?|weekdays?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\s+only\s+in\s+the\s+(?:mornings?|afternoons?|evenings?)\b/i;
+  /\bi (?:do ?n'?t|do not|ca ?n'?t|cannot|can not) (?:study|review|revise|work|do (?:any )?(?:reviews?|revision|studying|homework))\b|\b(?:do ?n'?t|do not) (?:study|review|revise)\b|\bno (?:more )?(?:reviews?|revision|studying|study(?: sessions?)?|homework)\b(?! (?:is|was|are|were|has|have|had|will|left|yet|fits?|there|here)\b)|\bi only (?:study|review|revise|work)\b|(?:周|星期|礼拜)[一二三四五六日天末](?:都|也|从|一般)?不(?:学习|复习|学|看书)|我(?:一般)?只在(?:上午|下午|晚上|早上)(?:学习|复习)|(?:周末|工作日|(?:周|星期|礼拜)[一二三四五六日天])的?(?:上午|下午|晚上|早上|早晨)(?:都|也|从|一般)?不(?:学习|复习|学|看书)|(?:周末|工作日|(?:周|星期|礼拜)[一二三四五六日天])(?:都|也|一般)?只在(?:上午|下午|晚上|早上)(?:学习|复习)|\b(?:weekends?|weekdays?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)\s+only\s+in\s+the\s+(?:mornings?|afternoons?|evenings?)\b/i;
 
 /**
  * Words that make a sentence a standing preference rather than a one-off ("Saturday instead", "周一不行" are

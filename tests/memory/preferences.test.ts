@@ -55,6 +55,12 @@ describe("the offline reader: standing preferences, not one-off wishes", () => {
     ["22点之前不要", [{ kind: "not_before_hour", value: 22 }]],
     ["22点以前不要", [{ kind: "not_before_hour", value: 22 }]],
     ["晚上10点之前不要", [{ kind: "not_before_hour", value: 22 }]],
+    // A habit said with "can't" or "don't", as "no studying" is (before, none of these was read).
+    ["I don't study before 9am", [{ kind: "not_before_hour", value: 9 }]],
+    ["I can't study before 9", [{ kind: "not_before_hour", value: 9 }]],
+    ["I can't study after 11pm", [{ kind: "not_after_hour", value: 23 }]],
+    ["don't study after 10pm", [{ kind: "not_after_hour", value: 22 }]],
+    ["I can't study on Mondays", [{ kind: "avoid_day", value: 1 }]],
   ])("%s is a standing preference", (text, rules) => {
     const change = readSchedulePreferences(text);
     expect(change.add.map(({ kind, value }) => ({ kind, value }))).toEqual(rules);

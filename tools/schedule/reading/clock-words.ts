@@ -6,11 +6,12 @@
 import { NUMBER_WORDS, readNumber } from "./words.js";
 
 /**
- * "not before 10", "nothing before 10am", "nothing before 10pm", "no earlier than 9", "10点以前不要", "早上10点前别": group 1
+ * "not before 10", "nothing before 10am", "nothing before 10pm", "no earlier than 9", "I don't study before 9am",
+ * "10点以前不要", "早上10点前别": group 1
  * or 3 holds the hour, group 2 its "am" or "pm".
  */
 export const NOT_BEFORE_HOUR =
-  /\b(?:never|not|nothing|no)\s+(?:\w+\s+){0,3}?(?:before|earlier than)\s+(\d{1,2})(?::00)?\s*([ap]m\b|[ap]\.m\.)?(?![\d:])|(\d{1,2})\s*点(?:钟)?(?:以前|之前|前)(?:不要|不|别|从不)/;
+  /(?:\b(?:never|not|nothing|no)|n't)\s+(?:\w+\s+){0,3}?(?:before|earlier than)\s+(\d{1,2})(?::00)?\s*([ap]m\b|[ap]\.m\.)?(?![\d:])|(\d{1,2})\s*点(?:钟)?(?:以前|之前|前)(?:不要|不|别|从不)/;
 
 /** Every such limit of a fragment, to read the rest without them. */
 const EVERY_NOT_BEFORE_HOUR = new RegExp(NOT_BEFORE_HOUR.source, "g");
