@@ -97,6 +97,8 @@ describe("the offline reader: standing preferences, not one-off wishes", () => {
     "not after 9pm",
     "arrange my reviews, nothing before 10:00",
     "帮我安排复习，10点以前不要",
+    "arrange my reviews, nothing after 9pm",
+    "move the essay to friday, nothing after 9pm",
   ])("%s is no standing preference", (text) => {
     expect(readSchedulePreferences(text)).toEqual({ add: [], lift: [] });
   });

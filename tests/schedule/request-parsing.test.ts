@@ -1507,8 +1507,20 @@ describe("the limits of the clock a request names", () => {
     ["帮我安排复习，晚上9点以后不要", { endsBy: "21:00" }],
     ["帮我安排复习，9点以后别排", { endsBy: "21:00" }],
     ["把矩阵复习安排到周五，晚上十点以后不要", { endsBy: "22:00" }],
+    // "Nothing after" an hour beside the request: its time limit, as "not after" is (before, the arrangement was not
+    // understood, and the move to Friday went anywhere on Friday, the hour kept as a rule of every Friday instead).
+    ["arrange my reviews, nothing after 9pm", { endsBy: "21:00" }],
+    ["arrange my reviews but nothing after 9pm", { endsBy: "21:00" }],
+    ["move the essay to friday, nothing after 9pm", { endsBy: "21:00" }],
   ])("%s", (text, slots) => {
     expect((parseScheduleRequest(normalizeText(text)) as { where: Where }).where.slots).toEqual(slots);
+  });
+
+  test('an hour left out with "but not" is the request\'s limit, no task left out', () => {
+    // (Before, "after 9pm" was also a task left out, and the answer said no task matched it.)
+    expect(parseScheduleRequest(normalizeText("arrange my reviews but not after 9pm"))).toEqual(
+      parseScheduleRequest(normalizeText("arrange my reviews, not after 9pm")),
+    );
   });
 
   test.each([

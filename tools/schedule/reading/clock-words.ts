@@ -136,13 +136,14 @@ const LUNCH_AFTER = String.raw`\bafter\s+(?<lunch>${LUNCH_WORD})|(?<lunchZh>${LU
 const LIMIT_HOUR_ZH = String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|今晚|明晚|今早|明早)?\s*(?<![快慢多少有差好]|(?<!今|明)[晚早])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?:(?<hhmm>(?<![\d:])\d{1,2}:\d{2})|(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:(?<half>半)|(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分)?)\s*`;
 
 /**
- * A time limit a fragment names: "before 17:00", "by 5pm", "until noon", "no later than 16:30", "not after 8pm" (group "en": the clock
+ * A time limit a fragment names: "before 17:00", "by 5pm", "until noon", "no later than 16:30", "not after 8pm", "nothing
+ * after 9pm" (group "en": the clock
  * words after it), "before 8", "until 10" (group "bare": an hour alone, read as `readClockTime` reads one — never after
  * "by", which also counts: "by 2 slots"), "10点以前", "下午五点前", "10点半之前" (groups "part", "hour", "half").
  * Not "nothing before 10" (`NOT_BEFORE_HOUR`, read first), nor "10点以前不要".
  */
 const ENDS_BY = new RegExp(
-  String.raw`\b(?:(?:before|by|until|till|no later than|not after|earlier than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:before|until|till|no later than|not after|earlier than)\s+(?<bare>${BARE_HOUR}))|${LIMIT_HOUR_ZH}(?:以前|之前|前)(?!\s*(?:不要|不|别|从不))|${LUNCH_BEFORE}|${DINNER_BEFORE}`,
+  String.raw`\b(?:(?:before|by|until|till|no later than|not after|nothing (?:after|past)|earlier than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:before|until|till|no later than|not after|nothing (?:after|past)|earlier than)\s+(?<bare>${BARE_HOUR}))|${LIMIT_HOUR_ZH}(?:以前|之前|前)(?!\s*(?:不要|不|别|从不))|${LUNCH_BEFORE}|${DINNER_BEFORE}`,
 );
 
 /** The time limit a fragment names ("before 17:00", "before 8", "周日10点以前"), as "HH:MM", or undefined. */
@@ -153,10 +154,10 @@ export function readEndsBy(fragment: string): string | undefined {
 /**
  * A start limit a fragment names: "after 22:30", "after 9pm", "later than noon" (group "en"), "after 12", "after 8
  * o'clock" (group "bare"), "晚上9点以后", "12点之后", "8点半后" (groups "part", "hour", "half"). Not "no later than 16:30"
- * (a time limit, `ENDS_BY`), nor "10点以后不要".
+ * nor "nothing after 9pm" (time limits, `ENDS_BY`), nor "10点以后不要".
  */
 const STARTS_FROM = new RegExp(
-  String.raw`\b(?:(?:(?<!\bnot\s)after|(?<!\b(?:no|not)\s)later than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:(?<!\bnot\s)after|(?<!\b(?:no|not)\s)later than)\s+(?<bare>${BARE_HOUR}))|${LIMIT_HOUR_ZH}(?:以后|之后|后)(?!\s*(?:不要|不|别|从不))|${LUNCH_AFTER}`,
+  String.raw`\b(?:(?:(?<!\b(?:not|nothing)\s)after|(?<!\b(?:no|not|nothing)\s)later than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:(?<!\b(?:not|nothing)\s)after|(?<!\b(?:no|not|nothing)\s)later than)\s+(?<bare>${BARE_HOUR}))|${LIMIT_HOUR_ZH}(?:以后|之后|后)(?!\s*(?:不要|不|别|从不))|${LUNCH_AFTER}`,
 );
 
 /** The start limit a fragment names ("after 22:30", "after 12", "晚上9点以后"), as "HH:MM", or undefined. */

@@ -2,6 +2,7 @@
  * Placing what is not placed: "do the essay on Friday", "arrange my week", "find time for the essay", "put the essay
  * back", a placing at a time of day, and the tasks an arrangement leaves out.
  */
+import { withoutClockWords } from "./clock-words.js";
 import type { ScheduleRequest } from "./request-kinds.js";
 import { isAnywhere, NEGATED_DAYS, NEGATED_PART, readWhere } from "./where.js";
 import { namedTasks, onlyWhen, readTaskWords, splitAtWhen, splitPhrases, taskPhrase } from "./task-words.js";
@@ -173,8 +174,8 @@ function arrangeOf(body: string, object: string): ScheduleRequest {
       .replace(NEGATED_PART, " ")
       .replace(EXCEPT_TASKS, (whole, english?: string, but?: string, chinese?: string) => {
         const phrase = (english ?? but ?? chinese ?? "").replace(/^not\s+/, "");
-        // "except on Monday", "except mornings": a limit on where, not a task.
-        if (readTaskWords(phrase).replace(/[\s,]+/g, "") === "") return whole;
+        // "except on Monday", "except mornings", "but not after 9pm": a limit on where, not a task.
+        if (readTaskWords(withoutClockWords(phrase)).replace(/[\s,]+/g, "") === "") return whole;
         except.push(...splitPhrases(phrase));
         return " ";
       });
