@@ -7,8 +7,7 @@ import { NUMBER_WORDS, readNumber } from "./words.js";
 
 /**
  * "not before 10", "nothing before 10am", "nothing before 10pm", "no earlier than 9", "I don't study before 9am",
- * "10点以前不要", "早上10点前别": group 1
- * or 3 holds the hour, group 2 its "am" or "pm".
+ * "10点以前不要", "早上10点前别": group 1 or 3 holds the hour, group 2 its "am" or "pm".
  */
 export const NOT_BEFORE_HOUR =
   /(?:\b(?:never|not|nothing|no)|n't)\s+(?:\w+\s+){0,3}?(?:before|earlier than)\s+(\d{1,2})(?::00)?\s*([ap]m\b|[ap]\.m\.)?(?![\d:])|(\d{1,2})\s*点(?:钟)?(?:以前|之前|前)(?:不要|不|别|从不)/;
@@ -137,9 +136,9 @@ const LIMIT_HOUR_ZH = String.raw`(?<part>上午|早上|早晨|中午|下午|傍�
 
 /**
  * A time limit a fragment names: "before 17:00", "by 5pm", "until noon", "no later than 16:30", "not after 8pm", "nothing
- * after 9pm" (group "en": the clock
- * words after it), "before 8", "until 10" (group "bare": an hour alone, read as `readClockTime` reads one — never after
- * "by", which also counts: "by 2 slots"), "10点以前", "下午五点前", "10点半之前" (groups "part", "hour", "half").
+ * after 9pm" (group "en": the clock words after it), "before 8", "until 10" (group "bare": an hour alone, read as
+ * `readClockTime` reads one — never after "by", which also counts: "by 2 slots"), "10点以前", "下午五点前", "10点半之前"
+ * (groups "part", "hour", "half").
  * Not "nothing before 10" (`NOT_BEFORE_HOUR`, read first), nor "10点以前不要".
  */
 const ENDS_BY = new RegExp(
