@@ -16,6 +16,7 @@ import {
 } from "./tool-data.js";
 import { editDistance, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { matchClass } from "./task-matching.js";
+import { longTaskSlots, SLOT_MINUTES } from "./long-task-slots.js";
 import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
 import { eventNamed } from "./arrange-scope.js";
 import type { OverviewCategory } from "../../tools/schedule/tools/get-overview.js";
@@ -93,9 +94,6 @@ export function addTaskStep(
     },
   );
 }
-
-/** Minutes of a slot (a class section) when the week has no clock times: 45. */
-const SLOT_MINUTES = 45;
 
 /**
  * A habit ("vocabulary three times a week, 30 min, mornings"): one `add_habit` card. A session's minutes become slots
@@ -217,7 +215,7 @@ export function addLongTaskStep(
       "the step's task has no class or its deadline no day in the window",
     );
   }
-  const duration = Math.max(1, Math.ceil(request.minutes / SLOT_MINUTES));
+  const duration = longTaskSlots(request.minutes);
   return propose(
     say(
       language,

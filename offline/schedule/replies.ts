@@ -46,6 +46,7 @@ import { followUpOf } from "./follow-up.js";
 import { badAmountReply } from "./amount-reply.js";
 import { dueDayReply } from "./due-day-reply.js";
 import { oneDayHourReply } from "./one-day-hour-reply.js";
+import { isOverTaskCap, longTaskCapReply } from "./long-task-cap-reply.js";
 
 // The step summaries' Chinese moved to the schedule domain (`stepSummary`); its callers here import it still.
 export { summaryInChinese };
@@ -137,6 +138,14 @@ export function decideChat(view: PromptView): Record<string, unknown> {
       intent: "chat",
       reply: dueDayReply(request, message, language),
       reason: "a long task said without the day it is due",
+    };
+  // "add a task: thesis, 100 hours, due Friday, to English": longer than one task holds — said, with parts that fit
+  // (before, a plan card, then its step failed on the card's slot count).
+  if (request.kind === "add_long_task" && isOverTaskCap(request))
+    return {
+      intent: "chat",
+      reply: longTaskCapReply(request, message, language),
+      reason: "a long task longer than one task can hold",
     };
   // "No studying after 9pm tomorrow", "明天晚上9点以后不要安排复习": an hour of one day, which is no standing rule and asks
   // for no change — said so, with the words that keep it every week.

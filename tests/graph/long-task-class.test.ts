@@ -55,6 +55,20 @@ describe("a long task said with its class", () => {
     expect(outcome.schedule.tasks.some((task) => /hours/.test(task.name))).toBe(false);
   });
 
+  /**
+   * Says `request` on the half-placed week and checks that `reply` is all that is said, with no card and nothing added;
+   * returns the request the reply gives as an example (its last quoted words), as the reader reads it.
+   */
+  async function exampleSaidBack(request: string, reply: string) {
+    const tempo = await offlineTempo(halfPlacedWeek({ chinese: CHINESE.test(request) }));
+    const before = JSON.stringify((await tempo.repository.load("student")).tasks);
+    const outcome = await converse(tempo, request);
+    expect(outcome.cards).toEqual([]);
+    expect(outcome.said).toEqual([reply]);
+    expect(JSON.stringify(outcome.schedule.tasks)).toBe(before);
+    return parseScheduleRequest(/["“]((?:add a task|给)[^"”]+)["”][.。]$/.exec(reply)?.[1] ?? "");
+  }
+
   /** The replies to "thesis, 100 hours" with a class and no deadline, in each language. */
   const NO_DUE_THESIS =
     'A long task is spread over the days before it is due, and "thesis" has no day it is due, so I added nothing. Say it with the day, as "add a task: thesis, 100 hours, due Friday, to English".';
@@ -76,20 +90,35 @@ describe("a long task said with its class", () => {
   ])(
     "%s: a long task with no deadline is asked for one, nothing added; the example given is the long task",
     async (request, reply, example) => {
-      const tempo = await offlineTempo(halfPlacedWeek({ chinese: CHINESE.test(request) }));
-      const before = JSON.stringify((await tempo.repository.load("student")).tasks);
-      const outcome = await converse(tempo, request);
-      expect(outcome.cards).toEqual([]);
-      expect(outcome.said).toEqual([reply]);
-      expect(JSON.stringify(outcome.schedule.tasks)).toBe(before);
       // The example said back is read as the long task, due Friday, in its class.
-      const said = /["“]((?:add a task|给)[^"”]+)["”][.。]$/.exec(reply)?.[1] ?? "";
-      expect(parseScheduleRequest(said)).toMatchObject({
+      expect(await exampleSaidBack(request, reply)).toMatchObject({
         kind: "add_long_task",
         ...example,
         minutes: 6000,
         dueWeekday: 5,
       });
+    },
+  );
+
+  // Before, a plan card, then its step failed: "the number of slots asked for (134) is more than it can be: at most 96".
+  test.each([
+    [
+      "add a task: thesis, 100 hours, due Friday, to English",
+      '"thesis" would take 100 hours, more than one task can hold (at most 72 hours), so I added nothing. Add it in parts of at most 72 hours, each with its own day it is due, e.g. "add a task: thesis part 1, 50 hours, due Friday, to English".',
+      { name: "thesis part 1", classPhrase: "english" },
+    ],
+    [
+      "给英语添加任务：论文，100小时，周五前",
+      "“论文”需要100小时，超过了一个任务能容纳的上限（最多72小时），所以什么也没有添加。请分成每部分最多72小时、各有截止日的几部分来添加，例如“给英语添加任务：论文第1部分，50小时，周五前”。",
+      { name: "论文第1部分", classPhrase: "英语" },
+    ],
+  ])(
+    "%s: a long task longer than a task holds is said so, nothing added; the part given fits",
+    async (request, reply, example) => {
+      // The part said back is read as a long task that one task holds.
+      const part = await exampleSaidBack(request, reply);
+      expect(part).toMatchObject({ kind: "add_long_task", ...example, minutes: 3000, dueWeekday: 5 });
+      expect(Math.ceil((part as { minutes: number }).minutes / 45)).toBeLessThanOrEqual(96);
     },
   );
 

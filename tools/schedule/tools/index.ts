@@ -130,7 +130,14 @@ export {
   type RecoveryListing,
 } from "./recovery.js";
 export { analyzeHealthTool, proposeArrangementTool, proposeCandidatesTool } from "./optimize.js";
-export { addTaskTool, removeTaskTool, updateTaskTool, addedTaskText, type AddTaskData } from "./task-items.js";
+export {
+  addTaskTool,
+  removeTaskTool,
+  updateTaskTool,
+  addedTaskText,
+  MAX_TASK_SLOTS,
+  type AddTaskData,
+} from "./task-items.js";
 export { describeTaskWrite } from "./task-write-cards.js";
 export { exportCalendarTool, importCalendarTool, importedText, type ImportCalendarData } from "./calendar-io.js";
 export {

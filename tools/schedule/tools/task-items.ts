@@ -25,10 +25,13 @@ import {
   taskItemOf,
 } from "./task-writes.js";
 
+/** The most slots one task item takes (with sessions: in all). */
+export const MAX_TASK_SLOTS = 96;
+
 const addTaskArgumentsSchema = z.object({
   name: plainNameField(120).describe(`The task's name. ${PLAIN_NAME_RULE}`),
   class_id: taskIdField("Id of its class."),
-  duration: z.number().int().min(1).max(96).describe("Consecutive slots it needs (with sessions: in all)."),
+  duration: z.number().int().min(1).max(MAX_TASK_SLOTS).describe("Consecutive slots it needs (with sessions: in all)."),
   sessions: z.boolean().optional().describe("true: split into sessions of its class's length, one a day."),
   task_id: z.string().min(1).optional().describe("Its id; omit to make one from the name."),
   ...dueFields,
