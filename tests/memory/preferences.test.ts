@@ -61,6 +61,12 @@ describe("the offline reader: standing preferences, not one-off wishes", () => {
     ["I can't study after 11pm", [{ kind: "not_after_hour", value: 23 }]],
     ["don't study after 10pm", [{ kind: "not_after_hour", value: 22 }]],
     ["I can't study on Mondays", [{ kind: "avoid_day", value: 1 }]],
+    // The hour in Chinese numerals, as in digits (before, none was read: "早上十点以前不要" kept the mornings out,
+    // "晚上十点之前不要" the evenings).
+    ["十点以前不要", [{ kind: "not_before_hour", value: 10 }]],
+    ["早上十点以前不要", [{ kind: "not_before_hour", value: 10 }]],
+    ["晚上十点之前不要", [{ kind: "not_before_hour", value: 22 }]],
+    ["我上午十点以前从不学习", [{ kind: "not_before_hour", value: 10 }]],
   ])("%s is a standing preference", (text, rules) => {
     const change = readSchedulePreferences(text);
     expect(change.add.map(({ kind, value }) => ({ kind, value }))).toEqual(rules);

@@ -1512,6 +1512,8 @@ describe("the limits of the clock a request names", () => {
     ["arrange my reviews, nothing after 9pm", { endsBy: "21:00" }],
     ["arrange my reviews but nothing after 9pm", { endsBy: "21:00" }],
     ["move the essay to friday, nothing after 9pm", { endsBy: "21:00" }],
+    // An hour nothing starts before, in Chinese numerals as in digits (before, "十点以前不要" was a task's name).
+    ["帮我安排复习，十点以前不要", { notBeforeHour: 10 }],
   ])("%s", (text, slots) => {
     expect((parseScheduleRequest(normalizeText(text)) as { where: Where }).where.slots).toEqual(slots);
   });

@@ -7,10 +7,10 @@ import { NUMBER_WORDS, readNumber } from "./words.js";
 
 /**
  * "not before 10", "nothing before 10am", "nothing before 10pm", "no earlier than 9", "I don't study before 9am",
- * "10点以前不要", "早上10点前别": group 1 or 3 holds the hour, group 2 its "am" or "pm".
+ * "10点以前不要", "早上十点前别": group 1 or 3 holds the hour (3 in digits or Chinese numerals), group 2 its "am" or "pm".
  */
 export const NOT_BEFORE_HOUR =
-  /(?:\b(?:never|not|nothing|no)|n't)\s+(?:\w+\s+){0,3}?(?:before|earlier than)\s+(\d{1,2})(?::00)?\s*([ap]m\b|[ap]\.m\.)?(?![\d:])|(\d{1,2})\s*点(?:钟)?(?:以前|之前|前)(?:不要|不|别|从不)/;
+  /(?:\b(?:never|not|nothing|no)|n't)\s+(?:\w+\s+){0,3}?(?:before|earlier than)\s+(\d{1,2})(?::00)?\s*([ap]m\b|[ap]\.m\.)?(?![\d:])|(?<!周|星期|礼拜)(\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:以前|之前|前)(?:不要|不|别|从不)/;
 
 /** Every such limit of a fragment, to read the rest without them. */
 const EVERY_NOT_BEFORE_HOUR = new RegExp(NOT_BEFORE_HOUR.source, "g");
@@ -21,7 +21,7 @@ const EVERY_NOT_BEFORE_HOUR = new RegExp(NOT_BEFORE_HOUR.source, "g");
  * "not before 10 on friday" is (before, Friday was ruled out whole, and "晚上10点以前不要" the evening).
  */
 const EVERY_NOT_BEFORE_HOUR_ZH =
-  /(?:上午|早上|早晨|中午|下午|傍晚|晚上)?\s*\d{1,2}\s*点(?:钟)?(?:以前|之前|前)(?:不要|不|别|从不)(?:再)?(?:安排|排|放)?(?:复习|学习|任务)?/g;
+  /(?:上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<!周|星期|礼拜)(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:以前|之前|前)(?:不要|不|别|从不)(?:再)?(?:安排|排|放)?(?:复习|学习|任务)?/g;
 
 /** `fragment` without its Chinese hours nothing starts before (`EVERY_NOT_BEFORE_HOUR_ZH`). */
 export function withoutNotBeforeHourZh(fragment: string): string {
@@ -38,7 +38,7 @@ const AFTERNOON_BEFORE_HOUR_ZH = /(?:下午|傍晚|晚上)\s*$/;
 export function readNotBeforeHour(fragment: string): number | undefined {
   const match = NOT_BEFORE_HOUR.exec(fragment);
   if (!match) return undefined;
-  const said = Number(match[1] ?? match[3]);
+  const said = match[1] !== undefined ? Number(match[1]) : readNumber(match[3] ?? "");
   const pm =
     match[2]?.startsWith("p") ||
     (match[3] !== undefined && AFTERNOON_BEFORE_HOUR_ZH.test(fragment.slice(0, match.index)));
