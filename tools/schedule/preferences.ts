@@ -159,7 +159,7 @@ function rulesIn(normalized: string): PreferenceRule[] {
   // a part preferred. The afternoon alone is not kept out (two parts of the day would be left): no rule. The morning
   // of the hour ("我上午10点以前从不学习", "never before 10am") is the hour's, no rule of its own.
   const hour = readNotBeforeHour(normalized);
-  const notPart = hour !== undefined && MORNING_HOUR.test(normalized) ? undefined : where.slots.notPart;
+  const notPart = hour !== undefined && HOUR_WITH_ITS_PART.test(normalized) ? undefined : where.slots.notPart;
   if (notPart === "morning" || notPart === "evening") rules.push({ kind: "avoid_part_of_day", value: notPart });
   const part =
     where.slots.part ?? (avoided.size === 0 && !notPart && hour === undefined ? readPartOfDay(normalized) : undefined);
@@ -172,7 +172,7 @@ function rulesIn(normalized: string): PreferenceRule[] {
  * A part of the day said of the hour itself: "上午10点", "早上9点", "10am", "10 in the morning", "晚上10点" (the
  * evening of "晚上10点之前不要" is its hour's, 22:00, no evening kept out).
  */
-const MORNING_HOUR =
+const HOUR_WITH_ITS_PART =
   /(?:上午|早上|早晨|下午|傍晚|晚上)\s*(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*点|\b\d{1,2}(?::00)?\s*(?:am|a\.m\.)(?![a-z])|\b\d{1,2}(?::00)?\s+in the morning\b/;
 
 /**
@@ -245,7 +245,7 @@ function scopedRulesIn(normalized: string, where: ReturnType<typeof readWhere>, 
   }
   const hour = readNotBeforeHour(normalized);
   if (hour !== undefined) {
-    const part = MORNING_HOUR.test(normalized) ? undefined : where.slots.notPart;
+    const part = HOUR_WITH_ITS_PART.test(normalized) ? undefined : where.slots.notPart;
     return [
       { kind: "not_before_hour", value: hour, days },
       ...(part === "morning" || part === "evening" ? [{ kind: "avoid_part_of_day" as const, value: part, days }] : []),
