@@ -63,14 +63,6 @@ export const CHAT = {
     "Debug view off: tasks by name, places by date and time.",
     "调试视图已关闭：任务用名称，位置用日期和时间。",
   ],
-  noMemoryStore: [
-    "This chat has no memory store, so there are no standing preferences.",
-    "这个聊天没有记忆存储，所以没有长期偏好。",
-  ],
-  preferenceRemoved: (text: string): Words => [
-    `Removed: "${text}". The next task no longer keeps to it.`,
-    `已删除：“${text}”。之后的任务不再遵守它。`,
-  ],
   newThread: (threadId: string, previous: string): Words => [
     `New thread ${threadId} (the previous one, ${previous}, stays available: /resume ${previous}).`,
     `新对话 ${threadId}（之前的对话 ${previous} 仍然保留：/resume ${previous}）。`,
@@ -101,17 +93,6 @@ export const CHAT = {
     `对话 ${threadId} 属于另一个用户；你是 ${userId}。`,
   ],
   bye: ["Bye.", "再见。"],
-} as const;
-
-/** /prefs in Chinese, and /forget naming none of them (in English, memory's `renderPreferenceList` and error say them). */
-export const PREFERENCE_WORDS = {
-  none: "还没有长期偏好。可以直接说一条（如“我周一从不学习”），或在拒绝卡片时说明（如“周一不要排”）。",
-  heading: "你的长期偏好：",
-  footer: "用 /forget <编号或 id> 删除一条。",
-  notFound: (reference: string, count: number): string =>
-    count === 0
-      ? "你没有可删除的长期偏好。"
-      : `没有偏好 ${JSON.stringify(reference)}：请给出它在 /prefs 中的编号（1-${count}）或它的 id。`,
 } as const;
 
 /** A slash command typed wrongly. */

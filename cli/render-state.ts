@@ -8,9 +8,7 @@ import { shownStatus, shownSummary } from "../kernel/plan-step.js";
 import { reasonIn, stopNoteIn } from "../contracts/report-words.js";
 import { whyOpenInChinese } from "../contracts/why-open.js";
 import type { ExecutionState, StepSnapshot } from "../server/execution-state.js";
-import type { Preference } from "../contracts/preferences.js";
-import { renderPreferenceList } from "../memory/preferences.js";
-import { PREFERENCE_WORDS, STATE_WORDS as W, statusInChinese, tell } from "./chat-words.js";
+import { STATE_WORDS as W, statusInChinese, tell } from "./chat-words.js";
 import type { ThreadEntry } from "./thread-registry.js";
 
 /**
@@ -109,19 +107,6 @@ export function renderThreads(
       const preview = entry.lastMessage ? `  "${truncate(entry.lastMessage, 48)}"` : "";
       return `${marker} ${entry.threadId.padEnd(width)}  ${entry.updatedAt}${waiting}${preview}`;
     }),
-  ].join("\n");
-}
-
-/** The user's standing preferences, numbered as /forget takes them, in `language` (their words as they said them). */
-export function renderPreferences(profile: readonly Preference[], language: Language = "en"): string {
-  if (language === "en") return renderPreferenceList(profile);
-  if (profile.length === 0) return PREFERENCE_WORDS.none;
-  return [
-    PREFERENCE_WORDS.heading,
-    ...profile.map(
-      (entry, index) => `${index + 1}. ${entry.text} — ${entry.source}，${entry.createdAt.slice(0, 10)} [${entry.id}]`,
-    ),
-    PREFERENCE_WORDS.footer,
   ].join("\n");
 }
 

@@ -10,9 +10,7 @@
  */
 import { HumanMessage } from "@langchain/core/messages";
 import { Command, type BaseStore } from "@langchain/langgraph";
-import { isTempoError } from "../errors/index.js";
 import { DEFAULT_WORKFLOW_SETTINGS, type WorkflowSettings } from "../config/configuration.js";
-import { loadPreferences, removePreference } from "../memory/preferences.js";
 import { asCard, type Card } from "../contracts/cards.js";
 import { rejectDecision, type DecisionsResponse } from "../review/resume.js";
 import type { ScheduleState } from "../tools/schedule/state.js";
@@ -42,18 +40,13 @@ import {
 import { isCommand, parseCommand, type ChatCommand } from "./commands.js";
 import { readCalendarFile, writeCalendarFile } from "./calendar-files.js";
 import { calendarImportMessage } from "../contracts/attached-calendar.js";
-import {
-  renderExecutionState,
-  renderPreferences,
-  renderStepSnapshots,
-  renderThreads,
-  type StateWords,
-} from "./render-state.js";
+import { renderExecutionState, renderStepSnapshots, renderThreads, type StateWords } from "./render-state.js";
 import { describeToolResult } from "./tool-words.js";
 import { readableScheduleText } from "../tools/schedule/readable.js";
 import { summaryInChinese } from "../tools/schedule/summary-words.js";
 import { cardPrompt, renderCard, renderEditInstructions, renderError, renderHelp } from "./render.js";
-import { CHAT, PREFERENCE_WORDS, PROMPTS, tell, type Words } from "./chat-words.js";
+import { CHAT, PROMPTS, tell, type Words } from "./chat-words.js";
+import { runPreferenceCommand } from "../memory/preference-commands.js";
 import { newChatThreadId, savedLanguage } from "./starting-thread.js";
 import { renderCardProposal, renderWeek, type WeekViewOptions } from "./week-view.js";
 import { StreamPrinter } from "./stream-printer.js";
@@ -405,26 +398,7 @@ export class ChatSession {
   /** /prefs lists the user's standing preferences; /forget removes one (the next task no longer keeps to it). */
   private async preferences(command: Extract<ChatCommand, { name: "prefs" | "forget" }>): Promise<void> {
     const store = this.options.store ?? this.options.graph.store;
-    if (!store) {
-      this.print(this.say(CHAT.noMemoryStore));
-      return;
-    }
-    if (command.name === "prefs") {
-      this.print(renderPreferences(await loadPreferences(store, this.options.userId), this.language));
-      return;
-    }
-    try {
-      const removed = await removePreference(store, this.options.userId, command.reference);
-      this.print(this.say(CHAT.preferenceRemoved(removed.text)));
-    } catch (error) {
-      if (!isTempoError(error) || error.code !== "PREFERENCE_NOT_FOUND") throw error;
-      const { reference, count } = (error.details ?? {}) as { reference?: unknown; count?: unknown };
-      this.print(
-        this.language === "zh" && typeof reference === "string" && typeof count === "number"
-          ? PREFERENCE_WORDS.notFound(reference, count)
-          : error.message,
-      );
-    }
+    this.print(await runPreferenceCommand(store, this.options.userId, command, this.language));
   }
 
   /** A fresh thread; the graph's /clear on it clears the user's task summary. The old thread stays resumable. */

@@ -4,17 +4,15 @@
  * the chat model classifies the intent — chat replies directly and the turn
  * ends; task (the conservative default) starts planning.
  */
-import { AIMessage, RemoveMessage, type BaseMessage } from "@langchain/core/messages";
-import { REMOVE_ALL_MESSAGES, type LangGraphRunnableConfig } from "@langchain/langgraph";
-import { clearConversation } from "../memory/long-term.js";
-import { clearTaskState } from "../memory/task-state.js";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../config/configuration.js";
 import { ChatDecisionSchema } from "../contracts/chat.js";
 import { TempoError } from "../errors/index.js";
 import { assertKnownCommand, isRetryPhrase } from "../kernel/commands.js";
+import { clearCommand, preferenceCommandMessage } from "./chat-commands.js";
 import { promptMessages, type TempoState, type TempoUpdate } from "../kernel/state.js";
 import {
-  clearThread,
   dropTask,
   type DropReason,
   nextPhase,
@@ -54,7 +52,15 @@ export function createChatNode(dependencies: NodeDependencies) {
     const lastMessage = latestBesideOpeners(state.messages);
     const userText = lastMessage?.getType() === "human" ? latestUserText(state.messages) : "";
 
-    if (userText.trim().startsWith("/")) return runCommand(state, userText.trim(), config);
+    if (userText.trim().startsWith("/")) {
+      // The run guard refuses unknown commands before they reach the thread; this covers graphs built without it.
+      const command = assertKnownCommand(userText);
+      if (command.name === "/clear") return clearCommand(state, config);
+      // A waiting card is raised again after the answer; a task that stopped is left, as for any other message.
+      if (state.pending) return { messages: [await preferenceCommandMessage(command, state, config)] };
+      if (taskInProgress(state.phase)) return dropThen(state, "movedOn", userText, config);
+      return respondAfter(state, userText, config);
+    }
 
     const stale = staleWorkflowUpdate(state, dependencies.workflowVersion);
     if (stale) {
@@ -141,6 +147,11 @@ export function createChatNode(dependencies: NodeDependencies) {
     userText: string,
     config: LangGraphRunnableConfig,
   ): Promise<TempoUpdate> {
+    if (userText.trim().startsWith("/")) {
+      const command = assertKnownCommand(userText);
+      if (command.name === "/clear") return clearCommand(state, config);
+      return reply(state, await preferenceCommandMessage(command, state, config));
+    }
     const unanswered = isRetryPhrase(userText) ? unansweredRequestBefore(promptMessages(state)) : undefined;
     return respondTo(unanswered ?? userText, state, config);
   }
@@ -216,25 +227,4 @@ function unansweredRequestBefore(messages: BaseMessage[]): string | undefined {
     }
   }
   return undefined;
-}
-
-/** Runs a slash command: `/clear` resets the thread and the user's TaskState; anything else is a typed error. */
-async function runCommand(state: TempoState, command: string, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
-  // The run guard refuses unknown commands before they reach the thread; this covers graphs built without it.
-  assertKnownCommand(command);
-  const { userId, threadId } = ensureConfiguration(config);
-  if (config.store) {
-    await Promise.all([clearTaskState(config.store, userId), clearConversation(config.store, userId, threadId)]);
-  }
-  const message = new AIMessage({
-    id: newId("ai"),
-    content: "Cleared: this conversation, its task and your task summary. Long-term facts and past episodes are kept.",
-  });
-  emitAssistantText(config, "chat", message.id!, String(message.content));
-  return {
-    ...clearThread(state),
-    messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), message],
-    memorizedUpTo: message.id!,
-    compressedUpTo: null,
-  };
 }

@@ -1,0 +1,70 @@
+/**
+ * `/prefs` and `/forget <n|id>`: the user's own look at their standing preferences, and their own way to take one
+ * back (docs/design.md#standing-preferences). The graph's chat node runs them for every client (Agent Chat UI,
+ * Studio, `invoke`), and the terminal chat runs them on its store: both say the same words, in the user's language.
+ */
+import type { BaseStore } from "@langchain/langgraph";
+import type { Preference } from "../contracts/preferences.js";
+import { say, type Language } from "../contracts/language.js";
+import { isTempoError } from "../errors/index.js";
+import { loadPreferences, removePreference, renderPreferenceList } from "./preferences.js";
+
+/** A preference command, as typed: `/prefs`, or `/forget` with its one reference (a number in `/prefs`, or an id). */
+export type PreferenceCommand = { name: "prefs" } | { name: "forget"; reference: string };
+
+/** `/prefs` in Chinese, and `/forget` naming none of them (in English, `renderPreferenceList` and the error say them). */
+export const PREFERENCE_WORDS = {
+  none: "还没有长期偏好。可以直接说一条（如“我周一从不学习”），或在拒绝卡片时说明（如“周一不要排”）。",
+  heading: "你的长期偏好：",
+  footer: "用 /forget <编号或 id> 删除一条。",
+  notFound: (reference: string, count: number): string =>
+    count === 0
+      ? "你没有可删除的长期偏好。"
+      : `没有偏好 ${JSON.stringify(reference)}：请给出它在 /prefs 中的编号（1-${count}）或它的 id。`,
+} as const;
+
+/** The user's standing preferences, numbered as /forget takes them, in `language` (their words as they said them). */
+export function renderPreferences(profile: readonly Preference[], language: Language = "en"): string {
+  if (language === "en") return renderPreferenceList(profile);
+  if (profile.length === 0) return PREFERENCE_WORDS.none;
+  return [
+    PREFERENCE_WORDS.heading,
+    ...profile.map(
+      (entry, index) => `${index + 1}. ${entry.text} — ${entry.source}，${entry.createdAt.slice(0, 10)} [${entry.id}]`,
+    ),
+    PREFERENCE_WORDS.footer,
+  ].join("\n");
+}
+
+/**
+ * Runs `command` for `userId` on `store` and says what it did, in `language`: the numbered list, or the preference
+ * removed. A reference that names no preference is said (nothing is removed); with no store there are no preferences.
+ */
+export async function runPreferenceCommand(
+  store: BaseStore | undefined,
+  userId: string,
+  command: PreferenceCommand,
+  language: Language,
+): Promise<string> {
+  if (!store)
+    return say(
+      language,
+      "This chat has no memory store, so there are no standing preferences.",
+      "这个聊天没有记忆存储，所以没有长期偏好。",
+    );
+  if (command.name === "prefs") return renderPreferences(await loadPreferences(store, userId), language);
+  try {
+    const removed = await removePreference(store, userId, command.reference);
+    return say(
+      language,
+      `Removed: "${removed.text}". The next task no longer keeps to it.`,
+      `已删除：“${removed.text}”。之后的任务不再遵守它。`,
+    );
+  } catch (error) {
+    if (!isTempoError(error) || error.code !== "PREFERENCE_NOT_FOUND") throw error;
+    const { reference, count } = (error.details ?? {}) as { reference?: unknown; count?: unknown };
+    return language === "zh" && typeof reference === "string" && typeof count === "number"
+      ? PREFERENCE_WORDS.notFound(reference, count)
+      : error.message;
+  }
+}

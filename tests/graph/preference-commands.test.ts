@@ -1,0 +1,112 @@
+/**
+ * `/prefs` and `/forget` in the graph, for every client: the memorize notice tells a person "/prefs lists your
+ * preferences", and Agent Chat UI, Studio and `invoke` send that message to the graph, not to the terminal chat. The
+ * graph lists the profile, numbered, in the chat's language, and removes the entry named (the next task no longer
+ * keeps to it); a wrong use is refused before anything is written; a card that waits is raised again, with the same writes, after the answer.
+ */
+import { HumanMessage } from "@langchain/core/messages";
+import { InMemoryStore } from "@langchain/langgraph";
+import { describe, expect, test } from "vitest";
+import { messageText } from "../../contracts/message-text.js";
+import { isTempoError } from "../../errors/index.js";
+import { loadPreferences } from "../../memory/preferences.js";
+import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
+import { converse, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
+
+async function tempoWithMemory() {
+  const store = new InMemoryStore();
+  return { store, tempo: await offlineTempo(halfPlacedWeek(), undefined, { store }) };
+}
+
+describe("/prefs and /forget in the graph", () => {
+  test("/prefs lists the preferences said in messages, numbered; /forget 1 removes the first of them", async () => {
+    const { store, tempo } = await tempoWithMemory();
+    await converse(tempo, "nothing after 9pm", [], "t-1");
+    await converse(tempo, "no studying on Saturdays", [], "t-1");
+    const profile = await loadPreferences(store, "student");
+    expect(profile.map((entry) => entry.text)).toHaveLength(2);
+
+    const listed = await converse(tempo, "/prefs", [], "t-1");
+    expect(listed.phase).toBe("chatting");
+    expect(listed.cards).toEqual([]);
+    const lines = listed.said.at(-1)!.split("\n");
+    expect(lines[0]).toBe("Your standing preferences:");
+    expect(lines.slice(1, 3)).toEqual(
+      profile.map((entry, index) =>
+        expect.stringMatching(new RegExp(`^${index + 1}\\. ${entry.text} — .*\\[${entry.id}\\]$`)),
+      ),
+    );
+
+    const forgot = await converse(tempo, "/forget 1", [], "t-1");
+    expect(forgot.said.at(-1)).toBe(`Removed: "${profile[0]!.text}". The next task no longer keeps to it.`);
+    expect((await loadPreferences(store, "student")).map((entry) => entry.id)).toEqual([profile[1]!.id]);
+    // A number past the list removes nothing and says which numbers there are.
+    const missed = await converse(tempo, "/forget 5", [], "t-1");
+    expect(missed.said.at(-1)).toContain("give its number (1-1)");
+    expect(await loadPreferences(store, "student")).toHaveLength(1);
+  });
+
+  test("a Chinese chat gets the list in Chinese; a graph with no store says it keeps none", async () => {
+    const { tempo } = await tempoWithMemory();
+    await converse(tempo, "周日从不学习", [], "t-zh");
+    const listed = await converse(tempo, "/prefs", [], "t-zh");
+    expect(listed.said.at(-1)!.split("\n")).toEqual([
+      "你的长期偏好：",
+      expect.stringMatching(/^1\. 周日从不学习 — .*\[pref-[0-9a-f]+\]$/),
+      "用 /forget <编号或 id> 删除一条。",
+    ]);
+
+    const bare = await offlineTempo(halfPlacedWeek());
+    const none = await converse(bare, "/prefs", [], "t-bare");
+    expect(none.said.at(-1)).toBe("This chat has no memory store, so there are no standing preferences.");
+  });
+
+  test("a wrong use is refused with INVALID_INPUT and nothing written to the thread", async () => {
+    const { tempo } = await tempoWithMemory();
+    await converse(tempo, "nothing after 9pm", [], "t-bad");
+    const config = threadConfig("t-bad", "student");
+    const before = await tempo.graph.getState(config);
+    for (const [text, message] of [
+      ["/prefs all", "/prefs takes no argument"],
+      ["/forget", "Usage: /forget <number or id>"],
+      ["/forget 1 2", "Usage: /forget <number or id>"],
+    ] as const) {
+      const refused = await tempo.graph.invoke({ messages: [new HumanMessage(text)] }, config).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(isTempoError(refused) && refused.code).toBe("INVALID_INPUT");
+      expect((refused as Error).message).toContain(message);
+    }
+    const after = await tempo.graph.getState(config);
+    expect(after.values.messages.map(messageText)).toEqual(before.values.messages.map(messageText));
+  });
+
+  test("while a write card waits, /prefs is answered and the card is raised again, then applies", async () => {
+    const { tempo } = await tempoWithMemory();
+    await converse(tempo, "no studying on Saturdays", [], "t-card");
+    const config = threadConfig("t-card", "student");
+    let result = await tempo.graph.invoke(
+      { messages: [new HumanMessage("move the vocabulary list to Friday")] },
+      config,
+    );
+    // The plan card, accepted: the write card waits.
+    result = await tempo.graph.invoke(resume({ type: "accept", args: null }), config);
+    const waiting = interruptsOf(result)[0]!.value as { card_id: string; action_requests: Array<{ name: string }> };
+    expect(waiting.action_requests[0]!.name).not.toBe("confirm_plan");
+
+    result = await tempo.graph.invoke({ messages: [new HumanMessage("/prefs")] }, config);
+    const said = result.messages.map(messageText);
+    expect(said.at(-1)).toMatch(/^Your standing preferences:\n1\. no studying on Saturdays — /);
+    // The same writes, on a card raised anew (its id is the new wait's interrupt id).
+    const again = interruptsOf(result)[0]!.value as typeof waiting;
+    expect(again.action_requests).toEqual(waiting.action_requests);
+
+    const before = await tempo.repository.load("student");
+    result = await tempo.graph.invoke(resume({ type: "accept", args: null }), config);
+    expect(interruptsOf(result)).toEqual([]);
+    const after = await tempo.repository.load("student");
+    const moved = after.tasks.filter((task) => placeOf(after, task.id) !== placeOf(before, task.id));
+    expect(moved.length).toBeGreaterThan(0);
+  });
+});
