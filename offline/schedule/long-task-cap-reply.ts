@@ -6,24 +6,20 @@
  */
 import { say, weekdayName, type Language } from "../../contracts/language.js";
 import { asWritten, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
-import { MAX_TASK_SLOTS } from "../../tools/schedule/tools/index.js";
-import { longTaskSlots, SLOT_MINUTES } from "./long-task-slots.js";
+import { isOverTaskCap as isOverCap, taskParts } from "./long-task-slots.js";
 
 type LongTask = Extract<ScheduleRequest, { kind: "add_long_task" }>;
 
 /** True when the long task takes more slots than one task holds. */
 export function isOverTaskCap(request: LongTask): boolean {
-  return longTaskSlots(request.minutes) > MAX_TASK_SLOTS;
+  return isOverCap(request.minutes);
 }
 
 /** The reply, in `language`; `message` gives the name and class as the user wrote them (the reader lowercases). */
 export function longTaskCapReply(request: LongTask, message: string, language: Language): string {
   const name = asWritten(request.name, message);
   const said = request.classPhrase === undefined ? undefined : asWritten(request.classPhrase, message);
-  // The most a task holds, in hours of the slots a long task's minutes become.
-  const most = Number(((MAX_TASK_SLOTS * SLOT_MINUTES) / 60).toFixed(2));
-  const hours = Number((request.minutes / 60).toFixed(2));
-  const part = Math.min(Math.floor(most), Math.ceil(hours / Math.ceil(hours / most)));
+  const { hours, most, part } = taskParts(request.minutes);
   const dayEn = weekdayName(request.dueWeekday, "en");
   const dayZh = weekdayName(request.dueWeekday, "zh");
   return say(

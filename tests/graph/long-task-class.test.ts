@@ -69,22 +69,22 @@ describe("a long task said with its class", () => {
     return parseScheduleRequest(/["“]((?:add a task|给)[^"”]+)["”][.。]$/.exec(reply)?.[1] ?? "");
   }
 
-  /** The replies to "thesis, 100 hours" with a class and no deadline, in each language. */
+  /** The replies to "thesis, 40 hours" with a class and no deadline, in each language. */
   const NO_DUE_THESIS =
-    'A long task is spread over the days before it is due, and "thesis" has no day it is due, so I added nothing. Say it with the day, as "add a task: thesis, 100 hours, due Friday, to English".';
+    'A long task is spread over the days before it is due, and "thesis" has no day it is due, so I added nothing. Say it with the day, as "add a task: thesis, 40 hours, due Friday, to English".';
   const NO_DUE_LUNWEN =
-    "长任务要分到截止日之前的几天里，而“论文”没有说哪天截止，所以什么也没有添加。请带上截止日再说一次，例如“给英语添加任务：论文，100小时，周五前”。";
+    "长任务要分到截止日之前的几天里，而“论文”没有说哪天截止，所以什么也没有添加。请带上截止日再说一次，例如“给英语添加任务：论文，40小时，周五前”。";
 
   // Before, the generic "Offline, I can't tell what to do with …" list, or (给英语添加任务：论文，100小时) a one-slot task
   // named "论文,100小时" added.
   test.each([
-    ["add a task: thesis, 100 hours, to English", NO_DUE_THESIS, { name: "thesis", classPhrase: "english" }],
-    ["add a task to English: thesis, 100 hours", NO_DUE_THESIS, { name: "thesis", classPhrase: "english" }],
-    ["添加任务：论文，100小时，英语", NO_DUE_LUNWEN, { name: "论文", classPhrase: "英语" }],
-    ["给英语添加任务：论文，100小时", NO_DUE_LUNWEN, { name: "论文", classPhrase: "英语" }],
+    ["add a task: thesis, 40 hours, to English", NO_DUE_THESIS, { name: "thesis", classPhrase: "english" }],
+    ["add a task to English: thesis, 40 hours", NO_DUE_THESIS, { name: "thesis", classPhrase: "english" }],
+    ["添加任务：论文，40小时，英语", NO_DUE_LUNWEN, { name: "论文", classPhrase: "英语" }],
+    ["给英语添加任务：论文，40小时", NO_DUE_LUNWEN, { name: "论文", classPhrase: "英语" }],
     [
-      "add a task: Thesis, 100 hours",
-      'A long task is spread over the days before it is due, and "Thesis" has no day it is due, so I added nothing. Say it with the day and its class, as "add a task: Thesis, 100 hours, due Friday, to English".',
+      "add a task: Thesis, 40 hours",
+      'A long task is spread over the days before it is due, and "Thesis" has no day it is due, so I added nothing. Say it with the day and its class, as "add a task: Thesis, 40 hours, due Friday, to English".',
       { name: "Thesis", classPhrase: "english" },
     ],
   ])(
@@ -94,23 +94,39 @@ describe("a long task said with its class", () => {
       expect(await exampleSaidBack(request, reply)).toMatchObject({
         kind: "add_long_task",
         ...example,
-        minutes: 6000,
+        minutes: 2400,
         dueWeekday: 5,
       });
     },
   );
+
+  /** The first part a 100-hour thesis is said back as, in each language. */
+  const THESIS_PART = { name: "thesis part 1", classPhrase: "english" };
+  const LUNWEN_PART = { name: "论文第1部分", classPhrase: "英语" };
 
   // Before, a plan card, then its step failed: "the number of slots asked for (134) is more than it can be: at most 96".
   test.each([
     [
       "add a task: thesis, 100 hours, due Friday, to English",
       '"thesis" would take 100 hours, more than one task can hold (at most 72 hours), so I added nothing. Add it in parts of at most 72 hours, each with its own day it is due, e.g. "add a task: thesis part 1, 50 hours, due Friday, to English".',
-      { name: "thesis part 1", classPhrase: "english" },
+      THESIS_PART,
     ],
     [
       "给英语添加任务：论文，100小时，周五前",
       "“论文”需要100小时，超过了一个任务能容纳的上限（最多72小时），所以什么也没有添加。请分成每部分最多72小时、各有截止日的几部分来添加，例如“给英语添加任务：论文第1部分，50小时，周五前”。",
-      { name: "论文第1部分", classPhrase: "英语" },
+      LUNWEN_PART,
+    ],
+    // With no day it is due too, both are asked for at once. Before, the example was the whole 100 hours due Friday,
+    // which said as given got the reply that it was too long: a second step.
+    [
+      "add a task: thesis, 100 hours, to English",
+      'A long task is spread over the days before it is due, and "thesis" has no day it is due, so I added nothing. Say it with the day, and in parts: 100 hours is more than one task can hold (at most 72 hours). Add each part with its own day it is due, e.g. "add a task: thesis part 1, 50 hours, due Friday, to English".',
+      THESIS_PART,
+    ],
+    [
+      "给英语添加任务：论文，100小时",
+      "长任务要分到截止日之前的几天里，而“论文”没有说哪天截止，所以什么也没有添加。请带上截止日，并分成几部分：100小时超过了一个任务能容纳的上限（最多72小时）。每部分各带截止日来添加，例如“给英语添加任务：论文第1部分，50小时，周五前”。",
+      LUNWEN_PART,
     ],
   ])(
     "%s: a long task longer than a task holds is said so, nothing added; the part given fits",
@@ -119,6 +135,11 @@ describe("a long task said with its class", () => {
       const part = await exampleSaidBack(request, reply);
       expect(part).toMatchObject({ kind: "add_long_task", ...example, minutes: 3000, dueWeekday: 5 });
       expect(Math.ceil((part as { minutes: number }).minutes / 45)).toBeLessThanOrEqual(96);
+      // Said as given, the part is planned (a plan card), not refused as longer than a task holds.
+      const tempo = await offlineTempo(halfPlacedWeek({ chinese: CHINESE.test(request) }));
+      const planned = await converse(tempo, /["“]((?:add a task|给)[^"”]+)["”][.。]$/.exec(reply)![1]!);
+      expect(planned.cards[0]?.action).toBe("confirm_plan");
+      expect(planned.said.join("\n")).not.toMatch(/more than one task can hold|超过了一个任务能容纳的上限/);
     },
   );
 
