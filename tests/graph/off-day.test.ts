@@ -144,6 +144,8 @@ describe("every review of a day moved off it", () => {
     "move my reviews off thu and onto fri",
     "move my reviews off thu to fri",
     "move my reviews off thurs onto fri",
+    // "Tomorrow" after "my reviews" beside a shift: before, every review of the week went a day later.
+    "push all my reviews tomorrow back a day",
   ])(
     "'%s' at 10:00 on Wednesday: Thursday's review goes to Friday, as 'move Thursday's reviews to Friday' sends it",
     async (request) => {
@@ -166,6 +168,17 @@ describe("every review of a day moved off it", () => {
     ["move everything on Monday to Tuesday", "move Monday's reviews to Tuesday"],
     ["move my reviews off Thursday afternoon to Friday", "move Thursday afternoon's reviews to Friday"],
     ["move everything from today to tomorrow", "move today's reviews to tomorrow"],
+    // The day said after "my reviews" with no word before it, or before "reviews" with no "'s", beside a shift.
+    // Before, "push all my reviews tonight back an hour" and "… today back a day" shifted every review of the week,
+    // and "push all my reviews today to tomorrow" asked which task "reviews today" was.
+    ["push all my reviews today to tomorrow", "move today's reviews to tomorrow"],
+    ["push everything today to tomorrow", "move today's reviews to tomorrow"],
+    ["push all my reviews tonight back an hour", "push tonight's reviews back an hour"],
+    ["push all my reviews today back a day", "push today's reviews back a day"],
+    ["push everything tomorrow back a day", "push tomorrow's reviews back a day"],
+    ["push all my reviews on friday back an hour", "push friday's reviews back an hour"],
+    ["push my friday reviews back an hour", "push friday's reviews back an hour"],
+    ["push my reviews on thursday and friday back a day", "push thursday's and friday's reviews back a day"],
   ])("%s reads as %s", (request, same) => {
     expect(parseScheduleRequest(request)).toEqual(parseScheduleRequest(same));
   });

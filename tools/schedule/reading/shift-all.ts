@@ -23,12 +23,25 @@ export const EVERY_REVIEW =
 
 /**
  * Every review said with the day it is on after it ("my reviews from Thursday afternoon", "my reviews from Thursday
- * and Friday", "my reviews off thu": a weekday said short too — before, a task named "reviews off thu" was sought):
- * group 1 the day, or the days.
+ * and Friday", "my reviews off thu": a weekday said short too — before, a task named "reviews off thu" was sought;
+ * today, tonight and tomorrow with no word before them: "all my reviews today", "everything tomorrow" — before, a task
+ * named "reviews today" was sought): group 1 the day, or the days.
  */
 const REVIEWS_OF_DAY = new RegExp(
-  String.raw`^(?:(?:all|every one|each)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions|things|stuff|everything)\s+(?:from|off|on|of)\s+(${DAY_OR_SHORT_EN}(?:(?:\s*,\s*|\s+and\s+|\s*&\s*)${DAY_OR_SHORT_EN})*)$`,
+  String.raw`^(?:(?:all|every one|each)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions|things|stuff|everything)\s+(?:(?:from|off|on|of)\s+(${DAY_OR_SHORT_EN}(?:(?:\s*,\s*|\s+and\s+|\s*&\s*)${DAY_OR_SHORT_EN})*)|((?:today|tonight|tomorrow)(?:\s+(?:morning|afternoon|evening|night))?))$`,
 );
+
+/**
+ * True when `phrase` names every review of a day by the day said after it or before it with no "'s" ("all my reviews
+ * on friday", "everything today", "friday reviews"): the day names the reviews, it is not where they go.
+ */
+export function namesReviewsOfDay(phrase: string): boolean {
+  const said = phrase.trim();
+  return (
+    REVIEWS_OF_DAY.test(said) ||
+    DAY_NAMED_REVIEWS.test(said.replace(/^(?:(?:all|every one|each)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?/, ""))
+  );
+}
 
 /** "Friday reviews", "tomorrow reviews" (of "all my Friday reviews"): a day's reviews, said with no "'s" (group 1). */
 const DAY_NAMED_REVIEWS =
@@ -54,7 +67,7 @@ export function asShiftAll(request: ScheduleRequest): ScheduleRequest {
   if (EVERY_REVIEW.test(task)) return by === undefined ? (awayFrom(request) ?? request) : { kind: "shift_all", ...by };
   // "my reviews from Thursday", "everything on Thursday afternoon", "all my reviews off Thursday": Thursday's reviews.
   const from = REVIEWS_OF_DAY.exec(task) ?? DAY_NAMED_REVIEWS.exec(task);
-  const dayReviews = DAY_REVIEWS.exec(from ? `${from[1]}'s reviews` : task);
+  const dayReviews = DAY_REVIEWS.exec(from ? `${from[1] ?? from[2]}'s reviews` : task);
   // "Thursday's and Friday's reviews", "周四和周五的所有复习": every review of each day named.
   const several = dayReviews ? daysOfReviewsIn(dayReviews[1] ?? dayReviews[2] ?? "") : undefined;
   if (several && several.days.length > 1) return shiftAllOfDays(request, by, several);

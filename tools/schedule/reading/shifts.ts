@@ -8,7 +8,7 @@ import { readDays } from "./day-words.js";
 import { isEmptySelection } from "./where.js";
 import { taskPhrase } from "./task-words.js";
 import { splitNamingDay } from "./day-names.js";
-import { DAYS_NAMING, MOVE_VERB } from "./shift-all.js";
+import { DAYS_NAMING, EVERY_REVIEW, MOVE_VERB, namesReviewsOfDay } from "./shift-all.js";
 import { PRONOUN, taskNamedBefore } from "./move-target.js";
 
 /** A move's verb and what follows it (group 1), up to "to …" where it goes (group 2) in `MOVE_TO`. */
@@ -102,10 +102,14 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
   // (A day that names the task is not where it goes: "push tomorrow's review back a day".)
   // ("Monday evening's reviews", "this morning's review": the part of the day names them too.)
   // ("Thursday and Friday's reviews": the days listed before the one said so name them too.)
+  // ("All my reviews on Friday", "everything tomorrow": the day names the reviews, as "Friday's reviews" does.)
   const named = phrase.replace(DAYS_NAMING, (word) => (splitNamingDay(word) ? " " : word));
-  if (!isEmptySelection(readDays(named)) || /\b(?:to|onto|into)\b/.test(phrase)) return undefined;
+  const ofADay = namesReviewsOfDay(phrase);
+  if (!ofADay && (!isEmptySelection(readDays(named)) || /\b(?:to|onto|into)\b/.test(phrase))) return undefined;
   const said2 = taskPhrase(phrase);
-  const task = PRONOUN.test(said2) ? (taskNamedBefore(body.slice(0, verb.index)) ?? said2) : said2;
+  const pointed = PRONOUN.test(said2) ? (taskNamedBefore(body.slice(0, verb.index)) ?? said2) : said2;
+  // "push all my reviews tonight back an hour": tonight's reviews, by an amount (before, every review of the week).
+  const task = today && length && EVERY_REVIEW.test(pointed) ? `${today}'s reviews` : pointed;
   if (!task) return undefined;
   // "Move the essay by a day": by how much, but not which way — asked, never guessed (it named "essay by a day").
   if (direction === undefined) return { kind: "unknown", why: "shift_way" };
