@@ -146,6 +146,8 @@ describe("every review of a day moved off it", () => {
     "move my reviews off thurs onto fri",
     // "Tomorrow" after "my reviews" beside a shift: before, every review of the week went a day later.
     "push all my reviews tomorrow back a day",
+    // The day ruled out before, the day to go to after: before, it asked which review "reviews" was.
+    "I'm busy Thursday, move my reviews to Friday",
   ])(
     "'%s' at 10:00 on Wednesday: Thursday's review goes to Friday, as 'move Thursday's reviews to Friday' sends it",
     async (request) => {
@@ -179,6 +181,13 @@ describe("every review of a day moved off it", () => {
     ["push all my reviews on friday back an hour", "push friday's reviews back an hour"],
     ["push my friday reviews back an hour", "push friday's reviews back an hour"],
     ["push my reviews on thursday and friday back a day", "push thursday's and friday's reviews back a day"],
+    // A day ruled out before every review, a day to go to after it: that day's reviews, to that day. Before, a review
+    // named "everything" or "reviews" was sought.
+    ["I'm sick today, push everything to tomorrow", "move today's reviews to tomorrow"],
+    ["I'm busy Thursday, move my reviews to Friday", "move Thursday's reviews to Friday"],
+    ["I'm busy Thursday morning, move my reviews to Friday", "move Thursday morning's reviews to Friday"],
+    ["I'm busy Thursday, move my reviews to Friday evening", "move Thursday's reviews to Friday evening"],
+    ["我今天生病了，把复习都挪到明天", "把今天的复习都挪到明天"],
   ])("%s reads as %s", (request, same) => {
     expect(parseScheduleRequest(request)).toEqual(parseScheduleRequest(same));
   });

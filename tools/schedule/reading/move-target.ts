@@ -92,9 +92,12 @@ export function withDaysRuledOutBefore(where: Where, before: string, task = ""):
   if (!wantsFree && (before.trim() === "" || !NEGATIVE_CLAUSE.test(before.replace(NOT_NEGATIVE, " ")))) return where;
   const ruledOut = wantsFree ? readDays(before) : readWhere(before).not;
   if (isEmptySelection(ruledOut)) return where;
-  // "I'm busy Thursday morning, move my reviews": the part of that day is whose reviews move (`awayFrom`).
-  const part = namesReviewsOfDay(task) && isAnywhere(where) ? readPartOfDay(before) : undefined;
-  return withDaysOut(where, ruledOut, part);
+  // "I'm busy Thursday morning, move my reviews": the part of that day is whose reviews move (`awayFrom`); with a
+  // place to go ("…, move my reviews to Friday"), it is kept apart from the place's own part (`notDaysPart`).
+  const reviews = namesReviewsOfDay(task);
+  const part = reviews && isAnywhere(where) ? readPartOfDay(before) : undefined;
+  const daysPart = reviews && !isAnywhere(where) ? readPartOfDay(before) : undefined;
+  return { ...withDaysOut(where, ruledOut, part), ...(daysPart ? { notDaysPart: daysPart } : {}) };
 }
 
 /** `where` with the days of `ruledOut` ruled out too, and `part` as its part of the day when given. */

@@ -35,7 +35,7 @@ const REVIEWS_OF_DAY = new RegExp(
  * True when `phrase` names every review of a day by the day said after it or before it with no "'s" ("all my reviews
  * on friday", "everything today", "friday reviews"): the day names the reviews, it is not where they go.
  */
-export function namesReviewsOfDay(phrase: string): boolean {
+export function saysDayOfReviews(phrase: string): boolean {
   const said = phrase.trim();
   return (
     REVIEWS_OF_DAY.test(said) ||
@@ -64,7 +64,8 @@ export function asShiftAll(request: ScheduleRequest): ScheduleRequest {
   if (shift && "sameDay" in shift) return request;
   const by = shift ? ("days" in shift ? { days: shift.days } : { minutes: shift.minutes }) : undefined;
   const task = request.task.trim();
-  if (EVERY_REVIEW.test(task)) return by === undefined ? (awayFrom(request) ?? request) : { kind: "shift_all", ...by };
+  if (EVERY_REVIEW.test(task))
+    return by === undefined ? (awayFrom(request) ?? offOneDayTo(request) ?? request) : { kind: "shift_all", ...by };
   // "my reviews from Thursday", "everything on Thursday afternoon", "all my reviews off Thursday": Thursday's reviews.
   const from = REVIEWS_OF_DAY.exec(task) ?? DAY_NAMED_REVIEWS.exec(task);
   const dayReviews = DAY_REVIEWS.exec(from ? `${from[1] ?? from[2]}'s reviews` : task);
@@ -92,6 +93,22 @@ export function asShiftAll(request: ScheduleRequest): ScheduleRequest {
   const targets = only.weekdays.length + only.days.length + (only.dates?.length ?? 0);
   if (targets !== 1 || !isEmptySelection(request.where.not)) return request;
   return { kind: "shift_all", ...of, to: request.where };
+}
+
+/**
+ * Every review of the one day a move rules out, to the one day it names: "I'm sick today, push everything to
+ * tomorrow", "I'm busy Thursday, move my reviews to Friday", "我今天生病了，把复习都挪到明天" — as "move today's reviews to
+ * tomorrow" (before, a review named "everything" or "reviews" was sought). Undefined for any other move.
+ */
+function offOneDayTo(move: MoveRequest): Extract<ScheduleRequest, { kind: "shift_all" }> | undefined {
+  const { only, slots } = move.where;
+  const targets = only.weekdays.length + only.days.length + (only.dates?.length ?? 0);
+  if (targets !== 1 || Object.keys(slots).some((key) => key !== "part")) return undefined;
+  // The part of the day ruled out ("busy Thursday morning") is `notDaysPart`; the part said with the target is where.
+  const off = awayFrom({ ...move, where: { ...move.where, only: { weekdays: [], days: [] }, slots: {} } });
+  if (!off || off.more) return undefined;
+  const { away: _away, ...day } = off;
+  return { ...day, to: { only, not: { weekdays: [], days: [] }, slots } };
 }
 
 /**

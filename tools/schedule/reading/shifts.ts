@@ -8,7 +8,7 @@ import { readDays } from "./day-words.js";
 import { isEmptySelection } from "./where.js";
 import { taskPhrase } from "./task-words.js";
 import { splitNamingDay } from "./day-names.js";
-import { DAYS_NAMING, EVERY_REVIEW, MOVE_VERB, namesReviewsOfDay } from "./shift-all.js";
+import { DAYS_NAMING, EVERY_REVIEW, MOVE_VERB, saysDayOfReviews } from "./shift-all.js";
 import { PRONOUN, taskNamedBefore } from "./move-target.js";
 
 /** A move's verb and what follows it (group 1), up to "to …" where it goes (group 2) in `MOVE_TO`. */
@@ -104,7 +104,7 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
   // ("Thursday and Friday's reviews": the days listed before the one said so name them too.)
   // ("All my reviews on Friday", "everything tomorrow": the day names the reviews, as "Friday's reviews" does.)
   const named = phrase.replace(DAYS_NAMING, (word) => (splitNamingDay(word) ? " " : word));
-  const ofADay = namesReviewsOfDay(phrase);
+  const ofADay = saysDayOfReviews(phrase);
   if (!ofADay && (!isEmptySelection(readDays(named)) || /\b(?:to|onto|into)\b/.test(phrase))) return undefined;
   const said2 = taskPhrase(phrase);
   const pointed = PRONOUN.test(said2) ? (taskNamedBefore(body.slice(0, verb.index)) ?? said2) : said2;
