@@ -4,8 +4,8 @@
  * `langgraph dev`, driven through the conversations a person has — a plan, a batch card's proposal, Approve All, a
  * refinement with its health panel, the answer's week, a Chinese thread, a thread long enough to be compressed and a
  * standing preference said against a review already in place —
- * with screenshots (docs/images/chat-ui-*.png) and assertions on the rendered DOM. Prints a pass/fail list; exits 1
- * when a check fails, 2 when it cannot run.
+ * with screenshots (chat-ui-*.png, into /tmp/fe/shots; into docs/images with --update-screenshots) and assertions on the
+ * rendered DOM. Prints a pass/fail list; exits 1 when a check fails, 2 when it cannot run.
  *
  * Not part of CI (CI has no Chat UI build or browser): it needs the machine set up by `../shared/real-clients/`
  * (its README): a Chat UI build, chromium and puppeteer-core under /tmp/fe.
@@ -18,8 +18,10 @@
  *
  * Given running ones, Tempo must be freshly started (the sample week's reviews still pending: the served graph keeps
  * schedules in memory). Options: --only remove,zh,inbox,long,en,prefs (the scenarios, in this order: the English thread
- * places the whole week, the preference's thread takes its preference back at its end; `slow` is not in the default list), --shots <dir> (docs/images), --events <file>
- * (/tmp/fe/browser-events.jsonl, where the browser logs console errors and HTTP ≥ 400), --clients <dir>.
+ * places the whole week, the preference's thread takes its preference back at its end; `slow` is not in the default list),
+ * --shots <dir> (where the screenshots go: /tmp/fe/shots), --update-screenshots (into docs/images instead, the committed
+ * ones: with --only, only that scenario's), --events <file> (/tmp/fe/browser-events.jsonl, where the browser logs
+ * console errors and HTTP ≥ 400), --clients <dir>.
  */
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -29,7 +31,11 @@ import { fileURLToPath } from "node:url";
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const options = readOptions(process.argv.slice(2));
 const clients = options.clients ?? process.env.REAL_CLIENTS ?? path.resolve(repo, "../shared/real-clients");
-const shots = path.resolve(options.shots ?? path.join(repo, "docs/images"));
+// A run writes its screenshots out of the tree: only --update-screenshots replaces the committed ones.
+if (options.shots && options.updateScreenshots) refuse("give --shots or --update-screenshots, not both");
+const shots = path.resolve(
+  options.shots ?? (options.updateScreenshots ? path.join(repo, "docs/images") : "/tmp/fe/shots"),
+);
 const eventsFile = options.events ?? process.env.EVENTS ?? "/tmp/fe/browser-events.jsonl";
 // The Chinese thread and Agent Inbox arrange the sample week before the English thread places it all.
 const scenarios = (options.only ?? "remove,zh,inbox,long,en,prefs").split(",");
@@ -54,6 +60,7 @@ function readOptions(argv) {
     const key = argv[index];
     if (!key.startsWith("--")) refuse(`unexpected argument ${key}`);
     if (key === "--start") read.start = true;
+    else if (key === "--update-screenshots") read.updateScreenshots = true;
     else read[key.slice(2)] = argv[++index];
   }
   return read;
@@ -362,7 +369,7 @@ async function screenshot(page, name, { scrollTo } = {}) {
   await sleep(500);
   const file = path.join(shots, `${name}.png`);
   await page.screenshot({ path: file });
-  console.log(`      screenshot ${path.relative(repo, file)}`);
+  console.log(`      screenshot ${file.startsWith(repo + path.sep) ? path.relative(repo, file) : file}`);
 }
 
 /** Scrolls the last `[data-tempo=<kind>]` root into view (at the top of the chat's column). */
