@@ -23,7 +23,10 @@ export const PREFERENCE_WORDS = {
       : `没有偏好 ${JSON.stringify(reference)}：请给出它在 /prefs 中的编号（1-${count}）或它的 id。`,
 } as const;
 
-/** The user's standing preferences, numbered as /forget takes them, in `language` (their words as they said them). */
+/**
+ * The user's standing preferences, numbered as /forget takes them, in `language` (their words as they said them); the
+ * footer after a blank line, a paragraph of its own in Markdown.
+ */
 export function renderPreferences(profile: readonly Preference[], language: Language = "en"): string {
   if (language === "en") return renderPreferenceList(profile);
   if (profile.length === 0) return PREFERENCE_WORDS.none;
@@ -32,6 +35,7 @@ export function renderPreferences(profile: readonly Preference[], language: Lang
     ...profile.map(
       (entry, index) => `${index + 1}. ${entry.text} — ${entry.source}，${entry.createdAt.slice(0, 10)} [${entry.id}]`,
     ),
+    "",
     PREFERENCE_WORDS.footer,
   ].join("\n");
 }

@@ -226,7 +226,10 @@ export async function removePreference(store: BaseStore, userId: string, referen
   return entry;
 }
 
-/** The profile as numbered lines a person reads (`/prefs`): "1. never on Monday — card feedback on place (…) [pref-…]". */
+/**
+ * The profile as numbered lines a person reads (`/prefs`): "1. never on Monday — card feedback on place (…) [pref-…]",
+ * then a blank line before the footer: in Markdown (Agent Chat UI) a line right under a list item continues it.
+ */
 export function renderPreferenceList(profile: readonly Preference[]): string {
   if (profile.length === 0)
     return 'No standing preferences. Say one ("I never study on Mondays") or reject a card with one ("never on Monday").';
@@ -235,6 +238,7 @@ export function renderPreferenceList(profile: readonly Preference[]): string {
     ...profile.map(
       (entry, index) => `${index + 1}. ${entry.text} — ${entry.source}, ${entry.createdAt.slice(0, 10)} [${entry.id}]`,
     ),
+    "",
     "Remove one with /forget <number or id>.",
   ].join("\n");
 }

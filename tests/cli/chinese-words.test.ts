@@ -519,7 +519,7 @@ describe("the terminal chat of a Chinese conversation, on a pipe", () => {
       "对话 zh-1（用户 student）：等你确认 — 目标：帮我安排本周的复习\n┌─ 确认 4 项修改\n",
       "选择> /resume zh-1\n已切换到对话 zh-1（用户 student）：等你确认 — 目标：帮我安排本周的复习\n",
       "你的长期偏好：\n1. 周一不要排 — 卡片上的反馈，2026-01-05 [",
-      "]\n用 /forget <编号或 id> 删除一条。\n",
+      "]\n\n用 /forget <编号或 id> 删除一条。\n",
       '没有偏好 "2"：请给出它在 /prefs 中的编号（1-1）或它的 id。\n',
       "已删除：“周一不要排”。之后的任务不再遵守它。\n",
       "还没有长期偏好。可以直接说一条",

@@ -53,12 +53,27 @@ describe("/prefs and /forget in the graph", () => {
     expect(listed.said.at(-1)!.split("\n")).toEqual([
       "你的长期偏好：",
       expect.stringMatching(/^1\. 周日从不学习 — .*\[pref-[0-9a-f]+\]$/),
+      "",
       "用 /forget <编号或 id> 删除一条。",
     ]);
 
     const bare = await offlineTempo(halfPlacedWeek());
     const none = await converse(bare, "/prefs", [], "t-bare");
     expect(none.said.at(-1)).toBe("This chat has no memory store, so there are no standing preferences.");
+  });
+
+  test("the list as Agent Chat UI draws it (Markdown): the footer a paragraph of its own, not part of the last entry", async () => {
+    // A line right under a list item continues that item in Markdown: the browser check saw "1. no studying on
+    // Saturdays — … [pref-…] Remove one with /forget <number or id>." drawn as one entry. A blank line ends the list.
+    for (const [thread, said, footer] of [
+      ["t-md-en", "no studying on Saturdays", "Remove one with /forget <number or id>."],
+      ["t-md-zh", "周六从不学习", "用 /forget <编号或 id> 删除一条。"],
+    ] as const) {
+      const { tempo } = await tempoWithMemory();
+      await converse(tempo, said, [], thread);
+      const lines = (await converse(tempo, "/prefs", [], thread)).said.at(-1)!.split("\n");
+      expect(lines.slice(-3)).toEqual([expect.stringMatching(new RegExp(`^\\d+\\. ${said} — `)), "", footer]);
+    }
   });
 
   test("a wrong use is refused with INVALID_INPUT and nothing written to the thread", async () => {
