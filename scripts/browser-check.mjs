@@ -3,7 +3,7 @@
  * The browser check of issue 48: today's Agent Chat UI (a production build) in headless Chromium against Tempo's
  * `langgraph dev`, driven through the conversations a person has — a plan, a batch card's proposal, Approve All, a
  * refinement with its health panel, the answer's week, a Chinese thread, a thread long enough to be compressed and a
- * standing preference said against a review already in place —
+ * standing preference said against a review already in place, then listed by /prefs and forgotten by /forget —
  * with screenshots (chat-ui-*.png, into /tmp/fe/shots; into docs/images with --update-screenshots) and assertions on the
  * rendered DOM. Prints a pass/fail list; exits 1 when a check fails, 2 when it cannot run.
  *
@@ -18,7 +18,7 @@
  *
  * Given running ones, Tempo must be freshly started (the sample week's reviews still pending: the served graph keeps
  * schedules in memory). Options: --only remove,zh,inbox,long,en,prefs (the scenarios, in this order: the English thread
- * places the whole week, the preference's thread takes its preference back at its end; `slow` is not in the default list),
+ * places the whole week, the preference's thread forgets its preference at its end; `slow` is not in the default list),
  * --shots <dir> (where the screenshots go: /tmp/fe/shots), --update-screenshots (into docs/images instead, the committed
  * ones: with --only, only that scenario's), --events <file> (/tmp/fe/browser-events.jsonl, where the browser logs
  * console errors and HTTP ≥ 400), --clients <dir>.
@@ -207,6 +207,7 @@ async function openChat() {
   await page.setViewport({ width: 1400, height: 1000 });
   await page.evaluateOnNewDocument(noteLostComponents);
   await page.evaluateOnNewDocument(noteStatuses);
+  await page.evaluateOnNewDocument(noteToasts);
   await page.goto(chatUrl, { waitUntil: "networkidle2", timeout: 60_000 });
   await page.waitForSelector("textarea", { timeout: 30_000 });
   return page;
@@ -257,6 +258,25 @@ function noteStatuses() {
         window.__tempoStatuses.push(text);
       }
   }, 30);
+}
+
+/**
+ * Runs in the page: notes every toast Chat UI shows (sonner's `[data-sonner-toast]`: "An error occurred. Please try
+ * again." and the error under it when a run fails), each once, in `window.__tempoToasts`; a toast goes away after a few
+ * seconds, before a turn is seen to have ended.
+ */
+function noteToasts() {
+  window.__tempoToasts = [];
+  const seen = new Set();
+  setInterval(() => {
+    for (const toast of document.querySelectorAll("[data-sonner-toast]")) {
+      const text = toast.innerText.trim().replace(/\s+/g, " ");
+      if (text && !seen.has(text)) {
+        seen.add(text);
+        window.__tempoToasts.push(text);
+      }
+    }
+  }, 100);
 }
 
 /** The components noted by `noteLostComponents`, from every Chat UI page closed so far. */
@@ -751,6 +771,25 @@ const rowsAfterRequest = (page) =>
   });
 
 /**
+ * The numbered entries of the latest assistant row, each with its number: Chat UI draws "1. …" lines as a list (`ol`,
+ * the numbers its markers, not its text); lines "n. …" drawn as text are read as such.
+ */
+const numberedInReply = (page) =>
+  page.evaluate(() => {
+    const row = [...document.querySelectorAll(".group.mr-auto, .group.ml-auto")].at(-1);
+    if (!row || row.classList.contains("ml-auto")) return [];
+    const words = row.querySelector(".py-1") ?? row;
+    const items = [...words.querySelectorAll("ol")].flatMap((list) =>
+      [...list.children].map((item, index) => ({ number: list.start + index, text: item.innerText.trim() })),
+    );
+    if (items.length > 0) return items;
+    return words.innerText.split("\n").flatMap((line) => {
+      const found = /^(\d+)\. (.*)$/.exec(line.trim());
+      return found ? [{ number: Number(found[1]), text: found[2] }] : [];
+    });
+  });
+
+/**
  * Sends `text` and answers a plan card and then a write card with Approve; returns the week drawn last. With `already`,
  * a move whose review is already where it asks ends after the plan with no write card (the English thread's
  * refinement may have put it there).
@@ -770,7 +809,7 @@ async function approvedChange(page, tag, text, { already = false } = {}) {
 /**
  * The preference scenario's words in each language: the move that puts the matrix review on Saturday, the preference
  * that rules Saturday out, how the reply and the notice open, a review the notice names with its place, the move it
- * suggests, and the preference taken back.
+ * suggests, and what /prefs and /forget answer (memory/preference-commands.ts).
  */
 const PREFERENCE_TURNS = {
   en: {
@@ -783,8 +822,9 @@ const PREFERENCE_TURNS = {
     stays: /(It stays|They stay) there until you move (it|them)/,
     suggested: /say "([^"]+)"/,
     moveOf: (name) => `move ${name}`,
-    lift: "Saturdays are fine now",
-    lifted: 'no longer keep to "never on Saturday"',
+    listed: "Your standing preferences:",
+    none: "No standing preferences.",
+    removed: (text) => `Removed: "${text}". The next task no longer keeps to it.`,
   },
   zh: {
     saturday: /周六/,
@@ -796,8 +836,9 @@ const PREFERENCE_TURNS = {
     stays: /(它|它们)会留在原处，直到你挪动/,
     suggested: /说“([^”]+)”/,
     moveOf: (name) => `把${name}挪走`,
-    lift: "周六也可以学习了",
-    lifted: "不再受这条偏好限制",
+    listed: "你的长期偏好：",
+    none: "还没有长期偏好。",
+    removed: (text) => `已删除：“${text}”。之后的任务不再遵守它。`,
   },
 };
 
@@ -805,8 +846,8 @@ const PREFERENCE_TURNS = {
  * A standing preference said while a review sits where it rules out (nodes/memorize.ts `placedAgainst`), in English
  * and in Chinese: a review is moved to Saturday, then the student says Saturdays are out. The reply notes the
  * preference, and a second message of its own names every review drawn on Saturday, where it is drawn, and how to
- * move it; saying the move it suggests takes that review off Saturday. Each thread takes its preference back at its
- * end: the store outlives the thread, and later moves would keep to it.
+ * move it; saying the move it suggests takes that review off Saturday. Then `/prefs` lists it and `/forget` removes it
+ * (`preferenceCommands`): the store outlives the thread, and later moves would keep to it.
  */
 async function preferences() {
   for (const language of ["en", "zh"]) await preferenceThread(language);
@@ -862,16 +903,66 @@ async function preferenceThread(language) {
       where.map(key).join("; ") || "not drawn",
     );
   }
-
-  await send(page, words.lift);
-  await settle(page);
-  const lifted = await rowsAfterRequest(page);
-  check(
-    `${tag}: the preference is taken back at the end`,
-    lifted.some((row) => row.includes(words.lifted)),
-    lifted.map((row) => row.slice(0, 120)).join(" ‖ "),
-  );
+  await preferenceCommands(page, tag, words);
   await closeChat(page);
+}
+
+/**
+ * `/prefs` and `/forget` typed in Chat UI (nodes/chat-commands.ts), after the preference was said: the list, in the
+ * thread's language, numbers it; `/forget <that number>` says it is removed; a second `/prefs` no longer names it. No
+ * error toast on the way (the graph refused `/prefs` with INVALID_INPUT before c07fe51d, shown as "An error
+ * occurred"). The forgetting is the scenario's end: the later threads' moves keep to no preference of this one's.
+ */
+async function preferenceCommands(page, tag, words) {
+  const toasts = () => page.evaluate(() => window.__tempoToasts ?? []);
+  const toastsBefore = (await toasts()).length;
+  const said = (rows) => rows.map((row) => row.replace(/\s+/g, " ").slice(0, 160)).join(" ‖ ");
+  const naming = (entries) => entries.find((entry) => entry.text.startsWith(`${words.preference} — `));
+
+  await send(page, "/prefs");
+  check(`${tag} /prefs: answered, no card`, (await settle(page)) === "idle");
+  const listed = await rowsAfterRequest(page);
+  check(
+    `${tag} /prefs: one reply, the list in the thread's language`,
+    listed.length === 1 && listed[0].startsWith(words.listed),
+    said(listed),
+  );
+  const entries = await numberedInReply(page);
+  const entry = naming(entries);
+  check(
+    `${tag} /prefs: the list numbers the preference just said, an entry of its own (the footer under the list)`,
+    entry !== undefined && !entry.text.includes("/forget"),
+    entries.map((item) => `${item.number}. ${item.text.slice(0, 100)}`).join(" ‖ ") || "no numbered entry",
+  );
+  if (!entry) return;
+
+  await send(page, `/forget ${entry.number}`);
+  check(`${tag} /forget ${entry.number}: answered, no card`, (await settle(page)) === "idle");
+  const removed = await rowsAfterRequest(page);
+  check(
+    `${tag} /forget ${entry.number}: the reply says the preference is removed`,
+    removed.length === 1 && removed[0] === words.removed(words.preference),
+    said(removed),
+  );
+
+  await send(page, "/prefs");
+  await settle(page);
+  const after = await rowsAfterRequest(page);
+  check(
+    `${tag} /prefs again: the preference is gone`,
+    after.length === 1 &&
+      (after[0].startsWith(words.none) || after[0].startsWith(words.listed)) &&
+      !naming(await numberedInReply(page)),
+    said(after),
+  );
+  const shown = (await toasts()).slice(toastsBefore);
+  const text = await page.evaluate(() => document.body.innerText);
+  check(
+    `${tag} /prefs, /forget: no error shown`,
+    shown.length === 0 && !/INVALID_INPUT|Unknown command/i.test(text),
+    shown.join(" | "),
+  );
+  await screenshot(page, tag === "prefs en" ? "chat-ui-preference-commands" : "chat-ui-preference-commands-zh");
 }
 
 /** Questions answered without a card, one a turn; enough turns pass the compression threshold (40 messages). */
