@@ -57,6 +57,8 @@ export type Preference = PreferenceDraft & {
   id: string;
   /** Where it came from: "card feedback on place (thread t-1)", "stated in a message (thread t-1)". */
   source: string;
+  /** The same, as data (absent on entries stored before it was kept): said in each language from it. */
+  from?: PreferenceFrom;
   /** ISO time it was stored. */
   createdAt: string;
 };
@@ -69,6 +71,18 @@ export interface PreferenceChange {
 
 /** Where a text a preference is read from was written. */
 export type PreferenceOrigin = { kind: "message" } | { kind: "card_feedback"; tool: string };
+
+/** Where a stored preference was said: the kind of text, and the thread. */
+export type PreferenceFrom = PreferenceOrigin & { threadId: string };
+
+/** `value` as a {@link PreferenceFrom} when it is one (a stored entry is read as untrusted), else undefined. */
+export function preferenceFromOf(value: unknown): PreferenceFrom | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { kind, tool, threadId } = value as Record<string, unknown>;
+  if (typeof threadId !== "string") return undefined;
+  if (kind === "message") return { kind, threadId };
+  return kind === "card_feedback" && typeof tool === "string" ? { kind, tool, threadId } : undefined;
+}
 
 export const NO_PREFERENCE_CHANGE: PreferenceChange = { add: [], lift: [] };
 

@@ -33,11 +33,25 @@ export function renderPreferences(profile: readonly Preference[], language: Lang
   return [
     PREFERENCE_WORDS.heading,
     ...profile.map(
-      (entry, index) => `${index + 1}. ${entry.text} — ${entry.source}，${entry.createdAt.slice(0, 10)} [${entry.id}]`,
+      (entry, index) =>
+        `${index + 1}. ${entry.text} — ${sourceInChinese(entry)}，${entry.createdAt.slice(0, 10)} [${entry.id}]`,
     ),
     "",
     PREFERENCE_WORDS.footer,
   ].join("\n");
+}
+
+/**
+ * Where an entry was said, in Chinese: "在对话 t-1 的消息中说的", "对 place 卡片的反馈（对话 t-1）"; an entry stored before
+ * its origin was kept as data shows its English words as stored.
+ */
+function sourceInChinese(entry: Preference): string {
+  const from = entry.from;
+  if (!from) return entry.source;
+  if (from.kind === "message") return `在对话 ${from.threadId} 的消息中说的`;
+  // (A write card is named by its tool, as the card shows it: "对 place 卡片的反馈".)
+  const card = from.tool === "the plan" ? "计划" : ` ${from.tool} `;
+  return `对${card}卡片的反馈（对话 ${from.threadId}）`;
 }
 
 /**

@@ -14,7 +14,9 @@ import {
   ruleOf,
   type Preference,
   type PreferenceChange,
+  preferenceFromOf,
   type PreferenceDraft,
+  type PreferenceFrom,
   type PreferenceRule,
 } from "../contracts/preferences.js";
 import { PreferenceNotFoundError } from "../errors/index.js";
@@ -103,7 +105,7 @@ function narrowedBy(entry: Preference, lifted: PreferenceRule): PreferenceDraft 
   if (!days || !isScopable(entry)) return undefined;
   const rest = weekdaysOf(entry).filter((day) => !days.includes(day));
   if (rest.length === 0) return undefined;
-  const { id: _id, source: _source, createdAt: _at, ...rule } = entry;
+  const { id: _id, source: _source, from: _from, createdAt: _at, ...rule } = entry;
   const scoped = { ...rule, days: rest } as PreferenceDraft;
   return { ...scoped, text: describeRule(scoped) };
 }
@@ -114,6 +116,7 @@ export function mergePreferences(
   change: PreferenceChange,
   source: string,
   now: string,
+  from?: PreferenceFrom,
 ): { profile: Preference[]; added: Preference[]; removed: Preference[] } {
   let profile = [...existing];
   const removed: Preference[] = [];
@@ -140,6 +143,7 @@ export function mergePreferences(
       id,
       text: (draft.text.trim() || describeRule(draft)).slice(0, 200),
       source: source.slice(0, 200),
+      ...(from ? { from } : {}),
       createdAt: now,
     } as Preference;
     profile.push(entry);
@@ -181,6 +185,7 @@ export async function loadPreferences(store: BaseStore, userId: string): Promise
           id: entry.id,
           text: entry.text,
           source: typeof entry.source === "string" ? entry.source : "",
+          ...(preferenceFromOf(entry.from) ? { from: preferenceFromOf(entry.from) } : {}),
           createdAt: entry.createdAt,
         } as Preference,
       ];
@@ -195,9 +200,10 @@ export async function applyPreferenceChange(
   change: PreferenceChange,
   source: string,
   now: string,
+  from?: PreferenceFrom,
 ): Promise<{ added: Preference[]; removed: Preference[] }> {
   if (change.add.length === 0 && change.lift.length === 0) return { added: [], removed: [] };
-  const { added, removed } = mergePreferences(await loadPreferences(store, userId), change, source, now);
+  const { added, removed } = mergePreferences(await loadPreferences(store, userId), change, source, now, from);
   const namespace = preferencesNamespace(userId);
   for (const entry of removed) await store.delete(namespace, entry.id);
   for (const entry of added) await store.put(namespace, entry.id, { ...entry }, false);

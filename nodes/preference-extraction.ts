@@ -85,12 +85,15 @@ export async function rememberPreferences(
   const changes =
     byModel ??
     candidates.map((source) => ({
-      source: source.source,
+      source,
       change: dependencies.domain.readPreferences?.(source.text, source.origin) ?? NO_PREFERENCE_CHANGE,
     }));
   const result = { added: [] as Preference[], removed: [] as Preference[] };
+  const threadId: unknown = config.configurable?.thread_id;
   for (const { source, change } of changes) {
-    const applied = await applyPreferenceChange(store, userId, change, source, now);
+    // Where it was said, as data too, when the run names its thread: each language says it from that.
+    const from = typeof threadId === "string" ? { ...source.origin, threadId } : undefined;
+    const applied = await applyPreferenceChange(store, userId, change, source.source, now, from);
     result.added.push(...applied.added);
     result.removed.push(...applied.removed);
   }
@@ -102,7 +105,7 @@ async function readByModel(
   sources: readonly PreferenceSource[],
   dependencies: NodeDependencies,
   config: LangGraphRunnableConfig,
-): Promise<Array<{ source: string; change: PreferenceChange }> | undefined> {
+): Promise<Array<{ source: PreferenceSource; change: PreferenceChange }> | undefined> {
   try {
     const listed = sources
       .map(
@@ -134,7 +137,8 @@ async function readByModel(
     // A preference taken back is taken back whichever text said so.
     const lift = result.value.lifted.flatMap((entry) => ruleOf(entry) ?? []);
     bySource.get(sources[0]!.source)!.lift.push(...lift);
-    return [...bySource].map(([source, change]) => ({ source, change }));
+    // (Texts of one kind in one thread share their words: the first of them stands for all.)
+    return [...bySource].map(([said, change]) => ({ source: sources.find((each) => each.source === said)!, change }));
   } catch {
     return undefined;
   }

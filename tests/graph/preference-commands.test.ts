@@ -52,7 +52,8 @@ describe("/prefs and /forget in the graph", () => {
     const listed = await converse(tempo, "/prefs", [], "t-zh");
     expect(listed.said.at(-1)!.split("\n")).toEqual([
       "你的长期偏好：",
-      expect.stringMatching(/^1\. 周日从不学习 — .*\[pref-[0-9a-f]+\]$/),
+      // Where it was said, in Chinese too (it was stored as English words: "stated in a message (thread t-zh)").
+      expect.stringMatching(/^1\. 周日从不学习 — 在对话 t-zh 的消息中说的，\d{4}-\d\d-\d\d \[pref-[0-9a-f]+\]$/),
       "",
       "用 /forget <编号或 id> 删除一条。",
     ]);
