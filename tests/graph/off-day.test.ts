@@ -188,6 +188,11 @@ describe("every review of a day moved off it", () => {
     ["I'm busy Thursday morning, move my reviews to Friday", "move Thursday morning's reviews to Friday"],
     ["I'm busy Thursday, move my reviews to Friday evening", "move Thursday's reviews to Friday evening"],
     ["我今天生病了，把复习都挪到明天", "把今天的复习都挪到明天"],
+    // A day and its part ruled out in Chinese ("我周四上午有事") read as "Thursday, not the morning", what it means after
+    // a move's verb; and "今天所有的复习" was a task's name.
+    ["我周四上午有事，把复习都挪到周五", "I'm busy Thursday morning, move my reviews to Friday"],
+    ["我周四上午有事，把复习都挪走", "I'm busy Thursday morning, move my reviews"],
+    ["把今天所有的复习推迟一小时", "把今天的所有复习推迟一小时"],
   ])("%s reads as %s", (request, same) => {
     expect(parseScheduleRequest(request)).toEqual(parseScheduleRequest(same));
   });

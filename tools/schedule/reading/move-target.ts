@@ -90,7 +90,10 @@ export function withDaysRuledOutBefore(where: Where, before: string, task = ""):
   // "I need Thursday morning free, move my reviews", "我需要周四上午空着，…": the days said to be kept free.
   const wantsFree = WANTS_FREE.test(before);
   if (!wantsFree && (before.trim() === "" || !NEGATIVE_CLAUSE.test(before.replace(NOT_NEGATIVE, " ")))) return where;
-  const ruledOut = wantsFree ? readDays(before) : readWhere(before).not;
+  // ("我周四上午有事": a day and its part ruled out, which the where reader reads as "Thursday, not the morning" — what
+  // it means after a move's verb, "挪到周四，周四上午不行" — is that day's part ruled out before it.)
+  const read = wantsFree ? undefined : readWhere(before);
+  const ruledOut = !read ? readDays(before) : isEmptySelection(read.not) && read.slots.notPart ? read.only : read.not;
   if (isEmptySelection(ruledOut)) return where;
   // "I'm busy Thursday morning, move my reviews": the part of that day is whose reviews move (`awayFrom`); with a
   // place to go ("…, move my reviews to Friday"), it is kept apart from the place's own part (`notDaysPart`).

@@ -68,7 +68,10 @@ export function asShiftAll(request: ScheduleRequest): ScheduleRequest {
     return by === undefined ? (awayFrom(request) ?? offOneDayTo(request) ?? request) : { kind: "shift_all", ...by };
   // "my reviews from Thursday", "everything on Thursday afternoon", "all my reviews off Thursday": Thursday's reviews.
   const from = REVIEWS_OF_DAY.exec(task) ?? DAY_NAMED_REVIEWS.exec(task);
-  const dayReviews = DAY_REVIEWS.exec(from ? `${from[1] ?? from[2]}'s reviews` : task);
+  // ("今天所有的复习" as "今天的所有复习".)
+  const dayReviews = DAY_REVIEWS.exec(
+    from ? `${from[1] ?? from[2]}'s reviews` : task.replace(/^(.+?[^的])(所有|全部)的复习/, "$1的$2复习"),
+  );
   // "Thursday's and Friday's reviews", "周四和周五的所有复习": every review of each day named.
   const several = dayReviews ? daysOfReviewsIn(dayReviews[1] ?? dayReviews[2] ?? "") : undefined;
   if (several && several.days.length > 1) return shiftAllOfDays(request, by, several);
