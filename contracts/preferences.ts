@@ -119,11 +119,11 @@ export const STANDING_CUE = new RegExp(
 );
 
 /**
- * Words that take a standing preference back: "Mondays are fine now", "I can do Mondays again", "周一可以了",
- * "晚上9点以后也可以学习了".
+ * Words that take a standing preference back: "Mondays are fine now", "I can do Mondays again", "I can study after
+ * 9pm again", "周一可以了", "晚上9点以后也可以学习了".
  */
 export const LIFT_CUE =
-  /\b(?:(?:is|are) (?:fine|ok|okay|good|alright|free) (?:now|again)|again is fine|can (?:do|use|have|study on) [a-z ]+ again|no longer (?:avoid|busy|a problem)|(?:forget|drop|remove) (?:the|my) (?:rule|preference))\b|(?:现在|又|也)?(?:可以|没问题|行)(?:学习|复习|学|安排)?了|不再(?:避开|忙)/i;
+  /\b(?:(?:is|are) (?:fine|ok|okay|good|alright|free) (?:now|again)|again is fine|can (?:do|use|have|study(?: on)?) [a-z0-9:. ]+ again|no longer (?:avoid|busy|a problem)|(?:forget|drop|remove) (?:the|my) (?:rule|preference))\b|(?:现在|又|也)?(?:可以|没问题|行)(?:学习|复习|学|安排)?了|不再(?:避开|忙)/i;
 
 /** Prompt tag of the standing preferences (the memory writes the section; an offline model reads it). */
 export const PREFERENCES_TAG = "standing_preferences";

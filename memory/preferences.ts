@@ -76,8 +76,9 @@ export function contradicts(newer: PreferenceRule, older: PreferenceRule): boole
 
 /**
  * True when lifting `lifted` takes `entry` away: the same meaning, or (for a day) any rule that keeps the user off that
- * day; a part of the day or an hour lifted on some days ("Sunday mornings are fine now") reaches only the rules that
- * hold on one of them (`narrowedBy` keeps the rest of their days).
+ * day, or (for an hour) a rule of the same hour on any of its days; a part of the day or an hour lifted on some days
+ * ("Sunday mornings are fine now") reaches only the rules that hold on one of them (`narrowedBy` keeps the rest of
+ * their days).
  */
 function isLiftedBy(entry: PreferenceRule, lifted: PreferenceRule): boolean {
   if (meaningKey(entry) === meaningKey(lifted)) return true;
@@ -91,7 +92,10 @@ function isLiftedBy(entry: PreferenceRule, lifted: PreferenceRule): boolean {
       (entry.kind === "part_of_day" || entry.kind === "only_part_of_day" || entry.kind === "avoid_part_of_day") &&
       entry.value === lifted.value
     );
-  if (lifted.kind === "not_before_hour" || lifted.kind === "not_after_hour") return entry.kind === lifted.kind;
+  // An hour lifted takes back the rule of that hour alone: "after 9pm is fine now" leaves "no studying after 8pm on
+  // Fridays" (before, it took every rule of its kind away).
+  if (lifted.kind === "not_before_hour" || lifted.kind === "not_after_hour")
+    return entry.kind === lifted.kind && entry.value === lifted.value;
   return false;
 }
 

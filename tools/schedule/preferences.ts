@@ -262,18 +262,37 @@ function scopedRulesIn(normalized: string, where: ReturnType<typeof readWhere>, 
 const AFTER_HOUR_LIFTED =
   /\b(?:after|past|later than)\s+\d{1,2}(?::00)?\s*(?:[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])|(?:上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<!周|星期|礼拜)(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:以后|之后|后)/;
 
+/** An hour a lift says is fine to start before again: "before 8am", "earlier than 9", "早上8点以前" (no minutes). */
+const BEFORE_HOUR_LIFTED =
+  /\b(?:before|earlier than)\s+\d{1,2}(?::00)?\s*(?:[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])|(?:上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<!周|星期|礼拜)(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:以前|之前|前)/;
+
+/**
+ * The hour rules a lift names, on the days it names ("studying after 9pm is fine now": nothing after 21:00; "before
+ * 8am is fine now", "早上8点以前也可以了": nothing before 8:00 — before, that was no lift, or the morning's), each read
+ * as the rule's own words are, so a lift meets the rule it takes back.
+ */
+function hoursLiftedIn(normalized: string, days: readonly number[]): PreferenceRule[] {
+  const scope = [...new Set(days)].sort((a, b) => a - b);
+  const dayScope = scope.length > 0 && scope.length < 7 ? { days: scope } : {};
+  const after = AFTER_HOUR_LIFTED.exec(normalized);
+  const before = BEFORE_HOUR_LIFTED.exec(normalized);
+  const afterHour = after
+    ? (readNotAfterHour(`not ${after[0].trim()}`) ?? readNotAfterHour(`${after[0].trim()}不`))
+    : undefined;
+  const beforeHour = before
+    ? (readNotBeforeHour(`not ${before[0].trim()}`) ?? readNotBeforeHour(`${before[0].trim()}不`))
+    : undefined;
+  return [
+    ...(afterHour === undefined ? [] : [{ kind: "not_after_hour" as const, value: afterHour, ...dayScope }]),
+    ...(beforeHour === undefined ? [] : [{ kind: "not_before_hour" as const, value: beforeHour, ...dayScope }]),
+  ];
+}
+
 /** The preferences a sentence takes back: the days it names as fine again, a part of the day, an hour. */
 function liftedIn(normalized: string): PreferenceRule[] {
   const days = readDays(normalized).weekdays;
   // "Studying after 9pm is fine now", "晚上9点以后也可以学习了": the hour nothing ended after, its part the hour's own.
-  const after = AFTER_HOUR_LIFTED.exec(normalized);
-  if (after) {
-    const scope = [...new Set(days)].sort((a, b) => a - b);
-    const hour = readNotAfterHour(`not ${after[0].trim()}`) ?? readNotAfterHour(`${after[0].trim()}不`);
-    return hour === undefined
-      ? []
-      : [{ kind: "not_after_hour", value: hour, ...(scope.length > 0 && scope.length < 7 ? { days: scope } : {}) }];
-  }
+  if (AFTER_HOUR_LIFTED.test(normalized) || BEFORE_HOUR_LIFTED.test(normalized)) return hoursLiftedIn(normalized, days);
   const part = readPartOfDay(normalized);
   // "Sunday mornings are fine now": the morning on Sunday alone, never the whole of Sunday or every morning.
   if (part && days.length > 0) {
