@@ -48,15 +48,15 @@ export function readNotBeforeHour(fragment: string): number | undefined {
 
 /**
  * "no studying after 9pm", "nothing after 21:00", "I never study past 10pm", "not later than 9", "9点以后不学习",
- * "晚上9点后不复习", "工作日晚上九点之后从不复习": an hour nothing may end after, said with a "no" (an hour alone after
- * "after", "put it on Friday after 9pm", is a placement's start, `readStartsFrom`). Groups "hour" with "colon" (a
- * clock time, "21:00") or "mark" ("pm", "am"), or "zh" with "part" (晚上, 上午 …). Whole hours only ("after 21:30" is
- * no such hour).
+ * "晚上9点后不复习", "工作日晚上九点之后从不复习", "nothing after midnight" (24): an hour nothing may end after, said
+ * with a "no" (an hour alone after "after", "put it on Friday after 9pm", is a placement's start, `readStartsFrom`).
+ * Groups "hour" with "colon" (a clock time, "21:00") or "mark" ("pm", "am"), "midnight", or "zh" with "part" (晚上,
+ * 上午 …). Whole hours only ("after 21:30" is no such hour).
  */
 /** The Chinese of {@link NOT_AFTER_HOUR}: "晚上9点以后不要", "9点之后别", "十点后从不". */
 const NOT_AFTER_HOUR_ZH = String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<!周|星期|礼拜)(?<zh>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:以后|之后|后)(?:都|也|就|一般|从来)?(?:不要|不|别|从不|绝不)(?!行|可以|方便)`;
 export const NOT_AFTER_HOUR = new RegExp(
-  String.raw`(?:\b(?:never|not|nothing|no)|n't)\s+(?:[\w']+\s+){0,3}?(?:after|past|later than)\s+(?<hour>\d{1,2})(?<colon>:00)?\s*(?<mark>[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])(?!\s*(?:slots?|sections?|periods?|days?|hours?|minutes?|mins?|weeks?|times?|tasks?|reviews?|st|nd|rd|th)\b)|${NOT_AFTER_HOUR_ZH}`,
+  String.raw`(?:\b(?:never|not|nothing|no)|n't)\s+(?:[\w']+\s+){0,3}?(?:after|past|later than)\s+(?:(?<hour>\d{1,2})(?<colon>:00)?\s*(?<mark>[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])(?!\s*(?:slots?|sections?|periods?|days?|hours?|minutes?|mins?|weeks?|times?|tasks?|reviews?|st|nd|rd|th)\b)|(?<midnight>midnight)\b)|${NOT_AFTER_HOUR_ZH}`,
 );
 
 /** Every such hour of a fragment, to read the rest without them. */
@@ -69,7 +69,8 @@ const EVERY_NOT_AFTER_HOUR_ZH = new RegExp(
 
 /**
  * A Chinese hour nothing may end after, said where a request puts things ("帮我安排复习，晚上9点以后不要"): the time
- * limit it sets ("21:00"; none for midnight, the day's own end), and the fragment without its words — its "晚上" and
+ * limit it sets ("21:00"; "24:00" for midnight, the day's own end — before, none, and the 12 left was asked back as
+ * a number read as nothing), and the fragment without its words — its "晚上" and
  * "不要" are no evening ruled out, and no part of a task's name. The English says it as a time limit already ("not
  * after 9pm", `ENDS_BY`).
  */
@@ -77,7 +78,7 @@ export function takeNotAfterHourZh(fragment: string): { endsBy?: string; rest: s
   let endsBy: string | undefined;
   const rest = fragment.replace(EVERY_NOT_AFTER_HOUR_ZH, (said) => {
     const hour = readNotAfterHour(said);
-    if (endsBy === undefined && hour !== undefined && hour < 24) endsBy = `${String(hour).padStart(2, "0")}:00`;
+    if (endsBy === undefined && hour !== undefined) endsBy = `${String(hour).padStart(2, "0")}:00`;
     return " ";
   });
   return endsBy === undefined ? { rest } : { endsBy, rest };
@@ -90,6 +91,8 @@ export function takeNotAfterHourZh(fragment: string): { endsBy?: string; rest: s
 export function readNotAfterHour(fragment: string): number | undefined {
   const groups = NOT_AFTER_HOUR.exec(fragment)?.groups;
   if (!groups) return undefined;
+  // ("nothing after midnight": the day's end.)
+  if (groups.midnight !== undefined) return 24;
   const said = readNumber(groups.hour ?? groups.zh ?? "");
   const mark = groups.mark?.[0];
   const morning = mark === "a" || /上午|早上|早晨/.test(groups.part ?? "");
@@ -136,19 +139,31 @@ const LIMIT_HOUR_ZH = String.raw`(?<part>上午|早上|早晨|中午|下午|傍�
 
 /**
  * A time limit a fragment names: "before 17:00", "by 5pm", "until noon", "no later than 16:30", "not after 8pm", "nothing
- * after 9pm" (group "en": the clock words after it), "before 8", "until 10" (group "bare": an hour alone, read as
- * `readClockTime` reads one — never after "by", which also counts: "by 2 slots"), "10点以前", "下午五点前", "10点半之前"
- * (groups "part", "hour", "half").
+ * after 9pm", "before midnight" (group "en": the clock words after it), "before 8", "until 10" (group "bare": an hour
+ * alone, read as `readClockTime` reads one — never after "by", which also counts: "by 2 slots"), "10点以前",
+ * "下午五点前", "10点半之前" (groups "part", "hour", "half").
  * Not "nothing before 10" (`NOT_BEFORE_HOUR`, read first), nor "10点以前不要".
  */
 const ENDS_BY = new RegExp(
-  String.raw`\b(?:(?:before|by|until|till|no later than|not after|nothing (?:after|past)|earlier than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday)|(?:before|until|till|no later than|not after|nothing (?:after|past)|earlier than)\s+(?<bare>${BARE_HOUR}))|${LIMIT_HOUR_ZH}(?:以前|之前|前)(?!\s*(?:不要|不|别|从不))|${LUNCH_BEFORE}|${DINNER_BEFORE}`,
+  String.raw`\b(?:(?:before|by|until|till|no later than|not after|nothing (?:after|past)|earlier than)\s+(?<en>(?<![\d:])\d{1,2}:\d{2}(?![\d:])(?:\s*[ap]\.?m\b\.?)?|\d{1,2}\s*[ap]\.?m\b\.?|noon|midday|midnight)|(?:before|until|till|no later than|not after|nothing (?:after|past)|earlier than)\s+(?<bare>${BARE_HOUR}))|${LIMIT_HOUR_ZH}(?:以前|之前|前)(?!\s*(?:不要|不|别|从不))|${LUNCH_BEFORE}|${DINNER_BEFORE}`,
 );
 
-/** The time limit a fragment names ("before 17:00", "before 8", "周日10点以前"), as "HH:MM", or undefined. */
+/**
+ * The time limit a fragment names ("before 17:00", "before 8", "周日10点以前"), as "HH:MM", or undefined. Midnight
+ * ("before midnight", "before 12am", "晚上12点以前") is the day's end, "24:00": every slot of the week's grid ends by
+ * it (a slot's times are of its own day) — before, "晚上12点以前" was noon and "before 12am" 00:00, which no slot ends by.
+ */
 export function readEndsBy(fragment: string): string | undefined {
-  return clockOfLimit(ENDS_BY.exec(fragment.replace(EVERY_NOT_BEFORE_HOUR, " ")), fragment, LUNCH_STARTS);
+  const clock = clockOfLimit(ENDS_BY.exec(fragment.replace(EVERY_NOT_BEFORE_HOUR, " ")), fragment, LUNCH_STARTS);
+  return clock === MIDNIGHT ? DAY_END : clock;
 }
+
+/** Midnight as a clock time ("at midnight", "晚上12点"), and as the end of the day a time limit ends by. */
+const MIDNIGHT = "00:00";
+const DAY_END = "24:00";
+
+/** Parts of the day whose 12 o'clock is midnight: "晚上12点", "今晚12点" (before, noon). */
+const MIDNIGHT_PART_ZH = /晚上|今晚|明晚/;
 
 /**
  * A start limit a fragment names: "after 22:30", "after 9pm", "later than noon" (group "en"), "after 12", "after 8
@@ -263,6 +278,7 @@ function clockOfLimit(match: RegExpExecArray | null, fragment: string, lunch: st
     return clockText(Number(/\d+/.exec(bare)?.[0]), 0, evening ? "pm" : undefined);
   }
   const marker = part === undefined ? undefined : /上午|早上|早晨|今早|明早/.test(part) ? "am" : "pm";
+  if (isMidnightZh(part, hour, half ?? minutes)) return MIDNIGHT;
   if (hhmm !== undefined) {
     const [hours, minutes] = hhmm.split(":").map(Number);
     return clockText(hours!, minutes!, marker ?? (hours! >= 12 ? undefined : "am"));
@@ -386,6 +402,7 @@ export function readClockTime(fragment: string): string | undefined {
   const chinese = CLOCK_ZH.exec(fragment);
   if (!chinese?.groups) return LUNCH_AT_ZH.test(fragment) ? "12:00" : undefined;
   const { part, hour, half, quarters, minutes } = chinese.groups;
+  if (isMidnightZh(part, hour, half ?? quarters ?? minutes)) return MIDNIGHT;
   const marker = part === undefined ? undefined : /上午|早上|早晨|今早|明早/.test(part) ? "am" : "pm";
   // ("三点一刻" is 15:15, "三点三刻" 15:45: before, 15:01.)
   const minute = half ? 30 : quarters ? (quarters === "一" ? 15 : 45) : minutes ? readNumber(minutes) : 0;
@@ -415,6 +432,11 @@ export function withoutClockWords(fragment: string): string {
   return withoutClockTimes(
     withoutEndsBy(fragment.replace(EVERY_NOT_BEFORE_HOUR, " ").replace(EVERY_NOT_AFTER_HOUR_ZH, " ")),
   );
+}
+
+/** True when a Chinese hour is midnight: 12 o'clock sharp of the night ("晚上12点", "今晚十二点"). */
+function isMidnightZh(part: string | undefined, hour: string | undefined, minutes: string | undefined): boolean {
+  return part !== undefined && MIDNIGHT_PART_ZH.test(part) && readNumber(hour ?? "") === 12 && minutes === undefined;
 }
 
 function clockText(hour: number, minute: number, marker: "am" | "pm" | undefined): string | undefined {

@@ -48,7 +48,7 @@ const NEXT_TO_ZH = new RegExp(
  * ("两个星期以后").
  */
 const NOT_AN_ANCHOR =
-  /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|today|tomorrow|tonight|yesterday|noon|midday|lunch|dinner|breakfast|class|classes|school|work|that|it|this|then|now|next|last|week|the weekend|weekend|(?:morning|afternoon|evening|night)s?|an? (?:hour|day|week|while|bit)|\w+ (?:hours?|days?|weeks?|minutes?|mins?))\b|^\d|^the \d|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d|(?:周|星期|礼拜)[一二三四五六日天1-7末]|^(?:今天|明天|后天|昨天|前天|上午|下午|晚上|早上|中午|今晚|明晚|今早|明早|傍晚|凌晨|午饭|晚饭|下课|下周|这周|本周|\d|[零一二两三四五六七八九十]{1,3}\s*[点号]|[零一二两三四五六七八九十]{1,3}\s*个?(?:周|星期|礼拜|天|小时|钟头|分钟))/;
+  /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|today|tomorrow|tonight|yesterday|noon|midday|midnight|lunch|dinner|breakfast|class|classes|school|work|that|it|this|then|now|next|last|week|the weekend|weekend|(?:morning|afternoon|evening|night)s?|an? (?:hour|day|week|while|bit)|\w+ (?:hours?|days?|weeks?|minutes?|mins?))\b|^\d|^the \d|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d|(?:周|星期|礼拜)[一二三四五六日天1-7末]|^(?:今天|明天|后天|昨天|前天|上午|下午|晚上|早上|中午|今晚|明晚|今早|明早|傍晚|凌晨|午饭|晚饭|下课|下周|这周|本周|\d|[零一二两三四五六七八九十]{1,3}\s*[点号]|[零一二两三四五六七八九十]{1,3}\s*个?(?:周|星期|礼拜|天|小时|钟头|分钟))/;
 
 /**
  * The day of another task or event, in a move: "to the day before the physics lab", "the day after my midterm", "on

@@ -144,7 +144,7 @@ export const NEGATIVE_CLAUSE =
  * "no later than 16:30", "tomorrow no earlier than 10", "not before 9am" keep the day they are said with).
  */
 export const NOT_NEGATIVE =
-  /能不能|可不可以|行不行|好不好|要不要|是不是|会不会|不忙|帮忙|别的|别处|不如|不错|要不|\bno problem\b|\bnot bad\b|\bwhy not\b|\bwithout (?:moving|changing|touching|disturbing|affecting|shifting)\b|\b(?:no|not) (?:later|earlier) than\b|\b(?:not|nothing) (?:before|after|past)(?=\s+\d)/g;
+  /能不能|可不可以|行不行|好不好|要不要|是不是|会不会|不忙|帮忙|别的|别处|不如|不错|要不|\bno problem\b|\bnot bad\b|\bwhy not\b|\bwithout (?:moving|changing|touching|disturbing|affecting|shifting)\b|\b(?:no|not) (?:later|earlier) than\b|\b(?:not|nothing) (?:before|after|past)(?=\s+(?:\d|midnight\b))/g;
 /**
  * A part of the day ruled out with no day ("not in the morning", "no evenings", "avoid the afternoon", "不要晚上",
  * "上午不行"): group 1 (English), 2 or 3 (Chinese) holds the part.
