@@ -9,8 +9,8 @@ import { describe, expect, test } from "vitest";
 import { daysOfRule, type PreferenceRule } from "../../contracts/preferences.js";
 import { applyPreferenceChange, loadPreferences } from "../../memory/preferences.js";
 import { readSchedulePreferences } from "../../tools/schedule/preferences.js";
-import { sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
-import { converse, offlineTempo } from "./support/offline-conversation.js";
+import { sampleWeek } from "../../tools/schedule/index.js";
+import { converse, offlineTempo, reviewPlaces } from "./support/offline-conversation.js";
 
 /** The profile as "kind value @days". */
 async function profileOf(store: InMemoryStore): Promise<string[]> {
@@ -18,14 +18,6 @@ async function profileOf(store: InMemoryStore): Promise<string[]> {
     (entry) => `${entry.kind} ${String(entry.value)}${daysOfRule(entry) ? ` @${daysOfRule(entry)!.join(",")}` : ""}`,
   );
 }
-
-/** Each placed review as "day start-end" (slot numbers). */
-const placesOf = (week: ScheduleState) =>
-  week.tasks.flatMap((task) =>
-    task.source === "task_item" && task.status === "placed"
-      ? (task.slots ?? []).map((range) => `${task.id} ${range.day} ${range.start}-${range.end}`)
-      : [],
-  );
 
 describe("the reader", () => {
   test.each<[string, PreferenceRule[]]>([
@@ -74,6 +66,6 @@ describe("through the graph", () => {
     await converse(tempo, lift, [], "t-1");
     expect(await profileOf(store)).toEqual([]);
     const arranged = await converse(tempo, "Arrange my reviews", [], "t-2");
-    expect(placesOf(arranged.schedule)).toEqual(placesOf(free.schedule));
+    expect(reviewPlaces(arranged.schedule)).toEqual(reviewPlaces(free.schedule));
   });
 });

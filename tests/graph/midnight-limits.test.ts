@@ -11,16 +11,8 @@ import { describe, expect, test } from "vitest";
 import { loadPreferences } from "../../memory/preferences.js";
 import { readSchedulePreferences } from "../../tools/schedule/preferences.js";
 import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
-import { sampleWeek, type ScheduleState } from "../../tools/schedule/index.js";
-import { converse, offlineTempo, placeOf } from "./support/offline-conversation.js";
-
-/** Each placed review as "id day start-end" (slot numbers). */
-const placesOf = (week: ScheduleState) =>
-  week.tasks.flatMap((task) =>
-    task.source === "task_item" && task.status === "placed"
-      ? (task.slots ?? []).map((range) => `${task.id} ${range.day} ${range.start}-${range.end}`)
-      : [],
-  );
+import { sampleWeek } from "../../tools/schedule/index.js";
+import { converse, offlineTempo, placeOf, reviewPlaces } from "./support/offline-conversation.js";
 
 describe("the reader", () => {
   test.each([
@@ -84,8 +76,8 @@ describe("through the graph", () => {
     const limited = await converse(await offlineTempo(sampleWeek(), undefined, { store }), said, [], "t-1");
     const free = await converse(await offlineTempo(sampleWeek()), plain, [], "t-1");
     expect(limited.cards[0]?.action).toBe("confirm_plan");
-    expect(placesOf(limited.schedule).length).toBeGreaterThan(0);
-    expect(placesOf(limited.schedule)).toEqual(placesOf(free.schedule));
+    expect(reviewPlaces(limited.schedule).length).toBeGreaterThan(0);
+    expect(reviewPlaces(limited.schedule)).toEqual(reviewPlaces(free.schedule));
     // A request's own limit: nothing is kept for every week.
     expect(await loadPreferences(store, "student")).toEqual([]);
   });

@@ -246,6 +246,15 @@ export function placeOf(schedule: ScheduleState, taskId: string): string {
   return range ? `day ${range.day} slots ${range.start}-${range.end}` : "pending";
 }
 
+/** Where every placed review sits, one entry a range: "matrix-review day 5 slots 9-10". */
+export function reviewPlaces(schedule: ScheduleState): string[] {
+  return schedule.tasks.flatMap((task) =>
+    task.source === "task_item" && task.status === "placed"
+      ? (task.slots ?? []).map((range) => `${task.id} day ${range.day} slots ${range.start}-${range.end}`)
+      : [],
+  );
+}
+
 /**
  * The stored week as the oracle of a clear of days: each review placed on one of `days` is `status` (skipped, or
  * pending again) after one card for each, every other review is as it was in `week`. How many changed (at least one).
