@@ -55,6 +55,13 @@ export function splitPhrases(text: string): string[] {
     .filter((phrase) => phrase !== "");
 }
 
+/**
+ * "But" in Chinese (但是, 可是, 不过, 但), at the edge of a clause: where it starts (不过 and 但 only before a limit's
+ * words: "但丁" names Dante), or where it ends once its limit is read.
+ */
+const BUT_ZH =
+  /(?<=^|[\s,，;；])(?:但是|可是|(?:不过|但)(?=\s*(?:不|别|只|要|周|星期|礼拜|上午|下午|晚上|早上|中午|今天|明天|后天|\d|$)))|(?:但是|可是|不过|但)(?=\s|$|[,，;；])/g;
+
 /** Task phrases named after an arrange verb; empty when it means every pending task. */
 export function namedTasks(rest: string): string[] {
   const stripped = withoutConstraints(
@@ -75,6 +82,9 @@ export function namedTasks(rest: string): string[] {
     .replace(WEEK_STRETCH_WORDS, " ")
     .replace(/\b(?:by|before|until)\s+(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?week\b/g, " ")
     .replace(/\bbut\b/g, " ")
+    // ("帮我安排复习，但是不要周五": "but" in Chinese, said first in its clause or last before it, names no task either —
+    // before, "但是" was a task's name.)
+    .replace(BUT_ZH, " ")
     // ("reviews every day", "每天都安排": how often, no name.)
     .replace(/\b(?:for\s+|on\s+)?(?:every|each)\s+(?:single\s+)?day\b|\bdaily\b|每天|每日/g, " ")
     // ("up to Friday": read as its days; "up" is no part of the name.)
