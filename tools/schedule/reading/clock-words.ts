@@ -55,8 +55,10 @@ export function readNotBeforeHour(fragment: string): number | undefined {
  */
 /** The Chinese of {@link NOT_AFTER_HOUR}: "晚上9点以后不要", "9点之后别", "十点后从不". */
 const NOT_AFTER_HOUR_ZH = String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<!周|星期|礼拜)(?<zh>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:以后|之后|后)(?:都|也|就|一般|从来)?(?:不要|不|别|从不|绝不)(?!行|可以|方便)`;
+/** The English of {@link NOT_AFTER_HOUR} from "after": "after 9pm", "past 21:00", "later than midnight". */
+const AFTER_HOUR_EN = String.raw`(?:after|past|later than)\s+(?:(?<hour>\d{1,2})(?<colon>:00)?\s*(?<mark>[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])(?!\s*(?:slots?|sections?|periods?|days?|hours?|minutes?|mins?|weeks?|times?|tasks?|reviews?|st|nd|rd|th)\b)|(?<midnight>midnight)\b)`;
 export const NOT_AFTER_HOUR = new RegExp(
-  String.raw`(?:\b(?:never|not|nothing|no)|n't)\s+(?:[\w']+\s+){0,3}?(?:after|past|later than)\s+(?:(?<hour>\d{1,2})(?<colon>:00)?\s*(?<mark>[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])(?!\s*(?:slots?|sections?|periods?|days?|hours?|minutes?|mins?|weeks?|times?|tasks?|reviews?|st|nd|rd|th)\b)|(?<midnight>midnight)\b)|${NOT_AFTER_HOUR_ZH}`,
+  String.raw`(?:\b(?:never|not|nothing|no)|n't)\s+(?:[\w']+\s+){0,3}?${AFTER_HOUR_EN}|${NOT_AFTER_HOUR_ZH}`,
 );
 
 /** Every such hour of a fragment, to read the rest without them. */
@@ -66,21 +68,30 @@ const EVERY_NOT_AFTER_HOUR_ZH = new RegExp(
   String.raw`${NOT_AFTER_HOUR_ZH}(?:再)?(?:安排|排|放)?(?:任何)?(?:的)?(?:复习|学习|任务)?`,
   "g",
 );
+/**
+ * Such an hour said in English with words between its "no" and its "after" ("no studying after 9pm", "I don't study
+ * past 10pm", "no reviews after 9pm"), which a request's time limit (`ENDS_BY`: "not after 9pm") does not read.
+ */
+const EVERY_NOT_AFTER_HOUR_WORDED = new RegExp(
+  String.raw`(?:\b(?:never|not|nothing|no)|n't)\s+(?:[\w']+\s+){1,3}?${AFTER_HOUR_EN}`,
+  "g",
+);
 
 /**
- * A Chinese hour nothing may end after, said where a request puts things ("帮我安排复习，晚上9点以后不要"): the time
- * limit it sets ("21:00"; "24:00" for midnight, the day's own end — before, none, and the 12 left was asked back as
- * a number read as nothing), and the fragment without its words — its "晚上" and
- * "不要" are no evening ruled out, and no part of a task's name. The English says it as a time limit already ("not
- * after 9pm", `ENDS_BY`).
+ * An hour nothing may end after, said where a request puts things ("帮我安排复习，晚上9点以后不要", "move the essay to
+ * tomorrow, no studying after 9pm"): the time limit it sets ("21:00"; "24:00" for midnight, the day's own end —
+ * before, none, and the 12 left was asked back as a number read as nothing), and the fragment without its words — its
+ * "晚上" and "不要", its "no", are no evening or day ruled out, and no part of a task's name. "Not after 9pm" is a time
+ * limit already (`ENDS_BY`); before, "no studying after 9pm" in a request was dropped (a move ignored it).
  */
-export function takeNotAfterHourZh(fragment: string): { endsBy?: string; rest: string } {
+export function takeNotAfterHour(fragment: string): { endsBy?: string; rest: string } {
   let endsBy: string | undefined;
-  const rest = fragment.replace(EVERY_NOT_AFTER_HOUR_ZH, (said) => {
+  const take = (said: string) => {
     const hour = readNotAfterHour(said);
     if (endsBy === undefined && hour !== undefined) endsBy = `${String(hour).padStart(2, "0")}:00`;
     return " ";
-  });
+  };
+  const rest = fragment.replace(EVERY_NOT_AFTER_HOUR_ZH, take).replace(EVERY_NOT_AFTER_HOUR_WORDED, take);
   return endsBy === undefined ? { rest } : { endsBy, rest };
 }
 
@@ -427,10 +438,18 @@ function withoutClockTimes(fragment: string): string {
     .replace(CLOCK_TIMES_ZH, " ");
 }
 
-/** A fragment without the times of the clock it says: limits, ranges, "not before 10am", "晚上9点以后不要", "at 14:00". */
+/**
+ * A fragment without the times of the clock it says: limits, ranges, "not before 10am", "晚上9点以后不要", "no studying
+ * after 9pm", "at 14:00".
+ */
 export function withoutClockWords(fragment: string): string {
   return withoutClockTimes(
-    withoutEndsBy(fragment.replace(EVERY_NOT_BEFORE_HOUR, " ").replace(EVERY_NOT_AFTER_HOUR_ZH, " ")),
+    withoutEndsBy(
+      fragment
+        .replace(EVERY_NOT_BEFORE_HOUR, " ")
+        .replace(EVERY_NOT_AFTER_HOUR_ZH, " ")
+        .replace(EVERY_NOT_AFTER_HOUR_WORDED, " "),
+    ),
   );
 }
 

@@ -22,7 +22,7 @@ import {
   readEndsBy,
   readNotBeforeHour,
   readStartsFrom,
-  takeNotAfterHourZh,
+  takeNotAfterHour,
   withoutBetween,
   withoutNotBeforeHourZh,
   withoutEndsBy,
@@ -185,11 +185,11 @@ export function readWhere(said: string): Where {
   // week on that side of it (they read as that day alone).
   // (A name in quotes says no day: `schedule "Friday quiz prep" on thursday` is Thursday only; a day quoted alone,
   // `to "friday"`, is still where.)
-  // ("帮我安排复习，晚上9点以后不要": a time limit, read apart — its "晚上 … 不要" was no evening at all.)
-  const hourZh = takeNotAfterHourZh(said);
+  // ("帮我安排复习，晚上9点以后不要", "…, no studying after 9pm": a time limit, read apart — its "晚上 … 不要" was no evening at all.)
+  const hourSaid = takeNotAfterHour(said);
   const notBeforeHour = readNotBeforeHour(said);
   const fragment = withDaysBeforeAfter(
-    withoutNotBeforeHourZh(hourZh.rest)
+    withoutNotBeforeHourZh(hourSaid.rest)
       .replace(/\b([ap])\.m\b\.?/g, "$1m")
       .replace(/"([^"\n]{1,200})"/g, (quoted, inner: string) => (QUOTED_WHEN.test(inner) ? quoted : " ")),
   );
@@ -230,7 +230,7 @@ export function readWhere(said: string): Where {
   // "between 9pm and 8am" is a start and a time limit, no clock time to place at.
   const between = readBetween(kept);
   const at = readClockTime(withoutBetween(kept));
-  const endsBy = between?.endsBy ?? readEndsBy(kept) ?? hourZh.endsBy;
+  const endsBy = between?.endsBy ?? readEndsBy(kept) ?? hourSaid.endsBy;
   const startsFrom = between?.startsFrom ?? readStartsFrom(kept);
   // "下午两点以后" is after 2pm, the evening too, and "下午5点以前" before 5pm, the morning too: a part of the day said only
   // with a limit's hour makes it pm, and does not close the limit's open side ("晚上9点以后" keeps the evening).
