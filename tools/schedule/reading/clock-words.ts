@@ -5,12 +5,16 @@
  */
 import { NUMBER_WORDS, readNumber } from "./words.js";
 
+/** An hour said in Chinese, in digits or in Chinese numerals: "9", "九", "十二" (the one piece every Chinese hour uses). */
+const HOUR_NUMBER_ZH = String.raw`(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})`;
+
 /**
  * "not before 10", "nothing before 10am", "nothing before 10pm", "no earlier than 9", "I don't study before 9am",
  * "10点以前不要", "早上十点前别": group 1 or 3 holds the hour (3 in digits or Chinese numerals), group 2 its "am" or "pm".
  */
-export const NOT_BEFORE_HOUR =
-  /(?:\b(?:never|not|nothing|no)|n't)\s+(?:\w+\s+){0,3}?(?:before|earlier than)\s+(\d{1,2})(?::00)?\s*([ap]m\b|[ap]\.m\.)?(?![\d:])|(?<!周|星期|礼拜)(\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:以前|之前|前)(?:不要|不|别|从不)/;
+export const NOT_BEFORE_HOUR = new RegExp(
+  String.raw`(?:\b(?:never|not|nothing|no)|n't)\s+(?:\w+\s+){0,3}?(?:before|earlier than)\s+(\d{1,2})(?::00)?\s*([ap]m\b|[ap]\.m\.)?(?![\d:])|(?<!周|星期|礼拜)(${HOUR_NUMBER_ZH})\s*点(?:钟)?(?:以前|之前|前)(?:不要|不|别|从不)`,
+);
 
 /** Every such limit of a fragment, to read the rest without them. */
 const EVERY_NOT_BEFORE_HOUR = new RegExp(NOT_BEFORE_HOUR.source, "g");
@@ -20,8 +24,10 @@ const EVERY_NOT_BEFORE_HOUR = new RegExp(NOT_BEFORE_HOUR.source, "g");
  * "10点以前别排"): words that rule out no part of the day and no day — "周五10点以前不要" is Friday from 10:00, as
  * "not before 10 on friday" is (before, Friday was ruled out whole, and "晚上10点以前不要" the evening).
  */
-const EVERY_NOT_BEFORE_HOUR_ZH =
-  /(?:上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<!周|星期|礼拜)(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:以前|之前|前)(?:不要|不|别|从不)(?:再)?(?:安排|排|放)?(?:复习|学习|任务)?/g;
+const EVERY_NOT_BEFORE_HOUR_ZH = new RegExp(
+  String.raw`(?:上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<!周|星期|礼拜)${HOUR_NUMBER_ZH}\s*点(?:钟)?(?:以前|之前|前)(?:不要|不|别|从不)(?:再)?(?:安排|排|放)?(?:复习|学习|任务)?`,
+  "g",
+);
 
 /** `fragment` without its Chinese hours nothing starts before (`EVERY_NOT_BEFORE_HOUR_ZH`). */
 export function withoutNotBeforeHourZh(fragment: string): string {
@@ -54,7 +60,7 @@ export function readNotBeforeHour(fragment: string): number | undefined {
  * 上午 …). Whole hours only ("after 21:30" is no such hour).
  */
 /** The Chinese of {@link NOT_AFTER_HOUR}: "晚上9点以后不要", "9点之后别", "十点后从不". */
-const NOT_AFTER_HOUR_ZH = String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<!周|星期|礼拜)(?<zh>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:以后|之后|后)(?:都|也|就|一般|从来)?(?:不要|不|别|从不|绝不)(?!行|可以|方便)`;
+const NOT_AFTER_HOUR_ZH = String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<!周|星期|礼拜)(?<zh>${HOUR_NUMBER_ZH})\s*点(?:钟)?(?:以后|之后|后)(?:都|也|就|一般|从来)?(?:不要|不|别|从不|绝不)(?!行|可以|方便)`;
 /** The English of {@link NOT_AFTER_HOUR} from "after": "after 9pm", "past 21:00", "later than midnight". */
 const AFTER_HOUR_EN = String.raw`(?:after|past|later than)\s+(?:(?<hour>\d{1,2})(?<colon>:00)?\s*(?<mark>[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])(?!\s*(?:slots?|sections?|periods?|days?|hours?|minutes?|mins?|weeks?|times?|tasks?|reviews?|st|nd|rd|th)\b)|(?<midnight>midnight)\b)`;
 export const NOT_AFTER_HOUR = new RegExp(
@@ -146,7 +152,7 @@ const LUNCH_AFTER = String.raw`\bafter\s+(?<lunch>${LUNCH_WORD})|(?<lunchZh>${LU
  * "下午五点", "10点半", "今晚8点", "15:30" (before, "今晚8点以后" and "15:30以后" were no limit). Not "晚一点" (a little
  * later), nor a weekday's numeral ("周一").
  */
-const LIMIT_HOUR_ZH = String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|今晚|明晚|今早|明早)?\s*(?<![快慢多少有差好]|(?<!今|明)[晚早])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?:(?<hhmm>(?<![\d:])\d{1,2}:\d{2})|(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:(?<half>半)|(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分)?)\s*`;
+const LIMIT_HOUR_ZH = String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|今晚|明晚|今早|明早)?\s*(?<![快慢多少有差好]|(?<!今|明)[晚早])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?:(?<hhmm>(?<![\d:])\d{1,2}:\d{2})|(?<hour>${HOUR_NUMBER_ZH})\s*点(?:钟)?(?:(?<half>半)|(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分)?)\s*`;
 
 /**
  * A time limit a fragment names: "before 17:00", "by 5pm", "until noon", "no later than 16:30", "not after 8pm", "nothing
@@ -201,7 +207,7 @@ const DAY_BEFORE_HOURS = String.raw`(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|
 /** The parts of the day said before a Chinese hour ("下午三点"). */
 const HOUR_PART_ZH = String.raw`(?:上午|早上|早晨|中午|下午|傍晚|晚上)`;
 /** A Chinese hour of a range, with its part of the day: "下午三点", "6点半" (a weekday's numeral is no hour: "周五三点"). */
-const RANGE_HOUR_ZH = String.raw`${HOUR_PART_ZH}?\s*(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:半)?`;
+const RANGE_HOUR_ZH = String.raw`${HOUR_PART_ZH}?\s*(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)${HOUR_NUMBER_ZH}\s*点(?:钟)?(?:半)?`;
 /**
  * A start limit and a time limit at once (groups "from" and "to"): "between 9pm and 8am", "between 14:00 and 16:00",
  * "from 2 to 6pm", "14:00 to 18:00", "2-6pm", "14:00–18:00", "三点到六点", "下午3点至6点之间". A range with no
@@ -220,7 +226,7 @@ const RANGES = [
   String.raw`(?<=\b${DAY_BEFORE_HOURS}\s*,?\s+)(?<from>1[0-2]|0?[1-9])\s*(?:-|–|~|to|till|until)\s*(?<to>1[0-2]|0?[1-9])(?![\d:/.]|\s*(?:h|hrs?|sessions?|x)\b)${RANGE_TAIL}`,
   String.raw`(?<fromZh>${RANGE_HOUR_ZH})\s*(?:到|至|-|–|~)\s*(?<toZh>${RANGE_HOUR_ZH})(?:\s*(?:之间|中间))?`,
   // ("下午2-4点", "10-12点", "十到十二点": 点 said once, after the range's end.)
-  String.raw`(?<fromBare>${HOUR_PART_ZH}?\s*(?<![\d:/.-])(?:\d{1,2}|[零一二两三四五六七八九十]{1,3}))\s*(?:到|至|-|–|~)\s*(?<toZh>(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:半)?)(?:\s*(?:之间|中间))?`,
+  String.raw`(?<fromBare>${HOUR_PART_ZH}?\s*(?<![\d:/.-])${HOUR_NUMBER_ZH})\s*(?:到|至|-|–|~)\s*(?<toZh>${HOUR_NUMBER_ZH}\s*点(?:钟)?(?:半)?)(?:\s*(?:之间|中间))?`,
 ].map((source) => new RegExp(source));
 
 /** The limits a range names ("between 9pm and 8am", "2-6pm", "三点到六点": a start and an end, "HH:MM" each), or undefined. */
@@ -372,8 +378,9 @@ const CLOCK_EN = new RegExp(
  * review), nor a limit ("10点以前"). A
  * weekday's numeral is no hour, and an hour may follow it: "周一14点" is 14:00, "周一两点" 14:00, "周三三点" 15:00.
  */
-const CLOCK_ZH =
-  /(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|今晚|明晚|今早|明早|今天上午|今天下午|今天晚上|明天上午|明天下午|明天晚上)?\s*(?<![快慢多少有差好])(?!(?<=[晚早])[一两])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?!(?<=(?:^|[^\d零一二两三四五六七八九十])[一两]点)(?:复习|任务|时间|东西|书|作业|功课|单词))(?:\s*(?<half>半)|\s*(?<quarters>[一三])刻|\s*(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分?)?(?![\s\d零一二两三四五六七八九十半刻分]*(?:以前|之前|前|以后|之后|后|儿|点))/;
+const CLOCK_ZH = new RegExp(
+  String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|今晚|明晚|今早|明早|今天上午|今天下午|今天晚上|明天上午|明天下午|明天晚上)?\s*(?<![快慢多少有差好])(?!(?<=[晚早])[一两])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>${HOUR_NUMBER_ZH})\s*点(?:钟)?(?!(?<=(?:^|[^\d零一二两三四五六七八九十])[一两]点)(?:复习|任务|时间|东西|书|作业|功课|单词))(?:\s*(?<half>半)|\s*(?<quarters>[一三])刻|\s*(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分?)?(?![\s\d零一二两三四五六七八九十半刻分]*(?:以前|之前|前|以后|之后|后|儿|点))`,
+);
 
 /** A Chinese part of the day, said before a time in digits ("晚上9:00"). */
 const PART_BEFORE_DIGITS_ZH = /上午|早上|早晨|今早|明早|凌晨|下午|傍晚|晚上|今晚|明晚|夜里/g;
