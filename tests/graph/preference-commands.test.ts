@@ -4,12 +4,13 @@
  * graph lists the profile, numbered, in the chat's language, and removes the entry named (the next task no longer
  * keeps to it); a wrong use is refused before anything is written; a card that waits is raised again, with the same writes, after the answer.
  */
-import { HumanMessage } from "@langchain/core/messages";
+import { HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { InMemoryStore } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { messageText } from "../../contracts/message-text.js";
 import { isTempoError } from "../../errors/index.js";
 import { loadPreferences } from "../../memory/preferences.js";
+import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
 import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
 import { converse, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
 
@@ -96,6 +97,36 @@ describe("/prefs and /forget in the graph", () => {
     }
     const after = await tempo.graph.getState(config);
     expect(after.values.messages.map(messageText)).toEqual(before.values.messages.map(messageText));
+  });
+
+  test("after a task that stopped, /prefs leaves it, as any new message does, and lists", async () => {
+    const store = new InMemoryStore();
+    // The plan stage's model fails once: the run stops with the task in planning and nothing pending.
+    let failed = false;
+    class FailingPlan extends ScheduleOfflinePolicy {
+      override async _generate(messages: BaseMessage[]) {
+        if (!failed && messages.some((message) => messageText(message).includes('<stage name="plan">'))) {
+          failed = true;
+          throw new Error("the plan model is down");
+        }
+        return super._generate(messages);
+      }
+    }
+    const tempo = await offlineTempo(halfPlacedWeek(), undefined, { store, policy: new FailingPlan() });
+    await converse(tempo, "no studying on Saturdays", [], "t-stop");
+    const config = threadConfig("t-stop", "student");
+    await expect(
+      tempo.graph.invoke({ messages: [new HumanMessage("move the vocabulary list to Friday")] }, config),
+    ).rejects.toThrow();
+    expect(failed).toBe(true);
+    expect((await tempo.graph.getState(config)).values.phase).toBe("planning");
+
+    const result = await tempo.graph.invoke({ messages: [new HumanMessage("/prefs")] }, config);
+    expect(result.phase).toBe("chatting");
+    expect(interruptsOf(result)).toEqual([]);
+    const said = result.messages.map(messageText);
+    expect(said.at(-2)).toMatch(/^Dropped "move the vocabulary list to Friday" \(it had stopped and you moved on/);
+    expect(said.at(-1)).toMatch(/^Your standing preferences:\n1\. no studying on Saturdays — /);
   });
 
   test("while a write card waits, /prefs is answered and the card is raised again, then applies", async () => {
