@@ -78,6 +78,26 @@ describe("/prefs and /forget in the graph", () => {
     }
   });
 
+  test("/prefs and /forget call no model: they answer the same with a model down or a real one", async () => {
+    let calls = 0;
+    class Counting extends ScheduleOfflinePolicy {
+      override async _generate(messages: BaseMessage[]) {
+        calls += 1;
+        return super._generate(messages);
+      }
+    }
+    const tempo = await offlineTempo(halfPlacedWeek(), undefined, {
+      store: new InMemoryStore(),
+      policy: new Counting(),
+    });
+    await converse(tempo, "no studying on Saturdays", [], "t-calls");
+    const before = calls;
+    expect(before).toBeGreaterThan(0);
+    await converse(tempo, "/prefs", [], "t-calls");
+    await converse(tempo, "/forget 1", [], "t-calls");
+    expect(calls).toBe(before);
+  });
+
   test("a wrong use is refused with INVALID_INPUT and nothing written to the thread", async () => {
     const { tempo } = await tempoWithMemory();
     await converse(tempo, "nothing after 9pm", [], "t-bad");
