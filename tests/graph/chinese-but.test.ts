@@ -27,6 +27,18 @@ describe("the reader", () => {
     expect(request.kind === "arrange" && request.tasks).toEqual([]);
   });
 
+  // "Only" said first in its clause was a task's name too ("只要"): the student was asked which task that was.
+  test.each([
+    ["帮我安排复习，只要周五", "arrange my reviews, only on Friday"],
+    ["帮我安排复习，只排周五", "arrange my reviews, only on Friday"],
+    ["帮我安排复习，仅周五", "arrange my reviews, only on Friday"],
+    ["帮我安排复习，只在周五晚上", "arrange my reviews, only on Friday evening"],
+  ])("'%s' is read as '%s'", (said, twin) => {
+    const request = parseScheduleRequest(said);
+    expect(request).toEqual(parseScheduleRequest(twin));
+    expect(request.kind === "arrange" && request.tasks).toEqual([]);
+  });
+
   test("但 that begins a name stays in it ('安排但丁阅读': Dante)", () => {
     const request = parseScheduleRequest("安排但丁阅读，但是不要周五");
     expect(request.kind === "arrange" && request.tasks).toEqual(["但丁阅读"]);

@@ -62,6 +62,13 @@ export function splitPhrases(text: string): string[] {
 const BUT_ZH =
   /(?<=^|[\s,，;；])(?:但是|可是|(?:不过|但)(?=\s*(?:不|别|只|要|周|星期|礼拜|上午|下午|晚上|早上|中午|今天|明天|后天|\d|$)))|(?:但是|可是|不过|但)(?=\s|$|[,，;；])/g;
 
+/**
+ * "Only" in Chinese (只要, 只排, 只在, 仅…) said first in its clause, before a day or a part of it, or left alone once
+ * its days are read: "帮我安排复习，只要周五" is "arrange my reviews, only on Friday".
+ */
+const ONLY_ZH =
+  /(?<=^|[\s,，;；])(?:只要|只排|只在|只放|只安排|仅在|仅排|仅)(?=\s*(?:$|[,，;；]|周|星期|礼拜|上午|下午|晚上|早上|中午|今天|明天|后天|\d))/g;
+
 /** Task phrases named after an arrange verb; empty when it means every pending task. */
 export function namedTasks(rest: string): string[] {
   const stripped = withoutConstraints(
@@ -85,6 +92,8 @@ export function namedTasks(rest: string): string[] {
     // ("帮我安排复习，但是不要周五": "but" in Chinese, said first in its clause or last before it, names no task either —
     // before, "但是" was a task's name.)
     .replace(BUT_ZH, " ")
+    // ("帮我安排复习，只要周五": "only" names no task — before, "只要" was a task's name.)
+    .replace(ONLY_ZH, " ")
     // ("reviews every day", "每天都安排": how often, no name.)
     .replace(/\b(?:for\s+|on\s+)?(?:every|each)\s+(?:single\s+)?day\b|\bdaily\b|每天|每日/g, " ")
     // ("up to Friday": read as its days; "up" is no part of the name.)
