@@ -6,7 +6,7 @@
 import { NUMBER_WORDS, readNumber } from "./words.js";
 
 /** An hour said in Chinese, in digits or in Chinese numerals: "9", "九", "十二" (the one piece every Chinese hour uses). */
-const HOUR_NUMBER_ZH = String.raw`(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})`;
+export const HOUR_NUMBER_ZH = String.raw`(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})`;
 
 /**
  * "not before 10", "nothing before 10am", "nothing before 10pm", "no earlier than 9", "I don't study before 9am",
@@ -450,14 +450,7 @@ function withoutClockTimes(fragment: string): string {
  * after 9pm", "at 14:00".
  */
 export function withoutClockWords(fragment: string): string {
-  return withoutClockTimes(
-    withoutEndsBy(
-      fragment
-        .replace(EVERY_NOT_BEFORE_HOUR, " ")
-        .replace(EVERY_NOT_AFTER_HOUR_ZH, " ")
-        .replace(EVERY_NOT_AFTER_HOUR_WORDED, " "),
-    ),
-  );
+  return withoutClockTimes(withoutEndsBy(takeNotAfterHour(fragment.replace(EVERY_NOT_BEFORE_HOUR, " ")).rest));
 }
 
 /** True when a Chinese hour is midnight: 12 o'clock sharp of the night ("晚上12点", "今晚十二点"). */
