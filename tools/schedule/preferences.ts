@@ -26,6 +26,7 @@ import {
   readPartOfDay,
   readWhere,
 } from "./request-parsing.js";
+import { HOUR_NUMBER_ZH } from "./reading/clock-words.js";
 
 /** "only", "just", "只", "仅": the days or part named are the only ones. */
 const ONLY = /\b(?:only|just|exclusively)\b|只|仅/;
@@ -258,13 +259,24 @@ function scopedRulesIn(normalized: string, where: ReturnType<typeof readWhere>, 
   return [{ kind: ONLY.test(normalized) ? "only_part_of_day" : "part_of_day", value: part, days }];
 }
 
-/** An hour a lift says is fine to go past again: "after 9pm", "past 22:00", "晚上9点以后" (no minutes: a kept hour's). */
-const AFTER_HOUR_LIFTED =
-  /\b(?:after|past|later than)\s+\d{1,2}(?::00)?\s*(?:[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])|(?:上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<!周|星期|礼拜)(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:以后|之后|后)/;
+/** An hour a lift says is fine again, by its side's words ("after 9pm", "晚上9点以后"; "before 8am"): no minutes. */
+function hourLifted(english: string, chinese: string): RegExp {
+  return new RegExp(
+    String.raw`\b(?:${english})\s+\d{1,2}(?::00)?\s*(?:[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])|(?:上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<!周|星期|礼拜)${HOUR_NUMBER_ZH}\s*点(?:钟)?(?:${chinese})`,
+  );
+}
 
-/** An hour a lift says is fine to start before again: "before 8am", "earlier than 9", "早上8点以前" (no minutes). */
-const BEFORE_HOUR_LIFTED =
-  /\b(?:before|earlier than)\s+\d{1,2}(?::00)?\s*(?:[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])|(?:上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<!周|星期|礼拜)(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟)?(?:以前|之前|前)/;
+/** Each side of an hour a lift may take back: the rule, its words in a lift, and the reader of the rule's own words. */
+const HOURS_LIFTED = [
+  { kind: "not_after_hour", said: hourLifted("after|past|later than", "以后|之后|后"), read: readNotAfterHour },
+  { kind: "not_before_hour", said: hourLifted("before|earlier than", "以前|之前|前"), read: readNotBeforeHour },
+] as const;
+
+/** A lift's days as a rule's scope: the days named, each once, in order; none (every day) when it names all or none. */
+function dayScopeOf(days: readonly number[]): { days?: number[] } {
+  const scope = [...new Set(days)].sort((a, b) => a - b);
+  return scope.length > 0 && scope.length < 7 ? { days: scope } : {};
+}
 
 /**
  * The hour rules a lift names, on the days it names ("studying after 9pm is fine now": nothing after 21:00; "before
@@ -272,32 +284,22 @@ const BEFORE_HOUR_LIFTED =
  * as the rule's own words are, so a lift meets the rule it takes back.
  */
 function hoursLiftedIn(normalized: string, days: readonly number[]): PreferenceRule[] {
-  const scope = [...new Set(days)].sort((a, b) => a - b);
-  const dayScope = scope.length > 0 && scope.length < 7 ? { days: scope } : {};
-  const after = AFTER_HOUR_LIFTED.exec(normalized);
-  const before = BEFORE_HOUR_LIFTED.exec(normalized);
-  const afterHour = after
-    ? (readNotAfterHour(`not ${after[0].trim()}`) ?? readNotAfterHour(`${after[0].trim()}不`))
-    : undefined;
-  const beforeHour = before
-    ? (readNotBeforeHour(`not ${before[0].trim()}`) ?? readNotBeforeHour(`${before[0].trim()}不`))
-    : undefined;
-  return [
-    ...(afterHour === undefined ? [] : [{ kind: "not_after_hour" as const, value: afterHour, ...dayScope }]),
-    ...(beforeHour === undefined ? [] : [{ kind: "not_before_hour" as const, value: beforeHour, ...dayScope }]),
-  ];
+  return HOURS_LIFTED.flatMap(({ kind, said, read }) => {
+    const words = said.exec(normalized)?.[0].trim();
+    const hour = words === undefined ? undefined : (read(`not ${words}`) ?? read(`${words}不`));
+    return hour === undefined ? [] : [{ kind, value: hour, ...dayScopeOf(days) }];
+  });
 }
 
 /** The preferences a sentence takes back: the days it names as fine again, a part of the day, an hour. */
 function liftedIn(normalized: string): PreferenceRule[] {
   const days = readDays(normalized).weekdays;
   // "Studying after 9pm is fine now", "晚上9点以后也可以学习了": the hour nothing ended after, its part the hour's own.
-  if (AFTER_HOUR_LIFTED.test(normalized) || BEFORE_HOUR_LIFTED.test(normalized)) return hoursLiftedIn(normalized, days);
+  if (HOURS_LIFTED.some(({ said }) => said.test(normalized))) return hoursLiftedIn(normalized, days);
   const part = readPartOfDay(normalized);
   // "Sunday mornings are fine now": the morning on Sunday alone, never the whole of Sunday or every morning.
   if (part && days.length > 0) {
-    const scope = [...new Set(days)].sort((a, b) => a - b);
-    return [{ kind: "part_of_day", value: part, ...(scope.length < 7 ? { days: scope } : {}) }];
+    return [{ kind: "part_of_day", value: part, ...dayScopeOf(days) }];
   }
   const lifted: PreferenceRule[] = days.map((weekday) => ({ kind: "avoid_day", value: weekday }));
   if (part) lifted.push({ kind: "part_of_day", value: part });
