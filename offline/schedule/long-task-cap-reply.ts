@@ -6,14 +6,9 @@
  */
 import { say, weekdayName, type Language } from "../../contracts/language.js";
 import { asWritten, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
-import { isOverTaskCap as isOverCap, taskParts } from "./long-task-slots.js";
+import { taskParts } from "./long-task-slots.js";
 
 type LongTask = Extract<ScheduleRequest, { kind: "add_long_task" }>;
-
-/** True when the long task takes more slots than one task holds. */
-export function isOverTaskCap(request: LongTask): boolean {
-  return isOverCap(request.minutes);
-}
 
 /** The reply, in `language`; `message` gives the name and class as the user wrote them (the reader lowercases). */
 export function longTaskCapReply(request: LongTask, message: string, language: Language): string {

@@ -46,7 +46,8 @@ import { followUpOf } from "./follow-up.js";
 import { badAmountReply } from "./amount-reply.js";
 import { dueDayReply } from "./due-day-reply.js";
 import { oneDayHourReply } from "./one-day-hour-reply.js";
-import { isOverTaskCap, longTaskCapReply } from "./long-task-cap-reply.js";
+import { longTaskCapReply } from "./long-task-cap-reply.js";
+import { isOverTaskCap } from "./long-task-slots.js";
 
 // The step summaries' Chinese moved to the schedule domain (`stepSummary`); its callers here import it still.
 export { summaryInChinese };
@@ -141,7 +142,7 @@ export function decideChat(view: PromptView): Record<string, unknown> {
     };
   // "add a task: thesis, 100 hours, due Friday, to English": longer than one task holds — said, with parts that fit
   // (before, a plan card, then its step failed on the card's slot count).
-  if (request.kind === "add_long_task" && isOverTaskCap(request))
+  if (request.kind === "add_long_task" && isOverTaskCap(request.minutes))
     return {
       intent: "chat",
       reply: longTaskCapReply(request, message, language),
