@@ -339,6 +339,42 @@ describe("extraction from an invocation", () => {
     );
     expect(memory.callCount).toBe(1);
   });
+
+  test("from the run's thread, by the memory model and by the offline reader alike; a run naming no thread keeps none", async () => {
+    const read = async (memory: ReturnType<typeof scripted> | undefined, config: object) => {
+      const store = new InMemoryStore();
+      const models = memory ? { default: scripted([]), memory } : { default: scripted([]) };
+      const dependencies = { models, domain } as unknown as NodeDependencies;
+      await rememberPreferences(store, "student", preferenceSources(invocation, "t-9"), dependencies, config, NOW);
+      return (await loadPreferences(store, "student")).map(({ kind, from }) => ({ kind, from }));
+    };
+    const model = () =>
+      scripted([
+        json({
+          preferences: [
+            { kind: "avoid_day", value: 1, text: "never Mondays", source_index: 3 },
+            { kind: "part_of_day", value: "morning", text: "I prefer mornings", source_index: 1 },
+          ],
+          lifted: [],
+        }),
+      ]);
+    const thread = { configurable: { thread_id: "t-9" } };
+    const byModel = await read(model(), thread);
+    expect(byModel).toEqual(
+      expect.arrayContaining([
+        { kind: "avoid_day", from: { kind: "card_feedback", tool: "place", threadId: "t-9" } },
+        { kind: "part_of_day", from: { kind: "message", threadId: "t-9" } },
+      ]),
+    );
+    expect(byModel).toHaveLength(2);
+    const offline = await read(undefined, thread);
+    expect(offline.find((entry) => entry.kind === "not_before_hour")?.from).toEqual({
+      kind: "card_feedback",
+      tool: "the plan",
+      threadId: "t-9",
+    });
+    expect((await read(model(), {})).every((entry) => entry.from === undefined)).toBe(true);
+  });
 });
 
 describe("the prompt block", () => {
