@@ -119,6 +119,8 @@ describe.each(MODES)("preference extraction through an OpenAI-strict server, $na
       { kind: "avoid_day", value: 1, text: "never on Monday" },
     ]);
     expect(profile[0]!.source).toMatch(/pref-1/);
+    // Where it was said, as data too (the Chinese /prefs says it from this), by the model's path as by the offline one.
+    expect(profile[0]!.from).toEqual({ kind: "message", threadId: "pref-1" });
 
     // The next task, on a new thread, arranges the week and puts nothing on Monday.
     expect((await talk("pref-2", "Arrange my review tasks into free slots")).phase).toBe("done");
