@@ -16,6 +16,7 @@ import {
 } from "../../contracts/preferences.js";
 import {
   EVERY_NOT_AFTER_HOUR,
+  HOUR_NUMBER_ZH,
   MAX_READ_LENGTH,
   NOT_BEFORE_HOUR,
   normalizeText,
@@ -26,7 +27,6 @@ import {
   readPartOfDay,
   readWhere,
 } from "./request-parsing.js";
-import { HOUR_NUMBER_ZH } from "./reading/clock-words.js";
 
 /** "only", "just", "只", "仅": the days or part named are the only ones. */
 const ONLY = /\b(?:only|just|exclusively)\b|只|仅/;

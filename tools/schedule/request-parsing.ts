@@ -35,6 +35,7 @@ export { type BadAmount, readBadAmount } from "./reading/amounts.js";
 export { MAX_READ_LENGTH, MAX_READ_SENTENCES, editDistance, normalizeText, readNumber } from "./reading/words.js";
 export {
   EVERY_NOT_AFTER_HOUR,
+  HOUR_NUMBER_ZH,
   NOT_BEFORE_HOUR,
   readBetween,
   readClockTime,
