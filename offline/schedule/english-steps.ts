@@ -60,7 +60,7 @@ export function withShiftDays(request: ScheduleRequest, facts: WeekFacts): Sched
     (request.fromToday !== undefined && today !== undefined
       ? dayOfWeekOfDate(addDays(today, request.fromToday))
       : undefined);
-  let days = request.days;
+  let days = request.days ?? daysBetweenSaidFromToday(request);
   if (days === undefined && request.to && weekday !== undefined) {
     const target = resolveDays(request.to.only, facts);
     // The day the reviews are on: the one said from today, else the weekday's first day in the window.
@@ -89,6 +89,19 @@ export function withShiftDays(request: ScheduleRequest, facts: WeekFacts): Sched
       : { kind: "shift_all", ...of, away: request.away, ...(request.dayward ? { dayward: request.dayward } : {}) };
   const by = request.minutes !== undefined ? { minutes: request.minutes } : days !== undefined ? { days } : undefined;
   return by === undefined ? request : { kind: "shift_all", ...by, ...of };
+}
+
+/**
+ * The days from a day said from today to another said so ("today's reviews to tomorrow": 1), whether or not the week
+ * shown holds it: on Sunday, tomorrow is outside it, and the step is still "1 day later" (each review then stays,
+ * named: a day later is outside the schedule) — before, "to the day asked", which no step reads, for every review.
+ */
+function daysBetweenSaidFromToday(request: Extract<ScheduleRequest, { kind: "shift_all" }>): number | undefined {
+  const only = request.to?.only;
+  const [date, ...more] = only?.dates ?? [];
+  if (request.fromToday === undefined || !only || only.weekdays.length + only.days.length > 0 || more.length > 0)
+    return undefined;
+  return date?.kind === "offset" && date.days !== request.fromToday ? date.days - request.fromToday : undefined;
 }
 
 /** A mark's task in the user's words when no weekday could be told: the day said from today stays in them. */

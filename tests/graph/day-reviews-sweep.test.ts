@@ -1,0 +1,60 @@
+/**
+ * "Push all my reviews today back a day", "I'm sick today, push everything to tomorrow", "我今天生病了，把复习都挪到明天",
+ * said each morning of the week as the clock moves (07:00, +08:00, before any review of the day starts), on the
+ * half-placed sample week: the week is half over from Wednesday on. Before, the first shifted every review of the week
+ * and the others asked which review "everything" or "复习都" was.
+ *
+ * The oracle shares no reading, placing or clock code with the graph: from the fixture's data alone (`HALF_PLACED`:
+ * which review sits on which day) it knows which reviews are today's. Each of them must end on the next day, or stay
+ * where it was and be named in the answer (the next day full, or outside the week on Sunday); every other review must
+ * be exactly where it was; with no review today nothing changes.
+ */
+import { describe, expect, test } from "vitest";
+import {
+  CHINESE_NAMES,
+  converse,
+  HALF_PLACED,
+  halfPlacedWeek,
+  offlineTempo,
+  placeOf,
+} from "./support/offline-conversation.js";
+
+/** 07:00 in Shanghai on day `day` (1 = Monday 11 March 2024) of the sample week. */
+const morningOf = (day: number) => () => new Date(`2024-03-${String(10 + day).padStart(2, "0")}T07:00:00+08:00`);
+
+const REQUESTS = [
+  "push all my reviews today back a day",
+  "I'm sick today, push everything to tomorrow",
+  "我今天生病了，把复习都挪到明天",
+] as const;
+
+describe("today's reviews moved to tomorrow, the clock moved day by day", () => {
+  test.each(REQUESTS.flatMap((request) => [1, 2, 3, 4, 5, 6, 7].map((day) => [request, day] as const)))(
+    "'%s' on day %i",
+    async (request, day) => {
+      const chinese = /[\u4e00-\u9fff]/.test(request);
+      const week = halfPlacedWeek({ chinese });
+      const outcome = await converse(await offlineTempo(week, morningOf(day)), request);
+      const todays = Object.entries(HALF_PLACED)
+        .filter(([, [placedDay]]) => placedDay === day)
+        .map(([id]) => id);
+      const answer = outcome.said.join("\n");
+      for (const id of Object.keys(HALF_PLACED)) {
+        const before = placeOf(week, id);
+        const after = placeOf(outcome.schedule, id);
+        if (!todays.includes(id)) expect(after, id).toBe(before);
+        else if (after !== before) expect(after, id).toMatch(new RegExp(`^day ${day + 1} `));
+        else {
+          const name = chinese ? CHINESE_NAMES[id]! : week.tasks.find((task) => task.id === id)!.name;
+          expect(answer, id).toContain(name);
+        }
+      }
+      // No question asked of which review was meant, and no write beyond today's reviews.
+      expect(outcome.cards.map((card) => card.action)).not.toContain("ask_user");
+      if (todays.length === 0) expect(outcome.schedule.tasks).toEqual(week.tasks);
+      // On a day before Sunday with a review, one moves (the next day has room in the sample week).
+      if (todays.length > 0 && day < 7)
+        expect(todays.some((id) => placeOf(outcome.schedule, id) !== placeOf(week, id))).toBe(true);
+    },
+  );
+});
