@@ -1,8 +1,9 @@
 /**
  * "Push all my reviews today back a day", "I'm sick today, push everything to tomorrow", "我今天生病了，把复习都挪到明天",
+ * "push today back a day", "move today to tomorrow", "我今天不舒服，复习都改到明天", "把今天的都挪到明天",
  * said each morning of the week as the clock moves (07:00, +08:00, before any review of the day starts), on the
  * half-placed sample week: the week is half over from Wednesday on. Before, the first shifted every review of the week
- * and the others asked which review "everything" or "复习都" was.
+ * and the others asked which review "everything", "复习都", "today" or "今天的" was.
  *
  * The oracle shares no reading, placing or clock code with the graph: from the fixture's data alone (`HALF_PLACED`:
  * which review sits on which day) it knows which reviews are today's. Each of them must end on the next day, or stay
@@ -26,6 +27,10 @@ const REQUESTS = [
   "push all my reviews today back a day",
   "I'm sick today, push everything to tomorrow",
   "我今天生病了，把复习都挪到明天",
+  "push today back a day",
+  "move today to tomorrow",
+  "我今天不舒服，复习都改到明天",
+  "把今天的都挪到明天",
 ] as const;
 
 describe("today's reviews moved to tomorrow, the clock moved day by day", () => {

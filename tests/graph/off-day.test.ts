@@ -193,6 +193,25 @@ describe("every review of a day moved off it", () => {
     ["我周四上午有事，把复习都挪到周五", "I'm busy Thursday morning, move my reviews to Friday"],
     ["我周四上午有事，把复习都挪走", "I'm busy Thursday morning, move my reviews"],
     ["把今天所有的复习推迟一小时", "把今天的所有复习推迟一小时"],
+    // A day said alone where the task goes is that day's reviews. Before, a task named "today" (or "tuesday back a
+    // day", "of", "今天的") was sought, and "push my reviews on thursday and friday" stayed one list of days.
+    ["push today back a day", "push today's reviews back a day"],
+    ["push all of today back a day", "push today's reviews back a day"],
+    ["push tuesday back a day", "push tuesday's reviews back a day"],
+    ["push all of tuesday back a day", "push tuesday's reviews back a day"],
+    ["push thursday and friday back a day", "push thursday's and friday's reviews back a day"],
+    ["push tonight back an hour", "push tonight's reviews back an hour"],
+    ["move today to tomorrow", "move today's reviews to tomorrow"],
+    ["move all of today to tomorrow", "move today's reviews to tomorrow"],
+    ["move tuesday to wednesday", "move tuesday's reviews to wednesday"],
+    ["把今天挪到明天", "把今天的复习都挪到明天"],
+    ["把今天的都挪到明天", "把今天的复习都挪到明天"],
+    ["把今天全部挪到明天", "把今天的复习都挪到明天"],
+    ["把今天往后推一天", "把今天的所有复习往后推一天"],
+    // The task said in its own clause, with no 把: as with 把.
+    ["我今天不舒服，复习都改到明天", "我今天不舒服，把复习都改到明天"],
+    ["我今天生病了，复习都挪到明天", "我今天生病了，把复习都挪到明天"],
+    ["周六我有事，作文挪到周五", "周六我有事，把作文挪到周五"],
   ])("%s reads as %s", (request, same) => {
     expect(parseScheduleRequest(request)).toEqual(parseScheduleRequest(same));
   });

@@ -110,6 +110,9 @@ const RUNS = [
   "1. ",
   // A move asked as a question whose task and place never end (half a second at 100 000 characters before).
   "can the go to ",
+  // Days said alone where a task goes, and clauses with no 把 before a move's verb.
+  "all of today and ",
+  "今天，",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

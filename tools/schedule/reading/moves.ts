@@ -171,6 +171,13 @@ function readMoveTo(said: string): ScheduleRequest | undefined {
  */
 function withSubjectClauseZh(body: string): string {
   if (/把|将/.test(body)) return body;
+  // "我今天不舒服，复习都改到明天", "周六我有事，作文挪到周五": the last clause names the task before its verb, with no
+  // 把 — read as "…，把复习都改到明天" (before, the task was "我今天不舒服,复习都").
+  const topic = new RegExp(String.raw`^(.+)[，,；;]\s*(?:帮我|请|麻烦|就|再)*([^，,；;]+?)((?:${MOVE_TO_ZH}).*)$`).exec(
+    body,
+  );
+  if (topic && !/^(?:我|你|他|她|我们|它)|^(?:帮我|请|麻烦|就|再)+$/.test(topic[2]!))
+    return `${topic[1]}，把${topic[2]}${topic[3]}`;
   const match = /^([^，,；;]+)[，,；;]\s*((?:帮我|请|麻烦|就|再)*)((?:挪|移|调|换|改).*)$/.exec(body);
   if (!match) return body;
   const subject = new RegExp(
@@ -340,6 +347,9 @@ const PLACED_AFTER_ZH = /^(?:把|将)?([\u4e00-\u9fff"“][^，,。；;]*?)(?:�
  * after the first may leave its verb out ("… and the essay to Friday"), so it needs "to" or a shift ("… and make it
  * the morning" is no move of a task "make it").
  */
+/** A piece that starts with a day said alone ("friday back a day"), not a day's reviews ("friday's review …"). */
+const DAY_ALONE_FIRST = new RegExp(String.raw`^\s*${DAY_SAID_EN}\b(?!'s|\s+(?:reviews?|sessions?)\b)`);
+
 function wholeMove(piece: string, first: boolean): MoveRequest | undefined {
   // ("把作文挪到周五，单词表放周六": a later piece may put its task with 放 or 安排, as a move of it.)
   const placed = first ? null : PLACED_AFTER_ZH.exec(piece.trim());
@@ -350,5 +360,8 @@ function wholeMove(piece: string, first: boolean): MoveRequest | undefined {
   if (move?.kind !== "move" || (!move.shift && isAnywhere(move.where))) return undefined;
   if (first) return move;
   if (PRONOUN.test(move.task) || readTaskWords(move.task).trim() === "") return undefined;
+  // ("push my reviews on thursday and friday back a day": a day alone after a join, with no verb of its own, is one more
+  // day of the list, not a move of that day's reviews — "…, and push friday back a day" is.)
+  if (!MOVE_VERB_EN.test(piece.trim()) && DAY_ALONE_FIRST.test(piece)) return undefined;
   return move.shift || chinese || /\s(?:to|onto|into|until|till)\s/.test(said) ? move : undefined;
 }

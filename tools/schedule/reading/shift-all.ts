@@ -63,7 +63,7 @@ export function asShiftAll(request: ScheduleRequest): ScheduleRequest {
   const shift = request.shift;
   if (shift && "sameDay" in shift) return request;
   const by = shift ? ("days" in shift ? { days: shift.days } : { minutes: shift.minutes }) : undefined;
-  const task = request.task.trim();
+  const task = dayAloneAsReviews(request.task.trim()) ?? request.task.trim();
   if (EVERY_REVIEW.test(task))
     return by === undefined ? (awayFrom(request) ?? offOneDayTo(request) ?? request) : { kind: "shift_all", ...by };
   // "my reviews from Thursday", "everything on Thursday afternoon", "all my reviews off Thursday": Thursday's reviews.
@@ -96,6 +96,19 @@ export function asShiftAll(request: ScheduleRequest): ScheduleRequest {
   const targets = only.weekdays.length + only.days.length + (only.dates?.length ?? 0);
   if (targets !== 1 || !isEmptySelection(request.where.not)) return request;
   return { kind: "shift_all", ...of, to: request.where };
+}
+
+/**
+ * A day said alone where a task would be, as that day's reviews: "today", "all of tuesday", "tuesday and wednesday",
+ * "thursday morning", "今天", "今天的都", "周四全部" ("push today back a day", "move tuesday to wednesday",
+ * "把今天的都挪到明天") — "today's reviews", "周四的所有复习" (before, a task named "today" was sought). Undefined for
+ * anything else ("周四的" alone, like "周四的复习", may be one review).
+ */
+export function dayAloneAsReviews(phrase: string): string | undefined {
+  const english = /^(?:(?:all|the whole)\s+)?(?:of\s+)?([a-z][a-z\s,&]*)$/.exec(phrase);
+  if (english) return daysOfReviewsIn(english[1]!.trim()) ? `${english[1]!.trim()}'s reviews` : undefined;
+  const chinese = /^(?:全部|所有)?(.+?)(?:的?(?:都|全部|全都|所有))?$/.exec(phrase)?.[1];
+  return chinese && !chinese.endsWith("的") && daysOfReviewsIn(chinese) ? `${chinese}的所有复习` : undefined;
 }
 
 /**

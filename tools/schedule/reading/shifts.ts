@@ -8,7 +8,7 @@ import { readDays } from "./day-words.js";
 import { isEmptySelection } from "./where.js";
 import { taskPhrase } from "./task-words.js";
 import { splitNamingDay } from "./day-names.js";
-import { DAYS_NAMING, EVERY_REVIEW, MOVE_VERB, saysDayOfReviews } from "./shift-all.js";
+import { dayAloneAsReviews, DAYS_NAMING, EVERY_REVIEW, MOVE_VERB, saysDayOfReviews } from "./shift-all.js";
 import { PRONOUN, taskNamedBefore } from "./move-target.js";
 
 /** A move's verb and what follows it (group 1), up to "to …" where it goes (group 2) in `MOVE_TO`. */
@@ -48,6 +48,8 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
   const sameDay = /\s(?:today|tonight|that day|the same day|on the same day|in the day)\s/;
   // ("later today" of a review on another day is today, from the clock: kept as where, `MoveRequest.shift`.)
   const today = /\s(today|tonight)\s/.exec(rest)?.[1];
+  // "push today back a day", "push all of tonight back an hour": the day is what moves — its reviews — not when.
+  const todayMoved = /^\s(?:(?:all|the whole)\s+)?(?:of\s+)?(today|tonight)\s/.exec(rest)?.[1];
   rest = rest.replace(sameDay, " ");
   const next =
     /\s(?:to|until|till)\s+(?:the\s+)?(next|following|previous)\s+day\s|\s(?:to\s+)?the day (after|before)\s/.exec(
@@ -104,9 +106,14 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
   // ("Thursday and Friday's reviews": the days listed before the one said so name them too.)
   // ("All my reviews on Friday", "everything tomorrow": the day names the reviews, as "Friday's reviews" does.)
   const named = phrase.replace(DAYS_NAMING, (word) => (splitNamingDay(word) ? " " : word));
-  const ofADay = saysDayOfReviews(phrase);
+  // ("push tuesday back a day", "push all of thursday and friday back a day": those days' reviews.)
+  const dayAlone =
+    todayMoved && !/\w/.test(phrase.replace(/^(?:all|the whole)?\s*(?:of)?$/, ""))
+      ? `${todayMoved}'s reviews`
+      : dayAloneAsReviews(phrase);
+  const ofADay = dayAlone !== undefined || saysDayOfReviews(phrase);
   if (!ofADay && (!isEmptySelection(readDays(named)) || /\b(?:to|onto|into)\b/.test(phrase))) return undefined;
-  const said2 = taskPhrase(phrase);
+  const said2 = dayAlone ?? taskPhrase(phrase);
   const pointed = PRONOUN.test(said2) ? (taskNamedBefore(body.slice(0, verb.index)) ?? said2) : said2;
   // "push all my reviews tonight back an hour": tonight's reviews, by an amount (before, every review of the week).
   const task = today && length && EVERY_REVIEW.test(pointed) ? `${today}'s reviews` : pointed;

@@ -219,7 +219,7 @@ export function taskPhrase(text: string): string {
       // which, too; "except" or "but" left before a day ruled out — "the essay except tomorrow" — is no name either, nor
       // "only", "too", "again" said around it, nor 也 or 都 after it — but "复习都", every review.)
       .replace(
-        /(?:please|for me|instead|\bexcept|\bbut|\bonly|\btoo|\bas well|\bagain|\balso|(?<=[\u4e00-\u9fff])(?:也|还|到)|(?<=[\u4e00-\u9fff])(?<!复习|任务)(?:都|全都)|wherever (?:it fits|they fit|there'?s (?:room|space|time))|somewhere else|somewhere|anywhere|elsewhere|(?:\b(?:for|at|in|on) )?\b(?:sometime|some time|at some point|any ?time|whenever)|\b(?:in|during|into) (?:my|the|some) (?:free|spare) (?:time|slots?)|(?:\b(?:for|on) )?\b(?:every|each) (?:single )?day|\bdaily|吧|一下|的任务|任务|能不能|可不可以|能否|可以)$/,
+        /(?:please|for me|instead|\bexcept|\bbut|\bonly|\btoo|\bas well|\bagain|\balso|(?<=[\u4e00-\u9fff])(?:也|还|到)|(?<=[\u4e00-\u9fff])(?<!复习|任务|的)(?:都|全都)|wherever (?:it fits|they fit|there'?s (?:room|space|time))|somewhere else|somewhere|anywhere|elsewhere|(?:\b(?:for|at|in|on) )?\b(?:sometime|some time|at some point|any ?time|whenever)|\b(?:in|during|into) (?:my|the|some) (?:free|spare) (?:time|slots?)|(?:\b(?:for|on) )?\b(?:every|each) (?:single )?day|\bdaily|吧|一下|的任务|任务|能不能|可不可以|能否|可以)$/,
         "",
       )
       .replace(/^["']|["']$/g, "")
