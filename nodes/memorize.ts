@@ -82,8 +82,21 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
           preferenceNews(remembered, "zh"),
         );
       // A review already where a preference just said rules out stays there until moved: the person is told.
+      // (Best-effort: the reply is given and the preference stored; a week that cannot be read now is said, not a
+      // failed run.)
       const against =
-        remembered.added.length > 0 ? await placedAgainst(userId, remembered.added, invocation, config) : undefined;
+        remembered.added.length > 0
+          ? await placedAgainst(userId, remembered.added, invocation, config).catch(() => {
+              emitStatus(
+                config,
+                "memorize",
+                state.messages,
+                "Could not read your week to check for reviews already where this preference rules out",
+                "暂时读不到你的日程，没能检查是否已有复习排在这条偏好排除的时间",
+              );
+              return undefined;
+            })
+          : undefined;
       if (against) {
         told = new AIMessage({ id: newId("ai"), content: against });
         emitAssistantText(config, "memorize", told.id!, against);
@@ -151,7 +164,9 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
     const outcome = state.outcome!;
     const { domain } = dependencies;
     // Read for the older loops only: this task's own still-open items are in its outcome.
-    const openNow = domain.openItems ? domain.openItems(await domain.load(userId)) : undefined;
+    // (A week that cannot be read now closes no older loop: they are kept.)
+    const openItems = domain.openItems?.bind(domain);
+    const openNow = openItems ? await domain.load(userId).then(openItems, () => undefined) : undefined;
     const kind = outcome.kind;
     const stillOpen = outcome.stillOpen ?? [];
     const openNames = new Set((openNow ?? []).map((item) => item.name));

@@ -9,6 +9,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { InMemoryStore } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import type { Preference } from "../../contracts/preferences.js";
+import { loadPreferences } from "../../memory/preferences.js";
 import { combineDomains } from "../../tools/combined-domain.js";
 import { createScheduleDomain, InMemoryScheduleRepository, type ScheduleState } from "../../tools/schedule/index.js";
 import { createTodoDomain } from "../../tools/todo/domain.js";
@@ -124,6 +125,41 @@ describe("a preference said with reviews already where it rules out", () => {
     const last = (await graph.getState(config)).values.messages.at(-1) as { id: string; content: string };
     expect(last.content).toMatch(/^Already in place where "no studying on Mondays" rules out: /);
     expect([...texts]).toEqual([[last.id, last.content]]);
+  });
+
+  test("a week that cannot be read for the notice: the preference is kept, the run ends, and the status says so", async () => {
+    const store = new InMemoryStore();
+    const tempo = await offlineTempo(halfPlacedWeek(), undefined, { store });
+    // Only the read of the week for the notice fails (a dropped connection).
+    const load = tempo.repository.load.bind(tempo.repository);
+    let failed = 0;
+    tempo.repository.load = async (userId: string) => {
+      if (new Error().stack?.includes("placedAgainst")) {
+        failed += 1;
+        throw new Error("connection terminated");
+      }
+      return load(userId);
+    };
+    const config = threadConfig("t-down", "student");
+    const statuses: string[] = [];
+    const stream = await tempo.graph.stream(
+      { messages: [new HumanMessage("no studying on Mondays")] },
+      { ...config, streamMode: "custom" },
+    );
+    for await (const event of stream as AsyncIterable<{ kind: string; text?: string }>)
+      if (event.kind === "status" && event.text) statuses.push(event.text);
+    expect(failed).toBe(1);
+    const state = await tempo.graph.getState(config);
+    const said = (state.values.messages as Array<{ getType(): string; content: string }>)
+      .filter((message) => message.getType() === "ai")
+      .map((message) => message.content);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/^Noted as a standing preference \(never on Monday\)/);
+    expect(statuses).toContain("Could not read your week to check for reviews already where this preference rules out");
+    expect((await loadPreferences(store, "student")).map((preference) => preference.kind)).toEqual(["avoid_day"]);
+    // The thread goes on: the next message is answered, and the week is readable again.
+    const next = await converse(tempo, "move Review limits and continuity", [], "t-down");
+    expect(placeOf(next.schedule, "review-limits")).not.toMatch(/^day 1 |^pending$/);
   });
 
   test("in Chinese: '周一从不学习' names the Monday review and how to move it", async () => {
