@@ -212,6 +212,8 @@ describe("every review of a day moved off it", () => {
     ["我今天不舒服，复习都改到明天", "我今天不舒服，把复习都改到明天"],
     ["我今天生病了，复习都挪到明天", "我今天生病了，把复习都挪到明天"],
     ["周六我有事，作文挪到周五", "周六我有事，把作文挪到周五"],
+    ["周五我有事，那就作文挪到周四", "周五我有事，那就把作文挪到周四"],
+    ["周五有考试，所以作文挪到周四", "周五有考试，所以把作文挪到周四"],
   ])("%s reads as %s", (request, same) => {
     expect(parseScheduleRequest(request)).toEqual(parseScheduleRequest(same));
   });

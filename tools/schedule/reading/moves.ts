@@ -173,10 +173,10 @@ function withSubjectClauseZh(body: string): string {
   if (/把|将/.test(body)) return body;
   // "我今天不舒服，复习都改到明天", "周六我有事，作文挪到周五": the last clause names the task before its verb, with no
   // 把 — read as "…，把复习都改到明天" (before, the task was "我今天不舒服,复习都").
-  const topic = new RegExp(String.raw`^(.+)[，,；;]\s*(?:帮我|请|麻烦|就|再)*([^，,；;]+?)((?:${MOVE_TO_ZH}).*)$`).exec(
-    body,
-  );
-  if (topic && !/^(?:我|你|他|她|我们|它)|^(?:帮我|请|麻烦|就|再)+$/.test(topic[2]!))
+  const topic = new RegExp(
+    String.raw`^(.+)[，,；;]\s*(?:所以|那就|那么|帮我|请|麻烦|就|再)*([^，,；;]+?)((?:${MOVE_TO_ZH}).*)$`,
+  ).exec(body);
+  if (topic && !/^(?:我|你|他|她|我们|它)|^(?:所以|那就|那么|帮我|请|麻烦|就|再)+$/.test(topic[2]!))
     return `${topic[1]}，把${topic[2]}${topic[3]}`;
   const match = /^([^，,；;]+)[，,；;]\s*((?:帮我|请|麻烦|就|再)*)((?:挪|移|调|换|改).*)$/.exec(body);
   if (!match) return body;
