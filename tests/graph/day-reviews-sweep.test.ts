@@ -63,3 +63,45 @@ describe("today's reviews moved to tomorrow, the clock moved day by day", () => 
     },
   );
 });
+
+const DAY_NAMES_EN = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
+const DAY_NAMES_ZH = ["周一", "周二", "周三", "周四", "周五", "周六", "周日"] as const;
+
+/**
+ * "Move Tuesday to Wednesday", "把周二挪到周三": a weekday said alone is its reviews, said each morning of the week about
+ * each day to the next. The oracle, from the fixture's data and the clock's day alone: a day already past moves
+ * nothing; a day from today on has each of its reviews on the next day, or where it was and named in the answer; every
+ * other review stays where it was. Before, a task named "tuesday" was sought.
+ */
+describe("a weekday's reviews moved to the next day, the clock moved day by day", () => {
+  const cases = [1, 2, 3, 4, 5, 6, 7].flatMap((today) =>
+    [1, 2, 3, 4, 5, 6].flatMap((named) => [
+      [`move ${DAY_NAMES_EN[named - 1]} to ${DAY_NAMES_EN[named]}`, today, named] as const,
+      [`把${DAY_NAMES_ZH[named - 1]}挪到${DAY_NAMES_ZH[named]}`, today, named] as const,
+    ]),
+  );
+  test.each(cases)("'%s' on day %i", async (request, today, named) => {
+    const chinese = /[\u4e00-\u9fff]/.test(request);
+    const week = halfPlacedWeek({ chinese });
+    const outcome = await converse(await offlineTempo(week, morningOf(today)), request);
+    const ofNamed = Object.entries(HALF_PLACED)
+      .filter(([, [placedDay]]) => placedDay === named)
+      .map(([id]) => id);
+    const answer = outcome.said.join("\n");
+    for (const id of Object.keys(HALF_PLACED)) {
+      const before = placeOf(week, id);
+      const after = placeOf(outcome.schedule, id);
+      if (!ofNamed.includes(id) || named < today) expect(after, id).toBe(before);
+      else if (after !== before) expect(after, id).toMatch(new RegExp(`^day ${named + 1} `));
+      else {
+        const name = chinese ? CHINESE_NAMES[id]! : week.tasks.find((task) => task.id === id)!.name;
+        expect(answer, id).toContain(name);
+      }
+    }
+    expect(outcome.cards.map((card) => card.action)).not.toContain("ask_user");
+    if (named < today || ofNamed.length === 0) expect(outcome.schedule.tasks).toEqual(week.tasks);
+    // A day from today on with a review: one moves (the next day has room in the sample week).
+    if (named >= today && ofNamed.length > 0)
+      expect(ofNamed.some((id) => placeOf(outcome.schedule, id) !== placeOf(week, id))).toBe(true);
+  });
+});
