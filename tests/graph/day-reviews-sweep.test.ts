@@ -105,3 +105,39 @@ describe("a weekday's reviews moved to the next day, the clock moved day by day"
       expect(ofNamed.some((id) => placeOf(outcome.schedule, id) !== placeOf(week, id))).toBe(true);
   });
 });
+
+/**
+ * "Push the rest of today to tomorrow", "今天剩下的复习都挪到明天", "clear the rest of today", said at four times of each
+ * day of the week. The oracle reads the fixture and the clock alone: a review of today that has started (its first
+ * slot's clock time, from the week's own slot times, at or before now) stays where it is; one still ahead goes to the
+ * next day (or stays, named: the next day full, or outside the week) — or, cleared, is pending again; every other
+ * review stays. Before, "the rest of today" was read as a task named "rest of" (the clear said no review was placed).
+ */
+describe("the rest of today, the clock moved through each day", () => {
+  const REST = ["push the rest of today to tomorrow", "今天剩下的复习都挪到明天", "clear the rest of today"] as const;
+  const cases = REST.flatMap((request) =>
+    [1, 2, 3, 4, 5, 6, 7].flatMap((day) =>
+      ["07:00", "09:00", "12:00", "15:00"].map((at) => [request, day, at] as const),
+    ),
+  );
+  test.each(cases)("'%s' on day %i at %s", async (request, day, at) => {
+    const chinese = /[\u4e00-\u9fff]/.test(request);
+    const week = halfPlacedWeek({ chinese });
+    const now = () => new Date(`2024-03-${String(10 + day).padStart(2, "0")}T${at}:00+08:00`);
+    const outcome = await converse(await offlineTempo(week, now), request);
+    const answer = outcome.said.join("\n");
+    const startOf = (slot: number) => week.window.slotTimes![slot - 1]!.start;
+    for (const [id, [placedDay, first]] of Object.entries(HALF_PLACED)) {
+      const before = placeOf(week, id);
+      const after = placeOf(outcome.schedule, id);
+      if (placedDay !== day || startOf(first) <= at) expect(after, id).toBe(before);
+      else if (request.startsWith("clear")) expect(after, id).toBe("pending");
+      else if (after !== before) expect(after, id).toMatch(new RegExp(`^day ${day + 1} `));
+      else {
+        const name = chinese ? CHINESE_NAMES[id]! : week.tasks.find((task) => task.id === id)!.name;
+        expect(answer, id).toContain(name);
+      }
+    }
+    expect(outcome.cards.map((card) => card.action)).not.toContain("ask_user");
+  });
+});

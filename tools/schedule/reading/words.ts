@@ -92,6 +92,10 @@ export const NUMBER = String.raw`(\d+|[一二两三四五六七八九十]+)`;
 export const COUNT_WORD = String.raw`one|two|three|four|five|six|seven|eight|nine|ten`;
 
 /** Lowercased text with full-width punctuation and curly quotes made plain. */
+/** "the rest of today", "rest of the day", "for the rest of my day"; "the rest of tonight", "… of the evening" (group 1). */
+const REST_OF_TODAY =
+  /\b(?:for\s+)?(?:the\s+)?rest\s+of\s+(?:today|the\s+day|my\s+day|(tonight|the\s+evening|this\s+evening|my\s+evening))\b/g;
+
 export function normalizeText(text: string): string {
   return (
     text
@@ -117,6 +121,12 @@ export function normalizeText(text: string): string {
       // Traditional characters and spoken Beijing forms of the day words: "週五", "禮拜三", "明兒", "今儿", "后儿".
       .replace(/[週禮]/g, (wide) => (wide === "週" ? "周" : "礼"))
       .replace(/(明|今|后)[儿兒](?=个)?/g, "$1天")
+      // What is left of today is today: what has started is history to every request ("clear the rest of today",
+      // "push today's remaining reviews to tomorrow", "今天剩下的复习都挪到明天"). Before, a task "rest of" was sought.
+      .replace(REST_OF_TODAY, (_, evening: string | undefined) => (evening ? "tonight" : "today"))
+      .replace(/\b(today|tonight)'s\s+remaining\b/g, "$1's")
+      .replace(/\bremaining\s+(reviews|review sessions|study sessions|sessions)\s+(today|tonight)\b/g, "$1 $2")
+      .replace(/(今天|今晚)(?:剩下|剩余|余下|还剩下?|接下来)(?:来)?的/g, "$1的")
   );
 }
 
