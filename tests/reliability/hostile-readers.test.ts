@@ -113,6 +113,8 @@ const RUNS = [
   // Days said alone where a task goes, and clauses with no 把 before a move's verb.
   "all of today and ",
   "今天，",
+  "for the rest of ",
+  "今天剩下",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {
