@@ -162,6 +162,13 @@ describe("request parsing", () => {
     ["what's on?", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 0 }] } } }],
     ["what do I have", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 0 }] } } }],
     ["what's left to schedule?", { kind: "list", status: "pending" }],
+    // What is left of a day named is what is on it (it listed the reviews left to place, whatever the day).
+    ["what's left today?", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 0 }] } } }],
+    ["what's left to do tomorrow", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 1 }] } } }],
+    ["what's left on friday", { kind: "day", where: { only: days([5]) } }],
+    ["今天还剩什么", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 0 }] } } }],
+    ["明天还有什么复习", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 1 }] } } }],
+    ["what's left?", { kind: "list", status: "pending" }],
     ["which reviews are already scheduled?", { kind: "list", status: "placed" }],
     ["还有哪些任务没安排", { kind: "list", status: "pending" }],
     ["这周还剩什么", { kind: "list", status: "pending" }],

@@ -101,8 +101,13 @@ export function readDayContents(body: string): ScheduleRequest | undefined {
     /\bwhat(?:'s| is| do i have| have i got)\b.*\b(?:on|planned|scheduled|happening)\b|\bwhat (?:do i have|have i got)\b|\bshow (?:me )?(?:my |the )?(?:this|next) week\b|\b(?:is there|do i have|have i got) anything\b|\bshow\b.*\b(?:what is on|day \d+|[a-z]+day)\b|\bschedule (?:for|on)\b|\bagenda\b|\btimetable (?:for|on)\b/.test(
       body,
     );
+  // ("what's left today?", "今天还剩什么", "明天还有什么复习": what is on that day, not the reviews left to place.)
+  const left =
+    /\bwhat(?:'s| is)\s+(?:still\s+)?left\s+(?:to do\s+)?(?:for\s+|on\s+)?(?:today|tonight|tomorrow|(?:this\s+)?[a-z]+day)\s*[?!.]*$|(?:今天|今晚|明天|后天|(?:周|星期|礼拜)[一二三四五六日天])(?:还)?(?:剩下?|有)(?:什么|哪些|啥)(?:复习|安排|事|课)?[?？]?$/.test(
+      body,
+    );
   const chinese = /(?:有什么|有哪些|有啥)(?:安排|课|事|任务)|安排了(?:什么|啥)|课表|日程/.test(body);
-  if (!english && !chinese) return undefined;
+  if (!english && !chinese && !left) return undefined;
   // "what do I have tomorrow?" asks what is on the day; `readWhere` reads "I have … tomorrow" as a day that is busy.
   // A week named ("what's on next week?", "这周有什么安排") is its days.
   const where = withWeekNamed(readWhere(body.replace(/\bwhat (?:do i have|have i got)\b/, "what is on")), body);
