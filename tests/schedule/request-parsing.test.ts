@@ -206,6 +206,15 @@ describe("request parsing", () => {
     ["我还没做矩阵复习", { kind: "mark", task: "矩阵复习", to: "missed" }],
     ["i didnt do my review yesterday", { kind: "mark", task: "review", to: "missed", daysAgo: 1 }],
     ["我昨天没做复习", { kind: "mark", task: "复习", to: "missed", daysAgo: 1 }],
+    // A part of the day between the day and 的 names the review by its day too, as "this morning's" does (the task
+    // was "早上的复习", and the day was lost).
+    ["我今天早上的复习没做", { kind: "mark", task: "复习", to: "missed", daysAgo: 0 }],
+    ["我昨天晚上的复习没做", { kind: "mark", task: "复习", to: "missed", daysAgo: 1 }],
+    ["i missed this morning's review", { kind: "mark", task: "review", to: "missed", daysAgo: 0 }],
+    // Why it was missed, said first, is no part of the mark (each was not understood).
+    ["i overslept and missed this morning's review", { kind: "mark", task: "review", to: "missed", daysAgo: 0 }],
+    ["I overslept, missed the matrix review", { kind: "mark", task: "matrix review", to: "missed" }],
+    ["I was sick so I couldn't do the matrix review", { kind: "mark", task: "matrix review", to: "missed" }],
     // A named review keeps its name; "yesterday" says when (as for a review done yesterday).
     ["I didn't do the matrix review yesterday", { kind: "mark", task: "matrix review", to: "missed" }],
     ["我今天没做矩阵复习", { kind: "mark", task: "矩阵复习", to: "missed" }],

@@ -11,7 +11,7 @@ import { taskPhrase } from "./task-words.js";
  * or 3 holds it), "yesterday", "today", "昨天" after or before a task's name say when, not which (group 2 or 4: yesterday).
  */
 const RELATIVE_DAY =
-  /\b(?:(?:(yesterday)|today|tonight|this (?:morning|afternoon|evening))'s|(?:(yesterday(?: morning| afternoon| evening)?|last night)|today|tonight|this (?:morning|afternoon|evening)))\b|(?:(昨天|昨晚|昨日)|今天|今晚|今早|今日)(的)?/;
+  /\b(?:(?:(yesterday)|today|tonight|this (?:morning|afternoon|evening))'s|(?:(yesterday(?: morning| afternoon| evening)?|last night)|today|tonight|this (?:morning|afternoon|evening)))\b|(?:(昨天|昨晚|昨日)|今天|今晚|今早|今日)(?:早上|上午|中午|下午|晚上)?(的)?/;
 
 /**
  * The day a phrase names a task by, counted from today, and the phrase without it: "yesterday's review" → 1 and

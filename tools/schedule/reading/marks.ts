@@ -197,6 +197,10 @@ export function readClearDay(said: string): ScheduleRequest | undefined {
 /** A sentence about a task's life that asks rather than tells: a question mark, 吗 / 么 / 没有 at its end, a count. */
 const MARK_QUESTION = /[?？]\s*$|(?:吗|么|没有)\s*$|几个|几项|几门|多少|how many/;
 
+/** A short clause of why said before "missed" or "didn't do" (its own subject "i"), up to the verb. */
+const EXCUSE_BEFORE_MISSED =
+  /^(?:i|i'm|i am|i was)\s+[^,.;]{1,40}?(?:\s*,\s*(?:and\s+|so\s+)?|\s+(?:and|so)\s+)(?:(?:so|then)\s+)?(?:i\s+)?(?=(?:mis+ed|didn'?t do|did not do|didn'?t get to|never did|forgot|couldn'?t do|could not do|couldn'?t get to)\s)/;
+
 /** A task phrase that names only the kind of session: "my review", "the reviews", "复习". */
 const KIND_ONLY = /^(?:(?:my|the)\s+)?(?:reviews?|review sessions?|study sessions?|sessions?)$|^(?:复习|复习任务)$/;
 
@@ -216,6 +220,8 @@ export function readMark(body: string): ScheduleRequest | undefined {
     .replace(/^(?:(?:can|could|would|will) you\s+(?:please\s+)?|please\s+)+(?=mark\b|ski+p)/, "")
     .replace(MARK_ADVERB_BEFORE, "$1")
     .replace(/^i've\s+/, "i have ")
+    // "I overslept and missed X", "I was sick, couldn't do X", "I got sick so I missed X": why is no part of the mark.
+    .replace(EXCUSE_BEFORE_MISSED, "i ")
     // "I'm done with X", "im finished with X", "I am done X": "done with X".
     .replace(/^(?:i'?m|i am)\s+(?:(?:already|just|finally|all)\s+)?(?:done|finished)\s+(?:with\s+)?/, "done with ")
     // "我还没做X": "我没做X"; "我昨天没做复习": "我没做昨天的复习" (the day names the review missed).
