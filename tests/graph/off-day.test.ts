@@ -214,6 +214,21 @@ describe("every review of a day moved off it", () => {
     ["周六我有事，作文挪到周五", "周六我有事，把作文挪到周五"],
     ["周五我有事，那就作文挪到周四", "周五我有事，那就把作文挪到周四"],
     ["周五有考试，所以作文挪到周四", "周五有考试，所以把作文挪到周四"],
+    // An ailment said first is why, as "I'm sick" is (each was not understood).
+    ["I have a headache, cancel today", "I'm sick, cancel today"],
+    ["i've got a bad migraine, skip everything", "I'm sick, skip everything"],
+    ["我头疼，今天的复习都跳过", "我不舒服，今天的复习都跳过"],
+    // Tonight ruled out is the evening, as Thursday evening is (it was the whole day).
+    ["move my reviews off tonight", "把复习都挪出今晚"],
+    ["move my reviews off this evening", "move my reviews off tonight"],
+    // Studying itself ruled out is every review of that time (a task "study", or "不了", was sought).
+    ["I can't study tonight", "move my reviews off tonight"],
+    ["I can't do any studying tomorrow", "move my reviews off tomorrow"],
+    ["我今晚学不了", "把复习都挪出今晚"],
+    ["我周四下午没法学习", "把复习都挪出周四下午"],
+    // "not" left after the day it rules out is no task's name.
+    ["arrange the essay, not tonight", "arrange the essay except tonight"],
+    ["arrange the essay but not tomorrow", "arrange the essay except tomorrow"],
   ])("%s reads as %s", (request, same) => {
     expect(parseScheduleRequest(request)).toEqual(parseScheduleRequest(same));
   });

@@ -131,14 +131,14 @@ export function withoutDayWords(text: string): string {
  * "clear my Friday", "clear out Friday", "free up my Thursday" (the day's words gone): the verb.
  */
 const CLEAR_DAY_EN =
-  /^(?:(?:i'?m|i am|i feel|i'?m feeling|feeling|i got|i'?ve got|i have)\s+(?:(?:so|really|too|a bit)\s+)?(?:sick|ill|unwell|not well|not feeling well|tired|exhausted|a cold|a fever|the flu)\b[^,;]*[,;]?\s*(?:so\s+)?)?(?:(?:please|just|can you|could you|let's|i want to|i'd like to)\s+)*(skip|clear|cancel|unplace|unschedule|drop|wipe|empty|free up|remove|delete)\s*(?:\bout\b\s*)?((?:all|everything|it all|every (?:review|task|session)s?(?: placed)?|(?:all\s+(?:of\s+)?)?(?:my|the)\s+(?:reviews|tasks|sessions|study sessions|studying|schedule|day|plans?|calendar)|all\s+(?:reviews|tasks|sessions)|reviews|tasks)\s*)?(?:on|for|the|my)?$/;
+  /^(?:(?:i'?m|i am|i feel|i'?m feeling|feeling|i got|i'?ve got|i have)\s+(?:(?:so|really|too|a bit)\s+)?(?:sick|ill|unwell|not well|not feeling well|tired|exhausted|a cold|a fever|the flu|a (?:bad\s+)?(?:headache|migraine|cough|sore throat|(?:stomach|tummy)\s?ache|hangover)|hungover|food poisoning|under the weather)\b[^,;]*[,;]?\s*(?:so\s+)?)?(?:(?:please|just|can you|could you|let's|i want to|i'd like to)\s+)*(skip|clear|cancel|unplace|unschedule|drop|wipe|empty|free up|remove|delete)\s*(?:\bout\b\s*)?((?:all|everything|it all|every (?:review|task|session)s?(?: placed)?|(?:all\s+(?:of\s+)?)?(?:my|the)\s+(?:reviews|tasks|sessions|study sessions|studying|schedule|day|plans?|calendar)|all\s+(?:reviews|tasks|sessions)|reviews|tasks)\s*)?(?:on|for|the|my)?$/;
 
 /**
  * "今天的复习都跳过", "我今天病了，全部跳过", "把明天清空", "取消明天的所有复习", `跳过周一（第1天）的所有复习`: the verb,
  * once the days are gone (`withoutDayWords`) and the punctuation.
  */
 const CLEAR_DAY_ZH =
-  /^(?:我|我的)?(?:(?:生)?病了|生病|不舒服了?|身体不舒服|身体不好|发烧了|感冒了|太累了|很累|累了|有事|不想(?:复习|学习|学)?了?)?(?:请|帮我|麻烦)?(?:把|将)?我?的?(?:所有|全部|全)?的?(?:复习|任务|安排|日程|计划|东西)?(?:都|全都|全部|全)?(?:给我)?(跳过|清空|清掉|取消|撤下|撤掉|空出来|腾出来|空下来)(?:了|掉)?(?:安排)?的?(?:所有|全部)?的?(?:复习|任务|安排|日程|计划)?(?:吧|了)?$/;
+  /^(?:我|我的)?(?:(?:生)?病了|生病|不舒服了?|身体不舒服|身体不好|发烧了|感冒了|(?:有点|很|太)?(?:头疼|头痛|肚子疼|胃疼|嗓子疼|拉肚子|咳嗽|发烧|难受)了?|太累了|很累|累了|有事|不想(?:复习|学习|学)?了?)?(?:请|帮我|麻烦)?(?:把|将)?我?的?(?:所有|全部|全)?的?(?:复习|任务|安排|日程|计划|东西)?(?:都|全都|全部|全)?(?:给我)?(跳过|清空|清掉|取消|撤下|撤掉|空出来|腾出来|空下来)(?:了|掉)?(?:安排)?的?(?:所有|全部)?的?(?:复习|任务|安排|日程|计划)?(?:吧|了)?$/;
 
 /**
  * A week a clear names ("skip the rest of the week", "skip everything this week", "clear next week", "skip everything

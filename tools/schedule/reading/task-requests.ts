@@ -222,8 +222,18 @@ const CANNOT_DO = new RegExp(
 const CANNOT_DO_ZH =
   /^(?:我)?(今天|今晚|明天|明晚|后天|(?:这个?)?(?:周|星期|礼拜)[一二三四五六日天])(?:我)?(?:做不了|做不完|没空做|没时间做|来不及做|不能做)(.+?)(?:了|啦)?[。.!！]*$/;
 
+/** Studying itself, where a task would be named: "I can't study tonight" is about every review of that time. */
+const STUDYING = /^(?:do\s+)?(?:any\s+|my\s+)?(?:study|studying|revise|revising|review|reviews|reviewing)$/;
+/** "我今晚学不了", "今天不能复习", "周四没法学习" (group 1 the day, group 2 its part). */
+const CANNOT_STUDY_ZH =
+  /^(?:我)?(今天|今晚|明天|明晚|后天|(?:这个?)?(?:周|星期|礼拜)[一二三四五六日天])(上午|下午|晚上|早上)?(?:我)?(?:都)?(?:学不了|复习不了|学习不了|不能学习?|不能复习|没法学习?|没法复习|没空学习?|没空复习|没时间学习?|没时间复习)(?:了|啦)?[。.!！]*$/;
+
 export function readCannotDo(body: string): ScheduleRequest | undefined {
   const english = CANNOT_DO.exec(body);
+  // ("I can't study tonight", "我今晚学不了": that time's reviews moved off it, as "move my reviews off tonight".)
+  if (english && STUDYING.test(english[1]!.trim())) return readMove(`move my reviews off ${english[2]}`);
+  const studyZh = english ? null : CANNOT_STUDY_ZH.exec(body);
+  if (studyZh) return readMove(`把复习都挪出${studyZh[1]}${studyZh[2] ?? ""}`);
   const chinese = english ? null : CANNOT_DO_ZH.exec(body);
   const move = english
     ? readMove(`move ${english[1]} off ${english[2]}`)

@@ -222,6 +222,8 @@ export function readWhere(said: string): Where {
     negative = (negative && DAYS_LISTED_ON.test(clause)) || NEGATIVE_CLAUSE.test(clause.replace(NOT_NEGATIVE, " "));
     (negative ? negated : positive).push(clause);
     if (negative && isEmptySelection(readDays(clause))) partsOut.push(clause);
+    // ("move my reviews off tonight": the part of the day said with a day ruled out, as "… off Thursday evening".)
+    else if (negative) notDaysPart ??= readPartOfDay(clause);
   }
   const notPart = partsOut.map(readPartOfDay).find((part) => part !== undefined);
   const kept = positive.join(" , ");
