@@ -26,6 +26,7 @@ import {
   readNotBeforeHour,
   readPartOfDay,
   readWhere,
+  withoutNotBeforeHours,
 } from "./request-parsing.js";
 
 /** "only", "just", "只", "仅": the days or part named are the only ones. */
@@ -142,20 +143,20 @@ function rulesIn(normalized: string): PreferenceRule[] {
   const where = readWhere(normalized);
   const scope = scopeIn(normalized, where);
   if (scope) return scopedRulesIn(normalized, where, scope);
+  // An hour no preference keeps ("晚上12点以前不要": before midnight; "晚上25点以后", "晚上9点半以后"): no rule of the
+  // hour, nor of its part of the day ("晚上" is the hour's) — before, "晚上25点以后不要" was the evening preferred. A
+  // day said in a clause of its own stays ("I never study on Sundays, and nothing after 21:30").
+  if (unkeptHourIn(normalized) !== undefined) return dayRulesIn(normalized, where);
   const after = readNotAfterHour(normalized);
   // "No studying after 9pm": the hour nothing ends after, its part of the day ("晚上9点以后不学习") the hour's own.
   if (after !== undefined) {
     const rest: PreferenceRule[] = rulesIn(withoutNotAfterHour(normalized));
     return [...rest, { kind: "not_after_hour", value: after }];
   }
-  const rules: PreferenceRule[] = [];
-  // "keep Saturday free" and "周日都空出来" are days to avoid, as the request reader reads them.
+  const rules = dayRulesIn(normalized, where);
   const avoided = new Set(where.not.weekdays);
-  for (const weekday of avoided) rules.push({ kind: "avoid_day", value: weekday });
   const only = ONLY.test(normalized);
   const wanted = where.only.weekdays.filter((weekday) => !avoided.has(weekday));
-  // A day named without "only" ("I always study on Saturday") says when, not that other days are out.
-  if (only && wanted.length > 0) rules.push({ kind: "only_days", value: [...wanted].sort() });
   // A part said with a "no" ("I never study in the evening", "no reviews in the morning") keeps it out: never read as
   // a part preferred. The afternoon alone is not kept out (two parts of the day would be left): no rule. The morning
   // of the hour ("我上午10点以前从不学习", "never before 10am") is the hour's, no rule of its own.
@@ -166,6 +167,17 @@ function rulesIn(normalized: string): PreferenceRule[] {
     where.slots.part ?? (avoided.size === 0 && !notPart && hour === undefined ? readPartOfDay(normalized) : undefined);
   if (part) rules.push({ kind: only && wanted.length === 0 ? "only_part_of_day" : "part_of_day", value: part });
   if (hour !== undefined) rules.push({ kind: "not_before_hour", value: hour });
+  return rules;
+}
+
+/** The days a standing sentence rules out or keeps to ("never on Monday", "only on weekends"). */
+function dayRulesIn(normalized: string, where: ReturnType<typeof readWhere>): PreferenceRule[] {
+  // "keep Saturday free" and "周日都空出来" are days to avoid, as the request reader reads them.
+  const avoided = new Set(where.not.weekdays);
+  const rules: PreferenceRule[] = [...avoided].map((weekday) => ({ kind: "avoid_day", value: weekday }));
+  const wanted = where.only.weekdays.filter((weekday) => !avoided.has(weekday));
+  // A day named without "only" ("I always study on Saturday") says when, not that other days are out.
+  if (ONLY.test(normalized) && wanted.length > 0) rules.push({ kind: "only_days", value: [...wanted].sort() });
   return rules;
 }
 
@@ -181,26 +193,29 @@ const HOUR_WITH_ITS_PART =
  * 9pm", "工作日晚上9点以后不复习", "only until 8") — only an hour nothing starts before is one (`readNotBeforeHour`).
  */
 const UNKEPT_HOUR =
-  /\b(?:after|past|later than|until|till|by|from)\s+\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]m\b|o'?clock\b)?|\b\d{1,2}(?::\d{2})?\s*[ap]m\b|\b\d{1,2}:\d{2}\b|(?:上午|早上|中午|下午|傍晚|晚上)?\s*(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟|半)?(?:以后|之后|后|以前|之前|前)?/;
+  /\b(?:after|past|later than|until|till|by|from)\s+\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]m\b|o'?clock\b)?|\b\d{1,2}(?::\d{2})?\s*[ap]m\b|\b\d{1,2}:\d{2}\b|(?:上午|早上|中午|下午|傍晚|晚上|半夜|深夜|午夜|夜里)?\s*(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟|半)?(?:以后|之后|后|以前|之前|前)?/;
 
 /**
  * The hour a standing sentence names that no preference keeps to ("after 9pm", "9点以后"), or undefined: the sentence
  * then states no preference, never one wider than said (`readSchedulePreferences` lists it as not kept).
  */
 export function unkeptHourIn(normalized: string): string | undefined {
-  const rest = withoutNotAfterHour(normalized.replace(EVERY_NOT_BEFORE_HOUR, " "));
+  // (An hour said with "以前不要" or "以后不要" that reads as none stays: "晚上12点以前不要", "晚上25点以后不要".)
+  const rest = withoutNotAfterHour(withoutNotBeforeHours(normalized));
   return UNKEPT_HOUR.exec(rest)?.[0].trim();
 }
 
 const EVERY_NOT_BEFORE_HOUR = new RegExp(NOT_BEFORE_HOUR.source, "g");
 
-/** A text without the hours it says nothing ends after ("no studying after 9pm" → "no studying"), its "no" kept. */
+/**
+ * A text without the hours it says nothing ends after ("no studying after 9pm" → "no studying"), its "no" kept; one
+ * that reads as no hour ("晚上25点以后不要") stays.
+ */
 function withoutNotAfterHour(normalized: string): string {
-  return normalized.replace(EVERY_NOT_AFTER_HOUR, (said) =>
-    /^(?:上午|早上|早晨|中午|下午|傍晚|晚上)?\s*[\d零一二两三四五六七八九十]/.test(said)
-      ? " 不 "
-      : said.replace(/\s+(?:[\w']+\s+){0,3}?(?:after|past|later than)\s+.*$/, " "),
-  );
+  return normalized.replace(EVERY_NOT_AFTER_HOUR, (said) => {
+    if (readNotAfterHour(said) === undefined) return said;
+    return said.includes("点") ? " 不 " : said.replace(/\s+(?:[\w']+\s+){0,3}?(?:after|past|later than)\s+.*$/, " ");
+  });
 }
 
 /**

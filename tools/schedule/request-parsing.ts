@@ -43,6 +43,7 @@ export {
   readNotAfterHour,
   readNotBeforeHour,
   readStartsFrom,
+  withoutNotBeforeHours,
 } from "./reading/clock-words.js";
 export { readDates, readDays, readWeekNamed } from "./reading/day-words.js";
 export {

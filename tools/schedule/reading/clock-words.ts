@@ -9,6 +9,13 @@ import { NUMBER_WORDS, readNumber } from "./words.js";
 export const HOUR_NUMBER_ZH = String.raw`(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})`;
 
 /**
+ * Words of the night said before a Chinese hour ("半夜12点", "深夜十二点"): only their 12 o'clock is read by them, as
+ * midnight, as "晚上12点" is (`MIDNIGHT_PART_ZH`); any other hour after them reads as it does alone.
+ */
+const NIGHT_ZH = "半夜|深夜|午夜|夜里";
+const NIGHT_PART_ZH = new RegExp(`^(?:${NIGHT_ZH})$`);
+
+/**
  * "not before 10", "nothing before 10am", "nothing before 10pm", "no earlier than 9", "I don't study before 9am",
  * "10点以前不要", "早上十点前别": group 1 or 3 holds the hour (3 in digits or Chinese numerals), group 2 its "am" or "pm".
  */
@@ -25,7 +32,7 @@ const EVERY_NOT_BEFORE_HOUR = new RegExp(NOT_BEFORE_HOUR.source, "g");
  * "not before 10 on friday" is (before, Friday was ruled out whole, and "晚上10点以前不要" the evening).
  */
 const EVERY_NOT_BEFORE_HOUR_ZH = new RegExp(
-  String.raw`(?:上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<!周|星期|礼拜)${HOUR_NUMBER_ZH}\s*点(?:钟)?(?:以前|之前|前)(?:不要|不|别|从不)(?:再)?(?:安排|排|放)?(?:复习|学习|任务)?`,
+  String.raw`(?:上午|早上|早晨|中午|下午|傍晚|晚上|${NIGHT_ZH})?\s*(?<!周|星期|礼拜)${HOUR_NUMBER_ZH}\s*点(?:钟)?(?:以前|之前|前)(?:不要|不|别|从不)(?:再)?(?:安排|排|放)?(?:复习|学习|任务)?`,
   "g",
 );
 
@@ -36,20 +43,46 @@ export function withoutNotBeforeHourZh(fragment: string): string {
 
 /** A part of the day after noon, said right before a Chinese hour ("晚上10点以前不要"): the hour is the evening's. */
 const AFTERNOON_BEFORE_HOUR_ZH = /(?:下午|傍晚|晚上)\s*$/;
+/** A part of the day whose 12 o'clock is midnight, said right before a Chinese hour ("晚上12点以前不要", "半夜12点…"). */
+const MIDNIGHT_BEFORE_HOUR_ZH = new RegExp(String.raw`(?:晚上|今晚|明晚|${NIGHT_ZH})\s*$`);
 
 /**
  * The hour a fragment says nothing may start before, if any: an hour said with "pm" or after 下午 / 晚上 is the
- * afternoon's or the evening's ("nothing before 10pm", "晚上10点以前不要": 22 — before, 10).
+ * afternoon's or the evening's ("nothing before 10pm", "晚上10点以前不要": 22 — before, 10). Midnight ("晚上12点以前
+ * 不要", "半夜12点以前别排", "0点以前不要", "nothing before 12am") is none: nothing of a day starts before its end, and
+ * nothing is before its start — before, "晚上12点以前不要" was noon, and "before 12am" too.
  */
 export function readNotBeforeHour(fragment: string): number | undefined {
   const match = NOT_BEFORE_HOUR.exec(fragment);
-  if (!match) return undefined;
+  return match ? notBeforeHourOf(match, fragment.slice(0, match.index)) : undefined;
+}
+
+/** The hour of one match of {@link NOT_BEFORE_HOUR}, with the words `before` it (their part of the day is its own). */
+function notBeforeHourOf(match: RegExpMatchArray, before: string): number | undefined {
   const said = match[1] !== undefined ? Number(match[1]) : readNumber(match[3] ?? "");
-  const pm =
-    match[2]?.startsWith("p") ||
-    (match[3] !== undefined && AFTERNOON_BEFORE_HOUR_ZH.test(fragment.slice(0, match.index)));
+  const chinese = match[3] !== undefined;
+  const midnight =
+    said === 0 || (said === 12 && (chinese ? MIDNIGHT_BEFORE_HOUR_ZH.test(before) : match[2]?.startsWith("a")));
+  if (midnight) return undefined;
+  const pm = match[2]?.startsWith("p") || (chinese && AFTERNOON_BEFORE_HOUR_ZH.test(before));
   const hour = pm && said < 12 ? said + 12 : said;
   return Number.isInteger(hour) && hour >= 0 && hour <= 23 ? hour : undefined;
+}
+
+/**
+ * `fragment` without the hours it says nothing starts before that read as one (`readNotBeforeHour`): one that reads as
+ * none ("晚上12点以前不要", "25点以前不要") stays, to be said as an hour no preference keeps.
+ */
+export function withoutNotBeforeHours(fragment: string): string {
+  let rest = "";
+  let from = 0;
+  for (const match of fragment.matchAll(EVERY_NOT_BEFORE_HOUR)) {
+    const at = match.index ?? 0;
+    if (notBeforeHourOf(match, fragment.slice(0, at)) === undefined) continue;
+    rest += `${fragment.slice(from, at)} `;
+    from = at + match[0].length;
+  }
+  return rest + fragment.slice(from);
 }
 
 /**
@@ -60,7 +93,7 @@ export function readNotBeforeHour(fragment: string): number | undefined {
  * 上午 …). Whole hours only ("after 21:30" is no such hour).
  */
 /** The Chinese of {@link NOT_AFTER_HOUR}: "晚上9点以后不要", "9点之后别", "十点后从不". */
-const NOT_AFTER_HOUR_ZH = String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<!周|星期|礼拜)(?<zh>${HOUR_NUMBER_ZH})\s*点(?:钟)?(?:以后|之后|后)(?:都|也|就|一般|从来)?(?:不要|不|别|从不|绝不)(?!行|可以|方便)`;
+const NOT_AFTER_HOUR_ZH = String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|${NIGHT_ZH})?\s*(?<!周|星期|礼拜)(?<zh>${HOUR_NUMBER_ZH})\s*点(?:钟)?(?:以后|之后|后)(?:都|也|就|一般|从来)?(?:不要|不|别|从不|绝不)(?!行|可以|方便)`;
 /** The English of {@link NOT_AFTER_HOUR} from "after": "after 9pm", "past 21:00", "later than midnight". */
 const AFTER_HOUR_EN = String.raw`(?:after|past|later than)\s+(?:(?<hour>\d{1,2})(?<colon>:00)?\s*(?<mark>[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])(?!\s*(?:slots?|sections?|periods?|days?|hours?|minutes?|mins?|weeks?|times?|tasks?|reviews?|st|nd|rd|th)\b)|(?<midnight>midnight)\b)`;
 export const NOT_AFTER_HOUR = new RegExp(
@@ -111,6 +144,8 @@ export function readNotAfterHour(fragment: string): number | undefined {
   // ("nothing after midnight": the day's end.)
   if (groups.midnight !== undefined) return 24;
   const said = readNumber(groups.hour ?? groups.zh ?? "");
+  // ("半夜1点以后不要": an hour of the night past the day's end, which no rule keeps — before, 13:00.)
+  if (NIGHT_PART_ZH.test(groups.part ?? "") && said !== 12 && said !== 0) return undefined;
   const mark = groups.mark?.[0];
   const morning = mark === "a" || /上午|早上|早晨/.test(groups.part ?? "");
   const clock = groups.colon !== undefined || groups.part === "中午" || (said > 12 && said <= 24);
@@ -119,11 +154,13 @@ export function readNotAfterHour(fragment: string): number | undefined {
 }
 
 /**
- * The hour of the clock an hour said means (24 being midnight): a clock's own ("21:00", "0:00" the day's end); a
- * morning's ("9am"; "12am" midnight); else the afternoon's or the evening's ("9", "9pm"; "12pm" noon).
+ * The hour of the clock an hour said means (24 being midnight): a clock's own ("21:00"); midnight, the day's end ("0:00",
+ * "0点", "零点" — before, "0点以后不要" was noon); a morning's ("9am"; "12am" midnight); else the afternoon's or the
+ * evening's ("9", "9pm"; "12pm" noon).
  */
 function hourOfClock(said: number, clock: boolean, morning: boolean, pm: boolean): number {
-  if (clock) return said === 0 ? 24 : said;
+  if (said === 0) return 24;
+  if (clock) return said;
   if (said === 12) return morning ? 24 : pm ? 12 : 24;
   return morning ? said : said + 12;
 }
@@ -152,7 +189,7 @@ const LUNCH_AFTER = String.raw`\bafter\s+(?<lunch>${LUNCH_WORD})|(?<lunchZh>${LU
  * "下午五点", "10点半", "今晚8点", "15:30" (before, "今晚8点以后" and "15:30以后" were no limit). Not "晚一点" (a little
  * later), nor a weekday's numeral ("周一").
  */
-const LIMIT_HOUR_ZH = String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|今晚|明晚|今早|明早)?\s*(?<![快慢多少有差好]|(?<!今|明)[晚早])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?:(?<hhmm>(?<![\d:])\d{1,2}:\d{2})|(?<hour>${HOUR_NUMBER_ZH})\s*点(?:钟)?(?:(?<half>半)|(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分)?)\s*`;
+const LIMIT_HOUR_ZH = String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|今晚|明晚|今早|明早|${NIGHT_ZH})?\s*(?<![快慢多少有差好]|(?<!今|明)[晚早])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?:(?<hhmm>(?<![\d:])\d{1,2}:\d{2})|(?<hour>${HOUR_NUMBER_ZH})\s*点(?:钟)?(?:(?<half>半)|(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分)?)\s*`;
 
 /**
  * A time limit a fragment names: "before 17:00", "by 5pm", "until noon", "no later than 16:30", "not after 8pm", "nothing
@@ -179,8 +216,8 @@ export function readEndsBy(fragment: string): string | undefined {
 const MIDNIGHT = "00:00";
 const DAY_END = "24:00";
 
-/** Parts of the day whose 12 o'clock is midnight: "晚上12点", "今晚12点" (before, noon). */
-const MIDNIGHT_PART_ZH = /晚上|今晚|明晚/;
+/** Parts of the day whose 12 o'clock is midnight: "晚上12点", "今晚12点", "半夜12点" (before, noon). */
+const MIDNIGHT_PART_ZH = new RegExp(`晚上|今晚|明晚|${NIGHT_ZH}`);
 
 /**
  * A start limit a fragment names: "after 22:30", "after 9pm", "later than noon" (group "en"), "after 12", "after 8
@@ -294,7 +331,7 @@ function clockOfLimit(match: RegExpExecArray | null, fragment: string, lunch: st
     const evening = /\b(?:afternoon|evening|tonight|night)\b/.test(fragment);
     return clockText(Number(/\d+/.exec(bare)?.[0]), 0, evening ? "pm" : undefined);
   }
-  const marker = part === undefined ? undefined : /上午|早上|早晨|今早|明早/.test(part) ? "am" : "pm";
+  const marker = markerOfPartZh(part);
   if (isMidnightZh(part, hour, half ?? minutes)) return MIDNIGHT;
   if (hhmm !== undefined) {
     const [hours, minutes] = hhmm.split(":").map(Number);
@@ -379,7 +416,7 @@ const CLOCK_EN = new RegExp(
  * weekday's numeral is no hour, and an hour may follow it: "周一14点" is 14:00, "周一两点" 14:00, "周三三点" 15:00.
  */
 const CLOCK_ZH = new RegExp(
-  String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|今晚|明晚|今早|明早|今天上午|今天下午|今天晚上|明天上午|明天下午|明天晚上)?\s*(?<![快慢多少有差好])(?!(?<=[晚早])[一两])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>${HOUR_NUMBER_ZH})\s*点(?:钟)?(?!(?<=(?:^|[^\d零一二两三四五六七八九十])[一两]点)(?:复习|任务|时间|东西|书|作业|功课|单词))(?:\s*(?<half>半)|\s*(?<quarters>[一三])刻|\s*(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分?)?(?![\s\d零一二两三四五六七八九十半刻分]*(?:以前|之前|前|以后|之后|后|儿|点))`,
+  String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|今晚|明晚|今早|明早|今天上午|今天下午|今天晚上|明天上午|明天下午|明天晚上|${NIGHT_ZH})?\s*(?<![快慢多少有差好])(?!(?<=[晚早])[一两])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>${HOUR_NUMBER_ZH})\s*点(?:钟)?(?!(?<=(?:^|[^\d零一二两三四五六七八九十])[一两]点)(?:复习|任务|时间|东西|书|作业|功课|单词))(?:\s*(?<half>半)|\s*(?<quarters>[一三])刻|\s*(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分?)?(?![\s\d零一二两三四五六七八九十半刻分]*(?:以前|之前|前|以后|之后|后|儿|点))`,
 );
 
 /** A Chinese part of the day, said before a time in digits ("晚上9:00"). */
@@ -421,7 +458,7 @@ export function readClockTime(fragment: string): string | undefined {
   if (!chinese?.groups) return LUNCH_AT_ZH.test(fragment) ? "12:00" : undefined;
   const { part, hour, half, quarters, minutes } = chinese.groups;
   if (isMidnightZh(part, hour, half ?? quarters ?? minutes)) return MIDNIGHT;
-  const marker = part === undefined ? undefined : /上午|早上|早晨|今早|明早/.test(part) ? "am" : "pm";
+  const marker = markerOfPartZh(part);
   // ("三点一刻" is 15:15, "三点三刻" 15:45: before, 15:01.)
   const minute = half ? 30 : quarters ? (quarters === "一" ? 15 : 45) : minutes ? readNumber(minutes) : 0;
   return clockText(readNumber(hour ?? ""), minute, marker);
@@ -453,7 +490,13 @@ export function withoutClockWords(fragment: string): string {
   return withoutClockTimes(withoutEndsBy(takeNotAfterHour(fragment.replace(EVERY_NOT_BEFORE_HOUR, " ")).rest));
 }
 
-/** True when a Chinese hour is midnight: 12 o'clock sharp of the night ("晚上12点", "今晚十二点"). */
+/** The half of the day a Chinese part of the day says of its hour: none for the night's words (`NIGHT_ZH`). */
+function markerOfPartZh(part: string | undefined): "am" | "pm" | undefined {
+  if (part === undefined || NIGHT_PART_ZH.test(part)) return undefined;
+  return /上午|早上|早晨|今早|明早/.test(part) ? "am" : "pm";
+}
+
+/** True when a Chinese hour is midnight: 12 o'clock sharp of the night ("晚上12点", "今晚十二点", "半夜12点"). */
 function isMidnightZh(part: string | undefined, hour: string | undefined, minutes: string | undefined): boolean {
   return part !== undefined && MIDNIGHT_PART_ZH.test(part) && readNumber(hour ?? "") === 12 && minutes === undefined;
 }

@@ -46,9 +46,10 @@ const ZH_DIGITS: Record<string, number> = {
   九: 9,
 };
 
-/** A number written in digits or in Chinese numerals up to 99 ("十二", "二十"), or NaN. */
+/** A number written in digits or in Chinese numerals up to 99 ("十二", "二十", "零": "零点" is midnight), or NaN. */
 export function readNumber(text: string): number {
   if (/^\d+$/.test(text)) return Number(text);
+  if (text === "零") return 0;
   const match = /^([一二两三四五六七八九])?(十)?([一二三四五六七八九])?$/.exec(text);
   if (!match || text === "") return Number.NaN;
   const [, tens, ten, ones] = match;
