@@ -185,15 +185,18 @@ function dayRulesIn(normalized: string, where: ReturnType<typeof readWhere>): Pr
  * A part of the day said of the hour itself: "上午10点", "早上9点", "10am", "10 in the morning", "晚上10点" (the
  * evening of "晚上10点之前不要" is its hour's, 22:00, no evening kept out).
  */
-const HOUR_WITH_ITS_PART =
-  /(?:上午|早上|早晨|下午|傍晚|晚上)\s*(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*点|\b\d{1,2}(?::00)?\s*(?:am|a\.m\.)(?![a-z])|\b\d{1,2}(?::00)?\s+in the morning\b/;
+const HOUR_WITH_ITS_PART = new RegExp(
+  String.raw`(?:上午|早上|早晨|下午|傍晚|晚上)\s*${HOUR_NUMBER_ZH}\s*点|\b\d{1,2}(?::00)?\s*(?:am|a\.m\.)(?![a-z])|\b\d{1,2}(?::00)?\s+in the morning\b`,
+);
 
 /**
  * An hour a standing sentence names that no preference keeps to: nothing after it, or until it ("no studying after
- * 9pm", "工作日晚上9点以后不复习", "only until 8") — only an hour nothing starts before is one (`readNotBeforeHour`).
+ * 9pm", "工作日晚上9点以后不复习", "only until 8") — only an hour nothing starts before is one (`readNotBeforeHour`) — or
+ * one no clock has ("晚上100点以后"). The Chinese hour is the request reader's (`HOUR_NUMBER_ZH`).
  */
-const UNKEPT_HOUR =
-  /\b(?:after|past|later than|until|till|by|from)\s+\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]m\b|o'?clock\b)?|\b\d{1,2}(?::\d{2})?\s*[ap]m\b|\b\d{1,2}:\d{2}\b|(?:上午|早上|中午|下午|傍晚|晚上|半夜|深夜|午夜|夜里)?\s*(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})\s*点(?:钟|半)?(?:以后|之后|后|以前|之前|前)?/;
+const UNKEPT_HOUR = new RegExp(
+  String.raw`\b(?:after|past|later than|until|till|by|from)\s+\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]m\b|o'?clock\b)?|\b\d{1,2}(?::\d{2})?\s*[ap]m\b|\b\d{1,2}:\d{2}\b|(?:上午|早上|中午|下午|傍晚|晚上|半夜|深夜|午夜|夜里)?\s*(?:\d+|${HOUR_NUMBER_ZH})\s*点(?:钟|半)?(?:以后|之后|后|以前|之前|前)?`,
+);
 
 /**
  * The hour a standing sentence names that no preference keeps to ("after 9pm", "9点以后"), or undefined: the sentence

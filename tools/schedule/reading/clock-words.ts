@@ -5,8 +5,11 @@
  */
 import { NUMBER_WORDS, readNumber } from "./words.js";
 
-/** An hour said in Chinese, in digits or in Chinese numerals: "9", "九", "十二" (the one piece every Chinese hour uses). */
-export const HOUR_NUMBER_ZH = String.raw`(?:\d{1,2}|[零一二两三四五六七八九十]{1,3})`;
+/**
+ * An hour said in Chinese, in digits or in Chinese numerals: "9", "九", "十二" (the one piece every Chinese hour uses).
+ * Never the tail of a longer number: "100点" is no "00点" (before, "晚上100点以后不要" read the "00点" in it).
+ */
+export const HOUR_NUMBER_ZH = String.raw`(?:(?<!\d)\d{1,2}|[零一二两三四五六七八九十]{1,3})`;
 
 /**
  * Words of the night said before a Chinese hour ("半夜12点", "深夜十二点"): only their 12 o'clock is read by them, as
