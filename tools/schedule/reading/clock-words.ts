@@ -35,7 +35,7 @@ const EVERY_NOT_BEFORE_HOUR = new RegExp(NOT_BEFORE_HOUR.source, "g");
  * "not before 10 on friday" is (before, Friday was ruled out whole, and "晚上10点以前不要" the evening).
  */
 const EVERY_NOT_BEFORE_HOUR_ZH = new RegExp(
-  String.raw`(?:上午|早上|早晨|中午|下午|傍晚|晚上|${NIGHT_ZH})?\s*(?<!周|星期|礼拜)${HOUR_NUMBER_ZH}\s*点(?:钟)?(?:以前|之前|前)(?:不要|不|别|从不)(?:再)?(?:安排|排|放)?(?:复习|学习|任务)?`,
+  String.raw`(?:上午|早上|早晨|中午|下午|傍晚|晚上|${NIGHT_ZH})?\s*(?<!周|星期|礼拜)${HOUR_NUMBER_ZH}\s*点(?:钟)?(?:以前|之前|前)(?:不要|不想|不|别|从不)(?:再)?(?:安排|排|放)?(?:复习|学习|任务)?`,
   "g",
 );
 
@@ -96,7 +96,7 @@ export function withoutNotBeforeHours(fragment: string): string {
  * 上午 …). Whole hours only ("after 21:30" is no such hour).
  */
 /** The Chinese of {@link NOT_AFTER_HOUR}: "晚上9点以后不要", "9点之后别", "十点后从不". */
-const NOT_AFTER_HOUR_ZH = String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|${NIGHT_ZH})?\s*(?<!周|星期|礼拜)(?<zh>${HOUR_NUMBER_ZH})\s*点(?:钟)?(?:以后|之后|后)(?:都|也|就|一般|从来)?(?:不要|不|别|从不|绝不)(?!行|可以|方便)`;
+const NOT_AFTER_HOUR_ZH = String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|${NIGHT_ZH})?\s*(?<!周|星期|礼拜)(?<zh>${HOUR_NUMBER_ZH})\s*点(?:钟)?(?:以后|之后|后)(?:都|也|就|一般|从来)?(?:不要|不想|不|别|从不|绝不)(?!行|可以|方便)`;
 /** The English of {@link NOT_AFTER_HOUR} from "after": "after 9pm", "past 21:00", "later than midnight". */
 const AFTER_HOUR_EN = String.raw`(?:after|past|later than)\s+(?:(?<hour>\d{1,2})(?<colon>:00)?\s*(?<mark>[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])(?!\s*(?:slots?|sections?|periods?|days?|hours?|minutes?|mins?|weeks?|times?|tasks?|reviews?|st|nd|rd|th)\b)|(?<midnight>midnight)\b)`;
 export const NOT_AFTER_HOUR = new RegExp(
@@ -490,7 +490,10 @@ function withoutClockTimes(fragment: string): string {
  * after 9pm", "at 14:00".
  */
 export function withoutClockWords(fragment: string): string {
-  return withoutClockTimes(withoutEndsBy(takeNotAfterHour(fragment.replace(EVERY_NOT_BEFORE_HOUR, " ")).rest));
+  // (Its Chinese hours nothing starts before first, with the placing said not to be made: "早上10点以前不想学习" leaves
+  // no "想学习" to be read as a task's name.)
+  const notBefore = withoutNotBeforeHourZh(fragment).replace(EVERY_NOT_BEFORE_HOUR, " ");
+  return withoutClockTimes(withoutEndsBy(takeNotAfterHour(notBefore).rest));
 }
 
 /** The half of the day a Chinese part of the day says of its hour: none for the night's words (`NIGHT_ZH`). */

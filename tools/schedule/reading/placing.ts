@@ -44,8 +44,9 @@ export function readDoOnZh(body: string): ScheduleRequest | undefined {
   // ("单词表周五晚上背", "周五晚上背单词表", "明天读课文": the task's own verb too — before, 背 and 读 were not read.)
   const verb = /(?:再|去)?(?:做|写|学|弄|搞|背|读|练)(?![完了过好])/.exec(text);
   if (!verb) return undefined;
-  // ("晚上9点以后不学习", "上午10点以前从不学习": a verb said not to be done names no task — before, one named "习".)
-  if (/(?:不|别|没|莫)$/.test(text.slice(0, verb.index))) return undefined;
+  // ("晚上9点以后不学习", "上午10点以前从不学习", "早上10点以前不要学习", "不想学": a verb said not to be done names no
+  // task — before, one named "习", and "早上10点以前不要学习" arranged it instead of keeping the hour.)
+  if (/(?:不|别|没|莫)(?:要|想|再)?$/.test(text.slice(0, verb.index))) return undefined;
   // ("今天晚上我要写作文": who wants it, said after the words of when, is neither.)
   const before = text
     .slice(0, verb.index)
