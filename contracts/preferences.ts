@@ -295,13 +295,16 @@ function describeInEnglish(rule: PreferenceRule): string {
     case "not_before_hour":
       return `nothing before ${hourClock(rule.value)}`;
     case "not_after_hour":
-      return `nothing after ${hourClock(rule.value)}`;
+      return rule.value === 24 ? "nothing after midnight" : `nothing after ${hourClock(rule.value)}`;
     case "note":
       return rule.value;
   }
 }
 
-/** An hour rule's hour as a clock shows it: "09:00", "21:00". */
+/**
+ * An hour rule's hour as a clock shows it: "09:00", "21:00" (the day's end, 24, is said as midnight: "nothing after
+ * midnight", "晚上12点以后不安排" — before, "nothing after 24:00", a time no clock shows).
+ */
 function hourClock(hour: number): string {
   return `${String(hour).padStart(2, "0")}:00`;
 }
@@ -327,7 +330,7 @@ function describeInChinese(rule: PreferenceRule): string {
     case "not_before_hour":
       return `${hourClock(rule.value)}以前不安排`;
     case "not_after_hour":
-      return `${hourClock(rule.value)}以后不安排`;
+      return `${rule.value === 24 ? "晚上12点" : hourClock(rule.value)}以后不安排`;
     case "note":
       return rule.value;
   }
