@@ -119,12 +119,18 @@ export const STANDING_CUE = new RegExp(
   "i",
 );
 
+/** Days a lift of an hour is said to be fine on, after the hour: "fridays", "the weekends", "mondays and fridays". */
+const LIFT_DAYS_EN = String.raw`(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?|weekdays?)(?:(?:,| and| or) (?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|weekends?))*`;
+
 /**
  * Words that take a standing preference back: "Mondays are fine now", "I can do Mondays again", "I can study after
- * 9pm again", "周一可以了", "晚上9点以后也可以学习了".
+ * 9pm again", "after 8pm is fine on fridays now" (the days it is fine on said before "now": before, no lift), "周一可以了",
+ * "晚上9点以后也可以学习了".
  */
-export const LIFT_CUE =
-  /\b(?:(?:is|are) (?:fine|ok|okay|good|alright|free) (?:now|again)|again is fine|can (?:do|use|have|study(?: on)?) [a-z0-9:. ]+ again|no longer (?:avoid|busy|a problem)|(?:forget|drop|remove) (?:the|my) (?:rule|preference))\b|(?:现在|又|也)?(?:可以|没问题|行)(?:学习|复习|学|安排)?了|不再(?:避开|忙)/i;
+export const LIFT_CUE = new RegExp(
+  String.raw`\b(?:(?:is|are) (?:fine|ok|okay|good|alright|free) (?:now|again)|(?:after|past|later than|before|earlier than) \d{1,2}(?::00)?\s*(?:[ap]\.?m\.?|o'?clock)? (?:is|are) (?:fine|ok|okay|good|alright|free) on (?:the )?${LIFT_DAYS_EN} (?:now|again)|again is fine|can (?:do|use|have|study(?: on)?) [a-z0-9:. ]+ again|no longer (?:avoid|busy|a problem)|(?:forget|drop|remove) (?:the|my) (?:rule|preference))\b|(?:现在|又|也)?(?:可以|没问题|行)(?:学习|复习|学|安排)?了|不再(?:避开|忙)`,
+  "i",
+);
 
 /** Prompt tag of the standing preferences (the memory writes the section; an offline model reads it). */
 export const PREFERENCES_TAG = "standing_preferences";

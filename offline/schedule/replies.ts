@@ -36,6 +36,7 @@ import {
   PREFERENCES_TAG,
   STANDING_CUE,
   type PreferenceChange,
+  type PreferenceRule,
 } from "../../contracts/preferences.js";
 import { arrangedHeading, missedIn } from "../../tools/schedule/domain.js";
 import { rescheduledHeading } from "./life-steps.js";
@@ -330,10 +331,17 @@ function liftedPreference(
 ): string | undefined {
   if (change.lift.length === 0) return undefined;
   const held = section(`${view.system}\n${view.context}`, PREFERENCES_TAG).toLowerCase();
-  // A part of the day lifted on some days ("Sunday mornings are fine now") reaches a rule of that part held.
-  const lifted = change.lift
-    .map((rule) => (daysOfRule(rule) && rule.kind === "part_of_day" ? `in the ${rule.value}` : describeRule(rule)))
-    .filter((rule) => held.includes(rule.toLowerCase()));
+  const heldRuleWords = heldRules(view);
+  // A part of the day lifted on some days ("Sunday mornings are fine now") reaches a rule of that part held; an hour
+  // lifted on some days ("after 8pm is fine on fridays now") the same hour held on every day, which the memory keeps
+  // on the other days (before, the reply said nothing changed).
+  const lifted = change.lift.flatMap((rule) => {
+    if (daysOfRule(rule) && rule.kind === "part_of_day")
+      return held.includes(`in the ${rule.value}`) ? [`in the ${rule.value}`] : [];
+    const words = describeRule(rule);
+    const everyDay = daysOfRule(rule) ? describeRule({ ...rule, days: undefined } as PreferenceRule) : words;
+    return heldRuleWords.has(everyDay.toLowerCase()) || held.includes(words.toLowerCase()) ? [words] : [];
+  });
   if (lifted.length === 0)
     return say(
       language,

@@ -2,7 +2,9 @@
  * An hour rule taken back. "I can study after 9pm again" was no lift (its twin "after 9pm is fine now" was), "before
  * 8am is fine now" and "I can study before 8am again" lifted nothing, and "早上8点以前也可以了" lifted the morning; and a
  * lift of an hour took away every rule of its kind ("after 9pm is fine now" also took "no studying after 8pm on
- * fridays"). Now each is read as the rule's own words are, and takes back that hour alone.
+ * fridays"). Now each is read as the rule's own words are, and takes back that hour alone. "After 8pm is fine on
+ * fridays now" (the days said after "is fine") was no lift, and a lift of an hour on some days, which the memory keeps
+ * on the other days, was answered that nothing changed: it is Friday's alone now, and said so.
  */
 import { InMemoryStore } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
@@ -29,10 +31,32 @@ describe("the reader", () => {
     ["晚上9点以后也可以了", [{ kind: "not_after_hour", value: 21 }]],
     ["早上8点以前也可以了", [{ kind: "not_before_hour", value: 8 }]],
     ["8点以前也可以学习了", [{ kind: "not_before_hour", value: 8 }]],
+    // The days said after "is fine", before "now": that hour on those days alone, as "after 8pm on fridays is fine
+    // now" is (before, no lift).
+    ["after 8pm is fine on fridays now", [{ kind: "not_after_hour", value: 20, days: [5] }]],
+    ["after 8pm is ok on fridays and saturdays again", [{ kind: "not_after_hour", value: 20, days: [5, 6] }]],
+    ["before 10am is fine on weekends now", [{ kind: "not_before_hour", value: 10, days: [6, 7] }]],
+    ["周五晚上8点以后也可以了", [{ kind: "not_after_hour", value: 20, days: [5] }]],
     // A part of the day with a day and no hour stays the part on that day.
     ["I can study on Saturday mornings again", [{ kind: "part_of_day", value: "morning", days: [6] }]],
   ])("'%s' takes back %j", (said, lift) => {
     expect(readSchedulePreferences(said)).toEqual({ add: [], lift });
+  });
+
+  test("'after 8pm is fine on fridays now' is read as its twin 'after 8pm on fridays is fine now'", () => {
+    expect(readSchedulePreferences("after 8pm is fine on fridays now")).toEqual(
+      readSchedulePreferences("after 8pm on fridays is fine now"),
+    );
+  });
+
+  test.each([
+    // Days said fine on days, an hour no clock has, the days said again and again: no lift.
+    "mondays are fine on fridays now",
+    "after 25pm is fine on fridays now",
+    "after 8:30pm is fine on fridays now",
+    `after 8pm is fine on ${"fridays and ".repeat(400)}fridays now`,
+  ])("'%s' takes nothing back", (said) => {
+    expect(readSchedulePreferences(said)).toEqual({ add: [], lift: [] });
   });
 });
 
@@ -42,6 +66,7 @@ describe("through the graph", () => {
     ["nothing after 9pm", "after 9pm is fine now", ["not_after_hour 20 @5"]],
     ["晚上9点以后不学习", "晚上9点以后也可以了", ["not_after_hour 20 @5"]],
     ["nothing after 9pm", "after 8pm on fridays is fine now", ["not_after_hour 21"]],
+    ["nothing after 9pm", "after 8pm is fine on fridays now", ["not_after_hour 21"]],
   ])("'%s' and Friday's 8pm held, then '%s': only the matching rule goes", async (said, lift, left) => {
     const store = new InMemoryStore();
     const tempo = await offlineTempo(sampleWeek(), undefined, { store });
@@ -51,6 +76,28 @@ describe("through the graph", () => {
     const lifted = await converse(tempo, lift, [], "t-3");
     expect(await profileOf(store)).toEqual(left);
     expect(lifted.said.at(-1)).not.toMatch(/no standing preference that|没有可以因/);
+  });
+
+  test.each([
+    ["no studying after 8pm", "after 8pm is fine on fridays now"],
+    ["no studying after 8pm", "after 8pm on fridays is fine now"],
+    ["晚上8点以后不学习", "周五晚上8点以后也可以了"],
+  ])("'%s' held, then '%s': Friday alone is free of it, and the reply says so", async (said, lift) => {
+    const store = new InMemoryStore();
+    const tempo = await offlineTempo(sampleWeek(), undefined, { store });
+    await converse(tempo, said, [], "t-1");
+    const lifted = await converse(tempo, lift, [], "t-2");
+    expect(await profileOf(store)).toEqual(["not_after_hour 20 @1,2,3,4,6,7"]);
+    expect(lifted.said.at(-1)).toMatch(/I no longer keep to "nothing after 20:00 on Friday"|不再受这条偏好限制/);
+  });
+
+  test("a Saturday rule held, a lift on Friday changes nothing and says so", async () => {
+    const store = new InMemoryStore();
+    const tempo = await offlineTempo(sampleWeek(), undefined, { store });
+    await converse(tempo, "no studying after 8pm on saturdays", [], "t-1");
+    const lifted = await converse(tempo, "after 8pm is fine on fridays now", [], "t-2");
+    expect(await profileOf(store)).toEqual(["not_after_hour 20 @6"]);
+    expect(lifted.said.at(-1)).toMatch(/no standing preference that/);
   });
 
   test.each([

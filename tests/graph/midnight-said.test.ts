@@ -63,7 +63,8 @@ describe("through the graph", () => {
     const store = new InMemoryStore();
     const tempo = await offlineTempo(sampleWeek(), undefined, { store });
     await converse(tempo, "no studying after midnight", [], "t-1");
-    await converse(tempo, "I can study after 12am on fridays again", [], "t-2");
+    const lifted = await converse(tempo, "I can study after 12am on fridays again", [], "t-2");
+    expect(lifted.said.at(-1)).toContain('I no longer keep to "nothing after midnight on Friday"');
     const listed = (await converse(tempo, "/prefs", [], "t-3")).said.at(-1) ?? "";
     expect(listed).toContain("1. nothing after midnight on Monday, Tuesday, Wednesday, Thursday, Saturday and Sunday");
     expect(listed).not.toContain("24:00");
