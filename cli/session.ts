@@ -398,7 +398,7 @@ export class ChatSession {
   /** /prefs lists the user's standing preferences; /forget removes one (the next task no longer keeps to it). */
   private async preferences(command: Extract<ChatCommand, { name: "prefs" | "forget" }>): Promise<void> {
     const store = this.options.store ?? this.options.graph.store;
-    this.print(await runPreferenceCommand(store, this.options.userId, command, this.language));
+    this.print(await runPreferenceCommand(store, this.options.userId, this.threadId, command, this.language));
   }
 
   /** A fresh thread; the graph's /clear on it clears the user's task summary. The old thread stays resumable. */

@@ -43,3 +43,8 @@ export function preferencesNamespace(userId: string): Namespace {
 export function conversationNamespace(userId: string, threadId: string): Namespace {
   return [...userPrefix(userId), "threads", namespaceLabel(threadId), "conversation"];
 }
+
+/** The standing preferences `/prefs` last showed in one thread of the user: what `/forget <number>` counts in. */
+export function preferenceListingNamespace(userId: string, threadId: string): Namespace {
+  return [...userPrefix(userId), "threads", namespaceLabel(threadId), "preference-listing"];
+}

@@ -214,22 +214,46 @@ export async function applyPreferenceChange(
   return { added, removed };
 }
 
+/** An entry as a list showed it to the user: its id and its words (what `/forget <number>` names). */
+export type ShownPreference = Pick<Preference, "id" | "text">;
+
+/** Most characters of a reference said back: a 100,000-character `/forget` argument is not echoed whole. */
+const SAID_REFERENCE_CHARACTERS = 40;
+
+/** `reference` as a /forget reads it: full-width digits as digits ("１" is 1), and at most 40 characters said back. */
+export function readReference(reference: string): { number?: number; id: string; said: string } {
+  const id = reference.normalize("NFKC").trim();
+  const characters = Array.from(id);
+  const said =
+    characters.length > SAID_REFERENCE_CHARACTERS ? `${characters.slice(0, SAID_REFERENCE_CHARACTERS).join("")}…` : id;
+  return /^\d+$/.test(id) ? { number: Number(id), id, said } : { id, said };
+}
+
 /**
- * Removes one preference, named by its number in the listing (1-based, as `/prefs` shows it) or by its id; throws
- * `PreferenceNotFoundError` when the profile holds no such entry.
+ * Removes one preference, named by its id or its number (1-based) in `shown`, the list as the user saw it — by
+ * default the profile as it is now; throws `PreferenceNotFoundError` when the profile holds no such entry, or no
+ * longer holds the one the list showed under that number (`details.gone` names it): a number never reaches an entry
+ * the user was not shown under it.
  */
-export async function removePreference(store: BaseStore, userId: string, reference: string): Promise<Preference> {
+export async function removePreference(
+  store: BaseStore,
+  userId: string,
+  reference: string,
+  shown?: readonly ShownPreference[],
+): Promise<Preference> {
   const profile = await loadPreferences(store, userId);
-  const trimmed = reference.trim();
-  const entry = /^\d+$/.test(trimmed)
-    ? profile[Number(trimmed) - 1]
-    : profile.find((candidate) => candidate.id === trimmed);
+  const { number, id, said } = readReference(reference);
+  const named = number === undefined ? id : (shown ?? profile)[number - 1]?.id;
+  const entry = profile.find((candidate) => candidate.id === named);
   if (!entry) {
+    const gone = number === undefined || !shown ? undefined : shown[number - 1];
     throw new PreferenceNotFoundError(
-      profile.length === 0
-        ? "You have no standing preferences to remove."
-        : `No preference ${JSON.stringify(trimmed)}: give its number (1-${profile.length}) or its id, as /prefs lists them.`,
-      { reference: trimmed, count: profile.length },
+      gone
+        ? `Number ${number} of the list /prefs showed ("${gone.text}") is no longer one of your standing preferences (removed or replaced since), so nothing was removed. /prefs lists them as they are now.`
+        : profile.length === 0
+          ? "You have no standing preferences to remove."
+          : `No preference ${JSON.stringify(said)}: give its number (1-${profile.length}) or its id, as /prefs lists them.`,
+      { reference: said, count: profile.length, ...(gone ? { gone: gone.text, number } : {}) },
     );
   }
   await store.delete(preferencesNamespace(userId), entry.id);

@@ -6,7 +6,7 @@ import { AIMessage, RemoveMessage } from "@langchain/core/messages";
 import { REMOVE_ALL_MESSAGES, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { clearConversation } from "../memory/long-term.js";
 import { clearTaskState } from "../memory/task-state.js";
-import { runPreferenceCommand } from "../memory/preference-commands.js";
+import { forgetShownList, runPreferenceCommand } from "../memory/preference-commands.js";
 import { ensureConfiguration } from "../config/configuration.js";
 import { languageOf } from "../contracts/language.js";
 import type { KnownCommand } from "../kernel/commands.js";
@@ -15,11 +15,18 @@ import { clearThread } from "../kernel/transitions.js";
 import { newId } from "../kernel/ids.js";
 import { emitAssistantText } from "../streaming/events.js";
 
-/** `/clear`: the thread and its task wiped, the user's TaskState and this thread's remembered conversation cleared. */
+/**
+ * `/clear`: the thread and its task wiped, the user's TaskState, this thread's remembered conversation and the list
+ * `/prefs` showed in it cleared.
+ */
 export async function clearCommand(state: TempoState, config: LangGraphRunnableConfig): Promise<TempoUpdate> {
   const { userId, threadId } = ensureConfiguration(config);
   if (config.store) {
-    await Promise.all([clearTaskState(config.store, userId), clearConversation(config.store, userId, threadId)]);
+    await Promise.all([
+      clearTaskState(config.store, userId),
+      clearConversation(config.store, userId, threadId),
+      forgetShownList(config.store, userId, threadId),
+    ]);
   }
   const message = new AIMessage({
     id: newId("ai"),
@@ -40,10 +47,11 @@ export async function preferenceCommandMessage(
   state: TempoState,
   config: LangGraphRunnableConfig,
 ): Promise<AIMessage> {
-  const { userId } = ensureConfiguration(config);
+  const { userId, threadId } = ensureConfiguration(config);
   const text = await runPreferenceCommand(
     config.store,
     userId,
+    threadId,
     command.name === "/prefs" ? { name: "prefs" } : { name: "forget", reference: command.args[0]! },
     languageOf(state.messages),
   );
