@@ -18,25 +18,58 @@ export type KnownCommand = keyof typeof KNOWN_COMMANDS;
 /** A known command as typed: its name and its arguments. */
 export type CommandCall = { [Name in KnownCommand]: { name: Name; args: string[] } }[KnownCommand];
 
+/** Characters that show nothing (zero-width spaces and joiners, a byte-order mark, direction marks): no part of a command. */
+const INVISIBLE = /\p{Cf}/gu;
+
 /**
- * Throws INVALID_INPUT for a slash command Tempo does not know, or one with the wrong arguments (`/prefs` takes none,
- * `/forget` one); returns the command's name and arguments otherwise.
+ * The message as a command — invisible characters and the spaces at its ends taken off — when it is one (it starts
+ * with "/"), else undefined. Every reader asks this one question: a message that shows as "/prefs" is the command for
+ * the run's checks, the chat node, recall and memorize alike (before, a zero-width space in front made it an answer
+ * to the waiting card: "/prefs" declined the write).
+ */
+export function commandText(text: string): string | undefined {
+  const visible = text.replace(INVISIBLE, "").trim();
+  return visible.startsWith("/") ? visible : undefined;
+}
+
+/** True when the message is a slash command (`commandText`). */
+export function isCommandText(text: string): boolean {
+  return commandText(text) !== undefined;
+}
+
+/** Most characters of a command's name said back: an unknown 100,000-character "/xxx…" is not echoed whole. */
+const SAID_NAME_CHARACTERS = 40;
+
+/** What each known command takes that was given otherwise, said (undefined when it was given right). */
+function usageMistake(name: string, args: readonly string[]): string | undefined {
+  // "/clear monday" reads as a schedule request: it must not wipe the conversation and its waiting card.
+  if (name === "/clear" && args.length > 0)
+    return "/clear takes no argument: it clears this conversation, its task and your task summary.";
+  if (name === "/prefs" && args.length > 0) return "/prefs takes no argument: it lists your standing preferences.";
+  if (name === "/forget" && args.length !== 1)
+    return "Usage: /forget <number or id>. /prefs lists your standing preferences.";
+  return undefined;
+}
+
+/**
+ * Throws INVALID_INPUT for a slash command Tempo does not know, or one with the wrong arguments (`/clear` and `/prefs`
+ * take none, `/forget` one: a second line is an argument too, so "/clear\n/forget 1" runs neither); returns the
+ * command's name and arguments otherwise. Invisible characters are no part of it ("/prefs" and a zero-width space
+ * is /prefs).
  */
 export function assertKnownCommand(text: string): CommandCall {
-  const [first = "", ...args] = text.trim().split(/\s+/);
+  const [first = "", ...args] = text.replace(INVISIBLE, "").trim().split(/\s+/);
   const name = first.toLowerCase();
   if (!Object.hasOwn(KNOWN_COMMANDS, name)) {
     const known = Object.values(KNOWN_COMMANDS).join(", ");
-    throw new TempoError("INVALID_INPUT", `Unknown command ${name}. Commands: ${known}. Nothing was changed.`, {
-      command: name,
+    const characters = Array.from(name);
+    const said =
+      characters.length > SAID_NAME_CHARACTERS ? `${characters.slice(0, SAID_NAME_CHARACTERS).join("")}…` : name;
+    throw new TempoError("INVALID_INPUT", `Unknown command ${said}. Commands: ${known}. Nothing was changed.`, {
+      command: said,
     });
   }
-  const usage =
-    name === "/prefs" && args.length > 0
-      ? "/prefs takes no argument: it lists your standing preferences."
-      : name === "/forget" && args.length !== 1
-        ? "Usage: /forget <number or id>. /prefs lists your standing preferences."
-        : undefined;
+  const usage = usageMistake(name, args);
   if (usage) throw new TempoError("INVALID_INPUT", `${usage} Nothing was changed.`, { command: name });
   return { name: name as KnownCommand, args } as CommandCall;
 }

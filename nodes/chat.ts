@@ -9,7 +9,7 @@ import { type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../config/configuration.js";
 import { ChatDecisionSchema } from "../contracts/chat.js";
 import { TempoError } from "../errors/index.js";
-import { assertKnownCommand, isRetryPhrase } from "../kernel/commands.js";
+import { assertKnownCommand, commandText, isCommandText, isRetryPhrase } from "../kernel/commands.js";
 import { clearCommand, preferenceCommandMessage } from "./chat-commands.js";
 import { promptMessages, type TempoState, type TempoUpdate } from "../kernel/state.js";
 import {
@@ -52,9 +52,10 @@ export function createChatNode(dependencies: NodeDependencies) {
     const lastMessage = latestBesideOpeners(state.messages);
     const userText = lastMessage?.getType() === "human" ? latestUserText(state.messages) : "";
 
-    if (userText.trim().startsWith("/")) {
+    const typed = commandText(userText);
+    if (typed !== undefined) {
       // The run guard refuses unknown commands before they reach the thread; this covers graphs built without it.
-      const command = assertKnownCommand(userText);
+      const command = assertKnownCommand(typed);
       if (command.name === "/clear") return clearCommand(state, config);
       // A waiting card is raised again after the answer; a task that stopped is left, as for any other message.
       if (state.pending) return { messages: [await preferenceCommandMessage(command, state, config)] };
@@ -147,8 +148,9 @@ export function createChatNode(dependencies: NodeDependencies) {
     userText: string,
     config: LangGraphRunnableConfig,
   ): Promise<TempoUpdate> {
-    if (userText.trim().startsWith("/")) {
-      const command = assertKnownCommand(userText);
+    const typed = commandText(userText);
+    if (typed !== undefined) {
+      const command = assertKnownCommand(typed);
       if (command.name === "/clear") return clearCommand(state, config);
       return reply(state, await preferenceCommandMessage(command, state, config));
     }
@@ -223,7 +225,7 @@ function unansweredRequestBefore(messages: BaseMessage[]): string | undefined {
     if (message.getType() === "ai" || message.getType() === "tool") return undefined;
     if (message.getType() === "human") {
       const text = messageText(message);
-      return text.trim() && !isRetryPhrase(text) && !text.trim().startsWith("/") ? text : undefined;
+      return text.trim() && !isRetryPhrase(text) && !isCommandText(text) ? text : undefined;
     }
   }
   return undefined;

@@ -29,6 +29,7 @@ import { preferenceSources, rememberPreferences } from "./preference-extraction.
 import { emitAssistantText, emitStatus } from "../streaming/events.js";
 import { languageOf, type Language } from "../contracts/language.js";
 import { newId } from "../kernel/ids.js";
+import { isCommandText } from "../kernel/commands.js";
 import { latestBesideOpeners } from "../streaming/progress-ui.js";
 import type { Preference } from "../contracts/preferences.js";
 
@@ -45,7 +46,7 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
       ? state.messages.findIndex((message) => message.id === state.memorizedUpTo) + 1
       : 0;
     const invocation = state.messages.slice(startIndex);
-    const command = latestUserText(invocation).startsWith("/");
+    const command = isCommandText(latestUserText(invocation));
     // A task ended in this invocation when its answer (deliver's, or the drop's: both set finalAnswer) is among the new
     // messages. Known by its text: deliver's answer keeps the id it was streamed under.
     const wasTask =

@@ -22,6 +22,7 @@ import {
   type PreferenceOrigin,
 } from "../contracts/preferences.js";
 import { callOutcomeOf } from "../kernel/tool-results.js";
+import { isCommandText } from "../kernel/commands.js";
 import { applyPreferenceChange, mergePreferences } from "../memory/preferences.js";
 import type { RecalledMemory } from "../kernel/state.js";
 import type { ToolDomain } from "../tools/domain.js";
@@ -51,7 +52,7 @@ export function preferenceSources(invocation: readonly BaseMessage[], threadId: 
         origin: { kind: "card_feedback", tool: "the plan" },
         source: feedbackSource("the plan", threadId),
       });
-    else if (message.getType() === "human" && onPlan === undefined && text !== "" && !text.startsWith("/")) {
+    else if (message.getType() === "human" && onPlan === undefined && text !== "" && !isCommandText(text)) {
       sources.push({ text, origin: { kind: "message" }, source: `stated in a message (thread ${threadId})` });
     }
     const feedback =

@@ -10,6 +10,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ensureConfiguration } from "../config/configuration.js";
 import { assertThreadOwner } from "../kernel/ownership.js";
+import { isCommandText } from "../kernel/commands.js";
 import type { TempoState, TempoUpdate } from "../kernel/state.js";
 import { conversationMemory, renderEpisode, searchEpisodes, searchFacts } from "../memory/long-term.js";
 import { loadTaskState, renderTaskState } from "../memory/task-state.js";
@@ -37,7 +38,7 @@ export function createRecallNode(dependencies: NodeDependencies) {
     const store = config.store;
     // A calendar file's words find nothing worth recalling: the search reads the request with the file named.
     const query = withoutCalendarText(latestUserText(state.messages));
-    if (query.startsWith("/")) return {};
+    if (isCommandText(query)) return {};
     // The clock first: a request after the window's last day is read on the week of now (never while a card waits:
     // its writes name the days of the window it was made on).
     const caughtUp = state.pending

@@ -28,7 +28,7 @@ import type { WorkflowSettings } from "../config/configuration.js";
 import { TempoError } from "../errors/index.js";
 import { isHiddenId, messageText } from "../contracts/message-text.js";
 import { escapedText, unstorable } from "../contracts/storable-text.js";
-import { assertKnownCommand } from "../kernel/commands.js";
+import { assertKnownCommand, commandText } from "../kernel/commands.js";
 import { languageOf, say, type Language } from "../contracts/language.js";
 
 /** LangChain serialisation mirrors of a message's own fields: walked once, through the fields. */
@@ -129,7 +129,8 @@ export function checkMessageInput(input: unknown): void {
   const messages = inputMessages(withoutStandInAnswers(input));
   const text = (messages.length === 0 ? "" : messageText(messages.at(-1))).trim();
   if (text === "") throw new TempoError("INVALID_INPUT", "The message is empty; nothing was changed.");
-  if (text.startsWith("/")) assertKnownCommand(text);
+  const command = commandText(text);
+  if (command !== undefined) assertKnownCommand(command);
 }
 
 /**
