@@ -4,15 +4,17 @@
  * never return another user's items.
  *
  * Ids are encoded into safe labels: PostgresStore rejects `%`, `_` and `\`
- * in namespace labels (they are LIKE wildcards in its prefix search), and a
- * "." would split a label. The encoding is injective, so two ids never share
- * a namespace.
+ * in namespace labels (they are LIKE wildcards in its prefix search), a "."
+ * would split a label, and every store refuses a label with a ":" (before,
+ * a user or thread id with one — a token's subject "google:123", `--user
+ * a:b` — failed every run of that user with a raw InvalidNamespaceError). The
+ * encoding is injective, so two ids never share a namespace.
  */
 export type Namespace = string[];
 
-/** An id as a namespace label: `~`, `%`, `_`, `\` and `.` escaped as `~XX` (hex). */
+/** An id as a namespace label: `~`, `%`, `_`, `\`, `.` and `:` escaped as `~XX` (hex). */
 export function namespaceLabel(id: string): string {
-  return id.replace(/[~%_\\.]/g, (character) => `~${character.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return id.replace(/[~%_\\.:]/g, (character) => `~${character.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }
 
 function userPrefix(userId: string): Namespace {

@@ -132,3 +132,18 @@ describe("hostile /prefs and /forget while a write card waits", () => {
     expect(interruptsOf(await tempo.graph.invoke(resume({ type: "accept", args: null }), config))).toEqual([]);
   });
 });
+
+test("a user and a thread whose ids hold a ':' (a token's subject 'google:123') keep, list and forget preferences", async () => {
+  // Every store refuses a namespace label with a ":": before, each run of such a user failed with InvalidNamespaceError.
+  const store = new InMemoryStore();
+  const tempo = await offlineTempo(halfPlacedWeek(), undefined, { store });
+  await converse(tempo, "never on Monday", [], "t:1", "google:123");
+  expect((await loadPreferences(store, "google:123")).map((entry) => entry.text)).toEqual(["never on Monday"]);
+  expect((await converse(tempo, "/prefs", [], "t:1", "google:123")).said.at(-1)).toMatch(
+    /^Your standing preferences:\n1\. never on Monday — stated in a message \(thread t:1\)/,
+  );
+  expect((await converse(tempo, "/forget 1", [], "t:1", "google:123")).said.at(-1)).toBe(
+    'Removed: "never on Monday". The next task no longer keeps to it.',
+  );
+  expect(await loadPreferences(store, "google")).toEqual([]);
+});

@@ -27,6 +27,7 @@ import { TempoError } from "../../errors/index.js";
 import { buildTempoGraph } from "../../server/tempo-graph.js";
 import { recordEpisode, storeFacts } from "../../memory/long-term.js";
 import { saveTaskState } from "../../memory/task-state.js";
+import { COLLIDING_USER_IDS } from "../support/colliding-ids.js";
 import { createNotesDomain, type NotesDomain } from "../support/notes-domain.js";
 import { startEmbeddedTestPostgres, type TestPostgres } from "../support/postgres.js";
 import {
@@ -139,16 +140,7 @@ describe("threads: another user cannot read, resume or clear them through the gr
 
 describe("memory: recall never shows another user's facts, episodes or task state", () => {
   /** User-id pairs built to collide in a naive namespace or LIKE prefix search. */
-  const PAIRS: Array<[string, string]> = [
-    ["alice", "mallory"],
-    ["alice", "alice.facts"],
-    ["a_ice", "alice"],
-    ["al%", "alice"],
-    ["alice", "ALICE"],
-    ["a.b", "a~2eb"],
-    ["alice\\", "alice"],
-    ["alice", "alice "],
-  ];
+  const PAIRS = COLLIDING_USER_IDS;
   let server: TestPostgres;
   let database: Database;
   const stores: Array<{ kind: string; store: BaseStore; stop?: () => Promise<void> }> = [];
