@@ -164,14 +164,17 @@ export function mergePreferences(
 }
 
 /**
- * The user's preferences, oldest first (the numbering `/prefs` shows). Only well-formed entries: the store API lets a
- * user write their own namespace, and an entry the rules cannot read must not break a tool run.
+ * The user's preferences, oldest first (the numbering `/prefs` shows). Only well-formed entries of the profile's own
+ * namespace, each by its item's key: the store API lets a user write their own namespace (and below it), and an entry
+ * the rules cannot read must not break a tool run, nor one /forget cannot reach stay listed.
  */
 export async function loadPreferences(store: BaseStore, userId: string): Promise<Preference[]> {
-  const items = await store.search(preferencesNamespace(userId), { limit: MAX_PREFERENCES * 2 });
+  const namespace = preferencesNamespace(userId);
+  const items = await store.search(namespace, { limit: MAX_PREFERENCES * 2 });
   return items
-    .map((item) => item.value as Partial<Preference>)
-    .flatMap((entry) => {
+    .filter((item) => item.namespace.length === namespace.length)
+    .flatMap((item) => {
+      const entry = item.value as Partial<Preference>;
       const rule =
         entry && typeof entry.kind === "string"
           ? ruleOf({ kind: entry.kind, value: entry.value, days: (entry as { days?: unknown }).days })
@@ -186,7 +189,9 @@ export async function loadPreferences(store: BaseStore, userId: string): Promise
       return [
         {
           ...rule,
-          id: entry.id,
+          // The item's key, which a removal deletes: an entry whose stored id says otherwise (written through the
+          // store API) is still removed by /forget, never listed again after "Removed".
+          id: item.key,
           text: entry.text,
           source: typeof entry.source === "string" ? entry.source : "",
           ...(preferenceFromOf(entry.from) ? { from: preferenceFromOf(entry.from) } : {}),

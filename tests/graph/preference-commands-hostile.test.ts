@@ -12,6 +12,7 @@ import { describe, expect, test } from "vitest";
 import { messageText } from "../../contracts/message-text.js";
 import { isTempoError } from "../../errors/index.js";
 import { loadPreferences } from "../../memory/preferences.js";
+import { preferencesNamespace } from "../../memory/namespaces.js";
 import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
 import { converse, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
 
@@ -146,4 +147,21 @@ test("a user and a thread whose ids hold a ':' (a token's subject 'google:123') 
     'Removed: "never on Monday". The next task no longer keeps to it.',
   );
   expect(await loadPreferences(store, "google")).toEqual([]);
+});
+
+test("an entry the store API wrote under another key, or below the profile, is forgotten when /forget says so", async () => {
+  // The store API lets a user write their own namespace. Before, an entry stored under key "k-1" with the id "pref-x"
+  // was listed as [pref-x] and /forget deleted the key "pref-x": "Removed", and the rule stayed, listed and kept.
+  const store = new InMemoryStore();
+  const tempo = await offlineTempo(halfPlacedWeek(), undefined, { store });
+  const entry = { kind: "avoid_day", value: 1, text: "never on Monday", createdAt: "2026-01-05T10:00:00.000Z" };
+  await store.put(preferencesNamespace("student"), "k-1", { ...entry, id: "pref-x" });
+  await store.put([...preferencesNamespace("student"), "below"], "k-2", { ...entry, id: "k-2", value: 2 });
+  const listed = (await converse(tempo, "/prefs", [], "t-api")).said.at(-1)!;
+  expect(listed.split("\n").slice(1, -2)).toEqual([expect.stringMatching(/^1\. never on Monday — .*\[k-1\]$/)]);
+  expect((await converse(tempo, "/forget 1", [], "t-api")).said.at(-1)).toBe(
+    'Removed: "never on Monday". The next task no longer keeps to it.',
+  );
+  expect(await loadPreferences(store, "student")).toEqual([]);
+  expect(await store.get(preferencesNamespace("student"), "k-1")).toBeNull();
 });
