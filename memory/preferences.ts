@@ -202,6 +202,30 @@ export async function loadPreferences(store: BaseStore, userId: string): Promise
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }
 
+/** The change of each user's profile under way in this process: the next waits for it. */
+const profileChanges = new Map<string, Promise<void>>();
+
+/**
+ * Runs `change` (a read of the profile, then its deletes and puts) when no other change of `userId`'s profile is under
+ * way in this process. Two at once read the same profile and wrote past each other: two "/forget 1" of one list both
+ * said "Removed", and a preference lifted on some days while /forget removed the whole of it came back narrowed. By
+ * user, not by store: a run sees its store through a wrapper of its own (LangGraph batches each run's store calls),
+ * and two stores of one user in a process only wait for each other. (Processes sharing a Postgres are not held apart:
+ * each change still names its entries by id.)
+ */
+async function oneChangeAtATime<T>(userId: string, change: () => Promise<T>): Promise<T> {
+  const result = (profileChanges.get(userId) ?? Promise.resolve()).then(change);
+  const settled = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  profileChanges.set(userId, settled);
+  void settled.then(() => {
+    if (profileChanges.get(userId) === settled) profileChanges.delete(userId);
+  });
+  return result;
+}
+
 /** Applies `change` to the user's profile in the store; returns what was added and removed. */
 export async function applyPreferenceChange(
   store: BaseStore,
@@ -212,11 +236,13 @@ export async function applyPreferenceChange(
   from?: PreferenceFrom,
 ): Promise<{ added: Preference[]; removed: Preference[] }> {
   if (change.add.length === 0 && change.lift.length === 0) return { added: [], removed: [] };
-  const { added, removed } = mergePreferences(await loadPreferences(store, userId), change, source, now, from);
-  const namespace = preferencesNamespace(userId);
-  for (const entry of removed) await store.delete(namespace, entry.id);
-  for (const entry of added) await store.put(namespace, entry.id, { ...entry }, false);
-  return { added, removed };
+  return oneChangeAtATime(userId, async () => {
+    const { added, removed } = mergePreferences(await loadPreferences(store, userId), change, source, now, from);
+    const namespace = preferencesNamespace(userId);
+    for (const entry of removed) await store.delete(namespace, entry.id);
+    for (const entry of added) await store.put(namespace, entry.id, { ...entry }, false);
+    return { added, removed };
+  });
 }
 
 /** An entry as a list showed it to the user: its id and its words (what `/forget <number>` names). */
@@ -245,6 +271,16 @@ export async function removePreference(
   userId: string,
   reference: string,
   shown?: readonly ShownPreference[],
+): Promise<Preference> {
+  return oneChangeAtATime(userId, () => removeFromProfile(store, userId, reference, shown));
+}
+
+/** `removePreference`, with no other change of the profile under way. */
+async function removeFromProfile(
+  store: BaseStore,
+  userId: string,
+  reference: string,
+  shown: readonly ShownPreference[] | undefined,
 ): Promise<Preference> {
   const profile = await loadPreferences(store, userId);
   const { number, id, said } = readReference(reference);
