@@ -79,7 +79,10 @@ async function shownList(store: BaseStore, userId: string, threadId: string): Pr
   const entries = (item?.value as { entries?: unknown } | undefined)?.entries;
   if (!Array.isArray(entries)) return undefined;
   return entries.flatMap((entry: { id?: unknown; text?: unknown }) =>
-    typeof entry?.id === "string" && typeof entry.text === "string" ? [{ id: entry.id, text: entry.text }] : [],
+    // Bounded words, as an entry's are when stored: the store API lets a user write this item too.
+    typeof entry?.id === "string" && typeof entry.text === "string"
+      ? [{ id: entry.id, text: entry.text.slice(0, 200) }]
+      : [],
   );
 }
 

@@ -8,6 +8,7 @@
 import { InMemoryStore } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import { loadPreferences } from "../../memory/preferences.js";
+import { preferenceListingNamespace } from "../../memory/namespaces.js";
 import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
 
 const SAID = ["nothing after 9pm", "no studying on Saturdays", "never on Monday"];
@@ -136,4 +137,19 @@ describe("/forget <n> names the entry the list showed under n", () => {
     );
     expect(await kept()).toEqual(["周六从不学习"]);
   });
+});
+
+test("a shown list rewritten through the store API names only the user's own entries, in bounded words", async () => {
+  const store = new InMemoryStore();
+  const tempo = await offlineTempo(halfPlacedWeek(), undefined, { store });
+  await converse(tempo, "never on Monday", [], "t-api");
+  await converse(tempo, "/prefs", [], "t-api");
+  // The user's own namespace is theirs to write on the server: another's id, an odd entry, a megabyte of words.
+  await store.put(preferenceListingNamespace("student", "t-api"), "shown", {
+    entries: [{ id: "pref-of-someone-else", text: "y".repeat(1_000_000) }, { id: 7 }, null],
+  });
+  const said = (await converse(tempo, "/forget 1", [], "t-api")).said.at(-1)!;
+  expect(said).toBe(gone(1, "y".repeat(200)));
+  expect((await converse(tempo, "/forget 2", [], "t-api")).said.at(-1)).toMatch(/^No preference "2"/);
+  expect((await loadPreferences(store, "student")).map((entry) => entry.text)).toEqual(["never on Monday"]);
 });
