@@ -114,10 +114,11 @@ export async function runPreferenceCommand(
   if (command.name === "prefs") {
     const profile = await loadPreferences(store, userId);
     const entries = profile.map((entry) => ({ id: entry.id, text: entry.text }));
-    await store.put(preferenceListingNamespace(userId, threadId), LISTING_KEY, { entries }, false);
+    // A run with no thread (no checkpointer) has no conversation to show a list in: it keeps none.
+    if (threadId !== "") await store.put(preferenceListingNamespace(userId, threadId), LISTING_KEY, { entries }, false);
     return renderPreferences(profile, language);
   }
-  const shown = await shownList(store, userId, threadId);
+  const shown = threadId === "" ? undefined : await shownList(store, userId, threadId);
   const numbered = readReference(command.reference).number !== undefined;
   if (!shown && numbered && (await loadPreferences(store, userId)).length > 0)
     return say(language, PREFERENCE_WORDS.unlisted.en, PREFERENCE_WORDS.unlisted.zh);

@@ -6,7 +6,7 @@
 import { InMemoryStore } from "@langchain/langgraph";
 import { describe, expect, test } from "vitest";
 import type { Preference } from "../../contracts/preferences.js";
-import { renderPreferences } from "../../memory/preference-commands.js";
+import { renderPreferences, runPreferenceCommand } from "../../memory/preference-commands.js";
 import { loadPreferences } from "../../memory/preferences.js";
 import { preferencesNamespace } from "../../memory/namespaces.js";
 
@@ -55,5 +55,23 @@ describe("where a preference was said, in the list's language", () => {
     const [read] = await loadPreferences(store, "student");
     expect(read).toMatchObject({ id: "pref-9", text: "never on Monday" });
     expect(read).not.toHaveProperty("from");
+  });
+});
+
+describe("a run with no thread (no checkpointer)", () => {
+  test("/prefs lists and keeps no list; /forget by number asks for one, by id removes", async () => {
+    const store = new InMemoryStore();
+    const stored = entry("pref-9", "never on Monday", "stated in a message (thread t-9)");
+    await store.put(preferencesNamespace("student"), "pref-9", { ...stored });
+    expect(await runPreferenceCommand(store, "student", "", { name: "prefs" }, "en")).toMatch(
+      /^Your standing preferences:\n1\. never on Monday/,
+    );
+    expect(await runPreferenceCommand(store, "student", "", { name: "forget", reference: "1" }, "en")).toMatch(
+      /^A number is the one \/prefs shows in this conversation/,
+    );
+    expect(await runPreferenceCommand(store, "student", "", { name: "forget", reference: "pref-9" }, "en")).toBe(
+      'Removed: "never on Monday". The next task no longer keeps to it.',
+    );
+    expect(await loadPreferences(store, "student")).toEqual([]);
   });
 });
