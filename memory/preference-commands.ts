@@ -13,6 +13,7 @@ import {
   readReference,
   removePreference,
   renderPreferenceList,
+  shortThread,
   type ShownPreference,
 } from "./preferences.js";
 
@@ -64,10 +65,10 @@ export function renderPreferences(profile: readonly Preference[], language: Lang
 function sourceInChinese(entry: Preference): string {
   const from = entry.from;
   if (!from) return entry.source;
-  if (from.kind === "message") return `在对话 ${from.threadId} 的消息中说的`;
+  if (from.kind === "message") return `在对话 ${shortThread(from.threadId)} 的消息中说的`;
   // (A write card is named by its tool, as the card shows it: "对 place 卡片的反馈".)
   const card = from.tool === "the plan" ? "计划" : ` ${from.tool} `;
-  return `对${card}卡片的反馈（对话 ${from.threadId}）`;
+  return `对${card}卡片的反馈（对话 ${shortThread(from.threadId)}）`;
 }
 
 /** Where the list `/prefs` showed in a thread is kept: its entries in order, what `/forget <number>` counts in. */

@@ -311,11 +311,28 @@ export function renderPreferenceList(profile: readonly Preference[]): string {
   return [
     "Your standing preferences:",
     ...profile.map(
-      (entry, index) => `${index + 1}. ${entry.text} — ${entry.source}, ${entry.createdAt.slice(0, 10)} [${entry.id}]`,
+      (entry, index) =>
+        `${index + 1}. ${entry.text} — ${sourceOf(entry)}, ${entry.createdAt.slice(0, 10)} [${entry.id}]`,
     ),
     "",
     "Remove one with /forget <number or id>.",
   ].join("\n");
+}
+
+/** Where an entry was said, in English, its thread as `shortThread` shows it; an entry stored before, as stored. */
+function sourceOf(entry: Preference): string {
+  const from = entry.from;
+  if (!from) return entry.source;
+  const thread = `thread ${shortThread(from.threadId)}`;
+  return from.kind === "message" ? `stated in a message (${thread})` : `card feedback on ${from.tool} (${thread})`;
+}
+
+/**
+ * A thread's id as a list shows it: a client's ids are UUIDs, 36 characters in every line of `/prefs` — their first 8
+ * (the start of the id in the client's address) and "…"; a short id whole.
+ */
+export function shortThread(threadId: string): string {
+  return threadId.length > 12 ? `${threadId.slice(0, 8)}…` : threadId;
 }
 
 /** The profile as prompt lines: the words, what they mean to the rules, hard or soft. */

@@ -42,10 +42,30 @@ describe("where a preference was said, in the list's language", () => {
       "3. 周一不要 — 对 place 卡片的反馈（对话 t-3），2026-12-07 [pref-3]",
       "4. 周一不要 — card feedback on place (thread t-4)，2026-12-07 [pref-4]",
     ]);
-    // English keeps the stored words.
+    // English says it from `from` too (the same words for a short thread id), and an entry stored before as stored.
     expect(renderPreferences(profile, "en")).toContain(
       "1. 周一从不学习 — stated in a message (thread t-1), 2026-12-07",
     );
+  });
+
+  test("a client's thread id (a UUID) is shown by its first 8 characters, in both languages", () => {
+    const uuid = "1f0c2b7e-93aa-4d51-8e2f-0b6c1d2e3f40";
+    const profile = [
+      entry("pref-1", "never on Monday", `stated in a message (thread ${uuid})`, { kind: "message", threadId: uuid }),
+      entry("pref-2", "周一不要", `card feedback on place (thread ${uuid})`, {
+        kind: "card_feedback",
+        tool: "place",
+        threadId: uuid,
+      }),
+    ];
+    expect(renderPreferences(profile, "en").split("\n").slice(1, 3)).toEqual([
+      "1. never on Monday — stated in a message (thread 1f0c2b7e…), 2026-12-07 [pref-1]",
+      "2. 周一不要 — card feedback on place (thread 1f0c2b7e…), 2026-12-07 [pref-2]",
+    ]);
+    expect(renderPreferences(profile, "zh").split("\n").slice(1, 3)).toEqual([
+      "1. never on Monday — 在对话 1f0c2b7e… 的消息中说的，2026-12-07 [pref-1]",
+      "2. 周一不要 — 对 place 卡片的反馈（对话 1f0c2b7e…），2026-12-07 [pref-2]",
+    ]);
   });
 
   test("a stored `from` that is not well formed is left out, the entry kept", async () => {
