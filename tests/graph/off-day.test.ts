@@ -226,6 +226,9 @@ describe("every review of a day moved off it", () => {
     ["I can't do any studying tomorrow", "move my reviews off tomorrow"],
     ["我今晚学不了", "把复习都挪出今晚"],
     ["我周四下午没法学习", "把复习都挪出周四下午"],
+    // The way it goes, said before a verb that names the day, is no part of the task's name ("作文往后" was sought).
+    ["把作文往后推到周五", "把作文推到周五"],
+    ["把作文往前挪到周三", "把作文挪到周三"],
     // "not" left after the day it rules out is no task's name.
     ["arrange the essay, not tonight", "arrange the essay except tonight"],
     ["arrange the essay but not tomorrow", "arrange the essay except tomorrow"],

@@ -143,7 +143,8 @@ function readMoveTo(said: string): ScheduleRequest | undefined {
       String.raw`^(.+?)从((?:${DAY_WORD_ZH}|今天|明天|后天|上午|下午|晚上|早上|中午|\d{1,2}\s*[:：点]|[零一二两三四五六七八九十]{1,3}\s*点).*)$`,
     ).exec(chinese[1] ?? "");
     // ("作文能挪到周五吗": with no 把, how the move is wanted is no part of the name.)
-    const said = from ? from[1]! : (chinese[1] ?? "");
+    // ("把作文往后推到周五": the way it goes, before a verb that names the day, is no part of the name either.)
+    const said = (from ? from[1]! : (chinese[1] ?? "")).replace(/(?<=.)(?:往后|向后|往前|向前)$/, "");
     const task = taskPhrase(/把|将/.test(zh) ? said : said.replace(TOPIC_MODAL_ZH, ""));
     // "周六我有事，把作文挪到别的时间": what the clause before 把 rules out.
     const before = zh.slice(0, Math.max(0, zh.search(/把|将/)));
