@@ -18,7 +18,7 @@ export const NEXT_QUESTION =
 
 /** A clause that asks for a placing or a move ("schedule the essay", "把作文安排在周五"), not a question. */
 const PLACING_CLAUSE = new RegExp(
-  String.raw`^(?:(?:please|can you|could you|just|then|so|and)\s+)*(?:schedule|place|arrange|put|plan|${MOVE_VERB})\s+(?!me\b|in\b)\S|^(?:请|帮我|那就|就)?(?:把|将)\S+?(?:安排|排|放|挪|移|改|调|推)`,
+  String.raw`^(?:(?:please|can you|could you|just|then|so|and)\s+)*(?:schedule|place|arrange|put|plan|${MOVE_VERB})\s+(?!me\b|in\b)\S|^(?:请|帮我|那就|就)?(?:把|将)\S+?(?:安排|排|放|挪|移|改|调|推)|^(?:请|帮我|麻烦|那就|就|那)*(?:安排|排)(?:一下)?\S`,
 );
 
 export function readFree(body: string): ScheduleRequest | undefined {

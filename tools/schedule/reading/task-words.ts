@@ -118,7 +118,7 @@ export function namedTasks(rest: string): string[] {
     .replace(/\(day \d+\)|\(slots? \d+(?:-\d+)?\)/g, " ")
     .replace(/[()[\]]/g, " ");
   const generic =
-    /^(?:(?:only|just|not|help me|can you|could you|please|for me|me|my|the|all|every|each|of|remaining|rest|too|also|as well|left|pending|review|reviews|review tasks?|tasks?|sessions?|study|studies|items?|week(?:'s)?|next|this|today|now|them|it|everything|anything|all of them|what is left|what's left|whatever is left|that's left|that is left|what's|whatever|still|in|into|a|free|slots?|that|fits?|on|schedule|us|帮我|请|一下|把|所有|全部|的|复习|任务|时间|我|吧|给我|都|一周|待|每个|剩下|剩余|了|好|上|一点|一些|点儿|能容纳它们?的时段)\s*)*$/;
+    /^(?:(?:only|just|not|help me|can you|could you|please|for me|me|my|the|all|every|each|of|remaining|rest|too|also|as well|left|pending|review|reviews|review tasks?|tasks?|sessions?|study|studies|items?|week(?:'s)?|next|this|today|now|them|it|everything|anything|all of them|what is left|what's left|whatever is left|that's left|that is left|what's|whatever|still|in|into|a|free|slots?|that|fits?|on|schedule|us|帮我|请|一下|把|所有|全部|的|复习|任务|时间|我|吧|给我|都|一周|待|每个|剩下|剩余|了|好|上|一点|一些|一个|几个|点儿|能容纳它们?的时段)\s*)*$/;
   const phrases = stripped
     // ("on monday, tuesday or wednesday": the word joining the days, once they are read, names no task either.)
     .split(/\s*(?:,|\band\b|\bor\b|&|和|、|及|以及|或)\s*/)
