@@ -105,8 +105,8 @@ export function asShiftAll(request: ScheduleRequest): ScheduleRequest {
  * anything else ("周四的" alone, like "周四的复习", may be one review).
  */
 export function dayAloneAsReviews(phrase: string): string | undefined {
-  const english = /^(?:(?:all|the whole)\s+)?(?:of\s+)?([a-z][a-z\s,&]*)$/.exec(phrase);
-  if (english) return daysOfReviewsIn(english[1]!.trim()) ? `${english[1]!.trim()}'s reviews` : undefined;
+  const days = /^(?:(?:all|the whole)\s+)?(?:of\s+)?([a-z][a-z\s,&]*)$/.exec(phrase)?.[1]?.trim();
+  if (days !== undefined) return daysOfReviewsIn(days) ? `${days}'s reviews` : undefined;
   const chinese = /^(?:全部|所有)?(.+?)(?:的?(?:都|全部|全都|所有))?$/.exec(phrase)?.[1];
   return chinese && !chinese.endsWith("的") && daysOfReviewsIn(chinese) ? `${chinese}的所有复习` : undefined;
 }

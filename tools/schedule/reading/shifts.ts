@@ -108,7 +108,7 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
   const named = phrase.replace(DAYS_NAMING, (word) => (splitNamingDay(word) ? " " : word));
   // ("push tuesday back a day", "push all of thursday and friday back a day": those days' reviews.)
   const dayAlone =
-    todayMoved && !/\w/.test(phrase.replace(/^(?:all|the whole)?\s*(?:of)?$/, ""))
+    todayMoved && /^(?:(?:all|the whole)\s*)?(?:of)?$/.test(phrase)
       ? `${todayMoved}'s reviews`
       : dayAloneAsReviews(phrase);
   const ofADay = dayAlone !== undefined || saysDayOfReviews(phrase);

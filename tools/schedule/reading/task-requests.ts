@@ -231,7 +231,7 @@ const CANNOT_STUDY_ZH =
 export function readCannotDo(body: string): ScheduleRequest | undefined {
   const english = CANNOT_DO.exec(body);
   // ("I can't study tonight", "我今晚学不了": that time's reviews moved off it, as "move my reviews off tonight".)
-  if (english && STUDYING.test(english[1]!.trim())) return readMove(`move my reviews off ${english[2]}`);
+  if (english && STUDYING.test((english[1] ?? "").trim())) return readMove(`move my reviews off ${english[2]}`);
   const studyZh = english ? null : CANNOT_STUDY_ZH.exec(body);
   if (studyZh) return readMove(`把复习都挪出${studyZh[1]}${studyZh[2] ?? ""}`);
   const chinese = english ? null : CANNOT_DO_ZH.exec(body);
