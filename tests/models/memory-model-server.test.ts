@@ -155,4 +155,24 @@ describe.each(MODES)("preference extraction through an OpenAI-strict server, $na
     );
     expect(await repository.load(USER)).toEqual(week);
   });
+
+  test("'晚上12点以后不要学习' is midnight through the memory model: stored as hour 24, said as midnight, nothing named", async () => {
+    const { store, graph } = await tempoAtDouble(sampleWeek(), environment);
+    const first = double.requests.length;
+    const config = threadConfig("midnight-1", USER);
+    await graph.invoke({ messages: [new HumanMessage("晚上12点以后不要学习")] }, config);
+    expect(double.requests.slice(first).filter((request) => request.refusal)).toEqual([]);
+    // The model's contract value is the day's end (24), not noon; its words say midnight.
+    const profile = await loadPreferences(store, USER);
+    expect(profile.map((entry) => ({ kind: entry.kind, value: entry.value, text: entry.text }))).toEqual([
+      { kind: "not_after_hour", value: 24, text: "nothing after midnight" },
+    ]);
+    // The next prompt the model is sent lists it as midnight, in the profile's lines.
+    await graph.invoke({ messages: [new HumanMessage("arrange my reviews")] }, threadConfig("midnight-2", USER));
+    const prompts = double.requests
+      .slice(first)
+      .map((request) => (request.body.messages ?? []).map((message) => contentText(message.content)).join("\n"));
+    expect(prompts.some((prompt) => prompt.includes("- nothing after midnight"))).toBe(true);
+    expect(prompts.some((prompt) => /nothing after (?:12|24):00/.test(prompt))).toBe(false);
+  });
 });
