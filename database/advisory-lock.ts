@@ -84,8 +84,11 @@ export async function withAdvisoryLock<T>(
 
 const localQueues = new Map<string, Promise<unknown>>();
 
-/** Runs `fn` after every earlier call with the same key has settled (an in-process FIFO mutex). */
-async function withLocalMutex<T>(key: string, fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` after every earlier call with the same key has settled (an in-process FIFO mutex; the advisory lock's
+ * keys name a server, so another use keys its own kind: "preferences:<user>").
+ */
+export async function withLocalMutex<T>(key: string, fn: () => Promise<T>): Promise<T> {
   const previous = localQueues.get(key) ?? Promise.resolve();
   const run = previous.then(fn, fn);
   const settled = run.then(

@@ -19,6 +19,7 @@ import {
   type PreferenceFrom,
   type PreferenceRule,
 } from "../contracts/preferences.js";
+import { withLocalMutex } from "../database/advisory-lock.js";
 import { PreferenceNotFoundError } from "../errors/index.js";
 import { preferencesNamespace } from "./namespaces.js";
 
@@ -202,9 +203,6 @@ export async function loadPreferences(store: BaseStore, userId: string): Promise
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
 }
 
-/** The change of each user's profile under way in this process: the next waits for it. */
-const profileChanges = new Map<string, Promise<void>>();
-
 /**
  * Runs `change` (a read of the profile, then its deletes and puts) when no other change of `userId`'s profile is under
  * way in this process. Two at once read the same profile and wrote past each other: two "/forget 1" of one list both
@@ -213,17 +211,8 @@ const profileChanges = new Map<string, Promise<void>>();
  * and two stores of one user in a process only wait for each other. (Processes sharing a Postgres are not held apart:
  * each change still names its entries by id.)
  */
-async function oneChangeAtATime<T>(userId: string, change: () => Promise<T>): Promise<T> {
-  const result = (profileChanges.get(userId) ?? Promise.resolve()).then(change);
-  const settled = result.then(
-    () => undefined,
-    () => undefined,
-  );
-  profileChanges.set(userId, settled);
-  void settled.then(() => {
-    if (profileChanges.get(userId) === settled) profileChanges.delete(userId);
-  });
-  return result;
+function oneChangeAtATime<T>(userId: string, change: () => Promise<T>): Promise<T> {
+  return withLocalMutex(`preferences:${userId}`, change);
 }
 
 /** Applies `change` to the user's profile in the store; returns what was added and removed. */
