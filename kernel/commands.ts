@@ -28,8 +28,13 @@ const INVISIBLE = /\p{Cf}/gu;
  * to the waiting card: "/prefs" declined the write).
  */
 export function commandText(text: string): string | undefined {
-  const visible = text.replace(INVISIBLE, "").trim();
+  const visible = visibleText(text);
   return visible.startsWith("/") ? visible : undefined;
+}
+
+/** `text` without its invisible characters and the spaces around it. */
+function visibleText(text: string): string {
+  return text.replace(INVISIBLE, "").trim();
 }
 
 /** True when the message is a slash command (`commandText`). */
@@ -58,7 +63,7 @@ function usageMistake(name: string, args: readonly string[]): string | undefined
  * is /prefs).
  */
 export function assertKnownCommand(text: string): CommandCall {
-  const [first = "", ...args] = text.replace(INVISIBLE, "").trim().split(/\s+/);
+  const [first = "", ...args] = visibleText(text).split(/\s+/);
   const name = first.toLowerCase();
   if (!Object.hasOwn(KNOWN_COMMANDS, name)) {
     const known = Object.values(KNOWN_COMMANDS).join(", ");
