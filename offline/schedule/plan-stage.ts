@@ -60,6 +60,7 @@ import { HEALTH_PACKS, HEALTH_STEP, LET_GO_STEP, RECOVER_STEP, RESCHEDULE_STEP, 
 import { englishSteps, markTaskWords, markWeekday, withNamingWeekday, withShiftDays } from "./english-steps.js";
 import { chineseSteps } from "./chinese-steps.js";
 import { missingDays } from "./window-days.js";
+import { withNextReview } from "./next-review.js";
 
 /** The plan stage's decision. */
 export function decidePlan(view: PromptView): Record<string, unknown> {
@@ -173,7 +174,7 @@ function decided(planned: Planned, { facts, language }: PlanContext): Record<str
 /** One request, with the user's answer to the planner's question about it, grounded in the week. */
 function planRequest(asked: ScheduleRequest, answer: string | undefined, context: PlanContext): Planned {
   const { facts, goal, language, overview } = context;
-  const request = withShiftDays(
+  let request = withShiftDays(
     withNamingWeekday(
       withCurrentReview(
         withNamesAnswered(withAnswer(asked, answer), groundRequest(asked, overview, language), answer),
@@ -183,6 +184,18 @@ function planRequest(asked: ScheduleRequest, answer: string | undefined, context
     ),
     facts,
   );
+  // "Move my next review to tomorrow": the review that comes next by the clock, named (or which one asked).
+  const next = withNextReview(request, overview, facts, language);
+  if (next && "question" in next)
+    return {
+      decision: {
+        speak: next.question,
+        action: "ask_user",
+        reason: 'no review still to come can be told for "next review"',
+        complexity: "simple",
+      },
+    };
+  if (next) request = next.request;
   if (!isPlannable(request)) {
     const which = language === "zh" ? "你想做哪一项？" : "Which of these do you want?";
     return {
@@ -288,7 +301,10 @@ function planRequest(asked: ScheduleRequest, answer: string | undefined, context
       },
     };
   const week = nextWeekNote(goal, grounding.request, facts, language);
-  return { request: withMissedMadeUp(grounding.request, overview), preface: `${week}${dropped}` };
+  return {
+    request: withMissedMadeUp(grounding.request, overview),
+    preface: `${next && "said" in next ? next.said : ""}${week}${dropped}`,
+  };
 }
 
 /** "next week", "next week's", "下周", "下星期", "下个星期". */

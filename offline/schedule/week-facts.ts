@@ -372,7 +372,7 @@ export function aheadOfClock(range: SlotRange, facts: WeekFacts): boolean {
  * without clock times a day before today has started and today's slots have not (the clock rule), so its start is
  * its day's first moment, or, today and after, one past its day's last.
  */
-function startOnClock(range: SlotRange, facts: WeekFacts): { start: string; now: string } | undefined {
+export function startOnClock(range: SlotRange, facts: WeekFacts): { start: string; now: string } | undefined {
   const date = facts.dates.get(range.day);
   if (!facts.now || date === undefined) return undefined;
   const time = facts.slotTimes?.[range.start - 1]?.start ?? (date < facts.now.date ? "00:00" : "24:00");
