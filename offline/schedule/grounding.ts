@@ -73,15 +73,28 @@ export function isLatestReview(phrase: string): boolean {
 }
 
 /**
- * A shift of "it" / "that" / "它" (no task named before it) as a shift of the review now or next today; a mark of
- * done of "it" ("I'm done") as one of the review now or last today.
+ * A move or unplace of "it" / "that" / "它" just after a change of one task (`conversation`: its lines) as one of that
+ * task; else a move of "it" (no task named before it) as a move of the review now or next today; a mark of done of
+ * "it" ("I'm done") as one of the review now or last today.
  */
-export function withCurrentReview(request: ScheduleRequest, language: Language): ScheduleRequest {
+export function withCurrentReview(
+  request: ScheduleRequest,
+  language: Language,
+  conversation = "",
+  overview?: GetOverviewData,
+): ScheduleRequest {
   const pronoun = (task: string) => /^(?:it|that|this|that one|this one|它|这个|那个)$/.test(task.trim());
+  // "Actually, push it to Sunday" just after a change of one task: that task, by its name when no other has it.
+  const changed = taskChangedJustBefore(conversation);
+  if (changed !== undefined && (request.kind === "move" || request.kind === "unplace") && pronoun(request.task)) {
+    const all = overview ? listedOf(overview).all : [];
+    const name = all.find((task) => task.id === changed)?.name;
+    const unique = name !== undefined && all.filter((task) => task.name === name).length === 1;
+    return { ...request, task: unique ? name : changed };
+  }
   if (request.kind === "mark" && request.to === "done" && pronoun(request.task))
     return { ...request, task: LATEST_REVIEW[language] };
-  if (request.kind !== "move" || !request.shift) return request;
-  if (!pronoun(request.task)) return request;
+  if (request.kind !== "move" || !pronoun(request.task)) return request;
   return { ...request, task: CURRENT_REVIEW[language] };
 }
 
@@ -460,15 +473,38 @@ export function putBackUndoes(
   conversation: string,
 ): boolean {
   if (request.kind !== "arrange" || !request.putBack || !overview || request.tasks.length === 0) return false;
-  const lines = conversation.split("\n");
-  const applied = /^tool result: (?:moved|unplaced|swapped|placed|marked|skipped|added|removed|updated|imported)\b/;
-  const last = lines.findLastIndex((line) => applied.test(line));
-  if (last === -1) return false;
-  let first = last;
-  while (first > 0 && lines[first - 1]!.startsWith("tool result: ")) first -= 1;
-  const ids = lines.slice(first, last + 1).map((line) => /^tool result: (?:moved|unplaced) task (\S+)/.exec(line)?.[1]);
+  const run = lastAppliedRun(conversation.split("\n"));
+  if (!run) return false;
+  const ids = run.lines.map((line) => /^tool result: (?:moved|unplaced) task (\S+)/.exec(line)?.[1]);
   if (ids.some((id) => id === undefined)) return false;
   const { all } = listedOf(overview);
   const named = new Set(request.tasks.flatMap((phrase) => matchTasks(phrase, all).map((task) => task.id)));
   return ids.every((id) => named.has(id!));
+}
+
+/** The conversation's last run of applied writes: its "tool result:" lines, and the index of the first of them. */
+function lastAppliedRun(lines: readonly string[]): { lines: string[]; first: number } | undefined {
+  const applied = /^tool result: (?:moved|unplaced|swapped|placed|marked|skipped|added|removed|updated|imported)\b/;
+  const last = lines.findLastIndex((line) => applied.test(line));
+  if (last === -1) return undefined;
+  let first = last;
+  while (first > 0 && lines[first - 1]!.startsWith("tool result: ")) first -= 1;
+  return { lines: lines.slice(first, last + 1), first };
+}
+
+/**
+ * The one task the answer to the user's previous message changed ("move the essay to Friday" → "actually, push it to
+ * Sunday"): the id the last run of applied writes names, when that run came after the previous message and moved,
+ * placed, took off or marked that one task alone; undefined otherwise (nothing changed since, several tasks, another
+ * kind of write).
+ */
+export function taskChangedJustBefore(conversation: string): string | undefined {
+  const lines = conversation.split("\n");
+  const users = lines.flatMap((line, index) => (line.startsWith("user: ") ? [index] : []));
+  const run = lastAppliedRun(lines);
+  // The current message is the last user line; the change must answer the one before it.
+  if (!run || users.length < 2 || run.first < users.at(-2)! || run.first > users.at(-1)!) return undefined;
+  const ids = run.lines.map((line) => /^tool result: (?:moved|placed|unplaced|marked) task (\S+)/.exec(line)?.[1]);
+  const [first] = ids;
+  return first !== undefined && ids.every((id) => id === first) ? first : undefined;
 }

@@ -97,7 +97,8 @@ function currentReview(
   const ahead = [...inProgress, ...next];
   if (ahead.length === 1) return { name: ahead[0]!.name };
   const { language } = asked;
-  const move = shiftSaid(request.shift!, language);
+  // "Push it back a day" says how far; "push it to tomorrow" where, which the answer's move keeps.
+  const move = request.shift ? shiftSaid(request.shift, language) : say(language, "where you asked", "移到你说的时间");
   const listed = (among: ListedTask[]) =>
     among
       .map((task) => `${JSON.stringify(task.name)} (${placeWords(task.slots[0]!, facts, language)})`)

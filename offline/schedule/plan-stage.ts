@@ -179,6 +179,8 @@ function planRequest(asked: ScheduleRequest, answer: string | undefined, context
       withCurrentReview(
         withNamesAnswered(withAnswer(asked, answer), groundRequest(asked, overview, language), answer),
         language,
+        context.conversation,
+        overview,
       ),
       facts,
     ),
