@@ -45,10 +45,14 @@ export function arrangeStep(
   const language = userLanguage(view);
   const names = namesOf(view);
   const memory = readMemory(section(view.context, "scratchpad"));
+  // "Arrange a review tomorrow morning": no more placements than were asked for, counting those already applied.
+  const remaining = (request.count ?? Number.POSITIVE_INFINITY) - placedByStep(rounds);
   const list = (speak: string) =>
-    listArrangement(view, request, memory, facts, end, writesPerCard, language, names, speak);
+    listArrangement(view, request, memory, facts, end, Math.min(writesPerCard, remaining), language, names, speak);
   const last = rounds.at(-1);
   if (!last) return list(say(language, "Finding room for the pending tasks.", "正在为待安排的任务寻找位置。"));
+  if (remaining <= 0)
+    return finishArrange(view, memory, leftOutOf(view, request, memory, end, language, names), end, language, names);
 
   if (last.name === "propose_arrangement" && !last.summarised) {
     if (callResultOf(last) === "failed")
@@ -70,7 +74,7 @@ export function arrangeStep(
         notCarriedOut(SUMMARY_WORDS.en.arrangementUnread),
         "no data",
       );
-    return chooseArrangement(view, listing, request, memory, facts, end, language, names);
+    return chooseArrangement(view, listing, request, memory, facts, end, language, names, remaining);
   }
   if (last.name === "list_tasks" || last.name === "update_working_memory") {
     // After a card with feedback: re-arrange only when the feedback constrained a task, a placement failed, or more fit.
@@ -117,6 +121,11 @@ export function arrangeStep(
   );
 }
 
+/** How many placements of the step have applied. */
+function placedByStep(rounds: readonly RoundView[]): number {
+  return rounds.filter((round) => round.name === "place" && callResultOf(round) === "applied").length;
+}
+
 /** The place rounds of the last card answered (the rounds after the last that is not a placement). */
 function lastCard(rounds: readonly RoundView[]): readonly RoundView[] {
   return rounds.slice(rounds.findLastIndex((round) => round.name !== "place") + 1);
@@ -149,13 +158,15 @@ function leftOutOf(
   end: Finish,
   language: Language,
   names: Names,
+  // As many as were asked for placed (or on the card): the rest were not asked for, so none of them is left out.
+  filled = request.count !== undefined && placedByStep(view.rounds) >= request.count,
 ): string[] {
   const scope = scopeOf(view, request, memory, end, language, names);
   const named = scope.kind === "scope" ? scope.leftOut : [];
   const skipped = new Set(memory.skip);
   return [
     ...named,
-    ...(latestArrangement(view)?.left ?? [])
+    ...(filled ? [] : (latestArrangement(view)?.left ?? []))
       .filter((entry) => !skipped.has(entry.id))
       .map((entry) => `${entry.id} (${entry.why})`),
   ];
@@ -171,9 +182,11 @@ function chooseArrangement(
   end: Finish,
   language: Language,
   names: Names,
+  remaining: number,
 ): Decision {
-  const leftOut = leftOutOf(view, request, memory, end, language, names);
   const proposal = listing.candidates[0];
+  const filled = request.count !== undefined && (proposal?.writes.length ?? 0) >= remaining;
+  const leftOut = leftOutOf(view, request, memory, end, language, names, filled);
   if (!proposal) return finishArrange(view, memory, leftOut, end, language, names);
   const places =
     proposal.places ??
@@ -199,14 +212,14 @@ function chooseArrangement(
           `${name(entry)} on ${day(entry)} slots ${entry.start}-${entry.end}`,
           `${name(entry)}到${day(entry)}第${entry.start}-${entry.end}节`,
         );
-  const later = listing.later ?? 0;
+  // With a count, what fits beyond it was not asked for: the card holds the last of it.
+  const later = filled ? 0 : (listing.later ?? 0);
   const fit = places.length + later;
   const total = fit + (listing.left?.length ?? 0);
-  const found = say(
-    language,
-    `Found room for ${fit} of ${total} task(s). `,
-    `为 ${total} 个任务中的 ${fit} 个找到了位置。`,
-  );
+  const found =
+    request.count !== undefined
+      ? ""
+      : say(language, `Found room for ${fit} of ${total} task(s). `, `为 ${total} 个任务中的 ${fit} 个找到了位置。`);
   const placing =
     places.length === 1
       ? say(language, `Placing ${where(places[0]!)}.`, `安排${where(places[0]!)}。`)

@@ -149,7 +149,9 @@ function arrangeSteps(request: Extract<ScheduleRequest, { kind: "arrange" }>, fa
   const scope =
     request.tasks.length > 0
       ? `把复习任务 ${request.tasks.map(quoted).join("、")} 放进能容纳它们的时段`
-      : OFFLINE_PLAN_STEPS_ZH[0]!.content;
+      : request.count !== undefined
+        ? `把${countZh(request.count)}个复习任务放进能容纳它${request.count === 1 ? "" : "们"}的时段`
+        : OFFLINE_PLAN_STEPS_ZH[0]!.content;
   const where = [
     chineseWhere(request.where, facts),
     ...(request.except?.length ? [`除了 ${request.except.map(quoted).join("、")}`] : []),
@@ -250,4 +252,13 @@ function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = 
     parts.push(`不要${[...new Set(not.map((day) => weekdayName(weekdayOf(facts, day), "zh")))].join("、")}`);
   if (where.before) parts.push(`在${where.before}之前`);
   return parts.join("，");
+}
+
+/** A count of reviews in Chinese numerals, as the request reader reads it back ("一", "两", "十二"); digits past 99. */
+function countZh(count: number): string {
+  const digits = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九"];
+  if (count === 2) return "两";
+  if (count < 10) return digits[count]!;
+  if (count < 100) return `${count >= 20 ? digits[Math.floor(count / 10)] : ""}十${digits[count % 10]}`;
+  return String(count);
 }

@@ -268,7 +268,11 @@ function arrangeSteps(request: Extract<ScheduleRequest, { kind: "arrange" }>, fa
   const scope =
     request.tasks.length > 0
       ? `Place the pending review tasks ${request.tasks.map((task) => JSON.stringify(task)).join(", ")} into free slots that fit them`
-      : OFFLINE_PLAN_STEPS[0]!.content;
+      : request.count === 1
+        ? "Place one pending review task into a free slot that fits it"
+        : request.count !== undefined
+          ? `Place ${request.count} pending review tasks into free slots that fit them`
+          : OFFLINE_PLAN_STEPS[0]!.content;
   const where = [
     whereText(request.where, facts),
     ...(request.except?.length ? [`except ${request.except.map((task) => JSON.stringify(task)).join(" and ")}`] : []),

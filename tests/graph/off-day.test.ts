@@ -230,10 +230,10 @@ describe("every review of a day moved off it", () => {
     ["把作文往后推到周五", "把作文推到周五"],
     ["把作文往前挪到周三", "把作文挪到周三"],
     // Free time said first, then a placing with no 把, is a reason, not the question (it answered the free time and
-    // placed nothing); "一个复习" is a review, not a task of that name.
-    ["明天早上有空，帮我安排一个复习", "帮我明天早上安排复习"],
+    // placed nothing); "一个复习" is one review (a count), not a task of that name.
+    ["明天早上有空，帮我安排一个复习", "帮我明天早上安排1个复习"],
     ["我明天早上有空，安排一下复习", "帮我明天早上安排复习"],
-    ["帮我明天早上安排一个复习", "帮我明天早上安排复习"],
+    ["帮我明天早上安排一个复习", "明天早上帮我安排一个复习任务"],
     // "not" left after the day it rules out is no task's name.
     ["arrange the essay, not tonight", "arrange the essay except tonight"],
     ["arrange the essay but not tomorrow", "arrange the essay except tomorrow"],

@@ -255,5 +255,7 @@ export function unreadDigits(read: ScheduleRequest, body: string): boolean {
   if (!isAnywhere(read.where) || (read.kind === "arrange" && read.putBack)) return false;
   const names = read.kind === "move" ? [read.task] : [...read.tasks, ...(read.except ?? [])];
   const rest = names.reduce((text, name) => text.split(name).join(" "), body);
-  return /\d/.test(rest);
+  // ("schedule 3 reviews", "安排2个复习": the count is read.)
+  const counted = read.kind === "arrange" && read.count !== undefined ? String(read.count) : undefined;
+  return /\d/.test(counted === undefined ? rest : rest.replace(new RegExp(`(?<!\\d)${counted}(?!\\d)`), " "));
 }

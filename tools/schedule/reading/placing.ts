@@ -6,7 +6,7 @@ import { withoutClockWords } from "./clock-words.js";
 import type { ScheduleRequest } from "./request-kinds.js";
 import { isAnywhere, NEGATED_DAYS, NEGATED_PART, readWhere } from "./where.js";
 import { namedTasks, onlyWhen, readTaskWords, splitAtWhen, splitPhrases, taskPhrase } from "./task-words.js";
-import { MODAL_ZH, NOT_ZH, SUGGESTION_END_ZH } from "./words.js";
+import { MODAL_ZH, NOT_ZH, readNumber, SUGGESTION_END_ZH } from "./words.js";
 
 /** "find time for X", "make time for X", "fill my free time with X", "get X into my calendar": arranging X. */
 const FIND_TIME_FOR =
@@ -183,7 +183,48 @@ function arrangeOf(body: string, object: string): ScheduleRequest {
   const inBody = withoutExcept(body);
   const quoted = [...inBody.matchAll(/"([^"]+)"/g)].map((found) => (found[1] ?? "").trim()).filter(Boolean);
   const tasks = quoted.length > 0 ? quoted : namedTasks(withoutExcept(object));
-  return { kind: "arrange", tasks, where, ...(except.length > 0 ? { except: [...new Set(except)] } : {}) };
+  // "a review", "another review", "two reviews", "一个复习": counted, when the words name no task but the count.
+  const counted = quoted.length > 0 ? undefined : countedReviews(withoutExcept(object));
+  return {
+    kind: "arrange",
+    ...(counted ? { tasks: [], count: counted.count } : { tasks }),
+    where,
+    ...(except.length > 0 ? { except: [...new Set(except)] } : {}),
+  };
+}
+
+const COUNT_WORDS: Readonly<Record<string, number>> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  another: 1,
+  "a single": 1,
+  "an extra": 1,
+  "one more": 1,
+  "one other": 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+};
+
+/**
+ * Reviews counted and not named: "a review", "one more review", "another study session", "two reviews", "3 review
+ * tasks", "一个复习", "两个复习任务" (a step's own words, "one pending review task", "1个待安排的复习任务", too).
+ */
+const COUNTED_REVIEWS =
+  /\b(a single|an extra|one more|one other|a|an|one|another|two|three|four|five|six|\d{1,2})\s+(?:more\s+|extra\s+|other\s+)?(?:pending\s+)?(?:review tasks?|reviews?|study sessions?|sessions?|tasks?)\b|(?:再)?(\d{1,2}|[一两二三四五六七八九十]{1,3})\s*(?:个|项|次)(?:待安排的)?(?:复习任务|复习|任务)/i;
+
+/** How many reviews `object` counts, when it names none besides ("a review" but not "a review of the limits"). */
+function countedReviews(object: string): { count: number } | undefined {
+  const found = COUNTED_REVIEWS.exec(object);
+  if (!found) return undefined;
+  const said = (found[1] ?? found[2] ?? "").toLowerCase();
+  const count = COUNT_WORDS[said] ?? (/^\d/.test(said) ? Number(said) : readNumber(said));
+  if (!Number.isInteger(count) || count < 1) return undefined;
+  const rest = `${object.slice(0, found.index)} ${object.slice(found.index + found[0].length)}`;
+  return namedTasks(rest).length === 0 ? { count } : undefined;
 }
 
 /**

@@ -205,9 +205,19 @@ export type ScheduleRequest =
    * `except`: tasks named as left out ("everything except the essay", "除了二叉树复习"); absent when none. `makeUp`:
    * the missed reviews are proposed again first ("reschedule my missed reviews, then arrange …": the daily check-in).
    * `putBack`: the tasks were said to go back ("put back the matrix review", "把矩阵复习放回去"): one already placed
-   * has nothing to do.
+   * has nothing to do. `count`: how many reviews were asked for, when the words count them and name none ("arrange a
+   * review tomorrow morning", "fit another review in today", "schedule two reviews on Friday", "明天早上安排一个复习"):
+   * at most that many are placed.
    */
-  | { kind: "arrange"; tasks: string[]; where: Where; except?: string[]; makeUp?: true; putBack?: true }
+  | {
+      kind: "arrange";
+      tasks: string[];
+      where: Where;
+      except?: string[];
+      makeUp?: true;
+      putBack?: true;
+      count?: number;
+    }
   | MoveRequest
   /**
    * Every review still ahead, or every one of a day, moved by whole days at once: "push all my reviews back a day",
