@@ -3,6 +3,8 @@
  * and the help text that lists them.
  */
 import type { Language } from "../contracts/language.js";
+import { trimEdges } from "../contracts/edge-trim.js";
+import { commandText, isCommandText } from "../kernel/commands.js";
 import { COMMAND_MISTAKES, tell, type Words } from "./chat-words.js";
 
 /** A slash command the chat understands, or an unknown / malformed one. */
@@ -82,15 +84,31 @@ export const COMMAND_HELP: ReadonlyArray<readonly [usage: string, english: strin
   ["/quit", "leave (also /exit, or end the input)", "退出（也可以用 /exit，或结束输入）"],
 ];
 
-/** True when the line is a slash command rather than a message. */
+/**
+ * True when the line is a slash command rather than a message: read as the graph reads a message (`commandText`), so
+ * "／prefs" typed with a Chinese input method, or "/prefs" behind an invisible character, is the command here too
+ * (before, such a line went to the graph, and with a card waiting it was taken as the card's answer).
+ */
 export function isCommand(line: string): boolean {
-  return line.trim().startsWith("/");
+  return isCommandText(line);
 }
 
-/** Parses a slash-command line; a mistake is told in `language`. */
+/** A space, or a character that shows nothing (as `commandText` drops them). */
+const BLANK = /[\s\p{Cf}]/u;
+
+/**
+ * The rest of `line` after its first word, with only the spaces and invisible characters at its ends taken off: a
+ * path may hold a zero-width non-joiner (Persian names do), which `commandText` drops from the middle of the line.
+ */
+function restOfLine(line: string): string {
+  return trimEdges(trimEdges(line, BLANK).replace(/^\S*/u, ""), BLANK);
+}
+
+/** Parses a slash-command line, read as `commandText` reads a message; a mistake is told in `language`. */
 export function parseCommand(line: string, language: Language = "en"): ChatCommand {
   const invalid = (words: Words): ChatCommand => ({ name: "invalid", message: tell(language, words) });
-  const [head = "", ...rest] = line.trim().split(/\s+/);
+  const text = commandText(line) ?? line.trim();
+  const [head = "", ...rest] = text.split(/\s+/);
   const name = head.toLowerCase();
   const argument = rest.join(" ");
   const noArgument = (command: ChatCommand): ChatCommand =>
@@ -117,10 +135,7 @@ export function parseCommand(line: string, language: Language = "en"): ChatComma
     case "/import":
     case "/export": {
       // The path is the rest of the line (it may hold spaces); quotes around it are dropped.
-      const path = line
-        .trim()
-        .slice(head.length)
-        .trim()
+      const path = restOfLine(line)
         .replace(/^(["'])(.*)\1$/, "$2")
         .trim();
       if (path === "") return invalid(COMMAND_MISTAKES.fileUsage(name));

@@ -22,14 +22,20 @@ export type CommandCall = { [Name in KnownCommand]: { name: Name; args: string[]
 const INVISIBLE = /\p{Cf}/gu;
 
 /**
- * The message as a command — invisible characters and the spaces at its ends taken off — when it is one (it starts
- * with "/"), else undefined. Every reader asks this one question: a message that shows as "/prefs" is the command for
- * the run's checks, the chat node, recall and memorize alike (before, a zero-width space in front made it an answer
- * to the waiting card: "/prefs" declined the write).
+ * The message as a command — invisible characters and the spaces at its ends taken off, its first word read by NFKC —
+ * when it is one (it starts with "/"), else undefined. Every reader asks this one question, the terminal chat too: a
+ * message that shows as "/prefs" is the command for the run's checks, the chat node, recall, memorize and the chat's
+ * own commands alike (before, a zero-width space in front made it an answer to the waiting card: "/prefs" declined
+ * the write). A Chinese input method types "／prefs" (a full-width slash, U+FF0F, the one character whose NFKC starts
+ * with "/"), and may type the letters full-width too: the same command. Only the first word is normalised: an
+ * argument is its reader's (/forget reads full-width digits, a path stays as typed), and a message starting with any
+ * other character ("⁄", "∕", "＼") is no command.
  */
 export function commandText(text: string): string | undefined {
   const visible = visibleText(text);
-  return visible.startsWith("/") ? visible : undefined;
+  const word = /^\S*/u.exec(visible)![0];
+  const name = word.normalize("NFKC");
+  return name.startsWith("/") ? `${name}${visible.slice(word.length)}` : undefined;
 }
 
 /** `text` without its invisible characters and the spaces around it. */
@@ -59,11 +65,11 @@ function usageMistake(name: string, args: readonly string[]): string | undefined
 /**
  * Throws INVALID_INPUT for a slash command Tempo does not know, or one with the wrong arguments (`/clear` and `/prefs`
  * take none, `/forget` one: a second line is an argument too, so "/clear\n/forget 1" runs neither); returns the
- * command's name and arguments otherwise. Invisible characters are no part of it ("/prefs" and a zero-width space
- * is /prefs).
+ * command's name and arguments otherwise, read as `commandText` reads them ("/prefs" and a zero-width space is
+ * /prefs, and so is "／ｐｒｅｆｓ").
  */
 export function assertKnownCommand(text: string): CommandCall {
-  const [first = "", ...args] = visibleText(text).split(/\s+/);
+  const [first = "", ...args] = (commandText(text) ?? visibleText(text)).split(/\s+/);
   const name = first.toLowerCase();
   if (!Object.hasOwn(KNOWN_COMMANDS, name)) {
     const known = Object.values(KNOWN_COMMANDS).join(", ");

@@ -4,7 +4,8 @@
  * the list) with the card raised again — and afterwards the store holds what it held and the card still applies.
  * Found here: "/clear monday" (and "/clear" above a second line) wiped the conversation and the waiting card; "/prefs"
  * with a zero-width space was an unknown command; a 99,000-character reference or command name was said back whole;
- * "/forget １" (a full-width digit, as a Chinese input method types it) was no number.
+ * "/forget １" (a full-width digit, as a Chinese input method types it) was no number; "／prefs" (its full-width
+ * slash) was no command, and answered the card.
  */
 import { HumanMessage } from "@langchain/core/messages";
 import { InMemoryStore } from "@langchain/langgraph";
@@ -82,6 +83,12 @@ describe("hostile /prefs and /forget while a write card waits", () => {
       ["/prefs\u200b", { said: LIST }],
       ["\u200b/prefs\u200b \u200b", { said: LIST }],
       ["/PREFS", { said: LIST }],
+      // A Chinese input method's full-width slash and letters; direction marks around the command.
+      ["／prefs", { said: LIST }],
+      ["／ｐｒｅｆｓ", { said: LIST }],
+      ["\u200f/prefs\u200e", { said: LIST }],
+      ["／forget　１　２", { refused: /^Usage: \/forget <number or id>\./ }],
+      ["/forget 1e3", { said: notFound("1e3") }],
       ["/prefs\n/forget 1", { refused: /^\/prefs takes no argument/ }],
       ["/forget 1\n/clear", { refused: /^Usage: \/forget <number or id>\./ }],
       ["/forget\n/clear", { said: notFound("/clear") }],
