@@ -15,6 +15,10 @@
  *   — `command: { goto: "__end__" }`, the run Agent Chat UI's "Mark as Resolved" sends, which has nothing left to
  *   end and adds no message — and read to its end, so the server records the thread as `idle` with no interrupts
  *   before the update is answered: the search Inbox sends right after no longer lists it.
+ * - `DELETE /threads/{thread_id}` — once the server has deleted the thread (so the caller owned it), the list
+ *   `/prefs` showed the caller there goes too (a store item of the caller's, `shownListItem`), deleted as the caller
+ *   through the server's store API. Before, it outlived the thread, and a thread made again under that id (a client
+ *   chooses its thread ids) took `/forget <number>` to count in a list shown in a conversation that no longer exists.
  * - `POST /threads/{thread_id}/runs`, `/runs/stream`, `/runs/wait` with `command.resume` on a thread that waits on
  *   no card (ended, or moved on: no task interrupts and nothing next) — an answer from a page opened before the
  *   thread was resolved. The graph would refuse it inside the run, and a run that throws leaves the thread in
@@ -25,6 +29,7 @@ import { HTTPException } from "hono/http-exception";
 import { appliedCards } from "./index.js";
 import { credentialsOf, loopback, runToEnd } from "./served-routes.js";
 import { endsThreadByUpdate } from "../server/end-thread.js";
+import { shownListItem } from "../memory/preference-commands.js";
 
 export const app = new Hono();
 
@@ -51,6 +56,29 @@ app.post("/threads/:thread_id/state", async (c, next) => {
   if (c.res.ok && endsThreadByUpdate(values, asNode))
     await settleEndedThread(c.req.param("thread_id"), credentialsOf(c.req.raw));
 });
+
+app.delete("/threads/:thread_id", async (c, next) => {
+  await next();
+  const identity = (c.var as { auth?: { user?: { identity?: unknown } } }).auth?.user?.identity;
+  if (c.res.ok && typeof identity === "string")
+    await forgetThreadLists(c.req.param("thread_id"), identity, credentialsOf(c.req.raw));
+});
+
+/**
+ * Deletes the list `/prefs` showed `identity` in the deleted thread `threadId`. The thread is gone whatever this
+ * answers: a store that refuses is said in the server's log, and the list then names a thread that no longer is.
+ */
+async function forgetThreadLists(threadId: string, identity: string, credentials: Record<string, string>) {
+  const response = await loopback("/store/items", {
+    method: "DELETE",
+    headers: { ...credentials, "content-type": "application/json" },
+    body: JSON.stringify(shownListItem(identity, threadId)),
+  });
+  if (!response.ok)
+    console.warn(
+      `[tempo] thread ${threadId} was deleted, but the list /prefs showed in it was not (${response.status}: ${(await response.text()).slice(0, 200)}).`,
+    );
+}
 
 for (const path of ["/threads/:thread_id/runs", "/threads/:thread_id/runs/stream", "/threads/:thread_id/runs/wait"]) {
   app.post(path, refuseAnswerWithoutCard);

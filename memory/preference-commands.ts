@@ -74,6 +74,14 @@ function sourceInChinese(entry: Preference): string {
 /** Where the list `/prefs` showed in a thread is kept: its entries in order, what `/forget <number>` counts in. */
 const LISTING_KEY = "shown";
 
+/**
+ * The store item that holds the list `/prefs` last showed `userId` in `threadId`: what goes with the thread when it is
+ * deleted (`auth/http-app.ts`) or cleared (`forgetShownList`).
+ */
+export function shownListItem(userId: string, threadId: string): { namespace: string[]; key: string } {
+  return { namespace: preferenceListingNamespace(userId, threadId), key: LISTING_KEY };
+}
+
 /** The list `/prefs` last showed in `threadId` (undefined when it showed none there, or what is kept is unreadable). */
 async function shownList(store: BaseStore, userId: string, threadId: string): Promise<ShownPreference[] | undefined> {
   const item = await store.get(preferenceListingNamespace(userId, threadId), LISTING_KEY);
@@ -89,7 +97,8 @@ async function shownList(store: BaseStore, userId: string, threadId: string): Pr
 
 /** `/clear`: the list `/prefs` showed in the thread is gone with its messages, so its numbers name nothing. */
 export async function forgetShownList(store: BaseStore, userId: string, threadId: string): Promise<void> {
-  await store.delete(preferenceListingNamespace(userId, threadId), LISTING_KEY);
+  const { namespace, key } = shownListItem(userId, threadId);
+  await store.delete(namespace, key);
 }
 
 /**

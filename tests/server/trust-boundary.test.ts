@@ -6,13 +6,16 @@
  * and Alice's thread (status, checkpoint, state), schedule and memory are as
  * they were; Alice's own answer then applies the write once, recorded in the
  * Postgres execution log the served graph now uses. The protocol routes
- * `useStream` uses answer nobody but the thread's own user.
+ * `useStream` uses answer nobody but the thread's own user. A thread its owner deletes takes the list `/prefs` showed
+ * in it along.
  */
 import type { Client } from "@langchain/langgraph-sdk";
 import { expect, test } from "vitest";
 import { startEmbeddedTestPostgres } from "../support/postgres.js";
 import { clientWith as servedClientWith, refusal, signToken, useServedOnPostgres } from "../support/served-users.js";
 import { APPLIED_WRITES_OF_USER_SQL } from "../support/applied-writes.js";
+import { PREFERENCE_WORDS, shownListItem } from "../../memory/preference-commands.js";
+import { preferencesNamespace } from "../../memory/namespaces.js";
 
 const SECRET = "trust-boundary-test-secret-0123456789abcdef";
 const ACCEPT = { resume: { type: "accept", args: null } };
@@ -284,4 +287,42 @@ test("useStream's protocol routes: another user can neither read a thread's even
     next = await alice.threads.getState(id);
   }
   expect(cardOf(next)?.action_request.action).toBe("place");
+});
+
+test("a deleted thread takes the list /prefs showed in it along; another user's delete takes nothing", async () => {
+  // Before, the list outlived its thread: the thread made again under its id (a client's own id) took "/forget 1" to
+  // count in a list shown in a conversation that no longer was.
+  const carol = await clientOf("carol");
+  const bob = await clientOf("bob");
+  await carol.store.putItem(preferencesNamespace("carol"), "pref-carol", {
+    id: "pref-carol",
+    kind: "avoid_day",
+    value: 1,
+    text: "never on Monday",
+    createdAt: "2026-01-05T10:00:00.000Z",
+  });
+  const thread = await carol.threads.create();
+  const id = thread.thread_id;
+  const said = async (text: string) => {
+    const values = (await carol.runs.wait(id, "tempo", {
+      input: { messages: [{ role: "user", content: text }] },
+    })) as { messages: Array<{ content: unknown }> };
+    return values.messages.at(-1)?.content;
+  };
+  expect(await said("/prefs")).toMatch(/^Your standing preferences:\n1\. never on Monday/);
+  const { namespace, key } = shownListItem("carol", id);
+  expect((await carol.store.getItem(namespace, key))?.value).toEqual({
+    entries: [{ id: "pref-carol", text: "never on Monday" }],
+  });
+
+  expect(await refusal(bob.threads.delete(id))).toBe(404);
+  expect(await carol.store.getItem(namespace, key)).not.toBeNull();
+  await carol.threads.delete(id);
+  expect(await carol.store.getItem(namespace, key)).toBeNull();
+
+  await carol.threads.create({ threadId: id });
+  expect(await said("/forget 1")).toBe(PREFERENCE_WORDS.unlisted.en);
+  expect((await carol.store.getItem(preferencesNamespace("carol"), "pref-carol"))?.value).toMatchObject({
+    text: "never on Monday",
+  });
 });
