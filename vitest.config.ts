@@ -34,6 +34,7 @@ export const INTEGRATION_TESTS = [
   "tests/reliability/security.test.ts",
   "tests/memory/postgres-store.test.ts",
   "tests/memory/preference-isolation.test.ts",
+  "tests/memory/preference-lock.test.ts",
   "tests/memory/calendar-threads.test.ts",
   "tests/schedule/postgres-repository.test.ts",
   "tests/cli/chat.test.ts",

@@ -1,7 +1,8 @@
 /**
  * Postgres session advisory locks, for work that several processes may start
- * at once (table set-up, migrations): the first one does it, the others wait
- * and then find it done.
+ * at once (table set-up, migrations: the first one does it, the others wait
+ * and then find it done; a change of one user's standing preferences: one
+ * at a time).
  */
 import pg from "pg";
 
@@ -28,6 +29,8 @@ export async function withAdvisoryLock<T>(
   pool: pg.Pool,
   key: string | number | bigint,
   fn: () => Promise<T>,
+  /** What the holder does, said when the wait runs out (default: table set-up). */
+  holding = "while it sets up the same tables",
 ): Promise<T> {
   const localKey = `${serverIdentity(pool)}#${typeof key}:${String(key)}`;
   return withLocalMutex(localKey, async () => {
@@ -51,7 +54,7 @@ export async function withAdvisoryLock<T>(
     }
     const lockExpression = typeof key === "string" ? "hashtextextended($1::text, 0)" : "$1::bigint";
     try {
-      // This connection waits for the lock on purpose (another process sets up the same tables): no pool timeouts here.
+      // This connection waits for the lock on purpose (another process holds it for its work): no pool timeouts here.
       await client.query("SET lock_timeout = 0; SET statement_timeout = 0");
       await client
         .query({
@@ -62,7 +65,7 @@ export async function withAdvisoryLock<T>(
         .catch((error: unknown) => {
           if (!(error instanceof Error && QUERY_READ_TIMEOUT.test(error.message))) throw error;
           throw new DatabaseTimeoutError(
-            `Waited ${ADVISORY_LOCK_WAIT_MS / 1000} s for advisory lock ${String(key)}, which another process holds while it sets up the same tables (or the database does not answer); nothing was changed. Check for a stuck Tempo process on this database, then start again.`,
+            `Waited ${ADVISORY_LOCK_WAIT_MS / 1000} s for advisory lock ${String(key)}, which another process holds ${holding} (or the database does not answer); nothing was changed. Check for a stuck Tempo process on this database, then start again.`,
             { key: String(key) },
             { cause: error },
           );

@@ -22,6 +22,7 @@ import {
 import { withLocalMutex } from "../database/advisory-lock.js";
 import { PreferenceNotFoundError } from "../errors/index.js";
 import { preferencesNamespace } from "./namespaces.js";
+import { withStoreLock } from "./store-lock.js";
 
 /** Most entries a profile keeps (the prompts and the rules read them all). */
 export const MAX_PREFERENCES = 30;
@@ -205,14 +206,22 @@ export async function loadPreferences(store: BaseStore, userId: string): Promise
 
 /**
  * Runs `change` (a read of the profile, then its deletes and puts) when no other change of `userId`'s profile is under
- * way in this process. Two at once read the same profile and wrote past each other: two "/forget 1" of one list both
- * said "Removed", and a preference lifted on some days while /forget removed the whole of it came back narrowed. By
+ * way. Two at once read the same profile and wrote past each other: two "/forget 1" of one list both said "Removed",
+ * and a preference lifted on some days while /forget removed the whole of it came back narrowed. In this process by
  * user, not by store: a run sees its store through a wrapper of its own (LangGraph batches each run's store calls),
- * and two stores of one user in a process only wait for each other. (Processes sharing a Postgres are not held apart:
- * each change still names its entries by id.)
+ * and two stores of one user in a process only wait for each other. Across processes by the store's database: two
+ * server workers on one Postgres wait for each other's Postgres advisory lock (`MemoryStore.exclusive`). A store
+ * with no database lock (the LangGraph server's own) is held apart in this process only.
  */
-function oneChangeAtATime<T>(userId: string, change: () => Promise<T>): Promise<T> {
-  return withLocalMutex(`preferences:${userId}`, change);
+function oneChangeAtATime<T>(store: BaseStore, userId: string, change: () => Promise<T>): Promise<T> {
+  return withLocalMutex(`preferences:${userId}`, () =>
+    withStoreLock(
+      store,
+      `tempo:preferences:${userId}`,
+      change,
+      "while it changes the same user's standing preferences",
+    ),
+  );
 }
 
 /** Applies `change` to the user's profile in the store; returns what was added and removed. */
@@ -225,7 +234,7 @@ export async function applyPreferenceChange(
   from?: PreferenceFrom,
 ): Promise<{ added: Preference[]; removed: Preference[] }> {
   if (change.add.length === 0 && change.lift.length === 0) return { added: [], removed: [] };
-  return oneChangeAtATime(userId, async () => {
+  return oneChangeAtATime(store, userId, async () => {
     const { added, removed } = mergePreferences(await loadPreferences(store, userId), change, source, now, from);
     const namespace = preferencesNamespace(userId);
     for (const entry of removed) await store.delete(namespace, entry.id);
@@ -261,7 +270,7 @@ export async function removePreference(
   reference: string,
   shown?: readonly ShownPreference[],
 ): Promise<Preference> {
-  return oneChangeAtATime(userId, () => removeFromProfile(store, userId, reference, shown));
+  return oneChangeAtATime(store, userId, () => removeFromProfile(store, userId, reference, shown));
 }
 
 /** `removePreference`, with no other change of the profile under way. */

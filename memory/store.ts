@@ -22,6 +22,7 @@ import type pg from "pg";
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
 import { SCHEMA_PATTERN, withAdvisoryLock, type Database } from "../database/index.js";
 import { boundedClientOptions } from "../database/pool.js";
+import type { LockingStore } from "./store-lock.js";
 
 export interface MemoryStoreOptions {
   /** Schema of the store tables (default "public"). */
@@ -32,8 +33,11 @@ export interface MemoryStoreOptions {
   index?: ConstructorParameters<typeof PostgresStore>[0]["index"];
 }
 
-/** A PostgresStore whose concurrent batches are bounded so that they cannot deadlock on its pool. */
-export class MemoryStore extends BaseStore {
+/**
+ * A PostgresStore whose concurrent batches are bounded so that they cannot deadlock on its pool, and which holds a
+ * lock for every process of its database (`exclusive`).
+ */
+export class MemoryStore extends BaseStore implements LockingStore {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
@@ -77,6 +81,15 @@ export class MemoryStore extends BaseStore {
     if (operations.every((operation) => isPut(operation) && plain(operation.namespace)))
       return putAll(core.pool, table, operations as PutOperation[]);
     return undefined;
+  }
+
+  /**
+   * Runs `fn` holding the Postgres advisory lock `key` on the store's database: two processes sharing it (two server
+   * workers) wait for each other, as two runs of one process do in memory. Taken on a connection of its own, outside
+   * the store's pool, which `fn` uses whole.
+   */
+  exclusive<T>(key: string, fn: () => Promise<T>, holding: string): Promise<T> {
+    return withAdvisoryLock((this.inner as unknown as { core: StoreCore }).core.pool, key, fn, holding);
   }
 
   override async start(): Promise<void> {
