@@ -4,7 +4,7 @@
  */
 import type { Language } from "../contracts/language.js";
 import { trimEdges } from "../contracts/edge-trim.js";
-import { commandText, isCommandText } from "../kernel/commands.js";
+import { commandText, isCommandText, saidCommandName } from "../kernel/commands.js";
 import { COMMAND_MISTAKES, tell, type Words } from "./chat-words.js";
 
 /** A slash command the chat understands, or an unknown / malformed one. */
@@ -112,7 +112,7 @@ export function parseCommand(line: string, language: Language = "en"): ChatComma
   const name = head.toLowerCase();
   const argument = rest.join(" ");
   const noArgument = (command: ChatCommand): ChatCommand =>
-    argument === "" ? command : invalid(COMMAND_MISTAKES.takesNoArgument(head));
+    argument === "" ? command : invalid(COMMAND_MISTAKES.takesNoArgument(saidCommandName(head)));
   switch (name) {
     case "/clear":
       return noArgument({ name: "clear" });
@@ -151,6 +151,6 @@ export function parseCommand(line: string, language: Language = "en"): ChatComma
       if (rest.length !== 1) return invalid(COMMAND_MISTAKES.resumeUsage);
       return { name: "resume", threadId: rest[0]! };
     default:
-      return invalid(COMMAND_MISTAKES.unknown(head));
+      return invalid(COMMAND_MISTAKES.unknown(saidCommandName(head)));
   }
 }

@@ -51,6 +51,12 @@ export function isCommandText(text: string): boolean {
 /** Most characters of a command's name said back: an unknown 100,000-character "/xxx…" is not echoed whole. */
 const SAID_NAME_CHARACTERS = 40;
 
+/** A command's name as a message says it back: its first 40 characters and "…" when longer. */
+export function saidCommandName(name: string): string {
+  const characters = Array.from(name);
+  return characters.length > SAID_NAME_CHARACTERS ? `${characters.slice(0, SAID_NAME_CHARACTERS).join("")}…` : name;
+}
+
 /** What each known command takes that was given otherwise, said (undefined when it was given right). */
 function usageMistake(name: string, args: readonly string[]): string | undefined {
   // "/clear monday" reads as a schedule request: it must not wipe the conversation and its waiting card.
@@ -73,9 +79,7 @@ export function assertKnownCommand(text: string): CommandCall {
   const name = first.toLowerCase();
   if (!Object.hasOwn(KNOWN_COMMANDS, name)) {
     const known = Object.values(KNOWN_COMMANDS).join(", ");
-    const characters = Array.from(name);
-    const said =
-      characters.length > SAID_NAME_CHARACTERS ? `${characters.slice(0, SAID_NAME_CHARACTERS).join("")}…` : name;
+    const said = saidCommandName(name);
     throw new TempoError("INVALID_INPUT", `Unknown command ${said}. Commands: ${known}. Nothing was changed.`, {
       command: said,
     });

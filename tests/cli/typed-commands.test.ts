@@ -62,6 +62,12 @@ test("the chat and the graph read one line the same way: a command, which one, o
     expect(isCommand(line), JSON.stringify(line)).toBe(false);
     expect(commandText(line), JSON.stringify(line)).toBeUndefined();
   }
+  // A long unknown name is said back in its first 40 characters, as the graph says it (before, the chat echoed it whole).
+  expect(parseCommand(`/${"x".repeat(99_000)}`)).toEqual({
+    name: "invalid",
+    message: `Unknown command /${"x".repeat(39)}…. Type /help for the commands.`,
+  });
+  expect(() => assertKnownCommand(`/${"x".repeat(99_000)}`)).toThrow(`Unknown command /${"x".repeat(39)}…. Commands:`);
   // Only the command word is read by NFKC: a path keeps its zero-width non-joiner and its full-width letters.
   expect(parseCommand("／import  نامه\u200cها／ｗｅｅｋ.ics \u200b")).toEqual({
     name: "import",
