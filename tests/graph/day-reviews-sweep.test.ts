@@ -1,6 +1,6 @@
 /**
  * "Push all my reviews today back a day", "I'm sick today, push everything to tomorrow", "我今天生病了，把复习都挪到明天",
- * "push today back a day", "move today to tomorrow", "我今天不舒服，复习都改到明天", "把今天的都挪到明天",
+ * "push today back a day", "push back a day today", "move today to tomorrow", "我今天不舒服，复习都改到明天", "把今天的都挪到明天",
  * said each morning of the week as the clock moves (07:00, +08:00, before any review of the day starts), on the
  * half-placed sample week: the week is half over from Wednesday on. Before, the first shifted every review of the week
  * and the others asked which review "everything", "复习都", "today" or "今天的" was.
@@ -63,6 +63,7 @@ const REQUESTS = [
   "I'm sick today, push everything to tomorrow",
   "我今天生病了，把复习都挪到明天",
   "push today back a day",
+  "push back a day today",
   "move today to tomorrow",
   "我今天不舒服，复习都改到明天",
   "把今天的都挪到明天",

@@ -234,6 +234,11 @@ describe("every review of a day moved off it", () => {
     ["明天早上有空，帮我安排一个复习", "帮我明天早上安排1个复习"],
     ["我明天早上有空，安排一下复习", "帮我明天早上安排复习"],
     ["帮我明天早上安排一个复习", "明天早上帮我安排一个复习任务"],
+    // The amount said before what it moves ("a day" was sought as a task), or with nothing after it.
+    ["push back a day today", "push today back a day"],
+    ["push back 2 days all of tuesday", "push all of tuesday back 2 days"],
+    ["push back an hour the essay", "push the essay back an hour"],
+    ["push back a day", "push it back a day"],
     // "not" left after the day it rules out is no task's name.
     ["arrange the essay, not tonight", "arrange the essay except tonight"],
     ["arrange the essay but not tomorrow", "arrange the essay except tomorrow"],

@@ -115,6 +115,11 @@ const RUNS = [
   "今天，",
   "for the rest of ",
   "今天剩下",
+  // An amount before what is moved, and reviews counted.
+  "push back a day ",
+  "push back ",
+  "one more review ",
+  "再一个复习",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

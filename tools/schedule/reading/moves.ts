@@ -78,6 +78,13 @@ export const PUT_OFF =
   /^(?:(?:please|can you|could you|would you|just|let's|i want to|i'd like to)\s+)*put\s+(?:off\b|(.+?)\s+off\b)/;
 const MOVE_TO = new RegExp(String.raw`\b${MOVE_VERB}\s+(.+?)(?:\s+(?:to|onto|into|until|till)\s+(.+))?$`);
 
+/**
+ * A shift said before what it moves ("push back a day today", "move forward an hour tonight's reviews"), or with
+ * nothing after it ("push back a day").
+ */
+const AMOUNT_FIRST =
+  /\b(push|move|shift|bump|set)\s+(back|forward|ahead)\s+((?:by\s+)?(?:a|one|an|half an|(?:\d{1,2}|two|three|four|five)(?:\.5)?)\s+(?:days?|hours?|minutes?|mins?))(?:\s+(?!(?:to|until|till|onto|into|on|later|earlier)\b)(\S.*))?$/;
+
 export function readMove(words: string): ScheduleRequest | undefined {
   const { said, dayward } = withoutDayward(words);
   const read = readMoveTo(said);
@@ -90,9 +97,17 @@ function readMoveTo(said: string): ScheduleRequest | undefined {
   const movedBack = MOVE_BACK.exec(said);
   if (movedBack) return readPutBack(`put ${movedBack[1]} back where it was`);
   // "put the matrix review off till Friday" reads as "put off the matrix review till Friday".
-  const body = said.replace(PUT_OFF, (whole, object?: string) =>
-    object === undefined ? whole : whole.replace(/put\s+.+?\s+off\b/, `put off ${object}`),
-  );
+  const body = said
+    .replace(PUT_OFF, (whole, object?: string) =>
+      object === undefined ? whole : whole.replace(/put\s+.+?\s+off\b/, `put off ${object}`),
+    )
+    // "push back a day today" reads as "push today back a day" (before, a task named "day" was sought).
+    .replace(
+      AMOUNT_FIRST,
+      (_whole, verb: string, way: string, amount: string, what?: string) =>
+        // ("push back a day" alone moves "it": the review now or next today.)
+        `${verb} ${what ?? "it"} ${way} ${amount}`,
+    );
   const shifted = readShift(body);
   if (shifted) return shifted;
   // "postpone the matrix review to Friday", "delay it until Thursday": a move to the day named.
