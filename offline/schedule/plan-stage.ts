@@ -61,6 +61,7 @@ import { englishSteps, markTaskWords, markWeekday, withNamingWeekday, withShiftD
 import { chineseSteps } from "./chinese-steps.js";
 import { missingDays } from "./window-days.js";
 import { withNextReview } from "./next-review.js";
+import { noReviewOnItsDays } from "./empty-days.js";
 
 /** The plan stage's decision. */
 export function decidePlan(view: PromptView): Record<string, unknown> {
@@ -300,6 +301,19 @@ function planRequest(asked: ScheduleRequest, answer: string | undefined, context
         need_thinking: false,
         read_only: true,
         plan_steps: language === "zh" ? chineseSteps(grounding.request, facts) : englishSteps(grounding.request, facts),
+      },
+    };
+  // "Move tomorrow's review to the afternoon" with no review tomorrow: nothing to approve; the step says so at once.
+  if (noReviewOnItsDays(grounding.request, overview, facts))
+    return {
+      decision: {
+        speak: "",
+        action: "plan_done",
+        reason: "no review is placed on the days the request names: the step says so, with nothing to approve",
+        complexity: "simple",
+        need_thinking: false,
+        read_only: true,
+        plan_steps: stepsIn(language, grounding.request, facts),
       },
     };
   const week = nextWeekNote(goal, grounding.request, facts, language);
