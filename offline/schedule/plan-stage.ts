@@ -292,34 +292,35 @@ function planRequest(asked: ScheduleRequest, answer: string | undefined, context
   // "I didn't do the essay" while its place is still ahead: nothing is missed yet, so there is no plan to approve. The
   // mark's step alone runs without a card and says where the review is (a write would still be confirmed).
   if (markedAhead(grounding.request, overview, facts))
-    return {
-      decision: {
-        speak: "",
-        action: "plan_done",
-        reason: "the review is still ahead of the clock: nothing is missed yet, and the step says where it is",
-        complexity: "simple",
-        need_thinking: false,
-        read_only: true,
-        plan_steps: language === "zh" ? chineseSteps(grounding.request, facts) : englishSteps(grounding.request, facts),
-      },
-    };
+    return stepAtOnce(
+      "the review is still ahead of the clock: nothing is missed yet, and the step says where it is",
+      language === "zh" ? chineseSteps(grounding.request, facts) : englishSteps(grounding.request, facts),
+    );
   // "Move tomorrow's review to the afternoon" with no review tomorrow: nothing to approve; the step says so at once.
   if (noReviewOnItsDays(grounding.request, overview, facts))
-    return {
-      decision: {
-        speak: "",
-        action: "plan_done",
-        reason: "no review is placed on the days the request names: the step says so, with nothing to approve",
-        complexity: "simple",
-        need_thinking: false,
-        read_only: true,
-        plan_steps: stepsIn(language, grounding.request, facts),
-      },
-    };
+    return stepAtOnce(
+      "no review is placed on the days the request names: the step says so, with nothing to approve",
+      stepsIn(language, grounding.request, facts),
+    );
   const week = nextWeekNote(goal, grounding.request, facts, language);
   return {
     request: withMissedMadeUp(grounding.request, overview),
     preface: `${next && "said" in next ? next.said : ""}${week}${dropped}`,
+  };
+}
+
+/** A plan with nothing to approve: its steps run at once, read-only, with no card (a write would still be confirmed). */
+function stepAtOnce(reason: string, steps: StepDraft[]): Planned {
+  return {
+    decision: {
+      speak: "",
+      action: "plan_done",
+      reason,
+      complexity: "simple",
+      need_thinking: false,
+      read_only: true,
+      plan_steps: steps,
+    },
   };
 }
 
