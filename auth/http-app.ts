@@ -15,10 +15,12 @@
  *   — `command: { goto: "__end__" }`, the run Agent Chat UI's "Mark as Resolved" sends, which has nothing left to
  *   end and adds no message — and read to its end, so the server records the thread as `idle` with no interrupts
  *   before the update is answered: the search Inbox sends right after no longer lists it.
- * - `DELETE /threads/{thread_id}` — once the server has deleted the thread (so the caller owned it), the list
- *   `/prefs` showed the caller there goes too (a store item of the caller's, `shownListItem`), deleted as the caller
- *   through the server's store API. Before, it outlived the thread, and a thread made again under that id (a client
- *   chooses its thread ids) took `/forget <number>` to count in a list shown in a conversation that no longer exists.
+ * - `DELETE /threads/{thread_id}` — once the server has deleted the thread (so the caller owned it), what the store
+ *   keeps for the caller in that thread goes too (every item under `threadNamespace`: its conversation summaries, the
+ *   list `/prefs` showed there), deleted as the caller through the server's store API. Before, they outlived the
+ *   thread, and a thread made again under that id (a client chooses its thread ids) recalled the old conversation's
+ *   summaries in every prompt and took `/forget <number>` to count in a list shown in a conversation that no longer
+ *   exists.
  * - `POST /threads/{thread_id}/runs`, `/runs/stream`, `/runs/wait` with `command.resume` on a thread that waits on
  *   no card (ended, or moved on: no task interrupts and nothing next) — an answer from a page opened before the
  *   thread was resolved. The graph would refuse it inside the run, and a run that throws leaves the thread in
@@ -29,7 +31,7 @@ import { HTTPException } from "hono/http-exception";
 import { appliedCards } from "./index.js";
 import { credentialsOf, loopback, runToEnd } from "./served-routes.js";
 import { endsThreadByUpdate } from "../server/end-thread.js";
-import { shownListItem } from "../memory/preference-commands.js";
+import { threadNamespace } from "../memory/namespaces.js";
 
 export const app = new Hono();
 
@@ -61,23 +63,40 @@ app.delete("/threads/:thread_id", async (c, next) => {
   await next();
   const identity = (c.var as { auth?: { user?: { identity?: unknown } } }).auth?.user?.identity;
   if (c.res.ok && typeof identity === "string")
-    await forgetThreadLists(c.req.param("thread_id"), identity, credentialsOf(c.req.raw));
+    await forgetThreadMemory(c.req.param("thread_id"), identity, credentialsOf(c.req.raw));
 });
 
+/** How many of a deleted thread's store items one search of `forgetThreadMemory` takes. */
+const THREAD_ITEMS_PAGE = 100;
+
 /**
- * Deletes the list `/prefs` showed `identity` in the deleted thread `threadId`. The thread is gone whatever this
- * answers: a store that refuses is said in the server's log, and the list then names a thread that no longer is.
+ * Deletes what the store keeps for `identity` in the deleted thread `threadId` (every item under `threadNamespace`:
+ * the thread's conversation summaries, the list `/prefs` showed), as the caller, a page at a time until none is left.
+ * The thread is gone whatever this answers: a store that refuses is said in the server's log, and what it kept then
+ * names a thread that no longer is.
  */
-async function forgetThreadLists(threadId: string, identity: string, credentials: Record<string, string>) {
-  const response = await loopback("/store/items", {
-    method: "DELETE",
-    headers: { ...credentials, "content-type": "application/json" },
-    body: JSON.stringify(shownListItem(identity, threadId)),
-  });
-  if (!response.ok)
+async function forgetThreadMemory(threadId: string, identity: string, credentials: Record<string, string>) {
+  const headers = { ...credentials, "content-type": "application/json" };
+  const body = JSON.stringify({ namespace_prefix: threadNamespace(identity, threadId), limit: THREAD_ITEMS_PAGE });
+  try {
+    for (;;) {
+      const search = await loopback("/store/items/search", { method: "POST", headers, body });
+      if (!search.ok) throw new Error(`${search.status}: ${(await search.text()).slice(0, 200)}`);
+      const { items } = (await search.json()) as { items: Array<{ namespace: string[]; key: string }> };
+      if (items.length === 0) return;
+      const deletes = await Promise.all(
+        items.map(({ namespace, key }) =>
+          loopback("/store/items", { method: "DELETE", headers, body: JSON.stringify({ namespace, key }) }),
+        ),
+      );
+      const refused = deletes.find((response) => !response.ok);
+      if (refused) throw new Error(`${refused.status}: ${(await refused.text()).slice(0, 200)}`);
+    }
+  } catch (error) {
     console.warn(
-      `[tempo] thread ${threadId} was deleted, but the list /prefs showed in it was not (${response.status}: ${(await response.text()).slice(0, 200)}).`,
+      `[tempo] thread ${threadId} was deleted, but what the store kept for it (its conversation summaries, the list /prefs showed) was not: ${error instanceof Error ? error.message : String(error)}`,
     );
+  }
 }
 
 for (const path of ["/threads/:thread_id/runs", "/threads/:thread_id/runs/stream", "/threads/:thread_id/runs/wait"]) {

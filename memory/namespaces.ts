@@ -41,12 +41,20 @@ export function preferencesNamespace(userId: string): Namespace {
   return [...userPrefix(userId), "preferences"];
 }
 
+/**
+ * Everything kept for one thread of the user: every per-thread namespace is under it, so what goes with the thread
+ * when it is deleted (`auth/http-app.ts`) is found by this prefix, a namespace added here later included.
+ */
+export function threadNamespace(userId: string, threadId: string): Namespace {
+  return [...userPrefix(userId), "threads", namespaceLabel(threadId)];
+}
+
 /** Per-invocation summaries of one thread of the user. */
 export function conversationNamespace(userId: string, threadId: string): Namespace {
-  return [...userPrefix(userId), "threads", namespaceLabel(threadId), "conversation"];
+  return [...threadNamespace(userId, threadId), "conversation"];
 }
 
 /** The standing preferences `/prefs` last showed in one thread of the user: what `/forget <number>` counts in. */
 export function preferenceListingNamespace(userId: string, threadId: string): Namespace {
-  return [...userPrefix(userId), "threads", namespaceLabel(threadId), "preference-listing"];
+  return [...threadNamespace(userId, threadId), "preference-listing"];
 }

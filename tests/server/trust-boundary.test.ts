@@ -7,7 +7,7 @@
  * they were; Alice's own answer then applies the write once, recorded in the
  * Postgres execution log the served graph now uses. The protocol routes
  * `useStream` uses answer nobody but the thread's own user. A thread its owner deletes takes the list `/prefs` showed
- * in it along.
+ * in it and its conversation summaries along.
  */
 import type { Client } from "@langchain/langgraph-sdk";
 import { expect, test } from "vitest";
@@ -15,7 +15,7 @@ import { startEmbeddedTestPostgres } from "../support/postgres.js";
 import { clientWith as servedClientWith, refusal, signToken, useServedOnPostgres } from "../support/served-users.js";
 import { APPLIED_WRITES_OF_USER_SQL } from "../support/applied-writes.js";
 import { PREFERENCE_WORDS, shownListItem } from "../../memory/preference-commands.js";
-import { preferencesNamespace } from "../../memory/namespaces.js";
+import { conversationNamespace, preferencesNamespace, threadNamespace } from "../../memory/namespaces.js";
 
 const SECRET = "trust-boundary-test-secret-0123456789abcdef";
 const ACCEPT = { resume: { type: "accept", args: null } };
@@ -325,4 +325,32 @@ test("a deleted thread takes the list /prefs showed in it along; another user's 
   expect((await carol.store.getItem(preferencesNamespace("carol"), "pref-carol"))?.value).toMatchObject({
     text: "never on Monday",
   });
+});
+
+test("a deleted thread takes its conversation summaries along: the thread made again under its id recalls nothing", async () => {
+  // Before, the summaries outlived their thread: the thread made again under its id (a client's own id) recalled the
+  // old conversation in every prompt.
+  const dave = await clientOf("dave");
+  const bob = await clientOf("bob");
+  const thread = await dave.threads.create();
+  const id = thread.thread_id;
+  const recalledBy = async (input: typeof ARRANGE) => {
+    await dave.runs.wait(id, "tempo", { input });
+    // The task waits on its plan card, which keeps what recall read at the start of the turn.
+    const { values } = await dave.threads.getState<{ recalled?: { conversation?: string[] } }>(id);
+    return values.recalled?.conversation;
+  };
+  const kept = async () =>
+    (await dave.store.searchItems(threadNamespace("dave", id), { limit: 100 })).items.map((item) => item.namespace);
+  await dave.runs.wait(id, "tempo", { input: { messages: [{ role: "user", content: "hello" }] } });
+  expect(await recalledBy(ARRANGE)).toHaveLength(1);
+  expect(await kept()).toContainEqual(conversationNamespace("dave", id));
+
+  expect(await refusal(bob.threads.delete(id))).toBe(404);
+  expect(await kept()).toContainEqual(conversationNamespace("dave", id));
+  await dave.threads.delete(id);
+  expect(await kept()).toEqual([]);
+
+  await dave.threads.create({ threadId: id });
+  expect(await recalledBy(ARRANGE)).toEqual([]);
 });
