@@ -18,8 +18,12 @@ export type KnownCommand = keyof typeof KNOWN_COMMANDS;
 /** A known command as typed: its name and its arguments. */
 export type CommandCall = { [Name in KnownCommand]: { name: Name; args: string[] } }[KnownCommand];
 
-/** Characters that show nothing (zero-width spaces and joiners, a byte-order mark, direction marks): no part of a command. */
-const INVISIBLE = /\p{Cf}/gu;
+/**
+ * Characters that show nothing: format characters (zero-width spaces and joiners, a byte-order mark, direction marks, a
+ * soft hyphen) and the other default-ignorable ones (a Hangul filler, a variation selector): no part of a command, and
+ * a message of nothing else is empty.
+ */
+const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
 
 /**
  * The message as a command — invisible characters and the spaces at its ends taken off, its first word read by NFKC —
@@ -41,6 +45,15 @@ export function commandText(text: string): string | undefined {
 /** `text` without its invisible characters and the spaces around it. */
 function visibleText(text: string): string {
   return text.replace(INVISIBLE, "").trim();
+}
+
+/**
+ * True when `text` shows nothing: only spaces and invisible characters, or none. Such a message is empty wherever it
+ * is typed — refused before a run (`checkMessageInput`), skipped by the terminal chat like an empty line — so no
+ * run plans or asks a model about nothing.
+ */
+export function isBlankText(text: string): boolean {
+  return visibleText(text) === "";
 }
 
 /** True when the message is a slash command (`commandText`). */

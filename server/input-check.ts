@@ -28,7 +28,7 @@ import type { WorkflowSettings } from "../config/configuration.js";
 import { TempoError } from "../errors/index.js";
 import { isHiddenId, messageText } from "../contracts/message-text.js";
 import { escapedText, unstorable } from "../contracts/storable-text.js";
-import { assertKnownCommand, commandText } from "../kernel/commands.js";
+import { assertKnownCommand, commandText, isBlankText } from "../kernel/commands.js";
 import { languageOf, say, type Language } from "../contracts/language.js";
 
 /** LangChain serialisation mirrors of a message's own fields: walked once, through the fields. */
@@ -113,7 +113,8 @@ export function checkInputContent(input: unknown, settings: WorkflowSettings): v
 /**
  * Throws INVALID_INPUT for an input the graph cannot take as a message: a value that is not an object (a number, a
  * string, a list — LangGraph refused it with a raw InvalidUpdateError), or a `{ messages }` input whose last message
- * (Agent Chat UI's stand-in tool answers left out) has no text (no content, a number, an object) or is an unknown
+ * (Agent Chat UI's stand-in tool answers left out) has no text (no content, a number, an object, only spaces and
+ * invisible characters: `isBlankText`) or is an unknown
  * slash command. Sizes and kinds are checked with the whole input (`checkInputContent`). A null input (carry on) and a
  * Command pass.
  */
@@ -127,8 +128,9 @@ export function checkMessageInput(input: unknown): void {
   }
   if (!("messages" in input)) return;
   const messages = inputMessages(withoutStandInAnswers(input));
-  const text = (messages.length === 0 ? "" : messageText(messages.at(-1))).trim();
-  if (text === "") throw new TempoError("INVALID_INPUT", "The message is empty; nothing was changed.");
+  const text = messages.length === 0 ? "" : messageText(messages.at(-1));
+  // A message of invisible characters alone (a zero-width space) is empty too: a run on it would ask a model about nothing.
+  if (isBlankText(text)) throw new TempoError("INVALID_INPUT", "The message is empty; nothing was changed.");
   const command = commandText(text);
   if (command !== undefined) assertKnownCommand(command);
 }

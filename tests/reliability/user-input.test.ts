@@ -52,6 +52,9 @@ describe("messages the graph cannot use", () => {
   test.each([
     ["an empty message", ""],
     ["a blank message", " \n\t "],
+    // Before, a message of invisible characters started a run that asked the model about nothing.
+    ["a message of invisible characters", "\u200b\u200d\ufeff\u2060"],
+    ["a message of invisible characters and spaces", " \u3164\u00ad\u200e \ufe0f "],
   ])("%s on a new thread is refused with INVALID_INPUT", async (_label, text) => {
     const { graph, models } = scriptedGraph({ domain: createNotesDomain() });
     const error = await thrownBy(graph.invoke(message(text), threadConfig(`empty-${text.length}`)));

@@ -390,6 +390,7 @@ describe("resource actions", () => {
       [{ kwargs: { input: { messages: [{ role: "user", content: 5 }] } } }, /The message is empty/],
       [{ kwargs: { input: { messages: [{ role: "user", content: { text: "hi" } }] } } }, /The message is empty/],
       [{ kwargs: { input: { messages: [] } } }, /The message is empty/],
+      [{ kwargs: { input: user("\u200b\u2060 \ufeff") } }, /The message is empty/],
       [{ kwargs: { input: user("/wipe-everything") } }, /wipe-everything/],
     ];
     for (const [value, message] of cases) {
