@@ -9,6 +9,7 @@
  */
 import { ANSWER_FIELD, type Card } from "../contracts/cards.js";
 import { trimEdges } from "../contracts/edge-trim.js";
+import { isBlankText } from "../kernel/commands.js";
 import type { Language } from "../contracts/language.js";
 import { CARD_WORDS, EDIT_MISTAKES, tell, type Words } from "./chat-words.js";
 import { isShortConfirmation, isShortDismissal } from "../review/human-response.js";
@@ -130,7 +131,7 @@ function readItemLetters(text: string, card: Card): CardReply | undefined {
 export function readCardReply(line: string, card: Card, language: Language = "en"): CardReply {
   const text = line.trim();
   if (isQuestionCard(card)) {
-    if (text === "")
+    if (isBlankText(text))
       return {
         kind: "invalid",
         message: tell(language, CARD_WORDS.emptyAnswer),
@@ -184,7 +185,7 @@ export function readCardReply(line: string, card: Card, language: Language = "en
 /** The reject-with-feedback answer (for every write of a batch card); empty feedback is refused (use ignore to reject without it). */
 export function feedbackResponse(feedback: string, card?: Card, language: Language = "en"): EditReading {
   const text = feedback.trim();
-  return text === ""
+  return isBlankText(text)
     ? {
         ok: false,
         message: tell(language, CARD_WORDS.noFeedback),

@@ -94,7 +94,7 @@ export function isCommand(line: string): boolean {
 }
 
 /** A space, or a character that shows nothing (as `commandText` drops them). */
-const BLANK = /[\s\p{Cf}]/u;
+const BLANK = /[\s\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
 
 /**
  * The rest of `line` after its first word, with only the spaces and invisible characters at its ends taken off: a

@@ -16,6 +16,7 @@ import { rejectDecision, type DecisionsResponse } from "../review/resume.js";
 import type { ScheduleState } from "../tools/schedule/state.js";
 import { openProposal } from "../kernel/proposal.js";
 import { callFrame } from "../kernel/call-records.js";
+import { isBlankText } from "../kernel/commands.js";
 import type { TempoState } from "../kernel/state.js";
 import type { Language } from "../contracts/language.js";
 import { carryOnStoppedRun } from "../server/carry-on.js";
@@ -149,7 +150,7 @@ export class ChatSession {
         pending ? cardPrompt(pending.card, this.language) : this.say(PROMPTS.message),
       );
       if (line === null) break;
-      if (line.trim() === "") continue;
+      if (isBlankText(line)) continue;
       if (isCommand(line)) {
         if ((await this.runCommand(parseCommand(line, this.language))) === "quit") break;
         continue;
@@ -242,7 +243,7 @@ export class ChatSession {
         if (!isPlanCard(card)) {
           const text = await this.options.input.read(this.say(PROMPTS.arguments));
           if (text === null) return { kind: "ended" };
-          return text.trim() === ""
+          return isBlankText(text)
             ? { kind: "waiting" }
             : this.checked(readEditedArguments(text, card, 0, this.language));
         }
@@ -250,7 +251,7 @@ export class ChatSession {
         for (;;) {
           const step = await this.options.input.read(this.say(PROMPTS.step(lines.length + 1)));
           if (step === null) return { kind: "ended" };
-          if (step.trim() === "") break;
+          if (isBlankText(step)) break;
           lines.push(step);
           // A JSON list is the whole plan on one line.
           if (lines.length === 1 && step.trim().startsWith("[")) break;
@@ -272,13 +273,13 @@ export class ChatSession {
       const text = await this.options.input.read(this.say(PROMPTS.itemFeedback(index + 1)));
       if (text === null) return { kind: "ended" };
       // No feedback: rejected without.
-      if (text.trim() !== "") answered[index] = rejectDecision(text.trim());
+      if (!isBlankText(text)) answered[index] = rejectDecision(text.trim());
     }
     for (const index of edits) {
       this.print(renderEditInstructions(card, index, this.language));
       const text = await this.options.input.read(this.say(PROMPTS.itemArguments(index + 1)));
       if (text === null) return { kind: "ended" };
-      if (text.trim() === "") return { kind: "waiting" };
+      if (isBlankText(text)) return { kind: "waiting" };
       const reading = readEditedArguments(text, card, index, this.language);
       if (!reading.ok) return this.checked(reading);
       answered[index] = reading.response.decisions[0]!;

@@ -2,7 +2,8 @@
  * The terminal chat reads a command as the graph reads a message (`commandText`): a full-width slash ("／prefs", as a
  * Chinese input method types "/"), full-width letters, an invisible character or a direction mark around it. Before,
  * the chat's own parser took only a line starting with "/": "／prefs" or "\u200b/prefs" went to the graph, and with a
- * card waiting it was taken as the card's answer.
+ * card waiting it was taken as the card's answer. A line of invisible characters alone is an empty line, as the graph
+ * reads it (`isBlankText`): before, it was sent as a message, and a model was asked about nothing.
  */
 import { promises as fs } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,7 +15,8 @@ import { ThreadRegistry } from "../../cli/thread-registry.js";
 import { assertKnownCommand, commandText } from "../../kernel/commands.js";
 import { applyPreferenceChange, loadPreferences } from "../../memory/preferences.js";
 import { readSchedulePreferences } from "../../tools/schedule/preferences.js";
-import { halfPlacedWeek, offlineTempo } from "../graph/support/offline-conversation.js";
+import { CountingPolicy, halfPlacedWeek, offlineTempo } from "../graph/support/offline-conversation.js";
+import { threadConfig } from "../support/scripted.js";
 import { typedChat } from "./support/typed-chat.js";
 
 let directory: string;
@@ -114,4 +116,29 @@ test("with a card waiting, /prefs and /forget typed with a Chinese input method 
     ].join("\n"),
   );
   expect((await loadPreferences(store, "student")).map((entry) => entry.text)).toEqual(["never on Monday"]);
+});
+
+test("a line of invisible characters is an empty line: nothing is sent, at the message prompt or at a card", async () => {
+  const policy = new CountingPolicy();
+  const tempo = await offlineTempo(halfPlacedWeek(), undefined, { store: new InMemoryStore(), policy });
+  const registry = new ThreadRegistry(path.join(directory, "threads.json"));
+  const options = { graph: tempo.graph, userId: "student", registry };
+  // Zero-width space, joiner, byte-order mark, word joiner, Hangul filler, soft hyphen, a direction mark, a lone
+  // variation selector, around spaces.
+  const invisible = ["\u200b", "\u200d\ufeff\u2060", " \u3164 ", "\u00ad\u200e", "\ufe0f"];
+
+  const output = await typedChat(invisible, { ...options, threadId: "t-blank" });
+  expect(output).toBe(
+    `Thread t-blank (user student): new\n${[...invisible, ""].map((line) => `you> ${line}\n`).join("")}`,
+  );
+  expect(policy.calls).toBe(0);
+  expect((await tempo.graph.getState(threadConfig("t-blank", "student"))).values.messages ?? []).toEqual([]);
+  expect((await registry.find("t-blank"))?.lastMessage).toBeUndefined();
+
+  // At a card, too: no "answer with …", the card waits for a real answer.
+  const atCard = await typedChat(["move the vocabulary list to Friday", ...invisible, "a"], {
+    ...options,
+    threadId: "t-blank-card",
+  });
+  expect(atCard).toContain(`${invisible.map((line) => `choice> ${line}\n`).join("")}choice> a\n  · Plan confirmed`);
 });

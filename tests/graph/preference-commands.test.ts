@@ -12,7 +12,7 @@ import { isTempoError } from "../../errors/index.js";
 import { loadPreferences } from "../../memory/preferences.js";
 import { ScheduleOfflinePolicy } from "../../offline/schedule/policy.js";
 import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
-import { converse, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
+import { converse, CountingPolicy, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
 
 async function tempoWithMemory() {
   const store = new InMemoryStore();
@@ -79,23 +79,14 @@ describe("/prefs and /forget in the graph", () => {
   });
 
   test("/prefs and /forget call no model: they answer the same with a model down or a real one", async () => {
-    let calls = 0;
-    class Counting extends ScheduleOfflinePolicy {
-      override async _generate(messages: BaseMessage[]) {
-        calls += 1;
-        return super._generate(messages);
-      }
-    }
-    const tempo = await offlineTempo(halfPlacedWeek(), undefined, {
-      store: new InMemoryStore(),
-      policy: new Counting(),
-    });
+    const policy = new CountingPolicy();
+    const tempo = await offlineTempo(halfPlacedWeek(), undefined, { store: new InMemoryStore(), policy });
     await converse(tempo, "no studying on Saturdays", [], "t-calls");
-    const before = calls;
+    const before = policy.calls;
     expect(before).toBeGreaterThan(0);
     await converse(tempo, "/prefs", [], "t-calls");
     await converse(tempo, "/forget 1", [], "t-calls");
-    expect(calls).toBe(before);
+    expect(policy.calls).toBe(before);
   });
 
   test("a wrong use is refused with INVALID_INPUT and nothing written to the thread", async () => {

@@ -5,7 +5,7 @@
  * schedule afterwards.
  */
 import type { ClientClock } from "../../../server/run-guard.js";
-import { HumanMessage, type AIMessage } from "@langchain/core/messages";
+import { HumanMessage, type AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { expect } from "vitest";
 import { InMemoryStore, MemorySaver, type BaseStore } from "@langchain/langgraph";
 import { applyPreferenceChange } from "../../../memory/preferences.js";
@@ -127,6 +127,15 @@ export function crowdedMondayWeek(): ScheduleState {
  * student planning next week. A test that needs another moment passes its own.
  */
 export const SAMPLE_WEEK_EVE = new Date("2024-03-10T20:00:00+08:00");
+
+/** The offline policy, counting the model calls it answers (`calls`): what a run that should ask no model asked. */
+export class CountingPolicy extends ScheduleOfflinePolicy {
+  calls = 0;
+  override async _generate(messages: BaseMessage[]) {
+    this.calls += 1;
+    return super._generate(messages);
+  }
+}
 
 /**
  * A graph on the offline policy and an in-memory repository seeded with `week` for user "student" (its "now" from
