@@ -21,6 +21,7 @@ import {
   OPTIMIZE_REQUEST,
   normalizeText,
   parseScheduleRequest,
+  readNightHourAfter,
   readWhere,
   timedPlacement,
   type ScheduleRequest,
@@ -299,6 +300,15 @@ function statedPreference(message: string, language: Language, view: PromptView)
   }
   if (change.lift.length > 0 || !STANDING_CUE.test(normalized))
     return liftedPreference(message, change, language, view);
+  // "No studying after 1am", "凌晨2点以后不要学习": an hour of the night past the day's end holds whatever is arranged
+  // (a review is placed within its day, by midnight) — said so, and nothing noted (before, 13:00 or 14:00 was).
+  const night = readNightHourAfter(normalized);
+  if (night !== undefined)
+    return say(
+      language,
+      `I only ever place reviews within a day, ending by midnight at the latest, so nothing is placed "${night}" anyway, and I noted nothing. To stop earlier in the evening, say the hour: "no studying after 11pm".`,
+      `复习只会安排在当天之内，最晚到晚上12点，所以“${night}”本来就不会有安排，没有另外记下。想在晚上更早停下，请说整点，如“晚上11点以后不学习”。`,
+    );
   // "No studying after 21:30", "only until 8": no preference keeps an hour of minutes, or one a review starts by —
   // said, and nothing noted (never the whole of a day).
   const unkept = unkeptHourIn(normalized);

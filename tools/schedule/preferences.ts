@@ -107,6 +107,14 @@ const DAY_WORDS =
 export const MAX_PREFERENCE_SENTENCES = 100;
 
 /**
+ * Where a sentence ends: after its mark, but never inside "a.m." or "p.m.", after one said mid-sentence ("no studying
+ * after 9 p.m. on fridays"), nor inside "21.30" — before, "no studying after 1 a.m." was read as "… after 1 a" (13:00)
+ * and "no studying after 21.30" as "… after 21." (21:00).
+ */
+const SENTENCE_END =
+  /(?<=[.!?;。！？；\n])(?!(?<=\b[aApP]\.)[mM]\b)(?!(?<=\b[aApP]\.[mM]\.)\s*[a-z])(?!(?<=\d\.)\d)\s*/;
+
+/**
  * Sentences of a text ("I never study on Mondays. I prefer mornings!"), each once, the first
  * {@link MAX_PREFERENCE_SENTENCES}: a "sentence" of marks alone ("!!!", "。") states nothing, and a message of
  * thousands of sentences (one said again and again, or a pasted text) is not read thousands of times on the event
@@ -114,7 +122,7 @@ export const MAX_PREFERENCE_SENTENCES = 100;
  */
 function sentencesOf(text: string): string[] {
   const sentences = new Set<string>();
-  for (const sentence of text.split(/(?<=[.!?;。！？；\n])\s*/)) {
+  for (const sentence of text.split(SENTENCE_END)) {
     if (!/[\p{L}\p{N}]/u.test(sentence)) continue;
     sentences.add(sentence.trim());
     if (sentences.size === MAX_PREFERENCE_SENTENCES) break;
@@ -195,7 +203,7 @@ const HOUR_WITH_ITS_PART = new RegExp(
  * one no clock has ("晚上100点以后"). The Chinese hour is the request reader's (`HOUR_NUMBER_ZH`).
  */
 const UNKEPT_HOUR = new RegExp(
-  String.raw`\b(?:after|past|later than|until|till|by|from)\s+\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]m\b|o'?clock\b)?|\b\d{1,2}(?::\d{2})?\s*[ap]m\b|\b\d{1,2}:\d{2}\b|(?:上午|早上|中午|下午|傍晚|晚上|半夜|深夜|午夜|夜里)?\s*(?:\d+|${HOUR_NUMBER_ZH})\s*点(?:钟|半)?(?:以后|之后|后|以前|之前|前)?`,
+  String.raw`\b(?:after|past|later than|until|till|by|from)\s+\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]m\b|o'?clock\b)?|\b\d{1,2}(?::\d{2})?\s*[ap]m\b|\b\d{1,2}:\d{2}\b|(?:上午|早上|中午|下午|傍晚|晚上|凌晨|半夜|深夜|午夜|夜里)?\s*(?:\d+|${HOUR_NUMBER_ZH})\s*点(?:钟|半)?(?:以后|之后|后|以前|之前|前)?`,
 );
 
 /**
@@ -277,10 +285,14 @@ function scopedRulesIn(normalized: string, where: ReturnType<typeof readWhere>, 
   return [{ kind: ONLY.test(normalized) ? "only_part_of_day" : "part_of_day", value: part, days }];
 }
 
-/** An hour a lift says is fine again, by its side's words ("after 9pm", "晚上9点以后"; "before 8am"): no minutes. */
+/**
+ * An hour a lift says is fine again, by its side's words ("after 9pm", "晚上9点以后", "after 10 in the evening";
+ * "before 8am"): no minutes. The night's hours ("半夜2点以后", "after 2 at night") are read whole, as the rule's own
+ * words are: never another hour of the day ("半夜2点" was 14:00).
+ */
 function hourLifted(english: string, chinese: string): RegExp {
   return new RegExp(
-    String.raw`\b(?:${english})\s+\d{1,2}(?::00)?\s*(?:[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])|(?:上午|早上|早晨|中午|下午|傍晚|晚上)?\s*(?<!周|星期|礼拜)${HOUR_NUMBER_ZH}\s*点(?:钟)?(?:${chinese})`,
+    String.raw`\b(?:${english})\s+(?:\d{1,2}(?::00)?\s*(?:[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])(?:\s*\b(?:in the (?:morning|afternoon|evening|night)|at night)\b)?)|(?:上午|早上|早晨|中午|下午|傍晚|晚上|凌晨|半夜|深夜|夜里|午夜)?\s*(?<!周|星期|礼拜)${HOUR_NUMBER_ZH}\s*点(?:钟)?(?:${chinese})`,
   );
 }
 

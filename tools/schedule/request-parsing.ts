@@ -40,6 +40,7 @@ export {
   readBetween,
   readClockTime,
   readEndsBy,
+  readNightHourAfter,
   readNotAfterHour,
   readNotBeforeHour,
   readStartsFrom,

@@ -96,9 +96,9 @@ export function withoutNotBeforeHours(fragment: string): string {
  * 上午 …). Whole hours only ("after 21:30" is no such hour).
  */
 /** The Chinese of {@link NOT_AFTER_HOUR}: "晚上9点以后不要", "9点之后别", "十点后从不". */
-const NOT_AFTER_HOUR_ZH = String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|${NIGHT_ZH})?\s*(?<!周|星期|礼拜)(?<zh>${HOUR_NUMBER_ZH})\s*点(?:钟)?(?:以后|之后|后)(?:都|也|就|一般|从来)?(?:不要|不想|不|别|从不|绝不)(?!行|可以|方便)`;
+const NOT_AFTER_HOUR_ZH = String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|凌晨|${NIGHT_ZH})?\s*(?<!周|星期|礼拜)(?<zh>${HOUR_NUMBER_ZH})\s*点(?:钟)?(?:以后|之后|后)(?:都|也|就|一般|从来)?(?:不要|不想|不|别|从不|绝不)(?!行|可以|方便)`;
 /** The English of {@link NOT_AFTER_HOUR} from "after": "after 9pm", "past 21:00", "later than midnight". */
-const AFTER_HOUR_EN = String.raw`(?:after|past|later than)\s+(?:(?<hour>\d{1,2})(?<colon>:00)?\s*(?<mark>[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])(?!\s*(?:slots?|sections?|periods?|days?|hours?|minutes?|mins?|weeks?|times?|tasks?|reviews?|st|nd|rd|th)\b)|(?<midnight>midnight)\b)`;
+const AFTER_HOUR_EN = String.raw`(?:after|past|later than)\s+(?:(?<hour>\d{1,2})(?<colon>:00)?\s*(?<mark>[ap]\.?m\b\.?|o'?clock\b)?(?![\d:]|\.\d)(?!\s*(?:slots?|sections?|periods?|days?|hours?|minutes?|mins?|weeks?|times?|tasks?|reviews?|st|nd|rd|th)\b)(?:\s*\b(?<partEn>in the (?:morning|afternoon|evening|night)|at night)\b)?|(?<midnight>midnight)\b)`;
 export const NOT_AFTER_HOUR = new RegExp(
   String.raw`(?:\b(?:never|not|nothing|no)|n't)\s+(?:[\w']+\s+){0,3}?${AFTER_HOUR_EN}|${NOT_AFTER_HOUR_ZH}`,
 );
@@ -142,18 +142,48 @@ export function takeNotAfterHour(fragment: string): { endsBy?: string; rest: str
  * part of the day, up to 12, is the evening's ("nothing after 9", "9点以后不学习": 21:00; "after 12": midnight).
  */
 export function readNotAfterHour(fragment: string): number | undefined {
-  const groups = NOT_AFTER_HOUR.exec(fragment)?.groups;
+  const hour = notAfterHourOf(NOT_AFTER_HOUR.exec(fragment)?.groups);
+  return hour === "night" ? undefined : hour;
+}
+
+/**
+ * The words of an hour of the night past the day's end a fragment says nothing may end after ("no studying after
+ * 1am", "凌晨2点以后不要", "after 2 at night", "半夜3点以后不学"), or undefined. No rule keeps one: a review is placed
+ * within its own day, which ends by midnight, so nothing is ever placed after such an hour.
+ */
+export function readNightHourAfter(fragment: string): string | undefined {
+  for (const match of fragment.matchAll(EVERY_NOT_AFTER_HOUR)) {
+    // (The hour's own words: "after 1am", "凌晨2点以后" — not its "no studying", nor its "不要".)
+    if (notAfterHourOf(match.groups) === "night")
+      return match[0]
+        .replace(/^.*?(?=\b(?:after|past|later than)\b)/, "")
+        .replace(/(?<=后).*$/, "")
+        .trim();
+  }
+  return undefined;
+}
+
+/** The not-after hour of one match of {@link NOT_AFTER_HOUR}; "night" for an hour of the night past the day's end. */
+function notAfterHourOf(groups: Record<string, string | undefined> | undefined): number | "night" | undefined {
   if (!groups) return undefined;
   // ("nothing after midnight": the day's end.)
   if (groups.midnight !== undefined) return 24;
   const said = readNumber(groups.hour ?? groups.zh ?? "");
-  // ("半夜1点以后不要": an hour of the night past the day's end, which no rule keeps — before, 13:00.)
-  if (NIGHT_PART_ZH.test(groups.part ?? "") && said !== 12 && said !== 0) return undefined;
+  const part = groups.part ?? "";
+  const partEn = groups.partEn ?? "";
+  // ("半夜1点以后不要", "凌晨2点以后不要": an hour of the night past the day's end — before, 13:00 and 14:00.)
+  if ((NIGHT_PART_ZH.test(part) || part === "凌晨") && said !== 12 && said !== 0) return "night";
   const mark = groups.mark?.[0];
-  const morning = mark === "a" || /上午|早上|早晨/.test(groups.part ?? "");
-  const clock = groups.colon !== undefined || groups.part === "中午" || (said > 12 && said <= 24);
-  const hour = hourOfClock(said, clock, morning, mark === "p");
-  return Number.isInteger(hour) && hour >= 0 && hour <= 24 ? hour : undefined;
+  const night = /night/.test(partEn);
+  const morning = mark === "a" || /上午|早上|早晨|凌晨/.test(part) || partEn === "in the morning";
+  // ("after 1 in the morning", "after 2 at night": the night's, as "1am" is — before, 13:00 and 14:00.)
+  if ((morning || night) && said >= 1 && said <= 5) return "night";
+  const pm = mark === "p" || (partEn !== "" && !morning && (said !== 12 || !night));
+  const clock = groups.colon !== undefined || part === "中午" || (said > 12 && said <= 24);
+  const hour = hourOfClock(said, clock, morning, pm);
+  if (!Number.isInteger(hour) || hour < 0 || hour > 24) return undefined;
+  // ("no studying after 01:00": 1 to 5 o'clock is the night's, whatever words said it — before, a day ending by then.)
+  return hour >= 1 && hour <= 5 ? "night" : hour;
 }
 
 /**
