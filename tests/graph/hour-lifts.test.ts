@@ -37,6 +37,11 @@ describe("the reader", () => {
     ["after 8pm is ok on fridays and saturdays again", [{ kind: "not_after_hour", value: 20, days: [5, 6] }]],
     ["before 10am is fine on weekends now", [{ kind: "not_before_hour", value: 10, days: [6, 7] }]],
     ["周五晚上8点以后也可以了", [{ kind: "not_after_hour", value: 20, days: [5] }]],
+    // Midnight, as "I can study after 12am again" and "晚上12点以后也可以了" are (before, no lift).
+    ["I can study after midnight again", [{ kind: "not_after_hour", value: 24 }]],
+    ["after midnight is fine now", [{ kind: "not_after_hour", value: 24 }]],
+    ["after midnight on fridays is fine now", [{ kind: "not_after_hour", value: 24, days: [5] }]],
+    ["午夜以后也可以了", [{ kind: "not_after_hour", value: 24 }]],
     // A part of the day with a day and no hour stays the part on that day.
     ["I can study on Saturday mornings again", [{ kind: "part_of_day", value: "morning", days: [6] }]],
   ])("'%s' takes back %j", (said, lift) => {
@@ -98,6 +103,23 @@ describe("through the graph", () => {
     const lifted = await converse(tempo, "after 8pm is fine on fridays now", [], "t-2");
     expect(await profileOf(store)).toEqual(["not_after_hour 20 @6"]);
     expect(lifted.said.at(-1)).toMatch(/no standing preference that/);
+  });
+
+  test.each([
+    ["nothing after midnight", "I can study after midnight again", "I can study after 12am again"],
+    ["午夜以后不要学习", "午夜以后也可以了", "晚上12点以后也可以了"],
+  ])("'%s' held, '%s' takes it back, as '%s' does", async (said, lift, twin) => {
+    const liftedBy = async (words: string) => {
+      const store = new InMemoryStore();
+      const tempo = await offlineTempo(sampleWeek(), undefined, { store });
+      await converse(tempo, said, [], "t-1");
+      expect(await profileOf(store)).toEqual(["not_after_hour 24"]);
+      const reply = (await converse(tempo, words, [], "t-2")).said.at(-1);
+      return { profile: await profileOf(store), reply: reply?.replace(words, "…") };
+    };
+    const twinLifted = await liftedBy(twin);
+    expect(twinLifted.profile).toEqual([]);
+    expect(await liftedBy(lift)).toEqual(twinLifted);
   });
 
   test.each([

@@ -26,6 +26,10 @@ describe("the reader", () => {
     "0点以后不要",
     "零点以后不要学习",
     "晚上0点以后不要",
+    // 午夜 alone is midnight, as "半夜12点" is (before, "午夜以后不要学习" stored nothing and was not understood).
+    "午夜以后不要学习",
+    "午夜之后不学",
+    "午夜后别排",
   ])("'%s' is the standing hour 24, as 'nothing after midnight' is", (said) => {
     expect(rulesOf("nothing after midnight")).toEqual([{ kind: "not_after_hour", value: 24 }]);
     expect(rulesOf(said)).toEqual(rulesOf("nothing after midnight"));

@@ -120,6 +120,10 @@ const RUNS = [
   "push back ",
   "one more review ",
   "再一个复习",
+  // Hours of the night and midnight said without a number, as preferences and their lifts read them.
+  "午夜以后",
+  "a.m. ",
+  "after 1 in the morning ",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

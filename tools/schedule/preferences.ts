@@ -225,7 +225,7 @@ const EVERY_NOT_BEFORE_HOUR = new RegExp(NOT_BEFORE_HOUR.source, "g");
 function withoutNotAfterHour(normalized: string): string {
   return normalized.replace(EVERY_NOT_AFTER_HOUR, (said) => {
     if (readNotAfterHour(said) === undefined) return said;
-    return said.includes("点") ? " 不 " : said.replace(/\s+(?:[\w']+\s+){0,3}?(?:after|past|later than)\s+.*$/, " ");
+    return /点|午夜/.test(said) ? " 不 " : said.replace(/\s+(?:[\w']+\s+){0,3}?(?:after|past|later than)\s+.*$/, " ");
   });
 }
 
@@ -286,13 +286,13 @@ function scopedRulesIn(normalized: string, where: ReturnType<typeof readWhere>, 
 }
 
 /**
- * An hour a lift says is fine again, by its side's words ("after 9pm", "晚上9点以后", "after 10 in the evening";
- * "before 8am"): no minutes. The night's hours ("半夜2点以后", "after 2 at night") are read whole, as the rule's own
- * words are: never another hour of the day ("半夜2点" was 14:00).
+ * An hour a lift says is fine again, by its side's words ("after 9pm", "晚上9点以后", "after 10 in the evening",
+ * "after midnight", "午夜以后"; "before 8am"): no minutes. The night's hours ("半夜2点以后", "after 2 at night") are
+ * read whole, as the rule's own words are: never another hour of the day ("半夜2点" was 14:00).
  */
 function hourLifted(english: string, chinese: string): RegExp {
   return new RegExp(
-    String.raw`\b(?:${english})\s+(?:\d{1,2}(?::00)?\s*(?:[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])(?:\s*\b(?:in the (?:morning|afternoon|evening|night)|at night)\b)?)|(?:上午|早上|早晨|中午|下午|傍晚|晚上|凌晨|半夜|深夜|夜里|午夜)?\s*(?<!周|星期|礼拜)${HOUR_NUMBER_ZH}\s*点(?:钟)?(?:${chinese})`,
+    String.raw`\b(?:${english})\s+(?:\d{1,2}(?::00)?\s*(?:[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])(?:\s*\b(?:in the (?:morning|afternoon|evening|night)|at night)\b)?|midnight\b)|(?:(?:上午|早上|早晨|中午|下午|傍晚|晚上|凌晨|半夜|深夜|夜里|午夜)?\s*(?<!周|星期|礼拜)${HOUR_NUMBER_ZH}\s*点(?:钟)?|午夜)(?:${chinese})`,
   );
 }
 

@@ -96,7 +96,7 @@ export function withoutNotBeforeHours(fragment: string): string {
  * 上午 …). Whole hours only ("after 21:30" is no such hour).
  */
 /** The Chinese of {@link NOT_AFTER_HOUR}: "晚上9点以后不要", "9点之后别", "十点后从不". */
-const NOT_AFTER_HOUR_ZH = String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|凌晨|${NIGHT_ZH})?\s*(?<!周|星期|礼拜)(?<zh>${HOUR_NUMBER_ZH})\s*点(?:钟)?(?:以后|之后|后)(?:都|也|就|一般|从来)?(?:不要|不想|不|别|从不|绝不)(?!行|可以|方便)`;
+const NOT_AFTER_HOUR_ZH = String.raw`(?:(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|凌晨|${NIGHT_ZH})?\s*(?<!周|星期|礼拜)(?<zh>${HOUR_NUMBER_ZH})\s*点(?:钟)?|(?<midnightZh>午夜))(?:以后|之后|后)(?:都|也|就|一般|从来)?(?:不要|不想|不|别|从不|绝不)(?!行|可以|方便)`;
 /** The English of {@link NOT_AFTER_HOUR} from "after": "after 9pm", "past 21:00", "later than midnight". */
 const AFTER_HOUR_EN = String.raw`(?:after|past|later than)\s+(?:(?<hour>\d{1,2})(?<colon>:00)?\s*(?<mark>[ap]\.?m\b\.?|o'?clock\b)?(?![\d:]|\.\d)(?!\s*(?:slots?|sections?|periods?|days?|hours?|minutes?|mins?|weeks?|times?|tasks?|reviews?|st|nd|rd|th)\b)(?:\s*\b(?<partEn>in the (?:morning|afternoon|evening|night)|at night)\b)?|(?<midnight>midnight)\b)`;
 export const NOT_AFTER_HOUR = new RegExp(
@@ -166,8 +166,8 @@ export function readNightHourAfter(fragment: string): string | undefined {
 /** The not-after hour of one match of {@link NOT_AFTER_HOUR}; "night" for an hour of the night past the day's end. */
 function notAfterHourOf(groups: Record<string, string | undefined> | undefined): number | "night" | undefined {
   if (!groups) return undefined;
-  // ("nothing after midnight": the day's end.)
-  if (groups.midnight !== undefined) return 24;
+  // ("nothing after midnight", "午夜以后不要": the day's end — before, "午夜以后" was no hour.)
+  if (groups.midnight !== undefined || groups.midnightZh !== undefined) return 24;
   const said = readNumber(groups.hour ?? groups.zh ?? "");
   const part = groups.part ?? "";
   const partEn = groups.partEn ?? "";
