@@ -128,7 +128,7 @@ const LIFT_DAYS_EN = String.raw`(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|
  * "晚上9点以后也可以学习了".
  */
 export const LIFT_CUE = new RegExp(
-  String.raw`\b(?:(?:is|are) (?:fine|ok|okay|good|alright|free) (?:now|again)|(?:after|past|later than|before|earlier than) \d{1,2}(?::00)?\s*(?:[ap]\.?m\.?|o'?clock)? (?:is|are) (?:fine|ok|okay|good|alright|free) on (?:the )?${LIFT_DAYS_EN} (?:now|again)|again is fine|can (?:do|use|have|study(?: on)?) [a-z0-9:. ]+ again|no longer (?:avoid|busy|a problem)|(?:forget|drop|remove) (?:the|my) (?:rule|preference))\b|(?:现在|又|也)?(?:可以|没问题|行)(?:学习|复习|学|安排)?了|不再(?:避开|忙)`,
+  String.raw`\b(?:(?:is|are) (?:fine|ok|okay|good|alright|free) (?:now|again)|(?:after|past|later than|before|earlier than) (?:\d{1,2}(?::00)?\s*(?:[ap]\.?m\.?|o'?clock)?|midnight) (?:is|are) (?:fine|ok|okay|good|alright|free) on (?:the )?${LIFT_DAYS_EN} (?:now|again)|again is fine|can (?:do|use|have|study(?: on)?) [a-z0-9:. ]+ again|no longer (?:avoid|busy|a problem)|(?:forget|drop|remove) (?:the|my) (?:rule|preference))\b|(?:现在|又|也)?(?:可以|没问题|行)(?:学习|复习|学|安排)?了|不再(?:避开|忙)`,
   "i",
 );
 

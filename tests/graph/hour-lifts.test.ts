@@ -35,6 +35,7 @@ describe("the reader", () => {
     // now" is (before, no lift).
     ["after 8pm is fine on fridays now", [{ kind: "not_after_hour", value: 20, days: [5] }]],
     ["after 8pm is ok on fridays and saturdays again", [{ kind: "not_after_hour", value: 20, days: [5, 6] }]],
+    ["after midnight is fine on fridays now", [{ kind: "not_after_hour", value: 24, days: [5] }]],
     ["before 10am is fine on weekends now", [{ kind: "not_before_hour", value: 10, days: [6, 7] }]],
     ["周五晚上8点以后也可以了", [{ kind: "not_after_hour", value: 20, days: [5] }]],
     // Midnight, as "I can study after 12am again" and "晚上12点以后也可以了" are (before, no lift).
