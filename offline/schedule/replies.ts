@@ -352,12 +352,25 @@ function liftedPreference(
     const everyDay = daysOfRule(rule) ? describeRule({ ...rule, days: undefined } as PreferenceRule) : words;
     return heldRuleWords.has(everyDay.toLowerCase()) || held.includes(words.toLowerCase()) ? [words] : [];
   });
-  if (lifted.length === 0)
+  if (lifted.length === 0) {
+    // The same hour kept on other days than the lift names ("no studying after 8pm on fridays", then "after 8pm is
+    // fine on mondays now"): named, with how to take it back (before, only that nothing changed).
+    const others = heldOnOtherDays(change.lift, view);
+    if (others.length > 0) {
+      const en = others.map((rule) => `"${describeRule(rule, "en")}"`).join(" and ");
+      const zh = others.map((rule) => `“${describeRule(rule, "zh")}”`).join("和");
+      return say(
+        language,
+        `You have no standing preference that "${message}" takes back: you keep ${en}, on other days than it names, so nothing changed. To take that back, name its days ("${liftExample(others[0]!, "en")}"), or remove it with /forget (/prefs lists your preferences).`,
+        `没有可以因“${message}”而取消的长期偏好：你记下的是${zh}，和这句话说的不是同一天，所以什么也没改。要取消它，请说出它的日子（如“${liftExample(others[0]!, "zh")}”），或用 /forget 删除（/prefs 可以查看）。`,
+      );
+    }
     return say(
       language,
       `You have no standing preference that "${message}" takes back, so nothing changed. /prefs lists your preferences.`,
       `没有可以因“${message}”而取消的长期偏好，所以什么也没改（/prefs 可以查看）。`,
     );
+  }
   return say(
     language,
     `Noted: I no longer keep to "${lifted.join("; ")}" when I arrange your reviews.`,
@@ -369,6 +382,38 @@ function liftedPreference(
  * The rules the prompt's standing preferences hold (`memory/preferences.ts` `preferencePromptLines`: "- words → rule
  * (hard: …)", or "- words (…)" when the words are the rule), as `describeRule` says them, in lower case.
  */
+/**
+ * The hour rules held (read back from the prompt's words) that are a lifted hour's own kind and hour on other days
+ * than the lift names: none when the lift names no days (it reaches every day's).
+ */
+function heldOnOtherDays(lifts: readonly PreferenceRule[], view: PromptView): PreferenceRule[] {
+  const held = [...heldRules(view)].flatMap((words) => readSchedulePreferences(words).add);
+  return held.filter((rule) =>
+    lifts.some(
+      (lift) =>
+        (lift.kind === "not_after_hour" || lift.kind === "not_before_hour") &&
+        daysOfRule(lift) !== undefined &&
+        rule.kind === lift.kind &&
+        rule.value === lift.value &&
+        daysOfRule(rule) !== undefined,
+    ),
+  );
+}
+
+/** A lift of an hour rule held on some days, in words the reader reads as one ("after 8pm is fine on fridays now"). */
+function liftExample(rule: PreferenceRule, language: Language): string {
+  const days = (daysOfRule(rule) ?? []).map((day) => weekdayName(day, language));
+  const hour = Number(rule.value);
+  if (language === "zh") {
+    const part = hour === 24 || hour >= 18 ? "晚上" : hour > 12 ? "下午" : hour === 12 ? "中午" : "上午";
+    const clock = `${part}${hour > 12 ? hour - 12 : hour}点`;
+    return `${days.join("和")}${clock}${rule.kind === "not_after_hour" ? "以后" : "以前"}也可以了`;
+  }
+  const clock = hour === 24 ? "midnight" : hour === 12 ? "noon" : hour > 12 ? `${hour - 12}pm` : `${hour}am`;
+  const side = rule.kind === "not_after_hour" ? "after" : "before";
+  return `${side} ${clock} is fine on ${days.map((day) => `${day.toLowerCase()}s`).join(" and ")} now`;
+}
+
 function heldRules(view: PromptView): Set<string> {
   const held = section(`${view.system}\n${view.context}`, PREFERENCES_TAG);
   return new Set(

@@ -107,6 +107,35 @@ describe("through the graph", () => {
   });
 
   test.each([
+    ["no studying after 8pm on fridays", "after 8pm is fine on mondays now", "nothing after 20:00 on Friday"],
+    ["nothing before 10am on weekends", "before 10am is fine on mondays now", "nothing before 10:00 on weekends"],
+    [
+      "no studying after midnight on fridays",
+      "I can study after midnight on mondays again",
+      "nothing after midnight on Friday",
+    ],
+    ["周五晚上8点以后不学习", "周一晚上8点以后也可以了", "周五20:00以后不安排"],
+  ])(
+    "'%s' held, '%s' (other days) changes nothing, names what is kept, and the lift it suggests takes it back",
+    async (said, lift, kept) => {
+      const store = new InMemoryStore();
+      const tempo = await offlineTempo(sampleWeek(), undefined, { store });
+      await converse(tempo, said, [], "t-1");
+      const held = await profileOf(store);
+      expect(held.length).toBe(1);
+      const reply = (await converse(tempo, lift, [], "t-2")).said.at(-1) ?? "";
+      expect(await profileOf(store)).toEqual(held);
+      expect(reply).toMatch(/no standing preference that|没有可以因/);
+      expect(reply).toContain(kept);
+      // The lift it suggests, said, takes the rule back.
+      const suggested = /name its days \("([^"]+)"\)|请说出它的日子（如“([^”]+)”）/.exec(reply);
+      expect(suggested).not.toBeNull();
+      await converse(tempo, suggested![1] ?? suggested![2]!, [], "t-3");
+      expect(await profileOf(store)).toEqual([]);
+    },
+  );
+
+  test.each([
     ["nothing after midnight", "I can study after midnight again", "I can study after 12am again"],
     ["午夜以后不要学习", "午夜以后也可以了", "晚上12点以后也可以了"],
   ])("'%s' held, '%s' takes it back, as '%s' does", async (said, lift, twin) => {
