@@ -112,7 +112,7 @@ export const HABIT_CUE =
  * "not before 22" and "not after 9pm" stay one-off, as "not Monday" does: the words a card's feedback says it in.
  */
 export const STANDING_CUE = new RegExp(
-  String.raw`\b(?:never|always|prefer(?:s|red)?|don'?t ever|do not ever|not ever|from now on|in general|generally|as a rule|every (?:time|week)|usually|normally|i (?:like|love|hate)|rather not ever)\b|从不|从来不|永远|总是|一直|喜欢|习惯|以后|每次都|一律|都不要|\bnothing (?:after|past|later than|before|earlier than) \d|\bnothing (?:after|past|later than) midnight\b|\b(?:do ?n'?t|do not|never)\s+(?:ever\s+)?(?:schedule|put|plan|book|arrange|place)\s+(?:any\s+)?(?:(?:of\s+)?my\s+)?(?:reviews?|revision|studying|study sessions?)\s+(?:after|past|later than)\s+\d|(?:点(?:钟)?|午夜)(?:之后|后|以前|之前|前)(?:都|也|就|一般|从来)?(?:不要|不|别|从不|绝不)(?!行|可以|方便)|` +
+  String.raw`\b(?:never|always|prefer(?:s|red)?|don'?t ever|do not ever|not ever|from now on|in general|generally|as a rule|every (?:time|week)|usually|normally|i (?:like|love|hate)|rather not ever)\b|从不|从来不|永远|总是|一直|喜欢|习惯|以后|每次都|一律|都不要|\bnothing (?:after|past|later than|before|earlier than) \d|\bnothing (?:after|past|later than) midnight\b|\b(?:do ?n'?t|do not|never)\s+(?:ever\s+)?(?:schedule|put|plan|book|arrange|place)\s+(?:any\s+)?(?:(?:of\s+)?my\s+)?(?:reviews?|revision|studying|study sessions?)\s+(?:after|past|later than)\s+\d|(?:点(?:钟)?|午夜)(?:之后|过后|后|以前|之前|前)(?:都|也|就|一般|从来)?(?:不要|不|别|从不|绝不)(?!行|可以|方便)|过了[^,，;；.。]{0,6}(?:点(?:钟)?|午夜)(?:都|也|就|一般|从来)?(?:不要|不|别|从不|绝不)(?!行|可以|方便)|` +
     BLANKET_CUE.source +
     "|" +
     HABIT_CUE.source,

@@ -124,6 +124,8 @@ const RUNS = [
   "午夜以后",
   "a.m. ",
   "after 1 in the morning ",
+  "过了1点",
+  "过了",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

@@ -298,7 +298,7 @@ function hourLifted(english: string, chinese: string): RegExp {
 
 /** Each side of an hour a lift may take back: the rule, its words in a lift, and the reader of the rule's own words. */
 const HOURS_LIFTED = [
-  { kind: "not_after_hour", said: hourLifted("after|past|later than", "以后|之后|后"), read: readNotAfterHour },
+  { kind: "not_after_hour", said: hourLifted("after|past|later than", "以后|之后|过后|后"), read: readNotAfterHour },
   { kind: "not_before_hour", said: hourLifted("before|earlier than", "以前|之前|前"), read: readNotBeforeHour },
 ] as const;
 

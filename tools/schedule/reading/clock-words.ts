@@ -95,8 +95,12 @@ export function withoutNotBeforeHours(fragment: string): string {
  * Groups "hour" with "colon" (a clock time, "21:00") or "mark" ("pm", "am"), "midnight", or "zh" with "part" (晚上,
  * 上午 …). Whole hours only ("after 21:30" is no such hour).
  */
-/** The Chinese of {@link NOT_AFTER_HOUR}: "晚上9点以后不要", "9点之后别", "十点后从不". */
-const NOT_AFTER_HOUR_ZH = String.raw`(?:(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|凌晨|${NIGHT_ZH})?\s*(?<!周|星期|礼拜)(?<zh>${HOUR_NUMBER_ZH})\s*点(?:钟)?|(?<midnightZh>午夜))(?:以后|之后|后)(?:都|也|就|一般|从来)?(?:不要|不想|不|别|从不|绝不)(?!行|可以|方便)`;
+/** The parts of the day said before a Chinese hour nothing goes after. */
+const NOT_AFTER_PART_ZH = `上午|早上|早晨|中午|下午|傍晚|晚上|凌晨|${NIGHT_ZH}`;
+/** "过了" said before such an hour is its "以后" ("过了12点不学", "过了晚上10点就不学了"): the words after it. */
+const PAST_HOUR_ZH = String.raw`(?<=过了\s*(?:(?:${NOT_AFTER_PART_ZH})?\s*${HOUR_NUMBER_ZH}\s*点(?:钟)?|午夜))`;
+/** The Chinese of {@link NOT_AFTER_HOUR}: "晚上9点以后不要", "9点之后别", "十点后从不", "10点过后不", "过了12点不学". */
+const NOT_AFTER_HOUR_ZH = String.raw`(?:过了\s*)?(?:(?<part>${NOT_AFTER_PART_ZH})?\s*(?<!周|星期|礼拜)(?<zh>${HOUR_NUMBER_ZH})\s*点(?:钟)?|(?<midnightZh>午夜))(?:以后|之后|过后|后|${PAST_HOUR_ZH})(?:都|也|就|一般|从来)?(?:不要|不想|不|别|从不|绝不)(?!行|可以|方便)`;
 /** The English of {@link NOT_AFTER_HOUR} from "after": "after 9pm", "past 21:00", "later than midnight". */
 const AFTER_HOUR_EN = String.raw`(?:after|past|later than)\s+(?:(?<hour>\d{1,2})(?<colon>:00)?\s*(?<mark>[ap]\.?m\b\.?|o'?clock\b)?(?![\d:]|\.\d)(?!\s*(?:slots?|sections?|periods?|days?|hours?|minutes?|mins?|weeks?|times?|tasks?|reviews?|st|nd|rd|th)\b)(?:\s*\b(?<partEn>in the (?:morning|afternoon|evening|night)|at night)\b)?|(?<midnight>midnight)\b)`;
 export const NOT_AFTER_HOUR = new RegExp(
