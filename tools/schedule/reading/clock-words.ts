@@ -143,7 +143,8 @@ export function takeNotAfterHour(fragment: string): { endsBy?: string; rest: str
 
 /**
  * The hour a fragment says nothing may end after (0-24, 24 being midnight), if any. An hour said without am/pm or a
- * part of the day, up to 12, is the evening's ("nothing after 9", "9点以后不学习": 21:00; "after 12": midnight).
+ * part of the day, up to 12, is the evening's ("nothing after 9", "9点以后不学习": 21:00; "after 12": midnight). An
+ * hour of the night past midnight ("after 1am", "凌晨2点以后", {@link readNightHourAfter}) is none: no day ends by it.
  */
 export function readNotAfterHour(fragment: string): number | undefined {
   const hour = notAfterHourOf(NOT_AFTER_HOUR.exec(fragment)?.groups);
