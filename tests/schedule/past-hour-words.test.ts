@@ -33,9 +33,13 @@ describe("过了 before an hour, 过后 after it", () => {
     expect(readSchedulePreferences(said)).toEqual(readSchedulePreferences(twin));
   });
 
-  test("'晚上10点过后也可以了' takes back what '晚上10点以后也可以了' does", () => {
-    expect(readSchedulePreferences("晚上10点以后也可以了").lift.length).toBe(1);
-    expect(readSchedulePreferences("晚上10点过后也可以了")).toEqual(readSchedulePreferences("晚上10点以后也可以了"));
+  test.each([
+    ["晚上10点过后也可以了", "晚上10点以后也可以了"],
+    ["过了12点也可以学了", "12点以后也可以学了"],
+    ["过了晚上10点也可以了", "晚上10点以后也可以了"],
+  ])("'%s' takes back what '%s' does", (said, twin) => {
+    expect(readSchedulePreferences(twin).lift.length).toBe(1);
+    expect(readSchedulePreferences(said)).toEqual(readSchedulePreferences(twin));
   });
 
   test.each([

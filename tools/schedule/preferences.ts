@@ -20,6 +20,7 @@ import {
   MAX_READ_LENGTH,
   NOT_BEFORE_HOUR,
   normalizeText,
+  PAST_HOUR_ZH,
   parseScheduleRequest,
   readDays,
   readNotAfterHour,
@@ -292,13 +293,17 @@ function scopedRulesIn(normalized: string, where: ReturnType<typeof readWhere>, 
  */
 function hourLifted(english: string, chinese: string): RegExp {
   return new RegExp(
-    String.raw`\b(?:${english})\s+(?:\d{1,2}(?::00)?\s*(?:[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])(?:\s*\b(?:in the (?:morning|afternoon|evening|night)|at night)\b)?|midnight\b)|(?:(?:上午|早上|早晨|中午|下午|傍晚|晚上|凌晨|半夜|深夜|夜里|午夜)?\s*(?<!周|星期|礼拜)${HOUR_NUMBER_ZH}\s*点(?:钟)?|午夜)(?:${chinese})`,
+    String.raw`\b(?:${english})\s+(?:\d{1,2}(?::00)?\s*(?:[ap]\.?m\b\.?|o'?clock\b)?(?![\d:])(?:\s*\b(?:in the (?:morning|afternoon|evening|night)|at night)\b)?|midnight\b)|(?:过了\s*)?(?:(?:上午|早上|早晨|中午|下午|傍晚|晚上|凌晨|半夜|深夜|夜里|午夜)?\s*(?<!周|星期|礼拜)${HOUR_NUMBER_ZH}\s*点(?:钟)?|午夜)(?:${chinese})`,
   );
 }
 
 /** Each side of an hour a lift may take back: the rule, its words in a lift, and the reader of the rule's own words. */
 const HOURS_LIFTED = [
-  { kind: "not_after_hour", said: hourLifted("after|past|later than", "以后|之后|过后|后"), read: readNotAfterHour },
+  {
+    kind: "not_after_hour",
+    said: hourLifted("after|past|later than", `以后|之后|过后|后|${PAST_HOUR_ZH}`),
+    read: readNotAfterHour,
+  },
   { kind: "not_before_hour", said: hourLifted("before|earlier than", "以前|之前|前"), read: readNotBeforeHour },
 ] as const;
 

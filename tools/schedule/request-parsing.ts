@@ -37,6 +37,7 @@ export {
   EVERY_NOT_AFTER_HOUR,
   HOUR_NUMBER_ZH,
   NOT_BEFORE_HOUR,
+  PAST_HOUR_ZH,
   readBetween,
   readClockTime,
   readEndsBy,

@@ -98,7 +98,7 @@ export function withoutNotBeforeHours(fragment: string): string {
 /** The parts of the day said before a Chinese hour nothing goes after. */
 const NOT_AFTER_PART_ZH = `上午|早上|早晨|中午|下午|傍晚|晚上|凌晨|${NIGHT_ZH}`;
 /** "过了" said before such an hour is its "以后" ("过了12点不学", "过了晚上10点就不学了"): the words after it. */
-const PAST_HOUR_ZH = String.raw`(?<=过了\s*(?:(?:${NOT_AFTER_PART_ZH})?\s*${HOUR_NUMBER_ZH}\s*点(?:钟)?|午夜))`;
+export const PAST_HOUR_ZH = String.raw`(?<=过了\s*(?:(?:${NOT_AFTER_PART_ZH})?\s*${HOUR_NUMBER_ZH}\s*点(?:钟)?|午夜))(?!\s*(?:以前|之前|前))`;
 /** The Chinese of {@link NOT_AFTER_HOUR}: "晚上9点以后不要", "9点之后别", "十点后从不", "10点过后不", "过了12点不学". */
 const NOT_AFTER_HOUR_ZH = String.raw`(?:过了\s*)?(?:(?<part>${NOT_AFTER_PART_ZH})?\s*(?<!周|星期|礼拜)(?<zh>${HOUR_NUMBER_ZH})\s*点(?:钟)?|(?<midnightZh>午夜))(?:以后|之后|过后|后|${PAST_HOUR_ZH})(?:都|也|就|一般|从来)?(?:不要|不想|不|别|从不|绝不)(?!行|可以|方便)`;
 /** The English of {@link NOT_AFTER_HOUR} from "after": "after 9pm", "past 21:00", "later than midnight". */
