@@ -342,6 +342,33 @@ function describeInChinese(rule: PreferenceRule): string {
   }
 }
 
+/** Why a rule is never kept: never stored. */
+export type UnkeptRuleReason = "night_hour_after";
+
+/** A preference read but not stored, and why: what the memory says and logs instead of storing it. */
+export interface UnkeptPreference {
+  reason: UnkeptRuleReason;
+  text: string;
+  rule: PreferenceRule;
+}
+
+/** Each reason in words, English and Chinese: the memory's notice. */
+export const UNKEPT_REASON_TEXT: Readonly<Record<UnkeptRuleReason, { en: string; zh: string }>> = {
+  night_hour_after: {
+    en: 'reviews are only placed within a day, ending by midnight at the latest, so an hour of the night (01:00-05:00) as the last would keep every review off the week. To stop earlier in the evening, say the hour: "no studying after 11pm"',
+    zh: "复习只会安排在当天之内，最晚到晚上12点，以凌晨1点到5点为界会让整周都排不进复习。想在晚上更早停下，请说整点，如“晚上11点以后不学习”",
+  },
+};
+
+/**
+ * Why `rule` is never kept, or undefined for a rule that is. "Nothing after 01:00" (an hour of the night, 1-5, as a
+ * model may read "no studying after 1am") would leave no slot in any day — a review is placed within its day, by
+ * midnight — so the reader reads no such hour, and the memory stores none a model gives.
+ */
+export function unkeptReasonOf(rule: PreferenceRule): UnkeptRuleReason | undefined {
+  return rule.kind === "not_after_hour" && rule.value >= 1 && rule.value <= 5 ? "night_hour_after" : undefined;
+}
+
 /** True for the kinds a domain's search and writes must keep to (the others are soft or for the prompts only). */
 export function isHardRule(rule: PreferenceRule): boolean {
   // Every kind but the soft one (a part of the day preferred) and a note.

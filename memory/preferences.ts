@@ -18,6 +18,8 @@ import {
   type PreferenceDraft,
   type PreferenceFrom,
   type PreferenceRule,
+  unkeptReasonOf,
+  type UnkeptPreference,
 } from "../contracts/preferences.js";
 import { withLocalMutex } from "../database/advisory-lock.js";
 import { PreferenceNotFoundError } from "../errors/index.js";
@@ -116,14 +118,17 @@ function narrowedBy(entry: Preference, lifted: PreferenceRule): PreferenceDraft 
   return { ...scoped, text: describeRule(scoped) };
 }
 
-/** The profile after `change`: what stays, what is added, what is removed. Pure. */
+/**
+ * The profile after `change`: what stays, what is added, what is removed, and what is never stored and why (an hour of
+ * the night as the last, `unkeptReasonOf`: the rest of the change applies as it would without it). Pure.
+ */
 export function mergePreferences(
   existing: readonly Preference[],
   change: PreferenceChange,
   source: string,
   now: string,
   from?: PreferenceFrom,
-): { profile: Preference[]; added: Preference[]; removed: Preference[] } {
+): { profile: Preference[]; added: Preference[]; removed: Preference[]; unkept: UnkeptPreference[] } {
   let profile = [...existing];
   const removed: Preference[] = [];
   const drop = (keep: (entry: Preference) => boolean) => {
@@ -139,7 +144,14 @@ export function mergePreferences(
       return false;
     });
   const added: Preference[] = [];
+  const unkept: UnkeptPreference[] = [];
   for (const draft of [...narrowed, ...change.add]) {
+    const reason = unkeptReasonOf(draft);
+    if (reason) {
+      const { text, ...rule } = draft;
+      unkept.push({ reason, text: (text.trim() || describeRule(draft)).slice(0, 200), rule: rule as PreferenceRule });
+      continue;
+    }
     const id = preferenceId(draft);
     if (profile.some((entry) => entry.id === id)) continue;
     drop((entry) => !contradicts(draft, entry));
@@ -162,6 +174,7 @@ export function mergePreferences(
     profile,
     added: added.filter((entry) => !gone.has(entry.id)),
     removed: removed.filter((entry) => !profile.some((kept) => kept.id === entry.id)),
+    unkept,
   };
 }
 
@@ -232,14 +245,15 @@ export async function applyPreferenceChange(
   source: string,
   now: string,
   from?: PreferenceFrom,
-): Promise<{ added: Preference[]; removed: Preference[] }> {
-  if (change.add.length === 0 && change.lift.length === 0) return { added: [], removed: [] };
+): Promise<{ added: Preference[]; removed: Preference[]; unkept: UnkeptPreference[] }> {
+  if (change.add.length === 0 && change.lift.length === 0) return { added: [], removed: [], unkept: [] };
   return oneChangeAtATime(store, userId, async () => {
-    const { added, removed } = mergePreferences(await loadPreferences(store, userId), change, source, now, from);
+    const profile = await loadPreferences(store, userId);
+    const { added, removed, unkept } = mergePreferences(profile, change, source, now, from);
     const namespace = preferencesNamespace(userId);
     for (const entry of removed) await store.delete(namespace, entry.id);
     for (const entry of added) await store.put(namespace, entry.id, { ...entry }, false);
-    return { added, removed };
+    return { added, removed, unkept };
   });
 }
 

@@ -31,7 +31,7 @@ import { languageOf, type Language } from "../contracts/language.js";
 import { newId } from "../kernel/ids.js";
 import { isCommandText } from "../kernel/commands.js";
 import { latestBesideOpeners } from "../streaming/progress-ui.js";
-import type { Preference } from "../contracts/preferences.js";
+import { UNKEPT_REASON_TEXT, type Preference, type UnkeptPreference } from "../contracts/preferences.js";
 
 /** Builds the memorize node. */
 export function createMemorizeNode(dependencies: NodeDependencies) {
@@ -81,6 +81,15 @@ export function createMemorizeNode(dependencies: NodeDependencies) {
           state.messages,
           preferenceNews(remembered, "en"),
           preferenceNews(remembered, "zh"),
+        );
+      // A preference read but never stored ("nothing after 01:00" from a model): said, with why, never a silent loss.
+      if (remembered.unkept.length > 0)
+        emitStatus(
+          config,
+          "memorize",
+          state.messages,
+          unkeptNews(remembered.unkept, "en"),
+          unkeptNews(remembered.unkept, "zh"),
         );
       // A review already where a preference just said rules out stays there until moved: the person is told.
       // (Best-effort: the reply is given and the preference stored; a week that cannot be read now is said, not a
@@ -222,6 +231,17 @@ function preferenceNews(change: { added: Preference[]; removed: Preference[] }, 
       : []),
   ];
   return `${parts.join(". ")} (/prefs lists them, /forget removes one).`;
+}
+
+/** What was read as a standing preference but not stored, and why, in the person's language. */
+function unkeptNews(unkept: readonly UnkeptPreference[], language: Language): string {
+  return unkept
+    .map(({ reason, text }) =>
+      language === "zh"
+        ? `没有记为长期偏好：“${text}”——${UNKEPT_REASON_TEXT[reason].zh}。`
+        : `Not remembered as a standing preference: "${text}" — ${UNKEPT_REASON_TEXT[reason].en}.`,
+    )
+    .join(language === "zh" ? "" : " ");
 }
 
 /** The item names an open loop lists ("…; still pending: A; B"). */

@@ -20,6 +20,7 @@ import {
   type PreferenceChange,
   type PreferenceDraft,
   type PreferenceOrigin,
+  type UnkeptPreference,
 } from "../contracts/preferences.js";
 import { callOutcomeOf } from "../kernel/tool-results.js";
 import { isCommandText } from "../kernel/commands.js";
@@ -70,7 +71,10 @@ function feedbackSource(tool: string, threadId: string): string {
   return `card feedback on ${tool} (thread ${threadId})`;
 }
 
-/** Reads the invocation's standing preferences and updates the user's profile; returns what was added and removed. */
+/**
+ * Reads the invocation's standing preferences and updates the user's profile; returns what was added and removed, and
+ * what was read but never stored, with why (a model's "nothing after 01:00": `unkeptReasonOf`).
+ */
 export async function rememberPreferences(
   store: BaseStore,
   userId: string,
@@ -78,10 +82,10 @@ export async function rememberPreferences(
   dependencies: NodeDependencies,
   config: LangGraphRunnableConfig,
   now: string,
-): Promise<{ added: Preference[]; removed: Preference[] }> {
+): Promise<{ added: Preference[]; removed: Preference[]; unkept: UnkeptPreference[] }> {
   // Most turns say nothing lasting: without a word of a lasting wish, nothing is read (and no model is called).
   const candidates = sources.filter((source) => STANDING_CUE.test(source.text) || LIFT_CUE.test(source.text));
-  if (candidates.length === 0) return { added: [], removed: [] };
+  if (candidates.length === 0) return { added: [], removed: [], unkept: [] };
   const byModel = dependencies.models.memory ? await readByModel(candidates, dependencies, config) : undefined;
   const changes =
     byModel ??
@@ -89,7 +93,7 @@ export async function rememberPreferences(
       source,
       change: dependencies.domain.readPreferences?.(source.text, source.origin) ?? NO_PREFERENCE_CHANGE,
     }));
-  const result = { added: [] as Preference[], removed: [] as Preference[] };
+  const result = { added: [] as Preference[], removed: [] as Preference[], unkept: [] as UnkeptPreference[] };
   const threadId: unknown = config.configurable?.thread_id;
   for (const { source, change } of changes) {
     // Where it was said, as data too, when the run names its thread: each language says it from that.
@@ -97,6 +101,7 @@ export async function rememberPreferences(
     const applied = await applyPreferenceChange(store, userId, change, source.source, now, from);
     result.added.push(...applied.added);
     result.removed.push(...applied.removed);
+    result.unkept.push(...applied.unkept);
   }
   return result;
 }

@@ -6,6 +6,7 @@
  */
 import type { ClientClock } from "../../../server/run-guard.js";
 import { HumanMessage, type AIMessage, type BaseMessage } from "@langchain/core/messages";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { expect } from "vitest";
 import { InMemoryStore, MemorySaver, type BaseStore } from "@langchain/langgraph";
 import { applyPreferenceChange } from "../../../memory/preferences.js";
@@ -150,13 +151,18 @@ export async function offlineTempo(
     policy?: ScheduleOfflinePolicy;
     clientClock?: ClientClock;
     executionLog?: ExecutionLog;
+    /** The memory stage's model (a scripted one): standing preferences are read by it rather than offline. */
+    memory?: BaseChatModel;
   } = {},
 ) {
   const repository = new InMemoryScheduleRepository();
   await repository.seed("student", week);
   const domain = createScheduleDomain({ repository });
   const graph = buildTempoGraph({
-    models: { default: options.policy ?? new ScheduleOfflinePolicy() },
+    models: {
+      default: options.policy ?? new ScheduleOfflinePolicy(),
+      ...(options.memory ? { memory: options.memory } : {}),
+    },
     domain,
     checkpointer: new MemorySaver(),
     now,
