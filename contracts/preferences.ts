@@ -342,7 +342,7 @@ function describeInChinese(rule: PreferenceRule): string {
   }
 }
 
-/** Why a rule is never kept: never stored. */
+/** Why a rule is never kept: never stored, and read as no rule from a profile that holds one stored before. */
 export type UnkeptRuleReason = "night_hour_after";
 
 /** A preference read but not stored, and why: what the memory says and logs instead of storing it. */
@@ -352,7 +352,7 @@ export interface UnkeptPreference {
   rule: PreferenceRule;
 }
 
-/** Each reason in words, English and Chinese: the memory's notice. */
+/** Each reason in words, English and Chinese: the memory's notice and the mark /prefs puts on such an entry. */
 export const UNKEPT_REASON_TEXT: Readonly<Record<UnkeptRuleReason, { en: string; zh: string }>> = {
   night_hour_after: {
     en: 'reviews are only placed within a day, ending by midnight at the latest, so an hour of the night (01:00-05:00) as the last would keep every review off the week. To stop earlier in the evening, say the hour: "no studying after 11pm"',
@@ -363,7 +363,9 @@ export const UNKEPT_REASON_TEXT: Readonly<Record<UnkeptRuleReason, { en: string;
 /**
  * Why `rule` is never kept, or undefined for a rule that is. "Nothing after 01:00" (an hour of the night, 1-5, as a
  * model may read "no studying after 1am") would leave no slot in any day — a review is placed within its day, by
- * midnight — so the reader reads no such hour, and the memory stores none a model gives.
+ * midnight — so the reader reads no such hour, the memory stores none a model gives, and one a profile holds from
+ * before is read as no limit (the rules leave it out, /prefs marks it): kept listed, so /forget still reaches it,
+ * rather than dropped on load, where it would vanish from /prefs while staying in the store.
  */
 export function unkeptReasonOf(rule: PreferenceRule): UnkeptRuleReason | undefined {
   return rule.kind === "not_after_hour" && rule.value >= 1 && rule.value <= 5 ? "night_hour_after" : undefined;

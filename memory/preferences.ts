@@ -18,6 +18,7 @@ import {
   type PreferenceDraft,
   type PreferenceFrom,
   type PreferenceRule,
+  UNKEPT_REASON_TEXT,
   unkeptReasonOf,
   type UnkeptPreference,
 } from "../contracts/preferences.js";
@@ -324,11 +325,17 @@ export function renderPreferenceList(profile: readonly Preference[]): string {
     "Your standing preferences:",
     ...profile.map(
       (entry, index) =>
-        `${index + 1}. ${entry.text} — ${sourceOf(entry)}, ${entry.createdAt.slice(0, 10)} [${entry.id}]`,
+        `${index + 1}. ${entry.text} — ${sourceOf(entry)}, ${entry.createdAt.slice(0, 10)} [${entry.id}]${notKept(entry)}`,
     ),
     "",
     "Remove one with /forget <number or id>.",
   ].join("\n");
+}
+
+/** The mark of an entry stored before its rule was never kept ("nothing after 01:00"): not applied, and why. */
+function notKept(entry: Preference): string {
+  const reason = unkeptReasonOf(entry);
+  return reason ? ` (not applied: ${UNKEPT_REASON_TEXT[reason].en})` : "";
 }
 
 /** Where an entry was said, in English, its thread as `shortThread` shows it; an entry stored before, as stored. */
@@ -352,7 +359,13 @@ export function preferencePromptLines(profile: readonly Preference[]): string[] 
   return profile.map((entry) => {
     const meaning = describeRule(entry);
     const binding =
-      entry.kind === "note" ? "" : entry.kind === "part_of_day" ? " (soft)" : " (hard: the tools refuse otherwise)";
+      entry.kind === "note"
+        ? ""
+        : unkeptReasonOf(entry)
+          ? " (not applied: the tools keep no such hour)"
+          : entry.kind === "part_of_day"
+            ? " (soft)"
+            : " (hard: the tools refuse otherwise)";
     return `- ${entry.text}${meaning.toLowerCase() !== entry.text.toLowerCase() && entry.kind !== "note" ? ` → ${meaning}` : ""}${binding}`;
   });
 }

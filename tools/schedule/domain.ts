@@ -25,7 +25,7 @@ import type { RollWindowData } from "./tools/roll-window.js";
 import { readSchedulePreferences } from "./preferences.js";
 import { isWholeRequest } from "./request-parsing.js";
 import { SCHEDULE_TASK_DECISIONS, withCandidateLimits } from "./task-limits.js";
-import type { Preference } from "../../contracts/preferences.js";
+import { unkeptReasonOf, type Preference } from "../../contracts/preferences.js";
 import { saySummary, summaryPattern, type SummaryKey, type SummaryParams } from "./summary-phrases.js";
 
 /**
@@ -329,8 +329,10 @@ export function createScheduleDomain(options: ScheduleDomainOptions): ToolDomain
 
 /** `state` with the preferences that bind the schedule as its standing rules (notes are for the prompts only). */
 export function withStandingPreferences(state: ScheduleState, preferences: readonly Preference[]): ScheduleState {
+  // An entry stored before its rule was never kept ("nothing after 01:00", `unkeptReasonOf`) is read as no limit:
+  // it would keep every review off the week.
   const standing = preferences
-    .filter((entry) => entry.kind !== "note")
+    .filter((entry) => entry.kind !== "note" && !unkeptReasonOf(entry))
     .map(({ source: _source, createdAt: _createdAt, ...rule }) => rule);
   return standing.length === 0 ? state : { ...state, standing };
 }
