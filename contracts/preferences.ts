@@ -253,13 +253,13 @@ function unscopedRuleOf(entry: { kind: PreferenceKind; value: unknown }): Prefer
       return part(value) ? { kind, value } : undefined;
     case "avoid_part_of_day":
       return value === "morning" || value === "evening" ? { kind, value } : undefined;
-    // An hour nothing starts before (0-23), or one nothing ends after (0-24, midnight the day's end).
+    // An hour nothing starts before (0-23), or one nothing ends after (0-24, midnight the day's end). A model's "nothing
+    // after 0" is midnight, the day's end (24): as 0 it kept every review of the week off it.
     case "not_before_hour":
     case "not_after_hour": {
       const latest = kind === "not_before_hour" ? 23 : 24;
-      return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= latest
-        ? { kind, value }
-        : undefined;
+      if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > latest) return undefined;
+      return { kind, value: kind === "not_after_hour" && value === 0 ? 24 : value };
     }
     case "note":
       return typeof value === "string" && value.trim() !== "" ? { kind, value: value.trim().slice(0, 200) } : undefined;

@@ -38,6 +38,16 @@ describe("a rule in words", () => {
     expect(ruleOf({ kind: "not_after_hour", value: 24.5 })).toBeUndefined();
     expect(ruleOf({ kind: "not_after_hour", value: -1 })).toBeUndefined();
   });
+
+  test("a model's 'nothing after 0' is midnight, the day's end: as 0 it kept every review off the week", () => {
+    expect(ruleOf({ kind: "not_after_hour", value: 0 })).toEqual({ kind: "not_after_hour", value: 24 });
+    expect(ruleOf({ kind: "not_after_hour", value: 0, days: [5] })).toEqual({
+      kind: "not_after_hour",
+      value: 24,
+      days: [5],
+    });
+    expect(ruleOf({ kind: "not_before_hour", value: 0 })).toEqual({ kind: "not_before_hour", value: 0 });
+  });
 });
 
 describe("through the graph", () => {
