@@ -24,6 +24,7 @@ import {
   ReviewConfigSchema,
 } from "../contracts/cards.js";
 import { fromJsonText } from "../contracts/json-extraction.js";
+import { isBlankText } from "../kernel/commands.js";
 import { InvalidResumeError, StaleResumeError } from "../errors/index.js";
 import { canonicalJson } from "./canonical-json.js";
 
@@ -178,13 +179,13 @@ function fitting(card: ReadableCard, answers: CardAnswer[]): CardAnswer[] {
     const allowed = card.review_configs[index]?.allowed_decisions ?? [];
     const fits =
       answer.type === "answer"
-        ? question && answer.text.trim() !== ""
+        ? question && !isBlankText(answer.text)
         : answer.type === "later"
           ? answers.length > 1 && answers.some((other) => other.type !== "later")
           : !question && allowed.includes(answer.type);
     if (!fits) notAllowed(card, index, answer.type);
     // Feedback is kept trimmed, as a rejection read from any other shape is.
-    return answer.type === "reject" ? { type: "reject", message: answer.message.trim() } : answer;
+    return answer.type === "reject" ? { type: "reject", message: feedbackOf(answer.message) } : answer;
   });
 }
 
@@ -192,7 +193,7 @@ function fitting(card: ReadableCard, answers: CardAnswer[]): CardAnswer[] {
 function answersOf(card: ReadableCard, value: unknown): CardAnswer[] {
   const question = card.kind === "ask_user";
   if (typeof value === "string") {
-    if (question && value.trim() !== "") return [{ type: "answer", text: value }];
+    if (question && !isBlankText(value)) return [{ type: "answer", text: value }];
     invalid(card, value);
   }
   const decisions = DecisionsResponseSchema.safeParse(value);
@@ -382,11 +383,16 @@ function echoOf(response: unknown, index: number): Echo[] {
   return [{ index, action: args.action, args: echoed }];
 }
 
+/** A rejection's feedback as kept: trimmed, and "" when it shows nothing (only invisible characters). */
+function feedbackOf(message: string): string {
+  return isBlankText(message) ? "" : message.trim();
+}
+
 function readDecision(card: ReadableCard, index: number, decision: Decision): CardAnswer {
   const allowed = card.review_configs[index]?.allowed_decisions ?? [];
   if (!allowed.includes(decision.type)) notAllowed(card, index, decision.type);
   if (decision.type === "approve") return { type: "approve" };
-  if (decision.type === "reject") return { type: "reject", message: (decision.message ?? "").trim() };
+  if (decision.type === "reject") return { type: "reject", message: feedbackOf(decision.message ?? "") };
   const edited = (decision.edited_action ?? decision.editedAction)!;
   return editAnswer(card, edited.args);
 }
@@ -415,12 +421,12 @@ function readHumanResponse(card: ReadableCard, index: number, response: HumanRes
     case "ignore":
       return { type: "reject", message: "" };
     case "response":
-      if (typeof args !== "string" || args.trim() === "") {
+      if (typeof args !== "string" || isBlankText(args)) {
         throw new InvalidResumeError(`A "response" needs its text in args (a non-empty string) for ${request.name}.`, {
           expected: ["response"],
         });
       }
-      return question ? { type: "answer", text: args } : { type: "reject", message: args.trim() };
+      return question ? { type: "answer", text: args } : { type: "reject", message: feedbackOf(args) };
     case "edit":
       if (args === null || typeof args !== "object") {
         throw new InvalidResumeError(`An "edit" needs args { action, args: {...} } for ${request.name}.`, {
@@ -435,7 +441,7 @@ function readHumanResponse(card: ReadableCard, index: number, response: HumanRes
 function editAnswer(card: ReadableCard, edited: Record<string, unknown>): CardAnswer {
   if (card.kind !== "ask_user") return { type: "edit", args: edited };
   const text = edited[ANSWER_FIELD];
-  if (typeof text !== "string" || text.trim() === "") {
+  if (typeof text !== "string" || isBlankText(text)) {
     throw new InvalidResumeError(`The answer to the question goes in args.${ANSWER_FIELD} (a non-empty string).`, {
       expected: ["edit"],
     });

@@ -6,6 +6,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { BATCH } from "../support/batch-card.js";
+import { questionInterrupt } from "../../review/interrupt-cards.js";
 import {
   ACCEPT_EVERY_ACTION,
   admitResume,
@@ -104,6 +105,32 @@ describe("a card with several action requests", () => {
         { type: "accept", args: { action: "place", args: { task_id: "a", day: "1", slot_start: 3 } } },
       ])[0],
     ).toEqual({ type: "approve" });
+  });
+});
+
+describe("an answer that shows nothing", () => {
+  const INVISIBLE = "\u200b\u2060\u00ad";
+  const question = { ...questionInterrupt("Which day?"), card_id: "fedcba9876543210fedcba9876543210" };
+
+  test("a question answered with invisible characters alone is INVALID_RESUME, in every shape, as an empty one is", () => {
+    for (const value of [
+      INVISIBLE,
+      [{ type: "response", args: INVISIBLE }],
+      { decisions: [{ type: "edit", edited_action: { name: "ask_user", args: { answer: INVISIBLE } } }] },
+    ])
+      expect(() => readCardResume(question, value), JSON.stringify(value)).toThrow(
+        expect.objectContaining({ code: "INVALID_RESUME" }),
+      );
+    expect(readCardResume(question, ` Friday${INVISIBLE}`)).toEqual([{ type: "answer", text: ` Friday${INVISIBLE}` }]);
+  });
+
+  test("a rejection whose feedback is invisible characters alone has no feedback", () => {
+    expect(readCardResume(BATCH, { decisions: [{ type: "approve" }, { type: "reject", message: INVISIBLE }] })).toEqual(
+      [{ type: "approve" }, { type: "reject", message: "" }],
+    );
+    expect(() => readCardResume(BATCH, [{ type: "response", args: INVISIBLE }])).toThrow(
+      expect.objectContaining({ code: "INVALID_RESUME" }),
+    );
   });
 });
 
