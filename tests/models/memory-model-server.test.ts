@@ -175,4 +175,17 @@ describe.each(MODES)("preference extraction through an OpenAI-strict server, $na
     expect(prompts.some((prompt) => prompt.includes("- nothing after midnight"))).toBe(true);
     expect(prompts.some((prompt) => /nothing after (?:12|24):00/.test(prompt))).toBe(false);
   });
+
+  test("'no studying after 1am' through the memory model: nothing stored, nor sent to the model as a rule", async () => {
+    const { store, graph } = await tempoAtDouble(sampleWeek(), environment);
+    const first = double.requests.length;
+    await graph.invoke({ messages: [new HumanMessage("no studying after 1am")] }, threadConfig("night-1", USER));
+    expect(double.requests.slice(first).filter((request) => request.refusal)).toEqual([]);
+    expect(await loadPreferences(store, USER)).toEqual([]);
+    await graph.invoke({ messages: [new HumanMessage("arrange my reviews")] }, threadConfig("night-2", USER));
+    const prompts = double.requests
+      .slice(first)
+      .map((request) => (request.body.messages ?? []).map((message) => contentText(message.content)).join("\n"));
+    expect(prompts.some((prompt) => /nothing after (?:0?1|13):00/.test(prompt))).toBe(false);
+  });
 });
