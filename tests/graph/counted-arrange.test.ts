@@ -4,9 +4,12 @@
  * was said, and "another review", "two reviews" were sought as tasks of those names.
  *
  * The twin is the same request uncounted ("arrange my reviews on Friday"), which places as many as fit there: the
- * counted request places just as many, up to its count, each where it was said, and changes nothing else.
+ * counted request places just as many, up to its count, each where it was said, and changes nothing else. The twin
+ * shares the arrangement search, so each count is also held to a brute-force oracle that shares none of it: the most
+ * pending reviews the place tool alone can put on that day together (`maximumPlaceable`).
  */
 import { describe, expect, test } from "vitest";
+import { maximumPlaceable } from "../schedule/exact-solver.js";
 import { converse, halfPlacedWeek, offlineTempo, reviewPlaces } from "./support/offline-conversation.js";
 
 const DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
@@ -15,6 +18,7 @@ const COUNTS = [
   ["another review", 1],
   ["two reviews", 2],
   ["3 reviews", 3],
+  ["five reviews", 5],
 ] as const;
 
 /** The places `said` adds to the half-placed week, said on the sample week's eve with every card accepted. */
@@ -29,14 +33,15 @@ async function placedBy(said: string): Promise<{ added: string[]; answer: string
 }
 
 describe("reviews counted, placed up to the count", () => {
-  test.each(COUNTS.flatMap(([words, count]) => DAYS.map((day, index) => [words, count, day, index + 1] as const)))(
-    "'arrange %s on %s' places at most %i there, as many as the uncounted twin up to it",
-    async (words, count, day, dayIndex) => {
+  test.each(COUNTS.flatMap(([words, count]) => DAYS.map((day, index) => [words, day, count, index + 1] as const)))(
+    "'arrange %s on %s' places at most %i there, as many as the uncounted twin and the oracle allow",
+    async (words, day, count, dayIndex) => {
       const [counted, twin] = await Promise.all([
         placedBy(`arrange ${words} on ${day}`),
         placedBy(`arrange my reviews on ${day}`),
       ]);
       expect(counted.added.length).toBe(Math.min(count, twin.added.length));
+      expect(counted.added.length).toBe(Math.min(count, maximumPlaceable(halfPlacedWeek(), [dayIndex])));
       for (const place of counted.added) expect(place).toMatch(new RegExp(` day ${dayIndex} slots `));
     },
   );

@@ -7,17 +7,21 @@
  */
 import { placeTool, type ScheduleState } from "../../tools/schedule/index.js";
 
-/** The largest number of the schedule's pending task items that can be placed together. */
-export function maximumPlaceable(state: ScheduleState): number {
+/**
+ * The largest number of the schedule's pending task items that can be placed together, on `days` only when given
+ * (1-based days of the window).
+ */
+export function maximumPlaceable(state: ScheduleState, days?: readonly number[]): number {
   const pending = state.tasks
     .filter((task) => task.source === "task_item" && task.status === "pending")
     .map((task) => task.id);
   const { totalDays, slotsPerDay } = state.window;
+  const searched = days ?? Array.from({ length: totalDays }, (_, index) => index + 1);
   let best = 0;
   const search = (current: ScheduleState, index: number, placed: number): void => {
     if (placed > best) best = placed;
     if (index === pending.length || placed + (pending.length - index) <= best) return;
-    for (let day = 1; day <= totalDays; day += 1) {
+    for (const day of searched) {
       for (let slot = 1; slot <= slotsPerDay; slot += 1) {
         const run = placeTool.run(current, { task_id: pending[index]!, day, slot_start: slot });
         if (run.ok && run.state) search(run.state, index + 1, placed + 1);
