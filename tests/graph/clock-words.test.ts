@@ -245,3 +245,69 @@ describe("a clock time said as people say it", () => {
     expect(readClockTime(said)).toBeUndefined();
   });
 });
+
+/**
+ * An hour of the small hours, or of the 24-hour clock with its leading zero: before, "2am" was read right but its step
+ * ("… at 02:00") was read back as 14:00, so the review was tried — or moved — there; "07:00" was 19:00, "凌晨2点" and
+ * "半夜3点" 14:00 and 15:00, "3 at night" 15:00, "夜里11点" 11:00, and "8 in the morning" lost its hour.
+ */
+describe("the small hours and the 24-hour clock", () => {
+  test.each([
+    ["2am", "02:00"],
+    ["at 02:00", "02:00"],
+    ["at 07:30", "07:30"],
+    ["07:00", "07:00"],
+    ["8 in the morning", "08:00"],
+    ["at 9 in the morning", "09:00"],
+    ["3 at night", "03:00"],
+    ["11 at night", "23:00"],
+    ["凌晨2点", "02:00"],
+    ["凌晨五点半", "05:30"],
+    ["半夜3点", "03:00"],
+    ["夜里11点", "23:00"],
+    // The 12-hour words keep their reading.
+    ["at 7", "19:00"],
+    ["7:30", "19:30"],
+    ["19:30", "19:30"],
+    ["10:00", "10:00"],
+  ])("%s is %s", (said, clock) => {
+    expect(readClockTime(said)).toBe(clock);
+  });
+
+  test("'3 at night' names no evening", () => {
+    expect(parseScheduleRequest("move the essay to 3 at night tomorrow")).toMatchObject({
+      where: { slots: { at: "03:00" } },
+    });
+    const request = parseScheduleRequest("move the essay to 3 at night tomorrow");
+    expect(request.kind === "move" && request.where.slots.part).toBeUndefined();
+  });
+
+  test.each([
+    ["move the essay to 2am tomorrow", "02:00"],
+    ["move the essay to 3 at night tomorrow", "03:00"],
+    ["move the essay to 07:00 tomorrow", "07:00"],
+    ["把作文挪到明天凌晨2点", "02:00"],
+    ["把作文挪到明天半夜3点", "03:00"],
+  ])("%s: the time said is outside the day's slots, said so, and nothing moves", async (request, at) => {
+    const week = halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(request) });
+    const outcome = await converse(await offlineTempo(week, WEDNESDAY), request);
+    expect(outcome.planSteps.join("\n")).toContain(at);
+    expect(outcome.finalAnswer).toContain(
+      /[\u4e00-\u9fff]/.test(request)
+        ? `${at} 不在一天的时段内（08:00–22:30）`
+        : `${at} is outside the day's slots (08:00–22:30)`,
+    );
+    expect(outcome.schedule).toEqual(week);
+  });
+
+  test("'move the essay to 10 in the morning on sunday' puts it at 10:00 on Sunday, not the morning's first free time", async () => {
+    const week = halfPlacedWeek();
+    const outcome = await converse(
+      await offlineTempo(week, WEDNESDAY),
+      "move the essay to 10 in the morning on sunday",
+    );
+    expect(checkScheduleInvariants(outcome.schedule)).toEqual([]);
+    const essay = outcome.schedule.tasks.find((task) => task.id === "essay-draft") as TaskItem;
+    expect(essay.slots).toEqual([{ day: 7, start: 3, end: 4 }]);
+  });
+});

@@ -74,8 +74,9 @@ describe("the reader", () => {
   test.each([
     ["半夜12点", "00:00"],
     ["夜里十二点", "00:00"],
-    // The night's other hours read as they do alone.
-    ["半夜2点", readClockTime("2点")],
+    // The night's small hours are before dawn (before, "半夜2点" read as "2点" alone: 14:00); its late hours the evening's.
+    ["半夜2点", "02:00"],
+    ["夜里11点", "23:00"],
     // Noon stays noon.
     ["中午12点", "12:00"],
   ])("'%s' is the clock time %s", (said, at) => {

@@ -369,7 +369,7 @@ function clockOfLimit(match: RegExpExecArray | null, fragment: string, lunch: st
     const evening = /\b(?:afternoon|evening|tonight|night)\b/.test(fragment);
     return clockText(Number(/\d+/.exec(bare)?.[0]), 0, evening ? "pm" : undefined);
   }
-  const marker = markerOfPartZh(part);
+  const marker = markerOfPartZh(part, readNumber(hour ?? ""));
   if (isMidnightZh(part, hour, half ?? minutes)) return MIDNIGHT;
   if (hhmm !== undefined) {
     const [hours, minutes] = hhmm.split(":").map(Number);
@@ -445,7 +445,7 @@ const CLOCK_EN = new RegExp(
     String.raw`|\b(?<noon>noon|midday|${LUNCH_AT})\b|\b(?<midnight>midnight)\b` +
     String.raw`|\b(?<past>half|quarter)\s+past\s+(?<h5>${HOUR})(?:\s*(?<x5>${MARKER})|\b)` +
     String.raw`|\bquarter\s+to\s+(?<h6>${HOUR})(?:\s*(?<x6>${MARKER})|\b)` +
-    String.raw`|\b(?<h7>${EVENING_HOUR})(?:\s+(?<m7>${MINUTES}))?\s+(?=tonight\b|this\s+(?:evening|afternoon)\b|in\s+the\s+(?:evening|afternoon)\b|at\s+night\b))`,
+    String.raw`|\b(?<h7>${EVENING_HOUR})(?:\s+(?<m7>${MINUTES}))?\s+(?=tonight\b|this\s+(?:evening|afternoon)\b|in\s+the\s+(?:evening|afternoon|morning)\b|at\s+night\b))`,
 );
 /**
  * A clock time in Chinese: "14点", "下午两点", "下午2点半", "14点30分", "晚上八点钟" (a part of the day before it turns
@@ -454,7 +454,7 @@ const CLOCK_EN = new RegExp(
  * weekday's numeral is no hour, and an hour may follow it: "周一14点" is 14:00, "周一两点" 14:00, "周三三点" 15:00.
  */
 const CLOCK_ZH = new RegExp(
-  String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|今晚|明晚|今早|明早|今天上午|今天下午|今天晚上|明天上午|明天下午|明天晚上|${NIGHT_ZH})?\s*(?<![快慢多少有差好])(?!(?<=[晚早])[一两])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>${HOUR_NUMBER_ZH})\s*点(?:钟)?(?!(?<=(?:^|[^\d零一二两三四五六七八九十])[一两]点)(?:复习|任务|时间|东西|书|作业|功课|单词))(?:\s*(?<half>半)|\s*(?<quarters>[一三])刻|\s*(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分?)?(?![\s\d零一二两三四五六七八九十半刻分]*(?:以前|之前|前|以后|之后|后|儿|点))`,
+  String.raw`(?<part>上午|早上|早晨|中午|下午|傍晚|晚上|今晚|明晚|今早|明早|今天上午|今天下午|今天晚上|明天上午|明天下午|明天晚上|凌晨|${NIGHT_ZH})?\s*(?<![快慢多少有差好])(?!(?<=[晚早])[一两])(?<!(?<!周|星期|礼拜)一)(?<!周|星期|礼拜)(?<hour>${HOUR_NUMBER_ZH})\s*点(?:钟)?(?!(?<=(?:^|[^\d零一二两三四五六七八九十])[一两]点)(?:复习|任务|时间|东西|书|作业|功课|单词))(?:\s*(?<half>半)|\s*(?<quarters>[一三])刻|\s*(?<minutes>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分?)?(?![\s\d零一二两三四五六七八九十半刻分]*(?:以前|之前|前|以后|之后|后|儿|点))`,
 );
 
 /** A Chinese part of the day, said before a time in digits ("晚上9:00"). */
@@ -485,7 +485,10 @@ export function readClockTime(fragment: string): string | undefined {
     // "half past 3", "quarter past 4pm", "quarter to five"; "7 tonight" (the evening said after the hour).
     if (h5 !== undefined) return clockText(hourOf(h5), past === "half" ? 30 : 15, markerOf(x5) ?? daytime);
     if (h6 !== undefined) return clockText(hourOf(h6) - 1, 45, markerOf(x6) ?? daytime);
-    if (h7 !== undefined) return clockText(hourOf(h7), minutesOf(m7), "pm");
+    // ("9 in the morning" is 09:00 and "3 at night" 03:00 — before, the first lost its hour and the second was 15:00.)
+    if (h7 !== undefined) return clockText(hourOf(h7), minutesOf(m7), halfOfWordsAfter(hourOf(h7), said, english));
+    // ("07:30", "02:00": an hour said with its leading zero is the 24-hour clock's — before, 19:30 and 14:00.)
+    if (h1?.startsWith("0") && x1 === undefined) return clockText(Number(h1), Number(m1), "am");
     return clockText(
       hourOf(h1 ?? h2 ?? h3 ?? h4 ?? h10 ?? ""),
       h1 !== undefined ? Number(m1 ?? 0) : minutesOf(m2 ?? m4),
@@ -496,7 +499,7 @@ export function readClockTime(fragment: string): string | undefined {
   if (!chinese?.groups) return LUNCH_AT_ZH.test(fragment) ? "12:00" : undefined;
   const { part, hour, half, quarters, minutes } = chinese.groups;
   if (isMidnightZh(part, hour, half ?? quarters ?? minutes)) return MIDNIGHT;
-  const marker = markerOfPartZh(part);
+  const marker = markerOfPartZh(part, readNumber(hour ?? ""));
   // ("三点一刻" is 15:15, "三点三刻" 15:45: before, 15:01.)
   const minute = half ? 30 : quarters ? (quarters === "一" ? 15 : 45) : minutes ? readNumber(minutes) : 0;
   return clockText(readNumber(hour ?? ""), minute, marker);
@@ -531,9 +534,24 @@ export function withoutClockWords(fragment: string): string {
   return withoutClockTimes(withoutEndsBy(takeNotAfterHour(notBefore).rest));
 }
 
-/** The half of the day a Chinese part of the day says of its hour: none for the night's words (`NIGHT_ZH`). */
-function markerOfPartZh(part: string | undefined): "am" | "pm" | undefined {
-  if (part === undefined || NIGHT_PART_ZH.test(part)) return undefined;
+/** The last hour of the night's small hours: "3 at night", "半夜3点", "凌晨5点" are before dawn, "11 at night" is not. */
+const LAST_SMALL_HOUR = 5;
+
+/** The half of the day of an hour said before "tonight", "in the evening", "in the morning" or "at night". */
+function halfOfWordsAfter(hour: number, said: string, found: RegExpExecArray): "am" | "pm" {
+  const after = said.slice(found.index + found[0].length);
+  if (/^\s*in\s+the\s+morning\b/.test(after)) return "am";
+  return /^\s*at\s+night\b/.test(after) && hour >= 1 && hour <= LAST_SMALL_HOUR ? "am" : "pm";
+}
+
+/**
+ * The half of the day a Chinese part of the day says of its hour: 凌晨 the morning's; the night's words (`NIGHT_ZH`)
+ * the morning's for the small hours ("半夜3点" is 03:00), the evening's after them ("夜里11点" is 23:00).
+ */
+function markerOfPartZh(part: string | undefined, hour: number): "am" | "pm" | undefined {
+  if (part === undefined) return undefined;
+  if (part === "凌晨") return "am";
+  if (NIGHT_PART_ZH.test(part)) return hour >= 1 && hour <= LAST_SMALL_HOUR ? "am" : "pm";
   return /上午|早上|早晨|今早|明早/.test(part) ? "am" : "pm";
 }
 

@@ -243,7 +243,8 @@ export function readWhere(said: string): Where {
     ((startsFrom !== undefined && part !== "evening") || (endsBy !== undefined && part !== "morning"));
   const slots = {
     ...named,
-    ...(part === undefined || partOfLimit ? {} : { part }),
+    // ("3 at night" is 03:00, no evening's: the part said with an hour of the small hours is that hour's.)
+    ...(part === undefined || partOfLimit || (part === "evening" && at !== undefined && at < "06:00") ? {} : { part }),
     ...(notBeforeHour === undefined ? {} : { notBeforeHour }),
     ...(notPart === undefined ? {} : { notPart }),
     ...(at === undefined ? {} : { at }),
