@@ -238,6 +238,41 @@ describe("an hour said with an arrangement", () => {
     expect(chinese.places).toEqual(english.places);
   });
 
+  // A time of minutes: before, "9点半以后不要" was sought as a task's name and "no studying after 9:30pm" refused as a
+  // number read as nothing. Each ends the request's day as "nothing after 9:30pm" always did, and is kept by no rule.
+  test.each([
+    ["帮我安排复习，晚上9点半以后不要", "arrange my reviews, nothing after 9:30pm", "21:30"],
+    ["arrange my reviews, no studying after 9:30pm", "arrange my reviews, nothing after 9:30pm", "21:30"],
+    ["帮我安排复习，晚上9点40分以后别排", "arrange my reviews, nothing after 9:40pm", "21:40"],
+  ])("'%s' arranges as '%s' does, nothing ending after %s", async (said, twin, limit) => {
+    const arranged = async (words: string) => {
+      const store = new InMemoryStore();
+      const outcome = await converse(await offlineTempo(sampleWeek(), undefined, { store }), words);
+      return { outcome, profile: await profileOf(store), places: placesOf(outcome.schedule) };
+    };
+    const [asked, asTwin] = [await arranged(said), await arranged(twin)];
+    expect(asked.outcome.cards[0]?.action).toBe("confirm_plan");
+    expect(asked.profile).toEqual([]);
+    expect(pendingOf(asked.outcome.schedule)).toEqual([]);
+    expect(endingAfter(asked.places, limit)).toEqual([]);
+    expect(asked.places).toEqual(asTwin.places);
+  });
+
+  // An hour of the night ends no day: the arrangement is made as if it were not said (before, refused as a number
+  // read as nothing), and no rule is kept.
+  test.each(["arrange my reviews, no studying after 1am", "帮我安排复习，凌晨1点以后不要"])(
+    "'%s' arranges as 'arrange my reviews' does",
+    async (said) => {
+      const store = new InMemoryStore();
+      const asked = await converse(await offlineTempo(sampleWeek(), undefined, { store }), said);
+      const twin = await converse(await offlineTempo(sampleWeek()), "arrange my reviews");
+      expect(asked.cards[0]?.action).toBe("confirm_plan");
+      expect(await profileOf(store)).toEqual([]);
+      expect(pendingOf(asked.schedule)).toEqual([]);
+      expect(placesOf(asked.schedule)).toEqual(placesOf(twin.schedule));
+    },
+  );
+
   test.each([
     ["把矩阵复习安排到周五，晚上9点以后不要", []],
     ["帮我安排复习，9点以后别排", []],

@@ -126,6 +126,12 @@ const RUNS = [
   "after 1 in the morning ",
   "过了1点",
   "过了",
+  // Times of minutes nothing goes after, and the small hours said as a time.
+  "no studying after 9:3",
+  "9点半以后",
+  "凌晨2点",
+  "3 at night ",
+  "in the morning ",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

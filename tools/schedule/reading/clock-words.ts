@@ -137,9 +137,33 @@ export function takeNotAfterHour(fragment: string): { endsBy?: string; rest: str
     if (endsBy === undefined && hour !== undefined) endsBy = `${String(hour).padStart(2, "0")}:00`;
     return " ";
   };
-  const rest = fragment.replace(EVERY_NOT_AFTER_HOUR_ZH, take).replace(EVERY_NOT_AFTER_HOUR_WORDED, take);
+  // ("帮我安排复习，晚上9点半以后不要", "arrange my reviews, no studying after 9:30pm": a time of minutes ends a request's
+  // day as "nothing after 9:30pm" does — before, "9点半以后不要" was sought as a task and the English was refused as an
+  // unread number. No standing preference keeps one: `NOT_AFTER_HOUR` reads whole hours only.)
+  const takeMinutes = (...found: unknown[]) => {
+    const groups = found.at(-1) as Record<string, string | undefined>;
+    const hour = notAfterHourOf(groups);
+    const minute = groups.half !== undefined ? 30 : readNumber(groups.minutes ?? groups.minutesZh ?? "");
+    if (endsBy === undefined && typeof hour === "number" && hour < 24 && minute >= 0 && minute < 60)
+      endsBy = `${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}`;
+    return " ";
+  };
+  const rest = fragment
+    .replace(EVERY_NOT_AFTER_MINUTES, takeMinutes)
+    .replace(EVERY_NOT_AFTER_HOUR_ZH, take)
+    .replace(EVERY_NOT_AFTER_HOUR_WORDED, take);
   return endsBy === undefined ? { rest } : { endsBy, rest };
 }
+
+/**
+ * A time of minutes nothing may go after, said in a request: "no studying after 9:30pm", "nothing past 21.30" (groups
+ * "hour", "minutes", "mark"), "晚上9点半以后不要", "9点40分以后别排" (groups "part", "zh", "half" or "minutes").
+ */
+const EVERY_NOT_AFTER_MINUTES = new RegExp(
+  String.raw`(?:\b(?:never|not|nothing|no)|n't)\s+(?:[\w']+\s+){0,3}?(?:after|past|later than)\s+(?<hour>\d{1,2})[:.](?<minutes>[0-5]\d)(?![\d:.])\s*(?<mark>[ap]\.?m\b\.?)?` +
+    String.raw`|(?:过了\s*)?(?<part>${NOT_AFTER_PART_ZH})?\s*(?<!周|星期|礼拜)(?<zh>${HOUR_NUMBER_ZH})\s*点(?:(?<half>半)|(?<minutesZh>\d{1,2}|[一二三四五六七八九十]{1,3})\s*分)(?:以后|之后|过后|后)(?:都|也|就|一般|从来)?(?:不要|不想|不|别|从不|绝不)(?!行|可以|方便)(?:再)?(?:安排|排|放)?(?:任何)?(?:的)?(?:复习|学习|任务)?`,
+  "g",
+);
 
 /**
  * The hour a fragment says nothing may end after (0-24, 24 being midnight), if any. An hour said without am/pm or a

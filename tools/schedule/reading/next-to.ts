@@ -5,6 +5,7 @@
 import type { ScheduleRequest, Where } from "./request-kinds.js";
 import { readDays } from "./day-words.js";
 import { DAY_WORD, isAnywhere, isEmptySelection } from "./where.js";
+import { takeNotAfterHour } from "./clock-words.js";
 
 /**
  * A day taken back and another said instead: "monday, no wait, tuesday", "monday, I mean tuesday", "monday - actually
@@ -254,7 +255,9 @@ export function unreadDigits(read: ScheduleRequest, body: string): boolean {
   if (read.kind === "move" && (read.shift || read.otherDay || read.also)) return false;
   if (!isAnywhere(read.where) || (read.kind === "arrange" && read.putBack)) return false;
   const names = read.kind === "move" ? [read.task] : [...read.tasks, ...(read.except ?? [])];
-  const rest = names.reduce((text, name) => text.split(name).join(" "), body);
+  // (An hour nothing goes after that ends no day — "no studying after 1am", "凌晨1点以后不要" — is read: a review is
+  // placed by its day's end anyway. Before, its digits refused "arrange my reviews, no studying after 1am".)
+  const rest = names.reduce((text, name) => text.split(name).join(" "), takeNotAfterHour(body).rest);
   // ("schedule 3 reviews", "安排2个复习": the count is read.)
   const counted = read.kind === "arrange" && read.count !== undefined ? String(read.count) : undefined;
   return /\d/.test(counted === undefined ? rest : rest.replace(new RegExp(`(?<!\\d)${counted}(?!\\d)`), " "));
