@@ -132,6 +132,9 @@ const RUNS = [
   "凌晨2点",
   "3 at night ",
   "in the morning ",
+  // Reasons said beside days kept free.
+  "keep friday free, I have ",
+  "因为，",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

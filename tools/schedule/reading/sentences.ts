@@ -385,6 +385,9 @@ function withSoonest(read: ScheduleRequest): ScheduleRequest {
  * Days said to be kept free, and nothing else: "keep Thursday morning free", "I need Friday clear", "leave the weekend
  * open", "周四上午我要空着", "我需要周五空着" (group `days` or `zh`: the days and the part of the day).
  */
+/** A clause that gives a reason, no request: "I have an exam on Friday", "I'm seeing a friend", "因为周五考试". */
+const REASON_CLAUSE =
+  /^(?:i\s+(?:have|had|'ve got|have got|got)|i'm|i am|i'll be|i will be|there's|there is|because|since|as|cause|'cause|我有|我要考|因为|由于)\b|^(?:我有|因为|由于)/i;
 const DAYS_KEPT_FREE =
   /^(?:i\s+)?(?:need|want|would like|'d like|have to keep|must keep|gotta keep|keep|leave)\s+(?<days>.+?)\s+(?:free|clear|open|empty)(?:\s+for me)?$|^(?:我)?(?:需要|想要|想|要|得)?(?<zh>.+?)(?:我)?(?:需要|想要|想|要|得)?(?:空着|留空|空下来)$/;
 
@@ -395,7 +398,11 @@ const DAYS_KEPT_FREE =
  * anything but days and parts of the day ("I need 2 hours free on Thursday" asks for free time).
  */
 function readKeepFree(body: string): ScheduleRequest | undefined {
-  const match = DAYS_KEPT_FREE.exec(trimEdges(body, /[.!。！]/, "end").trim());
+  // ("I have an exam on Friday, keep Thursday evening free", "keep Thursday free, I'm seeing a friend": the reason said
+  // beside it is no day or part kept free — before, the whole read as a question of free time, "not on Friday".)
+  const clauses = body.split(/[,，;；]\s*/).filter((clause) => !REASON_CLAUSE.test(clause.trim()));
+  const request = clauses.length === 1 ? clauses[0]! : body;
+  const match = DAYS_KEPT_FREE.exec(trimEdges(request, /[.!。！]/, "end").trim());
   const said = match?.groups?.days ?? match?.groups?.zh;
   if (said === undefined) return undefined;
   const days = readDays(said);
