@@ -19,14 +19,16 @@
  * starts before the clock, nothing but the asked review moves, and the timetable stays the timetable (the next week's
  * too: its weekly events again, not the one-off quiz and midterm).
  *
- * To keep the run short each moment runs a third of the requests, another third at the next moment, so that every
- * request meets every time of day on several days and the days about the week's turn.
+ * To keep the run short each moment runs a fifth of the requests, another fifth at the next moment, so that every
+ * request meets every time of day on two of the ten days, about the week's turn too (`TEMPO_FULL_SWEEPS=1`: every
+ * request at every moment); the verdicts of the moments run cover every kind of outcome.
  */
 import { HumanMessage } from "@langchain/core/messages";
 import { describe, expect, test } from "vitest";
 import { sampleWeek, type ScheduleState, type TaskItem } from "../../tools/schedule/index.js";
 import { offlineTempo } from "./support/offline-conversation.js";
 import { interruptsOf, resume, threadConfig } from "../support/scripted.js";
+import { inShare } from "../support/sweep-share.js";
 
 // ── The fixture, read as data ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -907,13 +909,20 @@ async function disagreement(ask: Ask, local: string): Promise<Record<string, str
 /** The eve of the sample week, its seven days, and the first two of the next. */
 const DAYS = Array.from({ length: 10 }, (_, index) => plusDays(FIRST_MONDAY, index - 1));
 const CLOCK_TIMES = ["08:30", "12:00", "15:00", "21:00", "23:30"];
+/** The share of requests each moment runs: 1 in 5, a different fifth at each next moment (every ask, every time). */
+const SHARE = 5;
+/** The requests run on day `dayIndex` at time `timeIndex`. */
+const asksAt = (dayIndex: number, timeIndex: number) =>
+  ASKS.filter((_, askIndex) => inShare(askIndex + dayIndex + timeIndex, SHARE));
 
 describe("a named time or a day, as the clock moves day by day", () => {
   test("the oracle's verdicts cover every kind of outcome the sweep checks", () => {
     const kinds = new Set<string>();
-    DAYS.forEach((date) =>
-      CLOCK_TIMES.forEach((time) =>
-        ASKS.forEach((each) => {
+    const times = new Set<string>();
+    DAYS.forEach((date, dayIndex) =>
+      CLOCK_TIMES.forEach((time, timeIndex) =>
+        asksAt(dayIndex, timeIndex).forEach((each) => {
+          times.add(`${each.say} @ ${time}`);
           const verdict = verdictOf(each, `${date}T${time}:00${ZONE}`);
           if ("at" in verdict) kinds.add(verdict.at.length === 1 ? "exact" : "a day");
           else verdict.refuse.forEach((reason) => kinds.add(reason.kind));
@@ -942,15 +951,16 @@ describe("a named time or a day, as the clock moves day by day", () => {
         "taken",
       ].sort(),
     );
+    // Every request meets every time of day.
+    expect(times.size).toBe(ASKS.length * CLOCK_TIMES.length);
   });
 
   test.each(DAYS.map((date, index) => [date, index] as const))(
-    "%s: a third of the requests at each time of day",
+    "%s: a share of the requests at each time of day",
     async (date, dayIndex) => {
       const wrong: Array<Record<string, string>> = [];
       for (const [timeIndex, time] of CLOCK_TIMES.entries())
-        for (const [askIndex, each] of ASKS.entries()) {
-          if ((askIndex + dayIndex + timeIndex) % 3 !== 0) continue;
+        for (const each of asksAt(dayIndex, timeIndex)) {
           const seen = await disagreement(each, `${date}T${time}:00${ZONE}`);
           if (seen) wrong.push(seen);
         }

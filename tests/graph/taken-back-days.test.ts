@@ -65,3 +65,18 @@ describe("a day taken back, a day kept free, a day left for another", () => {
       expect({ id: task.id, slots: now(task.id).slots }).toEqual({ id: task.id, slots: task.slots });
   });
 });
+
+describe("a part of the day kept free that holds no review", () => {
+  // Thursday's one review is in its morning: its evening holds none. Before, a plan card was raised to approve, then
+  // said nothing was there to move.
+  test.each(["keep Thursday evening free", "周四晚上我要空着", "I have an exam on Friday, keep Thursday evening free"])(
+    "%s: no card, nothing moves, and the answer says there is no review to move",
+    async (request) => {
+      const week = halfPlacedWeek({ chinese: isChinese(request) });
+      const outcome = await converse(await offlineTempo(week, WEDNESDAY), request);
+      expect(outcome.cards).toEqual([]);
+      expect(outcome.schedule).toEqual(week);
+      expect(outcome.finalAnswer).toMatch(/no review still ahead to move|没有还没开始的复习可以移动/);
+    },
+  );
+});

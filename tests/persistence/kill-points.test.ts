@@ -14,7 +14,8 @@
  * A dry (unkilled) child counts each run's saves first, so every save point K = 1..N is swept. After each kill a
  * fresh Tempo (its own pool and caches, not the one that set the thread up) makes one follow-up — a resume (accept
  * when a card is open, else `invoke(null)`), the message "continue", or the unrelated message "thanks" — then
- * accepts every card the user is shown until the thread ends. Every (run, K, follow-up) is its own thread.
+ * accepts every card the user is shown until the thread ends. Every (run, K, follow-up) is its own thread. Each K is
+ * swept with one follow-up, the three taken in turn (`TEMPO_FULL_SWEEPS=1`: each K with all three).
  *
  * Asserted for each: the thread is never left in limbo (after the follow-up it shows a card or has ended with an
  * answer); every write the user approved is applied exactly once (execution log and repository rows agree), none
@@ -43,6 +44,7 @@ import {
   type TempoOnDatabase,
 } from "./tempo-on-database.js";
 import { writesOnCard as cardWrites } from "../support/card-writes.js";
+import { inShare } from "../support/sweep-share.js";
 
 /** Real PostgreSQL 15 when installed (postgresTargets throws when it is required and missing), else the embedded one. */
 const targets = postgresTargets();
@@ -357,7 +359,21 @@ describe(`${target.kind} postgres: a worker killed after each checkpoint save`, 
     async (run) => {
       const points = killPoints(saves.get(run) ?? []);
       expect(points.length).toBeGreaterThan(0);
-      const jobs = points.flatMap((killAt) => FOLLOW_UPS.map((followUp) => () => sweepOne(run, killAt, followUp)));
+      // Each kill point with one follow-up, taken in turn (each with all three under TEMPO_FULL_SWEEPS=1).
+      const offset = Object.keys(RUNS).indexOf(run);
+      const swept = points.flatMap((killAt, index) =>
+        FOLLOW_UPS.filter((_, turn) => inShare(index + turn + offset, FOLLOW_UPS.length)).map(
+          (followUp) => [killAt, followUp] as const,
+        ),
+      );
+      // Every kill point is crashed, and every follow-up made after some of them.
+      expect(new Set(swept.map(([killAt]) => killAt)).size).toBe(points.length);
+      expect(new Set(swept.map(([, followUp]) => followUp)).size).toBe(Math.min(points.length, FOLLOW_UPS.length));
+      const jobs = swept.map(
+        ([killAt, followUp]) =>
+          () =>
+            sweepOne(run, killAt, followUp),
+      );
       const problems = (await inPool(jobs, CONCURRENCY)).flat();
       expect(problems).toEqual([]);
     },
