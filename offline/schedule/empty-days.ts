@@ -1,11 +1,12 @@
 /**
  * A request about the reviews of days that hold none ("move tomorrow's review to the afternoon", "skip tomorrow",
- * "push today back a day" when nothing is placed there): there is nothing to approve, so the planner raises no plan
+ * "push today back a day", "keep Thursday evening free" when nothing is placed there): there is nothing to approve, so the planner raises no plan
  * card — the step runs at once and says the day holds no review, as a read does.
  */
 import type { ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { splitNamingDay } from "../../tools/schedule/request-parsing.js";
 import type { GetOverviewData } from "../../tools/schedule/tools/index.js";
+import { slotsOfPart } from "../../tools/schedule/rules.js";
 import { namesKindOnly } from "./task-matching.js";
 import { resolveDays, weekdayOf, type WeekFacts } from "./week-facts.js";
 
@@ -43,5 +44,14 @@ export function noReviewOnItsDays(
   if (facts.weekdays.size < facts.totalDays) return false;
   const days = daysOfReviews(request, facts);
   if (!days || days.length === 0) return false;
-  return !overview.placedTasks.some((task) => task.place !== undefined && days.includes(task.place.day));
+  // ("keep Thursday evening free", "move Thursday evening's reviews to Friday": the reviews of that part of the day.)
+  const part = request.kind === "shift_all" ? request.part : undefined;
+  const slots = part && facts.slotTimes ? slotsOfPart(part, { ...facts, slotTimes: facts.slotTimes }) : undefined;
+  if (part && !slots) return false;
+  return !overview.placedTasks.some(
+    ({ place }) =>
+      place !== undefined &&
+      days.includes(place.day) &&
+      (slots === undefined || (place.start <= slots.to && place.end >= slots.from)),
+  );
 }
