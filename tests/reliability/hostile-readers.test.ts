@@ -135,6 +135,10 @@ const RUNS = [
   // Reasons said beside days kept free.
   "keep friday free, I have ",
   "因为，",
+  // A remark of being tired before "it".
+  "i'm too tired ",
+  "tired tonight ",
+  "我今晚太累了",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

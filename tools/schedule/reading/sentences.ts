@@ -245,6 +245,24 @@ const MOVES_SAID_BARE = [canGo(""), shouldGo(""), howAbout(""), doInstead("")];
 /** The most words where is said in, with no preposition ("any day after Tuesday evening after 3pm"). */
 const WHEN_WORDS = 8;
 
+/**
+ * "I'm too tired tonight, push it to tomorrow", "我今晚太累了，推到明天吧": "it" is that time's reviews, however many
+ * (before, the review now or next today — a morning one, at 9am — and the Chinese sought a task "我今晚太累了").
+ */
+const TIRED_WHEN_IT =
+  /^(?:(?:i'?m|i am|i feel|feeling)\s+)?(?:(?:too|so|really|very|a bit|kind of|pretty)\s+)?(?:tired|busy|exhausted|sick|swamped|sleepy|beat|slammed|wiped out)\s+(?<when>tonight|today|this (?:morning|afternoon|evening))\s*(?:[,;.]\s*)?(?:(?:so|just|please|pls)\s+)?(?<verb>push|move|postpone|delay|shift|bump)\s+it\b/;
+const TIRED_WHEN_IT_ZH =
+  /^我?(?<when>今晚|今天晚上|今天)(?:太|很|有点|实在|好)?(?:累|忙|困|没空|没时间|不舒服|有事)了?[,;.]?\s*(?:就|那就|帮我|请)?(?:把它|它)?(?<verb>推到|挪到|改到|移到|推迟到|延到)/;
+
+function asTimesReviews(body: string): string {
+  return body
+    .replace(TIRED_WHEN_IT, (_whole, when: string, verb: string) => `${verb} ${when}'s reviews`)
+    .replace(
+      TIRED_WHEN_IT_ZH,
+      (_whole, when: string, verb: string) => `把${when === "今天晚上" ? "今晚" : when}的所有复习${verb}`,
+    );
+}
+
 /** A move said as a question, a statement, a suggestion or a liking, as its move ("move the essay to friday"). */
 function asMoveSaid(body: string): string {
   const better = BETTER_FOR.exec(body) ?? HOW_ABOUT_FOR.exec(body);
@@ -281,7 +299,7 @@ export function parseSentence(said: string): ScheduleRequest {
   let body = said;
   for (let next = corrected(body); next !== body; next = corrected(body)) body = next;
   // "can the matrix review go to Thursday evening instead?": the move it asks for.
-  body = asMoveSaid(withVerbAsked(body));
+  body = asMoveSaid(withVerbAsked(asTimesReviews(body)));
   // ("anything but Friday", "any day but tomorrow": every day except it — before, Friday and tomorrow were the only
   // days.)
   body = body.replace(ANY_BUT, "except");
