@@ -5,7 +5,7 @@
  * tell, which review is asked.
  */
 import { say, type Language } from "../../contracts/language.js";
-import type { ScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import { readClockTime, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import type { GetOverviewData } from "../../tools/schedule/tools/index.js";
 import { placeWords, startOnClock, type WeekFacts } from "./week-facts.js";
 
@@ -18,6 +18,48 @@ const NEXT_ZH = /^(?:我的)?(?:下一个|下个|下一次|下次|下一项|接�
 export function isNextReview(phrase: string): boolean {
   const said = phrase.trim();
   return NEXT_EN.test(said) || NEXT_ZH.test(said);
+}
+
+/** "my 10am review", "the 7pm session", "today's 10 o'clock review": the time before the noun (group "time"). */
+const AT_TIME_EN =
+  /^(?:the\s+|my\s+|today'?s\s+)?(?<time>\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\.?|o'?clock)?)\s+(?:review|study session|session)$/i;
+/** "the review at 7", "my review at 10:00". */
+const REVIEW_AT_EN = /^(?:the\s+|my\s+)?(?:review|study session|session)\s+(?:at|from)\s+(?<time>.{1,12})$/i;
+/** "10点的复习", "今天上午10点的复习", "晚上7点那个复习". */
+const AT_TIME_ZH =
+  /^(?:我)?(?:今天)?(?<time>(?:上午|早上|中午|下午|傍晚|晚上|今晚)?[\d零一二两三四五六七八九十]{1,3}点(?:半|\d{1,2}分?)?)(?:的|那个)(?:复习|学习)$/;
+
+/**
+ * The clock time a review is named by ("my 10am review", "the review at 7", "10点的复习": "10:00", "19:00"), or
+ * undefined for any other words.
+ */
+export function reviewTimeOf(phrase: string): string | undefined {
+  const said = phrase.trim();
+  const time = (AT_TIME_EN.exec(said) ?? REVIEW_AT_EN.exec(said) ?? AT_TIME_ZH.exec(said))?.groups?.time;
+  if (time === undefined) return undefined;
+  // ("the review at 7": "at 7" is read as an hour is after "at"; "10am", "7pm" alone are read as they are.)
+  return readClockTime(/^\d{1,2}$/.test(time) ? `at ${time}` : time);
+}
+
+/**
+ * The placed review a time names: today's that starts then (even once started: a move then says so), else the first
+ * after now that starts at that time; undefined with no clock or dated window, or when the overview does not list every
+ * placed review.
+ */
+function reviewAtTimeOf(
+  time: string,
+  overview: GetOverviewData | undefined,
+  facts: WeekFacts,
+): (PlacedTaskEntry & { place: NonNullable<PlacedTaskEntry["place"]> }) | undefined {
+  if (!overview || (overview.placedOmitted ?? 0) > 0 || !facts.now) return undefined;
+  const today = facts.now.date;
+  const starting = overview.placedTasks.flatMap((task) => {
+    const at = task.place ? startOnClock(task.place, facts) : undefined;
+    return task.place && at && at.start.slice(11) === time ? [{ task: { ...task, place: task.place }, at }] : [];
+  });
+  const ofToday = starting.find(({ at }) => at.start.slice(0, 10) === today);
+  const ahead = starting.filter(({ at }) => at.start > at.now).sort((a, b) => a.at.start.localeCompare(b.at.start));
+  return (ofToday ?? ahead[0])?.task;
 }
 
 /**
@@ -63,9 +105,23 @@ export function withNextReview(
     overview?.placedTasks.some((task) =>
       [task.name, task.id].some((own) => own.toLowerCase() === phrase.trim().toLowerCase()),
     ) ?? false;
-  const phrases = phrasesOf(request).filter((phrase) => isNextReview(phrase) && !named(phrase));
+  const meant = (phrase: string) => (isNextReview(phrase) || reviewTimeOf(phrase) !== undefined) && !named(phrase);
+  const phrases = phrasesOf(request).filter(meant);
   if (phrases.length === 0) return undefined;
-  const next = nextReviewOf(overview, facts);
+  // ("Move my 10am review to 4pm", "把10点的复习挪到明天": the review that starts at that time.)
+  const time = reviewTimeOf(phrases[0]!);
+  const next = time === undefined ? nextReviewOf(overview, facts) : reviewAtTimeOf(time, overview, facts);
+  if (!next && time !== undefined && facts.now && (overview?.placedOmitted ?? 0) === 0) {
+    const placed = (overview?.placedTasks ?? []).slice(0, 6).map((task) => task.name);
+    const listed = placed.length > 0 ? say(language, ` (${placed.join(", ")})`, `（${placed.join("、")}）`) : "";
+    return {
+      question: say(
+        language,
+        `Which review do you mean by "${phrases[0]}"? No placed review starts at ${time} today or later this week. Answer with its name or id${listed}.`,
+        `你说的“${phrases[0]}”是哪个复习？今天和本周之后都没有 ${time} 开始的复习。请回答任务名称或 id${listed}。`,
+      ),
+    };
+  }
   if (!next) {
     const placed = (overview?.placedTasks ?? []).slice(0, 6).map((task) => task.name);
     const listed = placed.length > 0 ? say(language, ` (${placed.join(", ")})`, `（${placed.join("、")}）`) : "";
@@ -96,7 +152,7 @@ export function withNextReview(
   }
   const shared = overview!.placedTasks.filter((task) => task.name === next.name).length > 1;
   const name = shared ? next.id : next.name;
-  const swap = (phrase: string) => (isNextReview(phrase) && !named(phrase) ? name : phrase);
+  const swap = (phrase: string) => (meant(phrase) ? name : phrase);
   const renamed: ScheduleRequest =
     request.kind === "swap"
       ? { ...request, first: swap(request.first), second: swap(request.second) }
@@ -104,10 +160,17 @@ export function withNextReview(
   const where = placeWords(next.place, facts, language);
   return {
     request: renamed,
-    said: say(
-      language,
-      `Your next review is ${JSON.stringify(next.name)} (${where}). `,
-      `你的下一个复习是“${next.name}”（${where}）。`,
-    ),
+    said:
+      time === undefined
+        ? say(
+            language,
+            `Your next review is ${JSON.stringify(next.name)} (${where}). `,
+            `你的下一个复习是“${next.name}”（${where}）。`,
+          )
+        : say(
+            language,
+            `Your ${time} review is ${JSON.stringify(next.name)} (${where}). `,
+            `${time} 的复习是“${next.name}”（${where}）。`,
+          ),
   };
 }

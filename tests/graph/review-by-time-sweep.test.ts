@@ -1,0 +1,82 @@
+/**
+ * A review named by its time — "skip my 10am review", "skip the review at 8", "跳过10点的复习", "move my 2pm review to
+ * Sunday" — said as the clock moves through the week. Before, each asked which task "10am review" was.
+ *
+ * The oracle reads the fixture's data, the week's own dates and slot times and the clock alone (no reading, planning or
+ * clock code of the graph): the review meant is today's placed review that starts at that time, else the first after
+ * now that does. It alone changes, and every other review stays where it was; with none, nothing changes and the
+ * question says no review starts then.
+ */
+import { describe, expect, test } from "vitest";
+import type { ScheduleState, TaskItem } from "../../tools/schedule/index.js";
+import { converse, crowdedMondayWeek, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
+
+/** The review `time` ("HH:MM") names at `now` ("YYYY-MM-DD HH:MM" in the week's zone), by the week's own data. */
+function meantByOracle(week: ScheduleState, time: string, now: string): TaskItem | undefined {
+  const dateOf = (day: number) => week.window.days[day - 1]!.date!;
+  const starting = week.tasks
+    .filter((task): task is TaskItem => task.source === "task_item" && task.status === "placed")
+    .map((task) => ({
+      task,
+      date: dateOf(task.slots![0]!.day),
+      start: week.window.slotTimes![task.slots![0]!.start - 1]!.start,
+    }))
+    .filter((each) => each.start === time);
+  const today = starting.find((each) => each.date === now.slice(0, 10));
+  const ahead = starting
+    .filter((each) => `${each.date} ${each.start}` > now)
+    .sort((a, b) => a.date.localeCompare(b.date));
+  return (today ?? ahead[0])?.task;
+}
+
+/** How the time is said, in turn: each form meets each time of the sweep. */
+const FORMS: Array<(time: string) => string> = [
+  (time) => {
+    const [hours, minutes] = [Number(time.slice(0, 2)), time.slice(3)];
+    return `skip my ${hours % 12 || 12}${minutes === "00" ? "" : `:${minutes}`}${hours < 12 ? "am" : "pm"} review`;
+  },
+  (time) => `跳过${Number(time.slice(0, 2))}点${time.endsWith(":00") ? "" : `${Number(time.slice(3))}分`}的复习`,
+  (time) => `move my ${time} review to Sunday`,
+];
+
+const TIMES = ["08:00", "10:00", "14:00", "19:00", "21:45"];
+const MOMENTS = [1, 2, 3, 4, 5, 6, 7].flatMap((day) =>
+  ["09:00", "20:00"].map((at) => `2024-03-${String(10 + day).padStart(2, "0")} ${at}`),
+);
+
+describe("a review named by its time, the clock moved through the week", () => {
+  const weeks = { "half-placed": () => halfPlacedWeek(), "crowded Monday": crowdedMondayWeek };
+  const cases = Object.keys(weeks).flatMap((name) =>
+    TIMES.flatMap((time, timeIndex) =>
+      MOMENTS.map(
+        (moment, momentIndex) => [FORMS[(timeIndex + momentIndex) % FORMS.length]!(time), name, moment, time] as const,
+      ),
+    ),
+  );
+  test.each(cases)("'%s' on the %s week at %s", async (say, name, moment, time) => {
+    const week = weeks[name as keyof typeof weeks]();
+    expect(week.window.days[0]!.date).toBe("2024-03-11");
+    const now = () => new Date(`${moment.replace(" ", "T")}:00+08:00`);
+    const outcome = await converse(await offlineTempo(week, now), say);
+    const meant = meantByOracle(week, time, moment);
+    const skips = !say.startsWith("move");
+    const started = meant !== undefined && `${week.window.days[meant.slots![0]!.day - 1]!.date} ${time}` <= moment;
+    for (const task of week.tasks.filter((each): each is TaskItem => each.source === "task_item")) {
+      const after = outcome.schedule.tasks.find((each) => each.id === task.id) as TaskItem;
+      const same = { status: after.status, slots: after.slots };
+      if (task.id !== meant?.id) {
+        expect(same, task.id).toEqual({ status: task.status, slots: task.slots });
+        continue;
+      }
+      // The review meant is named in the answer, whatever becomes of it.
+      expect(outcome.said.join("\n"), task.id).toContain(task.name);
+      if (skips) expect(after.status, task.id).toBe("skipped");
+      else if (started || after.slots?.[0]?.day !== 7) expect(after.slots, task.id).toEqual(task.slots);
+    }
+    const asked = outcome.cards.filter((card) => card.action === "ask_user").length;
+    if (meant === undefined) {
+      expect(asked).toBe(1);
+      expect(outcome.said.join("\n")).toMatch(new RegExp(`No placed review starts at ${time}|没有 ${time} 开始的复习`));
+    } else expect(asked).toBe(0);
+  });
+});
