@@ -7,9 +7,13 @@
 import { say, type Language } from "../../contracts/language.js";
 import { readClockTime, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import type { GetOverviewData } from "../../tools/schedule/tools/index.js";
+import { slotsOfPart } from "../../tools/schedule/rules.js";
+import type { DayPart } from "../../tools/schedule/state.js";
 import { placeWords, startOnClock, type WeekFacts } from "./week-facts.js";
 
 type PlacedTaskEntry = GetOverviewData["placedTasks"][number];
+/** A placed review with its place. */
+type Placed = PlacedTaskEntry & { place: NonNullable<PlacedTaskEntry["place"]> };
 
 const NEXT_EN = /^(?:the\s+|my\s+)?(?:next|upcoming)\s+(?:review|study session|session|task)$/i;
 const NEXT_ZH = /^(?:我的)?(?:下一个|下个|下一次|下次|下一项|接下来的?)(?:复习|学习|任务)$/;
@@ -79,11 +83,49 @@ export function nextReviewOf(
   return ahead[0]?.task;
 }
 
-/** The task phrases of a request that "my next review" may stand for: what it moves, takes off, swaps or skips. */
+/** "my morning review", "tonight's review", "this afternoon's session": today's review of that part (group "part"). */
+const PART_EN =
+  /^(?:(?:my|the|this|today'?s)\s+)?(?<part>morning|afternoon|evening|tonight)(?:'?s)?\s+(?:review|study session|session)$/i;
+/** "上午的复习", "今晚的复习", "今天下午那个复习". */
+const PART_ZH = /^(?:我)?(?:今天)?(?<part>上午|早上|今早|下午|晚上|今晚)(?:的|那个)(?:复习|学习)$/;
+
+/** The part of today a review is named by ("my morning review", "今晚的复习"), or undefined for any other words. */
+export function reviewPartOf(phrase: string): DayPart | undefined {
+  const part = (PART_EN.exec(phrase.trim()) ?? PART_ZH.exec(phrase.trim()))?.groups?.part?.toLowerCase();
+  if (part === undefined) return undefined;
+  if (/morning|上午|早上|今早/.test(part)) return "morning";
+  return /afternoon|下午/.test(part) ? "afternoon" : "evening";
+}
+
+/** Today's placed reviews whose place meets `part` of the day, by the window's slot times. */
+function reviewsOfPartToday(part: DayPart, overview: GetOverviewData | undefined, facts: WeekFacts): Placed[] {
+  if (!overview || (overview.placedOmitted ?? 0) > 0 || !facts.now) return [];
+  const slots = slotsOfPart(part, {
+    slotsPerDay: facts.slotsPerDay,
+    ...(facts.slotTimes ? { slotTimes: facts.slotTimes } : {}),
+  });
+  return overview.placedTasks.flatMap((task) =>
+    task.place &&
+    facts.dates.get(task.place.day) === facts.now!.date &&
+    task.place.start <= slots.to &&
+    task.place.end >= slots.from
+      ? [{ ...task, place: task.place }]
+      : [],
+  );
+}
+
+/**
+ * The task phrases of a request that "my next review" may stand for: what it moves, takes off, swaps or skips; and what
+ * it marks done or missed, named by a time or a part of today.
+ */
 function phrasesOf(request: ScheduleRequest): string[] {
   if (request.kind === "move" || request.kind === "unplace") return [request.task];
   if (request.kind === "swap") return [request.first, request.second];
   if (request.kind === "mark" && request.to === "skipped") return [request.task];
+  // ("I finished my morning review", "I didn't do my 10am review": a review of today by its time or part — a next one
+  // is none done or missed yet.)
+  if (request.kind === "mark" && (reviewTimeOf(request.task) ?? reviewPartOf(request.task)) !== undefined)
+    return [request.task];
   return [];
 }
 
@@ -105,9 +147,43 @@ export function withNextReview(
     overview?.placedTasks.some((task) =>
       [task.name, task.id].some((own) => own.toLowerCase() === phrase.trim().toLowerCase()),
     ) ?? false;
-  const meant = (phrase: string) => (isNextReview(phrase) || reviewTimeOf(phrase) !== undefined) && !named(phrase);
+  const meant = (phrase: string) =>
+    (isNextReview(phrase) || reviewTimeOf(phrase) !== undefined || reviewPartOf(phrase) !== undefined) &&
+    !named(phrase);
   const phrases = phrasesOf(request).filter(meant);
   if (phrases.length === 0) return undefined;
+  // ("Move my morning review to the afternoon", "把今晚的复习推到明天": today's one review of that part; with none or
+  // several, which is asked, naming today's of that part.)
+  const part = reviewPartOf(phrases[0]!);
+  if (part !== undefined) {
+    const inPart = reviewsOfPartToday(part, overview, facts);
+    const partZh = { morning: "上午", afternoon: "下午", evening: "晚上" }[part];
+    if (inPart.length === 1)
+      return namedAs(
+        inPart[0]!,
+        say(
+          language,
+          `Your ${part} review is ${JSON.stringify(inPart[0]!.name)}`,
+          `今天${partZh}的复习是“${inPart[0]!.name}”`,
+        ),
+      );
+    const partWords = say(language, `in today's ${part}`, `今天${partZh}`);
+    const listed = inPart.map((task) => `${task.name} (${placeWords(task.place, facts, language)})`);
+    return {
+      question:
+        inPart.length === 0
+          ? say(
+              language,
+              `Which review do you mean by "${phrases[0]}"? No review is placed ${partWords}. Answer with its name or id.`,
+              `你说的“${phrases[0]}”是哪个复习？${partWords}没有安排复习。请回答任务名称或 id。`,
+            )
+          : say(
+              language,
+              `Which review do you mean by "${phrases[0]}"? There are ${inPart.length} ${partWords}: ${listed.join(", ")}. Answer with its name or id.`,
+              `你说的“${phrases[0]}”是哪个复习？${partWords}有 ${inPart.length} 个：${listed.join("、")}。请回答任务名称或 id。`,
+            ),
+    };
+  }
   // ("Move my 10am review to 4pm", "把10点的复习挪到明天": the review that starts at that time.)
   const time = reviewTimeOf(phrases[0]!);
   const next = time === undefined ? nextReviewOf(overview, facts) : reviewAtTimeOf(time, overview, facts);
@@ -150,27 +226,23 @@ export function withNextReview(
       ),
     };
   }
-  const shared = overview!.placedTasks.filter((task) => task.name === next.name).length > 1;
-  const name = shared ? next.id : next.name;
-  const swap = (phrase: string) => (meant(phrase) ? name : phrase);
-  const renamed: ScheduleRequest =
-    request.kind === "swap"
-      ? { ...request, first: swap(request.first), second: swap(request.second) }
-      : ({ ...request, task: swap((request as { task: string }).task) } as ScheduleRequest);
-  const where = placeWords(next.place, facts, language);
-  return {
-    request: renamed,
-    said:
-      time === undefined
-        ? say(
-            language,
-            `Your next review is ${JSON.stringify(next.name)} (${where}). `,
-            `你的下一个复习是“${next.name}”（${where}）。`,
-          )
-        : say(
-            language,
-            `Your ${time} review is ${JSON.stringify(next.name)} (${where}). `,
-            `${time} 的复习是“${next.name}”（${where}）。`,
-          ),
-  };
+  return namedAs(
+    next,
+    time === undefined
+      ? say(language, `Your next review is ${JSON.stringify(next.name)}`, `你的下一个复习是“${next.name}”`)
+      : say(language, `Your ${time} review is ${JSON.stringify(next.name)}`, `${time} 的复习是“${next.name}”`),
+  );
+
+  /** The request with the review meant named by its own name (its id when another shares it), and what to say. */
+  function namedAs(review: Placed, which: string): NextReviewed {
+    const shared = overview!.placedTasks.filter((task) => task.name === review.name).length > 1;
+    const name = shared ? review.id : review.name;
+    const swap = (phrase: string) => (meant(phrase) ? name : phrase);
+    const renamed: ScheduleRequest =
+      request.kind === "swap"
+        ? { ...request, first: swap(request.first), second: swap(request.second) }
+        : ({ ...request, task: swap((request as { task: string }).task) } as ScheduleRequest);
+    const where = placeWords(review.place, facts, language);
+    return { request: renamed, said: say(language, `${which} (${where}). `, `${which}（${where}）。`) };
+  }
 }

@@ -175,30 +175,25 @@ function decided(planned: Planned, { facts, language }: PlanContext): Record<str
 /** One request, with the user's answer to the planner's question about it, grounded in the week. */
 function planRequest(asked: ScheduleRequest, answer: string | undefined, context: PlanContext): Planned {
   const { facts, goal, language, overview } = context;
-  let request = withShiftDays(
-    withNamingWeekday(
-      withCurrentReview(
-        withNamesAnswered(withAnswer(asked, answer), groundRequest(asked, overview, language), answer),
-        language,
-        context.conversation,
-        overview,
-      ),
-      facts,
-    ),
-    facts,
+  const said = withCurrentReview(
+    withNamesAnswered(withAnswer(asked, answer), groundRequest(asked, overview, language), answer),
+    language,
+    context.conversation,
+    overview,
   );
-  // "Move my next review to tomorrow": the review that comes next by the clock, named (or which one asked).
-  const next = withNextReview(request, overview, facts, language);
+  // "Move my next review to tomorrow", "… my 10am review", "… tonight's review": the review those words name by the
+  // clock (or which one asked) — before a day said from today is named by its weekday ("tonight's" is no Tuesday's).
+  const next = withNextReview(said, overview, facts, language);
+  const request = withShiftDays(withNamingWeekday(next && "request" in next ? next.request : said, facts), facts);
   if (next && "question" in next)
     return {
       decision: {
         speak: next.question,
         action: "ask_user",
-        reason: 'no review still to come can be told for "next review"',
+        reason: "the review the words name (next, at a time, of a part of today) cannot be told",
         complexity: "simple",
       },
     };
-  if (next) request = next.request;
   if (!isPlannable(request)) {
     const which = language === "zh" ? "你想做哪一项？" : "Which of these do you want?";
     return {

@@ -8,7 +8,7 @@
  * question says no review starts then.
  */
 import { describe, expect, test } from "vitest";
-import type { ScheduleState, TaskItem } from "../../tools/schedule/index.js";
+import { placeTool, type ScheduleState, type TaskItem } from "../../tools/schedule/index.js";
 import { converse, crowdedMondayWeek, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
 
 /** The review `time` ("HH:MM") names at `now` ("YYYY-MM-DD HH:MM" in the week's zone), by the week's own data. */
@@ -78,5 +78,95 @@ describe("a review named by its time, the clock moved through the week", () => {
       expect(asked).toBe(1);
       expect(outcome.said.join("\n")).toMatch(new RegExp(`No placed review starts at ${time}|没有 ${time} 开始的复习`));
     } else expect(asked).toBe(0);
+  });
+});
+
+/**
+ * A review named by a part of today: "move my morning review to the afternoon", "move tonight's review to tomorrow",
+ * "把上午的复习挪到下午". Before, "morning review" was sought as a task's name, and "今晚的复习" was read as all of
+ * Tuesday's (its morning's too). Tuesday of the half-placed week holds the matrix review at 10:00; `evenings` more are
+ * placed that evening (19:00, 20:50) by the place tool. The oracle is the week's own slot times.
+ */
+describe("a review named by a part of today", () => {
+  const TUESDAY_9AM = () => new Date("2024-03-12T09:00:00+08:00");
+  function tuesdayWeek(evenings: number, chinese = false): ScheduleState {
+    let week = halfPlacedWeek({ chinese });
+    for (const [id, slot] of (
+      [
+        ["derivative-drills", 9],
+        ["binary-tree-review", 11],
+      ] as const
+    ).slice(0, evenings)) {
+      const run = placeTool.run(week, { task_id: id, day: 2, slot_start: slot });
+      if (!run.ok || !run.state) throw new Error(`could not place ${id}`);
+      week = run.state;
+    }
+    return week;
+  }
+  const placeOfTask = (week: ScheduleState, id: string) =>
+    (week.tasks.find((task) => task.id === id) as TaskItem).slots;
+  const othersStay = (before: ScheduleState, after: ScheduleState, moved?: string) => {
+    for (const task of before.tasks.filter(
+      (each): each is TaskItem => each.source === "task_item" && each.id !== moved,
+    ))
+      expect(placeOfTask(after, task.id), task.id).toEqual(task.slots);
+  };
+
+  test.each(["move my morning review to the afternoon", "把上午的复习挪到下午"])(
+    "'%s': the matrix review (today's one morning review) starts in Tuesday's afternoon",
+    async (said) => {
+      const week = tuesdayWeek(1, /[\u4e00-\u9fff]/.test(said));
+      const outcome = await converse(await offlineTempo(week, TUESDAY_9AM), said);
+      const [range] = placeOfTask(outcome.schedule, "matrix-review")!;
+      const start = week.window.slotTimes![range!.start - 1]!.start;
+      expect({ day: range!.day, afternoon: start >= "12:00" && start < "18:00" }).toEqual({ day: 2, afternoon: true });
+      othersStay(week, outcome.schedule, "matrix-review");
+    },
+  );
+
+  test.each(["move tonight's review to tomorrow", "把今晚的复习推到明天"])(
+    "'%s' with one review tonight: it moves to Wednesday, the morning's stays",
+    async (said) => {
+      const week = tuesdayWeek(1, /[\u4e00-\u9fff]/.test(said));
+      const outcome = await converse(await offlineTempo(week, TUESDAY_9AM), said);
+      expect(placeOfTask(outcome.schedule, "derivative-drills")!.map((range) => range.day)).toEqual([3]);
+      othersStay(week, outcome.schedule, "derivative-drills");
+    },
+  );
+
+  test("'move tonight's review to tomorrow' with two tonight: which is asked, naming both, and nothing moves", async () => {
+    const week = tuesdayWeek(2);
+    const outcome = await converse(await offlineTempo(week, TUESDAY_9AM), "move tonight's review to tomorrow");
+    expect(outcome.cards.map((card) => card.action)).toEqual(["ask_user"]);
+    const said = outcome.said.join("\n");
+    expect(said).toContain("Derivative practice set");
+    expect(said).toContain("Binary tree review");
+    expect(said).not.toContain("Matrix operations review");
+    othersStay(week, outcome.schedule);
+  });
+
+  test.each([
+    ["i finished my morning review", "done"],
+    ["我做完了上午的复习", "done"],
+    ["done with my 10am review", "done"],
+  ])("'%s' at noon: the matrix review (today's 10:00) is marked %s, nothing else changes", async (said, status) => {
+    const week = tuesdayWeek(1, /[\u4e00-\u9fff]/.test(said));
+    const noon = () => new Date("2024-03-12T12:00:00+08:00");
+    const outcome = await converse(await offlineTempo(week, noon), said);
+    expect((outcome.schedule.tasks.find((task) => task.id === "matrix-review") as TaskItem).status).toBe(status);
+    for (const task of week.tasks.filter(
+      (each): each is TaskItem => each.source === "task_item" && each.id !== "matrix-review",
+    ))
+      expect((outcome.schedule.tasks.find((each) => each.id === task.id) as TaskItem).status, task.id).toBe(
+        task.status,
+      );
+  });
+
+  test("'skip my afternoon review' with none this afternoon: which is asked, saying none is there", async () => {
+    const week = tuesdayWeek(1);
+    const outcome = await converse(await offlineTempo(week, TUESDAY_9AM), "skip my afternoon review");
+    expect(outcome.cards.map((card) => card.action)).toEqual(["ask_user"]);
+    expect(outcome.said.join("\n")).toContain("No review is placed in today's afternoon");
+    othersStay(week, outcome.schedule);
   });
 });
