@@ -265,6 +265,15 @@ describe("the small hours and the 24-hour clock", () => {
     ["凌晨五点半", "05:30"],
     ["半夜3点", "03:00"],
     ["夜里11点", "23:00"],
+    // Half past twelve of the night is after midnight (before, 12:30: noon's).
+    ["晚上12点半", "00:30"],
+    ["半夜十二点半", "00:30"],
+    ["夜里12点15分", "00:15"],
+    ["12:30 at night", "00:30"],
+    ["half past twelve at night", "00:30"],
+    ["中午12点半", "12:30"],
+    ["12:30pm tonight", "12:30"],
+    ["12:30 in the afternoon", "12:30"],
     // The 12-hour words keep their reading.
     ["at 7", "19:00"],
     ["7:30", "19:30"],

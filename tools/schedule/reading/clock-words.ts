@@ -490,6 +490,18 @@ const PART_BEFORE_DIGITS_ZH = /上午|早上|早晨|今早|明早|凌晨|下午|
  * morning, unless the fragment names the afternoon or the evening.
  */
 export function readClockTime(fragment: string): string | undefined {
+  const time = clockTimeOf(fragment);
+  // ("12:30 at night", "half past twelve tonight", "晚上12点半": half past midnight — before, 12:30, noon's.)
+  return time?.startsWith("12:") && NIGHT_OF_TWELVE.test(fragment) && !NOON_OF_TWELVE.test(fragment)
+    ? `00:${time.slice(3)}`
+    : time;
+}
+
+/** Words that make an hour of twelve the night's, and those that keep it noon's. */
+const NIGHT_OF_TWELVE = /\b(?:evening|tonight|night)\b|晚上|今晚|明晚|半夜|深夜|夜里|凌晨/;
+const NOON_OF_TWELVE = /(?<![a-z])p\.?m\b|\bnoon\b|\bmidday\b|中午|下午/;
+
+function clockTimeOf(fragment: string): string | undefined {
   const evening = /\b(?:afternoon|evening|tonight|night)\b/.test(fragment);
   const said = fragment.replace(EVERY_NOT_BEFORE_HOUR, " ");
   const english = CLOCK_EN.exec(said);
