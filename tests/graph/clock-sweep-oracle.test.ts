@@ -456,6 +456,9 @@ const ASKS: Ask[] = [
   ask("schedule the vocabulary list as soon as possible", VOCABULARY, false, { soonest: true }),
   ask("do the matrix review asap", MATRIX, true, { soonest: true }),
   ask("尽快安排单词表", VOCABULARY, false, { soonest: true }),
+  // "Now" where it goes: as soon as it fits (before, not understood).
+  ask("move the matrix review to now", MATRIX, true, { soonest: true }),
+  ask("把矩阵复习挪到现在", MATRIX, true, { soonest: true }),
   // The next free day, evening or afternoon: the first free start from the clock on (in that part of a day). Before,
   // "the next free evening" was any evening, and "the next free day" anywhere.
   ask("move the matrix review to the next free day", MATRIX, true, { soonest: true }),

@@ -57,10 +57,11 @@ export function readSlots(fragment: string): SlotWindow {
 /**
  * "as soon as possible", "asap", "as early as possible", "the earliest free slot", "the first available time", "the
  * next free slot", "the next free day", "the next free evening" (the part of the day read apart), "尽快", "越早越好",
- * "最早的空闲时间": as soon as it fits. ("Tomorrow at the earliest" is a bound, not this.)
+ * "最早的空闲时间", and where a task goes, "now", "right now", "现在" ("move the matrix review to now": before, not
+ * understood): as soon as it fits. ("Tomorrow at the earliest" is a bound, not this.)
  */
 export const SOONEST =
-  /\b(?:as soon as (?:possible|you can|i can)|asap|as early as possible|(?:the\s+)?(?:earliest|first|next)\s+(?:(?:free\s+|available\s+|open\s+)?(?:slot|time|spot|opening)(?:\s+(?:possible|available|there is|i have))?|(?:free|available|open)\s+(?:day\b|(?=(?:morning|afternoon|evening)s?\b))))\b|尽快|尽早|越早越好|最早的空闲时间|最早的空闲时段|最早有空的时候/;
+  /\b(?:as soon as (?:possible|you can|i can)|asap|as early as possible|(?:the\s+)?(?:earliest|first|next)\s+(?:(?:free\s+|available\s+|open\s+)?(?:slot|time|spot|opening)(?:\s+(?:possible|available|there is|i have))?|(?:free|available|open)\s+(?:day\b|(?=(?:morning|afternoon|evening)s?\b))))\b|尽快|尽早|越早越好|最早的空闲时间|最早的空闲时段|最早有空的时候|^\s*(?:right\s+)?now\s*$|^\s*现在\s*$/;
 
 /** "at the same time", "same time", "the same slot", "同一时间", "同样的时间", "原来的时间": the time the task has now. */
 export const SAME_TIME =
