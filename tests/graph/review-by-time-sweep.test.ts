@@ -162,6 +162,32 @@ describe("a review named by a part of today", () => {
       );
   });
 
+  test("'I missed my review this morning, reschedule it' at 9:30: today's morning review is still ahead, nothing changes", async () => {
+    const week = tuesdayWeek(1);
+    const early = () => new Date("2024-03-12T09:30:00+08:00");
+    const outcome = await converse(await offlineTempo(week, early), "I missed my review this morning, reschedule it");
+    expect(outcome.finalAnswer).toMatch(/"Matrix operations review" is on Tue 12 Mar, 10:00–11:40, still ahead/);
+    othersStay(week, outcome.schedule);
+    for (const task of week.tasks.filter((each): each is TaskItem => each.source === "task_item"))
+      expect((outcome.schedule.tasks.find((each) => each.id === task.id) as TaskItem).status, task.id).toBe(
+        task.status,
+      );
+  });
+
+  test.each(["I did tonight's review", "我做完了今晚的复习"])(
+    "'%s' at 22:00: tonight's one review is done, the morning's is not",
+    async (said) => {
+      const week = tuesdayWeek(1, /[\u4e00-\u9fff]/.test(said));
+      const late = () => new Date("2024-03-12T22:00:00+08:00");
+      const outcome = await converse(await offlineTempo(week, late), said);
+      const statusOf = (id: string) => (outcome.schedule.tasks.find((task) => task.id === id) as TaskItem).status;
+      expect({ tonight: statusOf("derivative-drills"), morning: statusOf("matrix-review") }).toEqual({
+        tonight: "done",
+        morning: "placed",
+      });
+    },
+  );
+
   test("'skip my afternoon review' with none this afternoon: which is asked, saying none is there", async () => {
     const week = tuesdayWeek(1);
     const outcome = await converse(await offlineTempo(week, TUESDAY_9AM), "skip my afternoon review");

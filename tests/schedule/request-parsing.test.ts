@@ -210,9 +210,11 @@ describe("request parsing", () => {
     // was "早上的复习", and the day was lost).
     ["我今天早上的复习没做", { kind: "mark", task: "复习", to: "missed", daysAgo: 0 }],
     ["我昨天晚上的复习没做", { kind: "mark", task: "复习", to: "missed", daysAgo: 1 }],
-    ["i missed this morning's review", { kind: "mark", task: "review", to: "missed", daysAgo: 0 }],
+    // "This morning's" names today's review of the morning (the planner names the one placed there): before, any of
+    // today's ({ task: "review", daysAgo: 0 }), so the evening's could be marked for the morning's.
+    ["i missed this morning's review", { kind: "mark", task: "morning review", to: "missed" }],
     // Why it was missed, said first, is no part of the mark (each was not understood).
-    ["i overslept and missed this morning's review", { kind: "mark", task: "review", to: "missed", daysAgo: 0 }],
+    ["i overslept and missed this morning's review", { kind: "mark", task: "morning review", to: "missed" }],
     ["I overslept, missed the matrix review", { kind: "mark", task: "matrix review", to: "missed" }],
     ["I was sick so I couldn't do the matrix review", { kind: "mark", task: "matrix review", to: "missed" }],
     // A named review keeps its name; "yesterday" says when (as for a review done yesterday).

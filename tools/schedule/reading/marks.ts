@@ -244,12 +244,13 @@ export function readMark(body: string): ScheduleRequest | undefined {
     // "skip all my reviews except Friday's": what is left out is no task to mark (it read as skipping Friday's).
     if (/\b(?:except|excluding|but not|other than|apart from|besides)\b|除了|以外|之外/.test(match[1] ?? ""))
       return undefined;
-    const named = (match[1] ?? "").replace(MARK_ADVERB_AFTER, "").replace(MARK_WORDS_AFTER_ZH, "");
+    const ofPart = reviewOfPartSaid(match[1] ?? "");
+    const named = ofPart ?? (match[1] ?? "").replace(MARK_ADVERB_AFTER, "").replace(MARK_WORDS_AFTER_ZH, "");
     // A review missed yesterday, named by its kind alone, is yesterday's ("I didn't do my review yesterday", "我昨天没做
     // 复习"); a named one keeps its name, and one done yesterday may be any.
-    const plain = splitRelativeDay(named);
+    const plain = ofPart !== undefined ? { rest: ofPart } : splitRelativeDay(named);
     const { daysAgo, rest } =
-      to === "missed" && plain.daysAgo === undefined && KIND_ONLY.test(plain.rest)
+      to === "missed" && ofPart === undefined && plain.daysAgo === undefined && KIND_ONLY.test(plain.rest)
         ? splitRelativeDay(named, true)
         : plain;
     const { weekday, rest: task } = splitWeekday(rest);
@@ -269,6 +270,32 @@ export function readMark(body: string): ScheduleRequest | undefined {
       };
   }
   return undefined;
+}
+
+/** "my review this morning", "tonight's review", "the session this afternoon" (groups "when"/"after"). */
+const REVIEW_OF_PART_EN =
+  /^(?:(?:my|the)\s+)?(?:(?<when>tonight|this (?:morning|afternoon|evening))'s\s+(?:review|study session|session)|(?:review|study session|session)\s+(?<after>tonight|this (?:morning|afternoon|evening)))$/;
+/** "今早的复习", "今天下午的复习", "今晚的复习" (group "zh"). */
+const REVIEW_OF_PART_ZH = /^(?:我)?(?<zh>今早|今晚|今天上午|今天下午|今天晚上)的?(?:复习|学习)$/;
+const PART_ZH_WORD: Readonly<Record<string, string>> = {
+  今早: "上午",
+  今天上午: "上午",
+  今天下午: "下午",
+  今晚: "今晚",
+  今天晚上: "今晚",
+};
+
+/**
+ * A review of today named by its part of the day ("I missed my review this morning", "I did tonight's review", "今晚的
+ * 复习没做"), as the planner names it ("morning review", "今晚的复习": today's one review of that part) — before, the
+ * part was dropped and the review meant was any of today's, or the last one missed.
+ */
+function reviewOfPartSaid(said: string): string | undefined {
+  const english = REVIEW_OF_PART_EN.exec(said.trim())?.groups;
+  const when = english?.when ?? english?.after;
+  if (when !== undefined) return `${when.replace(/^this /, "")} review`;
+  const chinese = REVIEW_OF_PART_ZH.exec(said.trim())?.groups?.zh;
+  return chinese === undefined ? undefined : `${PART_ZH_WORD[chinese]}的复习`;
 }
 
 /**
