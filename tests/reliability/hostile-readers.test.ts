@@ -139,6 +139,9 @@ const RUNS = [
   "i'm too tired ",
   "tired tonight ",
   "我今晚太累了",
+  // 排 for 安排.
+  "不要在排",
+  "把排到",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

@@ -254,13 +254,25 @@ const TIRED_WHEN_IT =
 const TIRED_WHEN_IT_ZH =
   /^我?(?<when>今晚|今天晚上|今天)(?:太|很|有点|实在|好)?(?:累|忙|困|没空|没时间|不舒服|有事)了?[,;.]?\s*(?:就|那就|帮我|请)?(?:把它|它)?(?<verb>推到|挪到|改到|移到|推迟到|延到)/;
 
+/**
+ * "排" for "安排", after a negation or a request ("周末不要排复习", "别在周末排复习", "今晚别排复习", "帮我排复习", "排复习",
+ * and "把作文排到周五": before, not understood).
+ */
+const NEGATED_PAI_ZH =
+  /((?:不要|别|不用|不)(?:在[^，,。.]{1,8}?)?(?:给我|帮我)?|帮我|给我|请|^)排(?=复习|学习|任何|东西|任务)/g;
+
 function asTimesReviews(body: string): string {
-  return body
-    .replace(TIRED_WHEN_IT, (_whole, when: string, verb: string) => `${verb} ${when}'s reviews`)
-    .replace(
-      TIRED_WHEN_IT_ZH,
-      (_whole, when: string, verb: string) => `把${when === "今天晚上" ? "今晚" : when}的所有复习${verb}`,
-    );
+  return (
+    body
+      .replace(NEGATED_PAI_ZH, "$1安排")
+      // ("把作文排到周五": "安排到".)
+      .replace(/(把[^，,。.]{1,16}?)(?<!安)排到/, "$1安排到")
+      .replace(TIRED_WHEN_IT, (_whole, when: string, verb: string) => `${verb} ${when}'s reviews`)
+      .replace(
+        TIRED_WHEN_IT_ZH,
+        (_whole, when: string, verb: string) => `把${when === "今天晚上" ? "今晚" : when}的所有复习${verb}`,
+      )
+  );
 }
 
 /** A move said as a question, a statement, a suggestion or a liking, as its move ("move the essay to friday"). */
