@@ -1,8 +1,9 @@
 /**
  * "My next review" (下一个复习): the placed review that starts first after now by the run's clock, anywhere in the
- * week. The plan step names it by its own name ("Move "Matrix operations review" to Wednesday"), so the card shows
- * which review it is about and the step reads the same whenever it runs; with no review still to come, or no clock to
- * tell, which review is asked.
+ * week; "my 10am review" (10点的复习): the one that starts then, today's or the first after now; "my morning review",
+ * "tonight's review" (上午的复习): today's one review of that part of the day. The plan step names it by its own name
+ * ("Move "Matrix operations review" to Wednesday"), so the card shows which review it is about and the step reads the
+ * same whenever it runs; with none to name, several, or no clock to tell, which review is asked.
  */
 import { say, type Language } from "../../contracts/language.js";
 import { readClockTime, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
@@ -50,11 +51,7 @@ export function reviewTimeOf(phrase: string): string | undefined {
  * after now that starts at that time; undefined with no clock or dated window, or when the overview does not list every
  * placed review.
  */
-function reviewAtTimeOf(
-  time: string,
-  overview: GetOverviewData | undefined,
-  facts: WeekFacts,
-): (PlacedTaskEntry & { place: NonNullable<PlacedTaskEntry["place"]> }) | undefined {
+function reviewAtTimeOf(time: string, overview: GetOverviewData | undefined, facts: WeekFacts): Placed | undefined {
   if (!overview || (overview.placedOmitted ?? 0) > 0 || !facts.now) return undefined;
   const today = facts.now.date;
   const starting = overview.placedTasks.flatMap((task) => {
@@ -155,7 +152,9 @@ export function withNextReview(
   // ("Move my morning review to the afternoon", "把今晚的复习推到明天": today's one review of that part; with none or
   // several, which is asked, naming today's of that part.)
   const part = reviewPartOf(phrases[0]!);
-  if (part !== undefined) {
+  // (With no clock, or a listing that leaves reviews out, which is asked below, with the reason.)
+  const knowable = facts.now !== undefined && overview !== undefined && (overview.placedOmitted ?? 0) === 0;
+  if (part !== undefined && knowable) {
     const inPart = reviewsOfPartToday(part, overview, facts);
     const partZh = { morning: "上午", afternoon: "下午", evening: "晚上" }[part];
     if (inPart.length === 1)
@@ -186,7 +185,12 @@ export function withNextReview(
   }
   // ("Move my 10am review to 4pm", "把10点的复习挪到明天": the review that starts at that time.)
   const time = reviewTimeOf(phrases[0]!);
-  const next = time === undefined ? nextReviewOf(overview, facts) : reviewAtTimeOf(time, overview, facts);
+  const next =
+    part !== undefined
+      ? undefined
+      : time === undefined
+        ? nextReviewOf(overview, facts)
+        : reviewAtTimeOf(time, overview, facts);
   if (!next && time !== undefined && facts.now && (overview?.placedOmitted ?? 0) === 0) {
     const placed = (overview?.placedTasks ?? []).slice(0, 6).map((task) => task.name);
     const listed = placed.length > 0 ? say(language, ` (${placed.join(", ")})`, `（${placed.join("、")}）`) : "";
@@ -201,17 +205,17 @@ export function withNextReview(
   if (!next) {
     const placed = (overview?.placedTasks ?? []).slice(0, 6).map((task) => task.name);
     const listed = placed.length > 0 ? say(language, ` (${placed.join(", ")})`, `（${placed.join("、")}）`) : "";
+    // ("my 10am review", "my morning review": which it is; "my next review": which comes next.)
+    const which = isNextReview(phrases[0]!)
+      ? say(language, "which review comes next", "下一个是哪个")
+      : say(language, "which review that is", "是哪一个");
     const why = !facts.now
-      ? say(
-          language,
-          "I cannot tell the time now, so I cannot tell which review comes next",
-          "我不知道现在的时间，没法判断下一个是哪个",
-        )
+      ? say(language, `I cannot tell the time now, so I cannot tell ${which}`, `我不知道现在的时间，没法判断${which}`)
       : (overview?.placedOmitted ?? 0) > 0
         ? say(
             language,
-            "Your week has more placed reviews than I can see at once, so I cannot tell which comes next",
-            "本周安排的复习太多，我一次看不全，没法判断下一个是哪个",
+            `Your week has more placed reviews than I can see at once, so I cannot tell ${which}`,
+            `本周安排的复习太多，我一次看不全，没法判断${which}`,
           )
         : say(
             language,
