@@ -38,3 +38,31 @@ describe("排 as 安排", () => {
     expect(reviewPlaces(asked.schedule)).not.toEqual(reviewPlaces(week));
   });
 });
+
+/**
+ * An exam said before a request ("我周五考试，帮我安排复习") is a day taken, as "I have an exam on Friday, arrange my
+ * reviews" always was. Before, the Chinese arranged every review on Friday, the exam's day.
+ */
+describe("an exam said before a request", () => {
+  test.each([
+    ["我周五考试，帮我安排复习", "I have an exam on Friday, arrange my reviews"],
+    ["我周五有考试，帮我安排复习", "I have an exam on Friday, arrange my reviews"],
+    ["我明天要考试，今晚别排复习", "I have an exam tomorrow, don't schedule anything tonight"],
+  ])("'%s' reads where as '%s' does", (said, english) => {
+    const [chinese, twin] = [parseScheduleRequest(said), parseScheduleRequest(english)];
+    expect(chinese.kind).toBe("arrange");
+    const days = (request: typeof chinese) =>
+      request.kind === "arrange"
+        ? { only: request.where.only.weekdays, not: request.where.not.weekdays, dates: request.where.not.dates?.length }
+        : undefined;
+    expect(days(chinese)).toEqual(days(twin));
+  });
+
+  test("'我周五考试，帮我安排复习' places no review on Friday", async () => {
+    const outcome = await converse(await offlineTempo(halfPlacedWeek({ chinese: true })), "我周五考试，帮我安排复习");
+    expect(outcome.cards[0]?.action).toBe("confirm_plan");
+    const added = reviewPlaces(outcome.schedule).filter((place) => !reviewPlaces(halfPlacedWeek()).includes(place));
+    expect(added.length).toBeGreaterThan(0);
+    expect(added.filter((place) => / day 5 slots /.test(place))).toEqual([]);
+  });
+});
