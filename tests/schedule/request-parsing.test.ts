@@ -208,7 +208,8 @@ describe("request parsing", () => {
     ["我昨天没做复习", { kind: "mark", task: "复习", to: "missed", daysAgo: 1 }],
     // A part of the day between the day and 的 names the review by its day too, as "this morning's" does (the task
     // was "早上的复习", and the day was lost).
-    ["我今天早上的复习没做", { kind: "mark", task: "复习", to: "missed", daysAgo: 0 }],
+    // (Today's morning is named as "this morning's" is: before, any of today's — { task: "复习", daysAgo: 0 }.)
+    ["我今天早上的复习没做", { kind: "mark", task: "上午的复习", to: "missed" }],
     ["我昨天晚上的复习没做", { kind: "mark", task: "复习", to: "missed", daysAgo: 1 }],
     // "This morning's" names today's review of the morning (the planner names the one placed there): before, any of
     // today's ({ task: "review", daysAgo: 0 }), so the evening's could be marked for the morning's.

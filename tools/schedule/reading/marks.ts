@@ -276,9 +276,10 @@ export function readMark(body: string): ScheduleRequest | undefined {
 const REVIEW_OF_PART_EN =
   /^(?:(?:my|the)\s+)?(?:(?<when>tonight|this (?:morning|afternoon|evening))'s\s+(?:review|study session|session)|(?:review|study session|session)\s+(?<after>tonight|this (?:morning|afternoon|evening)))$/;
 /** "今早的复习", "今天下午的复习", "今晚的复习" (group "zh"). */
-const REVIEW_OF_PART_ZH = /^(?:我)?(?<zh>今早|今晚|今天上午|今天下午|今天晚上)的?(?:复习|学习)$/;
+const REVIEW_OF_PART_ZH = /^(?:我)?(?<zh>今早|今晚|今天早上|今天上午|今天下午|今天晚上)的?(?:复习|学习)$/;
 const PART_ZH_WORD: Readonly<Record<string, string>> = {
   今早: "上午",
+  今天早上: "上午",
   今天上午: "上午",
   今天下午: "下午",
   今晚: "今晚",
