@@ -3,7 +3,7 @@
  * days) and the kill-point sweep (every save point with each of three follow-ups) — run a rotating share by default, so
  * that `npm test` stays well under twenty minutes on a two-core machine: every request still meets every time of day
  * and every kill point is still crashed, with the follow-ups taken in turn. `TEMPO_FULL_SWEEPS=1` runs all of each
- * (about four more minutes): before a release, or after a change to the clock, the saver or the run's resume.
+ * (about six more minutes): before a release, or after a change to the clock, the saver or the run's resume.
  */
 export const FULL_SWEEPS = process.env.TEMPO_FULL_SWEEPS === "1";
 
