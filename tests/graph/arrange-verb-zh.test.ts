@@ -66,3 +66,29 @@ describe("an exam said before a request", () => {
     expect(added.filter((place) => / day 5 slots /.test(place))).toEqual([]);
   });
 });
+
+/**
+ * "Before my exam on Friday", "周五考试前": before that day. Before, every review was placed on Friday itself — in the
+ * evening, after any exam — or, in "在周五考试之前", nothing was placed ("周五考试" matched no event).
+ */
+describe("before an exam named by its day", () => {
+  test.each([
+    ["arrange my reviews before my exam on friday", "arrange my reviews before friday"],
+    ["arrange my reviews before the test on friday", "arrange my reviews before friday"],
+    ["周五考试前帮我安排复习", "帮我在周五之前安排复习"],
+    ["在周五考试之前帮我安排复习", "帮我在周五之前安排复习"],
+  ])("'%s' reads as '%s'", (said, twin) => {
+    expect(parseScheduleRequest(said)).toEqual(parseScheduleRequest(twin));
+  });
+
+  test.each(["arrange my reviews before my exam on friday", "周五考试前帮我安排复习"])(
+    "'%s' places reviews, none on Friday or after",
+    async (said) => {
+      const week = halfPlacedWeek({ chinese: /[\u4e00-\u9fff]/.test(said) });
+      const outcome = await converse(await offlineTempo(week), said);
+      const added = reviewPlaces(outcome.schedule).filter((place) => !reviewPlaces(week).includes(place));
+      expect(added.length).toBeGreaterThan(0);
+      expect(added.filter((place) => / day [567] slots /.test(place))).toEqual([]);
+    },
+  );
+});

@@ -142,6 +142,9 @@ const RUNS = [
   // 排 for 安排.
   "不要在排",
   "把排到",
+  // An exam named by its day.
+  "before my exam ",
+  "周五考试",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

@@ -261,9 +261,20 @@ const TIRED_WHEN_IT_ZH =
 const NEGATED_PAI_ZH =
   /((?:不要|别|不用|不)(?:在[^，,。.]{1,8}?)?(?:给我|帮我)?|帮我|给我|请|^)排(?=复习|学习|任何|东西|任务)/g;
 
+/**
+ * "before my exam on friday", "周五考试前", "在周五考试之前": before that day — an exam named by its day alone is no
+ * event to find; before, every review went on Friday ("before the exam" matched nothing, or nothing was placed).
+ */
+const BEFORE_EXAM_ON =
+  /\b(?:before|ahead of)\s+(?:my|the|our)\s+(?:exam|test|quiz|midterm|final)s?\s+(?:on\s+|this\s+)?(?<day>(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow)\b/;
+const BEFORE_EXAM_ON_ZH =
+  /(?<day>周[一二三四五六日天]|星期[一二三四五六日天]|明天|后天)(?:的)?(?:考试|测验|期中考试?|期末考试?)(?:之前|以前|前)/;
+
 function asTimesReviews(body: string): string {
   return (
     body
+      .replace(BEFORE_EXAM_ON, (_whole, day: string) => `before ${day}`)
+      .replace(BEFORE_EXAM_ON_ZH, (_whole, day: string) => `${day}之前`)
       .replace(NEGATED_PAI_ZH, "$1安排")
       // ("把作文排到周五": "安排到".)
       .replace(/(把[^，,。.]{1,16}?)(?<!安)排到/, "$1安排到")
