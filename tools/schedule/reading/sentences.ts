@@ -270,7 +270,11 @@ const BEFORE_EXAM_ON =
 const BEFORE_EXAM_ON_ZH =
   /(?<day>周[一二三四五六日天]|星期[一二三四五六日天]|明天|后天)(?:的)?(?:考试|测验|期中考试?|期末考试?)(?:之前|以前|前)/;
 
-function asTimesReviews(body: string): string {
+/**
+ * A sentence's words said as the readers after it read them: an exam named by its day as that day, "排" as "安排", and
+ * "it" after a remark of being tired at a time of today as that time's reviews.
+ */
+function asPlainWords(body: string): string {
   return (
     body
       .replace(BEFORE_EXAM_ON, (_whole, day: string) => `before ${day}`)
@@ -322,7 +326,7 @@ export function parseSentence(said: string): ScheduleRequest {
   let body = said;
   for (let next = corrected(body); next !== body; next = corrected(body)) body = next;
   // "can the matrix review go to Thursday evening instead?": the move it asks for.
-  body = asMoveSaid(withVerbAsked(asTimesReviews(body)));
+  body = asMoveSaid(withVerbAsked(asPlainWords(body)));
   // ("anything but Friday", "any day but tomorrow": every day except it — before, Friday and tomorrow were the only
   // days.)
   body = body.replace(ANY_BUT, "except");
@@ -422,13 +426,13 @@ function withSoonest(read: ScheduleRequest): ScheduleRequest {
   return { ...read, where: { ...read.where, slots } } as ScheduleRequest;
 }
 
+/** A clause that gives a reason, no request: "I have an exam on Friday", "I'm seeing a friend", "因为周五考试". */
+const REASON_CLAUSE =
+  /^(?:i\s+(?:have|had|'ve got|have got|got)|i'm|i am|i'll be|i will be|there's|there is|because|since|as|cause|'cause|我有|我要考|因为|由于)\b|^(?:我有|因为|由于)/i;
 /**
  * Days said to be kept free, and nothing else: "keep Thursday morning free", "I need Friday clear", "leave the weekend
  * open", "周四上午我要空着", "我需要周五空着" (group `days` or `zh`: the days and the part of the day).
  */
-/** A clause that gives a reason, no request: "I have an exam on Friday", "I'm seeing a friend", "因为周五考试". */
-const REASON_CLAUSE =
-  /^(?:i\s+(?:have|had|'ve got|have got|got)|i'm|i am|i'll be|i will be|there's|there is|because|since|as|cause|'cause|我有|我要考|因为|由于)\b|^(?:我有|因为|由于)/i;
 const DAYS_KEPT_FREE =
   /^(?:i\s+)?(?:need|want|would like|'d like|have to keep|must keep|gotta keep|keep|leave)\s+(?<days>.+?)\s+(?:free|clear|open|empty)(?:\s+for me)?$|^(?:我)?(?:需要|想要|想|要|得)?(?<zh>.+?)(?:我)?(?:需要|想要|想|要|得)?(?:空着|留空|空下来)$/;
 
