@@ -130,3 +130,11 @@ export function parseNowLine(text: string): LocalClock | undefined {
   if (!match || !isIsoDate(match[1]!)) return undefined;
   return { date: match[1]!, time: match[2]!, dayOfWeek: dayOfWeekOfDate(match[1]!), timeZone: match[3]! };
 }
+
+/**
+ * True for an hour of the night's small hours, 1 to 5: "1am", "3 at night", "半夜3点", "凌晨5点" are before dawn, past
+ * any day's end (a review is placed within its day, by midnight) — "11 at night" and "5am"'s neighbour 6 are not.
+ */
+export function isSmallHour(hour: number): boolean {
+  return hour >= 1 && hour <= 5;
+}

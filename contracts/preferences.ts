@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { sayList, weekdayName, type Language } from "./language.js";
+import { isSmallHour } from "./clock.js";
 
 /** A part of the day. */
 export type PreferencePart = "morning" | "afternoon" | "evening";
@@ -368,7 +369,7 @@ export const UNKEPT_REASON_TEXT: Readonly<Record<UnkeptRuleReason, { en: string;
  * rather than dropped on load, where it would vanish from /prefs while staying in the store.
  */
 export function unkeptReasonOf(rule: PreferenceRule): UnkeptRuleReason | undefined {
-  return rule.kind === "not_after_hour" && rule.value >= 1 && rule.value <= 5 ? "night_hour_after" : undefined;
+  return rule.kind === "not_after_hour" && isSmallHour(rule.value) ? "night_hour_after" : undefined;
 }
 
 /** True for the kinds a domain's search and writes must keep to (the others are soft or for the prompts only). */

@@ -4,6 +4,7 @@
  * each taken out of the text so what is left names no hour.
  */
 import { NUMBER_WORDS, readNumber } from "./words.js";
+import { isSmallHour } from "../../../contracts/clock.js";
 
 /**
  * An hour said in Chinese, in digits or in Chinese numerals: "9", "九", "十二" (the one piece every Chinese hour uses).
@@ -206,13 +207,13 @@ function notAfterHourOf(groups: Record<string, string | undefined> | undefined):
   const night = /night/.test(partEn);
   const morning = mark === "a" || /上午|早上|早晨|凌晨/.test(part) || partEn === "in the morning";
   // ("after 1 in the morning", "after 2 at night": the night's, as "1am" is — before, 13:00 and 14:00.)
-  if ((morning || night) && said >= 1 && said <= 5) return "night";
+  if ((morning || night) && isSmallHour(said)) return "night";
   const pm = mark === "p" || (partEn !== "" && !morning && (said !== 12 || !night));
   const clock = groups.colon !== undefined || part === "中午" || (said > 12 && said <= 24);
   const hour = hourOfClock(said, clock, morning, pm);
   if (!Number.isInteger(hour) || hour < 0 || hour > 24) return undefined;
   // ("no studying after 01:00": 1 to 5 o'clock is the night's, whatever words said it — before, a day ending by then.)
-  return hour >= 1 && hour <= 5 ? "night" : hour;
+  return isSmallHour(hour) ? "night" : hour;
 }
 
 /**
@@ -570,14 +571,11 @@ export function withoutClockWords(fragment: string): string {
   return withoutClockTimes(withoutEndsBy(takeNotAfterHour(notBefore).rest));
 }
 
-/** The last hour of the night's small hours: "3 at night", "半夜3点", "凌晨5点" are before dawn, "11 at night" is not. */
-const LAST_SMALL_HOUR = 5;
-
 /** The half of the day of an hour said before "tonight", "in the evening", "in the morning" or "at night". */
 function halfOfWordsAfter(hour: number, said: string, found: RegExpExecArray): "am" | "pm" {
   const after = said.slice(found.index + found[0].length);
   if (/^\s*in\s+the\s+morning\b/.test(after)) return "am";
-  return /^\s*at\s+night\b/.test(after) && hour >= 1 && hour <= LAST_SMALL_HOUR ? "am" : "pm";
+  return /^\s*at\s+night\b/.test(after) && isSmallHour(hour) ? "am" : "pm";
 }
 
 /**
@@ -587,7 +585,7 @@ function halfOfWordsAfter(hour: number, said: string, found: RegExpExecArray): "
 function markerOfPartZh(part: string | undefined, hour: number): "am" | "pm" | undefined {
   if (part === undefined) return undefined;
   if (part === "凌晨") return "am";
-  if (NIGHT_PART_ZH.test(part)) return hour >= 1 && hour <= LAST_SMALL_HOUR ? "am" : "pm";
+  if (NIGHT_PART_ZH.test(part)) return isSmallHour(hour) ? "am" : "pm";
   return /上午|早上|早晨|今早|明早/.test(part) ? "am" : "pm";
 }
 
