@@ -191,9 +191,10 @@ export function withNextReview(
       : time === undefined
         ? nextReviewOf(overview, facts)
         : reviewAtTimeOf(time, overview, facts);
+  // The placed reviews a question lists to answer with (the first six).
+  const placed = (overview?.placedTasks ?? []).slice(0, 6).map((task) => task.name);
+  const listed = placed.length > 0 ? say(language, ` (${placed.join(", ")})`, `（${placed.join("、")}）`) : "";
   if (!next && time !== undefined && facts.now && (overview?.placedOmitted ?? 0) === 0) {
-    const placed = (overview?.placedTasks ?? []).slice(0, 6).map((task) => task.name);
-    const listed = placed.length > 0 ? say(language, ` (${placed.join(", ")})`, `（${placed.join("、")}）`) : "";
     return {
       question: say(
         language,
@@ -203,8 +204,6 @@ export function withNextReview(
     };
   }
   if (!next) {
-    const placed = (overview?.placedTasks ?? []).slice(0, 6).map((task) => task.name);
-    const listed = placed.length > 0 ? say(language, ` (${placed.join(", ")})`, `（${placed.join("、")}）`) : "";
     // ("my 10am review", "my morning review": which it is; "my next review": which comes next.)
     const which = isNextReview(phrases[0]!)
       ? say(language, "which review comes next", "下一个是哪个")
