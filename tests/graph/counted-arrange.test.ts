@@ -88,3 +88,24 @@ describe("reviews counted, placed up to the count", () => {
     ]);
   });
 });
+
+/**
+ * The same held on a week half over: said at 10:00 on Tuesday to Saturday, "arrange N reviews tomorrow" places
+ * min(N, the most the place tool alone can put on tomorrow together) — tomorrow lies wholly after the clock — all on
+ * tomorrow, and nothing placed before moves.
+ */
+describe("reviews counted, the week half over", () => {
+  const cases = [2, 3, 4, 5, 6].flatMap((today) => [1, 5].map((count) => [today, count] as const));
+  test.each(cases)("said on day %i at 10:00, 'arrange %i review(s) tomorrow'", async (today, count) => {
+    const week = halfPlacedWeek();
+    const now = () => new Date(`2024-03-${String(10 + today).padStart(2, "0")}T10:00:00+08:00`);
+    const said = count === 1 ? "arrange a review tomorrow" : `arrange ${count} reviews tomorrow`;
+    const outcome = await converse(await offlineTempo(week, now), said);
+    const before = reviewPlaces(week);
+    const after = reviewPlaces(outcome.schedule);
+    expect(after.filter((place) => before.includes(place))).toEqual(before);
+    const added = after.filter((place) => !before.includes(place));
+    expect(added.length).toBe(Math.min(count, maximumPlaceable(week, [today + 1])));
+    for (const place of added) expect(place).toMatch(new RegExp(` day ${today + 1} slots `));
+  });
+});
