@@ -132,6 +132,65 @@ describe("propose_arrangement with limits", () => {
     );
   });
 
+  test("parts of days kept free: the most the brute force places outside them, none reaching into them", () => {
+    const keptFreeWeek = smallWeek.chain((week) => {
+      const slots = week.window.slotsPerDay;
+      return fc.record({
+        week: fc.constant(week),
+        keepFree: fc.array(
+          fc
+            .record({
+              day: fc.integer({ min: 1, max: week.window.totalDays }),
+              from: fc.integer({ min: 1, max: slots }),
+              length: fc.integer({ min: 1, max: slots }),
+            })
+            .map(({ day, from, length }) => ({ day, from, to: Math.min(slots, from + length - 1) })),
+          { minLength: 1, maxLength: 3 },
+        ),
+      });
+    });
+    fc.assert(
+      fc.property(keptFreeWeek, ({ week, keepFree }) => {
+        const writes = proposeArrangementTool.run(week, { keep_free: keepFree }).data as
+          { candidates: Array<{ writes: Array<{ arguments: Record<string, unknown> }> }> } | undefined;
+        const placed = writes?.candidates[0]?.writes ?? [];
+        for (const write of placed) {
+          const {
+            task_id: id,
+            day,
+            slot_start: start,
+          } = write.arguments as {
+            task_id: string;
+            day: number;
+            slot_start: number;
+          };
+          const task = week.tasks.find((candidate) => candidate.id === id);
+          const end = start + (task?.source === "task_item" ? task.duration : 1) - 1;
+          for (const kept of keepFree) if (kept.day === day) expect(end < kept.from || start > kept.to).toBe(true);
+        }
+        expect(placed.length).toBe(maximumPlaceable(week, undefined, keepFree));
+        expect(checkScheduleInvariants(applyWrites(week, placed as never)!)).toEqual([]);
+      }),
+      { numRuns: 80 },
+    );
+    // A review left out for want of room outside them is said so, naming the part kept free.
+    const week = sampleWeek();
+    const whole = proposeArrangement(week, { taskIds: ["derivative-drills"], days: [5] });
+    const [only] = whole.candidates[0]!.places!;
+    const kept = proposeArrangement(week, {
+      taskIds: ["derivative-drills"],
+      days: [5],
+      keepFree: [{ day: 5, from: 1, to: week.window.slotsPerDay }],
+    });
+    expect(only!.day).toBe(5);
+    expect(kept.left).toEqual([
+      {
+        id: "derivative-drills",
+        why: `no free slot fits only on Friday, outside Friday slots 1-${week.window.slotsPerDay}`,
+      },
+    ]);
+  });
+
   test("why a task is left pending: no free slot at all, or the user's limit that blocks it, named", () => {
     const week = sampleWeek();
     // Day 5 (Friday) alone, with Friday also avoided for the task (the user's feedback): that limit is named.

@@ -52,6 +52,8 @@ export interface ArrangementOptions extends HealthPreferences {
   days?: readonly number[];
   /** Only these slots of each day. */
   slots?: { from?: number; to?: number };
+  /** Parts of days to keep free ("not tonight": the evening's slots of today), each its day and slots from-to. */
+  keepFree?: readonly KeptFree[];
   /** Per task. */
   limits?: readonly TaskLimits[];
   /** At most this many placements in the proposal (a card); the rest fit once they apply and the week is listed again. */
@@ -61,6 +63,13 @@ export interface ArrangementOptions extends HealthPreferences {
    * without. Past it the listing keeps the best found so far and says so (`stop: "budget"`): nothing is "proved".
    */
   budget?: ChangeBudget;
+}
+
+/** Slots `from`-`to` of day `day`, kept free of the arrangement's placements. */
+export interface KeptFree {
+  day: number;
+  from: number;
+  to: number;
 }
 
 /** A pending task the arrangement gives no place, and why. */
@@ -129,7 +138,8 @@ export function* arrangementSteps(state: ScheduleState, options: ArrangementOpti
   const notDays = new Set(options.avoidDays ?? []);
   const from = Math.max(1, options.slots?.from ?? 1);
   const to = Math.min(state.window.slotsPerDay, options.slots?.to ?? state.window.slotsPerDay);
-  const step: StepLimits = { days: [...only], notDays: [...notDays], from, to };
+  const keepFree = options.keepFree ?? [];
+  const step: StepLimits = { days: [...only], notDays: [...notDays], from, to, keepFree };
   const limits = new Map((options.limits ?? []).map((entry) => [entry.task_id, entry]));
   const tasks = scope.map((task) => withRules(stepped(searchTaskOf(task, limits.get(task.id)), step), task, book));
   const rejectedAt = new Map(
@@ -145,7 +155,8 @@ export function* arrangementSteps(state: ScheduleState, options: ArrangementOpti
   // Tasks the user gave limits for come first: their place answers what they said.
   const placements = [...search.placements].sort((a, b) => Number(limits.has(b.id)) - Number(limits.has(a.id)));
   const placed = new Set(placements.map((entry) => entry.id));
-  const stepLimited = only.size > 0 || notDays.size > 0 || from > 1 || to < state.window.slotsPerDay;
+  const stepLimited =
+    only.size > 0 || notDays.size > 0 || from > 1 || to < state.window.slotsPerDay || keepFree.length > 0;
   const left: LeftPending[] = scope
     .filter((task) => !placed.has(task.id))
     .map((task) => ({
@@ -174,6 +185,7 @@ export function* arrangementSteps(state: ScheduleState, options: ArrangementOpti
       const rejected = rejectedAt.get(target.task_id);
       if (rejected !== undefined && rejected.size > 0 && rejected.has(`${target.day}:${target.slot_start}`))
         return false;
+      if (keepFree.some((kept) => overlapsKeptFree(kept, target.day, target.slot_start, target.slot_end))) return false;
       return target.slot_start >= from && target.slot_end <= to;
     },
     work,
@@ -308,25 +320,39 @@ function searchTaskOf(task: TaskItem, limits: TaskLimits | undefined): SearchTas
   return searchTask;
 }
 
-/** A search task kept to the step's limits too: its days, the days it avoids, its slots. */
+/** True when slots `start`-`end` of `day` reach into `kept`. */
+function overlapsKeptFree(kept: KeptFree, day: number, start: number, end: number): boolean {
+  return kept.day === day && start <= kept.to && end >= kept.from;
+}
+
+/**
+ * A search task kept to the step's limits too: its days, the days it avoids, its slots, and the parts of days kept
+ * free — as the starts from which it would reach into them (`notAt`, which the search and its polishing keep to).
+ */
 function stepped(task: SearchTask, step: StepLimits): SearchTask {
   const days = step.days.length > 0 ? step.days.filter((day) => !task.days || task.days.has(day)) : undefined;
   const notDays = new Set([...(task.notDays ?? []), ...step.notDays]);
+  const notAt = new Set(task.notAt ?? []);
+  for (const kept of step.keepFree)
+    for (let start = Math.max(1, kept.from - task.duration + 1); start <= kept.to; start += 1)
+      notAt.add(`${kept.day}:${start}`);
   return {
     ...task,
     ...(days ? { days: new Set(days) } : {}),
     ...(notDays.size > 0 ? { notDays } : {}),
+    ...(notAt.size > 0 ? { notAt } : {}),
     ...(step.from > 1 ? { from: Math.max(task.from ?? 1, step.from) } : {}),
     to: Math.min(task.to ?? step.to, step.to),
   };
 }
 
-/** The step's own limits: its days, the days it avoids, its slots. */
+/** The step's own limits: its days, the days it avoids, its slots, the parts of days it keeps free. */
 interface StepLimits {
   days: number[];
   notDays: number[];
   from: number;
   to: number;
+  keepFree: readonly KeptFree[];
 }
 
 /**
@@ -345,7 +371,7 @@ function whyLeftOut(
 ): string {
   const say = (key: SummaryKey, params?: SummaryParams) => saySummary("en", key, params);
   if (deadlinePassed(task, book)) return say("deadlinePassed");
-  const whole: StepLimits = { days: [], notDays: [], from: 1, to: state.window.slotsPerDay };
+  const whole: StepLimits = { days: [], notDays: [], from: 1, to: state.window.slotsPerDay, keepFree: [] };
   const within = (searchTask: SearchTask, notAt = true) =>
     fitsAnywhere(stepped(notAt ? searchTask : { ...searchTask, notAt: new Set() }, step ?? whole), room);
   const own = searchTaskOf(task, limits);
@@ -392,7 +418,19 @@ function whyLeftOut(
       : say("noFreeSlot");
   const blocking =
     step && !within(bare)
-      ? limitsText({ task_id: task.id, days: step.days, not_days: step.notDays, from: step.from, to: step.to }, state)
+      ? [
+          ...limitsText(
+            { task_id: task.id, days: step.days, not_days: step.notDays, from: step.from, to: step.to },
+            state,
+          ),
+          ...step.keepFree.map((kept) =>
+            saySummary("en", "limitOutsideSlots", {
+              days: daysText([kept.day], state),
+              start: kept.from,
+              end: kept.to,
+            }),
+          ),
+        ]
       : [];
   // The places rejected for it are named only when they are what blocks it.
   if (limits) {

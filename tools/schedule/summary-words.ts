@@ -69,7 +69,14 @@ export function stillMissedInChinese(part: string): string {
 }
 
 /** A left-out review's limits (`arrangement.ts` `limitsText`), as their table keys. */
-const LIMITS: readonly SummaryKey[] = ["limitOnlyOn", "limitOutside", "limitSlots", "limitRejected"];
+// (A part of a day kept free is read before a whole day: "outside Tuesday slots 9-12" is not "outside {days}".)
+const LIMITS: readonly SummaryKey[] = [
+  "limitOnlyOn",
+  "limitOutsideSlots",
+  "limitOutside",
+  "limitSlots",
+  "limitRejected",
+];
 
 /**
  * A left-out task's limits ("outside Friday, in slots 9-12") in Chinese ("周五以外，第9-12节"), each read back against

@@ -39,6 +39,11 @@ const proposeArrangementArgumentsSchema = z.object({
     .object({ from: z.number().int().min(1).optional(), to: z.number().int().min(1).optional() })
     .optional()
     .describe("Only slots from-to of a day."),
+  keep_free: z
+    .array(z.object({ day: z.number().int().min(1), from: z.number().int().min(1), to: z.number().int().min(1) }))
+    .max(400)
+    .optional()
+    .describe('Parts of days to keep free of reviews: the day, slots from-to ("not tonight").'),
   limits: z
     .array(
       z.object({
@@ -121,6 +126,7 @@ function arrangementOptions(
     ...(args.days ? { days: args.days } : {}),
     ...(avoidDays.length > 0 ? { avoidDays } : {}),
     ...(args.slots ? { slots: args.slots } : {}),
+    ...(args.keep_free?.length ? { keepFree: args.keep_free } : {}),
     ...(limits ? { limits } : {}),
     ...(args.max_places ? { maxPlaces: args.max_places } : {}),
   };
