@@ -18,6 +18,7 @@ import { resolveDays, slotRangeOf, type WeekFacts } from "./week-facts.js";
 import { type ArrangeMemory, taskLimitsOf } from "./arrange-memory.js";
 import { LISTING_ARGUMENTS, listingOfRound, type Names } from "./arrange-names.js";
 import { finishArrange } from "./arrange-ending.js";
+import { partKeptFree } from "./step-where.js";
 
 /** What the request's task names come to, against the tasks listed. */
 type Scope =
@@ -198,7 +199,11 @@ function arrangementArguments(
 ): Record<string, unknown> {
   const only = resolveDays(request.where.only, facts);
   const skip = [...new Set([...memory.skip, ...exceptIds])];
-  const not = [...new Set([...resolveDays(request.where.not, facts), ...memory.daysOff])];
+  // "Not tonight", "not Friday evening": that part of the day kept free, the rest of it still used.
+  const partOut = partKeptFree(request.where, facts);
+  const ruledOut = resolveDays(request.where.not, facts);
+  const keepFree = partOut ? ruledOut.map((day) => ({ day, ...slotRangeOf({ part: partOut }, facts) })) : [];
+  const not = [...new Set([...(partOut ? [] : ruledOut), ...memory.daysOff])];
   const window = slotRangeOf(request.where.slots, facts);
   // A day off is in `avoid_days` for every task: a task's own limits leave it out (said once, not twice).
   const limits = taskLimitsOf(memory).flatMap(({ not_days, ...rest }) => {
@@ -212,6 +217,7 @@ function arrangementArguments(
     ...(only.length > 0 ? { days: only } : {}),
     ...(not.length > 0 ? { avoid_days: not } : {}),
     ...(window.from > 1 || window.to < facts.slotsPerDay ? { slots: { from: window.from, to: window.to } } : {}),
+    ...(keepFree.length > 0 ? { keep_free: keepFree } : {}),
     ...(limits.length > 0 ? { limits } : {}),
     ...(Number.isFinite(writesPerCard) ? { max_places: writesPerCard } : {}),
   };

@@ -14,7 +14,7 @@ import {
 import { dayOfWords, firstDayOf, resolveDays, slotRangeOf, weekdayOf, type WeekFacts } from "./week-facts.js";
 import { limitsSlots } from "./empty-window.js";
 import { CALENDAR_PACKS, CLASS_PACKS, OFFLINE_PLAN_STEPS_ZH, RESCHEDULE_STEP, WEEKDAY_ZH } from "./fixed-steps.js";
-import { PART_ZH, sameDayToday, shiftWords, stepDay } from "./step-where.js";
+import { PART_ZH, partKeptFree, sameDayToday, shiftWords, stepDay } from "./step-where.js";
 import { markTaskWords, markWeekday } from "./english-steps.js";
 
 /** A task's or event's name as a step quotes it. */
@@ -153,7 +153,7 @@ function arrangeSteps(request: Extract<ScheduleRequest, { kind: "arrange" }>, fa
         ? `把${countZh(request.count)}个复习任务放进能容纳它${request.count === 1 ? "" : "们"}的时段`
         : OFFLINE_PLAN_STEPS_ZH[0]!.content;
   const where = [
-    chineseWhere(request.where, facts),
+    chineseWhere(request.where, facts, "arrange"),
     ...(request.except?.length ? [`除了 ${request.except.map(quoted).join("、")}`] : []),
   ]
     .filter(Boolean)
@@ -219,7 +219,7 @@ function shiftAllSteps(request: Extract<ScheduleRequest, { kind: "shift_all" }>)
 }
 
 /** "周一（第1天），晚上（第9-12节），不要周二" — `whereText` in Chinese, in a form the request parser reads back. */
-function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = "use"): string {
+function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" | "arrange" = "use"): string {
   const parts: string[] = [];
   const only = resolveDays(where.only, facts);
   if (only.length > 0) parts.push(only.map((day) => stepDay(day, facts, "zh")).join(purpose === "move" ? "或" : "和"));
@@ -248,8 +248,11 @@ function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" = 
   if (notPart) parts.push(`不要${PART_ZH[notPart]}`);
   // Excluded days by weekday only: "（第N天）" after them would read as a day to use.
   const not = resolveDays(where.not, facts);
+  const partOut = purpose === "arrange" ? partKeptFree(where, facts) : undefined;
   if (not.length > 0)
-    parts.push(`不要${[...new Set(not.map((day) => weekdayName(weekdayOf(facts, day), "zh")))].join("、")}`);
+    parts.push(
+      `不要${[...new Set(not.map((day) => weekdayName(weekdayOf(facts, day), "zh")))].join("、")}${partOut ? PART_ZH[partOut] : ""}`,
+    );
   if (where.before) parts.push(`在${where.before}之前`);
   return parts.join("，");
 }

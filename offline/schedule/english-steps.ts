@@ -274,7 +274,7 @@ function arrangeSteps(request: Extract<ScheduleRequest, { kind: "arrange" }>, fa
           ? `Place ${request.count} pending review tasks into free slots that fit them`
           : OFFLINE_PLAN_STEPS[0]!.content;
   const where = [
-    whereText(request.where, facts),
+    whereText(request.where, facts, "arrange"),
     ...(request.except?.length ? [`except ${request.except.map((task) => JSON.stringify(task)).join(" and ")}`] : []),
   ]
     .filter(Boolean)

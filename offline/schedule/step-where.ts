@@ -9,6 +9,7 @@ import {
   dayLabel,
   dayLabelIn,
   type MoveShift,
+  type PartOfDay,
   type ScheduleRequest,
   type Where,
 } from "../../tools/schedule/request-parsing.js";
@@ -60,8 +61,20 @@ export function stepDay(day: number, facts: WeekFacts, language: Language): stri
   return `${weekdayName(dayOfWeekOfDate(date), "en")}, ${MONTHS_EN[month - 1]} ${dayOfMonth}`;
 }
 
-/** "on Monday, Mar 11, in the evening (slots 9-12), not on Tuesday", or "" for anywhere. */
-export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move" = "use"): string {
+/**
+ * The part of the one day an arrangement keeps free ("arrange my reviews but not tonight", "not Friday evening"):
+ * that day's other parts are still used. With more days ruled out ("not Friday or Saturday evening") which of them the
+ * part was said of is not told, so each is kept free whole — the safe side.
+ */
+export function partKeptFree(where: Where, facts: WeekFacts): PartOfDay | undefined {
+  return where.notDaysPart !== undefined && resolveDays(where.not, facts).length === 1 ? where.notDaysPart : undefined;
+}
+
+/**
+ * "on Monday, Mar 11, in the evening (slots 9-12), not on Tuesday", or "" for anywhere; an arrangement's says the part
+ * of the one day it keeps free ("not on Tuesday evening", `partKeptFree`).
+ */
+export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move" | "arrange" = "use"): string {
   const parts: string[] = [];
   const label = (day: number) => dayLabel(day, (candidate) => weekdayOf(facts, candidate));
   // A move goes to one of the days ("to Friday, Mar 15 or Saturday, Mar 16"): the step finds the place among them (to
@@ -102,9 +115,10 @@ export function whereText(where: Where, facts: WeekFacts, purpose: "use" | "move
   // day); in a longer one by weekday and number, so that the step is read back as the days meant.
   const not = resolveDays(where.not, facts);
   const oneWeek = (facts.totalDays ?? 7) <= 7;
+  const partOut = purpose === "arrange" ? partKeptFree(where, facts) : undefined;
   if (not.length > 0)
     parts.push(
-      `not on ${[...new Set(not.map((day) => (oneWeek ? weekdayName(weekdayOf(facts, day), "en") : label(day))))].join(" and ")}`,
+      `not on ${[...new Set(not.map((day) => (oneWeek ? weekdayName(weekdayOf(facts, day), "en") : label(day))))].join(" and ")}${partOut ? ` ${partOut}` : ""}`,
     );
   if (where.before) parts.push(`before the ${where.before}`);
   // "Move X to the evening": no day, so no "in".

@@ -73,12 +73,14 @@ const ONLY_ZH =
 export function namedTasks(rest: string): string[] {
   const stripped = withoutConstraints(
     readDates(
-      withoutClockWords(
-        rest
-          .replace(KEEP_FREE, " ")
-          .replace(new RegExp(SOONEST.source, "g"), " ")
-          // ("early tomorrow": read while its day is still there.)
-          .replace(PART_PHRASE_WORDS, " "),
+      withoutClausesOut(
+        withoutClockWords(
+          rest
+            .replace(KEEP_FREE, " ")
+            .replace(new RegExp(SOONEST.source, "g"), " ")
+            // ("early tomorrow": read while its day is still there.)
+            .replace(PART_PHRASE_WORDS, " "),
+        ),
       ),
     ).rest,
   )
@@ -200,6 +202,20 @@ function withoutConstraints(text: string): string {
         ),
     )
     .join(", ");
+}
+
+/**
+ * The clauses after the first that rule days out, dropped while their days are still there ("arrange my reviews today,
+ * not tonight", "… but I'm busy tonight", "今天帮我安排复习，今晚不行"): once "tonight" was read as a date and taken out,
+ * "not", "i'm busy" and "不行" were left as tasks' names. The first clause holds what is arranged ("the essay not
+ * tomorrow" names the essay).
+ */
+function withoutClausesOut(text: string): string {
+  const [first = "", ...rest] = text.split(/[,;，；]|\bbut\b/).map((segment) => segment.trim());
+  const kept = rest.filter(
+    (segment) => !(NEGATIVE_CLAUSE.test(segment.replace(NOT_NEGATIVE, " ")) && !isEmptySelection(readDays(segment))),
+  );
+  return [first, ...kept].join(", ");
 }
 
 /** A task phrase with filler words around it removed ("my linear algebra review" → "linear algebra review"). */
