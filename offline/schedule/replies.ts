@@ -319,8 +319,13 @@ function statedPreference(message: string, language: Language, view: PromptView)
       `我可以长期记住整点的“几点以前不安排”或“几点以后不安排”（如“工作日10点以前不复习”“周五晚上9点以后不学习”）、一天中的某一段或整天，但记不住“${unkept}”这样的时间，所以没有记下。请换一种说法：“晚上9点以后不学习”或“周一9点以前不学习”。`,
     );
   // "Never in the afternoon": the morning and the evening left are two ranges of a day, which no preference keeps to.
+  // ("Don't schedule anything this afternoon", "明天下午不要安排任何东西": a date said is a request for that day, no
+  // preference — before, it was refused as one.)
   const where = readWhere(normalized);
-  if ((where.slots.notPart ?? where.notDaysPart) === "afternoon")
+  if (
+    (where.slots.notPart ?? where.notDaysPart) === "afternoon" &&
+    ![where.only, where.not].some((days) => (days.dates ?? []).length > 0)
+  )
     return say(
       language,
       'I can keep the morning or the evening out for good, but not the afternoon alone (that leaves two parts of the day), so I noted nothing. Say the part you want instead: "I prefer mornings" or "only in the evening from now on".',

@@ -47,7 +47,7 @@ describe("an exam said before a request", () => {
   test.each([
     ["我周五考试，帮我安排复习", "I have an exam on Friday, arrange my reviews"],
     ["我周五有考试，帮我安排复习", "I have an exam on Friday, arrange my reviews"],
-    ["我明天要考试，今晚别排复习", "I have an exam tomorrow, don't schedule anything tonight"],
+    ["我明天要考试，今晚别排复习", "I have an exam tomorrow, don't schedule reviews tonight"],
   ])("'%s' reads where as '%s' does", (said, english) => {
     const [chinese, twin] = [parseScheduleRequest(said), parseScheduleRequest(english)];
     expect(chinese.kind).toBe("arrange");

@@ -145,6 +145,11 @@ const RUNS = [
   // An exam named by its day.
   "before my exam ",
   "周五考试",
+  // Nothing at a time, and clauses that rule a part of a day out.
+  "don't schedule anything ",
+  "什么都不要安排",
+  "today, not tonight, ",
+  "今晚不行，",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

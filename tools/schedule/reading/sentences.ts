@@ -437,6 +437,15 @@ const DAYS_KEPT_FREE =
   /^(?:i\s+)?(?:need|want|would like|'d like|have to keep|must keep|gotta keep|keep|leave)\s+(?<days>.+?)\s+(?:free|clear|open|empty)(?:\s+for me)?$|^(?:我)?(?:需要|想要|想|要|得)?(?<zh>.+?)(?:我)?(?:需要|想要|想|要|得)?(?:空着|留空|空下来)$/;
 
 /**
+ * Nothing to be put at a time, said alone: "don't schedule anything tonight", "do not plan anything tomorrow morning",
+ * "schedule nothing tomorrow", "今晚不要安排任何东西", "明天上午别安排任何事", "今晚什么都不要安排" — the time
+ * kept free (group `when` or `zh`) when it is said from today (a weekday said so stays a day to avoid). Before, the
+ * first arranged every pending review elsewhere (tonight's stayed) and the Chinese asked which task "任何东西" was.
+ */
+const NOTHING_AT =
+  /^(?:please\s+)?(?:(?:don'?t|do not|never)\s+(?:schedule|put|plan|book|arrange|place)\s+anything|(?:schedule|put|plan|book)\s+nothing)\s+(?<when>.+)$|^(?<zh>.+?)(?:什么都|啥都)?(?:不要|别|不用)(?:安排|放)(?:任何)?(?:东西|事情?|事儿|活动|任务)?$/;
+
+/**
  * Days to keep free, said alone ("keep Thursday morning free", "周四上午我要空着"): every review there moved off them,
  * as "I need Thursday morning free, move my reviews" is (`awayFrom`). Before, it read as a question of when Thursday
  * morning is free, and "keep Thursday free" as one of when anything but Thursday is. Undefined when the words name
@@ -447,11 +456,16 @@ function readKeepFree(body: string): ScheduleRequest | undefined {
   // beside it is no day or part kept free — before, the whole read as a question of free time, "not on Friday".)
   const clauses = body.split(/[,，;；]\s*/).filter((clause) => !REASON_CLAUSE.test(clause.trim()));
   const request = clauses.length === 1 ? clauses[0]! : body;
-  const match = DAYS_KEPT_FREE.exec(trimEdges(request, /[.!。！]/, "end").trim());
-  const said = match?.groups?.days ?? match?.groups?.zh;
+  const trimmed = trimEdges(request, /[.!。！]/, "end").trim();
+  const match = DAYS_KEPT_FREE.exec(trimmed);
+  const nothing = match ? undefined : NOTHING_AT.exec(trimmed);
+  const said = match?.groups?.days ?? match?.groups?.zh ?? nothing?.groups?.when ?? nothing?.groups?.zh;
   if (said === undefined) return undefined;
   const days = readDays(said);
   if (isEmptySelection(days)) return undefined;
+  // ("Don't schedule anything on Friday" is a day to avoid whenever reviews are arranged — a standing preference where
+  // there is memory — and stays so; a time said from today is kept free now.)
+  if (nothing && (days.dates ?? []).length === 0) return undefined;
   const rest = withoutDayWords(said)
     .replace(/\b(?:my|the|on|all|of|and|or|whole|entire)\b|[,，、和的整个]|一?整天|全天/g, " ")
     .trim();
