@@ -33,6 +33,25 @@ export function sameDayToday(
     : `${request.shift.sameDay} ${tonight ? "tonight" : "today"}`;
 }
 
+/**
+ * "This time tomorrow", "明天这个时候" (`thisTime`): the start of the slot the clock is in now — or, between slots, of the
+ * next to start — as the time said (`at`), so the step names it and the move puts the task there or says why not.
+ * Past the day's last slot it is the clock's own time (no slot starts then, which the move says). Without a clock or
+ * the slots' times, no time is said (the day alone).
+ */
+export function withThisTime(request: ScheduleRequest, facts: WeekFacts): ScheduleRequest {
+  if (!("where" in request) || !request.where.slots.thisTime) return request;
+  const { thisTime: _thisTime, ...slots } = request.where.slots;
+  const now = facts.now?.time;
+  const times = facts.slotTimes;
+  const at =
+    now === undefined || times === undefined
+      ? undefined
+      : ((times.find((slot) => slot.start <= now && now < slot.end) ?? times.find((slot) => slot.start > now))?.start ??
+        now);
+  return { ...request, where: { ...request.where, slots: at === undefined ? slots : { ...slots, at } } };
+}
+
 /** A move's shift in a step's words, read back by the request parser: "1 day later", "往后推1天", "later the same day". */
 export function shiftWords(shift: MoveShift, language: Language): string {
   if ("sameDay" in shift)

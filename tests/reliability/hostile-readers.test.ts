@@ -150,6 +150,9 @@ const RUNS = [
   "什么都不要安排",
   "today, not tonight, ",
   "今晚不行，",
+  // The time it is now, said with a day.
+  "this time ",
+  "这个时候",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

@@ -50,6 +50,11 @@ export interface SlotWindow {
    * days and part of the day said, when any), for one task — a move, or a pending task placed as a move places it.
    */
   soonest?: true;
+  /**
+   * "this time tomorrow", "at this time on Friday", "明天这个时候": the time of day it is now, on the day said — the slot
+   * the clock is in (or the next to start), resolved by whoever knows the clock and the slots' times.
+   */
+  thisTime?: true;
 }
 
 /**

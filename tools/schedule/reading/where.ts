@@ -49,7 +49,8 @@ export function readSlots(fragment: string): SlotWindow {
   }
   const part = readPartOfDay(fragment);
   if (part) window.part = part;
-  if (SAME_TIME.test(fragment) && !range && !part) window.sameTime = true;
+  if (THIS_TIME.test(fragment) && !range && !part) window.thisTime = true;
+  else if (SAME_TIME.test(fragment) && !range && !part) window.sameTime = true;
   if (SOONEST.test(fragment)) window.soonest = true;
   return window;
 }
@@ -62,6 +63,13 @@ export function readSlots(fragment: string): SlotWindow {
  */
 export const SOONEST =
   /\b(?:as soon as (?:possible|you can|i can)|asap|as early as possible|(?:the\s+)?(?:earliest|first|next)\s+(?:(?:free\s+|available\s+|open\s+)?(?:slot|time|spot|opening)(?:\s+(?:possible|available|there is|i have))?|(?:free|available|open)\s+(?:day\b|(?=(?:morning|afternoon|evening)s?\b))))\b|尽快|尽早|越早越好|最早的空闲时间|最早的空闲时段|最早有空的时候|^\s*(?:right\s+)?now\s*$|^\s*现在\s*$/;
+
+/**
+ * "this time tomorrow", "at this time on Friday", "tomorrow at this time", "明天这个时候", "周五这个时间": the time of day
+ * it is now (`SlotWindow.thisTime`), said with a day — "this time" alone ("not this time") says no time.
+ */
+export const THIS_TIME =
+  /\b(?:at\s+)?this\s+time(?=\s+(?:tomorrow|(?:on\s+|next\s+|this\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b)|\b(?:tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\s+(?:at\s+)?this\s+time\b|这个时候|这个时间|这个点|此时|这会儿/;
 
 /** "at the same time", "same time", "the same slot", "同一时间", "同样的时间", "原来的时间": the time the task has now. */
 export const SAME_TIME =
