@@ -5,11 +5,12 @@
  */
 import { addDays, dayOfWeekOfDate } from "../../contracts/clock.js";
 import { say, weekdayName, type Language } from "../../contracts/language.js";
-import { splitNamingDay } from "../../tools/schedule/request-parsing.js";
+import { resolveSlotWindow, splitNamingDay, type PartOfDay } from "../../tools/schedule/request-parsing.js";
 import type { ListedTask } from "../../tools/schedule/tools/index.js";
 import type { Decision } from "../decisions.js";
 import { matchTasks, namesKindOnly } from "./task-matching.js";
 import { hasStarted, weekdayOf, type WeekFacts } from "./week-facts.js";
+import { PART_ZH } from "./step-where.js";
 
 /** The weekday a phrase names its task by, the clock making one of a day from today; undefined when it names none. */
 export function namingWeekday(phrase: string, facts: Pick<WeekFacts, "now">): number | undefined {
@@ -29,19 +30,54 @@ export function reviewsNamedByDay(
   phrase: string,
   tasks: readonly ListedTask[],
   facts: WeekFacts,
-): { weekday: number; reviews: ListedTask[] } | undefined {
+): DayNamed | undefined {
   const weekday = namingWeekday(phrase, facts);
   if (weekday === undefined) return undefined;
-  const rest = splitNamingDay(phrase)!.rest;
+  // "Thursday morning's reviews", "明天上午的复习": those that begin in that part of the day. (Before, "morning's
+  // reviews" matched no review of Thursday, and the answer said none was placed there.)
+  // ("周四的复习都挪到下午": the "all" after the reviews names none of them — before, none of Thursday's matched it.)
+  const { part, rest: words } = partOfDayFirst(splitNamingDay(phrase)!.rest);
+  const rest = words.replace(/\s*(?:全都|全部|都)$/, "");
+  const window = part ? resolveSlotWindow({ part }, facts.slotsPerDay) : undefined;
   // A review marked missed that day is named by it too ("I missed Tuesday's review, put it on Saturday"): its place
   // is on record, and a move places it again.
   const onDay = tasks.filter(
     (task) =>
-      (task.kind === "placed" && task.slots.some((range) => weekdayOf(facts, range.day) === weekday)) ||
-      (task.kind === "missed" && task.was?.dayOfWeek === weekday),
+      (task.kind === "placed" &&
+        task.slots.some(
+          (range) =>
+            weekdayOf(facts, range.day) === weekday &&
+            (!window || (range.start >= window.from && range.start <= window.to)),
+        )) ||
+      (task.kind === "missed" && !part && task.was?.dayOfWeek === weekday),
   );
-  return { weekday, reviews: rest === "" || namesKindOnly(rest) ? onDay : matchTasks(rest, onDay) };
+  const reviews = rest === "" || namesKindOnly(rest) ? onDay : matchTasks(rest, onDay);
+  return { weekday, ...(part ? { part } : {}), reviews };
 }
+
+/** Reviews named by their day: the weekday, the part of it when one was said, and the reviews there. */
+export interface DayNamed {
+  weekday: number;
+  part?: PartOfDay;
+  reviews: ListedTask[];
+}
+
+/** The day the words named, as said back: "Thursday", "Thursday morning", "周四上午". */
+export function dayNamedIn(named: Pick<DayNamed, "weekday" | "part">, language: Language): string {
+  const weekday = weekdayName(named.weekday, language);
+  if (!named.part) return weekday;
+  return language === "zh" ? `${weekday}${PART_ZH[named.part]}` : `${weekday} ${named.part}`;
+}
+
+/** A part of the day said first ("morning's reviews", "上午的复习"), and the words after it. */
+function partOfDayFirst(rest: string): { part?: PartOfDay; rest: string } {
+  const found = /^(?:(morning|afternoon|evening)'s\b|(上午|早上|早晨|下午|晚上)的?)\s*/.exec(rest);
+  if (!found) return { rest };
+  const part = (found[1] ?? ZH_PART[found[2] as keyof typeof ZH_PART]) as PartOfDay;
+  return { part, rest: rest.slice(found[0].length) };
+}
+
+const ZH_PART = { 上午: "morning", 早上: "morning", 早晨: "morning", 下午: "afternoon", 晚上: "evening" } as const;
 
 /**
  * The placed reviews a phrase that names only the kind of session stands for ("the review", "my reviews", "复习"):

@@ -8,7 +8,7 @@ import { movedText, placedText, type ListedTask } from "../../tools/schedule/too
 import { finish, propose, read, readAll, type Decision, type Finish, type Then } from "../decisions.js";
 import { feedbackOfResult, parseFeedback } from "../../tools/schedule/feedback.js";
 import { appliedWriteText, refusalOf, callResultOf, toolDataOf, notCarriedOut } from "./tool-data.js";
-import { say, weekdayName, type Language } from "../../contracts/language.js";
+import { say, type Language } from "../../contracts/language.js";
 import type { RoundView } from "../prompt-reading.js";
 import {
   anchorWords,
@@ -20,7 +20,7 @@ import {
 } from "../../tools/schedule/request-parsing.js";
 import { matchTask, type TaskMatch } from "./task-matching.js";
 import { isCurrentReview, namesAnEvent } from "./grounding.js";
-import { reviewsNamedByDay, reviewsNamedByKind, whichReviewOfDay } from "./day-named.js";
+import { dayNamedIn, reviewsNamedByDay, reviewsNamedByKind, whichReviewOfDay } from "./day-named.js";
 import { datingOf, shiftSaid, datedDay, dayName, placeWords, todayOf, type WeekFacts } from "./week-facts.js";
 import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
 import { emptyWindowEnding, emptyWindowWhy } from "./empty-window.js";
@@ -250,7 +250,7 @@ function taskToMove(
       ? undefined
       : reviewsNamedByDay(phrase, tasks, facts);
   if (byDay?.reviews.length === 0 && byDay.weekday !== undefined) {
-    const weekday = weekdayName(byDay.weekday, language);
+    const weekday = dayNamedIn(byDay, language);
     return {
       ended: finish(
         end,
@@ -259,7 +259,7 @@ function taskToMove(
           `No review is placed on ${weekday}, so nothing was moved.`,
           `${weekday}没有安排复习，所以没有移动任何任务。`,
         ),
-        notCarriedOut(saySummary("en", "noReviewOnDay", { weekday: weekdayName(byDay.weekday, "en") })),
+        notCarriedOut(saySummary("en", "noReviewOnDay", { weekday: dayNamedIn(byDay, "en") })),
       ),
     };
   }

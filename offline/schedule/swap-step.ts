@@ -2,11 +2,11 @@
 import { swappedText, type ListedTask } from "../../tools/schedule/tools/index.js";
 import { finish, propose, read, type Decision, type Finish, type Then } from "../decisions.js";
 import { notCarriedOut } from "./tool-data.js";
-import { say, weekdayName } from "../../contracts/language.js";
+import { say } from "../../contracts/language.js";
 import type { RoundView } from "../prompt-reading.js";
 import { taskPhrase, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { matchTask } from "./task-matching.js";
-import { reviewsNamedByDay, whichReviewOfDay } from "./day-named.js";
+import { dayNamedIn, reviewsNamedByDay, whichReviewOfDay } from "./day-named.js";
 import { datingOf, type WeekFacts } from "./week-facts.js";
 import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
 import { ambiguity, type Asked, label, LIST_ALL, listingOf, movable, nameOf, swappable } from "./task-lookup.js";
@@ -59,7 +59,7 @@ export function swapStep(
       chosen.set(phrase, answered.task.id);
       continue;
     }
-    const day = weekdayName(byDay.weekday, language);
+    const day = dayNamedIn(byDay, language);
     return finish(
       end,
       byDay.reviews.length === 0
@@ -71,8 +71,8 @@ export function swapStep(
           ),
       notCarriedOut(
         byDay.reviews.length === 0
-          ? saySummary("en", "noReviewOnDay", { weekday: weekdayName(byDay.weekday, "en") })
-          : `${weekdayName(byDay.weekday, "en")} holds ${byDay.reviews.length} reviews; the swap needs one named`,
+          ? saySummary("en", "noReviewOnDay", { weekday: dayNamedIn(byDay, "en") })
+          : `${dayNamedIn(byDay, "en")} holds ${byDay.reviews.length} reviews; the swap needs one named`,
       ),
     );
   }

@@ -5,7 +5,7 @@
 import { unplacedText, type ListedTask } from "../../tools/schedule/tools/index.js";
 import { finish, propose, type Decision, type Finish, type Then } from "../decisions.js";
 import { notCarriedOut } from "./tool-data.js";
-import { say, weekdayName } from "../../contracts/language.js";
+import { say } from "../../contracts/language.js";
 import type { RoundView } from "../prompt-reading.js";
 import {
   normalizeText,
@@ -18,7 +18,7 @@ import { formatRange } from "../../tools/schedule/format.js";
 import { matchTask, matchTokens } from "./task-matching.js";
 import { datedDay, datingOf, placeWords, weekdayOf, type WeekFacts } from "./week-facts.js";
 import { saySummary } from "../../tools/schedule/summary-phrases.js";
-import { reviewsNamedByDay, whichReviewOfDay } from "./day-named.js";
+import { dayNamedIn, reviewsNamedByDay, whichReviewOfDay } from "./day-named.js";
 import { ambiguity, type Asked, label, listingOf, lookUpTask, namedTask, nameOf } from "./task-lookup.js";
 import { noTaskFound, noTaskMatching, REFUSAL_TOLD_IN_ANSWER, writeEnding } from "./step-endings.js";
 
@@ -56,7 +56,7 @@ export function unplaceStep(
       });
       return finish(end, REFUSAL_TOLD_IN_ANSWER, notCarriedOut(refusal));
     }
-    const weekday = weekdayName(byDay.weekday, language);
+    const weekday = dayNamedIn(byDay, language);
     return finish(
       end,
       say(
@@ -64,7 +64,7 @@ export function unplaceStep(
         `No such review is placed on ${weekday}, so nothing was taken off.`,
         `${weekday}没有安排这个复习，所以没有撤下任何任务。`,
       ),
-      notCarriedOut(saySummary("en", "noReviewOnDay", { weekday: weekdayName(byDay.weekday, "en") })),
+      notCarriedOut(saySummary("en", "noReviewOnDay", { weekday: dayNamedIn(byDay, "en") })),
     );
   }
   if (byDay && byDay.reviews.length > 1 && asked.answer === undefined)

@@ -153,6 +153,9 @@ const RUNS = [
   // The time it is now, said with a day.
   "this time ",
   "这个时候",
+  // The reviews of a part of a day.
+  "tomorrow morning's ",
+  "明天上午的",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

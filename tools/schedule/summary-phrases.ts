@@ -643,7 +643,7 @@ const PLACE_PATTERNS: Readonly<Record<string, string>> = {
   deadlineAt: "[^()]*(?:\\([^()]*\\))?",
   due: ".+?",
   earliest: ".+?",
-  weekday: "\\w+",
+  weekday: "\\w+(?: (?:morning|afternoon|evening))?",
   slot: "\\d+",
   breakStart: "\\d\\d:\\d\\d",
   breakEnd: "\\d\\d:\\d\\d",

@@ -111,10 +111,13 @@ function quoted(json: string): string {
   }
 }
 
-/** "Mon" / "Monday" → "周一"; anything else stays. */
+/** "Mon" / "Monday" → "周一", "Thursday morning" → "周四上午"; anything else stays. */
 function weekdayInChinese(english: string): string {
-  const weekday = dayOfWeekNumber(english);
-  return weekday > 0 ? weekdayName(weekday, "zh") : english;
+  const [day = "", part] = english.split(" ");
+  const weekday = dayOfWeekNumber(day);
+  const partZh = { morning: "上午", afternoon: "下午", evening: "晚上" }[part ?? ""];
+  if (part !== undefined && (weekday === 0 || partZh === undefined)) return english;
+  return weekday > 0 ? `${weekdayName(weekday, "zh")}${partZh ?? ""}` : english;
 }
 
 /** A task status in Chinese ("已安排"); an unknown one as it is. */

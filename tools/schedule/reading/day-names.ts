@@ -29,9 +29,12 @@ export function splitRelativeDay(phrase: string, naming = false): { daysAgo?: nu
   return { daysAgo: found[1] !== undefined || found[2] !== undefined || found[3] !== undefined ? 1 : 0, rest };
 }
 
-/** A day said from today that names a task by its day: "tomorrow's", "today's", "yesterday's", "明天的", "昨天的". */
+/**
+ * A day said from today that names a task by its day: "tomorrow's", "today's", "yesterday's", "明天的", "昨天的"; and
+ * the day of a part of it ("tomorrow morning's", "明天上午的"), whose part stays in the rest ("morning's reviews").
+ */
 const DAY_FROM_TODAY_NAMING =
-  /\b(yesterday|today|tonight|tomorrow|this\s+(?:morning|afternoon|evening))'s\b|(昨天|昨晚|今天|今晚|今早|明天|明晚|明早)的/;
+  /\b(yesterday|today|tonight|tomorrow|this\s+(?:morning|afternoon|evening))(?:'s\b|(?=\s+(?:morning|afternoon|evening)'s\b))|(昨天|昨晚|今天|今晚|今早|明天|明晚|明早)(?:的|(?=(?:上午|早上|早晨|下午|晚上)的))/;
 
 /**
  * The day a task phrase names its task by — a weekday ("thursday's review", "周四的复习") or a day from today
