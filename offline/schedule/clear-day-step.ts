@@ -12,6 +12,7 @@ import { markedText, unplacedText, type ListedTask } from "../../tools/schedule/
 import { appliedWriteSummary, callResultOf, refusalOf, toolDataOf, notCarriedOut } from "./tool-data.js";
 import { datingOf, dayName, hasStarted, placeWords, resolveDays, slotRangeOf, type WeekFacts } from "./week-facts.js";
 import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
+import { PART_ZH } from "./step-where.js";
 
 type ClearDay = Extract<ScheduleRequest, { kind: "clear_day" }>;
 
@@ -52,7 +53,16 @@ export function clearDayStep(
   const writes = rounds.filter((round) => round.name === tool && !round.summarised);
   const listing = listed === -1 ? undefined : toolDataOf(rounds[listed], "list_tasks");
   const days = resolveDays(request.where.only, facts);
-  const when = daysWords(days, facts, language);
+  // ("free up this evening": the part of the day said with its days — never "no review is placed on Monday" when one
+  // is, in its afternoon.)
+  const part = request.where.slots.part;
+  const when = part
+    ? say(
+        language,
+        `${daysWords(days, facts, language)} in the ${part}`,
+        `${daysWords(days, facts, language)}${PART_ZH[part]}`,
+      )
+    : daysWords(days, facts, language);
   // The card's writes are answered: the day is looked at again as it is now (another thread may have put a review on
   // it meanwhile; the code ends the step itself when the week is the one the card showed).
   const lastWrite = rounds.findLastIndex((round) => round.name === tool);

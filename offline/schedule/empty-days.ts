@@ -1,6 +1,6 @@
 /**
  * A request about the reviews of days that hold none ("move tomorrow's review to the afternoon", "skip tomorrow",
- * "push today back a day", "keep Thursday evening free" when nothing is placed there): there is nothing to approve, so the planner raises no plan
+ * "push today back a day", "keep Thursday evening free", "free up this evening" when nothing is placed there): there is nothing to approve, so the planner raises no plan
  * card — the step runs at once and says the day holds no review, as a read does.
  */
 import type { ScheduleRequest } from "../../tools/schedule/request-parsing.js";
@@ -45,7 +45,8 @@ export function noReviewOnItsDays(
   const days = daysOfReviews(request, facts);
   if (!days || days.length === 0) return false;
   // ("keep Thursday evening free", "move Thursday evening's reviews to Friday": the reviews of that part of the day.)
-  const part = request.kind === "shift_all" ? request.part : undefined;
+  const part =
+    request.kind === "shift_all" ? request.part : request.kind === "clear_day" ? request.where.slots.part : undefined;
   const slots = part && facts.slotTimes ? slotsOfPart(part, { ...facts, slotTimes: facts.slotTimes }) : undefined;
   if (part && !slots) return false;
   return !overview.placedTasks.some(

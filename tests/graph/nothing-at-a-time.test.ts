@@ -83,3 +83,64 @@ describe("nothing at a time: the time kept free", () => {
     expect(reviewPlaces(outcome.schedule)).toEqual(reviewPlaces(halfPlacedWeek()));
   });
 });
+
+/**
+ * "Free up my evening", "clear my afternoon", "keep my morning free": a part of the day with "my" and no day is
+ * today's, as "this afternoon" is. Before, the first asked when the evenings were free and the others were not
+ * understood.
+ */
+describe("my part of the day: today's", () => {
+  test.each([
+    ["clear my afternoon", "clear this afternoon", 1, "10:00", "review-limits"],
+    ["free up my afternoon", "free up this afternoon", 1, "10:00", "review-limits"],
+    ["keep my morning free", "keep this morning free", 2, "08:00", "matrix-review"],
+    ["leave my afternoon open", "leave this afternoon open", 1, "10:00", "review-limits"],
+  ] as const)("'%s' does what '%s' does", async (said, twin, today, time, review) => {
+    const [{ week, outcome }, twinned] = await Promise.all([
+      weekAfter(said, today, time),
+      weekAfter(twin, today, time),
+    ]);
+    expect(outcome.schedule).toEqual(twinned.outcome.schedule);
+    // The review of that part of today is no longer there; every other review is where it was.
+    const before = reviewPlaces(week);
+    const after = reviewPlaces(outcome.schedule);
+    const was = before.find((place) => place.startsWith(`${review} `))!;
+    expect(after).not.toContain(was);
+    expect(after.filter((place) => !place.startsWith(`${review} `))).toEqual(before.filter((place) => place !== was));
+  });
+
+  test("'free up my evening' with no review tonight changes nothing and asks nothing", async () => {
+    const { week, outcome } = await weekAfter("free up my evening", 1, "10:00");
+    expect(outcome.cards).toEqual([]);
+    expect(outcome.said.join("\n")).not.toMatch(/You are free/);
+    expect(reviewPlaces(outcome.schedule)).toEqual(reviewPlaces(week));
+  });
+});
+
+/**
+ * "Clear Thursday morning", "free up this evening": the reviews that lie in that part are taken off, and a part that
+ * holds none is said so with its part. Before, a part with none on a day with a review elsewhere raised a plan card
+ * and then answered that no review was placed on that day at all.
+ */
+describe("clearing a part of a day", () => {
+  const WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
+  test.each(
+    WEEKDAYS.flatMap((weekday, index) =>
+      (["morning", "afternoon", "evening"] as const).map((part) => [weekday, part, index + 1] as const),
+    ),
+  )("clear %s %s", async (weekday, part, day) => {
+    const { week, outcome } = await weekAfter(`clear ${weekday} ${part}`, 0, "20:00");
+    const [from, to] = PART_SLOTS[part];
+    const before = reviewPlaces(week);
+    const inPart = before.filter((place) => {
+      const [, onDay, start, end] = /day (\d+) slots (\d+)-(\d+)/.exec(place)!.map(Number);
+      return onDay === day && start! <= to && end! >= from;
+    });
+    const after = reviewPlaces(outcome.schedule);
+    expect(after).toEqual(before.filter((place) => !inPart.includes(place)));
+    if (inPart.length === 0) {
+      expect(outcome.cards).toEqual([]);
+      expect(outcome.said.join("\n")).toContain(`in the ${part}, so there is nothing to clear`);
+    }
+  });
+});

@@ -156,6 +156,7 @@ const RUNS = [
   // The reviews of a part of a day.
   "tomorrow morning's ",
   "明天上午的",
+  "free up my ",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

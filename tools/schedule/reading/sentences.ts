@@ -271,8 +271,8 @@ const BEFORE_EXAM_ON_ZH =
   /(?<day>周[一二三四五六日天]|星期[一二三四五六日天]|明天|后天)(?:的)?(?:考试|测验|期中考试?|期末考试?)(?:之前|以前|前)/;
 
 /**
- * A sentence's words said as the readers after it read them: an exam named by its day as that day, "排" as "安排", and
- * "it" after a remark of being tired at a time of today as that time's reviews.
+ * A sentence's words said as the readers after it read them: an exam named by its day as that day, "排" as "安排",
+ * "it" after a remark of being tired at a time of today as that time's reviews, and "my evening" as this evening.
  */
 function asPlainWords(body: string): string {
   return (
@@ -287,8 +287,16 @@ function asPlainWords(body: string): string {
         TIRED_WHEN_IT_ZH,
         (_whole, when: string, verb: string) => `把${when === "今天晚上" ? "今晚" : when}的所有复习${verb}`,
       )
+      .replace(MY_PART_OF_TODAY, "$1 this $2")
   );
 }
+
+/**
+ * "Free up my evening", "clear my afternoon", "keep my morning free": one part of the day, "my" and no day — today's,
+ * as "this evening" is. (Before, the first asked when the evenings were free and the others were not understood;
+ * "my evenings", every evening, stays a standing preference's words.)
+ */
+const MY_PART_OF_TODAY = /\b(free up|clear(?: out)?|empty|keep|leave)\s+my\s+(morning|afternoon|evening)\b(?!s)/;
 
 /** A move said as a question, a statement, a suggestion or a liking, as its move ("move the essay to friday"). */
 function asMoveSaid(body: string): string {
