@@ -157,6 +157,8 @@ const RUNS = [
   "tomorrow morning's ",
   "明天上午的",
   "free up my ",
+  "my review tonight ",
+  "can i do the ",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

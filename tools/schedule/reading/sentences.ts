@@ -272,7 +272,8 @@ const BEFORE_EXAM_ON_ZH =
 
 /**
  * A sentence's words said as the readers after it read them: an exam named by its day as that day, "排" as "安排",
- * "it" after a remark of being tired at a time of today as that time's reviews, and "my evening" as this evening.
+ * "it" after a remark of being tired at a time of today as that time's reviews, "my evening" as this evening, "my review
+ * tonight" as tonight's review, and "can I do the essay earlier?" as its move.
  */
 function asPlainWords(body: string): string {
   return (
@@ -288,8 +289,25 @@ function asPlainWords(body: string): string {
         (_whole, when: string, verb: string) => `把${when === "今天晚上" ? "今晚" : when}的所有复习${verb}`,
       )
       .replace(MY_PART_OF_TODAY, "$1 this $2")
+      .replace(REVIEW_THEN, "$2's $1 ")
+      .replace(
+        DO_IT_EARLIER,
+        (_whole, task: string, way: string) => `move ${task} ${way === "later" ? "later" : "earlier"}`,
+      )
   );
 }
+
+/**
+ * "Move my review tonight to tomorrow night", "push the review this morning back an hour": the review of that time,
+ * as "tonight's review" (before, a task named "review tonight" was sought). Only before where it goes: "schedule my
+ * review tonight" says where.
+ */
+const REVIEW_THEN =
+  /\b(?:my|the)\s+(reviews?|review sessions?)\s+(tonight|today|tomorrow(?:\s+(?:morning|afternoon|evening))?|this\s+(?:morning|afternoon|evening))\s+(?=(?:to|until|till|back|forward|later|earlier|by|off)\b)/;
+
+/** "Can I do the essay earlier?", "could I do the matrix review later": that move (before, not understood). */
+const DO_IT_EARLIER =
+  /^(?:can|could)\s+i\s+(?:do|have|start)\s+(\S.*?)\s+(earlier|sooner|later)(?:\s+(?:instead|today|please))?\s*\??$/;
 
 /**
  * "Free up my evening", "clear my afternoon", "keep my morning free": one part of the day, "my" and no day — today's,
