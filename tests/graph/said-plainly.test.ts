@@ -1,7 +1,7 @@
 /**
  * Requests said the way they come out: "move my review tonight to tomorrow night" (the time after the review, not
- * "tonight's review"), "push the review this morning back an hour", "can I do the essay earlier?". Before, the first two
- * sought a task named "review tonight" / "review this morning" and the last was not understood. Each does what its
+ * "tonight's review"), "push the review this morning back an hour", "can I do the essay earlier?", "能不能把矩阵复习往后挪一点". Before, the
+ * first two sought a task named "review tonight" / "review this morning" and the others were not understood. Each does what its
  * plainer twin does, and the review meant is the one that moves.
  */
 import { describe, expect, test } from "vitest";
@@ -42,6 +42,20 @@ const CASES: ReadonlyArray<readonly [string, string, Week, string, string]> = [
     "could I do the matrix review later",
     "move the matrix review later",
     halfPlacedWeek,
+    "2024-03-11T20:00:00+08:00",
+    "matrix-review",
+  ],
+  [
+    "能不能把矩阵复习往后挪一点",
+    "把矩阵复习挪到当天晚些时候",
+    () => halfPlacedWeek({ chinese: true }),
+    "2024-03-11T20:00:00+08:00",
+    "matrix-review",
+  ],
+  [
+    "矩阵复习可以晚一点吗",
+    "把矩阵复习挪到当天晚些时候",
+    () => halfPlacedWeek({ chinese: true }),
     "2024-03-11T20:00:00+08:00",
     "matrix-review",
   ],

@@ -159,6 +159,7 @@ const RUNS = [
   "free up my ",
   "my review tonight ",
   "can i do the ",
+  "把提前一",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

@@ -290,6 +290,9 @@ function asPlainWords(body: string): string {
       )
       .replace(MY_PART_OF_TODAY, "$1 this $2")
       .replace(REVIEW_THEN, "$2's $1 ")
+      .replace(A_BIT_EARLIER_ZH, (_whole, task: string, way: string) =>
+        /提前|往前|早/.test(way) ? `把${task}挪到当天早些时候` : `把${task}挪到当天晚些时候`,
+      )
       .replace(
         DO_IT_EARLIER,
         (_whole, task: string, way: string) => `move ${task} ${way === "later" ? "later" : "earlier"}`,
@@ -304,6 +307,13 @@ function asPlainWords(body: string): string {
  */
 const REVIEW_THEN =
   /\b(?:my|the)\s+(reviews?|review sessions?)\s+(tonight|today|tomorrow(?:\s+(?:morning|afternoon|evening))?|this\s+(?:morning|afternoon|evening))\s+(?=(?:to|until|till|back|forward|later|earlier|by|off)\b)/;
+
+/**
+ * "把矩阵复习提前一点", "能不能把作文往后挪一点", "矩阵复习可以早一点吗": earlier or later the same day, as "挪到当天早些时候"
+ * says it (before, not understood). "提前一天" is a day, read as it was.
+ */
+const A_BIT_EARLIER_ZH =
+  /^(?:能不能|能否|可不可以|可以|请)?(?:帮我)?(?:把|将)?([^\s到]+?)(?:可以|能|能不能)?(提前|往前挪|往前移|往前|早|挪早|往后挪|往后移|往后推|往后|推迟|推后|延后|晚|挪晚)一?(?:点儿|点|些)(?:吗|吧|呢|行吗|可以吗)?[？?]?$/;
 
 /** "Can I do the essay earlier?", "could I do the matrix review later": that move (before, not understood). */
 const DO_IT_EARLIER =
