@@ -80,7 +80,7 @@ describe("served apart and together", () => {
     });
     const { domain } = dependencies;
     expect(domain.name).toBe("schedule+notes");
-    expect(domain.version).toBe("schedule@schedule-8+notes@1");
+    expect(domain.version).toBe("schedule@schedule-9+notes@1");
     expect(domain.tools.map((tool) => tool.name)).toEqual(
       expect.arrayContaining(["place", "find_free", "add_note", "list_notes"]),
     );

@@ -27,6 +27,8 @@ const VERSIONS: Record<string, string> = {
   "schedule-7": "4524f06060c19bc0",
   // A name the model writes is plain text on one line (contracts/plain-name.ts), said in the name's description.
   "schedule-8": "1c7e5e9b289e97ee",
+  // propose_arrangement keeps parts of days free (`keep_free`: "not tonight").
+  "schedule-9": "6553aeb93863607f",
   "todo-1": "c37c7477cb0a1693",
   "todo-2": "38a6ee68972a1bcc",
 };

@@ -32,7 +32,7 @@ import { saySummary, summaryPattern, type SummaryKey, type SummaryParams } from 
  * Version of the tools: their names, kinds and arguments, what a saved plan names. Bump it whenever they change
  * (`tests/domains/domain-version.test.ts` fails until you do); a result's new wording is no bump (CONTRIBUTING.md).
  */
-export const SCHEDULE_DOMAIN_VERSION = "schedule-8";
+export const SCHEDULE_DOMAIN_VERSION = "schedule-9";
 
 /** What the domain is about, for the system prompt. */
 export const SCHEDULE_DOMAIN_DESCRIPTION =
