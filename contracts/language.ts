@@ -66,6 +66,14 @@ const WEEKDAYS: Readonly<Record<Language, readonly string[]>> = {
   zh: ["", "周一", "周二", "周三", "周四", "周五", "周六", "周日"],
 };
 
+/** The parts of the day in Chinese. */
+export const PART_OF_DAY_ZH = { morning: "上午", afternoon: "下午", evening: "晚上" } as const;
+
+/** A part of the day in Chinese ("上午"); another word as it is. */
+export function partInChinese(part: string): string {
+  return (PART_OF_DAY_ZH as Readonly<Record<string, string>>)[part] ?? part;
+}
+
 /** "Friday" / "周五" for a weekday (1 = Monday); "" for anything else. */
 export function weekdayName(weekday: number, language: Language): string {
   return WEEKDAYS[language][weekday] ?? "";

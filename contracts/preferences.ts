@@ -7,7 +7,7 @@
  * Here because three layers share it: the memory layer stores it, the tools keep to it, the memory model extracts it.
  */
 import { z } from "zod";
-import { sayList, weekdayName, type Language } from "./language.js";
+import { PART_OF_DAY_ZH, sayList, weekdayName, type Language } from "./language.js";
 import { isSmallHour } from "./clock.js";
 
 /** A part of the day. */
@@ -316,8 +316,6 @@ function hourClock(hour: number): string {
   return `${String(hour).padStart(2, "0")}:00`;
 }
 
-const PARTS_ZH: Readonly<Record<PreferencePart, string>> = { morning: "上午", afternoon: "下午", evening: "晚上" };
-
 /** A rule in Chinese, without its day scope. */
 function describeInChinese(rule: PreferenceRule): string {
   switch (rule.kind) {
@@ -329,11 +327,11 @@ function describeInChinese(rule: PreferenceRule): string {
         "zh",
       )}`;
     case "part_of_day":
-      return `尽量在${PARTS_ZH[rule.value]}`;
+      return `尽量在${PART_OF_DAY_ZH[rule.value]}`;
     case "only_part_of_day":
-      return `只在${PARTS_ZH[rule.value]}`;
+      return `只在${PART_OF_DAY_ZH[rule.value]}`;
     case "avoid_part_of_day":
-      return `${PARTS_ZH[rule.value]}不安排`;
+      return `${PART_OF_DAY_ZH[rule.value]}不安排`;
     case "not_before_hour":
       return `${hourClock(rule.value)}以前不安排`;
     case "not_after_hour":

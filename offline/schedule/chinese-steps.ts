@@ -1,6 +1,6 @@
 /** The plan steps of one request in Chinese, each written so that the request reader reads it back as that request. */
 import type { StepDraft } from "../stage-state.js";
-import { sayList, weekdayName } from "../../contracts/language.js";
+import { PART_OF_DAY_ZH, sayList, weekdayName } from "../../contracts/language.js";
 import { listedReviews } from "./replies.js";
 import {
   anchorWords,
@@ -14,7 +14,7 @@ import {
 import { dayOfWords, firstDayOf, resolveDays, slotRangeOf, weekdayOf, type WeekFacts } from "./week-facts.js";
 import { limitsSlots } from "./empty-window.js";
 import { CALENDAR_PACKS, CLASS_PACKS, OFFLINE_PLAN_STEPS_ZH, RESCHEDULE_STEP, WEEKDAY_ZH } from "./fixed-steps.js";
-import { PART_ZH, partKeptFree, sameDayToday, shiftWords, stepDay } from "./step-where.js";
+import { partKeptFree, sameDayToday, shiftWords, stepDay } from "./step-where.js";
 import { markTaskWords, markWeekday } from "./english-steps.js";
 
 /** A task's or event's name as a step quotes it. */
@@ -91,7 +91,7 @@ export function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDr
     case "add_habit":
       return [
         {
-          content: `添加习惯 ${quoted(request.name)}，每周 ${request.perWeek} 次${request.minutes ? `，每次 ${request.minutes} 分钟` : ""}${request.part ? `，${PART_ZH[request.part]}` : ""}`,
+          content: `添加习惯 ${quoted(request.name)}，每周 ${request.perWeek} 次${request.minutes ? `，每次 ${request.minutes} 分钟` : ""}${request.part ? `，${PART_OF_DAY_ZH[request.part]}` : ""}`,
           done_when: "习惯的各次已安排，或已说明无法添加的原因",
           packs: [...CLASS_PACKS],
         },
@@ -118,7 +118,7 @@ export function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDr
       ];
     case "class_rules": {
       const rules = [
-        ...request.parts.map((part) => `优先${PART_ZH[part]}`),
+        ...request.parts.map((part) => `优先${PART_OF_DAY_ZH[part]}`),
         ...(request.excludedWeekdays.length > 0
           ? [`不要${request.excludedWeekdays.map((day) => weekdayName(day, "zh")).join("、")}`]
           : []),
@@ -198,13 +198,13 @@ function shiftAllSteps(request: Extract<ScheduleRequest, { kind: "shift_all" }>)
     shiftAllDays(request).map((weekday) => weekdayName(weekday, "zh")),
     "zh",
   );
-  const whose = days === "" ? "所有复习" : `${days}${request.part ? PART_ZH[request.part] : ""}的所有复习`;
+  const whose = days === "" ? "所有复习" : `${days}${request.part ? PART_OF_DAY_ZH[request.part] : ""}的所有复习`;
   if (request.away && request.weekday !== undefined)
     return [
       {
         content:
           request.away === "part"
-            ? `把${whose}挪出${days}${PART_ZH[request.part!]}`
+            ? `把${whose}挪出${days}${PART_OF_DAY_ZH[request.part!]}`
             : `把${whose}挪到${request.dayward ? (request.dayward === "earlier" ? "更早的一天" : "更晚的一天") : "别的天"}`,
         done_when: "那里每个还没开始的复习都已挪走，或说明了为什么保留不动",
       },
@@ -242,16 +242,16 @@ function chineseWhere(where: Where, facts: WeekFacts, purpose: "use" | "move" | 
     parts.push(slots.to === undefined ? `（第${slots.from}节）` : `（第${slots.from}-${slots.to}节）`);
   } else if (limitsSlots(slots)) {
     const range = slotRangeOf(slots, facts);
-    parts.push(`${slots.part ? PART_ZH[slots.part] : ""}（第${range.from}-${range.to}节）`);
+    parts.push(`${slots.part ? PART_OF_DAY_ZH[slots.part] : ""}（第${range.from}-${range.to}节）`);
   }
   if (purpose === "move" && slots.soonest) parts.push("最早的空闲时间");
-  if (notPart) parts.push(`不要${PART_ZH[notPart]}`);
+  if (notPart) parts.push(`不要${PART_OF_DAY_ZH[notPart]}`);
   // Excluded days by weekday only: "（第N天）" after them would read as a day to use.
   const not = resolveDays(where.not, facts);
   const partOut = purpose === "arrange" ? partKeptFree(where, facts) : undefined;
   if (not.length > 0)
     parts.push(
-      `不要${[...new Set(not.map((day) => weekdayName(weekdayOf(facts, day), "zh")))].join("、")}${partOut ? PART_ZH[partOut] : ""}`,
+      `不要${[...new Set(not.map((day) => weekdayName(weekdayOf(facts, day), "zh")))].join("、")}${partOut ? PART_OF_DAY_ZH[partOut] : ""}`,
     );
   if (where.before) parts.push(`在${where.before}之前`);
   return parts.join("，");

@@ -4,7 +4,7 @@
  * `add_task` / `upsert_task_class` — with the class found by name, id or alias among the live overview's classes.
  */
 import { finish, propose, type Decision, type Finish } from "../decisions.js";
-import { say, weekdayName, type Language } from "../../contracts/language.js";
+import { PART_OF_DAY_ZH, say, weekdayName, type Language } from "../../contracts/language.js";
 import type { PromptView, RoundView } from "../prompt-reading.js";
 import {
   addedTaskIn,
@@ -108,7 +108,7 @@ export function addHabitStep(
   const done = answered(view.rounds, "add_habit", end, language);
   if (done) return done;
   const duration = Math.max(1, Math.ceil((request.minutes ?? SLOT_MINUTES) / SLOT_MINUTES));
-  const partZh = request.part ? { morning: "上午", afternoon: "下午", evening: "晚上" }[request.part] : undefined;
+  const partZh = request.part ? PART_OF_DAY_ZH[request.part] : undefined;
   return propose(
     say(
       language,
@@ -287,7 +287,7 @@ export function classRulesStep(
       say(
         language,
         `prefers the ${part} (where the week has room; elsewhere when it has none)`,
-        `优先安排在${{ morning: "上午", afternoon: "下午", evening: "晚上" }[part]}（有空时；没有空时也会排在别的时段）`,
+        `优先安排在${PART_OF_DAY_ZH[part]}（有空时；没有空时也会排在别的时段）`,
       ),
     ),
     ...(excluded.length > 0

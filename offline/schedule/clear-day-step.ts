@@ -4,7 +4,7 @@
  * for each review placed there — `skip` (skipped this week) or `unplace` (pending again) — each decided on the card;
  * a day with no review placed says so and proposes nothing. Timetable events stay: only reviews are cleared.
  */
-import { say, sayList, type Language } from "../../contracts/language.js";
+import { PART_OF_DAY_ZH, say, sayList, type Language } from "../../contracts/language.js";
 import { finish, proposeAll, read, type Decision, type Finish } from "../decisions.js";
 import type { RoundView } from "../prompt-reading.js";
 import type { ScheduleRequest } from "../../tools/schedule/request-parsing.js";
@@ -12,7 +12,6 @@ import { markedText, unplacedText, type ListedTask } from "../../tools/schedule/
 import { appliedWriteSummary, callResultOf, refusalOf, toolDataOf, notCarriedOut } from "./tool-data.js";
 import { datingOf, dayName, hasStarted, placeWords, resolveDays, slotRangeOf, type WeekFacts } from "./week-facts.js";
 import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
-import { PART_ZH } from "./step-where.js";
 
 type ClearDay = Extract<ScheduleRequest, { kind: "clear_day" }>;
 
@@ -60,7 +59,7 @@ export function clearDayStep(
     ? say(
         language,
         `${daysWords(days, facts, language)} in the ${part}`,
-        `${daysWords(days, facts, language)}${PART_ZH[part]}`,
+        `${daysWords(days, facts, language)}${PART_OF_DAY_ZH[part]}`,
       )
     : daysWords(days, facts, language);
   // The card's writes are answered: the day is looked at again as it is now (another thread may have put a review on

@@ -4,13 +4,17 @@
  * question which of them, when the day holds several.
  */
 import { addDays, dayOfWeekOfDate } from "../../contracts/clock.js";
-import { say, weekdayName, type Language } from "../../contracts/language.js";
-import { resolveSlotWindow, splitNamingDay, type PartOfDay } from "../../tools/schedule/request-parsing.js";
+import { PART_OF_DAY_ZH, say, weekdayName, type Language } from "../../contracts/language.js";
+import {
+  readPartOfDay,
+  resolveSlotWindow,
+  splitNamingDay,
+  type PartOfDay,
+} from "../../tools/schedule/request-parsing.js";
 import type { ListedTask } from "../../tools/schedule/tools/index.js";
 import type { Decision } from "../decisions.js";
 import { matchTasks, namesKindOnly } from "./task-matching.js";
 import { hasStarted, weekdayOf, type WeekFacts } from "./week-facts.js";
-import { PART_ZH } from "./step-where.js";
 
 /** The weekday a phrase names its task by, the clock making one of a day from today; undefined when it names none. */
 export function namingWeekday(phrase: string, facts: Pick<WeekFacts, "now">): number | undefined {
@@ -66,18 +70,16 @@ export interface DayNamed {
 export function dayNamedIn(named: Pick<DayNamed, "weekday" | "part">, language: Language): string {
   const weekday = weekdayName(named.weekday, language);
   if (!named.part) return weekday;
-  return language === "zh" ? `${weekday}${PART_ZH[named.part]}` : `${weekday} ${named.part}`;
+  return language === "zh" ? `${weekday}${PART_OF_DAY_ZH[named.part]}` : `${weekday} ${named.part}`;
 }
 
 /** A part of the day said first ("morning's reviews", "上午的复习"), and the words after it. */
 function partOfDayFirst(rest: string): { part?: PartOfDay; rest: string } {
   const found = /^(?:(morning|afternoon|evening)'s\b|(上午|早上|早晨|下午|晚上)的?)\s*/.exec(rest);
   if (!found) return { rest };
-  const part = (found[1] ?? ZH_PART[found[2] as keyof typeof ZH_PART]) as PartOfDay;
+  const part = (found[1] as PartOfDay | undefined) ?? readPartOfDay(found[2]!)!;
   return { part, rest: rest.slice(found[0].length) };
 }
-
-const ZH_PART = { 上午: "morning", 早上: "morning", 早晨: "morning", 下午: "afternoon", 晚上: "evening" } as const;
 
 /**
  * The placed reviews a phrase that names only the kind of session stands for ("the review", "my reviews", "复习"):

@@ -6,10 +6,9 @@
  * words name such a window (an edited step) without calling a tool: a tool never gets `slots.to` below `slots.from`.
  * Said from the phrase table (`tools/schedule/summary-phrases.ts`).
  */
-import type { Language } from "../../contracts/language.js";
+import { partInChinese, type Language } from "../../contracts/language.js";
 import { resolveSlotWindow, type SlotWindow, type Where } from "../../tools/schedule/request-parsing.js";
 import { saySummary, type SummaryKey } from "../../tools/schedule/summary-phrases.js";
-import { partInChinese } from "../../tools/schedule/summary-words.js";
 import { resolveDays, slotRangeOf, type WeekFacts } from "./week-facts.js";
 
 /** True when slots `from`…`to` hold no slot of a day of `slotsPerDay` slots. */

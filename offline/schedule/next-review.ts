@@ -5,7 +5,7 @@
  * ("Move "Matrix operations review" to Wednesday"), so the card shows which review it is about and the step reads the
  * same whenever it runs; with none to name, several, or no clock to tell, which review is asked.
  */
-import { say, type Language } from "../../contracts/language.js";
+import { PART_OF_DAY_ZH, say, type Language } from "../../contracts/language.js";
 import { readClockTime, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import type { GetOverviewData } from "../../tools/schedule/tools/index.js";
 import { slotsOfPart } from "../../tools/schedule/rules.js";
@@ -156,7 +156,7 @@ export function withNextReview(
   const knowable = facts.now !== undefined && overview !== undefined && (overview.placedOmitted ?? 0) === 0;
   if (part !== undefined && knowable) {
     const inPart = reviewsOfPartToday(part, overview, facts);
-    const partZh = { morning: "上午", afternoon: "下午", evening: "晚上" }[part];
+    const partZh = PART_OF_DAY_ZH[part];
     if (inPart.length === 1)
       return namedAs(
         inPart[0]!,

@@ -9,13 +9,13 @@
  * allow, stays, and is named. The moves are checked together (a review may take another's old time); a place the
  * week refuses is left out for the next nearest, and a review it refuses twice stays.
  */
-import { say, sayList, weekdayName, type Language } from "../../contracts/language.js";
+import { partInChinese, say, sayList, weekdayName, type Language } from "../../contracts/language.js";
 import { finish, propose, read, readAll, type Decision, type Finish } from "../decisions.js";
 import type { RoundView } from "../prompt-reading.js";
 import { shiftAllBy, shiftAllDays, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { movedText, type FindFreeData, type ListedTask } from "../../tools/schedule/tools/index.js";
 import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
-import { partInChinese, summaryInChinese } from "../../tools/schedule/summary-words.js";
+import { summaryInChinese } from "../../tools/schedule/summary-words.js";
 import { readableScheduleText } from "../../tools/schedule/readable.js";
 import { breakInside } from "../../tools/schedule/slot-range.js";
 import { callResultOf, failureOf, notCarriedOut, refusalOf, toolDataOf } from "./tool-data.js";

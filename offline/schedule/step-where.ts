@@ -17,8 +17,6 @@ import { dayOfWords, resolveDays, slotRangeOf, weekdayOf, type WeekFacts } from 
 import { formatDate } from "../../tools/schedule/state.js";
 import { limitsSlots } from "./empty-window.js";
 
-export const PART_ZH = { morning: "上午", afternoon: "下午", evening: "晚上" } as const;
-
 /** "later today", "挪到今晚晚些时候" (read back as said), for a same-day shift whose words named today or tonight. */
 export function sameDayToday(
   request: Extract<ScheduleRequest, { kind: "move" }>,

@@ -15,7 +15,7 @@
  * values in a phrase's places (a label's kind, the joints of a list).
  */
 import { fieldInChinese } from "./argument-words.js";
-import { weekdayName, type Language } from "../../contracts/language.js";
+import { partInChinese, weekdayName, type Language } from "../../contracts/language.js";
 import {
   REFINEMENT_HEADS,
   REFINEMENT_STOPS,
@@ -115,9 +115,9 @@ function quoted(json: string): string {
 function weekdayInChinese(english: string): string {
   const [day = "", part] = english.split(" ");
   const weekday = dayOfWeekNumber(day);
-  const partZh = { morning: "上午", afternoon: "下午", evening: "晚上" }[part ?? ""];
-  if (part !== undefined && (weekday === 0 || partZh === undefined)) return english;
-  return weekday > 0 ? `${weekdayName(weekday, "zh")}${partZh ?? ""}` : english;
+  const partZh = part === undefined ? "" : partInChinese(part);
+  if (part !== undefined && (weekday === 0 || partZh === part)) return english;
+  return weekday > 0 ? `${weekdayName(weekday, "zh")}${partZh}` : english;
 }
 
 /** A task status in Chinese ("已安排"); an unknown one as it is. */
@@ -255,11 +255,6 @@ function refusedWrite(text: string): string {
 
 /** The limits a window that holds no slot names (`noSlotWithin`), as their table keys. */
 const WINDOW_LIMITS: readonly SummaryKey[] = ["windowPart", "windowSlots", "windowStartsFrom", "windowEndsBy"];
-
-/** A part of the day in Chinese ("上午"); another word as it is. */
-export function partInChinese(part: string): string {
-  return { morning: "上午", afternoon: "下午", evening: "晚上" }[part] ?? part;
-}
 
 /** A task's label (`task <id> "<name>"`, an event's, a habit's) with its kind in Chinese. */
 function labelInChinese(label: string): string {

@@ -1,5 +1,5 @@
 /** What a card says of a task write (`describeTaskWrite`): the class, task, calendar or roll it asks for, in words. */
-import { weekdayName, type Language } from "../../../contracts/language.js";
+import { partInChinese, weekdayName, type Language } from "../../../contracts/language.js";
 import { formatDate, type ScheduleState } from "../state.js";
 import {
   alreadyThereText,
@@ -57,7 +57,7 @@ export function describeTaskWrite(
       if (Array.isArray(args.preferred_parts))
         parts.push(
           zh
-            ? `偏好${(args.preferred_parts as string[]).map((part) => ({ morning: "上午", afternoon: "下午", evening: "晚上" })[part] ?? part).join("、")}`
+            ? `偏好${(args.preferred_parts as string[]).map(partInChinese).join("、")}`
             : `prefers the ${(args.preferred_parts as string[]).join(" or ")}`,
         );
       if (typeof args.buffer_slots === "number")
@@ -85,7 +85,7 @@ export function describeTaskWrite(
     }
     case "add_habit": {
       const part = typeof args.part === "string" ? args.part : undefined;
-      const partZh = part ? ({ morning: "上午", afternoon: "下午", evening: "晚上" }[part] ?? part) : undefined;
+      const partZh = part ? partInChinese(part) : undefined;
       return zh
         ? `新增习惯 ${JSON.stringify(String(args.name))}：每周 ${String(args.times_per_week)} 次，每次 ${String(args.duration)} 节${partZh ? `，偏好${partZh}` : ""}，不在同一天；每到新的一周自动添加`
         : `Add the habit ${JSON.stringify(String(args.name))}: ${String(args.times_per_week)} time(s) a week, ${String(args.duration)} slot(s) each${part ? `, in the ${part}` : ""}, no two on one day; each new week gets its own`;
