@@ -173,6 +173,12 @@ describe("propose_arrangement with limits", () => {
       }),
       { numRuns: 80 },
     );
+    // A part said past the day's last slot (a model's "to": 10^12) keeps the rest of that day free, and is read at once.
+    const wide = proposeArrangementTool.run(sampleWeek(), { keep_free: [{ day: 3, from: 1, to: 10 ** 12 }] });
+    expect(wide.ok).toBe(true);
+    const widePlaces = (wide.data as { candidates: Array<{ places?: Array<{ day: number }> }> }).candidates[0]!.places!;
+    expect(widePlaces.length).toBeGreaterThan(0);
+    expect(widePlaces.map((place) => place.day)).not.toContain(3);
     // A review left out for want of room outside them is said so, naming the part kept free.
     const week = sampleWeek();
     const whole = proposeArrangement(week, { taskIds: ["derivative-drills"], days: [5] });

@@ -333,8 +333,10 @@ function stepped(task: SearchTask, step: StepLimits): SearchTask {
   const days = step.days.length > 0 ? step.days.filter((day) => !task.days || task.days.has(day)) : undefined;
   const notDays = new Set([...(task.notDays ?? []), ...step.notDays]);
   const notAt = new Set(task.notAt ?? []);
+  // (Only the starts the step allows at all: a part said past the day's last slot — "to": 10^12 from a model — is
+  // walked no further than it.)
   for (const kept of step.keepFree)
-    for (let start = Math.max(1, kept.from - task.duration + 1); start <= kept.to; start += 1)
+    for (let start = Math.max(1, kept.from - task.duration + 1); start <= Math.min(kept.to, step.to); start += 1)
       notAt.add(`${kept.day}:${start}`);
   return {
     ...task,
