@@ -142,12 +142,6 @@ export function* arrangementSteps(state: ScheduleState, options: ArrangementOpti
   const step: StepLimits = { days: [...only], notDays: [...notDays], from, to, keepFree };
   const limits = new Map((options.limits ?? []).map((entry) => [entry.task_id, entry]));
   const tasks = scope.map((task) => withRules(stepped(searchTaskOf(task, limits.get(task.id)), step), task, book));
-  const rejectedAt = new Map(
-    scope.map((task) => [
-      task.id,
-      new Set((limits.get(task.id)?.not_at ?? []).map((place) => `${place.day}:${place.slot_start}`)),
-    ]),
-  );
   // One exact search under every rule and limit: the most placed, then by priority.
   yield;
   const search = yield* placementSteps(tasks, room, { ...work.search, dayLoad });
@@ -174,22 +168,7 @@ export function* arrangementSteps(state: ScheduleState, options: ArrangementOpti
   // the same limits, so the card proposes the week the refinement would otherwise move them to. All of them are
   // polished together (a card of `maxPlaces` takes the first of them: the rest still fit once it applies).
   yield;
-  const all = yield* polishedPlacements(
-    state,
-    placements,
-    tasks,
-    preferences,
-    (target) => {
-      if ((only.size > 0 && !only.has(target.day)) || notDays.has(target.day)) return false;
-      // A place's key is made only for a task with places rejected (the polishing asks of every change worth taking).
-      const rejected = rejectedAt.get(target.task_id);
-      if (rejected !== undefined && rejected.size > 0 && rejected.has(`${target.day}:${target.slot_start}`))
-        return false;
-      if (keepFree.some((kept) => overlapsKeptFree(kept, target.day, target.slot_start, target.slot_end))) return false;
-      return target.slot_start >= from && target.slot_end <= to;
-    },
-    work,
-  );
+  const all = yield* polishedPlacements(state, placements, tasks, preferences, work);
   const chosen = all.slice(0, Math.max(1, options.maxPlaces ?? all.length));
   const later = all.length - chosen.length;
   const writes = placedAt(chosen);
@@ -250,7 +229,8 @@ export function* arrangementSteps(state: ScheduleState, options: ArrangementOpti
 
 /**
  * `placements` (the search's) polished: applied, then moved and swapped among themselves while the health score
- * rises, each within its task's limits and `fits`; in the same order. Each polished place is free, and keeps the
+ * rises, each within its search task's limits — the step's days and slots, the user's, the places it must not start
+ * at (rejected, or reaching into a part kept free) — as the search kept to them; in the same order. Each polished place is free, and keeps the
  * rules, in the polished week, so any of them apply as place writes on `state` (the caller applies its card's).
  */
 function* polishedPlacements(
@@ -258,7 +238,6 @@ function* polishedPlacements(
   placements: readonly PlannedPlacement[],
   tasks: readonly SearchTask[],
   preferences: HealthPreferences,
-  fits: (target: { task_id: string; day: number; slot_start: number; slot_end: number }) => boolean,
   work: ChangeWork,
 ): Steps<PlannedPlacement[]> {
   const searched = yield* placesApplied(state, placedAt(placements));
@@ -267,12 +246,14 @@ function* polishedPlacements(
   const allowed = (target: { task_id: string; day: number; slot_start: number }) => {
     const task = byId.get(target.task_id);
     if (!task || (task.days && !task.days.has(target.day)) || task.notDays?.has(target.day)) return false;
+    // A place's key is made only for a task with starts it must not take (the polishing asks of every change worth
+    // taking).
+    if (task.notAt && task.notAt.size > 0 && task.notAt.has(`${target.day}:${target.slot_start}`)) return false;
     const end = target.slot_start + task.duration - 1;
     return (
       target.slot_start >= (task.from ?? 1) &&
       end <= (task.to ?? end) &&
-      withinDayBounds(task, target.day, target.slot_start, end) &&
-      fits({ task_id: target.task_id, day: target.day, slot_start: target.slot_start, slot_end: end })
+      withinDayBounds(task, target.day, target.slot_start, end)
     );
   };
   const week = yield* polishPlacements(
@@ -318,11 +299,6 @@ function searchTaskOf(task: TaskItem, limits: TaskLimits | undefined): SearchTas
   if (limits?.not_at?.length)
     searchTask.notAt = new Set(limits.not_at.map((place) => `${place.day}:${place.slot_start}`));
   return searchTask;
-}
-
-/** True when slots `start`-`end` of `day` reach into `kept`. */
-function overlapsKeptFree(kept: KeptFree, day: number, start: number, end: number): boolean {
-  return kept.day === day && start <= kept.to && end >= kept.from;
 }
 
 /**
