@@ -5,16 +5,11 @@
  */
 import { addDays, dayOfWeekOfDate } from "../../contracts/clock.js";
 import { PART_OF_DAY_ZH, say, weekdayName, type Language } from "../../contracts/language.js";
-import {
-  readPartOfDay,
-  resolveSlotWindow,
-  splitNamingDay,
-  type PartOfDay,
-} from "../../tools/schedule/request-parsing.js";
+import { splitNamingDay, splitPartOfDay, type PartOfDay } from "../../tools/schedule/request-parsing.js";
 import type { ListedTask } from "../../tools/schedule/tools/index.js";
 import type { Decision } from "../decisions.js";
 import { matchTasks, namesKindOnly } from "./task-matching.js";
-import { hasStarted, weekdayOf, type WeekFacts } from "./week-facts.js";
+import { hasStarted, slotRangeOf, weekdayOf, type WeekFacts } from "./week-facts.js";
 
 /** The weekday a phrase names its task by, the clock making one of a day from today; undefined when it names none. */
 export function namingWeekday(phrase: string, facts: Pick<WeekFacts, "now">): number | undefined {
@@ -40,9 +35,9 @@ export function reviewsNamedByDay(
   // "Thursday morning's reviews", "明天上午的复习": those that begin in that part of the day. (Before, "morning's
   // reviews" matched no review of Thursday, and the answer said none was placed there.)
   // ("周四的复习都挪到下午": the "all" after the reviews names none of them — before, none of Thursday's matched it.)
-  const { part, rest: words } = partOfDayFirst(splitNamingDay(phrase)!.rest);
+  const { part, rest: words } = splitPartOfDay(splitNamingDay(phrase)!.rest);
   const rest = words.replace(/\s*(?:全都|全部|都)$/, "");
-  const window = part ? resolveSlotWindow({ part }, facts.slotsPerDay) : undefined;
+  const window = part ? slotRangeOf({ part }, facts) : undefined;
   // A review marked missed that day is named by it too ("I missed Tuesday's review, put it on Saturday"): its place
   // is on record, and a move places it again.
   const onDay = tasks.filter(
@@ -71,14 +66,6 @@ export function dayNamedIn(named: Pick<DayNamed, "weekday" | "part">, language: 
   const weekday = weekdayName(named.weekday, language);
   if (!named.part) return weekday;
   return language === "zh" ? `${weekday}${PART_OF_DAY_ZH[named.part]}` : `${weekday} ${named.part}`;
-}
-
-/** A part of the day said first ("morning's reviews", "上午的复习"), and the words after it. */
-function partOfDayFirst(rest: string): { part?: PartOfDay; rest: string } {
-  const found = /^(?:(morning|afternoon|evening)'s\b|(上午|早上|早晨|下午|晚上)的?)\s*/.exec(rest);
-  if (!found) return { rest };
-  const part = (found[1] as PartOfDay | undefined) ?? readPartOfDay(found[2]!)!;
-  return { part, rest: rest.slice(found[0].length) };
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   shiftAllBy,
   shiftAllDays,
   splitNamingDay,
+  splitPartOfDay,
   timedPlacement,
   type ScheduleRequest,
 } from "../../tools/schedule/request-parsing.js";
@@ -45,7 +46,7 @@ function byNamingWeekday(phrase: string, facts: WeekFacts): string {
   const chinese = /[\u4e00-\u9fff]/.test(phrase);
   const rest = named.rest || (chinese ? "复习" : "review");
   // ("tomorrow morning's reviews", "明天上午的复习": the part of the day goes with its weekday, "thursday morning's".)
-  const part = /^(?:(?:morning|afternoon|evening)'s\b|(?:上午|早上|早晨|下午|晚上)的)/.test(rest);
+  const part = splitPartOfDay(rest).part !== undefined;
   const weekdayWords = chinese ? weekdayName(weekday, "zh") : weekdayName(weekday, "en").toLowerCase();
   if (part) return chinese ? `${weekdayWords}${rest}` : `${weekdayWords} ${rest}`;
   return chinese ? `${weekdayWords}的${rest}` : `${weekdayWords}'s ${rest}`;

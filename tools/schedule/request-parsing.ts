@@ -58,7 +58,14 @@ export {
   resolveSlotWindow,
 } from "./reading/where.js";
 export { namesEverything, taskPhrase } from "./reading/task-words.js";
-export { dayLabel, dayLabelIn, splitNamingDay, splitRelativeDay, splitWeekday } from "./reading/day-names.js";
+export {
+  dayLabel,
+  dayLabelIn,
+  splitNamingDay,
+  splitPartOfDay,
+  splitRelativeDay,
+  splitWeekday,
+} from "./reading/day-names.js";
 export { anchorWords, classAnchorOf } from "./reading/next-to.js";
 export { timedPlacement } from "./reading/placing.js";
 export {

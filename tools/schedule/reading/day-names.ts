@@ -5,6 +5,8 @@
 import { weekdayName, type Language } from "../../../contracts/language.js";
 import { WEEKDAYS_EN, ZH_WEEKDAY_NUMBER } from "./words.js";
 import { taskPhrase } from "./task-words.js";
+import { readPartOfDay } from "./where.js";
+import type { PartOfDay } from "./request-kinds.js";
 
 /**
  * A day said from today: "yesterday's", "today's", "this morning's", "昨天的", "今晚的" name a review by its day (group 1
@@ -54,6 +56,17 @@ export function splitNamingDay(phrase: string): { weekday?: number; fromToday?: 
   if (!/'s\b|的/.test(phrase)) return undefined;
   const { weekday, rest } = splitWeekday(phrase);
   return weekday === undefined ? undefined : { weekday, rest };
+}
+
+/**
+ * A part of the day said first in the words after a day ("morning's reviews", "上午的复习", as "Thursday morning's
+ * reviews" and "明天上午的复习" leave them): the part, and the words after it.
+ */
+export function splitPartOfDay(rest: string): { part?: PartOfDay; rest: string } {
+  const found = /^(?:(morning|afternoon|evening)'s\b|(上午|早上|早晨|下午|晚上)的?)\s*/.exec(rest);
+  if (!found) return { rest };
+  const part = (found[1] as PartOfDay | undefined) ?? readPartOfDay(found[2]!)!;
+  return { part, rest: rest.slice(found[0].length) };
 }
 
 /** A mark's task phrase that asks instead of naming: "哪些复习", "什么", "列出". */
