@@ -6,9 +6,8 @@
 import type { ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import { splitNamingDay } from "../../tools/schedule/request-parsing.js";
 import type { GetOverviewData } from "../../tools/schedule/tools/index.js";
-import { slotsOfPart } from "../../tools/schedule/rules.js";
 import { namesKindOnly } from "./task-matching.js";
-import { resolveDays, weekdayOf, type WeekFacts } from "./week-facts.js";
+import { resolveDays, slotRangeOf, weekdayOf, type WeekFacts } from "./week-facts.js";
 
 /** The days of the window (indices) whose reviews `request` is about, when it names them by day alone; else undefined. */
 function daysOfReviews(request: ScheduleRequest, facts: WeekFacts): number[] | undefined {
@@ -47,8 +46,8 @@ export function noReviewOnItsDays(
   // ("keep Thursday evening free", "move Thursday evening's reviews to Friday": the reviews of that part of the day.)
   const part =
     request.kind === "shift_all" ? request.part : request.kind === "clear_day" ? request.where.slots.part : undefined;
-  const slots = part && facts.slotTimes ? slotsOfPart(part, { ...facts, slotTimes: facts.slotTimes }) : undefined;
-  if (part && !slots) return false;
+  // (The part's slots as the steps that act on it take them: `slotRangeOf`.)
+  const slots = part ? slotRangeOf({ part }, facts) : undefined;
   return !overview.placedTasks.some(
     ({ place }) =>
       place !== undefined &&
