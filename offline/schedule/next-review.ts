@@ -8,9 +8,8 @@
 import { PART_OF_DAY_ZH, say, type Language } from "../../contracts/language.js";
 import { readClockTime, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
 import type { GetOverviewData } from "../../tools/schedule/tools/index.js";
-import { slotsOfPart } from "../../tools/schedule/rules.js";
 import type { DayPart } from "../../tools/schedule/state.js";
-import { placeWords, startOnClock, type WeekFacts } from "./week-facts.js";
+import { placeWords, slotRangeOf, startOnClock, type WeekFacts } from "./week-facts.js";
 
 type PlacedTaskEntry = GetOverviewData["placedTasks"][number];
 /** A placed review with its place. */
@@ -97,10 +96,7 @@ export function reviewPartOf(phrase: string): DayPart | undefined {
 /** Today's placed reviews whose place meets `part` of the day, by the window's slot times. */
 function reviewsOfPartToday(part: DayPart, overview: GetOverviewData | undefined, facts: WeekFacts): Placed[] {
   if (!overview || (overview.placedOmitted ?? 0) > 0 || !facts.now) return [];
-  const slots = slotsOfPart(part, {
-    slotsPerDay: facts.slotsPerDay,
-    ...(facts.slotTimes ? { slotTimes: facts.slotTimes } : {}),
-  });
+  const slots = slotRangeOf({ part }, facts);
   return overview.placedTasks.flatMap((task) =>
     task.place &&
     facts.dates.get(task.place.day) === facts.now!.date &&
