@@ -160,6 +160,9 @@ const RUNS = [
   "my review tonight ",
   "can i do the ",
   "把提前一",
+  // A bare hour where a move goes.
+  "move it to 3 ",
+  "to 3 ",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

@@ -26,7 +26,7 @@ import {
   withDaysRuledOutBefore,
 } from "./move-target.js";
 import { readShift } from "./shifts.js";
-import { MODAL_ZH } from "./words.js";
+import { MODAL_ZH, NUMBER_WORDS } from "./words.js";
 import { readClearDay, readMark, readUnplace } from "./marks.js";
 
 export function readSwap(body: string): ScheduleRequest | undefined {
@@ -79,6 +79,26 @@ export const PUT_OFF =
 const MOVE_TO = new RegExp(String.raw`\b${MOVE_VERB}\s+(.+?)(?:\s+(?:to|onto|into|until|till)\s+(.+))?$`);
 
 /**
+ * A bare hour first where a move goes ("… to 11", "… to 3 on Friday", "… to seven tomorrow"): an hour of 1–12 with no
+ * minutes, marker, unit, second number or half of the day after it ("3 at night" is read as said), said as "at 11" is
+ * (1–7 the afternoon). Not after a number ("2 to 3
+ * reviews", "from 2 to 4": a range, read as it was). Before, the hour was not read: the move was refused as an unread
+ * number, or, with a day said, the hour was dropped and the task went to the day's first free slot.
+ */
+const HOUR_WORD = String.raw`(?:[1-9]|1[0-2]|${Object.keys(NUMBER_WORDS).join("|")})`;
+const BARE_HOUR_FIRST = new RegExp(
+  String.raw`^${HOUR_WORD}\b(?![:./\d]|\s*(?:[-–&]|or\b|and\b|[ap]\.?m\b|o'?clock\b|ish\b|(?:slots?|days?|sections?|periods?|hours?|minutes?|mins?|of|tasks?|reviews?|times?|weeks?|a|an|per|each|every|more|less|fewer)\b)|\s+(?:at\s+night|tonight|in\s+the\s+(?:morning|afternoon|evening)|this\s+(?:morning|afternoon|evening))\b)`,
+);
+/** A subject that ends with a number or a time ("2", "from 3pm"): "… to N" after it is a range's end. */
+const NUMBER_LAST = new RegExp(String.raw`(?:\d|\b${HOUR_WORD})\s*(?:[ap]\.?m\.?)?$`);
+
+function withBareHourAt(subject: string, target: string | undefined): string | undefined {
+  if (target === undefined || NUMBER_LAST.test(subject)) return target;
+  const said = target.trimStart();
+  return BARE_HOUR_FIRST.test(said) ? `at ${said}` : target;
+}
+
+/**
  * A shift said before what it moves ("push back a day today", "move forward an hour tonight's reviews"), or with
  * nothing after it ("push back a day").
  */
@@ -115,7 +135,7 @@ function readMoveTo(said: string): ScheduleRequest | undefined {
   if (english) {
     // "push it back to Friday", "bring X forward to Monday": the particle is no part of the name.
     const subject = (english[1] ?? "").replace(/^(?:back|forward)\s+/, "").replace(/\s+(?:back|forward)$/, "");
-    const [said, where, leaves] = splitTarget(subject, english[2]);
+    const [said, where, leaves] = splitTarget(subject, withBareHourAt(subject, english[2]));
     const task = PRONOUN.test(said) ? (taskNamedBefore(body.slice(0, english.index)) ?? said) : said;
     return task
       ? withOtherDay(

@@ -1,0 +1,119 @@
+/**
+ * A bare hour where a move goes: "push my 10am review to 11", "move the essay to 3 on Friday", "move the essay to seven
+ * tomorrow". Before, the hour was not read: the move was refused as an unread number, or, with a day said, the hour
+ * was dropped and the task went to the day's first free slot.
+ *
+ * The hour's half of the day is the test's own rule, the one "at 3" is read by: 1–7 the afternoon, 8–11 the morning,
+ * 12 noon. Every hour 1–12, in digits and in words, in several phrasings, reads as the same move said with "am" or
+ * "pm"; said to the agent on the sample week, the week after it is the week after its twin, and where the task moved
+ * it starts at the hour the rule names. Words that are no hour (a range, a count, a unit, "3 at night") keep their
+ * reading.
+ */
+import { describe, expect, test } from "vitest";
+import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import { converse, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
+
+const WORDS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+const HOURS = Array.from({ length: 12 }, (_, index) => index + 1);
+
+/** The hour said with its half of the day, by the rule "at 3" is read by. */
+const withMarker = (hour: number) => (hour === 12 ? "12pm" : hour <= 7 ? `${hour}pm` : `${hour}am`);
+/** "HH:00" of the hour said bare. */
+const clockOf = (hour: number) => `${String(hour === 12 ? 12 : hour <= 7 ? hour + 12 : hour).padStart(2, "0")}:00`;
+
+const PHRASINGS = [
+  (hour: string) => `move the essay to ${hour}`,
+  (hour: string) => `push the essay to ${hour} on friday`,
+  (hour: string) => `move the matrix review to ${hour} tomorrow`,
+  (hour: string) => `reschedule the vocabulary list to ${hour} on thursday`,
+  (hour: string) => `push my 10am review to ${hour}`,
+  (hour: string) => `can you move the essay to ${hour} on wednesday?`,
+];
+
+describe("a bare hour where a move goes is read as that hour", () => {
+  test.each(
+    PHRASINGS.flatMap((phrase) => HOURS.map((hour) => [phrase(String(hour)), phrase(withMarker(hour)), hour] as const)),
+  )("'%s' reads as '%s'", (said, twin, hour) => {
+    const read = parseScheduleRequest(said);
+    expect(read).toEqual(parseScheduleRequest(twin));
+    expect(read).toMatchObject({ kind: "move", where: { slots: { at: clockOf(hour) } } });
+  });
+
+  test.each(HOURS.map((hour) => [`move the essay to ${WORDS[hour - 1]} on friday`, hour] as const))(
+    "'%s': an hour in words",
+    (said, hour) => {
+      expect(parseScheduleRequest(said)).toEqual(
+        parseScheduleRequest(`move the essay to ${withMarker(hour)} on friday`),
+      );
+    },
+  );
+
+  test.each([
+    // A range, a count or a unit after the number: no hour of its own.
+    ["move the essay to 3 or 4", "15:00"],
+    ["move the essay to 3-4", "15:00"],
+    ["push the essay to 2 hours", "14:00"],
+    ["move the essay from 3pm to 5", "17:00"],
+    ["move 2 to 3 reviews to friday", "15:00"],
+    ["move the essay to 15/3", "15:00"],
+  ])("'%s' is not read as the bare hour", (said, wrong) => {
+    expect(JSON.stringify(parseScheduleRequest(said))).not.toContain(`"at":"${wrong}"`);
+  });
+
+  test("an hour said with its half of the day keeps it: '3 at night' is 03:00, 'seven tonight' 19:00", () => {
+    expect(parseScheduleRequest("move the essay to 3 at night tomorrow")).toMatchObject({
+      where: { slots: { at: "03:00" } },
+    });
+    expect(parseScheduleRequest("move the essay to 8 tonight")).toMatchObject({ where: { slots: { at: "20:00" } } });
+    expect(parseScheduleRequest("move my reviews to 2 days later")).toMatchObject({ kind: "shift_all", days: 2 });
+  });
+});
+
+describe("said to the agent, a bare hour moves the task as the hour said with am or pm does", () => {
+  // Monday 08:00 of the half-placed week: the essay sits on Saturday at 08:00; Wednesday is ahead.
+  const now = () => new Date("2024-03-11T08:00:00+08:00");
+  const said = (hour: string) => `move the essay to ${hour} on wednesday`;
+
+  test.each(HOURS)("'move the essay to %i on wednesday'", async (hour) => {
+    const [outcome, twin] = await Promise.all([
+      converse(await offlineTempo(halfPlacedWeek(), now), said(String(hour))),
+      converse(await offlineTempo(halfPlacedWeek(), now), said(withMarker(hour))),
+    ]);
+    expect(outcome.schedule).toEqual(twin.schedule);
+    expect(outcome.finalAnswer).toBe(twin.finalAnswer);
+    expect(outcome.planSteps).toEqual([`Move "essay" to Wednesday, Mar 13, at ${clockOf(hour)}`]);
+    // Where the essay moved, it starts at the hour the rule names.
+    const slotTimes = outcome.schedule.window.slotTimes!;
+    const place = placeOf(outcome.schedule, "essay-draft");
+    if (place !== "day 6 slots 1-2") {
+      const start = Number(/slots (\d+)-/.exec(place)![1]);
+      expect(place.startsWith("day 3 ")).toBe(true);
+      expect(slotTimes[start - 1]!.start).toBe(clockOf(hour));
+    }
+  });
+
+  test("the hours that start a free slot on Wednesday move the essay there", async () => {
+    const moved: number[] = [];
+    for (const hour of HOURS) {
+      const outcome = await converse(await offlineTempo(halfPlacedWeek(), now), said(String(hour)));
+      if (placeOf(outcome.schedule, "essay-draft") !== "day 6 slots 1-2") moved.push(hour);
+    }
+    // The test's own reckoning: an hour that starts a slot of Wednesday, with that slot and the next free (an event
+    // that takes tasks inside it, the evening study hall, leaves its slots free).
+    const week = halfPlacedWeek();
+    const busy = new Set(
+      week.tasks.flatMap((task) =>
+        (task.source === "event" && task.canEmbed ? [] : (task.slots ?? []))
+          .filter((range) => range.day === 3)
+          .flatMap((range) => Array.from({ length: range.end - range.start + 1 }, (_, i) => range.start + i)),
+      ),
+    );
+    const starts = week.window.slotTimes!.map((slot) => slot.start);
+    const fits = HOURS.filter((hour) => {
+      const slot = starts.indexOf(clockOf(hour)) + 1;
+      return slot > 0 && slot < starts.length && !busy.has(slot) && !busy.has(slot + 1);
+    });
+    expect(fits.length).toBeGreaterThan(0);
+    expect(moved).toEqual(fits);
+  });
+});
