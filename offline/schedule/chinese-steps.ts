@@ -198,7 +198,9 @@ function shiftAllSteps(request: Extract<ScheduleRequest, { kind: "shift_all" }>)
     shiftAllDays(request).map((weekday) => weekdayName(weekday, "zh")),
     "zh",
   );
-  const whose = days === "" ? "所有复习" : `${days}${request.part ? PART_OF_DAY_ZH[request.part] : ""}的所有复习`;
+  const from = request.startsFrom ? `${request.startsFrom}以后` : "";
+  const whose =
+    days === "" ? "所有复习" : `${days}${request.part ? PART_OF_DAY_ZH[request.part] : ""}${from}的所有复习`;
   if (request.away && request.weekday !== undefined)
     return [
       {

@@ -48,10 +48,14 @@ export function noReviewOnItsDays(
     request.kind === "shift_all" ? request.part : request.kind === "clear_day" ? request.where.slots.part : undefined;
   // (The part's slots as the steps that act on it take them: `slotRangeOf`.)
   const slots = part ? slotRangeOf({ part }, facts) : undefined;
+  // ("everything after 3pm": the reviews that start then or later, as the shift chooses them.)
+  const startsFrom = request.kind === "shift_all" ? request.startsFrom : undefined;
+  const from = startsFrom ? slotRangeOf({ startsFrom }, facts).from : undefined;
   return !overview.placedTasks.some(
     ({ place }) =>
       place !== undefined &&
       days.includes(place.day) &&
-      (slots === undefined || (place.start <= slots.to && place.end >= slots.from)),
+      (slots === undefined || (place.start <= slots.to && place.end >= slots.from)) &&
+      (from === undefined || place.start >= from),
   );
 }

@@ -85,6 +85,7 @@ export function withShiftDays(request: ScheduleRequest, facts: WeekFacts): Sched
   const of = {
     ...(weekday !== undefined ? { weekday } : {}),
     ...(request.part ? { part: request.part } : {}),
+    ...(request.startsFrom ? { startsFrom: request.startsFrom } : {}),
     ...(also.length > 0 ? { more: also } : {}),
   };
   // Off the day: the day named by its weekday ("I'm busy tomorrow, move my reviews").
@@ -333,7 +334,7 @@ function shiftAllSteps(request: Extract<ScheduleRequest, { kind: "shift_all" }>)
       : `all of ${sayList(
           days.map((day) => `${day}${request.part ? ` ${request.part}` : ""}'s`),
           "en",
-        )} reviews`;
+        )} reviews${request.startsFrom ? ` from ${request.startsFrom} on` : ""}`;
   // Off the day (or that part of it), to no place named: said as the parser reads it back.
   if (request.away && request.weekday !== undefined)
     return [

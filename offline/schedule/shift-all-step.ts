@@ -137,8 +137,17 @@ function startsOf(found: FindFreeData, duration: number): Set<string> {
 
 /** The reviews a shift moves: placed on one range, not started, of the weekdays named (any, when none is). */
 function chosenOf(tasks: readonly ListedTask[], request: ShiftAll, facts: WeekFacts): ListedTask[] {
-  // "Monday evening's reviews": those that begin in that part of the day.
-  const part = request.part ? slotRangeOf({ part: request.part }, facts) : undefined;
+  // "Monday evening's reviews", "everything after 3pm": those that begin in that part of the day, or from that time on.
+  const part =
+    request.part || request.startsFrom
+      ? slotRangeOf(
+          {
+            ...(request.part ? { part: request.part } : {}),
+            ...(request.startsFrom ? { startsFrom: request.startsFrom } : {}),
+          },
+          facts,
+        )
+      : undefined;
   const weekdays = shiftAllDays(request);
   return tasks.filter(
     (task) =>

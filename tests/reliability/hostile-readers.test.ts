@@ -163,6 +163,9 @@ const RUNS = [
   // A bare hour where a move goes.
   "move it to 3 ",
   "to 3 ",
+  // The reviews from a time on.
+  "push everything after 3pm ",
+  "三点以后的",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

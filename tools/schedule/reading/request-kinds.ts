@@ -241,6 +241,11 @@ export type ScheduleRequest =
       to?: Where;
       part?: PartOfDay;
       /**
+       * The clock time from which that day's reviews move ("push everything after 3pm back an hour", "把今天三点以后的复习
+       * 都往后推一小时"): those that start then or later ("HH:MM"); the others stay. Said with no day, today's.
+       */
+      startsFrom?: string;
+      /**
        * Moved off where they are, to no place named ("move my reviews off Thursday", "I'm busy Thursday morning, move
        * my reviews", "move Thursday's reviews to another day", "把周四的所有复习挪到别的天"): each to the free time
        * nearest its own that is not on its day (`day`), or not in that part of it (`part`, with `part` set).

@@ -8,6 +8,7 @@ import { MOVE_VERB, WEEKDAYS_EN, ZH_WEEKDAY_NUMBER } from "./words.js";
 export { MOVE_VERB };
 import { DAY_OR_SHORT_EN, DAY_SAID_EN, isAnywhere, isEmptySelection, readPartOfDay } from "./where.js";
 import { splitNamingDay } from "./day-names.js";
+import { readClockTime } from "./clock-words.js";
 
 /** Days that name a task by its day, listed: "tomorrow's", "monday evening's", "thursday and friday's". */
 export const DAYS_NAMING = new RegExp(
@@ -60,6 +61,55 @@ export const DAY_REVIEWS =
  */
 export function asShiftAll(request: ScheduleRequest): ScheduleRequest {
   if (request.kind !== "move" || request.also) return request;
+  // "everything after 3pm", "my reviews from 15:00 on", "今天三点以后的复习都": the reviews from that time on, of the day
+  // said (today's when none is) — before, a task named "everything after 3pm" was sought.
+  const timed = splitStartsFrom(request.task.trim());
+  if (timed) {
+    // (Every review said with no day is today's: "move everything after 3pm to tomorrow" as today's reviews.)
+    const task = EVERY_REVIEW.test(timed.task) ? "today's reviews" : timed.task;
+    const read = asReviewsShift({ ...request, task });
+    if (read.kind !== "shift_all" || read.part || read.more) return request;
+    return { ...read, startsFrom: timed.startsFrom };
+  }
+  return asReviewsShift(request);
+}
+
+/**
+ * Every review from a time of the clock on, said in a task's place: "everything after 3pm", "all my reviews from 15:00
+ * on", "friday's reviews after 7", "所有三点以后的复习", "今天下午三点以后的复习都", "周一15:00以后的所有复习" — the words
+ * without the time, and the time ("HH:MM"). Undefined when no such time is said.
+ */
+function splitStartsFrom(task: string): { task: string; startsFrom: string } | undefined {
+  const english = STARTS_FROM_EN.exec(task);
+  const chinese = english ? null : STARTS_FROM_ZH.exec(task);
+  const [, before = "", time = "", after = ""] = english ?? chinese ?? [];
+  const startsFrom = english ? readClockTime(`at ${time}`) : chinese ? readClockTime(time) : undefined;
+  if (startsFrom === undefined) return undefined;
+  // ("三点以后的都": every review.)
+  const rest = /^(?:都|全部|全都)?$/.test(after) ? "所有复习" : after;
+  // ("everything after 3pm tomorrow": tomorrow's reviews.)
+  const words = english
+    ? `${before}${after}`.trim()
+    : before === ""
+      ? rest
+      : `${before}的${rest}`.replace(/的的/, "的");
+  return { task: words, startsFrom };
+}
+const CLOCK_SAID_EN = String.raw`(?:\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?:\s*[ap]\.?m\.?)?|noon)`;
+const STARTS_FROM_EN = new RegExp(
+  String.raw`^(.+?)\s+(?:after|from|starting(?:\s+(?:from|at))?)\s+(${CLOCK_SAID_EN})(?:\s+onwards?|\s+on(?!\s+(?:the\s+)?[a-z]+day\b))?(\s+(?:today|tonight|tomorrow|(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day))?$`,
+);
+/** `phrase` without a time every review from which is named ("my reviews after 7pm on friday" → "my reviews on friday"). */
+export function withoutStartsFrom(phrase: string): string {
+  return phrase.replace(STARTS_FROM_WORDS_EN, "");
+}
+const STARTS_FROM_WORDS_EN = new RegExp(
+  String.raw`\s+(?:after|from|starting(?:\s+(?:from|at))?)\s+${CLOCK_SAID_EN}(?:\s+onwards?|\s+on(?!\s+(?:the\s+)?[a-z]+day\b))?(?=\s|$)`,
+);
+const STARTS_FROM_ZH =
+  /^(.*?)((?:上午|下午|晚上|傍晚)?(?:\d{1,2}(?::\d{2})?|[一二两三四五六七八九十]{1,3})(?:点(?:半)?)?)(?:以后|之后|后|起)的?(.*)$/;
+
+function asReviewsShift(request: MoveRequest): ScheduleRequest {
   const shift = request.shift;
   if (shift && "sameDay" in shift) return request;
   const by = shift ? ("days" in shift ? { days: shift.days } : { minutes: shift.minutes }) : undefined;

@@ -8,7 +8,14 @@ import { readDays } from "./day-words.js";
 import { isEmptySelection } from "./where.js";
 import { taskPhrase } from "./task-words.js";
 import { splitNamingDay } from "./day-names.js";
-import { dayAloneAsReviews, DAYS_NAMING, EVERY_REVIEW, MOVE_VERB, saysDayOfReviews } from "./shift-all.js";
+import {
+  dayAloneAsReviews,
+  DAYS_NAMING,
+  EVERY_REVIEW,
+  MOVE_VERB,
+  saysDayOfReviews,
+  withoutStartsFrom,
+} from "./shift-all.js";
 import { PRONOUN, taskNamedBefore } from "./move-target.js";
 
 /** A move's verb and what follows it (group 1), up to "to …" where it goes (group 2) in `MOVE_TO`. */
@@ -105,13 +112,15 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
   // ("Monday evening's reviews", "this morning's review": the part of the day names them too.)
   // ("Thursday and Friday's reviews": the days listed before the one said so name them too.)
   // ("All my reviews on Friday", "everything tomorrow": the day names the reviews, as "Friday's reviews" does.)
-  const named = phrase.replace(DAYS_NAMING, (word) => (splitNamingDay(word) ? " " : word));
+  // ("All my reviews after 7pm on Friday": the time said is which of them, `asShiftAll`.)
+  const untimed = withoutStartsFrom(phrase);
+  const named = untimed.replace(DAYS_NAMING, (word) => (splitNamingDay(word) ? " " : word));
   // ("push tuesday back a day", "push all of thursday and friday back a day": those days' reviews.)
   const dayAlone =
     todayMoved && /^(?:(?:all|the whole)\s*)?(?:of)?$/.test(phrase)
       ? `${todayMoved}'s reviews`
       : dayAloneAsReviews(phrase);
-  const ofADay = dayAlone !== undefined || saysDayOfReviews(phrase);
+  const ofADay = dayAlone !== undefined || saysDayOfReviews(untimed);
   if (!ofADay && (!isEmptySelection(readDays(named)) || /\b(?:to|onto|into)\b/.test(phrase))) return undefined;
   const said2 = dayAlone ?? taskPhrase(phrase);
   const pointed = PRONOUN.test(said2) ? (taskNamedBefore(body.slice(0, verb.index)) ?? said2) : said2;
