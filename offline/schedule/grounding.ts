@@ -26,7 +26,7 @@ export type Grounding =
   | { kind: "ask"; question: string; unknown: string[] };
 
 /** The overview's task items as listed tasks (what the matcher reads). */
-function listedOf(overview: GetOverviewData): { pending: ListedTask[]; all: ListedTask[] } {
+export function listedOf(overview: GetOverviewData): { pending: ListedTask[]; all: ListedTask[] } {
   const listed = (
     entry: { id: string; name: string; categoryId: string; place?: SlotRange },
     kind: "pending" | "placed",

@@ -45,6 +45,7 @@ import {
   groundRequest,
   markedAhead,
   meansAll,
+  listedOf,
   oneByOne,
   placedAlready,
   putBackUndoes,
@@ -61,7 +62,7 @@ import { englishSteps, markTaskWords, markWeekday, withNamingWeekday, withShiftD
 import { chineseSteps } from "./chinese-steps.js";
 import { missingDays } from "./window-days.js";
 import { withNextReview } from "./next-review.js";
-import { withThisTime } from "./step-where.js";
+import { withHalfOfDay, withThisTime } from "./step-where.js";
 import { noReviewOnItsDays } from "./empty-days.js";
 
 /** The plan stage's decision. */
@@ -185,9 +186,13 @@ function planRequest(asked: ScheduleRequest, answer: string | undefined, context
   // "Move my next review to tomorrow", "… my 10am review", "… tonight's review": the review those words name by the
   // clock (or which one asked) — before a day said from today is named by its weekday ("tonight's" is no Tuesday's).
   const next = withNextReview(said, overview, facts, language);
-  const request = withThisTime(
-    withShiftDays(withNamingWeekday(next && "request" in next ? next.request : said, facts), facts),
+  const request = withHalfOfDay(
+    withThisTime(
+      withShiftDays(withNamingWeekday(next && "request" in next ? next.request : said, facts), facts),
+      facts,
+    ),
     facts,
+    overview ? listedOf(overview).all : [],
   );
   if (next && "question" in next)
     return {

@@ -16,6 +16,8 @@ import {
 import { dayOfWords, resolveDays, slotRangeOf, weekdayOf, type WeekFacts } from "./week-facts.js";
 import { formatDate } from "../../tools/schedule/state.js";
 import { limitsSlots } from "./empty-window.js";
+import { matchTask } from "./task-matching.js";
+import type { ListedTask } from "../../tools/schedule/tools/list-tasks.js";
 
 /** "later today", "挪到今晚晚些时候" (read back as said), for a same-day shift whose words named today or tonight. */
 export function sameDayToday(
@@ -49,6 +51,48 @@ export function withThisTime(request: ScheduleRequest, facts: WeekFacts): Schedu
         now);
   return { ...request, where: { ...request.where, slots: at === undefined ? slots : { ...slots, at } } };
 }
+
+/**
+ * A bare hour where a move goes ("move my 8pm review to 9", `halfUnsaid`): of its two halves of the day, the one whose
+ * time lies within the day's slots (from the first slot's start to the last's); when both do, the one nearer the
+ * task's own start (the 21:00 of a review at 20:50) — a tie, or a task not placed, keeps the reading's own (1–7 the
+ * afternoon, 8–11 the morning). Without the slots' times the reading's own is kept.
+ */
+export function withHalfOfDay(
+  request: ScheduleRequest,
+  facts: WeekFacts,
+  placed: readonly ListedTask[] = [],
+): ScheduleRequest {
+  if (request.kind !== "move" || !request.where.slots.halfUnsaid) return request;
+  const { halfUnsaid: _halfUnsaid, ...slots } = request.where.slots;
+  const said = slots.at;
+  const times = facts.slotTimes;
+  const unmarked = { ...request, where: { ...request.where, slots } };
+  if (said === undefined || times === undefined || times.length === 0) return unmarked;
+  const hour = Number(said.slice(0, 2));
+  const other = hour % 12 === 0 ? undefined : `${String((hour + 12) % 24).padStart(2, "0")}${said.slice(2)}`;
+  const inDay = (time: string) => time >= times[0]!.start && time <= times.at(-1)!.start;
+  const halves = [said, ...(other === undefined ? [] : [other])].filter(inDay);
+  const own = ownStart(request.task, placed, times);
+  const at =
+    halves.length === 1
+      ? halves[0]!
+      : halves.length === 2 && own !== undefined
+        ? halves.reduce((best, time) => (distance(time, own) < distance(best, own) ? time : best))
+        : said;
+  return { ...unmarked, where: { ...unmarked.where, slots: { ...slots, at } } };
+}
+
+/** The clock time a placed task named by `phrase` starts at, when one task matches it. */
+function ownStart(phrase: string, placed: readonly ListedTask[], times: readonly { start: string }[]) {
+  const match = matchTask(phrase, placed);
+  const first = match && match.alsoMatching.length === 0 ? match.task.slots[0] : undefined;
+  return first ? times[first.start - 1]?.start : undefined;
+}
+
+/** Minutes between two clock times ("HH:MM"). */
+const distance = (a: string, b: string) => Math.abs(minutesOfClock(a) - minutesOfClock(b));
+const minutesOfClock = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 
 /** A move's shift in a step's words, read back by the request parser: "1 day later", "往后推1天", "later the same day". */
 export function shiftWords(shift: MoveShift, language: Language): string {

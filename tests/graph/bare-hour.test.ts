@@ -10,8 +10,8 @@
  * reading.
  */
 import { describe, expect, test } from "vitest";
-import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
-import { converse, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
+import { parseScheduleRequest, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import { converse, crowdedMondayWeek, halfPlacedWeek, offlineTempo, placeOf } from "./support/offline-conversation.js";
 
 const WORDS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
 const HOURS = Array.from({ length: 12 }, (_, index) => index + 1);
@@ -20,6 +20,13 @@ const HOURS = Array.from({ length: 12 }, (_, index) => index + 1);
 const withMarker = (hour: number) => (hour === 12 ? "12pm" : hour <= 7 ? `${hour}pm` : `${hour}am`);
 /** "HH:00" of the hour said bare. */
 const clockOf = (hour: number) => `${String(hour === 12 ? 12 : hour <= 7 ? hour + 12 : hour).padStart(2, "0")}:00`;
+
+/** A reading without its mark of an hour said bare (`halfUnsaid`). */
+function withoutHalfUnsaid(read: ScheduleRequest): ScheduleRequest {
+  if (!("where" in read)) return read;
+  const { halfUnsaid: _halfUnsaid, ...slots } = read.where.slots;
+  return { ...read, where: { ...read.where, slots } } as ScheduleRequest;
+}
 
 const PHRASINGS = [
   (hour: string) => `move the essay to ${hour}`,
@@ -35,14 +42,15 @@ describe("a bare hour where a move goes is read as that hour", () => {
     PHRASINGS.flatMap((phrase) => HOURS.map((hour) => [phrase(String(hour)), phrase(withMarker(hour)), hour] as const)),
   )("'%s' reads as '%s'", (said, twin, hour) => {
     const read = parseScheduleRequest(said);
-    expect(read).toEqual(parseScheduleRequest(twin));
-    expect(read).toMatchObject({ kind: "move", where: { slots: { at: clockOf(hour) } } });
+    // Its half of the day is marked unsaid, for the planner to settle against the day's slots.
+    expect(read).toMatchObject({ kind: "move", where: { slots: { at: clockOf(hour), halfUnsaid: true } } });
+    expect(withoutHalfUnsaid(read)).toEqual(parseScheduleRequest(twin));
   });
 
   test.each(HOURS.map((hour) => [`move the essay to ${WORDS[hour - 1]} on friday`, hour] as const))(
     "'%s': an hour in words",
     (said, hour) => {
-      expect(parseScheduleRequest(said)).toEqual(
+      expect(withoutHalfUnsaid(parseScheduleRequest(said))).toEqual(
         parseScheduleRequest(`move the essay to ${withMarker(hour)} on friday`),
       );
     },
@@ -116,4 +124,34 @@ describe("said to the agent, a bare hour moves the task as the hour said with am
     expect(fits.length).toBeGreaterThan(0);
     expect(moved).toEqual(fits);
   });
+});
+
+describe("its half of the day: inside the day's slots, the nearer to the task's own start", () => {
+  // Monday 08:00 of the week with a crowded Monday: reviews at 14:00, 16:00 (Thursday), 19:00 and 21:45.
+  const now = () => new Date("2024-03-11T08:00:00+08:00");
+  const starts = crowdedMondayWeek().window.slotTimes!.map((slot) => slot.start);
+  const REVIEWS = [
+    ["review-limits", "14:00"],
+    ["matrix-review", "16:00"],
+    ["determinant-exercises", "19:00"],
+    ["derivative-drills", "21:45"],
+  ] as const;
+
+  /** The test's own reckoning of the time meant: the halves inside the day's slots, the nearer to `own`. */
+  function meant(hour: number, own: string): string {
+    const halves = [hour % 12, (hour % 12) + 12].map((each) => `${String(each).padStart(2, "0")}:00`);
+    const inside = halves.filter((time) => time >= starts[0]! && time <= starts.at(-1)!);
+    if (inside.length === 1) return inside[0]!;
+    const apart = inside.map((time) => Math.abs(minutes(time) - minutes(own)));
+    return apart[0] === apart[1] ? clockOf(hour) : inside[apart[0]! < apart[1]! ? 0 : 1]!;
+  }
+  const minutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3));
+
+  test.each(REVIEWS.flatMap(([id, own]) => HOURS.map((hour) => [id, hour, own] as const)))(
+    "'move %s to %i'",
+    async (id, hour, own) => {
+      const outcome = await converse(await offlineTempo(crowdedMondayWeek(), now), `move ${id} to ${hour}`);
+      expect(outcome.planSteps).toEqual([`Move "${id}" to ${meant(hour, own)}`]);
+    },
+  );
 });

@@ -2,7 +2,7 @@
  * Moves and swaps of placed tasks: "move the essay to Friday", "move it", several moves in one sentence ("the essay
  * to Friday and the matrix review to Monday"), "swap the essay and the matrix review", "把作文移到周五".
  */
-import { type MoveRequest, type ScheduleRequest, withOtherDay, withoutDayward } from "./request-kinds.js";
+import { type MoveRequest, type ScheduleRequest, type Where, withOtherDay, withoutDayward } from "./request-kinds.js";
 import {
   DAY_OR_SHORT_EN,
   DAY_SAID_EN,
@@ -98,6 +98,11 @@ function withBareHourAt(subject: string, target: string | undefined): string | u
   return BARE_HOUR_FIRST.test(said) ? `at ${said}` : target;
 }
 
+/** `where` with its time marked as an hour said bare (`SlotWindow.halfUnsaid`) when `bare` and a time was read. */
+function withHalfUnsaid(where: Where, bare: boolean): Where {
+  return bare && where.slots.at !== undefined ? { ...where, slots: { ...where.slots, halfUnsaid: true } } : where;
+}
+
 /**
  * A shift said before what it moves ("push back a day today", "move forward an hour tonight's reviews"), or with
  * nothing after it ("push back a day").
@@ -135,7 +140,8 @@ function readMoveTo(said: string): ScheduleRequest | undefined {
   if (english) {
     // "push it back to Friday", "bring X forward to Monday": the particle is no part of the name.
     const subject = (english[1] ?? "").replace(/^(?:back|forward)\s+/, "").replace(/\s+(?:back|forward)$/, "");
-    const [said, where, leaves] = splitTarget(subject, withBareHourAt(subject, english[2]));
+    const target = withBareHourAt(subject, english[2]);
+    const [said, where, leaves] = splitTarget(subject, target);
     const task = PRONOUN.test(said) ? (taskNamedBefore(body.slice(0, english.index)) ?? said) : said;
     return task
       ? withOtherDay(
@@ -143,7 +149,10 @@ function readMoveTo(said: string): ScheduleRequest | undefined {
           {
             kind: "move",
             task,
-            where: withWeekNamed(withDaysRuledOutBefore(readWhere(where), body.slice(0, english.index), task), where),
+            where: withHalfUnsaid(
+              withWeekNamed(withDaysRuledOutBefore(readWhere(where), body.slice(0, english.index), task), where),
+              target !== english[2],
+            ),
             ...(leaves ? { leaves } : {}),
           },
           where,

@@ -55,6 +55,12 @@ export interface SlotWindow {
    * the clock is in (or the next to start), resolved by whoever knows the clock and the slots' times.
    */
   thisTime?: true;
+  /**
+   * "move my 8pm review to 9", "move the essay to 7 on Friday": `at` is an hour said bare where a move goes, its half
+   * of the day not said — read as "at 9" is (1–7 the afternoon, 8–11 the morning), and settled by whoever knows the
+   * day's slots and the task's own time: the half inside the day's slots, the nearer to the task's start when both are.
+   */
+  halfUnsaid?: true;
 }
 
 /**
