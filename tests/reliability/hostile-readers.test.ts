@@ -166,6 +166,9 @@ const RUNS = [
   // The reviews from a time on.
   "push everything after 3pm ",
   "三点以后的",
+  // Running late.
+  "i'm running late ",
+  "迟到，",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

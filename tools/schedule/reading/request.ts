@@ -48,7 +48,7 @@ export function withoutPoliteness(text: string): string {
 export function parseScheduleRequest(text: string): ScheduleRequest {
   const known = readings.get(text);
   if (known) return known;
-  const request = readRequest(text);
+  const request = readRunningLate(text);
   const read = deepFrozen(
     request.kind === "add_task" || request.kind === "add_habit" || request.kind === "add_long_task"
       ? { ...request, name: asWritten(request.name, text) }
@@ -59,6 +59,36 @@ export function parseScheduleRequest(text: string): ScheduleRequest {
   if (readings.size >= KEPT_READINGS && !oldest.done) readings.delete(oldest.value);
   readings.set(text, read);
   return read;
+}
+
+/**
+ * Running late: "I'm running late, push everything back an hour", "running behind, push my reviews back 30 minutes",
+ * "我迟到了，把复习都往后推一小时" — a shift of time with no day said is today's reviews (before, every review of the week
+ * moved an hour).
+ */
+const RUNNING_LATE =
+  /\b(?:running|i'm|i am|we're|we are)\s+(?:(?:a\s+)?(?:bit|little|lot)\s+|so\s+|really\s+)?(?:late|behind)\b|\bbehind schedule\b|迟到|来不及|晚点了|耽误了/i;
+
+/** A clause first that says only that: "I'm running late, …", "我迟到了，…" (read without it). */
+const RUNNING_LATE_CLAUSE = new RegExp(
+  String.raw`^[^,，。.!?！？]{0,40}?(?:${RUNNING_LATE.source})[^,，。.!?！？]{0,20}[,，。.!?！？]+\s*`,
+);
+
+function readRunningLate(text: string): ScheduleRequest {
+  const read = readRequest(text);
+  if (!RUNNING_LATE.test(text)) return read;
+  const today = (request: ScheduleRequest) =>
+    request.kind === "shift_all" &&
+    request.minutes !== undefined &&
+    request.weekday === undefined &&
+    request.fromToday === undefined &&
+    !request.more &&
+    !request.to
+      ? { ...request, fromToday: 0 }
+      : undefined;
+  // (Any other reading stays as it was: "我来不及做作文了，把它挪到明天" keeps the essay the clause names.)
+  const clause = RUNNING_LATE_CLAUSE.exec(text);
+  return today(read) ?? (clause ? today(readRequest(text.slice(clause[0].length))) : undefined) ?? read;
 }
 
 /**
