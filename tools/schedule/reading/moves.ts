@@ -81,7 +81,7 @@ const MOVE_TO = new RegExp(String.raw`\b${MOVE_VERB}\s+(.+?)(?:\s+(?:to|onto|int
 /**
  * A bare hour first where a move goes ("… to 11", "… to 3 on Friday", "… to seven tomorrow"): an hour of 1–12 with no
  * minutes, marker, unit, second number or half of the day after it ("3 at night" is read as said), said as "at 11" is
- * (1–7 the afternoon). Not after a number ("2 to 3
+ * and marked so (`SlotWindow.halfUnsaid`: the planner settles its half of the day). Not after a number ("2 to 3
  * reviews", "from 2 to 4": a range, read as it was). Before, the hour was not read: the move was refused as an unread
  * number, or, with a day said, the hour was dropped and the task went to the day's first free slot.
  */
