@@ -8,6 +8,7 @@ import {
   anchorWords,
   dayLabel,
   dayLabelIn,
+  isEmptySelection,
   type MoveShift,
   type PartOfDay,
   type ScheduleRequest,
@@ -56,7 +57,8 @@ export function withThisTime(request: ScheduleRequest, facts: WeekFacts): Schedu
  * A bare hour where a move goes ("move my 8pm review to 9", `halfUnsaid`): of its two halves of the day, the one whose
  * time lies within the day's slots (from the first slot's start to the last's); when both do, the one nearer the
  * task's own start (the 21:00 of a review at 20:50) — a tie, or a task not placed, keeps the reading's own (1–7 the
- * afternoon, 8–11 the morning). Without the slots' times the reading's own is kept.
+ * afternoon, 8–11 the morning). On today, a half the clock has passed is left out while the other is not ("move my 2pm
+ * review to 8" said at noon is 20:00). Without the slots' times the reading's own is kept.
  */
 export function withHalfOfDay(
   request: ScheduleRequest,
@@ -72,22 +74,34 @@ export function withHalfOfDay(
   const hour = Number(said.slice(0, 2));
   const other = hour % 12 === 0 ? undefined : `${String((hour + 12) % 24).padStart(2, "0")}${said.slice(2)}`;
   const inDay = (time: string) => time >= times[0]!.start && time <= times.at(-1)!.start;
-  const halves = [said, ...(other === undefined ? [] : [other])].filter(inDay);
-  const own = ownStart(request.task, placed, times);
+  const inside = [said, ...(other === undefined ? [] : [other])].filter(inDay);
+  const own = ownPlace(request.task, placed, times);
+  // On today (its own day, no other said, or today said), a half the clock has passed is no choice while another is.
+  const { only } = request.where;
+  const today = isEmptySelection(only)
+    ? own !== undefined && facts.dates.get(own.day) === facts.now?.date
+    : only.weekdays.length === 0 &&
+      only.days.length === 0 &&
+      only.dates?.length === 1 &&
+      only.dates[0]!.kind === "offset" &&
+      only.dates[0]!.days === 0;
+  const ahead = today && facts.now ? inside.filter((time) => time > facts.now!.time) : inside;
+  const halves = ahead.length > 0 ? ahead : inside;
   const at =
     halves.length === 1
       ? halves[0]!
       : halves.length === 2 && own !== undefined
-        ? halves.reduce((best, time) => (distance(time, own) < distance(best, own) ? time : best))
+        ? halves.reduce((best, time) => (distance(time, own.time) < distance(best, own.time) ? time : best))
         : said;
   return { ...unmarked, where: { ...unmarked.where, slots: { ...slots, at } } };
 }
 
-/** The clock time a placed task named by `phrase` starts at, when one task matches it. */
-function ownStart(phrase: string, placed: readonly ListedTask[], times: readonly { start: string }[]) {
+/** The day and clock time a placed task named by `phrase` starts at, when one task matches it. */
+function ownPlace(phrase: string, placed: readonly ListedTask[], times: readonly { start: string }[]) {
   const match = matchTask(phrase, placed);
   const first = match && match.alsoMatching.length === 0 ? match.task.slots[0] : undefined;
-  return first ? times[first.start - 1]?.start : undefined;
+  const time = first ? times[first.start - 1]?.start : undefined;
+  return first && time !== undefined ? { day: first.day, time } : undefined;
 }
 
 /** Minutes between two clock times ("HH:MM"). */

@@ -126,32 +126,40 @@ describe("said to the agent, a bare hour moves the task as the hour said with am
   });
 });
 
-describe("its half of the day: inside the day's slots, the nearer to the task's own start", () => {
-  // Monday 08:00 of the week with a crowded Monday: reviews at 14:00, 16:00 (Thursday), 19:00 and 21:45.
-  const now = () => new Date("2024-03-11T08:00:00+08:00");
+describe("its half of the day: inside the day's slots, not passed today, the nearer to the task's own start", () => {
+  // The week with a crowded Monday, said on Monday at 08:00 and at noon: reviews at Monday 14:00, Thursday 16:00,
+  // Monday 19:00 and Monday 21:45.
   const starts = crowdedMondayWeek().window.slotTimes!.map((slot) => slot.start);
   const REVIEWS = [
-    ["review-limits", "14:00"],
-    ["matrix-review", "16:00"],
-    ["determinant-exercises", "19:00"],
-    ["derivative-drills", "21:45"],
+    ["review-limits", 1, "14:00"],
+    ["matrix-review", 4, "16:00"],
+    ["determinant-exercises", 1, "19:00"],
+    ["derivative-drills", 1, "21:45"],
   ] as const;
+  const MOMENTS = ["08:00", "12:00"] as const;
 
-  /** The test's own reckoning of the time meant: the halves inside the day's slots, the nearer to `own`. */
-  function meant(hour: number, own: string): string {
+  /**
+   * The test's own reckoning of the time meant: the halves inside the day's slots; on today (Monday), those the clock
+   * has not reached, while any is; the nearer to `own`, a tie keeping the reading's own.
+   */
+  function meant(hour: number, day: number, own: string, now: string): string {
     const halves = [hour % 12, (hour % 12) + 12].map((each) => `${String(each).padStart(2, "0")}:00`);
     const inside = halves.filter((time) => time >= starts[0]! && time <= starts.at(-1)!);
-    if (inside.length === 1) return inside[0]!;
-    const apart = inside.map((time) => Math.abs(minutes(time) - minutes(own)));
-    return apart[0] === apart[1] ? clockOf(hour) : inside[apart[0]! < apart[1]! ? 0 : 1]!;
+    const ahead = day === 1 ? inside.filter((time) => time > now) : inside;
+    const usable = ahead.length > 0 ? ahead : inside;
+    if (usable.length === 1) return usable[0]!;
+    const apart = usable.map((time) => Math.abs(minutes(time) - minutes(own)));
+    return apart[0] === apart[1] ? clockOf(hour) : usable[apart[0]! < apart[1]! ? 0 : 1]!;
   }
   const minutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3));
 
-  test.each(REVIEWS.flatMap(([id, own]) => HOURS.map((hour) => [id, hour, own] as const)))(
-    "'move %s to %i'",
-    async (id, hour, own) => {
-      const outcome = await converse(await offlineTempo(crowdedMondayWeek(), now), `move ${id} to ${hour}`);
-      expect(outcome.planSteps).toEqual([`Move "${id}" to ${meant(hour, own)}`]);
-    },
-  );
+  test.each(
+    MOMENTS.flatMap((now) =>
+      REVIEWS.flatMap(([id, day, own]) => HOURS.map((hour) => [id, hour, now, day, own] as const)),
+    ),
+  )("'move %s to %i' at %s", async (id, hour, now, day, own) => {
+    const clock = () => new Date(`2024-03-11T${now}:00+08:00`);
+    const outcome = await converse(await offlineTempo(crowdedMondayWeek(), clock), `move ${id} to ${hour}`);
+    expect(outcome.planSteps).toEqual([`Move "${id}" to ${meant(hour, day, own, now)}`]);
+  });
 });
