@@ -25,6 +25,12 @@ describe("reading: every review from a time on", () => {
     ["把今天三点以后的复习都往后推一小时", { minutes: 60, fromToday: 0, startsFrom: "15:00" }],
     ["把下午三点以后的复习都推迟一小时", { minutes: 60, fromToday: 0, startsFrom: "15:00" }],
     ["把三点以后的都往后推一小时", { minutes: 60, fromToday: 0, startsFrom: "15:00" }],
+    ["把所有三点以后的复习推迟一小时", { minutes: 60, fromToday: 0, startsFrom: "15:00" }],
+    // The part of the day said with its day: the time's half, and the day.
+    ["把今晚8点以后的复习都推迟半小时", { minutes: 30, fromToday: 0, startsFrom: "20:00" }],
+    ["把明晚8点以后的复习都推迟半小时", { minutes: 30, fromToday: 1, startsFrom: "20:00" }],
+    ["把今天晚上8点以后的复习都推迟半小时", { minutes: 30, fromToday: 0, startsFrom: "20:00" }],
+    ["push everything after 7 tonight back an hour", { minutes: 60, fromToday: 0, startsFrom: "19:00" }],
   ])("'%s'", (said, read) => {
     expect(parseScheduleRequest(said)).toEqual({ kind: "shift_all", ...read });
   });

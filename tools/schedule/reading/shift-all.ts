@@ -82,9 +82,12 @@ export function asShiftAll(request: ScheduleRequest): ScheduleRequest {
 function splitStartsFrom(task: string): { task: string; startsFrom: string } | undefined {
   const english = STARTS_FROM_EN.exec(task);
   const chinese = english ? null : STARTS_FROM_ZH.exec(task);
-  const [, before = "", time = "", after = ""] = english ?? chinese ?? [];
-  const startsFrom = english ? readClockTime(`at ${time}`) : chinese ? readClockTime(time) : undefined;
+  const [, said = "", time = "", after = ""] = english ?? chinese ?? [];
+  // ("今晚8点以后": the part of the day said with its day is the time's half — 20:00 — and the day is today.)
+  const dayPart = english ? "" : (/(?:今|明)(?:晚上?|早上?)$/.exec(said)?.[0] ?? "");
+  const startsFrom = english ? readClockTime(`at ${time}`) : chinese ? readClockTime(`${dayPart}${time}`) : undefined;
   if (startsFrom === undefined) return undefined;
+  const before = dayPart === "" ? said : `${said.slice(0, -dayPart.length)}${dayPart[0]}天`;
   // ("三点以后的都": every review.)
   const rest = /^(?:都|全部|全都)?$/.test(after) ? "所有复习" : after;
   // ("everything after 3pm tomorrow": tomorrow's reviews.)
