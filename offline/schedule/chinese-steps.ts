@@ -198,7 +198,9 @@ function shiftAllSteps(request: Extract<ScheduleRequest, { kind: "shift_all" }>)
     shiftAllDays(request).map((weekday) => weekdayName(weekday, "zh")),
     "zh",
   );
-  const from = request.startsFrom ? `${request.startsFrom}以后` : "";
+  const from = request.startsFrom && !request.endsBy ? `${request.startsFrom}以后` : "";
+  // ("14:00-16:00": a window of the clock kept free.)
+  const left = request.endsBy ? `${request.startsFrom}-${request.endsBy}` : PART_OF_DAY_ZH[request.part!];
   const whose =
     days === "" ? "所有复习" : `${days}${request.part ? PART_OF_DAY_ZH[request.part] : ""}${from}的所有复习`;
   if (request.away && request.weekday !== undefined)
@@ -206,7 +208,7 @@ function shiftAllSteps(request: Extract<ScheduleRequest, { kind: "shift_all" }>)
       {
         content:
           request.away === "part"
-            ? `把${whose}挪出${days}${PART_OF_DAY_ZH[request.part!]}`
+            ? `把${whose}挪出${days}${left}`
             : `把${whose}挪到${request.dayward ? (request.dayward === "earlier" ? "更早的一天" : "更晚的一天") : "别的天"}`,
         done_when: "那里每个还没开始的复习都已挪走，或说明了为什么保留不动",
       },

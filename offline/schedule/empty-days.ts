@@ -48,7 +48,9 @@ export function noReviewOnItsDays(
     request.kind === "shift_all" ? request.part : request.kind === "clear_day" ? request.where.slots.part : undefined;
   // (The part's slots as the steps that act on it take them: `slotRangeOf`.)
   const slots = part ? slotRangeOf({ part }, facts) : undefined;
-  // ("everything after 3pm": the reviews that start then or later, as the shift chooses them.)
+  // ("everything after 3pm": the reviews that start then or later, as the shift chooses them; a window of the clock
+  // kept free, "keep 2pm to 4pm free", is left to the step, which tells the reviews that reach into it.)
+  if (request.kind === "shift_all" && request.endsBy !== undefined) return false;
   const startsFrom = request.kind === "shift_all" ? request.startsFrom : undefined;
   const from = startsFrom ? slotRangeOf({ startsFrom }, facts).from : undefined;
   return !overview.placedTasks.some(

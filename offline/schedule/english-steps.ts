@@ -86,6 +86,7 @@ export function withShiftDays(request: ScheduleRequest, facts: WeekFacts): Sched
     ...(weekday !== undefined ? { weekday } : {}),
     ...(request.part ? { part: request.part } : {}),
     ...(request.startsFrom ? { startsFrom: request.startsFrom } : {}),
+    ...(request.endsBy ? { endsBy: request.endsBy } : {}),
     ...(also.length > 0 ? { more: also } : {}),
   };
   // Off the day: the day named by its weekday ("I'm busy tomorrow, move my reviews").
@@ -334,14 +335,16 @@ function shiftAllSteps(request: Extract<ScheduleRequest, { kind: "shift_all" }>)
       : `all of ${sayList(
           days.map((day) => `${day}${request.part ? ` ${request.part}` : ""}'s`),
           "en",
-        )} reviews${request.startsFrom ? ` from ${request.startsFrom} on` : ""}`;
+        )} reviews${request.startsFrom && !request.endsBy ? ` from ${request.startsFrom} on` : ""}`;
+  // ("14:00-16:00": a window of the clock kept free, read back as said.)
+  const left = request.endsBy ? `${request.startsFrom}-${request.endsBy}` : request.part;
   // Off the day (or that part of it), to no place named: said as the parser reads it back.
   if (request.away && request.weekday !== undefined)
     return [
       {
         content:
           request.away === "part"
-            ? `Move ${whose} out of ${sayList(days, "en")} ${request.part}`
+            ? `Move ${whose} out of ${sayList(days, "en")} ${left}`
             : `Move ${whose} to ${request.dayward === "earlier" ? "an earlier day" : request.dayward === "later" ? "a later day" : "another day"}`,
         done_when: "each review still ahead there has moved off it, or it is told why it stays",
       },

@@ -137,9 +137,11 @@ function startsOf(found: FindFreeData, duration: number): Set<string> {
 
 /** The reviews a shift moves: placed on one range, not started, of the weekdays named (any, when none is). */
 function chosenOf(tasks: readonly ListedTask[], request: ShiftAll, facts: WeekFacts): ListedTask[] {
+  // A window of the clock kept free ("keep 2pm to 4pm free"): every review that reaches into it.
+  const window = keptWindowOf(request, facts);
   // "Monday evening's reviews", "everything after 3pm": those that begin in that part of the day, or from that time on.
   const part =
-    request.part || request.startsFrom
+    !window && (request.part || request.startsFrom)
       ? slotRangeOf(
           {
             ...(request.part ? { part: request.part } : {}),
@@ -155,8 +157,34 @@ function chosenOf(tasks: readonly ListedTask[], request: ShiftAll, facts: WeekFa
       task.slots.length === 1 &&
       !hasStarted(task.slots[0]!, facts) &&
       (weekdays.length === 0 || weekdays.includes(weekdayOf(facts, task.slots[0]!.day))) &&
-      (part === undefined || (task.slots[0]!.start >= part.from && task.slots[0]!.start <= part.to)),
+      (part === undefined || (task.slots[0]!.start >= part.from && task.slots[0]!.start <= part.to)) &&
+      (window === undefined || (task.slots[0]!.start <= window.to && task.slots[0]!.end >= window.from)),
   );
+}
+
+/** The slots of a window of the clock kept free (`startsFrom`–`endsBy`), when the shift empties one. */
+function keptWindowOf(request: ShiftAll, facts: WeekFacts): { from: number; to: number } | undefined {
+  if (request.startsFrom === undefined || request.endsBy === undefined) return undefined;
+  // (The slots that reach into it: from the one the window's start falls in to the last that starts before its end.)
+  const times = facts.slotTimes;
+  if (times === undefined) return slotRangeOf({ startsFrom: request.startsFrom, endsBy: request.endsBy }, facts);
+  const from = times.findIndex((time) => time.end > request.startsFrom!) + 1 || facts.slotsPerDay + 1;
+  const to = times.filter((time) => time.start < request.endsBy!).length;
+  return { from, to };
+}
+
+/** The slots a review leaving a part of its day (or a window of the clock) may not touch there. */
+function leftSlots(by: Shift, request: ShiftAll, facts: WeekFacts): { from: number; to: number } | undefined {
+  if (!("away" in by) || by.away !== "part") return undefined;
+  return keptWindowOf(request, facts) ?? (request.part ? slotRangeOf({ part: request.part }, facts) : undefined);
+}
+
+/** The part of the day a shift leaves, or its window of the clock ("evening", "14:00–16:00"; "晚上"). */
+function leftWords(request: ShiftAll, language: Language): string | undefined {
+  if (request.startsFrom !== undefined && request.endsBy !== undefined)
+    return `${request.startsFrom}–${request.endsBy}`;
+  if (request.part === undefined) return undefined;
+  return language === "zh" ? partInChinese(request.part) : request.part;
 }
 
 /** How the reviews move: by whole days, by time the same day, or off their day (or that part of it) to the nearest. */
@@ -170,7 +198,6 @@ function amountOf(by: Shift): number {
 /** How the card says the reviews move ("2 days later", "off their day", "out of the morning"). */
 function movedSaid(by: Shift, request: ShiftAll, language: Language): string {
   if (!("away" in by)) return shiftSaid(by, language);
-  const part = request.part ?? "morning";
   const days = shiftAllDays(request);
   const day = (language: Language) =>
     sayList(
@@ -178,7 +205,11 @@ function movedSaid(by: Shift, request: ShiftAll, language: Language): string {
       language,
     );
   return by.away === "part"
-    ? say(language, `out of ${day("en") || "the"} ${part}`, `挪出${day("zh")}${partInChinese(part)}`)
+    ? say(
+        language,
+        `out of ${day("en") || "the"} ${leftWords(request, "en") ?? "morning"}`,
+        `挪出${day("zh")}${leftWords(request, "zh") ?? partInChinese("morning")}`,
+      )
     : say(language, days.length > 1 ? "to other days" : "to another day", "挪到别的天");
 }
 
@@ -443,14 +474,13 @@ function plan(
   const days = "days" in by ? by.days : 0;
   const later = amountOf(by) > 0;
   const total = facts.totalDays ?? 7;
-  const part = request.part;
   // Off "Thursday and Friday": the days of the weekdays named, where none of the reviews may land.
   const weekdays = shiftAllDays(request);
   const vacated = Array.from({ length: total }, (_, index) => index + 1).filter((day) =>
     weekdays.includes(weekdayOf(facts, day)),
   );
   // Off "Thursday morning": the slots of that part of the day, which a review leaving it may not touch.
-  const leaving = "away" in by && by.away === "part" && part ? slotRangeOf({ part }, facts) : undefined;
+  const leaving = leftSlots(by, request, facts);
   // Each free slot, by day, with the embeddable host it lies in ("" outside any): a review lands wholly in one or
   // wholly outside.
   const free = new Map<number, Map<number, string>>();
@@ -588,7 +618,8 @@ function plan(
     if (place === undefined) {
       // (Free time there that its own rules rule out is said so, not as no free time.)
       const ruledOut = way.some((each) => fits(each.day, each.start, false));
-      stay(whyStays(ruledOut, { by, day, from: from.day, vacated, part: leaving ? part : undefined }, facts));
+      const left = leaving ? { en: leftWords(request, "en"), zh: leftWords(request, "zh") } : undefined;
+      stay(whyStays(ruledOut, { by, day, from: from.day, vacated, left }, facts));
       continue;
     }
     take(place.day, place.start, length);
@@ -641,7 +672,13 @@ function withinBuffer(
  */
 function whyStays(
   ruledOut: boolean,
-  { by, day, from, vacated, part }: { by: Shift; day: number; from: number; vacated: number[]; part: ShiftAll["part"] },
+  {
+    by,
+    day,
+    from,
+    vacated,
+    left: part,
+  }: { by: Shift; day: number; from: number; vacated: number[]; left?: { en?: string; zh?: string } },
   facts: WeekFacts,
 ): { en: string; zh: string } {
   const dated = (each: number) => datedDay(each, facts);
@@ -650,11 +687,11 @@ function whyStays(
   const left =
     "away" in by
       ? {
-          en: `${sayList(away.map(dated), "en")}${part ? ` ${part}` : ""}`,
+          en: `${sayList(away.map(dated), "en")}${part?.en ? ` ${part.en}` : ""}`,
           zh: `${sayList(
             away.map((each) => dayName(each, facts, "zh")),
             "zh",
-          )}${part ? partInChinese(part) : ""}`,
+          )}${part?.zh ?? ""}`,
         }
       : undefined;
   if (ruledOut)

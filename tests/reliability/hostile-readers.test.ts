@@ -169,6 +169,9 @@ const RUNS = [
   // Running late.
   "i'm running late ",
   "迟到，",
+  // A window of the clock kept free.
+  "keep 2pm to 4pm ",
+  "两点到四点",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

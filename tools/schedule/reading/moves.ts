@@ -170,8 +170,19 @@ function readMoveTo(said: string): ScheduleRequest | undefined {
     if (!task || (from.trim() !== "" && isEmptySelection(ruledOut))) return undefined;
     const part = namesReviewsOfDay(task) ? readPartOfDay(from) : undefined;
     const before = zh.slice(0, Math.max(0, zh.search(/把|将/)));
+    // "把周四的所有复习挪出周四14:00-16:00": a window of the clock left, both its ends said (as the plan writes it).
+    const window = namesReviewsOfDay(task) && !part ? readWhere(from).slots : {};
+    const left =
+      window.startsFrom !== undefined && window.endsBy !== undefined
+        ? { startsFrom: window.startsFrom, endsBy: window.endsBy }
+        : undefined;
+    const read = readWhere(out[3] ?? "");
     // "把作文挪走，不要上午": what the clause after it rules out too.
-    const where = withDaysRuledOutBefore(withDaysOut(readWhere(out[3] ?? ""), ruledOut, part), before, task);
+    const where = withDaysRuledOutBefore(
+      withDaysOut(left ? { ...read, slots: { ...read.slots, ...left } } : read, ruledOut, part),
+      before,
+      task,
+    );
     if (from.trim() === "" && isAnywhere(where) && /周|星期|礼拜|今天|明天|后天/.test(task))
       return { kind: "move", task, where, otherDay: true };
     // ("把作文挪出今天": the days it leaves.)

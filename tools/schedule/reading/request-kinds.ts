@@ -252,6 +252,11 @@ export type ScheduleRequest =
        */
       startsFrom?: string;
       /**
+       * With `startsFrom`, off a window of the clock rather than a part of the day ("keep 2pm to 4pm free today",
+       * `away: "part"`): the reviews that reach into `startsFrom`–`endsBy` ("HH:MM") leave it.
+       */
+      endsBy?: string;
+      /**
        * Moved off where they are, to no place named ("move my reviews off Thursday", "I'm busy Thursday morning, move
        * my reviews", "move Thursday's reviews to another day", "把周四的所有复习挪到别的天"): each to the free time
        * nearest its own that is not on its day (`day`), or not in that part of it (`part`, with `part` set).

@@ -6,9 +6,17 @@
 import { trimEdges } from "../../../contracts/edge-trim.js";
 import type { ScheduleRequest, Where } from "./request-kinds.js";
 import { MAX_READ_LENGTH, NOT_ZH } from "./words.js";
-import { EVERY_NOT_AFTER_HOUR, readNotAfterHour } from "./clock-words.js";
+import { EVERY_NOT_AFTER_HOUR, readNotAfterHour, withoutEndsBy } from "./clock-words.js";
 import { readDates, readDays } from "./day-words.js";
-import { isEmptySelection, NEGATIVE_CLAUSE, NOT_NEGATIVE, readBefore, readPartOfDay, withDaySpans } from "./where.js";
+import {
+  isEmptySelection,
+  NEGATIVE_CLAUSE,
+  NOT_NEGATIVE,
+  readBefore,
+  readPartOfDay,
+  readWhere,
+  withDaySpans,
+} from "./where.js";
 import { onlyWhen, splitAtWhen } from "./task-words.js";
 import { asShiftAll, awayFrom, MOVE_VERB } from "./shift-all.js";
 import { corrected, readDayOf, readNextTo, unreadDigits, unreadPlace } from "./next-to.js";
@@ -470,7 +478,7 @@ const REASON_CLAUSE =
  * open", "周四上午我要空着", "我需要周五空着" (group `days` or `zh`: the days and the part of the day).
  */
 const DAYS_KEPT_FREE =
-  /^(?:i\s+)?(?:need|want|would like|'d like|have to keep|must keep|gotta keep|keep|leave)\s+(?<days>.+?)\s+(?:free|clear|open|empty)(?:\s+for me)?$|^(?:我)?(?:需要|想要|想|要|得)?(?<zh>.+?)(?:我)?(?:需要|想要|想|要|得)?(?:空着|留空|空下来)$/;
+  /^(?:i\s+)?(?:need|want|would like|'d like|have to keep|must keep|gotta keep|keep|leave)\s+(?<days>.+?)\s+(?:free|clear|open|empty)(?:\s+for me)?(?:\s+(?<after>today|tonight|tomorrow|(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day))?$|^(?:我)?(?:需要|想要|想|要|得)?(?<zh>.+?)(?:我)?(?:需要|想要|想|要|得)?(?:空着|留空|空下来)$/;
 
 /**
  * Nothing to be put at a time, said alone: "don't schedule anything tonight", "do not plan anything tomorrow morning",
@@ -495,8 +503,13 @@ function readKeepFree(body: string): ScheduleRequest | undefined {
   const trimmed = trimEdges(request, /[.!。！]/, "end").trim();
   const match = DAYS_KEPT_FREE.exec(trimmed);
   const nothing = match ? undefined : NOTHING_AT.exec(trimmed);
-  const said = match?.groups?.days ?? match?.groups?.zh ?? nothing?.groups?.when ?? nothing?.groups?.zh;
-  if (said === undefined) return undefined;
+  const named = match?.groups?.days ?? match?.groups?.zh ?? nothing?.groups?.when ?? nothing?.groups?.zh;
+  if (named === undefined) return undefined;
+  const said = match?.groups?.after ? `${named} ${match.groups.after}` : named;
+  // "Keep 2pm to 4pm free today", "keep Thursday 14:00-16:00 free": a window of the clock, both ends said (today's
+  // when no day is) — before, a question of free time in it.
+  const window = match ? keptWindow(said) : undefined;
+  if (window) return window;
   const days = readDays(said);
   if (isEmptySelection(days)) return undefined;
   // ("Don't schedule anything on Friday" is a day to avoid whenever reviews are arranged — a standing preference where
@@ -510,6 +523,21 @@ function readKeepFree(body: string): ScheduleRequest | undefined {
   const where: Where = { only: { weekdays: [], days: [] }, not: days, slots: part ? { part } : {} };
   return awayFrom({ kind: "move", task: "reviews", where });
 }
+
+/** A window of the clock kept free, with its days (today when none is said), as the shift that empties it. */
+function keptWindow(said: string): ScheduleRequest | undefined {
+  const { slots } = readWhere(said);
+  if (slots.startsFrom === undefined || slots.endsBy === undefined || Object.keys(slots).length !== 2) return undefined;
+  // Nothing else said: the window's words and the days' words alone.
+  const rest = withoutDayWords(withoutEndsBy(said))
+    .replace(/\b(?:my|the|on|all|of|and|from|between|to)\b|[,，、]/g, " ")
+    .trim();
+  if (rest !== "") return undefined;
+  const days = readDays(said);
+  const not = isEmptySelection(days) ? { weekdays: [], days: [], dates: [TODAY] } : days;
+  return awayFrom({ kind: "move", task: "reviews", where: { only: { weekdays: [], days: [] }, not, slots } });
+}
+const TODAY = { kind: "offset", days: 0, text: "today" } as const;
 
 /** Words in a task's name that leave tasks out ("except the essay", "but keep the essay", "除了作文"). */
 const LEAVES_OUT =

@@ -192,7 +192,10 @@ function offTheDay(move: MoveRequest): { away: "day"; dayward?: "earlier" | "lat
 
 export function awayFrom(move: MoveRequest): Extract<ScheduleRequest, { kind: "shift_all" }> | undefined {
   const { only, not, slots } = move.where;
-  if (!isEmptySelection(only) || Object.keys(slots).some((key) => key !== "part") || not.days.length > 0)
+  // ("Out of Monday 14:00-16:00": a window of the clock, both its ends said, as a part of the day.)
+  const window = slots.startsFrom !== undefined && slots.endsBy !== undefined && slots.part === undefined;
+  const keys = window ? ["startsFrom", "endsBy"] : ["part"];
+  if (!isEmptySelection(only) || Object.keys(slots).some((key) => !keys.includes(key)) || not.days.length > 0)
     return undefined;
   const dated = (not.dates ?? []).map((date): DayOfReviews | undefined =>
     date.kind === "offset" && date.days >= 0
@@ -208,13 +211,14 @@ export function awayFrom(move: MoveRequest): Extract<ScheduleRequest, { kind: "s
   ]);
   const [first, ...more] = days;
   if (!first) return undefined;
-  const part = slots.part ?? move.where.notDaysPart;
+  const part = window ? undefined : (slots.part ?? move.where.notDaysPart);
   return {
     kind: "shift_all",
     ...first,
     ...(part ? { part } : {}),
+    ...(window ? { startsFrom: slots.startsFrom!, endsBy: slots.endsBy! } : {}),
     ...(more.length > 0 ? { more } : {}),
-    away: part && !move.otherDay ? "part" : "day",
+    away: (part || window) && !move.otherDay ? "part" : "day",
   };
 }
 
