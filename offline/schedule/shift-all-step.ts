@@ -677,7 +677,7 @@ function whyStays(
     day,
     from,
     vacated,
-    left: part,
+    left: partLeft,
   }: { by: Shift; day: number; from: number; vacated: number[]; left?: { en?: string; zh?: string } },
   facts: WeekFacts,
 ): { en: string; zh: string } {
@@ -687,11 +687,11 @@ function whyStays(
   const left =
     "away" in by
       ? {
-          en: `${sayList(away.map(dated), "en")}${part?.en ? ` ${part.en}` : ""}`,
+          en: `${sayList(away.map(dated), "en")}${partLeft?.en ? ` ${partLeft.en}` : ""}`,
           zh: `${sayList(
             away.map((each) => dayName(each, facts, "zh")),
             "zh",
-          )}${part?.zh ?? ""}`,
+          )}${partLeft?.zh ?? ""}`,
         }
       : undefined;
   if (ruledOut)
