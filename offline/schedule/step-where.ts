@@ -16,6 +16,7 @@ import {
 } from "../../tools/schedule/request-parsing.js";
 import { dayOfWords, resolveDays, slotRangeOf, weekdayOf, type WeekFacts } from "./week-facts.js";
 import { formatDate } from "../../tools/schedule/state.js";
+import { minutesOf } from "../../tools/schedule/event-series.js";
 import { limitsSlots } from "./empty-window.js";
 import { matchTask } from "./task-matching.js";
 import type { ListedTask } from "../../tools/schedule/tools/list-tasks.js";
@@ -105,8 +106,7 @@ function ownPlace(phrase: string, placed: readonly ListedTask[], times: readonly
 }
 
 /** Minutes between two clock times ("HH:MM"). */
-const distance = (a: string, b: string) => Math.abs(minutesOfClock(a) - minutesOfClock(b));
-const minutesOfClock = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+const distance = (a: string, b: string) => Math.abs(minutesOf(a) - minutesOf(b));
 
 /** A move's shift in a step's words, read back by the request parser: "1 day later", "往后推1天", "later the same day". */
 export function shiftWords(shift: MoveShift, language: Language): string {
