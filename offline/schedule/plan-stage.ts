@@ -45,7 +45,6 @@ import {
   groundRequest,
   markedAhead,
   meansAll,
-  listedOf,
   oneByOne,
   placedAlready,
   putBackUndoes,
@@ -192,7 +191,7 @@ function planRequest(asked: ScheduleRequest, answer: string | undefined, context
       facts,
     ),
     facts,
-    overview ? listedOf(overview).all : [],
+    overview,
   );
   if (next && "question" in next)
     return {

@@ -19,7 +19,8 @@ import { formatDate } from "../../tools/schedule/state.js";
 import { minutesOf } from "../../tools/schedule/event-series.js";
 import { limitsSlots } from "./empty-window.js";
 import { matchTask } from "./task-matching.js";
-import type { ListedTask } from "../../tools/schedule/tools/list-tasks.js";
+import type { GetOverviewData, ListedTask } from "../../tools/schedule/tools/index.js";
+import { listedOf } from "./grounding.js";
 
 /** "later today", "挪到今晚晚些时候" (read back as said), for a same-day shift whose words named today or tonight. */
 export function sameDayToday(
@@ -64,7 +65,7 @@ export function withThisTime(request: ScheduleRequest, facts: WeekFacts): Schedu
 export function withHalfOfDay(
   request: ScheduleRequest,
   facts: WeekFacts,
-  placed: readonly ListedTask[] = [],
+  overview: GetOverviewData | undefined,
 ): ScheduleRequest {
   if (request.kind !== "move" || !request.where.slots.halfUnsaid) return request;
   const { halfUnsaid: _halfUnsaid, ...slots } = request.where.slots;
@@ -76,7 +77,8 @@ export function withHalfOfDay(
   const other = hour % 12 === 0 ? undefined : `${String((hour + 12) % 24).padStart(2, "0")}${said.slice(2)}`;
   const inDay = (time: string) => time >= times[0]!.start && time <= times.at(-1)!.start;
   const inside = [said, ...(other === undefined ? [] : [other])].filter(inDay);
-  const own = ownPlace(request.task, placed, times);
+  // (The overview's tasks as the matcher reads them: listed only for a bare hour, not for every request planned.)
+  const own = ownPlace(request.task, overview ? listedOf(overview).all : [], times);
   // On today (its own day, no other said, or today said), a half the clock has passed is no choice while another is.
   const { only } = request.where;
   const today = isEmptySelection(only)
