@@ -99,16 +99,17 @@ function splitStartsFrom(task: string): { task: string; startsFrom: string } | u
   return { task: words, startsFrom };
 }
 const CLOCK_SAID_EN = String.raw`(?:\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?:\s*[ap]\.?m\.?)?|noon)`;
+/** "after 3pm", "from 15:00 on", "starting at 7 onwards" (group: the time), not the "on" of "on Friday". */
+const STARTS_FROM_SAID_EN = String.raw`(?:after|from|starting(?:\s+(?:from|at))?)\s+(${CLOCK_SAID_EN})(?:\s+onwards?|\s+on(?!\s+(?:the\s+)?[a-z]+day\b))?`;
+/** The words before it (group 1), the time (2), and a day said after it (3). */
 const STARTS_FROM_EN = new RegExp(
-  String.raw`^(.+?)\s+(?:after|from|starting(?:\s+(?:from|at))?)\s+(${CLOCK_SAID_EN})(?:\s+onwards?|\s+on(?!\s+(?:the\s+)?[a-z]+day\b))?(\s+(?:today|tonight|tomorrow|(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day))?$`,
+  String.raw`^(.+?)\s+${STARTS_FROM_SAID_EN}(\s+(?:today|tonight|tomorrow|(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day))?$`,
 );
 /** `phrase` without a time every review from which is named ("my reviews after 7pm on friday" → "my reviews on friday"). */
 export function withoutStartsFrom(phrase: string): string {
   return phrase.replace(STARTS_FROM_WORDS_EN, "");
 }
-const STARTS_FROM_WORDS_EN = new RegExp(
-  String.raw`\s+(?:after|from|starting(?:\s+(?:from|at))?)\s+${CLOCK_SAID_EN}(?:\s+onwards?|\s+on(?!\s+(?:the\s+)?[a-z]+day\b))?(?=\s|$)`,
-);
+const STARTS_FROM_WORDS_EN = new RegExp(String.raw`\s+${STARTS_FROM_SAID_EN}(?=\s|$)`);
 const STARTS_FROM_ZH =
   /^(.*?)((?:上午|下午|晚上|傍晚)?(?:\d{1,2}(?::\d{2})?|[一二两三四五六七八九十]{1,3})(?:点(?:半)?)?)(?:以后|之后|后|起)的?(.*)$/;
 
