@@ -1,10 +1,11 @@
 /** The plan steps of one request in English, each written so that the request reader reads it back as that request. */
 import type { StepDraft } from "../stage-state.js";
-import { sayList, weekdayName, type Language } from "../../contracts/language.js";
+import { PART_OF_DAY_ZH, sayList, weekdayName, type Language } from "../../contracts/language.js";
 import { addDays, dayOfWeekOfDate } from "../../contracts/clock.js";
 import { listedReviews } from "./replies.js";
 import {
   onlyExcludes,
+  readPartOfDay,
   shiftAllBy,
   shiftAllDays,
   splitNamingDay,
@@ -49,6 +50,11 @@ function byNamingWeekday(phrase: string, facts: WeekFacts): string {
   const part = splitPartOfDay(rest).part !== undefined;
   const weekdayWords = chinese ? weekdayName(weekday, "zh") : weekdayName(weekday, "en").toLowerCase();
   if (part) return chinese ? `${weekdayWords}${rest}` : `${weekdayWords} ${rest}`;
+  // ("this afternoon's reviews", "tonight's reviews", "今晚的复习": the part said in the day's own words goes with it —
+  // before, it was lost, and "this afternoon's reviews" named the whole day's.)
+  const dayPart = readPartOfDay(phrase.slice(0, phrase.length - (named.rest ?? "").length));
+  if (dayPart)
+    return chinese ? `${weekdayWords}${PART_OF_DAY_ZH[dayPart]}的${rest}` : `${weekdayWords} ${dayPart}'s ${rest}`;
   return chinese ? `${weekdayWords}的${rest}` : `${weekdayWords}'s ${rest}`;
 }
 
