@@ -214,6 +214,16 @@ function shiftAllSteps(request: Extract<ScheduleRequest, { kind: "shift_all" }>)
       },
     ];
   const by = shiftAllBy(request);
+  if (request.into && by && "days" in by)
+    return [
+      {
+        content:
+          by.days === 0
+            ? `把${whose}挪到${days}${PART_OF_DAY_ZH[request.into]}`
+            : `把${whose}${shiftWords(by, "zh")}，挪到${PART_OF_DAY_ZH[request.into]}`,
+        done_when: `每个还没开始的复习都已挪到${PART_OF_DAY_ZH[request.into]}，或说明了为什么保留不动`,
+      },
+    ];
   return [
     {
       content: `把${whose}${by === undefined ? "挪到要求的那天" : shiftWords(by, "zh")}`,

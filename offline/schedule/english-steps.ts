@@ -71,7 +71,10 @@ export function withShiftDays(request: ScheduleRequest, facts: WeekFacts): Sched
     (request.fromToday !== undefined && today !== undefined
       ? dayOfWeekOfDate(addDays(today, request.fromToday))
       : undefined);
-  let days = request.days ?? daysBetweenSaidFromToday(request);
+  // ("… to Tuesday evening": the part of the day they go into, with the days to it.)
+  const into =
+    request.into ?? (request.to && Object.keys(request.to.slots).join() === "part" ? request.to.slots.part : undefined);
+  let days = request.days ?? daysBetweenSaidFromToday(request, into !== undefined);
   if (days === undefined && request.to && weekday !== undefined) {
     const target = resolveDays(request.to.only, facts);
     // The day the reviews are on: the one said from today, else the weekday's first day in the window.
@@ -79,7 +82,7 @@ export function withShiftDays(request: ScheduleRequest, facts: WeekFacts): Sched
       request.fromToday !== undefined && today !== undefined
         ? resolveDays({ weekdays: [], days: [], dates: [{ kind: "offset", days: request.fromToday, text: "" }] }, facts)
         : resolveDays({ weekdays: [weekday], days: [], dates: [] }, facts);
-    if (target.length === 1 && from.length >= 1 && target[0] !== from[0]) days = target[0]! - from[0]!;
+    if (target.length === 1 && from.length >= 1 && (target[0] !== from[0] || into)) days = target[0]! - from[0]!;
   }
   if (request.fromToday !== undefined && weekday === undefined) return request;
   // More days ("… Thursday's and Friday's reviews", "I'm busy today and tomorrow"): each by its weekday too.
@@ -95,13 +98,14 @@ export function withShiftDays(request: ScheduleRequest, facts: WeekFacts): Sched
     ...(request.endsBy ? { endsBy: request.endsBy } : {}),
     ...(also.length > 0 ? { more: also } : {}),
   };
+  const intoPart = into && days !== undefined && request.minutes === undefined ? { into } : {};
   // Off the day: the day named by its weekday ("I'm busy tomorrow, move my reviews").
   if (request.away)
     return weekday === undefined
       ? request
       : { kind: "shift_all", ...of, away: request.away, ...(request.dayward ? { dayward: request.dayward } : {}) };
   const by = request.minutes !== undefined ? { minutes: request.minutes } : days !== undefined ? { days } : undefined;
-  return by === undefined ? request : { kind: "shift_all", ...by, ...of };
+  return by === undefined ? request : { kind: "shift_all", ...by, ...of, ...intoPart };
 }
 
 /**
@@ -109,12 +113,18 @@ export function withShiftDays(request: ScheduleRequest, facts: WeekFacts): Sched
  * shown holds it: on Sunday, tomorrow is outside it, and the step is still "1 day later" (each review then stays,
  * named: a day later is outside the schedule) — before, "to the day asked", which no step reads, for every review.
  */
-function daysBetweenSaidFromToday(request: Extract<ScheduleRequest, { kind: "shift_all" }>): number | undefined {
+function daysBetweenSaidFromToday(
+  request: Extract<ScheduleRequest, { kind: "shift_all" }>,
+  into: boolean,
+): number | undefined {
   const only = request.to?.only;
   const [date, ...more] = only?.dates ?? [];
   if (request.fromToday === undefined || !only || only.weekdays.length + only.days.length > 0 || more.length > 0)
     return undefined;
-  return date?.kind === "offset" && date.days !== request.fromToday ? date.days - request.fromToday : undefined;
+  // ("Today's reviews to tonight": the same day, into the evening.)
+  return date?.kind === "offset" && (date.days !== request.fromToday || into)
+    ? date.days - request.fromToday
+    : undefined;
 }
 
 /** A mark's task in the user's words when no weekday could be told: the day said from today stays in them. */
@@ -356,6 +366,18 @@ function shiftAllSteps(request: Extract<ScheduleRequest, { kind: "shift_all" }>)
       },
     ];
   const by = shiftAllBy(request);
+  // Into a part of the day: of their own day ("to Monday evening", read back as the same day), or of the day that many
+  // days on ("1 day later, into the evening").
+  if (request.into && by && "days" in by)
+    return [
+      {
+        content:
+          by.days === 0
+            ? `Move ${whose} to ${days.length === 1 ? days[0]! : "the"} ${request.into}`
+            : `Push ${whose} ${shiftWords(by, "en")}, into the ${request.into}`,
+        done_when: `each review still ahead is in the ${request.into}${by.days === 0 ? " of its day" : " of its new day"}, or it is told why it stays`,
+      },
+    ];
   return [
     {
       content: `Push ${whose} ${by === undefined ? "to the day asked" : shiftWords(by, "en")}`,

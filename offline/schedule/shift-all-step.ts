@@ -12,7 +12,12 @@
 import { partInChinese, say, sayList, weekdayName, type Language } from "../../contracts/language.js";
 import { finish, propose, read, readAll, type Decision, type Finish } from "../decisions.js";
 import type { RoundView } from "../prompt-reading.js";
-import { shiftAllBy, shiftAllDays, type ScheduleRequest } from "../../tools/schedule/request-parsing.js";
+import {
+  shiftAllBy,
+  shiftAllDays,
+  type PartOfDay,
+  type ScheduleRequest,
+} from "../../tools/schedule/request-parsing.js";
 import { movedText, type FindFreeData, type ListedTask } from "../../tools/schedule/tools/index.js";
 import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.js";
 import { summaryInChinese } from "../../tools/schedule/summary-words.js";
@@ -151,9 +156,12 @@ function chosenOf(tasks: readonly ListedTask[], request: ShiftAll, facts: WeekFa
         )
       : undefined;
   const weekdays = shiftAllDays(request);
+  // (Into a part of their own day: one already there stays, and is no review to move.)
+  const into = request.into && request.days === 0 ? slotRangeOf({ part: request.into }, facts) : undefined;
   return tasks.filter(
     (task) =>
       task.kind === "placed" &&
+      (into === undefined || task.slots[0]!.start < into.from || task.slots[0]!.end > into.to) &&
       task.slots.length === 1 &&
       !hasStarted(task.slots[0]!, facts) &&
       (weekdays.length === 0 || weekdays.includes(weekdayOf(facts, task.slots[0]!.day))) &&
@@ -187,8 +195,11 @@ function leftWords(request: ShiftAll, language: Language): string | undefined {
   return language === "zh" ? partInChinese(request.part) : request.part;
 }
 
-/** How the reviews move: by whole days, by time the same day, or off their day (or that part of it) to the nearest. */
-type Shift = { days: number } | { minutes: number } | { away: "day" | "part" };
+/**
+ * How the reviews move: by whole days (into a part of the new day, when `into`), by time the same day, or off their day
+ * (or that part of it) to the nearest.
+ */
+type Shift = { days: number; into?: PartOfDay } | { minutes: number } | { away: "day" | "part" };
 
 /** The shift's size and way (positive: later); off the day counts as later (the later place wins a tie). */
 function amountOf(by: Shift): number {
@@ -197,6 +208,11 @@ function amountOf(by: Shift): number {
 
 /** How the card says the reviews move ("2 days later", "off their day", "out of the morning"). */
 function movedSaid(by: Shift, request: ShiftAll, language: Language): string {
+  if ("days" in by && by.into) {
+    const part = say(language, `the ${by.into}`, partInChinese(by.into));
+    if (by.days === 0) return say(language, `to ${part}`, `挪到${part}`);
+    return say(language, `${shiftSaid(by, "en")}, into ${part}`, `${shiftSaid(by, "zh")}，挪到${part}`);
+  }
   if (!("away" in by)) return shiftSaid(by, language);
   const days = shiftAllDays(request);
   const day = (language: Language) =>
@@ -234,8 +250,14 @@ export function shiftAllStep(
   end: Finish,
   language: Language,
 ): Decision {
-  const by: Shift | undefined = request.away ? { away: request.away } : shiftAllBy(request);
-  if (by === undefined || amountOf(by) === 0)
+  const given = shiftAllBy(request);
+  const by: Shift | undefined = request.away
+    ? { away: request.away }
+    : given && "days" in given && request.into
+      ? { ...given, into: request.into }
+      : given;
+  // (By no days at all only into a part of the same day: "move this afternoon's reviews to the evening".)
+  if (by === undefined || (amountOf(by) === 0 && !("into" in by && by.into)))
     return finish(
       end,
       say(
@@ -481,6 +503,8 @@ function plan(
   );
   // Off "Thursday morning": the slots of that part of the day, which a review leaving it may not touch.
   const leaving = leftSlots(by, request, facts);
+  // Into "the evening": the slots a review must lie wholly inside on its new day.
+  const inside = "days" in by && by.into ? slotRangeOf({ part: by.into }, facts) : undefined;
   // Each free slot, by day, with the embeddable host it lies in ("" outside any): a review lands wholly in one or
   // wholly outside.
   const free = new Map<number, Map<number, string>>();
@@ -556,6 +580,7 @@ function plan(
     }
     const fits = (day: number, start: number, ruled = true) => {
       if (start < 1 || start + length - 1 > facts.slotsPerDay) return false;
+      if (inside && (start < inside.from || start + length - 1 > inside.to)) return false;
       // Off a part of the days named: nothing of it in that part of any of them.
       if (
         leaving &&
@@ -681,6 +706,12 @@ function whyStays(
   }: { by: Shift; day: number; from: number; vacated: number[]; left?: { en?: string; zh?: string } },
   facts: WeekFacts,
 ): { en: string; zh: string } {
+  // (Into a part of its new day: that part of it, "Tue 12 Mar evening".)
+  const into = "days" in by ? by.into : undefined;
+  const onDay = {
+    en: `${datedDay(day, facts)}${into ? ` ${into}` : ""}`,
+    zh: `${dayName(day, facts, "zh")}${into ? partInChinese(into) : ""}`,
+  };
   const dated = (each: number) => datedDay(each, facts);
   // Off its day: the days (and part) it could not leave, said for both reasons below.
   const away = vacated.includes(from) ? vacated : [from];
@@ -706,8 +737,8 @@ function whyStays(
             zh: saySummary("zh", "noRuledTimeShifted", { shift: shiftSaid(by, "zh") }),
           }
         : {
-            en: saySummary("en", "noRuledRoomOnDay", { days: dated(day) }),
-            zh: saySummary("zh", "noRuledRoomOnDay", { days: dayName(day, facts, "zh") }),
+            en: saySummary("en", "noRuledRoomOnDay", { days: onDay.en }),
+            zh: saySummary("zh", "noRuledRoomOnDay", { days: onDay.zh }),
           };
   if (left)
     return {
@@ -720,7 +751,7 @@ function whyStays(
       zh: saySummary("zh", "noFreeTimeShifted", { subject: "它", shift: shiftSaid(by, "zh") }),
     };
   return {
-    en: saySummary("en", "noRoomOnDay", { days: dated(day) }),
-    zh: saySummary("zh", "noRoomOnDay", { days: dayName(day, facts, "zh") }),
+    en: saySummary("en", "noRoomOnDay", { days: onDay.en }),
+    zh: saySummary("zh", "noRoomOnDay", { days: onDay.zh }),
   };
 }

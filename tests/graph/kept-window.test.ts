@@ -8,8 +8,8 @@
  */
 import { describe, expect, test } from "vitest";
 import { parseScheduleRequest } from "../../tools/schedule/request-parsing.js";
-import { checkScheduleInvariants, type ScheduleState } from "../../tools/schedule/index.js";
-import { converse, halfPlacedWeek, offlineTempo } from "./support/offline-conversation.js";
+import { checkScheduleInvariants } from "../../tools/schedule/index.js";
+import { converse, halfPlacedWeek, offlineTempo, placedRanges } from "./support/offline-conversation.js";
 
 describe("reading: a window of the clock kept free", () => {
   test.each([
@@ -67,15 +67,6 @@ const WEEKDAYS = {
   zh: ["", "周一", "周二", "周三", "周四", "周五", "周六", "周日"],
 };
 
-/** Each placed review: id → [day, first slot, last slot]. */
-function placed(week: ScheduleState): Map<string, [number, number, number]> {
-  return new Map(
-    week.tasks
-      .filter((task) => task.source === "task_item" && task.status === "placed")
-      .map((task) => [task.id, [task.slots![0]!.day, task.slots![0]!.start, task.slots![0]!.end]] as const),
-  );
-}
-
 describe("said to the agent on each day: no review of the day is left in the window", () => {
   const moved: string[] = [];
   test.each(
@@ -95,8 +86,8 @@ describe("said to the agent on each day: no review of the day is left in the win
     const reaches = (day: number, first: number, last: number) =>
       day === today && times[first - 1]!.start < to && times[last - 1]!.end > from;
     const started = (day: number, first: number) => day === today && times[first - 1]!.start <= "08:00";
-    const before = placed(week);
-    const after = placed(outcome.schedule);
+    const before = placedRanges(week);
+    const after = placedRanges(outcome.schedule);
     for (const [id, [day, first, last]] of before) {
       const now = after.get(id)!;
       if (!reaches(day, first, last) || started(day, first))

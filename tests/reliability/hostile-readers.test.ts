@@ -172,6 +172,11 @@ const RUNS = [
   // A window of the clock kept free.
   "keep 2pm to 4pm ",
   "两点到四点",
+  // Reviews into a part of a day, and a busy window before a move.
+  "1 day later, into the ",
+  "往后推1天，挪到",
+  "i'm busy from 2 to 4 ",
+  "to the evening ",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

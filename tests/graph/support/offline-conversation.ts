@@ -254,6 +254,15 @@ export async function oneBatchOnHalfPlacedWeek(
   return { week, outcome };
 }
 
+/** Each placed review of `week`: id → [day, first slot, last slot]. */
+export function placedRanges(week: ScheduleState): Map<string, [number, number, number]> {
+  return new Map(
+    week.tasks
+      .filter((task) => task.source === "task_item" && task.status === "placed")
+      .map((task) => [task.id, [task.slots![0]!.day, task.slots![0]!.start, task.slots![0]!.end]] as const),
+  );
+}
+
 /** Where a task item sits now ("pending" when it has no place). */
 export function placeOf(schedule: ScheduleState, taskId: string): string {
   const task = schedule.tasks.find((candidate) => candidate.id === taskId);

@@ -9,6 +9,7 @@ import {
   SHORT_WEEKDAY_EN,
   isAnywhere,
   isEmptySelection,
+  isPartAlone,
   NEGATIVE_CLAUSE,
   NOT_NEGATIVE,
   readPartOfDay,
@@ -17,6 +18,7 @@ import {
 } from "./where.js";
 import { readTaskWords, splitAtWhen, taskPhrase } from "./task-words.js";
 import { splitWeekday } from "./day-names.js";
+import { readBetween } from "./clock-words.js";
 import { DAY_REVIEWS, EVERY_REVIEW } from "./shift-all.js";
 
 /** A task said as a pronoun ("move it to Wednesday"). */
@@ -93,14 +95,37 @@ export function withDaysRuledOutBefore(where: Where, before: string, task = ""):
   // ("我周四上午有事": a day and its part ruled out, which the where reader reads as "Thursday, not the morning" — what
   // it means after a move's verb, "挪到周四，周四上午不行" — is that day's part ruled out before it.)
   const read = wantsFree ? undefined : readWhere(before);
-  const ruledOut = !read ? readDays(before) : isEmptySelection(read.not) && read.slots.notPart ? read.only : read.not;
+  const reviews = namesReviewsOfDay(task);
+  // "I'm busy from 2 to 4 today, move my reviews", "I have a meeting from 2pm to 4pm on Monday, move anything in the
+  // way": a window of the clock, both ends said, is whose reviews move — that day's (today's when none is said), as
+  // "keep 2pm to 4pm free" empties it. Before, every review of the day moved, or none.
+  const window = reviews && isAnywhere(where) ? readBetween(before) : undefined;
+  const days = !read ? readDays(before) : isEmptySelection(read.not) && read.slots.notPart ? read.only : read.not;
+  const ruledOut = window && isEmptySelection(days) ? windowDays(before) : days;
   if (isEmptySelection(ruledOut)) return where;
+  if (window) return { ...withDaysOut(where, ruledOut), slots: { ...where.slots, ...window } };
   // "I'm busy Thursday morning, move my reviews": the part of that day is whose reviews move (`awayFrom`); with a
   // place to go ("…, move my reviews to Friday"), it is kept apart from the place's own part (`notDaysPart`).
-  const reviews = namesReviewsOfDay(task);
-  const part = reviews && isAnywhere(where) ? readPartOfDay(before) : undefined;
   const daysPart = reviews && !isAnywhere(where) ? readPartOfDay(before) : undefined;
+  // ("I'm busy this afternoon, move my reviews to the evening": a part of the day alone is that day's — before, it
+  // was read as the part the reviews leave, "out of Monday evening".)
+  if (reviews && isPartAlone(where) && selectionSize(ruledOut) === 1)
+    return { ...withDaysOut(where, ruledOut), only: ruledOut, ...(daysPart ? { notDaysPart: daysPart } : {}) };
+  const part = reviews && isAnywhere(where) ? readPartOfDay(before) : undefined;
   return { ...withDaysOut(where, ruledOut, part), ...(daysPart ? { notDaysPart: daysPart } : {}) };
+}
+
+/** How many days a selection names. */
+function selectionSize(days: DaySelection): number {
+  return days.weekdays.length + days.days.length + (days.dates?.length ?? 0);
+}
+
+/** The days a clause with a window names (a reason's days are read as said: "I have a meeting … on Monday"), else today. */
+function windowDays(clause: string): DaySelection {
+  const days = readDays(clause);
+  return isEmptySelection(days)
+    ? { weekdays: [], days: [], dates: [{ kind: "offset", days: 0, text: "today" }] }
+    : days;
 }
 
 /** `where` with the days of `ruledOut` ruled out too, and `part` as its part of the day when given. */

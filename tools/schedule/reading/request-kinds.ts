@@ -257,6 +257,12 @@ export type ScheduleRequest =
        */
       endsBy?: string;
       /**
+       * With `days` (0: the same day), the part of the day they go into ("move this afternoon's reviews to the evening",
+       * "move Monday's reviews to Tuesday evening", "把复习都挪到晚上"): each to the free start nearest its own time
+       * inside that part of its new day. A review already there the same day stays where it is.
+       */
+      into?: PartOfDay;
+      /**
        * Moved off where they are, to no place named ("move my reviews off Thursday", "I'm busy Thursday morning, move
        * my reviews", "move Thursday's reviews to another day", "把周四的所有复习挪到别的天"): each to the free time
        * nearest its own that is not on its day (`day`), or not in that part of it (`part`, with `part` set).

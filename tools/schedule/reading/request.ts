@@ -14,6 +14,7 @@ import { PRONOUN } from "./move-target.js";
 import { MOVE_VERB_EN, MOVE_ZH, readMoves } from "./moves.js";
 import { parseSentence } from "./sentences.js";
 import { readBadAmount } from "./amounts.js";
+import { readShiftInto } from "./shift-all.js";
 
 const GREETING =
   /^(?:(?:(?:hi|hello|hey)(?: there)?|thanks|thank you|good (?:morning|evening|afternoon))\b|你好|您好|嗨|谢谢|多谢|早上好|晚上好)[\s!.,。！~]*$/i;
@@ -48,7 +49,7 @@ export function withoutPoliteness(text: string): string {
 export function parseScheduleRequest(text: string): ScheduleRequest {
   const known = readings.get(text);
   if (known) return known;
-  const request = readRunningLate(text);
+  const request = readShiftInto(text, readRequest) ?? readRunningLate(text);
   const read = deepFrozen(
     request.kind === "add_task" || request.kind === "add_habit" || request.kind === "add_long_task"
       ? { ...request, name: asWritten(request.name, text) }

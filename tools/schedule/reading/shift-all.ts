@@ -6,7 +6,7 @@ import type { DayOfReviews, MoveRequest, PartOfDay, ScheduleRequest } from "./re
 import { MOVE_VERB, WEEKDAYS_EN, ZH_WEEKDAY_NUMBER } from "./words.js";
 
 export { MOVE_VERB };
-import { DAY_OR_SHORT_EN, DAY_SAID_EN, isAnywhere, isEmptySelection, readPartOfDay } from "./where.js";
+import { DAY_OR_SHORT_EN, DAY_SAID_EN, isAnywhere, isEmptySelection, isPartAlone, readPartOfDay } from "./where.js";
 import { splitNamingDay } from "./day-names.js";
 import { readClockTime } from "./clock-words.js";
 
@@ -118,8 +118,13 @@ function asReviewsShift(request: MoveRequest): ScheduleRequest {
   if (shift && "sameDay" in shift) return request;
   const by = shift ? ("days" in shift ? { days: shift.days } : { minutes: shift.minutes }) : undefined;
   const task = dayAloneAsReviews(request.task.trim()) ?? request.task.trim();
-  if (EVERY_REVIEW.test(task))
-    return by === undefined ? (awayFrom(request) ?? offOneDayTo(request) ?? request) : { kind: "shift_all", ...by };
+  if (EVERY_REVIEW.test(task)) {
+    if (by !== undefined) return { kind: "shift_all", ...by };
+    const off = awayFrom(request) ?? offOneDayTo(request);
+    // ("Move all my reviews to the evening", "把复习都挪到晚上": each into that part of its own day.)
+    if (!off && isPartAlone(request.where)) return { kind: "shift_all", days: 0, into: request.where.slots.part! };
+    return off ? withSameDayInto(off) : (intoOwnDays(request) ?? request);
+  }
   // "my reviews from Thursday", "everything on Thursday afternoon", "all my reviews off Thursday": Thursday's reviews.
   const from = REVIEWS_OF_DAY.exec(task) ?? DAY_NAMED_REVIEWS.exec(task);
   // ("今天所有的复习" as "今天的所有复习".)
@@ -149,8 +154,58 @@ function asReviewsShift(request: MoveRequest): ScheduleRequest {
   const only = request.where.only;
   const targets = only.weekdays.length + only.days.length + (only.dates?.length ?? 0);
   if (targets !== 1 || !isEmptySelection(request.where.not)) return request;
-  return { kind: "shift_all", ...of, to: request.where };
+  return withSameDayInto({ kind: "shift_all", ...of, to: request.where });
 }
+
+type ShiftAllRequest = Extract<ScheduleRequest, { kind: "shift_all" }>;
+
+/**
+ * The part of the days ruled out moved into another part of the same days: "I'm busy Thursday and Friday morning, move
+ * my reviews to the afternoon" (before, "out of the afternoon"). Undefined for any other move.
+ */
+function intoOwnDays(move: MoveRequest): ShiftAllRequest | undefined {
+  const { part, ...slots } = move.where.slots;
+  if (part === undefined || move.where.notDaysPart === undefined || Object.keys(slots).length > 0) return undefined;
+  const off = awayFrom({ ...move, where: { ...move.where, slots: {} } });
+  if (!off) return undefined;
+  const { away: _away, ...days } = off;
+  return { ...days, days: 0, into: part };
+}
+
+/**
+ * A day's reviews to a part of that same day ("Monday afternoon's reviews to Monday evening", "I'm busy this afternoon,
+ * move my reviews to the evening"): no day to go to, but `into` that part of their own (before, a step no one read).
+ */
+function withSameDayInto(shift: ShiftAllRequest): ShiftAllRequest {
+  const to = shift.to;
+  if (!to || shift.more || Object.keys(to.slots).join() !== "part") return shift;
+  const { weekdays, days, dates = [] } = to.only;
+  const same =
+    days.length === 0 &&
+    weekdays.length + dates.length === 1 &&
+    (shift.weekday !== undefined
+      ? weekdays[0] === shift.weekday
+      : dates[0]?.kind === "offset" && dates[0].days === shift.fromToday);
+  if (!same) return shift;
+  const { to: _to, ...rest } = shift;
+  return { ...rest, days: 0, into: to.slots.part! };
+}
+
+/**
+ * A shift by whole days with the part of the day they go into said after it, as the plan's step says it ("Push all of
+ * Monday's reviews 1 day later, into the evening", "把周一的所有复习往后推1天，挪到晚上"): `read` of the words before it,
+ * with `into`. Undefined for any other text.
+ */
+export function readShiftInto(text: string, read: (text: string) => ScheduleRequest): ScheduleRequest | undefined {
+  const said = INTO_AFTER_SHIFT.exec(text.trim());
+  const part = said ? readPartOfDay(said[2] ?? said[4]!) : undefined;
+  if (!said || !part) return undefined;
+  const shift = read(said[1] ?? said[3]!);
+  if (shift.kind !== "shift_all" || shift.days === undefined || shift.into || shift.away || shift.to) return undefined;
+  return { ...shift, into: part };
+}
+const INTO_AFTER_SHIFT =
+  /^(.+?\b(?:days?\s+(?:later|earlier)|back\s+(?:a|one|\d+)\s+days?|forward\s+(?:a|one|\d+)\s+days?))\s*,\s*into\s+(the\s+(?:morning|afternoon|evening))\s*\.?$|^(.+?(?:往后推|推迟|提前)\d+天)[，,]\s*挪到(上午|下午|晚上)$/;
 
 /**
  * A day said alone where a task would be, as that day's reviews: "today", "all of tuesday", "tuesday and wednesday",
@@ -198,6 +253,9 @@ export function awayFrom(move: MoveRequest): Extract<ScheduleRequest, { kind: "s
   const keys = window ? ["startsFrom", "endsBy"] : ["part"];
   if (!isEmptySelection(only) || Object.keys(slots).some((key) => !keys.includes(key)) || not.days.length > 0)
     return undefined;
+  // ("I'm busy Thursday and Friday morning, move my reviews to the afternoon": a part said with a part ruled out is
+  // where they go, not the part they leave — before, "out of the afternoon".)
+  if (slots.part !== undefined && move.where.notDaysPart !== undefined) return undefined;
   const dated = (not.dates ?? []).map((date): DayOfReviews | undefined =>
     date.kind === "offset" && date.days >= 0
       ? { fromToday: date.days }
@@ -302,6 +360,8 @@ function shiftAllOfDays(
     (away.part ?? several.part) === several.part
   )
     return { ...away, ...of };
+  // ("Thursday morning's and Friday morning's reviews to the afternoon": into that part of each one's own day.)
+  if (isPartAlone(request.where)) return { kind: "shift_all", ...of, days: 0, into: request.where.slots.part! };
   const only = request.where.only;
   const targets = only.weekdays.length + only.days.length + (only.dates?.length ?? 0);
   if (targets !== 1 || !isEmptySelection(request.where.not)) return request;

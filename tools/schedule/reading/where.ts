@@ -495,6 +495,12 @@ export function onlyExcludes(where: Where): boolean {
   return isEmptySelection(where.only) && (!isEmptySelection(where.not) || where.slots.notPart !== undefined);
 }
 
+/** True when `where` says a part of the day and nothing else: "to the evening". */
+export function isPartAlone(where: Where): boolean {
+  const { part, ...slots } = where.slots;
+  return part !== undefined && isAnywhere({ ...where, slots }) && where.notDaysPart === undefined;
+}
+
 /** True when `where` restricts nothing. */
 export function isAnywhere(where: Where): boolean {
   return (
