@@ -31,6 +31,10 @@ describe("reading: every review from a time on", () => {
     ["把明晚8点以后的复习都推迟半小时", { minutes: 30, fromToday: 1, startsFrom: "20:00" }],
     ["把今天晚上8点以后的复习都推迟半小时", { minutes: 30, fromToday: 0, startsFrom: "20:00" }],
     ["push everything after 7 tonight back an hour", { minutes: 60, fromToday: 0, startsFrom: "19:00" }],
+    // A weekday right after them with no "on" names them too (before, a task "reviews … friday back an hour").
+    ["push my reviews after 7pm friday back an hour", { minutes: 60, weekday: 5, startsFrom: "19:00" }],
+    ["push my reviews friday back an hour", { minutes: 60, weekday: 5 }],
+    ["push everything friday back a day", { days: 1, weekday: 5 }],
   ])("'%s'", (said, read) => {
     expect(parseScheduleRequest(said)).toEqual({ kind: "shift_all", ...read });
   });

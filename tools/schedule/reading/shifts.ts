@@ -106,7 +106,9 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
   if (direction === undefined && byAmount && /^(?:push|bump)\b/.test(verb[0])) direction = 1;
   if (direction === undefined && !byAmount) return undefined;
   if (!length && verb[0].startsWith("put off")) length = { amount: 1, unit: "days" };
-  const phrase = words.join(" ");
+  // ("push my reviews friday back an hour", "… after 7pm friday …": a weekday right after them, with no "on", names them
+  // as "on friday" does — before, it was read as where they go, and a task "reviews friday back an hour" was sought.)
+  const phrase = words.join(" ").replace(REVIEWS_THEN_DAY, "$1 on $2");
   // "push it back to Friday": a day named is where it goes.
   // (A day that names the task is not where it goes: "push tomorrow's review back a day".)
   // ("Monday evening's reviews", "this morning's review": the part of the day names them too.)
@@ -136,6 +138,10 @@ function readShiftEnglish(body: string): ScheduleRequest | undefined {
       : { minutes: direction * length.amount };
   return { kind: "move", task, where: sameDayWhere(shift, today), shift };
 }
+
+/** Every review, then a weekday with no word before it (group 1: the reviews and a time they are from; 2: the day). */
+const REVIEWS_THEN_DAY =
+  /^(.*\b(?:reviews|review sessions|study sessions|sessions|things|stuff|everything)(?:\s+(?:after|from)\s+\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?)?)\s+((?:mon|tues|wednes|thurs|fri|satur|sun)day)$/;
 
 /**
  * "往后推一天", "推迟一小时", "提前30分钟" (group 2 the direction, 3 the amount, 4 the unit); "挪到晚一点", "挪到今天晚点"
