@@ -20,6 +20,10 @@ describe("reading: a window of the clock kept free", () => {
     ["keep 2pm to 4pm free on thursday", { weekday: 4 }],
     ["今天下午两点到四点空着", { fromToday: 0 }],
     ["周四14:00-16:00留空", { weekday: 4 }],
+    // Hours alone, with no am or pm (before, a question of free time today).
+    ["keep 2 to 4 free today", { fromToday: 0 }],
+    ["keep 2 to 4 free", { fromToday: 0 }],
+    ["keep 2-4 free on thursday", { weekday: 4 }],
   ])("'%s'", (said, day) => {
     expect(parseScheduleRequest(said)).toEqual({
       kind: "shift_all",
@@ -59,6 +63,8 @@ const WINDOWS = [
   ["keep 2pm to 4pm free today", "14:00", "16:00"],
   ["keep 3pm to 4pm free today", "15:00", "16:00"],
   ["keep 7pm to 9pm free today", "19:00", "21:00"],
+  ["keep 2 to 4 free today", "14:00", "16:00"],
+  ["keep 7 to 9 free tonight", "19:00", "21:00"],
   ["今天下午两点到四点空着", "14:00", "16:00"],
   ["今天晚上七点到九点留空", "19:00", "21:00"],
 ] as const;

@@ -177,6 +177,9 @@ const RUNS = [
   "往后推1天，挪到",
   "i'm busy from 2 to 4 ",
   "to the evening ",
+  // A weekday right after the reviews, and hours alone kept free.
+  "my reviews friday ",
+  "keep 2 to 4 ",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

@@ -525,8 +525,12 @@ function readKeepFree(body: string): ScheduleRequest | undefined {
 }
 
 /** A window of the clock kept free, with its days (today when none is said), as the shift that empties it. */
-function keptWindow(said: string): ScheduleRequest | undefined {
-  const { slots } = readWhere(said);
+function keptWindow(kept: string): ScheduleRequest | undefined {
+  // ("keep 2 to 4 free today", "keep 2-4 free on Friday": hours alone first are a window of them, as "from 2 to 4".)
+  const hours = BARE_HOURS_FIRST.exec(kept.trim());
+  const said = hours ? `from ${hours[1]} to ${hours[2]}${hours[3] ?? ""}` : kept;
+  // ("keep 7 to 9 free tonight": the evening said with the window is the window's.)
+  const { part: _part, ...slots } = readWhere(said).slots;
   if (slots.startsFrom === undefined || slots.endsBy === undefined || Object.keys(slots).length !== 2) return undefined;
   // Nothing else said: the window's words and the days' words alone.
   const rest = withoutDayWords(withoutEndsBy(said))
@@ -538,6 +542,9 @@ function keptWindow(said: string): ScheduleRequest | undefined {
   return awayFrom({ kind: "move", task: "reviews", where: { only: { weekdays: [], days: [] }, not, slots } });
 }
 const TODAY = { kind: "offset", days: 0, text: "today" } as const;
+/** Two hours alone first, "2 to 4", "2-4" (groups 1 and 2), and what follows (3). */
+const BARE_HOURS_FIRST =
+  /^(\d{1,2}(?::\d{2})?)\s*(?:-|–|to|till|until)\s*(\d{1,2}(?::\d{2})?)(?![\d:]|\s*[ap]\.?m\b)(\s.*)?$/;
 
 /** Words in a task's name that leave tasks out ("except the essay", "but keep the essay", "除了作文"). */
 const LEAVES_OUT =
