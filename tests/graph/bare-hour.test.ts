@@ -35,6 +35,9 @@ const PHRASINGS = [
   (hour: string) => `reschedule the vocabulary list to ${hour} on thursday`,
   (hour: string) => `push my 10am review to ${hour}`,
   (hour: string) => `can you move the essay to ${hour} on wednesday?`,
+  // "For" where "to" goes (before, the hour stayed in the task's name: "10am review for 2").
+  (hour: string) => `reschedule my 10am review for ${hour}`,
+  (hour: string) => `reschedule the essay for ${hour} on friday`,
 ];
 
 describe("a bare hour where a move goes is read as that hour", () => {
@@ -64,8 +67,24 @@ describe("a bare hour where a move goes is read as that hour", () => {
     ["move the essay from 3pm to 5", "17:00"],
     ["move 2 to 3 reviews to friday", "15:00"],
     ["move the essay to 15/3", "15:00"],
+    ["reschedule prep for 2 exams", "14:00"],
+    ["reschedule the prep for exam 2", "14:00"],
+    ["move the essay for 2 hours later", "14:00"],
   ])("'%s' is not read as the bare hour", (said, wrong) => {
     expect(JSON.stringify(parseScheduleRequest(said))).not.toContain(`"at":"${wrong}"`);
+  });
+
+  test("a time after 'for' is no part of the task's name: 'reschedule the essay for 3pm' moves the essay", () => {
+    for (const said of ["reschedule the essay for 3pm", "reschedule the essay for friday at 3pm"])
+      expect(parseScheduleRequest(said)).toMatchObject({
+        kind: "move",
+        task: "essay",
+        where: { slots: { at: "15:00" } },
+      });
+    // A "for" inside a name stays in it.
+    expect(parseScheduleRequest("reschedule the study for finals to friday")).toMatchObject({
+      task: "study for finals",
+    });
   });
 
   test("an hour said with its half of the day keeps it: '3 at night' is 03:00, 'seven tonight' 19:00", () => {

@@ -180,6 +180,8 @@ const RUNS = [
   // A weekday right after the reviews, and hours alone kept free.
   "my reviews friday ",
   "keep 2 to 4 ",
+  // A bare hour after "for".
+  "reschedule the essay for 3 ",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

@@ -16,7 +16,7 @@ import {
   readWhere,
   withDaysBeforeAfter,
 } from "./where.js";
-import { readTaskWords, splitAtWhen, taskPhrase } from "./task-words.js";
+import { onlyWhen, readTaskWords, splitAtWhen, taskPhrase } from "./task-words.js";
 import { splitWeekday } from "./day-names.js";
 import { readBetween } from "./clock-words.js";
 import { DAY_REVIEWS, EVERY_REVIEW } from "./shift-all.js";
@@ -194,7 +194,7 @@ function splitTargetWords(subject: string, target: string | undefined): [string,
   // ("move the essay before Friday": the days before it, `withDaysBeforeAfter`.)
   const beforeAfter = /^(.+?)\s+((?:before|after|until|till|by)\s+.+)$/.exec(subject);
   const at =
-    forWhen && readTaskWords(forWhen[2] ?? "").trim() === ""
+    forWhen && (readTaskWords(forWhen[2] ?? "").trim() === "" || onlyWhen(forWhen[2] ?? ""))
       ? forWhen
       : // ("in two days": the "in" is the day's own, kept for it.)
         (/^(.+?)\s+(?:(?:on|at|in)\s+(?!(?:\d+|[a-z]+)\s+days?\b)|(?=in\s+(?:\d+|[a-z]+)\s+days?\b))(.+)$/.exec(

@@ -13,7 +13,7 @@ import {
   readWhere,
   withWeekNamed,
 } from "./where.js";
-import { namesEverything, readTaskWords, taskPhrase } from "./task-words.js";
+import { namesEverything, onlyWhen, readTaskWords, taskPhrase } from "./task-words.js";
 import { splitNamingDay } from "./day-names.js";
 import { MOVE_TO_ZH, MOVE_VERB } from "./shift-all.js";
 import { MOVE_BACK, readPutBack } from "./placing.js";
@@ -98,6 +98,16 @@ function withBareHourAt(subject: string, target: string | undefined): string | u
   return BARE_HOUR_FIRST.test(said) ? `at ${said}` : target;
 }
 
+/** "X for 2", "X for 3 on Friday": the task and the hour where it goes; else the words as they are, with no target. */
+function splitForHour(subject: string): [string, string | undefined] {
+  const said = FOR_HOUR.exec(subject);
+  const after = said?.[3]?.trim() ?? "";
+  if (!said || NUMBER_LAST.test(said[1]!) || !BARE_HOUR_FIRST.test(said[2]!) || (after !== "" && !onlyWhen(after)))
+    return [subject, undefined];
+  return [said[1]!, said[2]!];
+}
+const FOR_HOUR = new RegExp(String.raw`^(.+)\s+for\s+(${HOUR_WORD}\b(\s.*)?)$`);
+
 /** `where` with its time marked as an hour said bare (`SlotWindow.halfUnsaid`) when `bare` and a time was read. */
 function withHalfUnsaid(where: Where, bare: boolean): Where {
   return bare && where.slots.at !== undefined ? { ...where, slots: { ...where.slots, halfUnsaid: true } } : where;
@@ -139,8 +149,10 @@ function readMoveTo(said: string): ScheduleRequest | undefined {
   const english = MOVE_TO.exec(body);
   if (english) {
     // "push it back to Friday", "bring X forward to Monday": the particle is no part of the name.
-    const subject = (english[1] ?? "").replace(/^(?:back|forward)\s+/, "").replace(/\s+(?:back|forward)$/, "");
-    const target = withBareHourAt(subject, english[2]);
+    const words = (english[1] ?? "").replace(/^(?:back|forward)\s+/, "").replace(/\s+(?:back|forward)$/, "");
+    // ("reschedule my 10am review for 2", "… for 3 on Friday": a bare hour after "for" is where it goes, as after "to".)
+    const [subject, told] = english[2] === undefined ? splitForHour(words) : [words, english[2]];
+    const target = withBareHourAt(subject, told);
     const [said, where, leaves] = splitTarget(subject, target);
     const task = PRONOUN.test(said) ? (taskNamedBefore(body.slice(0, english.index)) ?? said) : said;
     return task
@@ -151,7 +163,7 @@ function readMoveTo(said: string): ScheduleRequest | undefined {
             task,
             where: withHalfUnsaid(
               withWeekNamed(withDaysRuledOutBefore(readWhere(where), body.slice(0, english.index), task), where),
-              target !== english[2],
+              target !== told,
             ),
             ...(leaves ? { leaves } : {}),
           },
