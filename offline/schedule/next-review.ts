@@ -24,14 +24,21 @@ export function isNextReview(phrase: string): boolean {
   return NEXT_EN.test(said) || NEXT_ZH.test(said);
 }
 
-/** "my 10am review", "the 7pm session", "today's 10 o'clock review": the time before the noun (group "time"). */
+/**
+ * "my 10am review", "the 7pm session", "today's 10 o'clock review", "the 2pm one", "my 2pm thing": the time before the
+ * noun (group "time").
+ */
 const AT_TIME_EN =
-  /^(?:the\s+|my\s+|today'?s\s+)?(?<time>\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\.?|o'?clock)?)\s+(?:review|study session|session)$/i;
-/** "the review at 7", "my review at 10:00". */
-const REVIEW_AT_EN = /^(?:the\s+|my\s+)?(?:review|study session|session)\s+(?:at|from)\s+(?<time>.{1,12})$/i;
-/** "10点的复习", "今天上午10点的复习", "晚上7点那个复习". */
+  /^(?:the\s+|my\s+|today'?s\s+)?(?<time>\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\.?|o'?clock)?)\s+(?:review|study session|session|one|thing|block)$/i;
+/**
+ * "the review at 7", "my review at 10:00", and what is there said with no noun: "whatever is at 2pm", "what I have at
+ * 2pm", "what's at 2pm", "anything at 2pm" (before, a task of those words was sought, asked about and dropped).
+ */
+const REVIEW_AT_EN =
+  /^(?:(?:the\s+|my\s+)?(?:review|study session|session)\s+(?:at|from)|(?:whatever|what|anything)(?:'s|\s+is|\s+i\s+have|\s+i've\s+got)?\s+at)\s+(?<time>.{1,12})$/i;
+/** "10点的复习", "今天上午10点的复习", "晚上7点那个复习", "下午两点那个", "下午两点的那个". */
 const AT_TIME_ZH =
-  /^(?:我)?(?:今天)?(?<time>(?:上午|早上|中午|下午|傍晚|晚上|今晚)?[\d零一二两三四五六七八九十]{1,3}点(?:半|\d{1,2}分?)?)(?:的|那个)(?:复习|学习)$/;
+  /^(?:我)?(?:今天)?(?<time>(?:上午|早上|中午|下午|傍晚|晚上|今晚)?[\d零一二两三四五六七八九十]{1,3}点(?:半|\d{1,2}分?)?)(?:(?:的|那个)(?:复习|学习)|的?那个)$/;
 
 /**
  * The clock time a review is named by ("my 10am review", "the review at 7", "10点的复习": "10:00", "19:00"), or

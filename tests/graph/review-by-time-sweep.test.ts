@@ -44,22 +44,28 @@ const MOMENTS = [1, 2, 3, 4, 5, 6, 7].flatMap((day) =>
   ["09:00", "20:00"].map((at) => `2024-03-${String(10 + day).padStart(2, "0")} ${at}`),
 );
 
-describe("a review named by its time, the clock moved through the week", () => {
-  const weeks = { "half-placed": () => halfPlacedWeek(), "crowded Monday": crowdedMondayWeek };
-  const cases = Object.keys(weeks).flatMap((name) =>
+const WEEKS = { "half-placed": () => halfPlacedWeek(), "crowded Monday": crowdedMondayWeek };
+
+/** Every form of `forms` in turn over each week, time and moment of the sweep. */
+function casesOf(forms: ReadonlyArray<(time: string) => string>) {
+  return Object.keys(WEEKS).flatMap((name) =>
     TIMES.flatMap((time, timeIndex) =>
       MOMENTS.map(
-        (moment, momentIndex) => [FORMS[(timeIndex + momentIndex) % FORMS.length]!(time), name, moment, time] as const,
+        (moment, momentIndex) => [forms[(timeIndex + momentIndex) % forms.length]!(time), name, moment, time] as const,
       ),
     ),
   );
-  test.each(cases)("'%s' on the %s week at %s", async (say, name, moment, time) => {
-    const week = weeks[name as keyof typeof weeks]();
+}
+
+/** `say` on week `name` at `moment`: the review `time` names alone changes, by the oracle; none, and it is asked. */
+async function expectNamedByTime(say: string, name: string, moment: string, time: string): Promise<void> {
+  {
+    const week = WEEKS[name as keyof typeof WEEKS]();
     expect(week.window.days[0]!.date).toBe("2024-03-11");
     const now = () => new Date(`${moment.replace(" ", "T")}:00+08:00`);
     const outcome = await converse(await offlineTempo(week, now), say);
     const meant = meantByOracle(week, time, moment);
-    const skips = !say.startsWith("move");
+    const skips = /^(?:skip|跳过)/.test(say);
     const started = meant !== undefined && `${week.window.days[meant.slots![0]!.day - 1]!.date} ${time}` <= moment;
     for (const task of week.tasks.filter((each): each is TaskItem => each.source === "task_item")) {
       const after = outcome.schedule.tasks.find((each) => each.id === task.id) as TaskItem;
@@ -78,7 +84,30 @@ describe("a review named by its time, the clock moved through the week", () => {
       expect(asked).toBe(1);
       expect(outcome.said.join("\n")).toMatch(new RegExp(`No placed review starts at ${time}|没有 ${time} 开始的复习`));
     } else expect(asked).toBe(0);
-  });
+  }
+}
+
+describe("a review named by its time, the clock moved through the week", () => {
+  test.each(casesOf(FORMS))("'%s' on the %s week at %s", expectNamedByTime);
+});
+
+/** The time said with no noun for the review, or a noun of no name (before, a task of those words was sought). */
+const PLAIN_FORMS: Array<(time: string) => string> = [
+  (time) => `move whatever is at ${twelveHour(time)} to Sunday`,
+  (time) => `move what I have at ${time} to Sunday`,
+  (time) => `move the ${twelveHour(time)} one to Sunday`,
+  (time) => `move my ${twelveHour(time)} thing to Sunday`,
+  (time) => `把${Number(time.slice(0, 2))}点${time.endsWith(":00") ? "" : `${Number(time.slice(3))}分`}那个挪到周日`,
+];
+
+/** "14:00" as "2pm", "21:45" as "9:45pm". */
+function twelveHour(time: string): string {
+  const [hours, minutes] = [Number(time.slice(0, 2)), time.slice(3)];
+  return `${hours % 12 || 12}${minutes === "00" ? "" : `:${minutes}`}${hours < 12 ? "am" : "pm"}`;
+}
+
+describe("a review named by its time with no noun, the clock moved through the week", () => {
+  test.each(casesOf(PLAIN_FORMS))("'%s' on the %s week at %s", expectNamedByTime);
 });
 
 /**

@@ -182,6 +182,9 @@ const RUNS = [
   "keep 2 to 4 ",
   // A bare hour after "for".
   "reschedule the essay for 3 ",
+  // A review named by its time with no noun.
+  "whatever is at ",
+  "the 2pm one ",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

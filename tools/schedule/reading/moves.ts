@@ -90,7 +90,10 @@ const BARE_HOUR_FIRST = new RegExp(
   String.raw`^${HOUR_WORD}\b(?![:./\d]|\s*(?:[-–&]|or\b|and\b|[ap]\.?m\b|o'?clock\b|ish\b|(?:slots?|days?|sections?|periods?|hours?|minutes?|mins?|of|tasks?|reviews?|times?|weeks?|a|an|per|each|every|more|less|fewer)\b)|\s+(?:at\s+night|tonight|in\s+the\s+(?:morning|afternoon|evening)|this\s+(?:morning|afternoon|evening))\b)`,
 );
 /** A subject that ends with a number or a time ("2", "from 3pm"): "… to N" after it is a range's end. */
-const NUMBER_LAST = new RegExp(String.raw`(?:\d|\b${HOUR_WORD})\s*(?:[ap]\.?m\.?)?$`);
+// ("the 2pm one to 7": "one" after a time or "the" names a review, no number.)
+const NUMBER_LAST = new RegExp(
+  String.raw`(?:\d|\b(?<!(?:\bthe|\bthis|\bthat|[ap]m|o'?clock)\s+)${HOUR_WORD})\s*(?:[ap]\.?m\.?)?$`,
+);
 
 function withBareHourAt(subject: string, target: string | undefined): string | undefined {
   if (target === undefined || NUMBER_LAST.test(subject)) return target;
