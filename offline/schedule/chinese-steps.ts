@@ -46,6 +46,13 @@ export function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDr
     case "shift_all":
       return shiftAllSteps(request);
     case "clear_day":
+      if (request.how === "done")
+        return [
+          {
+            content: `把${chineseWhere(request.where, facts)}的所有复习记为已完成`,
+            done_when: "那里安排的每个复习都已记为已完成，或说明原因",
+          },
+        ];
       return [
         {
           content: `${request.how === "skip" ? "跳过" : "取消安排"}${chineseWhere(request.where, facts)}的所有复习`,

@@ -1,8 +1,9 @@
 /**
  * The offline policy's step for every review of a day at once ("skip all my reviews today", "I'm sick today, skip
- * everything", "clear tomorrow", "今天的复习都跳过", "把明天清空"): list the tasks, then one batch card with a write
- * for each review placed there — `skip` (skipped this week) or `unplace` (pending again) — each decided on the card;
- * a day with no review placed says so and proposes nothing. Timetable events stay: only reviews are cleared.
+ * everything", "clear tomorrow", "今天的复习都跳过", "把明天清空", "I did all of today's reviews"): list the tasks,
+ * then one batch card with a write for each review placed there — `skip` (skipped this week), `unplace` (pending
+ * again) or `mark_done` (done: those that have started too, done is what happened) — each decided on the card; a day
+ * with no review placed says so and proposes nothing. Timetable events stay: only reviews are cleared.
  */
 import { PART_OF_DAY_ZH, say, sayList, type Language } from "../../contracts/language.js";
 import { finish, proposeAll, read, type Decision, type Finish } from "../decisions.js";
@@ -19,6 +20,21 @@ type ClearDay = Extract<ScheduleRequest, { kind: "clear_day" }>;
 const HEADING = {
   skip: [SUMMARY_WORDS.en.skippedDay, SUMMARY_WORDS.en.skippedDays],
   unplace: [SUMMARY_WORDS.en.clearedDay, SUMMARY_WORDS.en.clearedDays],
+  done: [SUMMARY_WORDS.en.markedDayDone, SUMMARY_WORDS.en.markedDaysDone],
+} as const;
+
+/** What the summary says when the user declined the card. */
+const DECLINED = { skip: "declinedSkipDay", unplace: "declinedClearDay", done: "declinedDoneDay" } as const;
+
+/** The write each review of the day gets. */
+const TOOL = { skip: "skip", unplace: "unplace", done: "mark_done" } as const;
+type DayTool = (typeof TOOL)[keyof typeof TOOL];
+
+/** What the step does, for what it says ("skip", "clear", "mark done"). */
+const VERB = {
+  skip: { en: "skip", zh: "跳过" },
+  unplace: { en: "clear", zh: "撤下" },
+  done: { en: "mark done", zh: "记为已完成" },
 } as const;
 
 /** The heading of a step's summary, for one day or several. */
@@ -46,7 +62,7 @@ export function clearDayStep(
   end: Finish,
   language: Language,
 ): Decision {
-  const tool = request.how === "skip" ? "skip" : "unplace";
+  const tool = TOOL[request.how];
   const listed = rounds.findLastIndex((round) => round.name === "list_tasks" && !round.summarised);
   // The step's writes so far, over all its cards.
   const writes = rounds.filter((round) => round.name === tool && !round.summarised);
@@ -68,7 +84,7 @@ export function clearDayStep(
   if (writes.length > 0 && listed > lastWrite) {
     const decided = new Set(writes.map((round) => String(round.arguments.task_id)));
     const since = (listing?.tasks ?? []).filter(
-      (task) => !decided.has(task.id) && onTheDay(task, request, days, facts) && !startedToStay(task, facts),
+      (task) => !decided.has(task.id) && onTheDay(task, request, days, facts) && !startedToStay(task, request, facts),
     );
     if (since.length === 0) return ending(writes, listing?.tasks ?? [], request, end, language, facts);
     return proposeDay(since, [], tool, request, when, end, language, facts);
@@ -87,7 +103,7 @@ export function clearDayStep(
   const placed = listing.tasks.filter((task) => onTheDay(task, request, days, facts));
   // A review whose place has started is left as it is, skipped or cleared alike (the past is fixed: it is marked done
   // or missed instead): "skip all my reviews today" at 19:10 is about the reviews still ahead.
-  const started = startedAmong(placed, facts);
+  const started = startedAmong(placed, request, facts);
   const chosen = placed.filter((task) => !started.includes(task));
   const startedNote = started.length > 0 ? ` ${startedWords(started, language)}` : "";
   if (chosen.length === 0) {
@@ -95,8 +111,8 @@ export function clearDayStep(
       placed.length === 0
         ? say(
             language,
-            `No review is placed ${when}, so there is nothing to ${tool === "skip" ? "skip" : "clear"}.`,
-            `${when}没有安排复习，没有需要${tool === "skip" ? "跳过" : "撤下"}的。`,
+            `No review is placed ${when}, so there is nothing to ${VERB[request.how].en}.`,
+            `${when}没有安排复习，没有需要${VERB[request.how].zh}的。`,
           )
         : startedNote.trim();
     return finish(
@@ -119,16 +135,19 @@ function onTheDay(task: ListedTask, request: ClearDay, days: readonly number[], 
   );
 }
 
-/** A review a day's clear or skip leaves where it is: its place has started (the past is marked done or missed instead). */
-function startedToStay(task: ListedTask, facts: WeekFacts): boolean {
-  return task.kind === "placed" && hasStarted(task.slots[0]!, facts);
+/**
+ * A review a day's clear or skip leaves where it is: its place has started (the past is marked done or missed instead).
+ * Marked done, it is one of those the step is about.
+ */
+function startedToStay(task: ListedTask, request: ClearDay, facts: WeekFacts): boolean {
+  return request.how !== "done" && task.kind === "placed" && hasStarted(task.slots[0]!, facts);
 }
 
 /** The batch card of a write for each of `chosen` (`started`: reviews left where they are, said as such). */
 function proposeDay(
   chosen: readonly ListedTask[],
   started: readonly ListedTask[],
-  tool: "skip" | "unplace",
+  tool: DayTool,
   request: ClearDay,
   when: string,
   end: Finish,
@@ -148,20 +167,26 @@ function proposeDay(
     .map((task) => `${JSON.stringify(task.name)} (${placeWords(task.slots[0]!, facts, language)})`)
     .join(say(language, ", ", "、"));
   const speak =
-    tool === "skip"
+    tool === "mark_done"
       ? say(
           language,
-          `Skipping the ${chosen.length} review(s) placed ${when}: ${names}. Each is on the card to approve or reject.`,
-          `跳过${when}安排的 ${chosen.length} 个复习：${names}。卡片上逐项列出，可以分别同意或拒绝。`,
+          `Marking the ${chosen.length} review(s) placed ${when} done: ${names}. Each is on the card to approve or reject.`,
+          `把${when}安排的 ${chosen.length} 个复习记为已完成：${names}。卡片上逐项列出，可以分别同意或拒绝。`,
         )
-      : say(
-          language,
-          `Taking the ${chosen.length} review(s) placed ${when} off the schedule: ${names}. They become pending again, to place another time; your timetable's events stay. Each is on the card to approve or reject.`,
-          `把${when}安排的 ${chosen.length} 个复习从日程上撤下：${names}。它们会重新待安排，可以另找时间；课表上的活动不动。卡片上逐项列出，可以分别同意或拒绝。`,
-        );
+      : tool === "skip"
+        ? say(
+            language,
+            `Skipping the ${chosen.length} review(s) placed ${when}: ${names}. Each is on the card to approve or reject.`,
+            `跳过${when}安排的 ${chosen.length} 个复习：${names}。卡片上逐项列出，可以分别同意或拒绝。`,
+          )
+        : say(
+            language,
+            `Taking the ${chosen.length} review(s) placed ${when} off the schedule: ${names}. They become pending again, to place another time; your timetable's events stay. Each is on the card to approve or reject.`,
+            `把${when}安排的 ${chosen.length} 个复习从日程上撤下：${names}。它们会重新待安排，可以另找时间；课表上的活动不动。卡片上逐项列出，可以分别同意或拒绝。`,
+          );
   const expected = chosen.map((task) =>
-    tool === "skip"
-      ? markedText({ id: task.id, from: "placed", to: "skipped" })
+    tool !== "unplace"
+      ? markedText({ id: task.id, from: "placed", to: tool === "skip" ? "skipped" : "done" })
       : unplacedText({ id: task.id, from: task.slots[0]!, ...(task.hostId ? { hostId: task.hostId } : {}) }, dating),
   );
   return proposeAll(
@@ -177,8 +202,8 @@ function proposeDay(
 }
 
 /** The reviews among `placed` whose place has started by the prompt's clock: left as they are. */
-function startedAmong(placed: readonly ListedTask[], facts: WeekFacts): ListedTask[] {
-  return placed.filter((task) => startedToStay(task, facts));
+function startedAmong(placed: readonly ListedTask[], request: ClearDay, facts: WeekFacts): ListedTask[] {
+  return placed.filter((task) => startedToStay(task, request, facts));
 }
 
 /** "“X” has started, so it stays (mark it done or missed instead)." in the user's language. */
@@ -227,6 +252,7 @@ function ending(
       (task) =>
         !writes.some((round) => String(round.arguments.task_id) === task.id) && onTheDay(task, request, days, facts),
     ),
+    request,
     facts,
   );
   if (started.length > 0) parts.push(startedWords(started, language).replace(/[.。]\s*$/, ""));
@@ -234,7 +260,7 @@ function ending(
     return finish(
       end,
       say(language, "Understood: I left the day as it was.", "好的，这一天保持原样。"),
-      notCarriedOut(saySummary(language, request.how === "skip" ? "declinedSkipDay" : "declinedClearDay")),
+      notCarriedOut(saySummary(language, DECLINED[request.how])),
       "the user declined the change",
     );
   // Only writes the user declined or the week refused: the summary says so without the heading of a change made.

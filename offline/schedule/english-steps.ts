@@ -165,6 +165,13 @@ export function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDr
       return shiftAllSteps(request);
     case "clear_day":
       // One step, one batch card: a write for each review placed there (the execute stage lists them).
+      if (request.how === "done")
+        return [
+          {
+            content: `Mark every review placed ${whereText(request.where, facts)} done`,
+            done_when: "each review placed there is done, or it is told why not",
+          },
+        ];
       return [
         {
           content: `${request.how === "skip" ? "Skip" : "Unplace"} every review placed ${whereText(request.where, facts)}`,

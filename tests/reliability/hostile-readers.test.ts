@@ -185,6 +185,9 @@ const RUNS = [
   // A review named by its time with no noun.
   "whatever is at ",
   "the 2pm one ",
+  // Every review of a day done.
+  "i did all of today's reviews ",
+  "的复习都",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

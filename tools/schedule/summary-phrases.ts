@@ -234,6 +234,7 @@ const EN = {
   declinedChange: "you declined the change",
   declinedSkipDay: "you declined skipping the day's reviews",
   declinedClearDay: "you declined clearing the day",
+  declinedDoneDay: "you declined marking the day's reviews done",
   declinedRefinement: "you declined the refinement; the week stays as arranged",
   // Why a step was not carried out, as the offline policy's steps write it after "not carried out: " (issue 45): what
   // its words name is not in the schedule (`arrange-step.ts` `eventNamed`; the phrase as the step said it, in quotes).
@@ -301,6 +302,8 @@ const EN = {
   clearedDay: "cleared the day",
   skippedDays: "skipped the days' reviews",
   clearedDays: "cleared the days",
+  markedDayDone: "marked the day's reviews done",
+  markedDaysDone: "marked the days' reviews done",
   // Every review moved by whole days at once (`offline/schedule/shift-all-step.ts`).
   shiftedReviews: "moved the reviews",
   shiftDaysUnknown: "it could not be told how many days to move the reviews by",
@@ -499,6 +502,7 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   declinedChange: "你拒绝了这项修改",
   declinedSkipDay: "你拒绝了跳过这一天的复习",
   declinedClearDay: "你拒绝了清空这一天",
+  declinedDoneDay: "你拒绝了把这一天的复习记为已完成",
   declinedRefinement: "你拒绝了这次优化；这一周保持原来的安排",
   noEventMatches: "没有与“{phrase}”匹配的日程",
   noClassMatches: "没有与“{phrase}”匹配的课程",
@@ -547,6 +551,8 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   clearedDay: "已清空这一天",
   skippedDays: "已跳过这几天的复习",
   clearedDays: "已清空这几天",
+  markedDayDone: "已把这一天的复习记为已完成",
+  markedDaysDone: "已把这几天的复习记为已完成",
   shiftedReviews: "已移动这些复习",
   shiftDaysUnknown: "没能确定要把复习移动几天",
   declinedShift: "你让复习保持原样",
@@ -599,6 +605,8 @@ export const REPORT_HEADINGS: readonly SummaryKey[] = [
   "clearedDay",
   "skippedDays",
   "clearedDays",
+  "markedDayDone",
+  "markedDaysDone",
   "shiftedReviews",
 ];
 

@@ -317,10 +317,11 @@ export type ScheduleRequest =
   /**
    * Every review placed on a day, at once: "skip all my reviews today", "I'm sick today, skip everything", "clear
    * tomorrow", "今天的复习都跳过", "把明天清空". `skip` marks each skipped (this week, nothing places it again); `unplace`
-   * takes each off the week, pending again (a cleared day's reviews still want doing). `where.only` holds the days,
+   * takes each off the week, pending again (a cleared day's reviews still want doing); `done` marks each done ("I did
+   * all of today's reviews", "我今天的复习都做完了"), started or not. `where.only` holds the days,
    * `where.slots` a part of the day when one is said ("skip everything tonight").
    */
-  | { kind: "clear_day"; how: "skip" | "unplace"; where: Where }
+  | { kind: "clear_day"; how: "skip" | "unplace" | "done"; where: Where }
   /** "undo that", "take that back", "撤销": reverse the last applied change through a new card (`propose_undo`). */
   | { kind: "undo" }
   /** "Reschedule my missed reviews" alone: the missed reviews proposed again at their best free places, nothing else. */
