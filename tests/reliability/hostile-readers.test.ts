@@ -188,6 +188,10 @@ const RUNS = [
   // Every review of a day done.
   "i did all of today's reviews ",
   "的复习都",
+  // Stopping said first, the rest, the weekend.
+  "i'm done for the day, ",
+  "the rest ",
+  "weekend reviews ",
 ];
 
 describe("every reader of a person's text reads a hostile run in one pass", () => {

@@ -194,6 +194,13 @@ export function readClearDay(said: string): ScheduleRequest | undefined {
   return { kind: "clear_day", how: verb === "skip" || verb === "跳过" ? "skip" : "unplace", where };
 }
 
+/** Stopping for now: "I'm done for today", "done for the night", "that's enough for today", "今天先这样". */
+const STOPPING_WORDS = String.raw`(?:(?:i'?m|i am|we'?re)\s+)?(?:(?:all|so|pretty much)\s+)?(?:done|finished|through)\s+for\s+(?:today|tonight|the\s+day|the\s+night|now|the\s+week)|(?:that'?s|that\s+is)\s+(?:it|enough|all)\s+for\s+(?:today|tonight|now|the\s+day)|(?:我)?今天(?:就)?(?:到这里|到这儿|到此为止|先这样)(?:吧)?`;
+/** Stopping, said alone. */
+const STOPPING = new RegExp(`^(?:${STOPPING_WORDS})$`);
+/** Stopping said first, before a request of its own: "I'm done for the day, move the rest to tomorrow" (the clause). */
+export const STOPPING_CLAUSE = new RegExp(`^(?:${STOPPING_WORDS})\\s*[,，;；.。!！]+\\s*(?=\\S)`);
+
 /** A sentence about a task's life that asks rather than tells: a question mark, 吗 / 么 / 没有 at its end, a count. */
 const MARK_QUESTION = /[?？]\s*$|(?:吗|么|没有)\s*$|几个|几项|几门|多少|how many/;
 
@@ -209,6 +216,9 @@ export function readMark(body: string): ScheduleRequest | undefined {
   // A question is never a mark: "我周二的复习没做吗？", "有几个复习没完成？" ask, and a wrong write costs a card.
   if (MARK_QUESTION.test(body)) return undefined;
   const whole = trimEdges(body, /[.!。！]/, "end").trim();
+  // ("I'm done for today", "that's it for tonight", "今天就到这里": stopping says no task is done — before, a task
+  // named "for" was sought, and "…, move the rest to tomorrow" was refused as two requests.)
+  if (STOPPING.test(whole)) return undefined;
   const thenSaid = MISSED_THEN.exec(whole);
   const goesTo = thenSaid ? readWhere(thenSaid[1] ?? thenSaid[2] ?? "") : undefined;
   const then = goesTo && !isAnywhere(goesTo) ? goesTo : undefined;

@@ -9,7 +9,7 @@ import { MAX_READ_SENTENCES, normalizeText, unique } from "./words.js";
 import { readWeekNamed, WEEK_NAMED } from "./day-words.js";
 import { isAnywhere, isEmptySelection, readWhere } from "./where.js";
 import { readTaskWords } from "./task-words.js";
-import { DONT_RESCHEDULE } from "./marks.js";
+import { DONT_RESCHEDULE, STOPPING_CLAUSE } from "./marks.js";
 import { PRONOUN } from "./move-target.js";
 import { MOVE_VERB_EN, MOVE_ZH, readMoves } from "./moves.js";
 import { parseSentence } from "./sentences.js";
@@ -49,7 +49,10 @@ export function withoutPoliteness(text: string): string {
 export function parseScheduleRequest(text: string): ScheduleRequest {
   const known = readings.get(text);
   if (known) return known;
-  const request = readShiftInto(text, readRequest) ?? readRunningLate(text);
+  // ("I'm done for the day, move the rest to tomorrow": stopping said first is no request of its own.)
+  const stopped = STOPPING_CLAUSE.exec(normalizeText(text));
+  const said = stopped ? normalizeText(text).slice(stopped[0].length) : text;
+  const request = readShiftInto(said, readRequest) ?? readRunningLate(said);
   const read = deepFrozen(
     request.kind === "add_task" || request.kind === "add_habit" || request.kind === "add_long_task"
       ? { ...request, name: asWritten(request.name, text) }

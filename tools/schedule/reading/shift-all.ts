@@ -46,7 +46,7 @@ export function saysDayOfReviews(phrase: string): boolean {
 
 /** "Friday reviews", "tomorrow reviews" (of "all my Friday reviews"): a day's reviews, said with no "'s" (group 1). */
 const DAY_NAMED_REVIEWS =
-  /^((?:this\s+|next\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow)\s+reviews$/;
+  /^((?:this\s+|next\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|tonight|tomorrow|(?:this\s+)?weekend)\s+reviews$/;
 /**
  * A day's reviews, all of them: "today's reviews", "all of friday's reviews", "今天的复习都", "周五的所有复习" ("周四的复习"
  * alone may be one review: it stays a move, which asks which when the day holds several).
@@ -117,7 +117,11 @@ function asReviewsShift(request: MoveRequest): ScheduleRequest {
   const shift = request.shift;
   if (shift && "sameDay" in shift) return request;
   const by = shift ? ("days" in shift ? { days: shift.days } : { minutes: shift.minutes }) : undefined;
-  const task = dayAloneAsReviews(request.task.trim()) ?? request.task.trim();
+  // ("Push the rest to tomorrow", "剩下的都挪到明天": what is left of today, as "the rest of today" — before, a task
+  // named "rest" was sought.)
+  const said = request.task.trim();
+  const rest = REST_ALONE.test(said) ? (/[\u4e00-\u9fff]/.test(said) ? "今天的所有复习" : "today's reviews") : said;
+  const task = dayAloneAsReviews(rest) ?? rest;
   if (EVERY_REVIEW.test(task)) {
     if (by !== undefined) return { kind: "shift_all", ...by };
     const off = awayFrom(request) ?? offOneDayTo(request);
@@ -206,6 +210,10 @@ export function readShiftInto(text: string, read: (text: string) => ScheduleRequ
 }
 const INTO_AFTER_SHIFT =
   /^(.+?\b(?:days?\s+(?:later|earlier)|back\s+(?:a|one|\d+)\s+days?|forward\s+(?:a|one|\d+)\s+days?))\s*,\s*into\s+(the\s+(?:morning|afternoon|evening))\s*\.?$|^(.+?(?:往后推|推迟|提前)\d+天)[，,]\s*挪到(上午|下午|晚上)$/;
+
+/** What is left, said alone: "the rest", "the rest of my reviews", "everything else", "剩下的都", "剩下的复习". */
+const REST_ALONE =
+  /^(?:the\s+)?rest(?:\s+of\s+(?:them|(?:my|the)\s+(?:reviews|sessions|study sessions|stuff)))?$|^(?:everything|all)\s+else$|^剩下的?(?:复习|任务)?(?:都|全部|全都)?$|^(?:其余|其他)的?(?:复习)?(?:都|全部)?$/;
 
 /**
  * A day said alone where a task would be, as that day's reviews: "today", "all of tuesday", "tuesday and wednesday",
@@ -329,6 +337,11 @@ function daysOfReviewsIn(phrase: string): { days: DayOfReviews[]; part?: PartOfD
       .replace(/'s$/, "")
       .replace(/\s+(?:morning|afternoon|evening|night)$|(?<=.)(?:上午|下午|晚上|早上)$/, "")
       .trim();
+    // ("my weekend reviews", "the weekend's reviews", "周末的复习都": Saturday's and Sunday's.)
+    if (/^(?:the\s+|this\s+)?weekend$|^(?:这个|这)?周末$/.test(bare)) {
+      days.push({ weekday: 6 }, { weekday: 7 });
+      continue;
+    }
     const day = dayNamedAlone(bare);
     if (!day) return undefined;
     days.push(day);

@@ -92,11 +92,11 @@ export const NUMBER = String.raw`(\d+|[一二两三四五六七八九十]+)`;
 /** A count in words ("three days"). */
 export const COUNT_WORD = String.raw`one|two|three|four|five|six|seven|eight|nine|ten`;
 
-/** Lowercased text with full-width punctuation and curly quotes made plain. */
 /** "the rest of today", "rest of the day", "for the rest of my day"; "the rest of tonight", "… of the evening" (group 1). */
 const REST_OF_TODAY =
   /\b(?:for\s+)?(?:the\s+)?rest\s+of\s+(?:today|the\s+day|my\s+day|(tonight|the\s+evening|this\s+evening|my\s+evening))\b/g;
 
+/** Lowercased text with full-width punctuation and curly quotes made plain. */
 export function normalizeText(text: string): string {
   return (
     text
