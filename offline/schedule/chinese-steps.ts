@@ -46,13 +46,15 @@ export function chineseSteps(request: ScheduleRequest, facts: WeekFacts): StepDr
     case "shift_all":
       return shiftAllSteps(request);
     case "clear_day":
-      if (request.how === "done")
+      if (request.how === "done" || request.how === "missed") {
+        const as = request.how === "done" ? "已完成" : "错过";
         return [
           {
-            content: `把${chineseWhere(request.where, facts)}的所有复习记为已完成`,
-            done_when: "那里安排的每个复习都已记为已完成，或说明原因",
+            content: `把${chineseWhere(request.where, facts)}的所有复习记为${as}`,
+            done_when: `那里安排的每个复习都已记为${as}，或说明原因`,
           },
         ];
+      }
       return [
         {
           content: `${request.how === "skip" ? "跳过" : "取消安排"}${chineseWhere(request.where, facts)}的所有复习`,

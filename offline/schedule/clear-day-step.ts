@@ -21,20 +21,30 @@ const HEADING = {
   skip: [SUMMARY_WORDS.en.skippedDay, SUMMARY_WORDS.en.skippedDays],
   unplace: [SUMMARY_WORDS.en.clearedDay, SUMMARY_WORDS.en.clearedDays],
   done: [SUMMARY_WORDS.en.markedDayDone, SUMMARY_WORDS.en.markedDaysDone],
+  missed: [SUMMARY_WORDS.en.markedDayMissed, SUMMARY_WORDS.en.markedDaysMissed],
 } as const;
 
 /** What the summary says when the user declined the card. */
-const DECLINED = { skip: "declinedSkipDay", unplace: "declinedClearDay", done: "declinedDoneDay" } as const;
+const DECLINED = {
+  skip: "declinedSkipDay",
+  unplace: "declinedClearDay",
+  done: "declinedDoneDay",
+  missed: "declinedMissedDay",
+} as const;
 
 /** The write each review of the day gets. */
-const TOOL = { skip: "skip", unplace: "unplace", done: "mark_done" } as const;
+const TOOL = { skip: "skip", unplace: "unplace", done: "mark_done", missed: "mark_missed" } as const;
 type DayTool = (typeof TOOL)[keyof typeof TOOL];
+
+/** What each mark makes of a review. */
+const MARKED = { skip: "skipped", mark_done: "done", mark_missed: "missed" } as const;
 
 /** What the step does, for what it says ("skip", "clear", "mark done"). */
 const VERB = {
   skip: { en: "skip", zh: "跳过" },
   unplace: { en: "clear", zh: "撤下" },
   done: { en: "mark done", zh: "记为已完成" },
+  missed: { en: "mark missed", zh: "记为错过" },
 } as const;
 
 /** The heading of a step's summary, for one day or several. */
@@ -140,7 +150,9 @@ function onTheDay(task: ListedTask, request: ClearDay, days: readonly number[], 
  * Marked done, it is one of those the step is about.
  */
 function startedToStay(task: ListedTask, request: ClearDay, facts: WeekFacts): boolean {
-  return request.how !== "done" && task.kind === "placed" && hasStarted(task.slots[0]!, facts);
+  return (
+    (request.how === "skip" || request.how === "unplace") && task.kind === "placed" && hasStarted(task.slots[0]!, facts)
+  );
 }
 
 /** The batch card of a write for each of `chosen` (`started`: reviews left where they are, said as such). */
@@ -167,11 +179,11 @@ function proposeDay(
     .map((task) => `${JSON.stringify(task.name)} (${placeWords(task.slots[0]!, facts, language)})`)
     .join(say(language, ", ", "、"));
   const speak =
-    tool === "mark_done"
+    tool === "mark_done" || tool === "mark_missed"
       ? say(
           language,
-          `Marking the ${chosen.length} review(s) placed ${when} done: ${names}. Each is on the card to approve or reject.`,
-          `把${when}安排的 ${chosen.length} 个复习记为已完成：${names}。卡片上逐项列出，可以分别同意或拒绝。`,
+          `Marking the ${chosen.length} review(s) placed ${when} ${tool === "mark_done" ? "done" : "missed"}: ${names}. Each is on the card to approve or reject.`,
+          `把${when}安排的 ${chosen.length} 个复习${VERB[request.how].zh}：${names}。卡片上逐项列出，可以分别同意或拒绝。`,
         )
       : tool === "skip"
         ? say(
@@ -186,7 +198,7 @@ function proposeDay(
           );
   const expected = chosen.map((task) =>
     tool !== "unplace"
-      ? markedText({ id: task.id, from: "placed", to: tool === "skip" ? "skipped" : "done" })
+      ? markedText({ id: task.id, from: "placed", to: MARKED[tool] })
       : unplacedText({ id: task.id, from: task.slots[0]!, ...(task.hostId ? { hostId: task.hostId } : {}) }, dating),
   );
   return proposeAll(

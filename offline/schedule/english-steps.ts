@@ -165,11 +165,11 @@ export function englishSteps(request: ScheduleRequest, facts: WeekFacts): StepDr
       return shiftAllSteps(request);
     case "clear_day":
       // One step, one batch card: a write for each review placed there (the execute stage lists them).
-      if (request.how === "done")
+      if (request.how === "done" || request.how === "missed")
         return [
           {
-            content: `Mark every review placed ${whereText(request.where, facts)} done`,
-            done_when: "each review placed there is done, or it is told why not",
+            content: `Mark every review placed ${whereText(request.where, facts)} ${request.how}`,
+            done_when: `each review placed there is ${request.how}, or it is told why not`,
           },
         ];
       return [

@@ -507,6 +507,9 @@ function stepsIn(language: Language, request: ScheduleRequest, facts: WeekFacts)
     return [first, ...more].flatMap((day) => stepsIn(language, withShiftDays({ ...rest, ...day }, facts), facts));
   }
   const steps = language === "zh" ? chineseSteps(request, facts) : englishSteps(request, facts);
+  // ("I missed all of today's reviews": each proposed again after, as a missed review is, unless the user said not to.)
+  if (request.kind === "clear_day" && request.how === "missed")
+    return [...steps, request.reschedule === false ? LET_GO_STEP[language] : RESCHEDULE_STEP[language]];
   // A missed review is proposed again at the candidates' best place, unless the user said not to: then it is let go
   // (skipped), so that the daily check-in does not propose it again the next morning.
   if (request.kind !== "mark" || request.to !== "missed") return steps;

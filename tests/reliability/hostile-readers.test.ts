@@ -188,6 +188,7 @@ const RUNS = [
   // Every review of a day done.
   "i did all of today's reviews ",
   "的复习都",
+  "i didn't do anything ",
   // Stopping said first, the rest, the weekend.
   "i'm done for the day, ",
   "the rest ",

@@ -235,6 +235,7 @@ const EN = {
   declinedSkipDay: "you declined skipping the day's reviews",
   declinedClearDay: "you declined clearing the day",
   declinedDoneDay: "you declined marking the day's reviews done",
+  declinedMissedDay: "you declined marking the day's reviews missed",
   declinedRefinement: "you declined the refinement; the week stays as arranged",
   // Why a step was not carried out, as the offline policy's steps write it after "not carried out: " (issue 45): what
   // its words name is not in the schedule (`arrange-step.ts` `eventNamed`; the phrase as the step said it, in quotes).
@@ -304,6 +305,8 @@ const EN = {
   clearedDays: "cleared the days",
   markedDayDone: "marked the day's reviews done",
   markedDaysDone: "marked the days' reviews done",
+  markedDayMissed: "marked the day's reviews missed",
+  markedDaysMissed: "marked the days' reviews missed",
   // Every review moved by whole days at once (`offline/schedule/shift-all-step.ts`).
   shiftedReviews: "moved the reviews",
   shiftDaysUnknown: "it could not be told how many days to move the reviews by",
@@ -503,6 +506,7 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   declinedSkipDay: "你拒绝了跳过这一天的复习",
   declinedClearDay: "你拒绝了清空这一天",
   declinedDoneDay: "你拒绝了把这一天的复习记为已完成",
+  declinedMissedDay: "你拒绝了把这一天的复习记为错过",
   declinedRefinement: "你拒绝了这次优化；这一周保持原来的安排",
   noEventMatches: "没有与“{phrase}”匹配的日程",
   noClassMatches: "没有与“{phrase}”匹配的课程",
@@ -553,6 +557,8 @@ const ZH: Readonly<Record<SummaryKey, string>> = {
   clearedDays: "已清空这几天",
   markedDayDone: "已把这一天的复习记为已完成",
   markedDaysDone: "已把这几天的复习记为已完成",
+  markedDayMissed: "已把这一天的复习记为错过",
+  markedDaysMissed: "已把这几天的复习记为错过",
   shiftedReviews: "已移动这些复习",
   shiftDaysUnknown: "没能确定要把复习移动几天",
   declinedShift: "你让复习保持原样",
@@ -607,6 +613,8 @@ export const REPORT_HEADINGS: readonly SummaryKey[] = [
   "clearedDays",
   "markedDayDone",
   "markedDaysDone",
+  "markedDayMissed",
+  "markedDaysMissed",
   "shiftedReviews",
 ];
 

@@ -375,6 +375,7 @@ const STEPS: ReadonlyArray<(text: string) => string> = [
   read("declinedSkipDay", "whole"),
   read("declinedClearDay", "whole"),
   read("declinedDoneDay", "whole"),
+  read("declinedMissedDay", "whole"),
   read("declinedRefinement", "whole"),
   // Why a step was not carried out (the reason after "not carried out: "), each its whole reason.
   read("noEventMatches", "whole"),

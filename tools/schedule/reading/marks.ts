@@ -256,8 +256,8 @@ export function readMark(body: string): ScheduleRequest | undefined {
       return undefined;
     // "I did all of today's reviews", "I finished everything today", "我今天的复习都做完了": every review of that day,
     // at once (before, which one was asked, of five).
-    const day = to === "done" && !then ? everyReviewOfDay(match[1] ?? "") : undefined;
-    if (day) return { kind: "clear_day", how: "done", where: day };
+    const day = to !== "skipped" && !then ? everyReviewOfDay(match[1] ?? "") : undefined;
+    if (day && to !== "skipped") return { kind: "clear_day", how: to, where: day, ...keep };
     const ofPart = reviewOfPartSaid(match[1] ?? "");
     const named = ofPart ?? (match[1] ?? "").replace(MARK_ADVERB_AFTER, "").replace(MARK_WORDS_AFTER_ZH, "");
     // A review missed yesterday, named by its kind alone, is yesterday's ("I didn't do my review yesterday", "我昨天没做
@@ -288,7 +288,8 @@ export function readMark(body: string): ScheduleRequest | undefined {
 
 /**
  * Where every review of a day is, when a mark's words name them all with the day ("all of today's reviews",
- * "everything today", "today's reviews", "every review placed on Monday, Mar 11", "今天的复习都", "周一的所有复习");
+ * "everything today", "anything today", "today's reviews", "every review placed on Monday, Mar 11", "今天的复习都",
+ * "周一的所有复习");
  * undefined for one review ("today's review", "今天的复习") or no day.
  */
 function everyReviewOfDay(said: string): Where | undefined {
@@ -300,7 +301,7 @@ function everyReviewOfDay(said: string): Where | undefined {
 }
 /** What is left of every review of a day once its day is taken out: "all of reviews", "everything", "reviews for". */
 const EVERY_REVIEW_LEFT_EN =
-  /^(?:(?:all|each|every one)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions|everything|it all|every review(?:\s+placed)?)(?:\s+(?:for|from|on|of))?[\s,]*$/;
+  /^(?:(?:all|each|every one|any)\s+)?(?:of\s+)?(?:(?:my|the)\s+)?(?:reviews|review sessions|study sessions|sessions|everything|it all|anything|every review(?:\s+placed)?)(?:\s+(?:for|from|on|of))?[\s,]*$/;
 /** The same in Chinese, with a word for all: "的复习都", "所有的复习", "的所有复习", "安排的所有复习", "的都". */
 const EVERY_REVIEW_LEFT_ZH =
   /^(?:我)?(?:安排)?的?(?:(?:所有|全部)的?(?:复习|任务)(?:都|全都|全部|全)?|(?:复习|任务)?(?:都|全都|全部|全))$/;

@@ -318,10 +318,17 @@ export type ScheduleRequest =
    * Every review placed on a day, at once: "skip all my reviews today", "I'm sick today, skip everything", "clear
    * tomorrow", "今天的复习都跳过", "把明天清空". `skip` marks each skipped (this week, nothing places it again); `unplace`
    * takes each off the week, pending again (a cleared day's reviews still want doing); `done` marks each done ("I did
-   * all of today's reviews", "我今天的复习都做完了"), started or not. `where.only` holds the days,
+   * all of today's reviews", "我今天的复习都做完了"), started or not, and `missed` missed ("I missed all of today's
+   * reviews", "I didn't do anything today"; then proposed again, as a missed review is). `where.only` holds the days,
    * `where.slots` a part of the day when one is said ("skip everything tonight").
    */
-  | { kind: "clear_day"; how: "skip" | "unplace" | "done"; where: Where }
+  | {
+      kind: "clear_day";
+      how: "skip" | "unplace" | "done" | "missed";
+      where: Where;
+      /** False when the user said not to reschedule the reviews missed ("…, don't reschedule them"). */
+      reschedule?: false;
+    }
   /** "undo that", "take that back", "撤销": reverse the last applied change through a new card (`propose_undo`). */
   | { kind: "undo" }
   /** "Reschedule my missed reviews" alone: the missed reviews proposed again at their best free places, nothing else. */
