@@ -189,6 +189,7 @@ const RUNS = [
   "i did all of today's reviews ",
   "的复习都",
   "i didn't do anything ",
+  "what have i got left ",
   // Stopping said first, the rest, the weekend.
   "i'm done for the day, ",
   "the rest ",

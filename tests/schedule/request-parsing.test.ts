@@ -169,6 +169,12 @@ describe("request parsing", () => {
     ["今天还剩什么", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 0 }] } } }],
     ["明天还有什么复习", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 1 }] } } }],
     ["what's left?", { kind: "list", status: "pending" }],
+    // What is left of the week, or left to the student: still to do, whatever the place (before, not understood).
+    ["how much is left this week?", { kind: "list", status: "open" }],
+    ["what's left this week?", { kind: "list", status: "open" }],
+    ["what have I got left?", { kind: "list", status: "open" }],
+    ["how many reviews do I have left?", { kind: "list", status: "open" }],
+    ["how much do I have left", { kind: "list", status: "open" }],
     ["which reviews are already scheduled?", { kind: "list", status: "placed" }],
     ["还有哪些任务没安排", { kind: "list", status: "pending" }],
     ["这周还剩什么", { kind: "list", status: "pending" }],

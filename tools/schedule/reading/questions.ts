@@ -143,11 +143,13 @@ export function readList(quotedBody: string): ScheduleRequest | undefined {
   ];
   // Still to do, whatever the place: not done yet, or left ("how many reviews are left?", "还有几个复习没做").
   const open =
-    /\b(?:(?:haven't|have not|hasn't|has not|didn't|did not)(?: i)?(?: yet)? (?:done|do|finished|finish|completed|complete)|not (?:yet )?(?:done|finished|completed)|still (?:have|need|got) to do|still to do|(?:are|is) (?:still )?left\b(?! to (?:place|schedule|arrange|plan|fit)\b))|(?:还|仍)?没(?:有)?(?:做|完成|复习)|未完成/.test(
+    /\b(?:(?:haven't|have not|hasn't|has not|didn't|did not)(?: i)?(?: yet)? (?:done|do|finished|finish|completed|complete)|not (?:yet )?(?:done|finished|completed)|still (?:have|need|got) to do|still to do|(?:are|is) (?:still )?left\b(?! to (?:place|schedule|arrange|plan|fit)\b)|(?:do i|have i|i)\s+(?:still\s+)?(?:have|got)\s+(?:still\s+)?left\b|(?:what's|what is)\s+(?:still\s+)?left\s+(?:for\s+|of\s+)?(?:this|the)\s+week\b)|(?:还|仍)?没(?:有)?(?:做|完成|复习)|未完成/.test(
       body,
     );
   const asks =
-    /\b(?:list|show|which|what|tell me|see|view|how many)\b|列出|列一下|哪些|什么|看看|查看|显示|几个|多少/.test(body);
+    /\b(?:list|show|which|what|tell me|see|view|how many|how much)\b|列出|列一下|哪些|什么|看看|查看|显示|几个|多少/.test(
+      body,
+    );
   const all = /\b(?:list|show)\b.*\b(?:all|every|my)\b.*\b(?:tasks|reviews|items)\b|所有(?:的)?(?:任务|复习)/.test(
     body,
   );
