@@ -2,8 +2,9 @@
  * The offline policy's step for every review of a day at once ("skip all my reviews today", "I'm sick today, skip
  * everything", "clear tomorrow", "今天的复习都跳过", "把明天清空", "I did all of today's reviews"): list the tasks,
  * then one batch card with a write for each review placed there — `skip` (skipped this week), `unplace` (pending
- * again) or `mark_done` (done: those that have started too, done is what happened) — each decided on the card; a day
- * with no review placed says so and proposes nothing. Timetable events stay: only reviews are cleared.
+ * again), `mark_done` or `mark_missed` (those that have started too: done or missed is what happened) — each decided
+ * on the card; a day with no review placed says so and proposes nothing. Timetable events stay: only reviews are
+ * cleared.
  */
 import { PART_OF_DAY_ZH, say, sayList, type Language } from "../../contracts/language.js";
 import { finish, proposeAll, read, type Decision, type Finish } from "../decisions.js";

@@ -3,10 +3,12 @@
  * today's reviews to tomorrow", "把所有复习往后推一天") or by time ("push all my reviews back an hour"): list the tasks,
  * then read in one round the free time and where each review may go on its own, then one card with one `batch_move`.
  * By days, every review still ahead (or of the day named) goes to the day that many days on, at its own time when it
- * is free there, else the free time nearest it that day; by time, it stays on its day, at the free start nearest the
- * time asked past its own start that way; off its day ("move my reviews off Thursday", "I'm busy Thursday morning,
- * move my reviews"), to the free time nearest its own by the clock on another day (or outside that part of its day). A review whose new day lies outside the schedule, or with no room its rules
- * allow, stays, and is named. The moves are checked together (a review may take another's old time); a place the
+ * is free there, else the free time nearest it that day — inside a part of that day when the shift goes into one
+ * ("move today's reviews to tonight", "… to Tuesday evening": `into`, by 0 days or more); by time, it stays on its day,
+ * at the free start nearest the time asked past its own start that way; off its day ("move my reviews off Thursday",
+ * "I'm busy Thursday morning, move my reviews"), to the free time nearest its own by the clock on another day (or
+ * outside that part of its day). A review whose new day lies outside the schedule, or with no room its rules allow,
+ * stays, and is named. The moves are checked together (a review may take another's old time); a place the
  * week refuses is left out for the next nearest, and a review it refuses twice stays.
  */
 import { partInChinese, say, sayList, weekdayName, type Language } from "../../contracts/language.js";
@@ -256,7 +258,7 @@ export function shiftAllStep(
     : given && "days" in given && request.into
       ? { ...given, into: request.into }
       : given;
-  // (By no days at all only into a part of the same day: "move this afternoon's reviews to the evening".)
+  // (By no days at all only into a part of the same day: "move today's reviews to tonight".)
   if (by === undefined || (amountOf(by) === 0 && !("into" in by && by.into)))
     return finish(
       end,

@@ -256,7 +256,7 @@ export function readMark(body: string): ScheduleRequest | undefined {
       return undefined;
     // "I did all of today's reviews", "I finished everything today", "我今天的复习都做完了": every review of that day,
     // at once (before, which one was asked, of five).
-    const day = to !== "skipped" && !then ? everyReviewOfDay(match[1] ?? "") : undefined;
+    const day = !then ? everyReviewOfDay(match[1] ?? "") : undefined;
     if (day && to !== "skipped") return { kind: "clear_day", how: to, where: day, ...keep };
     const ofPart = reviewOfPartSaid(match[1] ?? "");
     const named = ofPart ?? (match[1] ?? "").replace(MARK_ADVERB_AFTER, "").replace(MARK_WORDS_AFTER_ZH, "");
@@ -289,8 +289,7 @@ export function readMark(body: string): ScheduleRequest | undefined {
 /**
  * Where every review of a day is, when a mark's words name them all with the day ("all of today's reviews",
  * "everything today", "anything today", "today's reviews", "every review placed on Monday, Mar 11", "今天的复习都",
- * "周一的所有复习");
- * undefined for one review ("today's review", "今天的复习") or no day.
+ * "周一的所有复习"); undefined for one review ("today's review", "今天的复习") or no day.
  */
 function everyReviewOfDay(said: string): Where | undefined {
   const only = readDays(said);

@@ -96,9 +96,9 @@ export function withDaysRuledOutBefore(where: Where, before: string, task = ""):
   // it means after a move's verb, "挪到周四，周四上午不行" — is that day's part ruled out before it.)
   const read = wantsFree ? undefined : readWhere(before);
   const reviews = namesReviewsOfDay(task);
-  // "I'm busy from 2 to 4 today, move my reviews", "I have a meeting from 2pm to 4pm on Monday, move anything in the
-  // way": a window of the clock, both ends said, is whose reviews move — that day's (today's when none is said), as
-  // "keep 2pm to 4pm free" empties it. Before, every review of the day moved, or none.
+  // "I'm busy from 2 to 4 today, move my reviews", "I have a meeting from 2pm to 4pm on Monday, move my reviews": a
+  // window of the clock, both ends said, is whose reviews move — that day's (today's when none is said), as "keep 2pm
+  // to 4pm free" empties it. Before, every review of the day moved, or none.
   const window = reviews && isAnywhere(where) ? readBetween(before) : undefined;
   const days = !read ? readDays(before) : isEmptySelection(read.not) && read.slots.notPart ? read.only : read.not;
   const ruledOut = window && isEmptySelection(days) ? windowDays(before) : days;
@@ -123,9 +123,7 @@ function selectionSize(days: DaySelection): number {
 /** The days a clause with a window names (a reason's days are read as said: "I have a meeting … on Monday"), else today. */
 function windowDays(clause: string): DaySelection {
   const days = readDays(clause);
-  return isEmptySelection(days)
-    ? { weekdays: [], days: [], dates: [{ kind: "offset", days: 0, text: "today" }] }
-    : days;
+  return isEmptySelection(days) ? readDays("today") : days;
 }
 
 /** `where` with the days of `ruledOut` ruled out too, and `part` as its part of the day when given. */

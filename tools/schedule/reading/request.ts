@@ -50,8 +50,9 @@ export function parseScheduleRequest(text: string): ScheduleRequest {
   const known = readings.get(text);
   if (known) return known;
   // ("I'm done for the day, move the rest to tomorrow": stopping said first is no request of its own.)
-  const stopped = STOPPING_CLAUSE.exec(normalizeText(text));
-  const said = stopped ? normalizeText(text).slice(stopped[0].length) : text;
+  const normalized = normalizeText(text);
+  const stopped = STOPPING_CLAUSE.exec(normalized);
+  const said = stopped ? normalized.slice(stopped[0].length) : text;
   const request = readShiftInto(said, readRequest) ?? readRunningLate(said);
   const read = deepFrozen(
     request.kind === "add_task" || request.kind === "add_habit" || request.kind === "add_long_task"
