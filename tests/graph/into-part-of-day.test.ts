@@ -102,10 +102,24 @@ describe("reading: a busy window of the clock before a move is the window kept f
     ["I'm busy between 2pm and 4pm on Thursday, move my reviews", "keep thursday 14:00-16:00 free"],
     ["I'm busy 7pm-9pm tonight, move my reviews", "keep 7pm to 9pm free today"],
     ["我今天下午两点到四点有事，把复习都挪开", "今天下午两点到四点空着"],
+    // What is there, said of no task, after the clause that rules the time out (before, a task named "anything").
+    ["I have a meeting from 2pm to 4pm on Thursday, move anything in the way", "keep thursday 14:00-16:00 free"],
+    ["I'm busy from 2 to 4 today, move whatever's in the way", "keep 2pm to 4pm free today"],
   ])("'%s' reads as '%s'", (busy, kept) => {
     const read = parseScheduleRequest(kept);
     expect(read).toMatchObject({ kind: "shift_all", away: "part", startsFrom: expect.any(String) });
     expect(parseScheduleRequest(busy)).toEqual(read);
+  });
+
+  test("'anything in the way' after a part of a day ruled out is that part's reviews", () => {
+    expect(parseScheduleRequest("I'm busy Thursday morning, move anything in the way")).toEqual(
+      parseScheduleRequest("I'm busy Thursday morning, move my reviews"),
+    );
+  });
+
+  test("'anything' with no clause that rules a time out is still no review: 'move anything in the way' alone", () => {
+    expect(parseScheduleRequest("move anything in the way")).toMatchObject({ kind: "move", task: "anything" });
+    expect(parseScheduleRequest("friday is free, move anything to friday")).toMatchObject({ task: "anything" });
   });
 
   test("a busy part of a day reads as before", () => {

@@ -190,6 +190,7 @@ const RUNS = [
   "的复习都",
   "i didn't do anything ",
   "what have i got left ",
+  "i'm busy, move anything ",
   // Stopping said first, the rest, the weekend.
   "i'm done for the day, ",
   "the rest ",

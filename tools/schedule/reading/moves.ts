@@ -9,6 +9,8 @@ import {
   DAY_WORD_ZH,
   isAnywhere,
   isEmptySelection,
+  NEGATIVE_CLAUSE,
+  NOT_NEGATIVE,
   readPartOfDay,
   readWhere,
   withWeekNamed,
@@ -101,6 +103,9 @@ function withBareHourAt(subject: string, target: string | undefined): string | u
   return BARE_HOUR_FIRST.test(said) ? `at ${said}` : target;
 }
 
+/** What is somewhere, said of no task: "anything (in the way)", "whatever is (in the way)", "whatever's there". */
+const WHATEVER_IS_THERE = /^(?:anything|whatever(?:'s|\s+is)?|what(?:'s|\s+is))(?:\s+there)?$/;
+
 /** "X for 2", "X for 3 on Friday": the task and the hour where it goes; else the words as they are, with no target. */
 function splitForHour(subject: string): [string, string | undefined] {
   const said = FOR_HOUR.exec(subject);
@@ -157,7 +162,14 @@ function readMoveTo(said: string): ScheduleRequest | undefined {
     const [subject, told] = english[2] === undefined ? splitForHour(words) : [words, english[2]];
     const target = withBareHourAt(subject, told);
     const [said, where, leaves] = splitTarget(subject, target);
-    const task = PRONOUN.test(said) ? (taskNamedBefore(body.slice(0, english.index)) ?? said) : said;
+    const before = body.slice(0, english.index);
+    // ("I have a meeting from 2pm to 4pm, move anything in the way": what is there, after a clause that rules a time
+    // out, is every review of it — before, a task named "anything" was sought.)
+    const task = PRONOUN.test(said)
+      ? (taskNamedBefore(before) ?? said)
+      : WHATEVER_IS_THERE.test(said) && NEGATIVE_CLAUSE.test(before.replace(NOT_NEGATIVE, " "))
+        ? "reviews"
+        : said;
     return task
       ? withOtherDay(
           // "push the essay to next week": that week, which the schedule may not hold yet (it was dropped).
@@ -165,7 +177,7 @@ function readMoveTo(said: string): ScheduleRequest | undefined {
             kind: "move",
             task,
             where: withHalfUnsaid(
-              withWeekNamed(withDaysRuledOutBefore(readWhere(where), body.slice(0, english.index), task), where),
+              withWeekNamed(withDaysRuledOutBefore(readWhere(where), before, task), where),
               target !== told,
             ),
             ...(leaves ? { leaves } : {}),
