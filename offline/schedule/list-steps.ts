@@ -12,7 +12,7 @@ import { say, type Language } from "../../contracts/language.js";
 import type { RoundView } from "../prompt-reading.js";
 import { listedReviews } from "./replies.js";
 import type { ScheduleRequest } from "../../tools/schedule/request-parsing.js";
-import { placeWords, type WeekFacts } from "./week-facts.js";
+import { hasStarted, placeWords, type WeekFacts } from "./week-facts.js";
 import type { Dating } from "../../tools/schedule/format.js";
 import { ambiguity, type Asked, label, listingOf, lookUpTask, namedTask } from "./task-lookup.js";
 import { noTaskMatching } from "./step-endings.js";
@@ -133,7 +133,35 @@ export function listStep(
       `${tasks.length}${more ? `+${more}` : ""} ${which}:`,
       `${tasks.length}${more ? `+${more}` : ""} 个${which}：`,
     );
-  return finish(end, "", [head, ...lines, ...missedLine].join("\n"));
+  // ("How did I do this week?": every review listed, and how they stand, counted.)
+  const tally = request.status === "all" && !more ? [tallyOf(tasks, facts, language)] : [];
+  return finish(end, "", [head, ...tally, ...lines, ...missedLine].join("\n"));
+}
+
+/**
+ * How the reviews listed stand, counted: "2 done, 1 missed; 3 placed (1 whose time has passed, not marked done or
+ * missed); 2 pending." — the kinds none is of left out.
+ */
+function tallyOf(tasks: readonly ListedTask[], facts: WeekFacts, language: Language): string {
+  const count = (kind: string) => tasks.filter((task) => task.kind === kind).length;
+  const passed = tasks.filter((task) => task.kind === "placed" && task.slots[0] && hasStarted(task.slots[0], facts));
+  const parts: Array<[number, string, string]> = [
+    [count("done"), "done", "已完成"],
+    [count("missed"), "missed", "错过"],
+    [count("skipped"), "skipped", "跳过"],
+    [count("placed"), "placed", "已安排"],
+    [count("pending"), "pending", "待安排"],
+  ];
+  const said = parts
+    .filter(([number]) => number > 0)
+    .map(([number, en, zh]) =>
+      say(
+        language,
+        `${number} ${en}${en === "placed" && passed.length > 0 ? ` (${passed.length} whose time has passed, not marked done or missed)` : ""}`,
+        `${zh} ${number} 个${zh === "已安排" && passed.length > 0 ? `（其中 ${passed.length} 个时间已过，还没记为完成或错过）` : ""}`,
+      ),
+    );
+  return say(language, `So far: ${said.join(", ")}.`, `目前：${said.join("，")}。`);
 }
 
 /** A task as a listing answer shows it: its name, length and place (or status). */

@@ -191,6 +191,7 @@ const RUNS = [
   "i didn't do anything ",
   "what have i got left ",
   "i'm busy, move anything ",
+  "how am i doing so far ",
   // Stopping said first, the rest, the weekend.
   "i'm done for the day, ",
   "the rest ",

@@ -121,9 +121,16 @@ export function readDayContents(body: string): ScheduleRequest | undefined {
   return { kind: "day", where };
 }
 
+/** How the student is doing with the reviews: "how did I do this week?", "how am I doing", "我这周完成得怎么样". */
+const PROGRESS =
+  /^(?:so\s+)?(?:how\s+(?:did\s+i\s+do|am\s+i\s+doing|have\s+i\s+done|'?s\s+my\s+progress|is\s+my\s+progress)|what(?:'s|\s+is)\s+my\s+progress)(?:\s+(?:so\s+far|this\s+week|with\s+my\s+reviews|on\s+my\s+reviews))*\s*[?!.]*$|^(?:我)?(?:这周|本周)?(?:的)?(?:复习)?(?:完成得|做得|进度|完成情况)(?:怎么样|如何)[?？]?$/;
+
 export function readList(quotedBody: string): ScheduleRequest | undefined {
   // Names in quotes are names ("vocabulary list"), not the words of the question.
   const body = quotedBody.replace(/"[^"]*"/g, " ");
+  // ("How did I do this week?", "how am I doing?", "我这周完成得怎么样": every review, and how they stand — before, not
+  // understood.)
+  if (PROGRESS.test(body.trim())) return { kind: "list", status: "all" };
   const pending =
     /\b(?:pending|unplaced|unscheduled|not (?:yet )?(?:placed|scheduled|arranged)|left to (?:place|schedule|arrange|do)|still to (?:place|schedule)|still (?:need|have) to (?:place|schedule|arrange|plan|fit)|need(?:s)? to be (?:placed|scheduled|arranged)|remaining|what(?:'s| is) left)\b|待安排|未安排|没安排|没有安排|还没排|剩下|剩余|还剩/.test(
       body,

@@ -78,10 +78,11 @@ const UNDO_REQUEST =
 
 /**
  * "how healthy is my week?", "how's my week looking?", "is my schedule healthy?", "check my week's health",
- * "我这周安排得怎么样", "这周的日程健康吗", "看看这周安排合不合理".
+ * "我这周安排得怎么样", "这周的日程健康吗", "看看这周安排合不合理" — not how the reviews were done ("我这周完成得怎么样",
+ * "这周复习进度怎么样": what is done, listed).
  */
 const HEALTH_REQUEST =
-  /\bhow healthy\b|\bhealth (?:score|check|of (?:my|the|this))\b|\b(?:week|schedule|plan)(?:'s)? health\b|\bis (?:my|the|this) (?:week|schedule|plan) (?:healthy|ok|okay|good|balanced)\b|\bhow(?:'s| is| does)\s+(?:my|the|this)\s+(?:week|schedule|plan|timetable)(?:\s+(?:look(?:ing)?|doing|going))?\b|\bhow (?:good|bad|balanced) is (?:my|the|this) (?:week|schedule|plan)\b|\brate (?:my|the|this) (?:week|schedule)\b|(?:这周|本周|这一周|一周|日程|安排(?![在到进])|计划)[^,.?!]{0,6}(?:怎么样|如何|好不好|健康吗|健康|合理吗|合不合理|合理不)|健康(?:分|度|状况)/;
+  /\bhow healthy\b|\bhealth (?:score|check|of (?:my|the|this))\b|\b(?:week|schedule|plan)(?:'s)? health\b|\bis (?:my|the|this) (?:week|schedule|plan) (?:healthy|ok|okay|good|balanced)\b|\bhow(?:'s| is| does)\s+(?:my|the|this)\s+(?:week|schedule|plan|timetable)(?:\s+(?:look(?:ing)?|doing|going))?\b|\bhow (?:good|bad|balanced) is (?:my|the|this) (?:week|schedule|plan)\b|\brate (?:my|the|this) (?:week|schedule)\b|(?:这周|本周|这一周|一周|日程|安排(?![在到进])|计划)(?![^,.?!]{0,6}(?:完成|进度|做得))[^,.?!]{0,6}(?:怎么样|如何|好不好|健康吗|健康|合理吗|合不合理|合理不)|健康(?:分|度|状况)/;
 
 const NEGATED_REQUEST =
   /^(?:(?:please|but|and|just|ok|okay|no)[\s,]+)*(?:don'?t|do not|no need to|you don'?t need to)\s+(?:re-?schedule|move|place|arrange|schedule|swap|unplace|remove|put|plan|do)\s+(?:it|that|this|them)\b(?:\s+(?:again|back|anywhere))?$|^(?:请)?(?:不要|不用|别|无需|不必)(?:再)?(?:重新|再)(?:安排|重排|移动|挪|放|排)/;
