@@ -192,6 +192,7 @@ const RUNS = [
   "what have i got left ",
   "i'm busy, move anything ",
   "how am i doing so far ",
+  "what do i have left ",
   // Stopping said first, the rest, the weekend.
   "i'm done for the day, ",
   "the rest ",

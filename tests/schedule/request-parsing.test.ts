@@ -175,6 +175,9 @@ describe("request parsing", () => {
     ["what have I got left?", { kind: "list", status: "open" }],
     ["how many reviews do I have left?", { kind: "list", status: "open" }],
     ["how much do I have left", { kind: "list", status: "open" }],
+    ["what do I have left this week", { kind: "list", status: "open" }],
+    // (Left of a day named is what is on it, as "what's left today?".)
+    ["what have I got left today", { kind: "day", where: { only: { dates: [{ kind: "offset", days: 0 }] } } }],
     ["which reviews are already scheduled?", { kind: "list", status: "placed" }],
     ["还有哪些任务没安排", { kind: "list", status: "pending" }],
     ["这周还剩什么", { kind: "list", status: "pending" }],

@@ -98,7 +98,7 @@ export function readDayContents(body: string): ScheduleRequest | undefined {
   if (WHOLE_WEEK.test(body))
     return { kind: "day", where: { ...readWhere(""), only: { weekdays: [1, 2, 3, 4, 5, 6, 7], days: [] } } };
   const english =
-    /\bwhat(?:'s| is| do i have| have i got)\b.*\b(?:on|planned|scheduled|happening)\b|\bwhat (?:do i have|have i got)\b|\bshow (?:me )?(?:my |the )?(?:this|next) week\b|\b(?:is there|do i have|have i got) anything\b|\bshow\b.*\b(?:what is on|day \d+|[a-z]+day)\b|\bschedule (?:for|on)\b|\bagenda\b|\btimetable (?:for|on)\b/.test(
+    /\bwhat(?:'s| is| do i have| have i got)\b.*\b(?:on|planned|scheduled|happening)\b|\bwhat (?:do i have|have i got)\b(?!\s+(?:still\s+)?left\b(?![^,.?!]{0,40}\b(?:today|tonight|tomorrow|[a-z]+day)\b))|\bshow (?:me )?(?:my |the )?(?:this|next) week\b|\b(?:is there|do i have|have i got) anything\b|\bshow\b.*\b(?:what is on|day \d+|[a-z]+day)\b|\bschedule (?:for|on)\b|\bagenda\b|\btimetable (?:for|on)\b/.test(
       body,
     );
   // ("what's left today?", "今天还剩什么", "明天还有什么复习": what is on that day, not the reviews left to place.)
