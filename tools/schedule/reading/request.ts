@@ -49,11 +49,7 @@ export function withoutPoliteness(text: string): string {
 export function parseScheduleRequest(text: string): ScheduleRequest {
   const known = readings.get(text);
   if (known) return known;
-  // ("I'm done for the day, move the rest to tomorrow": stopping said first is no request of its own.)
-  const normalized = normalizeText(text);
-  const stopped = STOPPING_CLAUSE.exec(normalized);
-  const said = stopped ? normalized.slice(stopped[0].length) : text;
-  const request = readShiftInto(said, readRequest) ?? readRunningLate(said);
+  const request = readShiftInto(text, readRequest) ?? readRunningLate(text);
   const read = deepFrozen(
     request.kind === "add_task" || request.kind === "add_habit" || request.kind === "add_long_task"
       ? { ...request, name: asWritten(request.name, text) }
@@ -125,6 +121,9 @@ export function asWritten(name: string, text: string): string {
 function readRequest(text: string): ScheduleRequest {
   const normalized = normalizeText(text);
   if (normalized === "") return { kind: "unknown" };
+  // ("I'm done for the day, move the rest to tomorrow": stopping said first is no request of its own.)
+  const stopped = STOPPING_CLAUSE.exec(normalized);
+  if (stopped) return readRequest(normalized.slice(stopped[0].length));
   // "Reschedule my missed reviews, then arrange …" (the daily check-in): the arrangement, its missed reviews first.
   const makeUp = MAKE_UP_MISSED.exec(normalized);
   if (makeUp) {
