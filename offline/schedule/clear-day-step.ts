@@ -17,40 +17,51 @@ import { saySummary, SUMMARY_WORDS } from "../../tools/schedule/summary-phrases.
 
 type ClearDay = Extract<ScheduleRequest, { kind: "clear_day" }>;
 
-/** The step's summary heads its writes with these (`summaryInChinese` says each write in Chinese after it). */
-const HEADING = {
-  skip: [SUMMARY_WORDS.en.skippedDay, SUMMARY_WORDS.en.skippedDays],
-  unplace: [SUMMARY_WORDS.en.clearedDay, SUMMARY_WORDS.en.clearedDays],
-  done: [SUMMARY_WORDS.en.markedDayDone, SUMMARY_WORDS.en.markedDaysDone],
-  missed: [SUMMARY_WORDS.en.markedDayMissed, SUMMARY_WORDS.en.markedDaysMissed],
-} as const;
-
-/** What the summary says when the user declined the card. */
-const DECLINED = {
-  skip: "declinedSkipDay",
-  unplace: "declinedClearDay",
-  done: "declinedDoneDay",
-  missed: "declinedMissedDay",
-} as const;
-
-/** The write each review of the day gets. */
-const TOOL = { skip: "skip", unplace: "unplace", done: "mark_done", missed: "mark_missed" } as const;
-type DayTool = (typeof TOOL)[keyof typeof TOOL];
-
-/** What each mark makes of a review. */
-const MARKED = { skip: "skipped", mark_done: "done", mark_missed: "missed" } as const;
-
-/** What the step does, for what it says ("skip", "clear", "mark done"). */
-const VERB = {
-  skip: { en: "skip", zh: "跳过" },
-  unplace: { en: "clear", zh: "撤下" },
-  done: { en: "mark done", zh: "记为已完成" },
-  missed: { en: "mark missed", zh: "记为错过" },
+/**
+ * What each way of clearing a day does: the write each review gets (and the status a mark leaves it in), the headings
+ * of the step's summary for one day or several (`summaryInChinese` says each write in Chinese after it), what the
+ * summary says when the user declined the card, and the verb said when there is nothing to do. A skip or a clear
+ * leaves a review that has started where it is (the past is marked done or missed instead); done and missed are
+ * about those too.
+ */
+const HOW = {
+  skip: {
+    tool: "skip",
+    to: "skipped",
+    heading: [SUMMARY_WORDS.en.skippedDay, SUMMARY_WORDS.en.skippedDays],
+    declined: "declinedSkipDay",
+    verb: { en: "skip", zh: "跳过" },
+    leavesStarted: true,
+  },
+  unplace: {
+    tool: "unplace",
+    to: undefined,
+    heading: [SUMMARY_WORDS.en.clearedDay, SUMMARY_WORDS.en.clearedDays],
+    declined: "declinedClearDay",
+    verb: { en: "clear", zh: "撤下" },
+    leavesStarted: true,
+  },
+  done: {
+    tool: "mark_done",
+    to: "done",
+    heading: [SUMMARY_WORDS.en.markedDayDone, SUMMARY_WORDS.en.markedDaysDone],
+    declined: "declinedDoneDay",
+    verb: { en: "mark done", zh: "记为已完成" },
+    leavesStarted: false,
+  },
+  missed: {
+    tool: "mark_missed",
+    to: "missed",
+    heading: [SUMMARY_WORDS.en.markedDayMissed, SUMMARY_WORDS.en.markedDaysMissed],
+    declined: "declinedMissedDay",
+    verb: { en: "mark missed", zh: "记为错过" },
+    leavesStarted: false,
+  },
 } as const;
 
 /** The heading of a step's summary, for one day or several. */
 function headingOf(request: ClearDay, facts: WeekFacts): string {
-  return HEADING[request.how][resolveDays(request.where.only, facts).length > 1 ? 1 : 0];
+  return HOW[request.how].heading[resolveDays(request.where.only, facts).length > 1 ? 1 : 0];
 }
 
 /**
@@ -73,7 +84,7 @@ export function clearDayStep(
   end: Finish,
   language: Language,
 ): Decision {
-  const tool = TOOL[request.how];
+  const tool = HOW[request.how].tool;
   const listed = rounds.findLastIndex((round) => round.name === "list_tasks" && !round.summarised);
   // The step's writes so far, over all its cards.
   const writes = rounds.filter((round) => round.name === tool && !round.summarised);
@@ -98,7 +109,7 @@ export function clearDayStep(
       (task) => !decided.has(task.id) && onTheDay(task, request, days, facts) && !startedToStay(task, request, facts),
     );
     if (since.length === 0) return ending(writes, listing?.tasks ?? [], request, end, language, facts);
-    return proposeDay(since, [], tool, request, when, end, language, facts);
+    return proposeDay(since, [], request, when, end, language, facts);
   }
   if (!listing || writes.length > 0)
     return read(
@@ -122,8 +133,8 @@ export function clearDayStep(
       placed.length === 0
         ? say(
             language,
-            `No review is placed ${when}, so there is nothing to ${VERB[request.how].en}.`,
-            `${when}没有安排复习，没有需要${VERB[request.how].zh}的。`,
+            `No review is placed ${when}, so there is nothing to ${HOW[request.how].verb.en}.`,
+            `${when}没有安排复习，没有需要${HOW[request.how].verb.zh}的。`,
           )
         : startedNote.trim();
     return finish(
@@ -134,7 +145,7 @@ export function clearDayStep(
         : say(language, "nothing to do: every review there has started", "无需操作：那里的复习都已经开始"),
     );
   }
-  return proposeDay(chosen, started, tool, request, when, end, language, facts);
+  return proposeDay(chosen, started, request, when, end, language, facts);
 }
 
 /** A review listed as placed on the request's days (and within its slots, when it names some). */
@@ -151,16 +162,13 @@ function onTheDay(task: ListedTask, request: ClearDay, days: readonly number[], 
  * Marked done, it is one of those the step is about.
  */
 function startedToStay(task: ListedTask, request: ClearDay, facts: WeekFacts): boolean {
-  return (
-    (request.how === "skip" || request.how === "unplace") && task.kind === "placed" && hasStarted(task.slots[0]!, facts)
-  );
+  return HOW[request.how].leavesStarted && task.kind === "placed" && hasStarted(task.slots[0]!, facts);
 }
 
 /** The batch card of a write for each of `chosen` (`started`: reviews left where they are, said as such). */
 function proposeDay(
   chosen: readonly ListedTask[],
   started: readonly ListedTask[],
-  tool: DayTool,
   request: ClearDay,
   when: string,
   end: Finish,
@@ -168,23 +176,17 @@ function proposeDay(
   facts: WeekFacts,
 ): Decision {
   const dating = datingOf(facts);
-  const startedNote =
-    started.length > 0
-      ? say(
-          language,
-          ` ${started.map((task) => JSON.stringify(task.name)).join(", ")} has started, so it stays (mark it done or missed instead).`,
-          `${started.map((task) => `“${task.name}”`).join("、")}已经开始，保留不动（可以记为已完成或错过）。`,
-        )
-      : "";
+  const { tool, to } = HOW[request.how];
+  const startedNote = started.length > 0 ? say(language, " ", "") + startedWords(started, language) : "";
   const names = chosen
     .map((task) => `${JSON.stringify(task.name)} (${placeWords(task.slots[0]!, facts, language)})`)
     .join(say(language, ", ", "、"));
   const speak =
-    tool === "mark_done" || tool === "mark_missed"
+    request.how === "done" || request.how === "missed"
       ? say(
           language,
-          `Marking the ${chosen.length} review(s) placed ${when} ${tool === "mark_done" ? "done" : "missed"}: ${names}. Each is on the card to approve or reject.`,
-          `把${when}安排的 ${chosen.length} 个复习${VERB[request.how].zh}：${names}。卡片上逐项列出，可以分别同意或拒绝。`,
+          `Marking the ${chosen.length} review(s) placed ${when} ${request.how}: ${names}. Each is on the card to approve or reject.`,
+          `把${when}安排的 ${chosen.length} 个复习${HOW[request.how].verb.zh}：${names}。卡片上逐项列出，可以分别同意或拒绝。`,
         )
       : tool === "skip"
         ? say(
@@ -198,8 +200,8 @@ function proposeDay(
             `把${when}安排的 ${chosen.length} 个复习从日程上撤下：${names}。它们会重新待安排，可以另找时间；课表上的活动不动。卡片上逐项列出，可以分别同意或拒绝。`,
           );
   const expected = chosen.map((task) =>
-    tool !== "unplace"
-      ? markedText({ id: task.id, from: "placed", to: MARKED[tool] })
+    to !== undefined
+      ? markedText({ id: task.id, from: "placed", to })
       : unplacedText({ id: task.id, from: task.slots[0]!, ...(task.hostId ? { hostId: task.hostId } : {}) }, dating),
   );
   return proposeAll(
@@ -273,7 +275,7 @@ function ending(
     return finish(
       end,
       say(language, "Understood: I left the day as it was.", "好的，这一天保持原样。"),
-      notCarriedOut(saySummary(language, DECLINED[request.how])),
+      notCarriedOut(saySummary(language, HOW[request.how].declined)),
       "the user declined the change",
     );
   // Only writes the user declined or the week refused: the summary says so without the heading of a change made.
