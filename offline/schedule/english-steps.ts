@@ -74,7 +74,7 @@ export function withShiftDays(request: ScheduleRequest, facts: WeekFacts): Sched
   // ("… to Tuesday evening": the part of the day they go into, with the days to it.)
   const into =
     request.into ?? (request.to && Object.keys(request.to.slots).join() === "part" ? request.to.slots.part : undefined);
-  let days = request.days ?? daysBetweenSaidFromToday(request, into !== undefined);
+  let days = request.days ?? daysBetweenSaidFromToday(request);
   if (days === undefined && request.to && weekday !== undefined) {
     const target = resolveDays(request.to.only, facts);
     // The day the reviews are on: the one said from today, else the weekday's first day in the window.
@@ -113,18 +113,13 @@ export function withShiftDays(request: ScheduleRequest, facts: WeekFacts): Sched
  * shown holds it: on Sunday, tomorrow is outside it, and the step is still "1 day later" (each review then stays,
  * named: a day later is outside the schedule) — before, "to the day asked", which no step reads, for every review.
  */
-function daysBetweenSaidFromToday(
-  request: Extract<ScheduleRequest, { kind: "shift_all" }>,
-  into: boolean,
-): number | undefined {
+function daysBetweenSaidFromToday(request: Extract<ScheduleRequest, { kind: "shift_all" }>): number | undefined {
   const only = request.to?.only;
   const [date, ...more] = only?.dates ?? [];
   if (request.fromToday === undefined || !only || only.weekdays.length + only.days.length > 0 || more.length > 0)
     return undefined;
-  // ("Today's reviews to tonight": the same day, into the evening.)
-  return date?.kind === "offset" && (date.days !== request.fromToday || into)
-    ? date.days - request.fromToday
-    : undefined;
+  // (The same day said from today, "today's reviews to tonight", the reader made `days: 0` and `into` already.)
+  return date?.kind === "offset" && date.days !== request.fromToday ? date.days - request.fromToday : undefined;
 }
 
 /** A mark's task in the user's words when no weekday could be told: the day said from today stays in them. */
