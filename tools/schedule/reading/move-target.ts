@@ -91,7 +91,7 @@ export function splitTarget(subject: string, target: string | undefined): [strin
 export function withDaysRuledOutBefore(where: Where, before: string, task = ""): Where {
   // "I need Thursday morning free, move my reviews", "我需要周四上午空着，…": the days said to be kept free.
   const wantsFree = WANTS_FREE.test(before);
-  if (!wantsFree && (before.trim() === "" || !NEGATIVE_CLAUSE.test(before.replace(NOT_NEGATIVE, " ")))) return where;
+  if (!rulesTimeOut(before)) return where;
   // ("我周四上午有事": a day and its part ruled out, which the where reader reads as "Thursday, not the morning" — what
   // it means after a move's verb, "挪到周四，周四上午不行" — is that day's part ruled out before it.)
   const read = wantsFree ? undefined : readWhere(before);
@@ -113,6 +113,14 @@ export function withDaysRuledOutBefore(where: Where, before: string, task = ""):
     return { ...withDaysOut(where, ruledOut), only: ruledOut, ...(daysPart ? { notDaysPart: daysPart } : {}) };
   const part = reviews && isAnywhere(where) ? readPartOfDay(before) : undefined;
   return { ...withDaysOut(where, ruledOut, part), ...(daysPart ? { notDaysPart: daysPart } : {}) };
+}
+
+/**
+ * True when a clause before a move's verb rules a time out: a negative one ("I'm busy Thursday", "I have a meeting
+ * from 2pm to 4pm") or one that wants it kept free ("I need Thursday morning free").
+ */
+export function rulesTimeOut(clause: string): boolean {
+  return WANTS_FREE.test(clause) || (clause.trim() !== "" && NEGATIVE_CLAUSE.test(clause.replace(NOT_NEGATIVE, " ")));
 }
 
 /** How many days a selection names. */

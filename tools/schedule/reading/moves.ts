@@ -9,8 +9,6 @@ import {
   DAY_WORD_ZH,
   isAnywhere,
   isEmptySelection,
-  NEGATIVE_CLAUSE,
-  NOT_NEGATIVE,
   readPartOfDay,
   readWhere,
   withWeekNamed,
@@ -22,6 +20,7 @@ import { MOVE_BACK, readPutBack } from "./placing.js";
 import {
   namesReviewsOfDay,
   PRONOUN,
+  rulesTimeOut,
   splitTarget,
   taskNamedBefore,
   withDaysOut,
@@ -167,7 +166,7 @@ function readMoveTo(said: string): ScheduleRequest | undefined {
     // out, is every review of it — before, a task named "anything" was sought.)
     const task = PRONOUN.test(said)
       ? (taskNamedBefore(before) ?? said)
-      : WHATEVER_IS_THERE.test(said) && NEGATIVE_CLAUSE.test(before.replace(NOT_NEGATIVE, " "))
+      : WHATEVER_IS_THERE.test(said) && rulesTimeOut(before)
         ? "reviews"
         : said;
     return task
