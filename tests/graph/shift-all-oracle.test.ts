@@ -1,5 +1,5 @@
 /**
- * "Push all my reviews back a day / an hour" against the brute-force oracle (tests/support/schedule-oracle.ts, which
+ * "Push all my reviews back a day / an hour" (and into a part of a day, below) against the brute-force oracle (tests/support/schedule-oracle.ts, which
  * shares no code with the tools or the policy), over small generated weeks with every rule kind and a clock before or
  * inside the week, through the graph with the offline policy, every card accepted.
  *
@@ -222,5 +222,85 @@ describe("every review of a day moved off it, against the brute-force oracle", (
     expect(seen.part).toBeGreaterThan(10);
     expect(seen.twoDays).toBeGreaterThan(5);
     expect(seen.stayed).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * "Move Tuesday's reviews to Tuesday evening", "I'm busy Tuesday morning, move my reviews to the evening", "move
+ * Tuesday's reviews to Wednesday evening": every review of that day (or part) still ahead goes into that part of its
+ * own day or of the day named, at the free start nearest its own. Held to the week as it ended, as above: a review that
+ * moved lies wholly in that part of the day asked, and no place the oracle lets it take wholly there is nearer its own
+ * start; one that stayed is named, and the oracle lets it take no place wholly there. One already wholly there the same
+ * day is no review to move.
+ */
+describe("every review of a day moved into a part of a day, against the brute-force oracle", () => {
+  test("each lands in the part asked nearest its own start, or stays only when nothing fits there", async () => {
+    const seen = { moved: 0, stayed: 0, nextDay: 0, busy: 0 };
+    const PARTS = ["morning", "afternoon", "evening"] as const;
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 4000 }), fc.nat({ max: 2 }), async (seed, kind) => {
+        const { week, placed } = smallWeek(seed);
+        if (!week) return;
+        const ahead = placed.find((review) => !startedBy(week, review.slots![0]!.day, review.slots![0]!.start));
+        const at = ahead && partOf(week, ahead);
+        if (!ahead || !at) return;
+        // Another part of the day than the review's own, and (kind 2) the next day of the window.
+        const into = PARTS[(PARTS.indexOf(at.part) + 1 + (seed % 2)) % 3]!;
+        const targetDay = ahead.slots![0]!.day + (kind === 2 ? 1 : 0);
+        const target = week.window.days.find((day) => day.dayIndex === targetDay);
+        if (!target) return;
+        const weekday = WEEKDAY_NAMES[at.day.dayOfWeek]!;
+        const message = [
+          `move ${weekday}'s reviews to ${weekday} ${into}`,
+          `I'm busy ${at.name}, move my reviews to the ${into}`,
+          `move ${weekday}'s reviews to ${WEEKDAY_NAMES[target.dayOfWeek]} ${into}`,
+        ][kind]!;
+        if (kind === 1) seen.busy += 1;
+        if (kind === 2) seen.nextDay += 1;
+        const { judged, after, said } = await acceptedRun(week, seed, message);
+        const whollyIn = (start: number, length: number) =>
+          Array.from({ length }, (_, index) => start + index).every((slot) => partOfSlot(judged, slot) === into);
+        for (const review of placed) {
+          const own = review.slots![0]!;
+          const length = own.end - own.start + 1;
+          const where = { seed, message, review: review.id, own };
+          const now = (after.tasks.find((task) => task.id === review.id) as TaskItem).slots?.[0];
+          const chosen =
+            dayOfWeekOf(week, own.day) === at.day.dayOfWeek &&
+            (kind !== 1 || partOfSlot(week, own.start) === at.part) &&
+            !(kind !== 2 && whollyIn(own.start, length));
+          if (startedBy(judged, own.day, own.start) || !chosen) {
+            expect({ ...where, now }).toEqual({ ...where, now: own });
+            continue;
+          }
+          const day = own.day + (kind === 2 ? 1 : 0);
+          const places = placesFor(after, review.id).filter(
+            (place) => place.day === day && whollyIn(place.start, length),
+          );
+          const moved = now && (now.day !== own.day || now.start !== own.start);
+          if (moved) {
+            seen.moved += 1;
+            expect({ ...where, now, there: now.day === day && whollyIn(now.start, length) }).toEqual({
+              ...where,
+              now,
+              there: true,
+            });
+            const nearer = places.filter(
+              (place) => Math.abs(place.start - own.start) < Math.abs(now.start - own.start),
+            );
+            expect({ ...where, now, nearer }).toEqual({ ...where, now, nearer: [] });
+          } else {
+            seen.stayed += 1;
+            expect({ ...where, named: said.includes(`"${review.name}" stays`) }).toEqual({ ...where, named: true });
+            expect({ ...where, places }).toEqual({ ...where, places: [] });
+          }
+        }
+      }),
+      { seed: Number(process.env.FCSEED ?? 20261207), numRuns: Number(process.env.FCRUNS ?? 120) },
+    );
+    expect(seen.moved).toBeGreaterThan(10);
+    expect(seen.stayed).toBeGreaterThan(3);
+    expect(seen.busy).toBeGreaterThan(5);
+    expect(seen.nextDay).toBeGreaterThan(5);
   });
 });
