@@ -32,6 +32,8 @@ describe("reading: the rest of the day, stopping, the weekend", () => {
     "move everything else to tomorrow",
     "剩下的都挪到明天",
     "今天就到这里，剩下的挪到明天",
+    // (Said twice: both clauses go at once — read one by one, a run of them held the stack, and every user.)
+    "I'm done for today, I'm done for the day, push the rest to tomorrow",
   ])("'%s' is today's reviews to tomorrow", (said) => {
     expect(parseScheduleRequest(said)).toMatchObject({ kind: "shift_all", fromToday: 0, ...TO_TOMORROW });
   });

@@ -198,8 +198,11 @@ export function readClearDay(said: string): ScheduleRequest | undefined {
 const STOPPING_WORDS = String.raw`(?:(?:i'?m|i am|we'?re)\s+)?(?:(?:all|so|pretty much)\s+)?(?:done|finished|through)\s+for\s+(?:today|tonight|the\s+day|the\s+night|now|the\s+week)|(?:that'?s|that\s+is)\s+(?:it|enough|all)\s+for\s+(?:today|tonight|now|the\s+day)|(?:我)?今天(?:就)?(?:到这里|到这儿|到此为止|先这样)(?:吧)?`;
 /** Stopping, said alone. */
 const STOPPING = new RegExp(`^(?:${STOPPING_WORDS})$`);
-/** Stopping said first, before a request of its own: "I'm done for the day, move the rest to tomorrow" (the clause). */
-export const STOPPING_CLAUSE = new RegExp(`^(?:${STOPPING_WORDS})\\s*[,，;；.。!！]+\\s*(?=\\S)`);
+/**
+ * Stopping said first, before a request of its own: "I'm done for the day, move the rest to tomorrow" (the clauses, said
+ * once or more: all of them at once, so that what is left starts with none).
+ */
+export const STOPPING_CLAUSE = new RegExp(`^(?:(?:${STOPPING_WORDS})\\s*[,，;；.。!！]+\\s*)+(?=\\S)`);
 
 /** A sentence about a task's life that asks rather than tells: a question mark, 吗 / 么 / 没有 at its end, a count. */
 const MARK_QUESTION = /[?？]\s*$|(?:吗|么|没有)\s*$|几个|几项|几门|多少|how many/;
